@@ -1,0 +1,44 @@
+# trickbook: every target installs what it needs into the project virtualenv (.venv).
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+DB     ?= data/trickbook.duckdb
+PORT   ?= 8501
+
+.PHONY: install demo test test-fast bench lint browser-deps sample-db clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+# The sample league and simulated data, ingested and scored into $(DB).
+sample-db: install
+	rm -f $(DB) $(DB).wal
+	$(VENV)/bin/trickbook ingest data/samples --db $(DB)
+
+demo: sample-db
+	$(VENV)/bin/trickbook dashboard --db $(DB) --port $(PORT)
+
+test: install browser-deps
+	$(PY) -m pytest -n 2 --dist loadgroup
+
+test-fast: install
+	$(PY) -m pytest -n 2 --dist loadgroup -m "not slow and not browser"
+
+bench: install
+	$(PY) -m bench
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+# Debian's Chromium for the browser tests (not downloadable by the test tools here).
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; }
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""The domain: cards, records, and the rules of each game."""

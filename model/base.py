@@ -1,0 +1,69 @@
+"""What every record shares: frozen pydantic models that forbid unknown fields.
+
+``../shared/spec/records.md`` section 1 fixes the canonical record; each variant module adds its own
+``Game`` and ``Deal`` subclasses (discriminated by ``variant``) and its rule parameters.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from model.cards import CardError, parse_card
+
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+CardName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=3)]
+
+
+class Frozen(BaseModel):
+    """Base of every record and parameter model: immutable, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class GameBase(Frozen):
+    """A game line (records.md 1.1). ``variant`` is the discriminator; ``rules`` is per variant."""
+
+    record: Literal["game"] = "game"
+    game_id: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    players: tuple[PlayerName, ...]
+    started_at: datetime | None = None
+    league: str | None = None
+    event: str | None = None
+    stake: str | None = None
+
+
+class Call(Frozen):
+    """One call of an auction: who, and what (variant grammar)."""
+
+    player: PlayerName
+    call: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=16)]
+
+
+class DealBase(Frozen):
+    """A deal line (records.md 1.2): the fields every variant shares."""
+
+    record: Literal["deal"] = "deal"
+    game_id: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    deal_no: Annotated[int, Field(ge=1)]
+    dealer: PlayerName
+    declarer: PlayerName | None = None
+    hands: dict[PlayerName, tuple[CardName, ...]] | None = None
+    talon: tuple[CardName, ...] | None = None
+    auction: tuple[Call, ...] | None = None
+    discard: tuple[CardName, ...] | None = None
+    play: tuple[tuple[PlayerName, CardName], ...] | None = None
+
+
+def check_card_names(names: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """Schema-level card check used by the variant deal models: every name must be a card."""
+    if names is None:
+        return None
+    for n in names:
+        try:
+            parse_card(n)
+        except CardError as exc:
+            raise ValueError(str(exc)) from exc
+    return names

@@ -1,0 +1,1 @@
+"""Greek Prefa (``../shared/spec/greek-prefa.md``)."""

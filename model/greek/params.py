@@ -1,0 +1,56 @@
+"""Greek Prefa house rules: every option of ``../shared/spec/greek-prefa.md`` section 14.
+
+The defaults are the spec's (first value of each row); where the spec lists an open question
+(section 16) the default is its recommended resolution.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from model.base import Frozen
+
+
+class GreekRules(Frozen):
+    initial_kassa: Annotated[int, Field(gt=0)] = 31
+    """Starting kassa of every player (section 8, 14)."""
+    first_bidder_by_7d: bool = False
+    preliminary_bid: bool = True
+    """The "I'll take" bid and its concession penalty (section 5, 14)."""
+    ten_nt: Literal["forbidden", "value_11", "value_10"] = "forbidden"
+    ten_as_nine: bool = False
+    """A 10-trick contract settles with the 9-trick obligations (section 14)."""
+    four_aces: Literal["none", "raise_value", "fixed_chips"] = "none"
+    four_aces_amount: Annotated[int, Field(ge=0)] | None = None
+    """``raise_value``: kassa points added to v (default initial_kassa // 10, the seed's "K0/10").
+    ``fixed_chips``: chips paid by or to each other player (default 25 at 6-level, 50 above,
+    as prefadoros-code does)."""
+    counter_invitation: bool = False
+    must_overtrump_when_void: bool = False
+    end_at_two_empty: bool = False
+    """End when all but one kassa are empty; the owner pays 10*K/3 (10*K/4 with four players) to
+    each empty-kassa player (section 11)."""
+    four_players: bool = False
+    """Four at the table, the dealer sits out (section 14). Must agree with the number of players."""
+    all_pass: Literal["redeal", "play_low"] = "redeal"
+    jump_bids: bool = False
+    hold_rule: Literal["after_first_round", "seat_priority"] = "after_first_round"
+    concede_any_contract: bool = False
+    overflow_split_four: Literal["equal_thirds"] = "equal_thirds"
+    chip_rounding: Literal["exact_rational", "round_half_up"] = "exact_rational"
+    bookkeeping: Literal["personal_kassa", "common_pot"] = "personal_kassa"
+    talon_deal_point: Literal["after_first_round", "end"] = "after_first_round"
+
+    def four_aces_value_raise(self) -> int:
+        """Kassa points added to the contract value under ``four_aces = raise_value``."""
+        if self.four_aces_amount is not None:
+            return self.four_aces_amount
+        return self.initial_kassa // 10
+
+    def four_aces_chips(self, level: int) -> int:
+        """Chips per other player under ``four_aces = fixed_chips``."""
+        if self.four_aces_amount is not None:
+            return self.four_aces_amount
+        return 25 if level == 6 else 50

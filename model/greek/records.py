@@ -1,0 +1,93 @@
+"""Greek Prefa game and deal records (``../shared/spec/records.md`` 1.1-1.2)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints, field_validator, model_validator
+
+from model.base import DealBase, GameBase, PlayerName, check_card_names
+from model.greek.params import GreekRules
+
+GreekContract = Annotated[
+    str, StringConstraints(strip_whitespace=True, pattern=r"^(6|7|8|9|10)(S|C|D|H|NT)$")
+]
+"""``<tricks><S|C|D|H|NT>``: ``6S`` ... ``10H``; ``10NT`` only where the rules allow it."""
+
+Decision = Literal["play", "pass", "invite", "alone"]
+"""A defender's final decision (greek-prefa.md 6.1): both ``play``; one ``invite``s the ``pass``er
+or plays ``alone``; both ``pass``. After a counter-invitation the counter-inviter is recorded as
+``invite`` and the other defender as ``pass``."""
+
+
+class GreekGame(GameBase):
+    variant: Literal["greek-prefa"]
+    rules: GreekRules = GreekRules()
+
+    @model_validator(mode="after")
+    def _seats(self) -> GreekGame:
+        n = len(self.players)
+        if n not in (3, 4):
+            raise ValueError(f"Greek Prefa needs 3 or 4 players, got {n}")
+        if len(set(self.players)) != n:
+            raise ValueError(f"players repeat: {list(self.players)!r}")
+        if (n == 4) != self.rules.four_players:
+            raise ValueError(
+                f"{n} players but rules.four_players is {self.rules.four_players}: "
+                "set four_players to true exactly when four sit at the table"
+            )
+        return self
+
+
+class GreekDeal(DealBase):
+    contract: GreekContract | None = None
+    defence: dict[PlayerName, Decision] | None = None
+    tricks: dict[PlayerName, Annotated[int, Field(ge=0, le=10)]] | None = None
+    four_aces: bool = False
+    """The declarer announced all four aces after the discard (section 14 ``four_aces``)."""
+    preliminary: bool = False
+    """The declarer won the talon with the preliminary bid "I'll take" (section 4.2)."""
+    conceded: bool = False
+    """The declarer refused to play after the talon (preliminary concession, or ``concede_any_contract``)."""
+
+    _cards = field_validator("talon", "discard")(check_card_names)
+
+    @field_validator("hands")
+    @classmethod
+    def _hand_cards(
+        cls, hands: dict[str, tuple[str, ...]] | None
+    ) -> dict[str, tuple[str, ...]] | None:
+        if hands is not None:
+            for cards in hands.values():
+                check_card_names(cards)
+        return hands
+
+    @field_validator("play")
+    @classmethod
+    def _play_cards(
+        cls, play: tuple[tuple[str, str], ...] | None
+    ) -> tuple[tuple[str, str], ...] | None:
+        if play is not None:
+            check_card_names(tuple(c for _, c in play))
+        return play
+
+    @model_validator(mode="after")
+    def _shape(self) -> GreekDeal:
+        if self.declarer is None:
+            for name in ("contract", "defence", "tricks", "discard", "play"):
+                if getattr(self, name) is not None:
+                    raise ValueError(f"{name} given but nobody declared (declarer is null)")
+            if self.conceded or self.preliminary or self.four_aces:
+                raise ValueError("conceded / preliminary / four_aces need a declarer")
+            return self
+        if self.conceded:
+            if self.tricks is not None or self.play is not None:
+                raise ValueError("a conceded deal is not played: drop tricks and play")
+            if self.contract is None and not self.preliminary:
+                raise ValueError("only a preliminary-bid winner may concede without a contract")
+            return self
+        if self.contract is None:
+            raise ValueError("a declarer needs a contract (or conceded: true)")
+        if self.defence is None:
+            raise ValueError("a declarer needs the defenders' decisions (defence)")
+        return self

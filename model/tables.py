@@ -1,0 +1,131 @@
+"""The stable DuckDB tables (``../shared/spec/records.md`` section 2): names and columns.
+
+Table names are constants; every writer and every query uses them from here. Columns a variant does
+not use are null (Greek fills ``kassa_*`` and ``chips``, Balkan ``bula_*`` and ``soups_*``, bridge
+``below_line`` ...). Each variant may add its own ``deals_<variant>`` table with the flat columns its
+settlement kernel reads.
+"""
+
+from __future__ import annotations
+
+GAMES = "games"
+DEALS = "deals"
+SETTLEMENTS = "settlements"
+TRANSFERS = "transfers"
+STANDINGS = "standings"
+QUARANTINE = "quarantine"
+INGEST_LOG = "ingest_log"
+DEALS_GREEK = "deals_greek"
+
+DDL: dict[str, str] = {
+    GAMES: """
+        CREATE TABLE IF NOT EXISTS games (
+            game_id    VARCHAR PRIMARY KEY,
+            variant    VARCHAR NOT NULL,
+            players    VARCHAR[] NOT NULL,
+            rules      JSON NOT NULL,
+            started_at TIMESTAMPTZ,
+            league     VARCHAR,
+            event      VARCHAR,
+            stake      VARCHAR,
+            source     VARCHAR NOT NULL,
+            line       INTEGER,
+            record     JSON NOT NULL
+        )""",
+    DEALS: """
+        CREATE TABLE IF NOT EXISTS deals (
+            game_id    VARCHAR NOT NULL,
+            deal_no    INTEGER NOT NULL,
+            deal_key   VARCHAR NOT NULL UNIQUE,
+            variant    VARCHAR NOT NULL,
+            dealer     VARCHAR NOT NULL,
+            declarer   VARCHAR,
+            contract   VARCHAR,
+            has_cards  BOOLEAN NOT NULL,
+            source     VARCHAR NOT NULL,
+            line       INTEGER,
+            record     JSON NOT NULL,
+            PRIMARY KEY (game_id, deal_no)
+        )""",
+    DEALS_GREEK: """
+        CREATE TABLE IF NOT EXISTS deals_greek (
+            game_id     VARCHAR NOT NULL,
+            deal_no     INTEGER NOT NULL,
+            dealer      TINYINT NOT NULL,
+            declarer    TINYINT,
+            level       TINYINT,
+            denom       TINYINT,
+            mode        VARCHAR NOT NULL,
+            whister     TINYINT,
+            tricks_0    TINYINT,
+            tricks_1    TINYINT,
+            tricks_2    TINYINT,
+            tricks_3    TINYINT,
+            four_aces   BOOLEAN NOT NULL,
+            preliminary BOOLEAN NOT NULL,
+            PRIMARY KEY (game_id, deal_no)
+        )""",
+    SETTLEMENTS: """
+        CREATE TABLE IF NOT EXISTS settlements (
+            game_id     VARCHAR NOT NULL,
+            deal_no     INTEGER NOT NULL,
+            player      VARCHAR NOT NULL,
+            seat        TINYINT NOT NULL,
+            variant     VARCHAR NOT NULL,
+            cash        DOUBLE NOT NULL,
+            chips       DOUBLE,
+            kassa_delta INTEGER,
+            kassa_after INTEGER,
+            bula_delta  INTEGER,
+            bula_after  INTEGER,
+            soups_left  INTEGER,
+            soups_right INTEGER,
+            refa_used   BOOLEAN,
+            below_line  INTEGER,
+            above_line  INTEGER,
+            vulnerable  BOOLEAN,
+            score_ns    INTEGER,
+            PRIMARY KEY (game_id, deal_no, player)
+        )""",
+    TRANSFERS: """
+        CREATE TABLE IF NOT EXISTS transfers (
+            game_id VARCHAR NOT NULL,
+            deal_no INTEGER NOT NULL,
+            payer   VARCHAR NOT NULL,
+            payee   VARCHAR NOT NULL,
+            amount  DOUBLE NOT NULL,
+            PRIMARY KEY (game_id, deal_no, payer, payee)
+        )""",
+    STANDINGS: """
+        CREATE TABLE IF NOT EXISTS standings (
+            game_id      VARCHAR NOT NULL,
+            player       VARCHAR NOT NULL,
+            variant      VARCHAR NOT NULL,
+            cash         DOUBLE NOT NULL,
+            deals_played INTEGER NOT NULL,
+            finished     BOOLEAN NOT NULL,
+            PRIMARY KEY (game_id, player)
+        )""",
+    QUARANTINE: """
+        CREATE TABLE IF NOT EXISTS quarantine (
+            source      VARCHAR NOT NULL,
+            line        INTEGER NOT NULL,
+            record_key  VARCHAR,
+            code        VARCHAR NOT NULL,
+            message     VARCHAR NOT NULL,
+            raw         VARCHAR NOT NULL,
+            ingested_at TIMESTAMPTZ NOT NULL,
+            PRIMARY KEY (source, line)
+        )""",
+    INGEST_LOG: """
+        CREATE TABLE IF NOT EXISTS ingest_log (
+            source      VARCHAR NOT NULL,
+            sha256      VARCHAR NOT NULL,
+            records     INTEGER NOT NULL,
+            stored      INTEGER NOT NULL,
+            duplicates  INTEGER NOT NULL,
+            quarantined INTEGER NOT NULL,
+            ingested_at TIMESTAMPTZ NOT NULL,
+            PRIMARY KEY (source, sha256)
+        )""",
+}

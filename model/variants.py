@@ -1,0 +1,56 @@
+"""Variants registered by name, with aliases, and a lookup that fails loudly.
+
+Each variant is one package under ``model/`` (``model/greek`` ...) exposing a ``VARIANT`` object
+that satisfies :class:`Variant`. Register it here with one line.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from model.base import DealBase, GameBase
+from model.problems import Problem
+
+
+class Variant(Protocol):
+    name: str
+    """The canonical ``variant`` value of records.md 1.1, e.g. ``"greek-prefa"``."""
+    aliases: tuple[str, ...]
+    deck: int
+    """The deck as a card mask (``DECK_32`` or ``DECK_52``)."""
+    game_model: type[GameBase]
+    deal_model: type[DealBase]
+
+    def check_deal(self, game: GameBase, deal: DealBase) -> list[Problem]:
+        """Rule- and card-level problems of a schema-valid deal of ``game`` (empty when valid).
+
+        Rules: names are players of the game, contract legal, defence legal, trick counts in range
+        and summing right. Cards, when present: hands and talon partition the deck, the auction is
+        legal, the contract is allowed by it, every card played is legal, the replay gives exactly
+        the recorded tricks."""
+        ...
+
+
+class UnknownVariant(ValueError):
+    pass
+
+
+def _registry() -> dict[str, Variant]:
+    from model.greek.variant import VARIANT as GREEK
+
+    return {v.name: v for v in (GREEK,)}
+
+
+def variant(name: str) -> Variant:
+    """The variant called ``name`` (or one of its aliases)."""
+    reg = _registry()
+    if name in reg:
+        return reg[name]
+    for v in reg.values():
+        if name in v.aliases:
+            return v
+    raise UnknownVariant(f"unknown variant {name!r}; known: {', '.join(sorted(reg))}")
+
+
+def names() -> list[str]:
+    return sorted(_registry())
