@@ -10,10 +10,8 @@ from collections.abc import Iterable
 
 import polars as pl
 
+from model.greek.contracts import parse_contract
 from model.greek.records import GreekDeal, GreekGame
-
-DENOMS = ("S", "C", "D", "H", "NT")
-"""Denominations in bidding order, low to high (greek-prefa.md 2, 4.1)."""
 
 MODES = ("none", "pass", "both", "invite", "alone", "concede")
 """How a deal was played out: ``none`` nobody declared (all pass, redeal); ``pass`` both defenders
@@ -64,10 +62,7 @@ def deal_row(game: GreekGame, deal: GreekDeal) -> dict[str, object]:
     mode = mode_of(deal)
     level = denom = whister = None
     if deal.contract is not None:
-        for i, d in enumerate(DENOMS):
-            if deal.contract.endswith(d) and deal.contract[: -len(d)].isdigit():
-                level, denom = int(deal.contract[: -len(d)]), i
-                break
+        level, denom = parse_contract(deal.contract)
     if mode in ("invite", "alone"):
         whister = next(seat[p] for p, d in (deal.defence or {}).items() if d in ("invite", "alone"))
     tricks = {seat[p]: t for p, t in (deal.tricks or {}).items()}
