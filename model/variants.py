@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+import polars as pl
+
 from model.base import DealBase, GameBase
 from model.problems import Problem
 
@@ -20,6 +22,14 @@ class Variant(Protocol):
     """The deck as a card mask (``DECK_32`` or ``DECK_52``)."""
     game_model: type[GameBase]
     deal_model: type[DealBase]
+    deals_table: str
+    """The ``deals_<variant>`` table (model/tables.py) holding the flat columns its kernel reads."""
+    frame_schema: dict[str, pl.DataType]
+    """Columns of that table as a polars schema."""
+
+    def deal_row(self, game: GameBase, deal: DealBase) -> dict[str, object]:
+        """The ``deals_<variant>`` row of a valid deal."""
+        ...
 
     def check_deal(self, game: GameBase, deal: DealBase) -> list[Problem]:
         """Rule- and card-level problems of a schema-valid deal of ``game`` (empty when valid).

@@ -74,7 +74,8 @@ class GreekDeal(DealBase):
     @model_validator(mode="after")
     def _shape(self) -> GreekDeal:
         if self.declarer is None:
-            for name in ("contract", "defence", "tricks", "discard", "play"):
+            # An all-pass deal may still be played for fewest tricks (rules.all_pass = play_low).
+            for name in ("contract", "defence", "discard"):
                 if getattr(self, name) is not None:
                     raise ValueError(f"{name} given but nobody declared (declarer is null)")
             if self.conceded or self.preliminary or self.four_aces:
