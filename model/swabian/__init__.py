@@ -1,0 +1,1 @@
+"""Swabian (Danube-Swabian) Preferanz: rules, records, flat frame (spec ``swabian.md``)."""

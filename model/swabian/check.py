@@ -1,0 +1,255 @@
+"""Rule- and card-level checks of a schema-valid Swabian deal (``Variant.check_deal``).
+
+Three levels, as for every variant: the schema (pydantic, ``records.py``), then the rules (names,
+contract, contra, trick counts; swabian.md 3-7), then, only when the rules hold and cards are
+recorded, the cards (deck partition, Kunstwerk, auction, discard, legal play, replay == tricks).
+Every message a person reads names cards in German ("Herz Ober").
+"""
+
+from __future__ import annotations
+
+from model.cards import DECK_32, CardError, format_card_german, iter_cards, rank_of
+from model.problems import Code, Problem
+from model.swabian import auction
+from model.swabian.games import BETTEL, DURCHMARSCH, label, parse_game
+from model.swabian.play import Played, replay_play
+from model.swabian.records import SwabianDeal, SwabianGame
+from model.tricks import card_index
+
+
+def german(cards: int) -> str:
+    return ", ".join(format_card_german(c) for c in sorted(iter_cards(cards), reverse=True))
+
+
+def _names(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
+    known = set(game.players)
+    seen: list[tuple[str, str]] = [("dealer", deal.dealer)]
+    if deal.declarer is not None:
+        seen.append(("declarer", deal.declarer))
+    for field in ("hands", "tricks", "contra", "defence"):
+        seen += [(field, p) for p in getattr(deal, field) or {}]
+    seen += [("auction", c.player) for c in deal.auction or ()]
+    seen += [("play", p) for p, _ in deal.play or ()]
+    return [
+        Problem(Code.UNKNOWN_PLAYER, f"{field} names {p!r}, not a player of {game.game_id!r}")
+        for field, p in dict.fromkeys(seen)
+        if p not in known
+    ]
+
+
+def _tricks(game: SwabianGame, deal: SwabianDeal, number: int) -> list[Problem]:
+    """Trick counts (3.1, 6): ten in games 2-5; Bettel and Durchmarsch may stop early."""
+    tricks = deal.tricks or {}
+    assert deal.declarer is not None
+    if set(tricks) != set(game.players):
+        return [Problem(Code.TRICK_COUNT, f"tricks must name all three players, got {tricks!r}")]
+    t = tricks[deal.declarer]
+    total = sum(tricks.values())
+    others = total - t
+    bad = None
+    if number <= 5 and total != 10:
+        bad = f"{total} tricks in {label(number, deal.hand)}; a suit game plays all 10"
+    elif number == BETTEL and (t > 1 or (t == 0 and total != 10)):
+        bad = f"Bettel with declarer {t} of {total} tricks; play ends at his first trick (6)"
+    elif number == DURCHMARSCH and (others > 1 or (others == 0 and total != 10)):
+        bad = f"Durchmarsch with {others} lost of {total} tricks; play ends at his first loss (6)"
+    return [] if bad is None else [Problem(Code.TRICK_COUNT, f"{bad}: {tricks!r}")]
+
+
+def check_rules(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
+    problems = _names(game, deal)
+    if problems:
+        return problems
+    rules = game.rules
+    if rules.session_deals is not None and deal.deal_no > rules.session_deals:
+        problems.append(
+            Problem(
+                Code.GAME_OVER,
+                f"deal {deal.deal_no} after the session of {rules.session_deals} deals",
+            )
+        )
+    if deal.declarer is None:
+        return problems
+    number = parse_game(deal.contract or "")
+    if deal.kunstwerk and deal.hand and not rules.kunstwerk_on_hand_game:
+        problems.append(
+            Problem(
+                Code.ILLEGAL_CONTRACT,
+                "kunstwerk on an aus-den-Händen game; the talon stays aside (4, "
+                "kunstwerk_on_hand_game is false)",
+            )
+        )
+    contra = deal.contra or {}
+    if deal.declarer in contra:
+        problems.append(
+            Problem(Code.ILLEGAL_DEFENCE, f"the declarer {deal.declarer!r} cannot say Contra (5)")
+        )
+    if rules.recontra_scope == "all_contra_players" and len(set(contra.values())) > 1:
+        problems.append(
+            Problem(
+                Code.ILLEGAL_DEFENCE,
+                f"one Re-contra answers every Contra (recontra_scope all_contra_players): "
+                f"{contra!r}",
+            )
+        )
+    defenders = set(game.players) - {deal.declarer}
+    if deal.defence is not None and set(deal.defence) != defenders:
+        problems.append(
+            Problem(
+                Code.ILLEGAL_DEFENCE,
+                f"the declarer plays against both {sorted(defenders)!r} (6), "
+                f"defence names {sorted(deal.defence)!r}",
+            )
+        )
+    return problems + _tricks(game, deal, number)
+
+
+def _deck(game: SwabianGame, deal: SwabianDeal) -> tuple[list[int], int] | Problem:
+    hands = deal.hands or {}
+    if set(hands) != set(game.players) or deal.talon is None:
+        return Problem(Code.DECK, "hands of all three players and the talon are needed together")
+    masks: list[int] = []
+    seen = 0
+    twice = 0
+    for p in game.players:
+        m = 0
+        for name in hands[p]:
+            b = 1 << card_index(name)
+            twice |= (m | seen) & b
+            m |= b
+        if len(hands[p]) != 10:
+            return Problem(Code.DECK, f"{p} holds {len(hands[p])} cards, not 10 (2)")
+        seen |= m
+        masks.append(m)
+    talon = 0
+    for name in deal.talon:
+        b = 1 << card_index(name)
+        twice |= (talon | seen) & b
+        talon |= b
+    if len(deal.talon) != 2:
+        return Problem(Code.DECK, f"the talon has {len(deal.talon)} cards, not 2 (2)")
+    if twice:
+        return Problem(Code.DECK, f"dealt twice: {german(twice)}")
+    if (seen | talon) != DECK_32:
+        extra, missing = (seen | talon) & ~DECK_32, DECK_32 & ~(seen | talon)
+        return Problem(
+            Code.DECK,
+            f"not the 32-card deck: foreign {german(extra) or '-'}; "
+            f"missing {german(missing) or '-'}",
+        )
+    return masks, talon
+
+
+def check_cards(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
+    """Cards, when recorded: deck, Kunstwerk, auction, discard, play (records.md 1.2)."""
+    players = list(game.players)
+    seat = {p: i for i, p in enumerate(players)}
+    vorhand = (seat[deal.dealer] + 1) % 3
+    problems: list[Problem] = []
+    if deal.auction is not None:
+        try:
+            won = auction.run(
+                [(seat[c.player], c.call) for c in deal.auction], vorhand, game.rules, players
+            )
+        except auction.CallError as exc:
+            problems.append(Problem(Code.AUCTION, str(exc)))
+        else:
+            problems += _against_auction(deal, won, players)
+    if deal.hands is None and deal.talon is None:
+        if deal.play is not None:
+            problems.append(
+                Problem(Code.ILLEGAL_CARD, "a play without the hands cannot be checked")
+            )
+        return problems
+    dealt = _deck(game, deal)
+    if isinstance(dealt, Problem):
+        return [*problems, dealt]
+    masks, talon = dealt
+    pair = rank_of(min(iter_cards(talon))) == rank_of(max(iter_cards(talon)))
+    due = (
+        pair and deal.declarer is not None and (not deal.hand or game.rules.kunstwerk_on_hand_game)
+    )
+    if due != deal.kunstwerk:
+        problems.append(
+            Problem(
+                Code.DECK,
+                f"kunstwerk is {deal.kunstwerk} but the talon is {german(talon)} (4)",
+            )
+        )
+    if deal.declarer is None:
+        return problems
+    d = seat[deal.declarer]
+    if not deal.hand:
+        if deal.discard is None:
+            if deal.play is not None:
+                problems.append(Problem(Code.DISCARD, "a talon game with a play needs the discard"))
+                return problems
+        else:
+            discard = 0
+            for name in deal.discard:
+                discard |= 1 << card_index(name)
+            held = masks[d] | talon
+            if len(deal.discard) != 2 or discard.bit_count() != 2 or discard & ~held:
+                problems.append(
+                    Problem(
+                        Code.DISCARD,
+                        f"{deal.declarer} discards {german(discard)}: not 2 of his hand and the "
+                        f"talon {german(talon)} (4)",
+                    )
+                )
+                return problems
+            masks[d] = held & ~discard
+    if deal.play is None:
+        return problems
+    number = parse_game(deal.contract or "")
+    pairs = [(seat[p], card_index(c)) for p, c in deal.play]
+    out = replay_play(masks, vorhand, d, number, pairs, players)
+    if not isinstance(out, Played):
+        problems.append(Problem(Code.ILLEGAL_CARD, out))
+        return problems
+    got = {p: out.tricks[i] for i, p in enumerate(players)}
+    if got != dict(deal.tricks or {}):
+        problems.append(
+            Problem(
+                Code.REPLAY_MISMATCH,
+                f"the play ({out.played} tricks) gives {got!r}, the record says {deal.tricks!r}",
+            )
+        )
+    return problems
+
+
+def _against_auction(deal: SwabianDeal, won: auction.Won, players: list[str]) -> list[Problem]:
+    """The record must agree with the auction: declarer, aus den Händen, contract not below the
+    winning bid (4)."""
+    winner = None if won.declarer is None else players[won.declarer]
+    if winner != deal.declarer:
+        return [Problem(Code.AUCTION, f"the auction is won by {winner!r}, not {deal.declarer!r}")]
+    if won.game is None or deal.contract is None:
+        return []
+    if won.hand != deal.hand:
+        return [
+            Problem(
+                Code.AUCTION,
+                f"the winning bid is {label(won.game, won.hand)}, but hand is {deal.hand}",
+            )
+        ]
+    if int(deal.contract) < won.game:
+        return [
+            Problem(
+                Code.CONTRACT_NOT_ALLOWED,
+                f"game {label(int(deal.contract), deal.hand)} is below the winning bid "
+                f"{label(won.game, won.hand)} (4)",
+            )
+        ]
+    return []
+
+
+def check_deal(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
+    """Every problem of a schema-valid deal; cards are checked only when the rules hold."""
+    problems = check_rules(game, deal)
+    if problems:
+        return problems
+    try:
+        return check_cards(game, deal)
+    except CardError as exc:  # schema already read every name; kept for direct callers
+        return [Problem(Code.DECK, str(exc))]
