@@ -15,17 +15,35 @@ from model.problems import Problem
 
 
 class Variant(Protocol):
-    name: str
-    """The canonical ``variant`` value of records.md 1.1, e.g. ``"greek-prefa"``."""
-    aliases: tuple[str, ...]
-    deck: int
-    """The deck as a card mask (``DECK_32`` or ``DECK_52``)."""
-    game_model: type[GameBase]
-    deal_model: type[DealBase]
-    deals_table: str
-    """The ``deals_<variant>`` table (model/tables.py) holding the flat columns its kernel reads."""
-    frame_schema: dict[str, pl.DataType]
-    """Columns of that table as a polars schema."""
+    @property
+    def name(self) -> str:
+        """The canonical ``variant`` value of records.md 1.1, e.g. ``"greek-prefa"``."""
+        ...
+
+    @property
+    def aliases(self) -> tuple[str, ...]: ...
+
+    @property
+    def deck(self) -> int:
+        """The deck as a card mask (``DECK_32`` or ``DECK_52``)."""
+        ...
+
+    @property
+    def game_model(self) -> type[GameBase]: ...
+
+    @property
+    def deal_model(self) -> type[DealBase]: ...
+
+    @property
+    def deals_table(self) -> str:
+        """The ``deals_<variant>`` table (model/tables.py) holding the flat columns its kernel
+        reads."""
+        ...
+
+    @property
+    def frame_schema(self) -> dict[str, pl.DataType]:
+        """Columns of that table as a polars schema."""
+        ...
 
     def deal_row(self, game: GameBase, deal: DealBase) -> dict[str, object]:
         """The ``deals_<variant>`` row of a valid deal."""
@@ -46,9 +64,12 @@ class UnknownVariant(ValueError):
 
 
 def _registry() -> dict[str, Variant]:
+    from model.balkan.variant import VARIANT as BALKAN
+    from model.bridge.variant import VARIANTS as BRIDGE
     from model.greek.variant import VARIANT as GREEK
+    from model.swabian.variant import VARIANT as SWABIAN
 
-    return {v.name: v for v in (GREEK,)}
+    return {v.name: v for v in (GREEK, SWABIAN, BALKAN, *BRIDGE)}
 
 
 def variant(name: str) -> Variant:

@@ -36,9 +36,9 @@ SCHEMA: dict[str, pl.DataType] = {
     "four_aces": pl.Boolean(),
     "preliminary": pl.Boolean(),
 }
-"""``declarer``, ``level``, ``denom``, ``whister`` and ``tricks_i`` are null where they do not apply:
-no declarer; no contract (preliminary concession); not a one-defender mode; seat ``i`` took no part
-in the play (or does not exist)."""
+"""``declarer``, ``level``, ``denom``, ``whister`` and ``tricks_i`` are null where they do not
+apply: no declarer; no contract (preliminary concession); not a one-defender mode; seat ``i`` took
+no part in the play (or does not exist)."""
 
 
 def mode_of(deal: GreekDeal) -> str:

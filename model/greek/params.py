@@ -33,7 +33,7 @@ class GreekRules(Frozen):
     """End when all but one kassa are empty; the owner pays 10*K/3 (10*K/4 with four players) to
     each empty-kassa player (section 11)."""
     four_players: bool = False
-    """Four at the table, the dealer sits out (section 14). Must agree with the number of players."""
+    """Four at the table, the dealer sits out (section 14); must agree with the player count."""
     all_pass: Literal["redeal", "play_low"] = "redeal"
     jump_bids: bool = False
     hold_rule: Literal["after_first_round", "seat_priority"] = "after_first_round"

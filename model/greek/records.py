@@ -48,7 +48,8 @@ class GreekDeal(DealBase):
     preliminary: bool = False
     """The declarer won the talon with the preliminary bid "I'll take" (section 4.2)."""
     conceded: bool = False
-    """The declarer refused to play after the talon (preliminary concession, or ``concede_any_contract``)."""
+    """The declarer refused to play after the talon (preliminary concession, or
+    ``concede_any_contract``)."""
 
     _cards = field_validator("talon", "discard")(check_card_names)
 
