@@ -1,0 +1,211 @@
+"""Dashboard queries on 1,000,000 synthetic deals (issue 5: each page's queries under one second).
+
+``run()`` builds the database directly with DuckDB SQL (``generate_series``; no ingest, no
+pydantic) under ``bench/out/`` and times every query function each page calls, on a read-only
+connection as the app opens it. It prints the time of each query (the best of three runs, so the
+first run's file cache does not count) next to the one-second target.
+
+Synthetic data: 25,000 Greek Prefa games of 40 deals, three players drawn from 300 names, four
+leagues over two years; one deal in ten passed out, one in a hundred with its cards (the record of
+the dashboard fixture's full deal). Settlements are zero-sum per deal; standings sum them.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from dashboards import queries as q
+from dashboards.filters import Filters
+from model import tables as T
+
+OUT = Path(__file__).parent / "out"
+DEALS_PER_GAME = 40
+TARGET_SECONDS = 1.0
+_CONTRACTS = "['6S','6C','6D','6H','6NT','7S','7C','7D','7H','7NT','8S','8H','9D','10S']"
+_MODES = "['play','play','play','invite','alone','pass']"
+
+
+def _card_record() -> str:
+    """A full Greek deal (hands, talon, auction, discard, play) with players P0, P1, P2."""
+    from tests.dashboards.fixture_db import full_deal
+
+    names = {"Anna": "P0", "Boris": "P1", "Chris": "P2"}
+    return json.dumps(full_deal("placeholder", names))
+
+
+def build(path: Path, deals: int = 1_000_000) -> Path:
+    """Write a database of ``deals`` synthetic deals at ``path`` (replacing it)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for p in (path, path.with_name(path.name + ".wal")):
+        p.unlink(missing_ok=True)
+    games = max(1, deals // DEALS_PER_GAME)
+    con = duckdb.connect(str(path))
+    try:
+        for ddl in T.DDL.values():
+            con.execute(ddl)
+        con.execute(f"""
+            INSERT INTO {T.GAMES}
+            SELECT 'g' || i, 'greek-prefa',
+                   ['P' || (i * 7 % 300), 'P' || ((i * 7 + 1) % 300), 'P' || ((i * 7 + 2) % 300)],
+                   '{{"initial_kassa": 31}}',
+                   TIMESTAMPTZ '2025-01-01 19:00:00+00' + INTERVAL (i % 730) DAY,
+                   'league ' || (i % 4), NULL, NULL, 'bench/games.jsonl', i,
+                   '{{"record": "game"}}'
+            FROM generate_series(0, {games - 1}) t(i)""")
+        con.execute(f"""
+            CREATE TEMP TABLE raw AS
+            SELECT i, 'g' || (i // {DEALS_PER_GAME}) AS game_id,
+                   (i % {DEALS_PER_GAME} + 1)::INTEGER AS deal_no,
+                   (i // {DEALS_PER_GAME}) * 7 % 300 AS base,
+                   i % 3 AS dealer_seat, (i + 1) % 3 AS decl_seat,
+                   hash(i) % 10 = 0 AS passed_out, i % 100 = 7 AS with_cards,
+                   {_CONTRACTS}[(1 + hash(i * 3) % 14)::BIGINT] AS contract,
+                   {_MODES}[(1 + hash(i * 5) % 6)::BIGINT] AS mode,
+                   (4 + hash(i * 11) % 7)::INTEGER AS taken,
+                   (1 + hash(i * 13) % 20)::DOUBLE AS amount
+            FROM generate_series(0, {games * DEALS_PER_GAME - 1}) t(i)""")
+        con.execute("""
+            CREATE TEMP TABLE named AS
+            SELECT *, 'P' || ((base + dealer_seat) % 300) AS dealer,
+                   'P' || ((base + decl_seat) % 300) AS declarer,
+                   'P' || ((base + (decl_seat + 1) % 3) % 300) AS def1,
+                   'P' || ((base + (decl_seat + 2) % 3) % 300) AS def2
+            FROM raw""")
+        card_record = _card_record()
+        con.execute(f"""
+            INSERT INTO {T.DEALS}
+            SELECT game_id, deal_no, 'k' || i, 'greek-prefa', dealer,
+                   CASE WHEN passed_out THEN NULL ELSE declarer END,
+                   CASE WHEN passed_out THEN NULL ELSE contract END,
+                   with_cards, 'bench/deals.jsonl', i,
+                   CASE WHEN with_cards THEN ?::JSON
+                        WHEN passed_out THEN json_object('record', 'deal', 'game_id', game_id,
+                             'deal_no', deal_no, 'dealer', dealer)
+                        ELSE json_object('record', 'deal', 'game_id', game_id, 'deal_no',
+                             deal_no, 'dealer', dealer, 'declarer', declarer,
+                             'contract', contract,
+                             'defence', json_object(def1, mode,
+                                                    def2, CASE WHEN mode = 'play' THEN 'play'
+                                                               ELSE 'pass' END),
+                             'tricks', json_object(declarer, taken, def1, 10 - taken))
+                   END
+            FROM named""", [card_record])
+        con.execute(f"""
+            INSERT INTO {T.SETTLEMENTS} (game_id, deal_no, player, seat, variant, cash, chips,
+                                          kassa_delta, kassa_after)
+            SELECT game_id, deal_no, player, seat, 'greek-prefa', cash, cash, 0, 31
+            FROM (
+                SELECT game_id, deal_no, unnest([declarer, def1, def2]) AS player,
+                       unnest([decl_seat, (decl_seat + 1) % 3, (decl_seat + 2) % 3]) AS seat,
+                       unnest(CASE WHEN passed_out THEN [0.0, 0.0, 0.0]
+                                   WHEN taken >= 6 THEN [-2 * amount, amount, amount]
+                                   ELSE [2 * amount, -amount, -amount] END) AS cash
+                FROM named)""")
+        con.execute(f"""
+            INSERT INTO {T.STANDINGS}
+            SELECT game_id, player, 'greek-prefa', sum(cash), count(*)::INTEGER, TRUE
+            FROM {T.SETTLEMENTS} GROUP BY game_id, player""")
+        con.execute(f"""
+            INSERT INTO {T.QUARANTINE}
+            SELECT 'bench/deals.jsonl', i, NULL, ['parse', 'deck', 'schema'][1 + i % 3],
+                   'synthetic problem ' || i, '{{"bad": ' || i || '}}', now()
+            FROM generate_series(1, 5000) t(i)""")
+        con.execute(f"""
+            INSERT INTO {T.INGEST_LOG} VALUES
+            ('bench/deals.jsonl', repeat('a', 64), {deals + 5000}, {deals}, 0, 5000, now())""")
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
+    return path
+
+
+def page_queries(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, Callable[[], Any]]]]:
+    """Each page's query calls, with the filters a user would typically set."""
+    everything = Filters()
+    league = Filters(variant="greek-prefa", league="league 1")
+    game_id = q.games(con, league, limit=1)["game_id"][0]
+    player = Filters(player="P42")
+    card = q.card_deals(con, everything, limit=1).row(0, named=True)
+    return {
+        "League": [
+            ("overview", lambda: q.overview(con, everything)),
+            ("league_standings", lambda: q.league_standings(con, everything)),
+            ("cash_over_time", lambda: q.cash_over_time(con, league)),
+            ("games", lambda: q.games(con, league)),
+            ("game_sheet", lambda: q.game_sheet(con, game_id)),
+            ("players (filter)", lambda: q.players(con, everything)),
+        ],
+        "Player": [
+            ("player_summary", lambda: q.player_summary(con, player)),
+            ("field_summary", lambda: q.field_summary(con, player)),
+            ("player_roles", lambda: q.player_roles(con, player)),
+            ("player_contracts", lambda: q.player_contracts(con, player)),
+            ("player_positions", lambda: q.player_positions(con, player)),
+            ("player_over_time", lambda: q.player_over_time(con, player)),
+        ],
+        "Contracts": [
+            ("contract_rates", lambda: q.contract_rates(con, everything)),
+            ("contract_deals", lambda: q.contract_deals(con, everything, "greek-prefa", "7H",
+                                                        "play/play")),
+        ],
+        "Hand replayer": [
+            ("card_deals", lambda: q.card_deals(con, everything)),
+            ("deal_detail", lambda: q.deal_detail(con, card["game_id"], card["deal_no"])),
+        ],
+        "Data quality": [
+            ("ingest_log", lambda: q.ingest_log(con)),
+            ("quarantine_summary", lambda: q.quarantine_summary(con)),
+            ("quarantine", lambda: q.quarantine(con, None, "deck")),
+        ],
+    }
+
+
+def _baseline(con: duckdb.DuckDBPyConnection) -> None:
+    """Read every deal's record once: the floor of any query that looks into the JSON."""
+    con.execute(f"SELECT sum(length(CAST(record AS VARCHAR))) FROM {T.DEALS}").fetchall()
+
+
+def time_pages(path: Path, repeats: int = 3) -> dict[str, float]:
+    """Best-of-``repeats`` seconds per ``page / query`` on a read-only connection; the first
+    entry is the baseline (reading every record once) measured in the same run."""
+    times: dict[str, float] = {}
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        con.execute("SET enable_progress_bar = false")
+        calls_by_page = {"baseline": [("read every record", lambda: _baseline(con))]}
+        calls_by_page.update(page_queries(con))
+        for page, calls in calls_by_page.items():
+            for name, call in calls:
+                best = float("inf")
+                for _ in range(repeats):
+                    start = time.perf_counter()
+                    call()
+                    best = min(best, time.perf_counter() - start)
+                times[f"{page} / {name}"] = best
+    finally:
+        con.close()
+    return times
+
+
+def run(deals: int = 1_000_000) -> None:
+    path = OUT / "dashboards.duckdb"
+    start = time.perf_counter()
+    build(path, deals)
+    print(f"built {deals:,} synthetic deals in {time.perf_counter() - start:.1f} s: {path}")
+    times = time_pages(path)
+    base = next(iter(times.values()))
+    width = max(map(len, times))
+    print(f"  {'query':<{width}}  {'time':>8}      {'x baseline':>10}   target")
+    for name, seconds in times.items():
+        verdict = "ok" if seconds < TARGET_SECONDS else "OVER TARGET"
+        print(f"  {name:<{width}}  {seconds * 1000:8.1f} ms   {seconds / base:10.2f}   {verdict}")
+    pages = {k: v for k, v in times.items() if not k.startswith("baseline")}
+    slowest = max(pages, key=pages.__getitem__)
+    print(f"slowest: {slowest} {pages[slowest]:.3f} s (target {TARGET_SECONDS:.1f} s per query; "
+          "times rise with the machine's load, the baseline column does not)")

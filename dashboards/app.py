@@ -1,0 +1,31 @@
+"""The trickbook dashboards: a Streamlit multipage app (``st.navigation``).
+
+Run with ``trickbook dashboard --db FILE`` (or ``python -m dashboards.serve``); the database
+path comes from ``$TRICKBOOK_DB`` (``dashboards.db``). Pages live in ``dashboards/views/``, not
+``pages/``: Streamlit would also serve a ``pages/`` folder by itself, and a direct link to a page
+would then bypass ``st.navigation``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+HERE = Path(__file__).parent
+PAGES = [
+    ("league.py", "League", ":material/leaderboard:", "league"),
+    ("player.py", "Player", ":material/person:", "player"),
+    ("contracts.py", "Contracts", ":material/grid_on:", "contracts"),
+    ("replayer.py", "Hand replayer", ":material/playing_cards:", "replayer"),
+    ("quality.py", "Data quality", ":material/fact_check:", "quality"),
+    ("upload.py", "Upload", ":material/upload_file:", "upload"),
+]
+
+st.set_page_config(page_title="trickbook", page_icon=":material/playing_cards:", layout="wide")
+navigation = st.navigation(
+    [st.Page(HERE / "views" / file, title=title, icon=icon, url_path=path,
+             default=(path == "league"))
+     for file, title, icon, path in PAGES]
+)
+navigation.run()

@@ -1,0 +1,150 @@
+"""What every page shares: the database, cached queries, the URL-backed filters, rates and errors.
+
+Pages call :func:`query` (``st.cache_data`` keyed by the query's name, its arguments and the
+database file's modification time, so an ingest shows up on the next rerun) and never open the
+database themselves. Every cache miss opens the file read-only, runs its query and closes it again
+(:mod:`dashboards.db`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import streamlit as st
+
+from dashboards import queries
+from dashboards.db import DatabaseError, db_path, db_version, read_only
+from dashboards.filters import Filters, from_params
+from dashboards.stats import format_rate, wilson, with_rate
+
+ALL = "(all)"
+POSITIONS = ("dealer", "first hand", "second hand", "third hand")
+
+
+class PageError(RuntimeError):
+    """Shown to the user as an error box; the page stops there."""
+
+
+@st.cache_data(show_spinner=False, max_entries=512, ttl=3600)
+def _cached(name: str, db: str, version: float, args: tuple[Any, ...]) -> Any:
+    fn = getattr(queries, name)
+    with read_only(Path(db)) as con:
+        return fn(con, *args)
+
+
+def query(name: str, *args: Any) -> Any:
+    """Run ``queries.<name>(con, *args)`` on the app's database, cached until the file changes."""
+    path = db_path()
+    try:
+        return _cached(name, str(path), db_version(path), args)
+    except DatabaseError as exc:
+        raise PageError(str(exc)) from exc
+    except duckdb.CatalogException as exc:
+        raise PageError(
+            f"the database {str(path)!r} lacks a table the dashboards read "
+            f"(records.md section 2): {exc}"
+        ) from exc
+
+
+@contextmanager
+def guarded() -> Iterator[None]:
+    """Show a :class:`PageError` as a message and stop the page instead of a traceback."""
+    try:
+        yield
+    except PageError as exc:
+        st.error(str(exc))
+        st.stop()
+
+
+def _choice(label: str, options: list[str], key: str, wanted: str | None,
+            problems: list[str]) -> str | None:
+    """A select box of ``options`` (plus ALL); a wanted value that is not an option is dropped."""
+    choices = [ALL, *options]
+    if key not in st.session_state:
+        if wanted is not None and wanted not in options:
+            problems.append(
+                f"no {label.lower()} {wanted[:60]!r} in the database: showing all instead"
+            )
+            wanted = None
+        st.session_state[key] = wanted or ALL
+    elif st.session_state[key] not in choices:
+        st.session_state[key] = ALL
+    picked = st.sidebar.selectbox(label, choices, key=key)
+    return None if picked == ALL else picked
+
+
+def filters() -> Filters:
+    """Draw the shared filters in the sidebar and keep them in the URL (``st.query_params``).
+
+    The first run of a session reads them from the URL (a bookmarked or shared view); afterwards
+    the last choice is kept in the session, so switching pages keeps the filters.
+    """
+    state = st.session_state
+    problems: list[str] = []
+    if "_filters" in state:
+        wanted: Filters = state["_filters"]
+    else:
+        wanted, problems = from_params(st.query_params.to_dict())
+    st.sidebar.header("Filters")
+    variant = _choice("Variant", query("variants")["variant"].to_list(), "f_variant",
+                      wanted.variant, problems)
+    league = _choice("League", query("leagues", Filters(variant=variant))["league"].to_list(),
+                     "f_league", wanted.league, problems)
+    low, high = query("date_span")
+    date_from = _date_input("From", "f_from", wanted.date_from, low, high)
+    date_to = _date_input("To", "f_to", wanted.date_to, low, high)
+    base = Filters(variant=variant, league=league, date_from=date_from, date_to=date_to)
+    player = _choice("Player", query("players", base)["player"].to_list(), "f_player",
+                     wanted.player, problems)
+    current = Filters(variant, league, date_from, date_to, player)
+    state["_filters"] = current
+    st.query_params.from_dict(current.to_params())
+    for problem in problems:
+        st.warning(problem)
+    return current
+
+
+def _date_input(label: str, key: str, wanted: date | None, low: date | None,
+                high: date | None) -> date | None:
+    if key not in st.session_state:
+        st.session_state[key] = wanted
+    value = st.sidebar.date_input(label, key=key, min_value=date(1900, 1, 1),
+                                  max_value=date(2100, 12, 31),
+                                  help=f"games from {low} to {high}" if low else None)
+    return value if isinstance(value, date) else None
+
+
+def rates(frame: pl.DataFrame, hits: str, n: str) -> pl.DataFrame:
+    """The frame with ``rate``, its Wilson 95% bounds and a readable ``rate (n, CI)`` column."""
+    out = with_rate(frame, hits, n)
+    text = [
+        "— (not a rate)" if h is None else format_rate(int(h), int(k or 0))
+        for h, k in zip(out[hits], out[n], strict=True)
+    ]
+    return out.with_columns(pl.Series("rate (n, 95% CI)", text, pl.String))
+
+
+def rate_metric(container: Any, label: str, hits: int, n: int, help: str | None = None) -> None:
+    """A metric showing the rate, with its n and Wilson 95% interval written under it."""
+    if n <= 0:
+        container.metric(label, "—", help=help)
+        container.caption("n=0: nothing to count")
+        return
+    low, high = wilson(hits, n)
+    container.metric(label, f"{100 * hits / n:.0f}%", help=help)
+    container.caption(f"n={n:,} · 95% CI {100 * low:.0f}–{100 * high:.0f}%")
+
+
+def position_name(position: int) -> str:
+    return POSITIONS[position] if 0 <= position < len(POSITIONS) else f"seat +{position}"
+
+
+def empty(message: str) -> None:
+    """An empty state that says what is missing."""
+    st.info(message)

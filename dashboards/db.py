@@ -1,0 +1,105 @@
+"""Opening the trickbook database for the dashboards: read-only, one short connection per batch.
+
+DuckDB lets one process write a database file or any number of processes read it, never both at
+once: a writer (``trickbook ingest``) takes the file lock while it runs. The dashboards therefore
+never keep a connection open. Each page opens the file **read-only** for one batch of queries
+(:func:`read_only`) and closes it at once, so an ingest started from a shell can take the lock
+between two reruns of a page. When the lock is held, opening is retried for a short while
+(``TRICKBOOK_DB_RETRY_SECONDS``, default 3 s); if the writer still holds it the page shows
+:class:`DatabaseBusy`'s message instead of a traceback, and the next rerun tries again.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+
+DB_ENV = "TRICKBOOK_DB"
+"""Environment variable naming the database file the app reads (set by ``dashboards.serve``)."""
+DEFAULT_DB = Path("data/trickbook.duckdb")
+RETRY_ENV = "TRICKBOOK_DB_RETRY_SECONDS"
+DEFAULT_RETRY_SECONDS = 3.0
+
+
+class DatabaseError(RuntimeError):
+    """The database cannot be read; the message says why, in words for a user."""
+
+
+class DatabaseMissing(DatabaseError):
+    pass
+
+
+class DatabaseBusy(DatabaseError):
+    pass
+
+
+def db_path() -> Path:
+    """The database file the app reads: ``$TRICKBOOK_DB`` or ``data/trickbook.duckdb``."""
+    return Path(os.environ.get(DB_ENV) or DEFAULT_DB)
+
+
+def db_version(path: Path) -> float:
+    """A value that changes whenever the file is written (cache key for ``st.cache_data``)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return -1.0
+    wal = path.with_name(path.name + ".wal")
+    wal_mtime = wal.stat().st_mtime if wal.exists() else 0.0
+    return max(stat.st_mtime, wal_mtime) + stat.st_size * 1e-12
+
+
+def _retry_seconds() -> float:
+    try:
+        return max(0.0, float(os.environ.get(RETRY_ENV, DEFAULT_RETRY_SECONDS)))
+    except ValueError:
+        return DEFAULT_RETRY_SECONDS
+
+
+def _is_lock_error(exc: duckdb.Error) -> bool:
+    text = str(exc).lower()
+    return "lock" in text or "conflicting" in text or "different configuration" in text
+
+
+@contextmanager
+def read_only(
+    path: Path, retry_seconds: float | None = None
+) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read-only connection to ``path`` for one batch of queries, closed on exit.
+
+    Raises :class:`DatabaseMissing` when the file does not exist (a read-only open would not
+    create it) and :class:`DatabaseBusy` when a writer keeps the lock longer than the retry time.
+    """
+    if not path.is_file():
+        raise DatabaseMissing(
+            f"no database at {str(path)!r}: build one with `trickbook ingest FILES --db {path}` "
+            "or upload files on the Upload page"
+        )
+    wait = _retry_seconds() if retry_seconds is None else retry_seconds
+    deadline = time.monotonic() + wait
+    delay = 0.05
+    while True:
+        try:
+            con = duckdb.connect(str(path), read_only=True)
+            break
+        except duckdb.Error as exc:
+            if not _is_lock_error(exc):
+                raise DatabaseError(f"cannot read {str(path)!r}: {exc}") from exc
+            if time.monotonic() >= deadline:
+                raise DatabaseBusy(
+                    f"the database {str(path)!r} is being written (an ingest holds the lock); "
+                    "the page will show the new data once it finishes: reload in a moment"
+                ) from exc
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
+    try:
+        con.execute("SET TimeZone = 'UTC'")
+        con.execute("SET enable_progress_bar = false")
+        yield con
+    finally:
+        con.close()

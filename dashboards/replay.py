@@ -1,0 +1,184 @@
+"""The hand replayer's model: a deal's canonical record (records.md 1.2) as hands, tricks and steps.
+
+Pure Python, no Streamlit. The record's ``hands``, ``talon``, ``discard``, ``auction`` and ``play``
+are read as they are stored (ingest has already checked them); a trick holds one card per player in
+``hands`` (three in the Preference games, also with four at the table where the dealer sits out;
+four in bridge). The trick winner is the highest trump, else the highest card of the suit led; the
+trump comes from the contract: ``<n><S|C|D|H>`` (Greek, Russian, bridge), Balkan and Swabian game
+numbers 2 Leaves/spades, 3 Bells/diamonds, 4 Hearts, 5 Acorns/clubs (balkan.md 3, swabian.md 3.1);
+no-trump, Bettel, misère and Sans have none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from model.cards import (
+    SUIT_LETTERS,
+    SUIT_SYMBOLS,
+    Card,
+    CardError,
+    CardSet,
+    bit,
+    format_card_german,
+    format_card_symbol,
+    iter_cards,
+    parse_card,
+    rank_of,
+    suit_of,
+)
+
+_GAME_NUMBER_TRUMP = {"2": 0, "3": 2, "4": 3, "5": 1}
+"""Balkan/Swabian game number -> suit (S=0 C=1 D=2 H=3): 2 Leaves, 3 Bells, 4 Hearts, 5 Acorns."""
+GERMAN_VARIANTS = frozenset({"swabian"})
+
+
+def trump_of(variant: str, contract: str | None) -> int | None:
+    """The trump suit of a contract, or None (no-trump, Bettel, misère, unknown grammar)."""
+    if not contract:
+        return None
+    text = contract.strip().upper()
+    if variant in ("balkan", "swabian"):
+        m = re.fullmatch(r"G?([2-8])", text)
+        return _GAME_NUMBER_TRUMP.get(m.group(1)) if m else None
+    m = re.fullmatch(r"(\d+)([SCDH]|NT)(X{0,2})", text)
+    if not m or m.group(2) == "NT":
+        return None
+    return SUIT_LETTERS.index(m.group(2))
+
+
+def card_label(c: Card, variant: str) -> str:
+    """``A♠`` for French-suited games, ``Laub Daus`` for Swabian (``model.cards``)."""
+    if variant in GERMAN_VARIANTS:
+        try:
+            return format_card_german(c)
+        except (KeyError, IndexError):
+            return format_card_symbol(c)
+    return format_card_symbol(c)
+
+
+def trick_winner(cards: list[tuple[str, Card]], trump: int | None) -> str:
+    """Highest trump played, else highest card of the suit led."""
+    best = cards[0]
+    for player, c in cards[1:]:
+        b = best[1]
+        same_suit_higher = suit_of(c) == suit_of(b) and rank_of(c) > rank_of(b)
+        if same_suit_higher or (trump is not None and suit_of(c) == trump != suit_of(b)):
+            best = (player, c)
+    return best[0]
+
+
+@dataclass(frozen=True)
+class Trick:
+    cards: tuple[tuple[str, Card], ...]
+    winner: str | None
+    """None while the trick is incomplete (the record stops mid-trick)."""
+
+
+@dataclass
+class Replay:
+    variant: str
+    players: list[str]
+    """Players holding cards, in turn order."""
+    hands: dict[str, CardSet]
+    """Hands as dealt (before the talon)."""
+    talon: CardSet = 0
+    discard: CardSet = 0
+    declarer: str | None = None
+    contract: str | None = None
+    auction: list[tuple[str, str]] = field(default_factory=list)
+    tricks: list[Trick] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def steps(self) -> int:
+        """Number of steps: 0 (the deal) ... len(tricks)."""
+        return len(self.tricks)
+
+    def hands_at(self, step: int) -> dict[str, CardSet]:
+        """Cards still held after ``step`` tricks; the declarer holds talon minus discard."""
+        held = dict(self.hands)
+        if self.declarer in held and self.discard:
+            held[self.declarer] = (held[self.declarer] | self.talon) & ~self.discard
+        for trick in self.tricks[: max(0, step)]:
+            for player, c in trick.cards:
+                if player in held:
+                    held[player] &= ~bit(c)
+        return held
+
+    def taken_at(self, step: int) -> dict[str, int]:
+        """Tricks won by each player in the first ``step`` tricks."""
+        taken = {p: 0 for p in self.players}
+        for trick in self.tricks[: max(0, step)]:
+            if trick.winner is not None:
+                taken[trick.winner] = taken.get(trick.winner, 0) + 1
+        return taken
+
+
+def _cards(names: object, where: str, problems: list[str]) -> CardSet:
+    mask = 0
+    if not isinstance(names, list):
+        return 0
+    for name in names:
+        try:
+            mask |= bit(parse_card(str(name)))
+        except CardError as exc:
+            problems.append(f"{where}: {exc}")
+    return mask
+
+
+def build(record: Mapping[str, object], variant: str, game_players: list[str]) -> Replay:
+    """The replay of one deal record; unreadable parts become ``problems``, never exceptions."""
+    problems: list[str] = []
+    raw_hands = record.get("hands")
+    hands_in = raw_hands if isinstance(raw_hands, dict) else {}
+    order = [p for p in game_players if p in hands_in]
+    order += [str(p) for p in hands_in if p not in order]
+    hands = {p: _cards(hands_in[p], f"hand of {p}", problems) for p in order}
+    declarer = record.get("declarer")
+    contract = record.get("contract")
+    replay = Replay(
+        variant=variant,
+        players=order,
+        hands=hands,
+        talon=_cards(record.get("talon"), "talon", problems),
+        discard=_cards(record.get("discard"), "discard", problems),
+        declarer=declarer if isinstance(declarer, str) else None,
+        contract=contract if isinstance(contract, str) else None,
+        problems=problems,
+    )
+    auction = record.get("auction")
+    for call in auction if isinstance(auction, list) else []:
+        if isinstance(call, dict):
+            replay.auction.append((str(call.get("player", "?")), str(call.get("call", "?"))))
+    trump = trump_of(variant, replay.contract)
+    size = max(1, len(order))
+    current: list[tuple[str, Card]] = []
+    play = record.get("play")
+    for item in play if isinstance(play, list) else []:
+        if not (isinstance(item, list | tuple) and len(item) == 2):
+            problems.append(f"play entry not [player, card]: {item!r}"[:120])
+            continue
+        try:
+            current.append((str(item[0]), parse_card(str(item[1]))))
+        except CardError as exc:
+            problems.append(f"play: {exc}")
+            continue
+        if len(current) == size:
+            replay.tricks.append(Trick(tuple(current), trick_winner(current, trump)))
+            current = []
+    if current:
+        replay.tricks.append(Trick(tuple(current), None))
+    return replay
+
+
+def suit_groups(cards: CardSet, variant: str) -> list[tuple[str, list[str]]]:
+    """A hand as (suit heading, card labels high to low) per suit, hearts first."""
+    groups: list[tuple[str, list[str]]] = []
+    for suit in (3, 2, 1, 0):
+        in_suit = sorted((c for c in iter_cards(cards) if suit_of(c) == suit), reverse=True)
+        if in_suit:
+            groups.append((SUIT_SYMBOLS[suit], [card_label(c, variant) for c in in_suit]))
+    return groups

@@ -1,0 +1,55 @@
+"""Serve the dashboards: ``main(db, port)`` runs ``streamlit run dashboards/app.py``.
+
+The database path reaches the app through ``$TRICKBOOK_DB``; the upload bound through
+``--server.maxUploadSize`` (the browser refuses larger files) and ``$TRICKBOOK_UPLOAD_MAX_MB``
+(the page checks again). ``trickbook dashboard --db FILE --port N`` calls :func:`main`.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from dashboards.db import DB_ENV
+from dashboards.uploads import UPLOAD_MAX_ENV, max_upload_mb
+
+APP = Path(__file__).with_name("app.py")
+
+
+def command(port: int, headless: bool = True) -> list[str]:
+    """The ``streamlit run`` command line."""
+    return [
+        sys.executable, "-m", "streamlit", "run", str(APP),
+        "--server.port", str(port),
+        "--server.headless", "true" if headless else "false",
+        "--server.maxUploadSize", str(max_upload_mb()),
+        "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none",
+    ]
+
+
+def environment(db: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env[DB_ENV] = str(Path(db).resolve())
+    env[UPLOAD_MAX_ENV] = str(max_upload_mb())
+    return env
+
+
+def main(db: Path, port: int = 8501) -> int:
+    """Serve until interrupted; returns streamlit's exit code."""
+    try:
+        return subprocess.call(command(port), env=environment(db))
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="serve the trickbook dashboards")
+    parser.add_argument("--db", type=Path, default=Path("data/trickbook.duckdb"))
+    parser.add_argument("--port", type=int, default=8501)
+    args = parser.parse_args()
+    raise SystemExit(main(args.db, args.port))

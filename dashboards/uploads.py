@@ -1,0 +1,110 @@
+"""The Upload page's one door into ingest: save uploaded files, then ``ingest_paths``.
+
+This is the single place where the dashboards import ``ingest`` (docs/dashboards.md, "Dependency
+direction"): everything else reads the stable tables only. Uploads are data from outside: the name
+is reduced to a safe file name, the size is bounded (``TRICKBOOK_UPLOAD_MAX_MB``, default 20 MB),
+and a file that is not text (a NUL byte or invalid UTF-8 in its first 64 KiB) is refused before
+ingest sees it. A refused file changes nothing in the database.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+UPLOAD_MAX_ENV = "TRICKBOOK_UPLOAD_MAX_MB"
+DEFAULT_UPLOAD_MAX_MB = 20
+_SNIFF = 64 * 1024
+
+
+def max_upload_mb() -> int:
+    try:
+        return max(1, int(os.environ.get(UPLOAD_MAX_ENV, DEFAULT_UPLOAD_MAX_MB)))
+    except ValueError:
+        return DEFAULT_UPLOAD_MAX_MB
+
+
+@dataclass(frozen=True)
+class UploadResult:
+    name: str
+    """The name as uploaded."""
+    saved_as: str | None
+    records: int = 0
+    stored: int = 0
+    duplicates: int = 0
+    quarantined: int = 0
+    message: str = ""
+    """Why the file was refused or skipped, or what ingest reported; empty when all went well."""
+
+
+def safe_name(name: str) -> str:
+    """A file name without directories or unusual characters (``../x;y.jsonl`` -> ``x_y.jsonl``)."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    cleaned = re.sub(r"[^A-Za-z0-9._-]", "_", base).lstrip(".")[:120]
+    return cleaned or "upload"
+
+
+def refuse_reason(name: str, data: bytes, limit_mb: int | None = None) -> str | None:
+    """Why an upload is refused before ingest, or None."""
+    limit = (limit_mb or max_upload_mb()) * 1024 * 1024
+    if len(data) > limit:
+        return (f"{name!r} is {len(data) / 1024 / 1024:.1f} MB, above the upload limit of "
+                f"{limit // (1024 * 1024)} MB: ingest it with `trickbook ingest` instead")
+    if not data.strip():
+        return f"{name!r} is empty"
+    head = data[:_SNIFF]
+    if b"\x00" in head:
+        return f"{name!r} is not a text file (it contains NUL bytes): nothing was stored"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 4:  # not just a character cut at the sniff boundary
+            return (f"{name!r} is not UTF-8 text (byte {exc.start} cannot be read): "
+                    "nothing was stored")
+    return None
+
+
+def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
+                   upload_dir: Path | None = None) -> list[UploadResult]:
+    """Save each acceptable ``(name, bytes)`` under ``upload_dir`` and ingest them into
+    ``db_path`` through ``ingest.pipeline.ingest_paths`` (the same path as ``trickbook ingest``)."""
+    folder = upload_dir or db_path.parent / "uploads"
+    results: dict[str, UploadResult] = {}
+    saved: list[Path] = []
+    for name, data in files:
+        reason = refuse_reason(name, data)
+        if reason:
+            results[name] = UploadResult(name, None, message=reason)
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / safe_name(name)
+        target.write_bytes(data)
+        saved.append(target)
+        results[name] = UploadResult(name, str(target))
+    if saved:
+        from ingest.pipeline import ingest_paths  # the one ingest entry point (module docstring)
+
+        try:
+            reports = ingest_paths(saved, db_path)
+        except Exception as exc:  # a locked file or a pipeline bug: report, never crash the page
+            for name, res in results.items():
+                if res.saved_as:
+                    results[name] = UploadResult(name, res.saved_as,
+                                                 message=f"ingest failed: {exc}")
+            return list(results.values())
+        by_path = {str(Path(getattr(r, "source", ""))): r for r in reports}
+        for name, res in results.items():
+            report = by_path.get(res.saved_as or "")
+            if report is None:
+                continue
+            notes = [str(getattr(report, "skipped", None) or "")]
+            if getattr(report, "score_error", None):
+                notes.append(f"scoring failed: {report.score_error}")
+            results[name] = UploadResult(
+                name, res.saved_as, records=int(report.records), stored=int(report.stored),
+                duplicates=int(report.duplicates), quarantined=int(report.quarantined),
+                message="; ".join(n for n in notes if n),
+            )
+    return list(results.values())

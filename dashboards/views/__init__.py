@@ -1,0 +1,1 @@
+"""The dashboard pages, one script each, run by ``st.navigation`` in ``dashboards/app.py``."""

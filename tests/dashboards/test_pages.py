@@ -1,0 +1,206 @@
+"""AppTest of every page against the fixture database: no exception, the numbers shown are the
+query functions' numbers, widgets driven by key; hostile URLs and empty or missing databases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboards import queries as q
+from dashboards.db import DB_ENV, read_only
+from dashboards.filters import Filters
+from tests.conftest import ROOT
+from tests.dashboards import fixture_db as fx
+from tests.dashboards.conftest import table_counts
+
+PAGES = ROOT / "dashboards" / "views"
+PAGE_NAMES = ["league", "player", "contracts", "replayer", "quality", "upload"]
+
+
+def page(name: str, db: Path, monkeypatch: pytest.MonkeyPatch, **params: str) -> AppTest:
+    monkeypatch.setenv(DB_ENV, str(db))
+    at = AppTest.from_file(str(PAGES / f"{name}.py"), default_timeout=60)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def frame_with(at: AppTest, column: str) -> pd.DataFrame:
+    for df in at.dataframe:
+        if column in df.value.columns:
+            return df.value
+    raise AssertionError(f"no table with a {column!r} column")
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_app_entry_runs_the_default_page(fixture_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(DB_ENV, str(fixture_path))
+    at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=60).run()
+    assert not at.exception
+    assert [t.value for t in at.title] == ["League"]
+
+
+def test_league_numbers(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = page("league", fixture_path, monkeypatch)
+    assert not at.exception
+    with read_only(fixture_path) as con:
+        totals = q.overview(con, Filters()).row(0, named=True)
+        standings = q.league_standings(con, Filters())
+    shown = metrics(at)
+    assert shown["Games"] == str(totals["games"]) and shown["Deals"] == str(totals["deals"])
+    table = frame_with(at, "cash_per_game")
+    assert table["cash"].tolist() == standings["cash"].to_list()
+    at.selectbox(key="league_game").set_value(fx.G1).run()
+    sheet = frame_with(at, "Kassa Anna")
+    assert sheet["Chips Anna"].iloc[-1] == 20  # fixture docstring: +4 +0 +16 +0
+
+
+def test_league_filter_in_url(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = page("league", fixture_path, monkeypatch, league=fx.LEAGUE9)
+    assert metrics(at)["Games"] == "1"
+    assert at.sidebar.selectbox(key="f_league").value == fx.LEAGUE9
+    at.sidebar.selectbox(key="f_league").set_value(fx.LEAGUE7).run()
+    assert metrics(at)["Games"] == "2"
+    assert at.query_params["league"] in (fx.LEAGUE7, [fx.LEAGUE7])  # kept in the URL
+
+
+def test_player_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = page("player", fixture_path, monkeypatch)
+    assert not at.exception and any("Choose a player" in i.value for i in at.info)
+    at.sidebar.selectbox(key="f_player").set_value("Boris").run()
+    with read_only(fixture_path) as con:
+        me = q.player_summary(con, Filters(player="Boris")).row(0, named=True)
+        roles = q.player_roles(con, Filters(player="Boris"))
+    shown = metrics(at)
+    assert shown["Deals at the table"] == str(me["deals"])
+    assert shown["Declared"] == f"{100 * me['declared'] / me['deals']:.0f}%"
+    assert any(f"n={me['deals']}" in c.value for c in at.caption)  # every rate shows its n
+    assert frame_with(at, "role")["n"].tolist() == roles["n"].to_list()
+    assert frame_with(at, "contract")["contract"].tolist() == ["6S", "8D"]
+
+
+def test_contracts_page_drill_down(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = page("contracts", fixture_path, monkeypatch)
+    assert not at.exception
+    with read_only(fixture_path) as con:
+        rates = q.contract_rates(con, Filters())
+    table = frame_with(at, "rate (n, 95% CI)")
+    assert table["n"].tolist() == rates["n"].to_list()
+    assert all("n=" in text for text in table["rate (n, 95% CI)"])
+    at.selectbox(key="contracts_contract").set_value("6S").run()
+    at.selectbox(key="contracts_mode").set_value("play/play").run()
+    deals = frame_with(at, "deal_no")
+    assert sorted(deals["game_id"]) == sorted([fx.G1, fx.G3])
+
+
+def test_replayer_steps(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = page("replayer", fixture_path, monkeypatch, league=fx.LEAGUE7)
+    assert not at.exception
+    assert at.selectbox(key="replay_deal").value == f"{fx.G1}#1"
+    for _ in range(3):
+        at.button(key="replay_next").click().run()
+    assert at.slider(key="replay_step").value == 3
+    assert any("After 3 of 10 tricks" in m.value and "Boris 1" in m.value for m in at.markdown)
+    at.button(key="replay_back").click().run()
+    assert at.slider(key="replay_step").value == 2
+    at.slider(key="replay_step").set_value(10).run()
+    assert any("Trick 10" in m.value and "Chris" in m.value for m in at.markdown)
+    at.button(key="replay_next").click().run()  # stays at the last trick
+    assert at.slider(key="replay_step").value == 10
+
+
+def test_replayer_swabian_german_names(fixture_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    at = page("replayer", fixture_path, monkeypatch, variant="swabian")
+    assert not at.exception
+    html = " ".join(str(h.proto.body) for h in at.get("html"))
+    assert "Laub Daus" in html and "♠" in html
+
+
+def test_replayer_empty_state(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = page("replayer", fixture_path, monkeypatch, player="Dora")
+    assert any("No deals with cards for Dora" in i.value for i in at.info)
+
+
+def test_quality_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = page("quality", fixture_path, monkeypatch)
+    assert not at.exception
+    assert metrics(at)["Quarantined"] == "3"
+    at.selectbox(key="quality_code").set_value("parse").run()
+    rows = frame_with(at, "raw")
+    assert rows["raw"].tolist() == ["deal;6S;Anna"]
+    at.selectbox(key="quality_source").set_value("samples/club-9.csv").run()
+    assert metrics(at)["Records"] == "3"
+
+
+def test_upload_page_states_the_bound(fixture_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRICKBOOK_UPLOAD_MAX_MB", "5")
+    at = page("upload", fixture_path, monkeypatch)
+    assert not at.exception
+    assert any("at most 5 MB" in m.value for m in at.markdown)
+    assert at.button(key="upload_go").disabled
+
+
+@pytest.mark.parametrize("name", PAGE_NAMES)
+def test_hostile_url_changes_nothing(name: str, fixture_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    before = table_counts(fixture_path)
+    evil = "'; DROP TABLE deals; --"
+    at = page(name, fixture_path, monkeypatch, variant=evil, league=evil, player=evil,
+              **{"from": evil, "to": "2026-02-30"})
+    assert not at.exception
+    if name not in ("quality", "upload"):  # the pages that read the shared filters
+        warnings = " ".join(w.value for w in at.warning)
+        assert "not a date" in warnings and "no player" in warnings
+    assert table_counts(fixture_path) == before
+
+
+@pytest.mark.parametrize("name", PAGE_NAMES)
+def test_empty_database_says_what_is_missing(name: str, empty_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    at = page(name, empty_path, monkeypatch)
+    assert not at.exception
+    assert at.info, "an empty state must say what is missing"
+
+
+@pytest.mark.parametrize("name", ["league", "quality"])
+def test_missing_database_is_a_message(name: str, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    at = page(name, tmp_path / "none.duckdb", monkeypatch)
+    assert not at.exception
+    assert any("no database" in e.value for e in at.error)
+
+
+def test_sample_database_pages(sample_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in PAGE_NAMES:
+        at = page(name, sample_path, monkeypatch)
+        assert not at.exception, name
+    with read_only(sample_path) as con:
+        games = q.overview(con, Filters())["games"][0]
+    assert metrics(page("league", sample_path, monkeypatch))["Games"] == f"{games:,}"
+
+
+def test_ingest_between_reruns_shows_new_data(fixture_copy: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app holds no connection: a writer can take the file between two reruns, and the next
+    rerun shows its data (the cache key includes the file's modification time)."""
+    import duckdb
+
+    at = page("league", fixture_copy, monkeypatch)
+    assert metrics(at)["Games"] == "4"
+    writer = duckdb.connect(str(fixture_copy))  # would fail if the page kept the file open
+    writer.execute(
+        "INSERT INTO games SELECT 'late/1', variant, players, rules, started_at, league, event, "
+        "stake, source, line, record FROM games WHERE game_id = ?", [fx.G1])
+    writer.close()
+    at.run()
+    assert not at.exception
+    assert metrics(at)["Games"] == "5"

@@ -1,0 +1,179 @@
+"""Query functions against the hand-built fixture (tests/dashboards/fixture_db.py), no Streamlit.
+
+Expected numbers are the hand settlements of the fixture's docstring (greek-prefa.md 9.1-9.3 with
+values from 5.1 and quotas from 6.2), not values read back from the queries."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from dashboards import queries as q
+from dashboards.db import read_only
+from dashboards.filters import Filters
+from tests.dashboards import fixture_db as fx
+from tests.dashboards.conftest import table_counts
+
+HOSTILE = [
+    "'; DROP TABLE deals; --",
+    "Anna' OR '1'='1",
+    'Boris"; DELETE FROM games; --',
+    "%",
+    "_",
+    "\\",
+    "ÿ\u202e; --",
+]
+
+
+@pytest.fixture
+def con(fixture_path: Path):
+    with read_only(fixture_path) as c:
+        yield c
+
+
+def test_overview_counts(con) -> None:
+    row = q.overview(con, Filters()).row(0, named=True)
+    assert row == {"games": 4, "deals": 9, "deals_with_cards": 3, "players": 9}
+
+
+def test_overview_league_and_dates(con) -> None:
+    row = q.overview(con, Filters(league=fx.LEAGUE7)).row(0, named=True)
+    assert (row["games"], row["deals"], row["players"]) == (2, 7, 4)
+    december = q.overview(con, Filters(date_from=date(2026, 12, 1), date_to=date(2026, 12, 31)))
+    assert december["games"][0] == 1 and december["deals"][0] == 3
+
+
+def test_standings_sum_hand_settlements(con) -> None:
+    # greek-prefa.md 9.1-9.3: Anna +4 +0 +16 in game 1, -20 +0 +18 in game 2 -> 18 over the league
+    st = q.league_standings(con, Filters(league=fx.LEAGUE7))
+    cash = dict(zip(st["player"], st["cash"], strict=True))
+    assert cash == {"Anna": 18.0, "Boris": 16.0, "Chris": -25.0, "Dora": -9.0}
+    assert st["cash"].sum() == 0  # zero-sum (records.md 2)
+    assert dict(zip(st["player"], st["games"], strict=True))["Dora"] == 1
+
+
+def test_cash_over_time_is_cumulative(con) -> None:
+    series = q.cash_over_time(con, Filters(player="Boris"))
+    boris = series.filter(pl.col("player") == "Boris")
+    assert boris["cash"].to_list() == [-8.0, -20.0, 36.0]
+    assert boris["cumulative_cash"].to_list() == [-8.0, -28.0, 8.0]
+
+
+def test_cash_over_time_top_limits_players(con) -> None:
+    series = q.cash_over_time(con, Filters(), top=2)
+    assert series["player"].n_unique() == 2
+
+
+def test_games_and_sheet(con) -> None:
+    games = q.games(con, Filters(league=fx.LEAGUE7))
+    assert games["game_id"].to_list() == [fx.G2, fx.G1]  # newest first
+    assert games["deals"].to_list() == [3, 4]
+    sheet = q.game_sheet(con, fx.G2)
+    assert sheet.height == 12  # 3 deals x 4 players, the dealer sits out but is settled
+    assert sheet.group_by("deal_no").agg(pl.col("cash").sum())["cash"].to_list() == [0, 0, 0]
+
+
+def test_player_summary_boris(con) -> None:
+    s = q.player_summary(con, Filters(player="Boris")).row(0, named=True)
+    # 4 + 3 deals in club-7, 1 in club-9; declared 8D (down) and 6S (made)
+    assert (s["deals"], s["games"], s["declared"], s["made"]) == (8, 3, 2, 1)
+    # defended: play (G1#1), play (G2#1), invite (G2#2); passes and the sit-out are not defence
+    assert (s["defended"], s["defence_held"]) == (3, 3)
+    assert s["cash"] == 8.0  # -20 (G1) + 36 (G2) - 8 (G3)
+
+
+def test_player_roles_and_positions(con) -> None:
+    roles = q.player_roles(con, Filters(player="Boris"))
+    by_role = {r["role"]: (r["n"], r["ok"]) for r in roles.iter_rows(named=True)}
+    assert by_role == {"declarer": (2, 1), "play": (2, 2), "invite": (1, 1),
+                       "pass": (1, None), "no declarer": (1, None), "sat out": (1, None)}
+    pos = q.player_positions(con, Filters(player="Boris"))
+    # G1 (seat 1): dealers Anna, Boris, Chris, Anna -> positions 1, 0, 2, 1; G2 (seat 1): dealers
+    # Dora, Anna, Boris -> 2, 1, 0; G3 (seat 2, dealer Eva) -> 2
+    assert dict(zip(pos["position"], pos["deals"], strict=True)) == {0: 2, 1: 3, 2: 3}
+
+
+def test_player_contracts(con) -> None:
+    rows = q.player_contracts(con, Filters(player="Boris")).rows()
+    assert [(v, c, n, m) for v, c, n, m, _ in rows] == [
+        ("greek-prefa", "6S", 1, 1), ("greek-prefa", "8D", 1, 0)]
+
+
+def test_player_over_time(con) -> None:
+    months = q.player_over_time(con, Filters(player="Boris"))
+    assert months["month"].to_list() == [date(2025, 5, 1), date(2026, 11, 1), date(2026, 12, 1)]
+    assert months["cumulative"].to_list() == [-8.0, -28.0, 8.0]
+
+
+def test_contract_rates_made_definition(con) -> None:
+    rates = q.contract_rates(con, Filters())
+    cells = {(r["variant"], r["contract"], r["mode"]): (r["n"], r["made"])
+             for r in rates.iter_rows(named=True)}
+    assert cells[("greek-prefa", "6S", "play/play")] == (2, 2)
+    assert cells[("greek-prefa", "8D", "play/play")] == (1, 0)  # 7 of 8 tricks
+    assert cells[("greek-prefa", "7H", "pass/pass")] == (1, 1)  # both passed: 9.1, no play
+    assert cells[("greek-prefa", "7C", "invite/pass")] == (1, 1)
+    assert cells[("swabian", "2", "play/play")] == (1, 0)  # Leaves needs 7 (swabian.md 3.1)
+    # bid order (greek-prefa.md 4.1): 6S < 6H < 6NT < 7C
+    greek = rates.filter(pl.col("variant") == "greek-prefa")["contract"].to_list()
+    assert greek[:3] == ["6S", "6H", "6NT"]
+
+
+def test_contract_deals_drill_down(con) -> None:
+    deals = q.contract_deals(con, Filters(), "greek-prefa", "6S", "play/play")
+    assert sorted(deals["game_id"].to_list()) == sorted([fx.G1, fx.G3])
+    assert deals["made"].to_list() == [True, True]
+    assert q.contract_deals(con, Filters(), "greek-prefa", "6S", "pass/pass").is_empty()
+
+
+def test_card_deals_and_detail(con) -> None:
+    cards = q.card_deals(con, Filters())
+    assert cards.height == 3
+    assert q.card_deals(con, Filters(player="Dora")).is_empty()
+    detail = q.deal_detail(con, fx.G1, 1).row(0, named=True)
+    assert detail["players"] == ["Anna", "Boris", "Chris"] and '"talon"' in detail["record"]
+
+
+def test_quality_queries(con) -> None:
+    assert q.ingest_log(con)["records"].sum() == 20
+    assert q.ingest_log(con, "samples/club-9.csv").height == 1
+    summary = q.quarantine_summary(con)
+    assert summary["records"].sum() == 3
+    rows = q.quarantine(con, "uploads/club-7-december.jsonl", "parse")
+    assert rows["raw"].to_list() == ["deal;6S;Anna"]
+
+
+def test_filter_choices(con) -> None:
+    assert q.variants(con)["variant"].to_list() == ["greek-prefa", "swabian"]
+    assert q.leagues(con, Filters())["league"].to_list() == [fx.LEAGUE7, fx.LEAGUE9]
+    assert q.players(con, Filters())["player"][0] == "Boris"  # three games
+    assert q.date_span(con) == (date(2025, 5, 10), date(2026, 12, 6))
+
+
+@pytest.mark.parametrize("evil", HOSTILE)
+def test_hostile_values_are_bound_not_spliced(fixture_path: Path, evil: str) -> None:
+    """Every user value is a bound parameter: hostile text matches nothing and changes nothing."""
+    before = table_counts(fixture_path)
+    f = Filters(variant=evil, league=evil, player=evil)
+    with read_only(fixture_path) as con:
+        for frame in (
+            q.overview(con, Filters(player=evil)), q.league_standings(con, f),
+            q.cash_over_time(con, f), q.games(con, f), q.game_sheet(con, evil),
+            q.game_info(con, evil), q.player_summary(con, f), q.player_roles(con, f),
+            q.player_contracts(con, f), q.contract_rates(con, f),
+            q.contract_deals(con, Filters(), evil, evil, evil), q.card_deals(con, f),
+            q.ingest_log(con, evil), q.quarantine(con, evil, evil),
+        ):
+            assert frame.is_empty() or frame.row(0)[0] in (0, None)
+    assert table_counts(fixture_path) == before
+
+
+def test_empty_database_answers_empty(empty_path: Path) -> None:
+    with read_only(empty_path) as con:
+        assert q.overview(con, Filters()).row(0) == (0, 0, 0, 0)
+        assert q.contract_rates(con, Filters()).is_empty()
+        assert q.player_summary(con, Filters(player="Anna"))["deals"][0] == 0
+        assert q.date_span(con) == (None, None)

@@ -1,0 +1,24 @@
+"""``dashboards.serve``: the command line and environment handed to ``streamlit run``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dashboards.db import DB_ENV
+from dashboards.serve import APP, command, environment
+
+
+def test_command_runs_the_app_on_the_port(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRICKBOOK_UPLOAD_MAX_MB", "7")
+    cmd = command(8765)
+    assert cmd[1:4] == ["-m", "streamlit", "run"] and cmd[4] == str(APP)
+    assert cmd[cmd.index("--server.port") + 1] == "8765"
+    assert cmd[cmd.index("--server.maxUploadSize") + 1] == "7"
+    assert APP.is_file()
+
+
+def test_environment_passes_the_absolute_db(tmp_path: Path) -> None:
+    env = environment(Path("rel/x.duckdb"))
+    assert Path(env[DB_ENV]).is_absolute() and env[DB_ENV].endswith("rel/x.duckdb")

@@ -1,0 +1,68 @@
+"""Uploads (dashboards/uploads.py): names, size bound, refused files change nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dashboards.uploads import ingest_uploads, refuse_reason, safe_name
+from tests.dashboards.conftest import table_counts
+
+
+def test_safe_name() -> None:
+    assert safe_name("../../etc/passwd") == "passwd"
+    assert safe_name("a'; DROP TABLE deals; --.jsonl") == "a___DROP_TABLE_deals__--.jsonl"
+    assert safe_name("C:\\x\\..\\.hidden") == "hidden"
+    assert safe_name("...") == "upload"
+
+
+def test_refuse_reasons() -> None:
+    assert refuse_reason("big.jsonl", b"x" * (2 * 1024 * 1024 + 1), limit_mb=2) is not None
+    assert "NUL" in (refuse_reason("bin", b"\x00\x01\x02garbage") or "")
+    assert "UTF-8" in (refuse_reason("latin", b"\xff\xfe\xfa" + b"a" * 100) or "")
+    assert "empty" in (refuse_reason("e.jsonl", b"  \n") or "")
+    assert refuse_reason("ok.jsonl", b'{"record": "game"}\n') is None
+
+
+def test_refused_files_change_nothing(fixture_copy: Path, tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRICKBOOK_UPLOAD_MAX_MB", "1")
+    before = table_counts(fixture_copy)
+    results = ingest_uploads(
+        [("garbage.bin", bytes(range(256)) * 64), ("huge.jsonl", b"{}\n" * 600_000),
+         ("empty.jsonl", b"")],
+        fixture_copy, tmp_path / "up",
+    )
+    assert [r.saved_as for r in results] == [None, None, None]
+    assert all(r.message for r in results)
+    assert table_counts(fixture_copy) == before
+    assert not (tmp_path / "up").exists()
+
+
+def test_hostile_text_goes_to_quarantine_not_sql(fixture_copy: Path, tmp_path: Path) -> None:
+    """A text file full of SQL and junk is ingested like any other: its lines are quarantined,
+    the tables it names are untouched."""
+    pytest.importorskip("ingest.pipeline")
+    before = table_counts(fixture_copy)
+    text = "'; DROP TABLE deals; --\n" + '{"record": "deal"; DELETE FROM games}\n'
+    results = ingest_uploads([("evil'; --.jsonl", text.encode())], fixture_copy, tmp_path)
+    after = table_counts(fixture_copy)
+    assert results[0].saved_as is not None and results[0].stored == 0
+    for table in ("games", "deals", "settlements", "standings"):
+        assert after[table] == before[table]
+
+
+def test_valid_upload_is_stored(fixture_copy: Path, tmp_path: Path) -> None:
+    pytest.importorskip("ingest.pipeline")
+    game = {"record": "game", "game_id": "upload/1", "variant": "greek-prefa",
+            "players": ["Ana", "Ben", "Cy"], "league": "uploads"}
+    deal = {"record": "deal", "game_id": "upload/1", "deal_no": 1, "dealer": "Ana",
+            "declarer": "Cy", "contract": "6S", "defence": {"Ana": "play", "Ben": "play"},
+            "tricks": {"Cy": 6, "Ana": 2, "Ben": 2}}
+    data = (json.dumps(game) + "\n" + json.dumps(deal) + "\n").encode()
+    results = ingest_uploads([("club.jsonl", data)], fixture_copy, tmp_path)
+    assert results[0].records == 2, results[0]
+    assert results[0].stored == 2, results[0]
+    assert table_counts(fixture_copy)["deals"] == 10
