@@ -1,0 +1,197 @@
+"""What the bridge readers (PBN, LIN, CSV travellers) share: hands, seat names, card order of the
+play, and grouping table records into games.
+
+The readers turn a file's table records into canonical records (records.md 1): one
+``bridge-duplicate`` game per table line-up of an event (same event, match, room and players),
+with its deals numbered in file order. Checking the records is the validation stage's job
+(``model/bridge/check.py``); these helpers only decode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from model.bridge.contracts import TRUMP_SUIT, parse_contract
+from model.bridge.seats import SEATS, left_of
+from model.cards import DECK_52, RANK_LETTERS, SUIT_LETTERS, format_card
+from model.tricks import trick_winner
+
+SEAT_NAMES = ("North", "East", "South", "West")
+PLACEHOLDERS = {"", "?", "-"}
+HAND_SUITS = "SHDC"
+"""Suit order of a hand written ``S.H.D.C`` (PBN) or ``S..H..D..C..`` (LIN)."""
+
+
+class HandError(ValueError):
+    pass
+
+
+def parse_hand(text: str, dotted: bool) -> int:
+    """A hand as a card mask: PBN ``AK.QJ2.T98.765`` (``dotted``) or LIN ``SAKHQJ2DT98C765``."""
+    mask = 0
+    t = text.strip().upper().replace("10", "T")
+    if dotted:
+        parts = t.split(".")
+        if len(parts) != 4:
+            raise HandError(f"a hand has four suits S.H.D.C: {text!r}")
+        pairs: list[tuple[str, str]] = list(zip(HAND_SUITS, parts, strict=True))
+    else:
+        pairs_list: list[tuple[str, str]] = []
+        suit = None
+        buf = ""
+        for ch in t:
+            if ch in HAND_SUITS and (suit is None or ch not in RANK_LETTERS):
+                if suit is not None:
+                    pairs_list.append((suit, buf))
+                suit, buf = ch, ""
+            elif suit is None:
+                raise HandError(f"a LIN hand starts with a suit letter: {text!r}")
+            else:
+                buf += ch
+        if suit is not None:
+            pairs_list.append((suit, buf))
+        pairs = pairs_list
+    for suit, ranks in pairs:
+        s = SUIT_LETTERS.index(suit)
+        for r in ranks:
+            if r not in RANK_LETTERS:
+                raise HandError(f"{r!r} is not a rank in hand {text!r}")
+            b = 1 << (16 * s + RANK_LETTERS.index(r))
+            if mask & b:
+                raise HandError(f"card {r}{suit} twice in hand {text!r}")
+            mask |= b
+    return mask
+
+
+def complete_hands(hands: list[int | None]) -> list[int | None]:
+    """Infer a single missing hand as the rest of the deck (LIN ``md``, PBN ``-``)."""
+    missing = [i for i, h in enumerate(hands) if h is None]
+    if len(missing) == 1:
+        rest = DECK_52
+        for h in hands:
+            if h is not None:
+                rest &= ~h
+        hands = list(hands)
+        hands[missing[0]] = rest
+    return hands
+
+
+def hand_names(mask: int) -> list[str]:
+    return [format_card(c) for c in sorted(_iter(mask), key=lambda c: (-(c >> 4), -(c & 15)))]
+
+
+def _iter(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def seat_players(names: list[str | None]) -> list[str]:
+    """Player names by seat N E S W: placeholders become the seat name, a name used twice gets
+    its seat appended, so a game always has four distinct players."""
+    out = []
+    for i, n in enumerate(names):
+        n = (n or "").strip()
+        out.append(SEAT_NAMES[i] if n in PLACEHOLDERS else n[:80])
+    for i, n in enumerate(out):
+        if out.count(n) > 1:
+            out[i] = f"{n} ({SEATS[i]})"
+    return out
+
+
+def attribute_play(cards: list[int], contract: str, declarer: int) -> list[tuple[int, int]]:
+    """Seats of cards given in played order (LIN ``pc``): the opening leader sits left of
+    declarer and each trick's winner leads the next (bridge.md 3)."""
+    trump = TRUMP_SUIT[parse_contract(contract).denom]
+    out = []
+    leader = left_of(declarer)
+    for start in range(0, len(cards), 4):
+        trick = cards[start:start + 4]
+        out += [((leader + i) % 4, c) for i, c in enumerate(trick)]
+        if len(trick) == 4:
+            leader = (leader + trick_winner(trick, trump)) % 4
+    return out
+
+
+def play_from_columns(
+    rows: list[list[int | None]], first: int, contract: str
+) -> tuple[list[tuple[int, int]], bool]:
+    """PBN ``Play`` rows (cards by seat, columns from seat ``first``) in played order.
+
+    A trick with a missing card (``-``) ends the play there (a claim or an unrecorded card); the
+    flag tells whether a card was dropped after such a gap."""
+    trump = TRUMP_SUIT[parse_contract(contract).denom]
+    out: list[tuple[int, int]] = []
+    leader = first
+    for row in rows:
+        by_seat = {(first + i) % 4: c for i, c in enumerate(row)}
+        trick = [(s, by_seat.get(s)) for s in ((leader + i) % 4 for i in range(4))]
+        known: list[tuple[int, int]] = []
+        for s, c in trick:
+            if c is None:
+                break
+            known.append((s, c))
+        out += known
+        if len(known) < 4:
+            dropped = any(c is not None for _, c in trick[len(known):]) or row is not rows[-1]
+            return out, dropped
+        leader = trick[trick_winner([c for _, c in known], trump)][0]
+    return out, False
+
+
+@dataclass
+class GameGroups:
+    """Assigns table records to games: one game per (event, match, room, players)."""
+
+    source_id: str
+    games: dict[tuple[Any, ...], tuple[str, int]] = field(default_factory=dict)
+
+    def place(self, key: tuple[Any, ...]) -> tuple[str, int, bool]:
+        """``(game_id, deal_no, new)`` for the next deal of the game keyed ``key``."""
+        if key in self.games:
+            gid, n = self.games[key]
+            self.games[key] = (gid, n + 1)
+            return gid, n + 1, False
+        gid = f"{self.source_id}/{len(self.games) + 1}"
+        self.games[key] = (gid, 1)
+        return gid, 1, True
+
+
+def game_record(
+    game_id: str, players: list[str], event: str | None, variant: str = "bridge-duplicate"
+) -> dict[str, Any]:
+    rec: dict[str, Any] = {"record": "game", "game_id": game_id, "variant": variant,
+                           "players": players}
+    if event:
+        rec["event"] = event
+    return rec
+
+
+def card_name(c: int) -> str:
+    return format_card(c)
+
+
+__all__ = [
+    "SEAT_NAMES", "GameGroups", "HandError", "attribute_play", "card_name", "complete_hands",
+    "game_record", "hand_names", "parse_hand", "play_from_columns", "seat_players",
+]
+
+
+def suit_rank_card(text: str) -> int:
+    """A card written suit then rank, as PBN and LIN write them (``DQ``, ``hT``, ``S10``)."""
+    t = text.strip().upper()
+    if len(t) >= 2 and t[0] in SUIT_LETTERS:
+        rank = "T" if t[1:] == "10" else t[1:]
+        if len(rank) == 1 and rank in RANK_LETTERS:
+            return 16 * SUIT_LETTERS.index(t[0]) + RANK_LETTERS.index(rank)
+    raise HandError(f"not a card: {text!r} (suit then rank, e.g. 'DQ', 'HT')")
+
+
+def source_id(path: Path) -> str:
+    """The prefix of a file's game ids: its folder and name (``pbn/example1.pbn``), so files
+    of one stem in different formats or folders do not share game ids."""
+    return f"{path.parent.name}/{path.name}" if path.parent.name else path.name

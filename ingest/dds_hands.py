@@ -1,0 +1,135 @@
+"""DDS golden hand files (../shared/data/README.md, dds-hands) -> unplayed bridge deals.
+
+Two forms. A file starts with ``NUMBER n``; then 6-line records: ``PBN dealer vul trump first
+"deal"``, ``FUT``, ``TABLE`` (20 numbers: declarer's tricks for S H D C NT x declarer N E S W),
+``PAR``, ``PAR2``, ``PLAY``, ``TRACE``. Each becomes a deal with its hands, dealer, vulnerability,
+the stated double-dummy table and the PAR2 score (NS). ``FUT``, ``PLAY`` and ``TRACE`` (solver
+traces for one trump and leader) are not kept. The GIB one-line form of ``sol10.txt`` (hands W N
+E S, then 20 hex digits: strains NT S H D C, declarer E N W S, each the tricks North-South take)
+has no dealer or vulnerability: dealer North, none vulnerable. One ``bridge-duplicate`` game per
+file, players named by seat; the deals are ``unplayed`` (kept, not scored).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ingest.bridge_records import (
+    SEAT_NAMES,
+    HandError,
+    game_record,
+    hand_names,
+    parse_hand,
+    source_id,
+)
+from ingest.source import Issue, Raw
+from model.bridge.seats import SEATS
+from model.problems import Code
+
+DDS_VUL = ("None", "All", "NS", "EW")
+TABLE_DENOMS = ("S", "H", "D", "C", "NT")
+GIB_DENOMS = ("NT", "S", "H", "D", "C")
+GIB_SEATS = (1, 0, 3, 2)
+"""Seat (N E S W) of the GIB declarer order E, N, W, S."""
+_PBN = re.compile(r'^PBN (\d) (\d) (\d) (\d) "([NESW]):([^"]+)"')
+_GIB = re.compile(r"^([^:]+):([0-9A-Fa-f]{20})\s*$")
+
+
+class DdsFormatError(ValueError):
+    pass
+
+
+def _hands(first: int, text: str) -> dict[str, list[str]]:
+    parts = text.split()
+    if len(parts) != 4:
+        raise DdsFormatError(f"a deal has four hands: {text!r}")
+    return {SEAT_NAMES[(first + i) % 4]: hand_names(parse_hand(h, dotted=True))
+            for i, h in enumerate(parts)}
+
+
+def _record(lines: list[tuple[int, str]]) -> dict[str, Any]:
+    deal: dict[str, Any] = {"unplayed": True}
+    for _, line in lines:
+        if line.startswith("PBN "):
+            m = _PBN.match(line)
+            if m is None:
+                raise DdsFormatError(f"PBN line not 'PBN dealer vul trump first \"deal\"': "
+                                     f"{line[:60]!r}")
+            deal["dealer"] = SEAT_NAMES[int(m.group(1)) % 4]
+            deal["vulnerable"] = DDS_VUL[int(m.group(2)) % 4]
+            deal["hands"] = _hands(SEATS.index(m.group(5)), m.group(6))
+        elif line.startswith("TABLE "):
+            nums = line.split()[1:]
+            if len(nums) != 20 or not all(n.isdigit() for n in nums):
+                raise DdsFormatError(f"TABLE needs 20 numbers: {line[:80]!r}")
+            deal["dd_table"] = {f"{TABLE_DENOMS[k // 4]}_{SEATS[k % 4]}": int(n)
+                                for k, n in enumerate(nums)}
+        elif line.startswith("PAR2 "):
+            score = re.findall(r'"([^"]*)"', line)
+            if not score or not re.fullmatch(r"-?\d+", score[0]):
+                raise DdsFormatError(f"PAR2 without a score: {line[:60]!r}")
+            deal["par_ns"] = int(score[0])
+    if "hands" not in deal:
+        raise DdsFormatError("record without a PBN line (no deal)")
+    return deal
+
+
+def _gib(line: str) -> dict[str, Any]:
+    m = _GIB.match(line)
+    if m is None:
+        raise DdsFormatError(f"not 'W N E S hands:20 hex digits': {line[:60]!r}")
+    table: dict[str, int] = {}
+    for k, digit in enumerate(m.group(2)):
+        denom, seat = GIB_DENOMS[k // 4], GIB_SEATS[k % 4]
+        ns_tricks = int(digit, 16)
+        table[f"{denom}_{SEATS[seat]}"] = ns_tricks if seat % 2 == 0 else 13 - ns_tricks
+    return {"unplayed": True, "dealer": "North", "vulnerable": "None",
+            "hands": _hands(3, m.group(1)), "dd_table": table}
+
+
+class DdsHandsReader:
+    """Reads DDS ``hands/`` files (``list*.txt``, ``sol*.txt`` ...)."""
+
+    name = "dds-hands"
+
+    def sniff(self, path: Path, head: bytes) -> bool:
+        text = head.decode("latin-1")
+        return path.suffix.lower() == ".txt" and (
+            text.startswith("NUMBER ") or bool(_GIB.match(text.split("\n", 1)[0].strip())))
+
+    def read(self, path: Path) -> Iterator[Raw | Issue]:
+        yield from self.read_text(path.read_text(encoding="latin-1"), str(path), source_id(path))
+
+    def read_text(self, text: str, source: str, stem: str = "dds") -> Iterator[Raw | Issue]:
+        gid = stem if "/" in stem else f"dds-hands/{stem}"
+        yield Raw(source, 1, game_record(gid, list(SEAT_NAMES), f"DDS hands {stem}"), "")
+        blocks: list[list[tuple[int, str]]] = []
+        for no, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line:
+                continue
+            if line.startswith("NUMBER"):
+                continue  # the file's deal count
+            if line.startswith("PBN ") or _GIB.match(line) or not blocks:
+                blocks.append([])
+            blocks[-1].append((no, line))
+        deal_no = 0
+        for block in blocks:
+            if not block:
+                continue
+            first = block[0][0]
+            raw_text = "\n".join(t for _, t in block)
+            try:
+                deal = _gib(block[0][1]) if _GIB.match(block[0][1]) else _record(block)
+            except (DdsFormatError, HandError) as exc:
+                yield Issue(source, first, f"{gid} line {first}", Code.PARSE, str(exc), raw_text)
+                continue
+            deal_no += 1
+            yield Raw(source, first, {"record": "deal", "game_id": gid, "deal_no": deal_no,
+                                      **deal}, raw_text)
+
+
+READER = DdsHandsReader()

@@ -1,0 +1,268 @@
+"""BBO LIN reader: single deals and multi-board Vugraph files -> canonical bridge records.
+
+A LIN file is one stream of ``key|value|`` pairs (line breaks, usually after ``pg||``, carry no
+meaning). Keys read here (../shared/data/README.md, "LIN format"): ``vg`` event header, ``rs``
+result list (o1, c1, o2, c2, ... from the header's first board), ``pn`` / ``pw`` player names (S,
+W, N, E; eight names for the open and closed rooms), ``qx`` board id (``o12`` / ``c12``), ``ah``
+board title, ``md`` dealer digit (1 S, 2 W, 3 N, 4 E) and hands S, W, N, E (the fourth may be empty:
+inferred), ``sv`` vulnerability, ``mb`` calls (``!`` marks an alert, ``an`` its text), ``pc`` cards
+in played order, ``mc`` declarer's trick total after a claim. ``nt`` commentary and the rest are
+skipped. ``rs`` and ``mc`` are claims to check, not truth: the contract and declarer the file
+states (``rs``) go into the record and the validation compares them with the auction; the result is
+``rs``'s, else ``mc``'s, else counted from a complete play.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ingest.bridge_records import (
+    GameGroups,
+    HandError,
+    attribute_play,
+    complete_hands,
+    game_record,
+    hand_names,
+    parse_hand,
+    seat_players,
+    source_id,
+    suit_rank_card,
+)
+from ingest.source import Issue, Raw
+from model.bridge.auction import run_auction
+from model.bridge.contracts import TRUMP_SUIT, ContractError, normalise_call, parse_contract
+from model.bridge.seats import SEATS, SeatError, parse_vulnerable, partner
+from model.cards import format_card
+from model.problems import Code
+from model.tricks import replay
+
+LIN_SEATS = (2, 3, 0, 1)
+"""Seat (N E S W index) of the LIN order S, W, N, E; the ``md`` dealer digit d is LIN_SEATS[d-1]."""
+_RESULT = re.compile(r"^([1-7])([CDHSN])([NESW])(X{0,2})(=|[+-]\d+)$", re.IGNORECASE)
+
+
+@dataclass
+class Board:
+    line: int
+    qx: str | None = None
+    title: str | None = None
+    md: str | None = None
+    sv: str | None = None
+    calls: list[str] = field(default_factory=list)
+    alerts: dict[int, str] = field(default_factory=dict)
+    cards: list[str] = field(default_factory=list)
+    mc: str | None = None
+    names: list[str] | None = None
+    text: list[str] = field(default_factory=list)
+
+
+def pairs(text: str) -> Iterator[tuple[str, str, int]]:
+    """``(key, value, line)`` of every ``key|value|`` pair."""
+    parts = text.split("|")
+    line = 1
+    for i in range(0, len(parts) - 1, 2):
+        key_raw, value = parts[i], parts[i + 1]
+        line += key_raw.count("\n")
+        yield key_raw.strip().lower(), value, line
+        line += value.count("\n")
+
+
+def parse_result(text: str) -> tuple[str, int, int] | None:
+    """``3NE+1`` -> (``3NT``, seat E, 10 tricks); ``PASS`` -> None. Raises ContractError."""
+    m = _RESULT.match(text.strip())
+    if m is None:
+        raise ContractError(f"rs entry {text!r} is not <level><strain><declarer>[x|xx](=|+n|-n)")
+    level = int(m.group(1))
+    contract = str(parse_contract(f"{level}{m.group(2)}{m.group(4).upper()}"))
+    diff = 0 if m.group(5) == "=" else int(m.group(5))
+    return contract, SEATS.index(m.group(3).upper()), level + 6 + diff
+
+
+class LinReader:
+    """Reads ``*.lin``: each board (and room) is one deal of a ``bridge-duplicate`` game."""
+
+    name = "lin"
+    extensions = (".lin",)
+
+    def sniff(self, path: Path, head: bytes) -> bool:
+        if path.suffix.lower() in self.extensions:
+            return True
+        return bool(re.match(rb"\s*(vg|pn|qx|md|rs)\|", head))
+
+    def read(self, path: Path) -> Iterator[Raw | Issue]:
+        data = path.read_bytes()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+        yield from self.read_text(text, str(path), source_id(path))
+
+    def read_text(self, text: str, source: str, stem: str = "lin") -> Iterator[Raw | Issue]:
+        text = text.replace("\r\n", "\n")
+        header: dict[str, Any] = {"names": None, "rs": [], "vg": None}
+        boards: list[Board] = []
+        cur: Board | None = None
+        for key, value, line in pairs(text):
+            if key == "qx" or (key == "md" and cur is not None and cur.md):
+                cur = Board(line)
+                boards.append(cur)
+            if key == "vg":
+                header["vg"] = value.split(",")
+            elif key == "rs":
+                header["rs"] = value.split(",")
+            elif key in ("pn", "pw"):
+                # New names hold from here on; in single-deal files a pn after a deal starts
+                # the next deal (its md opens the board).
+                header["names"] = [n.strip() for n in value.split(",")]
+                if cur is not None and cur.md:
+                    cur = None
+                elif cur is not None:
+                    cur.names = header["names"]
+                continue
+            if cur is None:
+                if key in ("md", "mb", "pc", "ah"):
+                    cur = Board(line)
+                    boards.append(cur)
+                else:
+                    continue
+            cur.text.append(f"{key}|{value}|")
+            if key == "qx":
+                cur.qx = value.strip()
+                cur.names = header["names"]
+            elif key == "ah":
+                cur.title = value.strip()
+            elif key == "md":
+                cur.md = value.strip()
+                if cur.names is None:
+                    cur.names = header["names"]
+            elif key == "sv":
+                cur.sv = value.strip()
+            elif key == "mb":
+                cur.calls.append(value.strip())
+            elif key == "an" and cur.calls:
+                cur.alerts[len(cur.calls) - 1] = value.strip()
+            elif key == "pc":
+                cur.cards.append(value.strip())
+            elif key == "mc":
+                cur.mc = value.strip()
+        groups = GameGroups(stem)
+        vg = header["vg"] or []
+        event = " / ".join(x.strip() for x in vg[:2] if x.strip()) or None
+        match = f"{vg[5].strip()} v {vg[7].strip()}" if len(vg) >= 8 else None
+        first = int(vg[3]) if len(vg) > 3 and vg[3].strip().isdigit() else 1
+        if not boards:
+            what = f"event {event!r}" if event else "the file"
+            yield Issue(source, 1, stem, Code.PARSE,
+                        f"{what} has no boards (no qx/md records): nothing to ingest", text[:500])
+        for b in boards:
+            raw = "".join(b.text)
+            key = b.qx or b.title or f"record at line {b.line}"
+            if not b.md:
+                yield Issue(source, b.line, key, Code.PARSE,
+                            "board without a deal (no md): nothing to record", raw)
+                continue
+            try:
+                head, deal = self._convert(b, header["rs"], first)
+            except (HandError, SeatError, ContractError, ValueError) as exc:
+                yield Issue(source, b.line, key, Code.PARSE, str(exc), raw)
+                continue
+            if match:
+                deal["match"] = match
+            gid, no, new = groups.place((event, match, deal.get("room"), tuple(head)))
+            if new:
+                yield Raw(source, b.line, game_record(gid, head, event), raw)
+            yield Raw(source, b.line,
+                      {"record": "deal", "game_id": gid, "deal_no": no, **deal}, raw)
+
+    def _convert(self, b: Board, rs: list[str], first: int) -> tuple[list[str], dict[str, Any]]:
+        room = board_no = None
+        if b.qx:
+            room = {"o": "open", "c": "closed"}.get(b.qx[:1].lower())
+            digits = b.qx[1:] if room else b.qx
+            board_no = int(digits) if digits.isdigit() else None
+        elif b.title:
+            m = re.search(r"(\d+)", b.title)
+            board_no = int(m.group(1)) if m else None
+        names = list(b.names or [])
+        offset = 4 if room == "closed" and len(names) >= 8 else 0
+        if names and len(names) not in (4, 8):
+            raise ValueError(f"pn has {len(names)} names, not 4 or 8 (a comma inside a name?): "
+                             f"{','.join(names)!r}")
+        lin4 = (names[offset:offset + 4] + [""] * 4)[:4]
+        by_seat: list[str | None] = [None] * 4
+        for i, n in enumerate(lin4):
+            by_seat[LIN_SEATS[i]] = n
+        players = seat_players(by_seat)
+        md = b.md or ""
+        digit, hands_text = (md[0], md[1:]) if md[:1].isdigit() else ("", md)
+        if digit not in ("1", "2", "3", "4"):
+            raise ValueError(f"md {md[:20]!r} does not start with a dealer digit 1-4")
+        dealer = LIN_SEATS[int(digit) - 1]
+        hands: list[int | None] = [None] * 4
+        for i, h in enumerate([*hands_text.split(","), "", "", "", ""][:4]):
+            hands[LIN_SEATS[i]] = parse_hand(h, dotted=False) if h.strip() else None
+        full = complete_hands(hands)
+        deal: dict[str, Any] = {"dealer": players[dealer]}
+        if board_no is not None:
+            deal["board"] = board_no
+        if room:
+            deal["room"] = room
+        if b.sv:
+            deal["vulnerable"] = parse_vulnerable(b.sv)
+        if all(h is not None for h in full):
+            deal["hands"] = {players[s]: hand_names(h or 0) for s, h in enumerate(full)}
+        calls = [normalise_call(c) for c in b.calls]
+        deal["auction"] = [{"player": players[(dealer + i) % 4], "call": c}
+                           for i, c in enumerate(calls)]
+        alerts = {i: t for i, t in b.alerts.items() if t}
+        alerts.update({i: "alert" for i, c in enumerate(b.calls) if c.endswith("!")
+                       and i not in alerts})
+        if alerts:
+            deal["alerts"] = dict(sorted(alerts.items()))
+        stated = None
+        if board_no is not None and room and rs:
+            idx = 2 * (board_no - first) + (0 if room == "open" else 1)
+            if 0 <= idx < len(rs) and rs[idx].strip():
+                entry = rs[idx].strip()
+                stated = ("pass",) if entry.upper() == "PASS" else parse_result(entry)
+        auction = run_auction(dealer, calls)
+        if stated is not None and stated != ("pass",):
+            contract, declarer, tricks = stated  # type: ignore[misc]
+        elif stated == ("pass",) or (auction.complete and auction.contract is None):
+            return players, deal
+        elif auction.complete and auction.contract is not None and auction.declarer is not None:
+            contract, declarer, tricks = str(auction.contract), auction.declarer, None
+        else:
+            raise ValueError("no result: no rs entry and the auction does not reach a contract ("
+                             + "; ".join(auction.problems) + ")")
+        deal["contract"] = contract
+        deal["declarer"] = players[declarer]
+        # Cards follow the auction's contract when it has one (the play happened after it).
+        play_contract, play_declarer = contract, declarer
+        if auction.complete and auction.contract is not None and auction.declarer is not None:
+            play_contract, play_declarer = str(auction.contract), auction.declarer
+        cards = [suit_rank_card(c) for c in b.cards]
+        order = attribute_play(cards, play_contract, play_declarer)
+        if order:
+            deal["play"] = [[players[s], format_card(c)] for s, c in order]
+        if b.mc is not None and b.mc.strip().isdigit():
+            deal["claim"] = int(b.mc)
+        if tricks is None:
+            tricks = deal.get("claim")
+        if tricks is None and len(order) == 52 and all(h is not None for h in full):
+            taken = replay([h or 0 for h in full], (play_declarer + 1) % 4, order,
+                           TRUMP_SUIT[parse_contract(play_contract).denom], must_trump=False)
+            if isinstance(taken, list):
+                tricks = taken[play_declarer] + taken[partner(play_declarer)]
+        if tricks is None:
+            raise ValueError(f"no result for {contract} by {SEATS[declarer]}: no rs entry, no mc "
+                             f"claim, and the play stops after {len(order)} cards")
+        deal["tricks"] = tricks
+        return players, deal
+
+
+READER = LinReader()

@@ -1,0 +1,278 @@
+"""PBN reader (Portable Bridge Notation 2.1, import and export format) -> canonical bridge records.
+
+Per game (pbn_syntax.py cuts them): tag values ``#`` take the previous game's value and tags a game
+omits are carried over from the previous game for the board's identity (Event, Board, Dealer,
+Vulnerable, Deal, teams ...; PBN 2.1 4.8 and the import format of 2.1); ``?`` and empty values are
+unknown. ``Deal`` may start with any seat and one hand may be ``-`` (inferred when the other
+three are given). ``Auction`` tokens: calls, ``AP`` (all pass), notes ``=n=`` (become alerts with
+the ``Note`` text), annotations (``!``, ``?``, ``$n``) and irregularities (``^x``) are skipped.
+``Play`` rows are cards by seat starting with the seat on lead (3.6), turned into played order by
+replaying the trick winners; ``-`` ends the play (a claim). ``Result`` (a leading ``^`` marks an
+irregularity and is dropped) is the declarer's tricks, ``Score`` ("NS 420", "EW -50") is checked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ingest.bridge_records import (
+    GameGroups,
+    HandError,
+    complete_hands,
+    game_record,
+    hand_names,
+    parse_hand,
+    play_from_columns,
+    seat_players,
+    source_id,
+    suit_rank_card,
+)
+from ingest.pbn_syntax import PbnGame, split_games
+from ingest.source import Issue, Raw
+from model.bridge.contracts import ContractError, normalise_call, parse_contract
+from model.bridge.seats import SEATS, SeatError, board_dealer, parse_seat, parse_vulnerable
+from model.cards import format_card
+from model.problems import Code
+
+INHERITED = ("Event", "Site", "Date", "Scoring", "Stage", "Round", "Section", "HomeTeam",
+             "VisitTeam", "Competition")
+"""Tags a game without them takes from the previous game (the same event)."""
+BOARD_TAGS = ("Board", "Dealer", "Vulnerable", "Deal")
+"""Taken from the previous game only by a game of the same board (no Board tag of its own, or
+the same number): the other table of the board."""
+SEAT_TAGS = ("North", "East", "South", "West")
+_NOTE_REF = re.compile(r"^=(\d+)=$")
+_SCORE = re.compile(r"^(?:(NS|EW)\s+)?([+-]?\d+)")
+
+
+class PbnError(ValueError):
+    pass
+
+
+def _value(v: str | None) -> str | None:
+    if v is None:
+        return None
+    v = v.strip()
+    return None if v in ("", "?") else v
+
+
+KNOWN = {t.lower(): t for t in (*INHERITED, *BOARD_TAGS, *SEAT_TAGS, "Declarer", "Contract",
+                                "Result", "Auction", "Play", "Score", "Room", "Table", "Match")}
+"""Tag names the reader uses, by lower case: the import format is lenient about their case."""
+
+
+def resolve_tags(game: PbnGame, previous: dict[str, str]) -> dict[str, str]:
+    """Tag values after ``#`` inheritance and carry-over of the board's identity tags."""
+    tags: dict[str, str] = {}
+    for name, v in game.tags:
+        k = KNOWN.get(name.lower(), name)
+        tags[k] = previous.get(k, "") if v.strip() == "#" else v
+    for k in INHERITED:
+        if k not in tags and k in previous:
+            tags[k] = previous[k]
+    if tags.get("Board", previous.get("Board")) == previous.get("Board"):
+        for k in BOARD_TAGS:
+            if k not in tags and k in previous:
+                tags[k] = previous[k]
+    return tags
+
+
+def parse_contract_tag(text: str) -> str | None:
+    """``4Sx`` / ``5DR`` / ``3NXX`` / ``Pass`` -> ``4SX`` / ``5DXX`` / ``3NTXX`` / ``None``."""
+    t = text.strip().upper()
+    if t in ("PASS", "P", "AP"):
+        return None
+    t = t.replace("R", "XX")
+    return str(parse_contract(t))
+
+
+def _score_ns(text: str) -> int:
+    m = _SCORE.match(text.strip())
+    if m is None:
+        raise PbnError(f"Score {text!r} is not 'NS n' / 'EW n'")
+    n = int(m.group(2))
+    return -n if m.group(1) == "EW" else n
+
+
+def _notes(game: PbnGame) -> dict[str, str]:
+    out = {}
+    for n in game.notes:
+        k, _, text = n.partition(":")
+        out[k.strip()] = text.strip()
+    return out
+
+
+def _auction(tokens: list[str], notes: dict[str, str]) -> tuple[list[str], dict[int, str]]:
+    calls: list[str] = []
+    alerts: dict[int, str] = {}
+    for tok in tokens:
+        m = _NOTE_REF.match(tok)
+        if m:
+            if calls:
+                alerts[len(calls) - 1] = notes.get(m.group(1), f"note {m.group(1)}")
+            continue
+        if tok in ("*", "-", "+") or tok.startswith(("$", "^")) or set(tok) <= set("!?"):
+            continue
+        if tok.upper() == "AP":
+            calls += ["pass"] * 3
+            continue
+        calls.append(normalise_call(tok.rstrip("!?")))
+    return calls, alerts
+
+
+def _play_rows(tokens: list[str]) -> list[list[int | None]]:
+    rows: list[list[int | None]] = []
+    row: list[int | None] = []
+    for tok in tokens:
+        if tok == "*":
+            break
+        if _NOTE_REF.match(tok) or tok.startswith(("$", "^")) or set(tok) <= set("!?"):
+            continue
+        row.append(None if tok in ("-", "+") else suit_rank_card(tok.rstrip("!?")))
+        if len(row) == 4:
+            rows.append(row)
+            row = []
+    if row:
+        rows.append(row + [None] * (4 - len(row)))
+    return rows
+
+
+def convert(game: PbnGame, tags: dict[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(game key fields, deal fields) of one PBN game, raising ``PbnError`` with the reason."""
+    sections = {KNOWN.get(k.lower(), k): v for k, v in game.sections.items()}
+    players = seat_players([_value(tags.get(t)) for t in SEAT_TAGS])
+    board_text = _value(tags.get("Board"))
+    board = int(board_text) if board_text and board_text.isdigit() else None
+    dealer_text = _value(tags.get("Dealer"))
+    if dealer_text is not None:
+        dealer = parse_seat(dealer_text)
+    elif board is not None:
+        dealer = board_dealer(board)
+    else:
+        raise PbnError("no Dealer tag and no Board number to take the dealer from")
+    deal: dict[str, Any] = {"dealer": players[dealer]}
+    if board is not None:
+        deal["board"] = board
+    vul = _value(tags.get("Vulnerable"))
+    if vul is not None:
+        deal["vulnerable"] = parse_vulnerable(vul)
+    deal_text = _value(tags.get("Deal"))
+    if deal_text is not None:
+        first, _, rest = deal_text.partition(":")
+        parts = rest.split()
+        if len(parts) != 4:
+            raise PbnError(f"Deal {deal_text!r} does not have four hands")
+        start = parse_seat(first)
+        hands: list[int | None] = [None] * 4
+        for i, h in enumerate(parts):
+            hands[(start + i) % 4] = None if h == "-" else parse_hand(h, dotted=True)
+        full = complete_hands(hands)
+        if all(h is not None for h in full):
+            deal["hands"] = {players[s]: hand_names(h or 0) for s, h in enumerate(full)}
+    notes = _notes(game)
+    if sections.get("Auction") is not None and "Auction" in tags:
+        first_caller = parse_seat(tags["Auction"])
+        if first_caller != dealer:
+            raise PbnError(f"Auction starts with {SEATS[first_caller]}, the dealer is "
+                           f"{SEATS[dealer]}")
+        calls, alerts = _auction(sections["Auction"], notes)
+        deal["auction"] = [{"player": players[(dealer + i) % 4], "call": c}
+                           for i, c in enumerate(calls)]
+        if alerts:
+            deal["alerts"] = alerts
+    contract_text = _value(tags.get("Contract"))
+    contract = parse_contract_tag(contract_text) if contract_text else None
+    declarer_text = _value(tags.get("Declarer"))
+    if contract is not None:
+        if declarer_text is None:
+            raise PbnError(f"Contract {contract_text!r} without a Declarer")
+        declarer = parse_seat(declarer_text.lstrip("^"))
+        deal["contract"] = contract
+        deal["declarer"] = players[declarer]
+        result = _value(tags.get("Result"))
+        if result is not None:
+            r = result.lstrip("^")
+            if r != result:
+                deal["irregular"] = True
+            if not r.isdigit():
+                raise PbnError(f"Result {result!r} is not a number of tricks")
+            deal["tricks"] = int(r)
+        if sections.get("Play") and _value(tags.get("Play")):
+            leader = parse_seat(tags["Play"])
+            rows = _play_rows(sections["Play"])
+            order, _ = play_from_columns(rows, leader, contract)
+            deal["play"] = [[players[s], format_card(c)] for s, c in order]
+    elif contract_text is None and _value(tags.get("Result")) is not None and not tags.get(
+        "Contract", ""
+    ).strip():
+        raise PbnError("a Result without a Contract")
+    score = _value(tags.get("Score"))
+    if score is not None:
+        deal["score_ns"] = _score_ns(score)
+    home, visit = _value(tags.get("HomeTeam")), _value(tags.get("VisitTeam"))
+    stage = " ".join(x for x in (_value(tags.get("Stage")), _value(tags.get("Round"))) if x)
+    if _value(tags.get("Match")):
+        deal["match"] = tags["Match"]
+    elif home or visit:
+        deal["match"] = " ".join(x for x in (f"{home or '?'} v {visit or '?'}", stage) if x)
+    room = _value(tags.get("Room")) or _value(tags.get("Table"))
+    if room:
+        deal["room"] = room
+    event = " / ".join(
+        x for x in (_value(tags.get("Event")), _value(tags.get("Section")), stage or None) if x
+    ) or None
+    return {"players": players, "event": event}, deal
+
+
+class PbnReader:
+    """Reads ``*.pbn``: every game is one table record of a ``bridge-duplicate`` game."""
+
+    name = "pbn"
+    extensions = (".pbn",)
+
+    def sniff(self, path: Path, head: bytes) -> bool:
+        if path.suffix.lower() in self.extensions:
+            return True
+        text = head.lstrip()
+        return text.startswith(b"% PBN") or bool(re.match(rb'\[(Event|Board|Deal) "', text))
+
+    def read(self, path: Path) -> Iterator[Raw | Issue]:
+        source = str(path)
+        data = path.read_bytes()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+        yield from self.read_text(text, source, source_id(path))
+
+    def read_text(self, text: str, source: str, stem: str = "pbn") -> Iterator[Raw | Issue]:
+        groups = GameGroups(stem)
+        previous: dict[str, str] = {}
+        for game in split_games(text):
+            tags = resolve_tags(game, previous)
+            previous = tags
+            key = f"board {tags.get('Board', '?')}"
+            if game.errors:
+                yield Issue(source, game.line, key, Code.PARSE, "; ".join(game.errors), game.text)
+                continue
+            if not any(k in tags for k in ("Deal", "Contract", "Auction", "Result")):
+                continue  # a header game (Event and such only)
+            try:
+                head, deal = convert(game, tags)
+            except (PbnError, SeatError, ContractError, HandError, ValueError) as exc:
+                yield Issue(source, game.line, key, Code.PARSE, str(exc), game.text)
+                continue
+            gid, no, new = groups.place(
+                (head["event"], deal.get("match"), deal.get("room"), tuple(head["players"]))
+            )
+            if new:
+                yield Raw(source, game.line, game_record(gid, head["players"], head["event"]),
+                          game.text)
+            yield Raw(source, game.line,
+                      {"record": "deal", "game_id": gid, "deal_no": no, **deal}, game.text)
+
+
+READER = PbnReader()

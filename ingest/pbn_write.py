@@ -1,0 +1,98 @@
+"""PBN writer (export format of PBN 2.1) for bridge records, the inverse of ``ingest/pbn.py``.
+
+Written per deal: Event, Board, the four players, Dealer, Vulnerable, Deal (``N:`` first), Declarer,
+Contract, Result, Auction (four calls a line, alerts as ``=n=`` notes), Play (cards by seat from
+the opening leader, ``-`` where the play stopped, 3.6), Score, Room and a ``Match`` user tag
+(4.9). Reading the output back gives the same records for everything PBN can express; a LIN
+``claim`` and traveller pair numbers have no PBN tag and are not written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from model.bridge.records import BridgeDeal, BridgeGame
+from model.bridge.seats import SEATS, left_of
+from model.cards import RANK_LETTERS, SUIT_LETTERS
+from model.tricks import card_index
+
+SUIT_ORDER = ("S", "H", "D", "C")
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def pbn_hand(cards: Iterable[str]) -> str:
+    by_suit: dict[str, list[int]] = {s: [] for s in SUIT_ORDER}
+    for name in cards:
+        c = card_index(name)
+        by_suit[SUIT_LETTERS[c >> 4]].append(c & 15)
+    return ".".join("".join(RANK_LETTERS[r] for r in sorted(by_suit[s], reverse=True))
+                    for s in SUIT_ORDER)
+
+
+def _call(call: str) -> str:
+    return "Pass" if call == "pass" else call
+
+
+def dump_deal(game: BridgeGame, deal: BridgeDeal) -> str:
+    seat = {p: i for i, p in enumerate(game.players)}
+    tags: list[tuple[str, str]] = [("Event", game.event or "?")]
+    if deal.board is not None:
+        tags.append(("Board", str(deal.board)))
+    for s in (3, 0, 1, 2):
+        tags.append((("North", "East", "South", "West")[s], game.players[s]))
+    tags.append(("Dealer", SEATS[seat[deal.dealer]]))
+    if deal.vulnerable is not None:
+        tags.append(("Vulnerable", deal.vulnerable))
+    if deal.hands is not None:
+        hands = " ".join(pbn_hand(deal.hands[game.players[s]]) for s in range(4))
+        tags.append(("Deal", f"N:{hands}"))
+    if deal.declarer is not None and deal.contract is not None:
+        tags += [("Declarer", SEATS[seat[deal.declarer]]), ("Contract", deal.contract),
+                 ("Result", ("^" if deal.irregular else "") + str(deal.tricks))]
+    else:
+        tags += [("Declarer", ""), ("Contract", "Pass"), ("Result", "")]
+    out = [f'[{k} "{_escape(v)}"]' for k, v in tags]
+    notes: list[str] = []
+    if deal.auction is not None:
+        out.append(f'[Auction "{SEATS[seat[deal.dealer]]}"]')
+        tokens = []
+        for i, call in enumerate(deal.auction):
+            tok = _call(call.call)
+            if deal.alerts and i in deal.alerts:
+                notes.append(deal.alerts[i])
+                tok += f" ={len(notes)}="
+            tokens.append(tok)
+        out += [" ".join(tokens[i:i + 4]) for i in range(0, len(tokens), 4)]
+        out += [f'[Note "{n}:{_escape(t)}"]' for n, t in enumerate(notes, start=1)]
+    if deal.play and deal.contract is not None and deal.declarer is not None:
+        out += _play(deal, seat)
+    if deal.score_ns is not None:
+        out.append(f'[Score "NS {deal.score_ns}"]')
+    if deal.room is not None:
+        out.append(f'[Room "{_escape(deal.room)}"]')
+    if deal.match is not None:
+        out.append(f'[Match "{_escape(deal.match)}"]')
+    return "\n".join(out) + "\n"
+
+
+def _play(deal: BridgeDeal, seat: dict[str, int]) -> list[str]:
+    assert deal.play is not None and deal.contract is not None and deal.declarer is not None
+    first = left_of(seat[deal.declarer])
+    out = [f'[Play "{SEATS[first]}"]']
+    cards = [(seat[p], card_index(c)) for p, c in deal.play]
+    for start in range(0, len(cards), 4):
+        trick = cards[start:start + 4]
+        row = ["-"] * 4
+        for s, c in trick:
+            row[(s - first) % 4] = SUIT_LETTERS[c >> 4] + RANK_LETTERS[c & 15]
+        out.append(" ".join(row))
+    out.append("*")
+    return out
+
+
+def dumps(records: Iterable[tuple[BridgeGame, BridgeDeal]]) -> str:
+    """A PBN file of the deals, one game each, separated by empty lines."""
+    return "% PBN 2.1\n% EXPORT\n" + "\n".join(dump_deal(g, d) for g, d in records)

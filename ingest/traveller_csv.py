@@ -1,0 +1,120 @@
+"""CSV travellers: one row per table result of a board, as a club scorer records them.
+
+Columns (header row, names case-insensitive; ../shared/spec/records.md 1.2 for the values):
+``event, board, ns_pair, ew_pair, contract, declarer, lead, tricks`` and optionally ``score_ns``,
+``north, east, south, west`` (player names; without them the players are named after the pairs,
+e.g. ``NS 3 North``), ``vulnerable``, ``dealer`` (else from the board number), ``room``, ``match``.
+``contract`` is ``4S``, ``3NTX``, ``4Hx`` or ``pass``; ``declarer`` a seat N/E/S/W; ``tricks``
+the declarer's tricks (``result`` with ``=``, ``+1``, ``-2`` relative to the contract is accepted
+instead). Each pairing of an NS pair with an EW pair in an event is one ``bridge-duplicate`` game.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ingest.bridge_records import GameGroups, game_record, source_id
+from ingest.source import Issue, Raw
+from model.bridge.contracts import ContractError, parse_contract
+from model.bridge.seats import SeatError, board_dealer, parse_seat, parse_vulnerable
+from model.problems import Code
+
+REQUIRED = ("event", "board", "ns_pair", "ew_pair", "contract")
+HEADER_MARK = {"board", "ns_pair", "ew_pair", "contract"}
+
+
+class TravellerError(ValueError):
+    pass
+
+
+def _row(row: dict[str, str]) -> tuple[list[str], str, dict[str, Any]]:
+    missing = [k for k in REQUIRED if not (row.get(k) or "").strip()]
+    if missing:
+        raise TravellerError(f"missing {', '.join(missing)}")
+    board_text = row["board"].strip()
+    if not board_text.isdigit() or int(board_text) < 1:
+        raise TravellerError(f"board {board_text!r} is not a board number")
+    board = int(board_text)
+    ns, ew = row["ns_pair"].strip(), row["ew_pair"].strip()
+    names = [(row.get(k) or "").strip() for k in ("north", "east", "south", "west")]
+    defaults = [f"NS {ns} North", f"EW {ew} East", f"NS {ns} South", f"EW {ew} West"]
+    players = [n or d for n, d in zip(names, defaults, strict=True)]
+    dealer = parse_seat(row["dealer"]) if (row.get("dealer") or "").strip() else board_dealer(board)
+    deal: dict[str, Any] = {"dealer": players[dealer], "board": board, "ns_pair": ns,
+                            "ew_pair": ew}
+    if (row.get("vulnerable") or "").strip():
+        deal["vulnerable"] = parse_vulnerable(row["vulnerable"])
+    for k in ("room", "match"):
+        if (row.get(k) or "").strip():
+            deal[k] = row[k].strip()
+    contract_text = row["contract"].strip()
+    if contract_text.lower() not in ("pass", "passed", "p", "ap"):
+        contract = parse_contract(contract_text)
+        if not (row.get("declarer") or "").strip():
+            raise TravellerError(f"contract {contract_text} without a declarer")
+        declarer = parse_seat(row["declarer"])
+        deal["contract"] = str(contract)
+        deal["declarer"] = players[declarer]
+        tricks_text = (row.get("tricks") or "").strip()
+        result_text = (row.get("result") or "").strip()
+        if tricks_text:
+            if not tricks_text.isdigit():
+                raise TravellerError(f"tricks {tricks_text!r} is not a number")
+            deal["tricks"] = int(tricks_text)
+        elif result_text:
+            diff = 0 if result_text == "=" else int(result_text)
+            deal["tricks"] = contract.tricks_needed + diff
+        else:
+            raise TravellerError(f"no tricks (nor result) for {contract_text}")
+        if (row.get("lead") or "").strip():
+            deal["lead"] = row["lead"].strip().upper()
+    if (row.get("score_ns") or "").strip():
+        deal["score_ns"] = int(row["score_ns"])
+    return players, row["event"].strip(), deal
+
+
+class TravellerReader:
+    """Reads ``*.csv`` files whose header has board, ns_pair, ew_pair and contract columns."""
+
+    name = "bridge-traveller-csv"
+
+    def sniff(self, path: Path, head: bytes) -> bool:
+        if path.suffix.lower() != ".csv":
+            return False
+        first = head.decode("utf-8", errors="replace").splitlines()[:1]
+        cols = {c.strip().lower() for c in first[0].split(",")} if first else set()
+        return cols >= HEADER_MARK
+
+    def read(self, path: Path) -> Iterator[Raw | Issue]:
+        yield from self.read_text(path.read_text(encoding="utf-8-sig"), str(path), source_id(path))
+
+    def read_text(self, text: str, source: str, stem: str = "traveller") -> Iterator[Raw | Issue]:
+        lines = text.splitlines()
+        reader = csv.DictReader(io.StringIO(text))
+        reader.fieldnames = [f.strip().lower() for f in reader.fieldnames or []]
+        groups = GameGroups(stem)
+        for row in reader:
+            line = reader.line_num
+            raw = lines[line - 1] if 0 < line <= len(lines) else ""
+            key = f"board {row.get('board')} {row.get('ns_pair')}-{row.get('ew_pair')}"
+            if None in row:
+                yield Issue(source, line, key, Code.PARSE,
+                            f"{len(reader.fieldnames) + len(row[None])} fields, the header has "  # type: ignore[index]
+                            f"{len(reader.fieldnames)}", raw)
+                continue
+            try:
+                players, event, deal = _row(row)
+            except (TravellerError, ContractError, SeatError, ValueError) as exc:
+                yield Issue(source, line, key, Code.PARSE, str(exc), raw)
+                continue
+            gid, no, new = groups.place((event, deal["ns_pair"], deal["ew_pair"], tuple(players)))
+            if new:
+                yield Raw(source, line, game_record(gid, players, event), raw)
+            yield Raw(source, line, {"record": "deal", "game_id": gid, "deal_no": no, **deal}, raw)
+
+
+READER = TravellerReader()

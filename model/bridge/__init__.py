@@ -1,0 +1,1 @@
+"""Contract bridge (``../shared/spec/bridge.md``): rubber, duplicate and Chicago."""

@@ -1,0 +1,69 @@
+"""DDS golden hand files (data/README.md, dds-hands): every deal ingests as an unplayed deal with
+its stated double-dummy table, and our DDS analysis of stored deals agrees with those tables."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from ingest.dds_hands import READER
+from model.tables import DD_TABLES, DDL, DEALS, GAMES
+from tests.conftest import DATA
+from tests.ingest.bridge_ingest import Ingested, ingest, validate
+
+DDS = DATA / "dds-hands"
+COUNTS = {"list1.txt": 1, "list2.txt": 2, "list10.txt": 10, "list100.txt": 100,
+          "list300.txt": 300, "list1000.txt": 1000, "largest.txt": 21, "thomas1.txt": 1,
+          "thomas2.txt": 1, "sol10.txt": 10}
+DENOMS = ("C", "D", "H", "S", "NT")
+
+
+@pytest.mark.parametrize("name", sorted(COUNTS))
+def test_every_deal_ingests(name: str) -> None:
+    got = ingest(READER, DDS / name)
+    assert not got.issues and len(got.deals) == COUNTS[name]
+    for _, deal, _ in got.deals:
+        assert deal.unplayed and deal.dd_table is not None and len(deal.dd_table) == 20
+        assert deal.hands is not None and sum(len(h) for h in deal.hands.values()) == 52
+
+
+def test_bad_record_is_an_issue() -> None:
+    text = ('NUMBER 2\nPBN 0 0 0 0 "N:AKQ.AKQ.AKQ.AKQ2 - - -"\nTABLE 1 2\n'
+            'PBN 0 9 0 0 "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 '
+            'AT942.AQ4.32.KJ3"\n')
+    got = validate(READER.read_text(text, "t.txt", "t"))
+    assert len(got.issues) == 1 and "four suits S.H.D.C: '-'" in got.issues[0].message
+    assert len(got.deals) == 1 and got.deals[0][1].vulnerable == "All"
+
+
+def store(got: Ingested) -> duckdb.DuckDBPyConnection:
+    conn = duckdb.connect()
+    for t in (GAMES, DEALS):
+        conn.execute(DDL[t])
+    for game in got.games.values():
+        conn.execute("INSERT INTO games VALUES (?, ?, ?, '{}', NULL, NULL, NULL, NULL, 'dds', 1, "
+                     "'{}')", [game.game_id, game.variant, list(game.players)])
+    for _, deal, _ in got.deals:
+        conn.execute("INSERT INTO deals VALUES (?, ?, ?, ?, ?, NULL, NULL, true, 'dds', 1, ?)",
+                     [deal.game_id, deal.deal_no, f"k{deal.deal_no}", "bridge-duplicate",
+                      deal.dealer, deal.model_dump_json()])
+    return conn
+
+
+@pytest.mark.parametrize("name", ["list10.txt", "sol10.txt"])
+def test_analyse_agrees_with_the_stated_tables(name: str) -> None:
+    pytest.importorskip("endplay")
+    from scoring.bridge.dd import analyse
+
+    got = ingest(READER, DDS / name)
+    conn = store(got)
+    assert analyse(conn) == len(got.deals)
+    rows = conn.execute(f"SELECT deal_no, denom, declarer, tricks, par_ns FROM {DD_TABLES}"
+                        ).fetchall()
+    ours = {(n, f"{DENOMS[d]}_{'NESW'[s]}"): t for n, d, s, t, _ in rows}
+    for _, deal, _ in got.deals:
+        assert deal.dd_table is not None
+        for cell, tricks in deal.dd_table.items():
+            assert ours[(deal.deal_no, cell)] == tricks
+        if deal.par_ns is not None:
+            assert {p for n, _, _, _, p in rows if n == deal.deal_no} == {deal.par_ns}

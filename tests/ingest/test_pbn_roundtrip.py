@@ -1,0 +1,50 @@
+"""PBN writer: reading what we write gives the same records (issue 4, STYLE.md practice 10)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ingest.lin import READER as LIN
+from ingest.pbn import READER as PBN
+from ingest.pbn_write import dumps, pbn_hand
+from tests.conftest import DATA
+from tests.ingest.bridge_ingest import Ingested, ingest, validate
+
+SOURCES = [
+    DATA / "endplay-fixtures" / "pbn" / "example1.pbn",
+    DATA / "endplay-fixtures" / "pbn" / "example2.pbn",
+    DATA / "pbn-tournaments-slovesnov" / "Aulpll23.pbn",
+    DATA / "pbn-tournaments-slovesnov" / "Gboplo27.pbn",
+]
+NOT_IN_PBN = {"game_id", "claim", "ns_pair", "ew_pair"}
+"""Record fields PBN has no tag for (pbn_write.py)."""
+
+
+def same_records(a: Ingested, b: Ingested) -> None:
+    assert len(a.deals) == len(b.deals) and not b.issues
+    for (g1, d1, _), (g2, d2, _) in zip(a.deals, b.deals, strict=True):
+        assert (g1.players, g1.event, g1.variant) == (g2.players, g2.event, g2.variant)
+        assert d1.model_dump(exclude=NOT_IN_PBN) == d2.model_dump(exclude=NOT_IN_PBN)
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_pbn_round_trip(path: Path) -> None:
+    first = ingest(PBN, path)
+    text = dumps((g, d) for g, d, _ in first.deals)
+    second = validate(PBN.read_text(text, "out.pbn", "out"))
+    same_records(first, second)
+    # and writing again gives the same text
+    assert dumps((g, d) for g, d, _ in second.deals) == text
+
+
+def test_lin_to_pbn() -> None:
+    first = ingest(LIN, DATA / "bbo-vugraph-lin" / "00001.lin")
+    text = dumps((g, d) for g, d, _ in first.deals)
+    same_records(first, validate(PBN.read_text(text, "out.pbn", "out")))
+
+
+def test_hand_format() -> None:
+    # PBN 2.1 3.4.11: suits S.H.D.C, ranks high to low, a void is empty.
+    assert pbn_hand(["AS", "TS", "2H", "KD", "QD"]) == "AT.2.KQ."

@@ -1,0 +1,72 @@
+"""CSV travellers (ingest/traveller_csv.py) and the bridge samples in data/samples/bridge."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from ingest.jsonl import READER as JSONL
+from ingest.traveller_csv import READER
+from model.bridge.frame import deal_row, deals_frame
+from scoring.bridge import DUPLICATE, RUBBER
+from scoring.bridge.event import event_results
+from tests.conftest import ROOT
+from tests.ingest.bridge_ingest import Ingested, ingest, validate
+
+SAMPLES = ROOT / "data" / "samples" / "bridge"
+
+
+def frames(got: Ingested) -> tuple[pl.DataFrame, pl.DataFrame]:
+    games = pl.DataFrame([{"game_id": g.game_id, "variant": g.variant,
+                           "players": list(g.players),
+                           "rules": g.rules.model_dump_json(exclude_defaults=True)}
+                          for g in got.games.values()])
+    return games, deals_frame(deal_row(g, d) for g, d, _ in got.deals)
+
+
+def test_sample_club_event() -> None:
+    path = SAMPLES / "club-pairs-travellers.csv"
+    assert READER.sniff(path, path.read_bytes()[:200])
+    got = ingest(READER, path)
+    assert len(got.deals) == 17 and not got.issues  # every stated score_ns agrees (Law 77)
+    games, deals = frames(got)
+    res = event_results(deals, DUPLICATE.settle(games, deals).settlements)
+    assert res.height == 17
+    # 6 boards: five played three times, board 6 twice (Neuberg to a top of 4)
+    tables = dict(res.group_by("board").agg(pl.col("tables").first()).iter_rows())
+    assert tables == {1: 3, 2: 3, 3: 3, 4: 3, 5: 3, 6: 2}
+    assert (res["mp_ns"] + res["mp_ew"] == 4.0).all()
+    # each NS pair's matchpoints add up over their boards
+    totals = res.group_by("ns_pair").agg(pl.col("mp_ns").sum())
+    assert totals["mp_ns"].sum() == res["mp_ns"].sum()
+
+
+def test_sample_rubber_session() -> None:
+    got = ingest(JSONL, SAMPLES / "rubber-session.jsonl")
+    assert not got.issues and len(got.deals) == 16
+    games, deals = frames(got)
+    out = RUBBER.settle(games, deals)
+    cash = dict(out.standings.filter(pl.col("game_id").str.contains("rubber"))
+                .select("player", "cash").iter_rows())
+    # bridge.md 8.2 gives We +780 over its 8 deals; sides settle at +x / -x (records.md 2).
+    assert cash["Anna"] == cash["Chris"] == -cash["Boris"] == -cash["Dora"]
+    first8 = out.settlements.filter((pl.col("player") == "Anna") & (pl.col("deal_no") <= 8)
+                                    & pl.col("game_id").str.contains("rubber"))
+    # deal 5 carries Boris's 100 honours for They
+    assert first8["cash"].sum() == 780 - 100
+
+
+def test_bad_rows_are_issues_and_the_rest_goes_on() -> None:
+    text = ("event,board,ns_pair,ew_pair,contract,declarer,lead,tricks,score_ns\n"
+            "E,1,1,2,4S,N,AH,10,420\n"
+            "E,x,1,2,4S,N,AH,10,420\n"
+            "E,3,1,2,4Q,N,AH,10,420\n"
+            "E,2,1,2,4S,N,AH,10,420\n"
+            "E,4,1,2,4S,N,AH,10,420,extra\n"
+            "E,5,1,2,pass,,,,0\n")
+    got = validate(READER.read_text(text, "t.csv", "t"))
+    msgs = [(i.line, i.message) for i in got.issues]
+    assert [d.board for _, d, _ in got.deals] == [1, 5]
+    assert [m[0] for m in msgs] == [3, 4, 5, 6]
+    assert "'x'" in msgs[0][1] and "'4Q'" in msgs[1][1]
+    assert "scores 620" in msgs[2][1]  # board 2 is NS vulnerable
+    assert "fields" in msgs[3][1]

@@ -1,0 +1,80 @@
+"""Matchpoints, Neuberg, IMPs (Law 78 [bk], scoring/bridge/event.py) and event_results on data."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from ingest.lin import READER as LIN
+from model.bridge.frame import deal_row as bridge_row
+from model.bridge.frame import deals_frame
+from scoring.bridge import DUPLICATE
+from scoring.bridge.event import cross_imps, event_results, imps, matchpoints, neuberg
+from scoring.bridge.reference import duplicate_score_ns
+from tests.conftest import DATA
+from tests.ingest.bridge_ingest import ingest
+from tests.scoring.bridge.frames import deal_row, games_frame
+from tests.scoring.bridge.frames import deals_frame as make_deals
+
+
+@pytest.mark.parametrize(("diff", "imp"), [(0, 0), (10, 0), (20, 1), (40, 1), (50, 2), (420, 9),
+                                           (430, 10), (620, 12), (1430, 16), (4000, 24),
+                                           (-470, -10)])
+def test_imp_scale(diff: int, imp: int) -> None:
+    assert imps(diff) == imp
+
+
+def test_matchpoints_with_ties() -> None:
+    # 2 per result beaten, 1 per tie: top 2(n-1).
+    assert matchpoints([420, 420, 170, -50]) == [5.0, 5.0, 2.0, 0.0]
+
+
+def test_neuberg() -> None:
+    # A top on a board played 3 times in an event of 4 tables: (4 + 2) * 4 / 3 - 2 = 6 = new top.
+    assert neuberg(4.0, 3, 4) == pytest.approx(6.0)
+    assert neuberg(2.0, 3, 4) == pytest.approx(10 / 3)
+
+
+def test_cross_imps() -> None:
+    got = cross_imps([420, 170, -50])
+    assert got == pytest.approx([(imps(250) + imps(470)) / 2, (imps(-250) + imps(220)) / 2,
+                                 (imps(-470) + imps(-220)) / 2])
+
+
+def test_event_results_pairs_and_neuberg() -> None:
+    # Board 1 at 4 tables, board 2 at 3: board 2 is Neuberg-adjusted to the 4-table top of 6.
+    games = games_frame([("e", "bridge-duplicate", {})])
+    rows = [deal_row("e", 1, (4, 3, 0), 0, 10, board=1, event="club", vul_ns=False,
+                     vul_ew=False),
+            deal_row("e", 2, (4, 3, 0), 0, 9, board=1, event="club", vul_ns=False, vul_ew=False),
+            deal_row("e", 3, (2, 3, 0), 0, 9, board=1, event="club", vul_ns=False, vul_ew=False),
+            deal_row("e", 4, None, None, None, board=1, event="club", vul_ns=False, vul_ew=False),
+            deal_row("e", 5, (3, 4, 0), 1, 9, board=2, event="club", vul_ns=True, vul_ew=False),
+            deal_row("e", 6, (3, 4, 0), 1, 8, board=2, event="club", vul_ns=True, vul_ew=False),
+            deal_row("e", 7, (1, 4, 0), 1, 8, board=2, event="club", vul_ns=True, vul_ew=False)]
+    deals = make_deals(rows)
+    out = event_results(deals, DUPLICATE.settle(games, deals).settlements).sort("deal_no")
+    assert out["score_ns"].to_list() == [420, -50, 140, 0, -400, 50, -120]
+    assert out["mp_ns"].to_list()[:4] == [6.0, 0.0, 4.0, 2.0]
+    # board 2: raw 0, 4, 2 on a top of 4 -> Neuberg (mp + 2) * 4 / 3 - 2
+    assert out["mp_ns"].to_list()[4:] == pytest.approx([2 / 3, 6.0, 10 / 3])
+    assert (out["mp_ns"] + out["mp_ew"]).to_list() == [6.0] * 7
+    assert out["team_imp_ns"].null_count() == 7
+
+
+def test_team_match_imps_from_vugraph() -> None:
+    # 00001.lin: 2005 Dutch Teams final, both rooms of 16 boards (data/README.md).
+    got = ingest(LIN, DATA / "bbo-vugraph-lin" / "00001.lin")
+    assert not got.issues
+    frame = deals_frame(bridge_row(g, d) for g, d, _ in got.deals)
+    games = pl.DataFrame([{"game_id": g.game_id, "variant": g.variant, "players": list(g.players),
+                           "rules": "{}"} for g in got.games.values()])
+    res = event_results(frame, DUPLICATE.settle(games, frame).settlements)
+    assert res.height == 32 and (res["tables"] == 2).all()
+    by_board = res.group_by("board").agg(pl.col("team_imp_ns").sum(), pl.len())
+    assert (by_board["team_imp_ns"] == 0).all() and (by_board["len"] == 2).all()
+    # Board 1: open 2S by E down 2 (NS +100), closed 3C by N down 2 (NS -100), none vulnerable.
+    b1 = res.filter(pl.col("board") == 1).sort("room")
+    assert b1["score_ns"].to_list() == [-100, 100]
+    assert b1["team_imp_ns"].to_list() == [-5, 5]
+    assert duplicate_score_ns(None, None, None, "None") == 0
