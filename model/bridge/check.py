@@ -11,6 +11,7 @@ from __future__ import annotations
 from model.bridge.auction import run_auction
 from model.bridge.contracts import NOTRUMP, TRUMP_SUIT, Contract, ContractError, parse_contract
 from model.bridge.records import BridgeDeal, BridgeGame
+from model.bridge.score import duplicate_score_ns
 from model.bridge.seats import SEATS, board_vulnerable, left_of, partner
 from model.cards import ACE, DECK_52, JACK, KING, QUEEN, TEN, CardError, format_card
 from model.problems import Code, Problem
@@ -242,8 +243,6 @@ def _play(
 def _score(
     game: BridgeGame, deal: BridgeDeal, contract: Contract | None, declarer: int | None
 ) -> list[Problem]:
-    from scoring.bridge.reference import duplicate_score_ns
-
     vul = deal.vulnerable or board_vulnerable(deal.board or 1)
     ours = duplicate_score_ns(contract, declarer, deal.tricks, vul, game.rules)
     if ours != deal.score_ns:

@@ -14,7 +14,7 @@ from ingest.pbn_syntax import split_games
 from model.bridge.contracts import parse_contract
 from model.bridge.seats import board_vulnerable
 from model.problems import Code
-from scoring.bridge.reference import duplicate_score_ns
+from model.bridge.score import duplicate_score_ns
 from tests.conftest import DATA
 from tests.ingest.bridge_ingest import Ingested, ingest, validate
 

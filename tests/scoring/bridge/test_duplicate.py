@@ -8,7 +8,7 @@ import pytest
 
 from model.bridge.contracts import DENOMS, Contract, parse_contract
 from model.bridge.params import BridgeRules
-from scoring.bridge.reference import duplicate_score, duplicate_score_ns
+from model.bridge.score import duplicate_score, duplicate_score_ns
 from tests.conftest import SPEC
 
 

@@ -10,7 +10,7 @@ from model.bridge.frame import deal_row as bridge_row
 from model.bridge.frame import deals_frame
 from scoring.bridge import DUPLICATE
 from scoring.bridge.event import cross_imps, event_results, imps, matchpoints, neuberg
-from scoring.bridge.reference import duplicate_score_ns
+from model.bridge.score import duplicate_score_ns
 from tests.conftest import DATA
 from tests.ingest.bridge_ingest import ingest
 from tests.scoring.bridge.frames import deal_row, games_frame
