@@ -1,0 +1,109 @@
+"""PPN (Portable Preferans Notation) codes: cards, bids, kontra, summary tokens, and the bracketed
+deal record split into its fields. The grammar is summarised in ``../shared/data/README.md``
+("prefko-ppn"); docs/ppn.md restates it.
+
+Card alphabet (rank order 7 8 9 10 J Q K A within each suit): spades ``1``-``8``, diamonds
+``9 A``-``G``, hearts ``H``-``O``, clubs ``P``-``W``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from model.cards import SEVEN, Card, Suit, card, format_card, rank_of, suit_of
+
+CARD_CODES = "12345678" + "9ABCDEFG" + "HIJKLMNO" + "PQRSTUVW"
+_SUITS = (Suit.SPADES, Suit.DIAMONDS, Suit.HEARTS, Suit.CLUBS)
+KONTRA_LETTERS = {"K": 1, "R": 2, "S": 3, "M": 4}
+"""Kontra chain letters (PPN field 9): kontra, rekontra, subkontra, mortkontra; ``I`` = invite."""
+
+
+class PpnError(ValueError):
+    """PPN text that cannot be read, or a record PPN cannot express; quotes the bad text."""
+
+
+def decode_card(ch: str) -> Card:
+    i = CARD_CODES.find(ch)
+    if len(ch) != 1 or i < 0:
+        raise PpnError(f"not a PPN card code: {ch!r} (1-8, 9, A-W)")
+    return card(_SUITS[i // 8], SEVEN + i % 8)
+
+
+def encode_card(c: Card) -> str:
+    return CARD_CODES[_SUITS.index(Suit(suit_of(c))) * 8 + rank_of(c) - SEVEN]
+
+
+def card_name(ch: str) -> str:
+    return format_card(decode_card(ch))
+
+
+@dataclass(frozen=True, slots=True)
+class Follower:
+    """A summary token: ``0`` (wrote nothing), ``F<t>:L<n>[:<m>]`` / ``R``, ``M<t>:<n>``."""
+
+    role: str
+    """``none``, ``follower`` or ``main``."""
+    tricks: int = 0
+    side: str = ""
+    """``L`` or ``R``: the column a follower wrote in."""
+    soup: int = 0
+    bula: int = 0
+    """Added to the middle column (a failed follower, or the main player: +lost / -made)."""
+
+
+_FOLLOWER = re.compile(r"^F(\d+):([LR])(\d+)(?::(\d+))?$")
+_MAIN = re.compile(r"^M(\d+):([+-]?\d+)$")
+
+
+def parse_summary_token(tok: str) -> Follower:
+    if tok == "0":
+        return Follower("none")
+    m = _FOLLOWER.match(tok)
+    if m:
+        return Follower("follower", int(m[1]), m[2], int(m[3]), int(m[4] or 0))
+    m = _MAIN.match(tok)
+    if m:
+        return Follower("main", int(m[1]), bula=int(m[2]))
+    raise PpnError(f"not a PPN summary token: {tok!r} (0, F<tricks>:L<n>[:<m>], M<tricks>:<n>)")
+
+
+def format_summary_token(f: Follower) -> str:
+    if f.role == "none":
+        return "0"
+    if f.role == "main":
+        return f"M{f.tricks}:{f.bula}"
+    return f"F{f.tricks}:{f.side}{f.soup}" + (f":{f.bula}" if f.bula else "")
+
+
+BID_TOKEN = re.compile(r"^(P|[2-8]|M[2-8]|G[2-8]?)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One bracketed deal record split into fields (field numbers of the PPN README)."""
+
+    line: int
+    text: str
+    fields: list[str]
+
+    @property
+    def has_refa(self) -> bool:
+        return len(self.fields) == 14
+
+
+TAG = re.compile(r'^\[(?P<name>[A-Za-z][A-Za-z0-9_]*)\s+(?P<value>"[^"]*"|[^\]]*?)\s*\]$')
+DEAL = re.compile(r"^\[(?P<body>\d+\s.*)\]$")
+
+
+def split_line(text: str) -> tuple[str, str] | list[str] | None:
+    """A tag line as ``(name, value)``, a deal line as its fields, else ``None``."""
+    t = text.strip()
+    m = DEAL.match(t)
+    if m:
+        return m["body"].split()
+    m = TAG.match(t)
+    if m:
+        v = m["value"]
+        return m["name"], v[1:-1] if v.startswith('"') else v
+    return None

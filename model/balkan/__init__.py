@@ -1,0 +1,1 @@
+"""Balkan (Serbian / Croatian / Slovenian) preferans: ``../shared/spec/balkan.md``."""

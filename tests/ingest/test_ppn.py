@@ -1,0 +1,184 @@
+"""PPN in and out (``ingest/ppn.py``): the published example game with its defects
+(../shared/data/README.md "prefko-ppn"), golden files, bad input, round trips, export."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ingest.ppn import READER, dumps, export_games, read_text
+from ingest.ppn_auction import highest_bids
+from ingest.ppn_codec import CARD_CODES, decode_card, encode_card
+from ingest.source import Issue, Raw
+from model.balkan.check import active_players
+from model.balkan.records import BalkanDeal, BalkanGame
+from model.balkan.simulate import random_game
+from model.cards import format_card
+from model.problems import Code
+from model.tables import DDL, DEALS, GAMES
+from tests.conftest import DATA
+
+GOLDEN = Path(__file__).parent / "golden" / "ppn"
+EXAMPLE = DATA / "prefko-ppn"
+
+
+def read(path: Path) -> tuple[list[Raw], list[Issue]]:
+    out = list(READER.read(path))
+    return [x for x in out if isinstance(x, Raw)], [x for x in out if isinstance(x, Issue)]
+
+
+def test_card_alphabet() -> None:  # data README "prefko-ppn": 1-8 spades 7..A, 9 A-G diamonds ...
+    assert format_card(decode_card("1")) == "7S" and format_card(decode_card("8")) == "AS"
+    assert format_card(decode_card("9")) == "7D" and format_card(decode_card("H")) == "7H"
+    assert format_card(decode_card("W")) == "AC"
+    assert "".join(encode_card(decode_card(c)) for c in CARD_CODES) == CARD_CODES
+
+
+@pytest.mark.parametrize("name", ["readme-example-game.ppn", "readme-example-game.asgiven.ppn"])
+def test_published_example_is_quarantined_deal_by_deal(name: str) -> None:
+    """Every defect the data README lists is a quarantine reason with its deal; deal 2 (all
+    pass) is clean; nothing raises."""
+    raws, issues = read(EXAMPLE / name)
+    assert [r.data["record"] for r in raws] == ["game", "deal"]
+    assert raws[1].data["deal_no"] == 2 and raws[1].data.get("declarer") is None
+    by_deal = {i.record_key: i for i in issues if i.record_key and "#" in i.record_key}
+    assert set(by_deal) == {"ppn/" + Path(name).stem + f"#{n}" for n in (1, 3, 4)}
+    d1, d3, d4 = (by_deal[f"ppn/{Path(name).stem}#{n}"].message for n in (1, 3, 4))
+    for msg in (d1, d3, d4):
+        assert "the refa flag (field 10) is missing" in msg
+        assert "must be two cards of the declarer's hand and the talon" in msg  # discards
+        assert "a card he does not hold" in msg  # placeholder tricks
+    assert "not held: ['8D', '9C']" in d1 and "not held: ['AD']" in d4
+    assert "cope: summary F3:L24 but our settlement writes 0" in d3  # accepted=2, F to p1
+    assert "the cards repeat deal 1 exactly" in d4
+    assert by_deal[f"ppn/{Path(name).stem}#3"].code == Code.DISCARD
+    tags = {i.line: i for i in issues if i.record_key == f"ppn/{Path(name).stem}"}
+    assert any("fit neither ordering" in i.message for i in tags.values())  # Place1..3
+    assert any("leave the game unfinished" in i.message for i in tags.values())  # Result1..3
+    if "asgiven" in name:
+        assert any(i.code == Code.PARSE and "'...'" in i.message for i in issues)
+
+
+def test_golden_sample() -> None:
+    raws, issues = read(GOLDEN / "sample.ppn")
+    assert issues == []
+    expected = json.loads((GOLDEN / "sample.expected.json").read_text(encoding="utf-8"))
+    assert [r.data for r in raws] == expected
+
+
+def test_bad_inputs() -> None:
+    expected: dict[str, list[dict[str, Any]]] = json.loads(
+        (GOLDEN / "bad.expected.json").read_text(encoding="utf-8"))
+    for name, want in expected.items():
+        _, issues = read(GOLDEN / name)
+        got = [(i.line, str(i.code)) for i in issues]
+        assert got == [(w["line"], w["code"]) for w in want], name
+        for i, w in zip(issues, want, strict=True):
+            assert w["contains"] in i.message, (name, i.message)
+            assert i.raw  # the rejected text is kept
+
+
+def _records(text: str, stem: str = "t") -> list[dict[str, Any]]:
+    out = list(read_text("mem", text, stem))
+    assert not [x for x in out if isinstance(x, Issue)]
+    return [x.data for x in out if isinstance(x, Raw)]
+
+
+def test_round_trip_golden() -> None:  # writing what we read gives the same records
+    raws, _ = read(GOLDEN / "sample.ppn")
+    game = BalkanGame.model_validate(raws[0].data)
+    deals = [BalkanDeal.model_validate(r.data) for r in raws[1:]]
+    text = dumps(game, deals)
+    assert text == (GOLDEN / "sample.ppn").read_text(encoding="utf-8")
+    assert _records(text, "sample") == [r.data for r in raws]
+
+
+@settings(deadline=None, max_examples=8)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 40))
+def test_round_trip_random_games(seed: int, n: int) -> None:
+    """Random legal games written and read back: the same deals (the auction up to what PPN
+    keeps, each player's highest bid), and writing what we read reads back identically."""
+    game = BalkanGame(variant="balkan", game_id="ppn/t", players=["A", "B", "C"],
+                      rules={"preset": "serbian-club", "max_refe": 3})
+    deals = random_game(random.Random(seed), game, n)
+    first = _records(dumps(game, deals))
+    back = [BalkanDeal.model_validate(r) for r in first[1:]]
+    skip = {"value", "refa", "auction"}
+    for a, b in zip(deals, back, strict=True):
+        assert a.model_dump(exclude=skip) == b.model_dump(exclude=skip)
+        order = active_players(game, a.dealer)
+        assert highest_bids(order, a, game.rules) == highest_bids(order, b, game.rules)
+    again = BalkanGame.model_validate(first[0])
+    assert _records(dumps(again, back)) == first
+
+
+def test_sniff() -> None:
+    assert READER.sniff(Path("x.ppn"), b"")
+    assert READER.sniff(Path("x.txt"), b"  [Bula 60]\n[Refe 2]\n")
+    assert not READER.sniff(Path("x.txt"), b'{"record": "game"}')
+
+
+def test_writer_needs_cards() -> None:
+    game = BalkanGame(variant="balkan", game_id="g", players=["A", "B", "C"])
+    d = BalkanDeal(game_id="g", deal_no=1, dealer="C")
+    with pytest.raises(ValueError, match="needs the cards"):
+        dumps(game, [d])
+
+
+def test_export_games_reads_the_stored_tables() -> None:
+    raws, _ = read(GOLDEN / "sample.ppn")
+    con = duckdb.connect()
+    con.execute(DDL[GAMES])
+    con.execute(DDL[DEALS])
+    g = raws[0].data
+    con.execute("INSERT INTO games (game_id, variant, players, rules, source, record) "
+                "VALUES (?, 'balkan', ?, ?, 'x', ?)",
+                [g["game_id"], g["players"], json.dumps(g["rules"]), json.dumps(g)])
+    for r in raws[1:]:
+        d = r.data
+        con.execute("INSERT INTO deals (game_id, deal_no, deal_key, variant, dealer, declarer, "
+                    "contract, has_cards, source, record) VALUES (?, ?, ?, 'balkan', ?, ?, ?, "
+                    "true, 'x', ?)", [d["game_id"], d["deal_no"], f"k{d['deal_no']}",
+                                      d["dealer"], d.get("declarer"), d.get("contract"),
+                                      json.dumps(d)])
+    assert export_games(con, None) == (GOLDEN / "sample.ppn").read_text(encoding="utf-8")
+    assert export_games(con, ["nope"]) == ""
+
+
+@settings(deadline=None, max_examples=150)
+@given(st.data())
+def test_reader_never_raises_on_mutated_input(data: st.DataObject) -> None:
+    """Bad input is data (STYLE.md 5): any edit of a valid file yields records or issues."""
+    text = (GOLDEN / "sample.ppn").read_text(encoding="utf-8")
+    chars = list(text)
+    for _ in range(data.draw(st.integers(1, 6))):
+        i = data.draw(st.integers(0, len(chars) - 1))
+        op = data.draw(st.sampled_from(["set", "del", "dup"]))
+        if op == "set":
+            chars[i] = data.draw(st.sampled_from(list("0123456789ABGHIKMPRSWX ,:[]-LF\n")))
+        elif op == "del":
+            del chars[i]
+        else:
+            chars.insert(i, chars[i])
+    out = list(read_text("fuzz", "".join(chars), "sample"))
+    assert all(isinstance(x, Raw | Issue) for x in out)
+
+
+def test_auction_rebuilt_from_highest_bids() -> None:
+    """Data README "prefko-ppn" field 4: ``M3,P,3`` in order 231 is p2 2, p3 pass, p1 3,
+    p2 "mine 3", p1 pass."""
+    from ingest.ppn_auction import rebuild_auction
+    from model.balkan.params import BalkanRules
+
+    calls = rebuild_auction(["p2", "p3", "p1"], ["M3", "P", "3"],
+                            BalkanRules.preset("serbian-club"))
+    assert calls == [("p2", "2"), ("p3", "pass"), ("p1", "3"), ("p2", "here"), ("p1", "pass")]
+    with pytest.raises(ValueError, match="not the highest bids of a legal auction"):
+        rebuild_auction(["p1", "p2", "p3"], ["3", "P", "P"], BalkanRules.preset("serbian-club"))
