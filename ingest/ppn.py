@@ -5,7 +5,7 @@ preset with ``Bula`` and ``Refe``), each bracketed deal record a canonical deal 
 with hands in the order dealt, the auction rebuilt from each player's highest bid, discard,
 contract, defence, kontra, every card played and the tricks. Every deal is validated: replayed
 through the Balkan rules (``model/balkan/check.py``) and its value, refa flag, first leader and
-summary (column entries) are compared with our settlement (``scoring/balkan/reference.py``) run
+summary (column entries) are compared with the paper rules (``model/balkan/paper.py``) run
 across the game. A deal with any fault becomes one ``Issue`` naming all of them; a score that
 disagrees has code ``SCORE_MISMATCH``. Nothing raises on bad input.
 
@@ -42,11 +42,11 @@ from ingest.source import Issue, Raw
 from model.balkan.check import active_players, check_deal, defenders_of, first_leader, mode_of
 from model.balkan.contracts import parse_contract
 from model.balkan.frame import deal_row
+from model.balkan.paper import BULA_POINT, Sheet, settle_deal
 from model.balkan.params import BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
 from model.cards import parse_card
 from model.problems import Code
-from scoring.balkan.reference import Sheet, settle_deal
 
 PRESET = "serbian-club"
 REQUIRED_TAGS = ("Bula", "Refe", "Player1", "Player2", "Player3")
@@ -467,7 +467,7 @@ def _check_results(source: str, g: _Game, game: BalkanGame, sheet: Sheet) -> Ite
 
 def _final(sheet: Sheet) -> list[int]:
     """Zero-sum final results (7.5) of the sheet's soups and bulas."""
-    from scoring.balkan.reference import BULA_POINT
+
 
     s = [sheet.soup_balance[i] - BULA_POINT * sheet.bula[i] for i in range(sheet.n)]
     mean = sum(s) / sheet.n

@@ -20,11 +20,12 @@ import numpy as np
 import polars as pl
 
 from model.balkan.frame import MODES
+from model.balkan.paper import BULA_POINT
 from model.balkan.params import BalkanRules
 from model.balkan.records import BalkanGame
 from model.tables import DEALS_BALKAN
 from scoring.balkan.kernel import SEATS, Booked, Deals, book
-from scoring.balkan.reference import BULA_POINT, settle_game
+from scoring.balkan.reference import settle_game
 from scoring.registry import Settled
 
 VARIANT = "balkan"

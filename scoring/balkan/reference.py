@@ -12,169 +12,10 @@ written against him minus ten times his bula, less the table's mean, so it sums 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from model.balkan.contracts import BETL, PREFERANS, declarer_made
+from model.balkan.paper import DealEntries, Sheet, score_change, settle_deal
 from model.balkan.params import BalkanRules
-
-BULA_POINT = 10
-"""One bula point is worth ten soup points at the end (7.1, 7.5)."""
-
-
-@dataclass
-class DealEntries:
-    """What one deal writes on the sheet. ``soups[i][j]``: written by ``i`` against ``j``."""
-
-    n: int
-    bula: list[int] = field(default_factory=list)
-    soups: list[list[int]] = field(default_factory=list)
-    refa_used: list[bool] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.bula = [0] * self.n
-        self.soups = [[0] * self.n for _ in range(self.n)]
-        self.refa_used = [False] * self.n
-
-
-@dataclass
-class Sheet:
-    """The running state of one game (7.1, 7.4)."""
-
-    rules: BalkanRules
-    n: int
-    bula: list[int] = field(default_factory=list)
-    open_refe: list[int] = field(default_factory=list)
-    refe_written: int = 0
-    finished: bool = False
-    soup_balance: list[int] = field(default_factory=list)
-    """Soups written by each player minus soups written against him."""
-
-    def __post_init__(self) -> None:
-        self.bula = [self.rules.start_bula] * self.n
-        self.open_refe = [0] * self.n
-        self.soup_balance = [0] * self.n
-
-    def may_write_refa(self) -> bool:
-        """7.4: refe are limited by ``max_refe``, and blocked while a bula is below zero under
-        ``refe_blocked_below_zero``."""
-        r = self.rules
-        if r.max_refe is not None and self.refe_written >= r.max_refe:
-            return False
-        return not (r.refe_blocked_below_zero and min(self.bula) < 0)
-
-    def write_refa(self) -> None:
-        """7.4: a refa for every player."""
-        self.refe_written += 1
-        self.open_refe = [k + 1 for k in self.open_refe]
-
-    def use_refa(self, seat: int) -> int:
-        """The hand multiplier r (7.2): 2 when the declarer has an unused refa (one is used)."""
-        if self.open_refe[seat] > 0:
-            self.open_refe[seat] -= 1
-            return 2
-        return 1
-
-    def is_over(self) -> bool:
-        """7.5: the sum of the bulas at or below zero (or every bula, ``all_bulas_le_zero``)."""
-        if self.rules.end_condition == "all_bulas_le_zero":
-            return max(self.bula) <= 0
-        return sum(self.bula) <= 0
-
-
-def _get(row: Mapping[str, object], key: str) -> int | None:
-    v = row.get(key)
-    return None if v is None else int(v)  # type: ignore[call-overload]
-
-
-def settle_deal(sheet: Sheet, row: Mapping[str, object]) -> DealEntries:
-    """Book one deal on ``sheet`` (balkan.md 7.3 pseudo-code) and return its entries."""
-    rules, n = sheet.rules, sheet.n
-    out = DealEntries(n)
-    mode = str(row["mode"])
-    if row.get("repealed"):
-        return out
-    if mode == "none":
-        if sheet.may_write_refa():
-            sheet.write_refa()
-        return out
-    d = _get(row, "declarer")
-    number = _get(row, "number")
-    assert d is not None and number is not None
-    v = rules.value(number, bool(row.get("igra")))
-    if mode == "nokontra" and rules.pik_without_kontra == "refa_then_declarer_scores" \
-            and sheet.may_write_refa():
-        sheet.write_refa()  # 7.4 Serbian clubs: Pik not kontra'd writes a refa
-        return out
-    r = sheet.use_refa(d)
-    out.refa_used[d] = r == 2
-    if mode in ("pass", "nokontra"):
-        # 5.1 both pass / 5.3 Pik not kontra'd: no play, the contract counts as made
-        out.bula[d] -= v * r
-        _book(sheet, out)
-        return out
-    tricks = {i: t for i in range(n) if (t := _get(row, f"tricks_{i}")) is not None}
-    defenders = [i for i in tricks if i != d]  # those who took part in the play
-    lead = _get(row, "lead_defender")
-    m = {i: 2 ** (_get(row, f"kontra_{i}") or 0) for i in defenders}
-    big = max(m.values(), default=1)
-    t_d = tricks[d]
-    defence = sum(tricks[i] for i in defenders)
-    made = declarer_made(number, t_d)
-    entry = v * r * big
-    if not made and rules.double_fall and entry > sum(sheet.bula):
-        entry *= 2  # 7.5 double fall
-    out.bula[d] += -entry if made else entry
-    kontra_players = [i for i in defenders if m[i] > 1]
-    takes_all = rules.kontra_scope == "kontra_player_takes_all" and kontra_players
-
-    def factor(i: int) -> int:
-        if rules.kontra_scope == "pairwise":
-            return r * m[i]
-        return r * big  # whole_hand and kontra_player_takes_all: the hand's multiplier
-
-    # soups (7.3): trick games by tricks, Bettel only when lost
-    written = {i: 0 for i in defenders}
-    if number == BETL:
-        if not made and rules.bettel_fail_soup != "none":
-            for i in defenders:
-                written[i] = 5 if rules.bettel_fail_soup == "five_tricks" else tricks[i]
-    else:
-        for i in defenders:
-            written[i] = tricks[i]
-        if mode == "invite" and rules.invited_soups == "to_inviter" and lead is not None:
-            written = {i: (defence if i == lead else 0) for i in defenders}
-    if takes_all:
-        k = kontra_players[0]
-        written = {i: (sum(written.values()) if i == k else 0) for i in defenders}
-    for i in defenders:
-        out.soups[i][d] += v * factor(i) * written[i]
-    # defenders penalised (5.2) when the declarer made his contract
-    if made:
-        for i in defenders:
-            if takes_all and i not in kontra_players:
-                continue
-            if m[i] > 1:
-                fails = True  # 5.2 kontra row: the defence took at most four
-            elif number in (BETL, PREFERANS):
-                fails = False
-            elif mode == "invite":
-                fails = i == lead and defence < 4
-            elif mode == "alone" or rules.defender_fail == "individual_two":
-                fails = tricks[i] < 2
-            else:
-                fails = defence < 4 and tricks[i] < 2
-            if fails:
-                out.bula[i] += v * factor(i)
-    _book(sheet, out)
-    return out
-
-
-def _book(sheet: Sheet, out: DealEntries) -> None:
-    for i in range(sheet.n):
-        sheet.bula[i] += out.bula[i]
-        for j in range(sheet.n):
-            sheet.soup_balance[i] += out.soups[i][j]
-            sheet.soup_balance[j] -= out.soups[i][j]
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,16 +26,6 @@ class DealResult:
     cash: tuple[float, ...]
     finished: bool
     """The game has ended after this deal (7.5)."""
-
-
-def score_change(entries: DealEntries) -> list[int]:
-    """Change of each player's score S_i = written - against - 10 bula_i (7.5)."""
-    n = entries.n
-    return [
-        sum(entries.soups[i]) - sum(entries.soups[j][i] for j in range(n))
-        - BULA_POINT * entries.bula[i]
-        for i in range(n)
-    ]
 
 
 def settle_game(rules: BalkanRules, n_players: int,
@@ -213,8 +44,3 @@ def settle_game(rules: BalkanRules, n_players: int,
     return results
 
 
-def final_scores(bula: Sequence[int], soups: Sequence[Sequence[int]]) -> list[int]:
-    """S_i = soups written by i - soups written against i - 10 bula_i (7.5)."""
-    n = len(bula)
-    return [sum(soups[i]) - sum(soups[j][i] for j in range(n)) - BULA_POINT * bula[i]
-            for i in range(n)]

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from scoring.balkan.reference import final_scores
+from model.balkan.paper import final_scores
 from tests.scoring.balkan.sheet import deals, game, last, settle, soups
 
 P = ["D", "A", "B"]  # turn order: A is the defender on the declarer's left (clockwise)

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from model.balkan.frame import deal_row
+from model.balkan.paper import Sheet, final_scores, settle_deal
 from model.balkan.params import BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
-from scoring.balkan.reference import Sheet, final_scores, settle_deal
 from tests.conftest import DATA
 from tests.scoring.balkan.sheet import settle
 
