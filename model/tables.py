@@ -1,9 +1,9 @@
 """The stable DuckDB tables (``../shared/spec/records.md`` section 2): names and columns.
 
-Table names are constants; every writer and every query uses them from here. Columns a variant does
-not use are null (Greek fills ``kassa_*`` and ``chips``, Balkan ``bula_*`` and ``soups_*``, bridge
-``below_line`` ...). Each variant may add its own ``deals_<variant>`` table with the flat columns its
-settlement kernel reads.
+Table names are constants; every writer and every query uses them from here. Columns a variant
+does not use are null (Greek fills ``kassa_*`` and ``chips``, Balkan ``bula_*`` and ``soups_*``,
+bridge ``below_line`` ...). Each variant may add its own ``deals_<variant>`` table with the flat
+columns its settlement kernel reads.
 """
 
 from __future__ import annotations
@@ -129,3 +129,102 @@ DDL: dict[str, str] = {
             PRIMARY KEY (source, sha256)
         )""",
 }
+
+DEALS_SWABIAN = "deals_swabian"
+DDL[DEALS_SWABIAN] = """
+        CREATE TABLE IF NOT EXISTS deals_swabian (
+            game_id   VARCHAR NOT NULL,
+            deal_no   INTEGER NOT NULL,
+            dealer    TINYINT NOT NULL,
+            declarer  TINYINT,
+            game      TINYINT,
+            hand      BOOLEAN NOT NULL,
+            tricks_0  TINYINT,
+            tricks_1  TINYINT,
+            tricks_2  TINYINT,
+            contra_0  TINYINT NOT NULL,
+            contra_1  TINYINT NOT NULL,
+            contra_2  TINYINT NOT NULL,
+            kunstwerk BOOLEAN NOT NULL,
+            PRIMARY KEY (game_id, deal_no)
+        )"""
+
+DEALS_BRIDGE = "deals_bridge"
+EVENT_RESULTS = "event_results"
+DD_TABLES = "dd_tables"
+DDL[DEALS_BRIDGE] = """
+        CREATE TABLE IF NOT EXISTS deals_bridge (
+            game_id         VARCHAR NOT NULL,
+            deal_no         INTEGER NOT NULL,
+            event           VARCHAR,
+            match           VARCHAR,
+            room            VARCHAR,
+            board           INTEGER,
+            ns_pair         VARCHAR,
+            ew_pair         VARCHAR,
+            dealer          TINYINT NOT NULL,
+            declarer        TINYINT,
+            level           TINYINT,
+            denom           TINYINT,
+            doubled         TINYINT,
+            tricks          TINYINT,
+            vul_ns          BOOLEAN,
+            vul_ew          BOOLEAN,
+            honours_ns      SMALLINT NOT NULL,
+            honours_ew      SMALLINT NOT NULL,
+            stated_score_ns INTEGER,
+            PRIMARY KEY (game_id, deal_no)
+        )"""
+DDL[EVENT_RESULTS] = """
+        CREATE TABLE IF NOT EXISTS event_results (
+            event       VARCHAR NOT NULL,
+            board       INTEGER NOT NULL,
+            game_id     VARCHAR NOT NULL,
+            deal_no     INTEGER NOT NULL,
+            match       VARCHAR,
+            room        VARCHAR,
+            ns_pair     VARCHAR,
+            ew_pair     VARCHAR,
+            score_ns    INTEGER NOT NULL,
+            tables      INTEGER NOT NULL,
+            mp_ns       DOUBLE NOT NULL,
+            mp_ew       DOUBLE NOT NULL,
+            pct_ns      DOUBLE,
+            cross_imp_ns DOUBLE,
+            team_imp_ns INTEGER,
+            PRIMARY KEY (game_id, deal_no)
+        )"""
+DDL[DD_TABLES] = """
+        CREATE TABLE IF NOT EXISTS dd_tables (
+            game_id     VARCHAR NOT NULL,
+            deal_no     INTEGER NOT NULL,
+            denom       TINYINT NOT NULL,
+            declarer    TINYINT NOT NULL,
+            tricks      TINYINT NOT NULL,
+            par_ns      INTEGER NOT NULL,
+            par_contracts VARCHAR NOT NULL,
+            PRIMARY KEY (game_id, deal_no, denom, declarer)
+        )"""
+
+DEALS_BALKAN = "deals_balkan"
+DDL[DEALS_BALKAN] = """
+        CREATE TABLE IF NOT EXISTS deals_balkan (
+            game_id       VARCHAR NOT NULL,
+            deal_no       INTEGER NOT NULL,
+            dealer        TINYINT NOT NULL,
+            declarer      TINYINT,
+            number        TINYINT,
+            igra          BOOLEAN NOT NULL,
+            mode          VARCHAR NOT NULL,
+            lead_defender TINYINT,
+            kontra_0      TINYINT NOT NULL,
+            kontra_1      TINYINT NOT NULL,
+            kontra_2      TINYINT NOT NULL,
+            kontra_3      TINYINT NOT NULL,
+            tricks_0      TINYINT,
+            tricks_1      TINYINT,
+            tricks_2      TINYINT,
+            tricks_3      TINYINT,
+            repealed      BOOLEAN NOT NULL,
+            PRIMARY KEY (game_id, deal_no)
+        )"""

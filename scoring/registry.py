@@ -2,8 +2,9 @@
 
 Every variant's settlement works on frames: ``games`` (rows of the ``games`` table: ``game_id``,
 ``players`` as a list in turn order, ``rules`` as a JSON string) and ``deals`` (rows of that
-variant's ``deals_<variant>`` table, sorted by ``game_id, deal_no``). It returns frames whose columns
-are those of the ``settlements``, ``transfers`` and ``standings`` tables (model/tables.py).
+variant's ``deals_<variant>`` table, sorted by ``game_id, deal_no``). It returns frames whose
+columns are those of the ``settlements``, ``transfers`` and ``standings`` tables
+(model/tables.py).
 """
 
 from __future__ import annotations
@@ -22,8 +23,11 @@ class Settled:
 
 
 class Settlement(Protocol):
-    variant: str
-    deals_table: str
+    @property
+    def variant(self) -> str: ...
+
+    @property
+    def deals_table(self) -> str: ...
 
     def settle(self, games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
         """The vectorised settlement of every game at once."""
@@ -31,9 +35,13 @@ class Settlement(Protocol):
 
 
 def _registry() -> dict[str, Settlement]:
+    from scoring.balkan import SETTLEMENT as BALKAN
+    from scoring.bridge import DUPLICATE as BRIDGE_DUPLICATE
+    from scoring.bridge import RUBBER as BRIDGE_RUBBER
     from scoring.greek import SETTLEMENT as GREEK
+    from scoring.swabian import SETTLEMENT as SWABIAN
 
-    return {s.variant: s for s in (GREEK,)}
+    return {s.variant: s for s in (GREEK, SWABIAN, BALKAN, BRIDGE_RUBBER, BRIDGE_DUPLICATE)}
 
 
 def settlement(variant: str) -> Settlement:

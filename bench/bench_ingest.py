@@ -1,0 +1,102 @@
+"""Ingest speed and memory (docs/ingest.md "Speed").
+
+``run()`` generates Greek Prefa leagues with ``data/samples/make_samples.py`` under ``bench/out/``
+and ingests them into fresh databases:
+
+- score-sheet JSONL (100k deals) with the fast path and with the reference (pydantic) path: deals/s
+  and their ratio;
+- full cards + play JSONL (20k deals; every deal replayed by ``check_deal``): deals/s;
+- peak Python heap (tracemalloc) and peak resident memory of a child process ingesting 100k and
+  1,000,000 score-sheet deals: the heap ratio shows that the pipeline streams in batches; the RSS
+  adds DuckDB's own memory for the file's one transaction (see docs/ingest.md "Memory").
+
+Only ingest is timed: scoring is switched off (the games stay pending). Issue targets: >= 100,000
+deals/s score sheet, >= 50,000 deals/s with cards and play; they are printed next to the rates.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "bench" / "out"
+
+CHILD = textwrap.dedent("""
+    import resource, sys, tracemalloc
+    from ingest.pipeline import ingest_paths
+
+    def unscored(name):
+        raise KeyError(name)
+
+    tracemalloc.start()
+    (r,) = ingest_paths([sys.argv[1]], sys.argv[2], settlements=unscored)
+    heap = tracemalloc.get_traced_memory()[1] // 1024
+    print(r.stored, heap, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+""")
+
+
+def _league(name: str, games: int, deals: int, cards: bool) -> Path:
+    from data.samples.make_samples import league_lines
+
+    path = OUT / name
+    if not path.exists():
+        OUT.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        with tmp.open("w") as fh:
+            for line in league_lines(games, deals, cards=cards, prefix=name):
+                fh.write(line + "\n")
+        tmp.rename(path)
+    return path
+
+
+def _rate(path: Path, deals: int, *, fast: bool) -> float:
+    from ingest.pipeline import ingest_paths
+
+    def unscored(name: str) -> object:
+        raise KeyError(name)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        (r,) = ingest_paths([path], Path(tmp) / "b.duckdb", settlements=unscored,  # type: ignore[arg-type]
+                            fast=fast)
+        dt = time.perf_counter() - t0
+    assert r.quarantined == 0 and r.stored == r.records, r
+    return deals / dt
+
+
+def _peaks(path: Path) -> tuple[int, int, int]:
+    """Records stored, peak Python heap (tracemalloc) and peak RSS of a child, both in KiB."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run([sys.executable, "-c", CHILD, str(path), str(Path(tmp) / "m.duckdb")],
+                             cwd=ROOT, capture_output=True, text=True, check=True,
+                             env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    stored, heap, rss = out.stdout.strip().splitlines()[-1].split()
+    return int(stored), int(heap), int(rss)
+
+
+def run() -> None:
+    sheet = _league("sheet-100k.jsonl", 200, 500, cards=False)
+    cards = _league("cards-20k.jsonl", 40, 500, cards=True)
+    fast = _rate(sheet, 100_000, fast=True)
+    ref = _rate(sheet, 100_000, fast=False)
+    print(f"score sheet, fast path:      {fast:10,.0f} deals/s  (target 100,000)")
+    print(f"score sheet, reference path: {ref:10,.0f} deals/s  (fast path = {fast / ref:.1f}x)")
+    full = _rate(cards, 20_000, fast=True)
+    print(f"cards + play (replayed):     {full:10,.0f} deals/s  (target 50,000)")
+    big = _league("sheet-1m.jsonl", 2000, 500, cards=False)
+    n_small, heap_small, rss_small = _peaks(sheet)
+    n_big, heap_big, rss_big = _peaks(big)
+    print(f"peak Python heap: {heap_small / 1024:,.0f} MiB at {n_small:,} records, "
+          f"{heap_big / 1024:,.0f} MiB at {n_big:,} (ratio {heap_big / heap_small:.2f} for 10x)")
+    print(f"peak RSS:         {rss_small / 1024:,.0f} MiB at {n_small:,} records, "
+          f"{rss_big / 1024:,.0f} MiB at {n_big:,} (ratio {rss_big / rss_small:.2f}; DuckDB "
+          "keeps a file's uncommitted rows in memory until its commit)")
+
+
+if __name__ == "__main__":
+    run()

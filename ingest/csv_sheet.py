@@ -1,0 +1,200 @@
+"""The CSV club score sheet (``docs/csv-score-sheet.md``).
+
+A sheet is one game: a header section of ``# key: value`` lines (``game_id``, ``variant``,
+``players`` in turn order, ``league``, ``started_at``, ``rules.<flag>`` ...) and/or a sidecar
+``<name>.game.json`` holding the game record, then a column header row and one row per deal.
+
+Columns (records.md 1.2): ``deal_no`` (optional: rows are numbered 1, 2, ... when absent),
+``dealer``, ``declarer``, ``contract``, ``defence.<player>`` (each defender's decision),
+``tricks.<player>`` (each player's tricks), ``flags`` (words such as ``four_aces preliminary``,
+each set to true). Any other column ``x`` becomes the deal field ``x``; the variant's schema
+decides whether it exists. Empty cells are absent fields. The delimiter is ``,``, ``;`` or a
+tab (whichever the header row uses most). A row is one line (no line breaks inside quoted cells).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ingest.jsonl import quote
+from ingest.source import Issue, Raw
+from model.problems import Code
+
+SIDECAR_SUFFIX = ".game.json"
+DELIMITERS = (",", ";", "\t")
+TRUE_WORDS = frozenset({"true", "yes", "y", "1", "x"})
+FALSE_WORDS = frozenset({"false", "no", "n", "0"})
+
+
+def sidecar_of(path: Path) -> Path:
+    """``league/t1.csv`` -> ``league/t1.game.json``."""
+    return path.with_name(path.stem + SIDECAR_SUFFIX)
+
+
+def scalar(text: str) -> Any:
+    """A cell or header value as JSON would hold it: int, float, bool or string."""
+    t = text.strip()
+    low = t.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(t)
+        except ValueError:
+            pass
+    return t
+
+
+def _flag(text: str) -> Any:
+    low = text.strip().lower()
+    if low in TRUE_WORDS:
+        return True
+    if low in FALSE_WORDS:
+        return False
+    return scalar(text)
+
+
+def _header_game(lines: list[tuple[int, str]], source: str) -> tuple[dict[str, Any], list[Issue]]:
+    """The game fields of the ``# key: value`` lines, and an issue for each unreadable line."""
+    game: dict[str, Any] = {}
+    issues: list[Issue] = []
+    for line_no, text in lines:
+        body = text.lstrip()[1:].strip()
+        if not body:
+            continue
+        key, sep, value = body.partition(":")
+        key, value = key.strip(), value.strip()
+        if not sep or not key:
+            issues.append(Issue(source, line_no, None, Code.PARSE,
+                                f"a header line is '# key: value', got {quote(text)}", text))
+            continue
+        if key == "players":
+            game["players"] = [p.strip() for p in value.split(",") if p.strip()]
+        elif key.startswith("rules."):
+            game.setdefault("rules", {})[key.removeprefix("rules.")] = scalar(value)
+        elif key in ("game_id", "variant", "started_at", "league", "event", "stake"):
+            game[key] = value
+        else:
+            game[key] = scalar(value)
+    return game, issues
+
+
+def _deal(header: list[str], cells: list[str], ordinal: int, game_id: Any) -> dict[str, Any]:
+    deal: dict[str, Any] = {"record": "deal", "game_id": game_id}
+    for col, cell in zip(header, cells, strict=True):
+        value = cell.strip()
+        if not value:
+            continue
+        if col.startswith(("defence.", "tricks.")):
+            group, _, player = col.partition(".")
+            deal.setdefault(group, {})[player] = scalar(value) if group == "tricks" else value
+        elif col == "flags":
+            for word in value.replace(",", " ").split():
+                deal[word] = True
+        elif col in ("dealer", "declarer", "contract"):
+            deal[col] = value
+        else:
+            deal[col] = _flag(value)
+    deal.setdefault("deal_no", ordinal)
+    return deal
+
+
+class CsvSheetReader:
+    """Reads a club score sheet (``*.csv``) with its header section or sidecar game file."""
+
+    name = "csv-sheet"
+
+    def sniff(self, path: Path, head: bytes) -> bool:
+        """A ``.csv``/``.tsv`` with a ``#`` header section, a sidecar, or a ``dealer`` column."""
+        if path.suffix.lower() not in (".csv", ".tsv"):
+            return False
+        if sidecar_of(path).is_file():
+            return True
+        lines = [t.strip() for t in head.decode("utf-8", "replace").lstrip("\ufeff").splitlines()]
+        lines = [t for t in lines if t]
+        if not lines:
+            return False
+        if lines[0].startswith("#"):
+            return True
+        cells = {c.strip().strip('"').lower() for c in lines[0].replace(";", ",").replace(
+            "\t", ",").split(",")}
+        return "dealer" in cells
+
+    def read(self, path: Path) -> Iterator[Raw | Issue]:
+        source = str(path)
+        game, sidecar_text, sidecar_issue = _sidecar(path)
+        if sidecar_issue is not None:
+            yield sidecar_issue
+        header_lines: list[tuple[int, str]] = []
+        header: list[str] | None = None
+        delimiter = ","
+        ordinal = 0
+        with path.open(encoding="utf-8", errors="replace", newline="") as fh:
+            for line_no, raw_line in enumerate(fh, start=1):
+                text = raw_line.rstrip("\r\n").lstrip("\ufeff")
+                if not text.strip():
+                    continue
+                if text.lstrip().startswith("#"):
+                    if header is None:
+                        header_lines.append((line_no, text))
+                    continue
+                if header is None:
+                    yield from _game(source, path, game, header_lines, sidecar_text,
+                                     sidecar_issue is not None)
+                    delimiter = max(DELIMITERS, key=text.count)
+                    header = [c.strip() for c in next(csv.reader([text], delimiter=delimiter))]
+                    continue
+                cells = next(csv.reader([text], delimiter=delimiter))
+                ordinal += 1
+                if len(cells) != len(header):
+                    yield Issue(source, line_no, None, Code.PARSE,
+                                f"{len(cells)} cells but the header row has {len(header)} "
+                                f"columns: {quote(text)}", text)
+                    continue
+                yield Raw(source, line_no, _deal(header, cells, ordinal, game["game_id"]), text)
+        if header is None:
+            yield from _game(source, path, game, header_lines, sidecar_text,
+                             sidecar_issue is not None)
+
+
+def _sidecar(path: Path) -> tuple[dict[str, Any], str, Issue | None]:
+    """The game record of ``<name>.game.json`` if there is one, its text, and a parse issue."""
+    side = sidecar_of(path)
+    if not side.is_file():
+        return {}, "", None
+    text = side.read_text(encoding="utf-8")
+    try:
+        loaded = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return {}, text, Issue(str(path), 0, None, Code.PARSE,
+                               f"sidecar {side.name} is not JSON ({exc.msg}): {quote(text)}", text)
+    if not isinstance(loaded, dict):
+        return {}, text, Issue(str(path), 0, None, Code.PARSE,
+                               f"sidecar {side.name} is not a JSON object: {quote(text)}", text)
+    return loaded, text, None
+
+
+def _game(
+    source: str, path: Path, game: dict[str, Any], header_lines: list[tuple[int, str]],
+    sidecar_text: str, sidecar_bad: bool,
+) -> Iterator[Raw | Issue]:
+    """The game record of a sheet: the sidecar's fields overridden by the header section's.
+
+    Its line is the first header line, or 0 when the game comes from the sidecar alone; with a bad
+    sidecar and no header the game is missing (its deals then have no game)."""
+    fields, issues = _header_game(header_lines, source)
+    yield from issues
+    game.update(fields)
+    game.setdefault("record", "game")
+    game.setdefault("game_id", path.stem)
+    if fields:
+        yield Raw(source, header_lines[0][0], game, "\n".join(t for _, t in header_lines))
+    elif not sidecar_bad:
+        yield Raw(source, 0, game, sidecar_text or json.dumps(game))
+
+
+READER = CsvSheetReader()

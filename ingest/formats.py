@@ -1,0 +1,87 @@
+"""Which reader reads a file: by extension and by sniffing its first bytes.
+
+Each format is one module under ``ingest/`` exposing a ``READER`` (the ``Reader`` protocol of
+``ingest/source.py``). Register a new one with one line in :func:`readers`; the first reader whose
+``sniff`` accepts a file reads it.
+"""
+
+from __future__ import annotations
+
+import glob
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from ingest.csv_sheet import SIDECAR_SUFFIX
+from ingest.source import Reader
+
+HEAD_BYTES = 4096
+
+
+def readers() -> list[Reader]:
+    """Every registered reader, most specific first."""
+    from ingest.csv_sheet import READER as CSV_SHEET
+    from ingest.jsonl import READER as JSONL
+
+    found: list[Reader] = [JSONL, CSV_SHEET]
+    # One line per further format, e.g.: found.append(ingest.ppn.READER)
+    from ingest.lin import READER as LIN
+    from ingest.pbn import READER as PBN
+    from ingest.traveller_csv import READER as TRAVELLER
+
+    found.insert(found.index(CSV_SHEET), TRAVELLER)  # bridge travellers before generic sheets
+    from ingest.dds_hands import READER as DDS_HANDS
+
+    found += [PBN, LIN, DDS_HANDS]
+    found.append(__import__("ingest.ppn", fromlist=["READER"]).READER)  # PPN (Balkan)
+    return found
+
+
+def reader_for(path: Path) -> Reader | None:
+    """The reader of ``path``, or ``None`` when no registered format claims it.
+
+    Sidecar game files (``<sheet>.game.json``) belong to their score sheet and are never read alone.
+    """
+    if path.name.endswith(SIDECAR_SUFFIX):
+        return None
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(HEAD_BYTES)
+    except OSError:
+        return None
+    for reader in readers():
+        if reader.sniff(path, head):
+            return reader
+    return None
+
+
+def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
+    """Files named by ``paths`` (files, folders, globs) in a stable order, each once.
+
+    The flag tells whether the file was named explicitly (a file or a glob match) rather than found
+    by walking a folder: files found in folders without a reader are skipped silently.
+    """
+    seen: set[Path] = set()
+
+    def once(p: Path, explicit: bool) -> Iterator[tuple[Path, bool]]:
+        key = p.resolve()
+        if key not in seen:
+            seen.add(key)
+            yield p, explicit
+
+    for item in paths:
+        p = Path(item)
+        if p.is_dir():
+            for f in sorted(q for q in p.rglob("*") if q.is_file()):
+                yield from once(f, False)
+        elif p.exists():
+            yield from once(p, True)
+        else:
+            matches = sorted(Path(m) for m in glob.glob(str(item), recursive=True))
+            if not matches:
+                yield from once(p, True)  # the caller reports it as missing
+            for m in matches:
+                if m.is_dir():
+                    for f in sorted(q for q in m.rglob("*") if q.is_file()):
+                        yield from once(f, False)
+                else:
+                    yield from once(m, True)

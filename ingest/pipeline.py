@@ -1,0 +1,485 @@
+"""Ingest: files -> readers -> validation -> DuckDB -> rescoring (``docs/ingest.md``).
+
+Each file is stored in one DuckDB transaction: its games, deals, the variant's ``deals_<variant>``
+rows, its quarantine rows (replacing the file's earlier ones) and its ``ingest_log`` row. A file
+already logged with the same sha256 changes nothing. Every input record ends exactly once as
+stored, duplicate or quarantined (records.md section 2). Records stream through in batches, so
+memory stays flat whatever the file's size. After each file the games it touched are rescored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from ingest import fastpath, store
+from ingest.formats import expand, reader_for
+from ingest.jsonl import JsonlReader, parse_line
+from ingest.source import Issue, Raw
+from ingest.validate import NEVER, Accepted, Validator, VariantLookup
+from model import tables as T
+from model.base import DealBase, GameBase
+from model.problems import Code
+from scoring.store import SettlementLookup, rescore
+
+BATCH = 50_000
+"""Records validated between two bulk inserts (memory stays flat at any file size)."""
+PROGRESS_EVERY = 2_000
+"""Records between two progress reports on the reference path (the fast path reports per batch)."""
+KEEP_ISSUES = 100
+"""Issues kept in a ``FileReport`` (all of them are in the ``quarantine`` table)."""
+
+
+class StrictError(Exception):
+    """Strict mode met a problem: the file's transaction is rolled back."""
+
+    def __init__(self, issue: Issue) -> None:
+        super().__init__(str(issue))
+        self.issue = issue
+
+
+@dataclass
+class FileReport:
+    source: str
+    reader: str | None = None
+    sha256: str | None = None
+    records: int = 0
+    stored: int = 0
+    duplicates: int = 0
+    quarantined: int = 0
+    skipped: str | None = None
+    """Why nothing was read: ``unchanged`` (same sha256 already ingested), ``no reader``,
+    ``missing``."""
+    issues: list[Issue] = field(default_factory=list)
+    games: set[str] = field(default_factory=set)
+    """Games touched (a stored game line or deal)."""
+    score_error: str | None = None
+    """Rescoring failed (a settlement bug): the data is stored and the games stay pending."""
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    source: str
+    file_no: int
+    files: int
+    done_bytes: int
+    total_bytes: int
+    records: int
+
+
+ProgressFn = Callable[[Progress], None]
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _game_row(a: Accepted) -> dict[str, object]:
+    g = a.record
+    assert isinstance(g, GameBase)
+    rules = getattr(g, "rules", None)
+    return {
+        "game_id": g.game_id, "variant": a.variant.name, "players": list(g.players),
+        "rules": rules.model_dump_json() if rules is not None else "{}",
+        "started_at": g.started_at, "league": g.league, "event": g.event, "stake": g.stake,
+        "source": a.raw.source, "line": a.raw.line, "record": a.canonical,
+    }
+
+
+def _deal_row(a: Accepted, key: str) -> dict[str, object]:
+    d = a.record
+    assert isinstance(d, DealBase)
+    return {
+        "game_id": d.game_id, "deal_no": d.deal_no, "deal_key": key, "variant": a.variant.name,
+        "dealer": d.dealer, "declarer": d.declarer, "contract": getattr(d, "contract", None),
+        "has_cards": d.hands is not None or d.play is not None,
+        "source": a.raw.source, "line": a.raw.line, "record": a.canonical,
+    }
+
+
+def _quarantine_row(issue: Issue, now: datetime) -> dict[str, object]:
+    return {"source": issue.source, "line": issue.line, "record_key": issue.record_key,
+            "code": str(issue.code), "message": issue.message, "raw": issue.raw,
+            "ingested_at": now}
+
+
+class _FileLoad:
+    """The records of one file between two flushes, and the file's counts."""
+
+    def __init__(self, conn: duckdb.DuckDBPyConnection, report: FileReport, strict: bool) -> None:
+        self.conn = conn
+        self.report = report
+        self.strict = strict
+        self.now = datetime.now(UTC)
+        self.games: list[Accepted] = []
+        self.deals: list[Accepted] = []
+        self.issues: list[Issue] = []
+        self.fast: list[pl.DataFrame] = []
+
+    def __len__(self) -> int:
+        return len(self.games) + len(self.deals) + len(self.issues) + sum(
+            f.height for f in self.fast)
+
+    def take(self, raw: Raw | Accepted | Issue, validator: Validator) -> None:
+        """One record through the reference (pydantic) path (or its result, when known)."""
+        result = validator.validate(raw) if isinstance(raw, Raw) else raw
+        if isinstance(result, Issue):
+            self.issue(result)
+        else:
+            self.accept(result)
+
+    def chunk(self, items: list[tuple[int, str] | Issue], validator: Validator,
+              fast_games: Callable[[], pl.DataFrame] | None) -> int:
+        """A chunk of JSONL lines, with the same outcome as reading it line by line.
+
+        The chunk's game lines are validated first (in order; games do not depend on deals), so
+        that the fast path can take the deals of games that start inside the chunk; a deal sees
+        such a game only after its game line (``Validator.visible_from``). The fast path takes
+        what it accepts, the rest goes through the reference path in line order. Returns the
+        bytes read."""
+        source = self.report.source
+        texts = [it for it in items if not isinstance(it, Issue)]
+        early: dict[int, Accepted | Issue] = {}
+        for k, (line_no, text) in enumerate(texts):
+            if '"game"' in text:
+                raw = parse_line(source, line_no, text)
+                if isinstance(raw, Raw) and raw.data.get("record") == "game":
+                    validator.position = k
+                    early[k] = validator.validate(raw)
+        accepted = None
+        if fast_games is not None:
+            games = fast_games().with_columns(
+                since=pl.col("game_id").replace_strict(validator.visible_from, default=-1,
+                                                       return_dtype=pl.Int64))
+            if games.height:
+                accepted = fastpath.accept([t for _, t in texts], games.drop("since"))
+                since = games.select("game_id", "since")
+                accepted = accepted.join(since, on="game_id", how="left").filter(
+                    pl.col("idx") > pl.col("since")).drop("since")
+        fast_at: set[int] = set()
+        if accepted is not None and accepted.height:
+            accepted = accepted.filter(~pl.struct("game_id", "deal_no").is_duplicated())
+            fast_at = set(accepted["idx"].to_list())
+        done = 0
+        slow_ids: set[tuple[str, int]] = set()
+        k = -1
+        for it in items:
+            if isinstance(it, Issue):
+                self.issue(it)
+                done += len(it.raw) + 1
+                continue
+            k += 1
+            done += len(it[1]) + 1
+            if k in fast_at:
+                continue
+            if k in early:
+                self.take(early[k], validator)
+                continue
+            n = len(self.deals)
+            validator.position = k
+            self.take(parse_line(source, *it), validator)
+            if len(self.deals) > n:
+                d = self.deals[-1].record
+                slow_ids.add((d.game_id, d.deal_no))  # type: ignore[union-attr]
+        if accepted is not None and accepted.height:
+            ids = zip(accepted["game_id"].to_list(), accepted["deal_no"].to_list(), strict=True)
+            clash = [i for i, key in zip(accepted["idx"].to_list(), ids, strict=True)
+                     if key in slow_ids]
+            if clash:  # same deal number as a reference-path deal of this chunk: keep line order
+                for i in clash:
+                    validator.position = i
+                    self.take(parse_line(source, *texts[i]), validator)
+                self.deals.sort(key=lambda a: a.raw.line)
+                accepted = accepted.filter(~pl.col("idx").is_in(clash))
+            lines = pl.Series("line", [n for n, _ in texts], dtype=pl.Int32)
+            self.fast.append(accepted.with_columns(line=lines.gather(accepted["idx"])))
+        validator.position = NEVER
+        validator.visible_from.clear()
+        return done
+
+    def issue(self, issue: Issue) -> None:
+        if self.strict:
+            raise StrictError(issue)
+        self.issues.append(issue)
+        self.report.quarantined += 1
+        if len(self.report.issues) < KEEP_ISSUES:
+            self.report.issues.append(issue)
+
+    def accept(self, a: Accepted) -> None:
+        if a.is_game:
+            if a.duplicate:
+                self.report.duplicates += 1
+            else:
+                self.games.append(a)
+        else:
+            self.deals.append(a)
+
+    def _sort_deals(self) -> list[tuple[Accepted, str]]:
+        """New deals of the batch; duplicates counted, conflicting ones sent to quarantine."""
+        ids = {(a.record.game_id, a.record.deal_no) for a in self.deals  # type: ignore[union-attr]
+               }
+        known = store.stored_deal_keys(self.conn, ids)
+        fresh: list[tuple[Accepted, str]] = []
+        for a in self.deals:
+            d = a.record
+            assert isinstance(d, DealBase)
+            key, at = a.key, (d.game_id, d.deal_no)
+            if at not in known:
+                known[at] = key
+                fresh.append((a, key))
+            elif known[at] == key:
+                self.report.duplicates += 1
+            else:
+                raw = a.raw
+                self.issue(Issue(raw.source, raw.line, f"{d.game_id}#{d.deal_no}",
+                                 Code.DEAL_CONFLICT,
+                                 f"deal {d.deal_no} of game {d.game_id!r} is already stored with "
+                                 "other content (fix or remove one of them)", raw.text))
+        return fresh
+
+    def flush(self) -> None:
+        fresh = self._sort_deals()
+        if self.games:
+            rows = [_game_row(a) for a in self.games]
+            store.insert(self.conn, T.GAMES, store.frame(rows, store.GAMES_SCHEMA))
+            self.report.games.update(a.record.game_id for a in self.games)
+        if fresh:
+            rows = [_deal_row(a, k) for a, k in fresh]
+            store.insert(self.conn, T.DEALS, store.frame(rows, store.DEALS_SCHEMA))
+            by_variant: dict[str, list[Accepted]] = defaultdict(list)
+            for a, _ in fresh:
+                by_variant[a.variant.name].append(a)
+            for group in by_variant.values():
+                v = group[0].variant
+                flat = [v.deal_row(a.game, a.record) for a in group]  # type: ignore[arg-type]
+                store.insert(self.conn, v.deals_table,
+                             pl.DataFrame(flat, schema=v.frame_schema, orient="row"))
+            self.report.games.update(a.record.game_id for a, _ in fresh)
+        for accepted in self.fast:
+            self._flush_fast(accepted)
+        self.fast = []
+        if self.issues:
+            rows = [_quarantine_row(i, self.now) for i in self.issues]
+            store.insert(self.conn, T.QUARANTINE, store.frame(rows, store.QUARANTINE_SCHEMA))
+        self.report.stored += len(self.games) + len(fresh)
+        self.games, self.deals, self.issues = [], [], []
+
+
+    def _flush_fast(self, accepted: pl.DataFrame) -> None:
+        """Store the fast path's deals: new, duplicate, or a conflict sent to quarantine."""
+        conn = self.conn
+        conn.register("_trickbook_fast", accepted.select("game_id", "deal_no").to_arrow())
+        try:
+            stored = conn.sql(
+                f"SELECT d.game_id, d.deal_no, d.deal_key AS stored FROM {T.DEALS} d "
+                "JOIN _trickbook_fast f USING (game_id, deal_no)"
+            ).pl()
+        finally:
+            conn.unregister("_trickbook_fast")
+        f = accepted.join(stored.cast({"deal_no": pl.Int32}), on=["game_id", "deal_no"],
+                          how="left")
+        new = f.filter(pl.col("stored").is_null())
+        same = f.filter(pl.col("stored") == pl.col("deal_key")).height
+        for row in f.filter(pl.col("stored") != pl.col("deal_key")).iter_rows(named=True):
+            self.issue(Issue(self.report.source, row["line"], f"{row['game_id']}#{row['deal_no']}",
+                             Code.DEAL_CONFLICT,
+                             f"deal {row['deal_no']} of game {row['game_id']!r} is already stored "
+                             "with other content (fix or remove one of them)", row["text"]))
+        deals = new.select(
+            "game_id", "deal_no", "deal_key", "dealer", "declarer", "contract", "line", "record",
+            variant=pl.lit(fastpath.VARIANT), has_cards=pl.lit(False),
+            source=pl.lit(self.report.source),
+        ).cast({k: v for k, v in store.DEALS_SCHEMA.items()})
+        store.insert(conn, T.DEALS, deals)
+        store.insert(conn, T.DEALS_GREEK, fastpath.greek_rows(new))
+        self.report.games.update(new["game_id"].unique().to_list())
+        self.report.stored += new.height
+        self.report.duplicates += same
+
+
+def _fast_games(validator: Validator, cache: dict[str, object]) -> pl.DataFrame:
+    """The fast path's games frame, rebuilt only when the validator has learnt new games."""
+    if cache.get("n") != len(validator.games):
+        rows = [r for g, _, _ in validator.games.values()
+                if (r := fastpath.game_row(g)) is not None]
+        cache["frame"] = pl.DataFrame(rows, schema=fastpath.GAMES_SCHEMA, orient="row")
+        cache["n"] = len(validator.games)
+    frame = cache["frame"]
+    assert isinstance(frame, pl.DataFrame)
+    return frame
+
+
+def _fast_enabled(variants: VariantLookup | None) -> bool:
+    from model import variants as registry
+
+    try:
+        v = (variants or registry.variant)(fastpath.VARIANT)
+    except Exception:
+        return False
+    return fastpath.supports(v.frame_schema)
+
+
+def ingest_file(
+    conn: duckdb.DuckDBPyConnection,
+    path: Path,
+    *,
+    strict: bool = False,
+    variants: VariantLookup | None = None,
+    on_record: Callable[[int, int], None] | None = None,
+    batch: int = BATCH,
+    fast: bool = True,
+) -> FileReport:
+    """Read, validate and store one file in one transaction (rescoring is the caller's).
+
+    ``fast``: JSON Lines go through the columnar fast path (``ingest/fastpath.py``) first."""
+    source = str(path)
+    report = FileReport(source)
+    if not path.is_file():
+        report.skipped = "missing"
+        return report
+    reader = reader_for(path)
+    if reader is None:
+        report.skipped = "no reader"
+        return report
+    report.reader = reader.name
+    report.sha256 = file_sha256(path)
+    if store.already_logged(conn, source, report.sha256):
+        report.skipped = "unchanged"
+        return report
+    load = _FileLoad(conn, report, strict)
+    validator = Validator(lambda gid: store.stored_game(conn, gid), variants)
+    use_fast = fast and isinstance(reader, JsonlReader) and _fast_enabled(variants)
+    done = 0
+    conn.execute("BEGIN")
+    try:
+        store.clear_quarantine(conn, source)
+        if use_fast:
+            assert isinstance(reader, JsonlReader)
+            cache: dict[str, object] = {}
+            for items in reader.read_lines(path, batch):
+                report.records += len(items)
+                done += load.chunk(items, validator, lambda: _fast_games(validator, cache))
+                load.flush()
+                if on_record is not None:
+                    on_record(report.records, done)
+        else:
+            for item in reader.read(path):
+                report.records += 1
+                if isinstance(item, Raw):
+                    done += len(item.text) + 1
+                    load.take(item, validator)
+                else:
+                    done += len(item.raw) + 1
+                    load.issue(item)
+                if len(load) >= batch:
+                    load.flush()
+                if on_record is not None and report.records % PROGRESS_EVERY == 0:
+                    on_record(report.records, done)
+        load.flush()
+        log = {"source": source, "sha256": report.sha256, "records": report.records,
+               "stored": report.stored, "duplicates": report.duplicates,
+               "quarantined": report.quarantined, "ingested_at": load.now}
+        store.insert(conn, T.INGEST_LOG, store.frame([log], store.INGEST_LOG_SCHEMA))
+        store.mark_pending(conn, report.games)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    if on_record is not None:
+        on_record(report.records, done)
+    return report
+
+
+def score_pending(
+    conn: duckdb.DuckDBPyConnection, settlements: SettlementLookup | None = None
+) -> list[str]:
+    """Rescore every pending game and clear the marks of those settled, in one transaction."""
+    pending = store.pending_games(conn)
+    if not pending:
+        return []
+    conn.execute("BEGIN")
+    try:
+        result = rescore(conn, pending, settlements=settlements, transaction=False)
+        conn.execute(
+            f"DELETE FROM {store.PENDING} WHERE game_id IN "
+            f"(SELECT game_id FROM {T.GAMES} WHERE NOT list_contains(?::VARCHAR[], variant))",
+            [result.unsettled_variants],
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return pending
+
+
+def ingest_paths(
+    paths: Iterable[str | Path],
+    db_path: str | Path,
+    *,
+    strict: bool = False,
+    progress: ProgressFn | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    variants: VariantLookup | None = None,
+    settlements: SettlementLookup | None = None,
+    batch: int = BATCH,
+    fast: bool = True,
+) -> list[FileReport]:
+    """Ingest files, folders and globs into ``db_path``; one report per file.
+
+    ``strict`` raises :class:`StrictError` at the first issue (that file is rolled back; earlier
+    files stay stored). ``should_stop`` is asked between files (a first Ctrl-C). A
+    ``KeyboardInterrupt`` inside a file rolls that file back and propagates."""
+    files = [(p, explicit) for p, explicit in expand(paths)
+             if explicit or reader_for(p) is not None]
+    sizes = [p.stat().st_size if p.is_file() else 0 for p, _ in files]
+    total = sum(sizes)
+    reports: list[FileReport] = []
+    conn = store.connect(db_path)
+    try:
+        score_pending_safely(conn, None, settlements, strict)
+        before = 0
+        for no, (path, _) in enumerate(files, start=1):
+            if should_stop is not None and should_stop():
+                break
+
+            def tick(records: int, done: int, path: Path = path, no: int = no,
+                     before: int = before) -> None:
+                if progress is not None:
+                    progress(Progress(str(path), no, len(files), before + done, total, records))
+
+            report = ingest_file(conn, path, strict=strict, variants=variants,
+                                 on_record=tick, batch=batch, fast=fast)
+            reports.append(report)
+            before += sizes[no - 1]
+            tick(report.records, 0)
+            if report.games:
+                score_pending_safely(conn, report, settlements, strict)
+    finally:
+        conn.close()
+    return reports
+
+
+def score_pending_safely(
+    conn: duckdb.DuckDBPyConnection, report: FileReport | None,
+    settlements: SettlementLookup | None, strict: bool,
+) -> None:
+    """Rescore; a failing settlement (a bug, not bad data) leaves the games pending and is
+    reported on the file instead of losing the stored data."""
+    try:
+        score_pending(conn, settlements)
+    except Exception as exc:
+        if strict:
+            raise
+        if report is not None:
+            report.score_error = f"{type(exc).__name__}: {exc}"

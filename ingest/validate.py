@@ -1,0 +1,213 @@
+"""Validation: a ``Raw`` record becomes an accepted pydantic record or an ``Issue``.
+
+Stages (records.md 1, ``model/variants.py``): the record kind (``game`` / ``deal``); for a game its
+variant and the variant's ``game_model``; for a deal its game (seen earlier in this file or stored
+before), the variant's ``deal_model`` and then ``variant.check_deal``. A pydantic error becomes one
+message naming each bad field and quoting its value. A game line whose id is known with other
+content is a ``GAME_CONFLICT``; with the same content it is accepted as a duplicate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from ingest.jsonl import quote
+from ingest.source import Issue, Raw
+from model import variants as registry
+from model.base import DealBase, GameBase
+from model.problems import Code, Problem
+from model.variants import UnknownVariant, Variant
+
+NEVER = 2**62
+MAX_DEAL_NO = 2**31 - 1
+"""The ``deals.deal_no`` column is an INTEGER (model/tables.py)."""
+VariantLookup = Callable[[str], Variant]
+StoredGame = Callable[[str], "tuple[str, str] | None"]
+"""``game_id`` -> ``(variant, canonical record JSON)`` of a stored game, or ``None``."""
+
+
+def canonical_json(record: BaseModel) -> str:
+    """The canonical JSON of a record: defaults left out, keys sorted, no spaces.
+
+    Two records with the same meaning (``"four_aces": false`` written or omitted, names with
+    surrounding spaces, keys in another order) have the same canonical JSON."""
+    data = record.model_dump(mode="json", exclude_defaults=True)
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def deal_key(game_id: str, canonical: str) -> str:
+    """Content-derived id of a deal (STYLE.md practice 6): the hash of its game and content."""
+    return hashlib.sha256(f"{game_id}\x00{canonical}".encode()).hexdigest()[:32]
+
+
+def record_key(data: dict[str, Any]) -> str | None:
+    """``game_id#deal_no`` of a deal, ``game_id`` of a game, as far as the raw data tells."""
+    gid = data.get("game_id")
+    if not isinstance(gid, str | int):
+        return None
+    if data.get("record") == "deal":
+        return f"{gid}#{data.get('deal_no')}"
+    return str(gid)
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr`` of a bad value, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def explain(exc: ValidationError) -> str:
+    """One message for every error of a pydantic validation: ``field: what (got value)``."""
+    parts = []
+    for err in exc.errors(include_url=False):
+        loc = ".".join(str(x) for x in err["loc"])
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        if not loc:
+            parts.append(msg)
+        elif err["type"] == "missing":
+            parts.append(f"{loc}: field required")
+        else:
+            parts.append(f"{loc}: {msg} (got {shown(err.get('input'))})")
+    return "; ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """A valid record with what the store needs: its game, variant and canonical JSON."""
+
+    raw: Raw
+    record: GameBase | DealBase
+    game: GameBase
+    variant: Variant
+    canonical: str
+    duplicate: bool = False
+    """A game line identical to one already known (only games are known here; deals are
+    compared with the database by the pipeline)."""
+
+    @property
+    def is_game(self) -> bool:
+        return isinstance(self.record, GameBase)
+
+    @property
+    def key(self) -> str:
+        if isinstance(self.record, DealBase):
+            return deal_key(self.record.game_id, self.canonical)
+        return self.record.game_id
+
+
+class Validator:
+    """Validates the records of one file in order, remembering the games it has seen."""
+
+    def __init__(
+        self,
+        stored_game: StoredGame = lambda _gid: None,
+        variants: VariantLookup | None = None,
+    ) -> None:
+        self._stored_game = stored_game
+        self._variants = variants or registry.variant
+        self._games: dict[str, tuple[GameBase, Variant, str]] = {}
+        self.position = NEVER
+        """Where in the file the record being validated stands (batch validation sets it)."""
+        self.visible_from: dict[str, int] = {}
+        """Games validated ahead of their turn (a batch's game lines first): a deal sees such a
+        game only from the game line's position on, exactly as in line-by-line validation."""
+
+    def _issue(self, raw: Raw, code: Code, message: str) -> Issue:
+        return Issue(raw.source, raw.line, record_key(raw.data), code, message, raw.text)
+
+    def _variant(self, name: object) -> Variant | None:
+        if not isinstance(name, str):
+            return None
+        try:
+            return self._variants(name)
+        except UnknownVariant:
+            return None
+
+    @property
+    def games(self) -> dict[str, tuple[GameBase, Variant, str]]:
+        """The games known so far (this file's, and stored ones already looked up)."""
+        return self._games
+
+    def known_game(self, game_id: str) -> tuple[GameBase, Variant, str] | None:
+        """A game of this file, or a stored one (validated again from its record, then cached)."""
+        if game_id in self._games:
+            if self.visible_from.get(game_id, -1) > self.position:
+                return None
+            return self._games[game_id]
+        stored = self._stored_game(game_id)
+        if stored is None:
+            return None
+        name, text = stored
+        v = self._variants(name)
+        game = v.game_model.model_validate_json(text)
+        self._games[game_id] = (game, v, canonical_json(game))
+        return self._games[game_id]
+
+    def validate(self, raw: Raw) -> Accepted | Issue:
+        kind = raw.data.get("record")
+        if kind == "game":
+            return self._game(raw)
+        if kind == "deal":
+            return self._deal(raw)
+        what = "no 'record' field" if kind is None else f"'record' is {shown(kind)}"
+        return self._issue(raw, Code.UNKNOWN_RECORD, f"{what}; expected 'game' or 'deal'")
+
+    def _game(self, raw: Raw) -> Accepted | Issue:
+        data = raw.data
+        name = data.get("variant")
+        if name is None:
+            return self._issue(raw, Code.SCHEMA, "variant: field required")
+        v = self._variant(name)
+        if v is None:
+            return self._issue(raw, Code.UNKNOWN_VARIANT, f"unknown variant {shown(name)}")
+        try:
+            game = v.game_model.model_validate({**data, "variant": v.name})
+        except ValidationError as exc:
+            return self._issue(raw, Code.SCHEMA, explain(exc))
+        canonical = canonical_json(game)
+        known = self.known_game(game.game_id)
+        if known is not None:
+            if known[2] != canonical:
+                return self._issue(raw, Code.GAME_CONFLICT,
+                                   f"game {game.game_id!r} is already known with other content: "
+                                   f"{quote(known[2], 200)}")
+            return Accepted(raw, game, known[0], known[1], canonical, duplicate=True)
+        self._games[game.game_id] = (game, v, canonical)
+        if self.position != NEVER:
+            self.visible_from[game.game_id] = self.position
+        return Accepted(raw, game, game, v, canonical)
+
+    def _deal(self, raw: Raw) -> Accepted | Issue:
+        gid = raw.data.get("game_id")
+        if not isinstance(gid, str) or not gid:
+            return self._issue(raw, Code.SCHEMA, "game_id: field required (a non-empty string)")
+        known = self.known_game(gid)
+        if known is None:
+            return self._issue(raw, Code.UNKNOWN_GAME,
+                               f"game {gid!r} has no game line (in this file before the deal, "
+                               "nor in the database)")
+        game, v, _ = known
+        try:
+            deal = v.deal_model.model_validate(raw.data)
+        except ValidationError as exc:
+            return self._issue(raw, Code.SCHEMA, explain(exc))
+        if deal.deal_no > MAX_DEAL_NO:
+            return self._issue(raw, Code.SCHEMA, f"deal_no: at most {MAX_DEAL_NO} "
+                                                 f"(got {deal.deal_no})")
+        problems = v.check_deal(game, deal)
+        if problems:
+            return self._issue(raw, problems[0].code, problem_message(problems))
+        return Accepted(raw, deal, game, v, canonical_json(deal))
+
+
+def problem_message(problems: list[Problem]) -> str:
+    """One message for the problems of a deal; the first one's code is the issue's code."""
+    if len(problems) == 1:
+        return problems[0].message
+    return "; ".join(str(p) for p in problems)

@@ -1,0 +1,156 @@
+"""Data checks after every load (STYLE.md practice 8): small named SQL queries, one property each.
+
+Each query returns the rows that break its property; no rows means the property holds. Sources:
+``../shared/spec/records.md`` section 2 (zero-sum, transfers, ingest accounting) and
+``greek-prefa.md`` 8 (a kassa never goes below 0), 11 (end of game).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import duckdb
+
+from model import tables as T
+from scoring.store import PENDING
+
+ZERO_SUM_PER_DEAL = ("greek-prefa", "swabian", "bridge-rubber", "bridge-duplicate")
+"""Variants whose ``settlements.cash`` sums to 0 in every deal (records.md section 2)."""
+SETTLES_BY_PAYMENTS = ("greek-prefa", "swabian", "bridge-rubber", "bridge-duplicate")
+"""Variants whose per-deal ``transfers`` net to ``settlements.cash`` (records.md section 2); the
+Balkan and Russian games settle their soups and whists at the end of the game instead."""
+TOLERANCE = 1e-6
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    description: str
+    sql: str
+    finding: bool = False
+    """A finding is reported but is not a failure of the data (e.g. deals after the game end)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    check: str
+    description: str
+    count: int
+    examples: list[tuple[object, ...]]
+    finding: bool
+
+    def __str__(self) -> str:
+        kind = "finding" if self.finding else "failed"
+        return f"{self.check} ({kind}, {self.count} rows): {self.description}; e.g. {self.examples}"
+
+
+_ZERO_SUM = ", ".join(f"'{v}'" for v in ZERO_SUM_PER_DEAL)
+_BY_PAYMENTS = ", ".join(f"'{v}'" for v in SETTLES_BY_PAYMENTS)
+
+CHECKS: tuple[Check, ...] = (
+    Check(
+        "settlements_zero_sum_per_deal",
+        "settlements.cash sums to 0 per deal where the variant is zero-sum per deal",
+        f"""SELECT game_id, deal_no, sum(cash) AS total FROM {T.SETTLEMENTS}
+            WHERE variant IN ({_ZERO_SUM}) GROUP BY game_id, deal_no
+            HAVING abs(sum(cash)) > {TOLERANCE} ORDER BY game_id, deal_no""",
+    ),
+    Check(
+        "transfers_net_to_settlements",
+        "each player's received minus paid transfers equals settlements.cash, per deal, where "
+        "the variant settles by payments",
+        f"""WITH flows AS (
+                SELECT game_id, deal_no, payee AS player, amount FROM {T.TRANSFERS}
+                UNION ALL
+                SELECT game_id, deal_no, payer AS player, -amount FROM {T.TRANSFERS}),
+            net AS (SELECT game_id, deal_no, player, sum(amount) AS net FROM flows
+                    GROUP BY ALL),
+            paying AS (SELECT game_id FROM {T.GAMES} WHERE variant IN ({_BY_PAYMENTS}))
+            SELECT s.game_id, s.deal_no, s.player, s.cash, coalesce(n.net, 0) AS net
+            FROM {T.SETTLEMENTS} s JOIN paying USING (game_id)
+            LEFT JOIN net n USING (game_id, deal_no, player)
+            WHERE abs(s.cash - coalesce(n.net, 0)) > {TOLERANCE}
+            ORDER BY s.game_id, s.deal_no, s.player""",
+    ),
+    Check(
+        "kassa_never_negative",
+        "no kassa goes below 0 (greek-prefa.md 8, 10)",
+        f"""SELECT game_id, deal_no, player, kassa_after FROM {T.SETTLEMENTS}
+            WHERE kassa_after < 0 ORDER BY game_id, deal_no, player""",
+    ),
+    Check(
+        "finished_games_zero_sum",
+        "a finished game's standings.cash sums to 0 over its players (records.md 2)",
+        f"""SELECT game_id, sum(cash) AS total FROM {T.STANDINGS} GROUP BY game_id
+            HAVING bool_and(finished) AND abs(sum(cash)) > {TOLERANCE} ORDER BY game_id""",
+    ),
+    Check(
+        "deals_have_settlements",
+        "every stored deal has settlements (deals after the end of a game are a finding below)",
+        f"""SELECT d.game_id, d.deal_no FROM {T.DEALS} d
+            WHERE NOT EXISTS (SELECT 1 FROM {T.SETTLEMENTS} s
+                              WHERE s.game_id = d.game_id AND s.deal_no = d.deal_no)
+              AND NOT EXISTS (SELECT 1 FROM {T.STANDINGS} t
+                              WHERE t.game_id = d.game_id AND t.finished
+                                AND d.deal_no > (SELECT coalesce(max(s.deal_no), 0)
+                                                 FROM {T.SETTLEMENTS} s
+                                                 WHERE s.game_id = d.game_id))
+            ORDER BY d.game_id, d.deal_no""",
+    ),
+    Check(
+        "no_games_waiting_for_rescore",
+        "every game touched by an ingest has been rescored (rescore_pending is empty)",
+        f"SELECT game_id FROM {PENDING} ORDER BY game_id",
+    ),
+    Check(
+        "deals_after_game_end",
+        "deals recorded after their game ended (greek-prefa.md 11): stored, not settled",
+        f"""SELECT d.game_id, d.deal_no, d.source, d.line FROM {T.DEALS} d
+            WHERE EXISTS (SELECT 1 FROM {T.STANDINGS} t
+                          WHERE t.game_id = d.game_id AND t.finished)
+              AND NOT EXISTS (SELECT 1 FROM {T.SETTLEMENTS} s
+                              WHERE s.game_id = d.game_id AND s.deal_no = d.deal_no)
+              AND d.deal_no > (SELECT coalesce(max(s.deal_no), 0) FROM {T.SETTLEMENTS} s
+                               WHERE s.game_id = d.game_id)
+            ORDER BY d.game_id, d.deal_no""",
+        finding=True,
+    ),
+    Check(
+        "ingest_log_counts_every_record_once",
+        "records = stored + duplicates + quarantined in every ingest_log row (records.md 2)",
+        f"""SELECT source, sha256, records, stored, duplicates, quarantined FROM {T.INGEST_LOG}
+            WHERE records <> stored + duplicates + quarantined ORDER BY source""",
+    ),
+    Check(
+        "quarantine_matches_last_ingest",
+        "a source's quarantine rows are as many as its last ingest_log row says",
+        f"""WITH last AS (SELECT source, arg_max(quarantined, ingested_at) AS quarantined
+                          FROM {T.INGEST_LOG} GROUP BY source),
+                 held AS (SELECT source, count(*) AS n FROM {T.QUARANTINE} GROUP BY source)
+            SELECT coalesce(l.source, h.source) AS source, l.quarantined, coalesce(h.n, 0) AS n
+            FROM last l FULL JOIN held h USING (source)
+            WHERE coalesce(l.quarantined, -1) <> coalesce(h.n, 0) ORDER BY 1""",
+    ),
+    Check(
+        "stored_records_logged",
+        "the stored deals of each source are no more than its ingest_log rows stored",
+        f"""WITH logged AS (SELECT source, sum(stored) AS stored FROM {T.INGEST_LOG}
+                            GROUP BY source),
+                 held AS (SELECT source, count(*) AS n FROM {T.DEALS} GROUP BY source)
+            SELECT h.source, h.n, l.stored FROM held h LEFT JOIN logged l USING (source)
+            WHERE h.n > coalesce(l.stored, 0) ORDER BY 1""",
+    ),
+)
+
+
+def run_checks(
+    conn: duckdb.DuckDBPyConnection, checks: tuple[Check, ...] = CHECKS, *, examples: int = 5
+) -> list[Failure]:
+    """Every check whose property does not hold (findings included, flagged), in order."""
+    out: list[Failure] = []
+    for check in checks:
+        rows = conn.execute(check.sql).fetchall()
+        if rows:
+            out.append(Failure(check.name, check.description, len(rows), rows[:examples],
+                               check.finding))
+    return out

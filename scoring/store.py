@@ -1,0 +1,155 @@
+"""Recompute settlements from the stored deals and replace them (records.md section 2).
+
+For each variant: read its games and its ``deals_<variant>`` rows, call the registered
+``Settlement.settle`` (``scoring/registry.py``) on all of them at once, and replace the
+``settlements``, ``transfers`` and ``standings`` rows of exactly those games in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import duckdb
+import polars as pl
+
+from model import tables as T
+from model import variants
+from scoring import registry
+from scoring.registry import Settled, Settlement
+
+SettlementLookup = Callable[[str], Settlement]
+OUTPUTS = (T.SETTLEMENTS, T.TRANSFERS, T.STANDINGS)
+
+PENDING = "rescore_pending"
+"""Games whose settlements must be recomputed: ingest marks them in the same transaction as their
+deals and the rescore that follows clears them, so an interrupted rescore is finished by the next
+run (``docs/ingest.md``)."""
+PENDING_DDL = f"CREATE TABLE IF NOT EXISTS {PENDING} (game_id VARCHAR PRIMARY KEY)"
+
+
+def insert(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:
+    """Append ``frame`` to ``table`` by column name through Arrow (values bound, never spliced)."""
+    if frame.height == 0:
+        return 0
+    conn.register("_trickbook_settled", frame.to_arrow())
+    try:
+        conn.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _trickbook_settled")
+    finally:
+        conn.unregister("_trickbook_settled")
+    return frame.height
+
+
+@dataclass
+class Rescored:
+    games: int = 0
+    settlements: int = 0
+    transfers: int = 0
+    standings: int = 0
+    unsettled_variants: list[str] = field(default_factory=list)
+    """Variants with stored games but no registered settlement (their rows are left alone)."""
+
+
+def _columns(conn: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+    return [r[0] for r in conn.execute(f"DESCRIBE {table}").fetchall()]
+
+
+def _fit(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame, variant: str
+         ) -> pl.DataFrame:
+    """The settle output restricted to the table's columns, with ``variant`` filled in."""
+    cols = _columns(conn, table)
+    if "variant" in cols and "variant" not in frame.columns:
+        frame = frame.with_columns(pl.lit(variant).alias("variant"))
+    return frame.select([c for c in frame.columns if c in cols])
+
+
+def _games(conn: duckdb.DuckDBPyConnection, game_ids: list[str] | None) -> pl.DataFrame:
+    sql = (f"SELECT game_id, variant, players, rules::VARCHAR AS rules, started_at "
+           f"FROM {T.GAMES}")
+    if game_ids is None:
+        return conn.sql(sql + " ORDER BY game_id").pl()
+    ids = pl.DataFrame({"game_id": game_ids}, schema={"game_id": pl.String()})
+    conn.register("_trickbook_ids", ids.to_arrow())
+    try:
+        return conn.sql(
+            sql + " WHERE game_id IN (SELECT game_id FROM _trickbook_ids) ORDER BY game_id"
+        ).pl()
+    finally:
+        conn.unregister("_trickbook_ids")
+
+
+def _deals(conn: duckdb.DuckDBPyConnection, table: str, games: pl.DataFrame, variant: str
+           ) -> pl.DataFrame:
+    """The variant's flat deal rows of ``games``, typed by its ``frame_schema`` (the frame ingest
+    wrote: enums stay enums)."""
+    conn.register("_trickbook_ids", games.select("game_id").to_arrow())
+    try:
+        deals = conn.sql(
+            f"SELECT * FROM {table} WHERE game_id IN (SELECT game_id FROM _trickbook_ids) "
+            "ORDER BY game_id, deal_no"
+        ).pl()
+    finally:
+        conn.unregister("_trickbook_ids")
+    try:
+        schema = variants.variant(variant).frame_schema
+    except variants.UnknownVariant:
+        return deals
+    return deals.cast({c: t for c, t in schema.items() if c in deals.columns})
+
+
+def rescore(
+    conn: duckdb.DuckDBPyConnection,
+    game_ids: Iterable[str] | None = None,
+    *,
+    settlements: SettlementLookup | None = None,
+    transaction: bool = True,
+) -> Rescored:
+    """Settle ``game_ids`` (every game when ``None``) and replace their result rows.
+
+    ``settlements`` defaults to the registry (``scoring/registry.py``), looked up at call time.
+    With ``transaction=False`` the caller holds the transaction (ingest clears its pending marks in
+    the same one)."""
+    lookup = settlements or registry.settlement
+    ids = None if game_ids is None else sorted(set(game_ids))
+    report = Rescored()
+    if ids is not None and not ids:
+        return report
+    games = _games(conn, ids)
+    results: list[tuple[str, Settled]] = []
+    settled_ids: list[str] = []
+    for (name,), group in games.group_by("variant", maintain_order=True):
+        try:
+            s = lookup(str(name))
+        except KeyError:
+            report.unsettled_variants.append(str(name))
+            continue
+        deals = _deals(conn, s.deals_table, group, str(name))
+        results.append((str(name), s.settle(group, deals)))
+        settled_ids.extend(group["game_id"].to_list())
+    if transaction:
+        conn.execute("BEGIN")
+    try:
+        done = pl.DataFrame({"game_id": settled_ids}, schema={"game_id": pl.String()})
+        conn.register("_trickbook_done", done.to_arrow())
+        try:
+            for table in OUTPUTS:
+                conn.execute(
+                    f"DELETE FROM {table} WHERE game_id IN (SELECT game_id FROM _trickbook_done)"
+                )
+        finally:
+            conn.unregister("_trickbook_done")
+        for name, out in results:
+            report.settlements += insert(conn, T.SETTLEMENTS,
+                                         _fit(conn, T.SETTLEMENTS, out.settlements, name))
+            report.transfers += insert(conn, T.TRANSFERS,
+                                       _fit(conn, T.TRANSFERS, out.transfers, name))
+            report.standings += insert(conn, T.STANDINGS,
+                                       _fit(conn, T.STANDINGS, out.standings, name))
+        if transaction:
+            conn.execute("COMMIT")
+    except BaseException:
+        if transaction:
+            conn.execute("ROLLBACK")
+        raise
+    report.games = len(settled_ids)
+    return report

@@ -1,0 +1,145 @@
+"""The ``trickbook`` command line through typer's CliRunner (docs/cli.md)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+import scoring.registry
+from tests.ingest.conftest import GREEK_SAMPLES, SAMPLES
+from tests.ingest.fakes import FakeSettlement, fake_settlements
+from trickbook.cli import app
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def fake_registry(monkeypatch: pytest.MonkeyPatch) -> FakeSettlement:
+    fake = FakeSettlement()
+    monkeypatch.setattr(scoring.registry, "settlement", fake_settlements(fake))
+    return fake
+
+
+def test_ingest_prints_counts_per_file(tmp_path: Path, fake_registry: FakeSettlement) -> None:
+    db = tmp_path / "x.duckdb"
+    result = runner.invoke(app, ["ingest", str(SAMPLES), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    league = SAMPLES / "league.jsonl"
+    assert f"{league}: 36 read, 36 stored, 0 duplicates, 0 quarantined" in result.stdout
+    assert "bad-lines.jsonl: 18 read, 2 stored, 0 duplicates, 16 quarantined" in result.stdout
+    again = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db", str(db)])
+    assert again.exit_code == 0 and "skipped (unchanged)" in again.stdout
+
+
+def test_strict_exits_non_zero_naming_file_and_line(tmp_path: Path,
+                                                    fake_registry: FakeSettlement) -> None:
+    db = tmp_path / "x.duckdb"
+    result = runner.invoke(app, ["ingest", str(SAMPLES / "bad-lines.jsonl"), "--db", str(db),
+                                 "--strict"])
+    assert result.exit_code == 1
+    assert "bad-lines.jsonl:3" in result.stderr and "parse" in result.stderr
+
+
+def test_reports_in_three_formats(tmp_path: Path, fake_registry: FakeSettlement) -> None:
+    db = tmp_path / "x.duckdb"
+    runner.invoke(app, ["ingest", str(SAMPLES / "bad-lines.jsonl"), "--db", str(db)])
+    as_json = runner.invoke(app, ["report", "quarantine", "--db", str(db), "--format", "json"])
+    rows = json.loads(as_json.stdout)
+    expected = json.loads((SAMPLES / "bad-lines.expected.json").read_text())
+    assert [{"line": r["line"], "code": r["code"]} for r in rows] == expected
+    as_csv = runner.invoke(app, ["report", "quarantine", "--db", str(db), "--format", "csv"])
+    table = list(csv.DictReader(io.StringIO(as_csv.stdout)))
+    assert [int(r["line"]) for r in table] == [e["line"] for e in expected]
+    standings = runner.invoke(app, ["report", "standings", "--db", str(db), "--format", "csv"])
+    players = {r["player"] for r in csv.DictReader(io.StringIO(standings.stdout))}
+    assert players == {"Anna", "Boris", "Chris"}
+    shown = runner.invoke(app, ["report", "standings", "--db", str(db)])
+    assert shown.exit_code == 0 and "standings (3 rows)" in shown.stdout
+
+
+def test_report_without_database_fails_cleanly(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["report", "standings", "--db", str(tmp_path / "none.duckdb")])
+    assert result.exit_code == 2 and "no database" in result.stderr
+
+
+def test_score_recomputes_everything(tmp_path: Path, fake_registry: FakeSettlement) -> None:
+    db = tmp_path / "x.duckdb"
+    runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db", str(db)])
+    conn = duckdb.connect(str(db))
+    conn.execute("DELETE FROM settlements")
+    conn.close()
+    result = runner.invoke(app, ["score", "--db", str(db)])
+    assert result.exit_code == 0 and result.stdout.startswith("4 games settled")
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        n = conn.execute("SELECT count(DISTINCT (game_id, deal_no)) FROM settlements").fetchall()
+    finally:
+        conn.close()
+    # every deal of the league's four games (12 + 6 + 6 + 8), except that the fake ends the
+    # kassa-4 game after 4 deals (tests/ingest/fakes.py)
+    assert n[0][0] == 12 + 6 + 4 + 8
+    check = runner.invoke(app, ["check", "--db", str(db)])
+    assert check.exit_code == 0 and "all checks hold" in check.stdout
+
+
+def test_schema_covers_every_variant() -> None:
+    from model.variants import names
+
+    result = runner.invoke(app, ["schema"])
+    doc = json.loads(result.stdout)
+    assert set(doc["games"]) == set(names()) == set(doc["deals"])
+    greek = doc["deals"]["greek-prefa"]
+    assert {"deal_no", "dealer", "contract", "defence", "tricks"} <= set(greek["properties"])
+    assert greek["additionalProperties"] is False
+
+
+def test_real_settlement_on_samples_passes_checks(tmp_path: Path) -> None:
+    """Integration with the registered Greek settlement (scoring/greek): the data checks hold."""
+    db = tmp_path / "x.duckdb"
+    result = runner.invoke(app, ["ingest", *map(str, GREEK_SAMPLES), "--db", str(db)])
+    assert result.exit_code == 0 and "scoring failed" not in result.stderr
+    check = runner.invoke(app, ["check", "--db", str(db)])
+    assert check.exit_code == 0, check.stdout
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_between_files(tmp_path: Path) -> None:
+    """A first Ctrl-C lets the current file finish and stops before the next (docs/cli.md)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from data.samples.make_samples import league_lines
+    from tests.ingest.conftest import ROOT
+
+    files = []
+    for name in ("a", "b"):  # deals with cards take the reference path: a few seconds per file
+        p = tmp_path / f"{name}.jsonl"
+        p.write_text("\n".join(league_lines(10, 500, cards=True, prefix=name)) + "\n")
+        files.append(str(p))
+    db = tmp_path / "c.duckdb"
+    child = subprocess.Popen([sys.executable, "-m", "trickbook", "ingest", *files, "--db", str(db)],
+                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wal = Path(str(db) + ".wal")
+    deadline = time.monotonic() + 120
+    while not wal.exists() and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # the database is open: the first file is being read
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=300)
+    assert child.returncode == 130, err
+    assert "stopping after the current file" in err
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        logged = conn.execute("SELECT source, stored FROM ingest_log").fetchall()
+    finally:
+        conn.close()
+    assert logged == [(files[0], 10 * 501)]
+    assert f"{files[0]}: 5010 read, 5010 stored" in out

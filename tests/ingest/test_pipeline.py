@@ -1,0 +1,279 @@
+"""The ingest pipeline end to end on the sample league (records.md 2: every input record ends
+exactly once as stored, duplicate or quarantined; identical re-ingest changes nothing)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from ingest.pipeline import FileReport, StrictError, ingest_paths
+from scoring.checks import run_checks
+from tests.ingest.conftest import GREEK_SAMPLES, SAMPLES
+from tests.ingest.fakes import FakeSettlement, fake_settlements
+
+TABLES = ("games", "deals", "deals_greek", "quarantine", "ingest_log", "settlements",
+          "transfers", "standings")
+
+
+def run(paths: list[Path | str], db: Path, fake: FakeSettlement, **kw: object
+        ) -> list[FileReport]:
+    return ingest_paths(paths, db, settlements=fake_settlements(fake), **kw)  # type: ignore[arg-type]
+
+
+def snapshot(db: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every table's rows (without ingest times), sorted: two equal snapshots are the same data."""
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        out = {}
+        for t in TABLES:
+            cols = [r[0] for r in conn.execute(f"DESCRIBE {t}").fetchall()
+                    if r[0] != "ingested_at"]
+            rows = conn.execute(f"SELECT {', '.join(cols)} FROM {t}").fetchall()
+            out[t] = sorted(rows, key=repr)
+        return out
+    finally:
+        conn.close()
+
+
+def count(db: Path, sql: str) -> int:
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        return int(conn.execute(sql).fetchall()[0][0])
+    finally:
+        conn.close()
+
+
+def lines(path: Path) -> int:
+    return sum(1 for t in path.read_text().splitlines() if t.strip())
+
+
+def test_samples_every_record_once(db: Path, fake: FakeSettlement) -> None:
+    reports = run(GREEK_SAMPLES, db, fake)
+    by_name = {Path(r.source).name: r for r in reports}
+    league = by_name["league.jsonl"]
+    assert league.records == lines(SAMPLES / "league.jsonl")
+    assert (league.stored, league.duplicates, league.quarantined) == (league.records, 0, 0)
+    bad = by_name["bad-lines.jsonl"]
+    expected = json.loads((SAMPLES / "bad-lines.expected.json").read_text())
+    assert bad.quarantined == len(expected) and bad.stored == 2
+    for r in reports:
+        assert r.records == r.stored + r.duplicates + r.quarantined
+        assert r.score_error is None
+    # the CSV sheet's 8 rows + its game line; the sidecar sheet's 4 rows + the sidecar game
+    assert by_name["club-sheet-2026-11-22.csv"].stored == 9
+    assert by_name["club-sheet-2026-11-29.csv"].stored == 5
+    assert "club-sheet-2026-11-29.game.json" not in by_name
+    stored_deals = sum(r.stored for r in reports) - count(db, "SELECT count(*) FROM games")
+    assert count(db, "SELECT count(*) FROM deals") == stored_deals
+    assert count(db, "SELECT count(*) FROM deals_greek") == stored_deals
+    assert count(db, "SELECT count(*) FROM quarantine") == bad.quarantined
+    assert count(db, "SELECT count(*) FROM rescore_pending") == 0
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        assert [f.check for f in run_checks(conn) if not f.finding] == []
+    finally:
+        conn.close()
+
+
+def test_bad_lines_exact_codes_and_lines(db: Path, fake: FakeSettlement) -> None:
+    """data/samples/bad-lines.jsonl: one line per problem kind (model/problems.py Code)."""
+    run([SAMPLES / "bad-lines.jsonl"], db, fake)
+    expected = json.loads((SAMPLES / "bad-lines.expected.json").read_text())
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        got = conn.execute("SELECT line, code, raw FROM quarantine ORDER BY line").fetchall()
+    finally:
+        conn.close()
+    assert [{"line": n, "code": c} for n, c, _ in got] == expected
+    raw_lines = (SAMPLES / "bad-lines.jsonl").read_text().splitlines()
+    assert all(raw == raw_lines[n - 1] for n, _, raw in got)
+
+
+def test_reingest_is_idempotent(db: Path, fake: FakeSettlement, tmp_path: Path) -> None:
+    run(GREEK_SAMPLES, db, fake)
+    before = snapshot(db)
+    again = run(GREEK_SAMPLES, db, fake)
+    assert all(r.skipped == "unchanged" and r.records == 0 for r in again)
+    assert snapshot(db) == before
+    # The same records in another file (another sha256): all duplicates, nothing new.
+    copy = tmp_path / "copy.jsonl"
+    shutil.copy(SAMPLES / "league.jsonl", copy)
+    (r,) = run([copy], db, fake)
+    assert (r.stored, r.duplicates, r.quarantined) == (0, r.records, 0)
+    after = snapshot(db)
+    assert {t: after[t] for t in TABLES if t != "ingest_log"} == \
+        {t: before[t] for t in TABLES if t != "ingest_log"}
+
+
+def test_reordered_keys_are_duplicates_changed_content_conflicts(
+    db: Path, fake: FakeSettlement, tmp_path: Path
+) -> None:
+    """A deal's key is derived from its content (STYLE.md 6): key order, spacing and explicit
+    defaults do not change it; other content under the same deal number is a DEAL_CONFLICT."""
+    game = {"record": "game", "game_id": "g", "variant": "greek-prefa", "players": ["A", "B", "C"]}
+    deal = {"record": "deal", "game_id": "g", "deal_no": 1, "dealer": "A", "declarer": "B",
+            "contract": "6S", "defence": {"C": "play", "A": "play"},
+            "tricks": {"B": 6, "C": 2, "A": 2}}
+    first = tmp_path / "first.jsonl"
+    first.write_text(json.dumps(game) + "\n" + json.dumps(deal) + "\n")
+    run([first], db, fake)
+    same = dict(reversed(list({**deal, "four_aces": False, "dealer": " A "}.items())))
+    other = {**deal, "tricks": {"B": 7, "C": 2, "A": 1}}
+    second = tmp_path / "second.jsonl"
+    second.write_text("\n".join(json.dumps(x) for x in (game, same, other)) + "\n")
+    (r,) = run([second], db, fake)
+    assert (r.records, r.stored, r.duplicates, r.quarantined) == (3, 0, 2, 1)
+    assert [(i.line, str(i.code), i.record_key) for i in r.issues] == \
+        [(3, "deal-conflict", "g#1")]
+
+
+def test_quarantine_of_a_source_is_replaced(db: Path, fake: FakeSettlement, tmp_path: Path
+                                            ) -> None:
+    p = tmp_path / "q.jsonl"
+    p.write_text("oops\n{\"record\": \"x\"}\n")
+    run([p], db, fake)
+    assert count(db, "SELECT count(*) FROM quarantine") == 2
+    p.write_text("{\"record\": \"x\"}\n")
+    run([p], db, fake)
+    assert count(db, "SELECT count(*) FROM quarantine") == 1
+    assert count(db, "SELECT count(*) FROM ingest_log") == 2
+
+
+def test_strict_stops_at_first_issue_and_rolls_back_that_file(
+    db: Path, fake: FakeSettlement
+) -> None:
+    good, bad = SAMPLES / "league.jsonl", SAMPLES / "bad-lines.jsonl"
+    with pytest.raises(StrictError) as info:
+        run([good, bad], db, fake, strict=True)
+    assert info.value.issue.line == 3 and "bad-lines.jsonl:3" in str(info.value)
+    assert count(db, "SELECT count(*) FROM ingest_log") == 1  # the good file stays stored
+    assert count(db, "SELECT count(*) FROM games WHERE source LIKE '%bad-lines%'") == 0
+    assert count(db, "SELECT count(*) FROM quarantine") == 0
+
+
+def test_unknown_game_sees_earlier_ingest(db: Path, fake: FakeSettlement, tmp_path: Path
+                                          ) -> None:
+    """records.md 1: a game line comes before its deals, in the same file or an earlier ingest."""
+    game = {"record": "game", "game_id": "later", "variant": "greek", "players": ["A", "B", "C"]}
+    deal = {"record": "deal", "game_id": "later", "deal_no": 1, "dealer": "A"}
+    d = tmp_path / "deal.jsonl"
+    d.write_text(json.dumps(deal) + "\n")
+    (r,) = run([d], db, fake)
+    assert [str(i.code) for i in r.issues] == ["unknown-game"]
+    g = tmp_path / "game.jsonl"
+    g.write_text(json.dumps(game) + "\n")
+    d.write_text(json.dumps(deal) + "\n\n")  # a changed file is read again
+    reports = run([g, d], db, fake)
+    assert [(x.stored, x.quarantined) for x in reports] == [(1, 0), (1, 0)]
+    assert count(db, "SELECT count(*) FROM quarantine") == 0
+    # the alias 'greek' is stored under the variant's canonical name (records.md 1.1)
+    assert count(db, "SELECT count(*) FROM games WHERE variant = 'greek-prefa'") == 1
+
+
+def test_rescore_touches_only_the_files_games(db: Path, fake: FakeSettlement) -> None:
+    run([SAMPLES / "league.jsonl"], db, fake)
+    run([SAMPLES / "club-sheet-2026-11-22.csv"], db, fake)
+    assert fake.calls[-1] == ["club-7/2026-11-22/table-1"]
+    assert count(db, "SELECT count(DISTINCT game_id) FROM standings") == 5
+
+
+def test_deals_after_game_end_are_a_finding(db: Path, fake: FakeSettlement, tmp_path: Path
+                                            ) -> None:
+    """The fake ends a game after rules.initial_kassa deals (tests/ingest/fakes.py)."""
+    game = {"record": "game", "game_id": "short", "variant": "greek-prefa",
+            "players": ["A", "B", "C"], "rules": {"initial_kassa": 1}}
+    deals = [{"record": "deal", "game_id": "short", "deal_no": n, "dealer": "ABC"[n - 1]}
+             for n in (1, 2)]
+    p = tmp_path / "short.jsonl"
+    p.write_text("\n".join(json.dumps(x) for x in (game, *deals)) + "\n")
+    run([p], db, fake)
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        failures = run_checks(conn)
+    finally:
+        conn.close()
+    assert [(f.check, f.finding, f.examples[0][:2]) for f in failures] == \
+        [("deals_after_game_end", True, ("short", 2))]
+
+
+def test_failing_settlement_keeps_data_and_games_pending(db: Path, tmp_path: Path) -> None:
+    def broken(name: str) -> FakeSettlement:
+        raise RuntimeError("kernel bug")
+
+    (r,) = ingest_paths([SAMPLES / "league.jsonl"], db, settlements=broken)
+    assert r.score_error == "RuntimeError: kernel bug"
+    assert count(db, "SELECT count(*) FROM rescore_pending") == 4
+    fake = FakeSettlement()
+    run([SAMPLES / "league.jsonl"], db, fake)  # unchanged file; the pending games are settled
+    assert count(db, "SELECT count(*) FROM rescore_pending") == 0
+    assert count(db, "SELECT count(DISTINCT game_id) FROM standings") == 4
+
+
+def test_fast_and_reference_paths_store_the_same(tmp_path: Path) -> None:
+    """The fast path (ingest/fastpath.py) changes speed, never results: the same mixed file,
+    in small batches so deals, games, duplicates and conflicts straddle batch ends."""
+    import random
+
+    from data.samples.make_samples import league_lines
+
+    rng = random.Random(5)
+    lines = list(league_lines(3, 40, cards=False, prefix="mix"))
+    lines += (SAMPLES / "league.jsonl").read_text().splitlines()
+    lines += (SAMPLES / "bad-lines.jsonl").read_text().splitlines()
+    extra = [rng.choice(lines) for _ in range(30)]  # duplicates, some before their game line
+    conflicts = [t.replace('"tricks": {', '"tricks": {"x": 0, ', 1) if "tricks" in t else
+                 t.replace('"dealer": "Anna"', '"dealer": "Boris"') for t in extra[:10]]
+    mixed = lines + extra + conflicts
+    rng.shuffle(mixed[len(lines) // 2:])
+    src = tmp_path / "mixed.jsonl"
+    src.write_text("\n".join(mixed) + "\n")
+    fast_db, ref_db = tmp_path / "fast.duckdb", tmp_path / "ref.duckdb"
+    (f,) = ingest_paths([src], fast_db, settlements=fake_settlements(FakeSettlement()), batch=37)
+    (r,) = ingest_paths([src], ref_db, settlements=fake_settlements(FakeSettlement()), batch=37,
+                        fast=False)
+    assert (f.records, f.stored, f.duplicates, f.quarantined) == \
+        (r.records, r.stored, r.duplicates, r.quarantined)
+    assert f.duplicates > 0 and f.quarantined > 0
+    assert snapshot(fast_db) == snapshot(ref_db)
+
+
+def test_same_deal_from_csv_and_jsonl_is_one_deal(db: Path, fake: FakeSettlement,
+                                                  tmp_path: Path) -> None:
+    """A deal's key depends on its content, not its format (STYLE.md 6): the CSV sheet's rows
+    written again as canonical JSONL are duplicates."""
+    sheet = SAMPLES / "club-sheet-2026-11-22.csv"
+    (first,) = run([sheet], db, fake)
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        records = [r[0] for r in conn.execute(
+            "SELECT record::VARCHAR FROM games UNION ALL "
+            "SELECT record::VARCHAR FROM (SELECT record FROM deals ORDER BY deal_no)"
+        ).fetchall()]
+    finally:
+        conn.close()
+    as_jsonl = [json.loads(t) for t in records]
+    as_jsonl[0] |= {"record": "game"}
+    for d in as_jsonl[1:]:
+        d["record"] = "deal"
+    p = tmp_path / "again.jsonl"
+    p.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in as_jsonl) + "\n")
+    (again,) = run([p], db, fake)
+    assert (again.records, again.stored, again.duplicates) == (first.stored, 0, first.stored)
+
+
+def test_values_the_tables_cannot_hold_are_quarantined(db: Path, fake: FakeSettlement,
+                                                       tmp_path: Path) -> None:
+    """A deal number beyond the INTEGER column (model/tables.py) is a schema issue, not a crash
+    that would roll the whole file back."""
+    game = {"record": "game", "game_id": "big", "variant": "greek-prefa",
+            "players": ["A", "B", "C"]}
+    deal = {"record": "deal", "game_id": "big", "deal_no": 10**12, "dealer": "A"}
+    p = tmp_path / "big.jsonl"
+    p.write_text(json.dumps(game) + "\n" + json.dumps(deal) + "\n")
+    (r,) = run([p], db, fake)
+    assert (r.stored, r.quarantined) == (1, 1)
+    assert [(i.line, str(i.code)) for i in r.issues] == [(2, "schema")]

@@ -1,0 +1,93 @@
+"""Golden files for the readers (input next to expected JSON) and their bad-input behaviour.
+
+Format sources: records.md 1 (canonical JSONL), docs/csv-score-sheet.md (the club sheet).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ingest.csv_sheet import READER as CSV_SHEET
+from ingest.formats import expand, reader_for
+from ingest.jsonl import READER as JSONL
+from ingest.source import Issue, Raw
+from model.problems import Code
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def as_golden(items: list[Raw | Issue]) -> list[dict[str, object]]:
+    out: list[dict[str, object]] = []
+    for item in items:
+        if isinstance(item, Raw):
+            out.append({"line": item.line, "data": item.data})
+        else:
+            out.append({"line": item.line, "code": str(item.code), "raw": item.raw})
+    return out
+
+
+@pytest.mark.parametrize("name", ["mixed", "crlf"])
+def test_jsonl_golden(name: str) -> None:
+    path = GOLDEN / "jsonl" / f"{name}.jsonl"
+    expected = json.loads((GOLDEN / "jsonl" / f"{name}.expected.json").read_text())
+    assert as_golden(list(JSONL.read(path))) == expected
+
+
+@pytest.mark.parametrize("name", ["header", "sidecar"])
+def test_csv_golden(name: str) -> None:
+    path = GOLDEN / "csv" / f"{name}.csv"
+    expected = json.loads((GOLDEN / "csv" / f"{name}.expected.json").read_text())
+    assert as_golden(list(CSV_SHEET.read(path))) == expected
+
+
+def test_jsonl_bad_line_quotes_text_and_continues(tmp_path: Path) -> None:
+    p = tmp_path / "x.jsonl"
+    p.write_bytes(b'{"record": "game"\n\xff\xfe{}\n{"record": "deal"}\n')
+    items = list(JSONL.read(p))
+    assert [(type(i).__name__, i.line) for i in items] == [("Issue", 1), ("Issue", 2), ("Raw", 3)]
+    first, second = items[0], items[1]
+    assert isinstance(first, Issue) and isinstance(second, Issue)
+    assert first.code is Code.PARSE and "'{\"record\": \"game\"'" in first.message
+    assert second.code is Code.PARSE and "not UTF-8" in second.message
+
+
+def test_csv_bad_header_line_and_cell_count(tmp_path: Path) -> None:
+    p = tmp_path / "s.csv"
+    p.write_text("# variant: greek-prefa\n# nonsense without colon\n# players: A, B, C\n"
+                 "dealer,declarer\nA,B,C\nB,\n")
+    items = list(CSV_SHEET.read(p))
+    issues = [(i.line, i.code) for i in items if isinstance(i, Issue)]
+    assert issues == [(2, Code.PARSE), (5, Code.PARSE)]
+    game = next(i for i in items if isinstance(i, Raw) and i.data["record"] == "game")
+    assert game.data["game_id"] == "s"  # the file's stem when the header names no game_id
+    deals = [i.data for i in items if isinstance(i, Raw) and i.data["record"] == "deal"]
+    assert deals == [{"record": "deal", "game_id": "s", "dealer": "B", "deal_no": 2}]
+
+
+def test_csv_bad_sidecar_without_header_loses_the_game(tmp_path: Path) -> None:
+    (tmp_path / "t.game.json").write_text("{not json")
+    (tmp_path / "t.csv").write_text("dealer\nA\n")
+    items = list(CSV_SHEET.read(tmp_path / "t.csv"))
+    assert isinstance(items[0], Issue) and items[0].line == 0 and items[0].code is Code.PARSE
+    assert [i.data["record"] for i in items if isinstance(i, Raw)] == ["deal"]
+
+
+def test_formats_pick_reader_and_skip_sidecars(tmp_path: Path) -> None:
+    (tmp_path / "a.jsonl").write_text("{}\n")
+    (tmp_path / "b.csv").write_text("dealer\n")
+    (tmp_path / "b.game.json").write_text("{}")
+    (tmp_path / "notes.txt").write_text("hello")
+    (tmp_path / "export.log").write_text('{"record": "game"}\n')
+    (tmp_path / "travellers.csv").write_text("board,ns,ew,contract\n1,3,4,3NT\n")
+    assert reader_for(tmp_path / "a.jsonl") is JSONL
+    assert reader_for(tmp_path / "b.csv") is CSV_SHEET
+    assert reader_for(tmp_path / "b.game.json") is None
+    assert reader_for(tmp_path / "notes.txt") is None
+    assert reader_for(tmp_path / "travellers.csv") is not CSV_SHEET  # no dealer column
+    assert reader_for(tmp_path / "export.log") is JSONL  # sniffed from its content
+    found = [(p.name, explicit) for p, explicit in expand([tmp_path, tmp_path / "a.jsonl"])]
+    assert ("a.jsonl", False) in found and len(found) == 6
+    assert [p.name for p, _ in expand([str(tmp_path / "*.csv")])] == ["b.csv", "travellers.csv"]
