@@ -1,0 +1,104 @@
+"""Frames in and out of the Greek Prefa settlement (``model/tables.py``, ``registry.py``).
+
+Input: ``games`` (game_id, players in turn order, rules as JSON) and the ``deals_greek`` frame
+(``model/greek/frame.py``). Output: ``settlements``, ``transfers`` and ``standings`` with the
+columns of the stable tables; the columns other variants use are null.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import polars as pl
+
+from model.greek.frame import deal_row, deals_frame
+from model.greek.records import GreekDeal, GreekGame
+from scoring.registry import Settled
+
+GAMES_SCHEMA: dict[str, pl.DataType] = {
+    "game_id": pl.String(),
+    "players": pl.List(pl.String()),
+    "rules": pl.String(),
+}
+
+SETTLEMENTS_SCHEMA: dict[str, pl.DataType] = {
+    "game_id": pl.String(),
+    "deal_no": pl.Int32(),
+    "player": pl.String(),
+    "seat": pl.Int8(),
+    "variant": pl.String(),
+    "cash": pl.Float64(),
+    "chips": pl.Float64(),
+    "kassa_delta": pl.Int32(),
+    "kassa_after": pl.Int32(),
+    "bula_delta": pl.Int32(),
+    "bula_after": pl.Int32(),
+    "soups_left": pl.Int32(),
+    "soups_right": pl.Int32(),
+    "refa_used": pl.Boolean(),
+    "below_line": pl.Int32(),
+    "above_line": pl.Int32(),
+    "vulnerable": pl.Boolean(),
+    "score_ns": pl.Int32(),
+}
+GREEK_COLUMNS = ("game_id", "deal_no", "player", "seat", "variant", "cash", "chips",
+                 "kassa_delta", "kassa_after")
+
+TRANSFERS_SCHEMA: dict[str, pl.DataType] = {
+    "game_id": pl.String(),
+    "deal_no": pl.Int32(),
+    "payer": pl.String(),
+    "payee": pl.String(),
+    "amount": pl.Float64(),
+}
+
+STANDINGS_SCHEMA: dict[str, pl.DataType] = {
+    "game_id": pl.String(),
+    "player": pl.String(),
+    "variant": pl.String(),
+    "cash": pl.Float64(),
+    "deals_played": pl.Int32(),
+    "finished": pl.Boolean(),
+}
+
+
+def with_null_columns(frame: pl.DataFrame) -> pl.DataFrame:
+    """Add the settlements columns Greek Prefa does not use (null) in table order."""
+    missing = [pl.lit(None, dtype=t).alias(c) for c, t in SETTLEMENTS_SCHEMA.items()
+               if c not in frame.columns]
+    schema = pl.Schema(SETTLEMENTS_SCHEMA)
+    return frame.with_columns(missing).select(list(SETTLEMENTS_SCHEMA)).cast(schema)
+
+
+def settled_from_rows(
+    settlements: Sequence[dict[str, object]],
+    transfers: Sequence[dict[str, object]],
+    standings: Sequence[dict[str, object]],
+) -> Settled:
+    """Rows (as the reference builds them) to the three frames, sorted like the kernel's."""
+    greek = {c: SETTLEMENTS_SCHEMA[c] for c in GREEK_COLUMNS}
+    s = with_null_columns(pl.DataFrame(list(settlements), schema=greek, orient="row"))
+    t = pl.DataFrame(list(transfers), schema=TRANSFERS_SCHEMA, orient="row")
+    st = pl.DataFrame(list(standings), schema=STANDINGS_SCHEMA, orient="row")
+    return Settled(
+        s.sort("game_id", "deal_no", "seat"),
+        t.sort("game_id", "deal_no", "payer", "payee"),
+        st.sort("game_id", "player"),
+    )
+
+
+def games_frame(games: Iterable[GreekGame]) -> pl.DataFrame:
+    """The ``games`` input of ``settle`` built from records (what ingest stores)."""
+    rows = [
+        {"game_id": g.game_id, "players": list(g.players), "rules": g.rules.model_dump_json()}
+        for g in games
+    ]
+    return pl.DataFrame(rows, schema=GAMES_SCHEMA, orient="row")
+
+
+def deals_greek_frame(games: Iterable[GreekGame], deals: Iterable[GreekDeal]) -> pl.DataFrame:
+    """The ``deals_greek`` frame of the records (``model.greek.frame.deal_row``), sorted by
+    game_id, deal_no as ``settle`` expects."""
+    by_id = {g.game_id: g for g in games}
+    frame = deals_frame(deal_row(by_id[d.game_id], d) for d in deals if d.game_id in by_id)
+    return frame.sort("game_id", "deal_no")
