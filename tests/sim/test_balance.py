@@ -1,0 +1,76 @@
+"""Paired balance studies (docs/balance-study.md): the same deals under two rule sets, estimates
+with intervals, stored in the balance_* tables (model/sim/tables.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from trickbook.balance import store_study, study, wilson
+
+
+def test_wilson_interval() -> None:
+    p, lo, hi = wilson(3, 10)
+    assert p == 0.3 and lo is not None and hi is not None and 0.1 < lo < 0.3 < hi < 0.61
+    assert wilson(0, 10)[1] == 0.0
+    assert wilson(0, 0) == (None, None, None)
+
+
+def test_four_aces_raise_moves_kassa_only_for_the_declarer(tmp_path: Path) -> None:
+    # greek-prefa.md 14 four_aces = raise_value: same deals, same contracts; the declarer's
+    # kassa change can only grow in his favour (value raised), never the other way
+    s = study("greek-prefa", {}, {"four_aces": "raise_value"}, 60, 6, seed=3, workers=1)
+    m = s.metrics
+    effect = {r["key"]: r for r in m.filter(pl.col("arm") == "b-a").iter_rows(named=True)}
+    assert effect["contract changed"]["estimate"] == 0.0
+    assert effect["declarer kassa"]["estimate"] <= 0.0
+    share = m.filter(pl.col("metric") == "contract_share").sort("key", "arm")
+    a = share.filter(pl.col("arm") == "a")["estimate"].to_list()
+    assert a == share.filter(pl.col("arm") == "b")["estimate"].to_list()
+    assert set(m["metric"]) == {"contract_share", "declarer_success", "seat_result",
+                                "money_flow", "flag_effect"}
+    for r in m.iter_rows(named=True):
+        if r["lo"] is not None:
+            assert r["lo"] - 1e-9 <= r["estimate"] <= r["hi"] + 1e-9
+    db = tmp_path / "b.duckdb"
+    store_study(db, s)
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        n = conn.execute("SELECT count(*) FROM balance_metrics WHERE run_id = ?",
+                         [s.run_id]).fetchone()
+        runs = conn.execute("SELECT deals FROM balance_runs").fetchall()
+    finally:
+        conn.close()
+    assert n is not None and n[0] == m.height
+    assert runs == [(360,)]
+
+
+def test_two_variants_on_the_same_deals() -> None:
+    # greek-prefa.md and swabian.md share the 32-card deck: arm b plays the same cards
+    s = study("greek-prefa", {}, {}, 20, 5, seed=4, variant_b="swabian", workers=1)
+    assert s.runs_row["variant_b"] == "swabian"
+    assert not s.metrics.filter(pl.col("arm") == "b").is_empty()
+
+
+def test_unknown_variant_is_refused() -> None:
+    from model.sim import SimulationError
+
+    with pytest.raises(SimulationError, match="not simulated"):
+        study("bridge-rubber", {}, {}, 1, 1)
+
+
+def test_sweep_studies_every_finite_flag() -> None:
+    # swabian.md 10: every boolean / named option is studied against the defaults on the same
+    # deals; an option needing another value with it (session_end) is skipped with its reason
+    from trickbook.balance import sweep
+
+    studies, skipped = sweep("swabian", 12, 3, seed=2, workers=1)
+    labels = [label for label, _ in studies]
+    assert "jump_bids=false" in labels and "recontra_scope=all_contra_players" in labels
+    assert any(note.startswith("session_end=fixed_deals") for note in skipped)
+    for _, s in studies:
+        assert s.runs_row["rules_a"] == "{}"
+        assert s.metrics.filter(pl.col("arm") == "b-a").height == 5

@@ -1,0 +1,75 @@
+"""The ``simulate`` and ``balance`` commands (docs/simulation.md, docs/balance-study.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from model.sim import SimulationError
+from trickbook.balance import balance_command
+from trickbook.simulate import read_rules, simulate_command
+
+app = typer.Typer()
+app.command("simulate")(simulate_command)
+app.command("balance")(balance_command)
+
+
+def test_simulate_writes_jsonl(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps({"four_aces": "fixed_chips"}))
+    out = tmp_path / "sim.jsonl"
+    result = CliRunner().invoke(app, ["simulate", "--variant", "prefa", "--games", "3",
+                                      "--deals-per-game", "4", "--seed", "5", "--rules",
+                                      str(rules), "--out", str(out), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["record"] for r in lines].count("game") == 3
+    assert [r["record"] for r in lines].count("deal") == 12
+    assert lines[0]["rules"] == {"four_aces": "fixed_chips"}
+
+
+@pytest.mark.parametrize("args", [["--variant", "whist"], ["--variant", "greek", "--play", "x"],
+                                  ["--variant", "greek"]])
+def test_simulate_refuses_bad_input(tmp_path: Path, args: list[str]) -> None:
+    # an unknown variant or play mode, or no output: exit code 2 with a message
+    extra = [] if args == ["--variant", "greek"] else ["--out", str(tmp_path / "x.jsonl")]
+    result = CliRunner().invoke(app, ["simulate", *args, *extra])
+    assert result.exit_code == 2
+
+
+def test_four_players_greek_is_refused() -> None:
+    from model.sim.drivers import simulator
+
+    with pytest.raises(SimulationError, match="four_players"):
+        simulator("greek-prefa", {"four_players": True})
+
+
+def test_read_rules_accepts_a_game_line(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"record": "game", "rules": {"jump_bids": True}}))
+    assert read_rules(path) == {"jump_bids": True}
+    path.write_text("[1]")
+    with pytest.raises(SimulationError, match="JSON object"):
+        read_rules(path)
+
+
+def test_balance_command_stores_a_study(tmp_path: Path) -> None:
+    b = tmp_path / "b.json"
+    b.write_text(json.dumps({"four_aces": "fixed_chips"}))
+    db = tmp_path / "bal.duckdb"
+    result = CliRunner().invoke(app, ["balance", "--variant", "greek-prefa", "--rules-b", str(b),
+                                      "--games", "10", "--deals-per-game", "3", "--db", str(db),
+                                      "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "declarer money" in result.output
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        rows = conn.execute("SELECT rules_b::VARCHAR, deals FROM balance_runs").fetchall()
+    finally:
+        conn.close()
+    assert rows == [('{"four_aces": "fixed_chips"}', 30)]
