@@ -7,7 +7,9 @@ first run's file cache does not count) next to the one-second target.
 
 Synthetic data: 25,000 Greek Prefa games of 40 deals, three players drawn from 300 names, four
 leagues over two years; one deal in ten passed out, one in a hundred with its cards (the record of
-the dashboard fixture's full deal). Settlements are zero-sum per deal; standings sum them.
+the dashboard fixture's full deal). Settlements are zero-sum per deal; standings sum them. The
+``deals_greek`` rows match the records, and the ``deal_outcomes`` view (``model/views.py``) is
+created over them as a rescore would.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import duckdb
 from dashboards import queries as q
 from dashboards.filters import Filters
 from model import tables as T
+from model.views import create_views
 
 OUT = Path(__file__).parent / "out"
 DEALS_PER_GAME = 40
@@ -37,6 +40,14 @@ def _card_record() -> str:
 
     names = {"Anna": "P0", "Boris": "P1", "Chris": "P2"}
     return json.dumps(full_deal("placeholder", names))
+
+
+def _seat_tricks(seat: int) -> str:
+    """Tricks of ``seat`` in ``deals_greek`` as the synthetic record states them (declarer
+    ``taken``, first defender the rest; none without play)."""
+    return f"""CASE WHEN passed_out OR mode = 'pass' THEN NULL
+                    WHEN decl_seat = {seat} THEN taken
+                    WHEN (decl_seat + 1) % 3 = {seat} THEN 10 - taken ELSE 0 END"""
 
 
 def build(path: Path, deals: int = 1_000_000) -> Path:
@@ -97,6 +108,22 @@ def build(path: Path, deals: int = 1_000_000) -> Path:
                    END
             FROM named""", [card_record])
         con.execute(f"""
+            INSERT INTO {T.DEALS_GREEK}
+            SELECT game_id, deal_no, dealer_seat,
+                   CASE WHEN passed_out THEN NULL ELSE decl_seat END,
+                   CASE WHEN passed_out THEN NULL
+                        ELSE TRY_CAST(regexp_extract(contract, '^([0-9]+)', 1) AS INTEGER) END,
+                   CASE WHEN passed_out THEN NULL
+                        ELSE list_position(['S', 'C', 'D', 'H', 'NT'],
+                                           regexp_extract(contract, '[0-9]+(.*)$', 1)) - 1 END,
+                   CASE WHEN passed_out THEN 'none' WHEN mode = 'play' THEN 'both'
+                        ELSE mode END,
+                   CASE WHEN NOT passed_out AND mode IN ('invite', 'alone')
+                        THEN (decl_seat + 1) % 3 END,
+                   {_seat_tricks(0)}, {_seat_tricks(1)}, {_seat_tricks(2)}, NULL, FALSE, FALSE
+            FROM named""")
+        create_views(con)
+        con.execute(f"""
             INSERT INTO {T.SETTLEMENTS} (game_id, deal_no, player, seat, variant, cash, chips,
                                           kassa_delta, kassa_after)
             SELECT game_id, deal_no, player, seat, 'greek-prefa', cash, cash, 0, 31
@@ -152,7 +179,7 @@ def page_queries(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, Ca
         "Contracts": [
             ("contract_rates", lambda: q.contract_rates(con, everything)),
             ("contract_deals", lambda: q.contract_deals(con, everything, "greek-prefa", "7H",
-                                                        "play/play")),
+                                                        "both")),
         ],
         "Hand replayer": [
             ("card_deals", lambda: q.card_deals(con, everything)),

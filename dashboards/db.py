@@ -7,6 +7,9 @@ never keep a connection open. Each page opens the file **read-only** for one bat
 between two reruns of a page. When the lock is held, opening is retried for a short while
 (``TRICKBOOK_DB_RETRY_SECONDS``, default 3 s); if the writer still holds it the page shows
 :class:`DatabaseBusy`'s message instead of a traceback, and the next rerun tries again.
+
+The pages read the ``deal_outcomes`` view (``model/views.py``), which every rescore writes into
+the database; a database written before the view existed gets a session-only temporary one.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
+
+from model.views import ensure_views
 
 DB_ENV = "TRICKBOOK_DB"
 """Environment variable naming the database file the app reads (set by ``dashboards.serve``)."""
@@ -100,6 +105,7 @@ def read_only(
     try:
         con.execute("SET TimeZone = 'UTC'")
         con.execute("SET enable_progress_bar = false")
+        ensure_views(con)
         yield con
     finally:
         con.close()

@@ -8,15 +8,14 @@ fixed fragments defined in this module.
 
 Definitions shared by the pages (docs/dashboards.md, "Definitions"):
 
-* **made** (declarer's success): bridge, where the record's tricks are per player but the
-  contract is the partnership's, by the declarer's settlement (``cash > 0``); elsewhere by tricks:
-  the declarer's tricks against the contract's target (Greek/Russian ``<n><suit>`` needs n, misère
-  0; Balkan 2-5 and 7 need 6, Bettel 6 needs 0, 8 needs 10 (balkan.md 3); Swabian 2 needs 7, 3-5
-  need 6, +1 aus den Händen, Bettel 0, Durchmarsch 10 (swabian.md 3.1)). A contract with a target
-  of 0 is made only with exactly 0 tricks. A conceded deal is lost; a deal whose defenders all
-  passed (no tricks recorded, records.md 1.2) is made. Unknown contract grammar: not counted.
-* **defence mode**: the defenders' decisions from ``record.defence``, sorted and joined with ``/``
-  (``play/play``, ``invite/pass``, ``pass/pass`` ...); ``none`` when the record has no defence.
+* **made** and **defence mode** come from the ``deal_outcomes`` view (``model/views.py``): each
+  variant states them over its own ``deals_<variant>`` table (``Variant.outcome_sql``), in the
+  variant's own words (Greek ``both/invite/alone/pass/concede``, Balkan
+  ``both/invite/alone/pass/nokontra``, Swabian ``play/contra/recontra``, bridge
+  ``undoubled/doubled/redoubled``). A deal of a variant without a table has no outcome: mode
+  ``unknown``, made not counted.
+* **role** of a player in a deal: ``declarer``, ``no declarer``, or his own decision from the
+  record's ``defence`` (``play``, ``pass``, ``invite``, ``alone``); ``sat out`` without one.
 * **defence succeeds**: a defender who did not pass lost nothing on the deal (``cash >= 0``).
 * **position**: seat relative to the dealer in turn order: 0 dealer, 1 first hand, 2 second hand ...
 """
@@ -31,69 +30,15 @@ import polars as pl
 
 from dashboards.filters import Filters
 from model.tables import DEALS, GAMES, INGEST_LOG, QUARANTINE, SETTLEMENTS, STANDINGS
+from model.views import DEAL_OUTCOMES
 
 Con = duckdb.DuckDBPyConnection
 
-_EXTRACT = "json_extract(d.record, ['$.defence', '$.tricks', '$.conceded', '$.hand'])"
-"""The record's fields the definitions need, parsed once per row (a list of four JSON values)."""
-_KEY_PATH = r"""'$."' || replace(replace(declarer, '\', '\\'), '"', '\"') || '"'"""
-"""JSONPath of the declarer's key (quoted, so any name is a key and never a path)."""
-_PARSED = f"""j[1] IS NOT NULL AS has_defence,
-    json_extract_string(j[1], '$.*') AS decisions,
-    TRY_CAST(json_extract_string(j[2], {_KEY_PATH}) AS INTEGER) AS taken,
-    coalesce(TRY_CAST(j[3] AS BOOLEAN), FALSE) AS conceded,
-    coalesce(TRY_CAST(j[4] AS BOOLEAN), FALSE) AS by_hand,
-    declarer_cash > 0 AS cash_won"""
-"""Per-row columns read from the record (and the declarer's settlement): the only JSON work."""
-_LEAD = "regexp_extract(contract, '^G?([0-9]+)', 1)"
-_TARGET = f"""CASE
-    WHEN variant IN ('greek-prefa', 'russian') THEN
-        CASE WHEN lower(contract) LIKE 'mis%' THEN 0 ELSE TRY_CAST({_LEAD} AS INTEGER) END
-    WHEN variant = 'balkan' THEN
-        CASE {_LEAD} WHEN '6' THEN 0 WHEN '8' THEN 10 WHEN '' THEN NULL ELSE 6 END
-    WHEN variant = 'swabian' THEN
-        CASE {_LEAD} WHEN '2' THEN 7 WHEN '3' THEN 6 WHEN '4' THEN 6 WHEN '5' THEN 6
-                     WHEN '6' THEN 0 WHEN '7' THEN 10 ELSE NULL END
-        + CASE WHEN {_LEAD} IN ('2', '3', '4', '5') AND by_hand THEN 1 ELSE 0 END
-    ELSE NULL END"""
-"""Tricks the declarer must take (module docstring); 0 means "exactly none"."""
-MADE_SQL = f"""CASE
-    WHEN NOT has_declarer THEN NULL
-    WHEN variant LIKE 'bridge%' THEN cash_won
-    WHEN conceded THEN FALSE
-    WHEN taken IS NULL THEN CASE WHEN has_defence THEN TRUE ELSE NULL END
-    WHEN ({_TARGET}) = 0 THEN taken = 0
-    ELSE taken >= ({_TARGET}) END"""
-"""Whether the declarer made his contract (module docstring), over :data:`_PARSED` columns."""
-MODE_SQL = """CASE WHEN NOT has_defence THEN 'none'
-    WHEN len(decisions) = 2 THEN least(decisions[1], decisions[2]) || '/'
-                                 || greatest(decisions[1], decisions[2])
-    ELSE array_to_string(list_sort(decisions), '/') END"""
-"""The defence mode: the defenders' decisions sorted and joined with ``/``."""
-_DECLARER_ROW = (
-    f"LEFT JOIN (SELECT game_id, deal_no, player, cash FROM {SETTLEMENTS} "
-    "WHERE variant LIKE 'bridge%') sd "
-    "ON sd.game_id = d.game_id AND sd.deal_no = d.deal_no AND sd.player = d.declarer"
-)
-"""The declarer's settlement row, needed only where "made" is read from cash (bridge)."""
-
-
-def _facts(columns: str, from_where: str) -> str:
-    """Rows with ``mode`` and ``made`` (and ``defence``, the record's defence JSON).
-
-    ``columns`` are the innermost select's columns over aliases ``d`` (deals), ``g`` (games) and
-    ``sd`` (:data:`_DECLARER_ROW`); they must include ``variant``, ``contract``, ``declarer`` and
-    ``declarer_cash``. ``from_where`` is the innermost FROM ... WHERE text."""
-    return f"""SELECT * EXCLUDE (has_defence, decisions, taken, conceded, by_hand, cash_won,
-                                 has_declarer),
-                      {MADE_SQL} AS made, {MODE_SQL} AS mode
-        FROM (SELECT * EXCLUDE (j), j[1] AS defence, declarer IS NOT NULL AS has_declarer,
-                     {_PARSED}
-              FROM (SELECT {columns}, {_EXTRACT} AS j {from_where}))"""
-
-
-_DEAL_COLUMNS = """d.game_id, d.deal_no, d.variant, d.dealer, d.declarer, d.contract, d.has_cards,
-    d.source, d.line, g.started_at, sd.cash AS declarer_cash"""
+_KEY_PATH = r"""'$.defence."' || replace(replace(s.player, '\', '\\'), '"', '\"') || '"'"""
+"""JSONPath of the player's key in the record's ``defence`` (quoted: any name is a key)."""
+_OUTCOME = f"LEFT JOIN {DEAL_OUTCOMES} o ON o.game_id = d.game_id AND o.deal_no = d.deal_no"
+"""The deal's outcome row (``model/views.py``); missing for a variant without a table."""
+_MODE = "coalesce(o.defence_mode, 'unknown')"
 _DENOM = "regexp_extract(d.contract, '[0-9]+([A-Z]+)', 1)"
 CONTRACT_ORDER_SQL = f"""TRY_CAST(regexp_extract(d.contract, '([0-9]+)', 1) AS INTEGER),
     CASE WHEN d.variant LIKE 'bridge%' THEN list_position(['C', 'D', 'H', 'S', 'NT'], {_DENOM})
@@ -239,23 +184,22 @@ def game_standings(con: Con, game_id: str) -> pl.DataFrame:
 
 
 def _player_deals(f: Filters) -> tuple[str, list[object]]:
-    """The player's deals at the table with his role, position, success and cash."""
+    """The player's deals at the table with his role, position, success and cash.
+
+    Success comes from ``deal_outcomes``; only the player's own defence decision is read from the
+    record (one JSON path per row of this player)."""
     where, params = _where(f.without_player())
-    facts = _facts(
-        f"{_DEAL_COLUMNS}, s.player, s.cash, {_POSITION} AS position",
-        f"""FROM {SETTLEMENTS} s
-            JOIN {DEALS} d ON d.game_id = s.game_id AND d.deal_no = s.deal_no
-            JOIN {GAMES} g ON g.game_id = s.game_id {_DECLARER_ROW}
-            WHERE s.player = ? AND {where}""",
-    )
-    sql = f"""SELECT game_id, deal_no, cash, variant, contract, started_at, position,
-                     CASE WHEN declarer = player THEN 'declarer'
-                          WHEN declarer IS NULL THEN 'no declarer'
-                          ELSE coalesce(map_extract_value(
-                              TRY_CAST(defence AS MAP(VARCHAR, VARCHAR)), player), 'sat out')
+    sql = f"""SELECT s.game_id, s.deal_no, s.cash, d.variant, d.contract, g.started_at,
+                     {_POSITION} AS position,
+                     CASE WHEN d.declarer = s.player THEN 'declarer'
+                          WHEN d.declarer IS NULL THEN 'no declarer'
+                          ELSE coalesce(json_extract_string(d.record, {_KEY_PATH}), 'sat out')
                      END AS role,
-                     CASE WHEN declarer = player THEN made END AS made
-              FROM ({facts})"""
+                     CASE WHEN d.declarer = s.player THEN o.made END AS made
+              FROM {SETTLEMENTS} s
+              JOIN {DEALS} d ON d.game_id = s.game_id AND d.deal_no = s.deal_no
+              JOIN {GAMES} g ON g.game_id = s.game_id {_OUTCOME}
+              WHERE s.player = ? AND {where}"""
     return sql, [f.player, *params]
 
 
@@ -337,42 +281,21 @@ def player_over_time(con: Con, f: Filters) -> pl.DataFrame:
 # ---------------------------------------------------------------- Contracts
 
 
-def _declared_rows(f: Filters, columns: str) -> tuple[str, list[object]]:
-    """Declared deals with ``declarer_cash`` and the record's fields ``j`` (:data:`_EXTRACT`).
-
-    Only bridge needs the declarer's settlement row, so the join runs on bridge deals alone; the
-    games table is joined only when a game-level filter is set (``deals`` has the variant)."""
-    where, params = _where(f)
-    games = f"JOIN {GAMES} g ON g.game_id = d.game_id" if params else ""
-    where = where if params else "TRUE"
-    sql = f"""SELECT {columns}, NULL::DOUBLE AS declarer_cash, {_EXTRACT} AS j
-              FROM {DEALS} d {games}
-              WHERE {where} AND d.declarer IS NOT NULL AND d.variant NOT LIKE 'bridge%'
-              UNION ALL
-              SELECT {columns}, sd.cash AS declarer_cash, {_EXTRACT} AS j
-              FROM {DEALS} d {games} {_DECLARER_ROW}
-              WHERE {where} AND d.declarer IS NOT NULL AND d.variant LIKE 'bridge%'"""
-    return sql, [*params, *params]
-
-
 def contract_rates(con: Con, f: Filters) -> pl.DataFrame:
     """Declared deals by variant, contract and defence mode: deals, n (outcome known), made.
 
-    The record is read once per deal; "made" and the mode are computed per group of equal inputs
-    (a few hundred groups), which keeps a million deals well under a second."""
-    rows, params = _declared_rows(f, "d.variant, d.contract, d.declarer")
-    sql = f"""WITH parsed AS (
-            SELECT variant, contract, declarer IS NOT NULL AS has_declarer, {_PARSED}
-            FROM ({rows})),
-        grouped AS (SELECT *, count(*) AS k FROM parsed GROUP BY ALL),
-        rated AS (SELECT variant, contract, k, {MADE_SQL} AS made, {MODE_SQL} AS mode
-                  FROM grouped)
-        SELECT d.variant, d.contract, d.mode, sum(k)::BIGINT AS deals,
-               coalesce(sum(k) FILTER (WHERE d.made IS NOT NULL), 0)::BIGINT AS n,
-               coalesce(sum(k) FILTER (WHERE d.made), 0)::BIGINT AS made
-        FROM rated d
-        GROUP BY d.variant, d.contract, d.mode
-        ORDER BY d.variant, {CONTRACT_ORDER_SQL}, d.mode"""
+    Outcomes come from the ``deal_outcomes`` view: no JSON is read; the games table is joined
+    only when a game-level filter is set (``deals`` has the variant)."""
+    where, params = _where(f)
+    games = f"JOIN {GAMES} g ON g.game_id = d.game_id" if params else ""
+    where = where if params else "TRUE"
+    sql = f"""SELECT * FROM (
+                  SELECT d.variant, d.contract, {_MODE} AS mode, count(*) AS deals,
+                         count(o.made) AS n, count(*) FILTER (WHERE o.made) AS made
+                  FROM {DEALS} d {games} {_OUTCOME}
+                  WHERE {where} AND d.declarer IS NOT NULL
+                  GROUP BY ALL) d
+              ORDER BY d.variant, {CONTRACT_ORDER_SQL}, d.mode"""
     return _frame(con, sql, params)
 
 
@@ -381,16 +304,12 @@ def contract_deals(
 ) -> pl.DataFrame:
     """The deals behind one cell of the contracts table (drill-down)."""
     where, params = _where(f)
-    facts = _facts(
-        _DEAL_COLUMNS,
-        f"""FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id {_DECLARER_ROW}
-            WHERE {where} AND d.variant = ? AND d.contract = ?""",
-    )
-    mode_clause, extra = ("WHERE mode = ?", [mode]) if mode is not None else ("", [])
-    sql = f"""SELECT game_id, deal_no, started_at, dealer, declarer, contract, mode, made,
-                     has_cards, source, line
-              FROM ({facts}) {mode_clause}
-              ORDER BY started_at NULLS LAST, game_id, deal_no LIMIT ?"""
+    mode_clause, extra = (f"AND {_MODE} = ?", [mode]) if mode is not None else ("", [])
+    sql = f"""SELECT d.game_id, d.deal_no, g.started_at, d.dealer, d.declarer, d.contract,
+                     {_MODE} AS mode, o.made, o.declarer_tricks, d.has_cards, d.source, d.line
+              FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id {_OUTCOME}
+              WHERE {where} AND d.variant = ? AND d.contract = ? {mode_clause}
+              ORDER BY g.started_at NULLS LAST, d.game_id, d.deal_no LIMIT ?"""
     return _frame(con, sql, [*params, variant, contract, *extra, limit])
 
 

@@ -6,10 +6,13 @@ A sheet is one game: a header section of ``# key: value`` lines (``game_id``, ``
 
 Columns (records.md 1.2): ``deal_no`` (optional: rows are numbered 1, 2, ... when absent),
 ``dealer``, ``declarer``, ``contract``, ``defence.<player>`` (each defender's decision),
-``tricks.<player>`` (each player's tricks), ``flags`` (words such as ``four_aces preliminary``,
-each set to true). Any other column ``x`` becomes the deal field ``x``; the variant's schema
-decides whether it exists. Empty cells are absent fields. The delimiter is ``,``, ``;`` or a
-tab (whichever the header row uses most). A row is one line (no line breaks inside quoted cells).
+``tricks.<player>`` (each player's tricks), ``kontra.<player>`` (Balkan: the length of the
+doubling chain with that defender, a number or a word, balkan.md 5.3), ``contra.<player>``
+(Swabian: ``contra`` or ``recontra``, swabian.md 5), ``flags`` (words such as ``four_aces
+preliminary``, ``hand kunstwerk``, ``refa repealed``, each set to true). Any other column ``x``
+becomes the deal field ``x``; the variant's schema decides whether it exists. Empty cells are
+absent fields. The delimiter is ``,``, ``;`` or a tab (whichever the header row uses most). A row
+is one line (no line breaks inside quoted cells).
 """
 
 from __future__ import annotations
@@ -26,6 +29,13 @@ from model.problems import Code
 
 SIDECAR_SUFFIX = ".game.json"
 DELIMITERS = (",", ";", "\t")
+GROUPS = ("defence", "tricks", "kontra", "contra")
+"""Columns ``<group>.<player>``: one map per deal from player to value (records.md 1.2)."""
+KONTRA_WORDS = {"kontra": 1, "rekontra": 2, "subkontra": 3, "mortkontra": 4}
+"""The Balkan doubling chain's names (balkan.md 5.3), as a sheet may write them."""
+CONTRA_WORDS = {"contra": "contra", "kontra": "contra", "k": "contra",
+                "recontra": "recontra", "rekontra": "recontra", "re": "recontra", "r": "recontra"}
+"""How a Swabian sheet writes the announcements (swabian.md 5): Contra, Re(contra)."""
 TRUE_WORDS = frozenset({"true", "yes", "y", "1", "x"})
 FALSE_WORDS = frozenset({"false", "no", "n", "0"})
 
@@ -83,20 +93,34 @@ def _header_game(lines: list[tuple[int, str]], source: str) -> tuple[dict[str, A
     return game, issues
 
 
+def _group_value(group: str, text: str) -> Any:
+    """A ``<group>.<player>`` cell as the record holds it; text that is not understood is kept
+    as written, so validation quarantines it quoting the cell."""
+    if group == "tricks":
+        return scalar(text)
+    if group == "kontra":
+        return KONTRA_WORDS.get(text.lower(), scalar(text))
+    if group == "contra":
+        return CONTRA_WORDS.get(text.lower(), text)
+    return text
+
+
 def _deal(header: list[str], cells: list[str], ordinal: int, game_id: Any) -> dict[str, Any]:
     deal: dict[str, Any] = {"record": "deal", "game_id": game_id}
     for col, cell in zip(header, cells, strict=True):
         value = cell.strip()
         if not value:
             continue
-        if col.startswith(("defence.", "tricks.")):
-            group, _, player = col.partition(".")
-            deal.setdefault(group, {})[player] = scalar(value) if group == "tricks" else value
+        group, dot, player = col.partition(".")
+        if dot and group in GROUPS:
+            deal.setdefault(group, {})[player] = _group_value(group, value)
         elif col == "flags":
             for word in value.replace(",", " ").split():
                 deal[word] = True
         elif col in ("dealer", "declarer", "contract"):
             deal[col] = value
+        elif col == "deal_no":
+            deal[col] = scalar(value)  # not a flag: "1" is the number 1, not true
         else:
             deal[col] = _flag(value)
     deal.setdefault("deal_no", ordinal)

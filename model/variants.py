@@ -45,6 +45,14 @@ class Variant(Protocol):
         """Columns of that table as a polars schema."""
         ...
 
+    @property
+    def outcome_sql(self) -> str:
+        """A ``SELECT`` over the variant's own ``deals_<variant>`` table giving, per deal of its
+        games: ``game_id``, ``deal_no``, ``variant``, ``defence_mode`` (the variant's word, ``none``
+        when nobody declared), ``declarer_tricks`` and ``made`` (null where nobody declared); the
+        branches of the ``deal_outcomes`` view (``model/views.py``)."""
+        ...
+
     def deal_row(self, game: GameBase, deal: DealBase) -> dict[str, object]:
         """The ``deals_<variant>`` row of a valid deal."""
         ...
@@ -81,6 +89,11 @@ def variant(name: str) -> Variant:
         if name in v.aliases:
             return v
     raise UnknownVariant(f"unknown variant {name!r}; known: {', '.join(sorted(reg))}")
+
+
+def registered() -> list[Variant]:
+    """Every registered variant, in registration order."""
+    return list(_registry().values())
 
 
 def names() -> list[str]:

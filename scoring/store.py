@@ -3,6 +3,8 @@
 For each variant: read its games and its ``deals_<variant>`` rows, call the registered
 ``Settlement.settle`` (``scoring/registry.py``) on all of them at once, and replace the
 ``settlements``, ``transfers`` and ``standings`` rows of exactly those games in one transaction.
+In the same transaction the ``deal_outcomes`` view is (re)created (``model/views.py``) and, when
+bridge-duplicate games were settled, ``event_results`` is refreshed (``scoring/bridge/event.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import polars as pl
 
 from model import tables as T
 from model import variants
+from model.views import create_views
 from scoring import registry
 from scoring.registry import Settled, Settlement
 
@@ -26,6 +29,8 @@ PENDING = "rescore_pending"
 deals and the rescore that follows clears them, so an interrupted rescore is finished by the next
 run (``docs/ingest.md``)."""
 PENDING_DDL = f"CREATE TABLE IF NOT EXISTS {PENDING} (game_id VARCHAR PRIMARY KEY)"
+EVENT_VARIANTS = frozenset({"bridge-duplicate"})
+"""Variants whose settlement feeds ``event_results`` (matchpoints and IMPs, bridge.md)."""
 
 
 def insert(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:
@@ -48,6 +53,8 @@ class Rescored:
     standings: int = 0
     unsettled_variants: list[str] = field(default_factory=list)
     """Variants with stored games but no registered settlement (their rows are left alone)."""
+    event_results: int | None = None
+    """Rows of ``event_results`` after its refresh; ``None`` when no duplicate game was settled."""
 
 
 def _columns(conn: duckdb.DuckDBPyConnection, table: str) -> list[str]:
@@ -113,6 +120,7 @@ def rescore(
     ids = None if game_ids is None else sorted(set(game_ids))
     report = Rescored()
     if ids is not None and not ids:
+        _views(conn, transaction)
         return report
     games = _games(conn, ids)
     results: list[tuple[str, Settled]] = []
@@ -145,6 +153,11 @@ def rescore(
                                        _fit(conn, T.TRANSFERS, out.transfers, name))
             report.standings += insert(conn, T.STANDINGS,
                                        _fit(conn, T.STANDINGS, out.standings, name))
+        create_views(conn)
+        if any(name in EVENT_VARIANTS for name, _ in results):
+            from scoring.bridge.event import refresh
+
+            report.event_results = refresh(conn)
         if transaction:
             conn.execute("COMMIT")
     except BaseException:
@@ -153,3 +166,17 @@ def rescore(
         raise
     report.games = len(settled_ids)
     return report
+
+
+def _views(conn: duckdb.DuckDBPyConnection, transaction: bool) -> None:
+    """(Re)create the views (``model/views.py``), in a transaction of its own when asked."""
+    if not transaction:
+        create_views(conn)
+        return
+    conn.execute("BEGIN")
+    try:
+        create_views(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise

@@ -1,6 +1,7 @@
 """The ``trickbook`` command line (``docs/cli.md``).
 
-Commands: ingest, score, schema, report, check, dashboard.
+Commands: ingest, score, schema, report, check, export, analyse, dashboard (and the commands other
+areas register: simulate, balance).
 
 Output for people goes to stdout; progress bars and notes go to stderr, so ``report --format csv``
 and ``schema`` can be piped.
@@ -43,6 +44,11 @@ class Format(StrEnum):
     table = "table"
     csv = "csv"
     json = "json"
+
+
+class ExportFormat(StrEnum):
+    ppn = "ppn"
+    pbn = "pbn"
 
 
 class Report(StrEnum):
@@ -263,9 +269,124 @@ def dashboard(
     except ModuleNotFoundError as exc:
         err.print("the dashboards are not installed (dashboards/serve.py is missing)")
         raise typer.Exit(2) from exc
-    code = serve.main(db, port)
-    if code:
-        raise typer.Exit(int(code))
+    raise typer.Exit(int(serve.main(db, port) or 0))
+
+
+BRIDGE_VARIANTS = ("bridge-rubber", "bridge-duplicate")
+
+
+def pbn_text(conn: duckdb.DuckDBPyConnection, game_ids: list[str] | None = None) -> str:
+    """The stored bridge games (``ingest/pbn_write.py``) as one PBN file; ``game_ids`` limits
+    the export."""
+    from ingest.pbn_write import dumps
+    from model.bridge.records import BridgeDeal, BridgeGame
+
+    sql = "SELECT game_id, record::VARCHAR FROM games WHERE list_contains(?, variant)"
+    params: list[Any] = [list(BRIDGE_VARIANTS)]
+    if game_ids is not None:
+        sql += " AND list_contains(?, game_id)"
+        params.append(game_ids)
+    records: list[tuple[BridgeGame, BridgeDeal]] = []
+    for gid, rec in conn.execute(sql + " ORDER BY game_id", params).fetchall():
+        game = BridgeGame.model_validate_json(rec)
+        deals = conn.execute("SELECT record::VARCHAR FROM deals WHERE game_id = ? "
+                             "ORDER BY deal_no", [gid]).fetchall()
+        records += [(game, BridgeDeal.model_validate_json(d[0])) for d in deals]
+    return dumps(records)
+
+
+def _ppn_games(conn: duckdb.DuckDBPyConnection) -> tuple[list[str], list[str]]:
+    """Balkan games whose every deal has its cards (PPN can write them), and the others."""
+    rows = conn.execute(
+        """SELECT g.game_id, bool_and(coalesce(d.has_cards, TRUE)) FROM games g
+           LEFT JOIN deals d ON d.game_id = g.game_id WHERE g.variant = 'balkan'
+           GROUP BY g.game_id ORDER BY g.game_id""").fetchall()
+    return [g for g, ok in rows if ok], [g for g, ok in rows if not ok]
+
+
+@app.command()
+def export(
+    format: Annotated[ExportFormat, typer.Option("--format", help="ppn (Balkan) or pbn (bridge)")],
+    game: Annotated[list[str] | None, typer.Option(
+        "--game", help="Export only this game id (repeatable); default every game.")] = None,
+    out_file: Annotated[Path | None, typer.Option(
+        "--out", help="Write to this file instead of stdout.")] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Write stored games as PPN (Balkan games) or PBN (bridge games)."""
+    from ingest.ppn import export_games
+    from ingest.ppn_codec import PpnError
+
+    if not db.exists():
+        err.print(f"no database at {db} (run `trickbook ingest` first)")
+        raise typer.Exit(2)
+    conn = _read_only(db)
+    ids = list(game) if game else None
+    variants_of = BRIDGE_VARIANTS if format is ExportFormat.pbn else ("balkan",)
+    try:
+        found = {r[0] for r in conn.execute(
+            "SELECT game_id FROM games WHERE list_contains(?, variant)",
+            [list(variants_of)]).fetchall()}
+        missing = sorted(set(ids or ()) - found)
+        if missing:
+            err.print(f"no {format.value} game (variant {', '.join(variants_of)}) with id "
+                      f"{', '.join(map(repr, missing))}", markup=False)
+            raise typer.Exit(1)
+        if format is ExportFormat.ppn and ids is None:
+            ids, without_cards = _ppn_games(conn)
+            for gid in without_cards:
+                err.print(f"skipped {gid}: PPN needs the cards of every deal", markup=False)
+        text = pbn_text(conn, ids) if format is ExportFormat.pbn else export_games(conn, ids)
+    except PpnError as exc:
+        err.print(f"cannot write PPN: {exc}", markup=False)
+        raise typer.Exit(1) from exc
+    finally:
+        conn.close()
+    if not text.strip() or (format is ExportFormat.pbn and not found):
+        err.print(f"no {format.value} games to export (variant {', '.join(variants_of)})")
+    if out_file is None:
+        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+    else:
+        out_file.write_text(text if text.endswith("\n") or not text else text + "\n",
+                            encoding="utf-8")
+        err.print(f"wrote {out_file}", markup=False)
+
+
+@app.command()
+def analyse(db: DbOption = DEFAULT_DB) -> None:
+    """Double-dummy tables and par of bridge deals with four hands (optional ``dds`` extra);
+    open-hand declarer tricks of Preference deals with every hand (``open_hand`` table)."""
+    from ingest.store import connect
+    from trickbook.analyse import analyse_open_hand, solver_available
+
+    if not db.exists():
+        err.print(f"no database at {db} (run `trickbook ingest` first)")
+        raise typer.Exit(2)
+    conn = connect(db)
+    failed = False
+    try:
+        try:
+            from scoring.bridge.dd import DdsUnavailable
+            from scoring.bridge.dd import analyse as dd_analyse
+
+            out.print(f"bridge: {dd_analyse(conn)} deals analysed double-dummy (dd_tables)")
+        except DdsUnavailable as exc:
+            err.print(f"bridge: double-dummy analysis unavailable: {exc}", markup=False)
+            failed = True
+        if solver_available():
+            report = analyse_open_hand(conn)
+            out.print(f"preference: {report.analysed} deals solved open-hand (open_hand), "
+                      f"{len(report.skipped)} skipped")
+            for game_id, deal_no, reason in report.skipped[:5]:
+                out.print(f"  {game_id}#{deal_no}: {reason}", markup=False)
+        else:
+            err.print("preference: the open-hand solver (model/solver) is missing; "
+                      "no open-hand tricks stored")
+            failed = True
+    finally:
+        conn.close()
+    if failed:
+        raise typer.Exit(1)
 
 
 EXTRA_COMMANDS = (

@@ -28,6 +28,21 @@ class GreekVariant:
     deals_table: str = DEALS_GREEK
     frame_schema: dict[str, pl.DataType] = field(default_factory=lambda: dict(frame.SCHEMA))
 
+    @property
+    def outcome_sql(self) -> str:
+        """Per deal (``model/views.py``): the frame's ``mode`` as the defence mode (6.1; ``concede``
+        section 5); made with at least ``level`` tricks (9.2, 9.3), by both defenders passing
+        (6.1 step 2, no play), never after a concession or a preliminary concession (5, 14)."""
+        return f"""
+            SELECT game_id, deal_no, '{self.name}' AS variant, mode AS defence_mode,
+                   taken AS declarer_tricks,
+                   CASE WHEN declarer IS NULL THEN NULL
+                        WHEN mode = 'pass' THEN TRUE
+                        WHEN mode = 'concede' OR level IS NULL THEN FALSE
+                        ELSE taken >= level END AS made
+            FROM (SELECT *, [tricks_0, tricks_1, tricks_2, tricks_3][declarer + 1] AS taken
+                  FROM {self.deals_table})"""
+
     def deal_row(self, game: GameBase, deal: DealBase) -> dict[str, object]:
         """The ``deals_greek`` row of a valid deal (``model/greek/frame.py``)."""
         return frame.deal_row(*_greek(game, deal))

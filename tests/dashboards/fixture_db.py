@@ -161,6 +161,25 @@ INGEST_LOG = [
 ]
 
 
+def _variant_rows(con: duckdb.DuckDBPyConnection) -> None:
+    """Each deal's ``deals_<variant>`` row through the variant's own ``deal_row`` (the rows ingest
+    writes), then the ``deal_outcomes`` view over them (``model/views.py``)."""
+    from model.variants import variant
+    from model.views import create_views
+
+    games = {g[0]: g for g in GAMES}
+    for deal, _ in DEALS:
+        game_id, name, players, rules, _, _ = games[deal["game_id"]]
+        v = variant(name)
+        game = v.game_model.model_validate({"record": "game", "game_id": game_id,
+                                            "variant": name, "players": players, "rules": rules})
+        row = v.deal_row(game, v.deal_model.model_validate(deal))
+        cols = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        con.execute(f"INSERT INTO {v.deals_table} ({cols}) VALUES ({marks})", list(row.values()))
+    create_views(con)
+
+
 def build(path: Path) -> Path:
     """Create the fixture database at ``path`` (replacing any file there) and return the path."""
     if path.exists():
@@ -188,6 +207,7 @@ def build(path: Path) -> Path:
                  variant, deal["dealer"], deal.get("declarer"), deal.get("contract"), has_cards,
                  "samples/fixture.jsonl", line, json.dumps(deal)],
             )
+        _variant_rows(con)
         totals: dict[tuple[str, str], list[float]] = {}
         for (game_id, deal_no), by_player in SETTLED.items():
             variant, players = seats[game_id]

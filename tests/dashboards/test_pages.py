@@ -95,7 +95,7 @@ def test_contracts_page_drill_down(fixture_path: Path, monkeypatch: pytest.Monke
     assert table["n"].tolist() == rates["n"].to_list()
     assert all("n=" in text for text in table["rate (n, 95% CI)"])
     at.selectbox(key="contracts_contract").set_value("6S").run()
-    at.selectbox(key="contracts_mode").set_value("play/play").run()
+    at.selectbox(key="contracts_mode").set_value("both").run()
     deals = frame_with(at, "deal_no")
     assert sorted(deals["game_id"]) == sorted([fx.G1, fx.G3])
 

@@ -112,21 +112,21 @@ def test_contract_rates_made_definition(con) -> None:
     rates = q.contract_rates(con, Filters())
     cells = {(r["variant"], r["contract"], r["mode"]): (r["n"], r["made"])
              for r in rates.iter_rows(named=True)}
-    assert cells[("greek-prefa", "6S", "play/play")] == (2, 2)
-    assert cells[("greek-prefa", "8D", "play/play")] == (1, 0)  # 7 of 8 tricks
-    assert cells[("greek-prefa", "7H", "pass/pass")] == (1, 1)  # both passed: 9.1, no play
-    assert cells[("greek-prefa", "7C", "invite/pass")] == (1, 1)
-    assert cells[("swabian", "2", "play/play")] == (1, 0)  # Leaves needs 7 (swabian.md 3.1)
+    assert cells[("greek-prefa", "6S", "both")] == (2, 2)
+    assert cells[("greek-prefa", "8D", "both")] == (1, 0)  # 7 of 8 tricks
+    assert cells[("greek-prefa", "7H", "pass")] == (1, 1)  # both passed: 9.1, no play
+    assert cells[("greek-prefa", "7C", "invite")] == (1, 1)
+    assert cells[("swabian", "2", "play")] == (1, 0)  # Leaves needs 7 (swabian.md 3.1)
     # bid order (greek-prefa.md 4.1): 6S < 6H < 6NT < 7C
     greek = rates.filter(pl.col("variant") == "greek-prefa")["contract"].to_list()
     assert greek[:3] == ["6S", "6H", "6NT"]
 
 
 def test_contract_deals_drill_down(con) -> None:
-    deals = q.contract_deals(con, Filters(), "greek-prefa", "6S", "play/play")
+    deals = q.contract_deals(con, Filters(), "greek-prefa", "6S", "both")
     assert sorted(deals["game_id"].to_list()) == sorted([fx.G1, fx.G3])
     assert deals["made"].to_list() == [True, True]
-    assert q.contract_deals(con, Filters(), "greek-prefa", "6S", "pass/pass").is_empty()
+    assert q.contract_deals(con, Filters(), "greek-prefa", "6S", "pass").is_empty()
 
 
 def test_card_deals_and_detail(con) -> None:

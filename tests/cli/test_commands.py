@@ -1,0 +1,175 @@
+"""``trickbook export``, ``analyse``, the event refresh after a rescore and the dashboard's exit
+code, through typer's CliRunner (docs/cli.md) on the real settlements."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from model.cards import parse_cards
+from tests.conftest import ROOT
+from trickbook.analyse import position, solver_contract_name
+from trickbook.cli import app
+
+runner = CliRunner()
+SAMPLES = ROOT / "data" / "samples"
+
+
+def _ingest(db: Path, *paths: Path) -> None:
+    result = runner.invoke(app, ["ingest", *map(str, paths), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+
+
+def _rows(db: Path, sql: str, params: list[object] | None = None) -> list[tuple]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql, params or []).fetchall()
+    finally:
+        con.close()
+
+
+# ---------------------------------------------------------------- export
+
+
+def test_export_ppn_round_trips_through_ingest(tmp_path: Path) -> None:
+    db, again = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
+    _ingest(db, SAMPLES / "balkan" / "league.ppn")
+    game_id = _rows(db, "SELECT game_id FROM games ORDER BY game_id LIMIT 1")[0][0]
+    out = tmp_path / "out.ppn"
+    result = runner.invoke(app, ["export", "--format", "ppn", "--game", game_id,
+                                 "--out", str(out), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    _ingest(again, out)
+    facts = ("SELECT deal_no, declarer, contract, record->'tricks' FROM deals "
+             "WHERE game_id = ? ORDER BY deal_no")
+    exported = _rows(again, "SELECT game_id FROM games")
+    assert len(exported) == 1  # only the game asked for
+    assert _rows(again, facts, [exported[0][0]]) == _rows(db, facts, [game_id])
+    assert _rows(again, "SELECT count(*) FROM quarantine") == [(0,)]
+
+
+def test_export_pbn_round_trips_duplicate_games(tmp_path: Path) -> None:
+    db, again = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
+    _ingest(db, SAMPLES / "bridge" / "club-pairs-travellers.csv")
+    result = runner.invoke(app, ["export", "--format", "pbn", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("% PBN 2.1")
+    pbn = tmp_path / "out.pbn"
+    pbn.write_text(result.stdout, encoding="utf-8")
+    _ingest(again, pbn)
+    facts = ("SELECT contract, declarer, (record->>'tricks')::INTEGER FROM deals "
+             "WHERE declarer IS NOT NULL ORDER BY ALL")
+    assert _rows(again, facts) == _rows(db, facts)
+    assert len(_rows(db, facts)) > 10
+    # the event's matchpoints come out the same from the exported file (bridge.md 8)
+    mps = "SELECT board, score_ns, mp_ns FROM event_results ORDER BY ALL"
+    assert _rows(again, mps) == _rows(db, mps)
+
+
+def test_export_unknown_game_exits_1_naming_it(tmp_path: Path) -> None:
+    db = tmp_path / "a.duckdb"
+    _ingest(db, SAMPLES / "bridge" / "rubber-session.jsonl")
+    result = runner.invoke(app, ["export", "--format", "ppn", "--game", "no'such", "--db", str(db)])
+    assert result.exit_code == 1
+    assert "no'such" in result.stderr
+    missing = runner.invoke(app, ["export", "--format", "pbn", "--db", str(tmp_path / "x.db")])
+    assert missing.exit_code == 2
+
+
+# ---------------------------------------------------------------- analyse
+
+_SPADES = ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S"]
+_GAME = {"record": "game", "game_id": "oh/1", "variant": "greek-prefa",
+         "players": ["Anna", "Boris", "Chris"], "rules": {"initial_kassa": 31}}
+_DEAL = {
+    "record": "deal", "game_id": "oh/1", "deal_no": 1, "dealer": "Chris",
+    "hands": {"Anna": [*_SPADES, "AH", "AD"],
+              "Boris": ["KH", "QH", "JH", "TH", "9H", "KD", "QD", "JD", "TD", "9D"],
+              "Chris": ["8H", "7H", "8D", "7D", "AC", "KC", "QC", "JC", "TC", "9C"]},
+    "talon": ["8C", "7C"], "discard": ["8C", "7C"],
+    "declarer": "Anna", "contract": "10S", "defence": {"Boris": "play", "Chris": "play"},
+    "tricks": {"Anna": 9, "Boris": 1, "Chris": 0},
+}
+"""Anna holds all eight spades and two aces: open-hand she takes all ten in spades (greek-prefa.md
+7: must follow, must trump); the record says she took nine."""
+
+
+def test_analyse_stores_open_hand_tricks(tmp_path: Path) -> None:
+    src = tmp_path / "oh.jsonl"
+    src.write_text(json.dumps(_GAME) + "\n" + json.dumps(_DEAL) + "\n", encoding="utf-8")
+    db = tmp_path / "a.duckdb"
+    _ingest(db, src)
+    result = runner.invoke(app, ["analyse", "--db", str(db)])
+    assert "1 deals solved open-hand" in result.stdout, result.output
+    assert _rows(db, "SELECT * FROM open_hand") == [("oh/1", 1, "10S", 10, 9)]
+    rerun = runner.invoke(app, ["analyse", "--db", str(db)])
+    assert "0 deals solved open-hand" in rerun.stdout  # solved deals are not solved again
+
+
+def test_position_places_seats_talon_and_sit_out() -> None:
+    placed = position("greek-prefa", _GAME["players"], _DEAL)
+    assert not isinstance(placed, str)
+    hands, leader, declarer, name = placed
+    assert (leader, declarer, name) == (0, 0, "S")  # Anna: first hand after the dealer Chris
+    assert hands[0] == parse_cards([*_SPADES, "AH", "AD"])
+    # balkan.md 5.1 "alone": the passer named in no trick count holds no cards
+    alone = {**_DEAL, "contract": "2", "defence": {"Boris": "alone", "Chris": "pass"},
+             "tricks": {"Anna": 9, "Boris": 1}}
+    placed = position("balkan", _GAME["players"], alone)
+    assert not isinstance(placed, str) and placed[0][2] == 0 and placed[3] == "S"
+    assert position("greek-prefa", _GAME["players"], {**_DEAL, "tricks": None}) == (
+        "no play (the defenders passed)")
+
+
+@pytest.mark.parametrize(("variant", "contract", "name"), [
+    ("greek-prefa", "7NT", "NT"), ("greek-prefa", "6H", "H"),
+    ("balkan", "G7", "sanac"), ("balkan", "3", "D"), ("balkan", "6", "bettel"),
+    ("swabian", "5", "C"), ("swabian", "7", "durchmarsch"), ("swabian", "9", None),
+])
+def test_solver_contract_names(variant: str, contract: str, name: str | None) -> None:
+    # balkan.md 1 (2 Pik .. 5 Tref, 6 Betl, 7 Sans); swabian.md 3.1 (2 Laub .. 5 Eichel)
+    assert solver_contract_name(variant, contract) == name
+
+
+# ---------------------------------------------------------------- rescore hooks, dashboard
+
+
+def test_event_results_filled_after_ingest_and_score(tmp_path: Path) -> None:
+    db = tmp_path / "a.duckdb"
+    _ingest(db, SAMPLES / "bridge" / "club-pairs-travellers.csv")
+    boards = _rows(db, "SELECT count(*) FROM deals WHERE variant = 'bridge-duplicate'")[0][0]
+    assert _rows(db, "SELECT count(*) FROM event_results") == [(boards,)]
+    con = duckdb.connect(str(db))
+    con.execute("DELETE FROM event_results")
+    con.close()
+    assert runner.invoke(app, ["score", "--db", str(db)]).exit_code == 0
+    assert _rows(db, "SELECT count(*) FROM event_results") == [(boards,)]
+    # Law 78A on the 2/1 scale (scoring/bridge/event.py): each result's NS and EW matchpoints
+    # share 2 per other table of the event, Neuberg-scaled boards (fewer results) included
+    rows = _rows(db, "SELECT mp_ns + mp_ew, max(tables) OVER (PARTITION BY event) "
+                     "FROM event_results")
+    assert rows and all(total == 2 * (t - 1) for total, t in rows)
+
+
+def test_score_creates_the_deal_outcomes_view(tmp_path: Path) -> None:
+    db = tmp_path / "a.duckdb"
+    _ingest(db, SAMPLES / "league.jsonl")
+    assert runner.invoke(app, ["score", "--db", str(db)]).exit_code == 0
+    assert _rows(db, "SELECT count(*) FROM duckdb_views() WHERE view_name = 'deal_outcomes'"
+                 ) == [(1,)]
+    deals = _rows(db, "SELECT count(*) FROM deals")
+    assert _rows(db, "SELECT count(*) FROM deal_outcomes") == deals
+
+
+def test_dashboard_passes_on_the_servers_exit_code(monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: Path) -> None:
+    import dashboards.serve
+
+    monkeypatch.setattr(dashboards.serve, "main", lambda db, port: 3)
+    assert runner.invoke(app, ["dashboard", "--db", str(tmp_path / "x")]).exit_code == 3
+    monkeypatch.setattr(dashboards.serve, "main", lambda db, port: 0)
+    assert runner.invoke(app, ["dashboard", "--db", str(tmp_path / "x")]).exit_code == 0

@@ -1,0 +1,176 @@
+"""``trickbook analyse``: open-hand results beside the actual ones (docs/cli.md, "analyse").
+
+Bridge deals with four hands get their double-dummy table and par (``scoring/bridge/dd.py``,
+the optional ``dds`` extra). Preference deals (Greek Prefa, Balkan, Swabian) with every hand get
+the open-hand declarer tricks of the contract played, solved by ``model/solver`` (docs/solver.md),
+stored in ``open_hand`` next to the tricks the declarer actually took:
+
+    open_hand (game_id, deal_no, contract, open_hand_tricks, actual_tricks)
+
+How a deal becomes a solver position:
+
+* seats are the deal's active players in turn order (``game.players``; with four, the hands of
+  the record name the three who were dealt); a player the record's ``tricks`` does not name took
+  no part in the play (greek-prefa.md 6.1 step 6, balkan.md 5.1 "alone") and holds no cards;
+* the declarer holds his hand plus the talon minus the discard when both are recorded
+  (greek-prefa.md 5, balkan.md 3, swabian.md 3); otherwise his dealt hand (igra, aus den Händen);
+* the first lead is the recorded play's first card; without play, the first active player after
+  the dealer (known limit: the Balkan Sanac and Preferans lead rules, balkan.md 6, apply only
+  through a recorded play);
+* the contract maps to the solver's list of its variant: Greek ``<n><denom>`` to ``S C D H NT``,
+  Balkan 2-5 to their trumps, 6 ``bettel``, 7 ``sanac``, 8 ``preferans``; Swabian 2-5 to
+  their trumps, 6 ``bettel``, 7 ``durchmarsch`` (``model/solver/contracts.py``).
+
+A deal that cannot be placed (cards missing, hands of unequal size, no declarer, all defenders
+passed so there was no play) is skipped and counted, never an error.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+
+from model.cards import parse_card
+from model.tables import DEALS, GAMES
+
+OPEN_HAND = "open_hand"
+OPEN_HAND_DDL = f"""
+    CREATE TABLE IF NOT EXISTS {OPEN_HAND} (
+        game_id          VARCHAR NOT NULL,
+        deal_no          INTEGER NOT NULL,
+        contract         VARCHAR NOT NULL,
+        open_hand_tricks TINYINT NOT NULL,
+        actual_tricks    TINYINT,
+        PRIMARY KEY (game_id, deal_no)
+    )"""
+PREFERENCE_VARIANTS = ("greek-prefa", "balkan", "swabian")
+_BALKAN = {2: "S", 3: "D", 4: "H", 5: "C", 6: "bettel", 7: "sanac", 8: "preferans"}
+_SWABIAN = {2: "S", 3: "D", 4: "H", 5: "C", 6: "bettel", 7: "durchmarsch"}
+"""Solver contract names by game number (balkan.md 1; swabian.md 3.1, ``model/swabian/games.py``
+TRUMP: Laub spades, Schellen diamonds, Herz hearts, Eichel clubs)."""
+
+
+class SolverMissing(RuntimeError):
+    """``model/solver`` is not installed, so the Preference deals cannot be analysed."""
+
+
+@dataclass
+class OpenHandReport:
+    analysed: int = 0
+    skipped: list[tuple[str, int, str]] = field(default_factory=list)
+    """``(game_id, deal_no, reason)`` of deals with cards that could not be solved."""
+
+
+def solver_contract_name(variant: str, contract: str) -> str | None:
+    """The solver's name of a recorded contract, or None when the grammar is unknown."""
+    text = contract.strip().upper()
+    if variant == "greek-prefa":
+        denom = text.lstrip("0123456789")
+        return denom if denom in ("S", "C", "D", "H", "NT") else None
+    digits = text[1:] if variant == "balkan" and text.startswith("G") else text
+    if not digits.isdigit():
+        return None
+    table = _BALKAN if variant == "balkan" else _SWABIAN if variant == "swabian" else {}
+    return table.get(int(digits))
+
+
+def _solver_contracts(variant: str) -> dict[str, Any]:
+    try:
+        from model.solver import BALKAN_CONTRACTS, CONTRACTS, SWABIAN_CONTRACTS
+    except ImportError as exc:
+        raise SolverMissing("model/solver is not installed (docs/solver.md)") from exc
+    chosen = {"balkan": BALKAN_CONTRACTS, "swabian": SWABIAN_CONTRACTS}.get(variant, CONTRACTS)
+    return {c.name: c for c in chosen}
+
+
+def _mask(cards: list[str]) -> int:
+    m = 0
+    for name in cards:
+        m |= 1 << parse_card(name)
+    return m
+
+
+def position(variant: str, players: list[str], rec: dict[str, Any]
+             ) -> tuple[tuple[int, ...], int, int, str] | str:
+    """``(hands, leader, declarer, solver contract name)`` of a deal record, or the reason it
+    cannot be solved (module docstring)."""
+    declarer, contract = rec.get("declarer"), rec.get("contract")
+    hands: dict[str, list[str]] = rec.get("hands") or {}
+    tricks: dict[str, int] = rec.get("tricks") or {}
+    if declarer is None or contract is None:
+        return "no declarer"
+    if not tricks:
+        return "no play (the defenders passed)"
+    name = solver_contract_name(variant, str(contract))
+    if name is None:
+        return f"contract {contract!r} unknown to the solver"
+    active = [p for p in players if p in hands]
+    if declarer not in active or len(active) != 3:
+        return "hands of the three active players are not all recorded"
+    cards: list[list[str]] = []
+    for p in active:
+        held = list(hands[p]) if p in tricks else []
+        if p == declarer and rec.get("talon") and rec.get("discard"):
+            held = [c for c in [*held, *rec["talon"]] if c not in set(rec["discard"])]
+        cards.append(held)
+    sizes = {len(c) for c in cards if c}
+    if len(sizes) != 1:
+        return "hands of unequal size after the discard"
+    play = rec.get("play") or []
+    if play:
+        leader_name = play[0][0]
+    else:
+        i = players.index(rec["dealer"]) if rec.get("dealer") in players else -1
+        order = players[i + 1:] + players[: i + 1]
+        leader_name = next(p for p in order if p in active and p in tricks)
+    if leader_name not in active:
+        return f"first lead by {leader_name!r}, who holds no hand"
+    masks = tuple(_mask(c) for c in cards)
+    return masks, active.index(leader_name), active.index(declarer), name
+
+
+def analyse_open_hand(conn: duckdb.DuckDBPyConnection) -> OpenHandReport:
+    """Solve every Preference deal with all hands not in ``open_hand`` yet and store it."""
+    from model.solver import solve
+
+    conn.execute(OPEN_HAND_DDL)
+    rows = conn.execute(
+        f"""SELECT d.game_id, d.deal_no, d.variant, g.players, d.record::VARCHAR
+            FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id
+            WHERE list_contains(?, d.variant) AND d.has_cards AND d.declarer IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM {OPEN_HAND} o
+                              WHERE o.game_id = d.game_id AND o.deal_no = d.deal_no)
+            ORDER BY d.game_id, d.deal_no""", [list(PREFERENCE_VARIANTS)]
+    ).fetchall()
+    report = OpenHandReport()
+    out: list[tuple[str, int, str, int, int | None]] = []
+    for game_id, deal_no, variant, players, text in rows:
+        rec = json.loads(text)
+        placed = position(variant, list(players), rec)
+        if isinstance(placed, str):
+            report.skipped.append((game_id, deal_no, placed))
+            continue
+        hands, leader, declarer, name = placed
+        c = _solver_contracts(variant)[name]
+        try:
+            tricks = solve(hands, leader, declarer, c.trump, c.goal, stop=c.stop)
+        except ValueError as exc:  # SolverInputError: a position that cannot occur
+            report.skipped.append((game_id, deal_no, str(exc)))
+            continue
+        actual = (rec.get("tricks") or {}).get(rec["declarer"])
+        out.append((game_id, deal_no, str(rec["contract"]), int(tricks), actual))
+    if out:
+        conn.executemany(f"INSERT INTO {OPEN_HAND} VALUES (?, ?, ?, ?, ?)", out)
+    report.analysed = len(out)
+    return report
+
+
+def solver_available() -> bool:
+    try:
+        import model.solver  # noqa: F401
+    except ImportError:
+        return False
+    return True
