@@ -6,11 +6,16 @@ The same rules as ``reference.py`` (balkan.md 7.3-7.5), in two steps:
    tricks and penalties of each defender) comes from a table enumerating the finite domain of
    outcomes once per rule set (``outcome_table``); values and kontra factors then give the
    entries of a deal played without refa (every entry scales with the refa factor r, 7.2);
-2. across deals: which deals write a refa and which declarer uses one. Without
-   ``double_fall`` and ``refe_blocked_below_zero`` the state is a per-game counter with a floor
-   at zero, solved in closed form (open refe = running sum minus its running minimum, per game),
-   in chunks of whole games that stay in cache; with either flag the running bula matters, and a
-   scan walks all games at once, one deal index per step (STYLE.md practice 4).
+2. across deals, in chunks of whole games that stay in cache: which deals write a refa and
+   which declarer uses one (a per-seat counter floored at zero, in closed form: open refe =
+   running sum minus its running minimum, the minimum taken over the stretches between
+   written refe only); entries into seat rows; the running bula and the end of the game with
+   one restarted ``cumsum`` each; under ``double_fall`` a short scan over the few lost
+   contracts that could exceed the bula left (one per game per step). With
+   ``refe_blocked_below_zero`` the running bula decides the refe, and a scan walks all games
+   at once, one deal index per step (STYLE.md practice 4).
+
+The chunked path is int32 on (seats, deals) rows; no Python loop runs over deals.
 """
 
 from __future__ import annotations
@@ -61,21 +66,25 @@ class Deals:
 
 @dataclass(frozen=True, slots=True)
 class Booked:
+    """What every deal books. Seat arrays are (N, seats): ``seats`` is 4 from the reference and
+    the most players at a table (3 or 4) from the kernel."""
+
     refa: Ints
     """r per deal (1 or 2; 1 where nobody used a refa)."""
     bula_delta: Ints
-    """(N, 4)."""
+    """(N, seats)."""
     soups: Ints
-    """(N, 4): written by each seat against the declarer this deal."""
+    """(N, seats): written by each seat against the declarer this deal."""
     bula_after: Ints
-    """(N, 4), 0 for seats beyond the game's players."""
+    """(N, seats), 0 for seats beyond the game's players."""
     finished: B
 
 
 @dataclass(frozen=True, slots=True)
 class Base:
-    """One deal's entries at r = 1, by role: declarer ``d`` and the defenders ``a`` (the one
-    on the declarer's left in turn order, who speaks first) and ``b``."""
+    """One deal's entries (at r = 1 or scaled, see ``_base``), by role: declarer ``d`` and the
+    defenders ``a`` (the one on the declarer's left in turn order, who speaks first) and
+    ``b``."""
 
     d: Ints
     a: Ints
@@ -86,15 +95,8 @@ class Base:
     soup_a: Ints
     soup_b: Ints
     lost: Ints
-    """The declarer's entry when he lost a played contract (for the double fall), else 0."""
-
-
-def _pick(cols: Ints, seat: Ints, width: int) -> Ints:
-    """``cols[seat[i], i]`` for seat-major ``cols`` (4, N), by masks (no 2-D fancy gather)."""
-    out = cols[0].copy()
-    for s in range(1, width):
-        out = np.where(seat == s, cols[s], out)
-    return out
+    """The declarer's entry when he lost a played contract, else 0 (for the double fall; only
+    filled under ``double_fall`` or ``refe_blocked_below_zero``, else the plain entry)."""
 
 
 def _next_active(seat: Ints, dealer: Ints, n_players: Ints) -> Ints:
@@ -146,15 +148,19 @@ def _outcome(rules: BalkanRules, cls: Ints, mode: Ints, t_d: Ints, t_a: Ints, t_
     return made, out[0][0], out[1][0], out[0][1], out[1][1]
 
 
-_SPAN = (3, len(MODES), 11, 12, 12, 2, 2, 2)
-"""Key domain: game class, mode, declarer's tricks, tricks of a and b (+1), a leads, a and b
-kontra'd."""
+_SPAN = (3, len(MODES), 2, 12, 12, 2, 2, 2)
+"""Key domain: game class, mode, the declarer took his contract's tricks, tricks of a and b
+(+1), a leads, a and b kontra'd."""
+
+_TAKEN = ((6, 0), (0, 1), (10, 0))
+"""A declarer's trick count that does / does not reach the contract, by game class (7.3):
+six or more, none in Bettel, all ten in Preferans."""
 
 
-def _key(cls: Ints, mode: Ints, t_d: Ints, t_a: Ints, t_b: Ints, lead_a: Ints | B,
+def _key(cls: Ints, mode: Ints, won: Ints, t_a: Ints, t_b: Ints, lead_a: Ints | B,
          kp_a: Ints | B, kp_b: Ints | B) -> Ints:
     k = cls
-    for x, n in zip((mode, t_d, t_a + 1, t_b + 1, lead_a, kp_a, kp_b), _SPAN[1:], strict=True):
+    for x, n in zip((mode, won, t_a + 1, t_b + 1, lead_a, kp_a, kp_b), _SPAN[1:], strict=True):
         k = k * n + x
     return k
 
@@ -162,93 +168,156 @@ def _key(cls: Ints, mode: Ints, t_d: Ints, t_a: Ints, t_b: Ints, lead_a: Ints | 
 @functools.lru_cache(maxsize=64)
 def outcome_table(rules: BalkanRules) -> npt.NDArray[np.int32]:
     """Every outcome of the finite key domain, evaluated once per rule set and packed:
-    bit 0 made, bits 1-5 / 6-10 soup tricks of a / b, bit 11 / 12 a / b penalised
-    (STYLE.md practice 4: enumerate the finite domain, settle by lookup)."""
+    bit 0 made, bits 1-5 / 6-10 soup tricks of a / b, bit 11 / 12 a / b penalised, bits 13-14
+    the sign of the declarer's bula entry plus one (0 for an all-pass deal)
+    (STYLE.md practice 4: enumerate the finite domain, settle by lookup). Small enough
+    (166 KB) to stay in cache."""
     grids = np.meshgrid(*(np.arange(n) for n in _SPAN), indexing="ij")
-    cls, mode, t_d, t_a, t_b, lead_a, kp_a, kp_b = (g.ravel() for g in grids)
+    cls, mode, won, t_a, t_b, lead_a, kp_a, kp_b = (g.ravel() for g in grids)
+    t_d = np.array(_TAKEN)[cls, 1 - won]
     made, wa, wb, fa, fb = _outcome(rules, cls, mode, t_d, t_a - 1, t_b - 1, lead_a == 1,
                                     kp_a == 1, kp_b == 1)
+    sign = np.where(mode == M_NONE, 0, np.where(made, -1, 1))
     packed = made.astype(np.int32) | (wa << 1) | (wb << 6) | (fa.astype(np.int32) << 11) | (
-        fb.astype(np.int32) << 12)
+        fb.astype(np.int32) << 12) | ((sign + 1) << 13)
     table = np.empty(packed.size, np.int32)
-    table[_key(cls, mode, t_d, t_a - 1, t_b - 1, lead_a, kp_a, kp_b)] = packed
+    table[_key(cls, mode, won, t_a - 1, t_b - 1, lead_a, kp_a, kp_b)] = packed
     return table
 
 
-def _base(rules: BalkanRules, d: Deals) -> Base:
-    """Entries at r = 1 of every deal (7.2-7.3, 5.2), by role: the outcome by table lookup,
-    then values and kontra factors."""
-    width = int(d.n_players.max())
-    has_dec = d.declarer >= 0
-    dec = np.where(has_dec, d.declarer, 0)
-    a = _next_active(dec, d.dealer, d.n_players)
-    b = _next_active(a, d.dealer, d.n_players)
-    v = rules.value_scale * (d.number + rules.igra_increment * d.igra) * has_dec
-    tricks, kontra = d.tricks.T, d.kontra.T
-    t_d = np.maximum(_pick(tricks, dec, width), 0)
-    t_a = np.maximum(_pick(tricks, a, width), -1)
-    t_b = np.maximum(_pick(tricks, b, width), -1)
-    k_a = np.where(t_a >= 0, _pick(kontra, a, width), 0)
-    k_b = np.where(t_b >= 0, _pick(kontra, b, width), 0)
-    cls = (d.number == 6) + 2 * (d.number == 8)
-    key = _key(cls, d.mode, t_d, t_a, t_b, d.lead == a, k_a > 0, k_b > 0)
-    packed = outcome_table(rules)[key]
-    made = (packed & 1).astype(bool)
-    m_a = np.left_shift(np.int64(1), k_a)
-    m_b = np.left_shift(np.int64(1), k_b)
-    big = np.maximum(m_a, m_b)
+def _roles() -> npt.NDArray[np.int32]:
+    """Seats of the defenders ``a`` and ``b`` by ``declarer + 4 * dealer + 16 * [four players]``
+    (2, 1: the dealer sits out at four), packed ``a | b << 2``."""
+    out = np.zeros(32, np.int32)
+    for four in (0, 1):
+        n = 3 + four
+        for dealer in range(4):
+            for dec in range(4):
+                a = _next_active(np.array([dec]), np.array([dealer]), np.array([n]))
+                b = _next_active(a, np.array([dealer]), np.array([n]))
+                out[dec + 4 * dealer + 16 * four] = int(a[0]) | int(b[0]) << 2
+    return out
+
+
+ROLES = _roles()
+"""See :func:`_roles`."""
+
+
+@functools.lru_cache(maxsize=64)
+def contract_table(rules: BalkanRules) -> npt.NDArray[np.int32]:
+    """By ``256 * number + 32 * mode + 16 * igra + declarer's tricks + 1``: the outcome key's
+    first digits ``2 * (6 * class + mode) + [the contract's tricks taken]`` (class 0 a trick
+    game, 1 Bettel, 2 Preferans; 7.3) in bits 0-7 and the value v = s * (n + igra) (7.2)
+    above them."""
+    number, mode, igra, t_d = np.meshgrid(np.arange(16), np.arange(8), np.arange(2),
+                                          np.arange(-1, 15), indexing="ij")
+    cls = (number == 6) + 2 * (number == 8)
+    won = np.where(cls == 1, t_d == 0, np.where(cls == 2, t_d == 10, t_d >= 6))
+    v = rules.value_scale * (number + rules.igra_increment * igra) * (number > 0)
+    out = (2 * (len(MODES) * cls + mode) + won) | v << 8
+    return out.ravel().astype(np.int32)
+
+
+_STRIDES = tuple(int(np.prod(_SPAN[i + 1:])) for i in range(len(_SPAN)))
+"""Place value of each digit of the outcome key."""
+
+
+def _base(rules: BalkanRules, d: Deals, rs: Ints | None = None) -> Base:
+    """Entries of every deal (7.2-7.3, 5.2) at r = 1, or scaled by ``rs`` (r, 0 where the deal
+    does not score), by role: the outcome by table lookup, then values and kontra factors.
+    Role values are gathered from the flat (N, 4) rows (one ``take`` each); everything stays
+    int32 and most steps work in place."""
+    n = len(d.game)
+    dec = np.maximum(d.declarer, 0)
+    at = d.dealer << 2
+    at += dec
+    if int(d.n_players.max()) == 4:
+        at += (d.n_players - 3) << 4
+    roles = ROLES.take(at)
+    a = roles & 3
+    b = roles >> 2
+    row = np.arange(0, 4 * n, 4, dtype=np.int32)
+    tricks = np.ascontiguousarray(d.tricks, dtype=np.int32).ravel()
+    kontra = np.ascontiguousarray(d.kontra, dtype=np.int32).ravel()
+    at_d, at_a, at_b = row + dec, row + a, row + b
+    t_a = tricks.take(at_a)
+    t_b = tricks.take(at_b)
+    k_a = kontra.take(at_a)
+    k_a *= t_a >= 0
+    k_b = kontra.take(at_b)
+    k_b *= t_b >= 0
+    at = tricks.take(at_d)
+    at += 1
+    at += d.number << 8
+    at += d.mode << 5
+    at += d.igra * np.int32(16)
+    cv = contract_table(rules).take(at)
+    v = cv >> 8  # deals without a declarer never score (r * score is 0 there)
+    if rs is not None:
+        v *= rs
+    s = _STRIDES
+    key = (cv & 255) * s[2]
+    key += t_a * s[3]
+    key += t_b * s[4]
+    key += (d.lead == a) * np.int32(s[5])
+    key += (k_a > 0) * np.int32(s[6])
+    key += k_b > 0
+    key += s[3] + s[4]  # tricks -1 (out of play) are digit 0
+    packed = outcome_table(rules).take(key)
+    top = np.maximum(k_a, k_b)
+    entry = v << top
     if rules.kontra_scope == "pairwise":
-        f_a, f_b = v * m_a, v * m_b
+        f_a, f_b = v << k_a, v << k_b
     else:
-        f_a = f_b = v * big
-    entry = v * big
-    active = has_dec & (d.mode != M_NONE)
-    bula_d = np.where(made, -entry, entry) * active
+        f_a = f_b = entry
+    sign = (packed >> 13) & 3
+    sign -= 1
+    bula_d = entry * sign
     soup_a = f_a * ((packed >> 1) & 31)
     soup_b = f_b * ((packed >> 6) & 31)
     bula_a = f_a * ((packed >> 11) & 1)
     bula_b = f_b * ((packed >> 12) & 1)
-    lost = np.where(made, 0, entry)
+    lost = entry * ((packed & 1) ^ 1) if rules.double_fall or rules.refe_blocked_below_zero \
+        else entry
     return Base(dec, a, b, bula_d, bula_a, bula_b, soup_a, soup_b, lost)
 
 
-def _starts(game: Ints) -> Ints:
-    """Row index of the first deal of each row's game."""
-    first = np.ones(len(game), bool)
-    first[1:] = game[1:] != game[:-1]
-    idx = np.nonzero(first)[0]
-    return np.repeat(idx, np.diff(np.append(idx, len(game))))
+def _firsts(game: Ints) -> npt.NDArray[np.intp]:
+    """Row index of each game's first deal."""
+    first = np.empty(len(game), bool)
+    first[0] = True
+    np.not_equal(game[1:], game[:-1], out=first[1:])
+    return np.flatnonzero(first)
 
 
-def _exclusive_cumsum(x: Ints, start: Ints) -> Ints:
-    """Running sum of the rows before each row within its game."""
-    c = np.cumsum(x) - x
-    return c - c[start]
+def _restarted_cumsum(x: Ints, firsts: npt.NDArray[np.intp], out: Ints | None = None) -> Ints:
+    """Running sum (inclusive, int32) along the last axis, restarted at each game's first row:
+    each game's first value is lowered by the previous game's total, so one plain ``cumsum``
+    does it in place (no per-row gather)."""
+    if out is None:
+        y = x.astype(np.int32)
+    else:
+        y = out
+        np.copyto(y, x)
+    if len(firsts) > 1:
+        totals = np.add.reduceat(x, firsts, axis=-1, dtype=np.int32)
+        y[..., firsts[1:]] -= totals[..., :-1]
+    return np.cumsum(y, axis=-1, out=y)
 
 
-def _group_cummin(x: Ints, game: Ints, span: int) -> Ints:
-    """Running minimum restarted per game: offsets make each game's values lower than every
-    earlier game's, so a global running minimum never reaches back across games."""
-    off = (game - game[0]) * span
-    return np.minimum.accumulate(x - off) + off
-
-
-CHUNK = 1 << 15
+CHUNK = 1 << 16
 """Deals per kernel pass (whole games): the working set stays in cache."""
 
 
 def book(rules: BalkanRules, d: Deals) -> Booked:
     """Settle every deal of ``d`` under ``rules`` (balkan.md 7)."""
     n = len(d.game)
-    if n == 0 or not (rules.double_fall or rules.refe_blocked_below_zero):
-        # seat-major buffers (contiguous per seat), returned as (N, 4) views
-        # int32 like the table columns; seat-major buffers returned as (N, 4) views
-        delta, soups, after = (np.zeros((SEATS, n), np.int32).T for _ in range(3))
-        out = Booked(np.ones(n, np.int8), delta, soups, after, np.zeros(n, bool))
-    if n == 0:
-        return out
-    if rules.double_fall or rules.refe_blocked_below_zero:
+    if n and rules.refe_blocked_below_zero:
         return _scan(rules, d, _base(rules, d))
+    # seat-major buffers (contiguous per seat), returned as (N, seats) views
+    seats = int(d.n_players.max()) if n else SEATS
+    delta, soups, after = (np.zeros((seats, n), np.int32).T for _ in range(3))
+    out = Booked(np.ones(n, np.int8), delta, soups, after, np.zeros(n, bool))
     lo = 0
     while lo < n:
         hi = min(lo + CHUNK, n)
@@ -262,59 +331,132 @@ def book(rules: BalkanRules, d: Deals) -> Booked:
 
 
 def _book_chunk(rules: BalkanRules, d: Deals, out: Booked, lo: int) -> None:
-    """The closed form (no double fall, no blocked refe): open refe per seat are a running
-    sum floored at zero, O = X - min(0, running min of X)."""
+    """Whole games without ``refe_blocked_below_zero``: the refe do not depend on the bula, so
+    open refe per seat are a running sum floored at zero, O = X - min(0, running min of X)
+    (7.4); the double fall (7.5) is then a short scan over the few lost contracts that could
+    exceed the bula left, one per game per step. Seats are rows of (seats, deals) arrays."""
     n = len(d.game)
     hi = lo + n
-    base = _base(rules, d)
-    start = _starts(d.game)
+    firsts = _firsts(d.game)
     width = int(d.n_players.max())
     mixed = int(d.n_players.min()) != width
-    span = 2 * int(np.bincount(d.game - d.game[0]).max()) + 2
+    seat = np.arange(width, dtype=np.int32)[:, None]
     candidate = d.mode == M_NONE
     if rules.pik_without_kontra == "refa_then_declarer_scores":
         candidate |= d.mode == M_NOKONTRA
     candidate &= ~d.repealed
     if rules.max_refe is not None:
-        cand = candidate.astype(np.int32)
-        candidate &= _exclusive_cumsum(cand, start) < rules.max_refe
-    write = candidate
-    scoring = (d.declarer >= 0) & ~d.repealed & ~write
-    used = np.zeros(n, bool)
-    if write.any():
-        w = write.astype(np.int32)
-        for s in range(width):
-            claim = scoring & (base.d == s)
-            step = (w * (s < d.n_players) if mixed else w) - claim
-            prev = _exclusive_cumsum(step, start)
-            used |= claim & (prev > _group_cummin(prev, d.game, span))
-    r = 1 + used
-    out.refa[lo:hi] = r
-    rs = r * scoring
-    bd, ba, bb = base.bula_d * rs, base.bula_a * rs, base.bula_b * rs
-    sa, sb = base.soup_a * rs, base.soup_b * rs
-    delta_t, soups_t, after_t = out.bula_delta.T, out.soups.T, out.bula_after.T
-    total = np.zeros(n, np.int64)
-    top = np.full(n, -1, np.int64)
-    for s in range(width):
-        is_a, is_b = base.a == s, base.b == s
-        col = delta_t[s, lo:hi]
-        np.copyto(col, np.where(base.d == s, bd, 0) + np.where(is_a, ba, 0)
-                  + np.where(is_b, bb, 0))
-        soups_t[s, lo:hi] = np.where(is_a, sa, 0) + np.where(is_b, sb, 0)
-        c = np.cumsum(col)
-        run = c - (c - col)[start] + rules.start_bula
-        if mixed:
-            in_game = s < d.n_players
-            run *= in_game
-            top = np.maximum(top, np.where(in_game, run, -1))
-        else:
-            top = np.maximum(top, run)
-        after_t[s, lo:hi] = run
-        total += run
-    over = (top <= 0) if rules.end_condition == "all_bulas_le_zero" else (total <= 0)
-    ov = over.astype(np.int32)
-    out.finished[lo:hi] = (_exclusive_cumsum(ov, start) + ov) > 0
+        c = candidate.astype(np.int32)
+        candidate &= _restarted_cumsum(c, firsts) - c < rules.max_refe
+    scoring = (d.declarer >= 0) & ~d.repealed & ~candidate
+    rs = scoring.astype(np.int32)
+    dec = np.maximum(d.declarer, 0)
+    is_d = seat == dec
+    if candidate.any():
+        used = _refe_used(d, dec, is_d & scoring, candidate, firsts) & scoring
+        rs <<= used
+        out.refa[lo:hi] += used
+    base = _base(rules, d, rs)
+    bd, ba, bb = base.bula_d, base.bula_a, base.bula_b
+    if rules.double_fall:
+        moved = bd + ba
+        moved += bb
+        before = _restarted_cumsum(moved, firsts)
+        before -= moved
+        before += rules.start_bula * d.n_players  # the sum of the bulas before each deal
+        extra = _double_fall(d, base.lost, before, firsts)
+        if extra is not None:
+            bd += extra
+    is_a, is_b = seat == base.a, seat == base.b
+    delta = out.bula_delta.T[:width, lo:hi]
+    np.multiply(is_d, bd, out=delta)
+    delta += is_a * ba
+    delta += is_b * bb
+    soups = out.soups.T[:width, lo:hi]
+    np.multiply(is_a, base.soup_a, out=soups)
+    soups += is_b * base.soup_b
+    after = out.bula_after.T[:width, lo:hi]
+    _restarted_cumsum(delta, firsts, out=after)
+    after += rules.start_bula
+    if mixed:
+        after *= seat < d.n_players
+    if rules.end_condition == "all_bulas_le_zero":
+        top = np.where(seat < d.n_players, after, -1) if mixed else after
+        over = top.max(axis=0) <= 0
+    else:
+        left = after[0] + after[1]  # the sum of the bulas after each deal
+        for s in range(2, width):
+            left += after[s]
+        over = left <= 0
+    out.finished[lo:hi] = _restarted_cumsum(over.view(np.int8), firsts) > 0
+
+
+def _refe_used(d: Deals, dec: Ints, claim: B, write: B,
+               firsts: npt.NDArray[np.intp]) -> B:
+    """Which deals would use a refa of their declarer (7.4; only the scoring ones do), in
+    closed form.
+
+    Per seat, X = refe written minus contracts declared before the deal; the open refe are
+    O = X - min(0, running min of X) and a declared contract uses one when O > 0. Between two
+    writes X only falls, so the running min at a deal is the smaller of X there and the least
+    X at the ends of the game's earlier stretches: the running min only needs the stretch
+    ends (one per written refa), a few times fewer values than deals. (A seat beyond a
+    game's players never declares, so it needs no mask.)"""
+    n = len(d.game)
+    step = write.astype(np.int32) - claim
+    x = _restarted_cumsum(step, firsts)
+    x -= step  # X before each deal
+    opens = np.zeros(n, bool)
+    opens[firsts] = True
+    opens[1:] |= write[:-1]
+    starts = np.flatnonzero(opens)
+    ends = np.append(starts[1:] - 1, n - 1)
+    stretch = np.cumsum(opens, dtype=np.int32)
+    stretch -= 1
+    at_end = x.take(ends, axis=1)
+    game = d.game[starts]
+    span = 2 * int(np.diff(np.append(firsts, n)).max()) + 2
+    off = (game - game[0]) * np.int32(span)
+    low = np.minimum.accumulate(at_end - off, axis=1)
+    low += off
+    floor = np.empty_like(low)  # least X at the ends of the earlier stretches of the game
+    floor[:, 1:] = low[:, :-1]
+    floor[:, np.searchsorted(starts, firsts)] = span  # a game's first stretch: none earlier
+    at = dec * np.int32(n)
+    at += np.arange(n, dtype=np.int32)
+    mine = x.ravel().take(at)
+    at = dec * np.int32(len(starts))
+    at += stretch
+    return mine > floor.ravel().take(at)
+
+
+def _double_fall(d: Deals, fall: Ints, left: Ints, firsts: npt.NDArray[np.intp]) -> Ints | None:
+    """The declarer's extra entry under ``double_fall`` (7.5): a lost contract whose entry
+    exceeds the sum of the bulas before the deal is booked twice. Extras only raise that sum,
+    so only deals that exceed it without any extra can fall twice; those are walked in order,
+    one per game per step (the k-th such deal of every game at once). ``left``: the sum of
+    the bulas before each deal; ``None`` when no deal falls twice."""
+    maybe = np.flatnonzero(fall > np.maximum(left, 0))
+    if maybe.size == 0:
+        return None
+    extra = np.zeros(len(d.game), np.int32)
+    g = d.game[maybe] - d.game[0]
+    first = np.ones(maybe.size, bool)
+    first[1:] = g[1:] != g[:-1]
+    heads = np.flatnonzero(first)
+    rank = np.arange(maybe.size) - np.repeat(heads, np.diff(np.append(heads, maybe.size)))
+    order = np.argsort(rank, kind="stable")
+    bounds = np.append(0, np.cumsum(np.bincount(rank)))
+    acc = np.zeros(int(g[-1]) + 1, np.int32)
+    for k in range(len(bounds) - 1):
+        at = order[bounds[k]:bounds[k + 1]]
+        rows, games = maybe[at], g[at]
+        f = fall[rows]
+        twice = f > left[rows] + acc[games]
+        add = f * twice
+        extra[rows] = add
+        acc[games] += add
+    return extra
 
 
 def _scan(rules: BalkanRules, d: Deals, base: Base) -> Booked:
