@@ -13,61 +13,16 @@ import polars as pl
 
 from model.greek.frame import deal_row, deals_frame
 from model.greek.records import GreekDeal, GreekGame
+from scoring import frames
 from scoring.registry import Settled
 
-GAMES_SCHEMA: dict[str, pl.DataType] = {
-    "game_id": pl.String(),
-    "players": pl.List(pl.String()),
-    "rules": pl.String(),
-}
-
-SETTLEMENTS_SCHEMA: dict[str, pl.DataType] = {
-    "game_id": pl.String(),
-    "deal_no": pl.Int32(),
-    "player": pl.String(),
-    "seat": pl.Int8(),
-    "variant": pl.String(),
-    "cash": pl.Float64(),
-    "chips": pl.Float64(),
-    "kassa_delta": pl.Int32(),
-    "kassa_after": pl.Int32(),
-    "bula_delta": pl.Int32(),
-    "bula_after": pl.Int32(),
-    "soups_left": pl.Int32(),
-    "soups_right": pl.Int32(),
-    "refa_used": pl.Boolean(),
-    "below_line": pl.Int32(),
-    "above_line": pl.Int32(),
-    "vulnerable": pl.Boolean(),
-    "score_ns": pl.Int32(),
-}
+GAMES_SCHEMA = frames.GAMES
+SETTLEMENTS_SCHEMA = frames.SETTLEMENTS
+TRANSFERS_SCHEMA = frames.TRANSFERS
+STANDINGS_SCHEMA = frames.STANDINGS
+with_null_columns = frames.with_null_columns
 GREEK_COLUMNS = ("game_id", "deal_no", "player", "seat", "variant", "cash", "chips",
                  "kassa_delta", "kassa_after")
-
-TRANSFERS_SCHEMA: dict[str, pl.DataType] = {
-    "game_id": pl.String(),
-    "deal_no": pl.Int32(),
-    "payer": pl.String(),
-    "payee": pl.String(),
-    "amount": pl.Float64(),
-}
-
-STANDINGS_SCHEMA: dict[str, pl.DataType] = {
-    "game_id": pl.String(),
-    "player": pl.String(),
-    "variant": pl.String(),
-    "cash": pl.Float64(),
-    "deals_played": pl.Int32(),
-    "finished": pl.Boolean(),
-}
-
-
-def with_null_columns(frame: pl.DataFrame) -> pl.DataFrame:
-    """Add the settlements columns Greek Prefa does not use (null) in table order."""
-    missing = [pl.lit(None, dtype=t).alias(c) for c, t in SETTLEMENTS_SCHEMA.items()
-               if c not in frame.columns]
-    schema = pl.Schema(SETTLEMENTS_SCHEMA)
-    return frame.with_columns(missing).select(list(SETTLEMENTS_SCHEMA)).cast(schema)
 
 
 def settled_from_rows(

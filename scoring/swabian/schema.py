@@ -10,47 +10,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-import polars as pl
-
 from model.swabian.params import SwabianRules
+from scoring import frames
 
 VARIANT = "swabian"
 
-SETTLEMENTS: dict[str, pl.DataType] = {
-    "game_id": pl.String(),
-    "deal_no": pl.Int32(),
-    "player": pl.String(),
-    "seat": pl.Int8(),
-    "variant": pl.String(),
-    "cash": pl.Float64(),
-    "chips": pl.Float64(),
-    "kassa_delta": pl.Int32(),
-    "kassa_after": pl.Int32(),
-    "bula_delta": pl.Int32(),
-    "bula_after": pl.Int32(),
-    "soups_left": pl.Int32(),
-    "soups_right": pl.Int32(),
-    "refa_used": pl.Boolean(),
-    "below_line": pl.Int32(),
-    "above_line": pl.Int32(),
-    "vulnerable": pl.Boolean(),
-    "score_ns": pl.Int32(),
-}
-TRANSFERS: dict[str, pl.DataType] = {
-    "game_id": pl.String(),
-    "deal_no": pl.Int32(),
-    "payer": pl.String(),
-    "payee": pl.String(),
-    "amount": pl.Float64(),
-}
-STANDINGS: dict[str, pl.DataType] = {
-    "game_id": pl.String(),
-    "player": pl.String(),
-    "variant": pl.String(),
-    "cash": pl.Float64(),
-    "deals_played": pl.Int32(),
-    "finished": pl.Boolean(),
-}
+SETTLEMENTS = frames.SETTLEMENTS
+TRANSFERS = frames.TRANSFERS
+STANDINGS = frames.STANDINGS
 UNUSED = [
     c for c in SETTLEMENTS if c not in ("game_id", "deal_no", "player", "seat", "variant", "cash")
 ]
