@@ -15,10 +15,14 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
-# The sample league and simulated data, ingested and scored into $(DB).
+# The sample leagues (data/samples/) and simulated games, ingested and scored into $(DB).
 sample-db: install
 	rm -f $(DB) $(DB).wal
 	$(VENV)/bin/trickbook ingest data/samples --db $(DB)
+	$(VENV)/bin/trickbook simulate --variant greek-prefa --games 40 --deals-per-game 25 --seed 1 --db $(DB)
+	$(VENV)/bin/trickbook simulate --variant balkan --games 20 --deals-per-game 20 --seed 1 --db $(DB)
+	$(VENV)/bin/trickbook simulate --variant swabian --games 20 --deals-per-game 20 --seed 1 --db $(DB)
+	$(VENV)/bin/trickbook balance --variant greek-prefa --rules-b data/rules/greek-four-aces-fixed.json --games 200 --deals-per-game 10 --seed 1 --db $(DB)
 
 demo: sample-db
 	$(VENV)/bin/trickbook dashboard --db $(DB) --port $(PORT)
