@@ -1,0 +1,68 @@
+"""Open-hand tricks per contract: the table ``trickbook analyse`` stores for deals with all hands.
+
+Each game's contracts as the solver sees them (trump suit, goal, early stop):
+
+- Greek Prefa (greek-prefa.md 5, 7) and Russian preferans (russian.md): four suits and no trump
+  played for most tricks, all ten tricks played out; misère (Russian) for fewest tricks;
+- Balkan preferans (balkan.md "Other games", "Early end"): four suits and Sanac (no trump) stop at
+  the defence's fifth trick; Bettel stops at the declarer's first trick; Preferans (all ten) at the
+  defence's first trick;
+- Swabian Preferanz (swabian.md 3.1, "Play"): four suits played out; Bettel and Durchmarsch (no
+  trump) stop at the declarer's first trick won / lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from model.cards import CardSet
+from model.solver.search import BALKAN_STOP, BETTEL_STOP, Goal, Stop, solve
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """A contract for the solver: its name in the table, trump suit (None: no trump), goal and
+    early stop."""
+
+    name: str
+    trump: int | None
+    goal: Goal
+    stop: Stop | None = None
+
+
+SUITS = (("S", 0), ("C", 1), ("D", 2), ("H", 3))
+
+CONTRACTS: tuple[Contract, ...] = (
+    *(Contract(n, s, Goal.MOST) for n, s in SUITS),
+    Contract("NT", None, Goal.MOST),
+    Contract("misere", None, Goal.FEWEST),
+)
+"""Greek Prefa and Russian preferans: S, C, D, H, NT for most tricks; misère for fewest."""
+
+BALKAN_CONTRACTS: tuple[Contract, ...] = (
+    *(Contract(n, s, Goal.MOST, BALKAN_STOP) for n, s in SUITS),
+    Contract("sanac", None, Goal.MOST, BALKAN_STOP),
+    Contract("bettel", None, Goal.FEWEST, BETTEL_STOP),
+    Contract("preferans", None, Goal.ALL),
+)
+"""Balkan preferans (balkan.md): suits and Sanac stop at the defence's fifth trick."""
+
+SWABIAN_CONTRACTS: tuple[Contract, ...] = (
+    *(Contract(n, s, Goal.MOST) for n, s in SUITS),
+    Contract("bettel", None, Goal.FEWEST, BETTEL_STOP),
+    Contract("durchmarsch", None, Goal.ALL),
+)
+"""Swabian Preferanz (swabian.md 3.1): Leaves = S, Acorns = C, Bells = D, Hearts = H."""
+
+
+def tricks_per_contract(
+    hands: Sequence[CardSet],
+    leader: int,
+    declarer: int,
+    contracts: Sequence[Contract] = CONTRACTS,
+) -> dict[str, int]:
+    """The declarer's open-hand tricks for each contract, from the same hands and first lead."""
+    return {
+        c.name: solve(hands, leader, declarer, c.trump, c.goal, stop=c.stop) for c in contracts
+    }

@@ -1,0 +1,279 @@
+"""Set up a position for the kernel: check it, relabel the cards, own the transposition table.
+
+Seats are the indices of ``hands`` in turn order: ``hands[i + 1]`` plays after ``hands[i]`` and
+``hands[0]`` after the last (records.md: players in turn order). A seat whose hand is empty sits
+out (greek-prefa.md 6.1 step 6 *alone*, balkan.md "Two-handed play"): tricks then have two cards.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from model.cards import SUIT_MASK, Card, CardSet, format_card, iter_cards
+from model.solver import _kernel
+from model.solver._jit import COMPILED
+
+NO_STOP = 11
+"""A trick cap no side can reach in a ten-trick deal."""
+
+TT_BITS_COMPILED = 20
+TT_BITS_PYTHON = 16
+MAX_DEPTH = 64
+MAX_HAND = 16
+"""The kernel's move buffers hold 16 cards a seat."""
+
+
+class SolverInputError(ValueError):
+    """A position the solver cannot read (overlapping hands, uneven hands, bad seat ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A checked, relabelled position, ready for the kernel."""
+
+    hands: tuple[int, int, int]
+    nxt: tuple[int, int, int]
+    slen: tuple[int, int, int, int]
+    back: dict[int, Card]
+    nactive: int
+    left: int
+    seat: int
+    pos: int
+    led: int
+    win_card: int
+    win_seat: int
+    table: int
+
+
+def _beats(card: int, best: int, trump: int) -> bool:
+    """Highest trump wins, else the highest card of the suit led (greek-prefa.md 7)."""
+    if card >> 4 == best >> 4:
+        return card > best
+    return card >> 4 == trump
+
+
+def legal(
+    hand: CardSet, led_suit: int | None, trump: int | None, *, winning: Card | None = None,
+    must_overtrump: bool = False,
+) -> CardSet:
+    """Cards a player may play: follow suit; if void, trump if able (trump contracts); else any
+    (greek-prefa.md 7, balkan.md 6, swabian.md 6, russian.md 4). No obligation to beat, except
+    with ``must_overtrump`` (greek-prefa.md 14 ``must_overtrump_when_void``): a player who trumps a
+    trick whose ``winning`` card is already a trump must play a higher trump if he holds one."""
+    if led_suit is None:
+        return hand
+    follow = hand & SUIT_MASK[led_suit]
+    if follow:
+        return follow
+    if trump is not None and hand & SUIT_MASK[trump]:
+        ruff = hand & SUIT_MASK[trump]
+        if must_overtrump and winning is not None and winning >> 4 == trump != led_suit:
+            over = ruff & ~((2 << winning) - 1)
+            if over:
+                return over
+        return ruff
+    return hand
+
+
+def prepare(
+    hands: Sequence[CardSet], leader: int, declarer: int, trump: int | None,
+    trick: Sequence[Card], must_overtrump: bool = False,
+) -> Position:
+    """Check a position and relabel its cards (ranks renumbered per suit, order kept)."""
+    if len(hands) not in (2, 3):
+        raise SolverInputError(f"need two or three hands, got {len(hands)}")
+    hs = [int(h) for h in hands] + [0] * (3 - len(hands))
+    union = 0
+    for i, h in enumerate(hs):
+        if h < 0 or h >> 61 or h & ~sum(SUIT_MASK):
+            raise SolverInputError(f"hand {i} is not a set of cards: {h!r}")
+        if h.bit_count() > MAX_HAND:
+            raise SolverInputError(f"hand {i} holds {h.bit_count()} cards, at most {MAX_HAND}")
+        if union & h:
+            dup = [format_card(c) for c in iter_cards(union & h)]
+            raise SolverInputError(f"cards held twice: {dup!r}")
+        union |= h
+    # a seat sits out when it holds nothing; on the last trick a seat that has already
+    # played its last card is still in (the leader, and with two cards down the next seat)
+    active = [
+        i for i in range(3)
+        if hs[i] or i == leader or (len(trick) >= 2 and i == (leader + 1) % 3)
+    ]
+    for c in trick:
+        if union >> c & 1:
+            raise SolverInputError(f"card {format_card(c)} is both on the table and in a hand")
+        union |= 1 << c
+    if len(active) < 2:
+        raise SolverInputError("at least two seats must hold cards")
+    if leader not in active:
+        raise SolverInputError(f"leader {leader!r} holds no cards")
+    if declarer not in active:
+        raise SolverInputError(f"declarer {declarer!r} holds no cards")
+    if trump is not None and trump not in range(4):
+        raise SolverInputError(f"trump must be a suit 0..3 or None, got {trump!r}")
+    nactive = len(active)
+    if len(trick) >= nactive:
+        raise SolverInputError(f"a trick of {nactive} seats cannot hold {len(trick)} cards")
+    nxt = [0, 0, 0]
+    for k, s in enumerate(active):
+        nxt[s] = active[(k + 1) % nactive]
+    # who played to the current trick, and the trick state in the original labels
+    seat = leader
+    played_by: list[int] = []
+    best = -1
+    best_seat = -1
+    led_suit: int | None = None
+    for c in trick:
+        allowed = legal(
+            hs[seat] | 1 << c, led_suit, trump,
+            winning=best if led_suit is not None else None, must_overtrump=must_overtrump,
+        )
+        if led_suit is not None and not allowed >> c & 1:
+            raise SolverInputError(f"{format_card(c)} by seat {seat} breaks follow suit / trump")
+        if led_suit is None:
+            led_suit = c >> 4
+            best, best_seat = c, seat
+        elif _beats(c, best, -1 if trump is None else trump):
+            best, best_seat = c, seat
+        played_by.append(seat)
+        seat = nxt[seat]
+    size = hs[leader].bit_count() + (1 if trick else 0)
+    for s in active:
+        want = size - (1 if s in played_by else 0)
+        if hs[s].bit_count() != want:
+            raise SolverInputError(f"seat {s} holds {hs[s].bit_count()} cards, expected {want}")
+    # relabel: inside each suit the cards in play become ranks 0, 1, 2, ...
+    new_of: dict[int, int] = {}
+    back: dict[int, Card] = {}
+    slen = [0, 0, 0, 0]
+    for s in range(4):
+        for c in iter_cards(union & SUIT_MASK[s]):
+            new = 16 * s + slen[s]
+            new_of[c] = new
+            back[new] = c
+            slen[s] += 1
+    rh = [0, 0, 0]
+    for i in range(3):
+        for c in iter_cards(hs[i]):
+            rh[i] |= 1 << new_of[c]
+    table = 0
+    for c in trick:
+        table |= 1 << new_of[c]
+    return Position(
+        hands=(rh[0], rh[1], rh[2]),
+        nxt=(nxt[0], nxt[1], nxt[2]),
+        slen=(slen[0], slen[1], slen[2], slen[3]),
+        back=back,
+        nactive=nactive,
+        left=sum(h.bit_count() for h in hs),
+        seat=seat,
+        pos=len(trick),
+        led=-1 if led_suit is None else led_suit,
+        win_card=new_of[best] if trick else 0,
+        win_seat=best_seat if trick else 0,
+        table=table,
+    )
+
+
+class Table:
+    """The transposition table and scratch buffers, shared by all solves: an entry counts only
+    for solves under the same rules (its stamp, ``stamp_for``). One solve at a time: calls are
+    serialised by a lock."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.stamp = 0
+        self.by_rules: dict[tuple[int, ...], int] = {}
+        self.nodes = 0
+        bits = TT_BITS_COMPILED if COMPILED else TT_BITS_PYTHON
+        self.mask = (1 << bits) - 1
+        size = 1 << bits
+        self.arrays: tuple[Any, ...]
+        if COMPILED:
+            import numpy as np
+
+            self.arrays = (
+                np.zeros(size, np.int64),
+                np.zeros(size, np.int64),
+                np.zeros(size, np.int8),
+                np.zeros(size, np.int8),
+                np.zeros(size, np.int8),
+                np.zeros(size, np.int32),
+            )
+            self.moves: Any = np.zeros((MAX_DEPTH, MAX_HAND), np.int64)
+            self.scores: Any = np.zeros((MAX_DEPTH, MAX_HAND), np.int64)
+            self.stats: Any = np.zeros(1, np.int64)
+        else:
+            self.arrays = tuple([0] * size for _ in range(6))
+            self.moves = [[0] * MAX_HAND for _ in range(MAX_DEPTH)]
+            self.scores = [[0] * MAX_HAND for _ in range(MAX_DEPTH)]
+            self.stats = [0]
+
+    def next_stamp(self) -> int:
+        self.stamp += 1
+        if self.stamp >= 2**31 - 1:
+            self.stamp = 1
+            self.by_rules.clear()
+            stamps = self.arrays[5]
+            for i in range(len(stamps)):
+                stamps[i] = 0
+        return self.stamp
+
+    def stamp_for(self, rules: tuple[int, ...]) -> int:
+        """One stamp per set of rules (declarer seat, seating, trump, goal, stops, overtrump).
+
+        Under the same rules a position's value depends only on its key (remaining cards by
+        relative rank and owner, the leader, the stop margins), whatever the deal it came from,
+        so the entries stay valid across solves and deals and are reused.
+        """
+        stamp = self.by_rules.get(rules)
+        if stamp is None:
+            stamp = self.by_rules[rules] = self.next_stamp()
+        return stamp
+
+    def as_hands(self, p: Position) -> Any:
+        if COMPILED:
+            import numpy as np
+
+            return np.array(p.hands, np.int64)
+        return list(p.hands)
+
+    def vec(self, values: Sequence[int]) -> Any:
+        if COMPILED:
+            import numpy as np
+
+            return np.array(values, np.int64)
+        return list(values)
+
+
+_TABLE: Table | None = None
+
+
+def table() -> Table:
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = Table()
+    return _TABLE
+
+
+def run(
+    p: Position, trump: int | None, declarer: int, decl_max: bool, cap_d: int, cap_f: int,
+    dt: int, ft: int, *, stamp: int, must_overtrump: bool = False, hands: Any = None,
+) -> int:
+    """The exact value of a prepared position (the caller holds the table's lock)."""
+    t = table()
+    h = t.as_hands(p) if hands is None else hands
+    k1, k2, lb, ub, mv, st = t.arrays
+    t.stats[0] = 0
+    v: int = _kernel.solve_position(
+        h, t.vec(p.nxt), t.vec(p.slen), -1 if trump is None else trump,
+        1 if must_overtrump else 0, declarer,
+        1 if decl_max else 0, cap_d, cap_f, p.nactive, p.left, p.seat, p.pos, p.led,
+        p.win_card, p.win_seat, p.table, dt, ft, t.moves, t.scores, k1, k2, lb, ub, mv, st,
+        stamp, t.mask, t.stats,
+    )
+    t.nodes = int(t.stats[0])
+    return int(v)
