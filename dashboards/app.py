@@ -18,6 +18,7 @@ PAGES = [
     ("player.py", "Player", ":material/person:", "player"),
     ("contracts.py", "Contracts", ":material/grid_on:", "contracts"),
     ("replayer.py", "Hand replayer", ":material/playing_cards:", "replayer"),
+    ("balance.py", "Balance", ":material/balance:", "balance"),
     ("quality.py", "Data quality", ":material/fact_check:", "quality"),
     ("upload.py", "Upload", ":material/upload_file:", "upload"),
 ]

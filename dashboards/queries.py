@@ -22,6 +22,7 @@ Definitions shared by the pages (docs/dashboards.md, "Definitions"):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import date
 
@@ -29,6 +30,7 @@ import duckdb
 import polars as pl
 
 from dashboards.filters import Filters
+from model.sim.tables import BALANCE_METRICS, BALANCE_RUNS
 from model.tables import DEALS, GAMES, INGEST_LOG, QUARANTINE, SETTLEMENTS, STANDINGS
 from model.views import DEAL_OUTCOMES
 
@@ -371,3 +373,93 @@ def quarantine(
               FROM {QUARANTINE} WHERE {" AND ".join(clauses)}
               ORDER BY source, line LIMIT ?"""
     return _frame(con, sql, [*params, limit])
+
+
+# ---------------------------------------------------------------- Balance (docs/balance-study.md)
+
+_METRIC_COLUMNS = "m.metric, m.key, m.arm, m.n, m.estimate, m.lo, m.hi"
+_KEY_ORDER = """list_position(['dealer', 'first hand', 'second hand'], m.key) NULLS LAST,
+    TRY_CAST(regexp_extract(m.key, '^([0-9]+)', 1) AS INTEGER) NULLS LAST,
+    list_position(['S', 'C', 'D', 'H', 'NT'], regexp_extract(m.key, '^[0-9]+([A-Z]+)$', 1)),
+    m.key"""
+"""Keys in reading order: seat positions from the dealer, then levels and contracts by level and
+the Greek denomination ladder (greek-prefa.md 4.1), then by text (``concede``, game names)."""
+
+
+BALANCE_RUN_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    "run_id": pl.String, "variant": pl.String, "variant_b": pl.String, "rules_a": pl.String,
+    "rules_b": pl.String, "games": pl.Int32, "deals_per_game": pl.Int32, "seed": pl.Int64,
+    "play": pl.String, "deals": pl.Int32, "created_at": pl.Datetime("us", "UTC"),
+}
+"""The columns of :func:`balance_runs` (also when no study is stored)."""
+
+
+def _has_table(con: Con, table: str) -> bool:
+    sql = "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = ?"
+    return bool(_frame(con, sql, [table])["n"][0])
+
+
+def balance_runs(con: Con) -> pl.DataFrame:
+    """Every stored balance study, newest first; empty when no study was ever stored (a database
+    without the ``balance_*`` tables, ``model/sim/tables.py``)."""
+    if not (_has_table(con, BALANCE_RUNS) and _has_table(con, BALANCE_METRICS)):
+        return pl.DataFrame(schema=BALANCE_RUN_SCHEMA)
+    cols = """run_id, variant, variant_b, CAST(rules_a AS VARCHAR) AS rules_a,
+              CAST(rules_b AS VARCHAR) AS rules_b, games, deals_per_game, seed, play, deals,
+              created_at"""
+    return _frame(con, f"SELECT {cols} FROM {BALANCE_RUNS} ORDER BY created_at DESC, run_id")
+
+
+def balance_metrics(con: Con, run_id: str, metric: str | None = None) -> pl.DataFrame:
+    """The estimates of one study (``metric``, ``key``, ``arm``, ``n``, ``estimate``, 95% CI
+    ``lo`` .. ``hi``), optionally of one metric, keys in reading order, arm a before b."""
+    clause, extra = ("AND m.metric = ?", [metric]) if metric is not None else ("", [])
+    sql = f"""SELECT {_METRIC_COLUMNS} FROM {BALANCE_METRICS} m
+              WHERE m.run_id = ? {clause}
+              ORDER BY m.metric, {_KEY_ORDER}, m.arm"""
+    return _frame(con, sql, [run_id, *extra])
+
+
+def balance_arms(con: Con, run_id: str, metric: str) -> pl.DataFrame:
+    """One metric of one study with the two arms side by side: ``key``, then ``n``, ``estimate``,
+    ``lo``, ``hi`` of arm a (``_a``) and arm b (``_b``); a key only one arm has gets nulls."""
+    sql = f"""WITH m AS (SELECT * FROM {BALANCE_METRICS} WHERE run_id = ? AND metric = ?)
+              SELECT coalesce(a.key, b.key) AS key,
+                     a.n AS n_a, a.estimate AS estimate_a, a.lo AS lo_a, a.hi AS hi_a,
+                     b.n AS n_b, b.estimate AS estimate_b, b.lo AS lo_b, b.hi AS hi_b
+              FROM (SELECT * FROM m WHERE arm = 'a') a
+              FULL JOIN (SELECT * FROM m WHERE arm = 'b') b ON a.key = b.key"""
+    ordered = f"SELECT * FROM ({sql}) m ORDER BY {_KEY_ORDER}"
+    return _frame(con, ordered, [run_id, metric])
+
+
+def rules_change(rules_a: str, rules_b: str, variant: str = "", variant_b: str = "") -> str:
+    """What arm b changes against arm a, in words: ``four_aces=fixed_chips``; the other variant
+    when the arms play two variants; ``no change`` when both are the same."""
+    a, b = json.loads(rules_a or "{}"), json.loads(rules_b or "{}")
+    parts = [f"variant {variant_b}"] if variant_b and variant_b != variant else []
+    parts += [f"{k}={json.dumps(b.get(k))}" if not isinstance(b.get(k), str) else f"{k}={b[k]}"
+              for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+    return ", ".join(parts) or "no change"
+
+
+def balance_flag_effects(con: Con, run_id: str, key: str = "declarer money") -> pl.DataFrame:
+    """The paired effect ``key`` (a ``flag_effect`` key) of every study that shares the chosen
+    study's arm a (variant, rules, size, seed, play): one row per arm b, as ``trickbook balance
+    --sweep`` stores them, with ``change`` naming what arm b changes."""
+    sql = f"""SELECT r.run_id, r.variant, r.variant_b, CAST(r.rules_a AS VARCHAR) AS rules_a,
+                     CAST(r.rules_b AS VARCHAR) AS rules_b, m.n, m.estimate, m.lo, m.hi
+              FROM {BALANCE_RUNS} s
+              JOIN {BALANCE_RUNS} r ON r.variant = s.variant
+                   AND CAST(r.rules_a AS VARCHAR) = CAST(s.rules_a AS VARCHAR)
+                   AND r.games = s.games AND r.deals_per_game = s.deals_per_game
+                   AND r.seed = s.seed AND r.play = s.play
+              JOIN {BALANCE_METRICS} m ON m.run_id = r.run_id AND m.metric = 'flag_effect'
+                   AND m.arm = 'b-a' AND m.key = ?
+              WHERE s.run_id = ?
+              ORDER BY m.estimate DESC NULLS LAST, r.run_id"""
+    out = _frame(con, sql, [key, run_id])
+    change = [rules_change(r["rules_a"], r["rules_b"], r["variant"], r["variant_b"])
+              for r in out.iter_rows(named=True)]
+    return out.with_columns(pl.Series("change", change, pl.String)).select(
+        "run_id", "change", "n", "estimate", "lo", "hi")

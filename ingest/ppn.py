@@ -1,16 +1,18 @@
 """PPN (Portable Preferans Notation) in and out: the Serbian online club's game record.
 
 Reading (``READER``): the tag section becomes a ``balkan`` game line (rules: the ``serbian-club``
-preset with ``Bula`` and ``Refe``), each bracketed deal record a canonical deal (records.md 1.2)
-with hands in the order dealt, the auction rebuilt from each player's highest bid, discard,
-contract, defence, kontra, every card played and the tricks. Every deal is validated: replayed
-through the Balkan rules (``model/balkan/check.py``) and its value, refa flag, first leader and
-summary (column entries) are compared with the paper rules (``model/balkan/paper.py``) run
-across the game. A deal with any fault becomes one ``Issue`` naming all of them; a score that
+preset with ``Bula`` and ``Refe``, or the preset and flags of our ``Preset`` / ``Rules`` extension
+tags when present, ``ingest/ppn_rules.py``), each bracketed deal record a canonical deal
+(records.md 1.2) with hands in the order dealt, the auction rebuilt from each player's highest bid,
+discard, contract, defence, kontra, every card played and the tricks. Every deal is validated:
+replayed through the Balkan rules (``model/balkan/check.py``) and its value, refa flag, first
+leader and summary (column entries) are compared with the paper rules (``model/balkan/paper.py``)
+run across the game. A deal with any fault becomes one ``Issue`` naming all of them; a score that
 disagrees has code ``SCORE_MISMATCH``. Nothing raises on bad input.
 
-Writing: :func:`dumps` (one game) and :func:`export_games` (games stored in DuckDB). Reading what
-we write gives the same records.
+Writing: :func:`dumps` (one game) and :func:`export_games` (games stored in DuckDB); rules other
+than the club's go into the extension tags, as do ``league``, ``stake`` and the time zone
+(docs/ppn.md "Our extension tags"). Reading what we write gives the same records.
 """
 
 from __future__ import annotations
@@ -38,6 +40,13 @@ from ingest.ppn_codec import (
     parse_summary_token,
     split_line,
 )
+from ingest.ppn_rules import (
+    CLUB_PRESET,
+    PpnRulesError,
+    preset_refe,
+    rules_record,
+    rules_tags,
+)
 from ingest.source import Issue, Raw
 from model.balkan.check import active_players, check_deal, defenders_of, first_leader, mode_of
 from model.balkan.contracts import parse_contract
@@ -48,7 +57,11 @@ from model.balkan.records import BalkanDeal, BalkanGame
 from model.cards import parse_card
 from model.problems import Code
 
-PRESET = "serbian-club"
+PRESET = CLUB_PRESET
+ZONE_TAG = "TimeZone"
+"""Our extension: the UTC offset of ``Date`` + ``StartTime`` (``+01:00``; absent = unknown)."""
+EXTRA_FIELDS = (("League", "league"), ("Stake", "stake"))
+"""Our extension tags for game fields PPN has no tag for (docs/ppn.md)."""
 REQUIRED_TAGS = ("Bula", "Refe", "Player1", "Player2", "Player3")
 NO_PLAY = "0"
 """Throws field of a deal that was not played."""
@@ -96,7 +109,10 @@ def _game_record(source: str, g: _Game, stem: str) -> dict[str, Any] | Issue:
         return Issue(source, g.first_line or 1, None, Code.SCHEMA,
                      f"PPN game without the required tags {missing!r}", raw)
     tag = {k: v for k, (v, _) in g.tags.items()}
-    rules: dict[str, Any] = {"preset": PRESET}
+    try:
+        rules = rules_record(tag)
+    except PpnRulesError as exc:
+        return Issue(source, g.tags[exc.tag][1], None, Code.SCHEMA, str(exc), raw)
     for name, key in (("Bula", "start_bula"), ("Refe", "max_refe")):
         value = tag[name]
         if value.isdigit():
@@ -104,6 +120,8 @@ def _game_record(source: str, g: _Game, stem: str) -> dict[str, Any] | Issue:
         elif not (name == "Refe" and value.lower() in ("infinity", "unlimited", "-")):
             return Issue(source, g.tags[name][1], None, Code.SCHEMA,
                          f"tag {name} must be a whole number, got {value!r}", raw)
+        elif preset_refe(rules["preset"]) is not None:  # unlimited against a preset's limit
+            rules[key] = None
     record: dict[str, Any] = {
         "record": "game", "variant": "balkan",
         "game_id": tag.get("GameId") or f"ppn/{stem}",
@@ -113,9 +131,14 @@ def _game_record(source: str, g: _Game, stem: str) -> dict[str, Any] | Issue:
     if date:
         clock = tag.get("StartTime", "00:00:00")
         clock = clock if re.match(r"^\d{2}:\d{2}(:\d{2})?$", clock) else "00:00:00"
-        record["started_at"] = f"{date[1]}-{date[2]}-{date[3]}T{clock}"
+        zone = tag.get(ZONE_TAG, "")
+        zone = zone if re.match(r"^[+-]\d{2}:\d{2}$", zone) else ""
+        record["started_at"] = f"{date[1]}-{date[2]}-{date[3]}T{clock}{zone}"
     if "Location" in tag:
         record["event"] = tag["Location"]
+    for name, key in EXTRA_FIELDS:
+        if tag.get(name):
+            record[key] = tag[name]
     return record
 
 
@@ -524,8 +547,13 @@ def dumps(game: BalkanGame, deals: Sequence[BalkanDeal]) -> str:
     if game.started_at is not None:
         tags.append(("Date", game.started_at.strftime("%Y.%m.%d")))
         tags.append(("StartTime", game.started_at.strftime("%H:%M:%S")))
+        zone = game.started_at.strftime("%z")  # +0100, empty for a naive time
+        if zone:
+            tags.append((ZONE_TAG, f"{zone[:3]}:{zone[3:5]}"))
     if game.event:
         tags.append(("Location", game.event))
+    tags += [(name, getattr(game, key)) for name, key in EXTRA_FIELDS if getattr(game, key)]
+    tags += rules_tags(rules)
     if not game.game_id.startswith("ppn/"):
         tags.append(("GameId", game.game_id))
     head = [f'[{k} "{v}"]' if " " in v else f"[{k} {v}]" for k, v in tags]

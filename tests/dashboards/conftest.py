@@ -59,3 +59,27 @@ def table_counts(path: Path) -> dict[str, int]:
                 for t in T.DDL}
     finally:
         con.close()
+
+
+BALANCE_STUDIES: list[tuple[str, dict[str, object], dict[str, object], int]] = [
+    ("greek-prefa", {}, {"four_aces": "raise_value"}, 11),
+    ("greek-prefa", {}, {"four_aces": "fixed_chips"}, 11),
+    ("swabian", {}, {"vorhand_must_bid": True}, 5),
+]
+"""Small seeded studies (30 games x 10 deals each): two share arm a (a two-flag sweep of the Greek
+four-aces option, greek-prefa.md 14), one is Swabian (docs/balance-study.md)."""
+
+
+@pytest.fixture(scope="session")
+def balance_studies(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
+    """The fixture database plus the ``BALANCE_STUDIES`` stored by ``trickbook.balance``; the
+    ``Study`` objects come back too, as the independent source of the expected numbers."""
+    from trickbook.balance import store_study, study
+
+    path = fixture_db.build(tmp_path_factory.mktemp("dash-balance") / "balance.duckdb")
+    studies = []
+    for variant, rules_a, rules_b, seed in BALANCE_STUDIES:
+        s = study(variant, rules_a, rules_b, 30, 10, seed=seed, workers=1)
+        store_study(path, s)
+        studies.append(s)
+    return path, studies

@@ -40,7 +40,11 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from trickbook.balance import store_study, study
+
     db = fx.build(tmp_path_factory.mktemp("browser") / "fixture.duckdb")
+    store_study(db, study("greek-prefa", {}, {"four_aces": "fixed_chips"}, 30, 10, seed=3,
+                          workers=1))  # for the Balance page
     port = _free_port()
     log = (tmp_path_factory.getbasetemp() / "streamlit.log").open("w")
     proc = subprocess.Popen(command(port), env=environment(db), stdout=log,
@@ -98,6 +102,7 @@ def _shot(page, name: str) -> Path:
         ("", "League", "Standings"),
         ("player?player=Boris", "Player", "As declarer, by contract"),
         ("contracts", "Contracts", "Deals behind a cell"),
+        ("balance", "Balance", "Declarer success by contract"),
         ("quality", "Data quality", "Quarantine"),
         ("upload", "Upload", "at most 20 MB"),
     ],

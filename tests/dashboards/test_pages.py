@@ -17,7 +17,7 @@ from tests.dashboards import fixture_db as fx
 from tests.dashboards.conftest import table_counts
 
 PAGES = ROOT / "dashboards" / "views"
-PAGE_NAMES = ["league", "player", "contracts", "replayer", "quality", "upload"]
+PAGE_NAMES = ["league", "player", "contracts", "replayer", "balance", "quality", "upload"]
 
 
 def page(name: str, db: Path, monkeypatch: pytest.MonkeyPatch, **params: str) -> AppTest:
@@ -157,7 +157,7 @@ def test_hostile_url_changes_nothing(name: str, fixture_path: Path,
     at = page(name, fixture_path, monkeypatch, variant=evil, league=evil, player=evil,
               **{"from": evil, "to": "2026-02-30"})
     assert not at.exception
-    if name not in ("quality", "upload"):  # the pages that read the shared filters
+    if name not in ("balance", "quality", "upload"):  # the pages that read the shared filters
         warnings = " ".join(w.value for w in at.warning)
         assert "not a date" in warnings and "no player" in warnings
     assert table_counts(fixture_path) == before

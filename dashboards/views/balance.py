@@ -1,0 +1,188 @@
+"""Balance: the paired variant-balance studies of ``trickbook balance`` (docs/balance-study.md).
+
+Pick a study: its two arms' rules, the paired effect of arm b (b - a per deal), the effect of each
+house-rule flag of a sweep, declarer success and contract shares by contract, money flow by
+contract level and the result by seat position, arm a against arm b. Every estimate is shown with
+its n and its 95% confidence interval as stored (``balance_metrics``, ``model/sim/tables.py``):
+Wilson for shares, normal over games for the paired effects and seat results, over deals for the
+money flow. The page does not use the sidebar filters: studies are simulations, not games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import altair as alt
+import polars as pl
+import streamlit as st
+
+from dashboards.common import empty, guarded, query
+from dashboards.db import db_path
+from dashboards.queries import rules_change
+
+# Paired effects that are shares of deals; the others are money per deal. (No bare strings at
+# module level here: Streamlit's magic would write them on the page.)
+SHARES = ("contract changed", "money changed")
+EFFECTS = ("declarer money", "declarer chips", "declarer kassa", "contract changed",
+           "money changed")
+
+
+def fmt_estimate(value: float | None, share: bool) -> str:
+    if value is None:
+        return "—"
+    return f"{100 * value:.1f}%" if share else f"{value:+.2f}"
+
+
+def fmt_ci(n: int | None, lo: float | None, hi: float | None, share: bool) -> str:
+    """``n=189 · 95% CI 54.8%–68.5%``; ``n=1 · no interval`` when there is none."""
+    head = f"n={n or 0:,}"
+    if lo is None or hi is None:
+        return f"{head} · no interval"
+    return f"{head} · 95% CI {fmt_estimate(lo, share)} to {fmt_estimate(hi, share)}"
+
+
+def with_text(frame: pl.DataFrame, share: bool, suffix: str = "", label: str = "") -> pl.DataFrame:
+    """Add a readable ``estimate (n, 95% CI)`` column from ``estimate``, ``n``, ``lo``, ``hi``
+    (each with ``suffix``)."""
+    text = [
+        "—" if e is None else f"{fmt_estimate(e, share)} ({fmt_ci(n, lo, hi, share)})"
+        for e, n, lo, hi in zip(frame[f"estimate{suffix}"], frame[f"n{suffix}"],
+                                frame[f"lo{suffix}"], frame[f"hi{suffix}"], strict=True)
+    ]
+    return frame.with_columns(pl.Series(label or "estimate (n, 95% CI)", text, pl.String))
+
+
+def arms_table(run_id: str, metric: str, share: bool, key_title: str,
+               table_key: str) -> pl.DataFrame:
+    """One metric, arm a against arm b, as a table with both texts and the stored numbers."""
+    arms = query("balance_arms", run_id, metric)
+    arms = with_text(arms, share, "_a", "arm a (n, 95% CI)")
+    arms = with_text(arms, share, "_b", "arm b (n, 95% CI)")
+    shown = arms.select("key", "arm a (n, 95% CI)", "arm b (n, 95% CI)", "n_a", "estimate_a",
+                        "lo_a", "hi_a", "n_b", "estimate_b", "lo_b", "hi_b")
+    st.dataframe(shown.rename({"key": key_title}), hide_index=True, key=table_key)
+    return arms
+
+
+def arms_chart(run_id: str, metric: str, order: list[str], share: bool, x_title: str,
+               y_title: str) -> None:
+    """Arm a and arm b side by side per key: a point at the estimate, a bar for the 95% CI."""
+    long = query("balance_metrics", run_id, metric).filter(pl.col("arm").is_in(["a", "b"]))
+    if long.is_empty():
+        return
+    axis = alt.Axis(format="%") if share else alt.Axis()
+    base = alt.Chart(long.to_pandas()).encode(
+        x=alt.X("key:N", sort=order, title=x_title),
+        xOffset=alt.XOffset("arm:N"),
+        color=alt.Color("arm:N", title="arm"),
+    )
+    tooltip = ["key", "arm", "n", "estimate", "lo", "hi"]
+    chart = base.mark_rule(strokeWidth=2).encode(
+        y=alt.Y("lo:Q", title=y_title, axis=axis), y2="hi:Q", tooltip=tooltip,
+    ) + base.mark_point(filled=True, size=50).encode(y="estimate:Q", tooltip=tooltip)
+    st.altair_chart(chart.properties(height=320), width="stretch")
+
+
+def labelled(runs: pl.DataFrame) -> dict[str, str]:
+    """``run id · what arm b changes · deals · seed`` for the study picker."""
+    labels = {}
+    for r in runs.iter_rows(named=True):
+        change = rules_change(r["rules_a"], r["rules_b"], r["variant"], r["variant_b"])
+        labels[r["run_id"]] = f"{r['run_id']} · {change} · {r['deals']:,} deals · seed {r['seed']}"
+    return labels
+
+
+st.title("Balance")
+with guarded():
+    runs: pl.DataFrame = query("balance_runs")
+    if runs.is_empty():
+        empty("No balance study in this database yet. Create one with `trickbook balance "
+              "--variant greek-prefa --rules-a a.json --rules-b b.json --games 1000 "
+              f"--deals-per-game 10 --seed 1 --db {db_path()}` (add `--sweep` for the effect of "
+              "every house-rule flag); see docs/balance-study.md.")
+        st.stop()
+    c1, c2 = st.columns([1, 3])
+    variant = c1.selectbox("Variant (arm a)", runs["variant"].unique(maintain_order=True).to_list(),
+                           key="balance_variant")
+    chosen = runs.filter(pl.col("variant") == variant)
+    labels = labelled(chosen)
+    format_run: Callable[[str], str] = lambda r: labels.get(r, r)  # noqa: E731
+    run_id = c2.selectbox("Study", chosen["run_id"].to_list(), key="balance_run",
+                          format_func=format_run)
+    if run_id is None:
+        empty("No study for this variant.")
+        st.stop()
+    run = chosen.filter(pl.col("run_id") == run_id).row(0, named=True)
+    st.caption(
+        f"{run['games']:,} games × {run['deals_per_game']} deals = {run['deals']:,} paired deals"
+        f" · seed {run['seed']} · play {run['play']} · stored {run['created_at']:%Y-%m-%d %H:%M}"
+        " UTC. Both arms play the same deals; money is in the variant's settlement unit "
+        "(Greek: chips, a kassa point counted as ten)."
+    )
+    a_col, b_col = st.columns(2)
+    a_col.markdown(f"**Arm a** · {run['variant']}")
+    a_col.code(run["rules_a"], language="json")
+    b_col.markdown(f"**Arm b** · {run['variant_b']}")
+    b_col.code(run["rules_b"], language="json")
+
+    st.subheader("Paired effect of arm b (b − a per deal)")
+    effects = query("balance_metrics", run_id, "flag_effect")
+    by_key = {r["key"]: r for r in effects.iter_rows(named=True)}
+    cols = st.columns(len(EFFECTS))
+    for col, key in zip(cols, EFFECTS, strict=True):
+        r = by_key.get(key)
+        if r is None:
+            col.metric(key.capitalize(), "—")
+            col.caption("not stored")
+            continue
+        share = key in SHARES
+        col.metric(key.capitalize(), fmt_estimate(r["estimate"], share))
+        col.caption(fmt_ci(r["n"], r["lo"], r["hi"], share))
+    st.caption("Per deal over the paired deals (n); intervals over games, since the deals of a "
+               "game share its kassa or bulas. Kassa in kassa points, the rest in money units.")
+
+    st.subheader("Effect of each house-rule flag")
+    effect = st.selectbox("Effect", list(EFFECTS), key="balance_effect")
+    flags = query("balance_flag_effects", run_id, effect)
+    share = effect in SHARES
+    st.caption(f"Every stored study with this study's arm a (same rules, deals and seed): "
+               f"{flags.height} arm b. `trickbook balance --sweep` stores one per flag value.")
+    if not flags.is_empty():
+        data = flags.to_pandas()
+        base = alt.Chart(data).encode(y=alt.Y("change:N", sort=None, title="arm b changes",
+                                               axis=alt.Axis(labelLimit=480)))
+        axis = alt.Axis(format="%") if share else alt.Axis()
+        tooltip = ["change", "run_id", "n", "estimate", "lo", "hi"]
+        chart = (
+            base.mark_rule(strokeWidth=2).encode(
+                x=alt.X("lo:Q", title=f"{effect}, b − a per deal", axis=axis), x2="hi:Q",
+                tooltip=tooltip)
+            + base.mark_point(filled=True, size=60).encode(x="estimate:Q", tooltip=tooltip)
+            + alt.Chart(pl.DataFrame({"zero": [0.0]}).to_pandas()).mark_rule(
+                strokeDash=[4, 4], color="gray").encode(x="zero:Q")
+        )
+        st.altair_chart(chart.properties(height=40 + 28 * flags.height), width="stretch")
+        st.dataframe(with_text(flags, share), hide_index=True, key="balance_flags")
+
+    st.subheader("Declarer success by contract")
+    success = arms_table(run_id, "declarer_success", True, "contract", "balance_success")
+    arms_chart(run_id, "declarer_success", success["key"].to_list(), True, "contract", "made")
+    st.caption("Share of played contracts the declarer made (Wilson 95% CI); n = deals played in "
+               "that contract in the arm.")
+
+    st.subheader("How often each contract is played")
+    arms_table(run_id, "contract_share", True, "contract", "balance_share")
+    st.caption("Share of all deals (n) played in each contract.")
+
+    st.subheader("Money flow per contract level")
+    money = arms_table(run_id, "money_flow", False, "level", "balance_money")
+    arms_chart(run_id, "money_flow", money["key"].to_list(), False, "contract level",
+               "declarer's money per deal")
+    st.caption("The declarer's money per deal played at that level (normal 95% CI over deals).")
+
+    st.subheader("Result per seat position")
+    seats = arms_table(run_id, "seat_result", False, "position", "balance_seats")
+    arms_chart(run_id, "seat_result", seats["key"].to_list(), False, "position from the dealer",
+               "money per deal")
+    st.caption("Money per deal of each seat position counted from the dealer (interval over "
+               "games).")

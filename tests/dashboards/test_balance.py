@@ -1,0 +1,206 @@
+"""The Balance page (docs/dashboards.md, docs/balance-study.md): its queries against small seeded
+studies stored by ``trickbook.balance.store_study``, and the page in AppTest.
+
+Expected numbers come from the ``Study`` objects ``trickbook.balance.study`` returned before they
+were stored, not from the queries under test."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboards import queries as q
+from dashboards.db import DB_ENV, read_only
+from model.sim.tables import BALANCE_METRICS, BALANCE_RUNS
+from tests.conftest import ROOT
+from tests.dashboards.conftest import BALANCE_STUDIES, table_counts
+from tests.dashboards.test_pages import frame_with, metrics
+
+PAGE = ROOT / "dashboards" / "views" / "balance.py"
+
+
+@pytest.fixture
+def con(balance_studies):
+    with read_only(balance_studies[0]) as c:
+        yield c
+
+
+def _expected(study, metric: str, arm: str) -> dict[str, tuple[int, float | None]]:
+    rows = study.metrics.filter((pl.col("metric") == metric) & (pl.col("arm") == arm))
+    return {r["key"]: (r["n"], r["estimate"]) for r in rows.iter_rows(named=True)}
+
+
+def test_runs_list_every_stored_study(con, balance_studies) -> None:
+    _, studies = balance_studies
+    runs = q.balance_runs(con)
+    assert sorted(runs["run_id"]) == sorted(s.run_id for s in studies)
+    assert runs["created_at"].is_sorted(descending=True)
+    by_id = {r["run_id"]: r for r in runs.iter_rows(named=True)}
+    for s, (variant, rules_a, rules_b, seed) in zip(studies, BALANCE_STUDIES, strict=True):
+        row = by_id[s.run_id]
+        assert (row["variant"], row["seed"], row["deals"]) == (variant, seed, 300)
+        assert json.loads(row["rules_a"]) == rules_a and json.loads(row["rules_b"]) == rules_b
+
+
+def test_runs_of_a_database_without_studies_is_empty(empty_path: Path) -> None:
+    with read_only(empty_path) as c:
+        runs = q.balance_runs(c)
+    assert runs.is_empty() and runs.columns == list(q.BALANCE_RUN_SCHEMA)
+
+
+@pytest.mark.parametrize("metric", ["declarer_success", "contract_share", "money_flow",
+                                    "seat_result", "flag_effect"])
+def test_metrics_are_the_stored_study(con, balance_studies, metric: str) -> None:
+    _, studies = balance_studies
+    for s in studies:
+        got = q.balance_metrics(con, s.run_id, metric)
+        for arm in ("a", "b", "b-a"):
+            rows = got.filter(pl.col("arm") == arm)
+            want = _expected(s, metric, arm)
+            assert {r["key"]: (r["n"], r["estimate"]) for r in rows.iter_rows(named=True)} == want
+        assert (got["lo"] <= got["estimate"] + 1e-12).all()  # the interval holds its estimate
+        assert (got["estimate"] <= got["hi"] + 1e-12).all()
+
+
+def test_keys_in_reading_order(con, balance_studies) -> None:
+    """Levels 6..10 then the concession (greek-prefa.md 5); seats from the dealer; contracts by
+    level and the suit ladder S < C < D < H < NT (greek-prefa.md 4.1), not as text."""
+    greek = balance_studies[1][0]
+    levels = q.balance_arms(con, greek.run_id, "money_flow")["key"].to_list()
+    numbers = [k for k in levels if k != "concede"]
+    assert numbers == sorted(numbers, key=int) and levels[len(numbers):] in ([], ["concede"])
+    assert "10" in levels  # else the order test is empty
+    seats = q.balance_arms(con, greek.run_id, "seat_result")["key"].to_list()
+    assert seats == ["dealer", "first hand", "second hand"]
+    contracts = q.balance_arms(con, greek.run_id, "declarer_success")["key"].to_list()
+    ladder = ["S", "C", "D", "H", "NT"]
+    played = [k for k in contracts if k[0].isdigit()]
+    parts = [re.fullmatch(r"(\d+)([A-Z]+)", k) for k in played]
+    assert all(parts) and played
+    keys = [(int(m[1]), ladder.index(m[2])) for m in parts if m]
+    assert keys == sorted(keys)
+
+
+def test_arms_side_by_side(con, balance_studies) -> None:
+    _, studies = balance_studies
+    s = studies[0]
+    arms = q.balance_arms(con, s.run_id, "declarer_success")
+    a, b = _expected(s, "declarer_success", "a"), _expected(s, "declarer_success", "b")
+    assert set(arms["key"]) == set(a) | set(b)
+    for r in arms.iter_rows(named=True):
+        assert (r["n_a"], r["estimate_a"]) == a.get(r["key"], (None, None))
+        assert (r["n_b"], r["estimate_b"]) == b.get(r["key"], (None, None))
+
+
+def test_flag_effects_group_the_sweep(con, balance_studies) -> None:
+    """Studies that share arm a (variant, rules, size, seed, play) form one sweep; the Swabian
+    study and the other arm a are not in it."""
+    _, (raise_value, fixed_chips, swabian) = balance_studies
+    effects = q.balance_flag_effects(con, raise_value.run_id, "declarer money")
+    assert sorted(effects["run_id"]) == sorted([raise_value.run_id, fixed_chips.run_id])
+    by_id = {r["run_id"]: r for r in effects.iter_rows(named=True)}
+    assert by_id[raise_value.run_id]["change"] == "four_aces=raise_value"
+    assert by_id[fixed_chips.run_id]["change"] == "four_aces=fixed_chips"
+    for s in (raise_value, fixed_chips):
+        n, est = _expected(s, "flag_effect", "b-a")["declarer money"]
+        assert (by_id[s.run_id]["n"], by_id[s.run_id]["estimate"]) == (n, est)
+    assert effects["estimate"].is_sorted(descending=True)
+    alone = q.balance_flag_effects(con, swabian.run_id, "contract changed")
+    assert alone["run_id"].to_list() == [swabian.run_id]
+    assert alone["change"].to_list() == ["vorhand_must_bid=true"]
+
+
+def test_rules_change_in_words() -> None:
+    assert q.rules_change("{}", '{"four_aces": "raise_value"}') == "four_aces=raise_value"
+    assert q.rules_change('{"a": 1, "b": true}', '{"a": 1, "b": false}') == "b=false"
+    assert q.rules_change("{}", "{}") == "no change"
+    assert q.rules_change("{}", "{}", "greek-prefa", "swabian") == "variant swabian"
+
+
+@pytest.mark.parametrize("hostile", ["'; DROP TABLE balance_runs; --", "x' OR '1'='1", "%"])
+def test_hostile_run_id_is_bound(balance_studies, hostile: str) -> None:
+    path, _ = balance_studies
+    before = table_counts(path)
+    with read_only(path) as c:
+        assert q.balance_metrics(c, hostile).is_empty()
+        assert q.balance_arms(c, hostile, hostile).is_empty()
+        assert q.balance_flag_effects(c, hostile, hostile).is_empty()
+        assert q.balance_runs(c).height == len(BALANCE_STUDIES)
+    assert table_counts(path) == before
+
+
+# ---------------------------------------------------------------- the page (AppTest)
+
+
+def page(db: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv(DB_ENV, str(db))
+    return AppTest.from_file(str(PAGE), default_timeout=60).run()
+
+
+def test_page_shows_the_query_numbers(balance_studies, monkeypatch: pytest.MonkeyPatch) -> None:
+    path, _ = balance_studies
+    at = page(path, monkeypatch)
+    assert not at.exception
+    assert at.main.children[0].type == "title"  # nothing written above it (Streamlit magic)
+    run_id = at.selectbox(key="balance_run").value
+    with read_only(path) as c:
+        effects = q.balance_metrics(c, run_id, "flag_effect")
+        success = q.balance_arms(c, run_id, "declarer_success")
+        money = q.balance_arms(c, run_id, "money_flow")
+        flags = q.balance_flag_effects(c, run_id, "declarer money")
+    money_effect = effects.filter(pl.col("key") == "declarer money").row(0, named=True)
+    assert metrics(at)["Declarer money"] == f"{money_effect['estimate']:+.2f}"
+    changed = effects.filter(pl.col("key") == "contract changed").row(0, named=True)
+    assert metrics(at)["Contract changed"] == f"{100 * changed['estimate']:.1f}%"
+    captions = [c.value for c in at.caption]
+    assert f"n={money_effect['n']:,} · 95% CI {money_effect['lo']:+.2f} to " \
+           f"{money_effect['hi']:+.2f}" in captions
+    shown = frame_with(at, "arm a (n, 95% CI)")  # the first arms table: declarer success
+    assert shown["n_a"].tolist() == success["n_a"].to_list()
+    assert shown["estimate_b"].tolist() == pytest.approx(success["estimate_b"].to_list())
+    assert all("n=" in t and "95% CI" in t for t in shown["arm a (n, 95% CI)"])
+    levels = next(df.value for df in at.dataframe if "level" in df.value.columns)
+    assert levels["estimate_a"].tolist() == pytest.approx(money["estimate_a"].to_list())
+    sweep = frame_with(at, "change")
+    assert sweep["estimate"].tolist() == pytest.approx(flags["estimate"].to_list())
+    assert len(at.get("vega_lite_chart")) == 4  # flag effects, success, money, seats
+
+
+def test_page_widgets_by_key(balance_studies, monkeypatch: pytest.MonkeyPatch) -> None:
+    path, (_, _, swabian) = balance_studies
+    at = page(path, monkeypatch)
+    at.selectbox(key="balance_effect").set_value("money changed").run()
+    assert not at.exception
+    with read_only(path) as c:
+        want = q.balance_flag_effects(c, at.selectbox(key="balance_run").value, "money changed")
+    assert frame_with(at, "change")["estimate"].tolist() == pytest.approx(
+        want["estimate"].to_list())
+    at.selectbox(key="balance_variant").set_value("swabian").run()
+    assert not at.exception
+    assert at.selectbox(key="balance_run").value == swabian.run_id
+    _, n_money = _expected(swabian, "flag_effect", "b-a")["declarer money"]
+    assert metrics(at)["Declarer money"] == f"{n_money:+.2f}"
+
+
+def test_page_empty_state_names_the_command(empty_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    at = page(empty_path, monkeypatch)
+    assert not at.exception
+    assert any("trickbook balance --variant" in i.value for i in at.info)
+    assert not at.metric
+
+
+def test_page_is_in_the_navigation() -> None:
+    from dashboards.app import PAGES  # imported here: it runs st.navigation (bare mode)
+
+    entry = next(p for p in PAGES if p[3] == "balance")
+    assert entry[1] == "Balance" and (ROOT / "dashboards" / "views" / entry[0]).is_file()
+
+
+def test_the_balance_tables_are_the_simulators() -> None:  # model/sim/tables.py
+    assert (BALANCE_RUNS, BALANCE_METRICS) == ("balance_runs", "balance_metrics")
