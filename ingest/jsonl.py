@@ -54,14 +54,19 @@ class JsonlReader:
             for item in chunk:
                 yield item if isinstance(item, Issue) else parse_line(source, *item)
 
-    def read_lines(self, path: Path, size: int) -> Iterator[list[tuple[int, str] | Issue]]:
-        """The file's non-blank lines, unparsed, ``size`` at a time: ``(line, text)`` or, for a
-        line that is not UTF-8, an issue (the fast path of ``ingest/fastpath.py`` reads these).
+    def read_lines(
+        self, path: Path, size: int, max_chars: int | None = None
+    ) -> Iterator[list[tuple[int, str] | Issue]]:
+        """The file's non-blank lines, unparsed, ``size`` at a time (fewer when their text
+        reaches ``max_chars`` characters first): ``(line, text)`` or, for a line that is not
+        UTF-8, an issue (the fast path of ``ingest/fastpath.py`` reads these).
 
         Reads blocks of whole lines and decodes each block at once (line by line only for a
         block that is not valid UTF-8)."""
         chunk: list[tuple[int, str] | Issue] = []
         line_no = 0
+        chars = 0
+        limit = max_chars if max_chars is not None else -1
         for block in _blocks(path):
             try:
                 lines: list[str | Issue] = list(block.decode("utf-8").split("\n"))
@@ -72,14 +77,17 @@ class JsonlReader:
                 line_no += 1
                 if isinstance(item, Issue):
                     chunk.append(item)
+                    chars += len(item.raw)
                 else:
                     text = item.rstrip("\r")
                     if not text.strip():
                         continue
                     chunk.append((line_no, text))
-                if len(chunk) >= size:
+                    chars += len(text)
+                if len(chunk) >= size or 0 <= limit <= chars:
                     yield chunk
                     chunk = []
+                    chars = 0
         if chunk:
             yield chunk
 

@@ -9,9 +9,11 @@ memory stays flat whatever the file's size. After each file the games it touched
 
 from __future__ import annotations
 
+import gc
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,7 +24,7 @@ import polars as pl
 from ingest import fastpath, store
 from ingest.formats import expand, reader_for
 from ingest.jsonl import JsonlReader, parse_line
-from ingest.source import Issue, Raw
+from ingest.source import Issue, Raw, Reader
 from ingest.validate import NEVER, Accepted, Validator, VariantLookup
 from model import tables as T
 from model.base import DealBase, GameBase
@@ -31,6 +33,10 @@ from scoring.store import SettlementLookup, rescore
 
 BATCH = 50_000
 """Records validated between two bulk inserts (memory stays flat at any file size)."""
+BATCH_CHARS = 8 << 20
+"""Characters of record text validated between two bulk inserts, at most: a batch of deals with
+hands and play (about 1 KiB of text, and many small objects, each) is cut short, so their memory
+stays bounded too."""
 PROGRESS_EVERY = 2_000
 """Records between two progress reports on the reference path (the fast path reports per batch)."""
 KEEP_ISSUES = 100
@@ -126,6 +132,8 @@ class _FileLoad:
         self.deals: list[Accepted] = []
         self.issues: list[Issue] = []
         self.fast: list[pl.DataFrame] = []
+        self.staging = store.Staging(conn)
+        """New deals and their variant rows wait here until the file's end (``store.Staging``)."""
 
     def __len__(self) -> int:
         return len(self.games) + len(self.deals) + len(self.issues) + sum(
@@ -229,7 +237,8 @@ class _FileLoad:
         """New deals of the batch; duplicates counted, conflicting ones sent to quarantine."""
         ids = {(a.record.game_id, a.record.deal_no) for a in self.deals  # type: ignore[union-attr]
                }
-        known = store.stored_deal_keys(self.conn, ids)
+        staged = self.staging.files_with(T.DEALS, {g for g, _ in ids})
+        known = store.stored_deal_keys(self.conn, ids, staged)
         fresh: list[tuple[Accepted, str]] = []
         for a in self.deals:
             d = a.record
@@ -256,15 +265,15 @@ class _FileLoad:
             self.report.games.update(a.record.game_id for a in self.games)
         if fresh:
             rows = [_deal_row(a, k) for a, k in fresh]
-            store.insert(self.conn, T.DEALS, store.frame(rows, store.DEALS_SCHEMA))
+            self.staging.add(T.DEALS, store.frame(rows, store.DEALS_SCHEMA))
             by_variant: dict[str, list[Accepted]] = defaultdict(list)
             for a, _ in fresh:
                 by_variant[a.variant.name].append(a)
             for group in by_variant.values():
                 v = group[0].variant
                 flat = [v.deal_row(a.game, a.record) for a in group]  # type: ignore[arg-type]
-                store.insert(self.conn, v.deals_table,
-                             pl.DataFrame(flat, schema=v.frame_schema, orient="row"))
+                self.staging.add(v.deals_table,
+                                 pl.DataFrame(flat, schema=v.frame_schema, orient="row"))
             self.report.games.update(a.record.game_id for a, _ in fresh)
         for accepted in self.fast:
             self._flush_fast(accepted)
@@ -278,16 +287,9 @@ class _FileLoad:
 
     def _flush_fast(self, accepted: pl.DataFrame) -> None:
         """Store the fast path's deals: new, duplicate, or a conflict sent to quarantine."""
-        conn = self.conn
-        conn.register("_trickbook_fast", accepted.select("game_id", "deal_no").to_arrow())
-        try:
-            stored = conn.sql(
-                f"SELECT d.game_id, d.deal_no, d.deal_key AS stored FROM {T.DEALS} d "
-                "JOIN _trickbook_fast f USING (game_id, deal_no)"
-            ).pl()
-        finally:
-            conn.unregister("_trickbook_fast")
-        f = accepted.join(stored.cast({"deal_no": pl.Int32}), on=["game_id", "deal_no"],
+        staged = self.staging.files_with(T.DEALS, accepted["game_id"].unique().to_list())
+        stored = store.deal_keys(self.conn, accepted, staged)
+        f = accepted.join(stored.rename({"deal_key": "stored"}), on=["game_id", "deal_no"],
                           how="left")
         new = f.filter(pl.col("stored").is_null())
         same = f.filter(pl.col("stored") == pl.col("deal_key")).height
@@ -301,8 +303,8 @@ class _FileLoad:
             variant=pl.lit(fastpath.VARIANT), has_cards=pl.lit(False),
             source=pl.lit(self.report.source),
         ).cast({k: v for k, v in store.DEALS_SCHEMA.items()})
-        store.insert(conn, T.DEALS, deals)
-        store.insert(conn, T.DEALS_GREEK, fastpath.greek_rows(new))
+        self.staging.add(T.DEALS, deals)
+        self.staging.add(T.DEALS_GREEK, fastpath.greek_rows(new))
         self.report.games.update(new["game_id"].unique().to_list())
         self.report.stored += new.height
         self.report.duplicates += same
@@ -328,6 +330,88 @@ def _fast_enabled(variants: VariantLookup | None) -> bool:
     except Exception:
         return False
     return fastpath.supports(v.frame_schema)
+
+
+@contextmanager
+def cycle_gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a file is read (reference counting still
+    frees every record). A batch holds tens of thousands of validated records, each a tree of
+    small objects; with the collector on, its full passes walk them again and again, which cost
+    more than the validation itself on files with cards. Records form no cycles; whatever cyclic
+    garbage a batch leaves is collected after it (:func:`_after_batch`), and the collector's
+    previous state is restored afterwards."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _after_batch() -> None:
+    """Collect the cyclic garbage of a batch once its records are released. With the collector
+    paused, everything allocated since the last collection is in the youngest generation, so this
+    walks only what survived the batch."""
+    gc.collect(0)
+
+
+def _load_file(
+    conn: duckdb.DuckDBPyConnection, path: Path, reader: Reader, report: FileReport, *,
+    strict: bool, variants: VariantLookup | None, on_record: Callable[[int, int], None] | None,
+    batch: int, fast: bool,
+) -> int:
+    """The records of one file in one transaction; returns the bytes read."""
+    source = report.source
+    load = _FileLoad(conn, report, strict)
+    validator = Validator(lambda gid: store.stored_game(conn, gid), variants)
+    use_fast = fast and isinstance(reader, JsonlReader) and _fast_enabled(variants)
+    done = 0
+    load.staging.sweep()
+    conn.execute("BEGIN")
+    try:
+        store.clear_quarantine(conn, source)
+        if use_fast:
+            assert isinstance(reader, JsonlReader)
+            cache: dict[str, object] = {}
+            for items in reader.read_lines(path, batch, BATCH_CHARS):
+                report.records += len(items)
+                done += load.chunk(items, validator, lambda: _fast_games(validator, cache))
+                load.flush()
+                _after_batch()
+                if on_record is not None:
+                    on_record(report.records, done)
+        else:
+            since = 0  # bytes read since the last flush
+            for item in reader.read(path):
+                report.records += 1
+                if isinstance(item, Raw):
+                    done += len(item.text) + 1
+                    load.take(item, validator)
+                else:
+                    done += len(item.raw) + 1
+                    load.issue(item)
+                if len(load) >= batch or done - since >= BATCH_CHARS:
+                    load.flush()
+                    _after_batch()
+                    since = done
+                if on_record is not None and report.records % PROGRESS_EVERY == 0:
+                    on_record(report.records, done)
+        load.flush()
+        load.staging.load(conn)
+        log: dict[str, object] = {
+            "source": source, "sha256": report.sha256, "records": report.records,
+            "stored": report.stored, "duplicates": report.duplicates,
+            "quarantined": report.quarantined, "ingested_at": load.now}
+        store.insert(conn, T.INGEST_LOG, store.frame([log], store.INGEST_LOG_SCHEMA))
+        store.mark_pending(conn, report.games)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    finally:
+        load.staging.close(conn)
+    return done
 
 
 def ingest_file(
@@ -357,45 +441,9 @@ def ingest_file(
     if store.already_logged(conn, source, report.sha256):
         report.skipped = "unchanged"
         return report
-    load = _FileLoad(conn, report, strict)
-    validator = Validator(lambda gid: store.stored_game(conn, gid), variants)
-    use_fast = fast and isinstance(reader, JsonlReader) and _fast_enabled(variants)
-    done = 0
-    conn.execute("BEGIN")
-    try:
-        store.clear_quarantine(conn, source)
-        if use_fast:
-            assert isinstance(reader, JsonlReader)
-            cache: dict[str, object] = {}
-            for items in reader.read_lines(path, batch):
-                report.records += len(items)
-                done += load.chunk(items, validator, lambda: _fast_games(validator, cache))
-                load.flush()
-                if on_record is not None:
-                    on_record(report.records, done)
-        else:
-            for item in reader.read(path):
-                report.records += 1
-                if isinstance(item, Raw):
-                    done += len(item.text) + 1
-                    load.take(item, validator)
-                else:
-                    done += len(item.raw) + 1
-                    load.issue(item)
-                if len(load) >= batch:
-                    load.flush()
-                if on_record is not None and report.records % PROGRESS_EVERY == 0:
-                    on_record(report.records, done)
-        load.flush()
-        log = {"source": source, "sha256": report.sha256, "records": report.records,
-               "stored": report.stored, "duplicates": report.duplicates,
-               "quarantined": report.quarantined, "ingested_at": load.now}
-        store.insert(conn, T.INGEST_LOG, store.frame([log], store.INGEST_LOG_SCHEMA))
-        store.mark_pending(conn, report.games)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
+    with cycle_gc_paused():
+        done = _load_file(conn, path, reader, report, strict=strict, variants=variants,
+                          on_record=on_record, batch=batch, fast=fast)
     if on_record is not None:
         on_record(report.records, done)
     return report

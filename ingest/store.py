@@ -7,6 +7,8 @@ name; every value is bound, never spliced into SQL. Table names are constants.
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -92,23 +94,135 @@ def stored_game(conn: duckdb.DuckDBPyConnection, game_id: str) -> tuple[str, str
 
 
 def stored_deal_keys(
-    conn: duckdb.DuckDBPyConnection, wanted: Iterable[tuple[str, int]]
+    conn: duckdb.DuckDBPyConnection, wanted: Iterable[tuple[str, int]],
+    staged: list[str] | None = None,
 ) -> dict[tuple[str, int], str]:
-    """``deal_key`` of each stored ``(game_id, deal_no)`` among ``wanted`` (one bound join)."""
+    """``deal_key`` of each stored (or ``staged``) ``(game_id, deal_no)`` among ``wanted``."""
     ids = list(wanted)
     if not ids:
         return {}
     probe = pl.DataFrame(ids, schema={"game_id": pl.String(), "deal_no": pl.Int32()},
                          orient="row")
-    conn.register("_trickbook_probe", probe.to_arrow())
+    found = deal_keys(conn, probe, staged)
+    return {(g, n): k for g, n, k in found.iter_rows()}
+
+
+def deal_keys(
+    conn: duckdb.DuckDBPyConnection, probe: pl.DataFrame, staged: list[str] | None = None
+) -> pl.DataFrame:
+    """``game_id, deal_no, deal_key`` of the deals of ``probe`` (its ``game_id, deal_no``) that
+    are stored, or staged in the Parquet files ``staged`` (one bound join)."""
+    known = f"SELECT game_id, deal_no, deal_key FROM {T.DEALS}"
+    params: list[object] = []
+    if staged:
+        known += " UNION ALL SELECT game_id, deal_no, deal_key FROM read_parquet(?)"
+        params.append(staged)
+    conn.register("_trickbook_probe", probe.select("game_id", "deal_no").to_arrow())
     try:
-        rows = conn.execute(
-            f"SELECT d.game_id, d.deal_no, d.deal_key FROM {T.DEALS} d "
-            "JOIN _trickbook_probe p USING (game_id, deal_no)"
-        ).fetchall()
+        table = conn.sql(
+            f"SELECT k.game_id, k.deal_no, k.deal_key FROM ({known}) k "
+            "JOIN _trickbook_probe p USING (game_id, deal_no)", params=params or None
+        ).to_arrow_table()
     finally:
         conn.unregister("_trickbook_probe")
-    return {(g, n): k for g, n, k in rows}
+    found = pl.from_arrow(table)
+    assert isinstance(found, pl.DataFrame)
+    return found.cast({"game_id": pl.String(), "deal_no": pl.Int32(), "deal_key": pl.String()})
+
+
+LOAD_MEMORY_LIMIT = "64MiB"
+"""DuckDB's memory limit while a file's staged rows are loaded (the previous limit is restored
+after): with it DuckDB writes the new row groups to the database file as it goes instead of
+holding the whole file's rows in memory until the commit."""
+
+
+class Staging:
+    """The new rows of one file's big tables (``deals``, ``deals_<variant>``), written to Parquet
+    batch by batch in a private temporary folder and loaded into their tables at the end of the
+    file with one ``INSERT ... SELECT FROM read_parquet`` each, inside the file's transaction.
+
+    One bulk statement lets DuckDB write the rows to the database file under
+    :data:`LOAD_MEMORY_LIMIT`, where appending batch after batch to one open transaction keeps
+    them all in memory: the process's memory stays flat whatever the file's size.
+
+    The folder sits next to the database file (``.<db name>.stage-*``; in the system's temporary
+    folder for an in-memory database) and is removed by :meth:`close`. A killed process leaves it
+    behind, never anything in the database; :meth:`sweep` removes such leftovers (DuckDB lets
+    one process write a database, so while it holds the database open for writing every such
+    folder is stale)."""
+
+    def __init__(self, conn: duckdb.DuckDBPyConnection | None = None) -> None:
+        self._root: Path | None = None
+        self._prefix = "trickbook-stage-"
+        if conn is not None:
+            rows = conn.execute(
+                "SELECT path FROM duckdb_databases() WHERE database_name = current_database()"
+            ).fetchall()
+            if rows and rows[0][0]:
+                db = Path(rows[0][0])
+                self._root, self._prefix = db.parent, f".{db.name}.stage-"
+        self._dir: Path | None = None
+        self.files: dict[str, list[str]] = {}
+        self._games: dict[str, list[frozenset[str]]] = {}
+        self._limit: str | None = None
+        """The memory limit to restore, while :meth:`load` has lowered it."""
+
+    def add(self, table: str, rows: pl.DataFrame) -> None:
+        if rows.height == 0:
+            return
+        if self._dir is None:
+            self._dir = Path(tempfile.mkdtemp(prefix=self._prefix, dir=self._root))
+        files = self.files.setdefault(table, [])
+        path = self._dir / f"{table}-{len(files):06d}.parquet"
+        rows.with_columns(pl.col(pl.Enum, pl.Categorical).cast(pl.String())).write_parquet(
+            path, compression="lz4", statistics=True)
+        files.append(str(path))
+        self._games.setdefault(table, []).append(frozenset(rows["game_id"].unique().to_list()))
+
+    def sweep(self) -> None:
+        """Remove the staging folders that killed processes left next to this database."""
+        if self._root is not None:
+            for stale in self._root.glob(self._prefix + "*"):
+                if stale.is_dir() and stale != self._dir:
+                    shutil.rmtree(stale, ignore_errors=True)
+
+    def files_with(self, table: str, game_ids: Iterable[str]) -> list[str]:
+        """The staged files of ``table`` holding rows of any of ``game_ids`` (a batch's deals are
+        looked up in these only, so the lookups do not grow with the file)."""
+        wanted = set(game_ids)
+        return [f for f, held in zip(self.files.get(table, []), self._games.get(table, []),
+                                     strict=True) if not held.isdisjoint(wanted)]
+
+    def load(self, conn: duckdb.DuckDBPyConnection) -> None:
+        """Insert every staged table (by column name) into the database."""
+        if not self.files:
+            return
+        before = conn.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+        on_disk = conn.execute(
+            "SELECT path IS NOT NULL FROM duckdb_databases() "
+            "WHERE database_name = current_database()").fetchall()
+        if on_disk and on_disk[0][0]:  # an in-memory database cannot write its rows out
+            conn.execute("SET memory_limit = ?", [LOAD_MEMORY_LIMIT])
+            self._limit = before
+        for table, files in self.files.items():
+            conn.execute(f"INSERT INTO {table} BY NAME SELECT * FROM read_parquet(?)", [files])
+        self._restore(conn)
+        self.files, self._games = {}, {}
+
+    def _restore(self, conn: duckdb.DuckDBPyConnection) -> None:
+        if self._limit is not None:
+            conn.execute("SET memory_limit = ?", [self._limit])
+            self._limit = None
+
+    def close(self, conn: duckdb.DuckDBPyConnection | None = None) -> None:
+        """Remove the staged files; after a failed :meth:`load` (the caller has rolled back),
+        give ``conn`` its memory limit back."""
+        if conn is not None:
+            self._restore(conn)
+        if self._dir is not None:
+            shutil.rmtree(self._dir, ignore_errors=True)
+            self._dir = None
+        self.files, self._games = {}, {}
 
 
 def clear_quarantine(conn: duckdb.DuckDBPyConnection, source: str) -> None:

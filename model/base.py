@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from model.cards import CardError, parse_card
+from model.tricks import CARD_NAMES
 
 PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 CardName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=3)]
@@ -58,12 +59,19 @@ class DealBase(Frozen):
 
 
 def check_card_names(names: tuple[str, ...] | None) -> tuple[str, ...] | None:
-    """Schema-level card check used by the variant deal models: every name must be a card."""
-    if names is None:
-        return None
+    """Schema-level card check used by the variant deal models: every name must be a card.
+
+    The usual spellings are looked up in ``model.tricks.CARD_NAMES`` (a set test for the whole
+    tuple); only a name missing there is read by ``parse_card``, which gives the same verdict and
+    the message."""
+    if names is None or _KNOWN.issuperset(names):
+        return names
     for n in names:
         try:
             parse_card(n)
         except CardError as exc:
             raise ValueError(str(exc)) from exc
     return names
+
+
+_KNOWN = frozenset(CARD_NAMES)

@@ -4,6 +4,11 @@ Table names are constants; every writer and every query uses them from here. Col
 does not use are null (Greek fills ``kassa_*`` and ``chips``, Balkan ``bula_*`` and ``soups_*``,
 bridge ``below_line`` ...). Each variant may add its own ``deals_<variant>`` table with the flat
 columns its settlement kernel reads.
+
+``deals`` and ``deals_greek`` declare no key: ``(game_id, deal_no)`` and ``deal_key`` are unique
+there because ingest enforces it (it looks every deal up before storing it,
+``ingest/pipeline.py``); a key index in DuckDB is an in-memory ART that grows with the table and
+costs memory on every bulk load (docs/ingest.md "Memory").
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ DDL: dict[str, str] = {
         CREATE TABLE IF NOT EXISTS deals (
             game_id    VARCHAR NOT NULL,
             deal_no    INTEGER NOT NULL,
-            deal_key   VARCHAR NOT NULL UNIQUE,
+            deal_key   VARCHAR NOT NULL,
             variant    VARCHAR NOT NULL,
             dealer     VARCHAR NOT NULL,
             declarer   VARCHAR,
@@ -44,8 +49,7 @@ DDL: dict[str, str] = {
             has_cards  BOOLEAN NOT NULL,
             source     VARCHAR NOT NULL,
             line       INTEGER,
-            record     JSON NOT NULL,
-            PRIMARY KEY (game_id, deal_no)
+            record     JSON NOT NULL
         )""",
     DEALS_GREEK: """
         CREATE TABLE IF NOT EXISTS deals_greek (
@@ -62,8 +66,7 @@ DDL: dict[str, str] = {
             tricks_2    TINYINT,
             tricks_3    TINYINT,
             four_aces   BOOLEAN NOT NULL,
-            preliminary BOOLEAN NOT NULL,
-            PRIMARY KEY (game_id, deal_no)
+            preliminary BOOLEAN NOT NULL
         )""",
     SETTLEMENTS: """
         CREATE TABLE IF NOT EXISTS settlements (

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
+import duckdb
 import polars as pl
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +26,7 @@ from ingest import fastpath
 from ingest.jsonl import parse_line
 from ingest.source import Issue, Raw
 from ingest.validate import Accepted, Validator
+from model.base import DealBase
 from model.greek.records import GreekGame
 from model.variants import variant
 
@@ -159,12 +163,13 @@ def reference(game: GreekGame, line: str) -> Accepted | Issue:
 
 def assert_same(fast: dict[str, Any], ref: Accepted) -> None:
     deal = ref.record
+    assert isinstance(deal, DealBase)
     assert fast["record"] == ref.canonical
     assert fast["deal_key"] == ref.key
     assert (fast["game_id"], fast["deal_no"], fast["dealer"], fast["declarer"],
-            fast["contract"]) == (deal.game_id, deal.deal_no, deal.dealer,  # type: ignore[union-attr]
+            fast["contract"]) == (deal.game_id, deal.deal_no, deal.dealer,
                                   deal.declarer, getattr(deal, "contract", None))
-    row = GREEK.deal_row(ref.game, deal)  # type: ignore[arg-type]
+    row = GREEK.deal_row(ref.game, deal)
     got = fastpath.greek_rows(pl.DataFrame([fast])).row(0, named=True)
     assert got == row
 
@@ -205,3 +210,88 @@ def test_raw_repr() -> None:
     """The reference helper really parses: a broken line is an issue, a good one a Raw."""
     assert isinstance(parse_line("s", 1, "{"), Issue)
     assert isinstance(parse_line("s", 1, '{"record": "deal"}'), Raw)
+
+
+def _deal_counts(db: Path) -> tuple[int, int, int, int, int]:
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        row = conn.execute(
+            "SELECT count(*), count(DISTINCT (game_id, deal_no)), count(DISTINCT deal_key), "
+            "(SELECT count(*) FROM deals_greek), "
+            "(SELECT count(DISTINCT (game_id, deal_no)) FROM deals_greek) FROM deals"
+        ).fetchall()[0]
+    finally:
+        conn.close()
+    return row  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "reference"])
+def test_pipeline_keeps_deals_unique_without_key_constraints(
+    tmp_path: Path, fast: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``deals`` and ``deals_greek`` declare no key (model/tables.py): the pipeline's own look-up
+    keeps ``(game_id, deal_no)`` and ``deal_key`` unique (records.md 2), with repeats and
+    conflicting copies of deals straddling batch ends, and across two ingests of edited files;
+    its staging folder next to the database (ingest/store.py ``Staging``) is gone afterwards,
+    and so is one a killed process had left there."""
+    from data.samples.make_samples import league_lines
+    from ingest import pipeline
+    from ingest.pipeline import ingest_paths
+
+    def unscored(name: str) -> object:
+        raise KeyError(name)
+
+    scratch = tmp_path / "scratch"
+    stale = scratch / ".u.duckdb.stage-killed"
+    stale.mkdir(parents=True)
+    (stale / "deals-000000.parquet").write_bytes(b"left by a killed process")
+    monkeypatch.setattr(pipeline, "PROGRESS_EVERY", 10)  # the reference path reports mid-file
+    rng = random.Random(11)
+    lines = list(league_lines(4, 30, cards=False, prefix="uniq"))
+    deals = [t for t in lines if '"deal"' in t]
+    repeats = [rng.choice(deals) for _ in range(40)]
+    conflicts = [t.replace('"deal_no": ', '"deal_no": 1', 1) for t in repeats[:5]]
+    conflicts += [t.replace('"dealer": "Anna"', '"dealer": "Boris"', 1) for t in repeats[5:15]]
+    first = tmp_path / "first.jsonl"
+    first.write_text("\n".join(lines + repeats + conflicts) + "\n")
+    second = tmp_path / "second.jsonl"
+    second.write_text("\n".join(lines[:60] + conflicts + repeats) + "\n")
+    db = scratch / "u.duckdb"
+    folders: list[int] = []  # staging folders seen while a file is read
+    reports = ingest_paths([first, second], db, settlements=unscored,  # type: ignore[arg-type]
+                           batch=23, fast=fast,
+                           progress=lambda p: folders.append(len(list(scratch.glob(".u.*")))))
+    games = sum(1 for t in lines if '"game"' in t)
+    stored = sum(r.stored for r in reports) - games
+    n, ids, keys, greek, greek_ids = _deal_counts(db)
+    assert n == ids == keys == greek == greek_ids == stored
+    assert reports[0].duplicates >= 40 - 15 and reports[1].stored == 0
+    assert all(r.records == r.stored + r.duplicates + r.quarantined for r in reports)
+    assert max(folders) == 1 and list(scratch.glob(".u.*")) == []
+
+
+def test_staging_gives_the_memory_limit_back_after_a_failed_load(tmp_path: Path) -> None:
+    """ingest/store.py ``Staging``: the lowered limit of a load is restored after a success, and
+    after a load that fails inside the file's transaction once that has been rolled back."""
+    from ingest import store
+
+    conn = store.connect(tmp_path / "s.duckdb")
+    conn.execute("SET memory_limit = '1GiB'")
+    limit = conn.execute("SELECT current_setting('memory_limit')").fetchall()
+    good = pl.DataFrame({"game_id": ["g"], "deal_no": [1], "dealer": [0], "mode": ["none"],
+                         "four_aces": [False], "preliminary": [False]})
+    for rows, fails in ((good, False), (good.with_columns(dealer=None), True)):
+        staging = store.Staging()
+        staging.add("deals_greek", rows)
+        conn.execute("BEGIN")
+        try:
+            staging.load(conn)
+            conn.execute("COMMIT")
+        except duckdb.ConstraintException:
+            assert fails
+            conn.execute("ROLLBACK")
+        finally:
+            staging.close(conn)
+        assert conn.execute("SELECT current_setting('memory_limit')").fetchall() == limit
+    assert conn.execute("SELECT count(*) FROM deals_greek").fetchall() == [(1,)]
+    conn.close()
