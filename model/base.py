@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from model.cards import CardError, parse_card
 from model.tricks import CARD_NAMES
@@ -56,6 +56,30 @@ class DealBase(Frozen):
     auction: tuple[Call, ...] | None = None
     discard: tuple[CardName, ...] | None = None
     play: tuple[tuple[PlayerName, CardName], ...] | None = None
+
+    @field_validator("talon", "discard")
+    @classmethod
+    def _card_names(cls, cards: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        return check_card_names(cards)
+
+    @field_validator("hands")
+    @classmethod
+    def _hand_cards(
+        cls, hands: dict[str, tuple[str, ...]] | None
+    ) -> dict[str, tuple[str, ...]] | None:
+        if hands is not None:
+            for cards in hands.values():
+                check_card_names(cards)
+        return hands
+
+    @field_validator("play")
+    @classmethod
+    def _play_cards(
+        cls, play: tuple[tuple[str, str], ...] | None
+    ) -> tuple[tuple[str, str], ...] | None:
+        if play is not None:
+            check_card_names(tuple(c for _, c in play))
+        return play
 
 
 def check_card_names(names: tuple[str, ...] | None) -> tuple[str, ...] | None:

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from model.balkan.params import BalkanRules
-from model.base import DealBase, GameBase, PlayerName, check_card_names
+from model.base import DealBase, GameBase, PlayerName
 
 BalkanContract = Annotated[
     str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^G?[2-8]$")
@@ -69,27 +69,6 @@ class BalkanDeal(DealBase):
     checks it against the settlement."""
     repealed: bool = False
     """Crossed out on the sheet: kept for the record, scores nothing and uses no refa."""
-
-    _cards = field_validator("talon", "discard")(check_card_names)
-
-    @field_validator("hands")
-    @classmethod
-    def _hand_cards(
-        cls, hands: dict[str, tuple[str, ...]] | None
-    ) -> dict[str, tuple[str, ...]] | None:
-        if hands is not None:
-            for cards in hands.values():
-                check_card_names(cards)
-        return hands
-
-    @field_validator("play")
-    @classmethod
-    def _play_cards(
-        cls, play: tuple[tuple[str, str], ...] | None
-    ) -> tuple[tuple[str, str], ...] | None:
-        if play is not None:
-            check_card_names(tuple(c for _, c in play))
-        return play
 
     @model_validator(mode="after")
     def _shape(self) -> BalkanDeal:

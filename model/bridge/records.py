@@ -68,33 +68,12 @@ class BridgeDeal(DealBase):
     alerts: dict[int, str] | None = None
     """Alert or note text by 0-based index of the call in ``auction``."""
 
-    _cards = field_validator("talon", "discard")(check_card_names)
-
     @field_validator("lead")
     @classmethod
     def _lead(cls, lead: str | None) -> str | None:
         if lead is not None:
             check_card_names((lead,))
         return lead
-
-    @field_validator("hands")
-    @classmethod
-    def _hand_cards(
-        cls, hands: dict[str, tuple[str, ...]] | None
-    ) -> dict[str, tuple[str, ...]] | None:
-        if hands is not None:
-            for cards in hands.values():
-                check_card_names(cards)
-        return hands
-
-    @field_validator("play")
-    @classmethod
-    def _play_cards(
-        cls, play: tuple[tuple[str, str], ...] | None
-    ) -> tuple[tuple[str, str], ...] | None:
-        if play is not None:
-            check_card_names(tuple(c for _, c in play))
-        return play
 
     @model_validator(mode="after")
     def _shape(self) -> BridgeDeal:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, field_validator, model_validator
+from pydantic import Field, StringConstraints, model_validator
 
-from model.base import DealBase, GameBase, PlayerName, check_card_names
+from model.base import DealBase, GameBase, PlayerName
 from model.greek.params import GreekRules
 
 GreekContract = Annotated[
@@ -50,27 +50,6 @@ class GreekDeal(DealBase):
     conceded: bool = False
     """The declarer refused to play after the talon (preliminary concession, or
     ``concede_any_contract``)."""
-
-    _cards = field_validator("talon", "discard")(check_card_names)
-
-    @field_validator("hands")
-    @classmethod
-    def _hand_cards(
-        cls, hands: dict[str, tuple[str, ...]] | None
-    ) -> dict[str, tuple[str, ...]] | None:
-        if hands is not None:
-            for cards in hands.values():
-                check_card_names(cards)
-        return hands
-
-    @field_validator("play")
-    @classmethod
-    def _play_cards(
-        cls, play: tuple[tuple[str, str], ...] | None
-    ) -> tuple[tuple[str, str], ...] | None:
-        if play is not None:
-            check_card_names(tuple(c for _, c in play))
-        return play
 
     @model_validator(mode="after")
     def _shape(self) -> GreekDeal:

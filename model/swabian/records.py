@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
-from model.base import DealBase, GameBase, PlayerName, check_card_names
+from model.base import DealBase, GameBase, PlayerName
 from model.swabian.params import SwabianRules
 
 SwabianContract = Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^[2-7]$")]
@@ -51,31 +51,10 @@ class SwabianDeal(DealBase):
     """Optional: the declarer always plays against both (6), so only ``play`` is possible."""
     tricks: dict[PlayerName, Annotated[int, Field(ge=0, le=10)]] | None = None
 
-    _cards = field_validator("talon", "discard")(check_card_names)
-
     @field_validator("contract", mode="before")
     @classmethod
     def _contract_text(cls, value: Any) -> Any:
         return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
-
-    @field_validator("hands")
-    @classmethod
-    def _hand_cards(
-        cls, hands: dict[str, tuple[str, ...]] | None
-    ) -> dict[str, tuple[str, ...]] | None:
-        if hands is not None:
-            for cards in hands.values():
-                check_card_names(cards)
-        return hands
-
-    @field_validator("play")
-    @classmethod
-    def _play_cards(
-        cls, play: tuple[tuple[str, str], ...] | None
-    ) -> tuple[tuple[str, str], ...] | None:
-        if play is not None:
-            check_card_names(tuple(c for _, c in play))
-        return play
 
     @model_validator(mode="after")
     def _shape(self) -> SwabianDeal:
