@@ -6,7 +6,9 @@ that satisfies :class:`Variant`. Register it here with one line.
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import polars as pl
 
@@ -65,6 +67,41 @@ class Variant(Protocol):
         legal, the contract is allowed by it, every card played is legal, the replay gives exactly
         the recorded tricks."""
         ...
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """One variant's rules behind the :class:`Variant` protocol: names, deck, record models, the
+    flat ``deals_<variant>`` table, the outcome SQL and the deal check, in one frozen object.
+
+    ``check`` and ``row`` take the variant's own game and deal records; ``check_deal`` and
+    ``deal_row`` make sure they get them."""
+
+    name: str
+    aliases: tuple[str, ...]
+    deck: int
+    game_model: type[GameBase]
+    deal_model: type[DealBase]
+    deals_table: str
+    frame_schema: dict[str, pl.DataType]
+    outcome_sql: str
+    """A SELECT giving ``model/views.py``'s ``deal_outcomes`` columns for this variant's deals."""
+    check: Callable[[Any, Any], list[Problem]]
+    row: Callable[[Any, Any], dict[str, object]]
+
+    def check_deal(self, game: GameBase, deal: DealBase) -> list[Problem]:
+        return self.check(*self._own(game, deal))
+
+    def deal_row(self, game: GameBase, deal: DealBase) -> dict[str, object]:
+        return self.row(*self._own(game, deal))
+
+    def _own(self, game: GameBase, deal: DealBase) -> tuple[GameBase, DealBase]:
+        if not isinstance(game, self.game_model) or not isinstance(deal, self.deal_model):
+            raise TypeError(
+                f"{self.name} needs a {self.game_model.__name__} and a "
+                f"{self.deal_model.__name__}, got {type(game).__name__} and {type(deal).__name__}"
+            )
+        return game, deal
 
 
 class UnknownVariant(ValueError):

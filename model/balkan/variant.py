@@ -1,37 +1,20 @@
-"""The Balkan preferans variant behind the ``Variant`` protocol of ``model/variants.py``."""
+"""Balkan preferans as a registered variant (``model/variants.py``)."""
 
 from __future__ import annotations
-
-from typing import cast
-
-import polars as pl
 
 from model.balkan.check import check_deal
 from model.balkan.frame import SCHEMA, deal_row
 from model.balkan.records import BalkanDeal, BalkanGame
-from model.base import DealBase, GameBase
 from model.cards import DECK_32
-from model.problems import Problem
 from model.tables import DEALS_BALKAN
+from model.variants import VariantSpec
 
-
-class BalkanVariant:
-    name = "balkan"
-    aliases: tuple[str, ...] = ("balkan-preferans", "serbian", "croatian", "ppn")
-    deck = DECK_32
-    game_model: type[GameBase] = BalkanGame
-    deal_model: type[DealBase] = BalkanDeal
-    deals_table = DEALS_BALKAN
-    frame_schema: dict[str, pl.DataType] = SCHEMA
-
-    @property
-    def outcome_sql(self) -> str:
-        """Per deal (``model/views.py``): the frame's ``mode`` as the defence mode (5.1;
-        ``nokontra`` a plain Pik nobody doubled); made (4, 6; ``declarer_made``) with six tricks,
-        none in Betl (6), all ten in Preferans (8); with no play when both defenders passed or
-        the Pik went without kontra. A repealed deal is not counted (null)."""
-        return f"""
-            SELECT game_id, deal_no, '{self.name}' AS variant, mode AS defence_mode,
+# Per deal (``model/views.py``): the frame's ``mode`` as the defence mode (5.1; ``nokontra`` a
+# plain Pik nobody doubled); made (4, 6; ``declarer_made``) with six tricks, none in Betl (6), all
+# ten in Preferans (8); with no play when both defenders passed or the Pik went without kontra. A
+# repealed deal is not counted (null).
+OUTCOME_SQL = f"""
+            SELECT game_id, deal_no, 'balkan' AS variant, mode AS defence_mode,
                    taken AS declarer_tricks,
                    CASE WHEN declarer IS NULL OR repealed THEN NULL
                         WHEN mode IN ('pass', 'nokontra') THEN TRUE
@@ -39,13 +22,17 @@ class BalkanVariant:
                         WHEN number = 8 THEN taken = 10
                         ELSE taken >= 6 END AS made
             FROM (SELECT *, [tricks_0, tricks_1, tricks_2, tricks_3][declarer + 1] AS taken
-                  FROM {self.deals_table})"""
+                  FROM {DEALS_BALKAN})"""
 
-    def deal_row(self, game: GameBase, deal: DealBase) -> dict[str, object]:
-        return deal_row(cast(BalkanGame, game), cast(BalkanDeal, deal))
-
-    def check_deal(self, game: GameBase, deal: DealBase) -> list[Problem]:
-        return check_deal(cast(BalkanGame, game), cast(BalkanDeal, deal))
-
-
-VARIANT = BalkanVariant()
+VARIANT = VariantSpec(
+    name="balkan",
+    aliases=("balkan-preferans", "serbian", "croatian", "ppn"),
+    deck=DECK_32,
+    game_model=BalkanGame,
+    deal_model=BalkanDeal,
+    deals_table=DEALS_BALKAN,
+    frame_schema=dict(SCHEMA),
+    outcome_sql=OUTCOME_SQL,
+    check=check_deal,
+    row=deal_row,
+)
