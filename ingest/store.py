@@ -16,7 +16,8 @@ import duckdb
 import polars as pl
 
 from model import tables as T
-from scoring.store import PENDING, PENDING_DDL
+from model.tables import PENDING, PENDING_DDL
+from model.tables import insert as insert  # the one writer of rows, for ingest callers
 
 EXTRA_DDL: dict[str, str] = {PENDING: PENDING_DDL}
 """Ingest's bookkeeping beside the stable tables: the games waiting for a rescore."""
@@ -60,18 +61,6 @@ def connect(db_path: str | Path, *, read_only: bool = False) -> duckdb.DuckDBPyC
     conn = duckdb.connect(str(path))
     create_tables(conn)
     return conn
-
-
-def insert(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:
-    """Append ``frame`` to ``table`` by column name (missing columns are null)."""
-    if frame.height == 0:
-        return 0
-    conn.register("_trickbook_batch", frame.to_arrow())
-    try:
-        conn.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _trickbook_batch")
-    finally:
-        conn.unregister("_trickbook_batch")
-    return frame.height
 
 
 def frame(rows: list[dict[str, object]], schema: dict[str, pl.DataType]) -> pl.DataFrame:

@@ -13,6 +13,9 @@ costs memory on every bulk load (docs/ingest.md "Memory").
 
 from __future__ import annotations
 
+import duckdb
+import polars as pl
+
 GAMES = "games"
 DEALS = "deals"
 SETTLEMENTS = "settlements"
@@ -231,3 +234,23 @@ DDL[DEALS_BALKAN] = """
             repealed      BOOLEAN NOT NULL,
             PRIMARY KEY (game_id, deal_no)
         )"""
+
+
+PENDING = "rescore_pending"
+"""Games whose settlements must be recomputed: ingest marks them in the same transaction as their
+deals and the rescore that follows clears them, so an interrupted rescore is finished by the next
+run (``docs/ingest.md``)."""
+PENDING_DDL = f"CREATE TABLE IF NOT EXISTS {PENDING} (game_id VARCHAR PRIMARY KEY)"
+
+
+def insert(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:
+    """Append ``frame`` to ``table`` by column name through Arrow (missing columns are null;
+    values are bound, never spliced into SQL). The one way rows enter the stable tables."""
+    if frame.height == 0:
+        return 0
+    conn.register("_trickbook_rows", frame.to_arrow())
+    try:
+        conn.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _trickbook_rows")
+    finally:
+        conn.unregister("_trickbook_rows")
+    return frame.height

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import duckdb
 
 from model import tables as T
-from scoring.store import PENDING
+from model.tables import PENDING
 
 ZERO_SUM_PER_DEAL = ("greek-prefa", "swabian", "bridge-rubber", "bridge-duplicate")
 """Variants whose ``settlements.cash`` sums to 0 in every deal (records.md section 2)."""

@@ -17,6 +17,7 @@ import polars as pl
 
 from model import tables as T
 from model import variants
+from model.tables import insert
 from model.views import create_views
 from scoring import registry
 from scoring.registry import Settled, Settlement
@@ -24,25 +25,8 @@ from scoring.registry import Settled, Settlement
 SettlementLookup = Callable[[str], Settlement]
 OUTPUTS = (T.SETTLEMENTS, T.TRANSFERS, T.STANDINGS)
 
-PENDING = "rescore_pending"
-"""Games whose settlements must be recomputed: ingest marks them in the same transaction as their
-deals and the rescore that follows clears them, so an interrupted rescore is finished by the next
-run (``docs/ingest.md``)."""
-PENDING_DDL = f"CREATE TABLE IF NOT EXISTS {PENDING} (game_id VARCHAR PRIMARY KEY)"
 EVENT_VARIANTS = frozenset({"bridge-duplicate"})
 """Variants whose settlement feeds ``event_results`` (matchpoints and IMPs, bridge.md)."""
-
-
-def insert(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:
-    """Append ``frame`` to ``table`` by column name through Arrow (values bound, never spliced)."""
-    if frame.height == 0:
-        return 0
-    conn.register("_trickbook_settled", frame.to_arrow())
-    try:
-        conn.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _trickbook_settled")
-    finally:
-        conn.unregister("_trickbook_settled")
-    return frame.height
 
 
 @dataclass

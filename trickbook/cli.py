@@ -161,7 +161,8 @@ def _after_load_checks(db: Path) -> bool:
 def score(db: DbOption = DEFAULT_DB) -> None:
     """Recompute every settlement from the stored deals."""
     from ingest.store import connect
-    from scoring.store import PENDING, rescore
+    from model.tables import PENDING
+    from scoring.store import rescore
 
     conn = connect(db)
     try:
