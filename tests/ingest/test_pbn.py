@@ -12,9 +12,9 @@ import pytest
 from ingest.pbn import READER, parse_contract_tag, resolve_tags
 from ingest.pbn_syntax import split_games
 from model.bridge.contracts import parse_contract
+from model.bridge.score import duplicate_score_ns
 from model.bridge.seats import board_vulnerable
 from model.problems import Code
-from model.bridge.score import duplicate_score_ns
 from tests.conftest import DATA
 from tests.ingest.bridge_ingest import Ingested, ingest, validate
 

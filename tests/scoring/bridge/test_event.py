@@ -8,9 +8,9 @@ import pytest
 from ingest.lin import READER as LIN
 from model.bridge.frame import deal_row as bridge_row
 from model.bridge.frame import deals_frame
+from model.bridge.score import duplicate_score_ns
 from scoring.bridge import DUPLICATE
 from scoring.bridge.event import cross_imps, event_results, imps, matchpoints, neuberg
-from model.bridge.score import duplicate_score_ns
 from tests.conftest import DATA
 from tests.ingest.bridge_ingest import ingest
 from tests.scoring.bridge.frames import deal_row, games_frame
