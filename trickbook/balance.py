@@ -34,7 +34,7 @@ import polars as pl
 from model.greek.contracts import DENOMS
 from model.sim import SimulationError
 from model.sim.batch import Batch
-from model.sim.drivers import canonical_name, simulator
+from model.sim.drivers import PREFERENCE, canonical_name, simulator
 from model.sim.flags import alternatives
 from model.sim.tables import BALANCE_METRICS, BALANCE_RUNS, DDL
 from trickbook.simulate import Plan, read_rules, run_local
@@ -88,8 +88,24 @@ def clustered(frame: pl.DataFrame, column: str) -> tuple[int, tuple[float | None
     return frame.height, mean_ci(per_game)
 
 
+def _studied(variant: str) -> str:
+    """The canonical name of a variant balance studies cover: the three-handed 32-card games
+    (their metrics are by contract level and by the three seat positions)."""
+    name = canonical_name(variant)
+    if name not in PREFERENCE:
+        raise SimulationError(
+            f"balance studies cover {', '.join(PREFERENCE)}; {variant!r} is simulated by "
+            "`trickbook simulate` but not studied here"
+        )
+    return name
+
+
 def _arm_deals(variant: str, plan: Plan, workers: int) -> pl.DataFrame:
     """Simulate and settle one arm: one row per deal with its contract, success and money."""
+    if variant == "greek-prefa" and plan.rules.get("four_players"):
+        raise SimulationError(
+            "four_players is simulated but not studied: the metrics compare three seats"
+        )
     from scoring.registry import settlement
 
     batch = Batch()
@@ -270,8 +286,8 @@ def study(
     workers: int | None = None,
 ) -> Study:
     """Run a paired study and return its run row and metrics (nothing is stored)."""
-    va = canonical_name(variant)
-    vb = canonical_name(variant_b or variant)
+    va = _studied(variant)
+    vb = _studied(variant_b or variant)
     n = workers or os.cpu_count() or 1
     plan = Plan(va, games, deals_per_game, seed, rules_a, play)
     a = _arm_deals(va, plan, n)
@@ -293,7 +309,7 @@ def sweep(
     finite option (``model/sim/flags.py``) against ``base`` (the defaults), on the same deals;
     arm a is simulated once. Returns ``(label, study)`` pairs and the alternatives skipped
     (rules the simulator or the settlement does not play), with the reason."""
-    va = canonical_name(variant)
+    va = _studied(variant)
     rules_a = dict(base or {})
     n = workers or os.cpu_count() or 1
     plan = Plan(va, games, deals_per_game, seed, rules_a, play)

@@ -370,7 +370,10 @@ def _opt(flag: str, text: str) -> Any:
 
 
 def simulate_command(
-    variant: Annotated[str, _opt("--variant", "Variant to simulate (greek-prefa, swabian).")],
+    variant: Annotated[str, _opt(
+        "--variant",
+        "Variant to simulate (greek-prefa, swabian, balkan, bridge-rubber, bridge-duplicate).",
+    )],
     games: Annotated[int, _opt("--games", "Number of games.")] = 100,
     deals_per_game: Annotated[int, _opt("--deals-per-game", "Deals in each game.")] = 20,
     rules: Annotated[Path | None, _opt("--rules", "JSON file with the house rules.")] = None,

@@ -8,39 +8,41 @@ Decisions (``docs/simulation.md``):
   a hand of small misère risk, Sans (7) with six and a half in no-trump, Preferans (8, with
   ``preferans_bid``) with about ten and an ace in every suit (he never leads first). He says
   ``here`` when he may and the bid is within his limit, else bids the lowest legal number
-  within it, else passes. The bots never call hand games (igra).
+  within it, else passes. Hand games (igra, 3.1-3.2): as his first call a player calls igra
+  Sanac with a no-trump hand a margin over Sans, igra Betl with a risk-free hand, plain igra
+  when a suit game makes six tricks without the talon with a margin (``HAND_MARGIN``); when
+  several call plain igra each names the lowest game within his hand's suit games, or passes.
 - game (4): the winner discards for each allowed game and plays the highest one he expects to
-  make, else the one he falls shortest of.
+  make, else the one he falls shortest of; after an igra he keeps his ten cards (no talon).
 - defence (5.1): both defend against Betl; otherwise a defender plays with one and a half
   expected tricks; a lone player invites his partner, or plays alone with three and a half.
 - kontra (5.3): a playing defender with four expected tricks says kontra (a chain of one).
 - play (6): ``bots.play``; play stops at the defence's fifth trick, at the declarer's first in
   Betl and at the defence's first in Preferans.
 
-The flat ``deals_balkan`` row is taken from the validated record (``model/balkan/frame.py``):
-this driver goes through the pydantic model once per deal, unlike the Greek and Swabian ones.
+The canonical record and the flat ``deals_balkan`` row (the one ``model/balkan/frame.py``
+derives) are built from the driver's ints, without the pydantic models.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from model.balkan.auction import HERE, PASS, Auction
-from model.balkan.check import active_players, defenders_of, first_leader
-from model.balkan.contracts import BETL, PREFERANS, SANS, TRUMP, parse_contract
+from model.balkan.auction import HAND_CONTRACT, HAND_GAMES, HERE, PASS
+from model.balkan.check import first_leader
+from model.balkan.contracts import BETL, PIK, PREFERANS, SANS, TRUMP
 from model.balkan.params import BalkanRules
-from model.balkan.records import BalkanDeal, BalkanGame
-from model.balkan.variant import VARIANT as BALKAN
 from model.cards import DECK_32, CardSet
-from model.sim.batch import NAME, Batch, names
+from model.sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
 from model.sim.bots.evaluate import (
     all_tricks_safe,
     declarer_tricks,
     defender_tricks,
     misere_risk,
+    suit_tricks,
 )
-from model.sim.bots.play import play_heuristic, play_open
-from model.sim.greek import TALON_ALLOWANCE, discard_for
+from model.sim.bots.play import play_codes
+from model.sim.greek import TALON_ALLOWANCE, Discards
 from model.sim.seeds import DECK_SEED, Dealer, game_rng
 from model.sim.swabian import bettel_discard
 
@@ -51,6 +53,8 @@ PREFERANS_FROM = 9.5
 DEFEND_FROM = 1.5
 ALONE_FROM = 3.5
 KONTRA_FROM = 4.0
+HAND_MARGIN = 1.5
+"""Expected tricks over a game's requirement with which a player calls it without the talon."""
 
 
 def _expected(hand: CardSet, number: int) -> tuple[float, float]:
@@ -64,30 +68,188 @@ def _expected(hand: CardSet, number: int) -> tuple[float, float]:
     return declarer_tricks(hand, TRUMP[number]), 6.0
 
 
-def bid_limit(hand: CardSet, top: int) -> int:
-    """The highest game number the hand bids to (0: none)."""
-    limit = 0
-    for n in range(2, top + 1):
-        est, need = _expected(hand, n)
-        ok = misere_risk(hand) <= BETL_RISK if n == BETL else est + TALON_ALLOWANCE >= need
-        if n == PREFERANS:
-            ok = ok and all_tricks_safe(hand, False)  # the player before him leads (6)
-        if ok:
-            limit = n
-    return limit
+SUIT_OF = tuple(int(TRUMP.get(n) or 0) for n in range(6))
+"""The trump suit of each suit game 2-5 (balkan.md 3.1) as a plain int, by game number."""
 
 
-def choose_game(full: CardSet, allowed: list[int]) -> tuple[int, CardSet]:
+def bid_limit(
+    hand: CardSet, top: int, tricks: tuple[float, ...] | None = None, risk: int | None = None
+) -> int:
+    """The highest game number the hand bids to (0: none); ``tricks``: the hand's
+    ``suit_tricks`` and ``risk`` its ``misere_risk`` when already known."""
+    t = tricks or suit_tricks(hand)
+    nt = t[4] + TALON_ALLOWANCE
+    if top >= PREFERANS and nt >= PREFERANS_FROM and all_tricks_safe(hand, False):
+        return PREFERANS
+    if nt >= SANS_FROM:
+        return SANS
+    if (misere_risk(hand) if risk is None else risk) <= BETL_RISK:
+        return BETL
+    for n in (5, 4, 3, 2):
+        if t[SUIT_OF[n]] + TALON_ALLOWANCE >= 6.0:
+            return n
+    return 0
+
+
+def hand_call(
+    hand: CardSet, preferans: bool, tricks: tuple[float, ...] | None = None,
+    risk: int | None = None,
+) -> tuple[str, int]:
+    """The hand game a hand calls as its first call (``""``: none) and the highest suit game it
+    makes without the talon (0: none), for naming after several plain igra calls (3.2);
+    ``tricks`` and ``risk`` as in :func:`bid_limit`."""
+    t = tricks or suit_tricks(hand)
+    suit = 0
+    for n in (5, 4, 3, 2):
+        if t[SUIT_OF[n]] >= 6.0 + HAND_MARGIN:
+            suit = n
+            break
+    nt = t[4]
+    if preferans and nt >= PREFERANS_FROM + HAND_MARGIN and all_tricks_safe(hand, False):
+        return "preferans", suit
+    if nt >= SANS_FROM + HAND_MARGIN:
+        return "sans", suit
+    if (misere_risk(hand) if risk is None else risk) == 0:
+        return "betl", suit
+    return ("igra" if suit else ""), suit
+
+
+def choose_game(full: CardSet, allowed: list[int], hand: bool = False) -> tuple[int, CardSet]:
+    """The game played among ``allowed`` and the discard; ``hand``: igra, no talon and no
+    discard."""
     best: tuple[Any, ...] | None = None
+    discards = Discards(full, keep_all=hand)
     for n in allowed:
-        disc = bettel_discard(full) if n == BETL else discard_for(full, TRUMP.get(n))
-        est, need = _expected(full & ~disc, n)
+        if n == BETL:
+            disc = 0 if hand else bettel_discard(full)
+            est, need = _expected(full & ~disc, n)
+        else:
+            disc, est = discards.for_trump(TRUMP.get(n))
+            need = SANS_FROM if n == SANS else PREFERANS_FROM if n == PREFERANS else 6.0
         made = est >= need and (n != PREFERANS or all_tricks_safe(full & ~disc, False))
         key = (made, n if made else est - need)
         if best is None or key > best[0]:
             best = (key, n, disc)
     assert best is not None
     return best[1], best[2]
+
+
+def bot_auction(
+    limits: list[int], calls_of: list[tuple[str, int]], rules: BalkanRules, top: int
+) -> tuple[list[tuple[int, str]], int, bool, list[int]]:
+    """The bots' auction (3.1-3.2) among three bidders, first hand first: ``(calls as (bidder,
+    call), winner or -1, with the talon, the game numbers he may play)``. It follows the rules
+    module's machine (``model/balkan/auction.py``: ``here_rule``, ``jump_bids``, igra and the
+    naming of games) for the calls the bots make; ``check_deal`` replays every simulated auction
+    through that machine. ``calls_of``: each bidder's :func:`hand_call`."""
+    out = [False, False, False]
+    called = [False, False, False]
+    talon_bid = [False, False, False]
+    hand: dict[int, int] = {}
+    named: dict[int, int] = {}
+    naming = False
+    last_named = 0
+    privileged = 0
+    high, holder, held = 0, -1, False
+    turn = 0
+    done = False
+    rule = rules.here_rule
+    calls: list[tuple[int, str]] = []
+    while not done:
+        p = -1
+        for k in range(3):
+            q = (turn + k) % 3
+            if out[q]:
+                continue
+            if naming:
+                ok = q in hand
+            elif hand:
+                ok = not talon_bid[q] and not called[q]
+            else:
+                ok = True
+            if ok:
+                p = q
+                break
+        if p < 0:
+            break
+        mine, suit = calls_of[p]
+        call = PASS
+        if mine and not called[p] and (
+            HAND_GAMES[mine] > max(hand.values(), default=-1)
+            or HAND_GAMES[mine] == max(hand.values(), default=-1) == 0
+        ):
+            call = mine
+        elif naming:
+            low = last_named + 1 if last_named else 2
+            if low <= 5 and low <= suit:
+                call = f"G{low}"
+        elif not hand:
+            lowest = 0
+            if not high:
+                lowest = 2
+            elif not (rule == "alternating" and not held and high >= 3 and holder != p):
+                lowest = high + 1 if high < top else 0
+            may_here = high > 0 and holder >= 0 and p != holder and (
+                p < holder if rule == "seat_priority"
+                else p == privileged if rule == "first_bidder_privilege"
+                else not held and high >= 3
+            )
+            if may_here and high <= limits[p]:
+                call = HERE
+            elif lowest and lowest <= limits[p]:
+                call = str(lowest)
+        calls.append((p, call))
+        called[p] = True
+        if call == PASS:
+            out[p] = True
+            if p == privileged:
+                privileged = -1
+                for k in (1, 2):
+                    if not out[(p + k) % 3]:
+                        privileged = (p + k) % 3
+                        break
+        elif call == HERE:
+            holder, held = p, True
+            if high == top:
+                done = True
+        elif call in HAND_GAMES:
+            rank = HAND_GAMES[call]
+            for q, r in list(hand.items()):
+                if r < rank:
+                    out[q] = True
+            hand[p] = rank
+        elif call[0] == "G":
+            last_named = named[p] = int(call[1:])
+        else:
+            high, holder, held = int(call), p, False
+            talon_bid[p] = True
+        turn = (p + 1) % 3
+        if done:
+            break
+        if naming:
+            done = len([q for q in hand if not out[q]]) == 1
+        elif hand:
+            if any(not called[q] and not out[q] for q in range(3)):
+                continue
+            plain = [q for q in range(3) if hand.get(q) == 0 and not out[q]]
+            if len(plain) >= 2:
+                naming, turn = True, plain[0]
+            else:
+                done = True
+        else:
+            n_in = 3 - out[0] - out[1] - out[2]
+            done = n_in == 0 or (n_in == 1 and holder >= 0)
+    if hand:
+        w = next(q for q in hand if not out[q])
+        rank = hand[w]
+        if rank > 0:
+            return calls, w, False, [int(HAND_CONTRACT[rank][1:])]
+        if w in named:
+            return calls, w, False, [named[w]]
+        return calls, w, False, list(range(2, top + 1))
+    if holder < 0 or not high:
+        return calls, -1, True, []
+    return calls, holder, True, list(range(high, top + 1))
 
 
 class BalkanSimulator:
@@ -97,14 +259,30 @@ class BalkanSimulator:
 
     def __init__(self, rules: BalkanRules | None = None, play: str = "heuristic") -> None:
         self.rules = rules or BalkanRules()
-        self.play = play_open if play == "dd" else play_heuristic
+        self.open_hands = play == "dd"
         self.players = ("P1", "P2", "P3", "P4") if self.rules.four_players else ("P1", "P2", "P3")
         self.rules_record = self.rules.model_dump(mode="json", exclude_defaults=True)
         self.rules_json = self.rules.model_dump_json()
         self.top = 8 if self.rules.preferans_bid else 7
+        self.seat = {p: i for i, p in enumerate(self.players)}
+        ps = list(self.players)
+        self.orders = {p: (ps[i + 1:] + ps[: i + 1])[:3] for i, p in enumerate(ps)}
+        self.sorted_orders = {p: sorted(o) for p, o in self.orders.items()}
+        self.call_json: dict[tuple[str, str], str] = {}
+        self.pj = {p: jstr(p) for p in self.players}
+        self.play_json = {p: [f"[{jstr(p)},{CARD_JSON[c]}]" for c in range(64)]
+                          for p in self.players}
 
     def game_id(self, run_seed: int, index: int) -> str:
         return f"sim-balkan-{run_seed}-{index:08d}"
+
+    def _call_json(self, player: str, call: str) -> str:
+        """A call of the auction as canonical JSON (cached: the calls are few)."""
+        text = self.call_json.get((player, call))
+        if text is None:
+            text = '{"call":' + jstr(call) + ',"player":' + self.pj[player] + "}"
+            self.call_json[player, call] = text
+        return text
 
     def game(
         self, run_seed: int, index: int, deals: int, batch: Batch, keep_lines: bool = False
@@ -114,53 +292,63 @@ class BalkanSimulator:
                                   "players": list(self.players)}
         if self.rules_record:
             record["rules"] = self.rules_record
-        game = BalkanGame.model_validate(record)
         batch.add_game(VARIANT, record, self.rules_json)
         if keep_lines:
             batch.add_game_line(record)
         dealer = Dealer(game_rng(run_seed, DECK_SEED, index), DECK_32)
+        dealer.prepare(deals, 3, 10)
         for n in range(deals):
-            rec = self.deal(game, gid, n + 1, self.players[n % len(self.players)], dealer)
-            flat = BALKAN.deal_row(game, BalkanDeal.model_validate(rec))
-            batch.add_deal(VARIANT, rec, flat, keep_lines)
+            name = self.players[n % len(self.players)]
+            text, flat, contract = self.deal(gid, n + 1, name, dealer)
+            d = flat["declarer"]
+            batch.add_deal_text(VARIANT, text, gid, n + 1, name,
+                                None if d is None else self.players[d], contract, flat,
+                                keep_lines)
 
     def deal(
-        self, game: BalkanGame, gid: str, deal_no: int, dealer_name: str, dealer: Dealer
-    ) -> dict[str, Any]:
+        self, gid: str, deal_no: int, dealer_name: str, dealer: Dealer
+    ) -> tuple[str, dict[str, Any], str | None]:
+        """One deal: its canonical record (JSON text), ``deals_balkan`` row and contract."""
         rules = self.rules
-        order = active_players(game, dealer_name)
+        order = self.orders[dealer_name]  # first hand first; with four the dealer sits out
         cards, talon = dealer.deal(3, 10)
         hands = dict(zip(order, cards, strict=True))
-        limits = {p: bid_limit(hands[p], self.top) for p in order}
-        a = Auction(order, rules)
-        calls: list[dict[str, str]] = []
-        while (p := a.to_act()) is not None:
-            legal = a.legal_calls()
-            bids = sorted(int(c) for c in legal if c.isdigit())
-            if HERE in legal and a.high is not None and a.high <= limits[p]:
-                call = HERE
-            elif bids and bids[0] <= limits[p]:
-                call = str(bids[0])
-            else:
-                call = PASS
-            a.call(p, call)
-            calls.append({"player": p, "call": call})
-        res = a.result()
-        rec: dict[str, Any] = {
-            "game_id": gid, "deal_no": deal_no, "dealer": dealer_name,
-            "hands": {p: names(hands[p]) for p in order}, "talon": names(talon),
-            "auction": calls,
+        tricks = [suit_tricks(c) for c in cards]
+        risks = [misere_risk(c) for c in cards]
+        top = self.top
+        calls, w, with_talon, allowed = bot_auction(
+            [bid_limit(cards[i], top, tricks[i], risks[i]) for i in range(3)],
+            [hand_call(cards[i], rules.preferans_bid, tricks[i], risks[i]) for i in range(3)],
+            rules, top)
+        pj = self.pj
+        pairs = [
+            ("game_id", f'"{gid}"'), ("deal_no", str(deal_no)), ("dealer", pj[dealer_name]),
+            ("hands", "{" + ",".join([f"{pj[p]}:{cards_json(hands[p])}"
+                                      for p in self.sorted_orders[dealer_name]]) + "}"),
+            ("talon", cards_json(talon)),
+            ("auction", "[" + ",".join([self._call_json(order[i], c) for i, c in calls]) + "]"),
+        ]
+        seat = self.seat
+        flat: dict[str, Any] = {
+            "game_id": gid, "deal_no": deal_no, "dealer": seat[dealer_name], "declarer": None,
+            "number": None, "igra": False, "mode": "none", "lead_defender": None,
+            "kontra_0": 0, "kontra_1": 0, "kontra_2": 0, "kontra_3": 0,
+            "tricks_0": None, "tricks_1": None, "tricks_2": None, "tricks_3": None,
+            "repealed": False,
         }
-        if res.winner is None:
-            return rec
-        d = res.winner
-        allowed = sorted(parse_contract(c).number for c in res.allowed)
-        full = hands[d] | talon
-        number, disc = choose_game(full, allowed)
+        if w < 0:
+            return obj(pairs), flat, None
+        d = order[w]
+        from_hand = not with_talon
+        full = hands[d] if from_hand else hands[d] | talon
+        number, disc = choose_game(full, allowed, from_hand)
         held = dict(hands)
         held[d] = full & ~disc
-        rec["discard"] = names(disc)
-        defs = defenders_of(order, d)
+        contract = ("G" if from_hand else "") + str(number)
+        if not from_hand:
+            pairs.append(("discard", cards_json(disc)))
+        di = order.index(d)
+        defs = [order[(di + 1) % 3], order[(di + 2) % 3]]  # the next after him first (5.1)
         trump = TRUMP.get(number)
         est = {p: defender_tricks(hands[p], trump) for p in defs}
         if number == BETL:
@@ -172,27 +360,46 @@ class BalkanSimulator:
             elif not wants:
                 defence = dict.fromkeys(defs, "pass")
             else:
-                w = wants[0]
+                lone = wants[0]
                 defence = dict.fromkeys(defs, "pass")
-                defence[w] = "alone" if est[w] >= ALONE_FROM else "invite"
-        rec.update(declarer=d, contract=str(number), defence=defence)
+                defence[lone] = "alone" if est[lone] >= ALONE_FROM else "invite"
+        pairs += [("declarer", pj[d]), ("contract", f'"{contract}"'),
+                  ("defence", "{" + ",".join(sorted(
+                      f'{pj[p]}:"{v}"' for p, v in defence.items())) + "}")]
+        flat.update(declarer=seat[d], number=number, igra=from_hand)
         playing = [p for p in defs if defence[p] in ("play", "invite")]
-        kontra = {p: 1 for p in playing if number != BETL and est[p] >= KONTRA_FROM}
+        kontra = [p for p in playing if number != BETL and est[p] >= KONTRA_FROM]
         if kontra:
-            rec["kontra"] = kontra
-        pik_plain = number == 2 and rules.pik_needs_kontra
-        if set(defence.values()) == {"pass"} or (pik_plain and not kontra):
-            return rec
-        invited = "invite" in defence.values()
+            pairs.append(("kontra", "{" + ",".join(sorted(f"{pj[p]}:1" for p in kontra)) + "}"))
+            for p in kontra:
+                flat[f"kontra_{seat[p]}"] = 1
+        decisions = set(defence.values())
+        if decisions == {"pass"}:
+            flat["mode"] = "pass"
+            return obj(pairs), flat, contract
+        if number == PIK and not from_hand and rules.pik_needs_kontra and not kontra:
+            flat["mode"] = "nokontra"
+            return obj(pairs), flat, contract
+        for p, v in defence.items():
+            if v in ("invite", "alone"):
+                flat["mode"], flat["lead_defender"] = v, seat[p]
+        if flat["mode"] == "none":
+            flat["mode"] = "both"
+        invited = "invite" in decisions
         in_play = [p for p in order if p == d or defence.get(p) != "pass" or invited]
         leader = first_leader(order, d, number, in_play, rules)
-        moves, taken = self.play(
+        codes, taken = play_codes(
             [held[p] for p in in_play], in_play.index(leader), in_play.index(d), trump,
             fewest=number == BETL,
             stop_declarer=1 if number == BETL else 99,
             stop_defence=1 if number == PREFERANS else (99 if number == BETL else 5),
-            deck=DECK_32,
+            deck=DECK_32, open_hands=self.open_hands,
         )
-        rec["play"] = [[in_play[s], NAME[c]] for s, c in moves]
-        rec["tricks"] = {p: taken[i] for i, p in enumerate(in_play)}
-        return rec
+        pjs = self.play_json
+        pairs.append(("play", "[" + ",".join([pjs[in_play[x >> 6]][x & 63] for x in codes])
+                      + "]"))
+        pairs.append(("tricks", "{" + ",".join(sorted(
+            f"{pj[p]}:{taken[i]}" for i, p in enumerate(in_play))) + "}"))
+        for i, p in enumerate(in_play):
+            flat[f"tricks_{seat[p]}"] = taken[i]
+        return obj(pairs), flat, contract

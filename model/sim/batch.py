@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from model.cards import RANK_LETTERS, SUIT_LETTERS, CardSet
@@ -45,6 +44,34 @@ def names(cards: CardSet) -> list[str]:
     ]
 
 
+_SUIT_JSON: tuple[tuple[str, ...], ...] = tuple(
+    tuple("".join(f'"{n}",' for n in _SUIT_NAMES[s][h]) for h in range(1 << 13)) for s in range(4)
+)
+"""Every holding of every suit as JSON strings, highest rank first, each with a comma after it
+(``"AH","KH",``)."""
+
+CARD_JSON: tuple[str, ...] = tuple(f'"{n}"' for n in NAME)
+
+
+def cards_json(cards: CardSet) -> str:
+    """The JSON array of :func:`names` (``["AH","KH","7S"]``), built from tables."""
+    text = (_SUIT_JSON[3][(cards >> 48) & 0x1FFF] + _SUIT_JSON[2][(cards >> 32) & 0x1FFF]
+            + _SUIT_JSON[1][(cards >> 16) & 0x1FFF] + _SUIT_JSON[0][cards & 0x1FFF])
+    return "[" + text[:-1] + "]"
+
+
+def jstr(text: str) -> str:
+    """A JSON string literal as the canonical encoder writes it."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def obj(pairs: list[tuple[str, str]]) -> str:
+    """A JSON object from ``(key, encoded value)`` pairs, keys sorted, no spaces: the canonical
+    form (records.md 1) of a record whose values are already encoded (keys are plain names)."""
+    pairs.sort()
+    return "{" + ",".join([f'"{k}":{v}' for k, v in pairs]) + "}"
+
+
 _ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
 
 
@@ -61,17 +88,51 @@ def deal_key(game_id: str, text: str) -> str:
     return hashlib.sha256(f"{game_id}\x00{text}".encode()).hexdigest()[:32]
 
 
-@dataclass
+DEAL_COLUMNS = ("game_id", "deal_no", "deal_key", "variant", "dealer", "declarer", "contract",
+                "has_cards", "source", "record")
+"""The ``deals`` table's columns a batch fills (``model/tables.py``)."""
+
+
 class Batch:
     """The output of some games, column by column. ``games`` and ``deals`` hold the columns of
     the tables of the same names; ``flat`` those of the variant's ``deals_<variant>`` table;
-    ``lines`` the canonical JSONL lines (only when asked for)."""
+    ``lines`` the canonical JSONL lines (only when asked for). Deals are kept as rows while
+    they are added and turned into columns (one transpose) when ``deals`` or ``flat`` is read."""
 
-    games: dict[str, list[Any]] = field(default_factory=dict)
-    deals: dict[str, list[Any]] = field(default_factory=dict)
-    flat: dict[str, list[Any]] = field(default_factory=dict)
-    lines: list[str] = field(default_factory=list)
-    n_deals: int = 0
+    def __init__(self) -> None:
+        self.games: dict[str, list[Any]] = {}
+        self.lines: list[str] = []
+        self.n_deals = 0
+        self._deals: dict[str, list[Any]] = {}
+        self._flat: dict[str, list[Any]] = {}
+        self._deal_rows: list[tuple[Any, ...]] = []
+        self._flat_rows: list[tuple[Any, ...]] = []
+        self._flat_keys: tuple[str, ...] = ()
+
+    def _columns(self) -> None:
+        if self._deal_rows:
+            for k, col in zip(DEAL_COLUMNS, zip(*self._deal_rows, strict=True), strict=True):
+                self._deals.setdefault(k, []).extend(col)
+            for k, col in zip(self._flat_keys, zip(*self._flat_rows, strict=True), strict=True):
+                self._flat.setdefault(k, []).extend(col)
+            self._deal_rows, self._flat_rows = [], []
+
+    @property
+    def deals(self) -> dict[str, list[Any]]:
+        self._columns()
+        return self._deals
+
+    @property
+    def flat(self) -> dict[str, list[Any]]:
+        self._columns()
+        return self._flat
+
+    def __getstate__(self) -> dict[str, Any]:
+        self._columns()  # a batch travels between processes as columns
+        return self.__dict__
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     def add_game(self, variant: str, record: dict[str, Any], rules_json: str) -> None:
         text = canonical(record)
@@ -85,29 +146,24 @@ class Batch:
     def add_deal(
         self, variant: str, record: dict[str, Any], flat: dict[str, Any], keep_lines: bool
     ) -> None:
-        text = canonical(record)
-        gid = record["game_id"]
-        d = self.deals
-        if not d:
-            for k in ("game_id", "deal_no", "deal_key", "variant", "dealer", "declarer",
-                      "contract", "has_cards", "source", "record"):
-                d[k] = []
-        d["game_id"].append(gid)
-        d["deal_no"].append(record["deal_no"])
-        d["deal_key"].append(deal_key(gid, text))
-        d["variant"].append(variant)
-        d["dealer"].append(record["dealer"])
-        d["declarer"].append(record.get("declarer"))
-        d["contract"].append(record.get("contract"))
-        d["has_cards"].append(True)
-        d["source"].append(SOURCE)
-        d["record"].append(text)
-        f = self.flat
-        if not f:
-            for k in flat:
-                f[k] = []
-        for k, v in flat.items():
-            f[k].append(v)
+        """A deal given as its record (a dict holding only non-default fields)."""
+        self.add_deal_text(variant, canonical(record), record["game_id"], record["deal_no"],
+                           record["dealer"], record.get("declarer"), record.get("contract"),
+                           flat, keep_lines)
+
+    def add_deal_text(
+        self, variant: str, text: str, gid: str, deal_no: int, dealer: str,
+        declarer: str | None, contract: str | None, flat: dict[str, Any], keep_lines: bool,
+    ) -> None:
+        """A deal already in canonical JSON (``text``, built by the driver with :func:`obj`):
+        no dict and no encoder per record."""
+        key = hashlib.sha256(f"{gid}\x00{text}".encode()).hexdigest()[:32]
+        self._deal_rows.append(
+            (gid, deal_no, key, variant, dealer, declarer, contract, True, SOURCE, text)
+        )
+        if not self._flat_keys:
+            self._flat_keys = tuple(flat)
+        self._flat_rows.append(tuple(flat.values()))
         if keep_lines:
             self.lines.append('{"record":"deal",' + text[1:])
         self.n_deals += 1
@@ -116,8 +172,9 @@ class Batch:
         self.lines.append(json.dumps(record, separators=(",", ":"), ensure_ascii=False))
 
     def extend(self, other: Batch) -> None:
-        for mine, theirs in ((self.games, other.games), (self.deals, other.deals),
-                             (self.flat, other.flat)):
+        self._columns()
+        for mine, theirs in ((self.games, other.games), (self._deals, other.deals),
+                             (self._flat, other.flat)):
             for k, v in theirs.items():
                 mine.setdefault(k, []).extend(v)
         self.lines.extend(other.lines)

@@ -1,7 +1,8 @@
 """The simulated variants: name -> driver (``Simulator``), with their house rules.
 
-Greek Prefa (``model/sim/greek.py``), Swabian Preferanz (``model/sim/swabian.py``) and Balkan
-preferans (``model/sim/balkan.py``) are simulated. Bridge is not: ``simulator`` says so.
+Greek Prefa (``model/sim/greek.py``), Swabian Preferanz (``model/sim/swabian.py``), Balkan
+preferans (``model/sim/balkan.py``) and contract bridge, rubber and duplicate
+(``model/sim/bridge.py``), are simulated.
 """
 
 from __future__ import annotations
@@ -10,10 +11,12 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from model.balkan.params import BalkanRules
+from model.bridge.params import BridgeRules
 from model.greek.params import GreekRules
 from model.sim import SimulationError
 from model.sim.balkan import BalkanSimulator
 from model.sim.batch import Batch
+from model.sim.bridge import BridgeSimulator
 from model.sim.greek import GreekSimulator
 from model.sim.swabian import SwabianSimulator
 from model.swabian.params import SwabianRules
@@ -32,8 +35,13 @@ class Simulator(Protocol):
 
 
 ALIASES = {"greek": "greek-prefa", "prefa": "greek-prefa", "greek-prefa": "greek-prefa",
-           "swabian": "swabian", "preferanz": "swabian", "balkan": "balkan"}
-SIMULATED = ("greek-prefa", "swabian", "balkan")
+           "swabian": "swabian", "preferanz": "swabian", "balkan": "balkan",
+           "bridge-rubber": "bridge-rubber", "rubber": "bridge-rubber", "bridge": "bridge-rubber",
+           "chicago": "bridge-rubber", "bridge-duplicate": "bridge-duplicate",
+           "duplicate": "bridge-duplicate"}
+SIMULATED = ("greek-prefa", "swabian", "balkan", "bridge-rubber", "bridge-duplicate")
+PREFERENCE = ("greek-prefa", "swabian", "balkan")
+"""The 32-card games: they share the deal stream, the hand evaluation and balance studies."""
 
 
 def canonical_name(variant: str) -> str:
@@ -58,6 +66,8 @@ def simulator(
             return GreekSimulator(GreekRules.model_validate(dict(rules or {})), play)
         if name == "balkan":
             return BalkanSimulator(_balkan_rules(dict(rules or {})), play)
+        if name.startswith("bridge"):
+            return BridgeSimulator(name, BridgeRules.model_validate(dict(rules or {})), play)
         return SwabianSimulator(SwabianRules.model_validate(dict(rules or {})), play)
     except ValueError as exc:
         if isinstance(exc, SimulationError):

@@ -15,8 +15,12 @@ Decisions (``docs/simulation.md``):
   a lone whister plays alone with a margin over the alone quota, else invites;
 - play (7): ``bots.play`` heuristics or open-hand play (``--play dd``).
 
-Not simulated: ``four_players`` and ``first_bidder_by_7d`` (``SimulationError``), the
-counter-invitation (legal never to use) and conceding an ordinary contract.
+House rules: every option of section 14 is played. With ``four_players`` the dealer sits out
+(3, 14); with ``first_bidder_by_7d`` the holder of 7D (else 8D) bids and leads first in a game's
+first deal and deals next, and a first deal with both in the talon is shuffled again (14); with
+``counter_invitation`` R, having passed, forces an invitation when L plays alone and R holds a
+defensive trick of his own (6.1 step 4). The bots never concede an ordinary contract
+(``concede_any_contract``: legal never to use).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from model.cards import ACES, DECK_32, SUIT_MASK, CardSet
-from model.greek.auction import HOLD, PASS, TAKE, Auction, ladder_bid
+from model.greek.auction import HOLD, PASS, TAKE, ladder_bid
 from model.greek.contracts import (
     ALONE_QUOTA,
     BOTH_QUOTA,
@@ -36,10 +40,14 @@ from model.greek.contracts import (
     obligation_row,
 )
 from model.greek.params import GreekRules
-from model.sim import SimulationError
-from model.sim.batch import NAME, Batch, names
-from model.sim.bots.evaluate import declarer_tricks, defender_tricks, denomination_tricks
-from model.sim.bots.play import play_heuristic, play_open
+from model.sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
+from model.sim.bots.evaluate import (
+    declarer_tricks,
+    defender_tricks,
+    denomination_tricks,
+    suit_tricks,
+)
+from model.sim.bots.play import play_codes
 from model.sim.seeds import DECK_SEED, Dealer, game_rng
 
 VARIANT = "greek-prefa"
@@ -59,13 +67,11 @@ ALONE_MARGIN = 0.6
 """A lone whister plays alone with this many expected tricks over the alone quota."""
 INVITED_HELP = 1.0
 """Tricks a whister expects from an invited partner's hand."""
-
-
-def check_rules(rules: GreekRules) -> None:
-    if rules.four_players:
-        raise SimulationError("four_players = true is not simulated (three players only)")
-    if rules.first_bidder_by_7d:
-        raise SimulationError("first_bidder_by_7d = true is not simulated")
+COUNTER_FROM = 1.0
+"""With ``counter_invitation``: R, having passed, forces an invitation when L plays alone and R
+expects at least this many defensive tricks of his own (the defence then looks good, and its
+tricks become R's, 6.1 step 4)."""
+SEVEN_D, EIGHT_D = 16 * 2 + 5, 16 * 2 + 6
 
 
 def _top_level(denom: int, rules: GreekRules) -> int:
@@ -83,27 +89,30 @@ def bid_limit(
         est = raw + TALON_ALLOWANCE
         if est > best:
             best = est
-        level = int(est)
-        if level > tops[d]:
-            level = tops[d]
-        if level >= 6 and 5 * (level - 6) + d > limit:
-            limit = 5 * (level - 6) + d
+        if est >= 6.0:
+            level = int(est)
+            if level > tops[d]:
+                level = tops[d]
+            if 5 * (level - 6) + d > limit:
+                limit = 5 * (level - 6) + d
     return limit, best
 
 
 def discard_order(full: CardSet) -> list[int]:
     """The cards of a hand, cheapest to discard first: aces last, kings next to last, otherwise
-    low cards of the shortest suits first (to make voids for ruffing)."""
-    ranked = []
+    low cards of the shortest suits first (to make voids for ruffing). One int key per card:
+    (ace, king or ace, suit length, rank, card) in that order of weight."""
+    lengths = [(full & SUIT_MASK[s]).bit_count() for s in range(4)]
+    keys = []
     cards = full
     while cards:
         low = cards & -cards
         c = low.bit_length() - 1
         cards ^= low
         r = c & 15
-        ranked.append((r == 12, r >= 11, (full & SUIT_MASK[c >> 4]).bit_count(), r, c))
-    ranked.sort()
-    return [k[-1] for k in ranked]
+        keys.append(((((r == 12) * 2 + (r >= 11)) * 16 + lengths[c >> 4]) * 16 + r) * 64 + c)
+    keys.sort()
+    return [k & 63 for k in keys]
 
 
 def discard_for(full: CardSet, trump: int | None, order: list[int] | None = None) -> CardSet:
@@ -126,30 +135,127 @@ def discard_for(full: CardSet, trump: int | None, order: list[int] | None = None
     return disc
 
 
+class Discards:
+    """The discard and expected tricks of a twelve-card hand (talon taken) for each trump
+    (``None``: no-trump), as :func:`discard_for` and ``declarer_tricks`` give them: the two
+    cheapest cards are the discard of every trump but a suit they belong to, so one
+    ``suit_tricks`` of the hand without them serves all the others. ``keep_all``: a hand game
+    (no talon, no discard)."""
+
+    def __init__(self, full: CardSet, keep_all: bool = False) -> None:
+        self.full = full
+        if keep_all:
+            self.order: list[int] = []
+            self.base = 0
+            self.touched: tuple[int, ...] = ()
+        else:
+            self.order = discard_order(full)
+            self.base = (1 << self.order[0]) | (1 << self.order[1])
+            self.touched = (self.order[0] >> 4, self.order[1] >> 4)
+        self.shared: tuple[float, ...] | None = None
+
+    def for_trump(self, trump: int | None) -> tuple[CardSet, float]:
+        if trump is not None and trump in self.touched:
+            disc = discard_for(self.full, trump, self.order)
+            return disc, declarer_tricks(self.full & ~disc, trump)
+        if self.shared is None:
+            self.shared = suit_tricks(self.full & ~self.base)
+        return self.base, self.shared[4 if trump is None else trump]
+
+
 def declare(
-    full: CardSet, bid: int, rules: GreekRules
+    full: CardSet, bid: int, rules: GreekRules, tops: tuple[int, ...] | None = None
 ) -> tuple[int, int, CardSet, float]:
     """Level, denomination, discard and expected tricks of the declarer's contract: the most
     valuable contract he expects to make, not below ladder index ``bid`` (5); if none, the one
-    he falls shortest of."""
+    he falls shortest of. The two cheapest cards are the discard of every denomination but a
+    trump suit they belong to, so one ``suit_tricks`` of that hand serves all the others."""
+    tops = tops or tuple(_top_level(d, rules) for d in range(5))
     best: tuple[Any, ...] | None = None
     order = discard_order(full)
+    base = (1 << order[0]) | (1 << order[1])
+    shared = suit_tricks(full & ~base)
+    touched = (order[0] >> 4, order[1] >> 4)
     for d in range(5):
-        trump = None if d == NT else d
-        disc = discard_for(full, trump, order)
-        est = declarer_tricks(full & ~disc, trump)
-        top = _top_level(d, rules)
+        if d != NT and d in touched:
+            disc = discard_for(full, d, order)
+            est = declarer_tricks(full & ~disc, d)
+        else:
+            disc, est = base, shared[d]
+        top = tops[d]
         level = max(6, min(int(est + DECLARE_MARGIN), top))
-        while ladder_index(level, d) < bid and level < top:
+        index = 5 * (level - 6) + d
+        while index < bid and level < top:
             level += 1
-        if ladder_index(level, d) < bid:
+            index += 5
+        if index < bid:
             continue
         made = est + DECLARE_MARGIN >= level
-        key = (made, ladder_index(level, d) if made else est - level, est)
+        key = (made, index if made else est - level, est)
         if best is None or key > best[0]:
             best = (key, level, d, disc, est)
     assert best is not None  # 10H (index 23) is always reachable
     return best[1], best[2], best[3], best[4]
+
+
+def bot_auction(
+    limits: list[tuple[int, float]], rules: GreekRules, top: int
+) -> tuple[list[tuple[int, str]], int, int | None, bool]:
+    """The bots' auction (4.2) among three bidders in calling order, first hand first, with
+    their ``(limit, best)`` from :func:`bid_limit`: ``(calls as (bidder, call), winner or -1,
+    winning ladder index, preliminary)``. It follows the rules module's state machine
+    (``model/greek/auction.py``) for the calls the bots make; ``check_deal`` replays every
+    simulated auction through that machine (``tests/sim/test_records.py``). Each bidder holds if
+    he may and the bid is within his limit, else raises one step within it, else says "I'll take"
+    with a marginal hand while nobody has bid, else passes."""
+    out = [False, False, False]
+    spoken = [False, False, False]
+    priority = rules.hold_rule == "seat_priority"
+    may_take = rules.preliminary_bid
+    high, high_by, high_is_hold, taker = -1, -1, False, -1
+    turn = 0
+    calls: list[tuple[int, str]] = []
+    while True:
+        p = turn
+        limit, best = limits[p]
+        if (
+            high >= 0 and not high_is_hold and high_by != p and high <= limit
+            and (p < high_by if priority else spoken[0] and spoken[1] and spoken[2])
+        ):
+            call = HOLD
+            high_by, high_is_hold = p, True
+        elif high < limit and high < top:
+            high += 1
+            call = LADDER[high]
+            if taker >= 0:
+                out[taker] = True  # the preliminary bid now counts as a pass (4.2)
+                taker = -1
+            high_by, high_is_hold = p, False
+        elif may_take and high < 0 and limit < 0 and best >= TAKE_FROM:
+            call = TAKE
+            taker, may_take = p, False
+        else:
+            call = PASS
+            out[p] = True
+        spoken[p] = True
+        calls.append((p, call))
+        if high == top and not high_is_hold:
+            return calls, high_by, high, False
+        n_left = 3 - out[0] - out[1] - out[2]
+        if n_left == 0:
+            return calls, -1, None, False
+        if n_left == 1:
+            last = out.index(False)
+            if last == high_by:
+                return calls, last, high, False
+            if last == taker:
+                return calls, last, None, True
+        turn = (turn + 1) % 3
+        while out[turn]:
+            turn = (turn + 1) % 3
+
+
+LADDER = tuple(ladder_bid(i) for i in range(25))
 
 
 def auction_calls(
@@ -157,33 +263,19 @@ def auction_calls(
 ) -> tuple[list[dict[str, str]], str | None, int | None, bool]:
     """Run the auction with the bots (4.2): calls, winner, winning ladder index, preliminary."""
     tops = tuple(_top_level(d, rules) for d in range(5))
-    limits = {p: bid_limit(hands[p], rules, tops) for p in active}
-    auction = Auction(active, rules)
-    calls: list[dict[str, str]] = []
-    while auction.result is None:
-        p = auction.to_speak
-        assert p is not None
-        legal = auction.legal_calls()
-        limit, best = limits[p]
-        nxt = auction.high + 1
-        if HOLD in legal and auction.high <= limit:
-            call = HOLD
-        elif nxt <= limit and ladder_bid(nxt) in legal:
-            call = ladder_bid(nxt)
-        elif TAKE in legal and limit < 0 and best >= TAKE_FROM:
-            call = TAKE
-        else:
-            call = PASS
-        auction.call(p, call)
-        calls.append({"player": p, "call": call})
-    r = auction.result
-    return calls, r.winner, r.bid, r.preliminary
+    top = ladder_index(10, NT) if rules.ten_nt != "forbidden" else ladder_index(10, 3)
+    calls, w, bid, prelim = bot_auction([bid_limit(hands[p], rules, tops) for p in active],
+                                        rules, top)
+    return ([{"player": active[i], "call": c} for i, c in calls],
+            active[w] if w >= 0 else None, bid, prelim)
 
 
 def defence_decisions(
     r_hand: CardSet, l_hand: CardSet, level: int, trump: int | None, rules: GreekRules
 ) -> tuple[str, str]:
-    """Final decisions of R and L (6.1) from their expected tricks against the quotas (6.2)."""
+    """Final decisions of R and L (6.1) from their expected tricks against the quotas (6.2);
+    with ``counter_invitation`` R, having passed, turns L's alone into his own invitation
+    (6.1 step 4: R is recorded as ``invite``, L as ``pass``)."""
     row = obligation_row(level, rules)
     q_r, q_l = BOTH_QUOTA[row]
     team, alone = TEAM_QUOTA[row], ALONE_QUOTA[row]
@@ -202,6 +294,8 @@ def defence_decisions(
         w = "invite"
     else:
         return "pass", "pass"
+    if w == "alone" and not plays_r and rules.counter_invitation and est_r >= COUNTER_FROM:
+        return "invite", "pass"
     return (w, "pass") if plays_r else ("pass", w)
 
 
@@ -211,11 +305,20 @@ class GreekSimulator:
     variant = VARIANT
 
     def __init__(self, rules: GreekRules | None = None, play: str = "heuristic") -> None:
-        self.rules = rules or GreekRules()
-        check_rules(self.rules)
-        self.play = play_open if play == "dd" else play_heuristic
-        self.rules_record = self.rules.model_dump(mode="json", exclude_defaults=True)
-        self.rules_json = self.rules.model_dump_json()
+        self.rules = rules = rules or GreekRules()
+        self.open_hands = play == "dd"
+        self.players = ("P1", "P2", "P3", "P4") if rules.four_players else PLAYERS
+        self.rules_record = rules.model_dump(mode="json", exclude_defaults=True)
+        self.rules_json = rules.model_dump_json()
+        self.tops = tuple(_top_level(d, rules) for d in range(5))
+        self.top = ladder_index(10, NT) if rules.ten_nt != "forbidden" else ladder_index(10, 3)
+        names = self.players
+        self.pj = [jstr(p) for p in names]
+        self.play_json = [[f"[{jstr(p)},{CARD_JSON[c]}]" for c in range(64)] for p in names]
+        self.call_json = {
+            (i, c): '{"call":' + jstr(c) + ',"player":' + jstr(p) + "}"
+            for i, p in enumerate(names) for c in (PASS, HOLD, TAKE, *LADDER)
+        }
 
     def game_id(self, run_seed: int, index: int) -> str:
         return f"sim-greek-{run_seed}-{index:08d}"
@@ -226,96 +329,132 @@ class GreekSimulator:
         """Simulate game ``index`` of a run: its game line and ``deals`` deals into ``batch``."""
         gid = self.game_id(run_seed, index)
         record: dict[str, Any] = {"record": "game", "game_id": gid, "variant": VARIANT,
-                                  "players": list(PLAYERS)}
+                                  "players": list(self.players)}
         if self.rules_record:
             record["rules"] = self.rules_record
         batch.add_game(VARIANT, record, self.rules_json)
         if keep_lines:
             batch.add_game_line(record)
         dealer = Dealer(game_rng(run_seed, DECK_SEED, index), DECK_32)
+        dealer.prepare(deals, 3, 10)
+        seat = 0
+        n_players = len(self.players)
         for n in range(deals):
-            rec, flat = self.deal(gid, n + 1, n % 3, dealer)
-            batch.add_deal(VARIANT, rec, flat, keep_lines)
+            seat = self.deal(batch, gid, n + 1, seat, dealer, keep_lines) % n_players
 
     def deal(
-        self, gid: str, deal_no: int, dealer_seat: int, dealer: Dealer
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """One deal: the canonical record and its ``deals_greek`` row."""
+        self, batch: Batch, gid: str, deal_no: int, dealer_seat: int, dealer: Dealer,
+        keep_lines: bool = False,
+    ) -> int:
+        """One deal into ``batch``: its canonical record and ``deals_greek`` row. Returns the
+        next dealer's seat (the first bidder, greek-prefa.md 3 and 14 ``first_bidder_by_7d``)."""
         rules = self.rules
+        n = len(self.players)
+        active = [(dealer_seat + i) % n for i in range(1, 4)]  # seats, first hand first (3)
         cards, talon = dealer.deal(3, 10)
-        active = tuple(PLAYERS[(dealer_seat + i) % 3] for i in range(1, 4))
-        seat = {p: i for i, p in enumerate(PLAYERS)}
+        if rules.first_bidder_by_7d and deal_no == 1:
+            while talon >> SEVEN_D & 1 and talon >> EIGHT_D & 1:  # both in the talon: redeal
+                cards, talon = dealer.deal(3, 10)
+            low = SEVEN_D if not talon >> SEVEN_D & 1 else EIGHT_D
+            k = next(i for i in range(3) if cards[i] >> low & 1)
+            active, cards = active[k:] + active[:k], cards[k:] + cards[:k]
         hands = dict(zip(active, cards, strict=True))
-        calls, winner, bid, preliminary = auction_calls(active, hands, rules)
-        rec: dict[str, Any] = {
-            "game_id": gid, "deal_no": deal_no, "dealer": PLAYERS[dealer_seat],
-            "hands": {p: names(hands[p]) for p in active}, "talon": names(talon),
-            "auction": calls,
-        }
+        pj = self.pj
+        tops = self.tops
+        calls, w, bid, preliminary = bot_auction([bid_limit(c, rules, tops) for c in cards],
+                                                 rules, self.top)
+        call_json = self.call_json
+        pairs = [
+            ("game_id", f'"{gid}"'), ("deal_no", str(deal_no)), ("dealer", pj[dealer_seat]),
+            ("hands", "{" + ",".join(sorted(f"{pj[s]}:{cards_json(hands[s])}" for s in active))
+             + "}"),
+            ("talon", cards_json(talon)),
+            ("auction", "[" + ",".join([call_json[active[i], c] for i, c in calls]) + "]"),
+        ]
         flat: dict[str, Any] = {
             "game_id": gid, "deal_no": deal_no, "dealer": dealer_seat, "declarer": None,
             "level": None, "denom": None, "mode": "none", "whister": None,
             "tricks_0": None, "tricks_1": None, "tricks_2": None, "tricks_3": None,
             "four_aces": False, "preliminary": False,
         }
-        if winner is None:
+        contract = winner = None
+        if w < 0:
             if rules.all_pass == "play_low":
-                order = list(active)
-                moves, taken = self.play([hands[p] for p in order], 0, -1, None, fewest=True,
-                                         must_overtrump=rules.must_overtrump_when_void,
-                                         deck=DECK_32)
-                self._played(rec, flat, order, moves, taken, seat)
-            return rec, flat
-        full = hands[winner] | talon
-        level, denom, disc, est = declare(full, 0 if bid is None else bid, rules)
+                codes, taken = play_codes(cards, 0, -1, None, fewest=True,
+                                          must_overtrump=rules.must_overtrump_when_void,
+                                          deck=DECK_32, open_hands=self.open_hands)
+                self._played(pairs, flat, active, codes, taken)
+        else:
+            contract, winner = self._contract(pairs, flat, active, cards, talon, w, bid,
+                                              preliminary)
+        text = obj(pairs)
+        players = self.players
+        batch.add_deal_text(VARIANT, text, gid, deal_no, players[dealer_seat],
+                            None if winner is None else players[winner], contract, flat,
+                            keep_lines)
+        return active[0]
+
+    def _contract(
+        self, pairs: list[tuple[str, str]], flat: dict[str, Any], active: list[int],
+        cards: list[CardSet], talon: CardSet, w: int, bid: int | None, preliminary: bool,
+    ) -> tuple[str | None, int]:
+        """Talon, discard, contract, defence and play of a deal the bots bid (5-7)."""
+        rules = self.rules
+        winner = active[w]
+        full = cards[w] | talon
+        level, denom, disc, est = declare(full, 0 if bid is None else bid, rules, self.tops)
         playing = full & ~disc
-        rec["declarer"] = winner
-        rec["discard"] = names(disc)
-        flat["declarer"] = seat[winner]
+        pj = self.pj
+        pairs.append(("declarer", pj[winner]))
+        pairs.append(("discard", cards_json(disc)))
+        flat["declarer"] = winner
         if preliminary:
-            rec["preliminary"] = True
+            pairs.append(("preliminary", "true"))
             flat["preliminary"] = True
             if est + DECLARE_MARGIN < 6:
-                rec["conceded"] = True
+                pairs.append(("conceded", "true"))
                 flat["mode"] = "concede"
-                return rec, flat
-        rec["contract"] = format_contract(level, denom)
+                return None, winner
+        contract = format_contract(level, denom)
+        pairs.append(("contract", f'"{contract}"'))
         flat["level"], flat["denom"] = level, denom
         if rules.four_aces != "none" and playing & ACES == ACES:
-            rec["four_aces"] = True
+            pairs.append(("four_aces", "true"))
             flat["four_aces"] = True
-        i = active.index(winner)
-        r, left = active[(i + 1) % 3], active[(i + 2) % 3]
+        r, left = (w + 1) % 3, (w + 2) % 3  # R: next after the declarer (6.1)
         trump = None if denom == NT else denom
-        dec_r, dec_l = defence_decisions(hands[r], hands[left], level, trump, rules)
-        rec["defence"] = {r: dec_r, left: dec_l}
-        decided = {dec_r, dec_l}
-        if decided == {"pass"}:
+        dec_r, dec_l = defence_decisions(cards[r], cards[left], level, trump, rules)
+        pairs.append(("defence", "{" + ",".join(sorted(
+            [f'{pj[active[r]]}:"{dec_r}"', f'{pj[active[left]]}:"{dec_l}"'])) + "}"))
+        if dec_r == dec_l == "pass":
             flat["mode"] = "pass"
-            return rec, flat
-        if "alone" in decided:
-            w = r if dec_r == "alone" else left
-            order = [p for p in active if p in (winner, w)]
-            flat["mode"], flat["whister"] = "alone", seat[w]
+            return contract, winner
+        held = list(cards)
+        held[w] = playing
+        if dec_r == "alone" or dec_l == "alone":
+            keep = (w, r if dec_r == "alone" else left)
+            order = [i for i in range(3) if i in keep]  # two-handed, turn order (6.1 step 6)
+            flat["mode"], flat["whister"] = "alone", active[keep[1]]
         else:
-            order = list(active)
-            if "invite" in decided:
-                w = r if dec_r == "invite" else left
-                flat["mode"], flat["whister"] = "invite", seat[w]
+            order = [0, 1, 2]
+            if "invite" in (dec_r, dec_l):
+                flat["mode"] = "invite"
+                flat["whister"] = active[r if dec_r == "invite" else left]
             else:
                 flat["mode"] = "both"
-        held = [playing if p == winner else hands[p] for p in order]
-        moves, taken = self.play(held, 0, order.index(winner), trump,
-                                 must_overtrump=rules.must_overtrump_when_void, deck=DECK_32)
-        self._played(rec, flat, order, moves, taken, seat)
-        return rec, flat
+        codes, taken = play_codes([held[i] for i in order], 0, order.index(w), trump,
+                                  must_overtrump=rules.must_overtrump_when_void, deck=DECK_32,
+                                  open_hands=self.open_hands)
+        self._played(pairs, flat, [active[i] for i in order], codes, taken)
+        return contract, winner
 
-    @staticmethod
     def _played(
-        rec: dict[str, Any], flat: dict[str, Any], order: list[str],
-        moves: list[tuple[int, int]], taken: list[int], seat: dict[str, int],
+        self, pairs: list[tuple[str, str]], flat: dict[str, Any], order: list[int],
+        codes: list[int], taken: list[int],
     ) -> None:
-        rec["play"] = [[order[s], NAME[c]] for s, c in moves]
-        rec["tricks"] = {p: taken[i] for i, p in enumerate(order)}
+        pj = self.play_json
+        pairs.append(("play", "[" + ",".join([pj[order[x >> 6]][x & 63] for x in codes]) + "]"))
+        pairs.append(("tricks", "{" + ",".join(sorted(
+            [f"{self.pj[p]}:{taken[i]}" for i, p in enumerate(order)])) + "}"))
         for i, p in enumerate(order):
-            flat[f"tricks_{seat[p]}"] = taken[i]
+            flat[f"tricks_{p}"] = taken[i]

@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 import random
 
+import numpy as np
+
 from model.cards import CardSet, iter_cards
 
 DECK_SEED = "preference-32"
@@ -33,17 +35,34 @@ class Dealer:
     def __init__(self, rng: random.Random, deck: CardSet) -> None:
         self.rng = rng
         self.cards = list(iter_cards(deck))
+        self.bits = [1 << c for c in self.cards]
+        self.order = range(len(self.cards))
+        self.ready: list[tuple[list[CardSet], CardSet]] = []
 
     def deal(self, players: int, size: int) -> tuple[list[CardSet], CardSet]:
+        """The next deal: ``players`` hands of ``size`` cards and the talon (the rest)."""
+        if self.ready:
+            return self.ready.pop()
         rnd = self.rng.random
-        cards = sorted(self.cards, key=lambda _c: rnd())
-        hands = []
-        for i in range(players):
-            m = 0
-            for c in cards[size * i : size * i + size]:
-                m |= 1 << c
-            hands.append(m)
-        talon = 0
-        for c in cards[size * players :]:
-            talon |= 1 << c
-        return hands, talon
+        keys = [rnd() for _ in self.order]  # one draw per card, in deck order
+        bits = self.bits
+        perm = [bits[i] for i in sorted(self.order, key=keys.__getitem__)]
+        hands = [sum(perm[size * i : size * i + size]) for i in range(players)]
+        return hands, sum(perm[size * players :])
+
+    def prepare(self, deals: int, players: int, size: int) -> None:
+        """Shuffle the next ``deals`` deals at once (numpy): the same draws in the same order and
+        the same stable sort as :meth:`deal`, so the same cards; :meth:`deal` hands them out in
+        order and shuffles one at a time again once they are used up (a redeal)."""
+        if deals <= 1:
+            return
+        n = len(self.bits)
+        rnd = self.rng.random
+        keys = np.array([rnd() for _ in range(n * deals)]).reshape(deals, n)
+        perm = np.asarray(self.bits, dtype=np.int64)[np.argsort(keys, axis=1, kind="stable")]
+        hands = [perm[:, size * i : size * i + size].sum(axis=1).tolist()
+                 for i in range(players)]
+        talon = perm[:, size * players :].sum(axis=1).tolist()
+        out = [([h[k] for h in hands], talon[k]) for k in range(deals)]
+        out.reverse()
+        self.ready = out

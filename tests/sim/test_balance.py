@@ -56,9 +56,12 @@ def test_two_variants_on_the_same_deals() -> None:
 
 
 def test_unknown_variant_is_refused() -> None:
+    # balance metrics are by contract level and three seat positions: the 32-card games only
     from model.sim import SimulationError
 
     with pytest.raises(SimulationError, match="not simulated"):
+        study("whist", {}, {}, 1, 1)
+    with pytest.raises(SimulationError, match="not studied"):
         study("bridge-rubber", {}, {}, 1, 1)
 
 

@@ -42,11 +42,25 @@ def test_simulate_refuses_bad_input(tmp_path: Path, args: list[str]) -> None:
     assert result.exit_code == 2
 
 
-def test_four_players_greek_is_refused() -> None:
+def test_bad_rules_are_refused() -> None:
+    # greek-prefa.md 14: an option value the rules model does not know is refused, quoted
     from model.sim.drivers import simulator
 
-    with pytest.raises(SimulationError, match="four_players"):
-        simulator("greek-prefa", {"four_players": True})
+    with pytest.raises(SimulationError, match="bad greek-prefa rules"):
+        simulator("greek-prefa", {"four_aces": "always"})
+
+
+def test_simulate_bridge_writes_jsonl(tmp_path: Path) -> None:
+    # bridge.md 6: a duplicate session, board n dealt by its dealer with its vulnerability
+    out = tmp_path / "bridge.jsonl"
+    result = CliRunner().invoke(app, ["simulate", "--variant", "duplicate", "--games", "2",
+                                      "--deals-per-game", "5", "--out", str(out),
+                                      "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    deals = [json.loads(line) for line in out.read_text().splitlines()][1:6]
+    assert [d["board"] for d in deals] == [1, 2, 3, 4, 5]
+    assert [d["dealer"] for d in deals] == ["N", "E", "S", "W", "N"]
+    assert [d["vulnerable"] for d in deals] == ["None", "NS", "EW", "All", "NS"]
 
 
 def test_read_rules_accepts_a_game_line(tmp_path: Path) -> None:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import duckdb
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from model.cards import DECK_32, DECK_52
+from model.sim.seeds import Dealer
 from tests.sim.helpers import simulate_lines
 from trickbook.simulate import Plan, simulate
 
@@ -37,6 +42,14 @@ def test_workers_and_partitions_give_identical_files(tmp_path: Path) -> None:
     one = simulate(plan, out=tmp_path / "one.jsonl", workers=1)
     two = simulate(plan, out=tmp_path / "two.jsonl", workers=2, games_per_part=5)
     assert one.deals == two.deals == 72
+    assert (tmp_path / "one.jsonl").read_text() == (tmp_path / "two.jsonl").read_text()
+
+
+def test_bridge_runs_do_not_depend_on_workers(tmp_path: Path) -> None:
+    # docs/simulation.md "Seeds": bridge games draw from their own stream, one generator per game
+    plan = Plan("bridge-rubber", 6, 4, seed=3)
+    simulate(plan, out=tmp_path / "one.jsonl", workers=1)
+    simulate(plan, out=tmp_path / "two.jsonl", workers=2, games_per_part=2)
     assert (tmp_path / "one.jsonl").read_text() == (tmp_path / "two.jsonl").read_text()
 
 
@@ -76,3 +89,16 @@ def test_ctrl_c_keeps_finished_partitions(tmp_path: Path) -> None:
     finally:
         conn.close()
     assert stored == 32  # two partitions of four games of four deals, nothing half-written
+
+
+@settings(deadline=None, max_examples=25)
+@given(seed=st.integers(0, 2**64 - 1), deals=st.integers(0, 12), bridge=st.booleans())
+def test_prepared_deals_are_the_one_by_one_deals(seed: int, deals: int, bridge: bool) -> None:
+    # model/sim/seeds.py: shuffling a game's deals at once (numpy) gives the cards of shuffling
+    # them one by one, and a deal past the prepared ones (a redeal) continues the same stream
+    deck, players, size = (DECK_52, 4, 13) if bridge else (DECK_32, 3, 10)
+    one = Dealer(random.Random(seed), deck)
+    many = Dealer(random.Random(seed), deck)
+    many.prepare(deals, players, size)
+    for _ in range(deals + 2):
+        assert many.deal(players, size) == one.deal(players, size)

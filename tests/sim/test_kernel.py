@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +16,7 @@ from model.cards import DECK_32
 from model.sim.bots import _kernel
 from model.sim.bots.play import play_heuristic, play_interpreted
 from model.tricks import replay
+from tests.sim.helpers import simulate_lines
 
 CARDS = [c for c in range(64) if DECK_32 >> c & 1]
 
@@ -57,3 +59,16 @@ def test_kernel_matches_interpreted(
     if len(moves) % k == 0:
         out = replay(hands, leader, moves, trump, must_trump=True, must_overtrump=overtrump)
         assert out == taken
+
+
+@pytest.mark.parametrize("variant", ["greek-prefa", "swabian", "balkan"])
+def test_records_identical_without_numba(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the whole records (not only the play) are the same with the compiled kernel and with the
+    # interpreted play, as when numba is not installed (docs/simulation.md, "Speed")
+    rules = {"all_pass": "play_low", "must_overtrump_when_void": True} if variant == (
+        "greek-prefa") else {}
+    compiled = simulate_lines(variant, 15, 10, seed=41, rules=rules)
+    monkeypatch.setattr(_kernel, "COMPILED", False)
+    interpreted = simulate_lines(variant, 15, 10, seed=41, rules=rules)
+    assert compiled.lines == interpreted.lines
+    assert compiled.flat == interpreted.flat

@@ -1,7 +1,7 @@
 """The heuristic play of ``model/sim/bots/play.py`` in the subset of Python that numba compiles.
 
 The same decisions card for card (a test plays thousands of deals both ways and compares the
-moves); ``play.play_heuristic`` uses this kernel when numba is installed (the ``solver`` extra)
+moves); ``play.play_heuristic`` uses this kernel when numba is importable (a runtime dependency)
 and ``TRICKBOOK_SIM`` is not ``python``, else its own interpreted version. Cards are ints
 ``16 * suit + rank`` and hands int64 masks (``model/cards.py``); ``trump`` is ``-1`` in no-trump.
 """

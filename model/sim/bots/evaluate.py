@@ -126,38 +126,71 @@ RUFF = (1.0, 0.6, 0.2) + (0.0,) * 6
 def declarer_tricks(hand: CardSet, trump: int | None) -> float:
     """Expected tricks of ``hand`` as declarer with ``trump`` (``None``: no-trump). In no-trump
     every suit without a stopper costs half a trick (the defence runs it)."""
-    hs = [(hand >> (16 * s + SEVEN)) & 0xFF for s in range(4)]
+    hs = ((hand >> 5) & 0xFF, (hand >> 21) & 0xFF, (hand >> 37) & 0xFF, (hand >> 53) & 0xFF)
     if trump is None:
-        v = sum(NOTRUMP[h] for h in hs)
-        return v - 0.5 * sum(not STOPPER[h] for h in hs)
+        v = NOTRUMP[hs[0]] + NOTRUMP[hs[1]] + NOTRUMP[hs[2]] + NOTRUMP[hs[3]]
+        return v - 0.5 * (4 - STOPPER[hs[0]] - STOPPER[hs[1]] - STOPPER[hs[2]] - STOPPER[hs[3]])
     trumps = hs[trump]
     v = TRUMP[trumps]
     ruffs = 0.0
     for s in range(4):
         if s != trump:
-            v += SIDE[hs[s]]
-            ruffs += RUFF[LENGTH[hs[s]]]
+            h = hs[s]
+            v += SIDE[h]
+            ruffs += RUFF[LENGTH[h]]
     spare = LENGTH[trumps] - 3
     if spare > 0:
         v += min(ruffs, spare * 0.8)
     return v
 
 
+_DENOM: tuple[tuple[float, float, float, int, float, int], ...] = tuple(
+    (TRUMP[h], SIDE[h], RUFF[LENGTH[h]], LENGTH[h] - 3, NOTRUMP[h], int(not STOPPER[h]))
+    for h in range(256)
+)
+"""Per holding, what :func:`denomination_tricks` reads: trump value, side value, ruff value,
+spare trumps (length - 3), no-trump value, 1 without a stopper."""
+
+
+def suit_tricks(hand: CardSet) -> tuple[float, float, float, float, float]:
+    """:func:`declarer_tricks` with each suit (0-3) as trump and in no-trump (4), read once for
+    the several decisions of a deal: the same sums in the same order, so the same floats."""
+    a = _DENOM[(hand >> 5) & 0xFF]
+    b = _DENOM[(hand >> 21) & 0xFF]
+    c = _DENOM[(hand >> 37) & 0xFF]
+    d = _DENOM[(hand >> 53) & 0xFF]
+    s0 = a[0] + b[1] + c[1] + d[1]
+    if a[3] > 0:
+        s0 += min(b[2] + c[2] + d[2], a[3] * 0.8)
+    s1 = b[0] + a[1] + c[1] + d[1]
+    if b[3] > 0:
+        s1 += min(a[2] + c[2] + d[2], b[3] * 0.8)
+    s2 = c[0] + a[1] + b[1] + d[1]
+    if c[3] > 0:
+        s2 += min(a[2] + b[2] + d[2], c[3] * 0.8)
+    s3 = d[0] + a[1] + b[1] + c[1]
+    if d[3] > 0:
+        s3 += min(a[2] + b[2] + c[2], d[3] * 0.8)
+    nt = a[4] + b[4] + c[4] + d[4] - 0.5 * (a[5] + b[5] + c[5] + d[5])
+    return s0, s1, s2, s3, nt
+
+
 def denomination_tricks(hand: CardSet) -> tuple[float, float, float, float, float]:
-    """``declarer_tricks`` for S, C, D, H and no-trump at once (the holdings read once)."""
-    hs = [(hand >> (16 * s + SEVEN)) & 0xFF for s in range(4)]
-    side = [SIDE[h] for h in hs]
-    ruff = [RUFF[LENGTH[h]] for h in hs]
-    side_all, ruff_all = sum(side), sum(ruff)
+    """``declarer_tricks`` for S, C, D, H and no-trump at once (the holdings read once; the
+    same sums in the same order, so the same floats)."""
+    a = _DENOM[(hand >> 5) & 0xFF]
+    b = _DENOM[(hand >> 21) & 0xFF]
+    c = _DENOM[(hand >> 37) & 0xFF]
+    d = _DENOM[(hand >> 53) & 0xFF]
+    side_all = a[1] + b[1] + c[1] + d[1]
+    ruff_all = a[2] + b[2] + c[2] + d[2]
     out = []
-    for t in range(4):
-        h = hs[t]
-        v = TRUMP[h] + side_all - side[t]
-        spare = LENGTH[h] - 3
-        if spare > 0:
-            v += min(ruff_all - ruff[t], spare * 0.8)
+    for x in (a, b, c, d):
+        v = x[0] + side_all - x[1]
+        if x[3] > 0:
+            v += min(ruff_all - x[2], x[3] * 0.8)
         out.append(v)
-    nt = sum(NOTRUMP[h] for h in hs) - 0.5 * sum(not STOPPER[h] for h in hs)
+    nt = a[4] + b[4] + c[4] + d[4] - 0.5 * (a[5] + b[5] + c[5] + d[5])
     return out[0], out[1], out[2], out[3], nt
 
 
@@ -172,7 +205,8 @@ def defender_tricks(hand: CardSet, trump: int | None) -> float:
 
 def misere_risk(hand: CardSet) -> int:
     """Bettel / misère risk of a whole hand (0: every suit is safe)."""
-    return sum(MISERE_RISK[(hand >> (16 * s + SEVEN)) & 0xFF] for s in range(4))
+    return (MISERE_RISK[(hand >> 5) & 0xFF] + MISERE_RISK[(hand >> 21) & 0xFF]
+            + MISERE_RISK[(hand >> 37) & 0xFF] + MISERE_RISK[(hand >> 53) & 0xFF])
 
 
 def best_denomination(hand: CardSet) -> tuple[int | None, float]:

@@ -368,3 +368,37 @@ def play_open(
         else:
             f_tricks += 1
     return moves, taken
+
+
+def play_codes(
+    hands: list[CardSet],
+    leader: int,
+    declarer: int,
+    trump: int | None,
+    *,
+    fewest: bool = False,
+    must_overtrump: bool = False,
+    stop_declarer: int = 99,
+    stop_defence: int = 99,
+    deck: CardSet,
+    open_hands: bool = False,
+) -> tuple[list[int], list[int]]:
+    """The play as ``64 * seat + card`` codes and the tricks of each seat: the drivers' form of
+    :func:`play_heuristic` (``open_hands``: :func:`play_open`), without a tuple per card."""
+    if open_hands:
+        moves, taken = play_open(hands, leader, declarer, trump, fewest=fewest,
+                                 must_overtrump=must_overtrump, stop_declarer=stop_declarer,
+                                 stop_defence=stop_defence, deck=deck)
+        return [64 * s + c for s, c in moves], taken
+    if _kernel.COMPILED:
+        k = len(hands)
+        codes, n, won = _kernel.play(
+            np.array(hands, dtype=np.int64), k, leader, declarer,
+            -1 if trump is None else int(trump), fewest, must_overtrump, stop_declarer,
+            stop_defence, deck,
+        )
+        return codes[:n].tolist(), won[:k].tolist()
+    moves, taken = play_interpreted(hands, leader, declarer, trump, fewest=fewest,
+                                    must_overtrump=must_overtrump, stop_declarer=stop_declarer,
+                                    stop_defence=stop_defence, deck=deck)
+    return [64 * s + c for s, c in moves], taken
