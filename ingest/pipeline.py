@@ -21,7 +21,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from ingest import fastpath, store
+from ingest import fastpath, fastpath_cards, store
 from ingest.formats import expand, reader_for
 from ingest.jsonl import JsonlReader, parse_line
 from ingest.source import Issue, Raw, Reader
@@ -148,14 +148,17 @@ class _FileLoad:
             self.accept(result)
 
     def chunk(self, items: list[tuple[int, str] | Issue], validator: Validator,
-              fast_games: Callable[[], pl.DataFrame] | None) -> int:
+              fast_games: Callable[[], pl.DataFrame] | None,
+              card_games: Callable[[], dict[str, fastpath_cards.GameView]] | None = None,
+              ) -> int:
         """A chunk of JSONL lines, with the same outcome as reading it line by line.
 
         The chunk's game lines are validated first (in order; games do not depend on deals), so
         that the fast path can take the deals of games that start inside the chunk; a deal sees
         such a game only after its game line (``Validator.visible_from``). The fast path takes
-        what it accepts, the rest goes through the reference path in line order. Returns the
-        bytes read."""
+        what it accepts (score-sheet deals by ``ingest/fastpath.py``, deals with hands by
+        ``ingest/fastpath_cards.py``), the rest goes through the reference path in line order.
+        Returns the bytes read."""
         source = self.report.source
         texts = [it for it in items if not isinstance(it, Issue)]
         early: dict[int, Accepted | Issue] = {}
@@ -175,6 +178,18 @@ class _FileLoad:
                 since = games.select("game_id", "since")
                 accepted = accepted.join(since, on="game_id", how="left").filter(
                     pl.col("idx") > pl.col("since")).drop("since")
+        if accepted is not None:
+            accepted = accepted.with_columns(has_cards=pl.lit(False))
+        parsed: dict[int, Raw] = {}
+        if card_games is not None:
+            views = card_games()
+            taken = set() if accepted is None else set(accepted["idx"].to_list())
+            candidates = [k for k, (_, t) in enumerate(texts)
+                          if k not in taken and k not in early and '"hands"' in t]
+            if views and candidates:
+                seen = {g: (v, validator.visible_from.get(g, -1)) for g, v in views.items()}
+                cards, parsed = fastpath_cards.accept(source, texts, candidates, seen)
+                accepted = cards if accepted is None else pl.concat([accepted, cards])
         fast_at: set[int] = set()
         if accepted is not None and accepted.height:
             accepted = accepted.filter(~pl.struct("game_id", "deal_no").is_duplicated())
@@ -196,7 +211,7 @@ class _FileLoad:
                 continue
             n = len(self.deals)
             validator.position = k
-            self.take(parse_line(source, *it), validator)
+            self.take(parsed.pop(k) if k in parsed else parse_line(source, *it), validator)
             if len(self.deals) > n:
                 d = self.deals[-1].record
                 slow_ids.add((d.game_id, d.deal_no))  # type: ignore[union-attr]
@@ -300,7 +315,7 @@ class _FileLoad:
                              "with other content (fix or remove one of them)", row["text"]))
         deals = new.select(
             "game_id", "deal_no", "deal_key", "dealer", "declarer", "contract", "line", "record",
-            variant=pl.lit(fastpath.VARIANT), has_cards=pl.lit(False),
+            "has_cards", variant=pl.lit(fastpath.VARIANT),
             source=pl.lit(self.report.source),
         ).cast({k: v for k, v in store.DEALS_SCHEMA.items()})
         self.staging.add(T.DEALS, deals)
@@ -320,6 +335,19 @@ def _fast_games(validator: Validator, cache: dict[str, object]) -> pl.DataFrame:
     frame = cache["frame"]
     assert isinstance(frame, pl.DataFrame)
     return frame
+
+
+def _card_games(validator: Validator,
+                cache: dict[str, object]) -> dict[str, fastpath_cards.GameView]:
+    """The card fast path's game views, rebuilt only when the validator has learnt new games."""
+    if cache.get("n_cards") != len(validator.games):
+        views = {gid: view for gid, (g, _, _) in validator.games.items()
+                 if (view := fastpath_cards.game_view(g)) is not None}
+        cache["cards"] = views
+        cache["n_cards"] = len(validator.games)
+    found = cache["cards"]
+    assert isinstance(found, dict)
+    return found
 
 
 def _fast_enabled(variants: VariantLookup | None) -> bool:
@@ -376,7 +404,8 @@ def _load_file(
             cache: dict[str, object] = {}
             for items in reader.read_lines(path, batch, BATCH_CHARS):
                 report.records += len(items)
-                done += load.chunk(items, validator, lambda: _fast_games(validator, cache))
+                done += load.chunk(items, validator, lambda: _fast_games(validator, cache),
+                                   lambda: _card_games(validator, cache))
                 load.flush()
                 _after_batch()
                 if on_record is not None:
@@ -426,7 +455,8 @@ def ingest_file(
 ) -> FileReport:
     """Read, validate and store one file in one transaction (rescoring is the caller's).
 
-    ``fast``: JSON Lines go through the columnar fast path (``ingest/fastpath.py``) first."""
+    ``fast``: JSON Lines go through the fast paths (``ingest/fastpath.py`` for score-sheet
+    deals, ``ingest/fastpath_cards.py`` for deals with hands) first."""
     source = str(path)
     report = FileReport(source)
     if not path.is_file():
