@@ -85,9 +85,10 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
         results[name] = UploadResult(name, str(target))
     if saved:
         from ingest.pipeline import ingest_paths  # the one ingest entry point (module docstring)
+        from scoring.store import score_pending
 
         try:
-            reports = ingest_paths(saved, db_path)
+            reports = ingest_paths(saved, db_path, score=score_pending)
         except Exception as exc:  # a locked file or a pipeline bug: report, never crash the page
             for name, res in results.items():
                 if res.saved_as:

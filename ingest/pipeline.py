@@ -4,7 +4,8 @@ Each file is stored in one DuckDB transaction: its games, deals, the variant's `
 rows, its quarantine rows (replacing the file's earlier ones) and its ``ingest_log`` row. A file
 already logged with the same sha256 changes nothing. Every input record ends exactly once as
 stored, duplicate or quarantined (records.md section 2). Records stream through in batches, so
-memory stays flat whatever the file's size. After each file the games it touched are rescored.
+memory stays flat whatever the file's size. After each file the caller's ``score`` settles the
+games it touched.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from ingest.validate import NEVER, Accepted, Validator, VariantLookup
 from model import tables as T
 from model.base import DealBase, GameBase
 from model.problems import Code
-from scoring.store import SettlementLookup, rescore
 
 BATCH = 50_000
 """Records validated between two bulk inserts (memory stays flat at any file size)."""
@@ -81,6 +81,8 @@ class Progress:
 
 
 ProgressFn = Callable[[Progress], None]
+ScoreFn = Callable[[duckdb.DuckDBPyConnection], object]
+"""Settles the pending games of a connection (``scoring.store.score_pending``)."""
 
 
 def file_sha256(path: Path) -> str:
@@ -479,28 +481,6 @@ def ingest_file(
     return report
 
 
-def score_pending(
-    conn: duckdb.DuckDBPyConnection, settlements: SettlementLookup | None = None
-) -> list[str]:
-    """Rescore every pending game and clear the marks of those settled, in one transaction."""
-    pending = store.pending_games(conn)
-    if not pending:
-        return []
-    conn.execute("BEGIN")
-    try:
-        result = rescore(conn, pending, settlements=settlements, transaction=False)
-        conn.execute(
-            f"DELETE FROM {store.PENDING} WHERE game_id IN "
-            f"(SELECT game_id FROM {T.GAMES} WHERE NOT list_contains(?::VARCHAR[], variant))",
-            [result.unsettled_variants],
-        )
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    return pending
-
-
 def ingest_paths(
     paths: Iterable[str | Path],
     db_path: str | Path,
@@ -509,11 +489,15 @@ def ingest_paths(
     progress: ProgressFn | None = None,
     should_stop: Callable[[], bool] | None = None,
     variants: VariantLookup | None = None,
-    settlements: SettlementLookup | None = None,
+    score: ScoreFn | None = None,
     batch: int = BATCH,
     fast: bool = True,
 ) -> list[FileReport]:
     """Ingest files, folders and globs into ``db_path``; one report per file.
+
+    ``score`` settles the games marked pending (``rescore_pending``): it runs before the first file
+    (finishing an interrupted run) and after every file that touched games. Ingest itself knows
+    nothing of settlements; the command passes ``scoring.store.score_pending``.
 
     ``strict`` raises :class:`StrictError` at the first issue (that file is rolled back; earlier
     files stay stored). ``should_stop`` is asked between files (a first Ctrl-C). A
@@ -525,7 +509,7 @@ def ingest_paths(
     reports: list[FileReport] = []
     conn = store.connect(db_path)
     try:
-        score_pending_safely(conn, None, settlements, strict)
+        score_pending_safely(conn, None, score, strict)
         before = 0
         for no, (path, _) in enumerate(files, start=1):
             if should_stop is not None and should_stop():
@@ -542,7 +526,7 @@ def ingest_paths(
             before += sizes[no - 1]
             tick(report.records, 0)
             if report.games:
-                score_pending_safely(conn, report, settlements, strict)
+                score_pending_safely(conn, report, score, strict)
     finally:
         conn.close()
     return reports
@@ -550,12 +534,14 @@ def ingest_paths(
 
 def score_pending_safely(
     conn: duckdb.DuckDBPyConnection, report: FileReport | None,
-    settlements: SettlementLookup | None, strict: bool,
+    score: ScoreFn | None, strict: bool,
 ) -> None:
     """Rescore; a failing settlement (a bug, not bad data) leaves the games pending and is
     reported on the file instead of losing the stored data."""
+    if score is None:
+        return
     try:
-        score_pending(conn, settlements)
+        score(conn)
     except Exception as exc:
         if strict:
             raise

@@ -164,3 +164,26 @@ def _views(conn: duckdb.DuckDBPyConnection, transaction: bool) -> None:
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def score_pending(
+    conn: duckdb.DuckDBPyConnection, settlements: SettlementLookup | None = None
+) -> list[str]:
+    """Rescore every game marked in ``rescore_pending`` and clear the marks of those settled, in
+    one transaction; games of a variant without a settlement stay marked."""
+    pending = [r[0] for r in conn.execute(f"SELECT game_id FROM {T.PENDING} ORDER BY 1").fetchall()]
+    if not pending:
+        return []
+    conn.execute("BEGIN")
+    try:
+        result = rescore(conn, pending, settlements=settlements, transaction=False)
+        conn.execute(
+            f"DELETE FROM {T.PENDING} WHERE game_id IN "
+            f"(SELECT game_id FROM {T.GAMES} WHERE NOT list_contains(?::VARCHAR[], variant))",
+            [result.unsettled_variants],
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return pending

@@ -27,6 +27,7 @@ from rich.table import Table
 
 from ingest.pipeline import FileReport, StrictError, ingest_paths
 from ingest.pipeline import Progress as IngestProgress
+from scoring.store import score_pending
 
 DEFAULT_DB = Path("data/trickbook.duckdb")
 PROGRESS_MIN_BYTES = 1 << 20
@@ -109,7 +110,9 @@ def ingest(
 
     try:
         with bar:
-            reports = ingest_paths(paths, db, strict=strict, progress=tick, should_stop=stop)
+            reports = ingest_paths(
+                paths, db, strict=strict, progress=tick, should_stop=stop, score=score_pending
+            )
     except StrictError as exc:
         err.print(f"strict: {exc}", markup=False)
         raise typer.Exit(1) from exc

@@ -162,9 +162,9 @@ class DbSink:
 
     def _score(self, ids: list[str]) -> None:
         """Settle the pending games (these, and any an interrupted run left) and clear their
-        marks, as ingest does (``ingest.pipeline.score_pending``)."""
-        from ingest.pipeline import score_pending
+        marks, as ingest does (``scoring.store.score_pending``)."""
         from model.sim.drivers import SIMULATED
+        from scoring.store import score_pending
 
         score_pending(self.conn)
         if self.variant not in SIMULATED:

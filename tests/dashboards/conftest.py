@@ -9,6 +9,7 @@ import duckdb
 import pytest
 
 from model import tables as T
+from scoring.store import score_pending
 from tests.conftest import ROOT
 from tests.dashboards import fixture_db
 
@@ -47,7 +48,7 @@ def sample_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     except ImportError as exc:  # the pipeline is being built in parallel
         pytest.skip(f"ingest pipeline not importable yet: {exc}")
     path = tmp_path_factory.mktemp("dash-samples") / "samples.duckdb"
-    ingest_paths([SAMPLES], path)
+    ingest_paths([SAMPLES], path, score=score_pending)
     return path
 
 

@@ -7,11 +7,13 @@ end are not settled. Zero-sum per deal, settled by payments, so the data checks 
 
 from __future__ import annotations
 
+import functools
 import json
 
 import polars as pl
 
 from scoring.registry import Settled
+from scoring.store import score_pending
 
 SETTLEMENT_SCHEMA = {"game_id": pl.String(), "deal_no": pl.Int32(), "player": pl.String(),
                      "seat": pl.Int8(), "cash": pl.Float64(), "chips": pl.Float64(),
@@ -67,9 +69,21 @@ class FakeSettlement:
 
 
 def fake_settlements(fake: FakeSettlement):  # type: ignore[no-untyped-def]
+    """A settlement lookup that knows only ``fake`` (like ``scoring.registry.settlement``)."""
+
     def lookup(name: str) -> FakeSettlement:
         if name != fake.variant:
             raise KeyError(name)
         return fake
 
     return lookup
+
+
+def fake_scorer(fake: FakeSettlement):  # type: ignore[no-untyped-def]
+    """A ``score`` for ``ingest_paths`` that settles with ``fake`` (others stay pending)."""
+    return scorer(fake_settlements(fake))
+
+
+def scorer(lookup):  # type: ignore[no-untyped-def]
+    """``scoring.store.score_pending`` with its settlement lookup fixed."""
+    return functools.partial(score_pending, settlements=lookup)

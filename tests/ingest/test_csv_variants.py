@@ -19,6 +19,7 @@ from ingest.csv_sheet import READER as CSV_SHEET
 from ingest.pipeline import ingest_paths
 from ingest.source import Issue, Raw
 from scoring.checks import run_checks
+from scoring.store import score_pending
 from tests.conftest import ROOT
 
 GOLDEN = Path(__file__).parent / "golden" / "csv"
@@ -65,7 +66,7 @@ def _quarantine(db: Path) -> list[tuple[str, int, str]]:
                          ids=lambda p: p.name)
 def test_sheet_ingests_settles_and_checks(tmp_path: Path, path: Path) -> None:
     db = tmp_path / "x.duckdb"
-    [report] = ingest_paths([path], db)
+    [report] = ingest_paths([path], db, score=score_pending)
     assert report.quarantined == 0 and report.stored == report.records > 5
     con = duckdb.connect(str(db), read_only=True)
     try:
@@ -105,7 +106,7 @@ def test_bad_rows_quarantined_with_code_and_line(tmp_path: Path) -> None:
     (tmp_path / "balkan-bad.csv").write_text(BALKAN_BAD, encoding="utf-8")
     (tmp_path / "swabian-bad.csv").write_text(SWABIAN_BAD, encoding="utf-8")
     db = tmp_path / "x.duckdb"
-    reports = ingest_paths([tmp_path], db)
+    reports = ingest_paths([tmp_path], db, score=score_pending)
     got = [(Path(s).name, line, code) for s, line, code in _quarantine(db)]
     assert got == [
         ("balkan-bad.csv", 5, "schema"),  # kontra level 'maybe' is not a number (balkan.md 5.3)

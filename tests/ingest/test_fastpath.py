@@ -29,6 +29,7 @@ from ingest.validate import Accepted, Validator
 from model.base import DealBase
 from model.greek.records import GreekGame
 from model.variants import variant
+from tests.ingest.fakes import scorer
 
 GREEK = variant("greek-prefa")
 NAMES = ["Anna", "Boris", "Chris", "Dora", "Anna B", "Anna!", "Ánna", "Zoë", "O'Neil", "x", "A  B"]
@@ -258,7 +259,7 @@ def test_pipeline_keeps_deals_unique_without_key_constraints(
     second.write_text("\n".join(lines[:60] + conflicts + repeats) + "\n")
     db = scratch / "u.duckdb"
     folders: list[int] = []  # staging folders seen while a file is read
-    reports = ingest_paths([first, second], db, settlements=unscored,  # type: ignore[arg-type]
+    reports = ingest_paths([first, second], db, score=scorer(unscored),  # type: ignore[arg-type]
                            batch=23, fast=fast,
                            progress=lambda p: folders.append(len(list(scratch.glob(".u.*")))))
     games = sum(1 for t in lines if '"game"' in t)

@@ -227,7 +227,7 @@ def test_mixed_file_stores_the_same_with_and_without_the_fast_path(
     monkeypatch.setattr(fastpath_cards, "SMALL", small)
     from data.samples.make_samples import league_lines
     from ingest.pipeline import ingest_paths
-    from tests.ingest.fakes import FakeSettlement, fake_settlements
+    from tests.ingest.fakes import FakeSettlement, fake_scorer
     from tests.ingest.test_pipeline import snapshot
 
     rng = random.Random(3)
@@ -270,8 +270,8 @@ def test_mixed_file_stores_the_same_with_and_without_the_fast_path(
 
     monkeypatch.setattr(fastpath_cards, "accept", spy)
     monkeypatch.setattr(fastpath_cards, "_verdicts", spy_verdicts)
-    (f,) = ingest_paths([src], fast_db, settlements=fake_settlements(FakeSettlement()), batch=41)
-    (r,) = ingest_paths([src], ref_db, settlements=fake_settlements(FakeSettlement()), batch=41,
+    (f,) = ingest_paths([src], fast_db, score=fake_scorer(FakeSettlement()), batch=41)
+    (r,) = ingest_paths([src], ref_db, score=fake_scorer(FakeSettlement()), batch=41,
                         fast=False)
     assert (f.records, f.stored, f.duplicates, f.quarantined) == \
         (r.records, r.stored, r.duplicates, r.quarantined)

@@ -17,18 +17,18 @@ from data.samples.make_samples import league_lines
 from ingest.pipeline import ingest_paths
 from scoring.checks import run_checks
 from tests.ingest.conftest import ROOT, SAMPLES
-from tests.ingest.fakes import FakeSettlement, fake_settlements
+from tests.ingest.fakes import FakeSettlement, fake_scorer
 from tests.ingest.test_pipeline import snapshot
 
 CHILD = textwrap.dedent("""
     import sys
     from ingest.pipeline import ingest_paths
-    from tests.ingest.fakes import FakeSettlement, fake_settlements
+    from tests.ingest.fakes import FakeSettlement, fake_scorer, fake_settlements
 
     def tick(p):
         print(p.records, flush=True)
 
-    ingest_paths([sys.argv[1]], sys.argv[2], settlements=fake_settlements(FakeSettlement()),
+    ingest_paths([sys.argv[1]], sys.argv[2], score=fake_scorer(FakeSettlement()),
                  progress=tick, batch=500)
     print("done", flush=True)
 """)
@@ -41,7 +41,7 @@ def test_sigkill_mid_file_leaves_database_as_before(tmp_path: Path) -> None:
     total = 40 * 501
     db, clean = tmp_path / "killed.duckdb", tmp_path / "clean.duckdb"
     first = SAMPLES / "league.jsonl"
-    ingest_paths([first], db, settlements=fake_settlements(FakeSettlement()))
+    ingest_paths([first], db, score=fake_scorer(FakeSettlement()))
     before = snapshot(db)
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -64,7 +64,7 @@ def test_sigkill_mid_file_leaves_database_as_before(tmp_path: Path) -> None:
     finally:
         conn.close()
 
-    (r,) = ingest_paths([big], db, settlements=fake_settlements(FakeSettlement()))
+    (r,) = ingest_paths([big], db, score=fake_scorer(FakeSettlement()))
     assert (r.records, r.stored) == (total, total)
-    ingest_paths([first, big], clean, settlements=fake_settlements(FakeSettlement()))
+    ingest_paths([first, big], clean, score=fake_scorer(FakeSettlement()))
     assert snapshot(db) == snapshot(clean)

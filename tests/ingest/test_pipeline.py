@@ -13,7 +13,7 @@ import pytest
 from ingest.pipeline import FileReport, StrictError, ingest_paths
 from scoring.checks import run_checks
 from tests.ingest.conftest import GREEK_SAMPLES, SAMPLES
-from tests.ingest.fakes import FakeSettlement, fake_settlements
+from tests.ingest.fakes import FakeSettlement, fake_scorer, scorer
 
 TABLES = ("games", "deals", "deals_greek", "quarantine", "ingest_log", "settlements",
           "transfers", "standings")
@@ -21,7 +21,7 @@ TABLES = ("games", "deals", "deals_greek", "quarantine", "ingest_log", "settleme
 
 def run(paths: list[Path | str], db: Path, fake: FakeSettlement, **kw: object
         ) -> list[FileReport]:
-    return ingest_paths(paths, db, settlements=fake_settlements(fake), **kw)  # type: ignore[arg-type]
+    return ingest_paths(paths, db, score=fake_scorer(fake), **kw)  # type: ignore[arg-type]
 
 
 def snapshot(db: Path) -> dict[str, list[tuple[object, ...]]]:
@@ -204,7 +204,7 @@ def test_failing_settlement_keeps_data_and_games_pending(db: Path, tmp_path: Pat
     def broken(name: str) -> FakeSettlement:
         raise RuntimeError("kernel bug")
 
-    (r,) = ingest_paths([SAMPLES / "league.jsonl"], db, settlements=broken)
+    (r,) = ingest_paths([SAMPLES / "league.jsonl"], db, score=scorer(broken))
     assert r.score_error == "RuntimeError: kernel bug"
     assert count(db, "SELECT count(*) FROM rescore_pending") == 4
     fake = FakeSettlement()
@@ -232,8 +232,8 @@ def test_fast_and_reference_paths_store_the_same(tmp_path: Path) -> None:
     src = tmp_path / "mixed.jsonl"
     src.write_text("\n".join(mixed) + "\n")
     fast_db, ref_db = tmp_path / "fast.duckdb", tmp_path / "ref.duckdb"
-    (f,) = ingest_paths([src], fast_db, settlements=fake_settlements(FakeSettlement()), batch=37)
-    (r,) = ingest_paths([src], ref_db, settlements=fake_settlements(FakeSettlement()), batch=37,
+    (f,) = ingest_paths([src], fast_db, score=fake_scorer(FakeSettlement()), batch=37)
+    (r,) = ingest_paths([src], ref_db, score=fake_scorer(FakeSettlement()), batch=37,
                         fast=False)
     assert (f.records, f.stored, f.duplicates, f.quarantined) == \
         (r.records, r.stored, r.duplicates, r.quarantined)

@@ -21,6 +21,7 @@ from model.greek.contracts import parse_contract as greek_contract
 from model.swabian.games import won
 from model.variants import names, registered
 from model.views import COLUMNS, DEAL_OUTCOMES, create_views, deal_outcomes_sql, ensure_views
+from scoring.store import score_pending
 from tests.conftest import ROOT
 
 SAMPLES = ROOT / "data" / "samples"
@@ -31,7 +32,7 @@ def sample_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from ingest.pipeline import ingest_paths
 
     path = tmp_path_factory.mktemp("views") / "samples.duckdb"
-    ingest_paths([SAMPLES], path)
+    ingest_paths([SAMPLES], path, score=score_pending)
     return path
 
 

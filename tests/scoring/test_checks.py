@@ -11,7 +11,7 @@ import pytest
 from ingest.pipeline import ingest_paths
 from scoring.checks import run_checks
 from tests.ingest.conftest import GREEK_SAMPLES
-from tests.ingest.fakes import FakeSettlement, fake_settlements
+from tests.ingest.fakes import FakeSettlement, fake_scorer
 
 G = "club-7/2026-11-08/table-1"
 DAMAGE = {
@@ -36,7 +36,7 @@ DAMAGE = {
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("checks") / "clean.duckdb"
-    ingest_paths(GREEK_SAMPLES, db, settlements=fake_settlements(FakeSettlement()))
+    ingest_paths(GREEK_SAMPLES, db, score=fake_scorer(FakeSettlement()))
     return db
 
 
