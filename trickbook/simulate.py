@@ -13,6 +13,7 @@ finished so far stay stored (each is one transaction).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -146,11 +147,26 @@ class DbSink:
             for table, frame in tables.items():
                 store.insert(self.conn, table, frame)
             store.mark_pending(self.conn, ids)
+            self._log(tables[T.DEALS], ids)
             self.conn.execute("COMMIT")
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
         return ids
+
+    def _log(self, deals: pl.DataFrame, ids: list[str]) -> None:
+        """One ``ingest_log`` row per stored partition, so simulated deals are counted like read
+        ones (records.md 2: every stored record is logged once); the partition's games identify
+        it, so a rerun of the same seed replaces its row."""
+        from model import tables as T
+
+        if deals.height == 0:
+            return
+        digest = hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()
+        self.conn.execute(
+            f"INSERT OR REPLACE INTO {T.INGEST_LOG} VALUES (?, ?, ?, ?, 0, 0, now())",
+            [deals["source"][0], digest, deals.height, deals.height],
+        )
 
     def write(self, batch: Batch) -> None:
         self._score(self._replace(frames(self.variant, batch)))

@@ -87,3 +87,24 @@ def test_balance_command_stores_a_study(tmp_path: Path) -> None:
     finally:
         conn.close()
     assert rows == [('{"four_aces": "fixed_chips"}', 30)]
+
+
+def test_simulated_deals_pass_the_data_checks(tmp_path: Path) -> None:
+    """records.md 2: every stored record is logged once, simulated ones too; a rerun of the same
+    seed replaces its partition and its log row instead of adding to them."""
+    from scoring.checks import run_checks
+
+    db = tmp_path / "sim.duckdb"
+    args = ["simulate", "--variant", "greek", "--games", "4", "--deals-per-game", "3", "--seed",
+            "2", "--db", str(db), "--workers", "1"]
+    for _ in range(2):
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        assert [f.name for f in run_checks(conn)] == []
+        logged = conn.execute("SELECT sum(stored) FROM ingest_log").fetchone()
+        stored = conn.execute("SELECT count(*) FROM deals").fetchone()
+        assert logged == stored == (12,)
+    finally:
+        conn.close()
