@@ -110,10 +110,12 @@ def _shot(page, name: str) -> Path:
 def test_every_page_opens(browser_page, server: str, path: str, title: str,
                           must_show: str) -> None:
     _open(browser_page, f"{server}/{path}", title)
-    assert browser_page.get_by_text(must_show).first.is_visible()
+    # wait (up to the page's default timeout) rather than sample once: a loaded machine may
+    # still be running the page's script when the heading appears
+    browser_page.get_by_text(must_show).first.wait_for(state="visible")
     # a direct link still runs through st.navigation: the named pages are in the sidebar
     nav = browser_page.locator("[data-testid='stSidebarNav']")
-    assert nav.get_by_text("Hand replayer").is_visible()
+    nav.get_by_text("Hand replayer").wait_for(state="visible")
     assert browser_page.locator("[data-testid='stException']").count() == 0
     assert _shot(browser_page, path.split("?")[0] or "league").stat().st_size > 10_000
 
