@@ -36,6 +36,23 @@ class GameBase(Frozen):
     stake: str | None = None
 
 
+def check_seats(game: str, players: tuple[str, ...], counts: tuple[int, ...],
+                four_players: bool | None = None) -> None:
+    """A game's seating (records.md 1.1): ``counts`` allowed, no name twice, and where the
+    rules carry ``four_players`` it agrees with the table (the dealer sits out with four)."""
+    n = len(players)
+    if n not in counts:
+        allowed = " or ".join(str(c) for c in counts)
+        raise ValueError(f"{game} needs {allowed} players, got {n}")
+    if len(set(players)) != n:
+        raise ValueError(f"players repeat: {list(players)!r}")
+    if four_players is not None and (n == 4) != four_players:
+        raise ValueError(
+            f"{n} players but rules.four_players is {four_players}: "
+            "set four_players to true exactly when four sit at the table"
+        )
+
+
 class Call(Frozen):
     """One call of an auction: who, and what (variant grammar)."""
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from model.balkan.params import BalkanRules
-from model.base import DealBase, GameBase, PlayerName
+from model.base import DealBase, GameBase, PlayerName, check_seats
 
 BalkanContract = Annotated[
     str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^G?[2-8]$")
@@ -41,16 +41,7 @@ class BalkanGame(GameBase):
 
     @model_validator(mode="after")
     def _seats(self) -> BalkanGame:
-        n = len(self.players)
-        if n not in (3, 4):
-            raise ValueError(f"Balkan preferans needs 3 or 4 players, got {n}")
-        if len(set(self.players)) != n:
-            raise ValueError(f"players repeat: {list(self.players)!r}")
-        if (n == 4) != self.rules.four_players:
-            raise ValueError(
-                f"{n} players but rules.four_players is {self.rules.four_players}: "
-                "set four_players to true exactly when four sit at the table"
-            )
+        check_seats("Balkan preferans", self.players, (3, 4), self.rules.four_players)
         return self
 
 

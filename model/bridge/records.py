@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
-from model.base import CardName, DealBase, GameBase, PlayerName, check_card_names
+from model.base import CardName, DealBase, GameBase, PlayerName, check_card_names, check_seats
 from model.bridge.params import BridgeRules
 from model.bridge.seats import Vulnerable
 
@@ -29,10 +29,7 @@ class BridgeGame(GameBase):
 
     @model_validator(mode="after")
     def _seats(self) -> BridgeGame:
-        if len(self.players) != 4:
-            raise ValueError(f"bridge needs 4 players (N, E, S, W), got {len(self.players)}")
-        if len(set(self.players)) != 4:
-            raise ValueError(f"players repeat: {list(self.players)!r}")
+        check_seats("bridge (N, E, S, W)", self.players, (4,))
         return self
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from model.base import DealBase, GameBase, PlayerName
+from model.base import DealBase, GameBase, PlayerName, check_seats
 from model.greek.params import GreekRules
 
 GreekContract = Annotated[
@@ -26,16 +26,7 @@ class GreekGame(GameBase):
 
     @model_validator(mode="after")
     def _seats(self) -> GreekGame:
-        n = len(self.players)
-        if n not in (3, 4):
-            raise ValueError(f"Greek Prefa needs 3 or 4 players, got {n}")
-        if len(set(self.players)) != n:
-            raise ValueError(f"players repeat: {list(self.players)!r}")
-        if (n == 4) != self.rules.four_players:
-            raise ValueError(
-                f"{n} players but rules.four_players is {self.rules.four_players}: "
-                "set four_players to true exactly when four sit at the table"
-            )
+        check_seats("Greek Prefa", self.players, (3, 4), self.rules.four_players)
         return self
 
 

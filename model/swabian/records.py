@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
-from model.base import DealBase, GameBase, PlayerName
+from model.base import DealBase, GameBase, PlayerName, check_seats
 from model.swabian.params import SwabianRules
 
 SwabianContract = Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^[2-7]$")]
@@ -31,11 +31,7 @@ class SwabianGame(GameBase):
 
     @model_validator(mode="after")
     def _seats(self) -> SwabianGame:
-        n = len(self.players)
-        if n != 3:
-            raise ValueError(f"Swabian Preferanz needs 3 players (swabian.md 1), got {n}")
-        if len(set(self.players)) != n:
-            raise ValueError(f"players repeat: {list(self.players)!r}")
+        check_seats("Swabian Preferanz (swabian.md 1)", self.players, (3,))
         return self
 
 

@@ -12,7 +12,7 @@ from bisect import bisect_left
 import duckdb
 import polars as pl
 
-from model.tables import EVENT_RESULTS
+from model.tables import EVENT_RESULTS, insert
 
 IMP_BOUNDS = (10, 40, 80, 120, 160, 210, 260, 310, 360, 420, 490, 590, 740, 890, 1090, 1290,
               1490, 1740, 1990, 2240, 2490, 2990, 3490, 3990)
@@ -120,13 +120,7 @@ def refresh(conn: duckdb.DuckDBPyConnection) -> int:
                            "WHERE variant = 'bridge-duplicate' AND seat = 0")
     out = event_results(deals, settled) if deals.height else pl.DataFrame(schema=SCHEMA)
     conn.execute(f"DELETE FROM {TABLE}")
-    if out.height:
-        conn.register("_trickbook_events", out.to_arrow())
-        try:
-            conn.execute(f"INSERT INTO {TABLE} BY NAME SELECT * FROM _trickbook_events")
-        finally:
-            conn.unregister("_trickbook_events")
-    return out.height
+    return insert(conn, TABLE, out)
 
 
 def _frame(conn: duckdb.DuckDBPyConnection, sql: str) -> pl.DataFrame:
