@@ -6,10 +6,14 @@ bridge.md 2-3) that passes ``model.bridge.check.check_deal``.
 - dealing: 13 cards each from the 52-card deck, one generator per game (``model/sim/seeds.py``,
   stream ``bridge-52``); rubber: the deal passes clockwise (N first); duplicate: deal ``n`` is
   board ``n`` with its dealer and vulnerability (bridge.md 6);
-- auction: ``bots.bidding.Bidder`` (natural bidding from points and suit lengths); the
-  contract and declarer come from the rules module's ``run_auction`` (2.3);
-- play: ``bots.bridge_play`` (opening lead, heuristics); ``--play dd`` is not available for
-  bridge (the open-hand solver is for the Preference games) and falls back to the heuristics.
+- auction: ``bots.bidding.bot_auction`` (natural bidding from points and suit lengths,
+  compiled by numba in ``bots/_bidding_kernel.py`` when it is importable, else the interpreted
+  ``Bidder``: the same calls); the contract and declarer come from the bots' auction state, the
+  declarer being the first of the winning side to name the final denomination (2.3, as the
+  rules module's ``run_auction``; ``check_deal`` replays every auction in the tests);
+- play: ``bots.bridge_play.play_bridge`` (opening lead, heuristics; compiled as
+  ``_kernel.bridge_play`` when numba is importable); ``--play dd`` is not available for bridge
+  (the open-hand solver is for the Preference games) and falls back to the heuristics.
 
 Rubber deals leave ``vulnerable`` out (the settlement reads it from the rubber state); duplicate
 deals carry ``board`` and ``vulnerable``.
@@ -19,18 +23,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from model.bridge.auction import run_auction
-from model.bridge.check import honours_held
-from model.bridge.contracts import TRUMP_SUIT
+from model.bridge.contracts import NOTRUMP, TRUMP_SUIT, Contract
 from model.bridge.params import BridgeRules
-from model.bridge.seats import EW, NS, board_dealer, board_vulnerable, is_vulnerable, side_of
-from model.cards import DECK_52
+from model.bridge.seats import EW, NS, board_dealer, board_vulnerable, is_vulnerable
+from model.cards import ACE, DECK_52
 from model.sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
-from model.sim.bots.bidding import Bidder
+from model.sim.bots.bidding import bot_auction
 from model.sim.bots.bridge_play import play_bridge
 from model.sim.seeds import Dealer, game_rng
 
 PLAYERS = ("N", "E", "S", "W")
+CONTRACT_TEXT = tuple(
+    tuple(tuple(str(Contract(level, denom, x)) for x in range(3)) for denom in range(5))
+    if level else () for level in range(8)
+)
+"""Contract names by level, denomination and doubling (``4S``, ``3NTX``)."""
+HONOURS = tuple(
+    sum(1 << (16 * s + ACE) for s in range(4)) if suit is None
+    else sum(1 << (16 * suit + r) for r in range(ACE - 4, ACE + 1))
+    for suit in TRUMP_SUIT
+)
+"""The cards that count as honours (bridge.md 4.6) by denomination: the five top trumps, or the
+four aces at no-trump (150 for all four; in a suit 100 for four, 150 for five in one hand)."""
 DECK_SEED = "bridge-52"
 
 
@@ -46,7 +60,9 @@ class BridgeSimulator:
         self.rules_record = self.rules.model_dump(mode="json", exclude_defaults=True)
         self.rules_json = self.rules.model_dump_json()
         self.pj = [jstr(p) for p in PLAYERS]
-        self.play_json = [[f"[{jstr(p)},{CARD_JSON[c]}]" for c in range(64)] for p in PLAYERS]
+        self.play_json = [f"[{jstr(PLAYERS[x >> 6])},{CARD_JSON[x & 63]}]" for x in range(256)]
+        """A played card as JSON by its code ``64 * seat + card``."""
+        self.duplicate = variant == "bridge-duplicate"
         self.short = "rubber" if variant == "bridge-rubber" else "duplicate"
         self.call_json: dict[tuple[int, str], str] = {}
 
@@ -82,48 +98,55 @@ class BridgeSimulator:
     ) -> None:
         """One deal into ``batch``: its canonical record and ``deals_bridge`` row."""
         hands, _ = dealer.deal(4, 13)
-        duplicate = self.variant == "bridge-duplicate"
+        duplicate = self.duplicate
         first = board_dealer(deal_no) if duplicate else (deal_no - 1) % 4
-        bidder = Bidder(hands, first)
-        calls = bidder.run()
-        result = run_auction(first, calls)
+        calls, found, partner_suits = bot_auction(hands, first)
         pj = self.pj
+        call_json = self.call_json
+        auction = []
+        seat = first
+        for call in calls:
+            text = call_json.get((seat, call))
+            if text is None:
+                text = self._call_json(seat, call)
+            auction.append(text)
+            seat = (seat + 1) & 3
         pairs = [
             ("game_id", f'"{gid}"'), ("deal_no", str(deal_no)), ("dealer", pj[first]),
-            ("hands", "{" + ",".join(sorted(f"{pj[s]}:{cards_json(hands[s])}" for s in range(4)))
-             + "}"),
-            ("auction", "[" + ",".join([self._call_json((first + i) % 4, c)
-                                        for i, c in enumerate(calls)]) + "]"),
+            ("hands", f'{{"E":{cards_json(hands[1])},"N":{cards_json(hands[0])},'
+                      f'"S":{cards_json(hands[2])},"W":{cards_json(hands[3])}}}'),
+            ("auction", "[" + ",".join(auction) + "]"),
         ]
-        flat: dict[str, Any] = {
-            "game_id": gid, "deal_no": deal_no, "event": None, "match": None, "room": None,
-            "board": deal_no if duplicate else None, "ns_pair": None, "ew_pair": None,
-            "dealer": first, "declarer": None, "level": None, "denom": None, "doubled": None,
-            "tricks": None, "vul_ns": None, "vul_ew": None, "honours_ns": 0, "honours_ew": 0,
-            "stated_score_ns": None,
-        }
+        vul_ns = vul_ew = None
         if duplicate:
             vul = board_vulnerable(deal_no)
             pairs += [("board", str(deal_no)), ("vulnerable", jstr(vul))]
-            flat["vul_ns"], flat["vul_ew"] = is_vulnerable(vul, NS), is_vulnerable(vul, EW)
-        contract = None
-        d = result.declarer
-        if result.contract is not None and d is not None:
-            c = result.contract
-            contract = str(c)
-            trump = TRUMP_SUIT[c.denom]
-            leader_partner = (d + 3) % 4
-            partner_suits = [s for s in range(4)
-                             if bidder.shown[leader_partner].length[s] >= 4]
-            moves, won = play_bridge(hands, d, trump, partner_suits, DECK_52)
+            vul_ns, vul_ew = is_vulnerable(vul, NS), is_vulnerable(vul, EW)
+        contract = declarer = None
+        level = denom = doubled = won = None
+        honours = [0, 0]
+        if found is not None:
+            level, denom, doubled, d = found
+            declarer = PLAYERS[d]
+            contract = CONTRACT_TEXT[level][denom][doubled]
+            trump = TRUMP_SUIT[denom]
+            codes, won = play_bridge(hands, d, trump, partner_suits, DECK_52)
             pjs = self.play_json
             pairs += [("declarer", pj[d]), ("contract", f'"{contract}"'),
                       ("tricks", str(won)),
-                      ("play", "[" + ",".join([pjs[s][card] for s, card in moves]) + "]")]
-            honours = [0, 0]
-            for s, v in honours_held(hands, c).items():
-                honours[side_of(s)] += v
-            flat.update(declarer=d, level=c.level, denom=c.denom, doubled=c.doubled,
-                        tricks=won, honours_ns=honours[NS], honours_ew=honours[EW])
+                      ("play", "[" + ",".join([pjs[x] for x in codes]) + "]")]
+            top = HONOURS[denom]
+            for s in range(4):
+                n = (hands[s] & top).bit_count()
+                if n >= 4:
+                    honours[s & 1] += 150 if n == 5 or denom == NOTRUMP else 100
+        flat = {
+            "game_id": gid, "deal_no": deal_no, "event": None, "match": None, "room": None,
+            "board": deal_no if duplicate else None, "ns_pair": None, "ew_pair": None,
+            "dealer": first, "declarer": None if found is None else found[3], "level": level,
+            "denom": denom, "doubled": doubled, "tricks": won, "vul_ns": vul_ns,
+            "vul_ew": vul_ew, "honours_ns": honours[NS], "honours_ew": honours[EW],
+            "stated_score_ns": None,
+        }
         batch.add_deal_text(self.variant, obj(pairs), gid, deal_no, PLAYERS[first],
-                            None if d is None else PLAYERS[d], contract, flat, keep_lines)
+                            declarer, contract, flat, keep_lines)

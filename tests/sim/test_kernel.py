@@ -61,7 +61,9 @@ def test_kernel_matches_interpreted(
         assert out == taken
 
 
-@pytest.mark.parametrize("variant", ["greek-prefa", "swabian", "balkan"])
+@pytest.mark.parametrize(
+    "variant", ["greek-prefa", "swabian", "balkan", "bridge-rubber", "bridge-duplicate"]
+)
 def test_records_identical_without_numba(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # the whole records (not only the play) are the same with the compiled kernel and with the
     # interpreted play, as when numba is not installed (docs/simulation.md, "Speed")
@@ -72,3 +74,92 @@ def test_records_identical_without_numba(variant: str, monkeypatch: pytest.Monke
     interpreted = simulate_lines(variant, 15, 10, seed=41, rules=rules)
     assert compiled.lines == interpreted.lines
     assert compiled.flat == interpreted.flat
+
+
+@settings(deadline=None, max_examples=300)
+@given(
+    seed=st.integers(0, 2**32),
+    trump=st.sampled_from([None, 0, 1, 2, 3]),
+    partner=st.lists(st.integers(0, 3), max_size=2, unique=True),
+)
+def test_bridge_kernel_matches_interpreted(
+    seed: int, trump: int | None, partner: list[int]
+) -> None:
+    # bridge (bridge.md 3): the compiled opening lead and play make the interpreted decisions
+    from model.cards import DECK_52
+    from model.sim.bots.bridge_play import play_bridge_interpreted
+
+    rng = random.Random(seed)
+    cards = [c for c in range(64) if DECK_52 >> c & 1]
+    rng.shuffle(cards)
+    hands = [sum(1 << c for c in cards[13 * i:13 * i + 13]) for i in range(4)]
+    declarer = rng.randrange(4)
+    partner = sorted(partner)
+    codes, won = play_bridge_interpreted(hands, declarer, trump, partner, DECK_52)
+    mask = sum(1 << s for s in partner)
+    k_codes, k_won = _kernel.bridge_play(np.array(hands, dtype=np.int64), declarer,
+                                         -1 if trump is None else trump, mask, DECK_52)
+    assert k_codes.tolist() == codes
+    assert k_won == won
+    # legal under the bridge trick rules (follow suit, no obligation to trump)
+    leader = (declarer + 1) % 4
+    taken = replay(hands, leader, [(x >> 6, x & 63) for x in codes], trump, must_trump=False)
+    assert isinstance(taken, list)
+    assert sum(taken[s] for s in range(4) if s % 2 == declarer % 2) == won
+
+
+def _bridge_hands(seed: int, layout: str) -> list[int]:
+    """A deal for the bidding tests: ``random``, or the high cards mostly with two seats
+    (``ns``: partners, for slams; ``ne``: opponents, for competitive auctions and doubles)."""
+    from model.cards import DECK_52
+
+    rng = random.Random(seed)
+    cards = [c for c in range(64) if DECK_52 >> c & 1]
+    rng.shuffle(cards)
+    if layout == "random":
+        return [sum(1 << c for c in cards[13 * i:13 * i + 13]) for i in range(4)]
+    cards.sort(key=lambda c: -(c & 15) + rng.random() * 20)
+    strong, weak = ((0, 2), (1, 3)) if layout == "ns" else ((0, 1), (2, 3))
+    hands = [0, 0, 0, 0]
+    for i, c in enumerate(cards):
+        hands[(strong if i < 26 else weak)[i % 2]] |= 1 << c
+    return hands
+
+
+def _same_auction(hands: list[int], dealer: int) -> list[str]:
+    from model.sim.bots._bidding_kernel import OUT, bridge_auction
+    from model.sim.bots.bidding import CALL_NAMES, Bidder
+
+    bidder = Bidder(hands, dealer)
+    calls = bidder.run()
+    out = bridge_auction(np.array(hands, dtype=np.int64), dealer).tolist()
+    assert [CALL_NAMES[x] for x in out[OUT:OUT + out[0]]] == calls
+    found = bidder.contract()
+    if found is None:
+        assert out[1] == 0
+        return calls
+    assert tuple(out[1:5]) == found
+    shown = bidder.shown[(found[3] + 3) % 4].length
+    assert out[5] == sum(1 << s for s in range(4) if shown[s] >= 4)
+    return calls
+
+
+@settings(deadline=None, max_examples=400)
+@given(seed=st.integers(0, 2**32), dealer=st.integers(0, 3),
+       layout=st.sampled_from(["random", "ns", "ne"]))
+def test_bridge_bidding_kernel_matches_bidder(seed: int, dealer: int, layout: str) -> None:
+    # the compiled bidder (bots/_bidding_kernel.py) makes the interpreted Bidder's calls and
+    # finds the same contract, declarer (bridge.md 2.3) and opening leader's partner's suits
+    _same_auction(_bridge_hands(seed, layout), dealer)
+
+
+def test_bridge_bidding_kernel_doubles_and_slams() -> None:
+    # the same over a fixed sample that holds penalty doubles and slams (bridge.md 2.2, 2.3)
+    doubles = slams = 0
+    for seed in range(1500):
+        for layout in ("ns", "ne"):
+            calls = _same_auction(_bridge_hands(seed, layout), seed % 4)
+            doubles += "X" in calls
+            slams += any(c[0] in "67" for c in calls)
+    assert doubles >= 5
+    assert slams >= 50

@@ -322,3 +322,139 @@ def play(
         else:
             f_tricks += 1
     return moves, n, taken
+
+
+# --- contract bridge (model/sim/bots/bridge_play.py; the Preference games do not use these) ---
+
+
+@jit
+def nth_highest(part: int, n: int) -> int:
+    """The ``n``-th highest card (from 0) of a non-empty set, its lowest if it has fewer."""
+    c = high(part)
+    while n > 0 and part & ((1 << c) - 1):
+        part &= (1 << c) - 1
+        c = high(part)
+        n -= 1
+    return c
+
+
+@jit
+def has_ranks(part: int, base: int, r0: int, r1: int, r2: int) -> bool:
+    """Whether the suit at bit ``base`` holds the ranks ``r0``, ``r1`` (and ``r2`` unless -1)."""
+    if not (part >> (base + r0) & 1 and part >> (base + r1) & 1):
+        return False
+    return r2 < 0 or part >> (base + r2) & 1 == 1
+
+
+@jit
+def bridge_opening_lead(hand: int, trump: int, partner_suits: int) -> int:
+    """``bridge_play.opening_lead`` (``partner_suits``: a mask of card suits, bit ``s``)."""
+    if trump < 0:
+        s, best_n = -1, -1
+        for x in range(4):
+            n = popcount(hand & suit_mask(x))
+            if n and n >= best_n:  # ties: the higher holding, i.e. the higher suit
+                s, best_n = x, n
+        part = hand & suit_mask(s)
+        base = 16 * s
+        for top in range(12, 8, -1):
+            if has_ranks(part, base, top, top - 1, top - 2):
+                return high(part)
+        if best_n >= 4:
+            return nth_highest(part, 3)
+        return high(part) if best_n == 2 else low(part)
+    side = 0
+    for x in range(4):
+        if x != trump and hand & suit_mask(x):
+            side |= 1 << x
+    if not side:
+        for x in range(4):
+            if hand & suit_mask(x):
+                side |= 1 << x
+    for x in range(4):
+        if partner_suits >> x & 1 and side >> x & 1:
+            part = hand & suit_mask(x)
+            if hand >> (16 * x + 12) & 1 or popcount(part) == 2:
+                return high(part)
+            return low(part)
+    for x in range(4):
+        if side >> x & 1:
+            part = hand & suit_mask(x)
+            for top in range(12, 9, -1):
+                if has_ranks(part, 16 * x, top, top - 1, -1):
+                    return high(part)
+    if hand & suit_mask(trump):
+        for x in range(4):
+            if side >> x & 1:
+                part = hand & suit_mask(x)
+                if popcount(part) == 1:
+                    return high(part)
+    s, best_n = -1, -1
+    for x in range(4):
+        if side >> x & 1:
+            n = popcount(hand & suit_mask(x))
+            if n >= best_n:
+                s, best_n = x, n
+    part = hand & suit_mask(s)
+    return nth_highest(part, 3) if best_n >= 4 else low(part)
+
+
+@jit
+def bridge_play(
+    hands: Any, declarer: int, trump: int, partner_suits: int, deck: int
+) -> tuple[Any, int]:
+    """``bridge_play.play_bridge_interpreted`` compiled: ``(codes, won)`` with
+    ``codes[i] = 64 * seat + card`` and the declaring side's tricks."""
+    left = hands.copy()
+    codes = np.zeros(52, np.int64)
+    dummy = (declarer + 2) % 4
+    side = declarer % 2
+    played = 0
+    won = 0
+    n = 0
+    leader = (declarer + 1) % 4
+    for trick_no in range(13):
+        seat = leader
+        best = -1
+        best_seat = -1
+        led = -1
+        for j in range(4):
+            hand = left[seat]
+            seen = hand
+            if trick_no or j:
+                seen |= left[dummy]
+            if seat == dummy:
+                seen |= left[declarer]
+            unseen = deck & ~played & ~seen
+            if j == 0:
+                if trick_no == 0:
+                    c = bridge_opening_lead(hand, trump, partner_suits)
+                else:
+                    c = lead_most(hand, unseen, trump, seat % 2 == side)
+            else:
+                legal = hand & suit_mask(led)
+                if not legal:
+                    legal = hand
+                ours = best_seat % 2 == seat % 2
+                if legal & (legal - 1):
+                    c = follow_most(legal, best, ours, j == 3, led, trump, unseen)
+                else:
+                    c = high(legal)
+                if c < 0:
+                    c = discard(legal, trump, unseen)
+            left[seat] = hand & ~(1 << c)
+            if j == 0:
+                best, best_seat, led = c, seat, c >> 4
+            elif c >> 4 == best >> 4:
+                if c > best:
+                    best, best_seat = c, seat
+            elif c >> 4 == trump:
+                best, best_seat = c, seat
+            codes[n] = 64 * seat + c
+            n += 1
+            played |= 1 << c
+            seat = seat + 1 if seat < 3 else 0
+        leader = best_seat
+        if best_seat % 2 == side:
+            won += 1
+    return codes, won

@@ -20,14 +20,22 @@ Its decisions:
 - **penalty double**: of an opponents' contract at the three level or higher when his own
   defensive tricks (aces, guarded kings, trump honours and length in their suit) reach
   ``9 - level``; the bots never redouble.
+
+The simulator calls :func:`bot_auction`, which runs the same decisions compiled by numba
+(``_bidding_kernel.py``, calls as int codes) when numba is importable and :class:`Bidder`
+otherwise; a test compares the two call for call (``tests/sim/test_kernel.py``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from model.bridge.contracts import DENOMS, NOTRUMP, TRUMP_SUIT, bid_rank
 from model.cards import ACE, JACK, KING, QUEEN, SUIT_MASK, CardSet
+from model.sim.bots import _bidding_kernel, _kernel
+from model.sim.bots._bidding_kernel import OUT
 
 HCP = {ACE: 4, KING: 3, QUEEN: 2, JACK: 1}
 DENOM_OF_SUIT = {s: d for d, s in enumerate(TRUMP_SUIT) if s is not None}
@@ -122,6 +130,17 @@ class Bidder:
         self.last: tuple[int, int] | None = None
         self.last_by = -1
         self.doubled = 0
+        self.first_by = [[-1] * 5, [-1] * 5]
+        """Per side (N-S 0, E-W 1) and denomination, the seat that named it first."""
+
+    def contract(self) -> tuple[int, int, int, int] | None:
+        """After :meth:`run`: ``(level, denom, doubled, declarer)``, or None when passed out.
+        The declarer is the player of the winning side who first named the final denomination
+        (bridge.md 2.3), as the rules module's ``run_auction`` finds it."""
+        if self.last is None:
+            return None
+        level, denom = self.last
+        return level, denom, self.doubled, self.first_by[self.last_by % 2][denom]
 
     def run(self) -> list[str]:
         """The calls, dealer first, until three passes after a bid or four passes."""
@@ -155,6 +174,8 @@ class Bidder:
             assert s is not None
             sh.length[s] = max(sh.length[s], suit_len)
         sh.bid = True
+        if self.first_by[seat % 2][denom] < 0:
+            self.first_by[seat % 2][denom] = seat
         self.last, self.last_by, self.doubled = (level, denom), seat, 0
         return f"{level}{DENOMS[denom]}"
 
@@ -258,3 +279,33 @@ class Bidder:
             self.doubled = 1
             return "X"
         return "pass"
+
+
+CALL_NAMES: tuple[str, ...] = (
+    "pass", "X", *(f"{level}{DENOMS[d]}" for level in range(1, 8) for d in range(5))
+)
+"""Calls by the code of the compiled bidder (``_bidding_kernel``: pass 0, X 1, bids from 2)."""
+
+
+def bot_auction(
+    hands: list[CardSet], dealer: int
+) -> tuple[list[str], tuple[int, int, int, int] | None, list[int]]:
+    """The bots' auction of a deal: the calls (dealer first), ``(level, denom, doubled,
+    declarer)`` or None when passed out, and the suits the opening leader's partner showed four
+    of (card suits, for the opening lead). Runs the compiled bidder when numba is importable,
+    else :class:`Bidder`: the same calls."""
+    if _kernel.COMPILED:
+        out = _bidding_kernel.bridge_auction(np.array(hands, dtype=np.int64), dealer).tolist()
+        n = out[0]
+        calls = [CALL_NAMES[x] for x in out[OUT:OUT + n]]
+        if not out[1]:
+            return calls, None, []
+        mask = out[5]
+        return calls, (out[1], out[2], out[3], out[4]), [s for s in range(4) if mask >> s & 1]
+    bidder = Bidder(hands, dealer)
+    calls = bidder.run()
+    found = bidder.contract()
+    if found is None:
+        return calls, None, []
+    shown = bidder.shown[(found[3] + 3) % 4].length
+    return calls, found, [s for s in range(4) if shown[s] >= 4]

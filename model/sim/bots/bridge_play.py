@@ -17,7 +17,10 @@ partner who is winning); dummy's hand is seen by everybody once the lead is made
 
 from __future__ import annotations
 
+import numpy as np
+
 from model.cards import ACE, SUIT_MASK, CardSet
+from model.sim.bots import _kernel
 from model.sim.bots.play import _discard, _follow_most, _lead_most
 
 SEQUENCES = ((ACE, ACE - 1, ACE - 2), (ACE - 1, ACE - 2, ACE - 3), (ACE - 2, ACE - 3, ACE - 4),
@@ -73,19 +76,35 @@ def opening_lead(hand: CardSet, trump: int | None, partner_suits: list[int]) -> 
 def play_bridge(
     hands: list[CardSet], declarer: int, trump: int | None, partner_suits: list[int],
     deck: CardSet,
-) -> tuple[list[tuple[int, int]], int]:
-    """Play a deal out: the ``(seat, card)`` moves and the declaring side's tricks.
-    ``partner_suits``: the suits the opening leader's partner bid (card suits)."""
+) -> tuple[list[int], int]:
+    """Play a deal out: the moves as ``64 * seat + card`` codes and the declaring side's tricks.
+    ``partner_suits``: the suits the opening leader's partner bid (card suits). Runs the compiled
+    kernel (``_kernel.bridge_play``) when numba is importable, else
+    :func:`play_bridge_interpreted`: the same decisions card for card."""
+    if _kernel.COMPILED:
+        mask = 0
+        for s in partner_suits:
+            mask |= 1 << s
+        codes, won = _kernel.bridge_play(np.array(hands, dtype=np.int64), declarer,
+                                         -1 if trump is None else int(trump), mask, deck)
+        return codes.tolist(), int(won)
+    return play_bridge_interpreted(hands, declarer, trump, partner_suits, deck)
+
+
+def play_bridge_interpreted(
+    hands: list[CardSet], declarer: int, trump: int | None, partner_suits: list[int],
+    deck: CardSet,
+) -> tuple[list[int], int]:
+    """:func:`play_bridge` in plain Python (the reference of the compiled kernel)."""
     left = list(hands)
     t = -1 if trump is None else trump
     dummy = (declarer + 2) % 4
     side = declarer % 2
     played = 0
-    moves: list[tuple[int, int]] = []
+    codes: list[int] = []
     won = 0
     leader = (declarer + 1) % 4
     for trick_no in range(13):
-        trick: list[int] = []
         seat = leader
         best = best_seat = led = -1
         for j in range(4):
@@ -113,10 +132,9 @@ def play_bridge(
                 best, best_seat, led = c, seat, c >> 4
             elif (c > best) if c >> 4 == best >> 4 else c >> 4 == t:
                 best, best_seat = c, seat
-            trick.append(c)
-            moves.append((seat, c))
+            codes.append(64 * seat + c)
             played |= 1 << c
             seat = (seat + 1) % 4
         leader = best_seat
         won += best_seat % 2 == side
-    return moves, won
+    return codes, won
