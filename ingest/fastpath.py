@@ -21,6 +21,7 @@ reference with the same canonical JSON, deal key and ``deals_greek`` row.
 from __future__ import annotations
 
 import hashlib
+from operator import methodcaller
 
 import polars as pl
 
@@ -29,6 +30,7 @@ from model.greek.frame import SCHEMA as GREEK_SCHEMA
 from model.greek.records import GreekGame
 
 VARIANT = "greek-prefa"
+_HEX = methodcaller("hexdigest")
 _NAME = r'"[^"\\\x00-\x1f]+"'
 _SEP = r", ?"
 _COLON = r": ?"
@@ -143,7 +145,7 @@ def accept(lines: list[str], games: pl.DataFrame) -> pl.DataFrame:
     parts = pl.col("parts")
     cols = {k: parts.list.get(i, null_on_oob=True) for k, i in _AT.items()}
     strip = ": ,}"
-    frame = frame.with_columns(parts=pl.col("text").str.split('"')).with_columns(
+    lazy = frame.lazy().with_columns(parts=pl.col("text").str.split('"')).with_columns(
         quotes=parts.list.len() - 1, **cols
     ).drop("parts").with_columns(
         pl.col("deal_no").str.strip_chars(strip).cast(pl.Int32),
@@ -151,22 +153,22 @@ def accept(lines: list[str], games: pl.DataFrame) -> pl.DataFrame:
     )
     # the number of quotes tells the shape: dealer only 14, defence 32, two tricks 38, three 40
     shape = pl.col("quotes")
-    frame = frame.with_columns(
+    lazy = lazy.with_columns(
         declarer=pl.when(shape >= 32).then(pl.col("declarer")),
         contract=pl.when(shape >= 32).then(pl.col("contract")),
         n_tricks=pl.when(shape == 40).then(3).when(shape == 38).then(2).otherwise(0),
     ).with_columns(
         n3=pl.when(pl.col("n_tricks") == 3).then(pl.col("n3")),
         t3=pl.when(pl.col("n_tricks") == 3).then(pl.col("t3")),
-    ).join(games, on="game_id", how="inner")
-    frame = frame.with_columns(
+    ).join(games.lazy(), on="game_id", how="inner")
+    lazy = lazy.with_columns(
         dealer_s=_seat("dealer"), declarer_s=_seat("declarer"), d1_s=_seat("d1"),
         d2_s=_seat("d2"), n1_s=_seat("n1"), n2_s=_seat("n2"), n3_s=_seat("n3"),
     )
     n = pl.col("n").cast(pl.Int16)
     dealer = pl.col("dealer_s").cast(pl.Int16)
     k = (pl.col("declarer_s").cast(pl.Int16) - dealer - 1) % n
-    frame = frame.with_columns(
+    lazy = lazy.with_columns(
         k=k, r_s=((dealer + 1 + (k + 1) % 3) % n), l_s=((dealer + 1 + (k + 2) % 3) % n),
         v_lo=pl.min_horizontal("v1", "v2"), v_hi=pl.max_horizontal("v1", "v2"),
     )
@@ -176,7 +178,7 @@ def accept(lines: list[str], games: pl.DataFrame) -> pl.DataFrame:
             .when(pl.col("v_lo") == "alone").then(pl.lit("alone")).otherwise(pl.lit("both")))
     whister = (pl.when(pl.col("v1").is_in(["invite", "alone"])).then(pl.col("d1_s"))
                .otherwise(pl.col("d2_s")))
-    frame = frame.with_columns(mode=mode, whister_s=pl.when(mode.is_in(["invite", "alone"]))
+    lazy = lazy.with_columns(mode=mode, whister_s=pl.when(mode.is_in(["invite", "alone"]))
                                .then(whister))
     pair_ok = (pl.col("v_lo").is_in(["alone", "invite", "pass"]) & (pl.col("v_hi") == "pass")) | (
         (pl.col("v_lo") == "play") & (pl.col("v_hi") == "play"))
@@ -201,10 +203,8 @@ def accept(lines: list[str], games: pl.DataFrame) -> pl.DataFrame:
     none_ok = pl.col("declarer").is_null() & (pl.col("quotes") == 14)
     played_ok = (pl.col("declarer_s").is_not_null() & active("declarer_s") & contract_ok
                  & pair_ok & defenders_ok & tricks_ok)
-    frame = frame.filter(active("dealer_s") | (pl.col("n") == 4)).filter(
+    lazy = lazy.filter(active("dealer_s") | (pl.col("n") == 4)).filter(
         pl.col("dealer_s").is_not_null() & (none_ok | played_ok.fill_null(False)))
-    if frame.height == 0:
-        return pl.DataFrame(schema=OUTPUT_SCHEMA)
     nt = pl.col("contract").str.ends_with("NT")
     level = pl.col("contract").str.strip_chars_end("SCDHNT").cast(pl.Int8)
     denom = (pl.when(nt).then(4).when(pl.col("contract").str.ends_with("S")).then(0)
@@ -217,13 +217,14 @@ def accept(lines: list[str], games: pl.DataFrame) -> pl.DataFrame:
                 .when(pl.col("n2_s") == seat).then(pl.col("t2"))
                 .when(pl.col("n3_s") == seat).then(pl.col("t3")).otherwise(None))
 
-    frame = frame.with_columns(record=_canonical(), g_level=level, g_denom=denom,
-                               **{f"g_tricks_{i}": tricks_at(i) for i in range(4)})
-    sha = hashlib.sha256
+    frame = lazy.with_columns(record=_canonical(), g_level=level, g_denom=denom,
+                              **{f"g_tricks_{i}": tricks_at(i) for i in range(4)}).collect()
+    if frame.height == 0:
+        return pl.DataFrame(schema=OUTPUT_SCHEMA)
     content = frame.select(pl.concat_str([pl.col("game_id"), pl.lit("\x00"), pl.col("record")])
                            .cast(pl.Binary)).to_series().to_list()
-    keys = [sha(b).hexdigest()[:32] for b in content]
-    return frame.with_columns(pl.Series("deal_key", keys, dtype=pl.String)).select(
+    keys = pl.Series("deal_key", list(map(_HEX, map(hashlib.sha256, content))), dtype=pl.String)
+    return frame.with_columns(keys.str.head(32)).select(
         "idx", "text", "game_id", "deal_no", "dealer", "declarer", "contract", "record",
         "deal_key", g_dealer="dealer_s", g_declarer="declarer_s", g_level="g_level",
         g_denom="g_denom", g_mode="mode", g_whister="whister_s",

@@ -8,7 +8,10 @@ time, so a file of any size reads in constant memory.
 from __future__ import annotations
 
 import json
+import re
+from bisect import bisect_left
 from collections.abc import Iterator
+from itertools import accumulate
 from pathlib import Path
 
 from ingest.source import Issue, Raw
@@ -69,10 +72,33 @@ class JsonlReader:
         limit = max_chars if max_chars is not None else -1
         for block in _blocks(path):
             try:
-                lines: list[str | Issue] = list(block.decode("utf-8").split("\n"))
+                text = block.decode("utf-8")
             except UnicodeDecodeError:
-                lines = [_decode(str(path), line_no + i, b)
-                         for i, b in enumerate(block.split(b"\n"), start=1)]
+                lines: list[str | Issue] = [_decode(str(path), line_no + i, b)
+                                            for i, b in enumerate(block.split(b"\n"), start=1)]
+            else:
+                if not (not text or "\r" in text or text[0].isspace() or text[-1] == "\n"
+                        or _SPACE_AFTER_LINE_END.search(text)):
+                    # no blank line, no "\r": the lines go as they are, a slice at a time (the
+                    # same chunks as the loop below makes)
+                    plain = text.split("\n")
+                    at = 0
+                    while at < len(plain):
+                        take = plain[at:at + size - len(chunk)]
+                        if limit >= 0:
+                            sums = list(accumulate(map(len, take), initial=chars))
+                            take = take[:max(1, bisect_left(sums, limit, lo=1))]
+                            chars = sums[len(take)]
+                        chunk.extend(zip(range(line_no + 1, line_no + 1 + len(take)), take,
+                                         strict=True))
+                        line_no += len(take)
+                        at += len(take)
+                        if len(chunk) >= size or 0 <= limit <= chars:
+                            yield chunk
+                            chunk = []
+                            chars = 0
+                    continue
+                lines = list(text.split("\n"))
             for item in lines:
                 line_no += 1
                 if isinstance(item, Issue):
@@ -91,6 +117,11 @@ class JsonlReader:
         if chunk:
             yield chunk
 
+
+_SPACE_AFTER_LINE_END = re.compile(r"\n\s")
+"""A line that is empty or starts with white space (``str.strip``'s): a block without such a
+line (nor a ``\r``) has no blank line, so it is read without looking at its lines one by
+one."""
 
 BLOCK = 1 << 22
 """Bytes read at a time by :meth:`JsonlReader.read_lines` (then cut at the last line end)."""

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from operator import itemgetter
 from pathlib import Path
 
 import duckdb
@@ -136,6 +137,14 @@ class _FileLoad:
         self.fast: list[pl.DataFrame] = []
         self.staging = store.Staging(conn)
         """New deals and their variant rows wait here until the file's end (``store.Staging``)."""
+        self.stored_games: dict[str, tuple[str, str] | None] = {}
+        """The stored games of the chunk's game lines, looked up together (``chunk``)."""
+
+    def stored_game(self, game_id: str) -> tuple[str, str] | None:
+        """``store.stored_game``, answered from the chunk's look-up when it has the game."""
+        if game_id in self.stored_games:
+            return self.stored_games[game_id]
+        return store.stored_game(self.conn, game_id)
 
     def __len__(self) -> int:
         return len(self.games) + len(self.deals) + len(self.issues) + sum(
@@ -164,19 +173,26 @@ class _FileLoad:
         source = self.report.source
         texts = [it for it in items if not isinstance(it, Issue)]
         early: dict[int, Accepted | Issue] = {}
+        game_lines: list[tuple[int, Raw]] = []
         for k, (line_no, text) in enumerate(texts):
             if '"game"' in text:
                 raw = parse_line(source, line_no, text)
                 if isinstance(raw, Raw) and raw.data.get("record") == "game":
-                    validator.position = k
-                    early[k] = validator.validate(raw)
+                    game_lines.append((k, raw))
+        # the chunk's games are looked up in the database in one query, not one per game line
+        self.stored_games = store.stored_games(
+            self.conn, [g for _, r in game_lines if isinstance(g := r.data.get("game_id"), str)])
+        for k, raw in game_lines:
+            validator.position = k
+            early[k] = validator.validate(raw)
         accepted = None
+        lines = list(map(itemgetter(1), texts))
         if fast_games is not None:
             games = fast_games().with_columns(
                 since=pl.col("game_id").replace_strict(validator.visible_from, default=-1,
                                                        return_dtype=pl.Int64))
             if games.height:
-                accepted = fastpath.accept([t for _, t in texts], games.drop("since"))
+                accepted = fastpath.accept(lines, games.drop("since"))
                 since = games.select("game_id", "since")
                 accepted = accepted.join(since, on="game_id", how="left").filter(
                     pl.col("idx") > pl.col("since")).drop("since")
@@ -186,8 +202,9 @@ class _FileLoad:
         if card_games is not None:
             views = card_games()
             taken = set() if accepted is None else set(accepted["idx"].to_list())
-            candidates = [k for k, (_, t) in enumerate(texts)
-                          if k not in taken and k not in early and '"hands"' in t]
+            candidates = [k for k, t in enumerate(lines)
+                          if '"hands"' in t and k not in taken and k not in early
+                          ] if '"hands"' in "".join(lines) else []
             if views and candidates:
                 seen = {g: (v, validator.visible_from.get(g, -1)) for g, v in views.items()}
                 cards, parsed = fastpath_cards.accept(source, texts, candidates, seen)
@@ -196,39 +213,57 @@ class _FileLoad:
         if accepted is not None and accepted.height:
             accepted = accepted.filter(~pl.struct("game_id", "deal_no").is_duplicated())
             fast_at = set(accepted["idx"].to_list())
-        done = 0
+        done = len(items) + sum(map(len, lines))  # characters read, with the line ends
+        if len(texts) < len(items):
+            done += sum(len(it.raw) for it in items if isinstance(it, Issue))
         slow_ids: set[tuple[str, int]] = set()
-        k = -1
-        for it in items:
-            if isinstance(it, Issue):
-                self.issue(it)
-                done += len(it.raw) + 1
+        # the lines left to the reference path, with the unreadable ones, in line order
+        rest: Iterable[int | Issue]
+        if len(texts) == len(items):
+            rest = (range(len(texts)) if not fast_at else
+                    sorted(set(range(len(texts))) - fast_at))
+        else:
+            mixed: list[int | Issue] = []
+            k = -1
+            for it in items:
+                if isinstance(it, Issue):
+                    mixed.append(it)
+                else:
+                    k += 1
+                    if k not in fast_at:
+                        mixed.append(k)
+            rest = mixed
+        for at in rest:
+            if isinstance(at, Issue):
+                self.issue(at)
                 continue
-            k += 1
-            done += len(it[1]) + 1
-            if k in fast_at:
-                continue
+            k = at
             if k in early:
                 self.take(early[k], validator)
                 continue
             n = len(self.deals)
             validator.position = k
-            self.take(parsed.pop(k) if k in parsed else parse_line(source, *it), validator)
+            self.take(parsed.pop(k) if k in parsed else parse_line(source, *texts[k]),
+                      validator)
             if len(self.deals) > n:
                 d = self.deals[-1].record
                 slow_ids.add((d.game_id, d.deal_no))  # type: ignore[union-attr]
+        self.stored_games = {}
         if accepted is not None and accepted.height:
-            ids = zip(accepted["game_id"].to_list(), accepted["deal_no"].to_list(), strict=True)
-            clash = [i for i, key in zip(accepted["idx"].to_list(), ids, strict=True)
-                     if key in slow_ids]
+            clash: list[int] = []
+            if slow_ids:
+                ids = zip(accepted["game_id"].to_list(), accepted["deal_no"].to_list(),
+                          strict=True)
+                clash = [i for i, key in zip(accepted["idx"].to_list(), ids, strict=True)
+                         if key in slow_ids]
             if clash:  # same deal number as a reference-path deal of this chunk: keep line order
                 for i in clash:
                     validator.position = i
                     self.take(parse_line(source, *texts[i]), validator)
                 self.deals.sort(key=lambda a: a.raw.line)
                 accepted = accepted.filter(~pl.col("idx").is_in(clash))
-            lines = pl.Series("line", [n for n, _ in texts], dtype=pl.Int32)
-            self.fast.append(accepted.with_columns(line=lines.gather(accepted["idx"])))
+            line_nos = pl.Series("line", list(map(itemgetter(0), texts)), dtype=pl.Int32)
+            self.fast.append(accepted.with_columns(line=line_nos.gather(accepted["idx"])))
         validator.position = NEVER
         validator.visible_from.clear()
         return done
@@ -394,7 +429,7 @@ def _load_file(
     """The records of one file in one transaction; returns the bytes read."""
     source = report.source
     load = _FileLoad(conn, report, strict)
-    validator = Validator(lambda gid: store.stored_game(conn, gid), variants)
+    validator = Validator(load.stored_game, variants)
     use_fast = fast and isinstance(reader, JsonlReader) and _fast_enabled(variants)
     done = 0
     load.staging.sweep()

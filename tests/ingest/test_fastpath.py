@@ -296,3 +296,80 @@ def test_staging_gives_the_memory_limit_back_after_a_failed_load(tmp_path: Path)
         assert conn.execute("SELECT current_setting('memory_limit')").fetchall() == limit
     assert conn.execute("SELECT count(*) FROM deals_greek").fetchall() == [(1,)]
     conn.close()
+
+
+def _lines_one_by_one(data: bytes, size: int, max_chars: int | None) -> list[list[object]]:
+    """The chunks ``JsonlReader.read_lines`` must give (records.md 1: one record per line, blank
+    lines skipped, a line end ``\\r\\n`` allowed), written out line by line."""
+    chunks: list[list[object]] = []
+    chunk: list[object] = []
+    chars = 0
+    for no, blob in enumerate(data.split(b"\n"), start=1):
+        if no == len(data.split(b"\n")) and not blob:
+            break
+        try:
+            text = blob.decode("utf-8").rstrip("\r")
+        except UnicodeDecodeError:
+            text = blob.decode("utf-8", errors="replace").rstrip("\r")
+            chunk.append(("issue", no, text))
+            chars += len(text)
+        else:
+            if not text.strip():
+                continue
+            chunk.append((no, text))
+            chars += len(text)
+        if len(chunk) >= size or (max_chars is not None and chars >= max_chars):
+            chunks.append(chunk)
+            chunk, chars = [], 0
+    if chunk:
+        chunks.append(chunk)
+    return chunks
+
+
+LINE_PIECES = ['{"record": "deal"}', '{"a": "é"}', "x" * 40, "", "  ", "\t", '{"b": 2}\r',
+               "\u3000", "a\u2028b", "\x1f"]
+
+
+@settings(deadline=None, max_examples=150)
+@given(lines=st.lists(st.sampled_from(LINE_PIECES), max_size=60), end=st.booleans(),
+       bad=st.booleans(), block=st.sampled_from([8, 33, 1 << 22]),
+       size=st.integers(1, 12), max_chars=st.one_of(st.none(), st.integers(0, 200)))
+def test_read_lines_chunks_as_line_by_line(
+    tmp_path_factory: pytest.TempPathFactory, lines: list[str], end: bool, bad: bool,
+    block: int, size: int, max_chars: int | None,
+) -> None:
+    """A block without blank lines is cut into chunks by slices (ingest/jsonl.py); the chunks,
+    line numbers and not-UTF-8 issues are those of reading the file line by line."""
+    from ingest import jsonl
+
+    data = "\n".join(lines).encode() + (b"\n" if end else b"")
+    if bad:
+        data = data.replace("é".encode(), b"\xc3", 1)
+    path = tmp_path_factory.mktemp("lines") / "x.jsonl"
+    path.write_bytes(data)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(jsonl, "BLOCK", block)
+        got = [[(("issue", it.line, it.raw) if isinstance(it, Issue) else it) for it in chunk]
+               for chunk in jsonl.READER.read_lines(path, size, max_chars)]
+    assert got == _lines_one_by_one(data, size, max_chars)
+
+
+def test_stored_games_answers_like_stored_game(tmp_path: Path) -> None:
+    """One look-up for a chunk's game lines gives what one query per game gives."""
+    from ingest import store
+    from ingest.pipeline import ingest_paths
+
+    path = tmp_path / "g.jsonl"
+    game = {"record": "game", "game_id": "g1", "variant": "greek-prefa",
+            "players": ["Anna", "Boris", "Chris"]}
+    path.write_text(json.dumps(game) + "\n")
+    (report,) = ingest_paths([path], tmp_path / "t.duckdb")
+    assert report.stored == 1
+    conn = store.connect(tmp_path / "t.duckdb")
+    try:
+        found = store.stored_games(conn, ["g1", "nope", "g1"])
+        assert found == {"g1": store.stored_game(conn, "g1"), "nope": None}
+        assert found["g1"] is not None and found["g1"][0] == "greek-prefa"
+        assert store.stored_games(conn, []) == {}
+    finally:
+        conn.close()
