@@ -288,13 +288,8 @@ class BalkanSimulator:
         self, run_seed: int, index: int, deals: int, batch: Batch, keep_lines: bool = False
     ) -> None:
         gid = self.game_id(run_seed, index)
-        record: dict[str, Any] = {"record": "game", "game_id": gid, "variant": VARIANT,
-                                  "players": list(self.players)}
-        if self.rules_record:
-            record["rules"] = self.rules_record
-        batch.add_game(VARIANT, record, self.rules_json)
-        if keep_lines:
-            batch.add_game_line(record)
+        batch.start_game(VARIANT, gid, self.players, self.rules_record, self.rules_json,
+                         keep_lines)
         dealer = Dealer(game_rng(run_seed, DECK_SEED, index), DECK_32)
         dealer.prepare(deals, 3, 10)
         for n in range(deals):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from model.cards import RANK_LETTERS, SUIT_LETTERS, CardSet
@@ -133,6 +134,24 @@ class Batch:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+
+    def start_game(
+        self,
+        variant: str,
+        game_id: str,
+        players: Sequence[str],
+        rules_record: dict[str, Any] | None,
+        rules_json: str,
+        keep_line: bool,
+    ) -> None:
+        """A simulated game's line (records.md 1.1): stored, and kept as JSONL when asked."""
+        record: dict[str, Any] = {"record": "game", "game_id": game_id, "variant": variant,
+                                  "players": list(players)}
+        if rules_record:
+            record["rules"] = rules_record
+        self.add_game(variant, record, rules_json)
+        if keep_line:
+            self.add_game_line(record)
 
     def add_game(self, variant: str, record: dict[str, Any], rules_json: str) -> None:
         text = canonical(record)

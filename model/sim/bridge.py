@@ -21,8 +21,6 @@ deals carry ``board`` and ``vulnerable``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from model.bridge.contracts import NOTRUMP, TRUMP_SUIT, Contract
 from model.bridge.params import BridgeRules
 from model.bridge.seats import EW, NS, board_dealer, board_vulnerable, is_vulnerable
@@ -81,13 +79,8 @@ class BridgeSimulator:
         self, run_seed: int, index: int, deals: int, batch: Batch, keep_lines: bool = False
     ) -> None:
         gid = self.game_id(run_seed, index)
-        record: dict[str, Any] = {"record": "game", "game_id": gid, "variant": self.variant,
-                                  "players": list(PLAYERS)}
-        if self.rules_record:
-            record["rules"] = self.rules_record
-        batch.add_game(self.variant, record, self.rules_json)
-        if keep_lines:
-            batch.add_game_line(record)
+        batch.start_game(self.variant, gid, PLAYERS, self.rules_record, self.rules_json,
+                         keep_lines)
         dealer = Dealer(game_rng(run_seed, DECK_SEED, index), DECK_52)
         dealer.prepare(deals, 4, 13)
         for n in range(1, deals + 1):

@@ -328,13 +328,8 @@ class GreekSimulator:
     ) -> None:
         """Simulate game ``index`` of a run: its game line and ``deals`` deals into ``batch``."""
         gid = self.game_id(run_seed, index)
-        record: dict[str, Any] = {"record": "game", "game_id": gid, "variant": VARIANT,
-                                  "players": list(self.players)}
-        if self.rules_record:
-            record["rules"] = self.rules_record
-        batch.add_game(VARIANT, record, self.rules_json)
-        if keep_lines:
-            batch.add_game_line(record)
+        batch.start_game(VARIANT, gid, self.players, self.rules_record, self.rules_json,
+                         keep_lines)
         dealer = Dealer(game_rng(run_seed, DECK_SEED, index), DECK_32)
         dealer.prepare(deals, 3, 10)
         seat = 0

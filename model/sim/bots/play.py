@@ -21,7 +21,7 @@ import numpy as np
 
 from model.cards import SUIT_MASK, CardSet
 from model.sim.bots import _kernel
-from model.tricks import legal_cards
+from model.tricks import beats, legal_cards, trick_winner
 
 Chooser = Callable[..., int]
 
@@ -32,12 +32,6 @@ def _low(cards: CardSet) -> int:
 
 def _high(cards: CardSet) -> int:
     return cards.bit_length() - 1
-
-
-def _beats(c: int, best: int, trump: int) -> bool:
-    if c >> 4 == best >> 4:
-        return c > best
-    return c >> 4 == trump
 
 
 def _is_master(c: int, unseen: CardSet) -> bool:
@@ -119,10 +113,8 @@ def choose_most(
     """A card for a side playing for most tricks."""
     if not trick:
         return _lead_most(legal, unseen, trump, me == declarer)
-    best, best_seat = trick[0], seats[0]
-    for i in range(1, len(trick)):
-        if _beats(trick[i], best, trump):
-            best, best_seat = trick[i], seats[i]
+    win = trick_winner(trick, trump)
+    best, best_seat = trick[win], seats[win]
     ours = (best_seat == declarer) == (me == declarer)
     return _follow_most(legal, best, ours, len(trick) == k - 1, trick[0] >> 4, trump, unseen)
 
@@ -166,7 +158,7 @@ def choose_fewest(
         return best_card if best_card >= 0 else _low(legal)
     best = trick[0]
     for c in trick[1:]:
-        if _beats(c, best, trump):
+        if beats(c, best, trump):
             best = c
     follow = legal & SUIT_MASK[trick[0] >> 4]
     if follow:
@@ -190,10 +182,8 @@ def choose_against_fewest(
     if not follow:
         return max(_iter(legal), key=lambda c: (c & 15, c))
     if declarer in seats:
-        best, best_seat = trick[0], seats[0]
-        for i in range(1, len(trick)):
-            if _beats(trick[i], best, trump):
-                best, best_seat = trick[i], seats[i]
+        win = trick_winner(trick, trump)
+        best, best_seat = trick[win], seats[win]
         if best_seat == declarer:
             under = follow & ((1 << best) - 1)
             if under:
@@ -358,10 +348,7 @@ def play_open(
             seats.append(seat)
             moves.append((seat, c))
             seat = seat + 1 if seat + 1 < k else 0
-        best, leader = trick[0], seats[0]
-        for i in range(1, k):
-            if _beats(trick[i], best, t):
-                best, leader = trick[i], seats[i]
+        leader = seats[trick_winner(trick, t)]
         taken[leader] += 1
         if leader == declarer:
             d_tricks += 1
