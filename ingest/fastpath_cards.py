@@ -366,21 +366,34 @@ def replay_one(job: Replay) -> bool:
 
 
 def replay_batch(jobs: list[Replay]) -> np.ndarray:
-    """:func:`replay_one` for many plays with the same number of players at once, card by card
-    over int64 masks in numpy (the rules of ``model/tricks.py:replay``, greek-prefa.md 7): the
-    card is the turn's, held, follows suit if able, else trumps if able, and overtrumps a trump
-    in the trick when it must and can; the highest trump, else the highest card of the suit
-    led, wins and leads next. Returns one verdict per play."""
+    """:func:`replay_one` for many plays with the same number of players at once
+    (:func:`replay_arrays`). Returns one verdict per play."""
     n = len(jobs)
     k = len(jobs[0].hands)
-    rows = np.arange(n)
-    left = np.array([j.hands for j in jobs], dtype=np.int64)
     seats = np.frombuffer(b"".join(j.seats for j in jobs), dtype=np.uint8).astype(
         np.int64).reshape(n, 10 * k)
     cards = np.frombuffer(b"".join(j.cards for j in jobs), dtype=np.uint8).astype(
         np.int64).reshape(n, 10 * k)
-    trump = np.array([j.trump for j in jobs], dtype=np.int64)
-    over = np.array([j.overtrump for j in jobs], dtype=bool)
+    return replay_arrays(np.array([j.hands for j in jobs], dtype=np.int64), seats, cards,
+                         np.array([j.trump for j in jobs], dtype=np.int64),
+                         np.array([j.overtrump for j in jobs], dtype=bool),
+                         np.array([j.tricks for j in jobs], dtype=np.int64))
+
+
+def replay_arrays(hands: np.ndarray, seats: np.ndarray, cards: np.ndarray, trump: np.ndarray,
+                  overtrump: np.ndarray, tricks: np.ndarray) -> np.ndarray:
+    """Many plays of ``k`` players replayed at once, card by card over int64 masks in numpy (the
+    rules of ``model/tricks.py:replay``, greek-prefa.md 7): ``hands`` (n, k) the starting hands in
+    turn order (the leader first), ``seats`` and ``cards`` (n, 10k) each move's position in that
+    order and card code, ``trump`` the trump suit (-1: no trump), ``overtrump`` the option, and
+    ``tricks`` (n, k) the recorded tricks. A move is good when it is the turn's, the card is held,
+    follows suit if able, else trumps if able, and overtrumps a trump in the trick when it must
+    and can; the highest trump, else the highest card of the suit led, wins and leads next.
+    Returns one verdict per play: every move good and the tricks as recorded."""
+    n, k = hands.shape
+    rows = np.arange(n)
+    left = hands.copy()
+    over = overtrump
     suit_mask = np.array([0x1FFF << (16 * s) for s in range(4)] + [0], dtype=np.int64)
     trump_mask = suit_mask[np.where(trump < 0, 4, trump)]
     taken = np.zeros((n, k), dtype=np.int64)
@@ -414,8 +427,7 @@ def replay_batch(jobs: list[Replay]) -> np.ndarray:
             turn = best_seat
         else:
             turn = (turn + 1) % k
-    want = np.array([j.tricks for j in jobs], dtype=np.int64)
-    return ~bad & (taken == want).all(axis=1)
+    return ~bad & (taken == tricks).all(axis=1)
 
 
 def accept(source: str, texts: list[tuple[int, str]], candidates: list[int],

@@ -23,7 +23,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from ingest import fastpath, fastpath_cards, store
+from ingest import fastpath, fastpath_cards, fastpath_columns, store
 from ingest.formats import expand, reader_for
 from ingest.jsonl import JsonlReader, parse_line
 from ingest.source import Issue, Raw, Reader
@@ -137,6 +137,8 @@ class _FileLoad:
         self.fast: list[pl.DataFrame] = []
         self.staging = store.Staging(conn)
         """New deals and their variant rows wait here until the file's end (``store.Staging``)."""
+        self.auctions: dict[tuple[str, bytes], tuple[int, int]] = {}
+        """Auction verdicts of the columnar card path, kept from batch to batch."""
         self.stored_games: dict[str, tuple[str, str] | None] = {}
         """The stored games of the chunk's game lines, looked up together (``chunk``)."""
 
@@ -207,6 +209,12 @@ class _FileLoad:
                           ] if '"hands"' in "".join(lines) else []
             if views and candidates:
                 seen = {g: (v, validator.visible_from.get(g, -1)) for g, v in views.items()}
+                columns = fastpath_columns.accept(lines, candidates, seen, self.auctions)
+                if columns.height:
+                    accepted = columns if accepted is None else pl.concat([accepted, columns])
+                    done_here = set(columns["idx"].to_list())
+                    candidates = [k for k in candidates if k not in done_here]
+            if views and candidates:
                 cards, parsed = fastpath_cards.accept(source, texts, candidates, seen)
                 accepted = cards if accepted is None else pl.concat([accepted, cards])
         fast_at: set[int] = set()

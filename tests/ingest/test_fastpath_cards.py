@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest import fastpath, fastpath_cards
+from ingest import fastpath, fastpath_cards, fastpath_columns
 from ingest.jsonl import parse_line
 from ingest.source import Issue
 from ingest.validate import Accepted, Validator
@@ -217,14 +217,25 @@ def test_legal_deals_take_the_fast_path(data: st.DataObject, seed: int) -> None:
             assert_same(taken[i], ref)
 
 
-@pytest.mark.parametrize("small", [1, 64], ids=["numpy-replay", "reference-replay"])
+@pytest.mark.parametrize(("small", "columns"), [(1, False), (64, False), (64, True)],
+                         ids=["numpy-replay", "reference-replay", "columnar-path-first"])
 def test_mixed_file_stores_the_same_with_and_without_the_fast_path(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small: int, columns: bool
 ) -> None:
-    """records.md 2: the card fast path changes speed, never results. Legal and broken deals with
+    """records.md 2: the card fast paths change speed, never results. Legal and broken deals with
     cards, score-sheet deals, games starting mid-batch, duplicates and conflicting copies, in
-    small batches; plays replayed in numpy (``replay_batch``) or one by one."""
+    small batches; plays replayed in numpy (``replay_batch``) or one by one; with the columnar
+    path (``ingest/fastpath_columns.py``) before the per-line one, or the per-line one alone."""
     monkeypatch.setattr(fastpath_cards, "SMALL", small)
+    columnar: list[int] = []  # lines the columnar path took, per batch
+    real_columns = fastpath_columns.accept
+
+    def spy_columns(*args: Any) -> pl.DataFrame:
+        out = real_columns(*args) if columns else real_columns([], [], {})
+        columnar.append(out.height)
+        return out
+
+    monkeypatch.setattr(fastpath_columns, "accept", spy_columns)
     from data.samples.make_samples import league_lines
     from ingest.pipeline import ingest_paths
     from tests.ingest.fakes import FakeSettlement, fake_scorer
@@ -276,8 +287,12 @@ def test_mixed_file_stores_the_same_with_and_without_the_fast_path(
     assert (f.records, f.stored, f.duplicates, f.quarantined) == \
         (r.records, r.stored, r.duplicates, r.quarantined)
     assert f.duplicates > 0 and f.quarantined > 0
-    assert sum(taken) > len(deals) // 2  # the fast path did the work
-    assert True in verdicts and False in verdicts  # and its replay turned some plays down
+    if columns:  # the columnar path did the work, the per-line one saw what it left
+        assert sum(columnar) > len(deals) // 2
+        assert False in verdicts
+    else:
+        assert sum(taken) > len(deals) // 2  # the fast path did the work
+        assert True in verdicts and False in verdicts  # and its replay turned some plays down
     assert snapshot(fast_db) == snapshot(ref_db)
 
 

@@ -1,0 +1,214 @@
+"""The columnar card path accepts only what the pydantic reference accepts, with the same stored
+content, and takes what the per-line card path takes in its two layouts (ingest/fastpath_columns.py;
+records.md 1.2; greek-prefa.md 3-7 and 14 for the rules it checks).
+
+Lines come from the random simulator (tests/model/greek/simulate.py) under varied house rules,
+broken in many ways by ``tests/ingest/test_fastpath_cards.py:_mutate``, written in the order of
+records.md 1.2 or the canonical order, with or without spaces, and checked *in batches* of many
+games at once (the path's arrays hold every line of a batch side by side).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ingest import fastpath_cards, fastpath_columns
+from ingest.validate import Accepted
+from model.greek.records import GreekGame
+from tests.ingest.test_fastpath_cards import (
+    ORDER,
+    Draw,
+    _mutate,
+    assert_same,
+    games,
+    reference,
+    simulated,
+)
+
+
+def layout(draw: Draw, d: dict[str, Any]) -> str:
+    """The line as a file may hold it: the samples' order, the canonical order (``record``
+    first), or any order; with or without spaces."""
+    how = draw(st.sampled_from(["records", "records", "sorted", "any"]))
+    keys = list(d)
+    if how == "records":
+        keys.sort(key=lambda k: ORDER.index(k) if k in ORDER else 99)
+    elif how == "sorted":
+        keys.sort(key=lambda k: (k != "record", k))
+    else:
+        keys = draw(st.permutations(keys))
+    if how != "any" and "auction" in d and draw(st.booleans()):  # calls written call first
+        d = {**d, "auction": [dict(sorted(c.items())) if isinstance(c, dict) else c
+                              for c in d["auction"]] if isinstance(d["auction"], list)
+             else d["auction"]}
+    seps = draw(st.sampled_from([(", ", ": "), (",", ":"), (" ,", " : ")]))
+    return json.dumps({k: d[k] for k in keys}, separators=seps,
+                      ensure_ascii=draw(st.integers(0, 5)) == 0)
+
+
+def columnar(by_game: dict[str, GreekGame], lines: list[str]) -> pl.DataFrame:
+    views = {gid: (v, -1) for gid, g in by_game.items()
+             if (v := fastpath_cards.game_view(g)) is not None}
+    return fastpath_columns.accept(lines, list(range(len(lines))), views)
+
+
+def per_line(by_game: dict[str, GreekGame], lines: list[str]) -> pl.DataFrame:
+    views = {gid: (v, -1) for gid, g in by_game.items()
+             if (v := fastpath_cards.game_view(g)) is not None}
+    out, _ = fastpath_cards.accept("s", list(enumerate(lines, 1)), list(range(len(lines))),
+                                   views)
+    return out
+
+
+@st.composite
+def league(draw: st.DrawFn) -> dict[str, GreekGame]:
+    """Two or three games with different ids, players and rules."""
+    out: dict[str, GreekGame] = {}
+    for i in range(draw(st.integers(2, 3))):
+        g = draw(games())
+        out[f"{g.game_id}-{i}"] = g.model_copy(update={"game_id": f"{g.game_id}-{i}"})
+    return out
+
+
+@settings(deadline=None, max_examples=150)
+@given(data=st.data(), seed=st.integers(0, 10**6))
+def test_columnar_path_accepts_only_what_the_reference_accepts(data: st.DataObject,
+                                                              seed: int) -> None:
+    by_game = data.draw(league())
+    ids = sorted(by_game)
+    lines: list[str] = []
+    owners: list[GreekGame] = []
+    for n in range(data.draw(st.integers(4, 12))):
+        game = by_game[ids[n % len(ids)]]
+        d = simulated(game, seed + n, data.draw(st.sampled_from([1, 2, 7, 30])))
+        for _ in range(data.draw(st.sampled_from([0, 0, 1, 2]))):
+            _mutate(data.draw, game, d)
+        lines.append(layout(data.draw, d))
+        owners.append(game)
+    out = columnar(by_game, lines)
+    for row in out.iter_rows(named=True):
+        ref = reference(owners[row["idx"]], lines[row["idx"]])
+        assert isinstance(ref, Accepted), f"columnar path took a line the reference rejects: {ref}"
+        assert_same(row, ref)
+
+
+@settings(deadline=None, max_examples=60)
+@given(data=st.data(), seed=st.integers(0, 10**6))
+def test_columnar_path_takes_what_the_per_line_path_takes(data: st.DataObject, seed: int) -> None:
+    """In its two layouts, with the games' names within its limits, the columnar path takes
+    exactly the lines the per-line card path takes, legal or broken, with the same rows."""
+    by_game = data.draw(league())
+    ids = sorted(by_game)
+    lines = []
+    for n in range(12):
+        game = by_game[ids[n % len(ids)]]
+        d = simulated(game, seed + n, 2 + n)
+        if data.draw(st.booleans()):
+            _mutate(data.draw, game, d)
+        keys = sorted(d, key=lambda k: ORDER.index(k) if k in ORDER else 99)
+        if data.draw(st.booleans()):
+            keys.sort(key=lambda k: (k != "record", k))
+        lines.append(json.dumps({k: d[k] for k in keys},
+                                separators=data.draw(st.sampled_from([(", ", ": "),
+                                                                      (",", ":")])),
+                                ensure_ascii=False))
+    mine = columnar(by_game, lines).sort("idx")
+    theirs = per_line(by_game, lines).sort("idx")
+    # the per-line path also reads escapes, nulls and other spellings of cards ("10D"), which
+    # this path leaves to it
+    plain = [i for i, t in enumerate(lines)
+             if "\\" not in t and "null" not in t and not re.search(r'"10[SCDH]"', t)]
+    theirs = theirs.filter(pl.col("idx").is_in(plain))
+    mine = mine.filter(pl.col("idx").is_in(plain))
+    only = set(mine["idx"].to_list()) ^ set(theirs["idx"].to_list())
+    assert not only, [lines[i] for i in sorted(only)]
+    assert mine.equals(theirs)
+
+
+def _game(players: list[str], game_id: str = "g") -> GreekGame:
+    return GreekGame.model_validate({"game_id": game_id, "variant": "greek-prefa",
+                                     "players": players})
+
+
+def _legal_line(game: GreekGame, seed: int = 5) -> str:
+    return json.dumps(simulated(game, seed, 2), ensure_ascii=False)
+
+
+def _plain_lines(game: GreekGame, n: int) -> list[str]:
+    """``n`` legal deals without flags set (the simulator sets some; both paths leave those to
+    the reference)."""
+    out = []
+    for seed in range(10 * n):
+        d = simulated(game, seed, 2)
+        if not any(d.get(f) for f in fastpath_cards.FLAGS):
+            keys = sorted(d, key=lambda k: ORDER.index(k) if k in ORDER else 99)
+            out.append(json.dumps({k: d[k] for k in keys}, ensure_ascii=False))
+        if len(out) == n:
+            return out
+    raise AssertionError("the simulator sets flags too often")
+
+
+@pytest.mark.parametrize("players", [["Anna", "talon", "Chris"], ["Anna", "Boris", "C" * 25]],
+                         ids=["a player named like a key", "a name over 24 bytes"])
+def test_games_outside_its_limits_go_to_the_per_line_path(players: list[str]) -> None:
+    """docs/ingest.md "Known limits": such games are left to the per-line path, which takes
+    their legal deals (greek-prefa.md 3-7)."""
+    game = _game(players)
+    lines = [_legal_line(game, s) for s in range(5)]
+    assert columnar({"g": game}, lines).height == 0
+    assert per_line({"g": game}, lines).height >= 3
+
+
+def test_a_name_with_a_comma_and_space_keeps_its_bytes() -> None:
+    """The spaces after commas and colons between tokens are dropped, never one inside a name
+    (records.md canonical JSON keeps names as written)."""
+    for spaced in ("Smith, J", "Chris: x"):
+        game = _game(["Anna", spaced, "Dora"])
+        lines = _plain_lines(game, 6)
+        assert per_line({"g": game}, lines).height == 6
+        assert columnar({"g": game}, lines).height == 0  # its bytes would change: left to it
+    ok = _game(["Anna", "Smith,J", "Chris:x"])
+    good = _plain_lines(ok, 6)
+    got = columnar({"g": ok}, good)
+    assert got.height == 6
+    for row in got.iter_rows(named=True):
+        ref = reference(ok, good[row["idx"]])
+        assert isinstance(ref, Accepted)
+        assert_same(row, ref)
+
+
+def test_a_deal_sees_its_game_only_after_the_game_line() -> None:
+    """records.md 1: a deal refers to a game given earlier; the pipeline passes the position of
+    the game line in the batch, and a deal line before it is not taken."""
+    game = _game(["Anna", "Boris", "Chris"])
+    one, two = _plain_lines(game, 2)
+    lines = ["{}", one, "{}", two]
+    view = fastpath_cards.game_view(game)
+    assert view is not None
+    out = fastpath_columns.accept(lines, [1, 3], {"g": (view, 2)})
+    assert out["idx"].to_list() == [3]
+
+
+def test_auction_verdicts_are_kept_per_rules() -> None:
+    """greek-prefa.md 4.2, 14: the same calls under other rules are run again (the cache is keyed
+    by the rules, not by the batch's numbering of them)."""
+    plain = _game(["Anna", "Boris", "Chris"], "a")
+    jumps = GreekGame.model_validate({"game_id": "b", "variant": "greek-prefa",
+                                      "players": ["Anna", "Boris", "Chris"],
+                                      "rules": {"jump_bids": True}})
+    cache: dict[tuple[str, bytes], tuple[int, int]] = {}
+    for game in (plain, jumps):
+        view = fastpath_cards.game_view(game)
+        assert view is not None
+        lines = _plain_lines(game, 20)
+        out = fastpath_columns.accept(lines, list(range(20)), {game.game_id: (view, -1)}, cache)
+        assert out.height == 20
+    assert {rules for rules, _ in cache} == {plain.rules.model_dump_json(),
+                                             jumps.rules.model_dump_json()}
