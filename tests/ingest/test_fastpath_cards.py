@@ -225,7 +225,7 @@ def test_mixed_file_stores_the_same_with_and_without_the_fast_path(
     """records.md 2: the card fast paths change speed, never results. Legal and broken deals with
     cards, score-sheet deals, games starting mid-batch, duplicates and conflicting copies, in
     small batches; plays replayed in numpy (``replay_batch``) or one by one; with the columnar
-    path (``ingest/fastpath_columns.py``) before the per-line one, or the per-line one alone."""
+    path (``ingest/fastpath_columns/``) before the per-line one, or the per-line one alone."""
     monkeypatch.setattr(fastpath_cards, "SMALL", small)
     columnar: list[int] = []  # lines the columnar path took, per batch
     real_columns = fastpath_columns.accept

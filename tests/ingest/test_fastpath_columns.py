@@ -1,5 +1,5 @@
 """The columnar card path accepts only what the pydantic reference accepts, with the same stored
-content, and takes what the per-line card path takes in its two layouts (ingest/fastpath_columns.py;
+content, and takes what the per-line card path takes in its two layouts (ingest/fastpath_columns/;
 records.md 1.2; greek-prefa.md 3-7 and 14 for the rules it checks).
 
 Lines come from the random simulator (tests/model/greek/simulate.py) under varied house rules,
