@@ -212,3 +212,30 @@ def test_auction_verdicts_are_kept_per_rules() -> None:
         assert out.height == 20
     assert {rules for rules, _ in cache} == {plain.rules.model_dump_json(),
                                              jumps.rules.model_dump_json()}
+
+
+def test_parts_checked_in_threads_give_the_batch_in_one_piece(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A batch cut into parts checked side by side (``WORKERS`` threads) takes the same lines
+    with the same rows, in the same order, as the batch checked in one piece (records.md 2: the
+    fast paths change speed, never results)."""
+    four = GreekGame.model_validate({"game_id": "b", "variant": "greek-prefa",
+                                     "players": ["Dora", "Anna", "Boris", "Chris"],
+                                     "rules": {"four_players": True}})
+    by_game = {"a": _game(["Anna", "Boris", "Chris"], "a"), "b": four}
+    lines = []
+    for game in by_game.values():
+        for n, line in enumerate(_plain_lines(game, 40)):
+            d = json.loads(line)
+            d["deal_no"] = 2 + n
+            if n % 5 == 0 and d.get("play"):  # a revoke or a card out of turn
+                d["play"][3], d["play"][4] = d["play"][4], d["play"][3]
+            lines.append(json.dumps(d, ensure_ascii=False))
+    monkeypatch.setattr(fastpath_columns, "WORKERS", 1)
+    whole = columnar(by_game, lines)
+    monkeypatch.setattr(fastpath_columns, "WORKERS", 4)
+    monkeypatch.setattr(fastpath_columns, "SPLIT_AT", 7)
+    parts = columnar(by_game, lines)
+    assert 40 < whole.height < len(lines)
+    assert parts.equals(whole)
