@@ -21,7 +21,6 @@ reference with the same canonical JSON, deal key and ``deals_greek`` row.
 from __future__ import annotations
 
 import hashlib
-from operator import methodcaller
 
 import polars as pl
 
@@ -30,7 +29,6 @@ from model.greek.frame import SCHEMA as GREEK_SCHEMA
 from model.greek.records import GreekGame
 
 VARIANT = "greek-prefa"
-_HEX = methodcaller("hexdigest")
 _NAME = r'"[^"\\\x00-\x1f]+"'
 _SEP = r", ?"
 _COLON = r": ?"
@@ -223,7 +221,8 @@ def accept(lines: list[str], games: pl.DataFrame) -> pl.DataFrame:
         return pl.DataFrame(schema=OUTPUT_SCHEMA)
     content = frame.select(pl.concat_str([pl.col("game_id"), pl.lit("\x00"), pl.col("record")])
                            .cast(pl.Binary)).to_series().to_list()
-    keys = pl.Series("deal_key", list(map(_HEX, map(hashlib.sha256, content))), dtype=pl.String)
+    sha256 = hashlib.sha256
+    keys = pl.Series("deal_key", [sha256(c).hexdigest() for c in content], dtype=pl.String)
     return frame.with_columns(keys.str.head(32)).select(
         "idx", "text", "game_id", "deal_no", "dealer", "declarer", "contract", "record",
         "deal_key", g_dealer="dealer_s", g_declarer="declarer_s", g_level="g_level",

@@ -297,8 +297,9 @@ class _FileLoad:
         """New deals of the batch; duplicates counted, conflicting ones sent to quarantine."""
         ids = {(a.record.game_id, a.record.deal_no) for a in self.deals  # type: ignore[union-attr]
                }
-        staged = self.staging.files_with(T.DEALS, {g for g, _ in ids})
-        known = store.stored_deal_keys(self.conn, ids, staged)
+        games = {g for g, _ in ids}
+        known = store.stored_deal_keys(self.conn, ids, self.staging.files_with(T.DEALS, games),
+                                       self.staging.held_with(T.DEALS, games))
         fresh: list[tuple[Accepted, str]] = []
         for a in self.deals:
             d = a.record
@@ -347,13 +348,16 @@ class _FileLoad:
 
     def _flush_fast(self, accepted: pl.DataFrame) -> None:
         """Store the fast path's deals: new, duplicate, or a conflict sent to quarantine."""
-        staged = self.staging.files_with(T.DEALS, accepted["game_id"].unique().to_list())
-        stored = store.deal_keys(self.conn, accepted, staged)
-        f = accepted.join(stored.rename({"deal_key": "stored"}), on=["game_id", "deal_no"],
-                          how="left")
-        new = f.filter(pl.col("stored").is_null())
-        same = f.filter(pl.col("stored") == pl.col("deal_key")).height
-        for row in f.filter(pl.col("stored") != pl.col("deal_key")).iter_rows(named=True):
+        stored = self.staging.deal_keys(self.conn, accepted)
+        if stored.height == 0:  # all new (the usual case): no join
+            new, same, clash = accepted, 0, accepted.clear()
+        else:
+            f = accepted.join(stored.rename({"deal_key": "stored"}), on=["game_id", "deal_no"],
+                              how="left")
+            new = f.filter(pl.col("stored").is_null())
+            same = f.filter(pl.col("stored") == pl.col("deal_key")).height
+            clash = f.filter(pl.col("stored") != pl.col("deal_key"))
+        for row in clash.iter_rows(named=True):
             self.issue(Issue(self.report.source, row["line"], f"{row['game_id']}#{row['deal_no']}",
                              Code.DEAL_CONFLICT,
                              f"deal {row['deal_no']} of game {row['game_id']!r} is already stored "

@@ -11,9 +11,11 @@ import shutil
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TypeVar
 
 import duckdb
 import polars as pl
+import pyarrow as pa
 
 from model import tables as T
 from model.tables import PENDING, PENDING_DDL
@@ -102,28 +104,35 @@ def stored_games(
 
 def stored_deal_keys(
     conn: duckdb.DuckDBPyConnection, wanted: Iterable[tuple[str, int]],
-    staged: list[str] | None = None,
+    staged: list[str] | None = None, held: list[pa.Table] | None = None,
 ) -> dict[tuple[str, int], str]:
-    """``deal_key`` of each stored (or ``staged``) ``(game_id, deal_no)`` among ``wanted``."""
+    """``deal_key`` of each stored (or staged: Parquet files ``staged``, Arrow tables ``held``)
+    ``(game_id, deal_no)`` among ``wanted``."""
     ids = list(wanted)
     if not ids:
         return {}
     probe = pl.DataFrame(ids, schema={"game_id": pl.String(), "deal_no": pl.Int32()},
                          orient="row")
-    found = deal_keys(conn, probe, staged)
+    found = deal_keys(conn, probe, staged, held)
     return {(g, n): k for g, n, k in found.iter_rows()}
 
 
 def deal_keys(
-    conn: duckdb.DuckDBPyConnection, probe: pl.DataFrame, staged: list[str] | None = None
+    conn: duckdb.DuckDBPyConnection, probe: pl.DataFrame, staged: list[str] | None = None,
+    held: list[pa.Table] | None = None,
 ) -> pl.DataFrame:
     """``game_id, deal_no, deal_key`` of the deals of ``probe`` (its ``game_id, deal_no``) that
-    are stored, or staged in the Parquet files ``staged`` (one bound join)."""
+    are stored, or staged in the Parquet files ``staged`` or the Arrow tables ``held`` (one
+    bound join)."""
+    keys = ["game_id", "deal_no", "deal_key"]
     known = f"SELECT game_id, deal_no, deal_key FROM {T.DEALS}"
     params: list[object] = []
     if staged:
         known += " UNION ALL SELECT game_id, deal_no, deal_key FROM read_parquet(?)"
         params.append(staged)
+    if held:
+        conn.register("_trickbook_held", pa.concat_tables([t.select(keys) for t in held]))
+        known += " UNION ALL SELECT game_id, deal_no, deal_key FROM _trickbook_held"
     conn.register("_trickbook_probe", probe.select("game_id", "deal_no").to_arrow())
     try:
         table = conn.sql(
@@ -132,6 +141,8 @@ def deal_keys(
         ).to_arrow_table()
     finally:
         conn.unregister("_trickbook_probe")
+        if held:
+            conn.unregister("_trickbook_held")
     found = pl.from_arrow(table)
     assert isinstance(found, pl.DataFrame)
     return found.cast({"game_id": pl.String(), "deal_no": pl.Int32(), "deal_key": pl.String()})
@@ -142,23 +153,40 @@ LOAD_MEMORY_LIMIT = "64MiB"
 after): with it DuckDB writes the new row groups to the database file as it goes instead of
 holding the whole file's rows in memory until the commit."""
 
+LOAD_SETTINGS: dict[str, object] = {"memory_limit": LOAD_MEMORY_LIMIT, "threads": 1}
+"""DuckDB settings while a file's staged rows are loaded (the previous values are restored
+after; ``memory_limit`` only for a database on disk). One thread: the load of 100,000
+score-sheet deals from Arrow took about 0.06 s with one thread and 0.07-0.11 s with two on the
+2-core development machine (docs/ingest.md "Speed"), and 1,000,000 deals from Parquet were no
+slower."""
+
+HOLD_BYTES = 64 << 20
+"""Bytes of staged rows (their Arrow buffers) a file keeps in memory; once a file's staged rows
+would pass it, all of them go to Parquet files (``Staging``). 100,000 score-sheet deals take
+about 40 MB."""
+
 
 class Staging:
-    """The new rows of one file's big tables (``deals``, ``deals_<variant>``), written to Parquet
-    batch by batch in a private temporary folder and loaded into their tables at the end of the
-    file with one ``INSERT ... SELECT FROM read_parquet`` each, inside the file's transaction.
+    """The new rows of one file's big tables (``deals``, ``deals_<variant>``), kept batch by
+    batch until the end of the file and then loaded into their tables with one
+    ``INSERT ... SELECT`` each, inside the file's transaction.
 
-    One bulk statement lets DuckDB write the rows to the database file under
+    While they fit in :data:`HOLD_BYTES` they stay in memory as Arrow tables and are loaded
+    from there (no Parquet round trip); once they would pass it, the held ones and every later
+    batch are written to Parquet in a private temporary folder, so memory stays bounded. One
+    bulk statement lets DuckDB write the rows to the database file under
     :data:`LOAD_MEMORY_LIMIT`, where appending batch after batch to one open transaction keeps
-    them all in memory: the process's memory stays flat whatever the file's size.
+    them all in memory: the process's memory stays flat whatever the file's size. The duplicate
+    look-ups of a batch (:meth:`deal_keys`) see the held and the spilled rows alike.
 
     The folder sits next to the database file (``.<db name>.stage-*``; in the system's temporary
-    folder for an in-memory database) and is removed by :meth:`close`. A killed process leaves it
-    behind, never anything in the database; :meth:`sweep` removes such leftovers (DuckDB lets
-    one process write a database, so while it holds the database open for writing every such
-    folder is stale)."""
+    folder for an in-memory database), is made only when rows spill, and is removed by
+    :meth:`close`. A killed process leaves it behind, never anything in the database;
+    :meth:`sweep` removes such leftovers (DuckDB lets one process write a database, so while it
+    holds the database open for writing every such folder is stale)."""
 
-    def __init__(self, conn: duckdb.DuckDBPyConnection | None = None) -> None:
+    def __init__(self, conn: duckdb.DuckDBPyConnection | None = None,
+                 hold_bytes: int | None = None) -> None:
         self._root: Path | None = None
         self._prefix = "trickbook-stage-"
         if conn is not None:
@@ -169,22 +197,48 @@ class Staging:
                 db = Path(rows[0][0])
                 self._root, self._prefix = db.parent, f".{db.name}.stage-"
         self._dir: Path | None = None
+        self.hold_bytes = HOLD_BYTES if hold_bytes is None else hold_bytes
+        self.held: dict[str, list[pa.Table]] = {}
+        """Staged rows kept in memory, per table, in staging order."""
         self.files: dict[str, list[str]] = {}
+        """Staged Parquet files, per table, in staging order (``held`` is empty once a file's
+        rows spill)."""
+        self._held_games: dict[str, list[frozenset[str]]] = {}
         self._games: dict[str, list[frozenset[str]]] = {}
-        self._limit: str | None = None
-        """The memory limit to restore, while :meth:`load` has lowered it."""
+        self._bytes = 0
+        self._saved: dict[str, object] = {}
+        """The settings to restore, while :meth:`load` has changed them."""
+        self._registered = False
+        """Whether :meth:`load` has a table's held rows registered on the connection."""
 
     def add(self, table: str, rows: pl.DataFrame) -> None:
         if rows.height == 0:
             return
+        games = frozenset(rows["game_id"].unique().to_list())
+        rows = rows.with_columns(pl.col(pl.Enum, pl.Categorical).cast(pl.String()))
         if self._dir is None:
+            arrow = rows.to_arrow()
+            if self._bytes + arrow.nbytes <= self.hold_bytes:
+                self.held.setdefault(table, []).append(arrow)
+                self._held_games.setdefault(table, []).append(games)
+                self._bytes += arrow.nbytes
+                return
+            # over the budget: what is held goes to disk first (so each table keeps its order),
+            # and so does every later batch
             self._dir = Path(tempfile.mkdtemp(prefix=self._prefix, dir=self._root))
+            for name, held in self.held.items():
+                for piece, of in zip(held, self._held_games[name], strict=True):
+                    self._write(name, pl.from_arrow(piece), of)  # type: ignore[arg-type]
+            self.held, self._held_games, self._bytes = {}, {}, 0
+        self._write(table, rows, games)
+
+    def _write(self, table: str, rows: pl.DataFrame, games: frozenset[str]) -> None:
+        assert self._dir is not None
         files = self.files.setdefault(table, [])
         path = self._dir / f"{table}-{len(files):06d}.parquet"
-        rows.with_columns(pl.col(pl.Enum, pl.Categorical).cast(pl.String())).write_parquet(
-            path, compression="lz4", statistics=True)
+        rows.write_parquet(path, compression="lz4", statistics=True)
         files.append(str(path))
-        self._games.setdefault(table, []).append(frozenset(rows["game_id"].unique().to_list()))
+        self._games.setdefault(table, []).append(games)
 
     def sweep(self) -> None:
         """Remove the staging folders that killed processes left next to this database."""
@@ -196,40 +250,88 @@ class Staging:
     def files_with(self, table: str, game_ids: Iterable[str]) -> list[str]:
         """The staged files of ``table`` holding rows of any of ``game_ids`` (a batch's deals are
         looked up in these only, so the lookups do not grow with the file)."""
-        wanted = set(game_ids)
-        return [f for f, held in zip(self.files.get(table, []), self._games.get(table, []),
-                                     strict=True) if not held.isdisjoint(wanted)]
+        return _holding(self.files.get(table, []), self._games.get(table, []), set(game_ids))
+
+    def held_with(self, table: str, game_ids: Iterable[str]) -> list[pa.Table]:
+        """The staged in-memory tables of ``table`` holding rows of any of ``game_ids``."""
+        return _holding(self.held.get(table, []), self._held_games.get(table, []),
+                        set(game_ids))
+
+    def deal_keys(self, conn: duckdb.DuckDBPyConnection, probe: pl.DataFrame) -> pl.DataFrame:
+        """:func:`deal_keys` of ``probe`` among the stored and the staged deals."""
+        games = probe["game_id"].unique().to_list()
+        return deal_keys(conn, probe, self.files_with(T.DEALS, games),
+                         self.held_with(T.DEALS, games))
 
     def load(self, conn: duckdb.DuckDBPyConnection) -> None:
-        """Insert every staged table (by column name) into the database."""
-        if not self.files:
+        """Insert every staged table (by column name) into the database, one statement each."""
+        tables = [*self.held, *(t for t in self.files if t not in self.held)]
+        if not tables:
             return
-        before = conn.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
         on_disk = conn.execute(
             "SELECT path IS NOT NULL FROM duckdb_databases() "
             "WHERE database_name = current_database()").fetchall()
-        if on_disk and on_disk[0][0]:  # an in-memory database cannot write its rows out
-            conn.execute("SET memory_limit = ?", [LOAD_MEMORY_LIMIT])
-            self._limit = before
-        for table, files in self.files.items():
-            conn.execute(f"INSERT INTO {table} BY NAME SELECT * FROM read_parquet(?)", [files])
+        settings = dict(LOAD_SETTINGS)
+        if not (on_disk and on_disk[0][0]):  # an in-memory database cannot write its rows out
+            del settings["memory_limit"]
+        for name, value in settings.items():
+            before = conn.execute("SELECT current_setting(?)", [name]).fetchall()[0][0]
+            self._saved[name] = before
+            conn.execute(f"SET {name} = ?", [value])
+        for table in tables:
+            parts: list[str] = []
+            params: list[object] = []
+            if table in self.held:
+                conn.register("_trickbook_staged", _stack(self.held[table]))
+                parts.append("SELECT * FROM _trickbook_staged")
+            if table in self.files:
+                parts.append("SELECT * FROM read_parquet(?)")
+                params.append(self.files[table])
+            self._registered = table in self.held
+            conn.execute(f"INSERT INTO {table} BY NAME " + " UNION ALL BY NAME ".join(parts),
+                         params or None)
+            self._unregister(conn)
         self._restore(conn)
-        self.files, self._games = {}, {}
+        self._forget()
+
+    def _unregister(self, conn: duckdb.DuckDBPyConnection) -> None:
+        if self._registered:
+            conn.unregister("_trickbook_staged")
+            self._registered = False
+
+    def _forget(self) -> None:
+        self.held, self.files, self._held_games, self._games = {}, {}, {}, {}
+        self._bytes = 0
 
     def _restore(self, conn: duckdb.DuckDBPyConnection) -> None:
-        if self._limit is not None:
-            conn.execute("SET memory_limit = ?", [self._limit])
-            self._limit = None
+        while self._saved:
+            name, value = self._saved.popitem()
+            conn.execute(f"SET {name} = ?", [value])
 
     def close(self, conn: duckdb.DuckDBPyConnection | None = None) -> None:
-        """Remove the staged files; after a failed :meth:`load` (the caller has rolled back),
-        give ``conn`` its memory limit back."""
+        """Drop the staged rows and remove the staged files; after a failed :meth:`load` (the
+        caller has rolled back), give ``conn`` its settings back and release the rows it had
+        registered there."""
         if conn is not None:
             self._restore(conn)
+            self._unregister(conn)
         if self._dir is not None:
             shutil.rmtree(self._dir, ignore_errors=True)
             self._dir = None
-        self.files, self._games = {}, {}
+        self._forget()
+
+
+def _stack(tables: list[pa.Table]) -> pa.Table:
+    """One Arrow table of ``tables``, their columns matched by name (the fast and the reference
+    paths build a table's rows with their columns in different orders)."""
+    return pa.concat_tables(tables, promote_options="default")
+
+
+_X = TypeVar("_X")
+
+
+def _holding(staged: list[_X], games: list[frozenset[str]], wanted: set[str]) -> list[_X]:
+    return [s for s, held in zip(staged, games, strict=True) if not held.isdisjoint(wanted)]
 
 
 def clear_quarantine(conn: duckdb.DuckDBPyConnection, source: str) -> None:

@@ -9,6 +9,13 @@ columns its settlement kernel reads.
 there because ingest enforces it (it looks every deal up before storing it,
 ``ingest/pipeline.py``); a key index in DuckDB is an in-memory ART that grows with the table and
 costs memory on every bulk load (docs/ingest.md "Memory").
+
+``deals.record`` is VARCHAR holding the canonical JSON (records.md 1), which DuckDB's JSON
+functions (``->``, ``->>``, ``json_extract_string`` ...) read as is: ingest writes only JSON it has
+validated, and a JSON column would parse every record again on the way in. (A database made
+before keeps its JSON column; both read alike.) ``deals.record`` and ``deals.deal_key`` are
+stored with zstd: quicker to write at the commit than DuckDB's default string compression, and
+smaller (docs/ingest.md "Speed").
 """
 
 from __future__ import annotations
@@ -44,7 +51,7 @@ DDL: dict[str, str] = {
         CREATE TABLE IF NOT EXISTS deals (
             game_id    VARCHAR NOT NULL,
             deal_no    INTEGER NOT NULL,
-            deal_key   VARCHAR NOT NULL,
+            deal_key   VARCHAR NOT NULL USING COMPRESSION zstd,
             variant    VARCHAR NOT NULL,
             dealer     VARCHAR NOT NULL,
             declarer   VARCHAR,
@@ -52,7 +59,7 @@ DDL: dict[str, str] = {
             has_cards  BOOLEAN NOT NULL,
             source     VARCHAR NOT NULL,
             line       INTEGER,
-            record     JSON NOT NULL
+            record     VARCHAR NOT NULL USING COMPRESSION zstd
         )""",
     DEALS_GREEK: """
         CREATE TABLE IF NOT EXISTS deals_greek (

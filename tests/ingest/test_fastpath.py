@@ -226,18 +226,24 @@ def _deal_counts(db: Path) -> tuple[int, int, int, int, int]:
     return row  # type: ignore[return-value]
 
 
+@pytest.mark.parametrize("spill", [False, True], ids=["held", "spilled"])
 @pytest.mark.parametrize("fast", [True, False], ids=["fast", "reference"])
 def test_pipeline_keeps_deals_unique_without_key_constraints(
-    tmp_path: Path, fast: bool, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, fast: bool, spill: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``deals`` and ``deals_greek`` declare no key (model/tables.py): the pipeline's own look-up
     keeps ``(game_id, deal_no)`` and ``deal_key`` unique (records.md 2), with repeats and
-    conflicting copies of deals straddling batch ends, and across two ingests of edited files;
-    its staging folder next to the database (ingest/store.py ``Staging``) is gone afterwards,
-    and so is one a killed process had left there."""
+    conflicting copies of deals straddling batch ends, and across two ingests of edited files,
+    whether the staged rows (ingest/store.py ``Staging``) are all held in memory or, past a
+    small ``HOLD_BYTES``, partly spilled to Parquet; the staging folder next to the database
+    exists only when rows spill and is gone afterwards, and so is one a killed process had left
+    there."""
     from data.samples.make_samples import league_lines
-    from ingest import pipeline
+    from ingest import pipeline, store
     from ingest.pipeline import ingest_paths
+
+    if spill:  # the first two or three batches held, the others spilled
+        monkeypatch.setattr(store, "HOLD_BYTES", 20_000)
 
     def unscored(name: str) -> object:
         raise KeyError(name)
@@ -268,17 +274,20 @@ def test_pipeline_keeps_deals_unique_without_key_constraints(
     assert n == ids == keys == greek == greek_ids == stored
     assert reports[0].duplicates >= 40 - 15 and reports[1].stored == 0
     assert all(r.records == r.stored + r.duplicates + r.quarantined for r in reports)
-    assert max(folders) == 1 and list(scratch.glob(".u.*")) == []
+    assert max(folders) == int(spill) and list(scratch.glob(".u.*")) == []
 
 
 def test_staging_gives_the_memory_limit_back_after_a_failed_load(tmp_path: Path) -> None:
-    """ingest/store.py ``Staging``: the lowered limit of a load is restored after a success, and
-    after a load that fails inside the file's transaction once that has been rolled back."""
+    """ingest/store.py ``Staging``: the lowered limit and thread count of a load are restored
+    after a success, and after a load that fails inside the file's transaction once that has
+    been rolled back."""
     from ingest import store
 
     conn = store.connect(tmp_path / "s.duckdb")
     conn.execute("SET memory_limit = '1GiB'")
-    limit = conn.execute("SELECT current_setting('memory_limit')").fetchall()
+    conn.execute("SET threads = 3")
+    settings = "SELECT current_setting('memory_limit'), current_setting('threads')"
+    limit = conn.execute(settings).fetchall()
     good = pl.DataFrame({"game_id": ["g"], "deal_no": [1], "dealer": [0], "mode": ["none"],
                          "four_aces": [False], "preliminary": [False]})
     for rows, fails in ((good, False), (good.with_columns(dealer=None), True)):
@@ -293,7 +302,7 @@ def test_staging_gives_the_memory_limit_back_after_a_failed_load(tmp_path: Path)
             conn.execute("ROLLBACK")
         finally:
             staging.close(conn)
-        assert conn.execute("SELECT current_setting('memory_limit')").fetchall() == limit
+        assert conn.execute(settings).fetchall() == limit
     assert conn.execute("SELECT count(*) FROM deals_greek").fetchall() == [(1,)]
     conn.close()
 
