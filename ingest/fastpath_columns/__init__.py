@@ -88,8 +88,9 @@ MAX_CALLS = 32
 """Longest auction this path runs; longer ones go per line."""
 WORKERS = min(4, os.cpu_count() or 1)
 """Threads checking the parts of a large batch side by side."""
-SPLIT_AT = 1_000
-"""Lines per part at least: smaller batches are checked in one piece."""
+PART = 2_000
+"""Lines per part: a larger batch is checked in parts of this size, side by side (small parts
+also keep the arrays small: their memory is reused instead of mapped afresh)."""
 
 def accept(lines: Sequence[str], candidates: Sequence[int],
            games: Mapping[str, tuple[per_line.GameView, int]],
@@ -100,7 +101,8 @@ def accept(lines: Sequence[str], candidates: Sequence[int],
     keeps auction verdicts between batches.
 
     The shape is checked in polars; the rest runs in numpy, which releases the GIL in its loops:
-    a large batch is cut into :data:`WORKERS` parts checked side by side in threads."""
+    a large batch is cut into parts of :data:`PART` lines, checked side by side by
+    :data:`WORKERS` threads."""
     if not candidates or not games:
         return pl.DataFrame(schema=OUTPUT_SCHEMA)
     table = Games.of(games)
@@ -110,13 +112,11 @@ def accept(lines: Sequence[str], candidates: Sequence[int],
                           "text": pl.Series([lines[i] for i in candidates], dtype=pl.String)})
     frame = frame.filter(pl.col("text").str.contains(SHAPE))
     cache = {} if cache is None else cache
-    parts = min(WORKERS, frame.height // SPLIT_AT)
-    if parts <= 1:
+    if frame.height <= PART:
         return _accept_shaped(frame, table, cache)
-    size = -(-frame.height // parts)
-    with ThreadPoolExecutor(parts) as pool:
-        done = list(pool.map(lambda at: _accept_shaped(frame.slice(at, size), table, cache),
-                             range(0, frame.height, size)))
+    with ThreadPoolExecutor(WORKERS) as pool:
+        done = list(pool.map(lambda at: _accept_shaped(frame.slice(at, PART), table, cache),
+                             range(0, frame.height, PART)))
     return pl.concat(done)
 
 
@@ -126,11 +126,7 @@ def _accept_shaped(frame: pl.DataFrame, table: Games,
     if frame.height == 0:
         return pl.DataFrame(schema=OUTPUT_SCHEMA)
     calls_sorted = frame["text"].str.replace_all(CALL_KEYS, '{"call":$2,"player":$1}')
-    try:
-        text = Text.of(calls_sorted, table.punctuated)
-    except UnicodeEncodeError:  # a lone surrogate: the per-line path decides
-        return pl.DataFrame(schema=OUTPUT_SCHEMA)
-    return _check(frame, text, table, cache)
+    return _check(frame, Text.of(calls_sorted, table.punctuated), table, cache)
 
 
 class _Strings(Protocol):

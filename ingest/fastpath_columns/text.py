@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 
 LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [2**64 - 1], dtype=np.uint64)
 """The mask of the first ``k`` bytes of a uint64 (k = 0..8)."""
@@ -73,15 +74,23 @@ class Text:
         """``check_strings``: find the lines whose strings lost a space (not needed when no
         player or game id of the batch has a comma or colon: such a string then matches no
         name, and the other strings are words of a vocabulary without either)."""
-        raw = np.frombuffer(("\n".join(lines.to_list()) + "\n").encode(), dtype=np.uint8)
+        arrow = lines.to_arrow(compat_level=pl.CompatLevel.oldest())  # large_string
+        if isinstance(arrow, pa.ChunkedArray):
+            arrow = arrow.combine_chunks()
+        _, offsets_buffer, data_buffer = arrow.buffers()
+        off = np.frombuffer(offsets_buffer, dtype=np.int64)[
+            arrow.offset:arrow.offset + len(arrow) + 1]
+        raw = np.frombuffer(data_buffer, dtype=np.uint8)[off[0]:off[-1]]
+        off = off - off[0]
         # the shape allows one space after a comma or colon between tokens; one inside a
-        # string shortens that string, and :meth:`intact` turns its line down
+        # string shortens that string, and :attr:`intact` turns its line down
         sep = (raw[:-1] == ord(",")) | (raw[:-1] == ord(":"))
         drop = np.zeros(len(raw), dtype=bool)
         drop[1:] = sep & (raw[1:] == ord(" "))
+        gone = np.flatnonzero(drop)
         data = np.concatenate([raw[~drop], np.zeros(24, dtype=np.uint8)])
-        ends = np.flatnonzero(data[:-24] == ord("\n"))
-        starts = np.concatenate([[0], ends[:-1] + 1])
+        at = off - np.searchsorted(gone, off)
+        starts, ends = at[:-1], at[1:]
         q = np.flatnonzero(data == ord('"'))
         opened, closed = q[0::2], q[1::2]
         first = np.searchsorted(opened, starts)
@@ -119,17 +128,16 @@ class Text:
 
 
 def segments(src: np.ndarray, start: np.ndarray, length: np.ndarray
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's pieces ``src[start:start+length]`` joined: the bytes and the rows' offsets
-    (positions fit int32: a batch holds at most ``ingest.pipeline.BATCH_CHARS`` of text)."""
-    length = np.where(length > 0, length, 0).astype(np.int32)
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's pieces ``src[start:start+length]`` joined: the bytes and the rows' offsets."""
+    length = np.where(length > 0, length, 0)
     offsets = np.zeros(len(length) + 1, dtype=np.int64)
     np.cumsum(length.sum(axis=1), out=offsets[1:])
     flat_len = length.ravel()
-    piece_at = np.cumsum(flat_len, dtype=np.int32) - flat_len
-    idx = np.repeat(start.ravel().astype(np.int32) - piece_at, flat_len)
-    idx += np.arange(len(idx), dtype=np.int32)
-    return np.take(src, idx), offsets
+    piece_at = np.cumsum(flat_len) - flat_len
+    idx = np.repeat(start.ravel() - piece_at, flat_len)
+    idx += np.arange(len(idx), dtype=np.int64)
+    return src[idx], offsets
 
 
 class Literals:

@@ -232,10 +232,10 @@ def test_parts_checked_in_threads_give_the_batch_in_one_piece(
             if n % 5 == 0 and d.get("play"):  # a revoke or a card out of turn
                 d["play"][3], d["play"][4] = d["play"][4], d["play"][3]
             lines.append(json.dumps(d, ensure_ascii=False))
-    monkeypatch.setattr(fastpath_columns, "WORKERS", 1)
+    monkeypatch.setattr(fastpath_columns, "PART", 1000)
     whole = columnar(by_game, lines)
     monkeypatch.setattr(fastpath_columns, "WORKERS", 4)
-    monkeypatch.setattr(fastpath_columns, "SPLIT_AT", 7)
+    monkeypatch.setattr(fastpath_columns, "PART", 7)
     parts = columnar(by_game, lines)
     assert 40 < whole.height < len(lines)
     assert parts.equals(whole)
