@@ -78,7 +78,7 @@ from ingest.fastpath_columns.layout import (
     TALON,
     TRICKS,
 )
-from ingest.fastpath_columns.record import taken_rows
+from ingest.fastpath_columns.record import Checked, taken_rows
 from ingest.fastpath_columns.text import Text
 from model.cards import DECK_32
 from model.greek.contracts import NT, ladder_index
@@ -296,8 +296,10 @@ def _check(frame: pl.DataFrame, text: Text, games: Games,
     replayed = _replay(text, games, g, s, ok & has_play, in_order, active, seat_mask, full,
                        discard, has_discard, declarer, contract, tricks_at)
     ok &= ~has_play | replayed
-    return taken_rows(frame, text, games, ok, g, at, has, deal_no, dealer, declarer, contract,
-                   mode, whister, tricks_at, hand_seat, def_seat, t_seat, n_tricks, upto)
+    return taken_rows(frame, text, games, Checked(
+        ok=ok, g=g, at=at, upto=upto, deal_no=deal_no, dealer=dealer, declarer=declarer,
+        contract=contract, mode=mode, whister=whister, tricks=tricks_at, hand_seat=hand_seat,
+        defence_seat=def_seat, tricks_seat=t_seat, n_tricks=n_tricks))
 
 
 def _replay(text: Text, games: Games, g: np.ndarray, s: _Strings, todo: np.ndarray,

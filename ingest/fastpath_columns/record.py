@@ -5,6 +5,8 @@ own bytes, and the deal key (``ingest.validate.deal_key``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import polars as pl
 import pyarrow as pa
@@ -33,41 +35,66 @@ from ingest.fastpath_columns.text import Literals, Text, segments
 
 OUTPUT_SCHEMA = per_line.OUTPUT_SCHEMA
 
-def taken_rows(frame: pl.DataFrame, text: Text, games: Games, ok: np.ndarray, g: np.ndarray,
-            at: np.ndarray, has: np.ndarray, deal_no: np.ndarray, dealer: np.ndarray,
-            declarer: np.ndarray, contract: np.ndarray, mode: np.ndarray, whister: np.ndarray,
-            tricks_at: np.ndarray, hand_seat: np.ndarray, def_seat: np.ndarray,
-            t_seat: np.ndarray, n_tricks: np.ndarray, upto: np.ndarray) -> pl.DataFrame:
+@dataclass(frozen=True)
+class Checked:
+    """What the checks found, one entry per line of the batch (seats are indices into the
+    game's players, -1 for none)."""
+
+    ok: np.ndarray
+    """The line passed every check."""
+    g: np.ndarray
+    """The line's game (``Games`` index)."""
+    at: np.ndarray
+    """(lines, keys): the string index of each key, -1 when absent."""
+    upto: np.ndarray
+    """(lines, keys): the string index where each key's section ends."""
+    deal_no: np.ndarray
+    dealer: np.ndarray
+    declarer: np.ndarray
+    contract: np.ndarray
+    """Ladder index of the contract (4.1), -1 for none."""
+    mode: np.ndarray
+    """Index into ``MODES``."""
+    whister: np.ndarray
+    tricks: np.ndarray
+    """(lines, 4): tricks by seat, -1 for a seat not in the play."""
+    hand_seat: np.ndarray
+    defence_seat: np.ndarray
+    tricks_seat: np.ndarray
+    n_tricks: np.ndarray
+
+
+def taken_rows(frame: pl.DataFrame, text: Text, games: Games, c: Checked) -> pl.DataFrame:
     """The taken lines' rows: columns, canonical JSON and deal key."""
-    take = np.flatnonzero(ok)
+    take = np.flatnonzero(c.ok)
     if not len(take):
         return pl.DataFrame(schema=OUTPUT_SCHEMA)
-    record, keys = _canonical(text, games, take, g, at, has, hand_seat, def_seat, t_seat,
-                              n_tricks, upto)
-    gt = g[take]
+    record, keys = _canonical(text, games, c, take)
+    gt = c.g[take]
     names = [games.names[i] for i in gt.tolist()]
 
     def name(seats: np.ndarray) -> list[str | None]:
         return [p[s] if s >= 0 else None for p, s in zip(names, seats.tolist(), strict=True)]
 
-    decl = np.where(has[take, DECLARER], declarer[take], -1)
-    c = contract[take]
-    tricks = tricks_at[take]
+    decl = np.where(c.at[take, DECLARER] >= 0, c.declarer[take], -1)
+    contract = c.contract[take]
+    tricks = c.tricks[take]
+    whister = c.whister[take]
     out = frame[take].with_columns(
         pl.Series("game_id", [games.ids[i] for i in gt.tolist()], dtype=pl.String),
-        pl.Series("deal_no", deal_no[take], dtype=pl.Int32),
-        pl.Series("dealer", name(dealer[take]), dtype=pl.String),
+        pl.Series("deal_no", c.deal_no[take], dtype=pl.Int32),
+        pl.Series("dealer", name(c.dealer[take]), dtype=pl.String),
         pl.Series("declarer", name(decl), dtype=pl.String),
-        pl.Series("contract", [CONTRACTS[i] if i >= 0 else None for i in c.tolist()],
+        pl.Series("contract", [CONTRACTS[i] if i >= 0 else None for i in contract.tolist()],
                   dtype=pl.String),
         record,
         pl.Series("deal_key", keys, dtype=pl.String),
-        pl.Series("g_dealer", dealer[take], dtype=pl.Int8),
+        pl.Series("g_dealer", c.dealer[take], dtype=pl.Int8),
         pl.Series("g_declarer", np.where(decl >= 0, decl, 0), dtype=pl.Int8),
-        pl.Series("g_level", LEVEL[np.maximum(c, 0)], dtype=pl.Int8),
-        pl.Series("g_denom", DENOM[np.maximum(c, 0)], dtype=pl.Int32),
-        pl.Series("g_mode", [MODES[m] for m in mode[take].tolist()], dtype=pl.String),
-        pl.Series("g_whister", np.maximum(whister[take], 0), dtype=pl.Int8),
+        pl.Series("g_level", LEVEL[np.maximum(contract, 0)], dtype=pl.Int8),
+        pl.Series("g_denom", DENOM[np.maximum(contract, 0)], dtype=pl.Int32),
+        pl.Series("g_mode", [MODES[m] for m in c.mode[take].tolist()], dtype=pl.String),
+        pl.Series("g_whister", np.maximum(whister, 0), dtype=pl.Int8),
         *(pl.Series(f"g_tricks_{i}", np.maximum(tricks[:, i], 0), dtype=pl.Int8)
           for i in range(4)),
         has_cards=pl.lit(True),
@@ -75,16 +102,14 @@ def taken_rows(frame: pl.DataFrame, text: Text, games: Games, ok: np.ndarray, g:
         g_declarer=pl.when(pl.col("declarer").is_not_null()).then(pl.col("g_declarer")),
         g_level=pl.when(pl.col("contract").is_not_null()).then(pl.col("g_level")),
         g_denom=pl.when(pl.col("contract").is_not_null()).then(pl.col("g_denom")),
-        g_whister=pl.when(pl.Series(whister[take] >= 0)).then(pl.col("g_whister")),
+        g_whister=pl.when(pl.Series(whister >= 0)).then(pl.col("g_whister")),
         **{f"g_tricks_{i}": pl.when(pl.Series(tricks[:, i] >= 0)).then(pl.col(f"g_tricks_{i}"))
            for i in range(4)},
     )
     return out.select(list(OUTPUT_SCHEMA)).cast(pl.Schema(OUTPUT_SCHEMA))
 
 
-def _canonical(text: Text, games: Games, take: np.ndarray, g: np.ndarray, at: np.ndarray,
-               has: np.ndarray, hand_seat: np.ndarray, def_seat: np.ndarray,
-               t_seat: np.ndarray, n_tricks: np.ndarray, upto: np.ndarray
+def _canonical(text: Text, games: Games, c: Checked, take: np.ndarray
                ) -> tuple[pl.Series, list[str]]:
     """records.md canonical JSON of the taken lines, and their deal keys (``ingest.validate``
     ``deal_key``: the sha256 of the game id, a NUL and the canonical JSON)."""
@@ -92,10 +117,10 @@ def _canonical(text: Text, games: Games, take: np.ndarray, g: np.ndarray, at: np
     lit = Literals(len(d))
     n = len(take)
     first = text.first[take]
-    at = at[take]
-    has = has[take]
-    upto = upto[take]
-    g = g[take]
+    at = c.at[take]
+    has = at >= 0
+    upto = c.upto[take]
+    g = c.g[take]
     pieces: list[tuple[np.ndarray, np.ndarray]] = []
 
     def piece(start: np.ndarray | int, length: np.ndarray | int,
@@ -155,7 +180,7 @@ def _canonical(text: Text, games: Games, take: np.ndarray, g: np.ndarray, at: np
     literal(',"defence":{', has[:, DEFENCE])
     _, def_end = section(DEFENCE)
     def_end = def_end + open_of(np.where(has[:, DEFENCE], at[:, DEFENCE], 0)) - 1
-    entries(DEFENCE, def_seat[take], 2, 2, np.full(n, 2), def_end)
+    entries(DEFENCE, c.defence_seat[take], 2, 2, np.full(n, 2), def_end)
     literal("}", has[:, DEFENCE])
     whole(DISCARD, True)
     literal(",")
@@ -164,14 +189,14 @@ def _canonical(text: Text, games: Games, take: np.ndarray, g: np.ndarray, at: np
     literal(',"hands":{')
     _, hand_end = section(HANDS)
     hand_end = hand_end + open_of(at[:, HANDS]) - 1
-    entries(HANDS, hand_seat[take], 3, 11, np.full(n, 3), hand_end)
+    entries(HANDS, c.hand_seat[take], 3, 11, np.full(n, 3), hand_end)
     literal("}")
     whole(PLAY, True)
     whole(TALON, True)
     literal(',"tricks":{', has[:, TRICKS])
     _, t_end = section(TRICKS)
     t_end = t_end + open_of(np.where(has[:, TRICKS], at[:, TRICKS], 0)) - 1
-    entries(TRICKS, t_seat[take], 3, 1, n_tricks[take], t_end)
+    entries(TRICKS, c.tricks_seat[take], 3, 1, c.n_tricks[take], t_end)
     literal("}", has[:, TRICKS])
     literal("}")
     src = np.concatenate([d, lit.bytes()])
