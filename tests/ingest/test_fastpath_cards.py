@@ -82,8 +82,10 @@ def _mutate(draw: Draw, game: GreekGame, d: dict[str, Any]) -> None:
         _swap_card(draw, hands[draw(st.sampled_from(sorted(hands)))])
     elif kind == 1 and len(hands) == 3:  # swap two cards between hands: deck still partitioned
         a, b = draw(st.permutations(sorted(hands)))[:2]
-        i, j = draw(st.integers(0, 9)), draw(st.integers(0, 9))
-        hands[a][i], hands[b][j] = hands[b][j], hands[a][i]
+        if hands[a] and hands[b]:  # an earlier change may have emptied or shortened one
+            i = draw(st.integers(0, len(hands[a]) - 1))
+            j = draw(st.integers(0, len(hands[b]) - 1))
+            hands[a][i], hands[b][j] = hands[b][j], hands[a][i]
     elif kind == 2 and hands:  # a hand one card short or long
         h = hands[draw(st.sampled_from(sorted(hands)))]
         h.pop() if draw(st.booleans()) else h.append(draw(st.sampled_from(["7S", "8H"])))
