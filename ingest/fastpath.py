@@ -29,19 +29,21 @@ from model.greek.frame import SCHEMA as GREEK_SCHEMA
 from model.greek.records import GreekGame
 
 VARIANT = "greek-prefa"
-_NAME = r'"[^"\\\x00-\x1f]+"'
-_SEP = r", ?"
-_COLON = r": ?"
-_DECISION = r'"(?:play|pass|invite|alone)"'
-_TRICKS = r"(?:10|[0-9])"
+# pieces of the line shapes, shared with ingest/fastpath_columns/layout.py: a name (no quotes,
+# backslashes or control characters), the separators with or without their space
+NAME = r'"[^"\\\x00-\x1f]+"'
+SEP = r", ?"
+COLON = r": ?"
+DECISION = r'"(?:play|pass|invite|alone)"'
+TRICK_COUNT = r"(?:10|[0-9])"
 SHAPE = (
-    r'^\{"record"' + _COLON + r'"deal"' + _SEP + r'"game_id"' + _COLON + _NAME + _SEP
-    + r'"deal_no"' + _COLON + r"[1-9][0-9]{0,8}" + _SEP + r'"dealer"' + _COLON + _NAME
-    + r"(?:" + _SEP + r'"declarer"' + _COLON + _NAME + _SEP + r'"contract"' + _COLON
-    + r'"(?:6|7|8|9|10)(?:S|C|D|H|NT)"' + _SEP + r'"defence"' + _COLON
-    + r"\{" + _NAME + _COLON + _DECISION + _SEP + _NAME + _COLON + _DECISION + r"\}"
-    + r"(?:" + _SEP + r'"tricks"' + _COLON + r"\{" + _NAME + _COLON + _TRICKS + _SEP
-    + _NAME + _COLON + _TRICKS + r"(?:" + _SEP + _NAME + _COLON + _TRICKS + r")?\})?)?\}$"
+    r'^\{"record"' + COLON + r'"deal"' + SEP + r'"game_id"' + COLON + NAME + SEP
+    + r'"deal_no"' + COLON + r"[1-9][0-9]{0,8}" + SEP + r'"dealer"' + COLON + NAME
+    + r"(?:" + SEP + r'"declarer"' + COLON + NAME + SEP + r'"contract"' + COLON
+    + r'"(?:6|7|8|9|10)(?:S|C|D|H|NT)"' + SEP + r'"defence"' + COLON
+    + r"\{" + NAME + COLON + DECISION + SEP + NAME + COLON + DECISION + r"\}"
+    + r"(?:" + SEP + r'"tricks"' + COLON + r"\{" + NAME + COLON + TRICK_COUNT + SEP
+    + NAME + COLON + TRICK_COUNT + r"(?:" + SEP + NAME + COLON + TRICK_COUNT + r")?\})?)?\}$"
 )
 """The one shape a line must have (deal_no below 10^9, so it fits the INTEGER column)."""
 

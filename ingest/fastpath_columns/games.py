@@ -21,7 +21,7 @@ from model.greek.params import GreekRules
 NAME_BYTES = 24
 """Longest player name (UTF-8 bytes) this path compares; games with longer names go per line."""
 
-# -- the batch's games --------------------------------------------------------------------------
+
 @dataclass
 class Games:
     """The games of a batch as arrays (index ``g``): players' names packed in three uint64 words,
@@ -89,7 +89,7 @@ class Games:
 
 
 def seat_of(text: Text, games: Games, g: np.ndarray, start: np.ndarray, length: np.ndarray
-          ) -> np.ndarray:
+            ) -> np.ndarray:
     """The seat of the player a name string names in game ``g`` (broadcast), -1 if none."""
     w = [text.word(start, length, k) for k in range(games.n_words)]
     seat = np.full(start.shape, -1, dtype=np.int64)
@@ -118,8 +118,8 @@ def popcount(mask: np.ndarray) -> np.ndarray:
 
 
 def auction_verdicts(games: Games, g: np.ndarray, rel: np.ndarray, call: np.ndarray,
-              n_calls: np.ndarray, cache: dict[tuple[str, bytes], tuple[int, int]]
-              ) -> tuple[np.ndarray, np.ndarray]:
+                     n_calls: np.ndarray, cache: dict[tuple[str, bytes], tuple[int, int]]
+                     ) -> tuple[np.ndarray, np.ndarray]:
     """Winner (position among the bidders, -1: all pass) and bid (ladder index) of each line's
     auction; winner -2 for an auction the reference turns down (or one won by the preliminary
     bid, which this path leaves to it). ``run_auction`` runs once per distinct sequence of

@@ -52,7 +52,6 @@ class Vocab:
         return np.where(same, self.codes[at], -1)
 
 
-# -- the batch's bytes ----------------------------------------------------------------------------
 @dataclass
 class Text:
     """The lines' bytes without the spaces between tokens, and their strings: ``start`` and
