@@ -21,6 +21,7 @@ from operator import itemgetter
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import polars as pl
 
 from ingest import fastpath, fastpath_cards, fastpath_columns, store
@@ -170,8 +171,8 @@ class _FileLoad:
         that the fast path can take the deals of games that start inside the chunk; a deal sees
         such a game only after its game line (``Validator.visible_from``). The fast path takes
         what it accepts (score-sheet deals by ``ingest/fastpath.py``, deals with hands by
-        ``ingest/fastpath_cards.py``), the rest goes through the reference path in line order.
-        Returns the bytes read."""
+        ``ingest/fastpath_columns/`` and then ``ingest/fastpath_cards.py``), the rest goes
+        through the reference path in line order. Returns the bytes read."""
         source = self.report.source
         texts = [it for it in items if not isinstance(it, Issue)]
         early: dict[int, Accepted | Issue] = {}
@@ -201,12 +202,11 @@ class _FileLoad:
         if accepted is not None:
             accepted = accepted.with_columns(has_cards=pl.lit(False))
         parsed: dict[int, Raw] = {}
-        if card_games is not None:
+        if card_games is not None and '"hands"' in "".join(lines):
             views = card_games()
             taken = set() if accepted is None else set(accepted["idx"].to_list())
             candidates = [k for k, t in enumerate(lines)
-                          if '"hands"' in t and k not in taken and k not in early
-                          ] if '"hands"' in "".join(lines) else []
+                          if '"hands"' in t and k not in taken and k not in early]
             if views and candidates:
                 seen = {g: (v, validator.visible_from.get(g, -1)) for g, v in views.items()}
                 columns = fastpath_columns.accept(lines, candidates, seen, self.auctions)
@@ -217,10 +217,10 @@ class _FileLoad:
             if views and candidates:
                 cards, parsed = fastpath_cards.accept(source, texts, candidates, seen)
                 accepted = cards if accepted is None else pl.concat([accepted, cards])
-        fast_at: set[int] = set()
+        slow = np.ones(len(texts), dtype=bool)  # the lines the fast paths left
         if accepted is not None and accepted.height:
             accepted = accepted.filter(~pl.struct("game_id", "deal_no").is_duplicated())
-            fast_at = set(accepted["idx"].to_list())
+            slow[accepted["idx"].to_numpy()] = False
         done = len(items) + sum(map(len, lines))  # characters read, with the line ends
         if len(texts) < len(items):
             done += sum(len(it.raw) for it in items if isinstance(it, Issue))
@@ -228,8 +228,7 @@ class _FileLoad:
         # the lines left to the reference path, with the unreadable ones, in line order
         rest: Iterable[int | Issue]
         if len(texts) == len(items):
-            rest = (range(len(texts)) if not fast_at else
-                    sorted(set(range(len(texts))) - fast_at))
+            rest = np.flatnonzero(slow).tolist()
         else:
             mixed: list[int | Issue] = []
             k = -1
@@ -238,7 +237,7 @@ class _FileLoad:
                     mixed.append(it)
                 else:
                     k += 1
-                    if k not in fast_at:
+                    if slow[k]:
                         mixed.append(k)
             rest = mixed
         for at in rest:
