@@ -393,7 +393,6 @@ def replay_arrays(hands: np.ndarray, seats: np.ndarray, cards: np.ndarray, trump
     n, k = hands.shape
     rows = np.arange(n)
     left = hands.copy()
-    over = overtrump
     suit_mask = np.array([0x1FFF << (16 * s) for s in range(4)] + [0], dtype=np.int64)
     trump_mask = suit_mask[np.where(trump < 0, 4, trump)]
     taken = np.zeros((n, k), dtype=np.int64)
@@ -417,7 +416,7 @@ def replay_arrays(hands: np.ndarray, seats: np.ndarray, cards: np.ndarray, trump
             must = void & (h & led_mask == 0) & (trumps != 0)
             bad |= must & (b & trump_mask == 0)
             higher = trumps & ~((np.int64(2) << best) - 1)
-            bad |= (must & over & (best >> 4 == trump) & (c < best) & (higher != 0))
+            bad |= (must & overtrump & (best >> 4 == trump) & (c < best) & (higher != 0))
             wins = np.where(suit == best >> 4, c > best, suit == trump)
             best = np.where(wins, c, best)
             best_seat = np.where(wins, seat, best_seat)

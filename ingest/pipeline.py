@@ -203,19 +203,12 @@ class _FileLoad:
             accepted = accepted.with_columns(has_cards=pl.lit(False))
         parsed: dict[int, Raw] = {}
         if card_games is not None and '"hands"' in "".join(lines):
-            views = card_games()
             taken = set() if accepted is None else set(accepted["idx"].to_list())
             candidates = [k for k, t in enumerate(lines)
                           if '"hands"' in t and k not in taken and k not in early]
-            if views and candidates:
-                seen = {g: (v, validator.visible_from.get(g, -1)) for g, v in views.items()}
-                columns = fastpath_columns.accept(lines, candidates, seen, self.auctions)
-                if columns.height:
-                    accepted = columns if accepted is None else pl.concat([accepted, columns])
-                    done_here = set(columns["idx"].to_list())
-                    candidates = [k for k in candidates if k not in done_here]
-            if views and candidates:
-                cards, parsed = fastpath_cards.accept(source, texts, candidates, seen)
+            cards, parsed = self._deals_with_hands(texts, lines, candidates, card_games(),
+                                                   validator)
+            if cards is not None:
                 accepted = cards if accepted is None else pl.concat([accepted, cards])
         slow = np.ones(len(texts), dtype=bool)  # the lines the fast paths left
         if accepted is not None and accepted.height:
@@ -274,6 +267,26 @@ class _FileLoad:
         validator.position = NEVER
         validator.visible_from.clear()
         return done
+
+    def _deals_with_hands(
+        self, texts: list[tuple[int, str]], lines: list[str], candidates: list[int],
+        views: dict[str, fastpath_cards.GameView], validator: Validator,
+    ) -> tuple[pl.DataFrame | None, dict[int, Raw]]:
+        """The candidate lines (with hands) the card fast paths take: the columnar path first
+        (``ingest/fastpath_columns/``), then the per-line one (``ingest/fastpath_cards.py``) on
+        what it left; and the parsed ``Raw`` of the lines the per-line path turned down.
+        ``lines`` are the texts of ``texts``."""
+        if not views or not candidates:
+            return None, {}
+        seen = {g: (v, validator.visible_from.get(g, -1)) for g, v in views.items()}
+        taken = fastpath_columns.accept(lines, candidates, seen, self.auctions)
+        if taken.height:
+            done = set(taken["idx"].to_list())
+            candidates = [k for k in candidates if k not in done]
+        if not candidates:
+            return taken, {}
+        rest, parsed = fastpath_cards.accept(self.report.source, texts, candidates, seen)
+        return pl.concat([taken, rest]), parsed
 
     def issue(self, issue: Issue) -> None:
         if self.strict:
