@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ingest import fastpath_cards as per_line
 from ingest.fastpath import COLON, DECISION, NAME, SEP, TRICK_COUNT
 from ingest.fastpath_columns.text import Vocab
+from model.cards import DECK_32, format_card, iter_cards
 from model.greek.contracts import format_contract
 
 _CARD = r'"[789TJQKA][SCDH]"'
@@ -63,8 +63,8 @@ SHAPE = (r"^\{" + _key("record", '"deal"') + SEP + r"(?:" + _RECORDS_ORDER + "|"
          + r")\}$")
 """The two layouts a line may have (the order of records.md 1.2 as the samples write it, and
 the canonical order)."""
-CALL_KEYS = (r'\{"player"' + COLON + r'("[^"\\\x00-\x1f]+")' + SEP + r'"call"' + COLON
-              + r'("[A-Za-z0-9]+")\}')
+CALL_KEYS = (r'\{"player"' + COLON + "(" + NAME + ")" + SEP + r'"call"' + COLON
+             + r'("[A-Za-z0-9]+")\}')
 """A call written player first: rewritten ``{"call":...,"player":...}`` (same object)."""
 
 KEYS = ("record", "game_id", "deal_no", "dealer", "hands", "talon", "auction", "declarer",
@@ -79,7 +79,8 @@ CALLS = ("pass", "hold", "take", *CONTRACTS)
 DECISIONS = ("play", "pass", "invite", "alone")
 PLAY_, PASS_, INVITE_, ALONE_ = range(4)
 MODES = ("none", "pass", "invite", "alone", "both")
-
+"""``deals_greek.mode`` by index: nobody declared, both defenders passed, one invited, one
+defends alone, both play (6.1)."""
 
 KEY_VOCAB = Vocab.of(KEYS)
 CONTRACT_VOCAB = Vocab.of(CONTRACTS)
@@ -87,9 +88,9 @@ CALL_VOCAB = Vocab.of(CALLS)
 DECISION_VOCAB = Vocab.of(DECISIONS)
 CARD_CODE = np.full(1 << 16, -1, dtype=np.int64)
 """Card code (``model/cards.py``) of a two-letter card name, by its two bytes (first byte low)."""
-for _name, _bit in per_line._BIT_32.items():
-    if len(_name) == 2:
-        CARD_CODE[_name.encode()[0] | _name.encode()[1] << 8] = _bit.bit_length() - 1
+for _card in iter_cards(DECK_32):
+    _b = format_card(_card).encode()
+    CARD_CODE[_b[0] | _b[1] << 8] = _card
 LEVEL = np.array([6 + i // 5 for i in range(25)], dtype=np.int8)
 DENOM = np.array([i % 5 for i in range(25)], dtype=np.int8)
 
