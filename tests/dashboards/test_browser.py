@@ -131,7 +131,7 @@ def test_replayer_click_through(browser_page, server: str) -> None:
     _shot(page, "replayer_trick3")
     page.get_by_role("button", name="◀ Back").click()
     page.get_by_text("After 2 of 10 tricks").wait_for()
-    assert page.get_by_text("Trick 2").first.is_visible()
+    page.get_by_text("Trick 2").first.wait_for(state="visible")  # raises if it never shows
     assert page.locator("[data-testid='stException']").count() == 0
     _shot(page, "replayer_trick2")
 
