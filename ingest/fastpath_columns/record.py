@@ -144,6 +144,11 @@ def _canonical(text: Text, games: Games, c: Checked, take: np.ndarray
             upto[:, k], text.count[take] - 1)) - 1, text.line_end[take] - 1)
         return s, nxt - s
 
+    def closing(k: int) -> np.ndarray:
+        """Where the object of key ``k`` ends: its closing brace."""
+        s, ln = section(k)
+        return s + ln - 1
+
     def whole(k: int, comma_before: bool) -> None:
         s, ln = section(k)
         if comma_before:
@@ -178,8 +183,7 @@ def _canonical(text: Text, games: Games, c: Checked, take: np.ndarray
     piece(s, ln)
     whole(DECLARER, True)
     literal(',"defence":{', has[:, DEFENCE])
-    _, def_end = section(DEFENCE)
-    def_end = def_end + open_of(np.where(has[:, DEFENCE], at[:, DEFENCE], 0)) - 1
+    def_end = closing(DEFENCE)
     entries(DEFENCE, c.defence_seat[take], 2, 2, np.full(n, 2), def_end)
     literal("}", has[:, DEFENCE])
     whole(DISCARD, True)
@@ -187,15 +191,13 @@ def _canonical(text: Text, games: Games, c: Checked, take: np.ndarray
     s, ln = section(GAME_ID)
     piece(s, ln)
     literal(',"hands":{')
-    _, hand_end = section(HANDS)
-    hand_end = hand_end + open_of(at[:, HANDS]) - 1
+    hand_end = closing(HANDS)
     entries(HANDS, c.hand_seat[take], 3, 11, np.full(n, 3), hand_end)
     literal("}")
     whole(PLAY, True)
     whole(TALON, True)
     literal(',"tricks":{', has[:, TRICKS])
-    _, t_end = section(TRICKS)
-    t_end = t_end + open_of(np.where(has[:, TRICKS], at[:, TRICKS], 0)) - 1
+    t_end = closing(TRICKS)
     entries(TRICKS, c.tricks_seat[take], 3, 1, c.n_tricks[take], t_end)
     literal("}", has[:, TRICKS])
     literal("}")

@@ -59,7 +59,6 @@ class Text:
 
     data: np.ndarray
     u64: np.ndarray
-    line_start: np.ndarray
     line_end: np.ndarray
     open: np.ndarray
     close: np.ndarray
@@ -95,7 +94,7 @@ class Text:
         first = np.searchsorted(opened, starts)
         count = np.searchsorted(opened, ends) - first
         u64 = np.ndarray(shape=(len(data) - 7,), dtype="<u8", buffer=data.data, strides=(1,))
-        text = cls(data, u64, starts, ends, opened, closed, first, count,
+        text = cls(data, u64, ends, opened, closed, first, count,
                    np.ones(len(starts), dtype=bool))
         if not check_strings:
             return text
