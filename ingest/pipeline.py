@@ -35,7 +35,7 @@ from model.problems import Code
 
 BATCH = 50_000
 """Records validated between two bulk inserts (memory stays flat at any file size)."""
-BATCH_CHARS = 8 << 20
+BATCH_CHARS = 16 << 20
 """Characters of record text validated between two bulk inserts, at most: a batch of deals with
 hands and play (about 1 KiB of text, and many small objects, each) is cut short, so their memory
 stays bounded too."""
@@ -190,22 +190,30 @@ class _FileLoad:
             early[k] = validator.validate(raw)
         accepted = None
         lines = list(map(itemgetter(1), texts))
-        if fast_games is not None:
+        # lines with hands are the card paths' (the score-sheet shape has none)
+        with_hands = [k for k, t in enumerate(lines) if '"hands"' in t]
+        if fast_games is not None and len(with_hands) < len(lines):
             games = fast_games().with_columns(
                 since=pl.col("game_id").replace_strict(validator.visible_from, default=-1,
                                                        return_dtype=pl.Int64))
             if games.height:
-                accepted = fastpath.accept(lines, games.drop("since"))
+                if with_hands:
+                    hand_set = set(with_hands)
+                    sheet = [k for k in range(len(lines)) if k not in hand_set]
+                    accepted = fastpath.accept([lines[k] for k in sheet], games.drop("since"))
+                    accepted = accepted.with_columns(idx=pl.Series(sheet, dtype=pl.Int32)
+                                                     .gather(accepted["idx"]))
+                else:
+                    accepted = fastpath.accept(lines, games.drop("since"))
                 since = games.select("game_id", "since")
                 accepted = accepted.join(since, on="game_id", how="left").filter(
                     pl.col("idx") > pl.col("since")).drop("since")
         if accepted is not None:
             accepted = accepted.with_columns(has_cards=pl.lit(False))
         parsed: dict[int, Raw] = {}
-        if card_games is not None and '"hands"' in "".join(lines):
+        if card_games is not None and with_hands:
             taken = set() if accepted is None else set(accepted["idx"].to_list())
-            candidates = [k for k, t in enumerate(lines)
-                          if '"hands"' in t and k not in taken and k not in early]
+            candidates = [k for k in with_hands if k not in taken and k not in early]
             cards, parsed = self._deals_with_hands(texts, lines, candidates, card_games(),
                                                    validator)
             if cards is not None:

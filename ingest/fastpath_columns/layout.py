@@ -1,8 +1,10 @@
 """The two layouts the columnar card path reads, and the words it knows (records.md 1.2).
 
-:data:`SHAPE` is the one regular expression a line must match; the vocabularies turn the strings
-of a matching line into codes (``text.Vocab``), and :data:`CARD_CODE` its card names into the
-card codes of ``model/cards.py``.
+:data:`SHAPE` is the regular expression of the two layouts: the kernel (``kernel.py``) reads
+exactly the lines it matches (``tests/ingest/test_fastpath_columns.py`` holds the two together),
+token by token, and turns their words into codes: keys, calls, contracts and decisions by their
+place in the tuples below, card names into the card codes of ``model/cards.py`` through
+:data:`CARD_CODE`.
 """
 
 from __future__ import annotations
@@ -10,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 
 from ingest.fastpath import COLON, DECISION, NAME, SEP, TRICK_COUNT
-from ingest.fastpath_columns.text import Vocab
 from model.cards import DECK_32, format_card, iter_cards
 from model.greek.contracts import format_contract
 
@@ -63,10 +64,6 @@ SHAPE = (r"^\{" + _key("record", '"deal"') + SEP + r"(?:" + _RECORDS_ORDER + "|"
          + r")\}$")
 """The two layouts a line may have (the order of records.md 1.2 as the samples write it, and
 the canonical order)."""
-CALL_KEYS = (r'\{"player"' + COLON + "(" + NAME + ")" + SEP + r'"call"' + COLON
-             + r'("[A-Za-z0-9]+")\}')
-"""A call written player first: rewritten ``{"call":...,"player":...}`` (same object)."""
-
 KEYS = ("record", "game_id", "deal_no", "dealer", "hands", "talon", "auction", "declarer",
         "discard", "contract", "defence", "play", "tricks", "four_aces", "preliminary",
         "conceded")
@@ -82,10 +79,6 @@ MODES = ("none", "pass", "invite", "alone", "both")
 """``deals_greek.mode`` by index: nobody declared, both defenders passed, one invited, one
 defends alone, both play (6.1)."""
 
-KEY_VOCAB = Vocab.of(KEYS)
-CONTRACT_VOCAB = Vocab.of(CONTRACTS)
-CALL_VOCAB = Vocab.of(CALLS)
-DECISION_VOCAB = Vocab.of(DECISIONS)
 CARD_CODE = np.full(1 << 16, -1, dtype=np.int64)
 """Card code (``model/cards.py``) of a two-letter card name, by its two bytes (first byte low)."""
 for _card in iter_cards(DECK_32):

@@ -14,12 +14,16 @@ import json
 import re
 from typing import Any
 
+import numpy as np
 import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ingest import fastpath_cards, fastpath_columns
+from ingest.fastpath_columns import kernel
+from ingest.fastpath_columns.games import Games
+from ingest.fastpath_columns.layout import SHAPE
 from ingest.validate import Accepted
 from model.greek.records import GreekGame
 from tests.ingest.test_fastpath_cards import (
@@ -102,8 +106,8 @@ def test_columnar_path_accepts_only_what_the_reference_accepts(data: st.DataObje
 @settings(deadline=None, max_examples=60)
 @given(data=st.data(), seed=st.integers(0, 10**6))
 def test_columnar_path_takes_what_the_per_line_path_takes(data: st.DataObject, seed: int) -> None:
-    """In its two layouts, with the games' names within its limits, the columnar path takes
-    exactly the lines the per-line card path takes, legal or broken, with the same rows."""
+    """In its two layouts the columnar path takes exactly the lines the per-line card path
+    takes, legal or broken, with the same rows."""
     by_game = data.draw(league())
     ids = sorted(by_game)
     lines = []
@@ -155,33 +159,45 @@ def _plain_lines(game: GreekGame, n: int) -> list[str]:
     raise AssertionError("the simulator sets flags too often")
 
 
-@pytest.mark.parametrize("players", [["Anna", "talon", "Chris"], ["Anna", "Boris", "C" * 25]],
-                         ids=["a player named like a key", "a name over 24 bytes"])
-def test_games_outside_its_limits_go_to_the_per_line_path(players: list[str]) -> None:
-    """docs/ingest.md "Known limits": such games are left to the per-line path, which takes
-    their legal deals (greek-prefa.md 3-7)."""
+@pytest.mark.parametrize("players", [
+    ["Anna", "talon", "Chris"], ["Anna", "Boris", "C" * 40], ["Anna", "Smith, J", "Chris: x"],
+    ["Anna", "Smith,J", "Chris:x"], ["Åsa", "Ölof", "Zoë"], ["call", "player", "hands"],
+], ids=["named like a key", "a long name", "comma and colon with a space",
+        "comma and colon", "not ASCII", "named like the calls' keys"])
+def test_any_name_keeps_its_bytes(players: list[str]) -> None:
+    """records.md 1: the canonical JSON keeps names as written. The kernel reads a line token by
+    token, so a name like a key, a long one, or one with a comma or a colon is just a name: the
+    path takes the legal deals of such a game with the reference's rows (greek-prefa.md 3-7)."""
     game = _game(players)
-    lines = [_legal_line(game, s) for s in range(5)]
-    assert columnar({"g": game}, lines).height == 0
-    assert per_line({"g": game}, lines).height >= 3
-
-
-def test_a_name_with_a_comma_and_space_keeps_its_bytes() -> None:
-    """The spaces after commas and colons between tokens are dropped, never one inside a name
-    (records.md canonical JSON keeps names as written)."""
-    for spaced in ("Smith, J", "Chris: x"):
-        game = _game(["Anna", spaced, "Dora"])
-        lines = _plain_lines(game, 6)
-        assert per_line({"g": game}, lines).height == 6
-        assert columnar({"g": game}, lines).height == 0  # its bytes would change: left to it
-    ok = _game(["Anna", "Smith,J", "Chris:x"])
-    good = _plain_lines(ok, 6)
-    got = columnar({"g": ok}, good)
+    lines = _plain_lines(game, 6)
+    got = columnar({"g": game}, lines)
     assert got.height == 6
     for row in got.iter_rows(named=True):
-        ref = reference(ok, good[row["idx"]])
+        ref = reference(game, lines[row["idx"]])
         assert isinstance(ref, Accepted)
         assert_same(row, ref)
+
+
+@settings(deadline=None, max_examples=150)
+@given(data=st.data(), seed=st.integers(0, 10**6))
+def test_kernel_reads_exactly_the_layouts_of_shape(data: st.DataObject, seed: int) -> None:
+    """The kernel's reading of the layout (``kernel.check_lines``) agrees with ``layout.SHAPE``,
+    the regular expression of the two layouts (records.md 1.2), on lines in any key order, with
+    any spacing, broken or not."""
+    by_game = data.draw(league())
+    ids = sorted(by_game)
+    lines = []
+    for n in range(8):
+        game = by_game[ids[n % len(ids)]]
+        d = simulated(game, seed + n, data.draw(st.sampled_from([1, 2, 7])))
+        for _ in range(data.draw(st.sampled_from([0, 1, 2]))):
+            _mutate(data.draw, game, d)
+        lines.append(layout(data.draw, d))
+    views = {gid: (v, -1) for gid, g in by_game.items()
+             if (v := fastpath_cards.game_view(g)) is not None}
+    checked, _ = fastpath_columns.check_batch(lines, np.arange(len(lines)), Games.of(views))
+    read = (checked.status != kernel.SHAPE).tolist()
+    assert read == [re.search(SHAPE, t) is not None for t in lines], lines
 
 
 def test_a_deal_sees_its_game_only_after_the_game_line() -> None:
