@@ -70,7 +70,7 @@ class Games:
                     b = players[s].encode()
                     name_raw.append(b)
                     size += len(b)
-                    rank[i, s] = sorted(players).index(players[s]) if s < 4 else 0
+                    rank[i, s] = sorted(players).index(players[s])
             text = view.game.rules.model_dump_json()
             if text not in classes:
                 classes[text] = len(rules)
