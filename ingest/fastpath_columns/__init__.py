@@ -47,7 +47,6 @@ from ingest.fastpath_columns.games import Games, auction_verdicts
 from ingest.fastpath_columns.record import Checked, Records, taken_rows
 
 OUTPUT_SCHEMA = per_line.OUTPUT_SCHEMA
-MAX_CALLS = kernel.MAX_CALLS
 WORKERS = min(4, os.cpu_count() or 1)
 """Threads checking the parts of a large batch side by side."""
 PART = 2000
