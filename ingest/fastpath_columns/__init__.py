@@ -79,8 +79,9 @@ def check_batch(texts: Sequence[str], idx: np.ndarray, table: Games) -> tuple[Ch
     n = len(texts)
     blob = ("\n".join(texts) + "\n").encode()
     data = np.frombuffer(blob, dtype=np.uint8)
-    if len(blob) == n + sum(map(len, texts)):  # all ASCII: the line ends from the lengths
-        ends = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=n) + 1) - 1
+    chars = np.fromiter(map(len, texts), dtype=np.int64, count=n)
+    if len(blob) == n + int(chars.sum()):  # all ASCII: the line ends from the lengths
+        ends = np.cumsum(chars + 1) - 1
     else:
         ends = np.flatnonzero(data == ord("\n"))
         if len(ends) != n:  # a line with a line feed of its own (never from a file's lines)

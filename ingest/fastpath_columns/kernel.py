@@ -79,12 +79,11 @@ C_DEAL_NO = _literal('"deal_no":')
 C_DEALER = _literal(',"dealer":')
 C_DECLARER = _literal(',"declarer":')
 C_DEFENCE = _literal(',"defence":{')
-C_DISCARD = _literal(',"discard":[')
+C_DISCARD = _literal(',"discard":')
 C_GAME_ID = _literal(',"game_id":')
 C_HANDS = _literal(',"hands":{')
-C_PLAY = _literal(',"play":[')
-C_PLAY_KEY = _literal(',"play":')
-C_TALON = _literal(',"talon":[')
+C_PLAY = _literal(',"play":')
+C_TALON = _literal(',"talon":')
 C_TRICKS = _literal(',"tricks":{')
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -267,7 +266,8 @@ def _put_literal(out: np.ndarray, o: int, w: np.ndarray) -> int:
 @jit
 def _put_tight(out: np.ndarray, o: int, d: np.ndarray, s: int, e: int) -> int:
     """``d[s:e]`` without the space after each comma or colon, for a span whose strings hold
-    no space (cards, or names of a game whose names have none): the canonical spacing."""
+    no space (a list of cards, or a play in a game whose names have none): the canonical
+    spacing."""
     prev = 0
     for i in range(s, e):
         c = d[i]
@@ -276,18 +276,6 @@ def _put_tight(out: np.ndarray, o: int, d: np.ndarray, s: int, e: int) -> int:
             o += 1
         prev = c
     return o
-
-
-@jit
-def _put_cards(out: np.ndarray, o: int, d: np.ndarray, at: np.ndarray, n: int) -> int:
-    """``["XY",...]`` of the ``n`` cards at ``at`` (the opening bracket written by the caller)."""
-    for i in range(n):
-        if i:
-            out[o] = 44
-            o += 1
-        o = _put(out, o, d, at[i], at[i] + 4)
-    out[o] = 93
-    return o + 1
 
 
 @jit
@@ -816,7 +804,7 @@ def check_lines(
             o = _put_entries(out, o, d, def_s, def_e, def_vs, def_ve, ranks, 2, sorted_)
         if has[DISCARD]:
             o = _put_literal(out, o, C_DISCARD)
-            o = _put_cards(out, o, d, discard_at, 2)
+            o = _put_tight(out, o, d, discard_at[0] - 1, discard_at[1] + 5)
         o = _put_literal(out, o, C_GAME_ID)
         o = _put(out, o, d, gid_s - 1, gid_e + 1)
         o = _put_literal(out, o, C_HANDS)
@@ -834,27 +822,27 @@ def check_lines(
         out[o] = 125
         o += 1
         if has[PLAY]:
+            o = _put_literal(out, o, C_PLAY)
             if not spaced[g]:  # the whole play at once
-                o = _put_literal(out, o, C_PLAY_KEY)
                 o = _put_tight(out, o, d, play_s, play_e)
-            else:
-                o = _put_literal(out, o, C_PLAY)
-            for i in range(n_moves if spaced[g] else 0):
-                if i:
-                    out[o] = 44
-                    o += 1
+            else:  # move by move: a name's own spaces stay
                 out[o] = 91
-                o = _put(out, o + 1, d, move_s[i] - 1, move_e[i] + 1)
-                out[o] = 44
-                o = _put(out, o + 1, d, move_at[i], move_at[i] + 4)
-                out[o] = 93
                 o += 1
-            if spaced[g]:
+                for i in range(n_moves):
+                    if i:
+                        out[o] = 44
+                        o += 1
+                    out[o] = 91
+                    o = _put(out, o + 1, d, move_s[i] - 1, move_e[i] + 1)
+                    out[o] = 44
+                    o = _put(out, o + 1, d, move_at[i], move_at[i] + 4)
+                    out[o] = 93
+                    o += 1
                 out[o] = 93
                 o += 1
         if has[TALON]:
             o = _put_literal(out, o, C_TALON)
-            o = _put_cards(out, o, d, talon_at, 2)
+            o = _put_tight(out, o, d, talon_at[0] - 1, talon_at[1] + 5)
         if has[TRICKS]:
             o = _put_literal(out, o, C_TRICKS)
             for t in range(n_tricks):
