@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from ingest import fastpath_cards, fastpath_columns
 from ingest.fastpath_columns import kernel
 from ingest.fastpath_columns.games import Games
-from ingest.fastpath_columns.layout import SHAPE
+from ingest.fastpath_columns.layout import CALLS, SHAPE
 from ingest.validate import Accepted
 from model.greek.records import GreekGame
 from tests.ingest.test_fastpath_cards import (
@@ -125,10 +125,12 @@ def test_columnar_path_takes_what_the_per_line_path_takes(data: st.DataObject, s
                                 ensure_ascii=False))
     mine = columnar(by_game, lines).sort("idx")
     theirs = per_line(by_game, lines).sort("idx")
-    # the per-line path also reads escapes, nulls and other spellings of cards ("10D"), which
+    # the per-line path also reads escapes, nulls and other spellings of cards ("10D") and of
+    # calls ("PASS", " pass": greek-prefa.md 4, as model/greek/auction.py reads them), which
     # this path leaves to it
     plain = [i for i, t in enumerate(lines)
-             if "\\" not in t and "null" not in t and not re.search(r'"10[SCDH]"', t)]
+             if "\\" not in t and "null" not in t and not re.search(r'"10[SCDH]"', t)
+             and all(c in CALLS for c in re.findall(r'"call": ?"([^"]*)"', t))]
     theirs = theirs.filter(pl.col("idx").is_in(plain))
     mine = mine.filter(pl.col("idx").is_in(plain))
     only = set(mine["idx"].to_list()) ^ set(theirs["idx"].to_list())
