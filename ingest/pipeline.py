@@ -14,6 +14,7 @@ import gc
 import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -524,11 +525,13 @@ def ingest_file(
     on_record: Callable[[int, int], None] | None = None,
     batch: int = BATCH,
     fast: bool = True,
+    sha256: Future[str] | None = None,
 ) -> FileReport:
     """Read, validate and store one file in one transaction (rescoring is the caller's).
 
     ``fast``: JSON Lines go through the fast paths (``ingest/fastpath.py`` for score-sheet
-    deals, ``ingest/fastpath_cards.py`` for deals with hands) first."""
+    deals, ``ingest/fastpath_cards.py`` for deals with hands) first. ``sha256``: the file's
+    hash, when the caller has it computed meanwhile (``ingest_paths``)."""
     source = str(path)
     report = FileReport(source)
     if not path.is_file():
@@ -539,7 +542,7 @@ def ingest_file(
         report.skipped = "no reader"
         return report
     report.reader = reader.name
-    report.sha256 = file_sha256(path)
+    report.sha256 = sha256.result() if sha256 is not None else file_sha256(path)
     if store.already_logged(conn, source, report.sha256):
         report.skipped = "unchanged"
         return report
@@ -577,6 +580,17 @@ def ingest_paths(
     sizes = [p.stat().st_size if p.is_file() else 0 for p, _ in files]
     total = sum(sizes)
     reports: list[FileReport] = []
+    # each file's sha256 is computed in a thread while the database opens or the file before it
+    # loads (hashlib lets go of the GIL on large blocks)
+    hasher = ThreadPoolExecutor(1, thread_name_prefix="trickbook-sha256")
+
+    def hash_of(at: int) -> Future[str] | None:
+        path = files[at][0] if at < len(files) else None
+        if path is None or not path.is_file() or reader_for(path) is None:
+            return None
+        return hasher.submit(file_sha256, path)
+
+    coming = hash_of(0)
     conn = store.connect(db_path)
     try:
         score_pending_safely(conn, None, score, strict)
@@ -584,6 +598,7 @@ def ingest_paths(
         for no, (path, _) in enumerate(files, start=1):
             if should_stop is not None and should_stop():
                 break
+            sha256, coming = coming, hash_of(no)
 
             def tick(records: int, done: int, path: Path = path, no: int = no,
                      before: int = before) -> None:
@@ -591,13 +606,14 @@ def ingest_paths(
                     progress(Progress(str(path), no, len(files), before + done, total, records))
 
             report = ingest_file(conn, path, strict=strict, variants=variants,
-                                 on_record=tick, batch=batch, fast=fast)
+                                 on_record=tick, batch=batch, fast=fast, sha256=sha256)
             reports.append(report)
             before += sizes[no - 1]
             tick(report.records, 0)
             if report.games:
                 score_pending_safely(conn, report, score, strict)
     finally:
+        hasher.shutdown(wait=False, cancel_futures=True)
         conn.close()
     return reports
 
