@@ -3,6 +3,7 @@ exactly once as stored, duplicate or quarantined; identical re-ingest changes no
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -107,6 +108,25 @@ def test_reingest_is_idempotent(db: Path, fake: FakeSettlement, tmp_path: Path) 
     after = snapshot(db)
     assert {t: after[t] for t in TABLES if t != "ingest_log"} == \
         {t: before[t] for t in TABLES if t != "ingest_log"}
+
+
+def test_each_file_is_logged_with_its_own_sha256(db: Path, fake: FakeSettlement,
+                                                  tmp_path: Path) -> None:
+    """records.md 2 ``ingest_log``: every file with its hash. The hashes are computed one file
+    ahead, in a thread (``ingest_paths``); each still belongs to its own file, and a folder's
+    file without a reader is neither hashed nor logged."""
+    (tmp_path / "notes.txt").write_text("not a hand history\n")
+    reports = run([*GREEK_SAMPLES, tmp_path], db, fake)
+    logged = [r for r in reports if r.sha256 is not None]
+    assert len(logged) == len(GREEK_SAMPLES)
+    for r in logged:
+        assert r.sha256 == hashlib.sha256(Path(r.source).read_bytes()).hexdigest()
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        rows = dict(conn.execute("SELECT source, sha256 FROM ingest_log").fetchall())
+    finally:
+        conn.close()
+    assert rows == {r.source: r.sha256 for r in logged}
 
 
 def test_reordered_keys_are_duplicates_changed_content_conflicts(
