@@ -11,7 +11,7 @@ import json
 import re
 from bisect import bisect_left
 from collections.abc import Iterator
-from itertools import accumulate
+from itertools import accumulate, repeat
 from pathlib import Path
 
 from ingest.source import Issue, Raw
@@ -39,6 +39,15 @@ def parse_line(source: str, line_no: int, text: str) -> Raw | Issue:
     return Raw(source, line_no, data, text)
 
 
+class Lines(list[tuple[int, str] | Issue]):
+    """A batch of :meth:`JsonlReader.read_lines`: ``(line, text)`` or an issue per line."""
+
+    blob: memoryview | None = None
+    """The lines' bytes, one ``"\\n"`` between two, when every line of the batch is ASCII and
+    read as it is (no issue, no blank line, no ``"\\r"``): a line's offset in ``blob`` is then
+    its offset in the lines joined by ``"\\n"``. ``None`` otherwise."""
+
+
 class JsonlReader:
     """Reads ``*.jsonl`` / ``*.ndjson``: one record per line."""
 
@@ -59,46 +68,69 @@ class JsonlReader:
 
     def read_lines(
         self, path: Path, size: int, max_chars: int | None = None
-    ) -> Iterator[list[tuple[int, str] | Issue]]:
+    ) -> Iterator[Lines]:
         """The file's non-blank lines, unparsed, ``size`` at a time (fewer when their text
         reaches ``max_chars`` characters first): ``(line, text)`` or, for a line that is not
         UTF-8, an issue (the fast path of ``ingest/fastpath.py`` reads these).
 
-        Reads blocks of whole lines and decodes each block at once (line by line only for a
-        block that is not valid UTF-8)."""
-        chunk: list[tuple[int, str] | Issue] = []
+        Reads blocks of whole lines (of at least ``max_chars`` bytes, so that a batch is
+        usually a slice of one block) and decodes each block at once (line by line only for a
+        block that is not valid UTF-8). A batch of ASCII lines read as they are keeps their
+        bytes (``Lines.blob``)."""
+        chunk = Lines()
+        # the chunk's bytes while it is plain ASCII: (buffer, first byte, past the last)
+        pieces: list[tuple[bytes, int, int]] | None = []
         line_no = 0
         chars = 0
         limit = max_chars if max_chars is not None else -1
-        for block in _blocks(path):
+
+        def done() -> Lines:
+            if pieces:
+                chunk.blob = _joined(pieces)
+            return chunk
+
+        for data, lo, hi in _blocks(path, max(BLOCK, limit)):
+            block = memoryview(data)[lo:hi]
             try:
-                text = block.decode("utf-8")
+                text = str(block, "utf-8")
             except UnicodeDecodeError:
-                lines: list[str | Issue] = [_decode(str(path), line_no + i, b)
-                                            for i, b in enumerate(block.split(b"\n"), start=1)]
+                lines: list[str | Issue] = [
+                    _decode(str(path), line_no + i, b)
+                    for i, b in enumerate(bytes(block).split(b"\n"), start=1)]
             else:
-                if not (not text or "\r" in text or text[0].isspace() or text[-1] == "\n"
-                        or _SPACE_AFTER_LINE_END.search(text)):
+                plain = text.split("\n")
+                if "\r" not in text and (
+                        # every line starts a JSON object, or at least none is blank
+                        all(map(str.startswith, plain, repeat("{")))
+                        or not (not text or text[0].isspace() or text[-1] == "\n"
+                                or _SPACE_AFTER_LINE_END.search(text))):
                     # no blank line, no "\r": the lines go as they are, a slice at a time (the
                     # same chunks as the loop below makes)
-                    plain = text.split("\n")
-                    at = 0
+                    ascii_ = len(text) == len(block)  # then a line's bytes are its characters
+                    at, pos = 0, lo  # the slice's first line and byte
                     while at < len(plain):
                         take = plain[at:at + size - len(chunk)]
+                        sums = list(accumulate(map(len, take), initial=chars))
                         if limit >= 0:
-                            sums = list(accumulate(map(len, take), initial=chars))
                             take = take[:max(1, bisect_left(sums, limit, lo=1))]
-                            chars = sums[len(take)]
+                        end = pos + sums[len(take)] - chars + len(take)  # past the line end
+                        chars = sums[len(take)]
+                        if pieces is not None and ascii_:
+                            pieces.append((data, pos, end - 1))
+                        else:
+                            pieces = None
+                        pos = end
                         chunk.extend(zip(range(line_no + 1, line_no + 1 + len(take)), take,
                                          strict=True))
                         line_no += len(take)
                         at += len(take)
                         if len(chunk) >= size or 0 <= limit <= chars:
-                            yield chunk
-                            chunk = []
+                            yield done()
+                            chunk, pieces = Lines(), []
                             chars = 0
                     continue
-                lines = list(text.split("\n"))
+                lines = list(plain)
+            pieces = None
             for item in lines:
                 line_no += 1
                 if isinstance(item, Issue):
@@ -112,10 +144,10 @@ class JsonlReader:
                     chars += len(text)
                 if len(chunk) >= size or 0 <= limit <= chars:
                     yield chunk
-                    chunk = []
+                    chunk = Lines()  # its lines come from this block: no blob
                     chars = 0
         if chunk:
-            yield chunk
+            yield done()
 
 
 _SPACE_AFTER_LINE_END = re.compile(r"\n\s")
@@ -124,23 +156,49 @@ line (nor a ``\r``) has no blank line, so it is read without looking at its line
 one."""
 
 BLOCK = 1 << 22
-"""Bytes read at a time by :meth:`JsonlReader.read_lines` (then cut at the last line end)."""
+"""Bytes read at a time by :meth:`JsonlReader.read_lines`, at least (then cut at the last line
+end)."""
 
 
-def _blocks(path: Path) -> Iterator[bytes]:
-    """The file in blocks of whole lines, without their final line end."""
-    rest = b""
+def _blocks(path: Path, size: int) -> Iterator[tuple[bytes, int, int]]:
+    """The file in blocks of whole lines, without their final line end, as ``(data, first,
+    past the last byte)``: ``size`` bytes read at a time (what follows the last line end is read
+    again with the next read; a line longer than ``size`` is read on until its end), cut into
+    blocks of about :data:`BLOCK` bytes (decoded and split while they are in the cache)."""
     with path.open("rb") as fh:
-        while data := fh.read(BLOCK):
-            data = rest + data
+        rest = b""
+        while data := fh.read(size):
             cut = data.rfind(b"\n")
             if cut < 0:
-                rest = data
+                rest += data
                 continue
-            yield data[:cut]
-            rest = data[cut + 1:]
-    if rest:
-        yield rest
+            if rest:
+                data, cut = rest + data, cut + len(rest)
+                rest = b""
+            fh.seek(cut + 1 - len(data), 1)
+            lo = 0
+            while lo < cut:
+                hi = data.rfind(b"\n", lo, lo + BLOCK) if lo + BLOCK < cut else cut
+                if hi < 0:  # a line longer than a block
+                    hi = data.find(b"\n", lo + BLOCK, cut)
+                    hi = cut if hi < 0 else hi
+                yield data, lo, hi
+                lo = hi + 1
+            if lo == cut:  # the last line is empty
+                yield data, lo, cut
+        if rest:
+            yield rest, 0, len(rest)
+
+
+def _joined(pieces: list[tuple[bytes, int, int]]) -> memoryview:
+    """The bytes of ``pieces`` with a line end between two: a view of their buffer when they
+    follow one another in it (the usual case), else a copy."""
+    data, lo, hi = pieces[0]
+    for d, a, b in pieces[1:]:
+        if d is not data or a != hi + 1:
+            return memoryview(b"\n".join(memoryview(d)[a:b] for d, a, b in pieces))
+        hi = b
+    return memoryview(data)[lo:hi]
 
 
 def _decode(source: str, line_no: int, blob: bytes) -> str | Issue:

@@ -27,7 +27,7 @@ import polars as pl
 
 from ingest import fastpath, fastpath_cards, fastpath_columns, store
 from ingest.formats import expand, reader_for
-from ingest.jsonl import JsonlReader, parse_line
+from ingest.jsonl import JsonlReader, Lines, parse_line
 from ingest.source import Issue, Raw, Reader
 from ingest.validate import NEVER, Accepted, Validator, VariantLookup
 from model import tables as T
@@ -179,10 +179,16 @@ class _FileLoad:
         through the reference path in line order. Returns the bytes read."""
         source = self.report.source
         texts = [it for it in items if not isinstance(it, Issue)]
+        lines = list(map(itemgetter(1), texts))
+        # lines with hands are the card paths' (the score-sheet shape has none)
+        with_hands = [k for k, t in enumerate(lines) if '"hands"' in t]
         early: dict[int, Accepted | Issue] = {}
         game_lines: list[tuple[int, Raw]] = []
+        hand_set = set(with_hands)
+        # a game line with '"hands"' in it (a player so named) is read in line order with the
+        # rest, and the fast paths see its game only from the next chunk on
         for k, (line_no, text) in enumerate(texts):
-            if '"game"' in text:
+            if k not in hand_set and '"game"' in text:
                 raw = parse_line(source, line_no, text)
                 if isinstance(raw, Raw) and raw.data.get("record") == "game":
                     game_lines.append((k, raw))
@@ -193,17 +199,13 @@ class _FileLoad:
             validator.position = k
             early[k] = validator.validate(raw)
         accepted = None
-        lines = list(map(itemgetter(1), texts))
-        # lines with hands are the card paths' (the score-sheet shape has none)
-        with_hands = [k for k, t in enumerate(lines) if '"hands"' in t]
-        if fast_games is not None and len(with_hands) < len(lines):
+        if fast_games is not None and len(with_hands) + len(early) < len(lines):
             games = fast_games().with_columns(
                 since=pl.col("game_id").replace_strict(validator.visible_from, default=-1,
                                                        return_dtype=pl.Int64))
             if games.height:
-                if with_hands:
-                    hand_set = set(with_hands)
-                    sheet = [k for k in range(len(lines)) if k not in hand_set]
+                if with_hands or early:
+                    sheet = [k for k in range(len(lines)) if k not in hand_set and k not in early]
                     accepted = fastpath.accept([lines[k] for k in sheet], games.drop("since"))
                     accepted = accepted.with_columns(idx=pl.Series(sheet, dtype=pl.Int32)
                                                      .gather(accepted["idx"]))
@@ -218,8 +220,9 @@ class _FileLoad:
         if card_games is not None and with_hands:
             taken = set() if accepted is None else set(accepted["idx"].to_list())
             candidates = [k for k in with_hands if k not in taken and k not in early]
-            cards, parsed = self._deals_with_hands(texts, lines, candidates, card_games(),
-                                                   validator)
+            cards, parsed = self._deals_with_hands(
+                texts, lines, candidates, card_games(), validator,
+                items.blob if isinstance(items, Lines) else None)
             if cards is not None:
                 accepted = cards if accepted is None else pl.concat([accepted, cards])
         slow = np.ones(len(texts), dtype=bool)  # the lines the fast paths left
@@ -283,15 +286,16 @@ class _FileLoad:
     def _deals_with_hands(
         self, texts: list[tuple[int, str]], lines: list[str], candidates: list[int],
         views: dict[str, fastpath_cards.GameView], validator: Validator,
+        blob: memoryview | None,
     ) -> tuple[pl.DataFrame | None, dict[int, Raw]]:
         """The candidate lines (with hands) the card fast paths take: the columnar path first
         (``ingest/fastpath_columns/``), then the per-line one (``ingest/fastpath_cards.py``) on
         what it left; and the parsed ``Raw`` of the lines the per-line path turned down.
-        ``lines`` are the texts of ``texts``."""
+        ``lines`` are the texts of ``texts``; ``blob`` their bytes (``Lines.blob``)."""
         if not views or not candidates:
             return None, {}
         seen = {g: (v, validator.visible_from.get(g, -1)) for g, v in views.items()}
-        taken = fastpath_columns.accept(lines, candidates, seen, self.auctions)
+        taken = fastpath_columns.accept(lines, candidates, seen, self.auctions, blob)
         if taken.height:
             done = set(taken["idx"].to_list())
             candidates = [k for k in candidates if k not in done]

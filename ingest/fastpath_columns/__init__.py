@@ -55,11 +55,14 @@ PART = 2000
 
 def accept(lines: Sequence[str], candidates: Sequence[int],
            games: Mapping[str, tuple[per_line.GameView, int]],
-           cache: dict[tuple[str, bytes], tuple[int, int]] | None = None) -> pl.DataFrame:
+           cache: dict[tuple[str, bytes], tuple[int, int]] | None = None,
+           blob: bytes | memoryview | None = None) -> pl.DataFrame:
     """The candidate lines (positions in ``lines``) this path takes, as a frame of
     ``OUTPUT_SCHEMA``. ``games`` maps a game id to its per-line view and the position of its
     game line in ``lines`` (-1: known before); a deal sees a game only after that line. ``cache``
-    keeps auction verdicts between batches.
+    keeps auction verdicts between batches. ``blob``: the bytes of ``lines`` joined by
+    ``"\\n"``, when the caller has them and every line is ASCII (``ingest.jsonl.Lines``); else
+    the candidates are encoded here.
 
     The kernel (``kernel.check_lines``) runs without the GIL: a large batch is cut into parts of
     :data:`PART` lines, checked side by side by :data:`WORKERS` threads."""
@@ -67,15 +70,19 @@ def accept(lines: Sequence[str], candidates: Sequence[int],
         return pl.DataFrame(schema=OUTPUT_SCHEMA)
     table = Games.of(games)
     texts = [lines[i] for i in candidates]
-    c, records = check_batch(texts, np.asarray(candidates, dtype=np.int64), table)
+    idx = np.asarray(candidates, dtype=np.int64)
+    if blob is None:
+        data, starts, ends = encoded(texts)
+    else:
+        data, starts, ends = spans(lines, blob, idx)
+    c, records = check_batch(data, starts, ends, idx, table)
     ok = c.status == kernel.TAKEN
     _judge_auctions(table, c, ok, {} if cache is None else cache)
     return taken_rows(texts, table, c, records.where(ok))
 
 
-def check_batch(texts: Sequence[str], idx: np.ndarray, table: Games) -> tuple[Checked, Records]:
-    """The kernel's findings on each line of ``texts`` (at positions ``idx`` in the batch), and
-    the canonical JSON and deal keys of the lines it took, before their auctions are judged."""
+def encoded(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``texts`` as UTF-8 bytes, each ended by ``"\\n"``, and where each starts and ends."""
     n = len(texts)
     blob = ("\n".join(texts) + "\n").encode()
     data = np.frombuffer(blob, dtype=np.uint8)
@@ -87,6 +94,27 @@ def check_batch(texts: Sequence[str], idx: np.ndarray, table: Games) -> tuple[Ch
         if len(ends) != n:  # a line with a line feed of its own (never from a file's lines)
             ends = np.cumsum([len(t.encode()) + 1 for t in texts]) - 1
     starts = np.concatenate([[0], ends[:-1] + 1]).astype(np.int64)
+    return data, starts, ends
+
+
+def spans(lines: Sequence[str], blob: bytes | memoryview, idx: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The bytes of ASCII ``lines`` joined by ``"\\n"`` (``blob``), and where the lines at
+    ``idx`` start and end in them."""
+    chars = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
+    data = np.frombuffer(blob, dtype=np.uint8)
+    if len(data) != int(chars.sum()) + len(lines) - 1:
+        raise ValueError("the blob is not the lines joined by line ends")
+    starts = (np.cumsum(chars + 1) - (chars + 1))[idx]
+    return data, starts, starts + chars[idx]
+
+
+def check_batch(data: np.ndarray, starts: np.ndarray, ends: np.ndarray, idx: np.ndarray,
+                table: Games) -> tuple[Checked, Records]:
+    """The kernel's findings on each line ``data[starts[i]:ends[i]]`` (at position ``idx[i]``
+    in the batch), and the canonical JSON and deal keys of the lines it took, before their
+    auctions are judged."""
+    n = len(starts)
     c = Checked.empty(idx, len(data))
 
     def part(at: int) -> Records:

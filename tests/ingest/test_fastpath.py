@@ -358,9 +358,36 @@ def test_read_lines_chunks_as_line_by_line(
     path.write_bytes(data)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(jsonl, "BLOCK", block)
-        got = [[(("issue", it.line, it.raw) if isinstance(it, Issue) else it) for it in chunk]
-               for chunk in jsonl.READER.read_lines(path, size, max_chars)]
+        chunks = list(jsonl.READER.read_lines(path, size, max_chars))
+    got = [[(("issue", it.line, it.raw) if isinstance(it, Issue) else it) for it in chunk]
+           for chunk in chunks]
     assert got == _lines_one_by_one(data, size, max_chars)
+    for chunk in chunks:  # the bytes kept for the card kernel are the chunk's lines
+        if chunk.blob is not None:
+            texts = [it[1] for it in chunk if not isinstance(it, Issue)]
+            assert len(texts) == len(chunk)
+            assert bytes(chunk.blob) == "\n".join(texts).encode("ascii")
+    if data.isascii() and b"\r" not in data and all(
+            line.startswith(b"{") for line in data.removesuffix(b"\n").split(b"\n")):
+        assert all(chunk.blob is not None for chunk in chunks)
+
+
+def test_batches_of_plain_lines_are_views_of_what_was_read(tmp_path: Path) -> None:
+    """A batch of plain ASCII lines keeps their bytes without a copy when they were read in one
+    piece (``ingest/jsonl.py``: the card kernel reads them there); batches read with a line that
+    is not ASCII keep none (their characters are not their bytes)."""
+    from ingest import jsonl
+
+    lines = [json.dumps({"record": "deal", "n": i}) for i in range(100)]
+    path = tmp_path / "x.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    first, second = jsonl.READER.read_lines(path, 60, 1 << 20)
+    assert first.blob is not None and second.blob is not None
+    assert first.blob.obj is second.blob.obj  # one read, two views
+    assert bytes(second.blob) == "\n".join(lines[60:]).encode()
+    path.write_text("\n".join([*lines[:99], '{"name": "Γιώργος"}']) + "\n")
+    first, second = jsonl.READER.read_lines(path, 60, 1 << 20)
+    assert first.blob is None and second.blob is None
 
 
 def test_stored_games_answers_like_stored_game(tmp_path: Path) -> None:

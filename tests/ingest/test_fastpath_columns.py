@@ -19,6 +19,7 @@ import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 
 from ingest import fastpath_cards, fastpath_columns
 from ingest.fastpath_columns import kernel
@@ -58,9 +59,18 @@ def layout(draw: Draw, d: dict[str, Any]) -> str:
 
 
 def columnar(by_game: dict[str, GreekGame], lines: list[str]) -> pl.DataFrame:
+    """The columnar path's rows; for ASCII lines, the same whether it is given their bytes as
+    the reader keeps them (``ingest.jsonl.Lines.blob``: every line, one line end between two)
+    or encodes the candidates itself."""
     views = {gid: (v, -1) for gid, g in by_game.items()
              if (v := fastpath_cards.game_view(g)) is not None}
-    return fastpath_columns.accept(lines, list(range(len(lines))), views)
+    out = fastpath_columns.accept(lines, list(range(len(lines))), views)
+    if all(t.isascii() for t in lines):
+        blob = memoryview("\n".join(["{}", *lines]).encode())
+        from_blob = fastpath_columns.accept(["{}", *lines], list(range(1, len(lines) + 1)),
+                                            views, blob=blob)
+        assert_frame_equal(from_blob, out.with_columns(idx=pl.col("idx") + 1))
+    return out
 
 
 def per_line(by_game: dict[str, GreekGame], lines: list[str]) -> pl.DataFrame:
@@ -197,7 +207,8 @@ def test_kernel_reads_exactly_the_layouts_of_shape(data: st.DataObject, seed: in
         lines.append(layout(data.draw, d))
     views = {gid: (v, -1) for gid, g in by_game.items()
              if (v := fastpath_cards.game_view(g)) is not None}
-    checked, _ = fastpath_columns.check_batch(lines, np.arange(len(lines)), Games.of(views))
+    checked, _ = fastpath_columns.check_batch(*fastpath_columns.encoded(lines),
+                                              np.arange(len(lines)), Games.of(views))
     read = (checked.status != kernel.SHAPE).tolist()
     assert read == [re.search(SHAPE, t) is not None for t in lines], lines
 
