@@ -58,7 +58,7 @@ GAMES_SCHEMA: dict[str, pl.DataType] = {
 
 
 OUTPUT_SCHEMA: dict[str, pl.DataType] = {
-    "idx": pl.Int32(), "text": pl.String(), "game_id": pl.String(), "deal_no": pl.Int32(),
+    "idx": pl.Int32(), "game_id": pl.String(), "deal_no": pl.Int32(),
     "dealer": pl.String(), "declarer": pl.String(), "contract": pl.String(),
     "record": pl.String(), "deal_key": pl.String(), "g_dealer": pl.Int8(),
     "g_declarer": pl.Int8(), "g_level": pl.Int8(), "g_denom": pl.Int32(), "g_mode": pl.String(),
@@ -226,7 +226,7 @@ def accept(lines: list[str], games: pl.DataFrame) -> pl.DataFrame:
     sha256 = hashlib.sha256
     keys = pl.Series("deal_key", [sha256(c).hexdigest() for c in content], dtype=pl.String)
     return frame.with_columns(keys.str.head(32)).select(
-        "idx", "text", "game_id", "deal_no", "dealer", "declarer", "contract", "record",
+        "idx", "game_id", "deal_no", "dealer", "declarer", "contract", "record",
         "deal_key", g_dealer="dealer_s", g_declarer="declarer_s", g_level="g_level",
         g_denom="g_denom", g_mode="mode", g_whister="whister_s",
         **{f"g_tricks_{i}": f"g_tricks_{i}" for i in range(4)},

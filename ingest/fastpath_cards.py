@@ -452,7 +452,7 @@ def accept(source: str, texts: list[tuple[int, str]], candidates: list[int],
             parsed[i] = raw
             continue
         record, row, job = got
-        done.append((i, text, gid, d["deal_no"], d["dealer"], d.get("declarer"),
+        done.append((i, gid, d["deal_no"], d["dealer"], d.get("declarer"),
                      d.get("contract"), record, sha(f"{gid}\x00{record}".encode()).hexdigest()[:32],
                      *row, True))
         jobs.append(job)

@@ -139,7 +139,8 @@ class _FileLoad:
         self.games: list[Accepted] = []
         self.deals: list[Accepted] = []
         self.issues: list[Issue] = []
-        self.fast: list[pl.DataFrame] = []
+        self.fast: list[tuple[pl.DataFrame, list[str]]] = []
+        """The fast paths' rows of each chunk, and the chunk's lines (by ``idx``)."""
         self.staging = store.Staging(conn)
         """New deals and their variant rows wait here until the file's end (``store.Staging``)."""
         self.auctions: dict[tuple[str, bytes], tuple[int, int]] = {}
@@ -155,7 +156,7 @@ class _FileLoad:
 
     def __len__(self) -> int:
         return len(self.games) + len(self.deals) + len(self.issues) + sum(
-            f.height for f in self.fast)
+            f.height for f, _ in self.fast)
 
     def take(self, raw: Raw | Accepted | Issue, validator: Validator) -> None:
         """One record through the reference (pydantic) path (or its result, when known)."""
@@ -278,7 +279,8 @@ class _FileLoad:
                 self.deals.sort(key=lambda a: a.raw.line)
                 accepted = accepted.filter(~pl.col("idx").is_in(clash))
             line_nos = pl.Series("line", list(map(itemgetter(0), texts)), dtype=pl.Int32)
-            self.fast.append(accepted.with_columns(line=line_nos.gather(accepted["idx"])))
+            self.fast.append((accepted.with_columns(line=line_nos.gather(accepted["idx"])),
+                              lines))
         validator.position = NEVER
         validator.visible_from.clear()
         return done
@@ -364,8 +366,8 @@ class _FileLoad:
                 self.staging.add(v.deals_table,
                                  pl.DataFrame(flat, schema=v.frame_schema, orient="row"))
             self.report.games.update(a.record.game_id for a, _ in fresh)
-        for accepted in self.fast:
-            self._flush_fast(accepted)
+        for accepted, lines in self.fast:
+            self._flush_fast(accepted, lines)
         self.fast = []
         if self.issues:
             rows = [_quarantine_row(i, self.now) for i in self.issues]
@@ -374,8 +376,9 @@ class _FileLoad:
         self.games, self.deals, self.issues = [], [], []
 
 
-    def _flush_fast(self, accepted: pl.DataFrame) -> None:
-        """Store the fast path's deals: new, duplicate, or a conflict sent to quarantine."""
+    def _flush_fast(self, accepted: pl.DataFrame, lines: list[str]) -> None:
+        """Store the fast path's deals of a chunk of ``lines``: new, duplicate, or a conflict
+        sent to quarantine."""
         stored = self.staging.deal_keys(self.conn, accepted)
         if stored.height == 0:  # all new (the usual case): no join
             new, same, clash = accepted, 0, accepted.clear()
@@ -389,7 +392,8 @@ class _FileLoad:
             self.issue(Issue(self.report.source, row["line"], f"{row['game_id']}#{row['deal_no']}",
                              Code.DEAL_CONFLICT,
                              f"deal {row['deal_no']} of game {row['game_id']!r} is already stored "
-                             "with other content (fix or remove one of them)", row["text"]))
+                             "with other content (fix or remove one of them)",
+                             lines[row["idx"]]))
         deals = new.select(
             "game_id", "deal_no", "deal_key", "dealer", "declarer", "contract", "line", "record",
             "has_cards", variant=pl.lit(fastpath.VARIANT),

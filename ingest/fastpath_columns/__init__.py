@@ -69,16 +69,15 @@ def accept(lines: Sequence[str], candidates: Sequence[int],
     if not candidates or not games:
         return pl.DataFrame(schema=OUTPUT_SCHEMA)
     table = Games.of(games)
-    texts = [lines[i] for i in candidates]
     idx = np.asarray(candidates, dtype=np.int64)
     if blob is None:
-        data, starts, ends = encoded(texts)
+        data, starts, ends = encoded([lines[i] for i in candidates])
     else:
         data, starts, ends = spans(lines, blob, idx)
     c, records = check_batch(data, starts, ends, idx, table)
     ok = c.status == kernel.TAKEN
     _judge_auctions(table, c, ok, {} if cache is None else cache)
-    return taken_rows(texts, table, c, records.where(ok))
+    return taken_rows(table, c, records.where(ok))
 
 
 def encoded(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -4,7 +4,6 @@ canonical JSON the kernel wrote (records.md 1) and the deal key (``ingest.valida
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -101,8 +100,7 @@ class Records:
                        [k for k, m in zip(self.keys, keep.tolist(), strict=True) if m])
 
 
-def taken_rows(texts: Sequence[str], games: Games, c: Checked, records: Records
-               ) -> pl.DataFrame:
+def taken_rows(games: Games, c: Checked, records: Records) -> pl.DataFrame:
     """The rows of the taken lines: columns, canonical JSON and deal key."""
     take = records.at
     if not len(take):
@@ -118,7 +116,6 @@ def taken_rows(texts: Sequence[str], games: Games, c: Checked, records: Records
                 **{f"g_tricks_{i}": tricks[:, i] for i in range(4)}}
     out = pl.DataFrame({
         "idx": pl.Series(c.idx[take], dtype=pl.Int32),
-        "text": pl.Series([texts[i] for i in take.tolist()], dtype=pl.String),
         "game_id": pl.Series(games.ids, dtype=pl.String).gather(g),
         "deal_no": pl.Series(c.deal_no[take], dtype=pl.Int32),
         **{k: flat.gather(g * 4 + np.maximum(v, 0)) for k, v in named.items()},

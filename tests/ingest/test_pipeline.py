@@ -147,8 +147,34 @@ def test_reordered_keys_are_duplicates_changed_content_conflicts(
     second.write_text("\n".join(json.dumps(x) for x in (game, same, other)) + "\n")
     (r,) = run([second], db, fake)
     assert (r.records, r.stored, r.duplicates, r.quarantined) == (3, 0, 2, 1)
-    assert [(i.line, str(i.code), i.record_key) for i in r.issues] == \
-        [(3, "deal-conflict", "g#1")]
+    assert [(i.line, str(i.code), i.record_key, i.raw) for i in r.issues] == \
+        [(3, "deal-conflict", "g#1", json.dumps(other))]
+
+
+@pytest.mark.parametrize("cards", [False, True])
+def test_a_conflict_found_by_a_fast_path_quarantines_the_line_as_read(
+    db: Path, fake: FakeSettlement, tmp_path: Path, cards: bool
+) -> None:
+    """Other content under a stored deal's number is a DEAL_CONFLICT (STYLE.md 6) also when a
+    fast path took the line (score sheet, or cards with the columnar path): the quarantine row
+    keeps the line as it was read."""
+    from tests.ingest.test_fastpath_columns import _game, _plain_lines
+
+    game = _game(["Anna", "Boris", "Chris"])
+    head = json.dumps({"record": "game", **game.model_dump(mode="json", exclude_defaults=True)})
+    if cards:
+        one, two = (json.loads(line) for line in _plain_lines(game, 2))
+    else:
+        one = {"record": "deal", "game_id": "g", "deal_no": 1, "dealer": "Anna"}
+        two = {"record": "deal", "game_id": "g", "deal_no": 1, "dealer": "Boris"}
+    other = json.dumps({**two, "deal_no": one["deal_no"]})
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    first.write_text(head + "\n" + json.dumps(one) + "\n")
+    second.write_text(head + "\n" + other + "\n")
+    run([first], db, fake)
+    (r,) = run([second], db, fake)
+    assert (r.records, r.stored, r.duplicates, r.quarantined) == (2, 0, 1, 1)
+    assert [(i.line, str(i.code), i.raw) for i in r.issues] == [(2, "deal-conflict", other)]
 
 
 def test_quarantine_of_a_source_is_replaced(db: Path, fake: FakeSettlement, tmp_path: Path
