@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import accumulate, repeat
 from pathlib import Path
 
@@ -83,13 +83,23 @@ class JsonlReader:
         line_no = 0
         chars = 0
         limit = max_chars if max_chars is not None else -1
+        # bytes read at a time: about a batch's worth (at first from the length of the first
+        # lines, then the last batch's size), so that a batch is mostly one read
+        read = BLOCK
+        if limit > BLOCK:
+            with path.open("rb") as fh:
+                head = fh.read(1 << 16)
+            lines_in_head = head.count(b"\n")
+            read = max(BLOCK, min(limit, len(head) * size // max(1, lines_in_head)))
 
         def done() -> Lines:
+            nonlocal read
             if pieces:
                 chunk.blob = _joined(pieces)
+            read = max(BLOCK, min(limit, chars + len(chunk)))
             return chunk
 
-        for data, lo, hi in _blocks(path, max(BLOCK, limit)):
+        for data, lo, hi in _blocks(path, lambda: read):
             block = memoryview(data)[lo:hi]
             try:
                 text = str(block, "utf-8")
@@ -143,7 +153,7 @@ class JsonlReader:
                     chunk.append((line_no, text))
                     chars += len(text)
                 if len(chunk) >= size or 0 <= limit <= chars:
-                    yield chunk
+                    yield done()
                     chunk = Lines()  # its lines come from this block: no blob
                     chars = 0
         if chunk:
@@ -160,14 +170,14 @@ BLOCK = 1 << 22
 end)."""
 
 
-def _blocks(path: Path, size: int) -> Iterator[tuple[bytes, int, int]]:
+def _blocks(path: Path, size: Callable[[], int]) -> Iterator[tuple[bytes, int, int]]:
     """The file in blocks of whole lines, without their final line end, as ``(data, first,
-    past the last byte)``: ``size`` bytes read at a time (what follows the last line end is read
-    again with the next read; a line longer than ``size`` is read on until its end), cut into
+    past the last byte)``: ``size()`` bytes read at a time (what follows the last line end is
+    read again with the next read; a line longer than that is read on until its end), cut into
     blocks of about :data:`BLOCK` bytes (decoded and split while they are in the cache)."""
     with path.open("rb") as fh:
         rest = b""
-        while data := fh.read(size):
+        while data := fh.read(size()):
             cut = data.rfind(b"\n")
             if cut < 0:
                 rest += data
