@@ -30,6 +30,7 @@ that an accepted line is accepted by the reference with the same canonical JSON,
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -429,7 +430,7 @@ def replay_arrays(hands: np.ndarray, seats: np.ndarray, cards: np.ndarray, trump
     return ~bad & (taken == tricks).all(axis=1)
 
 
-def accept(source: str, texts: list[tuple[int, str]], candidates: list[int],
+def accept(source: str, texts: Sequence[tuple[int, str]], candidates: list[int],
            games: dict[str, tuple[GameView, int]]) -> tuple[pl.DataFrame, dict[int, Raw]]:
     """The candidate lines (positions in ``texts``) this path accepts, as a frame of
     ``OUTPUT_SCHEMA``, and the parsed ``Raw`` of those it left to the reference (to reuse).

@@ -11,9 +11,12 @@ import json
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
-from itertools import accumulate, repeat
+from itertools import accumulate
 from pathlib import Path
 
+import numpy as np
+
+from ingest.lines import Batch, Item, PlainLines, plain_spans
 from ingest.source import Issue, Raw
 from model.problems import Code
 
@@ -39,15 +42,6 @@ def parse_line(source: str, line_no: int, text: str) -> Raw | Issue:
     return Raw(source, line_no, data, text)
 
 
-class Lines(list[tuple[int, str] | Issue]):
-    """A batch of :meth:`JsonlReader.read_lines`: ``(line, text)`` or an issue per line."""
-
-    blob: memoryview | None = None
-    """The lines' bytes, one ``"\\n"`` between two, when every line of the batch is ASCII and
-    read as it is (no issue, no blank line, no ``"\\r"``): a line's offset in ``blob`` is then
-    its offset in the lines joined by ``"\\n"``. ``None`` otherwise."""
-
-
 class JsonlReader:
     """Reads ``*.jsonl`` / ``*.ndjson``: one record per line."""
 
@@ -68,38 +62,49 @@ class JsonlReader:
 
     def read_lines(
         self, path: Path, size: int, max_chars: int | None = None
-    ) -> Iterator[Lines]:
+    ) -> Iterator[list[Item] | PlainLines]:
         """The file's non-blank lines, unparsed, ``size`` at a time (fewer when their text
         reaches ``max_chars`` characters first): ``(line, text)`` or, for a line that is not
-        UTF-8, an issue (the fast path of ``ingest/fastpath.py`` reads these).
+        UTF-8, an issue (the fast path of ``ingest/fastpath.py`` reads these). A batch of plain
+        lines comes as :class:`ingest.lines.PlainLines` (the bytes read, each line decoded only
+        when asked for).
 
-        Reads blocks of whole lines (of at least ``max_chars`` bytes, so that a batch is
-        usually a slice of one block) and decodes each block at once (line by line only for a
-        block that is not valid UTF-8). A batch of ASCII lines read as they are keeps their
-        bytes (``Lines.blob``)."""
-        chunk = Lines()
-        # the chunk's bytes while it is plain ASCII: (buffer, first byte, past the last)
-        pieces: list[tuple[bytes, int, int]] | None = []
+        Reads blocks of whole lines, about a batch's worth at a time (estimated from the first
+        lines, then from the last batch), so that a batch is mostly one read, and decodes a block
+        that is not plain at once (line by line only when it is not valid UTF-8)."""
+        batch = Batch()
         line_no = 0
-        chars = 0
         limit = max_chars if max_chars is not None else -1
-        # bytes read at a time: about a batch's worth (at first from the length of the first
-        # lines, then the last batch's size), so that a batch is mostly one read
         read = BLOCK
         if limit > BLOCK:
             with path.open("rb") as fh:
                 head = fh.read(1 << 16)
-            lines_in_head = head.count(b"\n")
-            read = max(BLOCK, min(limit, len(head) * size // max(1, lines_in_head)))
+            read = max(BLOCK, min(limit, len(head) * size // max(1, head.count(b"\n"))))
 
-        def done() -> Lines:
+        def full() -> bool:
+            return batch.n >= size or 0 <= limit <= batch.chars
+
+        def take() -> list[Item] | PlainLines:
             nonlocal read
-            if pieces:
-                chunk.blob = _joined(pieces)
-            read = max(BLOCK, min(limit, chars + len(chunk)))
-            return chunk
+            read = max(BLOCK, min(limit, batch.chars + batch.n))
+            return batch.take()
 
         for data, lo, hi in _blocks(path, lambda: read):
+            spans = plain_spans(data, lo, hi)
+            if spans is not None:  # plain lines: cut where the same loop below would
+                starts, ends = spans
+                at = 0
+                while at < len(starts):
+                    n = min(size - batch.n, len(starts) - at)
+                    if limit >= 0:
+                        sums = batch.chars + np.cumsum(ends[at:at + n] - starts[at:at + n])
+                        n = min(n, int(np.searchsorted(sums, limit)) + 1)
+                    batch.add_plain(data, starts[at:at + n], ends[at:at + n], line_no + 1)
+                    line_no += n
+                    at += n
+                    if full():
+                        yield take()
+                continue
             block = memoryview(data)[lo:hi]
             try:
                 text = str(block, "utf-8")
@@ -109,55 +114,37 @@ class JsonlReader:
                     for i, b in enumerate(bytes(block).split(b"\n"), start=1)]
             else:
                 plain = text.split("\n")
-                if "\r" not in text and (
-                        # every line starts a JSON object, or at least none is blank
-                        all(map(str.startswith, plain, repeat("{")))
-                        or not (not text or text[0].isspace() or text[-1] == "\n"
-                                or _SPACE_AFTER_LINE_END.search(text))):
+                if "\r" not in text and not (not text or text[0].isspace() or text[-1] == "\n"
+                                             or _SPACE_AFTER_LINE_END.search(text)):
                     # no blank line, no "\r": the lines go as they are, a slice at a time (the
-                    # same chunks as the loop below makes)
-                    ascii_ = len(text) == len(block)  # then a line's bytes are its characters
-                    at, pos = 0, lo  # the slice's first line and byte
+                    # same batches as the loop below makes)
+                    at = 0
                     while at < len(plain):
-                        take = plain[at:at + size - len(chunk)]
-                        sums = list(accumulate(map(len, take), initial=chars))
+                        take_ = plain[at:at + size - batch.n]
+                        upto = list(accumulate(map(len, take_), initial=batch.chars))
                         if limit >= 0:
-                            take = take[:max(1, bisect_left(sums, limit, lo=1))]
-                        end = pos + sums[len(take)] - chars + len(take)  # past the line end
-                        chars = sums[len(take)]
-                        if pieces is not None and ascii_:
-                            pieces.append((data, pos, end - 1))
-                        else:
-                            pieces = None
-                        pos = end
-                        chunk.extend(zip(range(line_no + 1, line_no + 1 + len(take)), take,
-                                         strict=True))
-                        line_no += len(take)
-                        at += len(take)
-                        if len(chunk) >= size or 0 <= limit <= chars:
-                            yield done()
-                            chunk, pieces = Lines(), []
-                            chars = 0
+                            take_ = take_[:max(1, bisect_left(upto, limit, lo=1))]
+                        batch.add(zip(range(line_no + 1, line_no + 1 + len(take_)), take_,
+                                      strict=True), len(take_), upto[len(take_)] - batch.chars)
+                        line_no += len(take_)
+                        at += len(take_)
+                        if full():
+                            yield take()
                     continue
                 lines = list(plain)
-            pieces = None
             for item in lines:
                 line_no += 1
                 if isinstance(item, Issue):
-                    chunk.append(item)
-                    chars += len(item.raw)
+                    batch.add((item,), 1, len(item.raw))
                 else:
                     text = item.rstrip("\r")
                     if not text.strip():
                         continue
-                    chunk.append((line_no, text))
-                    chars += len(text)
-                if len(chunk) >= size or 0 <= limit <= chars:
-                    yield done()
-                    chunk = Lines()  # its lines come from this block: no blob
-                    chars = 0
-        if chunk:
-            yield done()
+                    batch.add(((line_no, text),), 1, len(text))
+                if full():
+                    yield take()
+        if batch.n:
+            yield take()
 
 
 _SPACE_AFTER_LINE_END = re.compile(r"\n\s")
@@ -198,17 +185,6 @@ def _blocks(path: Path, size: Callable[[], int]) -> Iterator[tuple[bytes, int, i
                 yield data, lo, cut
         if rest:
             yield rest, 0, len(rest)
-
-
-def _joined(pieces: list[tuple[bytes, int, int]]) -> memoryview:
-    """The bytes of ``pieces`` with a line end between two: a view of their buffer when they
-    follow one another in it (the usual case), else a copy."""
-    data, lo, hi = pieces[0]
-    for d, a, b in pieces[1:]:
-        if d is not data or a != hi + 1:
-            return memoryview(b"\n".join(memoryview(d)[a:b] for d, a, b in pieces))
-        hi = b
-    return memoryview(data)[lo:hi]
 
 
 def _decode(source: str, line_no: int, blob: bytes) -> str | Issue:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import gc
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -27,7 +27,8 @@ import polars as pl
 
 from ingest import fastpath, fastpath_cards, fastpath_columns, store
 from ingest.formats import expand, reader_for
-from ingest.jsonl import JsonlReader, Lines, parse_line
+from ingest.jsonl import JsonlReader, parse_line
+from ingest.lines import Item, PlainLines, Texts
 from ingest.source import Issue, Raw, Reader
 from ingest.validate import NEVER, Accepted, Validator, VariantLookup
 from model import tables as T
@@ -139,7 +140,7 @@ class _FileLoad:
         self.games: list[Accepted] = []
         self.deals: list[Accepted] = []
         self.issues: list[Issue] = []
-        self.fast: list[tuple[pl.DataFrame, list[str]]] = []
+        self.fast: list[tuple[pl.DataFrame, Sequence[str]]] = []
         """The fast paths' rows of each chunk, and the chunk's lines (by ``idx``)."""
         self.staging = store.Staging(conn)
         """New deals and their variant rows wait here until the file's end (``store.Staging``)."""
@@ -166,7 +167,7 @@ class _FileLoad:
         else:
             self.accept(result)
 
-    def chunk(self, items: list[tuple[int, str] | Issue], validator: Validator,
+    def chunk(self, items: list[Item] | PlainLines, validator: Validator,
               fast_games: Callable[[], pl.DataFrame] | None,
               card_games: Callable[[], dict[str, fastpath_cards.GameView]] | None = None,
               ) -> int:
@@ -177,22 +178,37 @@ class _FileLoad:
         such a game only after its game line (``Validator.visible_from``). The fast path takes
         what it accepts (score-sheet deals by ``ingest/fastpath.py``, deals with hands by
         ``ingest/fastpath_columns/`` and then ``ingest/fastpath_cards.py``), the rest goes
-        through the reference path in line order. Returns the bytes read."""
+        through the reference path in line order. Returns the bytes read.
+
+        A batch of plain lines (``PlainLines``) is searched as bytes, and a line of it is decoded
+        only when a path other than the columnar card path reads it."""
         source = self.report.source
-        texts = [it for it in items if not isinstance(it, Issue)]
-        lines = list(map(itemgetter(1), texts))
-        # lines with hands are the card paths' (the score-sheet shape has none)
-        with_hands = [k for k, t in enumerate(lines) if '"hands"' in t]
+        texts: Sequence[tuple[int, str]]
+        lines: Sequence[str]
+        # lines with hands are the card paths' (the score-sheet shape has none); a game line
+        # with '"hands"' in it (a player so named) is read in line order with the rest, and the
+        # fast paths see its game only from the next chunk on
+        if isinstance(items, PlainLines):
+            texts, lines = items, Texts(items)
+            with_hands = fastpath_columns.lines_holding(items.spans(), b'"hands"')
+            hand_set = set(with_hands)
+            game_like = items.containing(
+                b'"game"', (k for k in range(len(items)) if k not in hand_set))
+            chars = items.chars
+        else:
+            texts = [it for it in items if not isinstance(it, Issue)]
+            lines = list(map(itemgetter(1), texts))
+            with_hands = [k for k, t in enumerate(lines) if '"hands"' in t]
+            hand_set = set(with_hands)
+            game_like = [k for k, t in enumerate(lines) if k not in hand_set and '"game"' in t]
+            chars = sum(map(len, lines)) + sum(len(it.raw) for it in items
+                                               if isinstance(it, Issue))
         early: dict[int, Accepted | Issue] = {}
         game_lines: list[tuple[int, Raw]] = []
-        hand_set = set(with_hands)
-        # a game line with '"hands"' in it (a player so named) is read in line order with the
-        # rest, and the fast paths see its game only from the next chunk on
-        for k, (line_no, text) in enumerate(texts):
-            if k not in hand_set and '"game"' in text:
-                raw = parse_line(source, line_no, text)
-                if isinstance(raw, Raw) and raw.data.get("record") == "game":
-                    game_lines.append((k, raw))
+        for k in game_like:
+            raw = parse_line(source, *texts[k])
+            if isinstance(raw, Raw) and raw.data.get("record") == "game":
+                game_lines.append((k, raw))
         # the chunk's games are looked up in the database in one query, not one per game line
         self.stored_games = store.stored_games(
             self.conn, [g for _, r in game_lines if isinstance(g := r.data.get("game_id"), str)])
@@ -211,7 +227,9 @@ class _FileLoad:
                     accepted = accepted.with_columns(idx=pl.Series(sheet, dtype=pl.Int32)
                                                      .gather(accepted["idx"]))
                 else:
-                    accepted = fastpath.accept(lines, games.drop("since"))
+                    accepted = fastpath.accept(
+                        items.texts() if isinstance(items, PlainLines) else list(lines),
+                        games.drop("since"))
                 since = games.select("game_id", "since")
                 accepted = accepted.join(since, on="game_id", how="left").filter(
                     pl.col("idx") > pl.col("since")).drop("since")
@@ -223,16 +241,14 @@ class _FileLoad:
             candidates = [k for k in with_hands if k not in taken and k not in early]
             cards, parsed = self._deals_with_hands(
                 texts, lines, candidates, card_games(), validator,
-                items.blob if isinstance(items, Lines) else None)
+                items.spans() if isinstance(items, PlainLines) else None)
             if cards is not None:
                 accepted = cards if accepted is None else pl.concat([accepted, cards])
         slow = np.ones(len(texts), dtype=bool)  # the lines the fast paths left
         if accepted is not None and accepted.height:
             accepted = accepted.filter(~pl.struct("game_id", "deal_no").is_duplicated())
             slow[accepted["idx"].to_numpy()] = False
-        done = len(items) + sum(map(len, lines))  # characters read, with the line ends
-        if len(texts) < len(items):
-            done += sum(len(it.raw) for it in items if isinstance(it, Issue))
+        done = len(items) + chars  # characters read, with the line ends
         slow_ids: set[tuple[str, int]] = set()
         # the lines left to the reference path, with the unreadable ones, in line order
         rest: Iterable[int | Issue]
@@ -278,7 +294,9 @@ class _FileLoad:
                     self.take(parse_line(source, *texts[i]), validator)
                 self.deals.sort(key=lambda a: a.raw.line)
                 accepted = accepted.filter(~pl.col("idx").is_in(clash))
-            line_nos = pl.Series("line", list(map(itemgetter(0), texts)), dtype=pl.Int32)
+            line_nos = pl.Series("line", np.arange(items.first, items.first + len(items))
+                                 if isinstance(items, PlainLines)
+                                 else list(map(itemgetter(0), texts)), dtype=pl.Int32)
             self.fast.append((accepted.with_columns(line=line_nos.gather(accepted["idx"])),
                               lines))
         validator.position = NEVER
@@ -286,18 +304,19 @@ class _FileLoad:
         return done
 
     def _deals_with_hands(
-        self, texts: list[tuple[int, str]], lines: list[str], candidates: list[int],
+        self, texts: Sequence[tuple[int, str]], lines: Sequence[str], candidates: list[int],
         views: dict[str, fastpath_cards.GameView], validator: Validator,
-        blob: memoryview | None,
+        spans: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
     ) -> tuple[pl.DataFrame | None, dict[int, Raw]]:
         """The candidate lines (with hands) the card fast paths take: the columnar path first
         (``ingest/fastpath_columns/``), then the per-line one (``ingest/fastpath_cards.py``) on
         what it left; and the parsed ``Raw`` of the lines the per-line path turned down.
-        ``lines`` are the texts of ``texts``; ``blob`` their bytes (``Lines.blob``)."""
+        ``lines`` are the texts of ``texts``; ``spans`` their bytes and where each starts and
+        ends (``PlainLines.spans``), when the batch is plain."""
         if not views or not candidates:
             return None, {}
         seen = {g: (v, validator.visible_from.get(g, -1)) for g, v in views.items()}
-        taken = fastpath_columns.accept(lines, candidates, seen, self.auctions, blob)
+        taken = fastpath_columns.accept(lines, candidates, seen, self.auctions, spans)
         if taken.height:
             done = set(taken["idx"].to_list())
             candidates = [k for k in candidates if k not in done]
@@ -376,7 +395,7 @@ class _FileLoad:
         self.games, self.deals, self.issues = [], [], []
 
 
-    def _flush_fast(self, accepted: pl.DataFrame, lines: list[str]) -> None:
+    def _flush_fast(self, accepted: pl.DataFrame, lines: Sequence[str]) -> None:
         """Store the fast path's deals of a chunk of ``lines``: new, duplicate, or a conflict
         sent to quarantine."""
         stored = self.staging.deal_keys(self.conn, accepted)

@@ -56,13 +56,13 @@ PART = 2000
 def accept(lines: Sequence[str], candidates: Sequence[int],
            games: Mapping[str, tuple[per_line.GameView, int]],
            cache: dict[tuple[str, bytes], tuple[int, int]] | None = None,
-           blob: bytes | memoryview | None = None) -> pl.DataFrame:
+           spans: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> pl.DataFrame:
     """The candidate lines (positions in ``lines``) this path takes, as a frame of
     ``OUTPUT_SCHEMA``. ``games`` maps a game id to its per-line view and the position of its
     game line in ``lines`` (-1: known before); a deal sees a game only after that line. ``cache``
-    keeps auction verdicts between batches. ``blob``: the bytes of ``lines`` joined by
-    ``"\\n"``, when the caller has them and every line is ASCII (``ingest.jsonl.Lines``); else
-    the candidates are encoded here.
+    keeps auction verdicts between batches. ``spans``: the bytes of ``lines`` as read and where
+    each line starts and ends in them (``ingest.lines.PlainLines.spans``: ASCII lines), when
+    the caller has them; else the candidates are encoded here.
 
     The kernel (``kernel.check_lines``) runs without the GIL: a large batch is cut into parts of
     :data:`PART` lines, checked side by side by :data:`WORKERS` threads."""
@@ -70,14 +70,21 @@ def accept(lines: Sequence[str], candidates: Sequence[int],
         return pl.DataFrame(schema=OUTPUT_SCHEMA)
     table = Games.of(games)
     idx = np.asarray(candidates, dtype=np.int64)
-    if blob is None:
+    if spans is None:
         data, starts, ends = encoded([lines[i] for i in candidates])
     else:
-        data, starts, ends = spans(lines, blob, idx)
+        data, starts, ends = spans[0], spans[1][idx], spans[2][idx]
     c, records = check_batch(data, starts, ends, idx, table)
     ok = c.status == kernel.TAKEN
     _judge_auctions(table, c, ok, {} if cache is None else cache)
     return taken_rows(table, c, records.where(ok))
+
+
+def lines_holding(spans: tuple[np.ndarray, np.ndarray, np.ndarray], needle: bytes) -> list[int]:
+    """The positions of the lines that hold ``needle``, among lines given by their bytes and
+    where each starts and ends (``ingest.lines.PlainLines.spans``)."""
+    found = kernel.lines_holding(*spans, np.frombuffer(needle, dtype=np.uint8))
+    return np.flatnonzero(found).tolist()
 
 
 def encoded(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -94,18 +101,6 @@ def encoded(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             ends = np.cumsum([len(t.encode()) + 1 for t in texts]) - 1
     starts = np.concatenate([[0], ends[:-1] + 1]).astype(np.int64)
     return data, starts, ends
-
-
-def spans(lines: Sequence[str], blob: bytes | memoryview, idx: np.ndarray
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The bytes of ASCII ``lines`` joined by ``"\\n"`` (``blob``), and where the lines at
-    ``idx`` start and end in them."""
-    chars = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
-    data = np.frombuffer(blob, dtype=np.uint8)
-    if len(data) != int(chars.sum()) + len(lines) - 1:
-        raise ValueError("the blob is not the lines joined by line ends")
-    starts = (np.cumsum(chars + 1) - (chars + 1))[idx]
-    return data, starts, starts + chars[idx]
 
 
 def check_batch(data: np.ndarray, starts: np.ndarray, ends: np.ndarray, idx: np.ndarray,

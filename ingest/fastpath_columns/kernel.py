@@ -853,3 +853,22 @@ def check_lines(
         o += 1
         length[li] = o - begin
 
+
+
+# --- finding lines ----------------------------------------------------------------------------
+
+@jit
+def lines_holding(d: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+                  needle: np.ndarray) -> np.ndarray:
+    """Whether each line ``d[starts[i]:ends[i]]`` holds the bytes ``needle``."""
+    out = np.zeros(len(starts), dtype=np.bool_)
+    m = len(needle)
+    for i in range(len(starts)):
+        for p in range(starts[i], ends[i] - m + 1):
+            j = 0
+            while j < m and d[p + j] == needle[j]:
+                j += 1
+            if j == m:
+                out[i] = True
+                break
+    return out

@@ -22,8 +22,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from data.samples.make_samples import sheet_deal
-from ingest import fastpath
+from ingest import fastpath, fastpath_columns
 from ingest.jsonl import parse_line
+from ingest.lines import PlainLines
 from ingest.source import Issue, Raw
 from ingest.validate import Accepted, Validator
 from model.base import DealBase
@@ -362,32 +363,41 @@ def test_read_lines_chunks_as_line_by_line(
     got = [[(("issue", it.line, it.raw) if isinstance(it, Issue) else it) for it in chunk]
            for chunk in chunks]
     assert got == _lines_one_by_one(data, size, max_chars)
-    for chunk in chunks:  # the bytes kept for the card kernel are the chunk's lines
-        if chunk.blob is not None:
-            texts = [it[1] for it in chunk if not isinstance(it, Issue)]
-            assert len(texts) == len(chunk)
+    for chunk in chunks:  # a batch kept as bytes holds exactly its lines
+        if isinstance(chunk, PlainLines):
+            texts = [text for _, text in chunk]
             assert bytes(chunk.blob) == "\n".join(texts).encode("ascii")
+            assert chunk.texts() == texts
+            assert chunk.chars == sum(map(len, texts))
+            for needle in ("deal", '"a"', "x"):
+                assert chunk.containing(needle.encode(), range(len(chunk))) == [
+                    k for k, t in enumerate(texts) if needle in t]
+                assert fastpath_columns.lines_holding(chunk.spans(), needle.encode()) == [
+                    k for k, t in enumerate(texts) if needle in t]
     if data.isascii() and b"\r" not in data and all(
             line.startswith(b"{") for line in data.removesuffix(b"\n").split(b"\n")):
-        assert all(chunk.blob is not None for chunk in chunks)
+        assert all(isinstance(chunk, PlainLines) for chunk in chunks)
 
 
-def test_batches_of_plain_lines_are_views_of_what_was_read(tmp_path: Path) -> None:
-    """A batch of plain ASCII lines keeps their bytes without a copy when they were read in one
-    piece (``ingest/jsonl.py``: the card kernel reads them there); batches read with a line that
-    is not ASCII keep none (their characters are not their bytes)."""
+def test_batches_of_plain_lines_are_the_bytes_read(tmp_path: Path) -> None:
+    """A batch of plain ASCII lines keeps the bytes read, without a copy when they were read in
+    one piece (``ingest/lines.py``: the card kernel reads them there, a line is decoded only when
+    asked for); batches read with a line that is not ASCII are decoded (their characters are
+    not their bytes)."""
     from ingest import jsonl
 
     lines = [json.dumps({"record": "deal", "n": i}) for i in range(100)]
     path = tmp_path / "x.jsonl"
     path.write_text("\n".join(lines) + "\n")
     first, second = jsonl.READER.read_lines(path, 60, 1 << 20)
-    assert first.blob is not None and second.blob is not None
-    assert first.blob.obj is second.blob.obj  # one read, two views
+    assert isinstance(first, PlainLines) and isinstance(second, PlainLines)
+    assert first.data is second.data  # one read
     assert bytes(second.blob) == "\n".join(lines[60:]).encode()
+    assert (second[0], second[-1]) == ((61, lines[60]), (100, lines[99]))
     path.write_text("\n".join([*lines[:99], '{"name": "Γιώργος"}']) + "\n")
     first, second = jsonl.READER.read_lines(path, 60, 1 << 20)
-    assert first.blob is None and second.blob is None
+    assert not isinstance(first, PlainLines) and not isinstance(second, PlainLines)
+    assert second[-1] == (100, '{"name": "Γιώργος"}')
 
 
 def test_stored_games_answers_like_stored_game(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from ingest import fastpath_cards, fastpath_columns
 from ingest.fastpath_columns import kernel
 from ingest.fastpath_columns.games import Games
 from ingest.fastpath_columns.layout import CALLS, SHAPE
+from ingest.lines import PlainLines, Texts, plain_spans
 from ingest.validate import Accepted
 from model.greek.records import GreekGame
 from tests.ingest.test_fastpath_cards import (
@@ -59,17 +60,18 @@ def layout(draw: Draw, d: dict[str, Any]) -> str:
 
 
 def columnar(by_game: dict[str, GreekGame], lines: list[str]) -> pl.DataFrame:
-    """The columnar path's rows; for ASCII lines, the same whether it is given their bytes as
-    the reader keeps them (``ingest.jsonl.Lines.blob``: every line, one line end between two)
-    or encodes the candidates itself."""
+    """The columnar path's rows; for plain lines, the same whether it is given their bytes as
+    the reader keeps them (``ingest.lines.PlainLines``, after a line it does not take) or
+    encodes the candidates itself."""
     views = {gid: (v, -1) for gid, g in by_game.items()
              if (v := fastpath_cards.game_view(g)) is not None}
     out = fastpath_columns.accept(lines, list(range(len(lines))), views)
-    if all(t.isascii() for t in lines):
-        blob = memoryview("\n".join(["{}", *lines]).encode())
-        from_blob = fastpath_columns.accept(["{}", *lines], list(range(1, len(lines) + 1)),
-                                            views, blob=blob)
-        assert_frame_equal(from_blob, out.with_columns(idx=pl.col("idx") + 1))
+    data = "\n".join(["{}", *lines]).encode()
+    if (spans := plain_spans(data, 0, len(data))) is not None:
+        read = PlainLines(data, *spans, 1)
+        in_place = fastpath_columns.accept(Texts(read), list(range(1, len(lines) + 1)), views,
+                                           spans=read.spans())
+        assert_frame_equal(in_place, out.with_columns(idx=pl.col("idx") + 1))
     return out
 
 
