@@ -190,10 +190,10 @@ class _FileLoad:
         # fast paths see its game only from the next chunk on
         if isinstance(items, PlainLines):
             texts, lines = items, Texts(items)
-            with_hands = fastpath_columns.lines_holding(items.spans(), b'"hands"')
+            hands = fastpath_columns.lines_holding(items.spans(), b'"hands"')
+            with_hands = np.flatnonzero(hands).tolist()
             hand_set = set(with_hands)
-            game_like = items.containing(
-                b'"game"', (k for k in range(len(items)) if k not in hand_set))
+            game_like = items.containing(b'"game"', np.flatnonzero(~hands).tolist())
             chars = items.chars
         else:
             texts = [it for it in items if not isinstance(it, Issue)]

@@ -80,11 +80,11 @@ def accept(lines: Sequence[str], candidates: Sequence[int],
     return taken_rows(table, c, records.where(ok))
 
 
-def lines_holding(spans: tuple[np.ndarray, np.ndarray, np.ndarray], needle: bytes) -> list[int]:
-    """The positions of the lines that hold ``needle``, among lines given by their bytes and
-    where each starts and ends (``ingest.lines.PlainLines.spans``)."""
-    found = kernel.lines_holding(*spans, np.frombuffer(needle, dtype=np.uint8))
-    return np.flatnonzero(found).tolist()
+def lines_holding(spans: tuple[np.ndarray, np.ndarray, np.ndarray], needle: bytes
+                  ) -> np.ndarray:
+    """Whether each line holds ``needle`` (of two bytes or more), for lines given by their bytes
+    and where each starts and ends (``ingest.lines.PlainLines.spans``)."""
+    return kernel.lines_holding(*spans, np.frombuffer(needle, dtype=np.uint8))
 
 
 def encoded(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
