@@ -76,6 +76,10 @@ class PlainLines(Sequence[tuple[int, str]]):
         """Characters of the lines, line ends not counted."""
         return int(self.ends[-1] - self.starts[0]) - len(self) + 1
 
+    def holds(self, needle: bytes) -> bool:
+        """Whether any line holds ``needle`` (which has no line end)."""
+        return self.data.find(needle, int(self.starts[0]), int(self.ends[-1])) >= 0
+
     def containing(self, needle: bytes, among: Iterable[int]) -> list[int]:
         """The positions, ``among`` those given, of the lines holding ``needle``."""
         find, starts, ends = self.data.find, self.starts, self.ends

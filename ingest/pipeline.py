@@ -190,7 +190,8 @@ class _FileLoad:
         # fast paths see its game only from the next chunk on
         if isinstance(items, PlainLines):
             texts, lines = items, Texts(items)
-            hands = fastpath_columns.lines_holding(items.spans(), b'"hands"')
+            hands = (fastpath_columns.lines_holding(items.spans(), b'"hands"')
+                     if items.holds(b'"hands"') else np.zeros(len(items), dtype=bool))
             with_hands = np.flatnonzero(hands).tolist()
             hand_set = set(with_hands)
             game_like = items.containing(b'"game"', np.flatnonzero(~hands).tolist())
@@ -221,15 +222,16 @@ class _FileLoad:
                 since=pl.col("game_id").replace_strict(validator.visible_from, default=-1,
                                                        return_dtype=pl.Int64))
             if games.height:
-                if with_hands or early:
-                    sheet = [k for k in range(len(lines)) if k not in hand_set and k not in early]
-                    accepted = fastpath.accept([lines[k] for k in sheet], games.drop("since"))
+                sheet = [k for k in range(len(lines)) if k not in hand_set and k not in early]
+                # a plain batch whose lines are mostly read here is decoded at once
+                every = (items.texts() if isinstance(items, PlainLines)
+                         and len(sheet) > len(items) // 4 else lines)
+                if len(sheet) < len(lines):
+                    accepted = fastpath.accept([every[k] for k in sheet], games.drop("since"))
                     accepted = accepted.with_columns(idx=pl.Series(sheet, dtype=pl.Int32)
                                                      .gather(accepted["idx"]))
                 else:
-                    accepted = fastpath.accept(
-                        items.texts() if isinstance(items, PlainLines) else list(lines),
-                        games.drop("since"))
+                    accepted = fastpath.accept(list(every), games.drop("since"))
                 since = games.select("game_id", "since")
                 accepted = accepted.join(since, on="game_id", how="left").filter(
                     pl.col("idx") > pl.col("since")).drop("since")

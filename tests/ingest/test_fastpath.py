@@ -374,6 +374,7 @@ def test_read_lines_chunks_as_line_by_line(
                     k for k, t in enumerate(texts) if needle in t]
                 found = fastpath_columns.lines_holding(chunk.spans(), needle.encode())
                 assert found.tolist() == [needle in t for t in texts]
+                assert chunk.holds(needle.encode()) == any(needle in t for t in texts)
     if data.isascii() and b"\r" not in data and all(
             line.startswith(b"{") for line in data.removesuffix(b"\n").split(b"\n")):
         assert all(isinstance(chunk, PlainLines) for chunk in chunks)
