@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest import fastpath, fastpath_cards, fastpath_columns
+from ingest import fastpath, fastpath_cards, fastpath_columns, jsonl
 from ingest.jsonl import parse_line
 from ingest.source import Issue
 from ingest.validate import Accepted, Validator
@@ -226,9 +226,11 @@ def test_mixed_file_stores_the_same_with_and_without_the_fast_path(
 ) -> None:
     """records.md 2: the card fast paths change speed, never results. Legal and broken deals with
     cards, score-sheet deals, games starting mid-batch, duplicates and conflicting copies, in
-    small batches; plays replayed in numpy (``replay_batch``) or one by one; with the columnar
-    path (``ingest/fastpath_columns/``) before the per-line one, or the per-line one alone."""
+    small batches, some of plain lines kept as bytes (``ingest/lines.py``) and some not; plays
+    replayed in numpy (``replay_batch``) or one by one; with the columnar path
+    (``ingest/fastpath_columns/``) before the per-line one, or the per-line one alone."""
     monkeypatch.setattr(fastpath_cards, "SMALL", small)
+    monkeypatch.setattr(jsonl, "BLOCK", 8192)  # blocks of a few lines, plain or not
     columnar: list[int] = []  # lines the columnar path took, per batch
     real_columns = fastpath_columns.accept
 
@@ -260,8 +262,10 @@ def test_mixed_file_stores_the_same_with_and_without_the_fast_path(
             d["deal_no"] += 1000
             broken.append(json.dumps(d))
     repeats = [rng.choice(deals) for _ in range(20)]
-    mixed = lines + broken + repeats
-    rng.shuffle(mixed[len(lines) // 2:])
+    mixed = lines + broken + repeats + ["", "  ", '{"record": "note", "text": "καφές"}']
+    tail = mixed[len(lines) // 2:]
+    rng.shuffle(tail)  # (a slice is a copy: shuffled, then put back)
+    mixed[len(lines) // 2:] = tail
     src = tmp_path / "mixed.jsonl"
     src.write_text("\n".join(mixed) + "\n")
     fast_db, ref_db = tmp_path / "fast.duckdb", tmp_path / "ref.duckdb"

@@ -6,7 +6,9 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -259,10 +261,27 @@ def test_failing_settlement_keeps_data_and_games_pending(db: Path, tmp_path: Pat
     assert count(db, "SELECT count(DISTINCT game_id) FROM standings") == 4
 
 
-def test_fast_and_reference_paths_store_the_same(tmp_path: Path) -> None:
+def test_fast_and_reference_paths_store_the_same(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """The fast path (ingest/fastpath.py) changes speed, never results: the same mixed file,
-    in small batches so deals, games, duplicates and conflicts straddle batch ends."""
+    in small batches so deals, games, duplicates and conflicts straddle batch ends, and so
+    that some batches are plain lines kept as bytes (ingest/lines.py) and some are not."""
     import random
+
+    from ingest import jsonl
+    from ingest.jsonl import JsonlReader
+    from ingest.lines import PlainLines
+
+    plain: list[bool] = []
+    read_lines = JsonlReader.read_lines
+
+    def spy(self: JsonlReader, *args: Any) -> Iterator[object]:
+        for batch in read_lines(self, *args):
+            plain.append(isinstance(batch, PlainLines))
+            yield batch
+
+    monkeypatch.setattr(JsonlReader, "read_lines", spy)
+    monkeypatch.setattr(jsonl, "BLOCK", 2048)  # blocks of a few lines, plain or not
 
     from data.samples.make_samples import league_lines
 
@@ -270,11 +289,14 @@ def test_fast_and_reference_paths_store_the_same(tmp_path: Path) -> None:
     lines = list(league_lines(3, 40, cards=False, prefix="mix"))
     lines += (SAMPLES / "league.jsonl").read_text().splitlines()
     lines += (SAMPLES / "bad-lines.jsonl").read_text().splitlines()
+    lines += ["", "oops", '{"record": "note", "text": "καφές"}']  # batches that are not plain
     extra = [rng.choice(lines) for _ in range(30)]  # duplicates, some before their game line
     conflicts = [t.replace('"tricks": {', '"tricks": {"x": 0, ', 1) if "tricks" in t else
                  t.replace('"dealer": "Anna"', '"dealer": "Boris"') for t in extra[:10]]
     mixed = lines + extra + conflicts
-    rng.shuffle(mixed[len(lines) // 2:])
+    tail = mixed[len(lines) // 2:]
+    rng.shuffle(tail)  # (a slice is a copy: shuffled, then put back)
+    mixed[len(lines) // 2:] = tail
     src = tmp_path / "mixed.jsonl"
     src.write_text("\n".join(mixed) + "\n")
     fast_db, ref_db = tmp_path / "fast.duckdb", tmp_path / "ref.duckdb"
@@ -285,6 +307,7 @@ def test_fast_and_reference_paths_store_the_same(tmp_path: Path) -> None:
         (r.records, r.stored, r.duplicates, r.quarantined)
     assert f.duplicates > 0 and f.quarantined > 0
     assert snapshot(fast_db) == snapshot(ref_db)
+    assert True in plain and False in plain
 
 
 def test_same_deal_from_csv_and_jsonl_is_one_deal(db: Path, fake: FakeSettlement,
