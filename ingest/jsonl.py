@@ -1,8 +1,8 @@
 """Canonical JSON Lines reader (``../shared/spec/records.md`` section 1).
 
 One JSON object per line, UTF-8. Blank lines are skipped; a line that is not a JSON object is an
-``Issue`` with code ``PARSE`` and never stops the file. The reader streams: it holds one line at a
-time, so a file of any size reads in constant memory.
+``Issue`` with code ``PARSE`` and never stops the file. The reader streams: it holds about one
+batch of lines at a time (``read_lines``), so a file of any size reads in bounded memory.
 """
 
 from __future__ import annotations
@@ -154,7 +154,7 @@ one."""
 
 BLOCK = 1 << 22
 """Bytes read at a time by :meth:`JsonlReader.read_lines`, at least (then cut at the last line
-end)."""
+end), and the size of the pieces a read is decoded and split in (while they are in the cache)."""
 
 
 def _blocks(path: Path, size: Callable[[], int]) -> Iterator[tuple[bytes, int, int]]:

@@ -40,10 +40,10 @@ BATCH = 50_000
 BATCH_CHARS = 32 << 20
 """Characters of record text validated between two bulk inserts, at most: a batch of deals with
 hands and play (about 1 KiB of text each) is cut short, so their memory stays bounded too. 32 MiB
-(about 30,000 such deals): each batch has fixed costs (its games, look-ups, frames, threads);
-the 20,000-deal benchmark file ran at 46-48k deals/s in batches of 8 MiB, 50k in 16 MiB and
-53-55k in one batch of 32 MiB, for 100 MiB of Python heap and 463 MiB of resident memory at
-the peak (94 and 431 MiB in batches of 16 MiB). Score-sheet files reach ``BATCH`` first."""
+(about 30,000 such deals): each batch has fixed costs (its games, look-ups, frames, threads, about
+0.02 s); the 20,000-deal benchmark file ran at a median 46k deals/s in batches of 8 MiB and 56k
+in one batch of 32 MiB (before plain batches stayed bytes, docs/ingest.md "Speed"), and peaks at
+55 MiB of Python heap in one batch. Score-sheet files reach ``BATCH`` first."""
 PROGRESS_EVERY = 2_000
 """Records between two progress reports on the reference path (the fast path reports per batch)."""
 KEEP_ISSUES = 100
