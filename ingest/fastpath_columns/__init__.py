@@ -82,8 +82,8 @@ def accept(lines: Sequence[str], candidates: Sequence[int],
 
 def lines_holding(spans: tuple[np.ndarray, np.ndarray, np.ndarray], needle: bytes
                   ) -> np.ndarray:
-    """Whether each line holds ``needle`` (of two bytes or more), for lines given by their bytes
-    and where each starts and ends (``ingest.lines.PlainLines.spans``)."""
+    """Whether each line holds ``needle``, for lines given by their bytes and where each starts
+    and ends (``ingest.lines.PlainLines.spans``)."""
     return kernel.lines_holding(*spans, np.frombuffer(needle, dtype=np.uint8))
 
 

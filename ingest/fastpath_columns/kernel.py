@@ -854,20 +854,19 @@ def check_lines(
         length[li] = o - begin
 
 
-
 # --- finding lines ----------------------------------------------------------------------------
 
 @jit
 def lines_holding(d: np.ndarray, starts: np.ndarray, ends: np.ndarray,
                   needle: np.ndarray) -> np.ndarray:
-    """Whether each line ``d[starts[i]:ends[i]]`` holds the bytes ``needle`` (of two bytes or
-    more; its second byte is looked for first, a quote being everywhere in JSON)."""
-    out = np.zeros(len(starts), dtype=np.bool_)
+    """Whether each line ``d[starts[i]:ends[i]]`` holds the bytes ``needle`` (its second byte is
+    looked for first: the first is often a quote, which is everywhere in JSON)."""
     m = len(needle)
-    second = needle[1]
-    for i in range(len(starts)):
+    out = np.full(len(starts), m == 0, dtype=np.bool_)
+    k = min(1, m - 1)  # the byte looked for first
+    for i in range(len(starts) if m else 0):
         for p in range(starts[i], ends[i] - m + 1):
-            if d[p + 1] != second:
+            if d[p + k] != needle[k]:
                 continue
             j = 0
             while j < m and d[p + j] == needle[j]:
