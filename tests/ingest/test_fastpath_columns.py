@@ -59,6 +59,11 @@ def layout(draw: Draw, d: dict[str, Any]) -> str:
                       ensure_ascii=draw(st.integers(0, 5)) == 0)
 
 
+OTHER_CARD_SPELLING = r'"(?:10[SCDHscdh]|[0-9TJQKAtjqka][scdh]|[tjqka][SCDH])"'
+"""A card spelt otherwise than ``7S`` ... ``AH`` (``"10D"``, ``"ah"``, ``"Kd"``), which the card
+notation allows and only the per-line path reads."""
+
+
 def columnar(by_game: dict[str, GreekGame], lines: list[str]) -> pl.DataFrame:
     """The columnar path's rows; for plain lines, the same whether it is given their bytes as
     the reader keeps them (``ingest.lines.PlainLines``, after a line it does not take) or
@@ -137,11 +142,11 @@ def test_columnar_path_takes_what_the_per_line_path_takes(data: st.DataObject, s
                                 ensure_ascii=False))
     mine = columnar(by_game, lines).sort("idx")
     theirs = per_line(by_game, lines).sort("idx")
-    # the per-line path also reads escapes, nulls and other spellings of cards ("10D") and of
-    # calls ("PASS", " pass": greek-prefa.md 4, as model/greek/auction.py reads them), which
-    # this path leaves to it
+    # the per-line path also reads escapes, nulls and other spellings of cards ("10D", "ah":
+    # the card notation of ../shared/spec/README.md) and of calls ("PASS", " pass":
+    # greek-prefa.md 4, as model/greek/auction.py reads them), which this path leaves to it
     plain = [i for i, t in enumerate(lines)
-             if "\\" not in t and "null" not in t and not re.search(r'"10[SCDH]"', t)
+             if "\\" not in t and "null" not in t and not re.search(OTHER_CARD_SPELLING, t)
              and all(c in CALLS for c in re.findall(r'"call": ?"([^"]*)"', t))]
     theirs = theirs.filter(pl.col("idx").is_in(plain))
     mine = mine.filter(pl.col("idx").is_in(plain))
