@@ -80,11 +80,6 @@ class PlainLines(Sequence[tuple[int, str]]):
         """Whether any line holds ``needle`` (which has no line end)."""
         return self.data.find(needle, int(self.starts[0]), int(self.ends[-1])) >= 0
 
-    def containing(self, needle: bytes, among: Iterable[int]) -> list[int]:
-        """The positions, ``among`` those given, of the lines holding ``needle``."""
-        find, starts, ends = self.data.find, self.starts, self.ends
-        return [k for k in among if find(needle, starts[k], ends[k]) >= 0]
-
 
 def plain_spans(data: bytes, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray] | None:
     """Where the lines of ``data[lo:hi]`` start and end, when they are plain (ASCII, no

@@ -185,20 +185,25 @@ class _FileLoad:
         source = self.report.source
         texts: Sequence[tuple[int, str]]
         lines: Sequence[str]
+        every: Sequence[str]  # the lines again, decoded at once when most are read as text
+        spans: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # a plain batch's bytes
         # lines with hands are the card paths' (the score-sheet shape has none); a game line
         # with '"hands"' in it (a player so named) is read in line order with the rest, and the
         # fast paths see its game only from the next chunk on
         if isinstance(items, PlainLines):
             texts, lines = items, Texts(items)
-            hands = (fastpath_columns.lines_holding(items.spans(), b'"hands"')
+            spans = items.spans()
+            hands = (fastpath_columns.lines_holding(spans, b'"hands"')
                      if items.holds(b'"hands"') else np.zeros(len(items), dtype=bool))
             with_hands = np.flatnonzero(hands).tolist()
             hand_set = set(with_hands)
-            game_like = items.containing(b'"game"', np.flatnonzero(~hands).tolist())
+            others = np.flatnonzero(~hands).tolist()
+            every = items.texts() if len(others) > len(items) // 4 else lines
+            game_like = [k for k in others if '"game"' in every[k]]
             chars = items.chars
         else:
             texts = [it for it in items if not isinstance(it, Issue)]
-            lines = list(map(itemgetter(1), texts))
+            lines = every = list(map(itemgetter(1), texts))
             with_hands = [k for k, t in enumerate(lines) if '"hands"' in t]
             hand_set = set(with_hands)
             game_like = [k for k, t in enumerate(lines) if k not in hand_set and '"game"' in t]
@@ -223,9 +228,6 @@ class _FileLoad:
                                                        return_dtype=pl.Int64))
             if games.height:
                 sheet = [k for k in range(len(lines)) if k not in hand_set and k not in early]
-                # a plain batch whose lines are mostly read here is decoded at once
-                every = (items.texts() if isinstance(items, PlainLines)
-                         and len(sheet) > len(items) // 4 else lines)
                 if len(sheet) < len(lines):
                     accepted = fastpath.accept([every[k] for k in sheet], games.drop("since"))
                     accepted = accepted.with_columns(idx=pl.Series(sheet, dtype=pl.Int32)
@@ -241,9 +243,8 @@ class _FileLoad:
         if card_games is not None and with_hands:
             taken = set() if accepted is None else set(accepted["idx"].to_list())
             candidates = [k for k in with_hands if k not in taken and k not in early]
-            cards, parsed = self._deals_with_hands(
-                texts, lines, candidates, card_games(), validator,
-                items.spans() if isinstance(items, PlainLines) else None)
+            cards, parsed = self._deals_with_hands(texts, lines, candidates, card_games(),
+                                                   validator, spans)
             if cards is not None:
                 accepted = cards if accepted is None else pl.concat([accepted, cards])
         slow = np.ones(len(texts), dtype=bool)  # the lines the fast paths left
