@@ -162,14 +162,6 @@ class Batch:
         for k, v in row.items():
             self.games.setdefault(k, []).append(v)
 
-    def add_deal(
-        self, variant: str, record: dict[str, Any], flat: dict[str, Any], keep_lines: bool
-    ) -> None:
-        """A deal given as its record (a dict holding only non-default fields)."""
-        self.add_deal_text(variant, canonical(record), record["game_id"], record["deal_no"],
-                           record["dealer"], record.get("declarer"), record.get("contract"),
-                           flat, keep_lines)
-
     def add_deal_text(
         self, variant: str, text: str, gid: str, deal_no: int, dealer: str,
         declarer: str | None, contract: str | None, flat: dict[str, Any], keep_lines: bool,
