@@ -9,9 +9,9 @@ from __future__ import annotations
 import statistics
 import time
 
-from model.sim.batch import Batch
-from model.sim.bots import _kernel
-from model.sim.drivers import PREFERENCE, SIMULATED, simulator
+from sim.batch import Batch
+from sim.bots import _kernel
+from sim.drivers import PREFERENCE, SIMULATED, simulator
 
 GAMES, DEALS, REPEATS = 250, 20, 3
 DD_GAMES, DD_DEALS = 5, 10

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from model.cards import DECK_32, CardSet, iter_cards
-from model.solver import COMPILED, Goal, solve
+from sim.solver import COMPILED, Goal, solve
 
 N = 1_000
 N_INTERPRETED = 5

@@ -21,7 +21,8 @@ import streamlit as st
 from dashboards import queries
 from dashboards.db import DatabaseError, db_path, db_version, read_only
 from dashboards.filters import Filters, from_params
-from dashboards.stats import format_rate, wilson, with_rate
+from dashboards.stats import format_rate, with_rate
+from scoring.stats import wilson
 
 ALL = "(all)"
 POSITIONS = ("dealer", "first hand", "second hand", "third hand")

@@ -30,9 +30,9 @@ import duckdb
 import polars as pl
 
 from dashboards.filters import Filters
-from model.sim.tables import BALANCE_METRICS, BALANCE_RUNS
 from model.tables import DEALS, GAMES, INGEST_LOG, QUARANTINE, SETTLEMENTS, STANDINGS
 from model.views import DEAL_OUTCOMES
+from sim.tables import BALANCE_METRICS, BALANCE_RUNS
 
 Con = duckdb.DuckDBPyConnection
 
@@ -401,7 +401,7 @@ def _has_table(con: Con, table: str) -> bool:
 
 def balance_runs(con: Con) -> pl.DataFrame:
     """Every stored balance study, newest first; empty when no study was ever stored (a database
-    without the ``balance_*`` tables, ``model/sim/tables.py``)."""
+    without the ``balance_*`` tables, ``sim/tables.py``)."""
     if not (_has_table(con, BALANCE_RUNS) and _has_table(con, BALANCE_METRICS)):
         return pl.DataFrame(schema=BALANCE_RUN_SCHEMA)
     cols = """run_id, variant, variant_b, CAST(rules_a AS VARCHAR) AS rules_a,

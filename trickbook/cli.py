@@ -1,7 +1,6 @@
 """The ``trickbook`` command line (``docs/cli.md``).
 
-Commands: ingest, score, schema, report, check, export, analyse, dashboard (and the commands other
-areas register: simulate, balance).
+Commands: ingest, score, schema, report, check, export, analyse, dashboard, simulate, balance.
 
 Output for people goes to stdout; progress bars and notes go to stderr, so ``report --format csv``
 and ``schema`` can be piped.
@@ -10,7 +9,6 @@ and ``schema`` can be piped.
 from __future__ import annotations
 
 import csv
-import importlib
 import json
 import signal
 import sys
@@ -28,6 +26,8 @@ from rich.table import Table
 from ingest.pipeline import FileReport, StrictError, ingest_paths
 from ingest.pipeline import Progress as IngestProgress
 from scoring.store import score_pending
+from trickbook.balance import balance_command
+from trickbook.simulate import simulate_command
 
 DEFAULT_DB = Path("data/trickbook.duckdb")
 PROGRESS_MIN_BYTES = 1 << 20
@@ -268,11 +268,8 @@ def dashboard(
     port: Annotated[int, typer.Option(help="Port of the Streamlit server.")] = 8501,
 ) -> None:
     """Serve the Streamlit dashboards on the database (read-only)."""
-    try:
-        serve = importlib.import_module("dashboards.serve")
-    except ModuleNotFoundError as exc:
-        err.print("the dashboards are not installed (dashboards/serve.py is missing)")
-        raise typer.Exit(2) from exc
+    from dashboards import serve
+
     raise typer.Exit(int(serve.main(db, port) or 0))
 
 
@@ -361,7 +358,7 @@ def analyse(db: DbOption = DEFAULT_DB) -> None:
     """Double-dummy tables and par of bridge deals with four hands (optional ``dds`` extra);
     open-hand declarer tricks of Preference deals with every hand (``open_hand`` table)."""
     from ingest.store import connect
-    from trickbook.analyse import analyse_open_hand, solver_available
+    from sim.analysis import analyse_open_hand
 
     if not db.exists():
         err.print(f"no database at {db} (run `trickbook ingest` first)")
@@ -377,46 +374,21 @@ def analyse(db: DbOption = DEFAULT_DB) -> None:
         except DdsUnavailable as exc:
             err.print(f"bridge: double-dummy analysis unavailable: {exc}", markup=False)
             failed = True
-        if solver_available():
-            report = analyse_open_hand(conn)
-            out.print(f"preference: {report.analysed} deals solved open-hand (open_hand), "
-                      f"{len(report.skipped)} skipped")
-            for game_id, deal_no, reason in report.skipped[:5]:
-                out.print(f"  {game_id}#{deal_no}: {reason}", markup=False)
-        else:
-            err.print("preference: the open-hand solver (model/solver) is missing; "
-                      "no open-hand tricks stored")
-            failed = True
+        report = analyse_open_hand(conn)
+        out.print(f"preference: {report.analysed} deals solved open-hand (open_hand), "
+                  f"{len(report.skipped)} skipped")
+        for game_id, deal_no, reason in report.skipped[:5]:
+            out.print(f"  {game_id}#{deal_no}: {reason}", markup=False)
     finally:
         conn.close()
     if failed:
         raise typer.Exit(1)
 
 
-EXTRA_COMMANDS = (
-    ("simulate", "trickbook.simulate", "simulate_command"),
-    ("balance", "trickbook.balance", "balance_command"),
-)
-"""Commands that other areas keep in their own modules: one line each."""
-
-
-def _register_extra_commands() -> None:
-    for name, module, attr in EXTRA_COMMANDS:
-        try:
-            command = getattr(importlib.import_module(module), attr)
-        except ModuleNotFoundError as exc:
-            if exc.name == module:
-                continue  # that area is not installed
-            raise
-        app.command(name)(command)
-
-
-_register_extra_commands()
+app.command("simulate")(simulate_command)
+app.command("balance")(balance_command)
 
 
 def main() -> None:
     app()
 
-
-app.command("simulate")(importlib.import_module("trickbook.simulate").simulate_command)
-app.command("balance")(importlib.import_module("trickbook.balance").balance_command)

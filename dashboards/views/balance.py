@@ -3,7 +3,7 @@
 Pick a study: its two arms' rules, the paired effect of arm b (b - a per deal), the effect of each
 house-rule flag of a sweep, declarer success and contract shares by contract, money flow by
 contract level and the result by seat position, arm a against arm b. Every estimate is shown with
-its n and its 95% confidence interval as stored (``balance_metrics``, ``model/sim/tables.py``):
+its n and its 95% confidence interval as stored (``balance_metrics``, ``sim/tables.py``):
 Wilson for shares, normal over games for the paired effects and seat results, over deals for the
 money flow. The page does not use the sidebar filters: studies are simulations, not games.
 """

@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from model.cards import parse_cards
+from sim.analysis import position, solver_contract_name
 from tests.conftest import ROOT
-from trickbook.analyse import position, solver_contract_name
 from trickbook.cli import app
 
 runner = CliRunner()

@@ -73,9 +73,9 @@ four-aces option, greek-prefa.md 14), one is Swabian (docs/balance-study.md)."""
 
 @pytest.fixture(scope="session")
 def balance_studies(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
-    """The fixture database plus the ``BALANCE_STUDIES`` stored by ``trickbook.balance``; the
+    """The fixture database plus the ``BALANCE_STUDIES`` stored by ``sim.balance``; the
     ``Study`` objects come back too, as the independent source of the expected numbers."""
-    from trickbook.balance import store_study, study
+    from sim.balance import store_study, study
 
     path = fixture_db.build(tmp_path_factory.mktemp("dash-balance") / "balance.duckdb")
     studies = []

@@ -1,7 +1,7 @@
 """The Balance page (docs/dashboards.md, docs/balance-study.md): its queries against small seeded
-studies stored by ``trickbook.balance.store_study``, and the page in AppTest.
+studies stored by ``sim.balance.store_study``, and the page in AppTest.
 
-Expected numbers come from the ``Study`` objects ``trickbook.balance.study`` returned before they
+Expected numbers come from the ``Study`` objects ``sim.balance.study`` returned before they
 were stored, not from the queries under test."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboards import queries as q
 from dashboards.db import DB_ENV, read_only
-from model.sim.tables import BALANCE_METRICS, BALANCE_RUNS
+from sim.tables import BALANCE_METRICS, BALANCE_RUNS
 from tests.conftest import ROOT
 from tests.dashboards.conftest import BALANCE_STUDIES, table_counts
 from tests.dashboards.test_pages import frame_with, metrics
@@ -202,5 +202,5 @@ def test_page_is_in_the_navigation() -> None:
     assert entry[1] == "Balance" and (ROOT / "dashboards" / "views" / entry[0]).is_file()
 
 
-def test_the_balance_tables_are_the_simulators() -> None:  # model/sim/tables.py
+def test_the_balance_tables_are_the_simulators() -> None:  # sim/tables.py
     assert (BALANCE_RUNS, BALANCE_METRICS) == ("balance_runs", "balance_metrics")

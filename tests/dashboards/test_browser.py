@@ -40,7 +40,7 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from trickbook.balance import store_study, study
+    from sim.balance import store_study, study
 
     db = fx.build(tmp_path_factory.mktemp("browser") / "fixture.duckdb")
     store_study(db, study("greek-prefa", {}, {"four_aces": "fixed_chips"}, 30, 10, seed=3,

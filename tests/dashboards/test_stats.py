@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dashboards.stats import format_rate, wilson, with_rate
+from dashboards.stats import format_rate, with_rate
+from scoring.stats import wilson
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from model.base import DealBase, GameBase
-from model.sim.batch import Batch
-from model.sim.drivers import simulator
 from model.variants import variant as lookup
+from sim.batch import Batch
+from sim.drivers import simulator
 
 
 def simulate_lines(

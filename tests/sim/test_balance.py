@@ -1,5 +1,5 @@
 """Paired balance studies (docs/balance-study.md): the same deals under two rule sets, estimates
-with intervals, stored in the balance_* tables (model/sim/tables.py)."""
+with intervals, stored in the balance_* tables (sim/tables.py)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import duckdb
 import polars as pl
 import pytest
 
-from trickbook.balance import store_study, study, wilson
+from sim.balance import share, store_study, study
 
 
 def test_wilson_interval() -> None:
-    p, lo, hi = wilson(3, 10)
+    p, lo, hi = share(3, 10)
     assert p == 0.3 and lo is not None and hi is not None and 0.1 < lo < 0.3 < hi < 0.61
-    assert wilson(0, 10)[1] == 0.0
-    assert wilson(0, 0) == (None, None, None)
+    assert share(0, 10)[1] == 0.0
+    assert share(0, 0) == (None, None, None)
 
 
 def test_four_aces_raise_moves_kassa_only_for_the_declarer(tmp_path: Path) -> None:
@@ -57,7 +57,7 @@ def test_two_variants_on_the_same_deals() -> None:
 
 def test_unknown_variant_is_refused() -> None:
     # balance metrics are by contract level and three seat positions: the 32-card games only
-    from model.sim import SimulationError
+    from sim import SimulationError
 
     with pytest.raises(SimulationError, match="not simulated"):
         study("whist", {}, {}, 1, 1)
@@ -68,7 +68,7 @@ def test_unknown_variant_is_refused() -> None:
 def test_sweep_studies_every_finite_flag() -> None:
     # swabian.md 10: every boolean / named option is studied against the defaults on the same
     # deals; an option needing another value with it (session_end) is skipped with its reason
-    from trickbook.balance import sweep
+    from sim.balance import sweep
 
     studies, skipped = sweep("swabian", 12, 3, seed=2, workers=1)
     labels = [label for label, _ in studies]

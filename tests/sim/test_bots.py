@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 
 from model.cards import ACES, DECK_32, parse_cards
 from model.greek.params import GreekRules
-from model.sim.bots.evaluate import declarer_tricks, defender_tricks, misere_risk
-from model.sim.bots.play import play_heuristic
-from model.sim.greek import auction_calls, declare
 from model.tricks import cards_mask
+from sim.bots.evaluate import declarer_tricks, defender_tricks, misere_risk
+from sim.bots.play import play_heuristic
+from sim.greek import auction_calls, declare
 from tests.sim.helpers import records, simulate_lines
 
 KINGS = sum(1 << (16 * s + 11) for s in range(4))
@@ -101,9 +101,9 @@ def test_unbeatable_hand_bids_in_swabian_and_balkan() -> None:
     # talon or as a hand game, igra) and make it
     import json
 
-    from model.sim.balkan import BalkanSimulator
-    from model.sim.seeds import Dealer
-    from model.sim.swabian import SwabianSimulator
+    from sim.balkan import BalkanSimulator
+    from sim.seeds import Dealer
+    from sim.swabian import SwabianSimulator
 
     strong = parse_cards(["AC", "KC", "QC", "JC", "TC", "9C", "8C", "7C", "AS", "AH"])
     rest = [c for c in range(64) if DECK_32 >> c & 1 and not strong >> c & 1]
@@ -157,7 +157,7 @@ def test_hand_games_are_called_with_strong_hands() -> None:
 def test_counter_invitation() -> None:
     # greek-prefa.md 6.1 step 4: R passed, L plays alone; with counter_invitation R, holding a
     # defensive trick, forces the invitation (recorded R invite, L pass); without it L stays alone
-    from model.sim.greek import defence_decisions
+    from sim.greek import defence_decisions
 
     # 6 spades: R (about 1.45 defensive tricks) is short of his quota of 2, L (about 3.75)
     # plays alone (6.2)
@@ -192,7 +192,7 @@ def test_first_bidder_by_7d_and_four_players() -> None:
 def test_bridge_bots_bid_and_play_sensibly() -> None:
     # bridge.md 2-3: a balanced 16 opens 1NT, few deals are passed out, most contracts are at
     # the two to four level, declarers make most of them and game is reached often enough
-    from model.sim.bots.bidding import Bidder
+    from sim.bots.bidding import Bidder
 
     nt = parse_cards(["AS", "KS", "7S", "AH", "QH", "5H", "KD", "JD", "4D", "3D", "8C", "6C",
                       "2C"])
@@ -218,7 +218,7 @@ def test_bridge_bots_bid_and_play_sensibly() -> None:
 def test_suit_tricks_is_declarer_tricks(cards: set[int]) -> None:
     # the one-pass evaluation the drivers use gives exactly (bit for bit) the tricks of
     # declarer_tricks for every trump and no-trump, so decisions do not depend on which is used
-    from model.sim.bots.evaluate import suit_tricks
+    from sim.bots.evaluate import suit_tricks
 
     hand = sum(1 << c for c in cards)
     assert suit_tricks(hand) == tuple(declarer_tricks(hand, t) for t in (0, 1, 2, 3, None))

@@ -10,9 +10,10 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from model.sim import SimulationError
+from sim import SimulationError
+from sim.run import read_rules
 from trickbook.balance import balance_command
-from trickbook.simulate import read_rules, simulate_command
+from trickbook.simulate import simulate_command
 
 app = typer.Typer()
 app.command("simulate")(simulate_command)
@@ -44,7 +45,7 @@ def test_simulate_refuses_bad_input(tmp_path: Path, args: list[str]) -> None:
 
 def test_bad_rules_are_refused() -> None:
     # greek-prefa.md 14: an option value the rules model does not know is refused, quoted
-    from model.sim.drivers import simulator
+    from sim.drivers import simulator
 
     with pytest.raises(SimulationError, match="bad greek-prefa rules"):
         simulator("greek-prefa", {"four_aces": "always"})

@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from trickbook.simulate import Plan, simulate
+from sim.run import Plan, simulate
 
 distributed = pytest.importorskip("distributed")
 

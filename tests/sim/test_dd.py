@@ -7,7 +7,7 @@ import pytest
 from model.variants import variant as lookup
 from tests.sim.helpers import records, simulate_lines
 
-pytest.importorskip("model.solver")
+pytest.importorskip("sim.solver")
 
 
 @pytest.mark.slow

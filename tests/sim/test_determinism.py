@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from model.cards import DECK_32, DECK_52
-from model.sim.seeds import Dealer
+from sim.run import Plan, simulate
+from sim.seeds import Dealer
 from tests.sim.helpers import simulate_lines
-from trickbook.simulate import Plan, simulate
 
 
 def test_same_seed_same_records() -> None:
@@ -94,7 +94,7 @@ def test_ctrl_c_keeps_finished_partitions(tmp_path: Path) -> None:
 @settings(deadline=None, max_examples=25)
 @given(seed=st.integers(0, 2**64 - 1), deals=st.integers(0, 12), bridge=st.booleans())
 def test_prepared_deals_are_the_one_by_one_deals(seed: int, deals: int, bridge: bool) -> None:
-    # model/sim/seeds.py: shuffling a game's deals at once (numpy) gives the cards of shuffling
+    # sim/seeds.py: shuffling a game's deals at once (numpy) gives the cards of shuffling
     # them one by one, and a deal past the prepared ones (a redeal) continues the same stream
     deck, players, size = (DECK_52, 4, 13) if bridge else (DECK_32, 3, 10)
     one = Dealer(random.Random(seed), deck)

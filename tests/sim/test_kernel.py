@@ -1,4 +1,4 @@
-"""The compiled heuristic play (``model/sim/bots/_kernel.py``) makes exactly the decisions of the
+"""The compiled heuristic play (``sim/bots/_kernel.py``) makes exactly the decisions of the
 interpreted one (``play_interpreted``) in every kind of play: trump and no-trump, three- and
 two-handed, for fewest tricks (Bettel, play_low), with the overtrump option and the early stops
 (greek-prefa.md 7, 14; swabian.md 6; balkan.md 6)."""
@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from model.cards import DECK_32
-from model.sim.bots import _kernel
-from model.sim.bots.play import play_heuristic, play_interpreted
 from model.tricks import replay
+from sim.bots import _kernel
+from sim.bots.play import play_heuristic, play_interpreted
 from tests.sim.helpers import simulate_lines
 
 CARDS = [c for c in range(64) if DECK_32 >> c & 1]
@@ -87,7 +87,7 @@ def test_bridge_kernel_matches_interpreted(
 ) -> None:
     # bridge (bridge.md 3): the compiled opening lead and play make the interpreted decisions
     from model.cards import DECK_52
-    from model.sim.bots.bridge_play import play_bridge_interpreted
+    from sim.bots.bridge_play import play_bridge_interpreted
 
     rng = random.Random(seed)
     cards = [c for c in range(64) if DECK_52 >> c & 1]
@@ -127,8 +127,8 @@ def _bridge_hands(seed: int, layout: str) -> list[int]:
 
 
 def _same_auction(hands: list[int], dealer: int) -> list[str]:
-    from model.sim.bots._bidding_kernel import OUT, bridge_auction
-    from model.sim.bots.bidding import CALL_NAMES, Bidder
+    from sim.bots._bidding_kernel import OUT, bridge_auction
+    from sim.bots.bidding import CALL_NAMES, Bidder
 
     bidder = Bidder(hands, dealer)
     calls = bidder.run()

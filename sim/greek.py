@@ -40,15 +40,15 @@ from model.greek.contracts import (
     obligation_row,
 )
 from model.greek.params import GreekRules
-from model.sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
-from model.sim.bots.evaluate import (
+from sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
+from sim.bots.evaluate import (
     declarer_tricks,
     defender_tricks,
     denomination_tricks,
     suit_tricks,
 )
-from model.sim.bots.play import play_codes
-from model.sim.seeds import DECK_SEED, Dealer, game_rng
+from sim.bots.play import play_codes
+from sim.seeds import DECK_SEED, Dealer, game_rng
 
 VARIANT = "greek-prefa"
 PLAYERS = ("P1", "P2", "P3")

@@ -1,8 +1,8 @@
 """The simulated variants: name -> driver (``Simulator``), with their house rules.
 
-Greek Prefa (``model/sim/greek.py``), Swabian Preferanz (``model/sim/swabian.py``), Balkan
-preferans (``model/sim/balkan.py``) and contract bridge, rubber and duplicate
-(``model/sim/bridge.py``), are simulated.
+Greek Prefa (``sim/greek.py``), Swabian Preferanz (``sim/swabian.py``), Balkan
+preferans (``sim/balkan.py``) and contract bridge, rubber and duplicate
+(``sim/bridge.py``), are simulated.
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from typing import Any, Protocol
 from model.balkan.params import BalkanRules
 from model.bridge.params import BridgeRules
 from model.greek.params import GreekRules
-from model.sim import SimulationError
-from model.sim.balkan import BalkanSimulator
-from model.sim.batch import Batch
-from model.sim.bridge import BridgeSimulator
-from model.sim.greek import GreekSimulator
-from model.sim.swabian import SwabianSimulator
 from model.swabian.params import SwabianRules
+from sim import SimulationError
+from sim.balkan import BalkanSimulator
+from sim.batch import Batch
+from sim.bridge import BridgeSimulator
+from sim.greek import GreekSimulator
+from sim.swabian import SwabianSimulator
 
 PLAYS = ("heuristic", "dd")
 

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from model.cards import DECK_32, iter_cards
-from model.solver import Goal, Stop, best_cards, solve
-from tests.model.solver.naive import NO_CAP, naive_value
+from sim.solver import Goal, Stop, best_cards, solve
+from tests.sim.solver.naive import NO_CAP, naive_value
 
 DECK = list(iter_cards(DECK_32))
 

@@ -1,6 +1,6 @@
 """The search kernel: alpha-beta over single card plays, written once for numba and for CPython.
 
-The kernel sees a *relabelled* deal (``model.solver.engine``): inside each suit the cards in play
+The kernel sees a *relabelled* deal (``sim.solver.engine``): inside each suit the cards in play
 are renumbered 0, 1, 2, ... from the lowest, so a card is ``16 * suit + rank`` with ``rank <
 slen[suit]``. Only the order of the cards inside a suit matters to the play (greek-prefa.md 7:
 follow suit, trump if void, highest trump or highest card of the suit led wins), so the value of a
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from model.solver._jit import jit, jit_nocache
+from sim.solver._jit import jit, jit_nocache
 
 HASH_A = 0x9E3779B97F4A7C15 - (1 << 64)
 HASH_B = 0xC2B2AE3D27D4EB4F - (1 << 64)

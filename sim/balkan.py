@@ -33,18 +33,18 @@ from model.balkan.check import first_leader
 from model.balkan.contracts import BETL, PIK, PREFERANS, SANS, TRUMP
 from model.balkan.params import BalkanRules
 from model.cards import DECK_32, CardSet
-from model.sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
-from model.sim.bots.evaluate import (
+from sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
+from sim.bots.evaluate import (
     all_tricks_safe,
     declarer_tricks,
     defender_tricks,
     misere_risk,
     suit_tricks,
 )
-from model.sim.bots.play import play_codes
-from model.sim.greek import TALON_ALLOWANCE, Discards
-from model.sim.seeds import DECK_SEED, Dealer, game_rng
-from model.sim.swabian import bettel_discard
+from sim.bots.play import play_codes
+from sim.greek import TALON_ALLOWANCE, Discards
+from sim.seeds import DECK_SEED, Dealer, game_rng
+from sim.swabian import bettel_discard
 
 VARIANT = "balkan"
 BETL_RISK = 3

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from model.cards import SUIT_MASK, Card, CardSet, format_card, iter_cards
-from model.solver import _kernel
-from model.solver._jit import COMPILED
+from sim.solver import _kernel
+from sim.solver._jit import COMPILED
 
 NO_STOP = 11
 """A trick cap no side can reach in a ten-trick deal."""

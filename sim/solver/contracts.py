@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from model.cards import CardSet
-from model.solver.search import BALKAN_STOP, BETTEL_STOP, Goal, Stop, solve
+from sim.solver.search import BALKAN_STOP, BETTEL_STOP, Goal, Stop, solve
 
 
 @dataclass(frozen=True, slots=True)

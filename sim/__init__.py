@@ -1,6 +1,6 @@
 """Simulated hand histories: seedable deals, bots at every seat, complete canonical records.
 
-``model.sim.drivers`` maps a variant name to its driver; a driver turns a game index and the run's
+``sim.drivers`` maps a variant name to its driver; a driver turns a game index and the run's
 seed into one game line and its deal records (``docs/simulation.md``).
 """
 

@@ -1,8 +1,8 @@
-"""``trickbook analyse``: open-hand results beside the actual ones (docs/cli.md, "analyse").
+"""Open-hand results beside the actual ones: the engine of ``trickbook analyse`` (docs/cli.md).
 
 Bridge deals with four hands get their double-dummy table and par (``scoring/bridge/dd.py``,
 the optional ``dds`` extra). Preference deals (Greek Prefa, Balkan, Swabian) with every hand get
-the open-hand declarer tricks of the contract played, solved by ``model/solver`` (docs/solver.md),
+the open-hand declarer tricks of the contract played, solved by ``sim/solver`` (docs/solver.md),
 stored in ``open_hand`` next to the tricks the declarer actually took:
 
     open_hand (game_id, deal_no, contract, open_hand_tricks, actual_tricks)
@@ -19,7 +19,7 @@ How a deal becomes a solver position:
   through a recorded play);
 * the contract maps to the solver's list of its variant: Greek ``<n><denom>`` to ``S C D H NT``,
   Balkan 2-5 to their trumps, 6 ``bettel``, 7 ``sanac``, 8 ``preferans``; Swabian 2-5 to
-  their trumps, 6 ``bettel``, 7 ``durchmarsch`` (``model/solver/contracts.py``).
+  their trumps, 6 ``bettel``, 7 ``durchmarsch`` (``sim/solver/contracts.py``).
 
 A deal that cannot be placed (cards missing, hands of unequal size, no declarer, all defenders
 passed so there was no play) is skipped and counted, never an error.
@@ -35,6 +35,7 @@ import duckdb
 
 from model.cards import parse_card
 from model.tables import DEALS, GAMES
+from sim.solver import BALKAN_CONTRACTS, CONTRACTS, SWABIAN_CONTRACTS, solve
 
 OPEN_HAND = "open_hand"
 OPEN_HAND_DDL = f"""
@@ -51,10 +52,6 @@ _BALKAN = {2: "S", 3: "D", 4: "H", 5: "C", 6: "bettel", 7: "sanac", 8: "preferan
 _SWABIAN = {2: "S", 3: "D", 4: "H", 5: "C", 6: "bettel", 7: "durchmarsch"}
 """Solver contract names by game number (balkan.md 1; swabian.md 3.1, ``model/swabian/games.py``
 TRUMP: Laub spades, Schellen diamonds, Herz hearts, Eichel clubs)."""
-
-
-class SolverMissing(RuntimeError):
-    """``model/solver`` is not installed, so the Preference deals cannot be analysed."""
 
 
 @dataclass
@@ -78,10 +75,6 @@ def solver_contract_name(variant: str, contract: str) -> str | None:
 
 
 def _solver_contracts(variant: str) -> dict[str, Any]:
-    try:
-        from model.solver import BALKAN_CONTRACTS, CONTRACTS, SWABIAN_CONTRACTS
-    except ImportError as exc:
-        raise SolverMissing("model/solver is not installed (docs/solver.md)") from exc
     chosen = {"balkan": BALKAN_CONTRACTS, "swabian": SWABIAN_CONTRACTS}.get(variant, CONTRACTS)
     return {c.name: c for c in chosen}
 
@@ -134,8 +127,6 @@ def position(variant: str, players: list[str], rec: dict[str, Any]
 
 def analyse_open_hand(conn: duckdb.DuckDBPyConnection) -> OpenHandReport:
     """Solve every Preference deal with all hands not in ``open_hand`` yet and store it."""
-    from model.solver import solve
-
     conn.execute(OPEN_HAND_DDL)
     rows = conn.execute(
         f"""SELECT d.game_id, d.deal_no, d.variant, g.players, d.record::VARCHAR
@@ -167,10 +158,3 @@ def analyse_open_hand(conn: duckdb.DuckDBPyConnection) -> OpenHandReport:
     report.analysed = len(out)
     return report
 
-
-def solver_available() -> bool:
-    try:
-        import model.solver  # noqa: F401
-    except ImportError:
-        return False
-    return True

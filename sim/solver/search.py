@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from model.cards import Card, CardSet, iter_cards
-from model.solver import engine
-from model.solver.engine import NO_STOP, legal
+from sim.solver import engine
+from sim.solver.engine import NO_STOP, legal
 
 
 class Goal(Enum):

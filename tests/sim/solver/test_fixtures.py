@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from model.cards import parse_card, parse_cards
-from model.solver import Goal, best_cards, solve
+from sim.solver import Goal, best_cards, solve
 from tests.conftest import DATA
-from tests.model.solver.fixtures import Deal, read_bts, read_eshavlyugin, read_unisay
+from tests.sim.solver.fixtures import Deal, read_bts, read_eshavlyugin, read_unisay
 
 CHECKS = DATA / "preferans-dd-checks"
 

@@ -3,7 +3,7 @@ sessions with bots at the four seats; every deal is a complete canonical record 
 auction, declarer, contract, the 52 cards played, the declaring side's tricks; records.md 1.2,
 bridge.md 2-3) that passes ``model.bridge.check.check_deal``.
 
-- dealing: 13 cards each from the 52-card deck, one generator per game (``model/sim/seeds.py``,
+- dealing: 13 cards each from the 52-card deck, one generator per game (``sim/seeds.py``,
   stream ``bridge-52``); rubber: the deal passes clockwise (N first); duplicate: deal ``n`` is
   board ``n`` with its dealer and vulnerability (bridge.md 6);
 - auction: ``bots.bidding.bot_auction`` (natural bidding from points and suit lengths,
@@ -25,10 +25,10 @@ from model.bridge.contracts import NOTRUMP, TRUMP_SUIT, Contract
 from model.bridge.params import BridgeRules
 from model.bridge.seats import EW, NS, board_dealer, board_vulnerable, is_vulnerable
 from model.cards import ACE, DECK_52
-from model.sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
-from model.sim.bots.bidding import bot_auction
-from model.sim.bots.bridge_play import play_bridge
-from model.sim.seeds import Dealer, game_rng
+from sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
+from sim.bots.bidding import bot_auction
+from sim.bots.bridge_play import play_bridge
+from sim.seeds import Dealer, game_rng
 
 PLAYERS = ("N", "E", "S", "W")
 CONTRACT_TEXT = tuple(

@@ -34,8 +34,8 @@ import numpy as np
 
 from model.bridge.contracts import DENOMS, NOTRUMP, TRUMP_SUIT, bid_rank
 from model.cards import ACE, JACK, KING, QUEEN, SUIT_MASK, CardSet
-from model.sim.bots import _bidding_kernel, _kernel
-from model.sim.bots._bidding_kernel import OUT
+from sim.bots import _bidding_kernel, _kernel
+from sim.bots._bidding_kernel import OUT
 
 HCP = {ACE: 4, KING: 3, QUEEN: 2, JACK: 1}
 DENOM_OF_SUIT = {s: d for d, s in enumerate(TRUMP_SUIT) if s is not None}

@@ -1,6 +1,6 @@
 """Choose the compiled (numba) or the interpreted kernel, once, at import.
 
-The kernel (``model.solver._kernel``) is written in the subset of Python that numba compiles. With
+The kernel (``sim.solver._kernel``) is written in the subset of Python that numba compiles. With
 numba installed (the ``solver`` extra) it is compiled on first use and cached on disk; without it,
 or with ``TRICKBOOK_SOLVER=python`` in the environment, the same functions run as plain Python
 (correct, but one to two thousand times slower on a full deal).

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from model.cards import SUIT_MASK, parse_cards
-from model.solver import (
+from sim.solver import (
     BALKAN_CONTRACTS,
     BALKAN_STOP,
     BETTEL_STOP,
@@ -29,7 +29,7 @@ from model.solver import (
     tricks_per_contract,
 )
 from tests.conftest import DATA, ROOT
-from tests.model.solver.fixtures import read_unisay
+from tests.sim.solver.fixtures import read_unisay
 
 # West holds every top card: a trivial deal whose values are known by hand.
 TOPS = parse_cards(["AS", "KS", "QS", "AC", "KC", "QC", "AD", "KD", "AH", "KH"])
@@ -170,9 +170,9 @@ def test_stop_defaults_to_none() -> None:
 
 SCRIPT = """
 import json, sys
-from model.solver import COMPILED, Goal, solve
+from sim.solver import COMPILED, Goal, solve
 from tests.conftest import DATA
-from tests.model.solver.fixtures import read_bts, read_unisay
+from tests.sim.solver.fixtures import read_bts, read_unisay
 d = read_bts(DATA / "slovesnov-preferans-problems" / "preferansEn.bts")[1]
 u = read_unisay(DATA / "preferanser-deals" / "4.json")
 print(json.dumps([COMPILED, solve(d.hands, d.leader, d.declarer, d.trump, Goal.MOST),

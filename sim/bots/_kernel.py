@@ -1,4 +1,4 @@
-"""The heuristic play of ``model/sim/bots/play.py`` in the subset of Python that numba compiles.
+"""The heuristic play of ``sim/bots/play.py`` in the subset of Python that numba compiles.
 
 The same decisions card for card (a test plays thousands of deals both ways and compares the
 moves); ``play.play_heuristic`` uses this kernel when numba is importable (a runtime dependency)
@@ -324,7 +324,7 @@ def play(
     return moves, n, taken
 
 
-# --- contract bridge (model/sim/bots/bridge_play.py; the Preference games do not use these) ---
+# --- contract bridge (sim/bots/bridge_play.py; the Preference games do not use these) ---
 
 
 @jit

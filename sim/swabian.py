@@ -27,8 +27,11 @@ from __future__ import annotations
 from typing import Any
 
 from model.cards import DECK_32, CardSet
-from model.sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
-from model.sim.bots.evaluate import (
+from model.swabian.auction import HOLD, PASS, format_call
+from model.swabian.games import BETTEL, DURCHMARSCH, REQUIRED, TRUMP, required
+from model.swabian.params import SwabianRules
+from sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
+from sim.bots.evaluate import (
     MISERE_RISK,
     all_tricks_safe,
     declarer_tricks,
@@ -36,12 +39,9 @@ from model.sim.bots.evaluate import (
     misere_risk,
     suit_tricks,
 )
-from model.sim.bots.play import play_codes
-from model.sim.greek import TALON_ALLOWANCE, Discards
-from model.sim.seeds import DECK_SEED, Dealer, game_rng
-from model.swabian.auction import HOLD, PASS, format_call
-from model.swabian.games import BETTEL, DURCHMARSCH, REQUIRED, TRUMP, required
-from model.swabian.params import SwabianRules
+from sim.bots.play import play_codes
+from sim.greek import TALON_ALLOWANCE, Discards
+from sim.seeds import DECK_SEED, Dealer, game_rng
 
 VARIANT = "swabian"
 PLAYERS = ("P1", "P2", "P3")

@@ -7,7 +7,7 @@ card; no obligation to beat; highest trump, else highest card of the suit led, w
 leads (greek-prefa.md 7, balkan.md 6, swabian.md 6, russian.md 4).
 
     >>> from model.cards import parse_cards
-    >>> from model.solver import Goal, solve
+    >>> from sim.solver import Goal, solve
     >>> solve((parse_cards(["AS", "KS"]), parse_cards(["QS", "JS"]), parse_cards(["TS", "9S"])),
     ...       leader=0, declarer=0, trump=None, goal=Goal.MOST)
     2
@@ -19,16 +19,16 @@ with an empty hand sits out (two-handed play, greek-prefa.md 6.1 step 6, balkan.
 
 from __future__ import annotations
 
-from model.solver._jit import COMPILED
-from model.solver.contracts import (
+from sim.solver._jit import COMPILED
+from sim.solver.contracts import (
     BALKAN_CONTRACTS,
     CONTRACTS,
     SWABIAN_CONTRACTS,
     Contract,
     tricks_per_contract,
 )
-from model.solver.engine import SolverInputError, legal
-from model.solver.search import (
+from sim.solver.engine import SolverInputError, legal
+from sim.solver.search import (
     BALKAN_STOP,
     BETTEL_STOP,
     DURCHMARSCH_STOP,

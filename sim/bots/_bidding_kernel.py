@@ -1,4 +1,4 @@
-"""The bridge bidding bot of ``model/sim/bots/bidding.py`` in the subset of Python that numba
+"""The bridge bidding bot of ``sim/bots/bidding.py`` in the subset of Python that numba
 compiles (``_kernel.jit``): the same calls, call for call (a test compares them on many deals,
 ``tests/sim/test_kernel.py``). ``bidding.bot_auction`` uses it when numba is importable and
 ``TRICKBOOK_SIM`` is not ``python``, else the interpreted ``Bidder``.
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from model.sim.bots._kernel import jit, popcount, suit_mask
+from sim.bots._kernel import jit, popcount, suit_mask
 
 PASS, DOUBLE = 0, 1
 NT = 4

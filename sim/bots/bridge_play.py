@@ -10,7 +10,7 @@ card (no obligation to trump). The opening lead (left of declarer):
   the lowest), else the top of a side suit headed by AK, KQ or QJ, else a side singleton when
   holding trumps, else the fourth highest (or lowest) of the longest side suit.
 
-After the lead the Preference heuristics of ``model/sim/bots/play.py`` play every card with the
+After the lead the Preference heuristics of ``sim/bots/play.py`` play every card with the
 partnership as the side (cash masters, draw trumps as declarer, win cheaply, do not overtake a
 partner who is winning); dummy's hand is seen by everybody once the lead is made.
 """
@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from model.cards import ACE, SUIT_MASK, CardSet
-from model.sim.bots import _kernel
-from model.sim.bots.play import _discard, _follow_most, _lead_most
+from sim.bots import _kernel
+from sim.bots.play import _discard, _follow_most, _lead_most
 
 SEQUENCES = ((ACE, ACE - 1, ACE - 2), (ACE - 1, ACE - 2, ACE - 3), (ACE - 2, ACE - 3, ACE - 4),
              (ACE - 3, ACE - 4, ACE - 5))

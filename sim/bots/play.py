@@ -20,8 +20,8 @@ from collections.abc import Callable
 import numpy as np
 
 from model.cards import SUIT_MASK, CardSet
-from model.sim.bots import _kernel
 from model.tricks import beats, legal_cards, trick_winner
+from sim.bots import _kernel
 
 Chooser = Callable[..., int]
 
@@ -303,13 +303,13 @@ def play_open(
     stop_defence: int = 99,
     deck: CardSet,
 ) -> tuple[list[tuple[int, int]], list[int]]:
-    """Play a deal out open-handed: every card is one the solver (``model.solver.best_cards``)
+    """Play a deal out open-handed: every card is one the solver (``sim.solver.best_cards``)
     rates best for the player's side, the lowest such card on ties. The everybody-for-himself
     game (``declarer = -1``) has no sides and falls back to the heuristics."""
     if declarer < 0:
         return play_heuristic(hands, leader, declarer, trump, fewest=fewest,
                               must_overtrump=must_overtrump, deck=deck)
-    from model.solver import Goal, Stop, best_cards
+    from sim.solver import Goal, Stop, best_cards
 
     goal = Goal.FEWEST if fewest else Goal.MOST
     stop = Stop(

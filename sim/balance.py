@@ -1,0 +1,344 @@
+"""Paired simulations for variant-balance studies (docs/balance-study.md).
+
+Two arms play the same deals (the same run seed deals the same cards: ``sim/seeds.py``):
+two rule sets of one variant, or two 32-card variants. Each arm is simulated with the bots and
+settled with the variant's own settlement (``scoring/registry.py``); the estimates, with 95%
+confidence intervals, go to the ``balance_*`` tables (``sim/tables.py``):
+
+- ``contract_share``: how often each contract is played (share of deals, Wilson interval);
+- ``declarer_success``: how often the declarer makes each contract (Wilson interval);
+- ``seat_result``: money per deal by seat position relative to the dealer (interval over games);
+- ``money_flow``: the declarer's money per deal by contract level (interval over deals);
+- ``flag_effect``: paired differences b - a per deal of the declarer's money, chips and kassa,
+  the share of deals whose contract changed and of those whose declarer's money changed
+  (interval over games: the deals of one game share
+  its kassa and are not independent).
+
+Money: the settlement's ``cash`` plus, in Greek Prefa, the kassa change valued at ten chips per
+kassa point with a decrease counted as a gain (greek-prefa.md 8: 1 chip = 1/10 kassa point).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from model.greek.contracts import DENOMS
+from scoring.stats import Z95, wilson
+from sim import SimulationError
+from sim.batch import Batch
+from sim.drivers import PREFERENCE, canonical_name, simulator
+from sim.flags import alternatives
+from sim.run import Plan, run_local
+from sim.tables import BALANCE_METRICS, BALANCE_RUNS, DDL
+
+POSITIONS = ("dealer", "first hand", "second hand")
+"""Seat positions counted from the dealer in turn order (greek-prefa.md 3; in Swabian the first
+hand is Vorhand, swabian.md 2)."""
+KASSA_CHIPS = 10
+METRIC_SCHEMA = {
+    "metric": pl.String(), "key": pl.String(), "arm": pl.String(), "n": pl.Int32(),
+    "estimate": pl.Float64(), "lo": pl.Float64(), "hi": pl.Float64(),
+}
+
+
+@dataclass(frozen=True)
+class Study:
+    run_id: str
+    runs_row: dict[str, Any]
+    metrics: pl.DataFrame
+
+
+def share(k: int, n: int) -> tuple[float | None, float | None, float | None]:
+    """Share ``k / n`` with its 95% Wilson interval (``None`` three times when ``n`` is 0)."""
+    if n == 0:
+        return None, None, None
+    low, high = wilson(k, n)
+    return k / n, low, high
+
+
+def mean_ci(values: pl.Series) -> tuple[float | None, float | None, float | None]:
+    """Mean with a normal 95% interval (``None`` for an empty series); nulls are left out."""
+    values = values.drop_nulls()
+    n = values.len()
+    if n == 0:
+        return None, None, None
+    m = float(values.mean())  # type: ignore[arg-type]
+    if n == 1:
+        return m, None, None
+    se = float(values.std()) / math.sqrt(n)  # type: ignore[arg-type]
+    return m, m - Z95 * se, m + Z95 * se
+
+
+def clustered(frame: pl.DataFrame, column: str) -> tuple[int, tuple[float | None, ...]]:
+    """Mean per deal of ``column`` with an interval over games (each game's mean per deal is one
+    observation: deals of a game are dependent through the kassa)."""
+    per_game = frame.group_by("game_id").agg(pl.col(column).mean())[column]
+    return frame.height, mean_ci(per_game)
+
+
+def _studied(variant: str) -> str:
+    """The canonical name of a variant balance studies cover: the three-handed 32-card games
+    (their metrics are by contract level and by the three seat positions)."""
+    name = canonical_name(variant)
+    if name not in PREFERENCE:
+        raise SimulationError(
+            f"balance studies cover {', '.join(PREFERENCE)}; {variant!r} is simulated by "
+            "`trickbook simulate` but not studied here"
+        )
+    return name
+
+
+def _arm_deals(variant: str, plan: Plan, workers: int) -> pl.DataFrame:
+    """Simulate and settle one arm: one row per deal with its contract, success and money."""
+    if variant == "greek-prefa" and plan.rules.get("four_players"):
+        raise SimulationError(
+            "four_players is simulated but not studied: the metrics compare three seats"
+        )
+    from scoring.registry import settlement
+
+    batch = Batch()
+    for part in run_local(plan, plan.partitions(), workers, False):
+        batch.extend(part)
+    sim = simulator(variant, plan.rules, plan.play)
+    rules_json = getattr(sim, "rules_json", "{}")
+    games = pl.DataFrame({
+        "game_id": batch.games["game_id"],
+        "players": batch.games["players"],
+        "rules": [rules_json] * len(batch.games["game_id"]),
+    }, schema={"game_id": pl.String(), "players": pl.List(pl.String()), "rules": pl.String()})
+    from model.variants import variant as lookup
+
+    v = lookup(variant)
+    flat = pl.DataFrame(batch.flat, schema=v.frame_schema)
+    settled = settlement(variant).settle(games, flat).settlements
+    kassa = "kassa_delta" in settled.columns
+    money = pl.col("cash") - (KASSA_CHIPS * pl.col("kassa_delta").fill_null(0) if kassa else 0)
+    wide = settled.with_columns(value=money, kassa=pl.col("kassa_delta") if kassa else pl.lit(0))
+    wide = wide.pivot(on="seat", index=["game_id", "deal_no"], values=["value", "cash", "kassa"])
+    deals = flat.join(wide, on=["game_id", "deal_no"], how="left")
+    return _describe(variant, deals)
+
+
+def _seat_col(name: str, seat: pl.Expr) -> pl.Expr:
+    """The column ``{name}_{seat}`` picked row by row (seat 0..2)."""
+    return (
+        pl.when(seat == 0).then(pl.col(f"{name}_0"))
+        .when(seat == 1).then(pl.col(f"{name}_1"))
+        .when(seat == 2).then(pl.col(f"{name}_2"))
+    )
+
+
+def _describe(variant: str, deals: pl.DataFrame) -> pl.DataFrame:
+    for name in ("value", "cash", "kassa"):  # no settlement row (a deal after the game's end)
+        for s in range(3):  # moves no money
+            col = f"{name}_{s}"
+            if col not in deals.columns:
+                deals = deals.with_columns(pl.lit(0.0).alias(col))
+            else:
+                deals = deals.with_columns(pl.col(col).cast(pl.Float64).fill_null(0.0))
+    decl = pl.col("declarer")
+    d_tricks = _seat_col("tricks", decl)
+    if variant == "greek-prefa":  # greek-prefa.md 5, 6.1, 9
+        played = decl.is_not_null()
+        contract = (
+            pl.when(pl.col("mode") == "concede").then(pl.lit("concede"))
+            .otherwise(pl.col("level").cast(pl.String)
+                       + pl.col("denom").replace_strict(list(range(5)), list(DENOMS),
+                                                        return_dtype=pl.String))
+        )
+        made = (
+            pl.when(pl.col("mode") == "pass").then(True)
+            .when(pl.col("mode") == "concede").then(False)
+            .otherwise(d_tricks >= pl.col("level"))
+        )
+        level = pl.col("level")
+    elif variant == "balkan":
+        from model.balkan.contracts import GAME_NAMES
+
+        played = decl.is_not_null()
+        number = pl.col("number")
+        contract = (
+            pl.when(pl.col("igra")).then(pl.lit("igra ")).otherwise(pl.lit(""))
+            + number.replace_strict(list(GAME_NAMES), list(GAME_NAMES.values()),
+                                    return_dtype=pl.String)
+        )
+        made = (
+            pl.when(pl.col("mode").cast(pl.String).is_in(["pass", "nokontra"])).then(True)
+            .when(number == 6).then(d_tricks == 0)
+            .when(number == 8).then(d_tricks == 10)
+            .otherwise(d_tricks >= 6)
+        )
+        level = number
+    else:
+        from model.swabian.games import NAME, REQUIRED
+
+        played = decl.is_not_null()
+        game = pl.col("game")
+        contract = game.replace_strict(list(NAME), list(NAME.values()), return_dtype=pl.String)
+        need = game.replace_strict(list(REQUIRED), list(REQUIRED.values()), return_dtype=pl.Int8)
+        made = (
+            pl.when(game == 6).then(d_tricks == 0)
+            .when(game == 7).then(d_tricks == 10)
+            .otherwise(d_tricks >= need + pl.col("hand").cast(pl.Int8))
+        )
+        level = game
+    out = deals.with_columns(
+        played=played,
+        contract=pl.when(played).then(contract),
+        made=pl.when(played).then(made),
+        level=pl.when(played).then(level.cast(pl.Int32)),
+        d_value=pl.when(played).then(_seat_col("value", decl)).otherwise(0.0),
+        d_cash=pl.when(played).then(_seat_col("cash", decl)).otherwise(0.0),
+        d_kassa=pl.when(played).then(_seat_col("kassa", decl).cast(pl.Float64)).otherwise(0.0),
+        **{
+            f"pos_{i}": _seat_col("value", (pl.col("dealer") + i) % 3).fill_null(0.0)
+            for i in range(3)
+        },
+    )
+    return out.select("game_id", "deal_no", "played", "contract", "made", "level", "d_value",
+                      "d_cash", "d_kassa", "pos_0", "pos_1", "pos_2")
+
+
+def arm_metrics(arm: str, deals: pl.DataFrame) -> list[dict[str, Any]]:
+    """The per-arm estimates of one arm's deals."""
+    rows: list[dict[str, Any]] = []
+
+    def add(metric: str, key: str, n: int, est: tuple[float | None, ...]) -> None:
+        rows.append({"metric": metric, "key": key, "arm": arm, "n": n,
+                     "estimate": est[0], "lo": est[1], "hi": est[2]})
+
+    total = deals.height
+    played = deals.filter(pl.col("played"))
+    for (contract,), g in played.sort("contract").group_by("contract", maintain_order=True):
+        add("contract_share", str(contract), total, share(g.height, total))
+        add("declarer_success", str(contract), g.height,
+            share(int(g["made"].sum()), g.height))
+    add("contract_share", "all played", total, share(played.height, total))
+    add("declarer_success", "all", played.height,
+        share(int(played["made"].sum()), played.height))
+    for i, name in enumerate(POSITIONS):
+        n, est = clustered(deals, f"pos_{i}")
+        add("seat_result", name, n, est)
+    levels = played.with_columns(key=pl.col("level").cast(pl.String).fill_null("concede"))
+    for (key,), g in levels.sort("level", nulls_last=True).group_by("key", maintain_order=True):
+        add("money_flow", str(key), g.height, mean_ci(g["d_value"]))
+    return rows
+
+
+def paired_metrics(a: pl.DataFrame, b: pl.DataFrame) -> list[dict[str, Any]]:
+    """Paired differences b - a per deal (the same deals), intervals over games."""
+    j = a.join(b, on=["game_id", "deal_no"], suffix="_b")
+    j = j.with_columns(
+        diff_value=pl.col("d_value_b") - pl.col("d_value"),
+        diff_cash=pl.col("d_cash_b") - pl.col("d_cash"),
+        diff_kassa=pl.col("d_kassa_b") - pl.col("d_kassa"),
+        changed=(pl.col("contract_b").fill_null("-") != pl.col("contract").fill_null("-"))
+        .cast(pl.Float64),
+    ).with_columns(affected=(pl.col("diff_value") != 0).cast(pl.Float64))
+    rows = []
+    for key, col in (("declarer money", "diff_value"), ("declarer chips", "diff_cash"),
+                     ("declarer kassa", "diff_kassa"), ("contract changed", "changed"),
+                     ("money changed", "affected")):
+        n, est = clustered(j, col)
+        rows.append({"metric": "flag_effect", "key": key, "arm": "b-a", "n": n,
+                     "estimate": est[0], "lo": est[1], "hi": est[2]})
+    return rows
+
+
+def _study(
+    va: str, vb: str, rules_a: dict[str, Any], rules_b: dict[str, Any], a: pl.DataFrame,
+    b: pl.DataFrame, plan: Plan,
+) -> Study:
+    rows = arm_metrics("a", a) + arm_metrics("b", b) + paired_metrics(a, b)
+    run_id = uuid.uuid4().hex[:16]
+    metrics = pl.DataFrame(rows, schema=METRIC_SCHEMA, orient="row")
+    runs_row = {
+        "run_id": run_id, "variant": va, "variant_b": vb, "rules_a": json.dumps(rules_a),
+        "rules_b": json.dumps(rules_b), "games": plan.games,
+        "deals_per_game": plan.deals_per_game, "seed": plan.seed, "play": plan.play,
+        "deals": a.height, "created_at": datetime.now(UTC),
+    }
+    return Study(run_id, runs_row, metrics)
+
+
+def study(
+    variant: str,
+    rules_a: dict[str, Any],
+    rules_b: dict[str, Any],
+    games: int,
+    deals_per_game: int,
+    *,
+    seed: int = 0,
+    play: str = "heuristic",
+    variant_b: str | None = None,
+    workers: int | None = None,
+) -> Study:
+    """Run a paired study and return its run row and metrics (nothing is stored)."""
+    va = _studied(variant)
+    vb = _studied(variant_b or variant)
+    n = workers or os.cpu_count() or 1
+    plan = Plan(va, games, deals_per_game, seed, rules_a, play)
+    a = _arm_deals(va, plan, n)
+    b = _arm_deals(vb, Plan(vb, games, deals_per_game, seed, rules_b, play), n)
+    return _study(va, vb, rules_a, rules_b, a, b, plan)
+
+
+def sweep(
+    variant: str,
+    games: int,
+    deals_per_game: int,
+    *,
+    base: dict[str, Any] | None = None,
+    seed: int = 0,
+    play: str = "heuristic",
+    workers: int | None = None,
+) -> tuple[list[tuple[str, Study]], list[str]]:
+    """The effect of each house-rule flag: one paired study per alternative value of every
+    finite option (``sim/flags.py``) against ``base`` (the defaults), on the same deals;
+    arm a is simulated once. Returns ``(label, study)`` pairs and the alternatives skipped
+    (rules the simulator or the settlement does not play), with the reason."""
+    va = _studied(variant)
+    rules_a = dict(base or {})
+    n = workers or os.cpu_count() or 1
+    plan = Plan(va, games, deals_per_game, seed, rules_a, play)
+    a = _arm_deals(va, plan, n)
+    done: list[tuple[str, Study]] = []
+    skipped: list[str] = []
+    for label, flag in alternatives(va):
+        rules_b = {**rules_a, **flag}
+        try:
+            b = _arm_deals(va, Plan(va, games, deals_per_game, seed, rules_b, play), n)
+        except (SimulationError, NotImplementedError, ValueError) as exc:
+            skipped.append(f"{label}: {str(exc).splitlines()[0]}")
+            continue
+        done.append((label, _study(va, va, rules_a, rules_b, a, b, plan)))
+    return done, skipped
+
+
+def store_study(db: Path, s: Study) -> None:
+    """Write a study into the ``balance_*`` tables of ``db`` (one transaction)."""
+    import duckdb
+
+    from ingest import store
+
+    db.parent.mkdir(parents=True, exist_ok=True)
+    conn = duckdb.connect(str(db))
+    try:
+        for ddl in DDL.values():
+            conn.execute(ddl)
+        conn.execute("BEGIN")
+        store.insert(conn, BALANCE_RUNS, pl.DataFrame([s.runs_row]))
+        store.insert(conn, BALANCE_METRICS,
+                     s.metrics.with_columns(run_id=pl.lit(s.run_id)))
+        conn.execute("COMMIT")
+    finally:
+        conn.close()

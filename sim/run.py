@@ -1,0 +1,376 @@
+"""Simulated hand histories at scale: the engine of ``trickbook simulate`` (docs/simulation.md).
+
+A run is ``games`` games of ``deals_per_game`` deals, split into partitions of consecutive games.
+Every game draws from its own generator, derived from the run's seed and its index alone
+(``sim/seeds.py``), so the records are the same whatever the number of workers or the
+cluster. Partitions run on every local core (multiprocessing), in one process (``workers=1``), or
+on a Dask distributed cluster (``scheduler``): there each partition is written as Parquet files
+and loaded into DuckDB. Output is canonical JSONL, or the database, written columnar: the rows of
+``games``, ``deals`` and ``deals_<variant>`` come straight from the simulation, and the settlement
+of every stored game follows (``scoring.store.rescore``). Ctrl-C stops cleanly: the partitions
+finished so far stay stored (each is one transaction).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import time
+from collections.abc import Callable, Generator
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from sim import SimulationError
+from sim.batch import Batch
+from sim.drivers import canonical_name, simulator
+
+TARGET_PARTITION_DEALS = 2_000
+"""Deals per partition (one transaction, one progress step, one Dask task)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to simulate. ``rules`` is the game line's ``rules`` object (defaults when empty)."""
+
+    variant: str
+    games: int
+    deals_per_game: int
+    seed: int = 0
+    rules: dict[str, Any] = field(default_factory=dict)
+    play: str = "heuristic"
+
+    def partitions(self, games_per_part: int | None = None) -> list[tuple[int, int]]:
+        """``(first, stop)`` game ranges, in order."""
+        size = games_per_part or max(1, TARGET_PARTITION_DEALS // max(1, self.deals_per_game))
+        return [(a, min(a + size, self.games)) for a in range(0, self.games, size)]
+
+
+@dataclass
+class Report:
+    games: int = 0
+    deals: int = 0
+    seconds: float = 0.0
+    interrupted: bool = False
+    unscored: list[str] = field(default_factory=list)
+
+    @property
+    def rate(self) -> float:
+        return self.deals / self.seconds if self.seconds > 0 else 0.0
+
+
+def run_part(plan: Plan, first: int, stop: int, keep_lines: bool) -> Batch:
+    """Simulate games ``first`` .. ``stop - 1`` of ``plan`` (a worker's task)."""
+    sim = simulator(plan.variant, plan.rules, plan.play)
+    batch = Batch()
+    for g in range(first, stop):
+        sim.game(plan.seed, g, plan.deals_per_game, batch, keep_lines)
+    return batch
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_local_part(args: tuple[Plan, int, int, bool]) -> Batch:
+    return run_part(*args)
+
+
+# --- frames and sinks -------------------------------------------------------------------------
+
+
+def frames(variant: str, batch: Batch) -> dict[str, pl.DataFrame]:
+    """The batch as frames of the ``games``, ``deals`` and ``deals_<variant>`` tables."""
+    from ingest import store
+    from model import tables as T
+    from model.variants import variant as lookup
+
+    v = lookup(variant)
+    g_schema = {k: store.GAMES_SCHEMA[k] for k in batch.games}
+    d_schema = {k: store.DEALS_SCHEMA[k] for k in batch.deals}
+    return {
+        T.GAMES: pl.DataFrame(batch.games, schema=g_schema),
+        T.DEALS: pl.DataFrame(batch.deals, schema=d_schema),
+        v.deals_table: pl.DataFrame(batch.flat, schema=v.frame_schema),
+    }
+
+
+class JsonlSink:
+    """Canonical JSONL: each game line followed by its deals, games in order."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.fh = path.open("w", encoding="utf-8")
+
+    def write(self, batch: Batch) -> None:
+        self.fh.write("\n".join(batch.lines) + "\n" if batch.lines else "")
+        self.fh.flush()
+
+    def close(self) -> None:
+        self.fh.close()
+
+
+class DbSink:
+    """The database: each batch in one transaction (replacing games of the same id, so a rerun
+    of the same seed gives the same rows, and marking them pending as ingest does), then the
+    pending games are settled; a settlement cut short is finished by the next run or by
+    ``trickbook score``."""
+
+    def __init__(self, path: Path, variant: str) -> None:
+        from ingest import store
+
+        self.conn = store.connect(path)
+        self.variant = variant
+        self.unscored: list[str] = []
+
+    def _replace(self, tables: dict[str, pl.DataFrame]) -> list[str]:
+        from ingest import store
+        from model import tables as T
+
+        ids = tables[T.GAMES]["game_id"].to_list()
+        probe = pl.DataFrame({"game_id": ids}, schema={"game_id": pl.String()})
+        self.conn.execute("BEGIN")
+        try:
+            self.conn.register("_sim_ids", probe.to_arrow())
+            try:
+                for table in tables:
+                    self.conn.execute(
+                        f"DELETE FROM {table} WHERE game_id IN (SELECT game_id FROM _sim_ids)"
+                    )
+            finally:
+                self.conn.unregister("_sim_ids")
+            for table, frame in tables.items():
+                store.insert(self.conn, table, frame)
+            store.mark_pending(self.conn, ids)
+            self._log(tables[T.DEALS], ids)
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        return ids
+
+    def _log(self, deals: pl.DataFrame, ids: list[str]) -> None:
+        """One ``ingest_log`` row per stored partition, so simulated deals are counted like read
+        ones (records.md 2: every stored record is logged once); the partition's games identify
+        it, so a rerun of the same seed replaces its row."""
+        from model import tables as T
+
+        if deals.height == 0:
+            return
+        digest = hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()
+        self.conn.execute(
+            f"INSERT OR REPLACE INTO {T.INGEST_LOG} VALUES (?, ?, ?, ?, 0, 0, now())",
+            [deals["source"][0], digest, deals.height, deals.height],
+        )
+
+    def write(self, batch: Batch) -> None:
+        self._score(self._replace(frames(self.variant, batch)))
+
+    def load_parquet(self, parts: dict[str, str]) -> None:
+        """Load one partition written by a cluster worker (``table -> Parquet file``)."""
+        tables = {t: pl.read_parquet(p) for t, p in parts.items()}
+        self._score(self._replace(tables))
+
+    def _score(self, ids: list[str]) -> None:
+        """Settle the pending games (these, and any an interrupted run left) and clear their
+        marks, as ingest does (``scoring.store.score_pending``)."""
+        from scoring.store import score_pending
+        from sim.drivers import SIMULATED
+
+        score_pending(self.conn)
+        if self.variant not in SIMULATED:
+            self.unscored.append(self.variant)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+Sink = JsonlSink | DbSink
+
+
+def write_part_parquet(plan: Plan, first: int, stop: int, directory: str) -> dict[str, Any]:
+    """A cluster task: simulate a partition and write its tables as Parquet files under
+    ``directory`` (which every worker and the client must see); returns the files and counts."""
+    batch = run_part(plan, first, stop, keep_lines=False)
+    out: dict[str, str] = {}
+    for table, frame in frames(canonical_name(plan.variant), batch).items():
+        path = Path(directory) / table / f"part-{first:09d}.parquet"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        frame.write_parquet(path)
+        out[table] = str(path)
+    return {"files": out, "deals": batch.n_deals, "games": stop - first}
+
+
+# --- runs -------------------------------------------------------------------------------------
+
+
+def run_local(
+    plan: Plan, parts: list[tuple[int, int]], workers: int, keep: bool
+) -> Generator[Batch, None, None]:
+    """The batches of ``parts`` in order, on a pool of ``workers`` processes (in this process
+    for one worker or one part); closing the generator stops the pool."""
+    tasks = [(plan, a, b, keep) for a, b in parts]
+    if workers <= 1 or len(tasks) <= 1:
+        for t in tasks:
+            yield _run_local_part(t)
+        return
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    pool = ctx.Pool(min(workers, len(tasks)), initializer=_ignore_sigint)
+    try:
+        yield from pool.imap(_run_local_part, tasks)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+def simulate(
+    plan: Plan,
+    *,
+    out: Path | None = None,
+    db: Path | None = None,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    parts_dir: Path | None = None,
+    games_per_part: int | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> Report:
+    """Run ``plan`` into ``out`` (JSONL) or ``db``. ``on_progress(games, deals)`` is called after
+    each stored partition. Ctrl-C (``KeyboardInterrupt``) ends the run with ``interrupted`` set and
+    everything finished stored. Raises ``SimulationError`` for a plan it cannot run."""
+    if (out is None) == (db is None):
+        raise SimulationError("give exactly one of out (JSONL) and db")
+    variant = canonical_name(plan.variant)
+    simulator(variant, plan.rules, plan.play)  # fail early on bad rules
+    parts = plan.partitions(games_per_part)
+    sink: Sink = JsonlSink(out) if out is not None else DbSink(db, variant)  # type: ignore[arg-type]
+    report = Report()
+    started = time.perf_counter()
+    stop = _GracefulStop()
+
+    def done(games: int, deals: int) -> None:
+        report.games += games
+        report.deals += deals
+        if on_progress is not None:
+            on_progress(games, deals)
+        if stop.requested:
+            raise KeyboardInterrupt
+
+    try:
+        with stop:
+            if scheduler is None:
+                n = workers or os.cpu_count() or 1
+                batches = run_local(plan, parts, n, out is not None)
+                try:
+                    for (a, b), batch in zip(parts, batches, strict=False):
+                        sink.write(batch)
+                        done(b - a, batch.n_deals)
+                finally:
+                    batches.close()  # stops the worker pool at once on Ctrl-C
+            else:
+                _dask(plan, parts, scheduler, sink, parts_dir or _default_parts(out, db), done)
+    except KeyboardInterrupt:
+        report.interrupted = True
+    finally:
+        if isinstance(sink, DbSink):
+            report.unscored = sorted(set(sink.unscored))
+        sink.close()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+class _GracefulStop:
+    """While active (main thread only), the first Ctrl-C only asks to stop: the partition being
+    written is finished and stored, then the run ends. A second Ctrl-C interrupts at once (the
+    partition being written is rolled back)."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.previous: Any = None
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __enter__(self) -> _GracefulStop:
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+def _default_parts(out: Path | None, db: Path | None) -> Path:
+    base = db if db is not None else out
+    assert base is not None
+    return base.with_name(base.name + ".parts")
+
+
+def _dask(
+    plan: Plan,
+    parts: list[tuple[int, int]],
+    scheduler: str,
+    sink: Sink,
+    parts_dir: Path,
+    done: Callable[[int, int], None],
+) -> None:
+    """Run the partitions on a Dask cluster at ``scheduler`` (an address such as
+    ``tcp://10.0.0.5:8786``). Database runs: each task writes Parquet under ``parts_dir`` (a path
+    every worker and this client share) and the client loads it; JSONL runs: the tasks return
+    the lines, written in game order."""
+    from distributed import Client, as_completed
+
+    client = Client(scheduler)
+    futures: list[Any] = []
+    try:
+        if isinstance(sink, DbSink):
+            futures = [
+                client.submit(write_part_parquet, plan, a, b, str(parts_dir), pure=False)
+                for a, b in parts
+            ]
+            for fut in as_completed(futures):  # type: ignore[no-untyped-call]
+                result = fut.result()
+                sink.load_parquet(result["files"])
+                done(result["games"], result["deals"])
+                for path in result["files"].values():
+                    with suppress(OSError):
+                        Path(path).unlink()
+        else:
+            batches = [client.submit(run_part, plan, a, b, True, pure=False) for a, b in parts]
+            futures = list(batches)
+            for (a, b), fut in zip(parts, batches, strict=True):
+                batch: Batch = fut.result()
+                sink.write(batch)
+                done(b - a, batch.n_deals)
+    finally:
+        for fut in futures:
+            fut.cancel()
+        client.close()
+
+
+def read_rules(path: Path | None) -> dict[str, Any]:
+    """House rules from a JSON file: the ``rules`` object, or a game line holding one."""
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise SimulationError(f"cannot read rules file {str(path)!r}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise SimulationError(f"rules file {str(path)!r} must hold a JSON object")
+    rules = data.get("rules", data) if data.get("record") == "game" else data
+    return dict(rules)
