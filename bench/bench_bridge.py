@@ -17,7 +17,7 @@ from ingest.validate import Validator
 from model.bridge.frame import SCHEMA
 from model.bridge.variant import VARIANTS
 from scoring.bridge.kernel import per_deal_vectorised
-from scoring.bridge.settle import per_deal_reference
+from scoring.bridge.reference import per_deal_reference
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 

@@ -25,6 +25,8 @@ import duckdb
 from dashboards import queries as q
 from dashboards.filters import Filters
 from model import tables as T
+from model.greek.frame import TABLE as GREEK_TABLE
+from model.variants import tables
 from model.views import create_views
 
 OUT = Path(__file__).parent / "out"
@@ -58,7 +60,7 @@ def build(path: Path, deals: int = 1_000_000) -> Path:
     games = max(1, deals // DEALS_PER_GAME)
     con = duckdb.connect(str(path))
     try:
-        for ddl in T.DDL.values():
+        for ddl in (t.ddl for t in tables().values()):
             con.execute(ddl)
         con.execute(f"""
             INSERT INTO {T.GAMES}
@@ -108,7 +110,7 @@ def build(path: Path, deals: int = 1_000_000) -> Path:
                    END
             FROM named""", [card_record])
         con.execute(f"""
-            INSERT INTO {T.DEALS_GREEK}
+            INSERT INTO {GREEK_TABLE.name}
             SELECT game_id, deal_no, dealer_seat,
                    CASE WHEN passed_out THEN NULL ELSE decl_seat END,
                    CASE WHEN passed_out THEN NULL

@@ -26,9 +26,11 @@ import polars as pl
 
 from model.base import GameBase
 from model.greek.frame import SCHEMA as GREEK_SCHEMA
+from model.greek.frame import TABLE as GREEK_TABLE
 from model.greek.records import GreekGame
 
 VARIANT = "greek-prefa"
+DEALS_TABLE = GREEK_TABLE.name
 # pieces of the line shapes, shared with ingest/fastpath_columns/layout.py: a name (no quotes,
 # backslashes or control characters), the separators with or without their space
 NAME = r'"[^"\\\x00-\x1f]+"'

@@ -422,7 +422,7 @@ class _FileLoad:
             source=pl.lit(self.report.source),
         ).cast({k: v for k, v in store.DEALS_SCHEMA.items()})
         self.staging.add(T.DEALS, deals)
-        self.staging.add(T.DEALS_GREEK, fastpath.greek_rows(new))
+        self.staging.add(fastpath.DEALS_TABLE, fastpath.greek_rows(new))
         self.report.games.update(new["game_id"].unique().to_list())
         self.report.stored += new.height
         self.report.duplicates += same

@@ -1,8 +1,9 @@
 """The one place that writes DuckDB for ingest (STYLE.md practice 7).
 
-Tables come from ``model.tables.DDL`` (records.md section 2) plus ingest's own bookkeeping table
-``rescore_pending``. Rows go in as polars frames with an explicit schema, through Arrow, by column
-name; every value is bound, never spliced into SQL. Table names are constants.
+Tables come from ``model.variants.tables()``: the stable tables of records.md section 2, each
+variant's ``deals_<variant>`` and the bookkeeping table ``rescore_pending``. Rows go in as polars
+frames with an explicit schema, through Arrow, by column name; every value is bound, never spliced
+into SQL. Table names are constants.
 """
 
 from __future__ import annotations
@@ -18,39 +19,19 @@ import polars as pl
 import pyarrow as pa
 
 from model import tables as T
-from model.tables import PENDING, PENDING_DDL
+from model.tables import TABLES
 from model.tables import insert as insert  # the one writer of rows, for ingest callers
+from model.variants import tables
 
-EXTRA_DDL: dict[str, str] = {PENDING: PENDING_DDL}
-"""Ingest's bookkeeping beside the stable tables: the games waiting for a rescore."""
-
-UTC = pl.Datetime("us", "UTC")
-
-GAMES_SCHEMA: dict[str, pl.DataType] = {
-    "game_id": pl.String(), "variant": pl.String(), "players": pl.List(pl.String()),
-    "rules": pl.String(), "started_at": UTC, "league": pl.String(), "event": pl.String(),
-    "stake": pl.String(), "source": pl.String(), "line": pl.Int32(), "record": pl.String(),
-}
-DEALS_SCHEMA: dict[str, pl.DataType] = {
-    "game_id": pl.String(), "deal_no": pl.Int32(), "deal_key": pl.String(),
-    "variant": pl.String(), "dealer": pl.String(), "declarer": pl.String(),
-    "contract": pl.String(), "has_cards": pl.Boolean(), "source": pl.String(),
-    "line": pl.Int32(), "record": pl.String(),
-}
-QUARANTINE_SCHEMA: dict[str, pl.DataType] = {
-    "source": pl.String(), "line": pl.Int32(), "record_key": pl.String(), "code": pl.String(),
-    "message": pl.String(), "raw": pl.String(), "ingested_at": UTC,
-}
-INGEST_LOG_SCHEMA: dict[str, pl.DataType] = {
-    "source": pl.String(), "sha256": pl.String(), "records": pl.Int32(), "stored": pl.Int32(),
-    "duplicates": pl.Int32(), "quarantined": pl.Int32(), "ingested_at": UTC,
-}
+GAMES_SCHEMA = TABLES[T.GAMES].schema
+DEALS_SCHEMA = TABLES[T.DEALS].schema
+QUARANTINE_SCHEMA = TABLES[T.QUARANTINE].schema
+INGEST_LOG_SCHEMA = TABLES[T.INGEST_LOG].schema
 
 
 def create_tables(conn: duckdb.DuckDBPyConnection) -> None:
     """Every table, in one round trip (each statement ``CREATE TABLE IF NOT EXISTS``)."""
-    conn.execute("\n;\n".join(ddl.strip().rstrip(";") for ddl in (*T.DDL.values(),
-                                                                    *EXTRA_DDL.values())))
+    conn.execute("\n;\n".join(t.ddl for t in tables().values()))
 
 
 CHECKPOINT_THRESHOLD = "1MiB"
@@ -352,6 +333,6 @@ def mark_pending(conn: duckdb.DuckDBPyConnection, game_ids: Iterable[str]) -> No
     ids = sorted(set(game_ids))
     if ids:
         conn.execute(
-            f"INSERT OR IGNORE INTO {PENDING} SELECT unnest(?::VARCHAR[])", [ids]
+            f"INSERT OR IGNORE INTO {T.PENDING} SELECT unnest(?::VARCHAR[])", [ids]
         )
 

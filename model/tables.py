@@ -1,9 +1,10 @@
 """The stable DuckDB tables (``../shared/spec/records.md`` section 2): names and columns.
 
-Table names are constants; every writer and every query uses them from here. Columns a variant
+Table names are constants; every writer and every query uses them from here. Each table is declared
+once as a :class:`model.schema.Table` (its polars schema; its DDL is generated). Columns a variant
 does not use are null (Greek fills ``kassa_*`` and ``chips``, Balkan ``bula_*`` and ``soups_*``,
-bridge ``below_line`` ...). Each variant may add its own ``deals_<variant>`` table with the flat
-columns its settlement kernel reads.
+bridge ``below_line`` ...). A variant declares its own flat ``deals_<variant>`` table, the input
+of its settlement kernel, in its package (``model/<variant>/frame.py``).
 
 ``deals`` and ``deals_greek`` declare no key: ``(game_id, deal_no)`` and ``deal_key`` are unique
 there because ingest enforces it (it looks every deal up before storing it,
@@ -23,6 +24,8 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
+from model.schema import Table
+
 GAMES = "games"
 DEALS = "deals"
 SETTLEMENTS = "settlements"
@@ -30,224 +33,51 @@ TRANSFERS = "transfers"
 STANDINGS = "standings"
 QUARANTINE = "quarantine"
 INGEST_LOG = "ingest_log"
-DEALS_GREEK = "deals_greek"
-
-DDL: dict[str, str] = {
-    GAMES: """
-        CREATE TABLE IF NOT EXISTS games (
-            game_id    VARCHAR PRIMARY KEY,
-            variant    VARCHAR NOT NULL,
-            players    VARCHAR[] NOT NULL,
-            rules      JSON NOT NULL,
-            started_at TIMESTAMPTZ,
-            league     VARCHAR,
-            event      VARCHAR,
-            stake      VARCHAR,
-            source     VARCHAR NOT NULL,
-            line       INTEGER,
-            record     JSON NOT NULL
-        )""",
-    DEALS: """
-        CREATE TABLE IF NOT EXISTS deals (
-            game_id    VARCHAR NOT NULL,
-            deal_no    INTEGER NOT NULL,
-            deal_key   VARCHAR NOT NULL USING COMPRESSION zstd,
-            variant    VARCHAR NOT NULL,
-            dealer     VARCHAR NOT NULL,
-            declarer   VARCHAR,
-            contract   VARCHAR,
-            has_cards  BOOLEAN NOT NULL,
-            source     VARCHAR NOT NULL,
-            line       INTEGER,
-            record     VARCHAR NOT NULL USING COMPRESSION zstd
-        )""",
-    DEALS_GREEK: """
-        CREATE TABLE IF NOT EXISTS deals_greek (
-            game_id     VARCHAR NOT NULL,
-            deal_no     INTEGER NOT NULL,
-            dealer      TINYINT NOT NULL,
-            declarer    TINYINT,
-            level       TINYINT,
-            denom       TINYINT,
-            mode        VARCHAR NOT NULL,
-            whister     TINYINT,
-            tricks_0    TINYINT,
-            tricks_1    TINYINT,
-            tricks_2    TINYINT,
-            tricks_3    TINYINT,
-            four_aces   BOOLEAN NOT NULL,
-            preliminary BOOLEAN NOT NULL
-        )""",
-    SETTLEMENTS: """
-        CREATE TABLE IF NOT EXISTS settlements (
-            game_id     VARCHAR NOT NULL,
-            deal_no     INTEGER NOT NULL,
-            player      VARCHAR NOT NULL,
-            seat        TINYINT NOT NULL,
-            variant     VARCHAR NOT NULL,
-            cash        DOUBLE NOT NULL,
-            chips       DOUBLE,
-            kassa_delta INTEGER,
-            kassa_after INTEGER,
-            bula_delta  INTEGER,
-            bula_after  INTEGER,
-            soups_left  INTEGER,
-            soups_right INTEGER,
-            refa_used   BOOLEAN,
-            below_line  INTEGER,
-            above_line  INTEGER,
-            vulnerable  BOOLEAN,
-            score_ns    INTEGER,
-            PRIMARY KEY (game_id, deal_no, player)
-        )""",
-    TRANSFERS: """
-        CREATE TABLE IF NOT EXISTS transfers (
-            game_id VARCHAR NOT NULL,
-            deal_no INTEGER NOT NULL,
-            payer   VARCHAR NOT NULL,
-            payee   VARCHAR NOT NULL,
-            amount  DOUBLE NOT NULL,
-            PRIMARY KEY (game_id, deal_no, payer, payee)
-        )""",
-    STANDINGS: """
-        CREATE TABLE IF NOT EXISTS standings (
-            game_id      VARCHAR NOT NULL,
-            player       VARCHAR NOT NULL,
-            variant      VARCHAR NOT NULL,
-            cash         DOUBLE NOT NULL,
-            deals_played INTEGER NOT NULL,
-            finished     BOOLEAN NOT NULL,
-            PRIMARY KEY (game_id, player)
-        )""",
-    QUARANTINE: """
-        CREATE TABLE IF NOT EXISTS quarantine (
-            source      VARCHAR NOT NULL,
-            line        INTEGER NOT NULL,
-            record_key  VARCHAR,
-            code        VARCHAR NOT NULL,
-            message     VARCHAR NOT NULL,
-            raw         VARCHAR NOT NULL,
-            ingested_at TIMESTAMPTZ NOT NULL,
-            PRIMARY KEY (source, line)
-        )""",
-    INGEST_LOG: """
-        CREATE TABLE IF NOT EXISTS ingest_log (
-            source      VARCHAR NOT NULL,
-            sha256      VARCHAR NOT NULL,
-            records     INTEGER NOT NULL,
-            stored      INTEGER NOT NULL,
-            duplicates  INTEGER NOT NULL,
-            quarantined INTEGER NOT NULL,
-            ingested_at TIMESTAMPTZ NOT NULL,
-            PRIMARY KEY (source, sha256)
-        )""",
-}
-
-DEALS_SWABIAN = "deals_swabian"
-DDL[DEALS_SWABIAN] = """
-        CREATE TABLE IF NOT EXISTS deals_swabian (
-            game_id   VARCHAR NOT NULL,
-            deal_no   INTEGER NOT NULL,
-            dealer    TINYINT NOT NULL,
-            declarer  TINYINT,
-            game      TINYINT,
-            hand      BOOLEAN NOT NULL,
-            tricks_0  TINYINT,
-            tricks_1  TINYINT,
-            tricks_2  TINYINT,
-            contra_0  TINYINT NOT NULL,
-            contra_1  TINYINT NOT NULL,
-            contra_2  TINYINT NOT NULL,
-            kunstwerk BOOLEAN NOT NULL,
-            PRIMARY KEY (game_id, deal_no)
-        )"""
-
-DEALS_BRIDGE = "deals_bridge"
-EVENT_RESULTS = "event_results"
-DD_TABLES = "dd_tables"
-DDL[DEALS_BRIDGE] = """
-        CREATE TABLE IF NOT EXISTS deals_bridge (
-            game_id         VARCHAR NOT NULL,
-            deal_no         INTEGER NOT NULL,
-            event           VARCHAR,
-            match           VARCHAR,
-            room            VARCHAR,
-            board           INTEGER,
-            ns_pair         VARCHAR,
-            ew_pair         VARCHAR,
-            dealer          TINYINT NOT NULL,
-            declarer        TINYINT,
-            level           TINYINT,
-            denom           TINYINT,
-            doubled         TINYINT,
-            tricks          TINYINT,
-            vul_ns          BOOLEAN,
-            vul_ew          BOOLEAN,
-            honours_ns      SMALLINT NOT NULL,
-            honours_ew      SMALLINT NOT NULL,
-            stated_score_ns INTEGER,
-            PRIMARY KEY (game_id, deal_no)
-        )"""
-DDL[EVENT_RESULTS] = """
-        CREATE TABLE IF NOT EXISTS event_results (
-            event       VARCHAR NOT NULL,
-            board       INTEGER NOT NULL,
-            game_id     VARCHAR NOT NULL,
-            deal_no     INTEGER NOT NULL,
-            match       VARCHAR,
-            room        VARCHAR,
-            ns_pair     VARCHAR,
-            ew_pair     VARCHAR,
-            score_ns    INTEGER NOT NULL,
-            tables      INTEGER NOT NULL,
-            mp_ns       DOUBLE NOT NULL,
-            mp_ew       DOUBLE NOT NULL,
-            pct_ns      DOUBLE,
-            cross_imp_ns DOUBLE,
-            team_imp_ns INTEGER,
-            PRIMARY KEY (game_id, deal_no)
-        )"""
-DDL[DD_TABLES] = """
-        CREATE TABLE IF NOT EXISTS dd_tables (
-            game_id     VARCHAR NOT NULL,
-            deal_no     INTEGER NOT NULL,
-            denom       TINYINT NOT NULL,
-            declarer    TINYINT NOT NULL,
-            tricks      TINYINT NOT NULL,
-            par_ns      INTEGER NOT NULL,
-            par_contracts VARCHAR NOT NULL,
-            PRIMARY KEY (game_id, deal_no, denom, declarer)
-        )"""
-
-DEALS_BALKAN = "deals_balkan"
-DDL[DEALS_BALKAN] = """
-        CREATE TABLE IF NOT EXISTS deals_balkan (
-            game_id       VARCHAR NOT NULL,
-            deal_no       INTEGER NOT NULL,
-            dealer        TINYINT NOT NULL,
-            declarer      TINYINT,
-            number        TINYINT,
-            igra          BOOLEAN NOT NULL,
-            mode          VARCHAR NOT NULL,
-            lead_defender TINYINT,
-            kontra_0      TINYINT NOT NULL,
-            kontra_1      TINYINT NOT NULL,
-            kontra_2      TINYINT NOT NULL,
-            kontra_3      TINYINT NOT NULL,
-            tricks_0      TINYINT,
-            tricks_1      TINYINT,
-            tricks_2      TINYINT,
-            tricks_3      TINYINT,
-            repealed      BOOLEAN NOT NULL,
-            PRIMARY KEY (game_id, deal_no)
-        )"""
-
-
 PENDING = "rescore_pending"
-"""Games whose settlements must be recomputed: ingest marks them in the same transaction as their
-deals and the rescore that follows clears them, so an interrupted rescore is finished by the next
-run (``docs/ingest.md``)."""
-PENDING_DDL = f"CREATE TABLE IF NOT EXISTS {PENDING} (game_id VARCHAR PRIMARY KEY)"
+
+UTC = pl.Datetime("us", "UTC")
+_S, _I8, _I32, _F64, _B = pl.String(), pl.Int8(), pl.Int32(), pl.Float64(), pl.Boolean()
+
+TABLES: dict[str, Table] = {t.name: t for t in (
+    Table(GAMES, {
+        "game_id": _S, "variant": _S, "players": pl.List(_S), "rules": _S, "started_at": UTC,
+        "league": _S, "event": _S, "stake": _S, "source": _S, "line": _I32, "record": _S,
+    }, required=("variant", "players", "rules", "source", "record"), key=("game_id",),
+        sql={"rules": "JSON", "record": "JSON"}),
+    Table(DEALS, {
+        "game_id": _S, "deal_no": _I32, "deal_key": _S, "variant": _S, "dealer": _S,
+        "declarer": _S, "contract": _S, "has_cards": _B, "source": _S, "line": _I32,
+        "record": _S,
+    }, required=("game_id", "deal_no", "deal_key", "variant", "dealer", "has_cards", "source",
+                 "record"), zstd=("deal_key", "record")),
+    Table(SETTLEMENTS, {
+        "game_id": _S, "deal_no": _I32, "player": _S, "seat": _I8, "variant": _S,
+        "cash": _F64, "chips": _F64, "kassa_delta": _I32, "kassa_after": _I32,
+        "bula_delta": _I32, "bula_after": _I32, "soups_left": _I32, "soups_right": _I32,
+        "refa_used": _B, "below_line": _I32, "above_line": _I32, "vulnerable": _B,
+        "score_ns": _I32,
+    }, required=("seat", "variant", "cash"), key=("game_id", "deal_no", "player")),
+    Table(TRANSFERS, {
+        "game_id": _S, "deal_no": _I32, "payer": _S, "payee": _S, "amount": _F64,
+    }, required=("amount",), key=("game_id", "deal_no", "payer", "payee")),
+    Table(STANDINGS, {
+        "game_id": _S, "player": _S, "variant": _S, "cash": _F64, "deals_played": _I32,
+        "finished": _B,
+    }, required=("variant", "cash", "deals_played", "finished"), key=("game_id", "player")),
+    Table(QUARANTINE, {
+        "source": _S, "line": _I32, "record_key": _S, "code": _S, "message": _S, "raw": _S,
+        "ingested_at": UTC,
+    }, required=("code", "message", "raw", "ingested_at"), key=("source", "line")),
+    Table(INGEST_LOG, {
+        "source": _S, "sha256": _S, "records": _I32, "stored": _I32, "duplicates": _I32,
+        "quarantined": _I32, "ingested_at": UTC,
+    }, required=("records", "stored", "duplicates", "quarantined", "ingested_at"),
+        key=("source", "sha256")),
+    Table(PENDING, {"game_id": _S}, key=("game_id",)),
+)}
+"""The stable tables every variant shares, and ``rescore_pending``: games whose settlements must
+be recomputed (ingest marks them in the same transaction as their deals and the rescore that
+follows clears them, so an interrupted rescore is finished by the next run, ``docs/ingest.md``)."""
 
 
 def insert(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:

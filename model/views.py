@@ -30,7 +30,7 @@ from collections.abc import Iterable
 import duckdb
 
 from model import tables as T
-from model.variants import Variant, registered
+from model.variants import Variant, registered, tables
 
 DEAL_OUTCOMES = "deal_outcomes"
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -70,16 +70,17 @@ def create_views(conn: duckdb.DuckDBPyConnection, *, temporary: bool = False) ->
     """``CREATE OR REPLACE VIEW deal_outcomes`` on ``conn``.
 
     On a writable connection (``temporary=False``) the tables the view reads are created first
-    when missing (their DDL from :mod:`model.tables`), so the view always binds. On a read-only
-    connection pass ``temporary=True``: the view is a session-only ``TEMP`` view over the
+    when missing (``model.variants.tables``), so the view always binds. On a read-only connection
+    pass ``temporary=True``: the view is a session-only ``TEMP`` view over the
     variant tables that exist (DuckDB allows temporary objects on a read-only database)."""
     reg = registered()
     if temporary:
         have = _existing_tables(conn)
         reg = [v for v in reg if v.deals_table in have and T.GAMES in have]
     else:
-        for table in {T.GAMES, *(v.deals_table for v in reg)}:
-            conn.execute(T.DDL[table])
+        every = tables()
+        for table in sorted({T.GAMES, *(v.deals_table for v in reg)}):
+            conn.execute(every[table].ddl)
     kind = "TEMP VIEW" if temporary else "VIEW"
     conn.execute(f"CREATE OR REPLACE {kind} {DEAL_OUTCOMES} AS {deal_outcomes_sql(reg)}")
 

@@ -13,12 +13,13 @@ import duckdb
 
 from model import tables as T
 from model.tables import PENDING
+from model.variants import REGISTERED
 
-ZERO_SUM_PER_DEAL = ("greek-prefa", "swabian", "bridge-rubber", "bridge-duplicate")
+ZERO_SUM_PER_DEAL = tuple(v.name for v in REGISTERED if v.zero_sum_per_deal)
 """Variants whose ``settlements.cash`` sums to 0 in every deal (records.md section 2)."""
-SETTLES_BY_PAYMENTS = ("greek-prefa", "swabian", "bridge-rubber", "bridge-duplicate")
+SETTLES_BY_PAYMENTS = tuple(v.name for v in REGISTERED if v.settles_by_payments)
 """Variants whose per-deal ``transfers`` net to ``settlements.cash`` (records.md section 2); the
-Balkan and Russian games settle their soups and whists at the end of the game instead."""
+games that settle at the end of the game (Balkan soups) are not."""
 TOLERANCE = 1e-6
 
 

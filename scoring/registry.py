@@ -1,55 +1,29 @@
-"""Settlements registered by variant name.
-
-Every variant's settlement works on frames: ``games`` (rows of the ``games`` table: ``game_id``,
-``players`` as a list in turn order, ``rules`` as a JSON string) and ``deals`` (rows of that
-variant's ``deals_<variant>`` table, sorted by ``game_id, deal_no``). It returns frames whose
-columns are those of the ``settlements``, ``transfers`` and ``standings`` tables
-(model/tables.py).
-"""
+"""Settlements registered by variant name: one line per variant in ``REGISTERED``
+(the interface: ``scoring/settlement.py``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+from scoring.balkan import SETTLEMENT as BALKAN
+from scoring.bridge import DUPLICATE as BRIDGE_DUPLICATE
+from scoring.bridge import RUBBER as BRIDGE_RUBBER
+from scoring.greek import SETTLEMENT as GREEK
+from scoring.settlement import Settled, Settlement
+from scoring.swabian import SETTLEMENT as SWABIAN
 
-import polars as pl
+REGISTERED: tuple[Settlement, ...] = (GREEK, SWABIAN, BALKAN, BRIDGE_RUBBER, BRIDGE_DUPLICATE)
+_BY_VARIANT: dict[str, Settlement] = {s.variant: s for s in REGISTERED}
 
-
-@dataclass(frozen=True, slots=True)
-class Settled:
-    settlements: pl.DataFrame
-    transfers: pl.DataFrame
-    standings: pl.DataFrame
-
-
-class Settlement(Protocol):
-    @property
-    def variant(self) -> str: ...
-
-    @property
-    def deals_table(self) -> str: ...
-
-    def settle(self, games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
-        """The vectorised settlement of every game at once."""
-        ...
-
-
-def _registry() -> dict[str, Settlement]:
-    from scoring.balkan import SETTLEMENT as BALKAN
-    from scoring.bridge import DUPLICATE as BRIDGE_DUPLICATE
-    from scoring.bridge import RUBBER as BRIDGE_RUBBER
-    from scoring.greek import SETTLEMENT as GREEK
-    from scoring.swabian import SETTLEMENT as SWABIAN
-
-    return {s.variant: s for s in (GREEK, SWABIAN, BALKAN, BRIDGE_RUBBER, BRIDGE_DUPLICATE)}
+__all__ = ["REGISTERED", "Settled", "Settlement", "settlement", "variants"]
 
 
 def settlement(variant: str) -> Settlement:
-    reg = _registry()
-    if variant not in reg:
-        raise KeyError(f"no settlement for variant {variant!r}; known: {', '.join(sorted(reg))}")
-    return reg[variant]
+    found = _BY_VARIANT.get(variant)
+    if found is None:
+        raise KeyError(
+            f"no settlement for variant {variant!r}; known: {', '.join(sorted(_BY_VARIANT))}"
+        )
+    return found
 
 
 def variants() -> list[str]:
-    return sorted(_registry())
+    return sorted(_BY_VARIANT)

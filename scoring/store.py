@@ -3,8 +3,9 @@
 For each variant: read its games and its ``deals_<variant>`` rows, call the registered
 ``Settlement.settle`` (``scoring/registry.py``) on all of them at once, and replace the
 ``settlements``, ``transfers`` and ``standings`` rows of exactly those games in one transaction.
-In the same transaction the ``deal_outcomes`` view is (re)created (``model/views.py``) and, when
-bridge-duplicate games were settled, ``event_results`` is refreshed (``scoring/bridge/event.py``).
+In the same transaction the ``deal_outcomes`` view is (re)created (``model/views.py``) and each
+settled variant refreshes what it derives across games (``Settlement.refresh``: duplicate bridge's
+``event_results``).
 """
 
 from __future__ import annotations
@@ -20,13 +21,11 @@ from model import variants
 from model.tables import insert
 from model.views import create_views
 from scoring import registry
-from scoring.registry import Settled, Settlement
+from scoring.settlement import Settled, Settlement
 
 SettlementLookup = Callable[[str], Settlement]
 OUTPUTS = (T.SETTLEMENTS, T.TRANSFERS, T.STANDINGS)
 
-EVENT_VARIANTS = frozenset({"bridge-duplicate"})
-"""Variants whose settlement feeds ``event_results`` (matchpoints and IMPs, bridge.md)."""
 
 
 @dataclass
@@ -37,8 +36,8 @@ class Rescored:
     standings: int = 0
     unsettled_variants: list[str] = field(default_factory=list)
     """Variants with stored games but no registered settlement (their rows are left alone)."""
-    event_results: int | None = None
-    """Rows of ``event_results`` after its refresh; ``None`` when no duplicate game was settled."""
+    refreshed: int = 0
+    """Rows the settled variants' ``refresh`` wrote (duplicate bridge: ``event_results``)."""
 
 
 def _columns(conn: duckdb.DuckDBPyConnection, table: str) -> list[str]:
@@ -107,7 +106,7 @@ def rescore(
         _views(conn, transaction)
         return report
     games = _games(conn, ids)
-    results: list[tuple[str, Settled]] = []
+    results: list[tuple[Settlement, Settled]] = []
     settled_ids: list[str] = []
     for (name,), group in games.group_by("variant", maintain_order=True):
         try:
@@ -116,7 +115,7 @@ def rescore(
             report.unsettled_variants.append(str(name))
             continue
         deals = _deals(conn, s.deals_table, group, str(name))
-        results.append((str(name), s.settle(group, deals)))
+        results.append((s, s.settle(group, deals)))
         settled_ids.extend(group["game_id"].to_list())
     if transaction:
         conn.execute("BEGIN")
@@ -130,18 +129,16 @@ def rescore(
                 )
         finally:
             conn.unregister("_trickbook_done")
-        for name, out in results:
+        for s, out in results:
             report.settlements += insert(conn, T.SETTLEMENTS,
-                                         _fit(conn, T.SETTLEMENTS, out.settlements, name))
+                                         _fit(conn, T.SETTLEMENTS, out.settlements, s.variant))
             report.transfers += insert(conn, T.TRANSFERS,
-                                       _fit(conn, T.TRANSFERS, out.transfers, name))
+                                       _fit(conn, T.TRANSFERS, out.transfers, s.variant))
             report.standings += insert(conn, T.STANDINGS,
-                                       _fit(conn, T.STANDINGS, out.standings, name))
+                                       _fit(conn, T.STANDINGS, out.standings, s.variant))
         create_views(conn)
-        if any(name in EVENT_VARIANTS for name, _ in results):
-            from scoring.bridge.event import refresh
-
-            report.event_results = refresh(conn)
+        for s, _ in results:
+            report.refreshed += s.refresh(conn)
         if transaction:
             conn.execute("COMMIT")
     except BaseException:

@@ -38,16 +38,14 @@ from sim.batch import Batch
 from sim.drivers import PREFERENCE, canonical_name, simulator
 from sim.flags import alternatives
 from sim.run import Plan, run_local
-from sim.tables import BALANCE_METRICS, BALANCE_RUNS, DDL
+from sim.tables import BALANCE_METRICS, BALANCE_RUNS, METRICS, TABLES
 
 POSITIONS = ("dealer", "first hand", "second hand")
 """Seat positions counted from the dealer in turn order (greek-prefa.md 3; in Swabian the first
 hand is Vorhand, swabian.md 2)."""
 KASSA_CHIPS = 10
-METRIC_SCHEMA = {
-    "metric": pl.String(), "key": pl.String(), "arm": pl.String(), "n": pl.Int32(),
-    "estimate": pl.Float64(), "lo": pl.Float64(), "hi": pl.Float64(),
-}
+METRIC_SCHEMA = {k: v for k, v in METRICS.schema.items() if k != "run_id"}
+"""A study's metric rows before they are stored under its ``run_id``."""
 
 
 @dataclass(frozen=True)
@@ -333,8 +331,8 @@ def store_study(db: Path, s: Study) -> None:
     db.parent.mkdir(parents=True, exist_ok=True)
     conn = duckdb.connect(str(db))
     try:
-        for ddl in DDL.values():
-            conn.execute(ddl)
+        for table in TABLES:
+            conn.execute(table.ddl)
         conn.execute("BEGIN")
         store.insert(conn, BALANCE_RUNS, pl.DataFrame([s.runs_row]))
         store.insert(conn, BALANCE_METRICS,

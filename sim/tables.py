@@ -9,34 +9,24 @@ level or a measured quantity), the ``arm`` (``a``, ``b`` or ``b-a`` for paired d
 
 from __future__ import annotations
 
+import polars as pl
+
+from model.schema import Table
+
 BALANCE_RUNS = "balance_runs"
 BALANCE_METRICS = "balance_metrics"
 
-DDL: dict[str, str] = {
-    BALANCE_RUNS: """
-        CREATE TABLE IF NOT EXISTS balance_runs (
-            run_id         VARCHAR PRIMARY KEY,
-            variant        VARCHAR NOT NULL,
-            variant_b      VARCHAR NOT NULL,
-            rules_a        JSON NOT NULL,
-            rules_b        JSON NOT NULL,
-            games          INTEGER NOT NULL,
-            deals_per_game INTEGER NOT NULL,
-            seed           BIGINT NOT NULL,
-            play           VARCHAR NOT NULL,
-            deals          INTEGER NOT NULL,
-            created_at     TIMESTAMPTZ NOT NULL
-        )""",
-    BALANCE_METRICS: """
-        CREATE TABLE IF NOT EXISTS balance_metrics (
-            run_id   VARCHAR NOT NULL,
-            metric   VARCHAR NOT NULL,
-            key      VARCHAR NOT NULL,
-            arm      VARCHAR NOT NULL,
-            n        INTEGER NOT NULL,
-            estimate DOUBLE,
-            lo       DOUBLE,
-            hi       DOUBLE,
-            PRIMARY KEY (run_id, metric, key, arm)
-        )""",
-}
+_S, _I32, _F64 = pl.String(), pl.Int32(), pl.Float64()
+
+RUNS = Table(BALANCE_RUNS, {
+    "run_id": _S, "variant": _S, "variant_b": _S, "rules_a": _S, "rules_b": _S,
+    "games": _I32, "deals_per_game": _I32, "seed": pl.Int64(), "play": _S, "deals": _I32,
+    "created_at": pl.Datetime("us", "UTC"),
+}, required=("variant", "variant_b", "rules_a", "rules_b", "games", "deals_per_game", "seed",
+             "play", "deals", "created_at"),
+    key=("run_id",), sql={"rules_a": "JSON", "rules_b": "JSON"})
+METRICS = Table(BALANCE_METRICS, {
+    "run_id": _S, "metric": _S, "key": _S, "arm": _S, "n": _I32,
+    "estimate": _F64, "lo": _F64, "hi": _F64,
+}, required=("n",), key=("run_id", "metric", "key", "arm"))
+TABLES = (RUNS, METRICS)

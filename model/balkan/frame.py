@@ -14,6 +14,7 @@ import polars as pl
 from model.balkan.check import mode_of
 from model.balkan.contracts import parse_contract
 from model.balkan.records import BalkanDeal, BalkanGame
+from model.schema import Table
 
 MODES = ("none", "pass", "nokontra", "both", "invite", "alone")
 """See :func:`model.balkan.check.mode_of`."""
@@ -40,6 +41,14 @@ SCHEMA: dict[str, pl.DataType] = {
     "repealed": pl.Boolean(),
 }
 """``lead_defender``: the inviter or the lone defender (``invite`` / ``alone``), else null."""
+
+TABLE = Table(
+    "deals_balkan", SCHEMA,
+    required=("dealer", "igra", "mode", "kontra_0", "kontra_1", "kontra_2", "kontra_3",
+              "repealed"),
+    key=("game_id", "deal_no"),
+)
+"""The ``deals_balkan`` table (model/schema.py), the settlement kernel's input."""
 
 
 def deal_row(game: BalkanGame, deal: BalkanDeal) -> dict[str, object]:

@@ -1,13 +1,14 @@
-"""Balkan preferans as a registered variant (``model/variants.py``)."""
+"""Balkan preferans as a registered variant (``model/variant.py``)."""
 
 from __future__ import annotations
 
 from model.balkan.check import check_deal
-from model.balkan.frame import SCHEMA, deal_row
+from model.balkan.contracts import ContractError, parse_contract
+from model.balkan.frame import TABLE, deal_row
+from model.balkan.params import BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
 from model.cards import DECK_32
-from model.tables import DEALS_BALKAN
-from model.variants import VariantSpec
+from model.variant import Variant
 
 # Per deal (``model/views.py``): the frame's ``mode`` as the defence mode (5.1; ``nokontra`` a
 # plain Pik nobody doubled); made (4, 6; ``declarer_made``) with six tricks, none in Betl (6), all
@@ -22,17 +23,29 @@ OUTCOME_SQL = f"""
                         WHEN number = 8 THEN taken = 10
                         ELSE taken >= 6 END AS made
             FROM (SELECT *, [tricks_0, tricks_1, tricks_2, tricks_3][declarer + 1] AS taken
-                  FROM {DEALS_BALKAN})"""
+                  FROM {TABLE.name})"""
 
-VARIANT = VariantSpec(
+def trump(contract: str) -> int | None:
+    """The trump suit of a game number (balkan.md 1): 2 spades, 3 diamonds, 4 hearts, 5 clubs."""
+    try:
+        return parse_contract(contract).trump
+    except ContractError:
+        return None
+
+
+VARIANT = Variant(
     name="balkan",
     aliases=("balkan-preferans", "serbian", "croatian", "ppn"),
     deck=DECK_32,
     game_model=BalkanGame,
     deal_model=BalkanDeal,
-    deals_table=DEALS_BALKAN,
-    frame_schema=dict(SCHEMA),
+    rules_model=BalkanRules,
+    table=TABLE,
     outcome_sql=OUTCOME_SQL,
     check=check_deal,
     row=deal_row,
+    trump=trump,
+    zero_sum_per_deal=False,
+    settles_by_payments=False,
+    cash_unit="soup points",
 )

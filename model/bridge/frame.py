@@ -15,6 +15,7 @@ from model.bridge.check import honours_held, seat_hands
 from model.bridge.contracts import parse_contract
 from model.bridge.records import BridgeDeal, BridgeGame
 from model.bridge.seats import EW, NS, board_vulnerable, is_vulnerable, side_of
+from model.schema import Table
 
 SCHEMA: dict[str, pl.DataType] = {
     "game_id": pl.String(),
@@ -37,6 +38,13 @@ SCHEMA: dict[str, pl.DataType] = {
     "honours_ew": pl.Int16(),
     "stated_score_ns": pl.Int32(),
 }
+
+TABLE = Table(
+    "deals_bridge", SCHEMA,
+    required=("dealer", "honours_ns", "honours_ew"),
+    key=("game_id", "deal_no"),
+)
+"""The ``deals_bridge`` table (model/schema.py), the settlement kernel's input."""
 
 
 def deal_row(game: BridgeGame, deal: BridgeDeal) -> dict[str, object]:

@@ -1,14 +1,16 @@
-"""Bridge as two registered variants (``model/variants.py``): ``bridge-rubber`` (with Chicago as
+"""Bridge as two registered variants (``model/variant.py``): ``bridge-rubber`` (with Chicago as
 ``rules.mode``) and ``bridge-duplicate``; one record model, one ``deals_bridge`` table."""
 
 from __future__ import annotations
 
-from model.bridge import frame
 from model.bridge.check import check_deal
+from model.bridge.contracts import TRUMP_SUIT, ContractError, parse_contract
+from model.bridge.frame import TABLE, deal_row
+from model.bridge.params import BridgeRules
 from model.bridge.records import BridgeDeal, BridgeGame
 from model.cards import DECK_52
-from model.tables import DEALS_BRIDGE, GAMES
-from model.variants import VariantSpec
+from model.tables import GAMES
+from model.variant import Variant
 
 
 def outcome_sql(name: str) -> str:
@@ -23,22 +25,34 @@ def outcome_sql(name: str) -> str:
                    b.tricks AS declarer_tricks,
                    CASE WHEN b.declarer IS NULL THEN NULL
                         ELSE b.tricks >= b.level + 6 END AS made
-            FROM {DEALS_BRIDGE} b JOIN {GAMES} g ON g.game_id = b.game_id
+            FROM {TABLE.name} b JOIN {GAMES} g ON g.game_id = b.game_id
             WHERE g.variant = '{name}'"""
 
 
-def _bridge(name: str, aliases: tuple[str, ...]) -> VariantSpec:
-    return VariantSpec(
+def trump(contract: str) -> int | None:
+    """The trump suit of ``<level><C|D|H|S|NT>[X|XX]`` (Law 77); None in no-trump."""
+    try:
+        return TRUMP_SUIT[parse_contract(contract).denom]
+    except ContractError:
+        return None
+
+
+def _bridge(name: str, aliases: tuple[str, ...]) -> Variant:
+    return Variant(
         name=name,
         aliases=aliases,
         deck=DECK_52,
         game_model=BridgeGame,
         deal_model=BridgeDeal,
-        deals_table=DEALS_BRIDGE,
-        frame_schema=dict(frame.SCHEMA),
+        rules_model=BridgeRules,
+        table=TABLE,
         outcome_sql=outcome_sql(name),
         check=check_deal,
-        row=frame.deal_row,
+        row=deal_row,
+        trump=trump,
+        zero_sum_per_deal=True,
+        settles_by_payments=True,
+        cash_unit="points",
     )
 
 

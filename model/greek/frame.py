@@ -12,6 +12,7 @@ import polars as pl
 
 from model.greek.contracts import parse_contract
 from model.greek.records import GreekDeal, GreekGame
+from model.schema import Table
 
 MODES = ("none", "pass", "both", "invite", "alone", "concede")
 """How a deal was played out: ``none`` nobody declared (all pass, redeal); ``pass`` both defenders
@@ -39,6 +40,12 @@ SCHEMA: dict[str, pl.DataType] = {
 """``declarer``, ``level``, ``denom``, ``whister`` and ``tricks_i`` are null where they do not
 apply: no declarer; no contract (preliminary concession); not a one-defender mode; seat ``i`` took
 no part in the play (or does not exist)."""
+
+TABLE = Table(
+    "deals_greek", SCHEMA,
+    required=("game_id", "deal_no", "dealer", "mode", "four_aces", "preliminary"),
+)
+"""The ``deals_greek`` table (model/schema.py), the settlement kernel's input."""
 
 
 def mode_of(deal: GreekDeal) -> str:

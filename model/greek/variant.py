@@ -1,13 +1,14 @@
-"""Greek Prefa as a registered variant (``model/variants.py``)."""
+"""Greek Prefa as a registered variant (``model/variant.py``)."""
 
 from __future__ import annotations
 
 from model.cards import DECK_32
-from model.greek import frame
 from model.greek.check import check_deal
+from model.greek.contracts import NT, ContractError, parse_contract
+from model.greek.frame import TABLE, deal_row
+from model.greek.params import GreekRules
 from model.greek.records import GreekDeal, GreekGame
-from model.tables import DEALS_GREEK
-from model.variants import VariantSpec
+from model.variant import Variant
 
 # Per deal (``model/views.py``): the frame's ``mode`` as the defence mode (6.1; ``concede``
 # section 5); made with at least ``level`` tricks (9.2, 9.3), by both defenders passing (6.1 step
@@ -20,17 +21,32 @@ OUTCOME_SQL = f"""
                         WHEN mode = 'concede' OR level IS NULL THEN FALSE
                         ELSE taken >= level END AS made
             FROM (SELECT *, [tricks_0, tricks_1, tricks_2, tricks_3][declarer + 1] AS taken
-                  FROM {DEALS_GREEK})"""
+                  FROM {TABLE.name})"""
 
-VARIANT = VariantSpec(
+
+
+def trump(contract: str) -> int | None:
+    """The trump suit of ``<level><S|C|D|H|NT>`` (4.1): the denomination's index is its suit."""
+    try:
+        _, denom = parse_contract(contract)
+    except ContractError:
+        return None
+    return denom if denom < NT else None
+
+
+VARIANT = Variant(
     name="greek-prefa",
     aliases=("greek", "prefa"),
     deck=DECK_32,
     game_model=GreekGame,
     deal_model=GreekDeal,
-    deals_table=DEALS_GREEK,
-    frame_schema=dict(frame.SCHEMA),
+    rules_model=GreekRules,
+    table=TABLE,
     outcome_sql=OUTCOME_SQL,
     check=check_deal,
-    row=frame.deal_row,
+    row=deal_row,
+    trump=trump,
+    zero_sum_per_deal=True,
+    settles_by_payments=True,
+    cash_unit="chips",
 )

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 import polars as pl
 
+from model.schema import Table
 from model.swabian.records import CONTRA_FACTOR, SwabianDeal, SwabianGame
 
 SCHEMA: dict[str, pl.DataType] = {
@@ -30,6 +31,13 @@ SCHEMA: dict[str, pl.DataType] = {
 """``declarer``, ``game`` and ``tricks_i`` are null when nobody declared (all pass, redeal).
 ``contra_i`` is the stake factor k between seat ``i`` and the declarer (swabian.md 5: 1, 2 or 4;
 1 for the declarer himself)."""
+
+TABLE = Table(
+    "deals_swabian", SCHEMA,
+    required=("dealer", "hand", "contra_0", "contra_1", "contra_2", "kunstwerk"),
+    key=("game_id", "deal_no"),
+)
+"""The ``deals_swabian`` table (model/schema.py), the settlement kernel's input."""
 
 
 def deal_row(game: SwabianGame, deal: SwabianDeal) -> dict[str, object]:

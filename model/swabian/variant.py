@@ -1,13 +1,14 @@
-"""Swabian Preferanz as a registered variant (``model/variants.py``)."""
+"""Swabian Preferanz as a registered variant (``model/variant.py``)."""
 
 from __future__ import annotations
 
 from model.cards import DECK_32
-from model.swabian import frame
 from model.swabian.check import check_deal
+from model.swabian.frame import TABLE, deal_row
+from model.swabian.games import TRUMP, GameError, parse_game
+from model.swabian.params import SwabianRules
 from model.swabian.records import SwabianDeal, SwabianGame
-from model.tables import DEALS_SWABIAN
-from model.variants import VariantSpec
+from model.variant import Variant
 
 # Per deal (``model/views.py``): the defence mode is the highest announcement of the defenders,
 # ``play`` / ``contra`` / ``recontra`` (5: stake factor 1, 2, 4); made by the tricks required
@@ -26,17 +27,30 @@ OUTCOME_SQL = f"""
                         ELSE taken >= CASE WHEN game = 2 THEN 7 ELSE 6 END
                                       + CASE WHEN hand THEN 1 ELSE 0 END END AS made
             FROM (SELECT *, [tricks_0, tricks_1, tricks_2][declarer + 1] AS taken
-                  FROM {DEALS_SWABIAN})"""
+                  FROM {TABLE.name})"""
 
-VARIANT = VariantSpec(
+def trump(contract: str) -> int | None:
+    """The trump suit of a game number (3.1): 2 Laub, 3 Schellen, 4 Herz, 5 Eichel."""
+    try:
+        return TRUMP.get(parse_game(contract))
+    except GameError:
+        return None
+
+
+VARIANT = Variant(
     name="swabian",
     aliases=("swabian-preferanz", "preferanz", "donauschwaben"),
     deck=DECK_32,
     game_model=SwabianGame,
     deal_model=SwabianDeal,
-    deals_table=DEALS_SWABIAN,
-    frame_schema=dict(frame.SCHEMA),
+    rules_model=SwabianRules,
+    table=TABLE,
     outcome_sql=OUTCOME_SQL,
     check=check_deal,
-    row=frame.deal_row,
+    row=deal_row,
+    trump=trump,
+    zero_sum_per_deal=True,
+    settles_by_payments=True,
+    cash_unit="stake units",
+    german_cards=True,
 )

@@ -22,14 +22,13 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from model.balkan.frame import Mode
+from model.balkan.frame import TABLE, Mode
 from model.balkan.paper import BULA_POINT
 from model.balkan.params import BalkanRules
 from model.balkan.records import BalkanGame
-from model.tables import DEALS_BALKAN
 from scoring.balkan.kernel import SEATS, Booked, Deals, book
 from scoring.balkan.reference import settle_game
-from scoring.registry import Settled
+from scoring.settlement import Settled, Settlement
 
 VARIANT = "balkan"
 
@@ -284,9 +283,9 @@ def _standings(lg: League, d: Deals, cash: npt.NDArray[np.float64], names: pl.Se
     ]).sort("game_id", "player")
 
 
-class BalkanSettlement:
+class BalkanSettlement(Settlement):
     variant = VARIANT
-    deals_table = DEALS_BALKAN
+    deals_table = TABLE.name
 
     def settle(self, games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
         return _settle(games, deals, lambda rules, d, _sub: book(rules, d))

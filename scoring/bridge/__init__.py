@@ -1,8 +1,10 @@
-"""Bridge scoring: duplicate (Law 77), rubber (Laws 72-74), Chicago, matchpoints and IMPs."""
+"""Bridge scoring: duplicate (Law 77), rubber (Laws 72-74), Chicago, matchpoints and IMPs.
 
-from scoring.bridge.settle import DUPLICATE, RUBBER
+``reference.py`` scores by the Laws deal by deal, ``kernel.py`` settles every game at once (and
+holds the registered ``RUBBER`` and ``DUPLICATE``), ``frames.py`` reads and writes the frames;
+``event.py`` compares duplicate boards across tables, ``dd.py`` holds the double-dummy analysis.
+"""
 
-SETTLEMENT = RUBBER
-"""The registry takes one object per variant: ``RUBBER`` (bridge-rubber) and ``DUPLICATE``."""
+from scoring.bridge.kernel import DUPLICATE, RUBBER
 
-__all__ = ["DUPLICATE", "RUBBER", "SETTLEMENT"]
+__all__ = ["DUPLICATE", "RUBBER"]

@@ -16,14 +16,22 @@ from types import ModuleType
 from typing import Any
 
 import duckdb
+import polars as pl
 
 from model.bridge.seats import SEATS, Vulnerable, board_vulnerable, parse_vulnerable
-from model.tables import DD_TABLES, DDL
+from model.schema import Table
 from model.tricks import card_index
 
 EP_DENOM_OF = (3, 2, 1, 0, 4)
 """endplay's Denom index (S H D C NT) of our denominations C D H S NT."""
 VUL_NAMES = {"None": "none", "NS": "ns", "EW": "ew", "All": "both"}
+DD_TABLE = Table("dd_tables", {
+    "game_id": pl.String(), "deal_no": pl.Int32(), "denom": pl.Int8(), "declarer": pl.Int8(),
+    "tricks": pl.Int8(), "par_ns": pl.Int32(), "par_contracts": pl.String(),
+}, required=("tricks", "par_ns", "par_contracts"),
+    key=("game_id", "deal_no", "denom", "declarer"))
+"""Per deal, the tricks each seat takes as declarer in each denomination, and the par."""
+DD_TABLES = DD_TABLE.name
 BATCH = 32
 """Deals per DDS call (endplay's calc_all_tables batches tables internally)."""
 
@@ -95,7 +103,7 @@ def par_of(
 def analyse(conn: duckdb.DuckDBPyConnection) -> int:
     """Store the DD table and par of every bridge deal with four hands not analysed yet; returns
     the number of deals analysed."""
-    conn.execute(DDL[DD_TABLES])
+    conn.execute(DD_TABLE.ddl)
     rows = conn.execute(
         f"""SELECT d.game_id, d.deal_no, d.record::VARCHAR, g.players
             FROM deals d JOIN games g USING (game_id)

@@ -12,21 +12,24 @@ from bisect import bisect_left
 import duckdb
 import polars as pl
 
-from model.tables import EVENT_RESULTS, insert
+from model.bridge.frame import TABLE as DEALS_BRIDGE
+from model.schema import Table
+from model.tables import SETTLEMENTS, insert
 
 IMP_BOUNDS = (10, 40, 80, 120, 160, 210, 260, 310, 360, 420, 490, 590, 740, 890, 1090, 1290,
               1490, 1740, 1990, 2240, 2490, 2990, 3490, 3990)
 """Upper bound of each IMP step (Law 78B [bk]): 0-10 = 0, 20-40 = 1, ..., 4000 and more = 24."""
 
-SCHEMA: dict[str, pl.DataType] = {
+EVENT_RESULTS = Table("event_results", {
     "event": pl.String(), "board": pl.Int32(), "game_id": pl.String(), "deal_no": pl.Int32(),
     "match": pl.String(), "room": pl.String(), "ns_pair": pl.String(), "ew_pair": pl.String(),
     "score_ns": pl.Int32(), "tables": pl.Int32(), "mp_ns": pl.Float64(), "mp_ew": pl.Float64(),
     "pct_ns": pl.Float64(), "cross_imp_ns": pl.Float64(), "team_imp_ns": pl.Int32(),
-}
-"""Columns of the ``event_results`` table (model/tables.py)."""
-
-TABLE = EVENT_RESULTS
+}, required=("event", "board", "score_ns", "tables", "mp_ns", "mp_ew"),
+    key=("game_id", "deal_no"))
+"""Each duplicate board's result compared across its tables: matchpoints and IMPs."""
+SCHEMA = EVENT_RESULTS.schema
+TABLE = EVENT_RESULTS.name
 
 
 def imps(diff: int) -> int:
@@ -111,10 +114,8 @@ def _team(recs: list[dict[str, object]]) -> list[int | None]:
 def refresh(conn: duckdb.DuckDBPyConnection) -> int:
     """Recompute the whole ``event_results`` table from the stored duplicate deals and their
     settlements (for ``trickbook score`` / ``analyse``); returns its row count."""
-    from model.tables import DDL, DEALS_BRIDGE, SETTLEMENTS
-
-    conn.execute(DDL[TABLE])
-    deals = _frame(conn, f"SELECT * FROM {DEALS_BRIDGE} "
+    conn.execute(EVENT_RESULTS.ddl)
+    deals = _frame(conn, f"SELECT * FROM {DEALS_BRIDGE.name} "
                          "WHERE event IS NOT NULL AND board IS NOT NULL")
     settled = _frame(conn, f"SELECT game_id, deal_no, score_ns FROM {SETTLEMENTS} "
                            "WHERE variant = 'bridge-duplicate' AND seat = 0")

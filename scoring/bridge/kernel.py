@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import duckdb
 import numpy as np
 import polars as pl
 
 from model.bridge.contracts import Contract
+from model.bridge.frame import TABLE
 from model.bridge.params import BridgeRules
 from scoring.bridge import reference as ref
-from scoring.bridge.output import PER_DEAL
-from scoring.bridge.settle import game_modes
+from scoring.bridge.event import refresh
+from scoring.bridge.frames import PER_DEAL, assemble, game_modes
+from scoring.settlement import Settled, Settlement
 
 KEY = ["level", "denom", "doubled", "tricks", "vul"]
 
@@ -203,3 +206,27 @@ def _rubber(part: pl.DataFrame, rules: BridgeRules) -> Frames:
         "finished": over[last],
     }, schema={"game_id": pl.String(), "finished": pl.Boolean()})
     return per, fin
+
+
+class BridgeSettlement(Settlement):
+    """The ``Settlement`` of the registry for one bridge variant name; duplicate games also feed
+    ``event_results`` (matchpoints and IMPs across tables, ``event.py``)."""
+
+    deals_table = TABLE.name
+
+    def __init__(self, variant: str, *, compared_across_tables: bool) -> None:
+        self.variant = variant
+        self.compared_across_tables = compared_across_tables
+
+    def settle(self, games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
+        """The vectorised settlement of every game at once."""
+        mine = games.filter(pl.col("variant") == self.variant)
+        per_deal, finished = per_deal_vectorised(mine, deals)
+        return assemble(mine, per_deal, finished)
+
+    def refresh(self, conn: duckdb.DuckDBPyConnection) -> int:
+        return refresh(conn) if self.compared_across_tables else 0
+
+
+RUBBER = BridgeSettlement("bridge-rubber", compared_across_tables=False)
+DUPLICATE = BridgeSettlement("bridge-duplicate", compared_across_tables=True)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import polars as pl
+
 from model.bridge.contracts import Contract
 from model.bridge.params import BridgeRules
 from model.bridge.score import (
@@ -21,6 +23,8 @@ from model.bridge.score import (
     undertrick_penalty,
 )
 from model.bridge.seats import EW, NS, side_of
+from scoring.bridge.frames import PER_DEAL, assemble, game_modes
+from scoring.settlement import Settled
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,3 +154,95 @@ def _chicago(deals: list[RubberDeal], rules: BridgeRules) -> list[DealScore]:
         position += 1 if counts else 0
         out.append(DealScore((below[0], below[1]), (above[0], above[1]), vul, over))
     return out
+
+
+# --- over frames: the reference the kernel is held to -----------------------------------
+
+
+def per_deal_reference(
+    games: pl.DataFrame, deals: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The reference: a plain loop over each game's deals in order."""
+    modes = game_modes(games)
+    rows: list[dict[str, object]] = []
+    finished: list[dict[str, object]] = []
+    for (gid,), part in deals.sort("game_id", "deal_no").group_by("game_id", maintain_order=True):
+        if gid not in modes:
+            continue
+        rules, mode = modes[str(gid)]
+        recs = part.to_dicts()
+        if mode == "duplicate":
+            for d in recs:
+                rows.append(_duplicate_row(d, rules))
+            finished.append({"game_id": gid, "finished": True})
+            continue
+        honours = rules.honours_for("bridge-rubber")
+        session = [
+            RubberDeal(
+                d["dealer"],
+                _contract(d),
+                d["declarer"],
+                d["tricks"],
+                (d["honours_ns"], d["honours_ew"]) if honours else (0, 0),
+            )
+            for d in recs
+        ]
+        scores = rubber_session(session, rules, mode)
+        for d, s in zip(recs, scores, strict=True):
+            rows.append({
+                "game_id": gid, "deal_no": d["deal_no"],
+                "below_ns": s.below[NS], "below_ew": s.below[EW],
+                "above_ns": s.above[NS], "above_ew": s.above[EW],
+                "vul_ns": s.vulnerable[NS], "vul_ew": s.vulnerable[EW],
+                "score_ns": s.score_ns,
+            })
+        if mode == "chicago":
+            # Chicago is finished after whole four-deal cycles (redealt deals do not count).
+            counted = sum(1 for d in session if rules.passed_out == "zero"
+                          or (d.contract is not None and d.declarer is not None))
+            done = counted > 0 and counted % 4 == 0
+        else:
+            done = bool(scores and scores[-1].rubber_over)
+        finished.append({"game_id": gid, "finished": done})
+    return (
+        pl.DataFrame(rows, schema=PER_DEAL, orient="row"),
+        pl.DataFrame(finished, schema={"game_id": pl.String(), "finished": pl.Boolean()}),
+    )
+
+
+def _contract(d: dict[str, object]) -> Contract | None:
+    if d["level"] is None or d["declarer"] is None:
+        return None
+    return Contract(int(d["level"]), int(d["denom"]), int(d["doubled"] or 0))  # type: ignore[call-overload]
+
+
+def _duplicate_row(d: dict[str, object], rules: BridgeRules) -> dict[str, object]:
+    vul = (bool(d["vul_ns"]), bool(d["vul_ew"]))
+    c = _contract(d)
+    below = [0, 0]
+    above = [0, 0]
+    score_ns = 0
+    if c is not None:
+        side = int(d["declarer"]) % 2  # type: ignore[call-overload]
+        score = duplicate_score(c, int(d["tricks"]), vul[side], rules)  # type: ignore[call-overload]
+        if score > 0:
+            below[side] = trick_score(c)
+            above[side] = score - below[side]
+        else:
+            above[1 - side] = -score
+        score_ns = score if side == NS else -score
+    if rules.honours_for("bridge-duplicate"):
+        above[NS] += int(d["honours_ns"])  # type: ignore[call-overload]
+        above[EW] += int(d["honours_ew"])  # type: ignore[call-overload]
+        score_ns += int(d["honours_ns"]) - int(d["honours_ew"])  # type: ignore[call-overload]
+    return {
+        "game_id": d["game_id"], "deal_no": d["deal_no"],
+        "below_ns": below[NS], "below_ew": below[EW],
+        "above_ns": above[NS], "above_ew": above[EW],
+        "vul_ns": vul[NS], "vul_ew": vul[EW], "score_ns": score_ns,
+    }
+
+
+def settle_reference(games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
+    per_deal, finished = per_deal_reference(games, deals)
+    return assemble(games, per_deal, finished)

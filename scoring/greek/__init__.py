@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from model.greek.frame import TABLE
 from model.greek.params import GreekRules
 from scoring.greek.frames import (
     STANDINGS_SCHEMA,
@@ -18,7 +19,7 @@ from scoring.greek.kernel import ROLE_OF_SEAT, DealArrays, GameArrays, Result, s
 from scoring.greek.kernel import S as SITTER
 from scoring.greek.reference import VARIANT, check_rules
 from scoring.greek.scan import SIXTHS
-from scoring.registry import Settled
+from scoring.settlement import Settled, Settlement
 
 __all__ = ["SETTLEMENT", "GreekSettlement", "deal_arrays", "game_arrays"]
 
@@ -162,11 +163,11 @@ def _seat_names(games: pl.DataFrame) -> pl.Series:
     return pl.Series("player", [x for p in padded for x in p], dtype=pl.String)
 
 
-class GreekSettlement:
+class GreekSettlement(Settlement):
     """The ``Settlement`` of the registry for Greek Prefa."""
 
-    variant: str = VARIANT
-    deals_table: str = "deals_greek"
+    variant = VARIANT
+    deals_table = TABLE.name
 
     def settle(self, games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
         """Every game at once. Deals of unknown games are ignored; deals after a game has ended

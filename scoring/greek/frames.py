@@ -14,7 +14,7 @@ import polars as pl
 from model.greek.frame import deal_row, deals_frame
 from model.greek.records import GreekDeal, GreekGame
 from scoring import frames
-from scoring.registry import Settled
+from scoring.settlement import Settled
 
 GAMES_SCHEMA = frames.GAMES
 SETTLEMENTS_SCHEMA = frames.SETTLEMENTS

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import polars as pl
 
-from model.tables import DEALS_SWABIAN
-from scoring.registry import Settled
+from model.swabian.frame import TABLE
+from scoring.settlement import Settled, Settlement
 from scoring.swabian import reference, vectorised
 
 
-class SwabianSettlement:
-    """Satisfies ``scoring.registry.Settlement`` for Swabian Preferanz."""
+class SwabianSettlement(Settlement):
+    """The ``Settlement`` of the registry for Swabian Preferanz."""
 
     variant = "swabian"
-    deals_table = DEALS_SWABIAN
+    deals_table = TABLE.name
 
     def settle(self, games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
         """Vectorised settlement (``vectorised.settle``)."""

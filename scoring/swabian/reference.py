@@ -16,7 +16,7 @@ from __future__ import annotations
 import polars as pl
 
 from model.swabian.games import BETTEL, DURCHMARSCH, required
-from scoring.registry import Settled
+from scoring.settlement import Settled
 from scoring.swabian import schema
 from scoring.swabian.schema import read_rules
 

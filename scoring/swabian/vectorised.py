@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from scoring.registry import Settled
+from scoring.settlement import Settled
 from scoring.swabian import schema
 from scoring.swabian.kernel import Columns, pay
 from scoring.swabian.schema import read_rules

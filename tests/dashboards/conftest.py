@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from model import tables as T
+from model.variants import tables
 from scoring.store import score_pending
 from tests.conftest import ROOT
 from tests.dashboards import fixture_db
@@ -31,7 +31,7 @@ def fixture_copy(tmp_path: Path) -> Path:
 def empty_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("dash-empty") / "empty.duckdb"
     con = duckdb.connect(str(path))
-    for ddl in T.DDL.values():
+    for ddl in (t.ddl for t in tables().values()):
         con.execute(ddl)
     con.close()
     return path
@@ -57,7 +57,7 @@ def table_counts(path: Path) -> dict[str, int]:
     con = duckdb.connect(str(path), read_only=True)
     try:
         return {t: (con.execute(f"SELECT count(*) FROM {t}").fetchone() or (0,))[0]
-                for t in T.DDL}
+                for t in tables()}
     finally:
         con.close()
 

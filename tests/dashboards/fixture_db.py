@@ -1,4 +1,4 @@
-"""A small realistic trickbook database built from ``model.tables.DDL`` for the dashboard tests.
+"""A small realistic trickbook database (tables from ``model.variants.tables()``) for the pages.
 
 Greek Prefa settlements are worked out by hand from greek-prefa.md 9 (v from 5.1, quotas 6.2):
 game ``club-7/2026-11-29/table-1`` (3 players, K0 = 31)
@@ -28,6 +28,7 @@ from typing import Any
 import duckdb
 
 from model import tables as T
+from model.variants import tables
 
 LEAGUE7 = "club-7 winter league"
 LEAGUE9 = "club-9 open"
@@ -187,7 +188,7 @@ def build(path: Path) -> Path:
     now = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)
     con = duckdb.connect(str(path))
     try:
-        for ddl in T.DDL.values():
+        for ddl in (t.ddl for t in tables().values()):
             con.execute(ddl)
         seats = {}
         for game_id, variant, players, rules, started, league in GAMES:

@@ -12,7 +12,7 @@ import json
 
 import polars as pl
 
-from scoring.registry import Settled
+from scoring.settlement import Settled, Settlement
 from scoring.store import score_pending
 
 SETTLEMENT_SCHEMA = {"game_id": pl.String(), "deal_no": pl.Int32(), "player": pl.String(),
@@ -24,7 +24,7 @@ STANDING_SCHEMA = {"game_id": pl.String(), "player": pl.String(), "cash": pl.Flo
                    "deals_played": pl.Int32(), "finished": pl.Boolean()}
 
 
-class FakeSettlement:
+class FakeSettlement(Settlement):
     variant = "greek-prefa"
     deals_table = "deals_greek"
 

@@ -7,7 +7,8 @@ import duckdb
 import pytest
 
 from ingest.dds_hands import READER
-from model.tables import DD_TABLES, DDL, DEALS, GAMES
+from model.tables import DEALS, GAMES, TABLES
+from scoring.bridge.dd import DD_TABLES
 from tests.conftest import DATA
 from tests.ingest.bridge_ingest import Ingested, ingest, validate
 
@@ -39,7 +40,7 @@ def test_bad_record_is_an_issue() -> None:
 def store(got: Ingested) -> duckdb.DuckDBPyConnection:
     conn = duckdb.connect()
     for t in (GAMES, DEALS):
-        conn.execute(DDL[t])
+        conn.execute(TABLES[t].ddl)
     for game in got.games.values():
         conn.execute("INSERT INTO games VALUES (?, ?, ?, '{}', NULL, NULL, NULL, NULL, 'dds', 1, "
                      "'{}')", [game.game_id, game.variant, list(game.players)])

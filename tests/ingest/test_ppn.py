@@ -22,7 +22,7 @@ from model.balkan.records import BalkanDeal, BalkanGame
 from model.balkan.simulate import random_game
 from model.cards import format_card
 from model.problems import Code
-from model.tables import DDL, DEALS, GAMES
+from model.tables import DEALS, GAMES, TABLES
 from tests.conftest import DATA
 
 GOLDEN = Path(__file__).parent / "golden" / "ppn"
@@ -135,8 +135,8 @@ def test_writer_needs_cards() -> None:
 def test_export_games_reads_the_stored_tables() -> None:
     raws, _ = read(GOLDEN / "sample.ppn")
     con = duckdb.connect()
-    con.execute(DDL[GAMES])
-    con.execute(DDL[DEALS])
+    con.execute(TABLES[GAMES].ddl)
+    con.execute(TABLES[DEALS].ddl)
     g = raws[0].data
     con.execute("INSERT INTO games (game_id, variant, players, rules, source, record) "
                 "VALUES (?, 'balkan', ?, ?, 'x', ?)",

@@ -18,6 +18,7 @@ import pytest
 from model import tables as T
 from model.balkan.contracts import declarer_made, parse_contract
 from model.greek.contracts import parse_contract as greek_contract
+from model.greek.frame import TABLE as GREEK_TABLE
 from model.swabian.games import won
 from model.variants import names, registered
 from model.views import COLUMNS, DEAL_OUTCOMES, create_views, deal_outcomes_sql, ensure_views
@@ -132,9 +133,9 @@ def test_null_made_exactly_where_nobody_declared(con: duckdb.DuckDBPyConnection)
 def test_temporary_view_on_a_read_only_database_without_it(tmp_path: Path) -> None:
     path = tmp_path / "old.duckdb"
     c = duckdb.connect(str(path))
-    c.execute(T.DDL[T.GAMES])
-    c.execute(T.DDL[T.DEALS_GREEK])
-    c.execute(f"""INSERT INTO {T.DEALS_GREEK} VALUES
+    c.execute(T.TABLES[T.GAMES].ddl)
+    c.execute(GREEK_TABLE.ddl)
+    c.execute(f"""INSERT INTO {GREEK_TABLE.name} VALUES
                   ('g', 1, 0, 1, 7, 3, 'both', NULL, 2, 7, 1, NULL, FALSE, FALSE)""")
     c.close()
     ro = duckdb.connect(str(path), read_only=True)

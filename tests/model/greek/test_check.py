@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 
 from model.cards import DECK_32, format_card, iter_cards
 from model.greek.check import check_deal
+from model.greek.frame import TABLE as GREEK_TABLE
 from model.greek.frame import mode_of
 from model.greek.params import GreekRules
 from model.greek.play import active_players
 from model.greek.records import GreekDeal, GreekGame
 from model.problems import Code, Problem
-from model.tables import DEALS_GREEK
 from model.variants import variant
 from tests.model.greek.simulate import random_deal
 
@@ -93,7 +93,7 @@ def test_variant_registry_runs_the_check() -> None:
     # records.md 1.1: variant "greek-prefa"; aliases and table per model/variants.py, tables.py
     v = variant("prefa")
     assert v.name == "greek-prefa" and v is variant("greek")
-    assert v.deals_table == DEALS_GREEK and v.deck == DECK_32
+    assert v.deals_table == GREEK_TABLE.name and v.deck == DECK_32
     assert v.check_deal(GAME, minimal(tricks={"Chris": 6})) != []
     assert v.deal_row(GAME, minimal())["mode"] == "both"
 

@@ -11,7 +11,8 @@ import duckdb
 import pytest
 
 from ingest.bridge_records import hand_names, parse_hand
-from model.tables import DD_TABLES, DDL, DEALS, GAMES
+from model.tables import DEALS, GAMES, TABLES
+from scoring.bridge.dd import DD_TABLES
 from tests.conftest import DATA
 
 pytest.importorskip("endplay")
@@ -78,7 +79,7 @@ def test_analyse_stores_table_and_par() -> None:
                         for p, h in zip(players, hands, strict=True)}}
     conn = duckdb.connect()
     for t in (GAMES, DEALS):
-        conn.execute(DDL[t])
+        conn.execute(TABLES[t].ddl)
     conn.execute("INSERT INTO games VALUES ('g', 'bridge-duplicate', ?, '{}', NULL, NULL, NULL, "
                  "NULL, 'test', 1, '{}')", [players])
     conn.execute("INSERT INTO deals VALUES ('g', 1, 'k', 'bridge-duplicate', 'Nora', NULL, NULL, "

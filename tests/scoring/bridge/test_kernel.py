@@ -9,7 +9,7 @@ from polars.testing import assert_frame_equal
 
 from scoring.bridge import DUPLICATE, RUBBER
 from scoring.bridge.kernel import per_deal_vectorised
-from scoring.bridge.settle import per_deal_reference, settle_reference
+from scoring.bridge.reference import per_deal_reference, settle_reference
 from tests.scoring.bridge.frames import deal_row, deals_frame, games_frame
 
 MODES = [

@@ -1,4 +1,5 @@
-"""The bridge tables (model/tables.py): the frames written to them fit their DDL."""
+"""The bridge tables (model/bridge/frame.py, scoring/bridge/): the frames written to them fit
+their DDL."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import polars as pl
 
 from ingest.traveller_csv import READER
 from model import tables as T
+from model.bridge.frame import TABLE as DEALS_BRIDGE
 from model.bridge.frame import deal_row, deals_frame
 from scoring.bridge import DUPLICATE
-from scoring.bridge.event import event_results
+from scoring.bridge.dd import DD_TABLE
+from scoring.bridge.event import EVENT_RESULTS, event_results
 from tests.conftest import ROOT
 from tests.ingest.bridge_ingest import ingest
 
@@ -26,12 +29,12 @@ def test_frames_fit_the_tables() -> None:
     settled = DUPLICATE.settle(games, deals)
     results = event_results(deals, settled.settlements)
     conn = duckdb.connect()
-    for table in (T.DEALS_BRIDGE, T.EVENT_RESULTS, T.SETTLEMENTS, T.STANDINGS, T.TRANSFERS,
-                  T.DD_TABLES):
-        conn.execute(T.DDL[table])
-    assert columns(conn, T.DEALS_BRIDGE) == deals.columns
-    assert columns(conn, T.EVENT_RESULTS) == results.columns
-    for table, frame in ((T.DEALS_BRIDGE, deals), (T.EVENT_RESULTS, results),
+    for table in (DEALS_BRIDGE, EVENT_RESULTS, DD_TABLE,
+                  *(T.TABLES[t] for t in (T.SETTLEMENTS, T.STANDINGS, T.TRANSFERS))):
+        conn.execute(table.ddl)
+    assert columns(conn, DEALS_BRIDGE.name) == deals.columns
+    assert columns(conn, EVENT_RESULTS.name) == results.columns
+    for table, frame in ((DEALS_BRIDGE.name, deals), (EVENT_RESULTS.name, results),
                          (T.SETTLEMENTS, settled.settlements), (T.STANDINGS, settled.standings),
                          (T.TRANSFERS, settled.transfers)):
         assert set(frame.columns) <= set(columns(conn, table))
@@ -54,10 +57,10 @@ def test_refresh_event_results_from_the_database() -> None:
                            "rules": "{}"} for g in got.games.values()])
     settled = DUPLICATE.settle(games, deals)
     conn = duckdb.connect()
-    for table, frame in ((T.DEALS_BRIDGE, deals), (T.SETTLEMENTS, settled.settlements)):
-        conn.execute(T.DDL[table])
+    for table, frame in ((DEALS_BRIDGE, deals), (T.TABLES[T.SETTLEMENTS], settled.settlements)):
+        conn.execute(table.ddl)
         conn.register("batch", frame.to_arrow())
-        conn.execute(f"INSERT INTO {table} BY NAME SELECT * FROM batch")
+        conn.execute(f"INSERT INTO {table.name} BY NAME SELECT * FROM batch")
         conn.unregister("batch")
     assert refresh(conn) == 17
     assert refresh(conn) == 17  # replaces, does not append

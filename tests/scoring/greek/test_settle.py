@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 from polars.testing import assert_frame_equal
 
-from model.tables import DDL, SETTLEMENTS, STANDINGS, TRANSFERS
+from model.tables import SETTLEMENTS, STANDINGS, TABLES, TRANSFERS
 from scoring.greek import SETTLEMENT
 from scoring.greek.frames import deals_greek_frame, games_frame
 from scoring.registry import settlement
@@ -13,9 +13,7 @@ from tests.scoring.greek.league import random_league
 
 
 def columns(table: str) -> list[str]:
-    body = DDL[table].split("(", 1)[1]
-    names = [line.split()[0] for line in body.splitlines() if line.strip()]
-    return [n for n in names if n.isidentifier() and n != "PRIMARY"]
+    return list(TABLES[table].columns)
 
 
 def test_registered() -> None:

@@ -1,4 +1,5 @@
-"""Per-deal side scores -> the ``settlements``, ``transfers`` and ``standings`` frames.
+"""Frames in and out of the bridge settlements: each game's rules and mode from the ``games`` frame,
+and per-deal side scores -> the ``settlements``, ``transfers`` and ``standings`` frames.
 
 Bridge settles side against side (records.md 2): each North-South player's ``cash`` is the deal's
 North-South score and each East-West player's its negative, so a deal sums to zero. Transfers
@@ -7,9 +8,31 @@ express the same as payments between opposite seats of the two sides (E with N, 
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
+
 import polars as pl
 
-from scoring.registry import Settled
+from model.bridge.params import BridgeRules
+from scoring.settlement import Settled
+
+
+@lru_cache(maxsize=256)
+def rules_of(text: str | None) -> BridgeRules:
+    """A game's ``rules`` JSON (the games table column) as parameters; null or ``{}``: defaults."""
+    if not text:
+        return BridgeRules()
+    return BridgeRules.model_validate(json.loads(text))
+
+
+def game_modes(games: pl.DataFrame) -> dict[str, tuple[BridgeRules, str]]:
+    """game_id -> (rules, mode) (``rubber``, ``duplicate`` or ``chicago``)."""
+    out = {}
+    for gid, variant, rules in games.select("game_id", "variant", "rules").iter_rows():
+        r = rules_of(rules)
+        out[gid] = (r, r.mode_for(variant))
+    return out
+
 
 PER_DEAL: dict[str, pl.DataType] = {
     "game_id": pl.String(),

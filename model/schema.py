@@ -1,0 +1,98 @@
+"""A table declared once: its columns as a polars schema, its DuckDB DDL generated from them.
+
+Every stable table (``model/tables.py``) and every variant's flat ``deals_<variant>`` table
+(``model/<variant>/frame.py``) is a :class:`Table`. Writers build their frames with
+``table.schema``; the database is created from ``table.ddl``; nothing else spells a column type.
+
+    >>> t = Table("scores", {"game_id": pl.String(), "points": pl.Int16()}, required=("game_id",),
+    ...           key=("game_id",))
+    >>> print(t.ddl)
+    CREATE TABLE IF NOT EXISTS scores (
+        game_id VARCHAR NOT NULL,
+        points SMALLINT,
+        PRIMARY KEY (game_id)
+    )
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import polars as pl
+
+_SQL_TYPES: dict[type[pl.DataType], str] = {
+    pl.String: "VARCHAR",
+    pl.Enum: "VARCHAR",
+    pl.Categorical: "VARCHAR",
+    pl.Boolean: "BOOLEAN",
+    pl.Int8: "TINYINT",
+    pl.Int16: "SMALLINT",
+    pl.Int32: "INTEGER",
+    pl.Int64: "BIGINT",
+    pl.UInt8: "UTINYINT",
+    pl.UInt16: "USMALLINT",
+    pl.UInt32: "UINTEGER",
+    pl.UInt64: "UBIGINT",
+    pl.Float32: "FLOAT",
+    pl.Float64: "DOUBLE",
+    pl.Date: "DATE",
+}
+
+
+def sql_type(dtype: pl.DataType) -> str:
+    """The DuckDB type of a polars type (an Enum is stored as its text)."""
+    if isinstance(dtype, pl.List):
+        inner = dtype.inner
+        return f"{sql_type(inner if isinstance(inner, pl.DataType) else inner())}[]"
+    if isinstance(dtype, pl.Datetime):
+        return "TIMESTAMPTZ" if dtype.time_zone else "TIMESTAMP"
+    for kind, name in _SQL_TYPES.items():
+        if isinstance(dtype, kind):
+            return name
+    raise TypeError(f"no DuckDB type for polars {dtype!r}")
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table: ``columns`` in order, the ``required`` ones NOT NULL, an optional primary
+    ``key``; ``sql`` overrides a column's DuckDB type (``JSON``) and ``zstd`` names the columns
+    stored with zstd compression."""
+
+    name: str
+    columns: Mapping[str, pl.DataType]
+    required: tuple[str, ...] = ()
+    key: tuple[str, ...] = ()
+    sql: Mapping[str, str] = field(default_factory=dict)
+    zstd: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        unknown = {*self.required, *self.key, *self.sql, *self.zstd} - set(self.columns)
+        if unknown:
+            raise ValueError(f"table {self.name}: no column {', '.join(sorted(unknown))}")
+
+    @property
+    def schema(self) -> dict[str, pl.DataType]:
+        """The columns as a polars schema (a fresh dict: callers may extend it)."""
+        return dict(self.columns)
+
+    @property
+    def ddl(self) -> str:
+        """``CREATE TABLE IF NOT EXISTS`` with every column, in order."""
+        lines = [f"    {name} {self._column_sql(name, dtype)}"
+                 for name, dtype in self.columns.items()]
+        if self.key:
+            lines.append(f"    PRIMARY KEY ({', '.join(self.key)})")
+        body = ",\n".join(lines)
+        return f"CREATE TABLE IF NOT EXISTS {self.name} (\n{body}\n)"
+
+    def _column_sql(self, name: str, dtype: pl.DataType) -> str:
+        text = self.sql.get(name) or sql_type(dtype)
+        if name in self.required or name in self.key:
+            text += " NOT NULL"
+        if name in self.zstd:
+            text += " USING COMPRESSION zstd"
+        return text
+
+    def empty(self) -> pl.DataFrame:
+        return pl.DataFrame(schema=self.schema)

@@ -1,0 +1,96 @@
+"""The variant interface: every fact about one game, in one frozen object.
+
+A variant lives in its own packages (``model/<variant>/`` for its rules, ``scoring/<variant>/`` for
+its settlement, ``sim/<variant>.py`` for its simulator) and is registered with one line in each
+registry (``model/variants.py``, ``scoring/registry.py``, ``sim/drivers.py``). Code outside those
+packages asks the variant, never its name: ``if variant == ...`` is a fact missing here.
+
+This module is a leaf: it imports no variant, so the variants import it and the registries import
+the variants, with no circle (``docs/architecture.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+from pydantic import BaseModel
+
+from model.base import DealBase, GameBase
+from model.problems import Problem
+from model.schema import Table
+
+
+class UnknownVariant(ValueError):
+    """A ``variant`` value no registered variant answers to (the message lists the known ones)."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One game's rules behind one interface (records.md 1.1, and the variant's own spec).
+
+    ``check`` and ``row`` take the variant's own game and deal records; :meth:`check_deal` and
+    :meth:`deal_row` make sure they get them."""
+
+    name: str
+    """The canonical ``variant`` value of records.md 1.1, e.g. ``"greek-prefa"``."""
+    aliases: tuple[str, ...]
+    deck: int
+    """The deck as a card mask (``DECK_32`` or ``DECK_52``)."""
+    game_model: type[GameBase]
+    deal_model: type[DealBase]
+    rules_model: type[BaseModel]
+    """The house rules: one frozen pydantic model, defaults from the spec."""
+    table: Table
+    """The flat ``deals_<variant>`` table its settlement kernel reads (one row per deal)."""
+    outcome_sql: str
+    """A ``SELECT`` over :attr:`table` giving, per deal of the variant's games: ``game_id``,
+    ``deal_no``, ``variant``, ``defence_mode`` (the variant's word, ``none`` when nobody
+    declared), ``declarer_tricks`` and ``made`` (null where nobody declared): what "made" and the
+    defence mode mean, written once (the ``deal_outcomes`` view, ``model/views.py``, read by the
+    dashboards, the balance studies and the checks)."""
+    check: Callable[[Any, Any], list[Problem]]
+    """Rule- and card-level problems of a schema-valid deal (empty when valid): names are players
+    of the game, contract and defence legal, trick counts in range; with cards, the deck
+    partition, a legal auction, the contract allowed by it, every card legal, the replay."""
+    row: Callable[[Any, Any], dict[str, object]]
+    """The :attr:`table` row of a valid deal."""
+    trump: Callable[[str], int | None]
+    """The trump suit (0-3, ``model/cards.py``) of a recorded contract; None without trump."""
+    zero_sum_per_deal: bool
+    """``settlements.cash`` sums to 0 in every deal (records.md section 2)."""
+    settles_by_payments: bool
+    """Each deal's ``transfers`` net to ``settlements.cash`` (records.md section 2); false for
+    the games that settle at the end of the game (Balkan soups)."""
+    cash_unit: str
+    """What ``settlements.cash`` counts, in the players' words (``chips``, ``points`` ...)."""
+    german_cards: bool = False
+    """Cards are shown with German names (Swabian)."""
+
+    @property
+    def deals_table(self) -> str:
+        return self.table.name
+
+    @property
+    def frame_schema(self) -> dict[str, pl.DataType]:
+        return self.table.schema
+
+    def rules(self, values: Mapping[str, Any] | None = None) -> BaseModel:
+        """The house rules from a game line's ``rules`` object (defaults when empty)."""
+        return self.rules_model.model_validate(dict(values or {}))
+
+    def check_deal(self, game: GameBase, deal: DealBase) -> list[Problem]:
+        return self.check(*self._own(game, deal))
+
+    def deal_row(self, game: GameBase, deal: DealBase) -> dict[str, object]:
+        return self.row(*self._own(game, deal))
+
+    def _own(self, game: GameBase, deal: DealBase) -> tuple[GameBase, DealBase]:
+        if not isinstance(game, self.game_model) or not isinstance(deal, self.deal_model):
+            raise TypeError(
+                f"{self.name} needs a {self.game_model.__name__} and a "
+                f"{self.deal_model.__name__}, got {type(game).__name__} and {type(deal).__name__}"
+            )
+        return game, deal

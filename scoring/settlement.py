@@ -1,0 +1,43 @@
+"""The settlement interface: how every variant's scoring package settles its games.
+
+A settlement works on frames: ``games`` (rows of the ``games`` table: ``game_id``, ``players`` as a
+list in turn order, ``rules`` as a JSON string) and ``deals`` (rows of the variant's
+``deals_<variant>`` table, sorted by ``game_id, deal_no``). It returns frames whose columns are
+those of the ``settlements``, ``transfers`` and ``standings`` tables (``model/tables.py``).
+
+This module is a leaf: the scoring packages import it and ``scoring/registry.py`` imports them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+import duckdb
+import polars as pl
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    settlements: pl.DataFrame
+    transfers: pl.DataFrame
+    standings: pl.DataFrame
+
+
+class Settlement(ABC):
+    """One variant's settlement, registered by its variant name."""
+
+    variant: str
+    """The variant's canonical name (``model/variants.py``)."""
+    deals_table: str
+    """The ``deals_<variant>`` table it reads (the variant's ``table``)."""
+
+    @abstractmethod
+    def settle(self, games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
+        """The vectorised settlement of every game at once."""
+
+    def refresh(self, conn: duckdb.DuckDBPyConnection) -> int:
+        """Recompute, inside the rescore's transaction, what depends on the settlements of every
+        game of the variant across games (duplicate bridge: ``event_results``); the rows
+        written. Most variants have nothing of the kind."""
+        return 0
