@@ -66,6 +66,10 @@ class Variant:
     the games that settle at the end of the game (Balkan soups)."""
     cash_unit: str
     """What ``settlements.cash`` counts, in the players' words (``chips``, ``points`` ...)."""
+    contract_label: pl.Expr
+    """Over :attr:`table`'s columns: the contract as the players name it (null without one)."""
+    contract_level: pl.Expr
+    """Over :attr:`table`'s columns: a number that orders the contracts by their value."""
     german_cards: bool = False
     """Cards are shown with German names (Swabian)."""
 
@@ -78,8 +82,15 @@ class Variant:
         return self.table.schema
 
     def rules(self, values: Mapping[str, Any] | None = None) -> BaseModel:
-        """The house rules from a game line's ``rules`` object (defaults when empty)."""
-        return self.rules_model.model_validate(dict(values or {}))
+        """The house rules from a game line's ``rules`` object (defaults when empty); a
+        ``preset`` names a bundle of flags where the rules model has presets (Balkan)."""
+        values = dict(values or {})
+        preset = getattr(self.rules_model, "preset", None)
+        if "preset" in values and callable(preset):
+            name = values.pop("preset")
+            made: BaseModel = preset(str(name), **values)
+            return made
+        return self.rules_model.model_validate(values)
 
     def check_deal(self, game: GameBase, deal: DealBase) -> list[Problem]:
         return self.check(*self._own(game, deal))

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import duckdb
+import polars as pl
 
 from model import tables as T
 from model.variants import Variant, registered, tables
@@ -93,3 +94,15 @@ def ensure_views(conn: duckdb.DuckDBPyConnection) -> None:
     ).fetchall()
     if not found:
         create_views(conn, temporary=True)
+
+
+def outcomes(variant: Variant, deals: pl.DataFrame) -> pl.DataFrame:
+    """The ``deal_outcomes`` rows of ``deals`` (a frame of the variant's ``deals_<variant>``
+    table, not yet stored): the variant's one definition of "made" and of the defence mode,
+    for callers that hold the deals in memory (balance studies)."""
+    conn = duckdb.connect()
+    try:
+        conn.register(variant.table.name, deals.to_arrow())
+        return conn.sql(_branch(variant.outcome_sql)).pl()
+    finally:
+        conn.close()

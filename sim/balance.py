@@ -31,7 +31,11 @@ from typing import Any
 
 import polars as pl
 
-from model.greek.contracts import DENOMS
+from ingest import store
+from model.variant import Variant
+from model.variants import variant as lookup
+from model.views import outcomes
+from scoring.registry import settlement
 from scoring.stats import Z95, wilson
 from sim import SimulationError
 from sim.batch import Batch
@@ -97,12 +101,11 @@ def _studied(variant: str) -> str:
 
 def _arm_deals(variant: str, plan: Plan, workers: int) -> pl.DataFrame:
     """Simulate and settle one arm: one row per deal with its contract, success and money."""
-    if variant == "greek-prefa" and plan.rules.get("four_players"):
+    v = lookup(variant)
+    if getattr(v.rules(plan.rules), "four_players", False):
         raise SimulationError(
             "four_players is simulated but not studied: the metrics compare three seats"
         )
-    from scoring.registry import settlement
-
     batch = Batch()
     for part in run_local(plan, plan.partitions(), workers, False):
         batch.extend(part)
@@ -113,9 +116,7 @@ def _arm_deals(variant: str, plan: Plan, workers: int) -> pl.DataFrame:
         "players": batch.games["players"],
         "rules": [rules_json] * len(batch.games["game_id"]),
     }, schema={"game_id": pl.String(), "players": pl.List(pl.String()), "rules": pl.String()})
-    from model.variants import variant as lookup
 
-    v = lookup(variant)
     flat = pl.DataFrame(batch.flat, schema=v.frame_schema)
     settled = settlement(variant).settle(games, flat).settlements
     kassa = "kassa_delta" in settled.columns
@@ -123,7 +124,7 @@ def _arm_deals(variant: str, plan: Plan, workers: int) -> pl.DataFrame:
     wide = settled.with_columns(value=money, kassa=pl.col("kassa_delta") if kassa else pl.lit(0))
     wide = wide.pivot(on="seat", index=["game_id", "deal_no"], values=["value", "cash", "kassa"])
     deals = flat.join(wide, on=["game_id", "deal_no"], how="left")
-    return _describe(variant, deals)
+    return _describe(v, deals)
 
 
 def _seat_col(name: str, seat: pl.Expr) -> pl.Expr:
@@ -135,7 +136,9 @@ def _seat_col(name: str, seat: pl.Expr) -> pl.Expr:
     )
 
 
-def _describe(variant: str, deals: pl.DataFrame) -> pl.DataFrame:
+def _describe(variant: Variant, deals: pl.DataFrame) -> pl.DataFrame:
+    """One row per deal: played, contract, made (the variant's ``outcome_sql``), level, the
+    declarer's money, cash and kassa change, and the money of each seat position."""
     for name in ("value", "cash", "kassa"):  # no settlement row (a deal after the game's end)
         for s in range(3):  # moves no money
             col = f"{name}_{s}"
@@ -144,55 +147,14 @@ def _describe(variant: str, deals: pl.DataFrame) -> pl.DataFrame:
             else:
                 deals = deals.with_columns(pl.col(col).cast(pl.Float64).fill_null(0.0))
     decl = pl.col("declarer")
-    d_tricks = _seat_col("tricks", decl)
-    if variant == "greek-prefa":  # greek-prefa.md 5, 6.1, 9
-        played = decl.is_not_null()
-        contract = (
-            pl.when(pl.col("mode") == "concede").then(pl.lit("concede"))
-            .otherwise(pl.col("level").cast(pl.String)
-                       + pl.col("denom").replace_strict(list(range(5)), list(DENOMS),
-                                                        return_dtype=pl.String))
-        )
-        made = (
-            pl.when(pl.col("mode") == "pass").then(True)
-            .when(pl.col("mode") == "concede").then(False)
-            .otherwise(d_tricks >= pl.col("level"))
-        )
-        level = pl.col("level")
-    elif variant == "balkan":
-        from model.balkan.contracts import GAME_NAMES
-
-        played = decl.is_not_null()
-        number = pl.col("number")
-        contract = (
-            pl.when(pl.col("igra")).then(pl.lit("igra ")).otherwise(pl.lit(""))
-            + number.replace_strict(list(GAME_NAMES), list(GAME_NAMES.values()),
-                                    return_dtype=pl.String)
-        )
-        made = (
-            pl.when(pl.col("mode").cast(pl.String).is_in(["pass", "nokontra"])).then(True)
-            .when(number == 6).then(d_tricks == 0)
-            .when(number == 8).then(d_tricks == 10)
-            .otherwise(d_tricks >= 6)
-        )
-        level = number
-    else:
-        from model.swabian.games import NAME, REQUIRED
-
-        played = decl.is_not_null()
-        game = pl.col("game")
-        contract = game.replace_strict(list(NAME), list(NAME.values()), return_dtype=pl.String)
-        need = game.replace_strict(list(REQUIRED), list(REQUIRED.values()), return_dtype=pl.Int8)
-        made = (
-            pl.when(game == 6).then(d_tricks == 0)
-            .when(game == 7).then(d_tricks == 10)
-            .otherwise(d_tricks >= need + pl.col("hand").cast(pl.Int8))
-        )
-        level = game
+    played = decl.is_not_null()
+    made = outcomes(variant, deals).select("game_id", "deal_no", "made")
+    deals = deals.join(made, on=["game_id", "deal_no"], how="left")
+    contract, level = variant.contract_label, variant.contract_level
     out = deals.with_columns(
         played=played,
         contract=pl.when(played).then(contract),
-        made=pl.when(played).then(made),
+        made=pl.when(played).then(pl.col("made")),
         level=pl.when(played).then(level.cast(pl.Int32)),
         d_value=pl.when(played).then(_seat_col("value", decl)).otherwise(0.0),
         d_cash=pl.when(played).then(_seat_col("cash", decl)).otherwise(0.0),
@@ -326,7 +288,6 @@ def store_study(db: Path, s: Study) -> None:
     """Write a study into the ``balance_*`` tables of ``db`` (one transaction)."""
     import duckdb
 
-    from ingest import store
 
     db.parent.mkdir(parents=True, exist_ok=True)
     conn = duckdb.connect(str(db))

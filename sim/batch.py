@@ -190,3 +190,24 @@ class Batch:
                 mine.setdefault(k, []).extend(v)
         self.lines.extend(other.lines)
         self.n_deals += other.n_deals
+
+    def keep(self, kept: Sequence[bool]) -> Batch:
+        """A batch with the deals whose ``kept`` entry is true (one per deal, in order), every
+        game, and the JSONL lines of both (a game's line is followed by its deals' lines)."""
+        self._columns()
+        out = Batch()
+        out.games = self.games
+        out._deals = {k: [x for x, keep in zip(v, kept, strict=True) if keep]
+                      for k, v in self._deals.items()}
+        out._flat = {k: [x for x, keep in zip(v, kept, strict=True) if keep]
+                     for k, v in self._flat.items()}
+        out.n_deals = sum(kept)
+        if self.lines:
+            deal_at = iter(kept)
+            out.lines = [line for line in self.lines
+                         if line.startswith(GAME_LINE) or next(deal_at)]
+        return out
+
+
+GAME_LINE = '{"record":"game"'
+"""How a game's JSONL line starts (``add_game_line``; a deal's starts ``{"record":"deal"``)."""

@@ -1,19 +1,23 @@
 """The simulated variants: name -> driver (``Simulator``), with their house rules.
 
-Greek Prefa (``sim/greek.py``), Swabian Preferanz (``sim/swabian.py``), Balkan
-preferans (``sim/balkan.py``) and contract bridge, rubber and duplicate
-(``sim/bridge.py``), are simulated.
+Each variant's simulator lives in ``sim/<variant>.py`` and is registered here with one line in
+``SIMULATORS``; names, aliases and house rules come from the variant (``model/variants.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any, Protocol
 
-from model.balkan.params import BalkanRules
-from model.bridge.params import BridgeRules
-from model.greek.params import GreekRules
-from model.swabian.params import SwabianRules
+from model.balkan.variant import VARIANT as BALKAN
+from model.bridge.variant import DUPLICATE as BRIDGE_DUPLICATE
+from model.bridge.variant import VARIANT as BRIDGE_RUBBER
+from model.cards import DECK_32
+from model.greek.variant import VARIANT as GREEK
+from model.swabian.variant import VARIANT as SWABIAN
+from model.variants import UnknownVariant, Variant
+from model.variants import variant as lookup
 from sim import SimulationError
 from sim.balkan import BalkanSimulator
 from sim.batch import Batch
@@ -34,23 +38,34 @@ class Simulator(Protocol):
     ) -> None: ...
 
 
-ALIASES = {"greek": "greek-prefa", "prefa": "greek-prefa", "greek-prefa": "greek-prefa",
-           "swabian": "swabian", "preferanz": "swabian", "balkan": "balkan",
-           "bridge-rubber": "bridge-rubber", "rubber": "bridge-rubber", "bridge": "bridge-rubber",
-           "chicago": "bridge-rubber", "bridge-duplicate": "bridge-duplicate",
-           "duplicate": "bridge-duplicate"}
-SIMULATED = ("greek-prefa", "swabian", "balkan", "bridge-rubber", "bridge-duplicate")
-PREFERENCE = ("greek-prefa", "swabian", "balkan")
+SIMULATORS: dict[str, Callable[[Any, str], Simulator]] = {
+    GREEK.name: GreekSimulator,
+    SWABIAN.name: SwabianSimulator,
+    BALKAN.name: BalkanSimulator,
+    BRIDGE_RUBBER.name: partial(BridgeSimulator, BRIDGE_RUBBER.name),
+    BRIDGE_DUPLICATE.name: partial(BridgeSimulator, BRIDGE_DUPLICATE.name),
+}
+"""Variant name -> the driver's constructor, taking the house rules and the play mode."""
+SIMULATED = tuple(SIMULATORS)
+PREFERENCE = tuple(name for name in SIMULATED if lookup(name).deck == DECK_32)
 """The 32-card games: they share the deal stream, the hand evaluation and balance studies."""
 
 
-def canonical_name(variant: str) -> str:
-    name = ALIASES.get(variant.strip().lower())
-    if name is None:
+def simulated_variant(variant: str) -> Variant:
+    """The simulated variant called ``variant`` or one of its aliases (any case)."""
+    try:
+        found = lookup(variant.strip().lower())
+    except UnknownVariant:
+        found = None
+    if found is None or found.name not in SIMULATORS:
         raise SimulationError(
             f"variant {variant!r} is not simulated; simulated: {', '.join(SIMULATED)}"
         )
-    return name
+    return found
+
+
+def canonical_name(variant: str) -> str:
+    return simulated_variant(variant).name
 
 
 def simulator(
@@ -60,24 +75,10 @@ def simulator(
     when ``None``). Raises ``SimulationError`` for an unknown variant, play mode or bad rules."""
     if play not in PLAYS:
         raise SimulationError(f"play {play!r} is not one of {', '.join(PLAYS)}")
-    name = canonical_name(variant)
+    v = simulated_variant(variant)
     try:
-        if name == "greek-prefa":
-            return GreekSimulator(GreekRules.model_validate(dict(rules or {})), play)
-        if name == "balkan":
-            return BalkanSimulator(_balkan_rules(dict(rules or {})), play)
-        if name.startswith("bridge"):
-            return BridgeSimulator(name, BridgeRules.model_validate(dict(rules or {})), play)
-        return SwabianSimulator(SwabianRules.model_validate(dict(rules or {})), play)
-    except ValueError as exc:
+        return SIMULATORS[v.name](v.rules(rules), play)
+    except (ValueError, KeyError) as exc:  # a bad flag value, an unknown preset
         if isinstance(exc, SimulationError):
             raise
-        raise SimulationError(f"bad {name} rules {dict(rules or {})!r}: {exc}") from exc
-
-
-def _balkan_rules(rules: dict[str, Any]) -> BalkanRules:
-    """Balkan rules, with a named ``preset`` as the game line allows (model/balkan/records.py)."""
-    if "preset" in rules:
-        flags = {k: v for k, v in rules.items() if k != "preset"}
-        return BalkanRules.preset(str(rules["preset"]), **flags)
-    return BalkanRules.model_validate(rules)
+        raise SimulationError(f"bad {v.name} rules {dict(rules or {})!r}: {exc}") from exc

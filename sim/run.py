@@ -26,9 +26,14 @@ from typing import Any
 
 import polars as pl
 
+from ingest import store
+from model import tables as T
+from model.variants import variant as lookup
+from scoring.registry import settlement
+from scoring.store import score_pending
 from sim import SimulationError
 from sim.batch import Batch
-from sim.drivers import canonical_name, simulator
+from sim.drivers import SIMULATED, canonical_name, simulator
 
 TARGET_PARTITION_DEALS = 2_000
 """Deals per partition (one transaction, one progress step, one Dask task)."""
@@ -65,12 +70,31 @@ class Report:
 
 
 def run_part(plan: Plan, first: int, stop: int, keep_lines: bool) -> Batch:
-    """Simulate games ``first`` .. ``stop - 1`` of ``plan`` (a worker's task)."""
+    """Simulate games ``first`` .. ``stop - 1`` of ``plan`` (a worker's task), each ending where
+    its rules end it."""
     sim = simulator(plan.variant, plan.rules, plan.play)
     batch = Batch()
     for g in range(first, stop):
         sim.game(plan.seed, g, plan.deals_per_game, batch, keep_lines)
-    return batch
+    return end_games(canonical_name(plan.variant), batch)
+
+
+def end_games(variant: str, batch: Batch) -> Batch:
+    """``batch`` without the deals dealt after their game ended: the variant's settlement says
+    where a game ends (greek-prefa.md 11: every kassa empty) by leaving such deals unsettled in a
+    finished game."""
+    if batch.n_deals == 0:
+        return batch
+    tables = frames(variant, batch)
+    settled = settlement(variant).settle(tables[T.GAMES], tables[lookup(variant).deals_table])
+    ended = settled.standings.filter(pl.col("finished")).select("game_id").unique()
+    last = (settled.settlements.group_by("game_id").agg(pl.col("deal_no").max().alias("last"))
+            .join(ended, on="game_id", how="inner"))
+    deals = tables[T.DEALS].select("game_id", "deal_no").join(last, on="game_id", how="left")
+    kept = deals.select(pl.col("last").is_null() | (pl.col("deal_no") <= pl.col("last")))
+    if kept.to_series().all():
+        return batch
+    return batch.keep(kept.to_series().to_list())
 
 
 def _ignore_sigint() -> None:
@@ -86,9 +110,6 @@ def _run_local_part(args: tuple[Plan, int, int, bool]) -> Batch:
 
 def frames(variant: str, batch: Batch) -> dict[str, pl.DataFrame]:
     """The batch as frames of the ``games``, ``deals`` and ``deals_<variant>`` tables."""
-    from ingest import store
-    from model import tables as T
-    from model.variants import variant as lookup
 
     v = lookup(variant)
     g_schema = {k: store.GAMES_SCHEMA[k] for k in batch.games}
@@ -122,15 +143,12 @@ class DbSink:
     ``trickbook score``."""
 
     def __init__(self, path: Path, variant: str) -> None:
-        from ingest import store
 
         self.conn = store.connect(path)
         self.variant = variant
         self.unscored: list[str] = []
 
     def _replace(self, tables: dict[str, pl.DataFrame]) -> list[str]:
-        from ingest import store
-        from model import tables as T
 
         ids = tables[T.GAMES]["game_id"].to_list()
         probe = pl.DataFrame({"game_id": ids}, schema={"game_id": pl.String()})
@@ -158,7 +176,6 @@ class DbSink:
         """One ``ingest_log`` row per stored partition, so simulated deals are counted like read
         ones (records.md 2: every stored record is logged once); the partition's games identify
         it, so a rerun of the same seed replaces its row."""
-        from model import tables as T
 
         if deals.height == 0:
             return
@@ -179,8 +196,6 @@ class DbSink:
     def _score(self, ids: list[str]) -> None:
         """Settle the pending games (these, and any an interrupted run left) and clear their
         marks, as ingest does (``scoring.store.score_pending``)."""
-        from scoring.store import score_pending
-        from sim.drivers import SIMULATED
 
         score_pending(self.conn)
         if self.variant not in SIMULATED:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import polars as pl
+
 from model.balkan.check import check_deal
-from model.balkan.contracts import ContractError, parse_contract
+from model.balkan.contracts import GAME_NAMES, ContractError, parse_contract
 from model.balkan.frame import TABLE, deal_row
 from model.balkan.params import BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
@@ -48,4 +50,10 @@ VARIANT = Variant(
     zero_sum_per_deal=False,
     settles_by_payments=False,
     cash_unit="soup points",
+    contract_label=(
+        pl.when(pl.col("igra")).then(pl.lit("igra ")).otherwise(pl.lit(""))
+        + pl.col("number").replace_strict(list(GAME_NAMES), list(GAME_NAMES.values()),
+                                          return_dtype=pl.String)
+    ),
+    contract_level=pl.col("number"),
 )

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import polars as pl
+
 from model.bridge.check import check_deal
-from model.bridge.contracts import TRUMP_SUIT, ContractError, parse_contract
+from model.bridge.contracts import DENOMS, DOUBLINGS, TRUMP_SUIT, ContractError, parse_contract
 from model.bridge.frame import TABLE, deal_row
 from model.bridge.params import BridgeRules
 from model.bridge.records import BridgeDeal, BridgeGame
@@ -53,6 +55,12 @@ def _bridge(name: str, aliases: tuple[str, ...]) -> Variant:
         zero_sum_per_deal=True,
         settles_by_payments=True,
         cash_unit="points",
+        contract_label=(
+            pl.col("level").cast(pl.String)
+            + pl.col("denom").replace_strict(list(range(5)), list(DENOMS), return_dtype=pl.String)
+            + pl.col("doubled").replace_strict([0, 1, 2], list(DOUBLINGS), return_dtype=pl.String)
+        ),
+        contract_level=pl.col("level") * 5 + pl.col("denom"),
     )
 
 

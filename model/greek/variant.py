@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import polars as pl
+
 from model.cards import DECK_32
 from model.greek.check import check_deal
-from model.greek.contracts import NT, ContractError, parse_contract
+from model.greek.contracts import DENOMS, NT, ContractError, parse_contract
 from model.greek.frame import TABLE, deal_row
 from model.greek.params import GreekRules
 from model.greek.records import GreekDeal, GreekGame
@@ -49,4 +51,11 @@ VARIANT = Variant(
     zero_sum_per_deal=True,
     settles_by_payments=True,
     cash_unit="chips",
+    contract_label=(
+        pl.when(pl.col("mode") == "concede").then(pl.lit("concede"))
+        .otherwise(pl.col("level").cast(pl.String)
+                   + pl.col("denom").replace_strict(list(range(5)), list(DENOMS),
+                                                    return_dtype=pl.String))
+    ),
+    contract_level=pl.col("level"),
 )

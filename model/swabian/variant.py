@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import polars as pl
+
 from model.cards import DECK_32
 from model.swabian.check import check_deal
 from model.swabian.frame import TABLE, deal_row
-from model.swabian.games import TRUMP, GameError, parse_game
+from model.swabian.games import NAME, TRUMP, GameError, parse_game
 from model.swabian.params import SwabianRules
 from model.swabian.records import SwabianDeal, SwabianGame
 from model.variant import Variant
@@ -53,4 +55,7 @@ VARIANT = Variant(
     settles_by_payments=True,
     cash_unit="stake units",
     german_cards=True,
+    contract_label=pl.col("game").replace_strict(list(NAME), list(NAME.values()),
+                                                 return_dtype=pl.String),
+    contract_level=pl.col("game"),
 )
