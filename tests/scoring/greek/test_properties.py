@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from model.greek.contracts import parse_contract, value
 from tests.scoring.greek.league import random_league
 from tests.scoring.greek.paths import both
 
@@ -65,6 +66,18 @@ def test_random_leagues_reach_floor_overflow_and_end() -> None:
     pot = [g.game_id for g in games if g.rules.bookkeeping == "common_pot"]
     done = s.standings.filter(pl.col("finished"))["game_id"]
     assert done.is_in(pot).any() and (~done.is_in(pot)).any()
+    # a last deal that moved the pot by less than its contract's value was settled below it
+    rules = {g.game_id: g.rules for g in games}
+    by_key = {(d.game_id, d.deal_no): d for d in deals}
+    lower = 0
+    for game_id, deal_no, delta in s.settlements.filter(pl.col("game_id").is_in(pot)).select(
+            "game_id", "deal_no", "kassa_delta").unique().iter_rows():
+        d = by_key[(game_id, deal_no)]
+        r = rules[game_id]
+        if d.contract and d.defence and set(d.defence.values()) == {"pass"} \
+                and r.pot_end != "fair":
+            lower += -delta < value(*parse_contract(d.contract), r, d.four_aces)
+    assert lower > 0
     assert (s.settlements["kassa_after"] == 0).any()
     # some chips are fractional (four-player overflow thirds or K/3 end payments)
     assert ((s.settlements["chips"] * 6) % 6 != 0).any()
