@@ -344,13 +344,15 @@ def test_refa_marker(i: int) -> None:  # preferans-paper-js refa marker table (7
 
 def _own_entry(t: Translator, add: int, repealed: bool) -> None:
     """An entry of ``add`` in p1's own bula column: p1 makes (add < 0) or loses a contract,
-    kontra'd as often as the amount needs (whole_hand scope: v * 2^k)."""
+    kontra'd as often as the amount needs (whole_hand scope: v * r * 2^k, r = 2 while p1 holds
+    an open refa that the hand uses, 7.4)."""
     amount = abs(add)
+    refa = t.open["p1"] > 0 and not repealed
     for k in range(5):
         if amount % (2 ** k):
             break
         try:
-            c = contract_for(amount // 2 ** k, False, t.game.rules)
+            c = contract_for(amount // 2 ** k, refa, t.game.rules)
         except Unrealisable:
             continue
         defs = ["p2", "p3"]
@@ -361,18 +363,25 @@ def _own_entry(t: Translator, add: int, repealed: bool) -> None:
             row["kontra"] = {"p2": k}
         if add < 0 and not k:
             row = {"declarer": "p1", "contract": c, "defence": dict.fromkeys(defs, "pass")}
+        t.open["p1"] -= refa
         t._add(row, repealed)
         return
-    raise Unrealisable(f"bula entry {add} is no contract value times a kontra factor")
+    raise Unrealisable(f"bula entry {add} {'under refa ' if refa else ''}is no contract value "
+                       "times a kontra factor")
 
 
+NOT_HANDS = {
+    "middle-to-zero-hat": "-30 is no value x kontra factor",
+    "middle-refa-left-passed": "+10 while p1 holds an open refa is no doubled value",
+    "middle-refa-middle-failed": "+10 while p1 holds an open refa is no doubled value",
+    "middle-refa-right-failed": "+10 while p1 holds an open refa is no doubled value",
+}
+"""Middle-column scenarios whose own-column entries no hand books (docs/balkan.md "Findings")."""
 MIDDLE = [pytest.param(c, id=c["id"],
                        marks=pytest.mark.xfail(strict=True, raises=Unrealisable,
-                                               reason="-30 is no value x kontra factor")
-                       if c["id"] == "middle-to-zero-hat" else [])
-          for c in PAPER["middle_column_scenarios"]
-          if not c.get("expect_error") and not any("addRefa" in op or "markRefaPassed" in op
-                                                   or "markRefaFailed" in op for op in c["ops"])]
+                                               reason=NOT_HANDS[c["id"]])
+                       if c["id"] in NOT_HANDS else [])
+          for c in PAPER["middle_column_scenarios"] if not c.get("expect_error")]
 
 
 @pytest.mark.parametrize("case", MIDDLE)
@@ -384,8 +393,12 @@ def test_middle_column(case: dict[str, Any]) -> None:  # preferans-paper-js midd
     for op in case["ops"]:
         if "add" in op:
             _own_entry(t, op["add"], False)
-        else:
+        elif "addRepealed" in op:
             _own_entry(t, op["addRepealed"], True)
+        elif "addRefa" in op:
+            t.refa()
+        else:  # markRefa*: follows an entry no hand books (NOT_HANDS)
+            raise AssertionError(f"unexpected {op}")
     column: list[Any] = [case["bula"]]
     value = case["bula"]
     if t.rows:
@@ -395,6 +408,10 @@ def test_middle_column(case: dict[str, Any]) -> None:  # preferans-paper-js midd
                                 strict=True):
             if "addRepealed" in op:  # crossed out: shown, not counted
                 column.append({"value": value + op["addRepealed"], "repealed": True})
+                assert d == 0
+                continue
+            if "addRefa" in op:  # all passed: the refa line across the column, no entry (7.4)
+                column.append({"left": 0, "middle": 0, "right": 0})
                 assert d == 0
                 continue
             before, value = value, after
@@ -407,6 +424,9 @@ def test_middle_column(case: dict[str, Any]) -> None:  # preferans-paper-js midd
             assert d == after - before
     assert value == case["expected"]["value"]
     assert column == case["expected"]["json"]
+    if "hasOpenRefa" in case["expected"]:
+        open_refe = _paper(game, t.deals())[1].open_refe[0] if t.rows else 0
+        assert (open_refe > 0) == case["expected"]["hasOpenRefa"]
 
 
 def test_middle_hat_with_a_realisable_entry() -> None:
@@ -434,3 +454,29 @@ def test_repeals_need_the_club_repeal_rule() -> None:
                 t.refa()
             else:
                 t.played(op, repealed=i in repealed)
+
+
+REJECTED = [c for c in PAPER["middle_column_scenarios"] + PAPER["paper_scenarios"]
+            + SCORE["scenarios"] if c.get("expect_error")]
+
+
+def test_rejected_inputs_are_the_odd_ones() -> None:
+    assert sorted(c["id"] for c in REJECTED) == [
+        "middle-odd-bula-rejected", "middle-odd-value-rejected", "score-odd-bula-rejected"]
+
+
+def test_odd_value_is_no_entry() -> None:
+    """``middle-odd-value-rejected``: the library refuses an entry of 11; no hand books one
+    under the club's scale either (every value even)."""
+    case = next(c for c in REJECTED if c["id"] == "middle-odd-value-rejected")
+    with pytest.raises(Unrealisable):
+        _own_entry(Translator(_game(case["bula"], None)), case["ops"][0]["add"], False)
+
+
+@pytest.mark.xfail(strict=True, raises=pytest.fail.Exception,
+                   reason="an odd starting bula is accepted (docs/balkan.md Findings 5)")
+@pytest.mark.parametrize("cid", ["middle-odd-bula-rejected", "score-odd-bula-rejected"])
+def test_odd_bula_is_refused(cid: str) -> None:
+    case = next(c for c in REJECTED if c["id"] == cid)
+    with pytest.raises(ValueError):
+        _game(case["bula"], None)
