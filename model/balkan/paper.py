@@ -93,6 +93,7 @@ def settle_deal(sheet: Sheet, row: Mapping[str, object]) -> DealEntries:
     out = DealEntries(n)
     mode = str(row["mode"])
     if row.get("repealed"):
+        _repealed(sheet, row, out)
         return out
     if mode == "none":
         if sheet.may_write_refa():
@@ -168,6 +169,18 @@ def settle_deal(sheet: Sheet, row: Mapping[str, object]) -> DealEntries:
                 out.bula[i] += v * factor(i)
     _book(sheet, out)
     return out
+
+
+def _repealed(sheet: Sheet, row: Mapping[str, object], out: DealEntries) -> None:
+    """A repealed deal scores nothing; under ``repeal_revalues = false`` its contract still uses
+    the declarer's open refa, as when it was played (a Pik not kontra'd under
+    ``refa_then_declarer_scores`` excepted)."""
+    d = _get(row, "declarer")
+    if sheet.rules.repeal_revalues or d is None or row["mode"] == "none":
+        return
+    if row["mode"] == "nokontra" and sheet.rules.pik_without_kontra != "declarer_scores":
+        return
+    out.refa_used[d] = sheet.use_refa(d) == 2
 
 
 def _book(sheet: Sheet, out: DealEntries) -> None:

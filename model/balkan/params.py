@@ -56,6 +56,12 @@ class BalkanRules(Frozen):
     """Whether a defender with < 2 tricks is penalised when the pair took 4 (5.2, K12)."""
     refe_blocked_below_zero: bool = False
     """No new refa while any bula is below zero (7.4)."""
+    repeal_revalues: bool = True
+    """A repealed (crossed-out) deal scores nothing (records.md). ``true``: it is as if never
+    played, so it uses no refa and the refe of later deals are derived again; ``false`` (the
+    Serbian club's scorer, prefko ``score-refa-hands-and-repeals``): a hand's value is fixed when
+    it is played, so a repealed contract still uses the refa its declarer held then (a repealed
+    Pik that was not kontra'd under ``refa_then_declarer_scores`` uses none)."""
     bettel_fail_soup: Literal["five_tricks", "tricks_taken", "none"] = "five_tricks"
     """Soup of each defender when the declarer loses a Bettel (7.3)."""
     double_fall: bool = False
@@ -97,6 +103,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "here_rule": "first_bidder_privilege",
         "sans_lead": "through_declarer",
         "bettel_fail_soup": "five_tricks",
+        "repeal_revalues": False,
     },
     "preferansklub": {
         "direction": "counterclockwise",

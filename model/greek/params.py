@@ -19,6 +19,11 @@ class GreekRules(Frozen):
     first_bidder_by_7d: bool = False
     preliminary_bid: bool = True
     """The "I'll take" bid and its concession penalty (section 5, 14)."""
+    concession_pays_sitter: bool = False
+    """Four players: whether the preliminary concession's 2 chips "to each other player" (5, 14)
+    also go to the dealer sitting out. The seed writes that rule for three players and names the
+    sitter explicitly where he takes part (overflow, four aces variant B, section 14
+    ``four_players``), so by default he does not [resolution]."""
     ten_nt: Literal["forbidden", "value_11", "value_10"] = "forbidden"
     ten_as_nine: bool = False
     """A 10-trick contract settles with the 9-trick obligations (section 14)."""
@@ -41,6 +46,13 @@ class GreekRules(Frozen):
     overflow_split_four: Literal["equal_thirds"] = "equal_thirds"
     chip_rounding: Literal["exact_rational", "round_half_up"] = "exact_rational"
     bookkeeping: Literal["personal_kassa", "common_pot"] = "personal_kassa"
+    """Section 15: a kassa per player (the seed) or one pot of ``initial_kassa`` points per
+    player (prefadoros.net)."""
+    pot_end: Literal["normal", "unbalanced", "fair"] = "normal"
+    """``common_pot`` only: a contract worth more than the pot holds (15, the prefadoros table
+    setting): ``normal`` settles it at v = what is left, ``unbalanced`` only when the pot pays
+    (made, or both pass), ``fair`` never (the pot goes below 0, every player tops it up
+    equally)."""
     talon_deal_point: Literal["after_first_round", "end"] = "after_first_round"
 
     def four_aces_value_raise(self) -> int:

@@ -353,7 +353,8 @@ def _book_chunk(rules: BalkanRules, d: Deals, out: Booked, lo: int) -> None:
     dec = np.maximum(d.declarer, 0)
     is_d = seat == dec
     if candidate.any():
-        used = _refe_used(d, dec, is_d & scoring, candidate, firsts) & scoring
+        claims = scoring | _held(rules, d)
+        used = _refe_used(d, dec, is_d & claims, candidate, firsts) & claims
         rs <<= used
         out.refa[lo:hi] += used
     base = _base(rules, d, rs)
@@ -389,6 +390,18 @@ def _book_chunk(rules: BalkanRules, d: Deals, out: Booked, lo: int) -> None:
             left += after[s]
         over = left <= 0
     out.finished[lo:hi] = _restarted_cumsum(over.view(np.int8), firsts) > 0
+
+
+def _held(rules: BalkanRules, d: Deals) -> B:
+    """Repealed contracts that still use their declarer's refa (``repeal_revalues = false``, the
+    club's scorer fixes a hand's value when it is played): declared, not a Pik without kontra
+    that writes a refa."""
+    held = (d.declarer >= 0) & d.repealed & (d.mode != M_NONE)
+    if rules.repeal_revalues:
+        held[:] = False
+    elif rules.pik_without_kontra == "refa_then_declarer_scores":
+        held &= d.mode != M_NOKONTRA
+    return held
 
 
 def _refe_used(d: Deals, dec: Ints, claim: B, write: B,
@@ -488,6 +501,7 @@ def _scan(rules: BalkanRules, d: Deals, base: Base) -> Booked:
         candidate |= d.mode == M_NOKONTRA
     candidate = (candidate & ~d.repealed)[at] & valid
     declared = ((d.declarer >= 0) & ~d.repealed)[at] & valid
+    held = _held(rules, d)[at] & valid
     dec_s = base.d[at]
     base_s = bula_base[at]
     lost_s = base.lost[at]
@@ -513,7 +527,7 @@ def _scan(rules: BalkanRules, d: Deals, base: Base) -> Booked:
         written += write
         score = declared[k] & ~write
         ds = dec_s[k]
-        has = score & (open_refe[g, ds] > 0)
+        has = (score | held[k]) & (open_refe[g, ds] > 0)
         open_refe[g, ds] -= has
         r = 1 + has
         delta = base_s[k] * (r * score)[:, None]

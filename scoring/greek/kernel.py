@@ -29,11 +29,13 @@ from scoring.greek.nine import (
     CHIPS_D,
     CHIPS_L,
     CHIPS_R,
+    CONCEDE,
     KASSA,
     NONE,
     PAY_DL,
     PAY_DR,
     PAY_RL,
+    PRELIMINARY_PENALTY,
     SITTER,
     SITTER_DOWN_ONE,
     TABLE,
@@ -41,6 +43,7 @@ from scoring.greek.nine import (
     deal_key,
     unpack,
 )
+from scoring.greek.pot import PotDeals, Pots, settle_pots
 from scoring.greek.scan import SIXTHS, Low, Sparse, scan
 
 I32 = npt.NDArray[np.int32]
@@ -69,6 +72,12 @@ class GameArrays:
     play_low: B
     end_two: B
     half_up: B
+    pot: B
+    """15 ``bookkeeping = common_pot``."""
+    pot_end: I32
+    """0 normal, 1 unbalanced, 2 fair (15 ``pot_end``)."""
+    prelim_sitter: B
+    """Four players: the preliminary concession pays the sitter too (``concession_pays_sitter``)."""
 
     @classmethod
     def from_rules(cls, players: list[int], rules: list[GreekRules]) -> GameArrays:
@@ -90,6 +99,9 @@ class GameArrays:
             play_low=flag(lambda r: r.all_pass == "play_low"),
             end_two=flag(lambda r: r.end_at_two_empty),
             half_up=flag(lambda r: r.chip_rounding == "round_half_up"),
+            pot=flag(lambda r: r.bookkeeping == "common_pot"),
+            pot_end=num(lambda r: ("normal", "unbalanced", "fair").index(r.pot_end)),
+            prelim_sitter=flag(lambda r: r.concession_pays_sitter),
         )
 
 
@@ -173,6 +185,8 @@ class Nine:
     aces_rows: I64
     aces_pay: I32
     """Chips each other player pays D (negative: D pays each) on ``aces_rows``."""
+    prelim_rows: I64
+    """Preliminary concessions that also pay the sitter (``concession_pays_sitter``)."""
 
     def pairs(self) -> tuple[I32, I32, I32, I32]:
         """Chips D pays R, D pays L, R pays L, D pays S (negative: the other way)."""
@@ -182,6 +196,7 @@ class Nine:
         d_r[rows] -= pay
         d_l[rows] -= pay
         d_s[rows] -= np.where(self.four[rows], pay, 0)
+        d_s[self.prelim_rows] += PRELIMINARY_PENALTY
         return d_r, d_l, r_l, d_s
 
 
@@ -231,6 +246,11 @@ def section_nine(g: GameArrays, d: DealArrays, ro: Roles) -> Nine:
         chips[R, fixed] -= pay
         chips[L, fixed] -= pay
         chips[S, fixed] -= np.where(four[fixed], pay, 0)
+    # 5, 14 concession_pays_sitter: the preliminary concession's 2 chips go to the sitter too
+    prelim = np.flatnonzero((d.mode == CONCEDE) & (lvl == 0) & four)
+    prelim = prelim[g.prelim_sitter[gi[prelim]]]
+    chips[S, prelim] += PRELIMINARY_PENALTY
+    chips[D, prelim] -= PRELIMINARY_PENALTY
     low = np.flatnonzero(d.mode == NONE)
     low = low[d.has_tricks[low] & g.play_low[gi[low]]]
     # 14 all_pass = play_low: kassa += own tricks - fewest
@@ -238,7 +258,7 @@ def section_nine(g: GameArrays, d: DealArrays, ro: Roles) -> Nine:
     kassa[low] = t_d[low] - fewest
     increases = Low(low, ro.r[low], (t_r[low] - fewest).astype(np.int32),
                     ro.left[low], (t_l[low] - fewest).astype(np.int32))
-    return Nine(chips, kassa, increases, coef, v, four, fixed, pay)
+    return Nine(chips, kassa, increases, coef, v, four, fixed, pay, prelim)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,14 +299,59 @@ class Result:
 
 
 def settle_arrays(g: GameArrays, d: DealArrays) -> Result:
-    """Sections 9-11 for every deal of every game at once."""
+    """Sections 9-11 (15 for common-pot games) for every deal of every game at once."""
     ro = roles(g, d)
     nine = section_nine(g, d, ro)
     sparse = Sparse()
+    in_pot = np.take(g.pot, d.game)
+    pots = common_pots(g, d, ro, nine, in_pot, sparse)
+    change, low = nine.kassa, nine.low
+    if pots is not None:  # the kassa scan leaves common-pot games alone
+        change = np.where(in_pot, 0, change)
+        keep = ~in_pot[low.deals]
+        low = Low(low.deals[keep], low.seat_r[keep], low.inc_r[keep], low.seat_l[keep],
+                  low.inc_l[keep])
     # the largest kassa change of a deal: two down at the highest value (5.1, 14)
     largest = 2 * (11 + int(g.aces_raise.max(initial=0)))
-    scanned = scan(d.game, g.n, g.initial, g.half_up, g.end_two, ro.p, nine.kassa, nine.low,
+    scanned = scan(d.game, g.n, g.initial, g.half_up, g.end_two, ro.p, change, low,
                    sparse, largest)
-    return Result(np.take(scanned.settled, scanned.where), nine.chips, scanned.where,
-                  scanned.kassa_after, scanned.kassa_delta, scanned.finished, ro, nine,
+    settled = np.take(scanned.settled, scanned.where)
+    after, delta, finished = scanned.kassa_after, scanned.kassa_delta, scanned.finished
+    if pots is not None:
+        deals, result = pots
+        settled[deals] = result.settled
+        after, delta = after.astype(np.int64), delta.astype(np.int64)
+        rows = scanned.where[deals]
+        after[rows] = result.after[:, None]
+        delta[rows] = result.delta[:, None]
+        for game, ended in result.finished.items():
+            finished[game] = ended
+    return Result(settled, nine.chips, scanned.where, after, delta, finished, ro, nine,
                   sparse.arrays())
+
+
+def common_pots(g: GameArrays, d: DealArrays, ro: Roles, nine: Nine, in_pot: B,
+                sparse: Sparse) -> tuple[I64, Pots] | None:
+    """15 for the deals of common-pot games (``scoring/greek/pot.py``); a deal settled below its
+    value (``pot_end``) has its section 9 chips and kassa change rescaled in ``nine``."""
+    deals = np.flatnonzero(in_pot)
+    if not len(deals):
+        return None
+    gi = d.game[deals]
+    inc = np.zeros((len(deals), 2), np.int64)
+    at = np.searchsorted(deals, nine.low.deals)
+    hit = (at < len(deals)) & (deals[np.minimum(at, len(deals) - 1)] == nine.low.deals)
+    inc[at[hit], 0] = nine.low.inc_r[hit]
+    inc[at[hit], 1] = nine.low.inc_l[hit]
+    p = PotDeals(deals, gi, g.n[gi].astype(np.int64), g.pot_end[gi], g.half_up[gi],
+                 d.level[deals], nine.v[deals], nine.coef[deals, KASSA], nine.kassa[deals], inc,
+                 np.stack([ro.p[deals], ro.r[deals], ro.left[deals]], axis=1).astype(np.int64))
+    result = settle_pots(p, g.n.astype(np.int64) * g.initial, sparse)
+    lower = np.flatnonzero(result.v != nine.v[deals])
+    rows = deals[lower]
+    cut = nine.v[rows] - result.v[lower].astype(np.int32)
+    for role, column in ((D, CHIPS_D), (R, CHIPS_R), (L, CHIPS_L)):
+        nine.chips[role, rows] -= nine.coef[rows, column] * cut
+    nine.v[rows] -= cut
+    nine.kassa[rows] = nine.coef[rows, KASSA] * nine.v[rows]
+    return deals, result

@@ -4,6 +4,8 @@ It reads like the rulebook: one game at a time, one deal at a time, exact chips 
 The vectorised kernel (``scoring/greek/kernel.py``) must produce exactly the same rows; the tests
 hold the two equal. Input: a ``GreekGame`` and its ``GreekDeal`` records in deal order.
 
+Bookkeeping (15): ``PersonalKassas`` (the seed's, sections 8-11) or ``CommonPot`` (prefadoros.net).
+
 Roles of a deal: D the declarer, R the next active player after D in turn order (the declarer's
 right, the first defender), L the other active defender, S the dealer sitting out (four players).
 """
@@ -31,7 +33,8 @@ VARIANT = "greek-prefa"
 CHIPS_PER_POINT = 10
 """1 kassa point = 10 chips (section 8)."""
 PRELIMINARY_PENALTY = 2
-"""Preliminary-bid concession: +2 kassa points and 2 chips to each other active player (5, 14)."""
+"""Preliminary-bid concession: +2 kassa points and 2 chips to each other active player, the sitter
+too under ``concession_pays_sitter`` (5, 14)."""
 SITTER_DOWN_ONE, SITTER_DOWN_MORE = 25, 50
 """Four players: chips the declarer pays the sitter when down 1 / down 2 or more (14)."""
 
@@ -201,6 +204,94 @@ def change_kassa(kassa: list[int], seats: Seats, delta: int, ledger: Ledger) -> 
         kassa[seats.declarer] += delta
 
 
+@dataclass
+class PersonalKassas:
+    """The seed's bookkeeping (8, 10, 11): a kassa per player, in points."""
+
+    rules: GreekRules
+    kassa: list[int]
+    before: list[int] = field(default_factory=list)
+
+    def start_deal(self) -> None:
+        self.before = list(self.kassa)
+
+    def value(self, v: int, kassa_change: int) -> int:
+        """The contract value to settle at: always v."""
+        return v
+
+    def change(self, seats: Seats, seat: int, delta: int, ledger: Ledger) -> None:
+        """``seat``'s kassa changes by ``delta`` points (a decrease only ever for the declarer)."""
+        if delta < 0:
+            change_kassa(self.kassa, seats, delta, ledger)
+        else:
+            self.kassa[seat] += delta
+
+    def ended(self, ledger: Ledger) -> bool:
+        return end_of_game(self.rules, self.kassa, ledger)
+
+    def after(self, seat: int) -> int:
+        return self.kassa[seat]
+
+    def delta(self, seat: int) -> int:
+        return self.kassa[seat] - self.before[seat]
+
+
+@dataclass
+class CommonPot:
+    """Section 15 ``bookkeeping = common_pot`` (prefadoros.net): one pot of ``initial_kassa``
+    points per player, in points (1 point = 10 chips). Where the seed changes a player's kassa by
+    x points, he puts 10*x chips into the pot (takes them out when x < 0); the pot belongs to the
+    players in equal shares, so a deposit of c chips is c/n chips paid to each other player. The
+    game ends when the pot is empty (``pot_end``)."""
+
+    rules: GreekRules
+    n: int
+    pot: int
+    before: int = 0
+
+    def start_deal(self) -> None:
+        self.before = self.pot
+
+    def value(self, v: int, kassa_change: int) -> int:
+        """15, the prefadoros end setting ``pot_end``: a contract worth more than the pot holds is
+        settled at v = the pot (``normal``), only when the pot pays, i.e. the declarer's kassa
+        change is a deduction (``unbalanced``), or never (``fair``)."""
+        end = self.rules.pot_end
+        if v <= self.pot or end == "fair" or (end == "unbalanced" and kassa_change >= 0):
+            return v
+        return self.pot
+
+    def change(self, seats: Seats, seat: int, delta: int, ledger: Ledger) -> None:
+        self.pot += delta
+        share = Fraction(CHIPS_PER_POINT * abs(delta), self.n)
+        for x in range(self.n):
+            if x != seat:
+                ledger.pay(*((seat, x) if delta > 0 else (x, seat)), share)
+
+    def ended(self, ledger: Ledger) -> bool:
+        """The pot is empty; under ``fair`` a pot below 0 is topped up by all equally (the
+        shares above), so it stands at 0."""
+        if self.pot <= 0:
+            self.pot = 0
+            return True
+        return False
+
+    def after(self, seat: int) -> int:
+        return self.pot
+
+    def delta(self, seat: int) -> int:
+        return self.pot - self.before
+
+
+Book = PersonalKassas | CommonPot
+
+
+def book_of(rules: GreekRules, n: int) -> Book:
+    if rules.bookkeeping == "common_pot":
+        return CommonPot(rules, n, n * rules.initial_kassa)
+    return PersonalKassas(rules, [rules.initial_kassa] * n)
+
+
 # --- one deal -----------------------------------------------------------------------------------
 
 
@@ -213,12 +304,13 @@ def tricks_of(game: GreekGame, deal: GreekDeal) -> list[int]:
     return out
 
 
-def play_low(kassa: list[int], seats: Seats, tricks: list[int]) -> None:
+def play_low(book: Book, seats: Seats, tricks: list[int], ledger: Ledger) -> None:
     """14 ``all_pass = play_low``: each active player adds (own tricks - fewest tricks) points."""
     active = [seats.declarer, seats.right, seats.left]
     low = min(tricks[s] for s in active)
     for s in active:
-        kassa[s] += tricks[s] - low
+        if tricks[s] > low:
+            book.change(seats, s, tricks[s] - low, ledger)
 
 
 def four_aces_chips(ledger: Ledger, seats: Seats, amount: int, made: bool) -> None:
@@ -231,8 +323,9 @@ def four_aces_chips(ledger: Ledger, seats: Seats, amount: int, made: bool) -> No
             ledger.pay(seats.declarer, x, amount)
 
 
-def settle_deal(game: GreekGame, deal: GreekDeal, kassa: list[int], ledger: Ledger) -> None:
-    """Sections 9, 10 and 14 for one deal: updates ``kassa`` and books the chips in ``ledger``."""
+def settle_deal(game: GreekGame, deal: GreekDeal, book: Book, ledger: Ledger) -> None:
+    """Sections 9, 10 and 14 for one deal: updates the kassas or the pot (15) in ``book`` and books
+    the chips in ``ledger``."""
     rules, n = game.rules, len(game.players)
     seat = {p: i for i, p in enumerate(game.players)}
     declarer = None if deal.declarer is None else seat[deal.declarer]
@@ -241,12 +334,10 @@ def settle_deal(game: GreekGame, deal: GreekDeal, kassa: list[int], ledger: Ledg
     tricks = tricks_of(game, deal)
     if mode == "none":
         if rules.all_pass == "play_low" and deal.tricks:
-            play_low(kassa, seats, tricks)
+            play_low(book, seats, tricks, ledger)
         return
     if mode == "concede" and deal.contract is None:
-        kassa[seats.declarer] += PRELIMINARY_PENALTY
-        for x in (seats.right, seats.left):
-            ledger.pay(seats.declarer, x, PRELIMINARY_PENALTY)
+        preliminary_concession(rules, book, seats, ledger)
         return
     assert deal.contract is not None
     level, denom = parse_contract(deal.contract)
@@ -254,26 +345,48 @@ def settle_deal(game: GreekGame, deal: GreekDeal, kassa: list[int], ledger: Ledg
     row = obligation_row(level, rules)
     role = {"D": seats.declarer, "R": seats.right, "L": seats.left}
     if mode == "pass":
-        outcome, t_d = Outcome(-v), level
+        t_d, t_r, t_l = level, 0, 0
     elif mode == "concede":
         t_d, t_r, t_l = solo_tricks(level)
-        outcome = declarer_failed(level, v, "both", "R", t_d, t_r, t_l)
     else:
         t_d, t_r, t_l = tricks[seats.declarer], tricks[seats.right], tricks[seats.left]
-        whister = "R"
-        if mode in ("invite", "alone"):
-            names = [p for p, d in (deal.defence or {}).items() if d in ("invite", "alone")]
-            whister = "R" if seat[names[0]] == seats.right else "L"
-        outcome = defended(level, row, v, mode, whister, t_d, t_r, t_l)
+    whister = "R"
+    if mode in ("invite", "alone"):
+        names = [p for p, d in (deal.defence or {}).items() if d in ("invite", "alone")]
+        whister = "R" if seat[names[0]] == seats.right else "L"
+
+    def outcome_at(v: int) -> Outcome:
+        if mode == "pass":
+            return Outcome(-v)
+        if mode == "concede":
+            return declarer_failed(level, v, "both", "R", t_d, t_r, t_l)
+        return defended(level, row, v, mode, whister, t_d, t_r, t_l)
+
+    outcome = outcome_at(v)
+    settled_at = book.value(v, outcome.kassa)
+    if settled_at != v:
+        outcome = outcome_at(settled_at)
     for payer, payee, chips in outcome.pays:
         ledger.pay(role[payer], role[payee], chips)
-    change_kassa(kassa, seats, outcome.kassa, ledger)
+    if outcome.kassa:
+        book.change(seats, seats.declarer, outcome.kassa, ledger)
     made = t_d >= level
     if seats.sitter is not None and not made:
         down = SITTER_DOWN_ONE if level - t_d == 1 else SITTER_DOWN_MORE
         ledger.pay(seats.declarer, seats.sitter, down)
     if deal.four_aces and rules.four_aces == "fixed_chips":
         four_aces_chips(ledger, seats, rules.four_aces_chips(level), made)
+
+
+def preliminary_concession(rules: GreekRules, book: Book, seats: Seats, ledger: Ledger) -> None:
+    """5, 14 ``preliminary_bid``: the declarer's kassa +2 and 2 chips to each other player: the two
+    active ones, and the sitter too under ``concession_pays_sitter``."""
+    book.change(seats, seats.declarer, PRELIMINARY_PENALTY, ledger)
+    paid = [seats.right, seats.left]
+    if rules.concession_pays_sitter and seats.sitter is not None:
+        paid.append(seats.sitter)
+    for x in paid:
+        ledger.pay(seats.declarer, x, PRELIMINARY_PENALTY)
 
 
 # --- section 11: the end of the game ------------------------------------------------------------
@@ -300,20 +413,6 @@ def end_of_game(rules: GreekRules, kassa: list[int], ledger: Ledger) -> bool:
 # --- a whole game -------------------------------------------------------------------------------
 
 
-class CommonPotNotImplemented(NotImplementedError):
-    """``bookkeeping = common_pot`` (section 15) is not settled: its end rule needs a setting the
-    rules do not carry."""
-
-
-def check_rules(game_id: str, rules: GreekRules) -> None:
-    """Game validation before settling (section 15)."""
-    if rules.bookkeeping == "common_pot":
-        raise CommonPotNotImplemented(
-            f"game {game_id!r}: bookkeeping 'common_pot' (greek-prefa.md 15) is not implemented; "
-            "settle with bookkeeping 'personal_kassa'"
-        )
-
-
 @dataclass
 class GameSettlement:
     settlements: list[dict[str, object]]
@@ -323,9 +422,8 @@ class GameSettlement:
 
 def settle_game(game: GreekGame, deals: Sequence[GreekDeal]) -> GameSettlement:
     """Every deal in order until the game ends (11); deals after the end are not settled."""
-    check_rules(game.game_id, game.rules)
     n = len(game.players)
-    kassa = [game.rules.initial_kassa] * n
+    book = book_of(game.rules, n)
     total = [Fraction(0)] * n
     played = [0] * n
     finished = False
@@ -334,17 +432,17 @@ def settle_game(game: GreekGame, deals: Sequence[GreekDeal]) -> GameSettlement:
     for deal in deals:
         if finished:
             break
-        before = list(kassa)
+        book.start_deal()
         ledger = Ledger(game.rules)
-        settle_deal(game, deal, kassa, ledger)
-        finished = end_of_game(game.rules, kassa, ledger)
+        settle_deal(game, deal, book, ledger)
+        finished = book.ended(ledger)
         chips = ledger.chips(n)
         sitter = game.players.index(deal.dealer) if n == 4 else None
         for s, name in enumerate(game.players):
             total[s] += chips[s]
             played[s] += s != sitter
             rows.append(settlement_row(game.game_id, deal.deal_no, name, s, chips[s],
-                                       kassa[s] - before[s], kassa[s]))
+                                       book.delta(s), book.after(s)))
         for (payer, payee), amount in sorted(ledger.net().items()):
             transfers.append({
                 "game_id": game.game_id, "deal_no": deal.deal_no,

@@ -32,6 +32,7 @@ rules_st = st.builds(
     bettel_fail_soup=st.sampled_from(["five_tricks", "tricks_taken", "none"]),
     double_fall=st.booleans(),
     end_condition=st.sampled_from(["bula_sum_le_zero", "all_bulas_le_zero"]),
+    repeal_revalues=st.booleans(),
 )
 
 EXAMPLES = 25

@@ -1,6 +1,6 @@
 """Random Greek Prefa leagues for property tests: valid records (no cards), every option of
-greek-prefa.md section 14 mixed across games, small kassas so that games reach the floor, the
-overflow (10) and the end (11)."""
+greek-prefa.md section 14 and the bookkeeping of 15 mixed across games, small kassas so that
+games reach the floor, the overflow (10) and the end (11)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,9 @@ def random_rules(rng: random.Random, four: bool) -> GreekRules:
         all_pass=rng.choice(["redeal", "play_low"]),
         concede_any_contract=rng.random() < 0.5,
         chip_rounding=rng.choice(["exact_rational", "round_half_up"]),
+        concession_pays_sitter=rng.random() < 0.5,
+        bookkeeping=rng.choice(["personal_kassa", "personal_kassa", "common_pot"]),
+        pot_end=rng.choice(["normal", "unbalanced", "fair"]),
     )
 
 

@@ -275,11 +275,76 @@ def test_all_pass_play_low() -> None:
     assert chips(s) == {"A": 0, "B": 0, "C": 0}
 
 
-def test_common_pot_not_implemented() -> None:
-    """15: the common-pot bookkeeping is refused when the game is validated."""
-    g = game(["A", "B", "C"], bookkeeping="common_pot")
-    with pytest.raises(NotImplementedError, match="common_pot"):
-        both([g], [])
+def test_common_pot_e1() -> None:
+    """15 ``bookkeeping = common_pot``, 13.1 E1 (6S made, D 6 R 1 L 3): D lifts 10v = 20 chips from
+    the pot (a third of it his) and pays R 2, L 6: D -8 + 20 - 20/3 = 16/3, R 2 - 20/3 = -14/3,
+    L 6 - 20/3 = -2/3. kassa_* carry the pot: 93 - 2 = 91 points."""
+    g = game(["D", "R", "L"], bookkeeping="common_pot")
+    deals = Deals(g)
+    deals.played("D", "6S", "both", (6, 1, 3))
+    s = both([g], deals.deals)
+    assert chips(s) == pytest.approx({"D": 16 / 3, "R": -14 / 3, "L": -2 / 3})
+    assert kassa_delta(s) == {"D": -2, "R": -2, "L": -2}
+    assert kassa(s) == {"D": 91, "R": 91, "L": 91}
+
+
+def test_common_pot_four_players_x16() -> None:
+    """15 with 13.4 X16 (four players, 7H down 1, 6/2/2): D puts 70 into a pot the four own
+    equally (70/4 = 17.5 to each other player) and pays R 14, L 14, the sitter 25:
+    D -28 - 25 - 52.5 = -105.5, R and L 14 + 17.5 = 31.5, S 25 + 17.5 = 42.5. With
+    ``round_half_up`` each share is 18: D -107, R and L 32, S 43."""
+    for rounding, want in (("exact_rational", {"D": -105.5, "R": 31.5, "L": 31.5, "S": 42.5}),
+                           ("round_half_up", {"D": -107, "R": 32, "L": 32, "S": 43})):
+        g = game(["D", "R", "L", "S"], bookkeeping="common_pot", chip_rounding=rounding)
+        deals = Deals(g)
+        deals.played("D", "7H", "both", (6, 2, 2), dealer="S")
+        s = both([g], deals.deals)
+        assert chips(s) == want
+        assert kassa(s)["S"] == 4 * 31 + 7
+
+
+def test_common_pot_play_low_and_preliminary_concession() -> None:
+    """15 with 14 ``play_low`` (A 5, B 1, C 4 tricks: A puts 4 points in, C 3; each share a third):
+    A -40 + 70/3 = -50/3, B 70/3, C -30 + 70/3 = -20/3; then X14 (the concession's +2 kassa is 20
+    chips into the pot): D -4 - 20 + 20/3 = -52/3, R and L 2 + 20/3 = 26/3."""
+    g = game(["A", "B", "C"], bookkeeping="common_pot", all_pass="play_low")
+    deals = Deals(g)
+    deals.add(dealer="C", tricks={"A": 5, "B": 1, "C": 4})
+    deals.add(declarer="A", preliminary=True, conceded=True)
+    s = both([g], deals.deals)
+    assert chips(s) == pytest.approx({"A": -50 / 3, "B": 70 / 3, "C": -20 / 3})
+    assert kassa_delta(s) == {"A": 7, "B": 7, "C": 7}
+    assert chips(s, 2) == pytest.approx({"A": -52 / 3, "B": 26 / 3, "C": 26 / 3})
+
+
+def test_common_pot_ends_when_the_pot_is_empty() -> None:
+    """15: the game ends when the pot is empty (3 players x initial_kassa 3 = 9 points: 6S + 6S +
+    6NT both passed = 2 + 2 + 6 > 9, the last paid at v = 5 under ``pot_end = normal``); deals
+    after the end are not settled. D3 lifts the last 50 chips: 50 - 50/3 = 100/3."""
+    g = game(["A", "B", "C"], initial_kassa=3, bookkeeping="common_pot")
+    deals = Deals(g)
+    deals.both_pass("A", "6S")
+    deals.both_pass("B", "6S")
+    last = deals.both_pass("C", "6NT")
+    deals.both_pass("A", "6S")
+    s = both([g], deals.deals)
+    assert s.settlements["deal_no"].max() == last
+    assert chips(s, last) == pytest.approx({"A": -50 / 3, "B": -50 / 3, "C": 100 / 3})
+    assert kassa(s, last) == {"A": 0, "B": 0, "C": 0}
+    assert s.standings["finished"].all()
+
+
+@pytest.mark.parametrize(("pays", "want"), [(False, {"D": -4, "R": 2, "L": 2, "S": 0}),
+                                            (True, {"D": -6, "R": 2, "L": 2, "S": 2})])
+def test_concession_pays_sitter(pays: bool, want: dict[str, int]) -> None:
+    """5, 14 ``concession_pays_sitter``: four players, a preliminary concession pays 2 chips to
+    each active opponent, and to the sitting-out dealer only with the flag; kassa +2 either way."""
+    g = game(["D", "R", "L", "S"], concession_pays_sitter=pays)
+    deals = Deals(g)
+    deals.add(declarer="D", dealer="S", preliminary=True, conceded=True)
+    s = both([g], deals.deals)
+    assert chips(s) == want
+    assert kassa_delta(s)["D"] == 2
 
 
 @pytest.mark.parametrize(("start", "raise_by"), [(40_000, 0), (31, 2_000), (40_000, 2_000)])

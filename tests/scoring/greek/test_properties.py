@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from model.greek.contracts import parse_contract, value
 from tests.scoring.greek.league import random_league
 from tests.scoring.greek.paths import both
 
@@ -57,11 +58,26 @@ def test_kernel_equals_reference_on_random_leagues(seed: int) -> None:
 
 
 def test_random_leagues_reach_floor_overflow_and_end() -> None:
-    """The generator really exercises section 10 and 11 (so the property above can fail)."""
+    """The generator really exercises sections 10, 11 and 15 (so the property above can fail):
+    personal and common-pot games end, and some common-pot contracts are settled below value."""
     games, deals = random_league(7, games=80, max_deals=60)
     s = both(games, deals)
     check_invariants(s)
-    assert s.standings["finished"].any()
+    pot = [g.game_id for g in games if g.rules.bookkeeping == "common_pot"]
+    done = s.standings.filter(pl.col("finished"))["game_id"]
+    assert done.is_in(pot).any() and (~done.is_in(pot)).any()
+    # a last deal that moved the pot by less than its contract's value was settled below it
+    rules = {g.game_id: g.rules for g in games}
+    by_key = {(d.game_id, d.deal_no): d for d in deals}
+    lower = 0
+    for game_id, deal_no, delta in s.settlements.filter(pl.col("game_id").is_in(pot)).select(
+            "game_id", "deal_no", "kassa_delta").unique().iter_rows():
+        d = by_key[(game_id, deal_no)]
+        r = rules[game_id]
+        if d.contract and d.defence and set(d.defence.values()) == {"pass"} \
+                and r.pot_end != "fair":
+            lower += -delta < value(*parse_contract(d.contract), r, d.four_aces)
+    assert lower > 0
     assert (s.settlements["kassa_after"] == 0).any()
     # some chips are fractional (four-player overflow thirds or K/3 end payments)
     assert ((s.settlements["chips"] * 6) % 6 != 0).any()
@@ -73,3 +89,27 @@ def test_random_leagues_reach_floor_overflow_and_end() -> None:
 def test_kernel_equals_reference_big(seed: int) -> None:
     games, deals = random_league(seed, games=150, max_deals=120)
     check_invariants(both(games, deals))
+
+
+@settings(deadline=None, max_examples=4)
+@given(seed=SEEDS)
+def test_common_pot_is_the_net_of_personal_kassas(seed: int) -> None:
+    """greek-prefa.md 15: "the two bookkeepings give the same chip transfers for every deal" until
+    the end: with kassas too large to reach the floor, a common-pot game's chips equal the personal
+    game's ``chips - 10*kassa_delta + 10*(sum of kassa_delta)/n`` (each player owns 1/n of the pot;
+    exact rational chips)."""
+    games, deals = random_league(seed, games=30, max_deals=40)
+    big = {"initial_kassa": 5_000, "chip_rounding": "exact_rational", "end_at_two_empty": False}
+    personal = [g.model_copy(update={"rules": g.rules.model_copy(
+        update={**big, "bookkeeping": "personal_kassa"})}) for g in games]
+    pot = [g.model_copy(update={"rules": g.rules.model_copy(
+        update={**big, "bookkeeping": "common_pot"})}) for g in games]
+    a = both(personal, deals).settlements
+    b = both(pot, deals).settlements
+    n = pl.col("player").count().over("game_id", "deal_no")
+    want = a.with_columns(
+        (pl.col("chips") - 10 * pl.col("kassa_delta")
+         + 10 * pl.col("kassa_delta").sum().over("game_id", "deal_no") / n).alias("net")
+    ).sort("game_id", "deal_no", "seat")["net"]
+    got = b.sort("game_id", "deal_no", "seat")["chips"]
+    assert len(got) == len(want) and (got - want).abs().max() < 1e-6
