@@ -9,20 +9,18 @@ sits out (1): he declares, defends, holds and plays nothing.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from model.base import DealBase, GameBase, PlayerName, check_seats
 from model.russian.params import RussianRules
 
 RussianContract = Annotated[
-    str,
-    StringConstraints(
-        strip_whitespace=True, to_lower=True, pattern=r"^((6|7|8|9|10)(s|c|d|h|nt)|misere)$"
-    ),
+    str, StringConstraints(pattern=r"^((6|7|8|9|10)(S|C|D|H|NT)|misere)$")
 ]
-"""``<tricks><S|C|D|H|NT>`` (``6S`` ... ``10NT``, any case) or ``misere``; stored lower case."""
+"""``<tricks><S|C|D|H|NT>`` (``6S`` ... ``10NT``) or ``misere`` (records.md 1.2); read in any
+case, stored as written here."""
 
 Defence = Literal["whist", "pass", "half"]
 """A defender's final word (3): after a half-whist that the first opponent answered by
@@ -47,6 +45,14 @@ class RussianDeal(DealBase):
     open: bool = False
     """The single whister played open ("в светлую", 3)."""
     tricks: dict[PlayerName, TrickCount] | None = None
+
+    @field_validator("contract", mode="before")
+    @classmethod
+    def _contract_case(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            text = value.strip()
+            return "misere" if text.lower() in ("misere", "misère") else text.upper()
+        return value
 
     @model_validator(mode="after")
     def _shape(self) -> RussianDeal:
