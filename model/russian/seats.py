@@ -24,3 +24,8 @@ def defenders(n: int, dealer: int, declarer: int) -> tuple[int, int]:
     seats = in_deal(n, dealer)
     at = seats.index(declarer)
     return seats[(at + 1) % 3], seats[(at + 2) % 3]
+
+
+def next_dealer(n: int, dealer: int) -> int:
+    """The deal passes to the left (1): with four players the next to sit out."""
+    return (dealer + 1) % n
