@@ -53,7 +53,7 @@ def run(
     holder: int | None = None
     turn = 0  # index into live
     for i, (seat, text) in enumerate(calls):
-        if len(live) == 1 and best is not None or not live:
+        if (len(live) == 1 and best is not None) or not live:
             raise CallError(f"call {i + 1} ({names[seat]} {text!r}) after the auction ended")
         if seat != live[turn]:
             raise CallError(

@@ -85,7 +85,8 @@ def _defence(game: RussianGame, deal: RussianDeal, first: str, second: str) -> l
         return bad("open play needs exactly one whister (3)")
     played = whisters > 0 or (b == "half" and rules.half_whist_play)
     if not played and (deal.tricks is not None or deal.play is not None):
-        return [Problem(Code.TRICK_COUNT, f"nobody whisted {deal.contract}: no play, no tricks (3)")]
+        return [Problem(Code.TRICK_COUNT,
+                        f"nobody whisted {deal.contract}: no play, no tricks (3)")]
     if played and deal.tricks is None:
         return [Problem(Code.TRICK_COUNT, f"{deal.contract} is played: give the tricks (4)")]
     return []
@@ -135,8 +136,8 @@ def _deck(players: list[str], deal: RussianDeal) -> tuple[list[CardSet], list[in
     if twice:
         return Problem(Code.DECK, f"dealt twice: {symbols(twice)}")
     if seen != DECK_32:
-        return Problem(Code.DECK, f"not the 32-card deck: foreign {symbols(seen & ~DECK_32) or '-'}; "
-                                  f"missing {symbols(DECK_32 & ~seen) or '-'}")
+        foreign, missing = symbols(seen & ~DECK_32) or "-", symbols(DECK_32 & ~seen) or "-"
+        return Problem(Code.DECK, f"not the 32-card deck: foreign {foreign}; missing {missing}")
     return masks, talon
 
 
@@ -183,7 +184,8 @@ def check_cards(game: RussianGame, deal: RussianDeal) -> list[Problem]:
             problems += _against_auction(deal, won, names)
     if deal.hands is None and deal.talon is None:
         if deal.play is not None:
-            problems.append(Problem(Code.ILLEGAL_CARD, "a play without the hands cannot be checked"))
+            problems.append(
+                Problem(Code.ILLEGAL_CARD, "a play without the hands cannot be checked"))
         return problems
     dealt = _deck(players, deal)
     if isinstance(dealt, Problem):

@@ -33,7 +33,8 @@ def fault_text(fault: PlayFault, names: Sequence[str], first_trick: int = 1) -> 
 
 def _complete(tricks: list[int], play: Sequence[tuple[int, Card]], start: int) -> list[int] | str:
     if len(play) != 3 * (TRICKS - start):
-        return f"{len(play) // 3 + start} tricks and {len(play) % 3} cards played; all 10 tricks are played (4)"
+        done = len(play) // 3 + start
+        return f"{done} tricks and {len(play) % 3} cards played; all 10 tricks are played (4)"
     return tricks
 
 
@@ -63,9 +64,11 @@ def replay_raspasy(
         cards = play[3 * t : 3 * t + 3]
         trick: list[Card] = []
         for k, (pos, c) in enumerate(cards):
-            where = f"trick {t + 1}: {names[pos] if 0 <= pos < 3 else pos} plays {format_card_symbol(c)}"
+            who = names[pos] if 0 <= pos < 3 else pos
+            where = f"trick {t + 1}: {who} plays {format_card_symbol(c)}"
             if pos != k:
-                return f"{where} out of turn ({names[k]} is to play; first hand leads under the talon card)"
+                return (f"{where} out of turn ({names[k]} is to play; first hand leads under "
+                        "the talon card)")
             if not left[pos] & (1 << c):
                 return f"{where}, a card he does not hold (or played already)"
             if k == 0:

@@ -22,8 +22,16 @@ from model.russian.frame import deal_row
 from model.russian.params import RussianRules
 from model.russian.records import RussianDeal
 from model.russian.seats import defenders, next_dealer
-from scoring.russian.reference import Deal, Entries, Sheet, raspasy_level, received, result, \
-    score_deal, write_pool
+from scoring.russian.reference import (
+    Deal,
+    Entries,
+    Sheet,
+    raspasy_level,
+    received,
+    result,
+    score_deal,
+    write_pool,
+)
 from tests.scoring.russian.helpers import game, run
 
 FIXTURE = Path("../shared/data/russian-score-fixtures/rostiktc2-soci.fixtures.json")
