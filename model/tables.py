@@ -98,6 +98,11 @@ DDL: dict[str, str] = {
             above_line  INTEGER,
             vulnerable  BOOLEAN,
             score_ns    INTEGER,
+            pool_delta  INTEGER,
+            pool_after  INTEGER,
+            hill_delta  INTEGER,
+            hill_after  INTEGER,
+            whists_delta INTEGER,
             PRIMARY KEY (game_id, deal_no, player)
         )""",
     TRANSFERS: """
@@ -239,6 +244,28 @@ DDL[DEALS_BALKAN] = """
             tricks_2      TINYINT,
             tricks_3      TINYINT,
             repealed      BOOLEAN NOT NULL,
+            PRIMARY KEY (game_id, deal_no)
+        )"""
+
+DEALS_RUSSIAN = "deals_russian"
+DDL[DEALS_RUSSIAN] = """
+        CREATE TABLE IF NOT EXISTS deals_russian (
+            game_id    VARCHAR NOT NULL,
+            deal_no    INTEGER NOT NULL,
+            dealer     TINYINT NOT NULL,
+            declarer   TINYINT,
+            level      TINYINT,
+            strain     TINYINT,
+            misere     BOOLEAN NOT NULL,
+            defender_1 TINYINT,
+            defender_2 TINYINT,
+            defence_1  TINYINT,
+            defence_2  TINYINT,
+            open       BOOLEAN NOT NULL,
+            tricks_0   TINYINT,
+            tricks_1   TINYINT,
+            tricks_2   TINYINT,
+            tricks_3   TINYINT,
             PRIMARY KEY (game_id, deal_no)
         )"""
 

@@ -112,9 +112,10 @@ def _registry() -> dict[str, Variant]:
     from model.balkan.variant import VARIANT as BALKAN
     from model.bridge.variant import VARIANTS as BRIDGE
     from model.greek.variant import VARIANT as GREEK
+    from model.russian.variant import VARIANT as RUSSIAN
     from model.swabian.variant import VARIANT as SWABIAN
 
-    return {v.name: v for v in (GREEK, SWABIAN, BALKAN, *BRIDGE)}
+    return {v.name: v for v in (GREEK, SWABIAN, BALKAN, *BRIDGE, RUSSIAN)}
 
 
 def variant(name: str) -> Variant:

@@ -14,9 +14,9 @@ import duckdb
 from model import tables as T
 from model.tables import PENDING
 
-ZERO_SUM_PER_DEAL = ("greek-prefa", "swabian", "bridge-rubber", "bridge-duplicate")
+ZERO_SUM_PER_DEAL = ("greek-prefa", "swabian", "bridge-rubber", "bridge-duplicate", "russian")
 """Variants whose ``settlements.cash`` sums to 0 in every deal (records.md section 2)."""
-SETTLES_BY_PAYMENTS = ("greek-prefa", "swabian", "bridge-rubber", "bridge-duplicate")
+SETTLES_BY_PAYMENTS = ("greek-prefa", "swabian", "bridge-rubber", "bridge-duplicate", "russian")
 """Variants whose per-deal ``transfers`` net to ``settlements.cash`` (records.md section 2); the
 Balkan and Russian games settle their soups and whists at the end of the game instead."""
 TOLERANCE = 1e-6

@@ -33,6 +33,11 @@ SETTLEMENTS: dict[str, pl.DataType] = {
     "above_line": pl.Int32(),
     "vulnerable": pl.Boolean(),
     "score_ns": pl.Int32(),
+    "pool_delta": pl.Int32(),
+    "pool_after": pl.Int32(),
+    "hill_delta": pl.Int32(),
+    "hill_after": pl.Int32(),
+    "whists_delta": pl.Int32(),
 }
 
 TRANSFERS: dict[str, pl.DataType] = {

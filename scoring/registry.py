@@ -39,9 +39,11 @@ def _registry() -> dict[str, Settlement]:
     from scoring.bridge import DUPLICATE as BRIDGE_DUPLICATE
     from scoring.bridge import RUBBER as BRIDGE_RUBBER
     from scoring.greek import SETTLEMENT as GREEK
+    from scoring.russian import SETTLEMENT as RUSSIAN
     from scoring.swabian import SETTLEMENT as SWABIAN
 
-    return {s.variant: s for s in (GREEK, SWABIAN, BALKAN, BRIDGE_RUBBER, BRIDGE_DUPLICATE)}
+    return {s.variant: s for s in (GREEK, SWABIAN, BALKAN, BRIDGE_RUBBER, BRIDGE_DUPLICATE,
+                                   RUSSIAN)}
 
 
 def settlement(variant: str) -> Settlement:

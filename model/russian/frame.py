@@ -40,28 +40,6 @@ SCHEMA: dict[str, pl.DataType] = {
 """``declarer``, ``level``, ``strain`` and the defence columns are null in raspasy; ``level`` and
 ``strain`` are null in a misère, and so are ``defence_i`` (misère is not whisted)."""
 
-DDL = """
-        CREATE TABLE IF NOT EXISTS deals_russian (
-            game_id    VARCHAR NOT NULL,
-            deal_no    INTEGER NOT NULL,
-            dealer     TINYINT NOT NULL,
-            declarer   TINYINT,
-            level      TINYINT,
-            strain     TINYINT,
-            misere     BOOLEAN NOT NULL,
-            defender_1 TINYINT,
-            defender_2 TINYINT,
-            defence_1  TINYINT,
-            defence_2  TINYINT,
-            open       BOOLEAN NOT NULL,
-            tricks_0   TINYINT,
-            tricks_1   TINYINT,
-            tricks_2   TINYINT,
-            tricks_3   TINYINT,
-            PRIMARY KEY (game_id, deal_no)
-        )"""
-
-
 def deal_row(game: RussianGame, deal: RussianDeal) -> dict[str, object]:
     """The frame row of one valid deal (names already checked against the game's players)."""
     seat = {name: i for i, name in enumerate(game.players)}

@@ -6,17 +6,16 @@ from model.cards import DECK_32
 from model.russian import frame
 from model.russian.check import check_deal
 from model.russian.records import RussianDeal, RussianGame
+from model.tables import DEALS_RUSSIAN
 from model.variants import VariantSpec
 
-DEALS_RUSSIAN = "deals_russian"
-
-# Per deal (``model/views.py``): the defence mode is ``raspasy`` when all passed (7), ``misere``
+# Per deal (``model/views.py``): the defence mode is ``none`` in raspasy (all pass, 7), ``misere``
 # (not whisted, 3), else ``pass`` (both passed, no play), ``half`` (half-whist), ``whist`` (one
 # whister) or ``both`` (two whisters); made = the declarer took at least the contract's tricks, no
 # trick in a misère; a contract nobody whisted is written to the pool as made (3).
 OUTCOME_SQL = f"""
             SELECT game_id, deal_no, 'russian' AS variant,
-                   CASE WHEN declarer IS NULL THEN 'raspasy'
+                   CASE WHEN declarer IS NULL THEN 'none'
                         WHEN misere THEN 'misere'
                         WHEN defence_1 = 1 AND defence_2 = 1 THEN 'both'
                         WHEN defence_1 = 1 OR defence_2 = 1 THEN 'whist'

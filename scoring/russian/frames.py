@@ -30,8 +30,6 @@ RUSSIAN_COLUMNS: dict[str, pl.DataType] = {
     "whists_delta": pl.Int32(),
 }
 SETTLEMENTS: dict[str, pl.DataType] = {**frames.SETTLEMENTS, **RUSSIAN_COLUMNS}
-UNUSED = [c for c in frames.SETTLEMENTS
-          if c not in ("game_id", "deal_no", "player", "seat", "variant", "cash")]
 WHISTS: dict[str, pl.DataType] = {
     "game_id": pl.String(),
     "deal_no": pl.Int32(),

@@ -11,7 +11,7 @@ import numpy as np
 import polars as pl
 
 from model.russian.params import RussianRules
-from model.russian.variant import DEALS_RUSSIAN
+from model.tables import DEALS_RUSSIAN
 from scoring.registry import Settled
 from scoring.russian import frames, reference
 from scoring.russian.frames import RussianSettled, read_rules

@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from model.russian.frame import deal_row, deals_frame
+from model.russian.simulate import random_game
 from scoring.russian.frames import read_rules
 from scoring.russian.reference import result
-from tests.scoring.russian.generate import random_game
 from tests.scoring.russian.helpers import both
 
 

@@ -1,7 +1,8 @@
-"""Random legal Russian games as canonical records, for the property tests.
+"""Random legal Russian score sheets (no cards) as canonical records: for tests and samples.
 
-Every record drawn here passes the schema and ``check_deal`` (the generator asserts it), so a
-property failure is the settlement's, not the generator's.
+Every record drawn here passes the schema and ``check_deal`` (the generator raises otherwise), so
+a property failure downstream is the settlement's, not the generator's. Rules are drawn from the
+presets with some flags changed (``FLAG_CHOICES``).
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ def random_deal(rng: random.Random, g: RussianGame, deal_no: int, dealer: int) -
         if kind < 0.3:
             rec.update(contract="misere", tricks=tricks)
         else:
-            level, strain = rng.randint(6, 10), rng.randrange(5)
+            level = rng.choices(range(6, 11), weights=(50, 30, 12, 6, 2))[0]
+            strain = rng.randrange(5)
             first, second = defenders(n, dealer, decl)
             a, b = _defence(rng, g.rules, level, strain)
             rec.update(contract=f"{level}{STRAINS[strain]}",
@@ -87,16 +89,19 @@ def random_deal(rng: random.Random, g: RussianGame, deal_no: int, dealer: int) -
                 rec["open"] = (a, b).count("whist") == 1 and rng.random() < 0.2
     deal = RussianDeal.model_validate(rec)
     problems = check_deal(g, deal)
-    assert problems == [], (rec, problems)
+    if problems:
+        raise ValueError(f"generated an illegal deal {rec!r}: {problems}")
     return deal
 
 
-def random_game(rng: random.Random, game_id: str, deals: int
+def random_game(rng: random.Random, game_id: str, deals: int,
+                rules: RussianRules | None = None, players: list[str] | None = None,
                 ) -> tuple[RussianGame, list[RussianDeal]]:
-    n = rng.choice((3, 3, 4))
-    g = RussianGame.model_validate({"game_id": game_id, "variant": "russian",
-                                    "players": [f"{game_id}p{i}" for i in range(n)],
-                                    "rules": random_rules(rng).model_dump()})
+    """A game of ``deals`` random legal deals; rules and players drawn when not given."""
+    names = players or [f"{game_id}p{i}" for i in range(rng.choice((3, 3, 4)))]
+    n = len(names)
+    g = RussianGame.model_validate({"game_id": game_id, "variant": "russian", "players": names,
+                                    "rules": (rules or random_rules(rng)).model_dump()})
     dealer = rng.randrange(n)
     out = []
     for k in range(1, deals + 1):
