@@ -38,7 +38,7 @@ FLAG_CHOICES: dict[str, tuple[object, ...]] = {
 
 def random_rules(rng: random.Random) -> RussianRules:
     flags: dict[str, Any] = {"convention": rng.choice(sorted(PRESET_FLAGS)),
-                             "pool_target": rng.choice((2, 5, 10, 20, 30))}
+                             "pool_target": rng.choice((2, 5, 10, 20, 50, 200, 1000))}
     for name, values in FLAG_CHOICES.items():
         if rng.random() < 0.3:
             flags[name] = rng.choice(values)

@@ -91,6 +91,8 @@ class Scan:
     hill_after: I64
     whists: I64
     finished: npt.NDArray[np.bool_]
+    after_end: npt.NDArray[np.bool_]
+    """Per deal: recorded after every pool reached T (8), so not settled."""
 
 
 @numba.njit(cache=True)
@@ -211,7 +213,7 @@ def _write_pool(rules: I64, n: int, donor: int, points: int, pool: I64, hill: I6
 def _scan(game: I64, dealer: I64, declarer: I64, level: I64, misere: I64, d1: I64, d2: I64,
           s1: I64, s2: I64, tricks: I64, rules: I64, players: I64,
           dpool: I64, pool_after: I64, dhill: I64, hill_after: I64, w: I64,
-          finished: npt.NDArray[np.bool_]) -> None:
+          finished: npt.NDArray[np.bool_], after_end: npt.NDArray[np.bool_]) -> None:
     pool = np.zeros(4, dtype=np.int64)
     hill = np.zeros(4, dtype=np.int64)
     entry = np.zeros(4, dtype=np.int64)
@@ -224,6 +226,9 @@ def _scan(game: I64, dealer: I64, declarer: I64, level: I64, misere: I64, d1: I6
             pool[:] = 0
             hill[:] = 0
             run = 0
+        elif finished[g]:
+            after_end[i] = True
+            continue
         entry[:] = 0
         decl = declarer[i]
         if decl < 0:
@@ -265,8 +270,10 @@ def scan(c: Columns) -> Scan:
         pool=np.zeros((m, 4), np.int64), pool_after=np.zeros((m, 4), np.int64),
         hill=np.zeros((m, 4), np.int64), hill_after=np.zeros((m, 4), np.int64),
         whists=np.zeros((m, 4, 4), np.int64), finished=np.zeros(len(c.players), np.bool_),
+        after_end=np.zeros(m, np.bool_),
     )
     _scan(c.game, c.dealer, c.declarer, c.level, c.misere, c.defender_1, c.defender_2,
           c.defence_1, c.defence_2, c.tricks, c.rules, c.players,
-          out.pool, out.pool_after, out.hill, out.hill_after, out.whists, out.finished)
+          out.pool, out.pool_after, out.hill, out.hill_after, out.whists, out.finished,
+          out.after_end)
     return out

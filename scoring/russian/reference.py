@@ -9,6 +9,7 @@ Per deal:
 - raspasy (7): level of the run, amnesty, zero-trick bonus;
 - every pool write goes through the overflow (8): past T to the highest pool below T (10 whists a
   point), and when every pool is closed off the donor's hill;
+- the game ends when every pool has reached T (8): later deals are stored but not settled;
 - cash (8): i's result changes by sum_j (W_ij - W_ji) + (10/D) * sum_j (H_j - H_i), D = N
   (``all_participants``) or N - 1 (``opponents_only``), H the hill (less the pool with
   ``unfinished_pool = to_hill``: a pool point is a hill point less, and once every pool is at T the
@@ -340,6 +341,8 @@ def settle(games: pl.DataFrame, deals: pl.DataFrame) -> RussianSettled:
         players, rules = info[gid]
         n = len(players)
         sheet = sheets.setdefault(gid, Sheet(n))
+        if finished(rules, sheet):
+            continue  # the game ended when every pool reached T (8): stored, not settled
         got = score_deal(rules, sheet, Deal.of(row))
         cash = result(rules, n, got.pool, got.hill, got.whists)
         h = effective_hill(rules, got.pool, got.hill)

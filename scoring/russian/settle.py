@@ -64,7 +64,7 @@ def settle(games: pl.DataFrame, deals: pl.DataFrame) -> RussianSettled:
     gain = num / dd[:, None, None]
     cash = num.sum(axis=2) / dd[:, None]
     n_of = players[g]
-    row, seat = np.nonzero(np.arange(4)[None, :] < n_of[:, None])
+    row, seat = np.nonzero((np.arange(4)[None, :] < n_of[:, None]) & ~s.after_end[:, None])
     flat = pl.Series([p for ps in names for p in ps], dtype=pl.String())
     start = np.concatenate([[0], np.cumsum(players[: len(ids)])])[:-1].astype(np.int64)
     keys = deals.select("game_id", "deal_no")[row]
@@ -101,7 +101,7 @@ def _standings(ids: list[str], names: list[list[str]], rules: list[RussianRules]
                row: np.ndarray, seat: np.ndarray, cash: np.ndarray, s: Scan) -> pl.DataFrame:
     totals = np.zeros((max(len(ids), 1), 4))
     np.add.at(totals, (g[row], seat), cash[row, seat])
-    played = np.bincount(g, minlength=len(ids))
+    played = np.bincount(g[~s.after_end], minlength=len(ids))
     has = [i for i in range(len(ids)) if played[i]]
     return pl.DataFrame(
         {
