@@ -4,7 +4,8 @@ The pulya is a running state (pools, hills, the raspasy run) that the overflow (
 progression (7) read back, so the deals are walked in order, game after game, in one compiled loop
 (STYLE.md practice 4: "where state runs across deals, scan"). Each game's rules are one row of
 small integer codes (``RULE_*``). The loop writes per deal and seat the pool and hill changes, the
-values after, and the 4 x 4 whists; cash and transfers are plain numpy on those (``settle.py``).
+values after, the 4 x 4 whists and the pairwise gains (times D, in integers); cash and transfers are
+their quotients by D (``settle.py``).
 The reference (``reference.py``) is the rulebook reading it is held equal to.
 """
 
@@ -20,11 +21,11 @@ from model.russian.params import RussianRules
 
 I64 = npt.NDArray[np.int64]
 
-N_RULES = 17
+N_RULES = 19
 (RULE_TARGET, RULE_CONSOLATION, RULE_CONSOLATION_FACTOR, RULE_KW, RULE_KREM, RULE_KMIS,
  RULE_GENTLEMAN, RULE_HALF_RESP, RULE_Q1, RULE_HALF_PLAY, RULE_RASPASY_VALUE, RULE_AMNESTY,
  RULE_PROGRESSION, RULE_ZERO_BONUS, RULE_RASPASY_WHISTS, RULE_RESET_ANY,
- RULE_BELOW_ZERO) = range(N_RULES)
+ RULE_BELOW_ZERO, RULE_OWNER_SHARES, RULE_TO_HILL) = range(N_RULES)
 
 CONSOLATION = {"both_opponents": 0, "whisters_only": 1, "none": 2}
 Q1 = {"second_whister": 0, "second_whister_personal": 1, "both": 2}
@@ -55,6 +56,8 @@ def rule_row(r: RussianRules) -> I64:
     row[RULE_RASPASY_WHISTS] = r.raspasy_payment == "whists"
     row[RULE_RESET_ANY] = r.raspasy_reset == "any_contract"
     row[RULE_BELOW_ZERO] = r.overflow_hill_below_zero
+    row[RULE_OWNER_SHARES] = r.hill_split == "all_participants"
+    row[RULE_TO_HILL] = r.unfinished_pool == "to_hill"
     return row
 
 
@@ -90,6 +93,10 @@ class Scan:
     hill: I64
     hill_after: I64
     whists: I64
+    gains: I64
+    """deals x 4 x 4: D times what i gains from j (8, ``reference.received``); D per deal in
+    ``divisor``."""
+    divisor: I64
     finished: npt.NDArray[np.bool_]
     after_end: npt.NDArray[np.bool_]
     """Per deal: recorded after every pool reached T (8), so not settled."""
@@ -212,11 +219,13 @@ def _write_pool(rules: I64, n: int, donor: int, points: int, pool: I64, hill: I6
 @numba.njit(cache=True)
 def _scan(game: I64, dealer: I64, declarer: I64, level: I64, misere: I64, d1: I64, d2: I64,
           s1: I64, s2: I64, tricks: I64, rules: I64, players: I64,
-          dpool: I64, pool_after: I64, dhill: I64, hill_after: I64, w: I64,
-          finished: npt.NDArray[np.bool_], after_end: npt.NDArray[np.bool_]) -> None:
+          dpool: I64, pool_after: I64, dhill: I64, hill_after: I64, w: I64, gain: I64,
+          divisor: I64, finished: npt.NDArray[np.bool_], after_end: npt.NDArray[np.bool_]
+          ) -> None:
     pool = np.zeros(4, dtype=np.int64)
     hill = np.zeros(4, dtype=np.int64)
     entry = np.zeros(4, dtype=np.int64)
+    before = np.zeros(4, dtype=np.int64)
     run = 0
     for i in range(len(game)):
         g = game[i]
@@ -249,7 +258,7 @@ def _scan(game: I64, dealer: I64, declarer: I64, level: I64, misere: I64, d1: I6
             if is_played or r[RULE_RESET_ANY]:
                 run = 0
         hill += dhill[i]
-        before = pool.copy()
+        before[:] = pool
         for k in range(1, n + 1):
             s = (dealer[i] + k) % n
             if entry[s]:
@@ -261,6 +270,19 @@ def _scan(game: I64, dealer: I64, declarer: I64, level: I64, misere: I64, d1: I6
         for s in range(n):
             done = done and pool[s] >= r[RULE_TARGET]
         finished[g] = done
+        _gains(r, n, dpool[i], dhill[i], w[i], gain[i])
+        divisor[i] = n if r[RULE_OWNER_SHARES] else n - 1
+
+
+@numba.njit(cache=True)
+def _gains(rules: I64, n: int, dpool: I64, dhill: I64, w: I64, gain: I64) -> None:
+    """D (W_ij - W_ji) + 10 (H_j - H_i), H the hill (less the pool with ``to_hill``; 8)."""
+    d = n if rules[RULE_OWNER_SHARES] else n - 1
+    for a in range(n):
+        for b in range(n):
+            ha = dhill[a] - dpool[a] * rules[RULE_TO_HILL]
+            hb = dhill[b] - dpool[b] * rules[RULE_TO_HILL]
+            gain[a, b] = d * (w[a, b] - w[b, a]) + 10 * (hb - ha)
 
 
 def scan(c: Columns) -> Scan:
@@ -269,11 +291,12 @@ def scan(c: Columns) -> Scan:
     out = Scan(
         pool=np.zeros((m, 4), np.int64), pool_after=np.zeros((m, 4), np.int64),
         hill=np.zeros((m, 4), np.int64), hill_after=np.zeros((m, 4), np.int64),
-        whists=np.zeros((m, 4, 4), np.int64), finished=np.zeros(len(c.players), np.bool_),
+        whists=np.zeros((m, 4, 4), np.int64), gains=np.zeros((m, 4, 4), np.int64),
+        divisor=np.ones(m, np.int64), finished=np.zeros(len(c.players), np.bool_),
         after_end=np.zeros(m, np.bool_),
     )
     _scan(c.game, c.dealer, c.declarer, c.level, c.misere, c.defender_1, c.defender_2,
           c.defence_1, c.defence_2, c.tricks, c.rules, c.players,
-          out.pool, out.pool_after, out.hill, out.hill_after, out.whists, out.finished,
-          out.after_end)
+          out.pool, out.pool_after, out.hill, out.hill_after, out.whists, out.gains, out.divisor,
+          out.finished, out.after_end)
     return out

@@ -1,8 +1,8 @@
 """Frames in, frames out around the kernel: ``deals_russian`` + ``games`` -> ``RussianSettled``.
 
-The kernel (``kernel.py``) scans the pulya; cash (8) and pairwise transfers are numpy on its
-output: i gains from j ``(D (W_ij - W_ji) + 10 (H_j - H_i)) / D`` (``reference.received``) and
-``cash_i`` is the sum over j.
+The kernel (``kernel.py``) scans the pulya and gives the pairwise gains times D in integers; the
+transfers divide them by D: i gains from j ``(D (W_ij - W_ji) + 10 (H_j - H_i)) / D``
+(``reference.received``), and ``cash_i`` is their sum over j, divided once.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from model.tables import DEALS_RUSSIAN
 from scoring.registry import Settled
 from scoring.russian import frames, reference
 from scoring.russian.frames import RussianSettled, read_rules
-from scoring.russian.kernel import Columns, Scan, rule_row, scan
+from scoring.russian.kernel import N_RULES, Columns, Scan, rule_row, scan
 
 
 def columns(deals: pl.DataFrame, g: np.ndarray, rules: list[RussianRules], players: np.ndarray
@@ -28,25 +28,9 @@ def columns(deals: pl.DataFrame, g: np.ndarray, rules: list[RussianRules], playe
         level=col("level"), misere=col("misere"), defender_1=col("defender_1"),
         defender_2=col("defender_2"), defence_1=col("defence_1"), defence_2=col("defence_2"),
         tricks=np.stack([col(f"tricks_{i}") for i in range(4)], axis=1),
-        rules=np.stack([rule_row(r) for r in rules]) if rules else np.zeros((0, 17), np.int64),
+        rules=np.stack([rule_row(r) for r in rules]) if rules else np.zeros((0, N_RULES), np.int64),
         players=players.astype(np.int64),
     )
-
-
-def gains(s: Scan, g: np.ndarray, rules: list[RussianRules], players: np.ndarray
-          ) -> tuple[np.ndarray, np.ndarray]:
-    """deals x 4 x 4: D times what i gains from j this deal (8), zero outside the game's seats;
-    and D per deal."""
-    dd = np.array([reference.divisor(r, int(n)) for r, n in zip(rules, players, strict=True)]
-                  or [1], dtype=np.float64)[g]
-    to_hill = np.array([r.unfinished_pool == "to_hill" for r in rules] or [False])[g]
-    h = s.hill - np.where(to_hill[:, None], s.pool, 0)
-    num = (dd[:, None, None] * (s.whists - s.whists.transpose(0, 2, 1))
-           + 10.0 * (h[:, None, :] - h[:, :, None]))
-    seat = np.arange(4)
-    inside = seat[None, :] < players[g][:, None]
-    num *= inside[:, :, None] & inside[:, None, :]
-    return num, dd
 
 
 def settle(games: pl.DataFrame, deals: pl.DataFrame) -> RussianSettled:
@@ -60,9 +44,9 @@ def settle(games: pl.DataFrame, deals: pl.DataFrame) -> RussianSettled:
     deals = deals.join(index, on="game_id", how="inner").sort("_g", "deal_no")
     g = deals["_g"].to_numpy().astype(np.int64)
     s = scan(columns(deals, g, rules, players[: len(ids)]))
-    num, dd = gains(s, g, rules, players)
-    gain = num / dd[:, None, None]
-    cash = num.sum(axis=2) / dd[:, None]
+    dd = s.divisor.astype(np.float64)
+    gain = s.gains / dd[:, None, None]
+    cash = s.gains.sum(axis=2) / dd[:, None]
     n_of = players[g]
     row, seat = np.nonzero((np.arange(4)[None, :] < n_of[:, None]) & ~s.after_end[:, None])
     flat = pl.Series([p for ps in names for p in ps], dtype=pl.String())
@@ -70,7 +54,7 @@ def settle(games: pl.DataFrame, deals: pl.DataFrame) -> RussianSettled:
     keys = deals.select("game_id", "deal_no")[row]
     filled: dict[str, object] = {
         "player": flat.gather(start[g[row]] + seat), "seat": seat.astype(np.int8),
-        "variant": [frames.VARIANT] * len(row), "cash": cash[row, seat],
+        "variant": pl.repeat(frames.VARIANT, len(row), eager=True), "cash": cash[row, seat],
         "pool_delta": s.pool[row, seat], "pool_after": s.pool_after[row, seat],
         "hill_delta": s.hill[row, seat], "hill_after": s.hill_after[row, seat],
         "whists_delta": s.whists[row, seat].sum(axis=1),
