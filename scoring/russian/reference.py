@@ -25,6 +25,8 @@ import polars as pl
 from model.russian.contracts import QUOTA, VALUE
 from model.russian.frame import HALF, WHIST
 from model.russian.params import RussianRules
+from model.russian.raspasy import level as raspasy_level
+from model.russian.raspasy import run_after
 from model.russian.seats import in_deal
 from scoring.russian import frames
 from scoring.russian.frames import RussianSettled, read_rules
@@ -32,7 +34,6 @@ from scoring.russian.frames import RussianSettled, read_rules
 HILL_WHISTS = 10
 """A hill point is worth 10 whists (5, 8); so is a pool point given away (8)."""
 MISERE_POOL = 10
-PROGRESSION = {"1,2,3cap": (1, 2, 3), "1,2,4": (1, 2, 4), "none": (1,)}
 
 
 @dataclass
@@ -191,12 +192,6 @@ def played(rules: RussianRules, d: Deal, e: Entries) -> None:
         e.whists[w][decl] = e.whists[passer][decl] = total // 2
 
 
-def raspasy_level(rules: RussianRules, run: int) -> int:
-    """The level of a raspasy after ``run`` raspasy in a row (7 progression)."""
-    steps = PROGRESSION[rules.raspasy_progression]
-    return steps[min(run, len(steps) - 1)]
-
-
 def raspasy(rules: RussianRules, n: int, d: Deal, level: int, e: Entries) -> None:
     """All pass (7): each trick costs ``raspasy_trick_value * level``, less the fewest tricks of
     the deal (amnesty); no trick earns the zero bonus to the pool. Rostov pays in whists: each
@@ -219,23 +214,19 @@ def raspasy(rules: RussianRules, n: int, d: Deal, level: int, e: Entries) -> Non
 def entries(rules: RussianRules, sheet: Sheet, d: Deal) -> Entries:
     """What one deal writes, and the raspasy run it leaves (7 progression reset)."""
     e = Entries()
+    is_played = WHIST in d.defence or (d.defence[1] == HALF and rules.half_whist_play)
     if d.declarer is None:
         raspasy(rules, sheet.n, d, raspasy_level(rules, sheet.run), e)
-        sheet.run += 1
-        return e
-    if d.misere:
+    elif d.misere:
         misere(rules, d, e)
-        sheet.run = 0
-        return e
-    is_played = WHIST in d.defence or (d.defence[1] == HALF and rules.half_whist_play)
-    if not is_played:
+    elif not is_played:
         unplayed(rules, d, e)
     elif WHIST in d.defence:
         played(rules, d, e)
     else:
         half_played(rules, d, e)
-    if is_played or rules.raspasy_reset == "any_contract":
-        sheet.run = 0
+    sheet.run = run_after(rules, sheet.run, raspasy=d.declarer is None, misere=d.misere,
+                          played=is_played)
     return e
 
 

@@ -20,13 +20,13 @@ from model.problems import Code
 from model.russian.check import check_deal
 from model.russian.frame import deal_row
 from model.russian.params import RussianRules
+from model.russian.raspasy import level as raspasy_level
 from model.russian.records import RussianDeal
 from model.russian.seats import defenders, next_dealer
 from scoring.russian.reference import (
     Deal,
     Entries,
     Sheet,
-    raspasy_level,
     received,
     result,
     score_deal,
