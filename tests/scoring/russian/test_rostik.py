@@ -68,11 +68,11 @@ def record(names: list[str], event: dict[str, Any]) -> dict[str, Any]:
     return rec
 
 
-def replay(case: dict[str, Any], events: list[dict[str, Any]] | None = None
-           ) -> tuple[Sheet, dict[tuple[str, str], int], RussianRules]:
+def replay(case: dict[str, Any], events: list[dict[str, Any]] | None = None,
+           **flags: Any) -> tuple[Sheet, dict[tuple[str, str], int], RussianRules]:
     """The app's events through the reference: the sheet and the whists written per pair."""
     names = players(case)
-    g = game(names, rules(case))
+    g = game(names, rules(case) | flags)
     sheet = Sheet(len(names))
     credits: dict[tuple[str, str], int] = {}
     for k, event in enumerate(events or case["events"], 1):
@@ -214,3 +214,29 @@ def test_final_penalty_four_players_and_the_balance():
     for i in range(4):
         paid = sum(received(r, 4, i, j, zero, sheet.hill) for j in range(4) if j != i)
         assert paid == pytest.approx(balance[i])
+
+
+SOCHI = RussianRules()
+
+
+@pytest.mark.parametrize(
+    ("case_id", "flag"),
+    [("declarer-fails-8", "consolation"), ("polvist-short", "half_whist_play"),
+     ("two-vists-on-8-second-defender-responsible", "two_whister_q1_responsible"),
+     ("excess-pool-reduces-penalty-when-all-closed", "overflow_hill_below_zero")],
+)
+def test_each_deviation_of_the_preset_is_needed(case_id: str, flag: str):
+    """With one flag of ``soci-custom`` set back to Sochi, its case no longer holds: the preset
+    sets exactly the flags the app deviates on (russian.md 0, [rostik]). A half-whist with
+    tricks is not even a legal record under Sochi (3: a half-whist is not played)."""
+    case = CASES[case_id]
+    if flag == "half_whist_play":
+        names = players(case)
+        d = RussianDeal.model_validate({"game_id": "g", "deal_no": 1,
+                                        **record(names, case["events"][0])})
+        g = game(names, rules(case) | {flag: False})
+        assert [p.code for p in check_deal(g, d)] == [Code.TRICK_COUNT]
+        return
+    sheet, credits, r = replay(case, **{flag: getattr(SOCHI, flag)})
+    got = {key: lookup(case, key, sheet, credits, r) for key in case["expected"]}
+    assert got != case["expected"]
