@@ -77,3 +77,31 @@ def test_russian_records_ingest_settle_and_check(tmp_path: Path):
         con.close()
     [again] = ingest_paths([src], db, score=score_pending)
     assert again.skipped == "unchanged"
+
+
+def test_a_deal_after_every_pool_closed_is_stored_not_settled(tmp_path: Path):
+    """8: the game ends when every pool reached T. With T = 2 three passed sixes close it; a
+    fourth deal is stored, not settled, and the data checks report it as a finding."""
+    game = {"record": "game", "game_id": "short", "variant": "russian",
+            "players": ["A", "B", "C"], "rules": {"pool_target": 2}}
+    sixes = [deal("short", k, dealer=dealer, declarer=decl, contract="6S",
+                  defence={o: "pass" for o in "ABC" if o != decl})
+             for k, (dealer, decl) in enumerate([("C", "A"), ("A", "B"), ("B", "C"),
+                                                 ("C", "A")], 1)]
+    src = tmp_path / "short.jsonl"
+    src.write_text("\n".join(json.dumps(r) for r in [game, *sixes]) + "\n", encoding="utf-8")
+    db = tmp_path / "t.duckdb"
+    [report] = ingest_paths([src], db, score=score_pending)
+    assert (report.stored, report.quarantined) == (5, 0)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        settled = con.execute("SELECT DISTINCT deal_no FROM settlements ORDER BY 1").fetchall()
+        assert settled == [(1,), (2,), (3,)]
+        standings = con.execute("SELECT bool_and(finished), max(deals_played) FROM standings"
+                                ).fetchone()
+        assert standings == (True, 3)
+        failures = run_checks(con)
+        assert [(f.check, f.count) for f in failures] == [("deals_after_game_end", 1)]
+        assert failures[0].finding
+    finally:
+        con.close()
