@@ -55,7 +55,8 @@ TABLES: dict[str, Table] = {t.name: t for t in (
         "cash": _F64, "chips": _F64, "kassa_delta": _I32, "kassa_after": _I32,
         "bula_delta": _I32, "bula_after": _I32, "soups_left": _I32, "soups_right": _I32,
         "refa_used": _B, "below_line": _I32, "above_line": _I32, "vulnerable": _B,
-        "score_ns": _I32,
+        "score_ns": _I32, "pool_delta": _I32, "pool_after": _I32, "hill_delta": _I32,
+        "hill_after": _I32, "whists_delta": _I32,
     }, required=("seat", "variant", "cash"), key=("game_id", "deal_no", "player")),
     Table(TRANSFERS, {
         "game_id": _S, "deal_no": _I32, "payer": _S, "payee": _S, "amount": _F64,

@@ -9,12 +9,13 @@ from __future__ import annotations
 from model.balkan.variant import VARIANT as BALKAN
 from model.bridge.variant import VARIANTS as BRIDGE
 from model.greek.variant import VARIANT as GREEK
+from model.russian.variant import VARIANT as RUSSIAN
 from model.schema import Table
 from model.swabian.variant import VARIANT as SWABIAN
 from model.tables import TABLES
 from model.variant import UnknownVariant, Variant
 
-REGISTERED: tuple[Variant, ...] = (GREEK, SWABIAN, BALKAN, *BRIDGE)
+REGISTERED: tuple[Variant, ...] = (GREEK, SWABIAN, BALKAN, *BRIDGE, RUSSIAN)
 """Every variant, in registration order."""
 
 _BY_NAME: dict[str, Variant] = {v.name: v for v in REGISTERED}

@@ -7,10 +7,13 @@ from scoring.balkan import SETTLEMENT as BALKAN
 from scoring.bridge import DUPLICATE as BRIDGE_DUPLICATE
 from scoring.bridge import RUBBER as BRIDGE_RUBBER
 from scoring.greek import SETTLEMENT as GREEK
+from scoring.russian import SETTLEMENT as RUSSIAN
 from scoring.settlement import Settled, Settlement
 from scoring.swabian import SETTLEMENT as SWABIAN
 
-REGISTERED: tuple[Settlement, ...] = (GREEK, SWABIAN, BALKAN, BRIDGE_RUBBER, BRIDGE_DUPLICATE)
+REGISTERED: tuple[Settlement, ...] = (
+    GREEK, SWABIAN, BALKAN, BRIDGE_RUBBER, BRIDGE_DUPLICATE, RUSSIAN,
+)
 _BY_VARIANT: dict[str, Settlement] = {s.variant: s for s in REGISTERED}
 
 __all__ = ["REGISTERED", "Settled", "Settlement", "settlement", "variants"]

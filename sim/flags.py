@@ -7,15 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, get_args, get_origin
 
-from pydantic import BaseModel
-
-from model.balkan.params import BalkanRules
-from model.greek.params import GreekRules
-from model.swabian.params import SwabianRules
-
-RULES: dict[str, type[BaseModel]] = {
-    "greek-prefa": GreekRules, "swabian": SwabianRules, "balkan": BalkanRules,
-}
+from model.variants import variant as lookup
 
 
 def _choices(annotation: Any) -> tuple[Any, ...]:
@@ -29,7 +21,7 @@ def _choices(annotation: Any) -> tuple[Any, ...]:
 def alternatives(variant: str) -> list[tuple[str, dict[str, Any]]]:
     """``(label, rules)`` for every non-default value of every finite option of ``variant``'s
     rules, e.g. ``("four_aces=raise_value", {"four_aces": "raise_value"})``."""
-    model = RULES[variant]
+    model = lookup(variant).rules_model
     out = []
     for name, info in model.model_fields.items():
         for value in _choices(info.annotation):

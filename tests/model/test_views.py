@@ -3,8 +3,9 @@
 The database is the sample league of every variant (data/samples/) ingested and settled through
 the public path, so the view's SQL (``Variant.outcome_sql``) is checked against code that was
 written independently of it: ``model/balkan/contracts.declarer_made`` (balkan.md 4, 6),
-``model/swabian/games.won`` (swabian.md 3.1, 7), Greek ``tricks >= level`` (greek-prefa.md 9.2,
-9.3) and, for bridge, the sign of the declarer's settlement (Law 77).
+``model/swabian/games.won`` (swabian.md 3.1, 7), ``model/russian/contracts`` (russian.md 3),
+Greek ``tricks >= level`` (greek-prefa.md 9.2, 9.3) and, for bridge, the sign of the declarer's
+settlement (Law 77).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from model import tables as T
 from model.balkan.contracts import declarer_made, parse_contract
 from model.greek.contracts import parse_contract as greek_contract
 from model.greek.frame import TABLE as GREEK_TABLE
+from model.russian.contracts import parse_contract as russian_contract
 from model.swabian.games import won
 from model.variants import names, registered
 from model.views import COLUMNS, DEAL_OUTCOMES, create_views, deal_outcomes_sql, ensure_views
@@ -66,6 +68,11 @@ def _expected_made(variant: str, rec: dict, declarer_cash: float | None) -> bool
         return declarer_made(parse_contract(rec["contract"]).number, tricks[declarer])
     if variant == "swabian":
         return won(int(rec["contract"]), bool(rec.get("hand")), tricks[declarer])
+    if variant == "russian":  # russian.md 3: nobody whisted, written as made; misère: no trick
+        if not tricks:
+            return True
+        contract = russian_contract(rec["contract"])
+        return tricks[declarer] == 0 if contract.misere else tricks[declarer] >= contract.level
     raise AssertionError(variant)
 
 

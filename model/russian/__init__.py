@@ -1,0 +1,1 @@
+"""Russian preferans (Sochi, Leningrad, Rostov): ``../shared/spec/russian.md``."""

@@ -1,0 +1,227 @@
+"""Rule- and card-level checks of a schema-valid Russian deal (``Variant.check_deal``).
+
+Three levels, as for every variant: the schema (pydantic, ``records.py``), then the rules (names,
+who sits out, contract, defence, trick counts; russian.md 1-4, 7), then, only when the rules hold
+and cards are recorded, the cards (deck, auction, discard, legal play, replay == tricks).
+"""
+
+from __future__ import annotations
+
+from model.cards import DECK_32, CardError, CardSet, format_card_symbol, iter_cards
+from model.problems import Code, Problem
+from model.russian import auction
+from model.russian.contracts import HALF_WHIST_LEVELS, parse_contract
+from model.russian.play import replay_contract, replay_raspasy
+from model.russian.records import RussianDeal, RussianGame
+from model.russian.seats import defenders, in_deal
+from model.tricks import card_index
+
+
+def symbols(cards: CardSet) -> str:
+    return ", ".join(format_card_symbol(c) for c in sorted(iter_cards(cards), reverse=True))
+
+
+def _names(game: RussianGame, deal: RussianDeal) -> list[Problem]:
+    """Every name is a player of the game; with four the dealer sits out (1)."""
+    known = set(game.players)
+    used: list[tuple[str, str]] = [("dealer", deal.dealer)]
+    if deal.declarer is not None:
+        used.append(("declarer", deal.declarer))
+    for field in ("hands", "tricks", "defence"):
+        used += [(field, p) for p in getattr(deal, field) or {}]
+    used += [("auction", c.player) for c in deal.auction or ()]
+    used += [("play", p) for p, _ in deal.play or ()]
+    problems = [
+        Problem(Code.UNKNOWN_PLAYER, f"{field} names {p!r}, not a player of {game.game_id!r}")
+        for field, p in dict.fromkeys(used)
+        if p not in known
+    ]
+    if not problems and len(known) == 4:
+        problems += [
+            Problem(Code.UNKNOWN_PLAYER, f"{field} names the dealer {p!r}, who sits out (1)")
+            for field, p in dict.fromkeys(used[1:])
+            if p == deal.dealer
+        ]
+    return problems
+
+
+def _tricks(players: list[str], deal: RussianDeal) -> list[Problem]:
+    """The three players in the deal took ten tricks between them (4: all ten are played)."""
+    tricks = dict(deal.tricks or {})
+    if set(tricks) != set(players) or sum(tricks.values()) != 10:
+        return [
+            Problem(
+                Code.TRICK_COUNT,
+                f"tricks must give {', '.join(players)} ten between them (4), got {tricks!r}",
+            )
+        ]
+    return []
+
+
+def _defence(game: RussianGame, deal: RussianDeal, first: str, second: str) -> list[Problem]:
+    """Whist / pass / half per defender (3): half only by the second after the first passed, on
+    6 and 7; Stalingrad; 10 not whisted; open play needs a single whister; tricks when played."""
+    rules = game.rules
+    c = parse_contract(deal.contract or "")
+    said = dict(deal.defence or {})
+
+    def bad(text: str) -> list[Problem]:
+        return [Problem(Code.ILLEGAL_DEFENCE, f"{text}: defence {said!r}")]
+
+    if set(said) != {first, second}:
+        return bad(f"the defenders are {first} and {second}")
+    a, b = said[first], said[second]
+    if a == "half":
+        return bad(f"only the second defender ({second}) may say half-whist, after a pass (3)")
+    if b == "half" and (a != "pass" or not rules.half_whist or c.level not in HALF_WHIST_LEVELS):
+        return bad("half-whist: only on 6 or 7, after the first defender passed, "
+                   "when half_whist is on (3)")
+    if rules.stalingrad and str(c) == "6S" and (a, b) != ("whist", "whist"):
+        return bad("Stalingrad: 6S is whisted by both opponents (3)")
+    if c.level == 10 and not rules.ten_whisted and "whist" in (a, b):
+        return bad("a 10-trick contract is not whisted (ten_whisted is false, 3)")
+    whisters = (a, b).count("whist")
+    if deal.open and whisters != 1:
+        return bad("open play needs exactly one whister (3)")
+    played = whisters > 0 or (b == "half" and rules.half_whist_play)
+    if not played and (deal.tricks is not None or deal.play is not None):
+        return [Problem(Code.TRICK_COUNT,
+                        f"nobody whisted {deal.contract}: no play, no tricks (3)")]
+    if played and deal.tricks is None:
+        return [Problem(Code.TRICK_COUNT, f"{deal.contract} is played: give the tricks (4)")]
+    return []
+
+
+def check_rules(game: RussianGame, deal: RussianDeal) -> list[Problem]:
+    problems = _names(game, deal)
+    if problems:
+        return problems
+    n = len(game.players)
+    seat = {p: i for i, p in enumerate(game.players)}
+    players = [game.players[s] for s in in_deal(n, seat[deal.dealer])]
+    if deal.declarer is None:
+        return _tricks(players, deal)
+    if deal.contract == "misere":
+        return _tricks(players, deal)
+    first, second = (game.players[s] for s in defenders(n, seat[deal.dealer], seat[deal.declarer]))
+    problems = _defence(game, deal, first, second)
+    if not problems and deal.tricks is not None:
+        problems = _tricks(players, deal)
+    return problems
+
+
+def _deck(players: list[str], deal: RussianDeal) -> tuple[list[CardSet], list[int]] | Problem:
+    """The three hands (10 each) and the talon (2) partition the 32-card deck (1)."""
+    hands = deal.hands or {}
+    if set(hands) != set(players) or deal.talon is None:
+        return Problem(Code.DECK, f"hands of {', '.join(players)} and the talon go together (1)")
+    masks: list[CardSet] = []
+    seen = twice = 0
+    for p in players:
+        m = 0
+        for name in hands[p]:
+            b = 1 << card_index(name)
+            twice |= (m | seen) & b
+            m |= b
+        if len(hands[p]) != 10:
+            return Problem(Code.DECK, f"{p} holds {len(hands[p])} cards, not 10 (1)")
+        seen |= m
+        masks.append(m)
+    talon = [card_index(name) for name in deal.talon]
+    for c in talon:
+        twice |= seen & (1 << c)
+        seen |= 1 << c
+    if len(talon) != 2:
+        return Problem(Code.DECK, f"the talon has {len(talon)} cards, not 2 (1)")
+    if twice:
+        return Problem(Code.DECK, f"dealt twice: {symbols(twice)}")
+    if seen != DECK_32:
+        foreign, missing = symbols(seen & ~DECK_32) or "-", symbols(DECK_32 & ~seen) or "-"
+        return Problem(Code.DECK, f"not the 32-card deck: foreign {foreign}; missing {missing}")
+    return masks, talon
+
+
+def _against_auction(deal: RussianDeal, won: auction.Won, names: list[str]) -> list[Problem]:
+    """The auction's winner declares a contract not below his bid; misère stays misère (3)."""
+    winner = None if won.declarer is None else names[won.declarer]
+    if winner != deal.declarer:
+        return [Problem(Code.AUCTION, f"the auction is won by {winner!r}, not {deal.declarer!r}")]
+    if won.bid is None or deal.contract is None:
+        return []
+    c = parse_contract(deal.contract)
+    if won.bid.misere != c.misere or c.rank < won.bid.rank:
+        return [Problem(Code.CONTRACT_NOT_ALLOWED,
+                        f"contract {c} after the winning bid {won.bid}: not below it, and a "
+                        "misère stays a misère (3)")]
+    return []
+
+
+def _discard(deal: RussianDeal, hand: CardSet, talon: list[int]) -> CardSet | Problem:
+    """Two cards of the declarer's hand and the talon (3)."""
+    held = hand | (1 << talon[0]) | (1 << talon[1])
+    discard = sum({1 << card_index(n) for n in deal.discard or ()})
+    if len(deal.discard or ()) != 2 or discard.bit_count() != 2 or discard & ~held:
+        return Problem(Code.DISCARD, f"{deal.declarer} discards {symbols(discard) or '-'}: not 2 "
+                                     f"of his hand and the talon {symbols(held & ~hand)} (3)")
+    return held & ~discard
+
+
+def check_cards(game: RussianGame, deal: RussianDeal) -> list[Problem]:
+    """Cards, when recorded: deck, auction, discard, play (records.md 1.2)."""
+    names = list(game.players)
+    n = len(names)
+    seat = {p: i for i, p in enumerate(names)}
+    seats = in_deal(n, seat[deal.dealer])
+    players = [names[s] for s in seats]
+    problems: list[Problem] = []
+    if deal.auction is not None:
+        try:
+            won = auction.run([(seat[c.player], c.call) for c in deal.auction], seats, game.rules,
+                              names)
+        except auction.CallError as exc:
+            problems.append(Problem(Code.AUCTION, str(exc)))
+        else:
+            problems += _against_auction(deal, won, names)
+    if deal.hands is None and deal.talon is None:
+        if deal.play is not None:
+            problems.append(
+                Problem(Code.ILLEGAL_CARD, "a play without the hands cannot be checked"))
+        return problems
+    dealt = _deck(players, deal)
+    if isinstance(dealt, Problem):
+        return [*problems, dealt]
+    masks, talon = dealt
+    if deal.declarer is not None and deal.discard is not None:
+        at = players.index(deal.declarer)
+        kept = _discard(deal, masks[at], talon)
+        if isinstance(kept, Problem):
+            return [*problems, kept]
+        masks[at] = kept
+    elif deal.declarer is not None and deal.play is not None:
+        return [*problems, Problem(Code.DISCARD, "a played contract needs the discard (3)")]
+    if deal.play is None:
+        return problems
+    pos = {p: i for i, p in enumerate(players)}
+    pairs = [(pos.get(p, -1), card_index(c)) for p, c in deal.play]
+    if deal.declarer is None:
+        out = replay_raspasy(masks, talon, game.rules.raspasy_talon_lead, pairs, players)
+    else:
+        out = replay_contract(masks, parse_contract(deal.contract or "").trump, pairs, players)
+    if isinstance(out, str):
+        return [*problems, Problem(Code.ILLEGAL_CARD, out)]
+    got = dict(zip(players, out, strict=True))
+    if got != dict(deal.tricks or {}):
+        problems.append(Problem(Code.REPLAY_MISMATCH,
+                                f"the play gives {got!r}, the record says {deal.tricks!r}"))
+    return problems
+
+
+def check_deal(game: RussianGame, deal: RussianDeal) -> list[Problem]:
+    """Every problem of a schema-valid deal; cards are checked only when the rules hold."""
+    problems = check_rules(game, deal)
+    if problems:
+        return problems
+    try:
+        return check_cards(game, deal)
+    except CardError as exc:  # schema already read every name; kept for direct callers
+        return [Problem(Code.DECK, str(exc))]

@@ -1,0 +1,78 @@
+"""Russian preferans game and deal records (``../shared/spec/records.md`` 1.1-1.2).
+
+A contract deal names its ``declarer``, ``contract`` and each defender's ``defence`` (``whist``,
+``pass``, ``half``); ``open: true`` when the single whister played with both defenders' hands face
+up ("light", 3). A misère names no defence (it is not whisted, 3). A raspasy deal (all pass, 7)
+has no declarer and the ``tricks`` of the three players in the deal. With four players the dealer
+sits out (1): he declares, defends, holds and plays nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, StringConstraints, field_validator, model_validator
+
+from model.base import DealBase, GameBase, PlayerName, check_seats
+from model.russian.params import RussianRules
+
+RussianContract = Annotated[
+    str, StringConstraints(pattern=r"^((6|7|8|9|10)(S|C|D|H|NT)|misere)$")
+]
+"""``<tricks><S|C|D|H|NT>`` (``6S`` ... ``10NT``) or ``misere`` (records.md 1.2); read in any
+case, stored as written here."""
+
+Defence = Literal["whist", "pass", "half"]
+"""A defender's final word (3): after a half-whist that the first opponent answered by
+retrieving his whist, the record says ``whist`` for him and ``pass`` for the other."""
+
+TrickCount = Annotated[int, Field(ge=0, le=10)]
+
+
+class RussianGame(GameBase):
+    variant: Literal["russian"]
+    rules: RussianRules = RussianRules()
+
+    @model_validator(mode="after")
+    def _seats(self) -> RussianGame:
+        check_seats("Russian preferans (russian.md 1)", self.players, (3, 4))
+        return self
+
+
+class RussianDeal(DealBase):
+    contract: RussianContract | None = None
+    defence: dict[PlayerName, Defence] | None = None
+    open: bool = False
+    """The single whister played open ("в светлую", 3)."""
+    tricks: dict[PlayerName, TrickCount] | None = None
+
+    @field_validator("contract", mode="before")
+    @classmethod
+    def _contract_case(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            text = value.strip()
+            return "misere" if text.lower() in ("misere", "misère") else text.upper()
+        return value
+
+    @model_validator(mode="after")
+    def _shape(self) -> RussianDeal:
+        if self.declarer is None:
+            for name in ("contract", "defence", "discard"):
+                if getattr(self, name) is not None:
+                    raise ValueError(f"{name} given but nobody declared (raspasy, 7)")
+            if self.tricks is None:
+                raise ValueError("a raspasy deal (no declarer) needs the tricks of each player (7)")
+            if self.open:
+                raise ValueError("open play needs a whister (3)")
+            return self
+        if self.contract is None:
+            raise ValueError("a declarer needs a contract (6S ... 10NT or misere)")
+        if self.contract == "misere":
+            if self.defence is not None and set(self.defence.values()) != {"pass"}:
+                raise ValueError("misère is not whisted (3): drop defence")
+            if self.tricks is None:
+                raise ValueError("a misère is played: give the tricks (4)")
+            return self
+        if self.defence is None:
+            raise ValueError("a contract needs each defender's decision (defence: whist/pass/half)")
+        return self

@@ -1,0 +1,65 @@
+"""Russian preferans as a registered variant (``model/variant.py``)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from model.cards import DECK_32
+from model.russian.check import check_deal
+from model.russian.contracts import STRAINS, ContractError, parse_contract
+from model.russian.frame import TABLE, deal_row
+from model.russian.params import RussianRules
+from model.russian.records import RussianDeal, RussianGame
+from model.variant import Variant
+
+# Per deal (``model/views.py``): the defence mode is ``none`` in raspasy (all pass, 7), ``misere``
+# (not whisted, 3), else ``pass`` (both passed, no play), ``half`` (half-whist), ``whist`` (one
+# whister) or ``both`` (two whisters); made = the declarer took at least the contract's tricks, no
+# trick in a misère; a contract nobody whisted is written to the pool as made (3).
+OUTCOME_SQL = f"""
+            SELECT game_id, deal_no, 'russian' AS variant,
+                   CASE WHEN declarer IS NULL THEN 'none'
+                        WHEN misere THEN 'misere'
+                        WHEN defence_1 = 1 AND defence_2 = 1 THEN 'both'
+                        WHEN defence_1 = 1 OR defence_2 = 1 THEN 'whist'
+                        WHEN defence_2 = 2 THEN 'half'
+                        ELSE 'pass' END AS defence_mode,
+                   taken AS declarer_tricks,
+                   CASE WHEN declarer IS NULL THEN NULL
+                        WHEN misere THEN taken = 0
+                        WHEN taken IS NULL THEN TRUE
+                        ELSE taken >= level END AS made
+            FROM (SELECT *, [tricks_0, tricks_1, tricks_2, tricks_3][declarer + 1] AS taken
+                  FROM {TABLE.name})"""
+
+def trump(contract: str) -> int | None:
+    """The trump suit of ``<tricks><S|C|D|H|NT>`` (1); none in no-trump and misère."""
+    try:
+        return parse_contract(contract).trump
+    except ContractError:
+        return None
+
+
+VARIANT = Variant(
+    name="russian",
+    aliases=("russian-preferans", "preferans", "sochi", "pulya"),
+    deck=DECK_32,
+    game_model=RussianGame,
+    deal_model=RussianDeal,
+    rules_model=RussianRules,
+    table=TABLE,
+    outcome_sql=OUTCOME_SQL,
+    check=check_deal,
+    row=deal_row,
+    trump=trump,
+    zero_sum_per_deal=True,
+    settles_by_payments=True,
+    cash_unit="whists",
+    contract_label=(
+        pl.when(pl.col("misere")).then(pl.lit("misere"))
+        .otherwise(pl.col("level").cast(pl.String)
+                   + pl.col("strain").replace_strict(list(range(5)), list(STRAINS),
+                                                     return_dtype=pl.String))
+    ),
+    contract_level=pl.when(pl.col("misere")).then(pl.lit(8)).otherwise(pl.col("level")),
+)

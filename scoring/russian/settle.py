@@ -1,0 +1,118 @@
+"""Frames in, frames out around the kernel: ``deals_russian`` + ``games`` -> ``RussianSettled``.
+
+The kernel (``kernel.py``) scans the pulya and gives the pairwise gains times D in integers; the
+transfers divide them by D: i gains from j ``(D (W_ij - W_ji) + 10 (H_j - H_i)) / D``
+(``reference.received``), and ``cash_i`` is their sum over j, divided once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from model.russian.frame import TABLE
+from model.russian.params import RussianRules
+from scoring.russian import frames, reference
+from scoring.russian.frames import RussianSettled, read_rules
+from scoring.russian.kernel import N_RULES, Columns, Scan, rule_row, scan
+from scoring.settlement import Settled, Settlement
+
+
+def columns(deals: pl.DataFrame, g: np.ndarray, rules: list[RussianRules], players: np.ndarray
+            ) -> Columns:
+    def col(name: str) -> np.ndarray:
+        return deals[name].cast(pl.Int64).fill_null(-1).to_numpy()
+
+    return Columns(
+        game=g.astype(np.int64), dealer=col("dealer"), declarer=col("declarer"),
+        level=col("level"), misere=col("misere"), defender_1=col("defender_1"),
+        defender_2=col("defender_2"), defence_1=col("defence_1"), defence_2=col("defence_2"),
+        tricks=np.stack([col(f"tricks_{i}") for i in range(4)], axis=1),
+        rules=np.stack([rule_row(r) for r in rules]) if rules else np.zeros((0, N_RULES), np.int64),
+        players=players.astype(np.int64),
+    )
+
+
+def settle(games: pl.DataFrame, deals: pl.DataFrame) -> RussianSettled:
+    """The kernel's settlement of every game at once (``Settlement.settle``)."""
+    ids = games["game_id"].to_list()
+    rules = [read_rules(r) for r in games["rules"].to_list()]
+    names = [list(p) for p in games["players"].to_list()]
+    players = np.array([len(p) for p in names] or [3], dtype=np.int64)
+    index = pl.DataFrame({"game_id": ids, "_g": np.arange(len(ids), dtype=np.int32)},
+                         schema={"game_id": pl.String(), "_g": pl.Int32()})
+    deals = deals.join(index, on="game_id", how="inner").sort("_g", "deal_no")
+    g = deals["_g"].to_numpy().astype(np.int64)
+    s = scan(columns(deals, g, rules, players[: len(ids)]))
+    dd = s.divisor.astype(np.float64)
+    gain = s.gains / dd[:, None, None]
+    cash = s.gains.sum(axis=2) / dd[:, None]
+    n_of = players[g]
+    row, seat = np.nonzero((np.arange(4)[None, :] < n_of[:, None]) & ~s.after_end[:, None])
+    flat = pl.Series([p for ps in names for p in ps], dtype=pl.String())
+    start = np.concatenate([[0], np.cumsum(players[: len(ids)])])[:-1].astype(np.int64)
+    keys = deals.select("game_id", "deal_no")[row]
+    filled: dict[str, object] = {
+        "player": flat.gather(start[g[row]] + seat), "seat": seat.astype(np.int8),
+        "variant": pl.repeat(frames.VARIANT, len(row), eager=True), "cash": cash[row, seat],
+        "pool_delta": s.pool[row, seat], "pool_after": s.pool_after[row, seat],
+        "hill_delta": s.hill[row, seat], "hill_after": s.hill_after[row, seat],
+        "whists_delta": s.whists[row, seat].sum(axis=1),
+    }
+    settlements = frames.settlements_frame(
+        {"game_id": keys["game_id"], "deal_no": keys["deal_no"], **filled})  # type: ignore[dict-item]
+    pair = np.nonzero(gain > 0)
+    transfers = deals.select("game_id", "deal_no")[pair[0]].with_columns(
+        payer=flat.gather(start[g[pair[0]]] + pair[2]),
+        payee=flat.gather(start[g[pair[0]]] + pair[1]),
+        amount=pl.Series(gain[pair], dtype=pl.Float64()),
+    )
+    wrote = np.nonzero(s.whists)
+    whists = deals.select("game_id", "deal_no")[wrote[0]].with_columns(
+        writer=flat.gather(start[g[wrote[0]]] + wrote[1]),
+        against=flat.gather(start[g[wrote[0]]] + wrote[2]),
+        amount=pl.Series(s.whists[wrote], dtype=pl.Int32()),
+    )
+    return RussianSettled(
+        settlements=settlements,
+        transfers=transfers.select(list(frames.frames.TRANSFERS)),
+        standings=_standings(ids, names, rules, g, row, seat, cash, s),
+        whists=whists.select(list(frames.WHISTS)),
+    )
+
+
+def _standings(ids: list[str], names: list[list[str]], rules: list[RussianRules], g: np.ndarray,
+               row: np.ndarray, seat: np.ndarray, cash: np.ndarray, s: Scan) -> pl.DataFrame:
+    totals = np.zeros((max(len(ids), 1), 4))
+    np.add.at(totals, (g[row], seat), cash[row, seat])
+    played = np.bincount(g[~s.after_end], minlength=len(ids))
+    has = [i for i in range(len(ids)) if played[i]]
+    return pl.DataFrame(
+        {
+            "game_id": [ids[i] for i in has for _ in names[i]],
+            "player": [p for i in has for p in names[i]],
+            "variant": frames.VARIANT,
+            "cash": [float(totals[i, k]) for i in has for k in range(len(names[i]))],
+            "deals_played": [int(played[i]) for i in has for _ in names[i]],
+            "finished": [bool(s.finished[i]) for i in has for _ in names[i]],
+        },
+        schema=frames.frames.STANDINGS,
+    )
+
+
+class RussianSettlement(Settlement):
+    """The ``Settlement`` of the registry for Russian preferans."""
+
+    variant = frames.VARIANT
+    deals_table = TABLE.name
+
+    def settle(self, games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
+        """The kernel (``settle``)."""
+        return settle(games, deals)
+
+    def settle_reference(self, games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
+        """The per-deal reference (``reference.settle``), for tests and benchmarks."""
+        return reference.settle(games, deals)
+
+
+SETTLEMENT = RussianSettlement()

@@ -1,0 +1,64 @@
+"""Runs of raspasy (russian.md 7): progression, what ends a run, the exit after a run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from model.problems import Code
+from model.russian.params import RussianRules
+from model.russian.raspasy import check_game, level
+from model.russian.records import RussianDeal, RussianGame
+
+ABC = ["A", "B", "C"]
+RASPASY = {"dealer": "C", "tricks": {"A": 3, "B": 3, "C": 4}}
+
+
+def contract(c: str, whist: bool = True) -> dict[str, Any]:
+    if c == "misere":
+        return {"dealer": "C", "declarer": "A", "contract": c,
+                "tricks": {"A": 0, "B": 5, "C": 5}}
+    level_ = int(c[:-1])
+    return {"dealer": "C", "declarer": "A", "contract": c,
+            "defence": {"B": "whist" if whist else "pass", "C": "pass"},
+            **({"tricks": {"A": level_, "B": 10 - level_, "C": 0}} if whist else {})}
+
+
+def problems(exit_: str, records: list[dict[str, Any]]) -> list[int]:
+    g = RussianGame.model_validate({"game_id": "g", "variant": "russian", "players": ABC,
+                                    "rules": {"raspasy_exit": exit_}})
+    deals = [RussianDeal.model_validate({"game_id": "g", "deal_no": k, **r})
+             for k, r in enumerate(records, 1)]
+    found = check_game(g, deals)
+    assert all(p.code == Code.ILLEGAL_CONTRACT for _, p in found)
+    return [no for no, _ in found]
+
+
+@pytest.mark.parametrize(("progression", "levels"),
+                         [("1,2,3cap", [1, 2, 3, 3, 3]), ("1,2,4", [1, 2, 4, 4, 4]),
+                          ("none", [1, 1, 1, 1, 1])])
+def test_progression(progression: str, levels: list[int]):
+    rules = RussianRules(raspasy_progression=progression)
+    assert [level(rules, run) for run in range(5)] == levels
+
+
+def test_free_exit():
+    assert problems("free", [RASPASY, RASPASY, contract("6S")]) == []
+
+
+def test_hard_exit_at_seven():
+    """Leningrad's mandatory hard exit (7, suggested level 7): 6S after a raspasy is not allowed,
+    7S and misère are."""
+    assert problems("7-7-7", [RASPASY, contract("6S")]) == [2]
+    assert problems("7-7-7", [RASPASY, contract("7S"), contract("6S")]) == []
+    assert problems("7-7-7", [RASPASY, contract("misere"), contract("6S")]) == []
+
+
+def test_six_seven_seven_and_a_contract_nobody_whisted_keeps_the_run():
+    """6-7-7: six after one raspasy, seven after two. A contract both defenders passed is not
+    played, so the run goes on (7 reset: played contract or misère)."""
+    assert problems("6-7-7", [RASPASY, contract("6S")]) == []
+    assert problems("6-7-7", [RASPASY, RASPASY, contract("6S")]) == [3]
+    assert problems("6-7-7", [RASPASY, contract("6S", whist=False), RASPASY,
+                              contract("6S")]) == [4]

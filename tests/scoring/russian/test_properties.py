@@ -1,0 +1,80 @@
+"""Properties of the Russian settlement on random legal games (russian.md 5-8, records.md 2).
+
+- the kernel equals the per-deal reference (STYLE.md practice 4) on every frame;
+- money is zero-sum deal by deal and over the game (records.md 2; 8: the hill split and the
+  whists both net to zero);
+- each deal's transfers net to its cash; the cash of a game sums to the final settlement of its
+  totals (8);
+- no pool is ever above the target, and a game is finished exactly when every pool reached it;
+  the deals recorded after that are not settled (8).
+"""
+
+from __future__ import annotations
+
+import random
+
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from model.russian.frame import deal_row, deals_frame
+from model.russian.simulate import random_game
+from scoring.russian.frames import read_rules
+from scoring.russian.reference import result
+from tests.scoring.russian.helpers import both
+
+
+def league(seed: int, n_games: int, deals: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    rng = random.Random(seed)
+    games, rows = [], []
+    for k in range(n_games):
+        g, ds = random_game(rng, f"g{k}", rng.randint(1, deals))
+        games.append({"game_id": g.game_id, "players": list(g.players),
+                      "rules": g.rules.model_dump_json()})
+        rows += [deal_row(g, d) for d in ds]
+    rng.shuffle(rows)  # the settlement sorts by game and deal itself
+    return pl.DataFrame(games), deals_frame(rows)
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6))
+def test_kernel_equals_reference_and_the_books_balance(seed: int, n_games: int):
+    games, deals = league(seed, n_games, 80)
+    s = both(games, deals)
+    per_deal = s.settlements.group_by("game_id", "deal_no").agg(pl.col("cash").sum())
+    assert per_deal["cash"].abs().max() < 1e-9  # type: ignore[operator]
+    paid = s.transfers.group_by("game_id", "deal_no", pl.col("payer").alias("player")).agg(
+        out=pl.col("amount").sum())
+    got = s.transfers.group_by("game_id", "deal_no", pl.col("payee").alias("player")).agg(
+        inn=pl.col("amount").sum())
+    net = (s.settlements.select("game_id", "deal_no", "player", "cash")
+           .join(paid, on=["game_id", "deal_no", "player"], how="left")
+           .join(got, on=["game_id", "deal_no", "player"], how="left").fill_null(0.0))
+    assert ((net["inn"] - net["out"] - net["cash"]).abs() < 1e-9).all()
+    for g in games.iter_rows(named=True):
+        rules = read_rules(g["rules"])
+        mine = s.settlements.filter(game_id=g["game_id"]).sort("deal_no", "seat")
+        if mine.height == 0:
+            continue
+        assert mine["pool_after"].max() <= rules.pool_target  # type: ignore[operator]
+        n = len(g["players"])
+        last = mine.tail(n)
+        w = [[0] * n for _ in range(n)]
+        for r in s.whists.filter(game_id=g["game_id"]).iter_rows(named=True):
+            w[g["players"].index(r["writer"])][g["players"].index(r["against"])] += r["amount"]
+        final = result(rules, n, last["pool_after"].to_list(), last["hill_after"].to_list(), w)
+        cash = mine.group_by("seat").agg(pl.col("cash").sum()).sort("seat")["cash"].to_list()
+        assert cash == pytest.approx(final, abs=1e-6)
+        done = s.standings.filter(game_id=g["game_id"])["finished"].to_list()
+        assert done == [min(last["pool_after"].to_list()) >= rules.pool_target] * n
+        # the game ends at the first deal that closes every pool; later deals are not settled
+        lows = mine.group_by("deal_no", maintain_order=True).agg(pl.col("pool_after").min())
+        assert all(low < rules.pool_target for low in lows["pool_after"].to_list()[:-1])
+        recorded = deals.filter(game_id=g["game_id"]).height
+        assert lows.height == recorded or done[0]
+
+
+def test_kernel_equals_reference_on_a_big_league():
+    """A bulk check beside the drawn leagues: 40 games, up to 400 deals each."""
+    both(*league(20261201, 40, 400))
