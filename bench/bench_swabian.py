@@ -8,7 +8,7 @@ import time
 import numpy as np
 
 from model.swabian.simulate import random_frames
-from scoring.swabian import reference, vectorised
+from scoring.swabian import kernel, reference
 from scoring.swabian.kernel import pay
 
 N = 1_000_000
@@ -27,9 +27,9 @@ def best_of(fn: object, repeat: int = 3) -> float:
 def run() -> None:
     games, deals = random_frames(N, n_games=1_000)
     units = np.full(N, 2, dtype=np.int32)
-    cols = vectorised.columns(deals, units)
+    cols = kernel.columns(deals, units)
     kernel_s = best_of(lambda: pay(cols))
-    settle_s = best_of(lambda: vectorised.settle(games, deals), repeat=1)
+    settle_s = best_of(lambda: kernel.settle(games, deals), repeat=1)
     small = deals.head(N_REFERENCE)
     ref_s = best_of(lambda: reference.settle(games, small), repeat=1) / N_REFERENCE * N
     print(f"deals: {N:,}")

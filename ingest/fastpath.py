@@ -98,7 +98,7 @@ def _q(x: str | pl.Expr) -> list[pl.Expr]:
 
 
 def _canonical() -> pl.Expr:
-    """records.md canonical JSON as ``ingest.validate.canonical_json`` writes it: keys sorted,
+    """records.md canonical JSON as ``model.identity.canonical_json`` writes it: keys sorted,
     defaults left out, no spaces."""
     d_lo = pl.min_horizontal("d1", "d2")
     d_hi = pl.max_horizontal("d1", "d2")

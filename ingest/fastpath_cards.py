@@ -29,7 +29,6 @@ that an accepted line is accepted by the reference with the same canonical JSON,
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +45,7 @@ from model.greek.auction import run_auction
 from model.greek.contracts import NT, format_contract, ladder_index
 from model.greek.play import PLAYING
 from model.greek.records import GreekGame
+from model.identity import deal_key
 from model.tricks import CARD_NAMES, PlayFault, replay
 
 VARIANT = "greek-prefa"
@@ -437,7 +437,6 @@ def accept(source: str, texts: Sequence[tuple[int, str]], candidates: list[int],
     ``games`` maps a game id to its view and the position of its game line in ``texts`` (-1:
     known before), a deal sees a game only after that line."""
     parsed: dict[int, Raw] = {}
-    sha = hashlib.sha256
     done: list[tuple[object, ...]] = []
     jobs: list[Replay | None] = []
     for i in candidates:
@@ -454,7 +453,7 @@ def accept(source: str, texts: Sequence[tuple[int, str]], candidates: list[int],
             continue
         record, row, job = got
         done.append((i, gid, d["deal_no"], d["dealer"], d.get("declarer"),
-                     d.get("contract"), record, sha(f"{gid}\x00{record}".encode()).hexdigest()[:32],
+                     d.get("contract"), record, deal_key(str(gid), record),
                      *row, True))
         jobs.append(job)
     rows = []

@@ -9,18 +9,17 @@ content is a ``GAME_CONFLICT``; with the same content it is accepted as a duplic
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from ingest.jsonl import quote
 from ingest.source import Issue, Raw
 from model import variants as registry
 from model.base import DealBase, GameBase
+from model.identity import canonical_json, deal_key
 from model.problems import Code, Problem
 from model.variants import UnknownVariant, Variant
 
@@ -30,20 +29,6 @@ MAX_DEAL_NO = 2**31 - 1
 VariantLookup = Callable[[str], Variant]
 StoredGame = Callable[[str], "tuple[str, str] | None"]
 """``game_id`` -> ``(variant, canonical record JSON)`` of a stored game, or ``None``."""
-
-
-def canonical_json(record: BaseModel) -> str:
-    """The canonical JSON of a record: defaults left out, keys sorted, no spaces.
-
-    Two records with the same meaning (``"four_aces": false`` written or omitted, names with
-    surrounding spaces, keys in another order) have the same canonical JSON."""
-    data = record.model_dump(mode="json", exclude_defaults=True)
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def deal_key(game_id: str, canonical: str) -> str:
-    """Content-derived id of a deal (STYLE.md practice 6): the hash of its game and content."""
-    return hashlib.sha256(f"{game_id}\x00{canonical}".encode()).hexdigest()[:32]
 
 
 def record_key(data: dict[str, Any]) -> str | None:

@@ -9,12 +9,13 @@ the one ingest would compute for the same record.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from typing import Any
 
 from model.cards import RANK_LETTERS, SUIT_LETTERS, CardSet
+from model.identity import canonical as canonical_json_of
+from model.identity import deal_key
 
 NAME: tuple[str, ...] = tuple(
     RANK_LETTERS[c & 15] + SUIT_LETTERS[c >> 4] if (c & 15) < 13 else "" for c in range(64)
@@ -73,20 +74,12 @@ def obj(pairs: list[tuple[str, str]]) -> str:
     return "{" + ",".join([f'"{k}":{v}' for k, v in pairs]) + "}"
 
 
-_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
-
-
 def canonical(record: dict[str, Any]) -> str:
     """Canonical JSON of a record already holding only non-default fields (``record`` left out,
     as the models' default)."""
     if "record" in record:
         record = {k: v for k, v in record.items() if k != "record"}
-    return _ENCODE(record)
-
-
-def deal_key(game_id: str, text: str) -> str:
-    """Content-derived id of a deal: the ingest's ``deal_key`` (STYLE.md practice 6)."""
-    return hashlib.sha256(f"{game_id}\x00{text}".encode()).hexdigest()[:32]
+    return canonical_json_of(record)
 
 
 DEAL_COLUMNS = ("game_id", "deal_no", "deal_key", "variant", "dealer", "declarer", "contract",
@@ -168,7 +161,7 @@ class Batch:
     ) -> None:
         """A deal already in canonical JSON (``text``, built by the driver with :func:`obj`):
         no dict and no encoder per record."""
-        key = hashlib.sha256(f"{gid}\x00{text}".encode()).hexdigest()[:32]
+        key = deal_key(gid, text)
         self._deal_rows.append(
             (gid, deal_no, key, variant, dealer, declarer, contract, True, SOURCE, text)
         )

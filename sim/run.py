@@ -70,13 +70,14 @@ class Report:
 
 
 def run_part(plan: Plan, first: int, stop: int, keep_lines: bool) -> Batch:
-    """Simulate games ``first`` .. ``stop - 1`` of ``plan`` (a worker's task), each ending where
-    its rules end it."""
+    """Simulate games ``first`` .. ``stop - 1`` of ``plan`` (a worker's task: plain Python, safe
+    in a forked process). Their deals after a game's end are cut by :func:`end_games`, which the
+    process that receives the batch runs (polars is not safe to use in a forked worker)."""
     sim = simulator(plan.variant, plan.rules, plan.play)
     batch = Batch()
     for g in range(first, stop):
         sim.game(plan.seed, g, plan.deals_per_game, batch, keep_lines)
-    return end_games(canonical_name(plan.variant), batch)
+    return batch
 
 
 def end_games(variant: str, batch: Batch) -> Batch:
@@ -211,7 +212,7 @@ Sink = JsonlSink | DbSink
 def write_part_parquet(plan: Plan, first: int, stop: int, directory: str) -> dict[str, Any]:
     """A cluster task: simulate a partition and write its tables as Parquet files under
     ``directory`` (which every worker and the client must see); returns the files and counts."""
-    batch = run_part(plan, first, stop, keep_lines=False)
+    batch = end_games(canonical_name(plan.variant), run_part(plan, first, stop, False))
     out: dict[str, str] = {}
     for table, frame in frames(canonical_name(plan.variant), batch).items():
         path = Path(directory) / table / f"part-{first:09d}.parquet"
@@ -228,18 +229,21 @@ def run_local(
     plan: Plan, parts: list[tuple[int, int]], workers: int, keep: bool
 ) -> Generator[Batch, None, None]:
     """The batches of ``parts`` in order, on a pool of ``workers`` processes (in this process
-    for one worker or one part); closing the generator stops the pool."""
+    for one worker or one part), each game ending where its rules end it; closing the generator
+    stops the pool."""
+    variant = canonical_name(plan.variant)
     tasks = [(plan, a, b, keep) for a, b in parts]
     if workers <= 1 or len(tasks) <= 1:
         for t in tasks:
-            yield _run_local_part(t)
+            yield end_games(variant, _run_local_part(t))
         return
     import multiprocessing as mp
 
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
     pool = ctx.Pool(min(workers, len(tasks)), initializer=_ignore_sigint)
     try:
-        yield from pool.imap(_run_local_part, tasks)
+        for batch in pool.imap(_run_local_part, tasks):
+            yield end_games(variant, batch)
         pool.close()
     except BaseException:
         pool.terminate()
@@ -368,7 +372,7 @@ def _dask(
             batches = [client.submit(run_part, plan, a, b, True, pure=False) for a, b in parts]
             futures = list(batches)
             for (a, b), fut in zip(parts, batches, strict=True):
-                batch: Batch = fut.result()
+                batch: Batch = end_games(canonical_name(plan.variant), fut.result())
                 sink.write(batch)
                 done(b - a, batch.n_deals)
     finally:

@@ -4,7 +4,6 @@ each distinct auction (greek-prefa.md 4.2: ``model/greek/auction.py`` runs every
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +15,7 @@ from ingest.fastpath_columns.kernel import NO_CALL
 from ingest.fastpath_columns.layout import CALLS
 from model.greek.auction import run_auction
 from model.greek.params import GreekRules
+from model.identity import key_prefix
 
 
 @dataclass
@@ -90,7 +90,7 @@ class Games:
             spaced=np.array([any(" " in p for p in v.game.players) for v in views],
                             dtype=np.bool_),
             rules_class=rules_class, rules=rules, rules_text=list(classes),
-            prefix=[hashlib.sha256(gid.encode() + b"\0") for gid in ids])
+            prefix=[key_prefix(gid) for gid in ids])
 
 
 def _bytes(raw: bytes) -> np.ndarray:

@@ -1,5 +1,5 @@
 """The rows the columnar card path stores: the ``deals`` and ``deals_greek`` columns, the
-canonical JSON the kernel wrote (records.md 1) and the deal key (``ingest.validate.deal_key``).
+canonical JSON the kernel wrote (records.md 1) and the deal key (``model.identity.deal_key``).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from ingest import fastpath_cards as per_line
 from ingest.fastpath_columns import kernel
 from ingest.fastpath_columns.games import Games
 from ingest.fastpath_columns.layout import CONTRACTS, DENOM, LEVEL, MODES
+from model.identity import finish_key
 
 OUTPUT_SCHEMA = per_line.OUTPUT_SCHEMA
 
@@ -57,7 +58,7 @@ class Checked:
 
 @dataclass(frozen=True)
 class Records:
-    """The canonical JSON (an Arrow string column) and deal keys (``ingest.validate.deal_key``:
+    """The canonical JSON (an Arrow string column) and deal keys (``model.identity.deal_key``:
     the sha256 of the game id, a NUL and the canonical JSON) of lines the kernel took, and their
     positions in the batch."""
 
@@ -79,9 +80,7 @@ class Records:
         keys = []
         for game, lo, hi in zip(c.g[at].tolist(), offsets[:-1].tolist(), offsets[1:].tolist(),
                                 strict=True):
-            h = games.prefix[game].copy()
-            h.update(view[lo:hi])
-            keys.append(h.hexdigest()[:32])
+            keys.append(finish_key(games.prefix[game], view[lo:hi]))
         return cls(at, pa.chunked_array([json], pa.large_string()), keys)
 
     @classmethod

@@ -17,8 +17,8 @@ import polars as pl
 
 from model.swabian.games import BETTEL, DURCHMARSCH, required
 from scoring.settlement import Settled
-from scoring.swabian import schema
-from scoring.swabian.schema import read_rules
+from scoring.swabian import frames
+from scoring.swabian.frames import read_rules
 
 Payment = tuple[int, int, int]
 """(payer seat, payee seat, units)."""
@@ -111,7 +111,7 @@ def settle(games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
                     "deal_no": d["deal_no"],
                     "player": players[seat],
                     "seat": seat,
-                    "variant": schema.VARIANT,
+                    "variant": frames.VARIANT,
                     "cash": float(cash[seat]),
                 }
             )
@@ -122,26 +122,26 @@ def settle(games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
         {
             "game_id": gid,
             "player": info[gid][0][seat],
-            "variant": schema.VARIANT,
+            "variant": frames.VARIANT,
             "cash": total,
             "deals_played": played[gid],
-            "finished": schema.finished(info[gid][1], played[gid]),
+            "finished": frames.finished(info[gid][1], played[gid]),
         }
         for (gid, seat), total in sorted(totals.items())
     ]
     frame = pl.DataFrame(
         settlements,
         schema={
-            k: schema.SETTLEMENTS[k]
+            k: frames.SETTLEMENTS[k]
             for k in ("game_id", "deal_no", "player", "seat", "variant", "cash")
         },
         orient="row",
     )
     frame = frame.with_columns(
-        pl.lit(None, dtype=schema.SETTLEMENTS[c]).alias(c) for c in schema.UNUSED
+        pl.lit(None, dtype=frames.SETTLEMENTS[c]).alias(c) for c in frames.UNUSED
     )
     return Settled(
-        settlements=frame.select(list(schema.SETTLEMENTS)),
-        transfers=pl.DataFrame(transfers, schema=schema.TRANSFERS, orient="row"),
-        standings=pl.DataFrame(standings, schema=schema.STANDINGS, orient="row"),
+        settlements=frame.select(list(frames.SETTLEMENTS)),
+        transfers=pl.DataFrame(transfers, schema=frames.TRANSFERS, orient="row"),
+        standings=pl.DataFrame(standings, schema=frames.STANDINGS, orient="row"),
     )

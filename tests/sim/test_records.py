@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ingest.validate import canonical_json, deal_key
+from model.identity import canonical_json, deal_key
 from model.variants import variant as lookup
 from tests.sim.helpers import records, simulate_lines
 

@@ -1,4 +1,4 @@
-"""Column schemas of the frames a Swabian settlement returns (``model/tables.py``).
+"""Frames in and out of the Swabian settlement: the rules reader and the output schemas.
 
 Settlement rows carry every column of the ``settlements`` table; the ones Swabian Preferanz does
 not use (Greek chips and kassa, Balkan bula and soups, bridge lines) are null. ``cash`` is in stake
