@@ -33,7 +33,7 @@ from polars.testing import assert_frame_equal
 
 from model.balkan.params import BalkanRules
 from scoring.balkan import SETTLEMENT, arrays, league, settle_reference
-from scoring.balkan.kernel import book
+from scoring.balkan.booking import book
 from scoring.balkan.reference import settle_game
 from scoring.balkan.simulate import random_deals
 

@@ -26,8 +26,8 @@ from model.greek.frame import MODES, SCHEMA
 from model.greek.params import GreekRules
 from model.greek.records import GreekDeal, GreekGame
 from scoring.greek import SETTLEMENT, deal_arrays, game_arrays
+from scoring.greek.arrays import settle_arrays
 from scoring.greek.frames import settled_from_rows
-from scoring.greek.kernel import settle_arrays
 from scoring.greek.reference import settle_game
 
 DEALS = 1_000_000

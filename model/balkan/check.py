@@ -14,6 +14,7 @@ from model.balkan.contracts import (
     PIK,
     PREFERANS,
     SANS,
+    Contract,
     ContractError,
     parse_contract,
     play_over,
@@ -162,8 +163,6 @@ def check_deal(game: BalkanGame, deal: BalkanDeal) -> list[Problem]:
 
 def _check_cards(game: BalkanGame, deal: BalkanDeal, active: list[str], contract: object,
                  players_in: list[str], earlier: list[Problem]) -> list[Problem]:
-    from model.balkan.contracts import Contract
-
     if deal.hands is None:
         if deal.play or deal.auction or deal.discard:
             return [Problem(Code.DECK, "play, auction or discard given without the hands")]
@@ -235,8 +234,6 @@ def _check_cards(game: BalkanGame, deal: BalkanDeal, active: list[str], contract
 
 def _replay(deal: BalkanDeal, hands: dict[str, int], active: list[str], contract: object,
             players_in: list[str], rules: BalkanRules) -> list[Problem]:
-    from model.balkan.contracts import Contract
-
     assert isinstance(contract, Contract) and deal.declarer is not None
     d = deal.declarer
     order = [p for p in active if p in players_in]

@@ -14,8 +14,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+import polars as pl
+
 from model.balkan.paper import DealEntries, Sheet, score_change, settle_deal
 from model.balkan.params import BalkanRules
+from scoring.balkan.booking import SEATS, Booked, Deals
+from scoring.balkan.frames import settle_with
+from scoring.settlement import Settled
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,3 +50,33 @@ def settle_game(rules: BalkanRules, n_players: int,
     return results
 
 
+# --- over frames: the reference the kernel is held to -----------------------------------
+
+
+def settle_reference(games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
+    """The same frames as ``SETTLEMENT.settle``, computed deal by deal by ``reference.py``."""
+    return settle_with(games, deals, _book_reference)
+
+
+def _book_reference(rules: BalkanRules, d: Deals, sub: pl.DataFrame) -> Booked:
+    n = len(sub)
+    r = np.ones(n, np.int64)
+    bd = np.zeros((n, SEATS), np.int64)
+    so = np.zeros((n, SEATS), np.int64)
+    ba = np.zeros((n, SEATS), np.int64)
+    fin = np.zeros(n, bool)
+    at = 0
+    for part in sub.partition_by("game_id", maintain_order=True):
+        rows = part.with_columns(pl.col("mode").cast(pl.String)).to_dicts()
+        k = int(d.n_players[at])
+        for res in settle_game(rules, k, rows):
+            e = res.entries
+            for i in range(k):
+                bd[at, i] = e.bula[i]
+                so[at, i] = sum(e.soups[i])
+                ba[at, i] = res.bula_after[i]
+                if e.refa_used[i]:
+                    r[at] = 2
+            fin[at] = res.finished
+            at += 1
+    return Booked(r, bd, so, ba, fin)

@@ -1,8 +1,8 @@
 """Greek Prefa settlement, the plain per-deal reference (``greek-prefa.md`` 8-11, 14).
 
 It reads like the rulebook: one game at a time, one deal at a time, exact chips (``Fraction``).
-The vectorised kernel (``scoring/greek/kernel.py``) must produce exactly the same rows; the tests
-hold the two equal. Input: a ``GreekGame`` and its ``GreekDeal`` records in deal order.
+The vectorised kernel (``scoring/greek/kernel.py``) must produce exactly the same rows; the
+tests hold the two equal. Input: a ``GreekGame`` and its ``GreekDeal`` records in deal order.
 
 Bookkeeping (15): ``PersonalKassas`` (the seed's, sections 8-11) or ``CommonPot`` (prefadoros.net).
 
