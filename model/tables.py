@@ -243,6 +243,41 @@ DDL[DEALS_BALKAN] = """
         )"""
 
 
+CARD_REVIEW = "card_review"
+DEAL_REVIEW = "deal_review"
+DDL[CARD_REVIEW] = """
+        CREATE TABLE IF NOT EXISTS card_review (
+            game_id      VARCHAR NOT NULL,
+            deal_no      INTEGER NOT NULL,
+            card_no      TINYINT NOT NULL,
+            player       VARCHAR NOT NULL,
+            side         VARCHAR NOT NULL,
+            card         VARCHAR NOT NULL,
+            value_before TINYINT NOT NULL,
+            value_after  TINYINT NOT NULL,
+            cost         TINYINT NOT NULL,
+            best_cards   VARCHAR[] NOT NULL
+        )"""
+DDL[DEAL_REVIEW] = """
+        CREATE TABLE IF NOT EXISTS deal_review (
+            game_id     VARCHAR NOT NULL,
+            deal_no     INTEGER NOT NULL,
+            variant     VARCHAR NOT NULL,
+            declarer    VARCHAR,
+            contract    VARCHAR,
+            fewest      BOOLEAN,
+            result      TINYINT,
+            value_start TINYINT,
+            value_end   TINYINT,
+            claimed     BOOLEAN,
+            cards       SMALLINT NOT NULL,
+            skipped     VARCHAR
+        )"""
+"""The review of play (docs/review.md): a row per recorded card, a row per deal looked at
+(``skipped`` says why a deal has no card rows). Keyed by ``(game_id, deal_no[, card_no])``
+without a declared key, like ``deals``: the review writes a deal's rows once, in one
+transaction, and only for deals without a ``deal_review`` row."""
+
 PENDING = "rescore_pending"
 """Games whose settlements must be recomputed: ingest marks them in the same transaction as their
 deals and the rescore that follows clears them, so an interrupted rescore is finished by the next

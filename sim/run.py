@@ -22,13 +22,16 @@ from collections.abc import Callable, Generator
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import polars as pl
 
 from sim import SimulationError
 from sim.batch import Batch
 from sim.drivers import canonical_name, simulator
+
+TaskT = TypeVar("TaskT")
+ResultT = TypeVar("ResultT")
 
 TARGET_PARTITION_DEALS = 2_000
 """Deals per partition (one transaction, one progress step, one Dask task)."""
@@ -214,17 +217,24 @@ def run_local(
 ) -> Generator[Batch, None, None]:
     """The batches of ``parts`` in order, on a pool of ``workers`` processes (in this process
     for one worker or one part); closing the generator stops the pool."""
-    tasks = [(plan, a, b, keep) for a, b in parts]
+    yield from pool_imap(_run_local_part, [(plan, a, b, keep) for a, b in parts], workers)
+
+
+def pool_imap(
+    fn: Callable[[TaskT], ResultT], tasks: list[TaskT], workers: int
+) -> Generator[ResultT, None, None]:
+    """``fn`` of each task, in order, on a pool of ``workers`` processes that ignore Ctrl-C (in
+    this process for one worker or one task); closing the generator stops the pool."""
     if workers <= 1 or len(tasks) <= 1:
         for t in tasks:
-            yield _run_local_part(t)
+            yield fn(t)
         return
     import multiprocessing as mp
 
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
     pool = ctx.Pool(min(workers, len(tasks)), initializer=_ignore_sigint)
     try:
-        yield from pool.imap(_run_local_part, tasks)
+        yield from pool.imap(fn, tasks)
         pool.close()
     except BaseException:
         pool.terminate()
