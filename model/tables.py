@@ -245,6 +245,7 @@ DDL[DEALS_BALKAN] = """
 
 CARD_REVIEW = "card_review"
 DEAL_REVIEW = "deal_review"
+DECISION_REVIEW = "decision_review"
 DDL[CARD_REVIEW] = """
         CREATE TABLE IF NOT EXISTS card_review (
             game_id      VARCHAR NOT NULL,
@@ -273,10 +274,24 @@ DDL[DEAL_REVIEW] = """
             cards       SMALLINT NOT NULL,
             skipped     VARCHAR
         )"""
-"""The review of play (docs/review.md): a row per recorded card, a row per deal looked at
-(``skipped`` says why a deal has no card rows). Keyed by ``(game_id, deal_no[, card_no])``
-without a declared key, like ``deals``: the review writes a deal's rows once, in one
-transaction, and only for deals without a ``deal_review`` row."""
+DDL[DECISION_REVIEW] = """
+        CREATE TABLE IF NOT EXISTS decision_review (
+            game_id      VARCHAR NOT NULL,
+            deal_no      INTEGER NOT NULL,
+            decision_no  TINYINT NOT NULL,
+            player       VARCHAR NOT NULL,
+            kind         VARCHAR NOT NULL,
+            choice       VARCHAR NOT NULL,
+            best         VARCHAR[] NOT NULL,
+            value_choice INTEGER NOT NULL,
+            value_best   INTEGER NOT NULL,
+            cost         INTEGER,
+            correct      BOOLEAN NOT NULL
+        )"""
+"""The review of play (docs/review.md): a row per recorded card and per decision, a row per
+deal looked at (``skipped`` says why a deal has no card rows). Keyed by ``(game_id, deal_no)``
+and ``card_no`` or ``decision_no``, without a declared key, like ``deals``: the review writes a
+deal's rows once, in one transaction, and only for deals without a ``deal_review`` row."""
 
 PENDING = "rescore_pending"
 """Games whose settlements must be recomputed: ingest marks them in the same transaction as their

@@ -74,7 +74,7 @@ def solver_contract_name(variant: str, contract: str) -> str | None:
     return table.get(int(digits))
 
 
-def _solver_contracts(variant: str) -> dict[str, Contract]:
+def solver_contracts(variant: str) -> dict[str, Contract]:
     chosen = {"balkan": BALKAN_CONTRACTS, "swabian": SWABIAN_CONTRACTS}.get(variant, CONTRACTS)
     return {c.name: c for c in chosen}
 
@@ -94,7 +94,7 @@ def active_players(players: list[str], rec: dict[str, Any]) -> list[str]:
 
 def solver_contract(variant: str, name: str) -> Contract:
     """The solver's contract of that name in the variant's list (``sim/solver/contracts.py``)."""
-    return _solver_contracts(variant)[name]
+    return solver_contracts(variant)[name]
 
 
 def position(variant: str, players: list[str], rec: dict[str, Any]

@@ -12,11 +12,13 @@ declaring side's tricks from there with best play, against the ``result`` claime
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from model.cards import Card, format_card
 from model.tricks import card_index
 from scoring.bridge.dd import _endplay, pbn_deal
+from sim.review.decisions import bridge_decisions
 from sim.review.rows import CardReview, DealReview, Skipped, card_review
 
 EP_TRUMP = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}
@@ -69,11 +71,12 @@ def review_bridge(
         at_claim = _values(deal, won, side).values()
         end = max(at_claim) if int(deal.curplayer) % 2 == side else min(at_claim)
     result = rec.get("claim") if rec.get("claim") is not None else rec.get("tricks")
-    return DealReview(
+    review = DealReview(
         game_id=game_id, deal_no=deal_no, variant=variant, declarer=str(declarer),
         contract=str(contract), fewest=False, result=result, value_start=cards[0].value_before,
         value_end=end, claimed=claimed, cards=tuple(cards),
     )
+    return replace(review, decisions=tuple(bridge_decisions(players, rec, review)))
 
 
 def _values(deal: Any, won: list[int], side: int) -> dict[Card, int]:

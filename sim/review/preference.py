@@ -13,11 +13,13 @@ from the game's rules.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from model.cards import Card
 from model.tricks import card_index, trick_winner
 from sim.analysis import active_players, position, solver_contract
+from sim.review.decisions import preference_decisions
 from sim.review.rows import CardReview, DealReview, Skipped, card_review
 from sim.solver import Goal, SolverInputError, best_cards
 
@@ -67,11 +69,12 @@ def review_preference(
             trick, seats = [], []
     tricks = rec.get("tricks") or {}
     assert start is not None
-    return DealReview(
+    review = DealReview(
         game_id=game_id, deal_no=deal_no, variant=variant, declarer=str(rec["declarer"]),
         contract=str(rec["contract"]), fewest=fewest, result=tricks.get(rec["declarer"]),
         value_start=start, value_end=cards[-1].value_after, claimed=False, cards=tuple(cards),
     )
+    return replace(review, decisions=tuple(preference_decisions(variant, players, rec, review)))
 
 
 __all__ = ["review_preference"]

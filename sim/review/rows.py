@@ -37,6 +37,21 @@ class CardReview:
 
 
 @dataclass(frozen=True, slots=True)
+class DecisionReview:
+    """A decision against the open-hand answer (``sim/review/decisions.py``)."""
+
+    decision_no: int
+    player: str
+    kind: str
+    choice: str
+    best: tuple[str, ...]
+    value_choice: int
+    value_best: int
+    cost: int | None
+    correct: bool
+
+
+@dataclass(frozen=True, slots=True)
 class DealReview:
     """A reviewed deal: its cards, the value before the first card (``value_start``) and after
     the last one reviewed (``value_end``), the recorded result, and whether the play ended in a
@@ -55,6 +70,7 @@ class DealReview:
     value_end: int
     claimed: bool
     cards: tuple[CardReview, ...]
+    decisions: tuple[DecisionReview, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from model.tables import CARD_REVIEW, DDL, DEAL_REVIEW, DEALS, GAMES, insert
+from model.tables import CARD_REVIEW, DDL, DEAL_REVIEW, DEALS, DECISION_REVIEW, GAMES, insert
 from sim.analysis import PREFERENCE_VARIANTS
 from sim.review.bridge import review_bridge
 from sim.review.preference import review_preference
@@ -31,6 +31,12 @@ CARD_SCHEMA = {
     "side": pl.String(), "card": pl.String(), "value_before": pl.Int8(),
     "value_after": pl.Int8(), "cost": pl.Int8(), "best_cards": pl.List(pl.String()),
 }
+DECISION_SCHEMA = {
+    "game_id": pl.String(), "deal_no": pl.Int32(), "decision_no": pl.Int8(),
+    "player": pl.String(), "kind": pl.String(), "choice": pl.String(),
+    "best": pl.List(pl.String()), "value_choice": pl.Int32(), "value_best": pl.Int32(),
+    "cost": pl.Int32(), "correct": pl.Boolean(),
+}
 DEAL_SCHEMA = {
     "game_id": pl.String(), "deal_no": pl.Int32(), "variant": pl.String(),
     "declarer": pl.String(), "contract": pl.String(), "fewest": pl.Boolean(),
@@ -40,8 +46,8 @@ DEAL_SCHEMA = {
 
 
 def create_tables(conn: duckdb.DuckDBPyConnection) -> None:
-    conn.execute(DDL[CARD_REVIEW])
-    conn.execute(DDL[DEAL_REVIEW])
+    for table in (CARD_REVIEW, DECISION_REVIEW, DEAL_REVIEW):
+        conn.execute(DDL[table])
 
 
 def pending(conn: duckdb.DuckDBPyConnection, limit: int | None = None) -> list[Task]:
@@ -73,10 +79,11 @@ def review_batch(tasks: list[Task]) -> list[DealReview | Skipped]:
     return [review_task(t) for t in tasks]
 
 
-def frames(results: list[DealReview | Skipped]) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The ``deal_review`` and ``card_review`` rows of reviewed deals."""
+def frames(results: list[DealReview | Skipped]) -> dict[str, pl.DataFrame]:
+    """The ``deal_review``, ``card_review`` and ``decision_review`` rows of reviewed deals."""
     deals: list[dict[str, Any]] = []
     cards: list[dict[str, Any]] = []
+    decisions: list[dict[str, Any]] = []
     for r in results:
         if isinstance(r, Skipped):
             deals.append({"game_id": r.game_id, "deal_no": r.deal_no, "variant": r.variant,
@@ -86,20 +93,21 @@ def frames(results: list[DealReview | Skipped]) -> tuple[pl.DataFrame, pl.DataFr
                       "declarer": r.declarer, "contract": r.contract, "fewest": r.fewest,
                       "result": r.result, "value_start": r.value_start,
                       "value_end": r.value_end, "claimed": r.claimed, "cards": len(r.cards)})
-        for c in r.cards:
-            row = asdict(c)
-            row["best_cards"] = list(c.best_cards)
-            cards.append({"game_id": r.game_id, "deal_no": r.deal_no, **row})
-    return (pl.DataFrame(deals, schema=DEAL_SCHEMA), pl.DataFrame(cards, schema=CARD_SCHEMA))
+        key = {"game_id": r.game_id, "deal_no": r.deal_no}
+        cards += [{**key, **asdict(c), "best_cards": list(c.best_cards)} for c in r.cards]
+        decisions += [{**key, **asdict(d), "best": list(d.best)} for d in r.decisions]
+    return {DEAL_REVIEW: pl.DataFrame(deals, schema=DEAL_SCHEMA),
+            CARD_REVIEW: pl.DataFrame(cards, schema=CARD_SCHEMA),
+            DECISION_REVIEW: pl.DataFrame(decisions, schema=DECISION_SCHEMA)}
 
 
 def write(conn: duckdb.DuckDBPyConnection, results: list[DealReview | Skipped]) -> None:
     """Store a batch of reviews in one transaction."""
-    deal_rows, card_rows = frames(results)
+    tables = frames(results)
     conn.execute("BEGIN")
     try:
-        insert(conn, DEAL_REVIEW, deal_rows)
-        insert(conn, CARD_REVIEW, card_rows)
+        for table, rows in tables.items():
+            insert(conn, table, rows)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

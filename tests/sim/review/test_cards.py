@@ -117,7 +117,8 @@ def golden_deals(name: str) -> list[tuple[dict[str, object], list[int]]]:
         cards = play_line.split('"')[1]
         seq = [cards[k + 1] + cards[k] for k in range(0, len(cards), 2)]
         declarer = SEATS[(first + 3) % 4]
-        rec = {"hands": hands, "declarer": declarer, "contract": "1" + TRUMPS[trump],
+        rec = {"hands": hands, "dealer": SEATS[int(head[1])], "declarer": declarer,
+               "contract": "1" + TRUMPS[trump],
                "play": _seats_of(seq, hands, first, TRUMPS[trump]), "tricks": 0}
         out.append((rec, [int(t) for t in trace_line.split()[2:]]))
     return out
