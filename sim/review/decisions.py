@@ -58,8 +58,8 @@ def preference_decisions(variant: str, players: list[str], rec: dict[str, Any],
     hands, leader, declarer, name = placed
     contracts = solver_contracts(variant)
     goal = contracts[name].goal
-    peers = [c for c in contracts.values() if c.goal is goal]
-    values = tricks_per_contract(hands, leader, declarer, peers)
+    others = [c for c in contracts.values() if c.goal is goal and c.name != name]
+    values = {name: review.value_start, **tricks_per_contract(hands, leader, declarer, others)}
     pick = min if goal is Goal.FEWEST else max
     best = pick(values.values())
     out = [DecisionReview(

@@ -7,8 +7,9 @@ recorded card the seat to play has every legal card valued by ``best_cards`` (th
 tricks when play ends: all ten tricks in Greek Prefa and Swabian suit games, the Balkan stop at
 the defence's fifth trick, balkan.md 6; Bettel's stop at the declarer's first trick, swabian.md 6;
 Durchmarsch and Preferans at the declarer's first loss); the card's cost follows
-(``rows.card_review``). The Greek ``must_overtrump_when_void`` rule (greek-prefa.md 14) is read
-from the game's rules.
+(``rows.card_review``). A forced card (the only legal one) is not searched: the position's
+value is the one after the card before it. The Greek ``must_overtrump_when_void`` rule
+(greek-prefa.md 14) is read from the game's rules.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from model.cards import Card
-from model.tricks import card_index, trick_winner
+from model.tricks import card_index, legal_cards, trick_winner
 from sim.analysis import active_players, position, solver_contract
 from sim.review.decisions import preference_decisions
 from sim.review.rows import CardReview, DealReview, Skipped, card_review
@@ -48,12 +49,17 @@ def review_preference(
     for no, (player, text) in enumerate(play, start=1):
         seat = seat_of.get(player)
         card = card_index(text)
-        try:
-            values = best_cards(left, leader, declarer, contract.trump, contract.goal,
-                                stop=contract.stop, trick=trick, taken=(taken[0], taken[1]),
-                                must_overtrump=overtrump)
-        except SolverInputError as exc:
-            return Skipped(game_id, deal_no, variant, f"card {no}: {exc}")
+        allowed = legal_cards(left[seat] if seat is not None else 0, trick, contract.trump,
+                              must_trump=True, must_overtrump=overtrump)
+        if cards and allowed == 1 << card:  # forced: the value of the position is known
+            values = {card: cards[-1].value_after}
+        else:
+            try:
+                values = best_cards(left, leader, declarer, contract.trump, contract.goal,
+                                    stop=contract.stop, trick=trick,
+                                    taken=(taken[0], taken[1]), must_overtrump=overtrump)
+            except SolverInputError as exc:
+                return Skipped(game_id, deal_no, variant, f"card {no}: {exc}")
         if seat is None or card not in values:
             return Skipped(game_id, deal_no, variant,
                            f"card {no} ({player} {text}) is not a legal card of the seat to play")
