@@ -34,6 +34,9 @@ STANDINGS = "standings"
 QUARANTINE = "quarantine"
 INGEST_LOG = "ingest_log"
 PENDING = "rescore_pending"
+CARD_REVIEW = "card_review"
+DEAL_REVIEW = "deal_review"
+DECISION_REVIEW = "decision_review"
 
 UTC = pl.Datetime("us", "UTC")
 _S, _I8, _I32, _F64, _B = pl.String(), pl.Int8(), pl.Int32(), pl.Float64(), pl.Boolean()
@@ -75,10 +78,32 @@ TABLES: dict[str, Table] = {t.name: t for t in (
     }, required=("records", "stored", "duplicates", "quarantined", "ingested_at"),
         key=("source", "sha256")),
     Table(PENDING, {"game_id": _S}, key=("game_id",)),
+    Table(CARD_REVIEW, {
+        "game_id": _S, "deal_no": _I32, "card_no": _I8, "player": _S, "side": _S, "card": _S,
+        "value_before": _I8, "value_after": _I8, "cost": _I8, "best_cards": pl.List(_S),
+    }, required=("game_id", "deal_no", "card_no", "player", "side", "card", "value_before",
+                 "value_after", "cost", "best_cards")),
+    Table(DEAL_REVIEW, {
+        "game_id": _S, "deal_no": _I32, "variant": _S, "declarer": _S, "contract": _S,
+        "fewest": _B, "result": _I8, "value_start": _I8, "value_end": _I8, "claimed": _B,
+        "cards": pl.Int16(), "skipped": _S,
+    }, required=("game_id", "deal_no", "variant", "cards")),
+    Table(DECISION_REVIEW, {
+        "game_id": _S, "deal_no": _I32, "decision_no": _I8, "player": _S, "kind": _S,
+        "choice": _S, "best": pl.List(_S), "value_choice": _I32, "value_best": _I32,
+        "cost": _I32, "correct": _B,
+    }, required=("game_id", "deal_no", "decision_no", "player", "kind", "choice", "best",
+                 "value_choice", "value_best", "correct")),
 )}
 """The stable tables every variant shares, and ``rescore_pending``: games whose settlements must
 be recomputed (ingest marks them in the same transaction as their deals and the rescore that
-follows clears them, so an interrupted rescore is finished by the next run, ``docs/ingest.md``)."""
+follows clears them, so an interrupted rescore is finished by the next run, ``docs/ingest.md``);
+and the review of play (docs/review.md): a row per recorded card and per decision, a row per
+reviewed deal. The review tables have no declared key, like ``deals``: the review writes a deal's
+rows once, in one transaction, and only for deals without a ``deal_review`` row."""
+
+DDL: dict[str, str] = {name: table.ddl for name, table in TABLES.items()}
+"""The generated ``CREATE TABLE IF NOT EXISTS`` of each of these tables, by name."""
 
 
 def insert(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:

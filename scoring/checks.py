@@ -30,6 +30,9 @@ class Check:
     sql: str
     finding: bool = False
     """A finding is reported but is not a failure of the data (e.g. deals after the game end)."""
+    needs: str | None = None
+    """A table made by a later step (``trickbook analyse --play``): the check runs once it
+    exists."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +120,31 @@ CHECKS: tuple[Check, ...] = (
         finding=True,
     ),
     Check(
+        "review_invariant",
+        "for a deal played to its end, the open-hand value before the first card minus the "
+        "declaring side's card costs plus the defence's is the recorded result (misère and "
+        "Bettel the other way round; docs/review.md)",
+        f"""WITH costs AS (
+                SELECT game_id, deal_no,
+                       sum(CASE WHEN side = 'declarer' THEN cost ELSE 0 END) AS declarer,
+                       sum(CASE WHEN side = 'defence' THEN cost ELSE 0 END) AS defence
+                FROM {T.CARD_REVIEW} GROUP BY game_id, deal_no),
+             recorded AS (
+                SELECT game_id, deal_no,
+                       CASE WHEN json_type(record::JSON -> 'tricks') = 'OBJECT'
+                            THEN (record::JSON -> 'tricks' ->> declarer)::INTEGER
+                            ELSE (record::JSON ->> 'tricks')::INTEGER END AS result
+                FROM {T.DEALS})
+            SELECT r.game_id, r.deal_no, r.value_start, c.declarer, c.defence, d.result
+            FROM {T.DEAL_REVIEW} r JOIN costs c USING (game_id, deal_no)
+                 JOIN recorded d USING (game_id, deal_no)
+            WHERE r.skipped IS NULL AND NOT r.claimed
+              AND d.result IS DISTINCT FROM r.value_start
+                  - (CASE WHEN r.fewest THEN -1 ELSE 1 END) * (c.declarer - c.defence)
+            ORDER BY r.game_id, r.deal_no""",
+        needs=T.CARD_REVIEW,
+    ),
+    Check(
         "ingest_log_counts_every_record_once",
         "records = stored + duplicates + quarantined in every ingest_log row (records.md 2)",
         f"""SELECT source, sha256, records, stored, duplicates, quarantined FROM {T.INGEST_LOG}
@@ -150,8 +178,16 @@ def run_checks(
     """Every check whose property does not hold (findings included, flagged), in order."""
     out: list[Failure] = []
     for check in checks:
+        if check.needs is not None and not _exists(conn, check.needs):
+            continue
         rows = conn.execute(check.sql).fetchall()
         if rows:
             out.append(Failure(check.name, check.description, len(rows), rows[:examples],
                                check.finding))
     return out
+
+
+def _exists(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
+    return bool(conn.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [table]
+    ).fetchone()[0])  # type: ignore[index]

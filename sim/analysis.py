@@ -35,7 +35,7 @@ import duckdb
 
 from model.cards import parse_card
 from model.tables import DEALS, GAMES
-from sim.solver import BALKAN_CONTRACTS, CONTRACTS, SWABIAN_CONTRACTS, solve
+from sim.solver import BALKAN_CONTRACTS, CONTRACTS, SWABIAN_CONTRACTS, Contract, solve
 
 OPEN_HAND = "open_hand"
 OPEN_HAND_DDL = f"""
@@ -74,7 +74,7 @@ def solver_contract_name(variant: str, contract: str) -> str | None:
     return table.get(int(digits))
 
 
-def _solver_contracts(variant: str) -> dict[str, Any]:
+def solver_contracts(variant: str) -> dict[str, Contract]:
     chosen = {"balkan": BALKAN_CONTRACTS, "swabian": SWABIAN_CONTRACTS}.get(variant, CONTRACTS)
     return {c.name: c for c in chosen}
 
@@ -84,6 +84,17 @@ def _mask(cards: list[str]) -> int:
     for name in cards:
         m |= 1 << parse_card(name)
     return m
+
+
+def active_players(players: list[str], rec: dict[str, Any]) -> list[str]:
+    """The players dealt a hand, in turn order: the seats of the solver's position."""
+    hands = rec.get("hands") or {}
+    return [p for p in players if p in hands]
+
+
+def solver_contract(variant: str, name: str) -> Contract:
+    """The solver's contract of that name in the variant's list (``sim/solver/contracts.py``)."""
+    return solver_contracts(variant)[name]
 
 
 def position(variant: str, players: list[str], rec: dict[str, Any]
@@ -100,7 +111,7 @@ def position(variant: str, players: list[str], rec: dict[str, Any]
     name = solver_contract_name(variant, str(contract))
     if name is None:
         return f"contract {contract!r} unknown to the solver"
-    active = [p for p in players if p in hands]
+    active = active_players(players, rec)
     if declarer not in active or len(active) != 3:
         return "hands of the three active players are not all recorded"
     cards: list[list[str]] = []
@@ -145,7 +156,7 @@ def analyse_open_hand(conn: duckdb.DuckDBPyConnection) -> OpenHandReport:
             report.skipped.append((game_id, deal_no, placed))
             continue
         hands, leader, declarer, name = placed
-        c = _solver_contracts(variant)[name]
+        c = solver_contract(variant, name)
         try:
             tricks = solve(hands, leader, declarer, c.trump, c.goal, stop=c.stop)
         except ValueError as exc:  # SolverInputError: a position that cannot occur

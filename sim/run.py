@@ -22,7 +22,7 @@ from collections.abc import Callable, Generator
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import polars as pl
 
@@ -34,6 +34,9 @@ from scoring.store import score_pending
 from sim import SimulationError
 from sim.batch import Batch
 from sim.drivers import SIMULATED, canonical_name, simulator
+
+TaskT = TypeVar("TaskT")
+ResultT = TypeVar("ResultT")
 
 TARGET_PARTITION_DEALS = 2_000
 """Deals per partition (one transaction, one progress step, one Dask task)."""
@@ -229,21 +232,30 @@ def run_local(
     plan: Plan, parts: list[tuple[int, int]], workers: int, keep: bool
 ) -> Generator[Batch, None, None]:
     """The batches of ``parts`` in order, on a pool of ``workers`` processes (in this process
-    for one worker or one part), each game ending where its rules end it; closing the generator
-    stops the pool."""
+    for one worker or one part), each game ending where its rules end it (in this process:
+    polars is not safe in a forked worker); closing the generator stops the pool."""
     variant = canonical_name(plan.variant)
     tasks = [(plan, a, b, keep) for a, b in parts]
+    for batch in pool_imap(_run_local_part, tasks, workers):
+        yield end_games(variant, batch)
+
+
+def pool_imap(
+    fn: Callable[[TaskT], ResultT], tasks: list[TaskT], workers: int
+) -> Generator[ResultT, None, None]:
+    """``fn`` of each task, in order, on a pool of ``workers`` processes that ignore Ctrl-C (in
+    this process for one worker or one task); closing the generator stops the pool. The pool
+    forks: ``fn`` must not use polars (its thread pool does not survive a fork)."""
     if workers <= 1 or len(tasks) <= 1:
         for t in tasks:
-            yield end_games(variant, _run_local_part(t))
+            yield fn(t)
         return
     import multiprocessing as mp
 
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
     pool = ctx.Pool(min(workers, len(tasks)), initializer=_ignore_sigint)
     try:
-        for batch in pool.imap(_run_local_part, tasks):
-            yield end_games(variant, batch)
+        yield from pool.imap(fn, tasks)
         pool.close()
     except BaseException:
         pool.terminate()

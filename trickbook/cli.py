@@ -354,9 +354,18 @@ def export(
 
 
 @app.command()
-def analyse(db: DbOption = DEFAULT_DB) -> None:
+def analyse(
+    db: DbOption = DEFAULT_DB,
+    play: Annotated[bool, typer.Option("--play", help="Also review every card and decision "
+                                       "open-hand (card_review, decision_review).")] = False,
+    cluster: Annotated[str | None, typer.Option("--cluster", help="Review on the Dask "
+                                                "scheduler at this address.")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", min=1, help="Local processes "
+                                                "(default: every core).")] = None,
+) -> None:
     """Double-dummy tables and par of bridge deals with four hands (optional ``dds`` extra);
-    open-hand declarer tricks of Preference deals with every hand (``open_hand`` table)."""
+    open-hand declarer tricks of Preference deals with every hand (``open_hand`` table); with
+    ``--play``, the review of play (docs/review.md)."""
     from ingest.store import connect
     from sim.analysis import analyse_open_hand
 
@@ -379,10 +388,35 @@ def analyse(db: DbOption = DEFAULT_DB) -> None:
                   f"{len(report.skipped)} skipped")
         for game_id, deal_no, reason in report.skipped[:5]:
             out.print(f"  {game_id}#{deal_no}: {reason}", markup=False)
+        interrupted = play and _review_play(conn, workers, cluster)
     finally:
         conn.close()
+    if interrupted:
+        raise typer.Exit(130)
     if failed:
         raise typer.Exit(1)
+
+
+def _review_play(conn: duckdb.DuckDBPyConnection, workers: int | None, cluster: str | None
+                 ) -> bool:
+    """``analyse --play``: review the deals not reviewed yet with a progress bar; True when
+    Ctrl-C stopped it (the batches written stay stored)."""
+    from sim.review.run import review_database
+
+    bar = Progress(TextColumn("review"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                   TimeRemainingColumn(), console=err, transient=True)
+    task = bar.add_task("review", total=None)
+    with bar:
+        report = review_database(
+            conn, workers=workers, scheduler=cluster,
+            on_start=lambda n: bar.update(task, total=n),
+            on_progress=lambda n: bar.advance(task, n),
+        )
+    out.print(f"play: {report.reviewed} deals reviewed ({report.cards} cards: card_review, "
+              f"decision_review), {len(report.skipped)} skipped")
+    if report.interrupted:
+        err.print("interrupted: the deals reviewed so far are stored; rerun to continue")
+    return report.interrupted
 
 
 app.command("simulate")(simulate_command)

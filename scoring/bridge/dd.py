@@ -100,6 +100,15 @@ def par_of(
     return int(result.score), names
 
 
+def deal_vulnerable(rec: dict[str, Any]) -> Vulnerable:
+    """A deal's vulnerability for par: stated, else by board number, else none (a rubber's
+    state is not in the deal record)."""
+    vul = rec.get("vulnerable")
+    if vul:
+        return parse_vulnerable(vul)
+    return board_vulnerable(rec["board"]) if rec.get("board") else "None"
+
+
 def analyse(conn: duckdb.DuckDBPyConnection) -> int:
     """Store the DD table and par of every bridge deal with four hands not analysed yet; returns
     the number of deals analysed."""
@@ -120,10 +129,8 @@ def analyse(conn: duckdb.DuckDBPyConnection) -> int:
             continue
         seat = {p: i for i, p in enumerate(players)}
         by_seat = [hands[p] for p in players]
-        vul = rec.get("vulnerable")
-        vulnerable = parse_vulnerable(vul) if vul else (
-            board_vulnerable(rec["board"]) if rec.get("board") else "None")
-        todo.append((game_id, deal_no, pbn_deal(by_seat), vulnerable, seat[rec["dealer"]]))
+        todo.append((game_id, deal_no, pbn_deal(by_seat), deal_vulnerable(rec),
+                     seat[rec["dealer"]]))
     if not todo:
         return 0
     tables = _solve([t[2] for t in todo])

@@ -1,0 +1,114 @@
+"""Which stored deals await a review, the review of one, and writing the rows (docs/review.md).
+
+A deal is reviewed once: it is picked while it has no ``deal_review`` row, and its
+``deal_review`` and ``card_review`` rows are written in one transaction, so an interrupted run
+leaves nothing half written and the next run carries on where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from model.tables import CARD_REVIEW, DDL, DEAL_REVIEW, DEALS, DECISION_REVIEW, GAMES, insert
+from sim.analysis import PREFERENCE_VARIANTS
+from sim.review.bridge import review_bridge
+from sim.review.preference import review_preference
+from sim.review.rows import DealReview, Skipped
+
+BRIDGE_VARIANTS = ("bridge-rubber", "bridge-duplicate")
+REVIEWED_VARIANTS = (*PREFERENCE_VARIANTS, *BRIDGE_VARIANTS)
+
+Task = tuple[str, int, str, list[str], str, str]
+"""A deal to review: ``(game_id, deal_no, variant, players, rules JSON, record JSON)``."""
+
+CARD_SCHEMA = {
+    "game_id": pl.String(), "deal_no": pl.Int32(), "card_no": pl.Int8(), "player": pl.String(),
+    "side": pl.String(), "card": pl.String(), "value_before": pl.Int8(),
+    "value_after": pl.Int8(), "cost": pl.Int8(), "best_cards": pl.List(pl.String()),
+}
+DECISION_SCHEMA = {
+    "game_id": pl.String(), "deal_no": pl.Int32(), "decision_no": pl.Int8(),
+    "player": pl.String(), "kind": pl.String(), "choice": pl.String(),
+    "best": pl.List(pl.String()), "value_choice": pl.Int32(), "value_best": pl.Int32(),
+    "cost": pl.Int32(), "correct": pl.Boolean(),
+}
+DEAL_SCHEMA = {
+    "game_id": pl.String(), "deal_no": pl.Int32(), "variant": pl.String(),
+    "declarer": pl.String(), "contract": pl.String(), "fewest": pl.Boolean(),
+    "result": pl.Int8(), "value_start": pl.Int8(), "value_end": pl.Int8(),
+    "claimed": pl.Boolean(), "cards": pl.Int16(), "skipped": pl.String(),
+}
+
+
+def create_tables(conn: duckdb.DuckDBPyConnection) -> None:
+    for table in (CARD_REVIEW, DECISION_REVIEW, DEAL_REVIEW):
+        conn.execute(DDL[table])
+
+
+def pending(conn: duckdb.DuckDBPyConnection, limit: int | None = None) -> list[Task]:
+    """The deals with cards not reviewed yet, in key order."""
+    create_tables(conn)
+    rows = conn.execute(
+        f"""SELECT d.game_id, d.deal_no, d.variant, g.players, g.rules::VARCHAR,
+                   d.record::VARCHAR
+            FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id
+            WHERE list_contains(?, d.variant) AND d.has_cards
+              AND NOT EXISTS (SELECT 1 FROM {DEAL_REVIEW} r
+                              WHERE r.game_id = d.game_id AND r.deal_no = d.deal_no)
+            ORDER BY d.game_id, d.deal_no {'' if limit is None else 'LIMIT ?'}""",
+        [list(REVIEWED_VARIANTS), *([] if limit is None else [limit])],
+    ).fetchall()
+    return [(g, n, v, list(p), r, t) for g, n, v, p, r, t in rows]
+
+
+def review_task(task: Task) -> DealReview | Skipped:
+    """The review of one stored deal (a worker's unit of work)."""
+    game_id, deal_no, variant, players, rules, text = task
+    rec: dict[str, Any] = json.loads(text)
+    if variant in BRIDGE_VARIANTS:
+        return review_bridge(game_id, deal_no, variant, players, rec)
+    return review_preference(game_id, deal_no, variant, players, json.loads(rules or "{}"), rec)
+
+
+def review_batch(tasks: list[Task]) -> list[DealReview | Skipped]:
+    return [review_task(t) for t in tasks]
+
+
+def frames(results: list[DealReview | Skipped]) -> dict[str, pl.DataFrame]:
+    """The ``deal_review``, ``card_review`` and ``decision_review`` rows of reviewed deals."""
+    deals: list[dict[str, Any]] = []
+    cards: list[dict[str, Any]] = []
+    decisions: list[dict[str, Any]] = []
+    for r in results:
+        if isinstance(r, Skipped):
+            deals.append({"game_id": r.game_id, "deal_no": r.deal_no, "variant": r.variant,
+                          "cards": 0, "skipped": r.reason})
+            continue
+        deals.append({"game_id": r.game_id, "deal_no": r.deal_no, "variant": r.variant,
+                      "declarer": r.declarer, "contract": r.contract, "fewest": r.fewest,
+                      "result": r.result, "value_start": r.value_start,
+                      "value_end": r.value_end, "claimed": r.claimed, "cards": len(r.cards)})
+        key = {"game_id": r.game_id, "deal_no": r.deal_no}
+        cards += [{**key, **asdict(c), "best_cards": list(c.best_cards)} for c in r.cards]
+        decisions += [{**key, **asdict(d), "best": list(d.best)} for d in r.decisions]
+    return {DEAL_REVIEW: pl.DataFrame(deals, schema=DEAL_SCHEMA),
+            CARD_REVIEW: pl.DataFrame(cards, schema=CARD_SCHEMA),
+            DECISION_REVIEW: pl.DataFrame(decisions, schema=DECISION_SCHEMA)}
+
+
+def write(conn: duckdb.DuckDBPyConnection, results: list[DealReview | Skipped]) -> None:
+    """Store a batch of reviews in one transaction."""
+    tables = frames(results)
+    conn.execute("BEGIN")
+    try:
+        for table, rows in tables.items():
+            insert(conn, table, rows)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise

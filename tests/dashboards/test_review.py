@@ -1,0 +1,117 @@
+"""Per-player review queries (dashboards/review.py, docs/review.md "Per player") on hand-made
+review rows whose every number is counted here, and on a reviewed simulated database."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from dashboards.filters import Filters
+from dashboards.review import (
+    METRICS,
+    costliest_cards,
+    costliest_decisions,
+    deal_review,
+    player_review,
+)
+from model.tables import CARD_REVIEW, DDL, DEAL_REVIEW, DECISION_REVIEW, GAMES
+from scoring.stats import wilson
+from sim.review.run import review_database
+from tests.sim.review.conftest import simulated_db
+
+NAME = "O'Brien \"Ob\""
+"""A name that needs quoting anywhere it is spliced: it is always bound."""
+
+
+@pytest.fixture
+def con() -> duckdb.DuckDBPyConnection:
+    c = duckdb.connect()
+    for t in (GAMES, CARD_REVIEW, DECISION_REVIEW, DEAL_REVIEW):
+        c.execute(DDL[t])
+    for gid, month in (("g1", 1), ("g2", 2)):
+        c.execute("INSERT INTO games VALUES (?, 'greek-prefa', ?, '{}', ?, NULL, NULL, NULL, "
+                  "'t', 1, '{}')", [gid, [NAME, "B", "C"], datetime(2026, month, 5)])
+    cards = [  # game, deal, card_no, player, side, cost
+        ("g1", 1, 1, NAME, "defence", 0), ("g1", 1, 2, "B", "declarer", 1),
+        ("g1", 1, 4, NAME, "defence", 2), ("g1", 1, 7, NAME, "defence", 1),
+        ("g1", 2, 1, NAME, "declarer", 1), ("g1", 2, 4, NAME, "declarer", 0),
+        ("g2", 1, 1, NAME, "declarer", 0), ("g2", 1, 4, NAME, "declarer", 0),
+    ]
+    for g, d, n, p, side, cost in cards:
+        c.execute(f"INSERT INTO {CARD_REVIEW} VALUES (?, ?, ?, ?, ?, 'AS', 6, ?, ?, ['KS'])",
+                  [g, d, n, p, side, 6 - cost if side == "declarer" else 6 + cost, cost])
+    for g, d, p, correct in (("g1", 1, NAME, False), ("g1", 2, NAME, True),
+                             ("g2", 1, NAME, True), ("g2", 1, "B", False)):
+        c.execute(f"INSERT INTO {DECISION_REVIEW} VALUES (?, ?, 1, ?, 'contract', 'S', ['H'], "
+                  "6, 7, ?, ?)", [g, d, p, 0 if correct else 1, correct])
+    return c
+
+
+def _metric(frame: pl.DataFrame, metric: str) -> dict[str, object]:
+    return frame.filter(pl.col("metric") == metric).row(0, named=True)
+
+
+def test_player_review_counts(con: duckdb.DuckDBPyConnection) -> None:
+    got = player_review(con, Filters(player=NAME))
+    assert got["metric"].to_list() == list(METRICS)
+    assert _metric(got, "cards_reviewed")["n"] == 7
+    costly = _metric(got, "costly_cards")
+    assert (costly["n"], costly["hits"]) == (7, 3)
+    assert (costly["rate_low"], costly["rate_high"]) == pytest.approx(wilson(3, 7))
+    lead = _metric(got, "opening_lead_accuracy")
+    assert (lead["n"], lead["hits"]) == (3, 2)
+    declarer = _metric(got, "declarer_tricks_lost")  # deals g1/2 (1 trick), g2/1 (0)
+    assert (declarer["n"], declarer["hits"], declarer["mean"]) == (2, 1, 0.5)
+    defence = _metric(got, "defence_tricks_lost")  # deal g1/1: 0 + 2 + 1 of his own cards
+    assert (defence["n"], defence["hits"], defence["mean"]) == (1, 1, 3.0)
+    decisions = _metric(got, "decision_accuracy")
+    assert (decisions["n"], decisions["hits"]) == (3, 2)
+    assert _metric(got, "cards_reviewed")["rate"] is None
+
+
+def test_player_review_by_month_and_filters(con: duckdb.DuckDBPyConnection) -> None:
+    got = player_review(con, Filters(player=NAME), by_month=True)
+    months = got.filter(pl.col("metric") == "cards_reviewed")
+    assert months["n"].to_list() == [5, 2] and months["month"].dt.month().to_list() == [1, 2]
+    assert player_review(con, Filters(player=NAME, variant="balkan")).is_empty()
+    assert player_review(con, Filters()).is_empty()
+
+
+def test_costliest_and_deal_review(con: duckdb.DuckDBPyConnection) -> None:
+    cards = costliest_cards(con, Filters(player=NAME))
+    assert cards["cost"].to_list() == [2, 1, 1] and cards["game_id"].to_list()[0] == "g1"
+    decisions = costliest_decisions(con, Filters(player=NAME))
+    assert decisions.select("game_id", "deal_no").rows() == [("g1", 1)]
+    con.execute(f"INSERT INTO {DEAL_REVIEW} VALUES ('g1', 1, 'greek-prefa', 'B', '6S', false, "
+                "6, 6, 7, false, 4, NULL)")
+    assert deal_review(con, "g1", 1)["card_no"].to_list() == [1, 2, 4, 7]
+
+
+def test_before_any_review_the_queries_are_empty() -> None:
+    c = duckdb.connect()
+    c.execute(DDL[GAMES])
+    assert player_review(c, Filters(player="A")).is_empty()
+    assert costliest_cards(c, Filters(player="A")).is_empty()
+    assert deal_review(c, "g", 1).is_empty()
+
+
+def test_every_reviewed_card_is_someone_s(tmp_path: Path) -> None:
+    pytest.importorskip("endplay")
+    db = simulated_db(tmp_path / "sim.duckdb", games=2, deals=6,
+                      variants=("greek-prefa", "bridge-duplicate"))
+    conn = duckdb.connect(str(db))
+    try:
+        review_database(conn, workers=1)
+        total = conn.execute(f"SELECT count(*) FROM {CARD_REVIEW}").fetchone()
+        names = [r[0] for r in conn.execute(
+            f"SELECT DISTINCT player FROM {CARD_REVIEW}").fetchall()]
+        counted = sum(
+            player_review(conn, Filters(player=p)).filter(
+                pl.col("metric") == "cards_reviewed")["n"].sum() for p in names)
+    finally:
+        conn.close()
+    assert total is not None and counted == total[0] > 200

@@ -1,0 +1,101 @@
+"""``trickbook analyse --play`` (docs/review.md, docs/cli.md): incremental, the same rows on
+one process, a process pool and a Dask LocalCluster; Ctrl-C keeps the batches written."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from sim.review.run import review_database
+from tests.sim.review.conftest import simulated_db
+from trickbook.cli import app
+
+TABLES = ("deal_review", "card_review", "decision_review")
+
+
+def _tables(db: Path) -> dict[str, list[tuple[object, ...]]]:
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall() for t in TABLES}
+    finally:
+        conn.close()
+
+
+def _review(db: Path, **kwargs: object) -> tuple[int, bool]:
+    conn = duckdb.connect(str(db))
+    try:
+        report = review_database(conn, batch_deals=4, **kwargs)  # type: ignore[arg-type]
+    finally:
+        conn.close()
+    return report.reviewed + len(report.skipped), report.interrupted
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A simulated database not reviewed yet (copied by each test)."""
+    return simulated_db(tmp_path_factory.mktemp("run") / "fresh.duckdb", games=2, deals=6,
+                        variants=("greek-prefa", "balkan", "bridge-duplicate"))
+
+
+def _copy(fresh: Path, tmp_path: Path, name: str) -> Path:
+    path = tmp_path / name
+    path.write_bytes(fresh.read_bytes())
+    return path
+
+
+def test_process_pool_gives_the_rows_of_one_process(fresh: Path, tmp_path: Path) -> None:
+    pytest.importorskip("endplay")
+    one, pool = _copy(fresh, tmp_path, "one.duckdb"), _copy(fresh, tmp_path, "pool.duckdb")
+    assert _review(one, workers=1)[0] == 36
+    assert _review(pool, workers=2)[0] == 36
+    rows = _tables(one)
+    assert len(rows["card_review"]) > 200
+    assert _tables(pool) == rows
+
+
+def test_local_cluster_gives_the_rows_of_one_process(fresh: Path, tmp_path: Path) -> None:
+    pytest.importorskip("endplay")
+    distributed = pytest.importorskip("distributed")
+    one, dask = _copy(fresh, tmp_path, "one.duckdb"), _copy(fresh, tmp_path, "dask.duckdb")
+    _review(one, workers=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        assert _review(dask, scheduler=cluster.scheduler_address)[0] == 36
+    assert _tables(dask) == _tables(one)
+
+
+def test_ctrl_c_keeps_the_batches_written_and_a_rerun_finishes(
+    fresh: Path, tmp_path: Path
+) -> None:
+    pytest.importorskip("endplay")
+    db = _copy(fresh, tmp_path, "stop.duckdb")
+
+    def interrupt(_: int) -> None:
+        os.kill(os.getpid(), signal.SIGINT)  # the first Ctrl-C: finish this batch, then stop
+
+    conn = duckdb.connect(str(db))
+    try:
+        report = review_database(conn, workers=1, batch_deals=4, on_progress=interrupt)
+    finally:
+        conn.close()
+    assert report.interrupted and report.reviewed + len(report.skipped) == 4
+    assert _review(db, workers=1) == (32, False)
+    full = _copy(fresh, tmp_path, "full.duckdb")
+    _review(full, workers=1)
+    assert _tables(db) == _tables(full)
+
+
+def test_analyse_play_command_is_incremental(fresh: Path, tmp_path: Path) -> None:
+    pytest.importorskip("endplay")
+    db = _copy(fresh, tmp_path, "cli.duckdb")
+    runner = CliRunner()
+    first = runner.invoke(app, ["analyse", "--play", "--workers", "1", "--db", str(db)])
+    assert first.exit_code == 0, first.output
+    assert "play: " in first.stdout and "deals reviewed" in first.stdout
+    again = runner.invoke(app, ["analyse", "--play", "--workers", "1", "--db", str(db)])
+    assert again.exit_code == 0 and "play: 0 deals reviewed" in again.stdout
