@@ -14,7 +14,16 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from model.tables import CARD_REVIEW, DDL, DEAL_REVIEW, DEALS, DECISION_REVIEW, GAMES, insert
+from model.tables import (
+    CARD_REVIEW,
+    DDL,
+    DEAL_REVIEW,
+    DEALS,
+    DECISION_REVIEW,
+    GAMES,
+    TABLES,
+    insert,
+)
 from sim.analysis import PREFERENCE_VARIANTS
 from sim.review.bridge import review_bridge
 from sim.review.preference import review_preference
@@ -26,23 +35,9 @@ REVIEWED_VARIANTS = (*PREFERENCE_VARIANTS, *BRIDGE_VARIANTS)
 Task = tuple[str, int, str, list[str], str, str]
 """A deal to review: ``(game_id, deal_no, variant, players, rules JSON, record JSON)``."""
 
-CARD_SCHEMA = {
-    "game_id": pl.String(), "deal_no": pl.Int32(), "card_no": pl.Int8(), "player": pl.String(),
-    "side": pl.String(), "card": pl.String(), "value_before": pl.Int8(),
-    "value_after": pl.Int8(), "cost": pl.Int8(), "best_cards": pl.List(pl.String()),
-}
-DECISION_SCHEMA = {
-    "game_id": pl.String(), "deal_no": pl.Int32(), "decision_no": pl.Int8(),
-    "player": pl.String(), "kind": pl.String(), "choice": pl.String(),
-    "best": pl.List(pl.String()), "value_choice": pl.Int32(), "value_best": pl.Int32(),
-    "cost": pl.Int32(), "correct": pl.Boolean(),
-}
-DEAL_SCHEMA = {
-    "game_id": pl.String(), "deal_no": pl.Int32(), "variant": pl.String(),
-    "declarer": pl.String(), "contract": pl.String(), "fewest": pl.Boolean(),
-    "result": pl.Int8(), "value_start": pl.Int8(), "value_end": pl.Int8(),
-    "claimed": pl.Boolean(), "cards": pl.Int16(), "skipped": pl.String(),
-}
+CARD_SCHEMA = TABLES[CARD_REVIEW].schema
+DECISION_SCHEMA = TABLES[DECISION_REVIEW].schema
+DEAL_SCHEMA = TABLES[DEAL_REVIEW].schema
 
 
 def create_tables(conn: duckdb.DuckDBPyConnection) -> None:
