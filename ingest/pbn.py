@@ -31,7 +31,7 @@ from ingest.bridge_records import (
     suit_rank_card,
 )
 from ingest.pbn_syntax import PbnGame, split_games
-from ingest.source import Issue, Raw
+from ingest.source import Issue, Raw, ascii_int, is_ascii_int
 from model.bridge.contracts import ContractError, normalise_call, parse_contract
 from model.bridge.seats import SEATS, SeatError, board_dealer, parse_seat, parse_vulnerable
 from model.cards import format_card
@@ -44,8 +44,8 @@ BOARD_TAGS = ("Board", "Dealer", "Vulnerable", "Deal")
 """Taken from the previous game only by a game of the same board (no Board tag of its own, or
 the same number): the other table of the board."""
 SEAT_TAGS = ("North", "East", "South", "West")
-_NOTE_REF = re.compile(r"^=(\d+)=$")
-_SCORE = re.compile(r"^(?:(NS|EW)\s+)?([+-]?\d+)")
+_NOTE_REF = re.compile(r"^=([0-9]+)=$")
+_SCORE = re.compile(r"^(?:(NS|EW)\s+)?([+-]?[0-9]+)")
 
 
 class PbnError(ValueError):
@@ -93,7 +93,7 @@ def _score_ns(text: str) -> int:
     m = _SCORE.match(text.strip())
     if m is None:
         raise PbnError(f"Score {text!r} is not 'NS n' / 'EW n'")
-    n = int(m.group(2))
+    n = ascii_int(m.group(2), "Score", signed=True)
     return -n if m.group(1) == "EW" else n
 
 
@@ -145,7 +145,7 @@ def convert(game: PbnGame, tags: dict[str, str]) -> tuple[dict[str, Any], dict[s
     sections = {KNOWN.get(k.lower(), k): v for k, v in game.sections.items()}
     players = seat_players([_value(tags.get(t)) for t in SEAT_TAGS])
     board_text = _value(tags.get("Board"))
-    board = int(board_text) if board_text and board_text.isdigit() else None
+    board = ascii_int(board_text, "Board") if board_text and board_text.isdigit() else None
     dealer_text = _value(tags.get("Dealer"))
     if dealer_text is not None:
         dealer = parse_seat(dealer_text)
@@ -197,7 +197,7 @@ def convert(game: PbnGame, tags: dict[str, str]) -> tuple[dict[str, Any], dict[s
             r = result.lstrip("^")
             if r != result:
                 deal["irregular"] = True
-            if not r.isdigit():
+            if not is_ascii_int(r):
                 raise PbnError(f"Result {result!r} is not a number of tricks")
             deal["tricks"] = int(r)
         if sections.get("Play") and _value(tags.get("Play")):

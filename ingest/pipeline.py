@@ -15,7 +15,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import itemgetter
@@ -75,6 +75,11 @@ class FileReport:
     """Games touched (a stored game line or deal)."""
     score_error: str | None = None
     """Rescoring failed (a settlement bug): the data is stored and the games stay pending."""
+    failed: str | None = None
+    """The file could not be stored (a full disk, a lost database, a bug): its transaction was
+    rolled back, nothing of it is stored, and the files after it are read all the same."""
+    error: BaseException | None = field(default=None, repr=False, compare=False)
+    """The exception behind ``failed`` (``trickbook --debug`` prints its traceback)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,9 +129,22 @@ def _deal_row(a: Accepted, key: str) -> dict[str, object]:
 
 
 def _quarantine_row(issue: Issue, now: datetime) -> dict[str, object]:
-    return {"source": issue.source, "line": issue.line, "record_key": issue.record_key,
-            "code": str(issue.code), "message": issue.message, "raw": issue.raw,
-            "ingested_at": now}
+    key = issue.record_key
+    return {"source": issue.source, "line": issue.line,
+            "record_key": None if key is None else store.bounded(key, 200),
+            "code": str(issue.code), "message": store.bounded(issue.message, store.MESSAGE_LIMIT),
+            "raw": store.bounded(issue.raw, store.RAW_LIMIT), "ingested_at": now}
+
+
+def _merged(issues: list[Issue]) -> Issue:
+    """One issue for the records of one line (``_FileLoad._quarantine_rows``)."""
+    if len(issues) == 1:
+        return issues[0]
+    first = issues[0]
+    message = store.merged_message([f"{i.record_key or '?'}: {i.code}: {i.message}"
+                                    for i in issues])
+    raw = max((i.raw for i in issues), key=len)
+    return Issue(first.source, first.line, first.record_key, first.code, message, raw)
 
 
 class _FileLoad:
@@ -148,6 +166,8 @@ class _FileLoad:
         """Auction verdicts of the columnar card path, kept from batch to batch."""
         self.stored_games: dict[str, tuple[str, str] | None] = {}
         """The stored games of the chunk's game lines, looked up together (``chunk``)."""
+        self.lines_held: dict[int, list[Issue]] = {}
+        """The issues of each line with a quarantine row written in this file."""
 
     def stored_game(self, game_id: str) -> tuple[str, str] | None:
         """``store.stored_game``, answered from the chunk's look-up when it has the game."""
@@ -384,7 +404,9 @@ class _FileLoad:
                 by_variant[a.variant.name].append(a)
             for group in by_variant.values():
                 v = group[0].variant
-                flat = [v.deal_row(a.game, a.record) for a in group]  # type: ignore[arg-type]
+                flat = [a.row if a.row is not None
+                        else v.deal_row(a.game, a.record)  # type: ignore[arg-type]
+                        for a in group]
                 self.staging.add(v.deals_table,
                                  pl.DataFrame(flat, schema=v.frame_schema, orient="row"))
             self.report.games.update(a.record.game_id for a, _ in fresh)
@@ -392,11 +414,34 @@ class _FileLoad:
             self._flush_fast(accepted, lines)
         self.fast = []
         if self.issues:
-            rows = [_quarantine_row(i, self.now) for i in self.issues]
-            store.insert(self.conn, T.QUARANTINE, store.frame(rows, store.QUARANTINE_SCHEMA))
+            rows = self._quarantine_rows()
+            if rows:
+                store.insert(self.conn, T.QUARANTINE,
+                             store.frame(rows, store.QUARANTINE_SCHEMA))
         self.report.stored += len(self.games) + len(fresh)
         self.games, self.deals, self.issues = [], [], []
 
+
+    def _quarantine_rows(self) -> list[dict[str, object]]:
+        """The batch's new quarantine rows: one per line (the table's key, records.md 2). Issues
+        of records that share a line (a PBN game and its deal, LIN boards written on one line)
+        go into one row: the first issue's code, and a message that says how many records the
+        row holds and quotes each (``store.merged_message``); a line met in an earlier batch is
+        updated in place."""
+        by_line: dict[int, list[Issue]] = {}
+        for issue in self.issues:
+            by_line.setdefault(issue.line, []).append(issue)
+        rows = []
+        for line, issues in by_line.items():
+            earlier = self.lines_held.get(line)
+            if earlier is None:
+                self.lines_held[line] = issues
+                rows.append(_quarantine_row(_merged(issues), self.now))
+            else:
+                earlier += issues
+                store.replace_quarantine_message(self.conn, self.report.source, line,
+                                                 _merged(earlier).message)
+        return rows
 
     def _flush_fast(self, accepted: pl.DataFrame, lines: Sequence[str]) -> None:
         """Store the fast path's deals of a chunk of ``lines``: new, duplicate, or a conflict
@@ -515,7 +560,7 @@ def _load_file(
                     on_record(report.records, done)
         else:
             since = 0  # bytes read since the last flush
-            for item in reader.read(path):
+            for item in guarded(reader.read(path), source):
                 report.records += 1
                 if isinstance(item, Raw):
                     done += len(item.text) + 1
@@ -539,11 +584,28 @@ def _load_file(
         store.mark_pending(conn, report.games)
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        with suppress(duckdb.Error):  # a connection DuckDB invalidated has nothing to roll back
+            conn.execute("ROLLBACK")
         raise
     finally:
-        load.staging.close(conn)
+        with suppress(duckdb.Error):
+            load.staging.close(conn)
     return done
+
+
+def guarded(items: Iterator[Raw | Issue], source: str) -> Iterator[Raw | Issue]:
+    """A reader's stream, ending in an issue instead of an exception: a reader that fails
+    (a bug, a file that vanished) keeps what it read before, and the rest of the file is one
+    quarantined issue that says where and why it stopped."""
+    line = 0
+    try:
+        for item in items:
+            line = max(line, item.line)
+            yield item
+    except Exception as exc:
+        yield Issue(source, max(line, 1), None, Code.PARSE,
+                    f"the reader stopped after line {line} ({type(exc).__name__}: "
+                    f"{str(exc)[:300]}): the rest of the file is not read", "")
 
 
 def ingest_file(
@@ -595,8 +657,14 @@ def ingest_paths(
     score: ScoreFn | None = None,
     batch: int = BATCH,
     fast: bool = True,
+    waiting: Callable[[float], None] | None = None,
 ) -> list[FileReport]:
     """Ingest files, folders and globs into ``db_path``; one report per file.
+
+    A ``db_path`` that is not a DuckDB database (or cannot be one) is refused before any file is
+    read (``store.DatabaseError``). While another process holds the database's lock the run
+    waits (``store.LOCK_WAIT``), calling ``waiting(seconds waited)``. A file whose transaction
+    fails (a full disk, a bug) is rolled back and reported ``failed``; the next file is read.
 
     ``score`` settles the games marked pending (``rescore_pending``): it runs before the first file
     (finishing an interrupted run) and after every file that touched games. Ingest itself knows
@@ -605,9 +673,11 @@ def ingest_paths(
     ``strict`` raises :class:`StrictError` at the first issue (that file is rolled back; earlier
     files stay stored). ``should_stop`` is asked between files (a first Ctrl-C). A
     ``KeyboardInterrupt`` inside a file rolls that file back and propagates."""
+    if str(db_path) != ":memory:":
+        store.check_database_path(Path(db_path))
     files = [(p, explicit) for p, explicit in expand(paths)
              if explicit or reader_for(p) is not None]
-    sizes = [p.stat().st_size if p.is_file() else 0 for p, _ in files]
+    sizes = [_size(p) for p, _ in files]
     total = sum(sizes)
     reports: list[FileReport] = []
     # each file's sha256 is computed in a thread while the database opens or the file before it
@@ -621,7 +691,11 @@ def ingest_paths(
         return hasher.submit(file_sha256, path)
 
     coming = hash_of(0)
-    conn = store.connect(db_path)
+    try:
+        conn = store.connect(db_path, waiting=waiting)
+    except BaseException:
+        hasher.shutdown(wait=False, cancel_futures=True)
+        raise
     try:
         score_pending_safely(conn, None, score, strict)
         before = 0
@@ -635,8 +709,14 @@ def ingest_paths(
                 if progress is not None:
                     progress(Progress(str(path), no, len(files), before + done, total, records))
 
-            report = ingest_file(conn, path, strict=strict, variants=variants,
-                                 on_record=tick, batch=batch, fast=fast, sha256=sha256)
+            try:
+                report = ingest_file(conn, path, strict=strict, variants=variants,
+                                     on_record=tick, batch=batch, fast=fast, sha256=sha256)
+            except (StrictError, duckdb.InterruptException):
+                raise
+            except Exception as exc:  # the file is rolled back; the next one is read
+                report = failed_report(path, exc)
+                conn = usable(conn, db_path)
             reports.append(report)
             before += sizes[no - 1]
             tick(report.records, 0)
@@ -646,6 +726,34 @@ def ingest_paths(
         hasher.shutdown(wait=False, cancel_futures=True)
         conn.close()
     return reports
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size if path.is_file() else 0
+    except OSError:
+        return 0
+
+
+def failed_report(path: Path, exc: Exception) -> FileReport:
+    """The report of a file whose transaction failed: nothing of it is stored."""
+    report = FileReport(str(path), reader=getattr(reader_for(path), "name", None))
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    report.failed = f"{type(exc).__name__}: {text[:300]}" if text else type(exc).__name__
+    report.error = exc
+    return report
+
+
+def usable(conn: duckdb.DuckDBPyConnection, db_path: str | Path) -> duckdb.DuckDBPyConnection:
+    """``conn``, or a new connection when DuckDB invalidated it (after a fatal error such as a
+    full disk); a database that cannot be opened again ends the run (``store.DatabaseError``)."""
+    try:
+        conn.execute("SELECT 1").fetchall()
+        return conn
+    except duckdb.Error:
+        with suppress(duckdb.Error):
+            conn.close()
+    return store.connect(db_path)
 
 
 def score_pending_safely(

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
 
@@ -47,6 +48,20 @@ INGEST_LOG_SCHEMA: dict[str, pl.DataType] = {
 }
 
 
+RAW_LIMIT = 64 << 10
+"""Characters of a quarantined record's text kept in ``quarantine.raw`` (the rest is cut, and the
+cut is said): a 50 MB value must not be copied into the database, nor into memory again."""
+MESSAGE_LIMIT = 2_000
+"""Characters of an issue's message kept in ``quarantine.message``."""
+
+
+def bounded(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, saying how much was cut."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… [{len(text) - limit:,} more characters cut]"
+
+
 def create_tables(conn: duckdb.DuckDBPyConnection) -> None:
     """Every table, in one round trip (each statement ``CREATE TABLE IF NOT EXISTS``)."""
     conn.execute("\n;\n".join(ddl.strip().rstrip(";") for ddl in (*T.DDL.values(),
@@ -61,17 +76,99 @@ commit and close of 20,000 deals with cards took about 0.12 s instead of 0.15 s 
 development machine (docs/ingest.md "Speed")."""
 
 
-def connect(db_path: str | Path, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+class DatabaseError(Exception):
+    """The database cannot be used: what it is and why, in one line for a user."""
+
+
+DUCKDB_MAGIC = b"DUCK"
+"""Bytes 8-11 of every DuckDB database file (its header)."""
+LOCK_WAIT = 30.0
+"""Seconds a writer waits for another process's lock on the database before giving up."""
+LOCK_POLL = 0.2
+
+
+def check_database_path(path: Path) -> None:
+    """Refuse a database path before anything is read: a parent that is not a folder, a folder,
+    or an existing file that is not a DuckDB database (a CSV, JSONL or Parquet file named by
+    mistake would otherwise be opened as an empty database, or overwritten)."""
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise DatabaseError(f"cannot create the database {path}: {parent} is not a folder")
+            break
+    if path.is_dir():
+        raise DatabaseError(f"{path} is a folder, not a DuckDB database file")
+    if path.exists():
+        try:
+            with path.open("rb") as fh:
+                head = fh.read(12)
+        except OSError as exc:
+            raise DatabaseError(f"cannot read the database {path}: {exc.strerror or exc}") from exc
+        if head and head[8:12] != DUCKDB_MAGIC:
+            raise DatabaseError(f"{path} is not a DuckDB database (refusing to open or overwrite "
+                                "it; name a new or an existing .duckdb file with --db)")
+
+
+def explain_open_error(path: Path, exc: BaseException) -> str:
+    """What a failure to open the database is, in one line: locked by another process, a
+    read-only file system, no permission, or DuckDB's own words."""
+    text = str(exc)
+    low = text.lower()
+    if "lock" in low and ("conflicting" in low or "could not set lock" in low):
+        return (f"the database {path} is locked by another process writing it "
+                f"(it holds the write lock): {text.splitlines()[0]}")
+    if "read-only file system" in low:
+        return f"the database {path} is on a read-only file system: it cannot be written"
+    if "permission denied" in low:
+        return f"no permission to write the database {path}"
+    if "no space left" in low:
+        return f"no space left on the device of the database {path}"
+    first = text.splitlines()[0] if text else type(exc).__name__
+    return f"cannot open the database {path}: {first}"
+
+
+def is_lock_conflict(exc: BaseException) -> bool:
+    low = str(exc).lower()
+    return "lock" in low and ("conflicting" in low or "could not set lock" in low)
+
+
+def connect(db_path: str | Path, *, read_only: bool = False, wait: float = LOCK_WAIT,
+            waiting: Callable[[float], None] | None = None) -> duckdb.DuckDBPyConnection:
     """Open the database; read-write opens create it and its tables.
 
-    Other processes (dashboards) may hold it read-only; open read-write only while writing."""
+    Other processes (dashboards) may hold it read-only; open read-write only while writing. While
+    another process holds the lock, a writer tries again for ``wait`` seconds, calling
+    ``waiting(seconds waited)`` each time; every failure is a :class:`DatabaseError` saying what
+    it is."""
     path = Path(db_path)
+    if str(db_path) != ":memory:":
+        check_database_path(path)
+    if not read_only and str(db_path) != ":memory:":
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DatabaseError(f"cannot create the folder of the database {path}: "
+                                f"{exc.strerror or exc}") from exc
+    start = time.monotonic()
+    while True:
+        try:
+            conn = duckdb.connect(str(path), read_only=read_only)
+            break
+        except duckdb.Error as exc:
+            waited = time.monotonic() - start
+            if not is_lock_conflict(exc) or waited >= wait:
+                raise DatabaseError(explain_open_error(path, exc)) from exc
+            if waiting is not None:
+                waiting(waited)
+            time.sleep(LOCK_POLL)
     if read_only:
-        return duckdb.connect(str(path), read_only=True)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = duckdb.connect(str(path))
-    conn.execute("SET checkpoint_threshold = ?", [CHECKPOINT_THRESHOLD])
-    create_tables(conn)
+        return conn
+    try:
+        conn.execute("SET checkpoint_threshold = ?", [CHECKPOINT_THRESHOLD])
+        create_tables(conn)
+    except duckdb.Error as exc:
+        conn.close()
+        raise DatabaseError(explain_open_error(path, exc)) from exc
     return conn
 
 
@@ -346,6 +443,22 @@ def _holding(staged: list[_X], games: list[frozenset[str]], wanted: set[str]) ->
 def clear_quarantine(conn: duckdb.DuckDBPyConnection, source: str) -> None:
     """Drop a source's earlier quarantine rows: a new ingest of it replaces them."""
     conn.execute(f"DELETE FROM {T.QUARANTINE} WHERE source = ?", [source])
+
+
+MERGED = "{n} records at this line: "
+"""How a quarantine row holding the issues of several records of one line starts (its records
+are counted by the data check ``quarantine_matches_last_ingest``)."""
+
+
+def merged_message(parts: list[str]) -> str:
+    """The message of a quarantine row holding the issues of ``len(parts)`` records."""
+    return MERGED.format(n=len(parts)) + " | ".join(parts)
+
+
+def replace_quarantine_message(conn: duckdb.DuckDBPyConnection, source: str, line: int,
+                               message: str) -> None:
+    conn.execute(f"UPDATE {T.QUARANTINE} SET message = ? WHERE source = ? AND line = ?",
+                 [bounded(message, MESSAGE_LIMIT), source, line])
 
 
 def mark_pending(conn: duckdb.DuckDBPyConnection, game_ids: Iterable[str]) -> None:

@@ -14,6 +14,7 @@ import importlib
 import json
 import signal
 import sys
+import traceback
 from enum import StrEnum
 from pathlib import Path
 from types import FrameType
@@ -27,16 +28,58 @@ from rich.table import Table
 
 from ingest.pipeline import FileReport, StrictError, ingest_paths
 from ingest.pipeline import Progress as IngestProgress
+from ingest.store import LOCK_WAIT
 from scoring.store import score_pending
 
 DEFAULT_DB = Path("data/trickbook.duckdb")
 PROGRESS_MIN_BYTES = 1 << 20
 """Inputs smaller than this (1 MiB in all) show no progress bar."""
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Hand histories, settlement and statistics for trick-taking games.")
+class _App(typer.Typer):
+    """The command: an unexpected exception is one line on stderr and exit 1, never a
+    traceback (``--debug`` shows it)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().__call__(*args, **kwargs)
+        except Exception as exc:
+            if _debug_wanted():
+                raise
+            sys.stderr.write(f"trickbook: {_one_line(exc)} (run with --debug for the "
+                             "traceback)\n")
+            sys.exit(1)
+
+
+def _debug_wanted() -> bool:
+    return DEBUG["on"] or "--debug" in sys.argv[1:2]
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+DEBUG = {"on": False}
+"""Set by ``trickbook --debug``: print tracebacks."""
+
+app = _App(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+           help="Hand histories, settlement and statistics for trick-taking games.")
 out = Console(soft_wrap=True)
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
+
+
+@app.callback()
+def _options(debug: Annotated[bool, typer.Option(
+        "--debug", help="Show the traceback of an unexpected error.")] = False) -> None:
+    DEBUG["on"] = debug
+
+
+def _db_error(exc: BaseException) -> typer.Exit:
+    """One line for a database that cannot be used (``ingest.store.DatabaseError``), exit 2."""
+    err.print(str(exc), markup=False)
+    if DEBUG["on"]:
+        err.print_exception()
+    return typer.Exit(2)
 
 DbOption = Annotated[Path, typer.Option("--db", help="The DuckDB database file.")]
 
@@ -77,6 +120,11 @@ def _print_report(r: FileReport) -> None:
     if r.skipped:
         out.print(f"{r.source}: skipped ({r.skipped})")
         return
+    if r.failed:
+        err.print(f"{r.source}: not stored: {r.failed}", markup=False)
+        if DEBUG["on"] and r.error is not None:
+            err.print("".join(traceback.format_exception(r.error)), markup=False)
+        return
     out.print(f"{r.source}: {r.records} read, {r.stored} stored, {r.duplicates} duplicates, "
               f"{r.quarantined} quarantined")
     for issue in r.issues[:5]:
@@ -95,9 +143,15 @@ def ingest(
     strict: Annotated[bool, typer.Option(help="Stop at the first problem (exit 1).")] = False,
 ) -> None:
     """Read, validate and store records; then rescore the games they touched."""
+    from ingest.store import DatabaseError, check_database_path
+
+    try:
+        check_database_path(db)  # refused before anything is read
+    except DatabaseError as exc:
+        raise _db_error(exc) from exc
     stop = _StopFlag()
     previous = signal.signal(signal.SIGINT, stop.handler)
-    total = sum(p.stat().st_size for p in paths if p.is_file())
+    total = sum(_size(p) for p in paths)
     bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[n]}"),
                    TimeRemainingColumn(), console=err, transient=True,
                    disable=total < PROGRESS_MIN_BYTES and all(p.is_file() for p in paths))
@@ -108,18 +162,25 @@ def ingest(
                    description=f"{p.file_no}/{p.files} {Path(p.source).name}",
                    n=f"{p.records:,} records")
 
+    said = {"waiting": False}
+
+    def waiting(seconds: float) -> None:
+        if not said["waiting"]:
+            err.print(f"waiting for {db}: another process holds its lock (up to "
+                      f"{LOCK_WAIT:.0f} s) ...", markup=False)
+            said["waiting"] = True
+
     try:
         with bar:
             reports = ingest_paths(
-                paths, db, strict=strict, progress=tick, should_stop=stop, score=score_pending
+                paths, db, strict=strict, progress=tick, should_stop=stop, score=score_pending,
+                waiting=waiting,
             )
     except StrictError as exc:
         err.print(f"strict: {exc}", markup=False)
         raise typer.Exit(1) from exc
-    except duckdb.IOException as exc:
-        err.print(f"cannot open {db} for writing (is another process using it?): {exc}",
-                  markup=False)
-        raise typer.Exit(2) from exc
+    except DatabaseError as exc:
+        raise _db_error(exc) from exc
     except KeyboardInterrupt as exc:
         err.print("interrupted: the file in progress was rolled back; finished files are stored")
         raise typer.Exit(130) from exc
@@ -128,20 +189,39 @@ def ingest(
     for r in reports:
         _print_report(r)
     failed = _after_load_checks(db)
-    if strict and failed:
+    if (strict and failed) or any(r.failed for r in reports):
         raise typer.Exit(1)
     if stop.requested:
         err.print("stopped early: run the same command again to ingest the remaining files")
         raise typer.Exit(130)
 
 
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size if path.is_file() else 0
+    except OSError:
+        return 0
+
+
 def _read_only(db: Path) -> duckdb.DuckDBPyConnection:
     """The database opened read-only; exit 2 with a message when it cannot be."""
+    from ingest.store import DatabaseError, connect
+
     try:
-        return duckdb.connect(str(db), read_only=True)
-    except duckdb.Error as exc:
-        err.print(f"cannot open {db}: {exc}", markup=False)
-        raise typer.Exit(2) from exc
+        return connect(db, read_only=True)
+    except DatabaseError as exc:
+        raise _db_error(exc) from exc
+
+
+def _writable(db: Path) -> duckdb.DuckDBPyConnection:
+    """The database opened for writing (waiting for another writer's lock); exit 2 with what is
+    wrong when it cannot be."""
+    from ingest.store import DatabaseError, connect
+
+    try:
+        return connect(db)
+    except DatabaseError as exc:
+        raise _db_error(exc) from exc
 
 
 def _after_load_checks(db: Path) -> bool:
@@ -150,7 +230,7 @@ def _after_load_checks(db: Path) -> bool:
 
     if not db.exists():
         return False
-    conn = duckdb.connect(str(db), read_only=True)
+    conn = _read_only(db)
     try:
         failures = run_checks(conn)
     finally:
@@ -163,16 +243,21 @@ def _after_load_checks(db: Path) -> bool:
 @app.command()
 def score(db: DbOption = DEFAULT_DB) -> None:
     """Recompute every settlement from the stored deals."""
-    from ingest.store import connect
+    from ingest.store import explain_open_error
     from model.tables import PENDING
     from scoring.store import rescore
 
-    conn = connect(db)
+    conn = _writable(db)
     try:
         conn.execute("BEGIN")
         result = rescore(conn, None, transaction=False)
         conn.execute(f"DELETE FROM {PENDING}")
         conn.execute("COMMIT")
+    except (duckdb.Error, OSError) as exc:  # a full disk, a file system turned read-only
+        err.print(f"nothing was changed: {explain_open_error(db, exc)}", markup=False)
+        if DEBUG["on"]:
+            err.print_exception()
+        raise typer.Exit(2) from exc
     finally:
         conn.close()
     out.print(f"{result.games} games settled: {result.settlements} settlement rows, "
@@ -360,13 +445,12 @@ def export(
 def analyse(db: DbOption = DEFAULT_DB) -> None:
     """Double-dummy tables and par of bridge deals with four hands (optional ``dds`` extra);
     open-hand declarer tricks of Preference deals with every hand (``open_hand`` table)."""
-    from ingest.store import connect
     from trickbook.analyse import analyse_open_hand, solver_available
 
     if not db.exists():
         err.print(f"no database at {db} (run `trickbook ingest` first)")
         raise typer.Exit(2)
-    conn = connect(db)
+    conn = _writable(db)
     failed = False
     try:
         try:

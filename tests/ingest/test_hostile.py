@@ -1,0 +1,264 @@
+"""Hostile and clumsy input (issue 14): every defect found by attacking trickbook becomes a test
+named after it. The invariants: no exception leaves ``ingest_paths``; each record read ends as
+stored, duplicate or quarantined (records.md 2); a bad record never stops its file and a bad file
+never stops the others."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from ingest import store
+from ingest.pipeline import FileReport, ingest_paths
+from ingest.source import Issue, Raw
+from model.problems import Code
+from tests.ingest.conftest import SAMPLES
+from tests.ingest.fakes import FakeSettlement, fake_scorer
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+LIN_SAMPLE = SHARED / "bbo-vugraph-lin" / "00001.lin"
+PBN_SAMPLE = SHARED / "endplay-fixtures" / "pbn" / "example1.pbn"
+TRAVELLERS = SAMPLES / "bridge" / "club-pairs-travellers.csv"
+INT32_MAX = 2**31 - 1
+
+
+def ingest(db: Path, *paths: Path) -> list[FileReport]:
+    reports = ingest_paths(list(paths), db, score=fake_scorer(FakeSettlement()))
+    for r in reports:
+        assert r.records == r.stored + r.duplicates + r.quarantined, r
+    return reports
+
+
+def quarantine(db: Path) -> list[tuple[str, int, str, str]]:
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        return conn.execute("SELECT source, line, code, message FROM quarantine "
+                            "ORDER BY source, line").fetchall()
+    finally:
+        conn.close()
+
+
+def bridge_jsonl_lines() -> list[str]:
+    """A game and its deals as JSON Lines, from the PBN reader over a real file."""
+    from ingest.pbn import READER
+
+    return [json.dumps(r.data) for r in READER.read(PBN_SAMPLE) if isinstance(r, Raw)][:5]
+
+
+# 1. No traceback, ever -----------------------------------------------------------------------
+
+def test_recursion_error_on_deeply_nested_json(tmp_path: Path) -> None:
+    lines = (SAMPLES / "league.jsonl").read_text().splitlines()[:3]
+    deep = '{"record": "deal", "x": ' + "[" * 5000 + "]" * 5000 + "}"
+    p = tmp_path / "deep.jsonl"
+    p.write_text("\n".join([lines[0], deep, *lines[1:3]]) + "\n")
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.quarantined == 1 and r.stored == 3
+    (q,) = quarantine(tmp_path / "t.duckdb")
+    assert q[1] == 2 and q[2] == "parse" and "nested" in q[3]
+
+
+@pytest.mark.parametrize("board", [INT32_MAX + 1, 10**30])
+def test_bridge_board_above_int32_jsonl(tmp_path: Path, board: int) -> None:
+    lines = bridge_jsonl_lines()
+    bad = json.loads(lines[1])
+    bad["board"] = board
+    p = tmp_path / "b.jsonl"
+    p.write_text("\n".join([lines[0], json.dumps(bad), *lines[2:]]) + "\n")
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.quarantined == 1 and r.stored == len(lines) - 1
+    (q,) = quarantine(tmp_path / "t.duckdb")
+    assert q[1] == 2 and "board" in q[3]
+
+
+def test_bridge_board_above_int32_pbn(tmp_path: Path) -> None:
+    p = tmp_path / "b.pbn"
+    text = PBN_SAMPLE.read_text()
+    p.write_text(text.replace('[Board "1"]', f'[Board "{INT32_MAX + 1}"]', 1))
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.quarantined >= 1 and r.stored > 0
+    assert any("board" in q[3].lower() for q in quarantine(tmp_path / "t.duckdb"))
+
+
+def test_bridge_board_above_int32_lin(tmp_path: Path) -> None:
+    p = tmp_path / "b.lin"
+    p.write_text(LIN_SAMPLE.read_text().replace("qx|o1|", f"qx|o{INT32_MAX + 1}|", 1))
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.quarantined >= 1 and r.stored > 0
+
+
+@pytest.mark.parametrize("kind", ["sheet", "traveller"])
+def test_csv_cell_over_131072_characters(tmp_path: Path, kind: str) -> None:
+    if kind == "sheet":
+        src = (SAMPLES / "club-sheet-2026-11-22.csv").read_text().splitlines()
+        at = next(i for i, t in enumerate(src) if not t.startswith("#")) + 2
+    else:
+        src = TRAVELLERS.read_text().splitlines()
+        at = 2
+    cells = src[at].split(",")
+    cells[1] = '"' + "x" * 200_000 + '"'
+    src[at] = ",".join(cells)
+    p = tmp_path / f"{kind}.csv"
+    p.write_text("\n".join(src) + "\n")
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.quarantined == 1 and r.stored > 0
+    (q,) = quarantine(tmp_path / "t.duckdb")
+    assert q[1] == at + 1
+    assert len(q[3]) < 1000
+
+
+def test_traveller_csv_not_utf8(tmp_path: Path) -> None:
+    text = TRAVELLERS.read_text().replace("Riverside", "Café Müller")
+    p = tmp_path / "cp1252.csv"
+    p.write_bytes(text.encode("cp1252"))
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.quarantined == 0 and r.stored > 0
+    conn = duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True)
+    events = {e for (e,) in conn.execute("SELECT DISTINCT event FROM games").fetchall()}
+    conn.close()
+    assert all(e.startswith("Café Müller") for e in events)
+
+
+def test_csv_declared_code_page(tmp_path: Path) -> None:
+    src = (SAMPLES / "club-sheet-2026-11-22.csv").read_text()
+    p = tmp_path / "greek.csv"
+    p.write_bytes(("# encoding: cp1253\n# event: Κυριακή\n" + src).encode("cp1253"))
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.stored > 0
+    conn = duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True)
+    (event,) = conn.execute("SELECT event FROM games").fetchone()  # type: ignore[misc]
+    conn.close()
+    assert event == "Κυριακή"
+
+
+def test_csv_that_no_encoding_reads_is_quarantined_with_the_reason(tmp_path: Path) -> None:
+    p = tmp_path / "binary.csv"
+    p.write_bytes(b"event,board,ns_pair,ew_pair,contract\n\x00\x81\x8d\x00,1,2,3,4S\n")
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.stored == 0 and r.quarantined == 1
+    (q,) = quarantine(tmp_path / "t.duckdb")
+    assert "encoding" in q[3]
+
+
+def test_unicode_digit_in_lin_number(tmp_path: Path) -> None:
+    text = LIN_SAMPLE.read_text()
+    p = tmp_path / "sup.lin"
+    p.write_text(text.replace("Final 2,I,1,", "Final 2,I,²,")
+                 .replace("qx|o1|", "qx|o²|", 1).replace("mc|6|", "mc|²|", 1))
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.stored > 0
+
+
+def test_unicode_digit_in_ppn_number(tmp_path: Path) -> None:
+    text = (SAMPLES / "balkan" / "league.ppn").read_text()
+    p = tmp_path / "sup.ppn"
+    p.write_text(text.replace("[Refe 4]", "[Refe ⁴]").replace("\n[2 312", "\n[² 312", 1))
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.quarantined >= 1
+
+
+def test_glob_over_symlink_loop(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "league.jsonl").write_bytes((SAMPLES / "league.jsonl").read_bytes())
+    (folder / "loop").symlink_to(folder)
+    (folder / "a").symlink_to(folder / "b")
+    (folder / "b").symlink_to(folder / "a")
+    for arg in (folder, f"{folder}/**/*.jsonl", f"{folder}/*"):
+        reports = ingest(tmp_path / "t.duckdb", Path(str(arg)))
+        assert [Path(r.source).name for r in reports if not r.skipped] in ([], ["league.jsonl"])
+
+
+@pytest.mark.parametrize("key", ["nt", "mb"])
+def test_50_mb_lin_value(tmp_path: Path, key: str) -> None:
+    p = tmp_path / "big.lin"
+    text = LIN_SAMPLE.read_text()
+    first = text.index("qx|c1|")
+    with p.open("w") as fh:
+        fh.write(text[:first] + f"{key}|" + "x" * (50 << 20) + "|" + text[first:])
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    if key == "nt":  # commentary is not read: nothing lost
+        assert (r.stored, r.quarantined) == (34, 0)
+    else:
+        assert (r.quarantined, r.stored) == (1, 33)  # board o1; its game comes with o2
+        ((_, line, _, message),) = quarantine(tmp_path / "t.duckdb")
+        assert line == 4 and "longer than" in message and len(message) < 1000
+
+
+def test_db_whose_parent_is_a_file(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(store.DatabaseError, match="not a folder"):
+        ingest(tmp_path / "file" / "t.duckdb", SAMPLES / "league.jsonl")
+
+
+@pytest.mark.parametrize("name", ["x.csv", "x.jsonl", "x.parquet", "x.duckdb"])
+def test_db_naming_an_existing_non_duckdb_file(tmp_path: Path, name: str) -> None:
+    target = tmp_path / name
+    target.write_bytes(TRAVELLERS.read_bytes())
+    with pytest.raises(store.DatabaseError, match="not a DuckDB database"):
+        ingest(target, SAMPLES / "league.jsonl")
+    assert target.read_bytes() == TRAVELLERS.read_bytes()
+
+
+def test_full_disk_at_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "t.duckdb"
+    real = store.insert
+    calls = {"n": 0}
+
+    def insert(conn: duckdb.DuckDBPyConnection, table: str, rows: object) -> None:
+        if table == "ingest_log":
+            calls["n"] += 1
+            if calls["n"] == 1:
+                raise OSError(28, "No space left on device")
+        real(conn, table, rows)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "insert", insert)
+    first, second = ingest(db, SAMPLES / "league.jsonl", SAMPLES / "bad-lines.jsonl")
+    assert first.failed and "No space left on device" in first.failed
+    assert first.stored == 0 and first.records == 0
+    assert second.failed is None and second.records > 0
+
+
+def test_reader_bug_quarantines_its_file_and_others_go_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ingest.lin import LinReader
+
+    def broken(self: LinReader, path: Path) -> object:
+        yield Issue(str(path), 1, None, Code.PARSE, "first", "")
+        raise RuntimeError("reader bug")
+
+    monkeypatch.setattr(LinReader, "read", broken)
+    lin = tmp_path / "a.lin"
+    lin.write_text(LIN_SAMPLE.read_text())
+    a, b = ingest(tmp_path / "t.duckdb", lin, SAMPLES / "league.jsonl")
+    assert a.quarantined == 2 and "reader bug" in a.issues[-1].message
+    assert b.stored > 0
+
+
+def test_utf8_bom_does_not_quarantine_a_jsonl_file(tmp_path: Path) -> None:
+    p = tmp_path / "bom.jsonl"
+    p.write_bytes(b"\xef\xbb\xbf" + (SAMPLES / "league.jsonl").read_bytes())
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.quarantined == 0 and r.stored > 0
+
+
+def test_utf16_jsonl(tmp_path: Path) -> None:
+    p = tmp_path / "u16.jsonl"
+    p.write_bytes((SAMPLES / "league.jsonl").read_text().encode("utf-16"))
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    (plain,) = ingest(tmp_path / "u.duckdb", SAMPLES / "league.jsonl")
+    assert (r.stored, r.quarantined) == (plain.stored, 0)
+
+
+def test_quarantined_raw_text_is_bounded(tmp_path: Path) -> None:
+    p = tmp_path / "long.jsonl"
+    p.write_text('{"record": "deal", "game_id": "' + "g" * (1 << 20) + '"}\n')
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    conn = duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True)
+    (n,) = conn.execute("SELECT max(length(raw)) FROM quarantine").fetchone()  # type: ignore[misc]
+    conn.close()
+    assert r.quarantined == 1 and n <= store.RAW_LIMIT + 100
+
