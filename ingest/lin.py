@@ -68,15 +68,36 @@ class Board:
     errors: list[str] = field(default_factory=list)
 
 
+KEYS = frozenset({
+    "ah", "an", "at", "bn", "bt", "cg", "cp", "cr", "em", "ha", "hc", "lf", "mb", "mc", "md",
+    "mn", "nt", "ob", "pc", "pf", "pg", "pn", "pw", "px", "qx", "rh", "rs", "sk", "st", "sv",
+    "tu", "up", "vg", "wt"})
+"""The keys of BBO's LIN files. A pair whose key is not one of them means the stream is out of
+step (a ``|`` missing or doubled): the reader skips one part and so steps back in."""
+
+
 def pairs(text: str) -> Iterator[tuple[str, str, int]]:
-    """``(key, value, line)`` of every ``key|value|`` pair."""
+    """``(key, value, line)`` of every ``key|value|`` pair; where the stream is out of step
+    (a part that is not a LIN key where a key is due), ``("", part, line)`` for the skipped part,
+    and the pairs go on from the next part (one missing ``|`` costs the board it is in, not the
+    rest of the file)."""
     parts = text.split("|")
     line = 1
-    for i in range(0, len(parts) - 1, 2):
-        key_raw, value = parts[i], parts[i + 1]
+    i = 0
+    while i < len(parts) - 1:
+        key_raw = parts[i]
         line += key_raw.count("\n")
-        yield key_raw.strip().lower(), value, line
+        key = key_raw.strip().lower()
+        if key not in KEYS:
+            yield "", key_raw, line
+            i += 1
+            continue
+        value = parts[i + 1]
+        yield key, value, line
         line += value.count("\n")
+        i += 2
+    if i == len(parts) - 1 and parts[i].strip():
+        yield "", parts[i], line + parts[i].count("\n")
 
 
 def parse_result(text: str) -> tuple[str, int, int] | None:
@@ -114,7 +135,17 @@ class LinReader:
         header: dict[str, Any] = {"names": None, "rs": [], "vg": None}
         boards: list[Board] = []
         cur: Board | None = None
+        loose: list[tuple[int, str]] = []  # out of step outside any board
         for key, value, line in pairs(text):
+            if not key:
+                where = f"line {line}: {value.strip()[:40]!r} is not a LIN key (a '|' missing " \
+                        "or doubled before it?)"
+                if cur is not None:
+                    cur.errors.append(where)
+                    cur.text.append(f"{value[:200]}|")
+                else:
+                    loose.append((line, where))
+                continue
             if key == "qx" or (key == "md" and cur is not None and cur.md):
                 cur = Board(line)
                 boards.append(cur)
@@ -167,6 +198,8 @@ class LinReader:
         event = " / ".join(x.strip() for x in vg[:2] if x.strip()) or None
         match = f"{vg[5].strip()} v {vg[7].strip()}" if len(vg) >= 8 else None
         first = int(vg[3]) if len(vg) > 3 and is_ascii_int(vg[3]) else 1
+        for line, where in loose:
+            yield Issue(source, line, None, Code.PARSE, f"skipped: {where}", "")
         if not boards:
             what = f"event {event!r}" if event else "the file"
             yield Issue(source, 1, stem, Code.PARSE,

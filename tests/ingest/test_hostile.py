@@ -262,3 +262,75 @@ def test_quarantined_raw_text_is_bounded(tmp_path: Path) -> None:
     conn.close()
     assert r.quarantined == 1 and n <= store.RAW_LIMIT + 100
 
+
+
+# 2. Resynchronising readers -----------------------------------------------------------------
+
+PBN_MANY = SHARED / "endplay-fixtures" / "pbn" / "example2.pbn"
+
+
+def read_all(path: Path) -> list[Raw | Issue]:
+    from ingest.formats import reader_for
+
+    reader = reader_for(path)
+    assert reader is not None
+    return list(reader.read(path))
+
+
+def test_one_missing_bar_in_lin_costs_one_board(tmp_path: Path) -> None:
+    text = LIN_SAMPLE.read_text()
+    at = text.index("qx|o5|")
+    cut = text.index("mb|p|", at) + len("mb|p")  # "mb|p|mb|..." becomes "mb|pmb|..."
+    p = tmp_path / "bar.lin"
+    p.write_text(text[:cut] + text[cut + 1:])
+    items = read_all(p)
+    issues = [i for i in items if isinstance(i, Issue)]
+    assert len(items) == len(read_all(LIN_SAMPLE)) == 34  # nothing silently dropped
+    assert [i.record_key for i in issues] == ["o5"] and "not a LIN key" in issues[0].message
+
+
+def test_unclosed_pbn_comment_resynchronises_at_the_next_game(tmp_path: Path) -> None:
+    lines = PBN_MANY.read_text().splitlines()
+    lines.insert(60, "{ a comment that is never closed")  # inside the second game (line 50)
+    p = tmp_path / "brace.pbn"
+    p.write_text("\n".join(lines) + "\n")
+    items, before = read_all(p), read_all(PBN_MANY)
+    issues = [i for i in items if isinstance(i, Issue)]
+    assert len(issues) == 1 and issues[0].line == 50 and "not closed" in issues[0].message
+    def deals(got: list[Raw | Issue]) -> list[int]:
+        return [i.line for i in got if isinstance(i, Raw) and i.data["record"] == "deal"]
+
+    assert deals(items) == [n + (n > 60) for n in deals(before) if n != 50]  # one line added
+
+
+def test_two_pbn_games_without_a_blank_line_are_two_games(tmp_path: Path) -> None:
+    lines = PBN_MANY.read_text().splitlines()
+    assert lines[108] == ""
+    del lines[108]
+    p = tmp_path / "merged.pbn"
+    p.write_text("\n".join(lines) + "\n")
+    got = [(type(i).__name__, i.data.get("board") if isinstance(i, Raw) else None)
+           for i in read_all(p)]
+    want = [(type(i).__name__, i.data.get("board") if isinstance(i, Raw) else None)
+            for i in read_all(PBN_MANY)]
+    assert got == want
+
+
+def test_pbn_20_mb_tag_value_in_bounded_memory(tmp_path: Path) -> None:
+    """The tag scanner is linear: 20 MB of value (with escapes) parses under a 600 MB address
+    space limit (the backtracking regular expression took 3.8 GB)."""
+    import subprocess
+    import sys
+
+    from tests.ingest.conftest import ROOT
+
+    p = tmp_path / "big.pbn"
+    p.write_text('[Event "' + 'a\\"' * (20 << 20 // 3) + '"]\n[Board "1"]\n')
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (600 << 20,) * 2);"
+            "from ingest.pbn_syntax import split_games;"
+            "g = list(split_games(open(sys.argv[1]).read()));"
+            "print(len(g), len(g[0].tags[0][1]), g[0].tags[1])")
+    done = subprocess.run([sys.executable, "-c", code, str(p)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.split()[:2] == ["1", str(2 * (20 << 20 // 3))]
