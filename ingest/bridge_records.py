@@ -9,6 +9,8 @@ with its deals numbered in file order. Checking the records is the validation st
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,9 +147,13 @@ def play_from_columns(
 
 @dataclass
 class GameGroups:
-    """Assigns table records to games: one game per (event, match, room, players)."""
+    """Assigns table records to games: one game per (event, date, match, room, players).
 
-    source_id: str
+    A game's id is its kind (``pbn``, ``lin``, ``traveller``) and a hash of that key, not the
+    file's path (STYLE.md 6): the same games in a copy, a part or a later version of a file
+    under any name have the same ids, so their deals are duplicates, not new games."""
+
+    kind: str
     games: dict[tuple[Any, ...], tuple[str, int]] = field(default_factory=dict)
 
     def place(self, key: tuple[Any, ...]) -> tuple[str, int, bool]:
@@ -156,9 +162,15 @@ class GameGroups:
             gid, n = self.games[key]
             self.games[key] = (gid, n + 1)
             return gid, n + 1, False
-        gid = f"{self.source_id}/{len(self.games) + 1}"
+        gid = f"{self.kind}/{content_id(key)}"
         self.games[key] = (gid, 1)
         return gid, 1, True
+
+
+def content_id(key: object) -> str:
+    """16 hex digits of the sha256 of ``key`` as JSON (a game's identity from its content)."""
+    text = json.dumps(key, ensure_ascii=False, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def game_record(

@@ -20,10 +20,10 @@ from typing import Any
 from ingest.bridge_records import (
     SEAT_NAMES,
     HandError,
+    content_id,
     game_record,
     hand_names,
     parse_hand,
-    source_id,
 )
 from ingest.source import Issue, Raw, is_ascii_int
 from model.bridge.seats import SEATS
@@ -101,11 +101,11 @@ class DdsHandsReader:
             text.startswith("NUMBER ") or bool(_GIB.match(text.split("\n", 1)[0].strip())))
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
-        yield from self.read_text(path.read_text(encoding="latin-1"), str(path), source_id(path))
+        yield from self.read_text(path.read_text(encoding="latin-1"), str(path), path.name)
 
     def read_text(self, text: str, source: str, stem: str = "dds") -> Iterator[Raw | Issue]:
-        gid = stem if "/" in stem else f"dds-hands/{stem}"
-        yield Raw(source, 1, game_record(gid, list(SEAT_NAMES), f"DDS hands {stem}"), "")
+        gid = f"dds-hands/{content_id(text)}"  # the file's content, not its name
+        yield Raw(source, 1, game_record(gid, list(SEAT_NAMES), "DDS hands"), "")
         blocks: list[list[tuple[int, str]]] = []
         for no, raw in enumerate(text.splitlines(), start=1):
             line = raw.strip()

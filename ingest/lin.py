@@ -29,7 +29,6 @@ from ingest.bridge_records import (
     hand_names,
     parse_hand,
     seat_players,
-    source_id,
     suit_rank_card,
 )
 from ingest.source import Issue, Raw, ascii_int, is_ascii_int
@@ -128,7 +127,7 @@ class LinReader:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             text = data.decode("latin-1")
-        yield from self.read_text(text, str(path), source_id(path))
+        yield from self.read_text(text, str(path))
 
     def read_text(self, text: str, source: str, stem: str = "lin") -> Iterator[Raw | Issue]:
         text = text.replace("\r\n", "\n")

@@ -27,7 +27,6 @@ from ingest.bridge_records import (
     parse_hand,
     play_from_columns,
     seat_players,
-    source_id,
     suit_rank_card,
 )
 from ingest.pbn_syntax import PbnGame, split_games
@@ -246,7 +245,7 @@ class PbnReader:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             text = data.decode("latin-1")
-        yield from self.read_text(text, source, source_id(path))
+        yield from self.read_text(text, source)
 
     def read_text(self, text: str, source: str, stem: str = "pbn") -> Iterator[Raw | Issue]:
         groups = GameGroups(stem)
@@ -266,8 +265,8 @@ class PbnReader:
                 yield Issue(source, game.line, key, Code.PARSE, str(exc), game.text)
                 continue
             gid, no, new = groups.place(
-                (head["event"], deal.get("match"), deal.get("room"), tuple(head["players"]))
-            )
+                (head["event"], _value(tags.get("Date")), deal.get("match"), deal.get("room"),
+                 tuple(head["players"])))
             if new:
                 yield Raw(source, game.line, game_record(gid, head["players"], head["event"]),
                           game.text)

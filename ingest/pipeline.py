@@ -68,8 +68,8 @@ class FileReport:
     duplicates: int = 0
     quarantined: int = 0
     skipped: str | None = None
-    """Why nothing was read: ``unchanged`` (same sha256 already ingested), ``no reader``,
-    ``missing``."""
+    """Why nothing was read: ``unchanged`` (its latest ingest had this sha256), ``same content
+    as <source>`` (a copy of a file already ingested), ``no reader``, ``missing``."""
     issues: list[Issue] = field(default_factory=list)
     games: set[str] = field(default_factory=set)
     """Games touched (a stored game line or deal)."""
@@ -580,7 +580,7 @@ def _load_file(
             "source": source, "sha256": report.sha256, "records": report.records,
             "stored": report.stored, "duplicates": report.duplicates,
             "quarantined": report.quarantined, "ingested_at": load.now}
-        store.insert(conn, T.INGEST_LOG, store.frame([log], store.INGEST_LOG_SCHEMA))
+        store.log_ingest(conn, log)
         store.mark_pending(conn, report.games)
         conn.execute("COMMIT")
     except BaseException:
@@ -637,6 +637,10 @@ def ingest_file(
     report.sha256 = sha256.result() if sha256 is not None else file_sha256(path)
     if store.already_logged(conn, source, report.sha256):
         report.skipped = "unchanged"
+        return report
+    copy_of = store.same_content(conn, source, report.sha256)
+    if copy_of is not None:
+        report.skipped = f"same content as {copy_of}"
         return report
     with cycle_gc_paused():
         done = _load_file(conn, path, reader, report, strict=strict, variants=variants,

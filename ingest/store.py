@@ -177,10 +177,43 @@ def frame(rows: list[dict[str, object]], schema: dict[str, pl.DataType]) -> pl.D
 
 
 def already_logged(conn: duckdb.DuckDBPyConnection, source: str, sha256: str) -> bool:
+    """True when the source's latest ingest was of this content. A file reverted to an earlier
+    version is read again, so that the quarantine rows of the version in between (its
+    ``deal-conflict``s) are replaced."""
     rows = conn.execute(
-        f"SELECT count(*) FROM {T.INGEST_LOG} WHERE source = ? AND sha256 = ?", [source, sha256]
+        f"SELECT arg_max(sha256, ingested_at) FROM {T.INGEST_LOG} WHERE source = ?", [source]
     ).fetchall()
-    return bool(rows[0][0])
+    return bool(rows) and rows[0][0] == sha256
+
+
+def log_ingest(conn: duckdb.DuckDBPyConnection, log: dict[str, object]) -> None:
+    """The ingest log row of a file read. A file reverted to a version logged before updates
+    that version's row (the key is ``source, sha256``): it becomes the latest, with the
+    quarantine count of this read, and the deals stored by either read counted as stored
+    (the records this read found stored already are its duplicates)."""
+    rows = conn.execute(
+        f"SELECT records, stored FROM {T.INGEST_LOG} WHERE source = ? AND sha256 = ?",
+        [log["source"], log["sha256"]]).fetchall()
+    if not rows:
+        insert(conn, T.INGEST_LOG, frame([log], INGEST_LOG_SCHEMA))
+        return
+    records = int(log["records"])  # type: ignore[call-overload]
+    stored = min(records - int(log["quarantined"]),  # type: ignore[call-overload]
+                 int(rows[0][1]) + int(log["stored"]))  # type: ignore[call-overload]
+    conn.execute(
+        f"UPDATE {T.INGEST_LOG} SET records = ?, stored = ?, duplicates = ?, quarantined = ?, "
+        "ingested_at = ? WHERE source = ? AND sha256 = ?",
+        [records, stored, records - stored - int(log["quarantined"]),  # type: ignore[call-overload]
+         log["quarantined"], log["ingested_at"], log["source"], log["sha256"]])
+
+
+def same_content(conn: duckdb.DuckDBPyConnection, source: str, sha256: str) -> str | None:
+    """Another source already ingested with exactly this content (a copy under another name
+    or folder), or ``None``: sources are identified by their content."""
+    rows = conn.execute(
+        f"SELECT min(source) FROM {T.INGEST_LOG} WHERE sha256 = ? AND source <> ?",
+        [sha256, source]).fetchall()
+    return str(rows[0][0]) if rows and rows[0][0] is not None else None
 
 
 def stored_game(conn: duckdb.DuckDBPyConnection, game_id: str) -> tuple[str, str] | None:

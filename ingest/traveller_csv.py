@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ingest import text as text_codec
-from ingest.bridge_records import GameGroups, game_record, source_id
+from ingest.bridge_records import GameGroups, game_record
 from ingest.csv_sheet import cells_of, unreadable
 from ingest.source import Issue, Raw, ascii_int
 from model.bridge.contracts import ContractError, parse_contract
@@ -99,7 +99,7 @@ class TravellerReader:
         except text_codec.EncodingError as exc:
             yield unreadable(source, path, exc)
             return
-        yield from self.read_lines(text_codec.lines(path, encoding), source, source_id(path))
+        yield from self.read_lines(text_codec.lines(path, encoding), source, "traveller")
 
     def read_text(self, text: str, source: str, stem: str = "traveller") -> Iterator[Raw | Issue]:
         yield from self.read_lines(enumerate(text.splitlines(), start=1), source, stem)

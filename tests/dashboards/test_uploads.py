@@ -66,3 +66,20 @@ def test_valid_upload_is_stored(fixture_copy: Path, tmp_path: Path) -> None:
     assert results[0].records == 2, results[0]
     assert results[0].stored == 2, results[0]
     assert table_counts(fixture_copy)["deals"] == 10
+
+
+def test_uploads_with_non_ascii_names_do_not_collide(tmp_path: Path) -> None:
+    """Issue 14: ``Σάββατο.jsonl`` and ``Κυριακή.jsonl`` were both saved as ``_______.jsonl``."""
+    from dashboards.uploads import stored_name
+
+    a, b = stored_name("Σάββατο.jsonl", b"1"), stored_name("Κυριακή.jsonl", b"2")
+    assert a != b and a.endswith("Σάββατο.jsonl") and b.endswith("Κυριακή.jsonl")
+    assert stored_name("same.jsonl", b"1") != stored_name("same.jsonl", b"2")
+    db = tmp_path / "t.duckdb"
+    lines = (Path(__file__).resolve().parents[2] / "data" / "samples" / "league.jsonl"
+             ).read_text().splitlines()
+    first, second = "\n".join(lines[:10]) + "\n", "\n".join(lines[:1] + lines[10:20]) + "\n"
+    results = ingest_uploads([("Σάββατο.jsonl", first.encode()),
+                              ("Κυριακή.jsonl", second.encode())], db, tmp_path / "up")
+    assert [r.stored for r in results] == [10, 10] and len({r.saved_as for r in results}) == 2
+    assert sorted(p.read_text() for p in (tmp_path / "up").iterdir()) == sorted([first, second])

@@ -334,3 +334,64 @@ def test_pbn_20_mb_tag_value_in_bounded_memory(tmp_path: Path) -> None:
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-500:]
     assert done.stdout.split()[:2] == ["1", str(2 * (20 << 20 // 3))]
+
+
+# 3. Sources are content ---------------------------------------------------------------------
+
+def test_same_content_under_another_name_is_a_duplicate(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    (tmp_path / "copy").mkdir()
+    copies = [tmp_path / "a.pbn", tmp_path / "copy" / "b.pbn"]
+    for c in copies:
+        c.write_bytes(PBN_SAMPLE.read_bytes())
+    first, second = ingest(db, *copies)
+    assert first.stored > 0 and second.skipped == f"same content as {copies[0]}"
+    conn = duckdb.connect(str(db), read_only=True)
+    (deals,) = conn.execute("SELECT count(*) FROM deals").fetchone()  # type: ignore[misc]
+    conn.close()
+    assert deals == sum(1 for i in read_all(PBN_SAMPLE)
+                        if isinstance(i, Raw) and i.data["record"] == "deal")
+
+
+def test_pbn_game_ids_come_from_content_not_the_path(tmp_path: Path) -> None:
+    """A file that is a part of another (the same games under another name) stores no deal
+    twice: the game ids are the same."""
+    db = tmp_path / "t.duckdb"
+    whole = tmp_path / "whole.pbn"
+    whole.write_bytes(PBN_MANY.read_bytes())
+    part = tmp_path / "elsewhere" / "part.pbn"
+    part.parent.mkdir()
+    part.write_text("\n".join(PBN_MANY.read_text().splitlines()[:168]) + "\n")
+    _, b = ingest(db, whole, part)
+    assert b.stored == 0 and b.duplicates == b.records - b.quarantined > 0
+
+
+def test_changed_file_then_reverted_leaves_no_stale_conflict(tmp_path: Path) -> None:
+    from scoring.checks import run_checks
+
+    db = tmp_path / "t.duckdb"
+    p = tmp_path / "results.jsonl"
+    original = (SAMPLES / "league.jsonl").read_text()
+    p.write_text(original)
+    ingest(db, p)
+    p.write_text(original.replace('"tricks": {', '"tricks": {"x": 0, ', 1)
+                 if '"tricks": {' in original else original + "\n")
+    changed, = ingest(db, p)
+    assert changed.quarantined >= 1 and changed.failed is None
+    p.write_text(original)
+    reverted, = ingest(db, p)
+    assert reverted.skipped is None and reverted.quarantined == 0
+    assert quarantine(db) == []
+    conn = duckdb.connect(str(db), read_only=True)
+    assert [f.check for f in run_checks(conn) if not f.finding] == []
+    conn.close()
+
+
+def test_changed_pbn_at_the_same_path_is_no_constraint_error(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    p = tmp_path / "results.pbn"
+    p.write_bytes(PBN_SAMPLE.read_bytes())
+    ingest(db, p)
+    p.write_text(PBN_SAMPLE.read_text().replace('[Result "10"]', '[Result "9"]', 1))
+    (r,) = ingest(db, p)
+    assert r.failed is None and r.quarantined >= 1
