@@ -75,6 +75,8 @@ class FileReport:
     """Games touched (a stored game line or deal)."""
     score_error: str | None = None
     """Rescoring failed (a settlement bug): the data is stored and the games stay pending."""
+    replaced: int = 0
+    """Deals of an earlier version of this source superseded (``replace``; counted as stored)."""
     failed: str | None = None
     """The file could not be stored (a full disk, a lost database, a bug): its transaction was
     rolled back, nothing of it is stored, and the files after it are read all the same."""
@@ -150,10 +152,16 @@ def _merged(issues: list[Issue]) -> Issue:
 class _FileLoad:
     """The records of one file between two flushes, and the file's counts."""
 
-    def __init__(self, conn: duckdb.DuckDBPyConnection, report: FileReport, strict: bool) -> None:
+    def __init__(self, conn: duckdb.DuckDBPyConnection, report: FileReport, strict: bool,
+                 replace: bool = False, tables: Callable[[str], str] | None = None) -> None:
         self.conn = conn
         self.report = report
         self.strict = strict
+        self.replace = replace
+        """Deals that differ from the ones an earlier version of this source stored supersede
+        them (``--replace``); otherwise they are ``deal-conflict``s."""
+        self.tables = tables or (lambda variant: f"deals_{variant}")
+        """A variant's ``deals_<variant>`` table."""
         self.now = datetime.now(UTC)
         self.games: list[Accepted] = []
         self.deals: list[Accepted] = []
@@ -382,13 +390,33 @@ class _FileLoad:
                 fresh.append((a, key))
             elif known[at] == key:
                 self.report.duplicates += 1
-            else:
-                raw = a.raw
-                self.issue(Issue(raw.source, raw.line, f"{d.game_id}#{d.deal_no}",
-                                 Code.DEAL_CONFLICT,
-                                 f"deal {d.deal_no} of game {d.game_id!r} is already stored with "
-                                 "other content (fix or remove one of them)", raw.text))
+            elif self.conflict(d.game_id, d.deal_no, a.raw.line, a.raw.text):
+                known[at] = key
+                fresh.append((a, key))
         return fresh
+
+    def conflict(self, game_id: str, deal_no: int, line: int, text: str) -> bool:
+        """A deal whose number is stored (or earlier in this file) with other content. With
+        ``replace``, a deal stored by an earlier version of this same source is removed and
+        this one is stored (True); otherwise this one is a ``deal-conflict`` naming both
+        versions (False)."""
+        origin = store.deal_origin(self.conn, game_id, deal_no)
+        if origin is None:
+            where = "earlier in this file"
+        else:
+            source, at, variant, version = origin
+            if self.replace and source == self.report.source:
+                store.delete_deal(self.conn, game_id, deal_no, self.tables(variant))
+                self.report.replaced += 1
+                return True
+            where = (f"stored from {source} line {at} (version {(version or '?')[:12]}); this "
+                     f"is version {(self.report.sha256 or '?')[:12]}")
+            if source == self.report.source:
+                where += ": ingest with --replace to take this version"
+        self.issue(Issue(self.report.source, line, f"{game_id}#{deal_no}", Code.DEAL_CONFLICT,
+                         f"deal {deal_no} of game {game_id!r} has other content than the one "
+                         f"{where}", text))
+        return False
 
     def flush(self) -> None:
         fresh = self._sort_deals()
@@ -455,12 +483,11 @@ class _FileLoad:
             new = f.filter(pl.col("stored").is_null())
             same = f.filter(pl.col("stored") == pl.col("deal_key")).height
             clash = f.filter(pl.col("stored") != pl.col("deal_key"))
-        for row in clash.iter_rows(named=True):
-            self.issue(Issue(self.report.source, row["line"], f"{row['game_id']}#{row['deal_no']}",
-                             Code.DEAL_CONFLICT,
-                             f"deal {row['deal_no']} of game {row['game_id']!r} is already stored "
-                             "with other content (fix or remove one of them)",
-                             lines[row["idx"]]))
+        taken = [row["idx"] for row in clash.iter_rows(named=True)
+                 if self.conflict(row["game_id"], row["deal_no"], row["line"],
+                                  lines[row["idx"]])]
+        if taken:
+            new = pl.concat([new, clash.filter(pl.col("idx").is_in(taken))], how="diagonal")
         deals = new.select(
             "game_id", "deal_no", "deal_key", "dealer", "declarer", "contract", "line", "record",
             "has_cards", variant=pl.lit(fastpath.VARIANT),
@@ -535,11 +562,11 @@ def _after_batch() -> None:
 def _load_file(
     conn: duckdb.DuckDBPyConnection, path: Path, reader: Reader, report: FileReport, *,
     strict: bool, variants: VariantLookup | None, on_record: Callable[[int, int], None] | None,
-    batch: int, fast: bool,
+    batch: int, fast: bool, replace: bool = False,
 ) -> int:
     """The records of one file in one transaction; returns the bytes read."""
     source = report.source
-    load = _FileLoad(conn, report, strict)
+    load = _FileLoad(conn, report, strict, replace, _tables(variants))
     validator = Validator(load.stored_game, variants)
     use_fast = fast and isinstance(reader, JsonlReader) and _fast_enabled(variants)
     done = 0
@@ -593,6 +620,14 @@ def _load_file(
     return done
 
 
+def _tables(variants: VariantLookup | None) -> Callable[[str], str]:
+    """A variant's name -> its ``deals_<variant>`` table (from the registry)."""
+    from model import variants as registry
+
+    lookup = variants or registry.variant
+    return lambda name: lookup(name).deals_table
+
+
 def guarded(items: Iterator[Raw | Issue], source: str) -> Iterator[Raw | Issue]:
     """A reader's stream, ending in an issue instead of an exception: a reader that fails
     (a bug, a file that vanished) keeps what it read before, and the rest of the file is one
@@ -618,6 +653,7 @@ def ingest_file(
     batch: int = BATCH,
     fast: bool = True,
     sha256: Future[str] | None = None,
+    replace: bool = False,
 ) -> FileReport:
     """Read, validate and store one file in one transaction (rescoring is the caller's).
 
@@ -644,7 +680,7 @@ def ingest_file(
         return report
     with cycle_gc_paused():
         done = _load_file(conn, path, reader, report, strict=strict, variants=variants,
-                          on_record=on_record, batch=batch, fast=fast)
+                          on_record=on_record, batch=batch, fast=fast, replace=replace)
     if on_record is not None:
         on_record(report.records, done)
     return report
@@ -662,6 +698,7 @@ def ingest_paths(
     batch: int = BATCH,
     fast: bool = True,
     waiting: Callable[[float], None] | None = None,
+    replace: bool = False,
 ) -> list[FileReport]:
     """Ingest files, folders and globs into ``db_path``; one report per file.
 
@@ -669,6 +706,8 @@ def ingest_paths(
     read (``store.DatabaseError``). While another process holds the database's lock the run
     waits (``store.LOCK_WAIT``), calling ``waiting(seconds waited)``. A file whose transaction
     fails (a full disk, a bug) is rolled back and reported ``failed``; the next file is read.
+    ``replace``: deals of a changed file that differ from those its earlier version stored
+    supersede them (docs/ingest.md, "Versions of a source"); without it they are conflicts.
 
     ``score`` settles the games marked pending (``rescore_pending``): it runs before the first file
     (finishing an interrupted run) and after every file that touched games. Ingest itself knows
@@ -715,7 +754,8 @@ def ingest_paths(
 
             try:
                 report = ingest_file(conn, path, strict=strict, variants=variants,
-                                     on_record=tick, batch=batch, fast=fast, sha256=sha256)
+                                     on_record=tick, batch=batch, fast=fast, sha256=sha256,
+                                     replace=replace)
             except (StrictError, duckdb.InterruptException):
                 raise
             except Exception as exc:  # the file is rolled back; the next one is read

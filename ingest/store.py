@@ -207,6 +207,28 @@ def log_ingest(conn: duckdb.DuckDBPyConnection, log: dict[str, object]) -> None:
          log["quarantined"], log["ingested_at"], log["source"], log["sha256"]])
 
 
+def deal_origin(conn: duckdb.DuckDBPyConnection, game_id: str,
+                deal_no: int) -> tuple[str, int, str, str | None] | None:
+    """``(source, line, variant, sha256 of the source's latest version)`` of a stored deal."""
+    rows = conn.execute(
+        f"""SELECT d.source, d.line, d.variant,
+                   (SELECT arg_max(l.sha256, l.ingested_at) FROM {T.INGEST_LOG} l
+                    WHERE l.source = d.source)
+            FROM {T.DEALS} d WHERE d.game_id = ? AND d.deal_no = ?""",
+        [game_id, deal_no]).fetchall()
+    if not rows:
+        return None
+    source, line, variant, sha = rows[0]
+    return str(source), int(line or 0), str(variant), None if sha is None else str(sha)
+
+
+def delete_deal(conn: duckdb.DuckDBPyConnection, game_id: str, deal_no: int,
+                variant_table: str) -> None:
+    """Remove a stored deal and its ``deals_<variant>`` row (a superseded version)."""
+    for table in (variant_table, T.DEALS):
+        conn.execute(f"DELETE FROM {table} WHERE game_id = ? AND deal_no = ?", [game_id, deal_no])
+
+
 def same_content(conn: duckdb.DuckDBPyConnection, source: str, sha256: str) -> str | None:
     """Another source already ingested with exactly this content (a copy under another name
     or folder), or ``None``: sources are identified by their content."""

@@ -125,8 +125,9 @@ def _print_report(r: FileReport) -> None:
         if DEBUG["on"] and r.error is not None:
             err.print("".join(traceback.format_exception(r.error)), markup=False)
         return
-    out.print(f"{r.source}: {r.records} read, {r.stored} stored, {r.duplicates} duplicates, "
-              f"{r.quarantined} quarantined")
+    replaced = f" ({r.replaced} replacing an earlier version)" if r.replaced else ""
+    out.print(f"{r.source}: {r.records} read, {r.stored} stored{replaced}, {r.duplicates} "
+              f"duplicates, {r.quarantined} quarantined")
     for issue in r.issues[:5]:
         out.print(f"  {issue.line}: {issue.code}: {issue.message}", markup=False)
     if r.quarantined > 5:
@@ -141,6 +142,9 @@ def ingest(
     paths: Annotated[list[Path], typer.Argument(help="Files, folders or globs.")],
     db: DbOption = DEFAULT_DB,
     strict: Annotated[bool, typer.Option(help="Stop at the first problem (exit 1).")] = False,
+    replace: Annotated[bool, typer.Option(
+        help="A changed file's deals supersede those its earlier version stored (else they "
+             "are quarantined as conflicts).")] = False,
 ) -> None:
     """Read, validate and store records; then rescore the games they touched."""
     from ingest.store import DatabaseError, check_database_path
@@ -174,7 +178,7 @@ def ingest(
         with bar:
             reports = ingest_paths(
                 paths, db, strict=strict, progress=tick, should_stop=stop, score=score_pending,
-                waiting=waiting,
+                waiting=waiting, replace=replace,
             )
     except StrictError as exc:
         err.print(f"strict: {exc}", markup=False)

@@ -387,11 +387,64 @@ def test_changed_file_then_reverted_leaves_no_stale_conflict(tmp_path: Path) -> 
     conn.close()
 
 
-def test_changed_pbn_at_the_same_path_is_no_constraint_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize("fmt", ["pbn", "jsonl"])
+def test_changed_file_at_the_same_path_is_a_conflict_naming_both_versions(
+        tmp_path: Path, fmt: str) -> None:
+    db = tmp_path / "t.duckdb"
+    p = tmp_path / f"results.{fmt}"
+    if fmt == "pbn":
+        before = PBN_SAMPLE.read_text()
+        after = changed_pbn()
+    else:
+        before = (SAMPLES / "league.jsonl").read_text()
+        after = before.replace('"tricks": {"Anna": 6, "Boris": 4, "Chris": 0}',
+                               '"tricks": {"Anna": 7, "Boris": 3, "Chris": 0}', 1)
+    assert after != before
+    p.write_text(before)
+    (first,) = ingest(db, p)
+    p.write_text(after)
+    (r,) = ingest(db, p)
+    assert r.failed is None and r.quarantined == 1 and r.stored == 0
+    ((_, _, code, message),) = quarantine(db)
+    assert code == "deal-conflict" and f"version {first.sha256[:12]}" in message  # type: ignore[index]
+    assert f"version {r.sha256[:12]}" in message and "--replace" in message  # type: ignore[index]
+
+
+def changed_pbn() -> str:
+    """PBN_SAMPLE with the play of its first board left out (a valid record, other content)."""
+    text = PBN_SAMPLE.read_text()
+    play = '[Play "W"]\nDQ D3 D4 D2\nSK S2 S4 SJ\nDJ DT DK D7\n*\n'
+    assert play in text
+    return text.replace(play, "", 1)
+
+
+def test_replace_supersedes_the_earlier_version(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
     p = tmp_path / "results.pbn"
-    p.write_bytes(PBN_SAMPLE.read_bytes())
+    p.write_text(PBN_SAMPLE.read_text())
     ingest(db, p)
-    p.write_text(PBN_SAMPLE.read_text().replace('[Result "10"]', '[Result "9"]', 1))
-    (r,) = ingest(db, p)
-    assert r.failed is None and r.quarantined >= 1
+    p.write_text(changed_pbn())
+    (r,) = ingest_paths([p], db, score=fake_scorer(FakeSettlement()), replace=True)
+    assert (r.replaced, r.quarantined) == (1, 0) and r.records == r.stored + r.duplicates
+    conn = duckdb.connect(str(db), read_only=True)
+    plays = conn.execute("SELECT (record->'play') IS NULL FROM deals ORDER BY line").fetchall()
+    conn.close()
+    assert plays == [(True,), (False,)]
+
+
+def test_replace_supersedes_the_earlier_version_on_the_fast_path(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    p = tmp_path / "results.jsonl"
+    before = (SAMPLES / "league.jsonl").read_text()
+    p.write_text(before)
+    ingest(db, p)
+    p.write_text(before.replace('"tricks": {"Anna": 6, "Boris": 4, "Chris": 0}',
+                                '"tricks": {"Anna": 7, "Boris": 3, "Chris": 0}', 1))
+    (r,) = ingest_paths([p], db, score=fake_scorer(FakeSettlement()), replace=True)
+    assert (r.replaced, r.quarantined, r.stored) == (1, 0, 1)
+    conn = duckdb.connect(str(db), read_only=True)
+    rows = conn.execute("SELECT record->>'$.tricks.Anna' FROM deals WHERE line = 2").fetchall()
+    (n,) = conn.execute("SELECT count(*) FROM deals_greek").fetchone()  # type: ignore[misc]
+    (m,) = conn.execute("SELECT count(*) FROM deals").fetchone()  # type: ignore[misc]
+    conn.close()
+    assert rows == [("7",)] and n == m
