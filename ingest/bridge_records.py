@@ -9,13 +9,12 @@ with its deals numbered in file order. Checking the records is the validation st
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ingest.source import content_id
 from model.bridge.contracts import TRUMP_SUIT, parse_contract
 from model.bridge.seats import SEATS, left_of
 from model.cards import DECK_52, RANK_LETTERS, SUIT_LETTERS, format_card
@@ -167,12 +166,6 @@ class GameGroups:
         return gid, 1, True
 
 
-def content_id(key: object) -> str:
-    """16 hex digits of the sha256 of ``key`` as JSON (a game's identity from its content)."""
-    text = json.dumps(key, ensure_ascii=False, default=str, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
 def game_record(
     game_id: str, players: list[str], event: str | None, variant: str = "bridge-duplicate"
 ) -> dict[str, Any]:
@@ -188,8 +181,18 @@ def card_name(c: int) -> str:
 
 
 __all__ = [
-    "SEAT_NAMES", "GameGroups", "HandError", "attribute_play", "card_name", "complete_hands",
-    "game_record", "hand_names", "parse_hand", "play_from_columns", "seat_players",
+    "SEAT_NAMES",
+    "GameGroups",
+    "HandError",
+    "attribute_play",
+    "card_name",
+    "complete_hands",
+    "content_id",
+    "game_record",
+    "hand_names",
+    "parse_hand",
+    "play_from_columns",
+    "seat_players",
 ]
 
 

@@ -47,7 +47,7 @@ from ingest.ppn_rules import (
     rules_record,
     rules_tags,
 )
-from ingest.source import Issue, Raw, is_ascii_int
+from ingest.source import Issue, Raw, content_id, is_ascii_int
 from model.balkan.check import active_players, check_deal, defenders_of, first_leader, mode_of
 from model.balkan.contracts import parse_contract
 from model.balkan.frame import deal_row
@@ -102,6 +102,16 @@ def _blocks(source: str, text: str) -> Iterator[_Game | Issue]:
         yield game
 
 
+IDENTITY_TAGS = ("Player1", "Player2", "Player3", "Date", "StartTime", "Location")
+"""The tags a PPN game without a ``GameId`` tag is identified by (its id is their hash)."""
+
+
+def ppn_game_id(tag: dict[str, str]) -> str:
+    """``ppn/<16 hex digits>``: the game's id from its players, date, start time and place, the
+    same under any file name."""
+    return "ppn/" + content_id([tag.get(k) for k in IDENTITY_TAGS])
+
+
 def _game_record(source: str, g: _Game, stem: str) -> dict[str, Any] | Issue:
     raw = "\n".join(f"[{k} {v}]" for k, (v, _) in g.tags.items())
     missing = [t for t in REQUIRED_TAGS if t not in g.tags]
@@ -124,7 +134,7 @@ def _game_record(source: str, g: _Game, stem: str) -> dict[str, Any] | Issue:
             rules[key] = None
     record: dict[str, Any] = {
         "record": "game", "variant": "balkan",
-        "game_id": tag.get("GameId") or f"ppn/{stem}",
+        "game_id": tag.get("GameId") or ppn_game_id(tag),
         "players": [tag["Player1"], tag["Player2"], tag["Player3"]], "rules": rules,
     }
     date = re.match(r"^([0-9]{4})\.([0-9]{2})\.([0-9]{2})$", tag.get("Date", ""))
@@ -554,7 +564,7 @@ def dumps(game: BalkanGame, deals: Sequence[BalkanDeal]) -> str:
         tags.append(("Location", game.event))
     tags += [(name, getattr(game, key)) for name, key in EXTRA_FIELDS if getattr(game, key)]
     tags += rules_tags(rules)
-    if not game.game_id.startswith("ppn/"):
+    if game.game_id != ppn_game_id(dict(tags)):
         tags.append(("GameId", game.game_id))
     head = [f'[{k} "{v}"]' if " " in v else f"[{k} {v}]" for k, v in tags]
     return "\n".join(head) + "\n\n" + "\n".join(lines) + ("\n" if lines else "")

@@ -7,6 +7,8 @@ has not been validated yet; the validation stage turns it into a pydantic record
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -67,6 +69,13 @@ def is_ascii_int(text: str) -> bool:
     t = text.strip()
     return bool(_ASCII_INT.fullmatch(t)) and t[0] not in "+-" and len(t) <= 10 and (
         int(t) <= INT32_MAX)
+
+
+def content_id(key: object) -> str:
+    """16 hex digits of the sha256 of ``key`` as JSON: a game's id from its content (event,
+    date, players, ...), never from the file's path (STYLE.md 6)."""
+    text = json.dumps(key, ensure_ascii=False, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class Reader(Protocol):
