@@ -303,6 +303,19 @@ QUERIES = {
 }
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet takes as the start of a formula in a CSV cell (OWASP, "CSV Injection")."""
+
+
+def safe_cell(value: object) -> object:
+    """A CSV cell that no spreadsheet runs: text starting ``= + - @`` (or a tab or carriage
+    return) gets a leading ``'``, so a player named ``=HYPERLINK(...)`` stays a name. Numbers
+    are written as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 @app.command()
 def report(
     what: Annotated[Report, typer.Argument(help="standings or quarantine")],
@@ -326,7 +339,7 @@ def report(
     elif format is Format.csv:
         w = csv.writer(sys.stdout, lineterminator="\n")
         w.writerow(columns)
-        w.writerows(rows)
+        w.writerows([safe_cell(v) for v in r] for r in rows)
     else:
         table = Table(*columns, title=f"{what.value} ({len(rows)} rows)")
         for r in rows:

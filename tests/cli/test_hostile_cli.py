@@ -124,3 +124,30 @@ def test_unexpected_error_is_one_line_and_debug_shows_the_traceback(tmp_path: Pa
     assert plain.returncode == 2 and "Traceback" not in plain.stderr
     debug = trickbook("--debug", *args)
     assert debug.returncode == 2 and "Traceback" in debug.stderr
+
+
+def test_report_csv_neutralises_formulas(tmp_path: Path) -> None:
+    """Issue 14: ``report standings --format csv`` wrote ``=HYPERLINK(...)`` names verbatim."""
+    import csv
+    import io
+
+    names = {"Anna": '=HYPERLINK(""http://x/"",""y"")', "Boris": "@SUM(A1)", "Chris": "+1-2"}
+    text = (SAMPLES / "league.jsonl").read_text()
+    for old, new in names.items():
+        text = text.replace(f'"{old}"', json_string(new))
+    src = tmp_path / "names.jsonl"
+    src.write_text(text)
+    db = tmp_path / "t.duckdb"
+    assert runner.invoke(app, ["ingest", str(src), "--db", str(db)]).exit_code == 0
+    result = runner.invoke(app, ["report", "standings", "--db", str(db), "--format", "csv"])
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    players = {r["player"] for r in rows}
+    assert players >= {"'" + n.replace('""', '"') for n in names.values()}
+    assert all(not r["player"].startswith(("=", "+", "-", "@")) for r in rows)
+    assert any(r["cash"].startswith("-") for r in rows)  # numbers are left as they are
+
+
+def json_string(text: str) -> str:
+    import json
+
+    return json.dumps(text.replace('""', '"'))
