@@ -11,6 +11,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterable
+from contextlib import suppress
 from pathlib import Path
 from typing import TypeVar
 
@@ -132,6 +133,20 @@ def is_lock_conflict(exc: BaseException) -> bool:
     return "lock" in low and ("conflicting" in low or "could not set lock" in low)
 
 
+def sweep_spill_files(path: Path) -> None:
+    """Remove the temporary files DuckDB spilled next to the database (``<db>.tmp/``) that a
+    killed writer left behind. Called once the write lock is held: no other process can be
+    spilling there, and this connection spills only later, on demand."""
+    spill = path.with_name(path.name + ".tmp")
+    if not spill.is_dir() or spill.is_symlink():
+        return
+    for leftover in spill.glob("duckdb_temp_*"):
+        if leftover.is_file() and not leftover.is_symlink():
+            leftover.unlink(missing_ok=True)
+    with suppress(OSError):
+        spill.rmdir()  # only when empty
+
+
 def connect(db_path: str | Path, *, read_only: bool = False, wait: float = LOCK_WAIT,
             waiting: Callable[[float], None] | None = None) -> duckdb.DuckDBPyConnection:
     """Open the database; read-write opens create it and its tables.
@@ -163,6 +178,7 @@ def connect(db_path: str | Path, *, read_only: bool = False, wait: float = LOCK_
             time.sleep(LOCK_POLL)
     if read_only:
         return conn
+    sweep_spill_files(path)
     try:
         conn.execute("SET checkpoint_threshold = ?", [CHECKPOINT_THRESHOLD])
         create_tables(conn)

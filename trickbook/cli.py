@@ -18,18 +18,16 @@ import traceback
 from enum import StrEnum
 from pathlib import Path
 from types import FrameType
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import duckdb
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
-from ingest.pipeline import FileReport, StrictError, ingest_paths
-from ingest.pipeline import Progress as IngestProgress
-from ingest.store import LOCK_WAIT
-from scoring.store import score_pending
+if TYPE_CHECKING:  # the command bodies import what they use, so that --help starts fast
+    import duckdb
+
+    from ingest.pipeline import FileReport
+    from ingest.pipeline import Progress as IngestProgress
 
 DEFAULT_DB = Path("data/trickbook.duckdb")
 PROGRESS_MIN_BYTES = 1 << 20
@@ -147,7 +145,11 @@ def ingest(
              "are quarantined as conflicts).")] = False,
 ) -> None:
     """Read, validate and store records; then rescore the games they touched."""
-    from ingest.store import DatabaseError, check_database_path
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from ingest.pipeline import StrictError, ingest_paths
+    from ingest.store import LOCK_WAIT, DatabaseError, check_database_path
+    from scoring.store import score_pending
 
     try:
         check_database_path(db)  # refused before anything is read
@@ -247,6 +249,8 @@ def _after_load_checks(db: Path) -> bool:
 @app.command()
 def score(db: DbOption = DEFAULT_DB) -> None:
     """Recompute every settlement from the stored deals."""
+    import duckdb
+
     from ingest.store import explain_open_error
     from model.tables import PENDING
     from scoring.store import rescore
@@ -323,6 +327,7 @@ def report(
     format: Annotated[Format, typer.Option("--format", help="table, csv or json")] = Format.table,
 ) -> None:
     """Print stored standings or the quarantined records."""
+    from rich.table import Table
     if not db.exists():
         err.print(f"no database at {db} (run `trickbook ingest` first)")
         raise typer.Exit(2)
@@ -375,7 +380,22 @@ def dashboard(
     except ModuleNotFoundError as exc:
         err.print("the dashboards are not installed (dashboards/serve.py is missing)")
         raise typer.Exit(2) from exc
-    raise typer.Exit(int(serve.main(db, port) or 0))
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        code = int(serve.main(db, port) or 0)
+    except _Terminated as exc:  # the server was stopped with us (subprocess.call kills it)
+        raise typer.Exit(143) from exc
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    raise typer.Exit(code)
+
+
+class _Terminated(Exception):
+    """SIGTERM while the dashboards run: unwinds ``subprocess.call``, which stops the server."""
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise _Terminated(f"signal {signum}")
 
 
 BRIDGE_VARIANTS = ("bridge-rubber", "bridge-duplicate")
@@ -495,29 +515,38 @@ def analyse(db: DbOption = DEFAULT_DB) -> None:
 
 
 EXTRA_COMMANDS = (
-    ("simulate", "trickbook.simulate", "simulate_command"),
-    ("balance", "trickbook.balance", "balance_command"),
+    ("simulate", "trickbook.simulate", "simulate_command",
+     "Simulate games of a variant and store them (docs/simulation.md)."),
+    ("balance", "trickbook.balance", "balance_command",
+     "Compare two rule sets by simulation (docs/balance-study.md)."),
 )
-"""Commands that other areas keep in their own modules: one line each."""
+"""Commands that other areas keep in their own modules: one line each (name, module, function,
+one-line help). Their modules are imported only when the command runs, so ``trickbook --help``
+stays fast."""
 
 
-def _register_extra_commands() -> None:
-    for name, module, attr in EXTRA_COMMANDS:
+def _lazy_command(name: str, module: str, attr: str, summary: str) -> None:
+    """Register ``name`` as a stand-in that imports ``module`` when it runs and hands it the
+    rest of the command line (its own ``--help`` included)."""
+
+    @app.command(name, help=summary, add_help_option=False, context_settings={
+        "ignore_unknown_options": True, "allow_extra_args": True})
+    def run(ctx: typer.Context) -> None:
         try:
             command = getattr(importlib.import_module(module), attr)
         except ModuleNotFoundError as exc:
-            if exc.name == module:
-                continue  # that area is not installed
-            raise
-        app.command(name)(command)
+            if exc.name != module:
+                raise
+            err.print(f"`trickbook {name}` is not installed ({module} is missing)")
+            raise typer.Exit(2) from exc
+        single = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+        single.command(name)(command)
+        single(args=ctx.args, prog_name=f"trickbook {name}")
 
 
-_register_extra_commands()
+for _extra in EXTRA_COMMANDS:
+    _lazy_command(*_extra)
 
 
 def main() -> None:
     app()
-
-
-app.command("simulate")(importlib.import_module("trickbook.simulate").simulate_command)
-app.command("balance")(importlib.import_module("trickbook.balance").balance_command)

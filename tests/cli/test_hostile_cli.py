@@ -151,3 +151,28 @@ def json_string(text: str) -> str:
     import json
 
     return json.dumps(text.replace('""', '"'))
+
+
+SERVE_STAND_IN = """
+import sys, signal
+import dashboards.serve as serve
+from trickbook.cli import app
+# the server is a stand-in that says its pid and waits (streamlit itself is not needed here)
+serve.command = lambda port, headless=True: [sys.executable, "-c",
+    "import os, time; print(os.getpid(), flush=True); time.sleep(600)"]
+app(["dashboard", "--db", sys.argv[1], "--port", "1"], prog_name="trickbook")
+"""
+
+
+def test_sigterm_to_dashboard_stops_the_server(tmp_path: Path) -> None:
+    import signal
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cli = subprocess.Popen([sys.executable, "-c", SERVE_STAND_IN, str(tmp_path / "t.duckdb")],
+                           cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    assert cli.stdout is not None
+    server = int(cli.stdout.readline())  # the server runs
+    cli.send_signal(signal.SIGTERM)
+    assert cli.wait(timeout=120) == 143
+    with pytest.raises(ProcessLookupError):  # reaped by the command before it exited
+        os.kill(server, 0)

@@ -448,3 +448,20 @@ def test_replace_supersedes_the_earlier_version_on_the_fast_path(tmp_path: Path)
     (m,) = conn.execute("SELECT count(*) FROM deals").fetchone()  # type: ignore[misc]
     conn.close()
     assert rows == [("7",)] and n == m
+
+
+# 6. Minor -----------------------------------------------------------------------------------
+
+def test_tmp_files_cleaned_after_a_sigkill(tmp_path: Path) -> None:
+    """What a killed writer leaves next to the database (DuckDB's spill files in
+    ``<db>.tmp/``, the staging folders ``.<db>.stage-*``) is removed by the next writer."""
+    db = tmp_path / "t.duckdb"
+    ingest(db, SAMPLES / "league.jsonl")
+    spill = tmp_path / "t.duckdb.tmp"
+    spill.mkdir()
+    (spill / "duckdb_temp_storage_S32K-0.tmp").write_bytes(b"x" * 1000)
+    stage = tmp_path / ".t.duckdb.stage-abc"
+    stage.mkdir()
+    (stage / "deals-000000.parquet").write_bytes(b"x")
+    ingest(db, SAMPLES / "bad-lines.jsonl")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.duckdb"]
