@@ -465,3 +465,45 @@ def test_tmp_files_cleaned_after_a_sigkill(tmp_path: Path) -> None:
     (stage / "deals-000000.parquet").write_bytes(b"x")
     ingest(db, SAMPLES / "bad-lines.jsonl")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.duckdb"]
+
+
+# 5. Writers that wait -----------------------------------------------------------------------
+
+HOLDER = """
+import sys, duckdb
+conn = duckdb.connect(sys.argv[1], read_only=True)  # as a dashboard holds it
+print("held", flush=True)
+sys.stdin.readline()
+conn.close()
+print("released", flush=True)
+"""
+
+
+def test_ingest_waits_while_a_reader_holds_the_database(tmp_path: Path) -> None:
+    """Another process holding the database read-only (a dashboard) makes an ingest wait, not
+    fail; it goes on once the reader lets go (the reader is told to, the first time the
+    ingest reports that it waits)."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "t.duckdb"
+    ingest(db, SAMPLES / "league.jsonl")
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(db)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    assert holder.stdin is not None and holder.stdout is not None
+    assert holder.stdout.readline().strip() == "held"
+    waited: list[float] = []
+
+    def waiting(seconds: float) -> None:
+        if not waited:
+            holder.stdin.write("go\n")  # type: ignore[union-attr]
+            holder.stdin.flush()  # type: ignore[union-attr]
+        waited.append(seconds)
+
+    try:
+        (r,) = ingest_paths([SAMPLES / "bad-lines.jsonl"], db,
+                            score=fake_scorer(FakeSettlement()), waiting=waiting)
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=60)
+    assert waited and r.failed is None and r.records > 0
