@@ -29,6 +29,7 @@ from ingest.bridge_records import (
     seat_players,
     suit_rank_card,
 )
+from ingest.bridge_repairs import repair_auction, repair_play
 from ingest.pbn_syntax import PbnGame, split_games
 from ingest.source import Issue, Raw, ascii_int, is_ascii_int
 from model.bridge.contracts import ContractError, normalise_call, parse_contract
@@ -264,6 +265,7 @@ class PbnReader:
             except (PbnError, SeatError, ContractError, HandError, ValueError) as exc:
                 yield Issue(source, game.line, key, Code.PARSE, str(exc), game.text)
                 continue
+            repairs = repair_auction(deal, head["players"]) + repair_play(deal, head["players"])
             gid, no, new = groups.place(
                 (head["event"], _value(tags.get("Date")), deal.get("match"), deal.get("room"),
                  tuple(head["players"])))
@@ -271,7 +273,8 @@ class PbnReader:
                 yield Raw(source, game.line, game_record(gid, head["players"], head["event"]),
                           game.text)
             yield Raw(source, game.line,
-                      {"record": "deal", "game_id": gid, "deal_no": no, **deal}, game.text)
+                      {"record": "deal", "game_id": gid, "deal_no": no, **deal}, game.text,
+                      tuple(repairs))
 
 
 READER = PbnReader()

@@ -174,6 +174,8 @@ class _FileLoad:
         """Auction verdicts of the columnar card path, kept from batch to batch."""
         self.stored_games: dict[str, tuple[str, str] | None] = {}
         """The stored games of the chunk's game lines, looked up together (``chunk``)."""
+        self.repaired: list[Accepted] = []
+        """Deals of the batch kept (stored or duplicates); their repairs are recorded."""
         self.lines_held: dict[int, list[Issue]] = {}
         """The issues of each line with a quarantine row written in this file."""
 
@@ -189,6 +191,10 @@ class _FileLoad:
 
     def take(self, raw: Raw | Accepted | Issue, validator: Validator) -> None:
         """One record through the reference (pydantic) path (or its result, when known)."""
+        if isinstance(raw, Raw) and raw.repairs and self.strict:
+            self.issue(Issue(raw.source, raw.line, None, Code.PARSE, "needs a repair (refused "
+                             "by strict mode): " + "; ".join(f"{r.code}: {r.message}"
+                                                             for r in raw.repairs), raw.text))
         result = validator.validate(raw) if isinstance(raw, Raw) else raw
         if isinstance(result, Issue):
             self.issue(result)
@@ -388,11 +394,14 @@ class _FileLoad:
             if at not in known:
                 known[at] = key
                 fresh.append((a, key))
+                self.repaired.append(a)
             elif known[at] == key:
                 self.report.duplicates += 1
+                self.repaired.append(a)
             elif self.conflict(d.game_id, d.deal_no, a.raw.line, a.raw.text):
                 known[at] = key
                 fresh.append((a, key))
+                self.repaired.append(a)
         return fresh
 
     def conflict(self, game_id: str, deal_no: int, line: int, text: str) -> bool:
@@ -441,6 +450,14 @@ class _FileLoad:
         for accepted, lines in self.fast:
             self._flush_fast(accepted, lines)
         self.fast = []
+        repairs = [{"source": r.source, "line": r.line, "record_key": f"{d.game_id}#{d.deal_no}",
+                    "code": fix.code, "message": store.bounded(fix.message, store.MESSAGE_LIMIT),
+                    "ingested_at": self.now}
+                   for a in self.repaired if (r := a.raw).repairs
+                   for d in (a.record,) if isinstance(d, DealBase) for fix in r.repairs]
+        if repairs:
+            store.insert(self.conn, store.REPAIRS, store.frame(repairs, store.REPAIRS_SCHEMA))
+        self.repaired = []
         if self.issues:
             rows = self._quarantine_rows()
             if rows:

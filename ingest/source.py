@@ -19,6 +19,17 @@ from model.problems import Code
 
 
 @dataclass(frozen=True, slots=True)
+class Repair:
+    """A named, unambiguous fix a reader made to a record (docs/ingest.md, "Repairs"), kept in
+    the ``repairs`` table with the record's source and line."""
+
+    code: str
+    """``opening-passes``, ``contract-double``, ``play-dropped``."""
+    message: str
+    """What was changed, quoting the record's text."""
+
+
+@dataclass(frozen=True, slots=True)
 class Raw:
     source: str
     line: int
@@ -27,6 +38,8 @@ class Raw:
     data: dict[str, Any]
     text: str
     """The record's text as it stands in the source (quoted in quarantine)."""
+    repairs: tuple[Repair, ...] = ()
+    """The fixes the reader made to ``data`` (``--strict`` refuses a record that needs one)."""
 
 
 @dataclass(frozen=True, slots=True)

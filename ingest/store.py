@@ -23,8 +23,25 @@ from model import tables as T
 from model.tables import PENDING, PENDING_DDL
 from model.tables import insert as insert  # the one writer of rows, for ingest callers
 
-EXTRA_DDL: dict[str, str] = {PENDING: PENDING_DDL}
-"""Ingest's bookkeeping beside the stable tables: the games waiting for a rescore."""
+REPAIRS = "repairs"
+REPAIRS_DDL = """
+    CREATE TABLE IF NOT EXISTS repairs (
+        source      VARCHAR NOT NULL,
+        line        INTEGER NOT NULL,
+        record_key  VARCHAR,
+        code        VARCHAR NOT NULL,
+        message     VARCHAR NOT NULL,
+        ingested_at TIMESTAMPTZ NOT NULL
+    )"""
+"""The named fixes readers made to records that were then stored (``ingest.source.Repair``):
+a source's rows are replaced by each ingest of it, like its quarantine rows."""
+REPAIRS_SCHEMA: dict[str, pl.DataType] = {
+    "source": pl.String(), "line": pl.Int32(), "record_key": pl.String(), "code": pl.String(),
+    "message": pl.String(), "ingested_at": pl.Datetime("us", "UTC"),
+}
+
+EXTRA_DDL: dict[str, str] = {PENDING: PENDING_DDL, REPAIRS: REPAIRS_DDL}
+"""Ingest's bookkeeping beside the stable tables: the games waiting for a rescore, the repairs."""
 
 UTC = pl.Datetime("us", "UTC")
 
@@ -514,6 +531,7 @@ def _holding(staged: list[_X], games: list[frozenset[str]], wanted: set[str]) ->
 def clear_quarantine(conn: duckdb.DuckDBPyConnection, source: str) -> None:
     """Drop a source's earlier quarantine rows: a new ingest of it replaces them."""
     conn.execute(f"DELETE FROM {T.QUARANTINE} WHERE source = ?", [source])
+    conn.execute(f"DELETE FROM {REPAIRS} WHERE source = ?", [source])
 
 
 MERGED = "{n} records at this line: "
