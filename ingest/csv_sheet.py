@@ -141,7 +141,7 @@ class CsvSheetReader:
             return False
         if sidecar_of(path).is_file():
             return True
-        lines = [t.strip() for t in head.decode("utf-8", "replace").lstrip("\ufeff").splitlines()]
+        lines = [t.strip() for t in text_codec.head_text(head).splitlines()]
         lines = [t for t in lines if t]
         if not lines:
             return False

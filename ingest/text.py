@@ -43,10 +43,11 @@ def _script(ch: str) -> str:
 
 def plausible(text: str) -> int:
     """How much ``text`` reads as words: letters of words that keep to one script, where a
-    Latin word is mostly ASCII (an accent here and there) and a Greek or Cyrillic word has no
-    ASCII letter. Text decoded with the wrong code page scores lower (its words mix scripts, or
-    are Latin words of accented letters only)."""
-    score = 0
+    Latin word is mostly ASCII (an accent here and there), a Greek or Cyrillic word has no ASCII
+    letter, and a Greek word has its final sigma only at its end and at most one accent. Text
+    decoded with the wrong code page scores lower: its words mix scripts, are Latin words of
+    accented letters only, or hold symbols (``£``, ``³``, ``¹``) between letters."""
+    score = -3 * len(_SYMBOL_IN_WORD.findall(text))
     for word in _WORD.findall(text):
         high = [c for c in word if ord(c) > 127]
         if not high:
@@ -56,11 +57,18 @@ def plausible(text: str) -> int:
             score -= len(word)
         elif scripts == {"LATIN"}:
             score += len(word) if 2 * len(high) <= len(word) else -len(word)
-        elif len(high) == len(word):
-            score += len(word)
-        else:
+        elif len(high) != len(word):
             score -= len(word)
+        elif scripts == {"GREEK"} and ("ς" in word[:-1] or sum(
+                "TONOS" in unicodedata.name(c, "") for c in word) > 1):
+            score -= len(word)
+        else:
+            score += len(word)
     return score
+
+
+_SYMBOL_IN_WORD = re.compile(r"(?<=[^\W\d_])[^\w\s\x00-\x7f]|[^\w\s\x00-\x7f](?=[^\W\d_])")
+"""A symbol beyond ASCII (not a letter, digit or space) next to a letter."""
 
 
 def _utf16(head: bytes) -> str | None:
@@ -115,6 +123,16 @@ def sniff(head: bytes, whole: bool = False) -> str:
             f"not UTF-8 (byte {where}) nor UTF-16, and no code page of {', '.join(CODE_PAGES)} "
             "reads it as text: declare its encoding with a first line '# encoding: <name>'")
     return best[1]
+
+
+def head_text(head: bytes) -> str:
+    """The first bytes of a file as text, for a reader's sniff (its encoding guessed as
+    ``sniff`` does; what does not decode is replaced; a byte order mark is dropped)."""
+    try:
+        encoding = sniff(head)
+    except EncodingError:
+        encoding = "latin-1"
+    return head.decode(encoding, errors="replace").lstrip("\ufeff")
 
 
 def file_encoding(path: Path) -> str:

@@ -83,11 +83,7 @@ class TravellerReader:
     def sniff(self, path: Path, head: bytes) -> bool:
         if path.suffix.lower() != ".csv":
             return False
-        try:
-            text = text_codec.decode(head[:text_codec.HEAD])
-        except text_codec.EncodingError:
-            text = head.decode("latin-1")
-        first = [t for t in text.lstrip("\ufeff").splitlines()
+        first = [t for t in text_codec.head_text(head).splitlines()
                  if t.strip() and not t.lstrip().startswith("#")][:1]
         cols = {c.strip().strip('"').lower() for c in first[0].split(",")} if first else set()
         return cols >= HEADER_MARK

@@ -574,3 +574,26 @@ def test_endplay_pbn_fixtures_95_percent_stored(tmp_path: Path) -> None:
     assert kept >= 0.95 * records
     codes = {code for _, code, _ in repairs(tmp_path / "t.duckdb")}
     assert codes == {"opening-passes", "contract-double", "play-dropped"}
+
+
+@pytest.mark.parametrize(("text", "encoding"), [
+    ("Κυριακή, Σάββατο, Νίκος, Ελένη, Γιώργος Παπαδόπουλος", "cp1253"),
+    ("Café Müller, Jürgen Groß, Noël, François", "cp1252"),
+    ("Иван Петров, Москва, Сергей", "cp1251"),
+    ("Łódź, Žižkov, Dvořák, Kraków, Gdańsk", "cp1250"),
+])
+def test_single_byte_code_page_detected(text: str, encoding: str) -> None:
+    from ingest.text import sniff
+
+    assert sniff(f"event,north\n{text},x\n".encode(encoding), whole=True) == encoding
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-8-sig", "cp1253"])
+def test_csv_sheet_in_other_encodings_reads_as_utf8(tmp_path: Path, encoding: str) -> None:
+    src = (SAMPLES / "club-sheet-2026-11-22.csv").read_text()
+    p = tmp_path / "sheet.csv"
+    p.write_bytes(src.encode(encoding))
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    (plain,) = ingest(tmp_path / "u.duckdb", SAMPLES / "club-sheet-2026-11-22.csv")
+    assert (r.records, r.stored, r.quarantined) == (plain.records, plain.stored,
+                                                    plain.quarantined)
