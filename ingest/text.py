@@ -57,10 +57,8 @@ def plausible(text: str) -> int:
             score -= len(word)
         elif scripts == {"LATIN"}:
             score += len(word) if 2 * len(high) <= len(word) else -len(word)
-        elif len(high) != len(word):
-            score -= len(word)
-        elif scripts == {"GREEK"} and ("ς" in word[:-1] or sum(
-                "TONOS" in unicodedata.name(c, "") for c in word) > 1):
+        elif len(high) != len(word) or (scripts == {"GREEK"} and ("ς" in word[:-1] or sum(
+                "TONOS" in unicodedata.name(c, "") for c in word) > 1)):
             score -= len(word)
         else:
             score += len(word)
