@@ -176,3 +176,24 @@ def test_sigterm_to_dashboard_stops_the_server(tmp_path: Path) -> None:
     assert cli.wait(timeout=120) == 143
     with pytest.raises(ProcessLookupError):  # reaped by the command before it exited
         os.kill(server, 0)
+
+
+BROKEN_SCHEMA = """
+import sys
+import trickbook.cli as cli
+cli.records_schema = lambda: 1 / 0  # a bug in a command
+cli.app(sys.argv[1:], prog_name="trickbook")
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_bug_is_one_line_unless_debug(debug: bool) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    args = ["--debug", "schema"] if debug else ["schema"]
+    done = subprocess.run([sys.executable, "-c", BROKEN_SCHEMA, *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1
+    assert ("Traceback" in done.stderr) is debug
+    if not debug:
+        assert done.stderr.strip() == ("trickbook: ZeroDivisionError: division by zero (run "
+                                       "with --debug for the traceback)")
