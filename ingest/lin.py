@@ -72,7 +72,17 @@ KEYS = frozenset({
     "mn", "nt", "ob", "pc", "pf", "pg", "pn", "pw", "px", "qx", "rh", "rs", "sk", "st", "sv",
     "tu", "up", "vg", "wt"})
 """The keys of BBO's LIN files. A pair whose key is not one of them means the stream is out of
-step (a ``|`` missing or doubled): the reader skips one part and so steps back in."""
+step (a ``|`` missing or doubled): the reader skips one part and so steps back in. An unknown
+two-letter key is taken as a key when a known key follows its value."""
+
+
+def _unknown_key(key: str, parts: list[str], i: int) -> bool:
+    """A key this reader does not know (two letters) where the stream is in step: the part
+    after its value is a known key, or the end."""
+    if len(key) != 2 or not key.isascii() or not key.isalpha():
+        return False
+    after = parts[i + 2].strip().lower() if i + 2 < len(parts) else ""
+    return after in KEYS or (i + 3 >= len(parts) and not after)
 
 
 def pairs(text: str) -> Iterator[tuple[str, str, int]]:
@@ -87,7 +97,7 @@ def pairs(text: str) -> Iterator[tuple[str, str, int]]:
         key_raw = parts[i]
         line += key_raw.count("\n")
         key = key_raw.strip().lower()
-        if key not in KEYS:
+        if key not in KEYS and not _unknown_key(key, parts, i):
             yield "", key_raw, line
             i += 1
             continue

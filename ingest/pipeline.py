@@ -26,6 +26,7 @@ import numpy as np
 import polars as pl
 
 from ingest import fastpath, fastpath_cards, fastpath_columns, store
+from ingest.csv_sheet import sidecar_of
 from ingest.formats import expand, reader_for
 from ingest.jsonl import JsonlReader, parse_line
 from ingest.lines import Item, PlainLines, Texts
@@ -100,10 +101,14 @@ ScoreFn = Callable[[duckdb.DuckDBPyConnection], object]
 
 
 def file_sha256(path: Path) -> str:
+    """The content of a source: the file's bytes, and its sidecar game file's when it has one
+    (``<sheet>.game.json``: the same rows under another game are other content)."""
     h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
+    for part in (path, sidecar_of(path)):
+        if part is path or (path.suffix.lower() in (".csv", ".tsv") and part.is_file()):
+            with part.open("rb") as fh:
+                while chunk := fh.read(1 << 20):
+                    h.update(chunk)
     return h.hexdigest()
 
 

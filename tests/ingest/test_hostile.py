@@ -597,3 +597,29 @@ def test_csv_sheet_in_other_encodings_reads_as_utf8(tmp_path: Path, encoding: st
     (plain,) = ingest(tmp_path / "u.duckdb", SAMPLES / "club-sheet-2026-11-22.csv")
     assert (r.records, r.stored, r.quarantined) == (plain.records, plain.stored,
                                                     plain.quarantined)
+
+
+def test_unknown_lin_key_in_step_is_read_as_a_key(tmp_path: Path) -> None:
+    """A key the reader does not know (``zz``), followed by a known one, is a pair it skips,
+    not a defect."""
+    text = LIN_SAMPLE.read_text()
+    p = tmp_path / "zz.lin"
+    p.write_text(text.replace("qx|o5|", "zz|anything|qx|o5|", 1))
+    assert [type(i) for i in read_all(p)] == [type(i) for i in read_all(LIN_SAMPLE)]
+
+
+def test_same_sheet_with_another_sidecar_is_not_a_copy(tmp_path: Path) -> None:
+    """A score sheet's content includes its sidecar game file: the same rows under another
+    game are read, not skipped as a copy."""
+    sheet = SAMPLES / "club-sheet-2026-11-29.csv"
+    side = json.loads((SAMPLES / "club-sheet-2026-11-29.game.json").read_text())
+    paths = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        p = tmp_path / name / sheet.name
+        p.write_bytes(sheet.read_bytes())
+        p.with_name(p.stem + ".game.json").write_text(
+            json.dumps({**side, "game_id": f"{side['game_id']}-{name}"}))
+        paths.append(p)
+    a, b = ingest(tmp_path / "t.duckdb", *paths)
+    assert b.skipped is None and a.stored == b.stored > 0
