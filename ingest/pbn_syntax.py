@@ -17,7 +17,9 @@ _TAG_OPEN = re.compile(r'\[\s*([A-Za-z0-9_]{1,64})\s*"')
 _TAG_CLOSE = re.compile(r'\s*\]')
 _TOKEN = re.compile(r'[^\s\[\]{};]+')
 _GAME_START = re.compile(r'\s*\[\s*(Event|Site|Date|Board|Deal)\s+"')
-"""A line that starts a game's tags: where an unclosed ``{`` comment is taken to end."""
+"""A line that starts a game's tags: where an unclosed ``{`` comment is taken to end (so is a
+tag line after an empty line: the next game of a file whose games carry tags over)."""
+_TAG_LINE = re.compile(r'\s*\[\s*[A-Za-z0-9_]+\s+"')
 IDENTITY_TAGS = frozenset({"event", "site", "date", "board", "west", "north", "east", "south",
                            "dealer", "vulnerable", "deal", "declarer", "contract", "result",
                            "auction", "play"})
@@ -77,17 +79,21 @@ def _unescape(value: str) -> str:
 def split_games(text: str) -> Iterator[PbnGame]:
     """The games of a PBN text, in order. Where the text is broken, the reader steps back in at
     the next game and says what it skipped: an unclosed ``{`` comment ends at the next line
-    that starts a game's tags (the game it opened in gets an error naming the lines skipped),
+    that starts a game's tags, or at a tag line after an empty line (the game it opened in gets
+    an error naming the lines skipped),
     and a tag that a game already has starts the next game (two games without an empty line
     between them, 2.3)."""
     game: PbnGame | None = None
     current: str | None = None
     brace_from = 0  # line of an open { comment, 0 when none
+    after_empty = False  # inside a comment: the line before was empty
     for no, raw in enumerate(text.splitlines(), start=1):
         line = raw
         if brace_from:
             end = line.find("}")
-            if end < 0 and not _GAME_START.match(line):
+            starts = _GAME_START.match(line) or (after_empty and _TAG_LINE.match(line))
+            after_empty = not line.strip()
+            if end < 0 and not starts:
                 if game is not None:
                     game.lines.append(raw)
                 continue
@@ -123,7 +129,7 @@ def split_games(text: str) -> Iterator[PbnGame]:
             if ch == "{":
                 end = line.find("}", pos)
                 if end < 0:
-                    brace_from = no
+                    brace_from, after_empty = no, False
                     break
                 pos = end + 1
                 continue

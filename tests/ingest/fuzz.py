@@ -9,6 +9,8 @@ one run into a fresh database; the invariants (docs/ingest.md, "Hostile input"):
 
 - no exception leaves ``ingest_paths`` and no file fails (``FileReport.failed``);
 - every file's records read = stored + duplicates + quarantined;
+- every record of the unmutated part is read (JSON Lines lines, LIN board lines and PBN games
+  that stand unchanged in the mutant each yield a record at least: ``Mutant.floor``);
 - the data checks of ``scoring/checks.py`` hold.
 
 The same seed gives the same mutants. ``tests/ingest/test_fuzz.py`` runs a short batch; ``make
@@ -23,6 +25,7 @@ import random
 import shutil
 import sys
 import traceback
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -165,6 +168,48 @@ class Mutant:
     origin: Path
     mutations: list[str]
 
+    @property
+    def floor(self) -> int:
+        """Records the mutant must yield at least: one per record of the original left
+        untouched (``untouched``)."""
+        return untouched(self.origin.suffix.lower(), self.origin.read_bytes(),
+                         self.path.read_bytes())
+
+
+def _units(suffix: str, data: bytes) -> list[bytes]:
+    """The parts of a file that are one record (at least) each, whatever stands around them:
+    a JSON Lines line, a LIN board line (``qx|``), a PBN game with its own tags after an empty
+    line (with the empty line and its first tag)."""
+    text = data.replace(b"\r\n", b"\n")
+    if suffix in (".jsonl", ".ndjson"):
+        return [t for t in text.split(b"\n") if t.strip()]
+    if suffix == ".lin":
+        return [t for t in text.split(b"\n") if t.startswith(b"qx|")]
+    if suffix == ".pbn":
+        return [b"\n\n" + block for block in text.split(b"\n\n")[1:]
+                if block.startswith(b"[") and (b'[Contract "' in block or b'[Deal "' in block)]
+    return []
+
+
+def untouched(suffix: str, original: bytes, mutant: bytes) -> int:
+    """How many of the original's record units (``_units``) stand unchanged in the mutant (a
+    PBN game must also end where it did: followed by an empty line or the end)."""
+    if suffix == ".pbn":
+        text = mutant.replace(b"\r\n", b"\n")
+        return sum(1 for u in set(_units(suffix, original))
+                   for at in _find_all(text, u)
+                   if text[at + len(u):at + len(u) + 2] in (b"\n\n", b"\n", b""))
+    kept = Counter(_units(suffix, mutant)) & Counter(_units(suffix, original))
+    return sum(kept.values())
+
+
+def _find_all(text: bytes, part: bytes) -> list[int]:
+    found, at = [], text.find(part)
+    while at >= 0:
+        found.append(at)
+        at = text.find(part, at + 1)
+    return found
+
 
 @dataclass
 class Outcome:
@@ -206,6 +251,9 @@ def check_batch(mutants: list[Mutant], db: Path) -> list[str]:
         what = f"{r.source} ({m.origin.name}: {', '.join(m.mutations)})" if m else r.source
         if r.failed:
             failures.append(f"{what}: failed: {r.failed}")
+        if m is not None and r.records < m.floor and not r.skipped:
+            failures.append(f"{what}: {r.records} records read, but {m.floor} records of the "
+                            "original stand unchanged in it")
         if r.records != r.stored + r.duplicates + r.quarantined:
             failures.append(f"{what}: {r.records} read but {r.stored} stored + {r.duplicates} "
                             f"duplicates + {r.quarantined} quarantined")

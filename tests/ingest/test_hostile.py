@@ -623,3 +623,20 @@ def test_same_sheet_with_another_sidecar_is_not_a_copy(tmp_path: Path) -> None:
         paths.append(p)
     a, b = ingest(tmp_path / "t.duckdb", *paths)
     assert b.skipped is None and a.stored == b.stored > 0
+
+
+def test_unclosed_pbn_comment_resynchronises_at_a_carried_over_game(tmp_path: Path) -> None:
+    """example3.pbn's games after the first carry Event and Board over and start with a player
+    tag: an unclosed comment ends at the tag line after the next empty line."""
+    lines = EXAMPLE3.read_text().splitlines()[:80]
+    before = tmp_path / "before.pbn"
+    before.write_text("\n".join(lines) + "\n")
+    lines.insert(20, "{ never closed")  # in board 1's auction
+    p = tmp_path / "brace.pbn"
+    p.write_text("\n".join(lines) + "\n")
+    items, clean = read_all(p), read_all(before)
+    (issue,) = [i for i in items if isinstance(i, Issue)]
+    assert issue.line == 2 and "not closed" in issue.message
+    deals = [i for i in items if isinstance(i, Raw) and i.data["record"] == "deal"]
+    assert len(deals) == len([i for i in clean if isinstance(i, Raw)
+                              and i.data["record"] == "deal"]) - 1
