@@ -790,7 +790,8 @@ def ingest_paths(
                 score_pending_safely(conn, report, score, strict)
     finally:
         hasher.shutdown(wait=False, cancel_futures=True)
-        conn.close()
+        with suppress(duckdb.Error):  # every file is committed (a failing checkpoint loses none)
+            conn.close()
     return reports
 
 

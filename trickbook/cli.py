@@ -15,6 +15,7 @@ import json
 import signal
 import sys
 import traceback
+from contextlib import suppress
 from enum import StrEnum
 from pathlib import Path
 from types import FrameType
@@ -262,12 +263,15 @@ def score(db: DbOption = DEFAULT_DB) -> None:
         conn.execute(f"DELETE FROM {PENDING}")
         conn.execute("COMMIT")
     except (duckdb.Error, OSError) as exc:  # a full disk, a file system turned read-only
+        with suppress(duckdb.Error):
+            conn.execute("ROLLBACK")
         err.print(f"nothing was changed: {explain_open_error(db, exc)}", markup=False)
         if DEBUG["on"]:
             err.print_exception()
         raise typer.Exit(2) from exc
     finally:
-        conn.close()
+        with suppress(duckdb.Error):
+            conn.close()
     out.print(f"{result.games} games settled: {result.settlements} settlement rows, "
               f"{result.transfers} transfers, {result.standings} standings")
     for name in result.unsettled_variants:

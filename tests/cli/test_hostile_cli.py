@@ -197,3 +197,20 @@ def test_a_bug_is_one_line_unless_debug(debug: bool) -> None:
     if not debug:
         assert done.stderr.strip() == ("trickbook: ZeroDivisionError: division by zero (run "
                                        "with --debug for the traceback)")
+
+
+def test_score_on_a_full_disk_changes_nothing(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import scoring.store
+
+    db = tmp_path / "t.duckdb"
+    assert runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db",
+                               str(db)]).exit_code == 0
+
+    def full(*args: object, **kwargs: object) -> object:
+        raise duckdb.IOException("IO Error: Could not write file: No space left on device")
+
+    monkeypatch.setattr(scoring.store, "rescore", full)
+    result = runner.invoke(app, ["score", "--db", str(db)])
+    assert result.exit_code == 2
+    assert "nothing was changed: no space left on the device" in result.output
