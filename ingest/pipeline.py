@@ -101,14 +101,10 @@ ScoreFn = Callable[[duckdb.DuckDBPyConnection], object]
 
 
 def file_sha256(path: Path) -> str:
-    """The content of a source: the file's bytes, and its sidecar game file's when it has one
-    (``<sheet>.game.json``: the same rows under another game are other content)."""
     h = hashlib.sha256()
-    for part in (path, sidecar_of(path)):
-        if part is path or (path.suffix.lower() in (".csv", ".tsv") and part.is_file()):
-            with part.open("rb") as fh:
-                while chunk := fh.read(1 << 20):
-                    h.update(chunk)
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            h.update(chunk)
     return h.hexdigest()
 
 
@@ -696,7 +692,10 @@ def ingest_file(
     if store.already_logged(conn, source, report.sha256):
         report.skipped = "unchanged"
         return report
-    copy_of = store.same_content(conn, source, report.sha256)
+    # a sheet whose game is its sidecar file (<sheet>.game.json) is not a copy of another sheet
+    # with the same rows: its content is the two files
+    copy_of = None if sidecar_of(path).is_file() else store.same_content(conn, source,
+                                                                         report.sha256)
     if copy_of is not None:
         report.skipped = f"same content as {copy_of}"
         return report

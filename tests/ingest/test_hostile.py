@@ -609,8 +609,8 @@ def test_unknown_lin_key_in_step_is_read_as_a_key(tmp_path: Path) -> None:
 
 
 def test_same_sheet_with_another_sidecar_is_not_a_copy(tmp_path: Path) -> None:
-    """A score sheet's content includes its sidecar game file: the same rows under another
-    game are read, not skipped as a copy."""
+    """A score sheet whose game is its sidecar file: the same rows under another game are
+    read, not skipped as a copy."""
     sheet = SAMPLES / "club-sheet-2026-11-29.csv"
     side = json.loads((SAMPLES / "club-sheet-2026-11-29.game.json").read_text())
     paths = []
