@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ingest import text as text_codec
 from ingest.bridge_records import (
     SEAT_NAMES,
     HandError,
@@ -96,12 +97,13 @@ class DdsHandsReader:
     name = "dds-hands"
 
     def sniff(self, path: Path, head: bytes) -> bool:
-        text = head.decode("latin-1")
+        text = text_codec.head_text(head)
         return path.suffix.lower() == ".txt" and (
             text.startswith("NUMBER ") or bool(_GIB.match(text.split("\n", 1)[0].strip())))
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
-        yield from self.read_text(path.read_text(encoding="latin-1"), str(path), path.name)
+        yield from self.read_text(text_codec.decode_or_latin1(path.read_bytes()), str(path),
+                                  path.name)
 
     def read_text(self, text: str, source: str, stem: str = "dds") -> Iterator[Raw | Issue]:
         gid = f"dds-hands/{content_id(text)}"  # the file's content, not its name

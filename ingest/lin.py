@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ingest import text as text_codec
 from ingest.bridge_records import (
     GameGroups,
     HandError,
@@ -132,12 +133,7 @@ class LinReader:
         return bool(re.match(rb"\s*(vg|pn|qx|md|rs)\|", head))
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
-        data = path.read_bytes()
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")
-        yield from self.read_text(text, str(path))
+        yield from self.read_text(text_codec.decode_or_latin1(path.read_bytes()), str(path))
 
     def read_text(self, text: str, source: str, stem: str = "lin") -> Iterator[Raw | Issue]:
         text = text.replace("\r\n", "\n")

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ingest import text as text_codec
 from ingest.bridge_records import (
     GameGroups,
     HandError,
@@ -241,12 +242,7 @@ class PbnReader:
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
         source = str(path)
-        data = path.read_bytes()
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")
-        yield from self.read_text(text, source)
+        yield from self.read_text(text_codec.decode_or_latin1(path.read_bytes()), source)
 
     def read_text(self, text: str, source: str, stem: str = "pbn") -> Iterator[Raw | Issue]:
         groups = GameGroups(stem)

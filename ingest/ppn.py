@@ -27,6 +27,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ingest import text as text_codec
 from ingest.jsonl import quote
 from ingest.ppn_auction import highest_bids, rebuild_auction
 from ingest.ppn_codec import (
@@ -522,9 +523,9 @@ class PpnReader:
     def read(self, path: Path) -> Iterator[Raw | Issue]:
         source = str(path)
         try:
-            text = path.read_bytes().decode("utf-8")
-        except UnicodeDecodeError as exc:
-            yield Issue(source, 1, None, Code.PARSE, f"not UTF-8 (byte {exc.start})", "")
+            text = text_codec.decode(path.read_bytes()).lstrip("\ufeff")
+        except text_codec.EncodingError as exc:
+            yield Issue(source, 1, None, Code.PARSE, f"cannot read the file: {exc}", "")
             return
         except OSError as exc:
             yield Issue(source, 1, None, Code.PARSE, f"cannot read: {exc}", "")

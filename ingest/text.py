@@ -165,6 +165,15 @@ def lines(path: Path, encoding: str) -> Iterator[tuple[int, str | EncodingError]
                 yield no, EncodingError(f"the line is not {encoding} (byte {exc.start})")
 
 
+def decode_or_latin1(data: bytes) -> str:
+    """``decode``, or Latin-1 when nothing else reads the bytes (every byte is a character): for
+    formats whose readers find the bad text themselves (PBN, LIN, DDS hands)."""
+    try:
+        return decode(data).lstrip("\ufeff")
+    except EncodingError:
+        return data.decode("latin-1")
+
+
 def decode(data: bytes) -> str:
     """Bytes of a whole file as text (``sniff``; ``EncodingError`` when nothing reads them)."""
     encoding = sniff(data[:HEAD], whole=len(data) <= HEAD)

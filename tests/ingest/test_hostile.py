@@ -640,3 +640,15 @@ def test_unclosed_pbn_comment_resynchronises_at_a_carried_over_game(tmp_path: Pa
     deals = [i for i in items if isinstance(i, Raw) and i.data["record"] == "deal"]
     assert len(deals) == len([i for i in clean if isinstance(i, Raw)
                               and i.data["record"] == "deal"]) - 1
+
+
+@pytest.mark.parametrize("path", [PBN_SAMPLE, LIN_SAMPLE, SAMPLES / "balkan" / "league.ppn",
+                                  SHARED / "dds-hands" / "list10.txt", TRAVELLERS,
+                                  SAMPLES / "club-sheet-2026-11-22.csv"],
+                         ids=lambda p: p.suffix)
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16"])
+def test_byte_order_marks_in_every_reader(tmp_path: Path, path: Path, encoding: str) -> None:
+    p = tmp_path / path.name
+    p.write_bytes(path.read_text(encoding="utf-8").encode(encoding))
+    got, want = read_all(p), read_all(path)
+    assert [(type(i).__name__, i.line) for i in got] == [(type(i).__name__, i.line) for i in want]
