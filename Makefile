@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 DB     ?= data/trickbook.duckdb
 PORT   ?= 8501
 
-.PHONY: install demo test test-fast bench lint browser-deps sample-db clean
+.PHONY: install demo test test-fast bench fuzz lint browser-deps sample-db clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,12 @@ test-fast: install
 
 bench: install
 	$(PY) -m bench
+
+# The mutation fuzzer over real files of every format (tests/ingest/fuzz.py): SEED, MUTANTS.
+SEED    ?= 1
+MUTANTS ?= 1000
+fuzz: install
+	$(PY) -m tests.ingest.fuzz --seed $(SEED) --mutants $(MUTANTS)
 
 lint: install
 	$(VENV)/bin/ruff check .

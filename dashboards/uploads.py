@@ -2,15 +2,18 @@
 
 This is the single place where the dashboards import ``ingest`` (docs/dashboards.md, "Dependency
 direction"): everything else reads the stable tables only. Uploads are data from outside: the name
-is reduced to a safe file name, the size is bounded (``TRICKBOOK_UPLOAD_MAX_MB``, default 20 MB),
+is reduced to a safe file name prefixed with the content's hash (so no upload overwrites
+another), the size is bounded (``TRICKBOOK_UPLOAD_MAX_MB``, default 20 MB),
 and a file that is not text (a NUL byte or invalid UTF-8 in its first 64 KiB) is refused before
 ingest sees it. A refused file changes nothing in the database.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,10 +43,18 @@ class UploadResult:
 
 
 def safe_name(name: str) -> str:
-    """A file name without directories or unusual characters (``../x;y.jsonl`` -> ``x_y.jsonl``)."""
-    base = name.replace("\\", "/").rsplit("/", 1)[-1]
-    cleaned = re.sub(r"[^A-Za-z0-9._-]", "_", base).lstrip(".")[:120]
+    """A file name without directories or unusual characters (``../x;y.jsonl`` -> ``x_y.jsonl``);
+    letters and digits of any script are kept (``Σάββατο.jsonl`` stays as it is)."""
+    base = unicodedata.normalize("NFC", name.replace("\\", "/").rsplit("/", 1)[-1])
+    cleaned = re.sub(r"[^\w.-]", "_", base).lstrip(".")[:120]
     return cleaned or "upload"
+
+
+def stored_name(name: str, data: bytes) -> str:
+    """Where an upload is kept: its content's hash, then its safe name. Two uploads never
+    overwrite each other (different content, different name), and the same content uploaded
+    twice is the same file (ingest skips it as unchanged)."""
+    return f"{hashlib.sha256(data).hexdigest()[:16]}-{safe_name(name)}"
 
 
 def refuse_reason(name: str, data: bytes, limit_mb: int | None = None) -> str | None:
@@ -79,8 +90,11 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
             results[name] = UploadResult(name, None, message=reason)
             continue
         folder.mkdir(parents=True, exist_ok=True)
-        target = folder / safe_name(name)
-        target.write_bytes(data)
+        target = folder / stored_name(name, data)
+        if not target.exists():  # the same content under the same name: already there
+            partial = target.with_name(target.name + ".part")
+            partial.write_bytes(data)
+            partial.replace(target)
         saved.append(target)
         results[name] = UploadResult(name, str(target))
     if saved:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ingest.source import content_id
 from model.bridge.contracts import TRUMP_SUIT, parse_contract
 from model.bridge.seats import SEATS, left_of
 from model.cards import DECK_52, RANK_LETTERS, SUIT_LETTERS, format_card
@@ -145,9 +146,13 @@ def play_from_columns(
 
 @dataclass
 class GameGroups:
-    """Assigns table records to games: one game per (event, match, room, players)."""
+    """Assigns table records to games: one game per (event, date, match, room, players).
 
-    source_id: str
+    A game's id is its kind (``pbn``, ``lin``, ``traveller``) and a hash of that key, not the
+    file's path (STYLE.md 6): the same games in a copy, a part or a later version of a file
+    under any name have the same ids, so their deals are duplicates, not new games."""
+
+    kind: str
     games: dict[tuple[Any, ...], tuple[str, int]] = field(default_factory=dict)
 
     def place(self, key: tuple[Any, ...]) -> tuple[str, int, bool]:
@@ -156,7 +161,7 @@ class GameGroups:
             gid, n = self.games[key]
             self.games[key] = (gid, n + 1)
             return gid, n + 1, False
-        gid = f"{self.source_id}/{len(self.games) + 1}"
+        gid = f"{self.kind}/{content_id(key)}"
         self.games[key] = (gid, 1)
         return gid, 1, True
 
@@ -176,8 +181,18 @@ def card_name(c: int) -> str:
 
 
 __all__ = [
-    "SEAT_NAMES", "GameGroups", "HandError", "attribute_play", "card_name", "complete_hands",
-    "game_record", "hand_names", "parse_hand", "play_from_columns", "seat_players",
+    "SEAT_NAMES",
+    "GameGroups",
+    "HandError",
+    "attribute_play",
+    "card_name",
+    "complete_hands",
+    "content_id",
+    "game_record",
+    "hand_names",
+    "parse_hand",
+    "play_from_columns",
+    "seat_players",
 ]
 
 

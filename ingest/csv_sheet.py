@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ingest import text as text_codec
 from ingest.jsonl import quote
 from ingest.source import Issue, Raw
 from model.problems import Code
@@ -82,6 +83,8 @@ def _header_game(lines: list[tuple[int, str]], source: str) -> tuple[dict[str, A
             issues.append(Issue(source, line_no, None, Code.PARSE,
                                 f"a header line is '# key: value', got {quote(text)}", text))
             continue
+        if key in ("encoding", "charset", "coding"):
+            continue  # read by ingest/text.py
         if key == "players":
             game["players"] = [p.strip() for p in value.split(",") if p.strip()]
         elif key.startswith("rules."):
@@ -138,7 +141,7 @@ class CsvSheetReader:
             return False
         if sidecar_of(path).is_file():
             return True
-        lines = [t.strip() for t in head.decode("utf-8", "replace").lstrip("\ufeff").splitlines()]
+        lines = [t.strip() for t in text_codec.head_text(head).splitlines()]
         lines = [t for t in lines if t]
         if not lines:
             return False
@@ -157,32 +160,65 @@ class CsvSheetReader:
         header: list[str] | None = None
         delimiter = ","
         ordinal = 0
-        with path.open(encoding="utf-8", errors="replace", newline="") as fh:
-            for line_no, raw_line in enumerate(fh, start=1):
-                text = raw_line.rstrip("\r\n").lstrip("\ufeff")
-                if not text.strip():
-                    continue
-                if text.lstrip().startswith("#"):
-                    if header is None:
-                        header_lines.append((line_no, text))
-                    continue
+        try:
+            encoding = text_codec.file_encoding(path)
+        except text_codec.EncodingError as exc:
+            yield unreadable(source, path, exc)
+            return
+        for line_no, text in text_codec.lines(path, encoding):
+            if isinstance(text, text_codec.EncodingError):
+                ordinal += header is not None
+                yield Issue(source, line_no, None, Code.PARSE, str(text), "")
+                continue
+            if not text.strip():
+                continue
+            if text.lstrip().startswith("#"):
                 if header is None:
-                    yield from _game(source, path, game, header_lines, sidecar_text,
-                                     sidecar_issue is not None)
-                    delimiter = max(DELIMITERS, key=text.count)
-                    header = [c.strip() for c in next(csv.reader([text], delimiter=delimiter))]
-                    continue
-                cells = next(csv.reader([text], delimiter=delimiter))
-                ordinal += 1
-                if len(cells) != len(header):
-                    yield Issue(source, line_no, None, Code.PARSE,
-                                f"{len(cells)} cells but the header row has {len(header)} "
-                                f"columns: {quote(text)}", text)
-                    continue
+                    header_lines.append((line_no, text))
+                continue
+            if header is None:
+                yield from _game(source, path, game, header_lines, sidecar_text,
+                                 sidecar_issue is not None)
+                delimiter = max(DELIMITERS, key=text.count)
+                cells_or = cells_of(text, delimiter)
+                header = [c.strip() for c in cells_or] if isinstance(cells_or, list) else []
+                continue
+            ordinal += 1
+            cells = cells_of(text, delimiter)
+            if isinstance(cells, str):
+                yield Issue(source, line_no, None, Code.PARSE, cells, text)
+            elif len(cells) != len(header):
+                yield Issue(source, line_no, None, Code.PARSE,
+                            f"{len(cells)} cells but the header row has {len(header)} "
+                            f"columns: {quote(text)}", text)
+            else:
                 yield Raw(source, line_no, _deal(header, cells, ordinal, game["game_id"]), text)
         if header is None:
             yield from _game(source, path, game, header_lines, sidecar_text,
                              sidecar_issue is not None)
+
+
+MAX_LINE = 1 << 16
+"""Longest row read, in characters (a score-sheet row is a few hundred; Python's csv module
+refuses a cell over 131,072)."""
+
+
+def cells_of(text: str, delimiter: str) -> list[str] | str:
+    """The cells of one CSV row, or why it cannot be read (too long, bad quoting)."""
+    if len(text) > MAX_LINE:
+        return f"a row of {len(text):,} characters, longer than {MAX_LINE:,}: {quote(text)}"
+    try:
+        return next(csv.reader([text], delimiter=delimiter), [])
+    except csv.Error as exc:
+        return f"not a CSV row ({exc}): {quote(text)}"
+
+
+def unreadable(source: str, path: Path, exc: Exception) -> Issue:
+    """The one issue of a file no encoding reads: the whole file is quarantined."""
+    with path.open("rb") as fh:
+        head = fh.read(200)
+    return Issue(source, 1, None, Code.PARSE, f"cannot read the file: {exc}",
+                 head.decode("latin-1"))
 
 
 def _sidecar(path: Path) -> tuple[dict[str, Any], str, Issue | None]:
@@ -190,7 +226,10 @@ def _sidecar(path: Path) -> tuple[dict[str, Any], str, Issue | None]:
     side = sidecar_of(path)
     if not side.is_file():
         return {}, "", None
-    text = side.read_text(encoding="utf-8")
+    try:
+        text = text_codec.decode(side.read_bytes())
+    except text_codec.EncodingError as exc:
+        return {}, "", Issue(str(path), 0, None, Code.PARSE, f"sidecar {side.name}: {exc}", "")
     try:
         loaded = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -17,15 +17,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ingest import text as text_codec
 from ingest.bridge_records import (
     SEAT_NAMES,
     HandError,
+    content_id,
     game_record,
     hand_names,
     parse_hand,
-    source_id,
 )
-from ingest.source import Issue, Raw
+from ingest.source import Issue, Raw, is_ascii_int
 from model.bridge.seats import SEATS
 from model.problems import Code
 
@@ -34,7 +35,7 @@ TABLE_DENOMS = ("S", "H", "D", "C", "NT")
 GIB_DENOMS = ("NT", "S", "H", "D", "C")
 GIB_SEATS = (1, 0, 3, 2)
 """Seat (N E S W) of the GIB declarer order E, N, W, S."""
-_PBN = re.compile(r'^PBN (\d) (\d) (\d) (\d) "([NESW]):([^"]+)"')
+_PBN = re.compile(r'^PBN ([0-9]) ([0-9]) ([0-9]) ([0-9]) "([NESW]):([^"]+)"')
 _GIB = re.compile(r"^([^:]+):([0-9A-Fa-f]{20})\s*$")
 
 
@@ -63,13 +64,13 @@ def _record(lines: list[tuple[int, str]]) -> dict[str, Any]:
             deal["hands"] = _hands(SEATS.index(m.group(5)), m.group(6))
         elif line.startswith("TABLE "):
             nums = line.split()[1:]
-            if len(nums) != 20 or not all(n.isdigit() for n in nums):
+            if len(nums) != 20 or not all(is_ascii_int(n) for n in nums):
                 raise DdsFormatError(f"TABLE needs 20 numbers: {line[:80]!r}")
             deal["dd_table"] = {f"{TABLE_DENOMS[k // 4]}_{SEATS[k % 4]}": int(n)
                                 for k, n in enumerate(nums)}
         elif line.startswith("PAR2 "):
             score = re.findall(r'"([^"]*)"', line)
-            if not score or not re.fullmatch(r"-?\d+", score[0]):
+            if not score or not re.fullmatch(r"-?[0-9]{1,9}", score[0]):
                 raise DdsFormatError(f"PAR2 without a score: {line[:60]!r}")
             deal["par_ns"] = int(score[0])
     if "hands" not in deal:
@@ -96,16 +97,17 @@ class DdsHandsReader:
     name = "dds-hands"
 
     def sniff(self, path: Path, head: bytes) -> bool:
-        text = head.decode("latin-1")
+        text = text_codec.head_text(head)
         return path.suffix.lower() == ".txt" and (
             text.startswith("NUMBER ") or bool(_GIB.match(text.split("\n", 1)[0].strip())))
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
-        yield from self.read_text(path.read_text(encoding="latin-1"), str(path), source_id(path))
+        yield from self.read_text(text_codec.decode_or_latin1(path.read_bytes()), str(path),
+                                  path.name)
 
     def read_text(self, text: str, source: str, stem: str = "dds") -> Iterator[Raw | Issue]:
-        gid = stem if "/" in stem else f"dds-hands/{stem}"
-        yield Raw(source, 1, game_record(gid, list(SEAT_NAMES), f"DDS hands {stem}"), "")
+        gid = f"dds-hands/{content_id(text)}"  # the file's content, not its name
+        yield Raw(source, 1, game_record(gid, list(SEAT_NAMES), "DDS hands"), "")
         blocks: list[list[tuple[int, str]]] = []
         for no, raw in enumerate(text.splitlines(), start=1):
             line = raw.strip()

@@ -8,6 +8,7 @@ Each format is one module under ``ingest/`` exposing a ``READER`` (the ``Reader`
 from __future__ import annotations
 
 import glob
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -63,7 +64,10 @@ def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
     seen: set[Path] = set()
 
     def once(p: Path, explicit: bool) -> Iterator[tuple[Path, bool]]:
-        key = p.resolve()
+        try:
+            key = p.resolve()
+        except (OSError, RuntimeError):  # a symbolic link loop: reported as missing
+            key = p.absolute()
         if key not in seen:
             seen.add(key)
             yield p, explicit
@@ -71,7 +75,7 @@ def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
     for item in paths:
         p = Path(item)
         if p.is_dir():
-            for f in sorted(q for q in p.rglob("*") if q.is_file()):
+            for f in _walk(p):
                 yield from once(f, False)
         elif p.exists():
             yield from once(p, True)
@@ -81,7 +85,16 @@ def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
                 yield from once(p, True)  # the caller reports it as missing
             for m in matches:
                 if m.is_dir():
-                    for f in sorted(q for q in m.rglob("*") if q.is_file()):
+                    for f in _walk(m):
                         yield from once(f, False)
                 else:
                     yield from once(m, True)
+
+
+def _walk(folder: Path) -> list[Path]:
+    """The files under ``folder``, sorted; links to folders are not followed (a link loop,
+    or a link to a parent, would otherwise be walked again and again)."""
+    found: list[Path] = []
+    for root, _dirs, files in os.walk(folder, followlinks=False, onerror=lambda _e: None):
+        found += [q for name in files if (q := Path(root) / name).is_file()]
+    return sorted(found)

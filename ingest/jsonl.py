@@ -7,6 +7,7 @@ batch of lines at a time (``read_lines``), so a file of any size reads in bounde
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from bisect import bisect_left
@@ -29,13 +30,39 @@ def quote(text: str, limit: int = 80) -> str:
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
+MAX_DEPTH = 32
+"""Deepest nesting of arrays and objects a record may have (a record is at most four deep; a
+line nested a thousand deep would exhaust Python's recursion limit)."""
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """True when ``text`` opens more than ``limit`` arrays or objects inside each other (brackets
+    inside strings count too: a record needs nothing near the limit)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = deepest = 0
+    for ch in _BRACKETS.findall(text):
+        depth += 1 if ch in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest > limit
+
+
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
 def parse_line(source: str, line_no: int, text: str) -> Raw | Issue:
     """One line of a JSONL file as a ``Raw`` record or a ``PARSE`` issue."""
+    if too_deep(text):
+        return Issue(source, line_no, None, Code.PARSE,
+                     f"nested deeper than {MAX_DEPTH} arrays or objects: {quote(text)}", text)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         return Issue(source, line_no, None, Code.PARSE,
                      f"not JSON ({exc.msg} at column {exc.colno}): {quote(text)}", text)
+    except (RecursionError, ValueError) as exc:  # nesting, an int of more than 4,300 digits
+        return Issue(source, line_no, None, Code.PARSE,
+                     f"not readable JSON ({str(exc)[:120]}): {quote(text)}", text)
     if not isinstance(data, dict):
         return Issue(source, line_no, None, Code.PARSE,
                      f"a record is a JSON object, got {type(data).__name__}: {quote(text)}", text)
@@ -72,6 +99,11 @@ class JsonlReader:
         Reads blocks of whole lines, about a batch's worth at a time (estimated from the first
         lines, then from the last batch), so that a batch is mostly one read, and decodes a block
         that is not plain at once (line by line only when it is not valid UTF-8)."""
+        with path.open("rb") as fh:
+            first = fh.read(2)
+        if first in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+            yield from _utf16_lines(path, size, max_chars)
+            return
         batch = Batch()
         line_no = 0
         limit = max_chars if max_chars is not None else -1
@@ -163,6 +195,8 @@ def _blocks(path: Path, size: Callable[[], int]) -> Iterator[tuple[bytes, int, i
     read again with the next read; a line longer than that is read on until its end), cut into
     blocks of about :data:`BLOCK` bytes (decoded and split while they are in the cache)."""
     with path.open("rb") as fh:
+        if fh.read(len(codecs.BOM_UTF8)) != codecs.BOM_UTF8:  # a UTF-8 byte order mark is skipped
+            fh.seek(0)
         rest = b""
         while data := fh.read(size()):
             cut = data.rfind(b"\n")
@@ -185,6 +219,31 @@ def _blocks(path: Path, size: Callable[[], int]) -> Iterator[tuple[bytes, int, i
                 yield data, lo, cut
         if rest:
             yield rest, 0, len(rest)
+
+
+def _utf16_lines(path: Path, size: int, max_chars: int | None) -> Iterator[list[Item]]:
+    """:meth:`JsonlReader.read_lines` of a UTF-16 file (with its byte order mark): decoded as
+    it is read; a part that does not decode is one issue, and the file ends there."""
+    items: list[Item] = []
+    chars = 0
+    no = 0
+    with path.open(encoding="utf-16", newline="") as fh:
+        try:
+            for no, line in enumerate(fh, start=1):
+                text = line.rstrip("\r\n")
+                if not text.strip():
+                    continue
+                items.append((no, text))
+                chars += len(text)
+                if len(items) >= size or (max_chars is not None and chars >= max_chars):
+                    yield items
+                    items, chars = [], 0
+        except UnicodeDecodeError as exc:
+            items.append(Issue(str(path), no + 1, None, Code.PARSE,
+                               f"not UTF-16 after line {no} ({exc.reason}): the rest of the "
+                               "file is not read", ""))
+    if items:
+        yield items
 
 
 def _decode(source: str, line_no: int, blob: bytes) -> str | Issue:

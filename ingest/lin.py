@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ingest import text as text_codec
 from ingest.bridge_records import (
     GameGroups,
     HandError,
@@ -29,10 +30,9 @@ from ingest.bridge_records import (
     hand_names,
     parse_hand,
     seat_players,
-    source_id,
     suit_rank_card,
 )
-from ingest.source import Issue, Raw
+from ingest.source import Issue, Raw, ascii_int, is_ascii_int
 from model.bridge.auction import run_auction
 from model.bridge.contracts import TRUMP_SUIT, ContractError, normalise_call, parse_contract
 from model.bridge.seats import SEATS, SeatError, parse_vulnerable, partner
@@ -42,7 +42,14 @@ from model.tricks import replay
 
 LIN_SEATS = (2, 3, 0, 1)
 """Seat (N E S W index) of the LIN order S, W, N, E; the ``md`` dealer digit d is LIN_SEATS[d-1]."""
-_RESULT = re.compile(r"^([1-7])([CDHSN])([NESW])(X{0,2})(=|[+-]\d+)$", re.IGNORECASE)
+_RESULT = re.compile(r"^([1-7])([CDHSN])([NESW])(X{0,2})(=|[+-][0-9]{1,2})$", re.IGNORECASE)
+
+
+MAX_VALUE = 1 << 16
+"""Longest value of a ``key|value|`` pair read, in characters (a board's longest, ``md``, is
+about 70; commentary ``nt`` may be long and is cut, unread)."""
+READ_KEYS = frozenset({"qx", "ah", "md", "sv", "mb", "an", "pc", "mc", "pn", "pw", "vg", "rs"})
+"""The keys this reader reads; an over-long value of one of them makes its board an issue."""
 
 
 @dataclass
@@ -58,17 +65,49 @@ class Board:
     mc: str | None = None
     names: list[str] | None = None
     text: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+KEYS = frozenset({
+    "ah", "an", "at", "bn", "bt", "cg", "cp", "cr", "em", "ha", "hc", "lf", "mb", "mc", "md",
+    "mn", "nt", "ob", "pc", "pf", "pg", "pn", "pw", "px", "qx", "rh", "rs", "sk", "st", "sv",
+    "tu", "up", "vg", "wt"})
+"""The keys of BBO's LIN files. A pair whose key is not one of them means the stream is out of
+step (a ``|`` missing or doubled): the reader skips one part and so steps back in. An unknown
+two-letter key is taken as a key when a known key follows its value."""
+
+
+def _unknown_key(key: str, parts: list[str], i: int) -> bool:
+    """A key this reader does not know (two letters) where the stream is in step: the part
+    after its value is a known key, or the end."""
+    if len(key) != 2 or not key.isascii() or not key.isalpha():
+        return False
+    after = parts[i + 2].strip().lower() if i + 2 < len(parts) else ""
+    return after in KEYS or (i + 3 >= len(parts) and not after)
 
 
 def pairs(text: str) -> Iterator[tuple[str, str, int]]:
-    """``(key, value, line)`` of every ``key|value|`` pair."""
+    """``(key, value, line)`` of every ``key|value|`` pair; where the stream is out of step
+    (a part that is not a LIN key where a key is due), ``("", part, line)`` for the skipped part,
+    and the pairs go on from the next part (one missing ``|`` costs the board it is in, not the
+    rest of the file)."""
     parts = text.split("|")
     line = 1
-    for i in range(0, len(parts) - 1, 2):
-        key_raw, value = parts[i], parts[i + 1]
+    i = 0
+    while i < len(parts) - 1:
+        key_raw = parts[i]
         line += key_raw.count("\n")
-        yield key_raw.strip().lower(), value, line
+        key = key_raw.strip().lower()
+        if key not in KEYS and not _unknown_key(key, parts, i):
+            yield "", key_raw, line
+            i += 1
+            continue
+        value = parts[i + 1]
+        yield key, value, line
         line += value.count("\n")
+        i += 2
+    if i == len(parts) - 1 and parts[i].strip():
+        yield "", parts[i], line + parts[i].count("\n")
 
 
 def parse_result(text: str) -> tuple[str, int, int] | None:
@@ -94,19 +133,24 @@ class LinReader:
         return bool(re.match(rb"\s*(vg|pn|qx|md|rs)\|", head))
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
-        data = path.read_bytes()
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")
-        yield from self.read_text(text, str(path), source_id(path))
+        yield from self.read_text(text_codec.decode_or_latin1(path.read_bytes()), str(path))
 
     def read_text(self, text: str, source: str, stem: str = "lin") -> Iterator[Raw | Issue]:
         text = text.replace("\r\n", "\n")
         header: dict[str, Any] = {"names": None, "rs": [], "vg": None}
         boards: list[Board] = []
         cur: Board | None = None
+        loose: list[tuple[int, str]] = []  # out of step outside any board
         for key, value, line in pairs(text):
+            if not key:
+                where = f"line {line}: {value.strip()[:40]!r} is not a LIN key (a '|' missing " \
+                        "or doubled before it?)"
+                if cur is not None:
+                    cur.errors.append(where)
+                    cur.text.append(f"{value[:200]}|")
+                else:
+                    loose.append((line, where))
+                continue
             if key == "qx" or (key == "md" and cur is not None and cur.md):
                 cur = Board(line)
                 boards.append(cur)
@@ -129,6 +173,11 @@ class LinReader:
                     boards.append(cur)
                 else:
                     continue
+            if len(value) > MAX_VALUE:
+                if key in READ_KEYS:
+                    cur.errors.append(f"{key} value of {len(value):,} characters, longer than "
+                                      f"{MAX_VALUE:,}: the board is not read")
+                value = value[:200] + f"… [{len(value) - 200:,} characters cut]"
             cur.text.append(f"{key}|{value}|")
             if key == "qx":
                 cur.qx = value.strip()
@@ -153,7 +202,9 @@ class LinReader:
         vg = header["vg"] or []
         event = " / ".join(x.strip() for x in vg[:2] if x.strip()) or None
         match = f"{vg[5].strip()} v {vg[7].strip()}" if len(vg) >= 8 else None
-        first = int(vg[3]) if len(vg) > 3 and vg[3].strip().isdigit() else 1
+        first = int(vg[3]) if len(vg) > 3 and is_ascii_int(vg[3]) else 1
+        for line, where in loose:
+            yield Issue(source, line, None, Code.PARSE, f"skipped: {where}", "")
         if not boards:
             what = f"event {event!r}" if event else "the file"
             yield Issue(source, 1, stem, Code.PARSE,
@@ -161,6 +212,9 @@ class LinReader:
         for b in boards:
             raw = "".join(b.text)
             key = b.qx or b.title or f"record at line {b.line}"
+            if b.errors:
+                yield Issue(source, b.line, key, Code.PARSE, "; ".join(b.errors), raw)
+                continue
             if not b.md:
                 yield Issue(source, b.line, key, Code.PARSE,
                             "board without a deal (no md): nothing to record", raw)
@@ -183,10 +237,10 @@ class LinReader:
         if b.qx:
             room = {"o": "open", "c": "closed"}.get(b.qx[:1].lower())
             digits = b.qx[1:] if room else b.qx
-            board_no = int(digits) if digits.isdigit() else None
+            board_no = ascii_int(digits, "board number of qx") if digits.isdigit() else None
         elif b.title:
-            m = re.search(r"(\d+)", b.title)
-            board_no = int(m.group(1)) if m else None
+            m = re.search(r"([0-9]+)", b.title)
+            board_no = ascii_int(m.group(1), "board number of ah") if m else None
         names = list(b.names or [])
         offset = 4 if room == "closed" and len(names) >= 8 else 0
         if names and len(names) not in (4, 8):
@@ -198,7 +252,7 @@ class LinReader:
             by_seat[LIN_SEATS[i]] = n
         players = seat_players(by_seat)
         md = b.md or ""
-        digit, hands_text = (md[0], md[1:]) if md[:1].isdigit() else ("", md)
+        digit, hands_text = (md[0], md[1:]) if md[:1] in "1234" and md[:1] else ("", md)
         if digit not in ("1", "2", "3", "4"):
             raise ValueError(f"md {md[:20]!r} does not start with a dealer digit 1-4")
         dealer = LIN_SEATS[int(digit) - 1]
@@ -250,7 +304,7 @@ class LinReader:
         if order:
             deal["play"] = [[players[s], format_card(c)] for s, c in order]
         if b.mc is not None and b.mc.strip().isdigit():
-            deal["claim"] = int(b.mc)
+            deal["claim"] = ascii_int(b.mc, "mc (tricks claimed)")
         if tricks is None:
             tricks = deal.get("claim")
         if tricks is None and len(order) == 52 and all(h is not None for h in full):

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ingest import text as text_codec
 from ingest.bridge_records import (
     GameGroups,
     HandError,
@@ -27,11 +28,11 @@ from ingest.bridge_records import (
     parse_hand,
     play_from_columns,
     seat_players,
-    source_id,
     suit_rank_card,
 )
+from ingest.bridge_repairs import repair_auction, repair_play
 from ingest.pbn_syntax import PbnGame, split_games
-from ingest.source import Issue, Raw
+from ingest.source import Issue, Raw, ascii_int, is_ascii_int
 from model.bridge.contracts import ContractError, normalise_call, parse_contract
 from model.bridge.seats import SEATS, SeatError, board_dealer, parse_seat, parse_vulnerable
 from model.cards import format_card
@@ -44,8 +45,8 @@ BOARD_TAGS = ("Board", "Dealer", "Vulnerable", "Deal")
 """Taken from the previous game only by a game of the same board (no Board tag of its own, or
 the same number): the other table of the board."""
 SEAT_TAGS = ("North", "East", "South", "West")
-_NOTE_REF = re.compile(r"^=(\d+)=$")
-_SCORE = re.compile(r"^(?:(NS|EW)\s+)?([+-]?\d+)")
+_NOTE_REF = re.compile(r"^=([0-9]+)=$")
+_SCORE = re.compile(r"^(?:(NS|EW)\s+)?([+-]?[0-9]+)")
 
 
 class PbnError(ValueError):
@@ -93,7 +94,7 @@ def _score_ns(text: str) -> int:
     m = _SCORE.match(text.strip())
     if m is None:
         raise PbnError(f"Score {text!r} is not 'NS n' / 'EW n'")
-    n = int(m.group(2))
+    n = ascii_int(m.group(2), "Score", signed=True)
     return -n if m.group(1) == "EW" else n
 
 
@@ -145,7 +146,7 @@ def convert(game: PbnGame, tags: dict[str, str]) -> tuple[dict[str, Any], dict[s
     sections = {KNOWN.get(k.lower(), k): v for k, v in game.sections.items()}
     players = seat_players([_value(tags.get(t)) for t in SEAT_TAGS])
     board_text = _value(tags.get("Board"))
-    board = int(board_text) if board_text and board_text.isdigit() else None
+    board = ascii_int(board_text, "Board") if board_text and board_text.isdigit() else None
     dealer_text = _value(tags.get("Dealer"))
     if dealer_text is not None:
         dealer = parse_seat(dealer_text)
@@ -197,7 +198,7 @@ def convert(game: PbnGame, tags: dict[str, str]) -> tuple[dict[str, Any], dict[s
             r = result.lstrip("^")
             if r != result:
                 deal["irregular"] = True
-            if not r.isdigit():
+            if not is_ascii_int(r):
                 raise PbnError(f"Result {result!r} is not a number of tricks")
             deal["tricks"] = int(r)
         if sections.get("Play") and _value(tags.get("Play")):
@@ -241,12 +242,7 @@ class PbnReader:
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
         source = str(path)
-        data = path.read_bytes()
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")
-        yield from self.read_text(text, source, source_id(path))
+        yield from self.read_text(text_codec.decode_or_latin1(path.read_bytes()), source)
 
     def read_text(self, text: str, source: str, stem: str = "pbn") -> Iterator[Raw | Issue]:
         groups = GameGroups(stem)
@@ -265,14 +261,16 @@ class PbnReader:
             except (PbnError, SeatError, ContractError, HandError, ValueError) as exc:
                 yield Issue(source, game.line, key, Code.PARSE, str(exc), game.text)
                 continue
+            repairs = repair_auction(deal, head["players"]) + repair_play(deal, head["players"])
             gid, no, new = groups.place(
-                (head["event"], deal.get("match"), deal.get("room"), tuple(head["players"]))
-            )
+                (head["event"], _value(tags.get("Date")), deal.get("match"), deal.get("room"),
+                 tuple(head["players"])))
             if new:
                 yield Raw(source, game.line, game_record(gid, head["players"], head["event"]),
                           game.text)
             yield Raw(source, game.line,
-                      {"record": "deal", "game_id": gid, "deal_no": no, **deal}, game.text)
+                      {"record": "deal", "game_id": gid, "deal_no": no, **deal}, game.text,
+                      tuple(repairs))
 
 
 READER = PbnReader()

@@ -15,7 +15,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import itemgetter
@@ -26,6 +26,7 @@ import numpy as np
 import polars as pl
 
 from ingest import fastpath, fastpath_cards, fastpath_columns, store
+from ingest.csv_sheet import sidecar_of
 from ingest.formats import expand, reader_for
 from ingest.jsonl import JsonlReader, parse_line
 from ingest.lines import Item, PlainLines, Texts
@@ -68,13 +69,20 @@ class FileReport:
     duplicates: int = 0
     quarantined: int = 0
     skipped: str | None = None
-    """Why nothing was read: ``unchanged`` (same sha256 already ingested), ``no reader``,
-    ``missing``."""
+    """Why nothing was read: ``unchanged`` (its latest ingest had this sha256), ``same content
+    as <source>`` (a copy of a file already ingested), ``no reader``, ``missing``."""
     issues: list[Issue] = field(default_factory=list)
     games: set[str] = field(default_factory=set)
     """Games touched (a stored game line or deal)."""
     score_error: str | None = None
     """Rescoring failed (a settlement bug): the data is stored and the games stay pending."""
+    replaced: int = 0
+    """Deals of an earlier version of this source superseded (``replace``; counted as stored)."""
+    failed: str | None = None
+    """The file could not be stored (a full disk, a lost database, a bug): its transaction was
+    rolled back, nothing of it is stored, and the files after it are read all the same."""
+    error: BaseException | None = field(default=None, repr=False, compare=False)
+    """The exception behind ``failed`` (``trickbook --debug`` prints its traceback)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +103,7 @@ ScoreFn = Callable[[duckdb.DuckDBPyConnection], object]
 def file_sha256(path: Path) -> str:
     h = hashlib.sha256()
     with path.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
+        while chunk := fh.read(1 << 20):
             h.update(chunk)
     return h.hexdigest()
 
@@ -124,18 +132,37 @@ def _deal_row(a: Accepted, key: str) -> dict[str, object]:
 
 
 def _quarantine_row(issue: Issue, now: datetime) -> dict[str, object]:
-    return {"source": issue.source, "line": issue.line, "record_key": issue.record_key,
-            "code": str(issue.code), "message": issue.message, "raw": issue.raw,
-            "ingested_at": now}
+    key = issue.record_key
+    return {"source": issue.source, "line": issue.line,
+            "record_key": None if key is None else store.bounded(key, 200),
+            "code": str(issue.code), "message": store.bounded(issue.message, store.MESSAGE_LIMIT),
+            "raw": store.bounded(issue.raw, store.RAW_LIMIT), "ingested_at": now}
+
+
+def _merged(issues: list[Issue]) -> Issue:
+    """One issue for the records of one line (``_FileLoad._quarantine_rows``)."""
+    if len(issues) == 1:
+        return issues[0]
+    first = issues[0]
+    message = store.merged_message([f"{i.record_key or '?'}: {i.code}: {i.message}"
+                                    for i in issues])
+    raw = max((i.raw for i in issues), key=len)
+    return Issue(first.source, first.line, first.record_key, first.code, message, raw)
 
 
 class _FileLoad:
     """The records of one file between two flushes, and the file's counts."""
 
-    def __init__(self, conn: duckdb.DuckDBPyConnection, report: FileReport, strict: bool) -> None:
+    def __init__(self, conn: duckdb.DuckDBPyConnection, report: FileReport, strict: bool,
+                 replace: bool = False, tables: Callable[[str], str] | None = None) -> None:
         self.conn = conn
         self.report = report
         self.strict = strict
+        self.replace = replace
+        """Deals that differ from the ones an earlier version of this source stored supersede
+        them (``--replace``); otherwise they are ``deal-conflict``s."""
+        self.tables = tables or (lambda variant: f"deals_{variant}")
+        """A variant's ``deals_<variant>`` table."""
         self.now = datetime.now(UTC)
         self.games: list[Accepted] = []
         self.deals: list[Accepted] = []
@@ -148,6 +175,10 @@ class _FileLoad:
         """Auction verdicts of the columnar card path, kept from batch to batch."""
         self.stored_games: dict[str, tuple[str, str] | None] = {}
         """The stored games of the chunk's game lines, looked up together (``chunk``)."""
+        self.repaired: list[Accepted] = []
+        """Deals of the batch kept (stored or duplicates); their repairs are recorded."""
+        self.lines_held: dict[int, list[Issue]] = {}
+        """The issues of each line with a quarantine row written in this file."""
 
     def stored_game(self, game_id: str) -> tuple[str, str] | None:
         """``store.stored_game``, answered from the chunk's look-up when it has the game."""
@@ -161,6 +192,10 @@ class _FileLoad:
 
     def take(self, raw: Raw | Accepted | Issue, validator: Validator) -> None:
         """One record through the reference (pydantic) path (or its result, when known)."""
+        if isinstance(raw, Raw) and raw.repairs and self.strict:
+            self.issue(Issue(raw.source, raw.line, None, Code.PARSE, "needs a repair (refused "
+                             "by strict mode): " + "; ".join(f"{r.code}: {r.message}"
+                                                             for r in raw.repairs), raw.text))
         result = validator.validate(raw) if isinstance(raw, Raw) else raw
         if isinstance(result, Issue):
             self.issue(result)
@@ -360,15 +395,38 @@ class _FileLoad:
             if at not in known:
                 known[at] = key
                 fresh.append((a, key))
+                self.repaired.append(a)
             elif known[at] == key:
                 self.report.duplicates += 1
-            else:
-                raw = a.raw
-                self.issue(Issue(raw.source, raw.line, f"{d.game_id}#{d.deal_no}",
-                                 Code.DEAL_CONFLICT,
-                                 f"deal {d.deal_no} of game {d.game_id!r} is already stored with "
-                                 "other content (fix or remove one of them)", raw.text))
+                self.repaired.append(a)
+            elif self.conflict(d.game_id, d.deal_no, a.raw.line, a.raw.text):
+                known[at] = key
+                fresh.append((a, key))
+                self.repaired.append(a)
         return fresh
+
+    def conflict(self, game_id: str, deal_no: int, line: int, text: str) -> bool:
+        """A deal whose number is stored (or earlier in this file) with other content. With
+        ``replace``, a deal stored by an earlier version of this same source is removed and
+        this one is stored (True); otherwise this one is a ``deal-conflict`` naming both
+        versions (False)."""
+        origin = store.deal_origin(self.conn, game_id, deal_no)
+        if origin is None:
+            where = "earlier in this file"
+        else:
+            source, at, variant, version = origin
+            if self.replace and source == self.report.source:
+                store.delete_deal(self.conn, game_id, deal_no, self.tables(variant))
+                self.report.replaced += 1
+                return True
+            where = (f"stored from {source} line {at} (version {(version or '?')[:12]}); this "
+                     f"is version {(self.report.sha256 or '?')[:12]}")
+            if source == self.report.source:
+                where += ": ingest with --replace to take this version"
+        self.issue(Issue(self.report.source, line, f"{game_id}#{deal_no}", Code.DEAL_CONFLICT,
+                         f"deal {deal_no} of game {game_id!r} has other content than the one "
+                         f"{where}", text))
+        return False
 
     def flush(self) -> None:
         fresh = self._sort_deals()
@@ -384,19 +442,52 @@ class _FileLoad:
                 by_variant[a.variant.name].append(a)
             for group in by_variant.values():
                 v = group[0].variant
-                flat = [v.deal_row(a.game, a.record) for a in group]  # type: ignore[arg-type]
+                flat = [a.row if a.row is not None
+                        else v.deal_row(a.game, a.record)  # type: ignore[arg-type]
+                        for a in group]
                 self.staging.add(v.deals_table,
                                  pl.DataFrame(flat, schema=v.frame_schema, orient="row"))
             self.report.games.update(a.record.game_id for a, _ in fresh)
         for accepted, lines in self.fast:
             self._flush_fast(accepted, lines)
         self.fast = []
+        repairs = [{"source": r.source, "line": r.line, "record_key": f"{d.game_id}#{d.deal_no}",
+                    "code": fix.code, "message": store.bounded(fix.message, store.MESSAGE_LIMIT),
+                    "ingested_at": self.now}
+                   for a in self.repaired if (r := a.raw).repairs
+                   for d in (a.record,) if isinstance(d, DealBase) for fix in r.repairs]
+        if repairs:
+            store.insert(self.conn, store.REPAIRS, store.frame(repairs, store.REPAIRS_SCHEMA))
+        self.repaired = []
         if self.issues:
-            rows = [_quarantine_row(i, self.now) for i in self.issues]
-            store.insert(self.conn, T.QUARANTINE, store.frame(rows, store.QUARANTINE_SCHEMA))
+            rows = self._quarantine_rows()
+            if rows:
+                store.insert(self.conn, T.QUARANTINE,
+                             store.frame(rows, store.QUARANTINE_SCHEMA))
         self.report.stored += len(self.games) + len(fresh)
         self.games, self.deals, self.issues = [], [], []
 
+
+    def _quarantine_rows(self) -> list[dict[str, object]]:
+        """The batch's new quarantine rows: one per line (the table's key, records.md 2). Issues
+        of records that share a line (a PBN game and its deal, LIN boards written on one line)
+        go into one row: the first issue's code, and a message that says how many records the
+        row holds and quotes each (``store.merged_message``); a line met in an earlier batch is
+        updated in place."""
+        by_line: dict[int, list[Issue]] = {}
+        for issue in self.issues:
+            by_line.setdefault(issue.line, []).append(issue)
+        rows = []
+        for line, issues in by_line.items():
+            earlier = self.lines_held.get(line)
+            if earlier is None:
+                self.lines_held[line] = issues
+                rows.append(_quarantine_row(_merged(issues), self.now))
+            else:
+                earlier += issues
+                store.replace_quarantine_message(self.conn, self.report.source, line,
+                                                 _merged(earlier).message)
+        return rows
 
     def _flush_fast(self, accepted: pl.DataFrame, lines: Sequence[str]) -> None:
         """Store the fast path's deals of a chunk of ``lines``: new, duplicate, or a conflict
@@ -410,12 +501,11 @@ class _FileLoad:
             new = f.filter(pl.col("stored").is_null())
             same = f.filter(pl.col("stored") == pl.col("deal_key")).height
             clash = f.filter(pl.col("stored") != pl.col("deal_key"))
-        for row in clash.iter_rows(named=True):
-            self.issue(Issue(self.report.source, row["line"], f"{row['game_id']}#{row['deal_no']}",
-                             Code.DEAL_CONFLICT,
-                             f"deal {row['deal_no']} of game {row['game_id']!r} is already stored "
-                             "with other content (fix or remove one of them)",
-                             lines[row["idx"]]))
+        taken = [row["idx"] for row in clash.iter_rows(named=True)
+                 if self.conflict(row["game_id"], row["deal_no"], row["line"],
+                                  lines[row["idx"]])]
+        if taken:
+            new = pl.concat([new, clash.filter(pl.col("idx").is_in(taken))], how="diagonal")
         deals = new.select(
             "game_id", "deal_no", "deal_key", "dealer", "declarer", "contract", "line", "record",
             "has_cards", variant=pl.lit(fastpath.VARIANT),
@@ -490,11 +580,11 @@ def _after_batch() -> None:
 def _load_file(
     conn: duckdb.DuckDBPyConnection, path: Path, reader: Reader, report: FileReport, *,
     strict: bool, variants: VariantLookup | None, on_record: Callable[[int, int], None] | None,
-    batch: int, fast: bool,
+    batch: int, fast: bool, replace: bool = False,
 ) -> int:
     """The records of one file in one transaction; returns the bytes read."""
     source = report.source
-    load = _FileLoad(conn, report, strict)
+    load = _FileLoad(conn, report, strict, replace, _tables(variants))
     validator = Validator(load.stored_game, variants)
     use_fast = fast and isinstance(reader, JsonlReader) and _fast_enabled(variants)
     done = 0
@@ -515,7 +605,7 @@ def _load_file(
                     on_record(report.records, done)
         else:
             since = 0  # bytes read since the last flush
-            for item in reader.read(path):
+            for item in guarded(reader.read(path), source):
                 report.records += 1
                 if isinstance(item, Raw):
                     done += len(item.text) + 1
@@ -535,15 +625,40 @@ def _load_file(
             "source": source, "sha256": report.sha256, "records": report.records,
             "stored": report.stored, "duplicates": report.duplicates,
             "quarantined": report.quarantined, "ingested_at": load.now}
-        store.insert(conn, T.INGEST_LOG, store.frame([log], store.INGEST_LOG_SCHEMA))
+        store.log_ingest(conn, log)
         store.mark_pending(conn, report.games)
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        with suppress(duckdb.Error):  # a connection DuckDB invalidated has nothing to roll back
+            conn.execute("ROLLBACK")
         raise
     finally:
-        load.staging.close(conn)
+        with suppress(duckdb.Error):
+            load.staging.close(conn)
     return done
+
+
+def _tables(variants: VariantLookup | None) -> Callable[[str], str]:
+    """A variant's name -> its ``deals_<variant>`` table (from the registry)."""
+    from model import variants as registry
+
+    lookup = variants or registry.variant
+    return lambda name: lookup(name).deals_table
+
+
+def guarded(items: Iterator[Raw | Issue], source: str) -> Iterator[Raw | Issue]:
+    """A reader's stream, ending in an issue instead of an exception: a reader that fails
+    (a bug, a file that vanished) keeps what it read before, and the rest of the file is one
+    quarantined issue that says where and why it stopped."""
+    line = 0
+    try:
+        for item in items:
+            line = max(line, item.line)
+            yield item
+    except Exception as exc:
+        yield Issue(source, max(line, 1), None, Code.PARSE,
+                    f"the reader stopped after line {line} ({type(exc).__name__}: "
+                    f"{str(exc)[:300]}): the rest of the file is not read", "")
 
 
 def ingest_file(
@@ -556,6 +671,7 @@ def ingest_file(
     batch: int = BATCH,
     fast: bool = True,
     sha256: Future[str] | None = None,
+    replace: bool = False,
 ) -> FileReport:
     """Read, validate and store one file in one transaction (rescoring is the caller's).
 
@@ -576,9 +692,16 @@ def ingest_file(
     if store.already_logged(conn, source, report.sha256):
         report.skipped = "unchanged"
         return report
+    # a sheet whose game is its sidecar file (<sheet>.game.json) is not a copy of another sheet
+    # with the same rows: its content is the two files
+    copy_of = None if sidecar_of(path).is_file() else store.same_content(conn, source,
+                                                                         report.sha256)
+    if copy_of is not None:
+        report.skipped = f"same content as {copy_of}"
+        return report
     with cycle_gc_paused():
         done = _load_file(conn, path, reader, report, strict=strict, variants=variants,
-                          on_record=on_record, batch=batch, fast=fast)
+                          on_record=on_record, batch=batch, fast=fast, replace=replace)
     if on_record is not None:
         on_record(report.records, done)
     return report
@@ -595,8 +718,17 @@ def ingest_paths(
     score: ScoreFn | None = None,
     batch: int = BATCH,
     fast: bool = True,
+    waiting: Callable[[float], None] | None = None,
+    replace: bool = False,
 ) -> list[FileReport]:
     """Ingest files, folders and globs into ``db_path``; one report per file.
+
+    A ``db_path`` that is not a DuckDB database (or cannot be one) is refused before any file is
+    read (``store.DatabaseError``). While another process holds the database's lock the run
+    waits (``store.LOCK_WAIT``), calling ``waiting(seconds waited)``. A file whose transaction
+    fails (a full disk, a bug) is rolled back and reported ``failed``; the next file is read.
+    ``replace``: deals of a changed file that differ from those its earlier version stored
+    supersede them (docs/ingest.md, "Versions of a source"); without it they are conflicts.
 
     ``score`` settles the games marked pending (``rescore_pending``): it runs before the first file
     (finishing an interrupted run) and after every file that touched games. Ingest itself knows
@@ -605,9 +737,11 @@ def ingest_paths(
     ``strict`` raises :class:`StrictError` at the first issue (that file is rolled back; earlier
     files stay stored). ``should_stop`` is asked between files (a first Ctrl-C). A
     ``KeyboardInterrupt`` inside a file rolls that file back and propagates."""
+    if str(db_path) != ":memory:":
+        store.check_database_path(Path(db_path))
     files = [(p, explicit) for p, explicit in expand(paths)
              if explicit or reader_for(p) is not None]
-    sizes = [p.stat().st_size if p.is_file() else 0 for p, _ in files]
+    sizes = [_size(p) for p, _ in files]
     total = sum(sizes)
     reports: list[FileReport] = []
     # each file's sha256 is computed in a thread while the database opens or the file before it
@@ -621,7 +755,11 @@ def ingest_paths(
         return hasher.submit(file_sha256, path)
 
     coming = hash_of(0)
-    conn = store.connect(db_path)
+    try:
+        conn = store.connect(db_path, waiting=waiting)
+    except BaseException:
+        hasher.shutdown(wait=False, cancel_futures=True)
+        raise
     try:
         score_pending_safely(conn, None, score, strict)
         before = 0
@@ -635,8 +773,15 @@ def ingest_paths(
                 if progress is not None:
                     progress(Progress(str(path), no, len(files), before + done, total, records))
 
-            report = ingest_file(conn, path, strict=strict, variants=variants,
-                                 on_record=tick, batch=batch, fast=fast, sha256=sha256)
+            try:
+                report = ingest_file(conn, path, strict=strict, variants=variants,
+                                     on_record=tick, batch=batch, fast=fast, sha256=sha256,
+                                     replace=replace)
+            except (StrictError, duckdb.InterruptException):
+                raise
+            except Exception as exc:  # the file is rolled back; the next one is read
+                report = failed_report(path, exc)
+                conn = usable(conn, db_path)
             reports.append(report)
             before += sizes[no - 1]
             tick(report.records, 0)
@@ -644,8 +789,37 @@ def ingest_paths(
                 score_pending_safely(conn, report, score, strict)
     finally:
         hasher.shutdown(wait=False, cancel_futures=True)
-        conn.close()
+        with suppress(duckdb.Error):  # every file is committed (a failing checkpoint loses none)
+            conn.close()
     return reports
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size if path.is_file() else 0
+    except OSError:
+        return 0
+
+
+def failed_report(path: Path, exc: Exception) -> FileReport:
+    """The report of a file whose transaction failed: nothing of it is stored."""
+    report = FileReport(str(path), reader=getattr(reader_for(path), "name", None))
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    report.failed = f"{type(exc).__name__}: {text[:300]}" if text else type(exc).__name__
+    report.error = exc
+    return report
+
+
+def usable(conn: duckdb.DuckDBPyConnection, db_path: str | Path) -> duckdb.DuckDBPyConnection:
+    """``conn``, or a new connection when DuckDB invalidated it (after a fatal error such as a
+    full disk); a database that cannot be opened again ends the run (``store.DatabaseError``)."""
+    try:
+        conn.execute("SELECT 1").fetchall()
+        return conn
+    except duckdb.Error:
+        with suppress(duckdb.Error):
+            conn.close()
+    return store.connect(db_path)
 
 
 def score_pending_safely(

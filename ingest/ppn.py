@@ -27,6 +27,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ingest import text as text_codec
 from ingest.jsonl import quote
 from ingest.ppn_auction import highest_bids, rebuild_auction
 from ingest.ppn_codec import (
@@ -47,7 +48,7 @@ from ingest.ppn_rules import (
     rules_record,
     rules_tags,
 )
-from ingest.source import Issue, Raw
+from ingest.source import Issue, Raw, content_id, is_ascii_int
 from model.balkan.check import active_players, check_deal, defenders_of, first_leader, mode_of
 from model.balkan.contracts import parse_contract
 from model.balkan.frame import deal_row
@@ -90,7 +91,7 @@ def _blocks(source: str, text: str) -> Iterator[_Game | Issue]:
             game.tags[part[0]] = (part[1], no)
         elif isinstance(part, list):
             game.deals.append((no, line.strip(), part))
-        elif re.match(r"^\s*\[\d", line):
+        elif re.match(r"^\s*\[[0-9]", line):
             yield Issue(source, no, None, Code.PARSE,
                         f"truncated deal record (no closing ']'): {quote(line.strip())}",
                         line.strip())
@@ -100,6 +101,16 @@ def _blocks(source: str, text: str) -> Iterator[_Game | Issue]:
                         line.strip())
     if game.tags or game.deals:
         yield game
+
+
+IDENTITY_TAGS = ("Player1", "Player2", "Player3", "Date", "StartTime", "Location")
+"""The tags a PPN game without a ``GameId`` tag is identified by (its id is their hash)."""
+
+
+def ppn_game_id(tag: dict[str, str]) -> str:
+    """``ppn/<16 hex digits>``: the game's id from its players, date, start time and place, the
+    same under any file name."""
+    return "ppn/" + content_id([tag.get(k) for k in IDENTITY_TAGS])
 
 
 def _game_record(source: str, g: _Game, stem: str) -> dict[str, Any] | Issue:
@@ -115,7 +126,7 @@ def _game_record(source: str, g: _Game, stem: str) -> dict[str, Any] | Issue:
         return Issue(source, g.tags[exc.tag][1], None, Code.SCHEMA, str(exc), raw)
     for name, key in (("Bula", "start_bula"), ("Refe", "max_refe")):
         value = tag[name]
-        if value.isdigit():
+        if is_ascii_int(value):
             rules[key] = int(value)
         elif not (name == "Refe" and value.lower() in ("infinity", "unlimited", "-")):
             return Issue(source, g.tags[name][1], None, Code.SCHEMA,
@@ -124,15 +135,15 @@ def _game_record(source: str, g: _Game, stem: str) -> dict[str, Any] | Issue:
             rules[key] = None
     record: dict[str, Any] = {
         "record": "game", "variant": "balkan",
-        "game_id": tag.get("GameId") or f"ppn/{stem}",
+        "game_id": tag.get("GameId") or ppn_game_id(tag),
         "players": [tag["Player1"], tag["Player2"], tag["Player3"]], "rules": rules,
     }
-    date = re.match(r"^(\d{4})\.(\d{2})\.(\d{2})$", tag.get("Date", ""))
+    date = re.match(r"^([0-9]{4})\.([0-9]{2})\.([0-9]{2})$", tag.get("Date", ""))
     if date:
         clock = tag.get("StartTime", "00:00:00")
-        clock = clock if re.match(r"^\d{2}:\d{2}(:\d{2})?$", clock) else "00:00:00"
+        clock = clock if re.match(r"^[0-9]{2}:[0-9]{2}(:[0-9]{2})?$", clock) else "00:00:00"
         zone = tag.get(ZONE_TAG, "")
-        zone = zone if re.match(r"^[+-]\d{2}:\d{2}$", zone) else ""
+        zone = zone if re.match(r"^[+-][0-9]{2}:[0-9]{2}$", zone) else ""
         record["started_at"] = f"{date[1]}-{date[2]}-{date[3]}T{clock}{zone}"
     if "Location" in tag:
         record["event"] = tag["Location"]
@@ -172,7 +183,7 @@ def _decode(game: BalkanGame, fields: list[str]) -> _Decoded:
         raise _DealError(Code.PARSE, f"truncated deal record: {len(fields)} fields, at least "
                                      "4 (id, deal order, cards, bids)")
     no, order_text, cards, bids = fields[:4]
-    if not no.isdigit() or int(no) < 1:
+    if not is_ascii_int(no) or int(no) < 1:
         raise _DealError(Code.PARSE, f"deal id must be a positive number, got {no!r}")
     if sorted(order_text) != ["1", "2", "3"]:
         raise _DealError(Code.PARSE, f"deal order must be a permutation of 123, got "
@@ -238,7 +249,7 @@ def _decode(game: BalkanGame, fields: list[str]) -> _Decoded:
         if refa not in ("0", "1"):
             raise _DealError(Code.PARSE, f"refa flag must be 0 or 1, got {refa!r}")
         data["refa"] = refa == "1"
-    if not value.isdigit():
+    if not is_ascii_int(value):
         raise _DealError(Code.PARSE, f"value must be a whole number, got {value!r}")
     data["value"] = out.value = int(value)
     out.starts = _player(game, starts, "starting player")
@@ -257,7 +268,7 @@ def _decode(game: BalkanGame, fields: list[str]) -> _Decoded:
 def _defence(game: BalkanGame, data: dict[str, Any], defs: list[str], accepted: str,
              kontra: str) -> None:
     """Fields 8-9: who follows, invitation and kontra (5.1, 5.3)."""
-    if not accepted.isdigit():
+    if not is_ascii_int(accepted):
         raise _DealError(Code.ILLEGAL_DEFENCE, f"accepted must be a digit, got {accepted!r}")
     who = None
     letter = ""
@@ -464,7 +475,7 @@ def _check_results(source: str, g: _Game, game: BalkanGame, sheet: Sheet) -> Ite
         line = tags["Result1"][1]
         raw = " ".join(f"[Result{i} {v}]" for i, v in enumerate(values, start=1))
         ours = _final(sheet)
-        if not all(re.match(r"^-?\d+$", v) for v in values):
+        if not all(re.match(r"^-?[0-9]+$", v) for v in values):
             yield Issue(source, line, game.game_id, Code.PARSE,
                         f"Result1..3 must be whole numbers, got {values!r}", raw)
         elif not sheet.is_over():
@@ -477,11 +488,11 @@ def _check_results(source: str, g: _Game, game: BalkanGame, sheet: Sheet) -> Ite
                         f"Result1..3 = {', '.join(values)} but the deals give {ours}", raw)
         if all(f"Place{i}" in tags for i in (1, 2, 3)):
             places = [tags[f"Place{i}"][0] for i in (1, 2, 3)]
-            if all(re.match(r"^-?\d+$", v) for v in values):
+            if all(re.match(r"^-?[0-9]+$", v) for v in values):
                 res = [int(v) for v in values]
                 best_high = [1 + sum(r > x for r in res) for x in res]
                 best_low = [1 + sum(r < x for r in res) for x in res]
-                if [int(p) if p.isdigit() else 0 for p in places] not in (best_high, best_low):
+                if [int(p) if is_ascii_int(p) else 0 for p in places] not in (best_high, best_low):
                     yield Issue(source, tags["Place1"][1], game.game_id, Code.SCORE_MISMATCH,
                                 f"Place1..3 = {', '.join(places)} fit neither ordering of "
                                 f"Result1..3 = {', '.join(values)} (higher or lower better)",
@@ -512,9 +523,9 @@ class PpnReader:
     def read(self, path: Path) -> Iterator[Raw | Issue]:
         source = str(path)
         try:
-            text = path.read_bytes().decode("utf-8")
-        except UnicodeDecodeError as exc:
-            yield Issue(source, 1, None, Code.PARSE, f"not UTF-8 (byte {exc.start})", "")
+            text = text_codec.decode(path.read_bytes()).lstrip("\ufeff")
+        except text_codec.EncodingError as exc:
+            yield Issue(source, 1, None, Code.PARSE, f"cannot read the file: {exc}", "")
             return
         except OSError as exc:
             yield Issue(source, 1, None, Code.PARSE, f"cannot read: {exc}", "")
@@ -554,7 +565,7 @@ def dumps(game: BalkanGame, deals: Sequence[BalkanDeal]) -> str:
         tags.append(("Location", game.event))
     tags += [(name, getattr(game, key)) for name, key in EXTRA_FIELDS if getattr(game, key)]
     tags += rules_tags(rules)
-    if not game.game_id.startswith("ppn/"):
+    if game.game_id != ppn_game_id(dict(tags)):
         tags.append(("GameId", game.game_id))
     head = [f'[{k} "{v}"]' if " " in v else f"[{k} {v}]" for k, v in tags]
     return "\n".join(head) + "\n\n" + "\n".join(lines) + ("\n" if lines else "")

@@ -13,6 +13,7 @@ import copy
 from collections.abc import Sequence
 
 from ingest.ppn_codec import PpnError
+from ingest.source import is_ascii_int
 from model.balkan.auction import HAND_GAMES, HERE, PASS, Auction, CallError
 from model.balkan.contracts import parse_contract
 from model.balkan.params import BalkanRules
@@ -28,7 +29,7 @@ def _name(a: Auction, targets: dict[str, str], player: str, legal: list[str]) ->
 
     def goal(p: str) -> int | None:
         t = targets[p]
-        return int(t[1:]) if t[1:].isdigit() and t not in _HAND_TOKEN else None
+        return int(t[1:]) if is_ascii_int(t[1:]) and t not in _HAND_TOKEN else None
 
     mine = goal(player)
     if mine is None or a.named.get(player) == mine:
@@ -51,7 +52,7 @@ def _choose(a: Auction, targets: dict[str, str], legal: list[str], player: str) 
             return _name(a, targets, player, legal)
         call = _HAND_TOKEN.get(target, "igra")
         return call if call in legal else PASS
-    bids = [int(c) for c in legal if c.isdigit()]
+    bids = [int(c) for c in legal if is_ascii_int(c)]
     high = a.high
     if target.startswith("M"):
         n = int(target[1:])
@@ -137,9 +138,9 @@ def _search(a: Auction, order: Sequence[str], target: dict[str, str], tokens: Se
         return calls if _fits(order, calls, tokens, rules) else None
     t = target[p]
     for call in a.legal_calls():
-        if call.isdigit() and (t == "P" or t.startswith("G") or int(call) > _level(t)):
+        if is_ascii_int(call) and (t == "P" or t.startswith("G") or int(call) > _level(t)):
             continue
-        if call == HERE and ((not t.startswith("M") and not t.isdigit())
+        if call == HERE and ((not t.startswith("M") and not is_ascii_int(t))
                              or (a.high or 0) > _level(t)):
             continue
         if call in HAND_GAMES and not t.startswith("G"):
@@ -165,9 +166,9 @@ def _tokens(order: Sequence[str], calls: Sequence[tuple[str, str]], rules: Balka
             best[p] = f"M{high}"
         elif word in HAND_GAMES:
             best[p] = _TOKEN_OF_HAND.get(word, "G")
-        elif word.startswith("g") and word[1:].isdigit():
+        elif word.startswith("g") and is_ascii_int(word[1:]):
             best[p] = word.upper()
-        elif word.isdigit():
+        elif is_ascii_int(word):
             best[p] = word
         a.call(p, call)
     return [best[p] for p in order]

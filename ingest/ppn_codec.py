@@ -52,8 +52,8 @@ class Follower:
     """Added to the middle column (a failed follower, or the main player: +lost / -made)."""
 
 
-_FOLLOWER = re.compile(r"^F(\d+):([LR])(\d+)(?::(\d+))?$")
-_MAIN = re.compile(r"^M(\d+):([+-]?\d+)$")
+_FOLLOWER = re.compile(r"^F([0-9]+):([LR])([0-9]+)(?::([0-9]+))?$")
+_MAIN = re.compile(r"^M([0-9]+):([+-]?[0-9]+)$")
 
 
 def parse_summary_token(tok: str) -> Follower:
@@ -93,7 +93,7 @@ class Record:
 
 
 TAG = re.compile(r'^\[(?P<name>[A-Za-z][A-Za-z0-9_]*)\s+(?P<value>"[^"]*"|[^\]]*?)\s*\]$')
-DEAL = re.compile(r"^\[(?P<body>\d+\s.*)\]$")
+DEAL = re.compile(r"^\[(?P<body>[0-9]+\s.*)\]$")
 
 
 def split_line(text: str) -> tuple[str, str] | list[str] | None:

@@ -7,12 +7,26 @@ has not been validated yet; the validation stage turns it into a pydantic record
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from model.problems import Code
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """A named, unambiguous fix a reader made to a record (docs/ingest.md, "Repairs"), kept in
+    the ``repairs`` table with the record's source and line."""
+
+    code: str
+    """``opening-passes``, ``contract-double``, ``play-dropped``."""
+    message: str
+    """What was changed, quoting the record's text."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +38,8 @@ class Raw:
     data: dict[str, Any]
     text: str
     """The record's text as it stands in the source (quoted in quarantine)."""
+    repairs: tuple[Repair, ...] = ()
+    """The fixes the reader made to ``data`` (``--strict`` refuses a record that needs one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +55,40 @@ class Issue:
     def __str__(self) -> str:
         key = f" [{self.record_key}]" if self.record_key else ""
         return f"{self.source}:{self.line}{key}: {self.code}: {self.message}"
+
+
+INT32_MAX = 2**31 - 1
+"""Largest number a reader takes from a file (the INTEGER columns: boards, deal numbers,
+tricks, scores); a larger one is a reason to quarantine its record."""
+_ASCII_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+
+
+def ascii_int(text: str, what: str, *, signed: bool = False) -> int:
+    """A whole number written in ASCII digits (``int`` would also read ``²`` or ``١٢``),
+    within the INTEGER range; ``ValueError`` naming ``what`` otherwise."""
+    t = text.strip()
+    if not _ASCII_INT.fullmatch(t) or (not signed and t[0] in "+-"):
+        shown = t if len(t) <= 40 else t[:39] + "…"
+        raise ValueError(f"{what} {shown!r} is not a {'' if signed else 'non-negative '}whole "
+                         "number in digits 0-9")
+    if len(t) > 12 or not -INT32_MAX - 1 <= int(t) <= INT32_MAX:
+        raise ValueError(f"{what} {t[:40]!r} is out of range (at most {INT32_MAX})")
+    return int(t)
+
+
+def is_ascii_int(text: str) -> bool:
+    """True when ``text`` is a non-negative whole number in digits 0-9 within the INTEGER
+    range (``ascii_int`` would read it)."""
+    t = text.strip()
+    return bool(_ASCII_INT.fullmatch(t)) and t[0] not in "+-" and len(t) <= 10 and (
+        int(t) <= INT32_MAX)
+
+
+def content_id(key: object) -> str:
+    """16 hex digits of the sha256 of ``key`` as JSON: a game's id from its content (event,
+    date, players, ...), never from the file's path (STYLE.md 6)."""
+    text = json.dumps(key, ensure_ascii=False, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class Reader(Protocol):

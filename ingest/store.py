@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
+from contextlib import suppress
 from pathlib import Path
 from typing import TypeVar
 
@@ -27,6 +29,22 @@ GAMES_SCHEMA = TABLES[T.GAMES].schema
 DEALS_SCHEMA = TABLES[T.DEALS].schema
 QUARANTINE_SCHEMA = TABLES[T.QUARANTINE].schema
 INGEST_LOG_SCHEMA = TABLES[T.INGEST_LOG].schema
+REPAIRS = T.REPAIRS
+REPAIRS_SCHEMA = TABLES[T.REPAIRS].schema
+
+
+RAW_LIMIT = 64 << 10
+"""Characters of a quarantined record's text kept in ``quarantine.raw`` (the rest is cut, and the
+cut is said): a 50 MB value must not be copied into the database, nor into memory again."""
+MESSAGE_LIMIT = 2_000
+"""Characters of an issue's message kept in ``quarantine.message``."""
+
+
+def bounded(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, saying how much was cut."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… [{len(text) - limit:,} more characters cut]"
 
 
 def create_tables(conn: duckdb.DuckDBPyConnection) -> None:
@@ -42,17 +60,114 @@ commit and close of 20,000 deals with cards took about 0.12 s instead of 0.15 s 
 development machine (docs/ingest.md "Speed")."""
 
 
-def connect(db_path: str | Path, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+class DatabaseError(Exception):
+    """The database cannot be used: what it is and why, in one line for a user."""
+
+
+DUCKDB_MAGIC = b"DUCK"
+"""Bytes 8-11 of every DuckDB database file (its header)."""
+LOCK_WAIT = 30.0
+"""Seconds a writer waits for another process's lock on the database before giving up."""
+LOCK_POLL = 0.2
+
+
+def check_database_path(path: Path) -> None:
+    """Refuse a database path before anything is read: a parent that is not a folder, a folder,
+    or an existing file that is not a DuckDB database (a CSV, JSONL or Parquet file named by
+    mistake would otherwise be opened as an empty database, or overwritten)."""
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise DatabaseError(f"cannot create the database {path}: {parent} is not a folder")
+            break
+    if path.is_dir():
+        raise DatabaseError(f"{path} is a folder, not a DuckDB database file")
+    if path.exists():
+        try:
+            with path.open("rb") as fh:
+                head = fh.read(12)
+        except OSError as exc:
+            raise DatabaseError(f"cannot read the database {path}: {exc.strerror or exc}") from exc
+        if head and head[8:12] != DUCKDB_MAGIC:
+            raise DatabaseError(f"{path} is not a DuckDB database (refusing to open or overwrite "
+                                "it; name a new or an existing .duckdb file with --db)")
+
+
+def explain_open_error(path: Path, exc: BaseException) -> str:
+    """What a failure to open the database is, in one line: locked by another process, a
+    read-only file system, no permission, or DuckDB's own words."""
+    text = str(exc)
+    low = text.lower()
+    if "lock" in low and ("conflicting" in low or "could not set lock" in low):
+        return (f"the database {path} is locked by another process writing it "
+                f"(it holds the write lock): {text.splitlines()[0]}")
+    if "read-only file system" in low:
+        return f"the database {path} is on a read-only file system: it cannot be written"
+    if "permission denied" in low:
+        return f"no permission to write the database {path}"
+    if "no space left" in low:
+        return f"no space left on the device of the database {path}"
+    first = text.splitlines()[0] if text else type(exc).__name__
+    return f"cannot open the database {path}: {first}"
+
+
+def is_lock_conflict(exc: BaseException) -> bool:
+    low = str(exc).lower()
+    return "lock" in low and ("conflicting" in low or "could not set lock" in low)
+
+
+def sweep_spill_files(path: Path) -> None:
+    """Remove the temporary files DuckDB spilled next to the database (``<db>.tmp/``) that a
+    killed writer left behind. Called once the write lock is held: no other process can be
+    spilling there, and this connection spills only later, on demand."""
+    spill = path.with_name(path.name + ".tmp")
+    if not spill.is_dir() or spill.is_symlink():
+        return
+    for leftover in spill.glob("duckdb_temp_*"):
+        if leftover.is_file() and not leftover.is_symlink():
+            leftover.unlink(missing_ok=True)
+    with suppress(OSError):
+        spill.rmdir()  # only when empty
+
+
+def connect(db_path: str | Path, *, read_only: bool = False, wait: float = LOCK_WAIT,
+            waiting: Callable[[float], None] | None = None) -> duckdb.DuckDBPyConnection:
     """Open the database; read-write opens create it and its tables.
 
-    Other processes (dashboards) may hold it read-only; open read-write only while writing."""
+    Other processes (dashboards) may hold it read-only; open read-write only while writing. While
+    another process holds the lock, a writer tries again for ``wait`` seconds, calling
+    ``waiting(seconds waited)`` each time; every failure is a :class:`DatabaseError` saying what
+    it is."""
     path = Path(db_path)
+    if str(db_path) != ":memory:":
+        check_database_path(path)
+    if not read_only and str(db_path) != ":memory:":
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DatabaseError(f"cannot create the folder of the database {path}: "
+                                f"{exc.strerror or exc}") from exc
+    start = time.monotonic()
+    while True:
+        try:
+            conn = duckdb.connect(str(path), read_only=read_only)
+            break
+        except duckdb.Error as exc:
+            waited = time.monotonic() - start
+            if not is_lock_conflict(exc) or waited >= wait:
+                raise DatabaseError(explain_open_error(path, exc)) from exc
+            if waiting is not None:
+                waiting(waited)
+            time.sleep(LOCK_POLL)
     if read_only:
-        return duckdb.connect(str(path), read_only=True)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = duckdb.connect(str(path))
-    conn.execute("SET checkpoint_threshold = ?", [CHECKPOINT_THRESHOLD])
-    create_tables(conn)
+        return conn
+    sweep_spill_files(path)
+    try:
+        conn.execute("SET checkpoint_threshold = ?", [CHECKPOINT_THRESHOLD])
+        create_tables(conn)
+    except duckdb.Error as exc:
+        conn.close()
+        raise DatabaseError(explain_open_error(path, exc)) from exc
     return conn
 
 
@@ -61,10 +176,65 @@ def frame(rows: list[dict[str, object]], schema: dict[str, pl.DataType]) -> pl.D
 
 
 def already_logged(conn: duckdb.DuckDBPyConnection, source: str, sha256: str) -> bool:
+    """True when the source's latest ingest was of this content. A file reverted to an earlier
+    version is read again, so that the quarantine rows of the version in between (its
+    ``deal-conflict``s) are replaced."""
     rows = conn.execute(
-        f"SELECT count(*) FROM {T.INGEST_LOG} WHERE source = ? AND sha256 = ?", [source, sha256]
+        f"SELECT arg_max(sha256, ingested_at) FROM {T.INGEST_LOG} WHERE source = ?", [source]
     ).fetchall()
-    return bool(rows[0][0])
+    return bool(rows) and rows[0][0] == sha256
+
+
+def log_ingest(conn: duckdb.DuckDBPyConnection, log: dict[str, object]) -> None:
+    """The ingest log row of a file read. A file reverted to a version logged before updates
+    that version's row (the key is ``source, sha256``): it becomes the latest, with the
+    quarantine count of this read, and the deals stored by either read counted as stored
+    (the records this read found stored already are its duplicates)."""
+    rows = conn.execute(
+        f"SELECT records, stored FROM {T.INGEST_LOG} WHERE source = ? AND sha256 = ?",
+        [log["source"], log["sha256"]]).fetchall()
+    if not rows:
+        insert(conn, T.INGEST_LOG, frame([log], INGEST_LOG_SCHEMA))
+        return
+    records = int(log["records"])  # type: ignore[call-overload]
+    stored = min(records - int(log["quarantined"]),  # type: ignore[call-overload]
+                 int(rows[0][1]) + int(log["stored"]))  # type: ignore[call-overload]
+    conn.execute(
+        f"UPDATE {T.INGEST_LOG} SET records = ?, stored = ?, duplicates = ?, quarantined = ?, "
+        "ingested_at = ? WHERE source = ? AND sha256 = ?",
+        [records, stored, records - stored - int(log["quarantined"]),  # type: ignore[call-overload]
+         log["quarantined"], log["ingested_at"], log["source"], log["sha256"]])
+
+
+def deal_origin(conn: duckdb.DuckDBPyConnection, game_id: str,
+                deal_no: int) -> tuple[str, int, str, str | None] | None:
+    """``(source, line, variant, sha256 of the source's latest version)`` of a stored deal."""
+    rows = conn.execute(
+        f"""SELECT d.source, d.line, d.variant,
+                   (SELECT arg_max(l.sha256, l.ingested_at) FROM {T.INGEST_LOG} l
+                    WHERE l.source = d.source)
+            FROM {T.DEALS} d WHERE d.game_id = ? AND d.deal_no = ?""",
+        [game_id, deal_no]).fetchall()
+    if not rows:
+        return None
+    source, line, variant, sha = rows[0]
+    return str(source), int(line or 0), str(variant), None if sha is None else str(sha)
+
+
+def delete_deal(conn: duckdb.DuckDBPyConnection, game_id: str, deal_no: int,
+                variant_table: str) -> None:
+    """Remove a stored deal and its ``deals_<variant>`` row (a superseded version)."""
+    for table in (variant_table, T.DEALS):
+        conn.execute(f"DELETE FROM {table} WHERE game_id = ? AND deal_no = ?", [game_id, deal_no])
+
+
+def same_content(conn: duckdb.DuckDBPyConnection, source: str, sha256: str) -> str | None:
+    """Another source already ingested with exactly this content (a copy under another name
+    or folder), or ``None``: sources are identified by their content."""
+    rows = conn.execute(
+        f"SELECT min(source) FROM {T.INGEST_LOG} WHERE sha256 = ? AND source <> ?",
+        [sha256, source]).fetchall()
+    return str(rows[0][0]) if rows and rows[0][0] is not None else None
 
 
 def stored_game(conn: duckdb.DuckDBPyConnection, game_id: str) -> tuple[str, str] | None:
@@ -327,6 +497,23 @@ def _holding(staged: list[_X], games: list[frozenset[str]], wanted: set[str]) ->
 def clear_quarantine(conn: duckdb.DuckDBPyConnection, source: str) -> None:
     """Drop a source's earlier quarantine rows: a new ingest of it replaces them."""
     conn.execute(f"DELETE FROM {T.QUARANTINE} WHERE source = ?", [source])
+    conn.execute(f"DELETE FROM {REPAIRS} WHERE source = ?", [source])
+
+
+MERGED = "{n} records at this line: "
+"""How a quarantine row holding the issues of several records of one line starts (its records
+are counted by the data check ``quarantine_matches_last_ingest``)."""
+
+
+def merged_message(parts: list[str]) -> str:
+    """The message of a quarantine row holding the issues of ``len(parts)`` records."""
+    return MERGED.format(n=len(parts)) + " | ".join(parts)
+
+
+def replace_quarantine_message(conn: duckdb.DuckDBPyConnection, source: str, line: int,
+                               message: str) -> None:
+    conn.execute(f"UPDATE {T.QUARANTINE} SET message = ? WHERE source = ? AND line = ?",
+                 [bounded(message, MESSAGE_LIMIT), source, line])
 
 
 def mark_pending(conn: duckdb.DuckDBPyConnection, game_ids: Iterable[str]) -> None:

@@ -11,14 +11,14 @@ instead). Each pairing of an NS pair with an EW pair in an event is one ``bridge
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ingest.bridge_records import GameGroups, game_record, source_id
-from ingest.source import Issue, Raw
+from ingest import text as text_codec
+from ingest.bridge_records import GameGroups, game_record
+from ingest.csv_sheet import cells_of, unreadable
+from ingest.source import Issue, Raw, ascii_int
 from model.bridge.contracts import ContractError, parse_contract
 from model.bridge.seats import SeatError, board_dealer, parse_seat, parse_vulnerable
 from model.problems import Code
@@ -36,9 +36,9 @@ def _row(row: dict[str, str]) -> tuple[list[str], str, dict[str, Any]]:
     if missing:
         raise TravellerError(f"missing {', '.join(missing)}")
     board_text = row["board"].strip()
-    if not board_text.isdigit() or int(board_text) < 1:
+    board = ascii_int(board_text, "board")
+    if board < 1:
         raise TravellerError(f"board {board_text!r} is not a board number")
-    board = int(board_text)
     ns, ew = row["ns_pair"].strip(), row["ew_pair"].strip()
     names = [(row.get(k) or "").strip() for k in ("north", "east", "south", "west")]
     defaults = [f"NS {ns} North", f"EW {ew} East", f"NS {ns} South", f"EW {ew} West"]
@@ -62,18 +62,16 @@ def _row(row: dict[str, str]) -> tuple[list[str], str, dict[str, Any]]:
         tricks_text = (row.get("tricks") or "").strip()
         result_text = (row.get("result") or "").strip()
         if tricks_text:
-            if not tricks_text.isdigit():
-                raise TravellerError(f"tricks {tricks_text!r} is not a number")
-            deal["tricks"] = int(tricks_text)
+            deal["tricks"] = ascii_int(tricks_text, "tricks")
         elif result_text:
-            diff = 0 if result_text == "=" else int(result_text)
+            diff = 0 if result_text == "=" else ascii_int(result_text, "result", signed=True)
             deal["tricks"] = contract.tricks_needed + diff
         else:
             raise TravellerError(f"no tricks (nor result) for {contract_text}")
         if (row.get("lead") or "").strip():
             deal["lead"] = row["lead"].strip().upper()
     if (row.get("score_ns") or "").strip():
-        deal["score_ns"] = int(row["score_ns"])
+        deal["score_ns"] = ascii_int(row["score_ns"], "score_ns", signed=True)
     return players, row["event"].strip(), deal
 
 
@@ -85,26 +83,47 @@ class TravellerReader:
     def sniff(self, path: Path, head: bytes) -> bool:
         if path.suffix.lower() != ".csv":
             return False
-        first = head.decode("utf-8", errors="replace").splitlines()[:1]
-        cols = {c.strip().lower() for c in first[0].split(",")} if first else set()
+        first = [t for t in text_codec.head_text(head).splitlines()
+                 if t.strip() and not t.lstrip().startswith("#")][:1]
+        cols = {c.strip().strip('"').lower() for c in first[0].split(",")} if first else set()
         return cols >= HEADER_MARK
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
-        yield from self.read_text(path.read_text(encoding="utf-8-sig"), str(path), source_id(path))
+        source = str(path)
+        try:
+            encoding = text_codec.file_encoding(path)
+        except text_codec.EncodingError as exc:
+            yield unreadable(source, path, exc)
+            return
+        yield from self.read_lines(text_codec.lines(path, encoding), source, "traveller")
 
     def read_text(self, text: str, source: str, stem: str = "traveller") -> Iterator[Raw | Issue]:
-        lines = text.splitlines()
-        reader = csv.DictReader(io.StringIO(text))
-        reader.fieldnames = [f.strip().lower() for f in reader.fieldnames or []]
+        yield from self.read_lines(enumerate(text.splitlines(), start=1), source, stem)
+
+    def read_lines(self, numbered: Iterable[tuple[int, str | text_codec.EncodingError]],
+                   source: str, stem: str) -> Iterator[Raw | Issue]:
+        """The rows of a traveller, one line each (``# ...`` lines before the header, such as
+        ``# encoding: cp1252``, are skipped)."""
+        header: list[str] | None = None
         groups = GameGroups(stem)
-        for row in reader:
-            line = reader.line_num
-            raw = lines[line - 1] if 0 < line <= len(lines) else ""
+        for line, raw in numbered:
+            if isinstance(raw, text_codec.EncodingError):
+                yield Issue(source, line, None, Code.PARSE, str(raw), "")
+                continue
+            if not raw.strip() or (header is None and raw.lstrip().startswith("#")):
+                continue
+            cells = cells_of(raw.lstrip("\ufeff") if header is None else raw, ",")
+            if header is None:
+                header = [c.strip().lower() for c in cells] if isinstance(cells, list) else []
+                continue
+            if isinstance(cells, str):
+                yield Issue(source, line, None, Code.PARSE, cells, raw)
+                continue
+            row = dict(zip(header, cells + [""] * (len(header) - len(cells)), strict=False))
             key = f"board {row.get('board')} {row.get('ns_pair')}-{row.get('ew_pair')}"
-            if None in row:
+            if len(cells) > len(header):
                 yield Issue(source, line, key, Code.PARSE,
-                            f"{len(reader.fieldnames) + len(row[None])} fields, the header has "  # type: ignore[index]
-                            f"{len(reader.fieldnames)}", raw)
+                            f"{len(cells)} fields, the header has {len(header)}", raw)
                 continue
             try:
                 players, event, deal = _row(row)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import polars as pl
 from pydantic import ValidationError
 
 from ingest.jsonl import quote
@@ -74,6 +75,8 @@ class Accepted:
     duplicate: bool = False
     """A game line identical to one already known (only games are known here; deals are
     compared with the database by the pipeline)."""
+    row: dict[str, object] | None = None
+    """A deal's row of ``deals_<variant>`` (``variant.deal_row``), checked to fit its columns."""
 
     @property
     def is_game(self) -> bool:
@@ -135,6 +138,15 @@ class Validator:
         return self._games[game_id]
 
     def validate(self, raw: Raw) -> Accepted | Issue:
+        """The record accepted, or the issue with it; never raises (an unexpected failure of a
+        model or a check is the record's issue, so one record never stops its file)."""
+        try:
+            return self._validate(raw)
+        except Exception as exc:
+            return self._issue(raw, Code.PARSE, f"cannot be read ({type(exc).__name__}: "
+                                                f"{str(exc)[:300]})")
+
+    def _validate(self, raw: Raw) -> Accepted | Issue:
         kind = raw.data.get("record")
         if kind == "game":
             return self._game(raw)
@@ -188,7 +200,36 @@ class Validator:
         problems = v.check_deal(game, deal)
         if problems:
             return self._issue(raw, problems[0].code, problem_message(problems))
-        return Accepted(raw, deal, game, v, canonical_json(deal))
+        row = v.deal_row(game, deal)
+        wide = too_wide(row, v.frame_schema)
+        if wide:
+            return self._issue(raw, Code.SCHEMA, wide)
+        return Accepted(raw, deal, game, v, canonical_json(deal), row=row)
+
+
+def int_range(dtype: object) -> tuple[int, int] | None:
+    """The values an integer column holds (``None`` for other columns)."""
+    if isinstance(dtype, type) and issubclass(dtype, pl.DataType):
+        dtype = dtype()
+    if not isinstance(dtype, pl.DataType) or not dtype.is_integer():
+        return None
+    bits: int = {"Int8": 8, "Int16": 16, "Int32": 32, "UInt8": 8, "UInt16": 16,
+                 "UInt32": 32}.get(type(dtype).__name__, 64)
+    if dtype.is_signed_integer():
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+def too_wide(row: dict[str, object], schema: dict[str, Any]) -> str | None:
+    """Why ``row`` does not fit its frame's integer columns (a number a reader took from a
+    file, such as a bridge board of 2**31), or ``None``."""
+    bad = []
+    for name, value in row.items():
+        bounds = int_range(schema.get(name))
+        if bounds is not None and isinstance(value, int) and not (
+                bounds[0] <= value <= bounds[1]):
+            bad.append(f"{name}: {shown(value)} is out of range ({bounds[0]}..{bounds[1]})")
+    return "; ".join(bad) or None
 
 
 def problem_message(problems: list[Problem]) -> str:

@@ -34,6 +34,7 @@ STANDINGS = "standings"
 QUARANTINE = "quarantine"
 INGEST_LOG = "ingest_log"
 PENDING = "rescore_pending"
+REPAIRS = "repairs"
 CARD_REVIEW = "card_review"
 DEAL_REVIEW = "deal_review"
 DECISION_REVIEW = "decision_review"
@@ -78,6 +79,10 @@ TABLES: dict[str, Table] = {t.name: t for t in (
     }, required=("records", "stored", "duplicates", "quarantined", "ingested_at"),
         key=("source", "sha256")),
     Table(PENDING, {"game_id": _S}, key=("game_id",)),
+    Table(REPAIRS, {
+        "source": _S, "line": _I32, "record_key": _S, "code": _S, "message": _S,
+        "ingested_at": UTC,
+    }, required=("source", "line", "code", "message", "ingested_at")),
     Table(CARD_REVIEW, {
         "game_id": _S, "deal_no": _I32, "card_no": _I8, "player": _S, "side": _S, "card": _S,
         "value_before": _I8, "value_after": _I8, "cost": _I8, "best_cards": pl.List(_S),
@@ -98,7 +103,9 @@ TABLES: dict[str, Table] = {t.name: t for t in (
 """The stable tables every variant shares, and ``rescore_pending``: games whose settlements must
 be recomputed (ingest marks them in the same transaction as their deals and the rescore that
 follows clears them, so an interrupted rescore is finished by the next run, ``docs/ingest.md``);
-and the review of play (docs/review.md): a row per recorded card and per decision, a row per
+``repairs``: the named fixes readers made to records that were then stored
+(``ingest.source.Repair``; a source's rows are replaced by each ingest of it, like its quarantine
+rows); and the review of play (docs/review.md): a row per recorded card and per decision, a row per
 reviewed deal. The review tables have no declared key, like ``deals``: the review writes a deal's
 rows once, in one transaction, and only for deals without a ``deal_review`` row."""
 

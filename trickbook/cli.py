@@ -9,34 +9,75 @@ and ``schema`` can be piped.
 from __future__ import annotations
 
 import csv
+import importlib
 import json
 import signal
 import sys
+import traceback
+from contextlib import suppress
 from enum import StrEnum
 from pathlib import Path
 from types import FrameType
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import duckdb
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
-from ingest.pipeline import FileReport, StrictError, ingest_paths
-from ingest.pipeline import Progress as IngestProgress
-from scoring.store import score_pending
-from trickbook.balance import balance_command
-from trickbook.simulate import simulate_command
+if TYPE_CHECKING:  # the command bodies import what they use, so that --help starts fast
+    import duckdb
+
+    from ingest.pipeline import FileReport
+    from ingest.pipeline import Progress as IngestProgress
 
 DEFAULT_DB = Path("data/trickbook.duckdb")
 PROGRESS_MIN_BYTES = 1 << 20
 """Inputs smaller than this (1 MiB in all) show no progress bar."""
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Hand histories, settlement and statistics for trick-taking games.")
+class _App(typer.Typer):
+    """The command: an unexpected exception is one line on stderr and exit 1, never a
+    traceback (``--debug`` shows it)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().__call__(*args, **kwargs)
+        except Exception as exc:
+            if _debug_wanted():
+                raise
+            sys.stderr.write(f"trickbook: {_one_line(exc)} (run with --debug for the "
+                             "traceback)\n")
+            sys.exit(1)
+
+
+def _debug_wanted() -> bool:
+    return DEBUG["on"] or "--debug" in sys.argv[1:2]
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+DEBUG = {"on": False}
+"""Set by ``trickbook --debug``: print tracebacks."""
+
+app = _App(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+           help="Hand histories, settlement and statistics for trick-taking games.")
 out = Console(soft_wrap=True)
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
+
+
+@app.callback()
+def _options(debug: Annotated[bool, typer.Option(
+        "--debug", help="Show the traceback of an unexpected error.")] = False) -> None:
+    DEBUG["on"] = debug
+
+
+def _db_error(exc: BaseException) -> typer.Exit:
+    """One line for a database that cannot be used (``ingest.store.DatabaseError``), exit 2."""
+    err.print(str(exc), markup=False)
+    if DEBUG["on"]:
+        err.print_exception()
+    return typer.Exit(2)
 
 DbOption = Annotated[Path, typer.Option("--db", help="The DuckDB database file.")]
 
@@ -77,8 +118,14 @@ def _print_report(r: FileReport) -> None:
     if r.skipped:
         out.print(f"{r.source}: skipped ({r.skipped})")
         return
-    out.print(f"{r.source}: {r.records} read, {r.stored} stored, {r.duplicates} duplicates, "
-              f"{r.quarantined} quarantined")
+    if r.failed:
+        err.print(f"{r.source}: not stored: {r.failed}", markup=False)
+        if DEBUG["on"] and r.error is not None:
+            err.print("".join(traceback.format_exception(r.error)), markup=False)
+        return
+    replaced = f" ({r.replaced} replacing an earlier version)" if r.replaced else ""
+    out.print(f"{r.source}: {r.records} read, {r.stored} stored{replaced}, {r.duplicates} "
+              f"duplicates, {r.quarantined} quarantined")
     for issue in r.issues[:5]:
         out.print(f"  {issue.line}: {issue.code}: {issue.message}", markup=False)
     if r.quarantined > 5:
@@ -93,11 +140,24 @@ def ingest(
     paths: Annotated[list[Path], typer.Argument(help="Files, folders or globs.")],
     db: DbOption = DEFAULT_DB,
     strict: Annotated[bool, typer.Option(help="Stop at the first problem (exit 1).")] = False,
+    replace: Annotated[bool, typer.Option(
+        help="A changed file's deals supersede those its earlier version stored (else they "
+             "are quarantined as conflicts).")] = False,
 ) -> None:
     """Read, validate and store records; then rescore the games they touched."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from ingest.pipeline import StrictError, ingest_paths
+    from ingest.store import LOCK_WAIT, DatabaseError, check_database_path
+    from scoring.store import score_pending
+
+    try:
+        check_database_path(db)  # refused before anything is read
+    except DatabaseError as exc:
+        raise _db_error(exc) from exc
     stop = _StopFlag()
     previous = signal.signal(signal.SIGINT, stop.handler)
-    total = sum(p.stat().st_size for p in paths if p.is_file())
+    total = sum(_size(p) for p in paths)
     bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[n]}"),
                    TimeRemainingColumn(), console=err, transient=True,
                    disable=total < PROGRESS_MIN_BYTES and all(p.is_file() for p in paths))
@@ -108,18 +168,25 @@ def ingest(
                    description=f"{p.file_no}/{p.files} {Path(p.source).name}",
                    n=f"{p.records:,} records")
 
+    said = {"waiting": False}
+
+    def waiting(seconds: float) -> None:
+        if not said["waiting"]:
+            err.print(f"waiting for {db}: another process holds its lock (up to "
+                      f"{LOCK_WAIT:.0f} s) ...", markup=False)
+            said["waiting"] = True
+
     try:
         with bar:
             reports = ingest_paths(
-                paths, db, strict=strict, progress=tick, should_stop=stop, score=score_pending
+                paths, db, strict=strict, progress=tick, should_stop=stop, score=score_pending,
+                waiting=waiting, replace=replace,
             )
     except StrictError as exc:
         err.print(f"strict: {exc}", markup=False)
         raise typer.Exit(1) from exc
-    except duckdb.IOException as exc:
-        err.print(f"cannot open {db} for writing (is another process using it?): {exc}",
-                  markup=False)
-        raise typer.Exit(2) from exc
+    except DatabaseError as exc:
+        raise _db_error(exc) from exc
     except KeyboardInterrupt as exc:
         err.print("interrupted: the file in progress was rolled back; finished files are stored")
         raise typer.Exit(130) from exc
@@ -128,20 +195,39 @@ def ingest(
     for r in reports:
         _print_report(r)
     failed = _after_load_checks(db)
-    if strict and failed:
+    if (strict and failed) or any(r.failed for r in reports):
         raise typer.Exit(1)
     if stop.requested:
         err.print("stopped early: run the same command again to ingest the remaining files")
         raise typer.Exit(130)
 
 
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size if path.is_file() else 0
+    except OSError:
+        return 0
+
+
 def _read_only(db: Path) -> duckdb.DuckDBPyConnection:
     """The database opened read-only; exit 2 with a message when it cannot be."""
+    from ingest.store import DatabaseError, connect
+
     try:
-        return duckdb.connect(str(db), read_only=True)
-    except duckdb.Error as exc:
-        err.print(f"cannot open {db}: {exc}", markup=False)
-        raise typer.Exit(2) from exc
+        return connect(db, read_only=True)
+    except DatabaseError as exc:
+        raise _db_error(exc) from exc
+
+
+def _writable(db: Path) -> duckdb.DuckDBPyConnection:
+    """The database opened for writing (waiting for another writer's lock); exit 2 with what is
+    wrong when it cannot be."""
+    from ingest.store import DatabaseError, connect
+
+    try:
+        return connect(db)
+    except DatabaseError as exc:
+        raise _db_error(exc) from exc
 
 
 def _after_load_checks(db: Path) -> bool:
@@ -150,7 +236,7 @@ def _after_load_checks(db: Path) -> bool:
 
     if not db.exists():
         return False
-    conn = duckdb.connect(str(db), read_only=True)
+    conn = _read_only(db)
     try:
         failures = run_checks(conn)
     finally:
@@ -163,18 +249,28 @@ def _after_load_checks(db: Path) -> bool:
 @app.command()
 def score(db: DbOption = DEFAULT_DB) -> None:
     """Recompute every settlement from the stored deals."""
-    from ingest.store import connect
+    import duckdb
+
+    from ingest.store import explain_open_error
     from model.tables import PENDING
     from scoring.store import rescore
 
-    conn = connect(db)
+    conn = _writable(db)
     try:
         conn.execute("BEGIN")
         result = rescore(conn, None, transaction=False)
         conn.execute(f"DELETE FROM {PENDING}")
         conn.execute("COMMIT")
+    except (duckdb.Error, OSError) as exc:  # a full disk, a file system turned read-only
+        with suppress(duckdb.Error):
+            conn.execute("ROLLBACK")
+        err.print(f"nothing was changed: {explain_open_error(db, exc)}", markup=False)
+        if DEBUG["on"]:
+            err.print_exception()
+        raise typer.Exit(2) from exc
     finally:
-        conn.close()
+        with suppress(duckdb.Error):
+            conn.close()
     out.print(f"{result.games} games settled: {result.settlements} settlement rows, "
               f"{result.transfers} transfers, {result.standings} standings")
     for name in result.unsettled_variants:
@@ -214,6 +310,19 @@ QUERIES = {
 }
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet takes as the start of a formula in a CSV cell (OWASP, "CSV Injection")."""
+
+
+def safe_cell(value: object) -> object:
+    """A CSV cell that no spreadsheet runs: text starting ``= + - @`` (or a tab or carriage
+    return) gets a leading ``'``, so a player named ``=HYPERLINK(...)`` stays a name. Numbers
+    are written as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 @app.command()
 def report(
     what: Annotated[Report, typer.Argument(help="standings or quarantine")],
@@ -221,6 +330,7 @@ def report(
     format: Annotated[Format, typer.Option("--format", help="table, csv or json")] = Format.table,
 ) -> None:
     """Print stored standings or the quarantined records."""
+    from rich.table import Table
     if not db.exists():
         err.print(f"no database at {db} (run `trickbook ingest` first)")
         raise typer.Exit(2)
@@ -237,7 +347,7 @@ def report(
     elif format is Format.csv:
         w = csv.writer(sys.stdout, lineterminator="\n")
         w.writerow(columns)
-        w.writerows(rows)
+        w.writerows([safe_cell(v) for v in r] for r in rows)
     else:
         table = Table(*columns, title=f"{what.value} ({len(rows)} rows)")
         for r in rows:
@@ -268,9 +378,27 @@ def dashboard(
     port: Annotated[int, typer.Option(help="Port of the Streamlit server.")] = 8501,
 ) -> None:
     """Serve the Streamlit dashboards on the database (read-only)."""
-    from dashboards import serve
+    try:
+        serve = importlib.import_module("dashboards.serve")
+    except ModuleNotFoundError as exc:
+        err.print("the dashboards are not installed (dashboards/serve.py is missing)")
+        raise typer.Exit(2) from exc
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        code = int(serve.main(db, port) or 0)
+    except _Terminated as exc:  # the server was stopped with us (subprocess.call kills it)
+        raise typer.Exit(143) from exc
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    raise typer.Exit(code)
 
-    raise typer.Exit(int(serve.main(db, port) or 0))
+
+class _Terminated(Exception):
+    """SIGTERM while the dashboards run: unwinds ``subprocess.call``, which stops the server."""
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise _Terminated(f"signal {signum}")
 
 
 BRIDGE_VARIANTS = ("bridge-rubber", "bridge-duplicate")
@@ -366,13 +494,12 @@ def analyse(
     """Double-dummy tables and par of bridge deals with four hands (optional ``dds`` extra);
     open-hand declarer tricks of Preference deals with every hand (``open_hand`` table); with
     ``--play``, the review of play (docs/review.md)."""
-    from ingest.store import connect
     from sim.analysis import analyse_open_hand
 
     if not db.exists():
         err.print(f"no database at {db} (run `trickbook ingest` first)")
         raise typer.Exit(2)
-    conn = connect(db)
+    conn = _writable(db)
     failed = False
     try:
         try:
@@ -401,6 +528,8 @@ def _review_play(conn: duckdb.DuckDBPyConnection, workers: int | None, cluster: 
                  ) -> bool:
     """``analyse --play``: review the deals not reviewed yet with a progress bar; True when
     Ctrl-C stopped it (the batches written stay stored)."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
     from sim.review.run import review_database
 
     bar = Progress(TextColumn("review"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
@@ -419,10 +548,39 @@ def _review_play(conn: duckdb.DuckDBPyConnection, workers: int | None, cluster: 
     return report.interrupted
 
 
-app.command("simulate")(simulate_command)
-app.command("balance")(balance_command)
+EXTRA_COMMANDS = (
+    ("simulate", "trickbook.simulate", "simulate_command",
+     "Simulate games of a variant and store them (docs/simulation.md)."),
+    ("balance", "trickbook.balance", "balance_command",
+     "Compare two rule sets by simulation (docs/balance-study.md)."),
+)
+"""Commands that other areas keep in their own modules: one line each (name, module, function,
+one-line help). Their modules are imported only when the command runs, so ``trickbook --help``
+stays fast."""
+
+
+def _lazy_command(name: str, module: str, attr: str, summary: str) -> None:
+    """Register ``name`` as a stand-in that imports ``module`` when it runs and hands it the
+    rest of the command line (its own ``--help`` included)."""
+
+    @app.command(name, help=summary, add_help_option=False, context_settings={
+        "ignore_unknown_options": True, "allow_extra_args": True})
+    def run(ctx: typer.Context) -> None:
+        try:
+            command = getattr(importlib.import_module(module), attr)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            err.print(f"`trickbook {name}` is not installed ({module} is missing)")
+            raise typer.Exit(2) from exc
+        single = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+        single.command(name)(command)
+        single(args=ctx.args, prog_name=f"trickbook {name}")
+
+
+for _extra in EXTRA_COMMANDS:
+    _lazy_command(*_extra)
 
 
 def main() -> None:
     app()
-

@@ -66,3 +66,35 @@ def test_valid_upload_is_stored(fixture_copy: Path, tmp_path: Path) -> None:
     assert results[0].records == 2, results[0]
     assert results[0].stored == 2, results[0]
     assert table_counts(fixture_copy)["deals"] == 10
+
+
+def test_uploads_with_non_ascii_names_do_not_collide(tmp_path: Path) -> None:
+    """Issue 14: ``Σάββατο.jsonl`` and ``Κυριακή.jsonl`` were both saved as ``_______.jsonl``."""
+    from dashboards.uploads import stored_name
+
+    a, b = stored_name("Σάββατο.jsonl", b"1"), stored_name("Κυριακή.jsonl", b"2")
+    assert a != b and a.endswith("Σάββατο.jsonl") and b.endswith("Κυριακή.jsonl")
+    assert stored_name("same.jsonl", b"1") != stored_name("same.jsonl", b"2")
+    db = tmp_path / "t.duckdb"
+    lines = (Path(__file__).resolve().parents[2] / "data" / "samples" / "league.jsonl"
+             ).read_text().splitlines()
+    first, second = "\n".join(lines[:10]) + "\n", "\n".join(lines[:1] + lines[10:20]) + "\n"
+    results = ingest_uploads([("Σάββατο.jsonl", first.encode()),
+                              ("Κυριακή.jsonl", second.encode())], db, tmp_path / "up")
+    assert [r.stored for r in results] == [10, 10] and len({r.saved_as for r in results}) == 2
+    assert sorted(p.read_text() for p in (tmp_path / "up").iterdir()) == sorted([first, second])
+
+
+def test_changed_file_uploaded_again_under_the_same_name(tmp_path: Path) -> None:
+    """Issue 14: a club's weekly results.pbn, changed and uploaded again, failed with "Current
+    transaction is aborted". Now both versions are kept; the changed deal is a conflict naming
+    both versions."""
+    pbn = Path(__file__).resolve().parents[3] / "shared" / "data" / "endplay-fixtures" / "pbn"
+    first = (pbn / "example1.pbn").read_bytes()
+    play = b'[Play "W"]\nDQ D3 D4 D2\nSK S2 S4 SJ\nDJ DT DK D7\n*\n'
+    assert play in first
+    db = tmp_path / "t.duckdb"
+    (a,) = ingest_uploads([("results.pbn", first)], db, tmp_path / "up")
+    (b,) = ingest_uploads([("results.pbn", first.replace(play, b""))], db, tmp_path / "up")
+    assert a.stored == 4 and "failed" not in b.message
+    assert (b.quarantined, b.duplicates) == (1, 3) and a.saved_as != b.saved_as

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.pbn import READER, parse_contract_tag, resolve_tags
+from ingest.pbn import READER, convert, parse_contract_tag, resolve_tags
 from ingest.pbn_syntax import split_games
+from ingest.source import Raw
 from model.bridge.contracts import parse_contract
 from model.bridge.score import duplicate_score_ns
 from model.bridge.seats import board_vulnerable
@@ -24,7 +25,7 @@ FILES = {
     # file: (table records per data/README.md, records we expect to quarantine)
     EP / "pbn" / "example1.pbn": (2, 0),
     EP / "pbn" / "example2.pbn": (299, 0),
-    EP / "pbn" / "example4.pbn": (1, 1),
+    EP / "pbn" / "example4.pbn": (1, 0),  # stored after two repairs (test_example4_...)
     EP / "examples" / "sample.pbn": (2, 0),
     SL / "A1A12525.PBN": (40, 1),
     SL / "Aulpll23.pbn": (48, 0),
@@ -95,20 +96,24 @@ def test_passed_out_boards() -> None:
 
 def test_example4_comments_and_play_order() -> None:
     # expected-values.json pbn_example4_parsed: the Play section is in seat columns; we store the
-    # cards in played order. The record is quarantined (auction vs declarer, below), but the
-    # reader's decoding is checked on the raw record.
+    # cards in played order. The reader's decoding (before its repairs) is checked on the record.
     expected = json.loads((EP / "expected-values.json").read_text())["pbn_example4_parsed"]
-    (raw,) = [r for r in READER.read(EP / "pbn" / "example4.pbn")
-              if hasattr(r, "data") and r.data["record"] == "deal"]
-    assert [c for _, c in raw.data["play"]] == [
-        c[1] + c[0] for c in expected["play_in_played_order"]]
-    assert [c["call"] for c in raw.data["auction"]] == [
+    (game,) = [g for g in split_games((EP / "pbn" / "example4.pbn").read_text()) if g.tags]
+    _, deal = convert(game, resolve_tags(game, {}))
+    assert [c for _, c in deal["play"]] == [c[1] + c[0] for c in expected["play_in_played_order"]]
+    assert [c["call"] for c in deal["auction"]] == [
         {"P": "pass"}.get(c, c) for c in expected["auction"]]
-    assert raw.data["contract"] == "5C" and raw.data["tricks"] == 12
+    assert deal["contract"] == "5C" and deal["tricks"] == 12
     # Finding: the calls only fit the hands and the contract 5C by East if East called first,
-    # while Dealer and Auction say North; the validation quarantines it with that reason.
-    (issue,) = ingest(READER, EP / "pbn" / "example4.pbn").issues
-    assert "first of the side" in issue.message
+    # while Dealer and Auction say North (an opening pass left out), and the play, read in seat
+    # columns, has East play the CQ North holds: the reader puts the pass back and drops the
+    # play, naming both repairs (ingest/bridge_repairs.py); the record is then valid.
+    (raw,) = [r for r in READER.read(EP / "pbn" / "example4.pbn")
+              if isinstance(r, Raw) and r.data["record"] == "deal"]
+    assert [r.code for r in raw.repairs] == ["opening-passes", "play-dropped"]
+    assert "play" not in raw.data and raw.data["auction"][0]["call"] == "pass"
+    got = ingest(READER, EP / "pbn" / "example4.pbn")
+    assert not got.issues and len(got.deals) == 1
 
 
 def sample_text(path: Path, games: int) -> str:

@@ -49,8 +49,10 @@ def test_published_example_is_quarantined_deal_by_deal(name: str) -> None:
     assert [r.data["record"] for r in raws] == ["game", "deal"]
     assert raws[1].data["deal_no"] == 2 and raws[1].data.get("declarer") is None
     by_deal = {i.record_key: i for i in issues if i.record_key and "#" in i.record_key}
-    assert set(by_deal) == {"ppn/" + Path(name).stem + f"#{n}" for n in (1, 3, 4)}
-    d1, d3, d4 = (by_deal[f"ppn/{Path(name).stem}#{n}"].message for n in (1, 3, 4))
+    gid = raws[0].data["game_id"]  # from the game's tags, not the file name
+    assert gid.startswith("ppn/") and Path(name).stem not in gid
+    assert set(by_deal) == {f"{gid}#{n}" for n in (1, 3, 4)}
+    d1, d3, d4 = (by_deal[f"{gid}#{n}"].message for n in (1, 3, 4))
     for msg in (d1, d3, d4):
         assert "the refa flag (field 10) is missing" in msg
         assert "must be two cards of the declarer's hand and the talon" in msg  # discards
@@ -58,8 +60,8 @@ def test_published_example_is_quarantined_deal_by_deal(name: str) -> None:
     assert "not held: ['8D', '9C']" in d1 and "not held: ['AD']" in d4
     assert "cope: summary F3:L24 but our settlement writes 0" in d3  # accepted=2, F to p1
     assert "the cards repeat deal 1 exactly" in d4
-    assert by_deal[f"ppn/{Path(name).stem}#3"].code == Code.DISCARD
-    tags = {i.line: i for i in issues if i.record_key == f"ppn/{Path(name).stem}"}
+    assert by_deal[f"{gid}#3"].code == Code.DISCARD
+    tags = {i.line: i for i in issues if i.record_key == gid}
     assert any("fit neither ordering" in i.message for i in tags.values())  # Place1..3
     assert any("leave the game unfinished" in i.message for i in tags.values())  # Result1..3
     if "asgiven" in name:

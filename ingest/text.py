@@ -1,0 +1,184 @@
+"""Text encodings of input files: UTF-8 (with or without a byte order mark), UTF-16 (with a byte
+order mark, or detected by its zero bytes), a single-byte code page declared in the file (``#
+encoding: cp1253``) or detected, else the file is refused with the reason (docs/ingest.md,
+"Encodings").
+
+Detection of a code page is a guess, so it is made only among the few a club's spreadsheet
+writes (Windows Western, Greek, Cyrillic and Central European) and only when the text it gives
+reads as words of one script; a user who knows better declares it.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+from collections.abc import Iterator
+from pathlib import Path
+
+HEAD = 1 << 16
+"""Bytes an encoding is sniffed from."""
+CODE_PAGES = ("cp1252", "cp1253", "cp1251", "cp1250")
+"""Single-byte code pages tried when a file is neither UTF-8 nor UTF-16, in this order."""
+_DECLARED = re.compile(rb"^\s*#\s*(?:encoding|charset|coding)\s*[:=]\s*([A-Za-z0-9_.-]+)",
+                       re.IGNORECASE | re.MULTILINE)
+_WORD = re.compile(r"[^\W\d_]+")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+class EncodingError(ValueError):
+    """No encoding reads the file; the message says what was tried and where it failed."""
+
+
+def declared(head: bytes) -> str | None:
+    """The encoding a ``# encoding: NAME`` line of the head declares (``None`` if none)."""
+    m = _DECLARED.search(head)
+    return m.group(1).decode("ascii") if m else None
+
+
+def _script(ch: str) -> str:
+    name = unicodedata.name(ch, "")
+    return name.split(" ", 1)[0] if name else "?"
+
+
+def plausible(text: str) -> int:
+    """How much ``text`` reads as words: letters of words that keep to one script, where a
+    Latin word is mostly ASCII (an accent here and there), a Greek or Cyrillic word has no ASCII
+    letter, and a Greek word has its final sigma only at its end and at most one accent. Text
+    decoded with the wrong code page scores lower: its words mix scripts, are Latin words of
+    accented letters only, or hold symbols (``£``, ``³``, ``¹``) between letters."""
+    score = -3 * len(_SYMBOL_IN_WORD.findall(text))
+    for word in _WORD.findall(text):
+        high = [c for c in word if ord(c) > 127]
+        if not high:
+            continue
+        scripts = {_script(c) for c in high}
+        if len(scripts) != 1:
+            score -= len(word)
+        elif scripts == {"LATIN"}:
+            score += len(word) if 2 * len(high) <= len(word) else -len(word)
+        elif len(high) != len(word) or (scripts == {"GREEK"} and ("ς" in word[:-1] or sum(
+                "TONOS" in unicodedata.name(c, "") for c in word) > 1)):
+            score -= len(word)
+        else:
+            score += len(word)
+    return score
+
+
+_SYMBOL_IN_WORD = re.compile(r"(?<=[^\W\d_])[^\w\s\x00-\x7f]|[^\w\s\x00-\x7f](?=[^\W\d_])")
+"""A symbol beyond ASCII (not a letter, digit or space) next to a letter."""
+
+
+def _utf16(head: bytes) -> str | None:
+    """``utf-16-le``/``-be`` when the head looks like UTF-16 without a byte order mark (text
+    where every other byte is zero)."""
+    even, odd = head[0::2], head[1::2]
+    if len(head) >= 4 and odd.count(0) > 0.4 * len(odd) and even.count(0) == 0:
+        return "utf-16-le"
+    if len(head) >= 4 and even.count(0) > 0.4 * len(even) and odd.count(0) == 0:
+        return "utf-16-be"
+    return None
+
+
+def sniff(head: bytes, whole: bool = False) -> str:
+    """The encoding of a file whose first bytes are ``head`` (``whole``: the entire file).
+
+    Raises ``EncodingError`` naming what was tried."""
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    name = declared(head)
+    if name is not None:
+        try:
+            return codecs.lookup(name).name
+        except LookupError as exc:
+            raise EncodingError(f"the file declares the encoding {name!r}, which is not "
+                                "known") from exc
+    wide = _utf16(head)
+    if wide is not None:
+        return wide
+    try:
+        head.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError as exc:
+        if not whole and exc.start >= len(head) - 3 and exc.reason == "unexpected end of data":
+            return "utf-8"  # a character cut at the end of the head
+        where = exc.start
+    best: tuple[int, str] | None = None
+    for page in CODE_PAGES:
+        try:
+            text = head.decode(page)
+        except UnicodeDecodeError:
+            continue
+        if _CONTROL.search(text):
+            continue
+        score = plausible(text)
+        if best is None or score > best[0]:
+            best = (score, page)
+    if best is None or best[0] < 0:
+        raise EncodingError(
+            f"not UTF-8 (byte {where}) nor UTF-16, and no code page of {', '.join(CODE_PAGES)} "
+            "reads it as text: declare its encoding with a first line '# encoding: <name>'")
+    return best[1]
+
+
+def head_text(head: bytes) -> str:
+    """The first bytes of a file as text, for a reader's sniff (its encoding guessed as
+    ``sniff`` does; what does not decode is replaced; a byte order mark is dropped)."""
+    try:
+        encoding = sniff(head)
+    except EncodingError:
+        encoding = "latin-1"
+    return head.decode(encoding, errors="replace").lstrip("\ufeff")
+
+
+def file_encoding(path: Path) -> str:
+    """The encoding of the file at ``path`` (``sniff`` of its head)."""
+    with path.open("rb") as fh:
+        head = fh.read(HEAD)
+    return sniff(head, whole=len(head) < HEAD)
+
+
+def lines(path: Path, encoding: str) -> Iterator[tuple[int, str | EncodingError]]:
+    """``(line number, text)`` of every line of a file, without the line end, decoded with
+    ``encoding`` (``file_encoding``); a line that does not decode comes as an ``EncodingError``
+    in place of its text, and the lines after it are read all the same. UTF-16 files are
+    decoded whole (their line ends are not single bytes)."""
+    if codecs.lookup(encoding).name.startswith("utf-16"):
+        try:
+            text = path.read_bytes().decode(encoding)
+        except UnicodeDecodeError as exc:
+            yield 1, EncodingError(f"not {encoding} (byte {exc.start})")
+            return
+        yield from enumerate(text.splitlines(), start=1)
+        return
+    with path.open("rb") as fh:
+        if encoding == "utf-8-sig":
+            if fh.read(3) != codecs.BOM_UTF8:
+                fh.seek(0)
+            encoding = "utf-8"
+        for no, blob in enumerate(fh, start=1):
+            try:
+                yield no, blob.decode(encoding).rstrip("\r\n")
+            except UnicodeDecodeError as exc:
+                yield no, EncodingError(f"the line is not {encoding} (byte {exc.start})")
+
+
+def decode_or_latin1(data: bytes) -> str:
+    """``decode``, or Latin-1 when nothing else reads the bytes (every byte is a character): for
+    formats whose readers find the bad text themselves (PBN, LIN, DDS hands)."""
+    try:
+        return decode(data).lstrip("\ufeff")
+    except EncodingError:
+        return data.decode("latin-1")
+
+
+def decode(data: bytes) -> str:
+    """Bytes of a whole file as text (``sniff``; ``EncodingError`` when nothing reads them)."""
+    encoding = sniff(data[:HEAD], whole=len(data) <= HEAD)
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise EncodingError(f"not {encoding} at byte {exc.start} (the encoding its first "
+                            f"{HEAD // 1024} KiB read as)") from exc

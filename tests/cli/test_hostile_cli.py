@@ -1,0 +1,216 @@
+"""The command under hostile conditions (issue 14): each failure is one clear line and a
+non-zero exit, never a traceback (``--debug`` shows it)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+import scoring.registry
+from ingest import store
+from tests.ingest.conftest import ROOT, SAMPLES
+from tests.ingest.fakes import FakeSettlement, fake_settlements
+from trickbook.cli import app
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def fake_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scoring.registry, "settlement", fake_settlements(FakeSettlement()))
+
+
+def trickbook(*args: str) -> subprocess.CompletedProcess[str]:
+    """The installed command in a fresh process (what a user sees on stderr)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "trickbook", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_db_whose_parent_is_a_file(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    done = trickbook("ingest", str(SAMPLES / "league.jsonl"), "--db",
+                     str(tmp_path / "file" / "t.duckdb"))
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and "is not a folder" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("name", ["x.csv", "x.jsonl", "x.parquet", "notes.txt"])
+def test_db_naming_an_existing_non_duckdb_file(tmp_path: Path, name: str) -> None:
+    target = tmp_path / name
+    target.write_bytes((SAMPLES / "league.jsonl").read_bytes())
+    result = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db", str(target)])
+    assert result.exit_code == 2
+    assert "not a DuckDB database" in result.output and "read" not in result.stdout
+    assert target.read_bytes() == (SAMPLES / "league.jsonl").read_bytes()
+
+
+def test_score_on_a_read_only_filesystem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "t.duckdb"
+    assert runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db",
+                               str(db)]).exit_code == 0
+
+    def read_only_fs(*args: object, **kwargs: object) -> duckdb.DuckDBPyConnection:
+        raise duckdb.IOException(f'IO Error: Cannot open file "{db}": Read-only file system')
+
+    monkeypatch.setattr(store.duckdb, "connect", read_only_fs)
+    result = runner.invoke(app, ["score", "--db", str(db)])
+    assert result.exit_code == 2
+    assert "read-only file system" in result.output
+    assert "another process" not in result.output
+
+
+def test_lock_error_says_it_is_a_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "t.duckdb"
+    monkeypatch.setattr(store, "LOCK_POLL", 0.01)
+
+    def locked(*args: object, **kwargs: object) -> duckdb.DuckDBPyConnection:
+        raise duckdb.IOException(f'IO Error: Could not set lock on file "{db}": Conflicting '
+                                 "lock is held in /usr/bin/python (PID 1)")
+
+    monkeypatch.setattr(store.duckdb, "connect", locked)
+    seen: list[float] = []
+    with pytest.raises(store.DatabaseError, match="locked by another process"):
+        store.connect(db, wait=0.05, waiting=seen.append)
+    assert seen
+
+
+def test_ingest_waits_for_the_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A writer that meets another process's lock tries again until it is free."""
+    db = tmp_path / "t.duckdb"
+    real = duckdb.connect
+    tries = {"n": 0}
+    monkeypatch.setattr(store, "LOCK_POLL", 0.01)
+
+    def busy_twice(*args: object, **kwargs: object) -> duckdb.DuckDBPyConnection:
+        tries["n"] += 1
+        if tries["n"] <= 2:
+            raise duckdb.IOException("IO Error: Could not set lock on file: Conflicting lock")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store.duckdb, "connect", busy_twice)
+    result = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert "another process holds its lock" in result.output and tries["n"] >= 3
+
+
+def test_full_disk_at_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = store.insert
+
+    def insert(conn: duckdb.DuckDBPyConnection, table: str, rows: object) -> int:
+        if table == "ingest_log":
+            raise OSError(28, "No space left on device")
+        return real(conn, table, rows)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "insert", insert)
+    result = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db",
+                                 str(tmp_path / "t.duckdb")])
+    assert result.exit_code == 1
+    assert "not stored: OSError: [Errno 28] No space left on device" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_unexpected_error_is_one_line_and_debug_shows_the_traceback(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    args = ("report", "standings", "--db", str(tmp_path / "file"))
+    plain = trickbook(*args)
+    assert plain.returncode == 2 and "Traceback" not in plain.stderr
+    debug = trickbook("--debug", *args)
+    assert debug.returncode == 2 and "Traceback" in debug.stderr
+
+
+def test_report_csv_neutralises_formulas(tmp_path: Path) -> None:
+    """Issue 14: ``report standings --format csv`` wrote ``=HYPERLINK(...)`` names verbatim."""
+    import csv
+    import io
+
+    names = {"Anna": '=HYPERLINK(""http://x/"",""y"")', "Boris": "@SUM(A1)", "Chris": "+1-2"}
+    text = (SAMPLES / "league.jsonl").read_text()
+    for old, new in names.items():
+        text = text.replace(f'"{old}"', json_string(new))
+    src = tmp_path / "names.jsonl"
+    src.write_text(text)
+    db = tmp_path / "t.duckdb"
+    assert runner.invoke(app, ["ingest", str(src), "--db", str(db)]).exit_code == 0
+    result = runner.invoke(app, ["report", "standings", "--db", str(db), "--format", "csv"])
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    players = {r["player"] for r in rows}
+    assert players >= {"'" + n.replace('""', '"') for n in names.values()}
+    assert all(not r["player"].startswith(("=", "+", "-", "@")) for r in rows)
+    assert any(r["cash"].startswith("-") for r in rows)  # numbers are left as they are
+
+
+def json_string(text: str) -> str:
+    import json
+
+    return json.dumps(text.replace('""', '"'))
+
+
+SERVE_STAND_IN = """
+import sys, signal
+import dashboards.serve as serve
+from trickbook.cli import app
+# the server is a stand-in that says its pid and waits (streamlit itself is not needed here)
+serve.command = lambda port, headless=True: [sys.executable, "-c",
+    "import os, time; print(os.getpid(), flush=True); time.sleep(600)"]
+app(["dashboard", "--db", sys.argv[1], "--port", "1"], prog_name="trickbook")
+"""
+
+
+def test_sigterm_to_dashboard_stops_the_server(tmp_path: Path) -> None:
+    import signal
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cli = subprocess.Popen([sys.executable, "-c", SERVE_STAND_IN, str(tmp_path / "t.duckdb")],
+                           cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    assert cli.stdout is not None
+    server = int(cli.stdout.readline())  # the server runs
+    cli.send_signal(signal.SIGTERM)
+    assert cli.wait(timeout=120) == 143
+    with pytest.raises(ProcessLookupError):  # reaped by the command before it exited
+        os.kill(server, 0)
+
+
+BROKEN_SCHEMA = """
+import sys
+import trickbook.cli as cli
+cli.records_schema = lambda: 1 / 0  # a bug in a command
+cli.app(sys.argv[1:], prog_name="trickbook")
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_bug_is_one_line_unless_debug(debug: bool) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    args = ["--debug", "schema"] if debug else ["schema"]
+    done = subprocess.run([sys.executable, "-c", BROKEN_SCHEMA, *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1
+    assert ("Traceback" in done.stderr) is debug
+    if not debug:
+        assert done.stderr.strip() == ("trickbook: ZeroDivisionError: division by zero (run "
+                                       "with --debug for the traceback)")
+
+
+def test_score_on_a_full_disk_changes_nothing(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import scoring.store
+
+    db = tmp_path / "t.duckdb"
+    assert runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db",
+                               str(db)]).exit_code == 0
+
+    def full(*args: object, **kwargs: object) -> object:
+        raise duckdb.IOException("IO Error: Could not write file: No space left on device")
+
+    monkeypatch.setattr(scoring.store, "rescore", full)
+    result = runner.invoke(app, ["score", "--db", str(db)])
+    assert result.exit_code == 2
+    assert "nothing was changed: no space left on the device" in result.output
