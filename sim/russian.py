@@ -135,13 +135,16 @@ def declare(full: CardSet, bid: int) -> tuple[int, int, CardSet]:
     best: tuple[Any, ...] | None = None
     for s in range(5):
         disc, est = discards.for_trump(None if s == NT else s)
-        level = max(6, min(int(est + DECLARE_MARGIN), 10))
-        while rank_of(level, s) < bid and level < 10:
+        reach = int(est + DECLARE_MARGIN)
+        level = 6 if reach < 6 else 10 if reach > 10 else reach
+        rank = RANKS[level][s]
+        while rank < bid and level < 10:
             level += 1
-        if rank_of(level, s) < bid:
+            rank = RANKS[level][s]
+        if rank < bid:
             continue
-        made = est + DECLARE_MARGIN >= level
-        key = (made, rank_of(level, s) if made else est - level)
+        made = reach >= level
+        key = (made, rank if made else est - level)
         if best is None or key > best[0]:
             best = (key, level, s, disc)
     assert best is not None  # 10NT outranks every bid
