@@ -101,6 +101,12 @@ class Scan:
 
 
 @numba.njit(cache=True)
+def _seat(k: int, n: int) -> int:
+    """``k % n`` for ``0 <= k < 2 n`` (a seat counted on from another): no division."""
+    return k - n if k >= n else k
+
+
+@numba.njit(cache=True)
 def _short(rules: I64, c: int) -> int:
     per = rules[RULE_KW] * c
     return per // 2 if rules[RULE_HALF_RESP] else per
@@ -172,18 +178,18 @@ def _raspasy(rules: I64, n: int, dealer: int, level: int, t: I64, i: int, pool: 
     """All pass (7): level cost per trick above the fewest, zero bonus; hill or whists."""
     low = 10
     for k in range(1, 4):
-        low = min(low, t[i, (dealer + k) % n])
+        low = min(low, t[i, _seat(dealer + k, n)])
     if not rules[RULE_AMNESTY]:
         low = 0
     for k in range(1, 4):
-        s = (dealer + k) % n
+        s = _seat(dealer + k, n)
         if t[i, s] == 0:
             pool[s] += rules[RULE_ZERO_BONUS]
             continue
         cost = rules[RULE_RASPASY_VALUE] * level * (t[i, s] - low)
         if rules[RULE_RASPASY_WHISTS]:
             for kk in range(1, 4):
-                o = (dealer + kk) % n
+                o = _seat(dealer + kk, n)
                 if o != s:
                     w[i, o, s] += cost
         else:
@@ -201,7 +207,7 @@ def _write_pool(rules: I64, n: int, donor: int, points: int, pool: I64, hill: I6
     while rest > 0:
         to = -1
         for k in range(1, n):
-            s = (donor + k) % n
+            s = _seat(donor + k, n)
             if pool[s] < target and (to < 0 or pool[s] > pool[to]):
                 to = s
         if to < 0:
@@ -259,7 +265,7 @@ def _scan(game: I64, dealer: I64, declarer: I64, level: I64, misere: I64, d1: I6
             hill[s] += dhill[i, s]
             before[s] = pool[s]
         for k in range(1, n + 1):
-            s = (dealer[i] + k) % n
+            s = _seat(dealer[i] + k, n)
             if entry[s]:
                 _write_pool(r, n, s, entry[s], pool, hill, dhill, w, i)
         done = True
