@@ -27,14 +27,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from model.cards import DECK_32, SUIT_MASK, CardSet
+import numpy as np
+
+from model.cards import DECK_32, CardSet
 from model.russian.contracts import HALF_WHIST_LEVELS, MISERE_RANK, NT, QUOTA, STRAINS
 from model.russian.frame import HALF, PASS, WHIST
 from model.russian.params import RussianRules
 from model.russian.raspasy import exit_level, run_after
 from sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
+from sim.bots._kernel import fewest_card, jit, suit_mask
 from sim.bots.evaluate import defender_tricks, misere_risk, suit_tricks
-from sim.bots.play import choose_fewest, play_codes
+from sim.bots.play import play_codes
 from sim.greek import Discards
 from sim.seeds import DECK_SEED, Dealer, game_rng
 from sim.swabian import bettel_discard
@@ -177,40 +180,53 @@ def talon_order(talon: CardSet) -> tuple[int, int]:
     return hi, (talon & ~(1 << hi)).bit_length() - 1
 
 
-def raspasy_play(
-    hands: list[CardSet], talon: CardSet, talon_lead: bool, open_hands: bool
-) -> tuple[list[int], list[int]]:
-    """Raspasy (4, 7): every player for the fewest tricks, first hand leading. With
-    ``talon_lead`` first hand leads the first two tricks, in the suit of the talon card turned up
-    for each when he holds it; then the winner of the second trick leads."""
-    if not talon_lead:
-        return play_codes(hands, 0, -1, None, fewest=True, deck=DECK_32, open_hands=open_hands)
-    left = list(hands)
+@jit
+def talon_lead(hands: Any, talon: int, first: int, second: int) -> tuple[Any, Any, Any, int]:
+    """The first two raspasy tricks (4): first hand leads both, in the suit of the talon card
+    turned up for each when he holds it (``first``, then ``second``), everybody playing for the
+    fewest tricks (``bots.play`` heuristics, compiled with them). Returns the six moves
+    (``64 * position + card``), the hands left, the tricks taken and who leads the third."""
+    left = hands.copy()
     seen = talon
-    codes: list[int] = []
-    taken = [0, 0, 0]
-    leader = 0
-    for shown in talon_order(talon):
-        trick: list[int] = []
+    moves = np.zeros(6, np.int64)
+    taken = np.zeros(3, np.int64)
+    win = 0
+    for t in range(2):
+        shown = first if t == 0 else second
+        best, led, win = -1, -1, 0
         for pos in range(3):
             hand = left[pos]
-            if pos == 0:
-                legal = hand & SUIT_MASK[shown >> 4] or hand
-            else:
-                legal = hand & SUIT_MASK[trick[0] >> 4] or hand
-            c = choose_fewest(hand, legal, trick, DECK_32 & ~seen & ~hand, -1, 3)
-            trick.append(c)
+            legal = hand & suit_mask(shown >> 4 if pos == 0 else led)
+            if not legal:
+                legal = hand
+            c = fewest_card(legal, pos, led, best, DECK_32 & ~seen & ~hand, -1, 3)
             left[pos] = hand & ~(1 << c)
             seen |= 1 << c
-            codes.append(64 * pos + c)
-        leader = 0
-        for p in (1, 2):
-            if trick[p] >> 4 == trick[leader] >> 4 and trick[p] > trick[leader]:
-                leader = p
-        taken[leader] += 1
-    rest, more = play_codes(left, leader, -1, None, fewest=True, deck=DECK_32 & ~seen,
-                            open_hands=open_hands)
-    return codes + rest, [a + b for a, b in zip(taken, more, strict=True)]
+            moves[3 * t + pos] = 64 * pos + c
+            if pos == 0:
+                best, led = c, c >> 4
+            elif c >> 4 == led and c > best:
+                best, win = c, pos
+        taken[win] += 1
+    return moves, left, taken, win
+
+
+def raspasy_play(
+    hands: list[CardSet], talon: CardSet, by_talon: bool, open_hands: bool
+) -> tuple[list[int], list[int]]:
+    """Raspasy (4, 7): every player for the fewest tricks, first hand leading. With
+    ``raspasy_talon_lead`` first hand leads the first two tricks, in the suit of the talon card
+    turned up for each when he holds it (:func:`talon_lead`); then the winner of the second
+    trick leads."""
+    if not by_talon:
+        return play_codes(hands, 0, -1, None, fewest=True, deck=DECK_32, open_hands=open_hands)
+    first, second = talon_order(talon)
+    moves, left, taken, leader = talon_lead(np.array(hands, dtype=np.int64), talon, first,
+                                            second)
+    played = (hands[0] | hands[1] | hands[2]) & ~int(left[0] | left[1] | left[2])
+    rest, more = play_codes(left.tolist(), int(leader), -1, None, fewest=True,
+                            deck=DECK_32 & ~talon & ~played, open_hands=open_hands)
+    return moves.tolist() + rest, [int(a) + b for a, b in zip(taken, more, strict=True)]
 
 
 class RussianSimulator:

@@ -5,12 +5,14 @@ and respect the raspasy exit (7)."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import duckdb
+import numpy as np
 import polars as pl
 import pytest
 
@@ -23,7 +25,7 @@ from model.variants import variant as lookup
 from scoring.store import score_pending
 from sim.balance import study
 from sim.run import Plan, end_games, simulate
-from sim.russian import bot_auction, raspasy_play, talon_order
+from sim.russian import bot_auction, raspasy_play, talon_lead, talon_order
 from tests.sim.helpers import records, simulate_lines
 
 RUSSIAN = "russian"
@@ -117,6 +119,23 @@ def test_raspasy_leads_the_suit_of_the_turned_talon_card() -> None:
     assert hands[0] & SUIT_MASK[3] and hands[0] & SUIT_MASK[0]  # he holds both suits
     assert (codes[0] & 63) >> 4 == 3 and (codes[3] & 63) >> 4 == 0
     assert sum(taken) == 10 and len(codes) == 30
+
+
+def test_the_compiled_talon_lead_makes_the_interpreted_decisions() -> None:
+    # docs/simulation.md "Speed": the first two raspasy tricks run compiled when numba is there;
+    # the plain Python function (numba's py_func) plays the same cards on random deals
+    interpreted = getattr(talon_lead, "py_func", talon_lead)
+    cards = list(iter_cards(DECK_32))
+    rng = random.Random(5)
+    for _ in range(300):
+        rng.shuffle(cards)
+        hands = np.array([sum(1 << c for c in cards[10 * k:10 * k + 10]) for k in range(3)],
+                         dtype=np.int64)
+        talon = (1 << cards[30]) | (1 << cards[31])
+        first, second = talon_order(talon)
+        a, b = talon_lead(hands, talon, first, second), interpreted(hands, talon, first, second)
+        assert [x.tolist() if hasattr(x, "tolist") else x for x in a] == [
+            x.tolist() if hasattr(x, "tolist") else x for x in b]
 
 
 def test_simulated_games_ingest_and_settle(tmp_path: Path) -> None:
