@@ -294,7 +294,7 @@ def scan(c: Columns) -> Scan:
 
 
 @numba.njit(cache=True)
-def _gains(game: I64, rules: I64, players: I64, dpool: I32, dhill: I32, w: I32, gain: I64,
+def _gains(game: I64, rules: I64, players: I64, dpool: I32, dhill: I32, w: I32, gain: I32,
            divisor: I64) -> None:
     for i in range(len(game)):
         g = game[i]
@@ -309,12 +309,12 @@ def _gains(game: I64, rules: I64, players: I64, dpool: I32, dhill: I32, w: I32, 
                 gain[i, a, b] = d * (w[i, a, b] - w[i, b, a]) + 10 * (hb - ha)
 
 
-def gains(c: Columns, s: Scan) -> tuple[I64, I64]:
+def gains(c: Columns, s: Scan) -> tuple[I32, I64]:
     """Per deal, D times what i gains from j, ``D (W_ij - W_ji) + 10 (H_j - H_i)`` with H the
     hill (less the pool with ``to_hill``; 8, ``reference.received``), and D (deals x 4 x 4 and
     deals): nothing here runs across deals, so it is a loop of its own after the scan."""
     m = len(c.game)
-    gain = np.zeros((m, 4, 4), np.int64)
+    gain = np.zeros((m, 4, 4), np.int32)
     divisor = np.ones(m, np.int64)
     _gains(c.game, c.rules, c.players, s.pool, s.hill, s.whists, gain, divisor)
     return gain, divisor
