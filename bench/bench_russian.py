@@ -25,13 +25,12 @@ import os
 os.environ.setdefault("POLARS_MAX_THREADS", "1")  # one core (numpy is single-threaded here)
 
 import random
-import time
-from collections.abc import Callable
 
 import numpy as np
 import polars as pl
 from polars.testing import assert_frame_equal
 
+from bench.bench_balkan import _best
 from model.russian.frame import deal_row, deals_frame
 from model.russian.params import PRESET_FLAGS, preset
 from model.russian.simulate import random_game
@@ -42,16 +41,6 @@ from scoring.russian.settle import columns
 
 GAMES, PER_GAME, COPIES = 500, 50, 40
 TARGET = 100
-
-
-def _best(f: Callable[[], object], repeat: int) -> float:
-    """Best CPU time of ``f`` over ``repeat`` runs, in seconds."""
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.process_time()
-        f()
-        best = min(best, time.process_time() - t)
-    return best
 
 
 def league() -> tuple[pl.DataFrame, pl.DataFrame]:
