@@ -19,6 +19,7 @@ import pytest
 from ingest.pipeline import ingest_paths
 from ingest.validate import canonical_json, deal_key
 from model.cards import DECK_32, SUIT_MASK, iter_cards, parse_card
+from model.russian.contracts import parse_contract
 from model.russian.raspasy import check_game
 from model.russian.records import RussianDeal
 from model.variants import variant as lookup
@@ -195,3 +196,20 @@ def test_balance_study_compares_the_conventions() -> None:
     effect = m.filter(pl.col("metric") == "flag_effect").rows_by_key("key", named=True)
     # Leningrad doubles whists and remises (6.1): the declarer's money changes in most deals
     assert effect["money changed"][0]["estimate"] > 0.3
+
+
+def test_the_bots_play_a_sensible_game() -> None:
+    # docs/simulation.md "How the bots decide" (loose bounds, 3,000 Sochi deals): raspasy are a
+    # minority, misère is rare, most played contracts are made, defenders do not whist everything
+    batch = simulate_lines(RUSSIAN, 150, 20, seed=21)
+    deals = [d for _, _, d in records(RUSSIAN, batch) if isinstance(d, RussianDeal)]
+    raspasy = sum(d.declarer is None for d in deals)
+    misere = [d for d in deals if d.contract == "misere"]
+    played = [d for d in deals if d.declarer is not None and d.contract != "misere" and d.tricks]
+    made = sum((d.tricks or {})[d.declarer or ""] >= parse_contract(d.contract or "").level
+               for d in played)
+    words = [w for d in deals for w in (d.defence or {}).values()]
+    assert 0.15 < raspasy / len(deals) < 0.5
+    assert 0.003 < len(misere) / len(deals) < 0.05
+    assert 0.5 < made / len(played) < 0.9
+    assert 0.3 < words.count("whist") / len(words) < 0.9
