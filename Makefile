@@ -22,8 +22,10 @@ sample-db: install
 	$(VENV)/bin/trickbook simulate --variant greek-prefa --games 40 --deals-per-game 25 --seed 1 --db $(DB)
 	$(VENV)/bin/trickbook simulate --variant balkan --games 20 --deals-per-game 20 --seed 1 --db $(DB)
 	$(VENV)/bin/trickbook simulate --variant swabian --games 20 --deals-per-game 20 --seed 1 --db $(DB)
+	$(VENV)/bin/trickbook simulate --variant russian --games 20 --deals-per-game 40 --seed 1 --db $(DB)
 	$(VENV)/bin/trickbook simulate --variant bridge-duplicate --games 4 --deals-per-game 16 --seed 1 --db $(DB)
 	$(VENV)/bin/trickbook balance --variant greek-prefa --rules-b data/rules/greek-four-aces-fixed.json --games 200 --deals-per-game 10 --seed 1 --db $(DB)
+	$(VENV)/bin/trickbook balance --variant russian --rules-b data/rules/russian-leningrad.json --games 100 --deals-per-game 20 --seed 1 --db $(DB)
 
 demo: sample-db
 	$(VENV)/bin/trickbook dashboard --db $(DB) --port $(PORT)

@@ -1,8 +1,9 @@
 """Open-hand results beside the actual ones: the engine of ``trickbook analyse`` (docs/cli.md).
 
 Bridge deals with four hands get their double-dummy table and par (``scoring/bridge/dd.py``,
-the optional ``dds`` extra). Preference deals (Greek Prefa, Balkan, Swabian) with every hand get
-the open-hand declarer tricks of the contract played, solved by ``sim/solver`` (docs/solver.md),
+the optional ``dds`` extra). Preference deals (Greek Prefa, Balkan, Swabian, Russian) with every
+hand get the open-hand declarer tricks of the contract played, solved by ``sim/solver``
+(docs/solver.md),
 stored in ``open_hand`` next to the tricks the declarer actually took:
 
     open_hand (game_id, deal_no, contract, open_hand_tricks, actual_tricks)
@@ -17,7 +18,8 @@ How a deal becomes a solver position:
 * the first lead is the recorded play's first card; without play, the first active player after
   the dealer (known limit: the Balkan Sanac and Preferans lead rules, balkan.md 6, apply only
   through a recorded play);
-* the contract maps to the solver's list of its variant: Greek ``<n><denom>`` to ``S C D H NT``,
+* the contract maps to the solver's list of its variant: Greek and Russian ``<n><denom>`` to
+  ``S C D H NT`` (Russian ``misere`` to ``misere``, for fewest tricks),
   Balkan 2-5 to their trumps, 6 ``bettel``, 7 ``sanac``, 8 ``preferans``; Swabian 2-5 to
   their trumps, 6 ``bettel``, 7 ``durchmarsch`` (``sim/solver/contracts.py``).
 
@@ -47,7 +49,10 @@ OPEN_HAND_DDL = f"""
         actual_tricks    TINYINT,
         PRIMARY KEY (game_id, deal_no)
     )"""
-PREFERENCE_VARIANTS = ("greek-prefa", "balkan", "swabian")
+PREFERENCE_VARIANTS = ("greek-prefa", "balkan", "swabian", "russian")
+_BY_STRAIN = ("greek-prefa", "russian")
+"""Contracts written ``<tricks><S|C|D|H|NT>`` (greek-prefa.md 5, russian.md 2); Russian adds
+``misere`` (played for fewest tricks, russian.md 4)."""
 _BALKAN = {2: "S", 3: "D", 4: "H", 5: "C", 6: "bettel", 7: "sanac", 8: "preferans"}
 _SWABIAN = {2: "S", 3: "D", 4: "H", 5: "C", 6: "bettel", 7: "durchmarsch"}
 """Solver contract names by game number (balkan.md 1; swabian.md 3.1, ``model/swabian/games.py``
@@ -64,7 +69,9 @@ class OpenHandReport:
 def solver_contract_name(variant: str, contract: str) -> str | None:
     """The solver's name of a recorded contract, or None when the grammar is unknown."""
     text = contract.strip().upper()
-    if variant == "greek-prefa":
+    if variant in _BY_STRAIN:
+        if text == "MISERE" and variant == "russian":
+            return "misere"
         denom = text.lstrip("0123456789")
         return denom if denom in ("S", "C", "D", "H", "NT") else None
     digits = text[1:] if variant == "balkan" and text.startswith("G") else text

@@ -15,6 +15,7 @@ from model.bridge.variant import DUPLICATE as BRIDGE_DUPLICATE
 from model.bridge.variant import VARIANT as BRIDGE_RUBBER
 from model.cards import DECK_32
 from model.greek.variant import VARIANT as GREEK
+from model.russian.variant import VARIANT as RUSSIAN
 from model.swabian.variant import VARIANT as SWABIAN
 from model.variants import UnknownVariant, Variant
 from model.variants import variant as lookup
@@ -23,6 +24,7 @@ from sim.balkan import BalkanSimulator
 from sim.batch import Batch
 from sim.bridge import BridgeSimulator
 from sim.greek import GreekSimulator
+from sim.russian import RussianSimulator
 from sim.swabian import SwabianSimulator
 
 PLAYS = ("heuristic", "dd")
@@ -42,6 +44,7 @@ SIMULATORS: dict[str, Callable[[Any, str], Simulator]] = {
     GREEK.name: GreekSimulator,
     SWABIAN.name: SwabianSimulator,
     BALKAN.name: BalkanSimulator,
+    RUSSIAN.name: RussianSimulator,
     BRIDGE_RUBBER.name: partial(BridgeSimulator, BRIDGE_RUBBER.name),
     BRIDGE_DUPLICATE.name: partial(BridgeSimulator, BRIDGE_DUPLICATE.name),
 }

@@ -14,7 +14,7 @@ from model.russian.frame import TABLE
 from model.russian.params import RussianRules
 from scoring.russian import frames, reference
 from scoring.russian.frames import RussianSettled, read_rules
-from scoring.russian.kernel import N_RULES, Columns, Scan, rule_row, scan
+from scoring.russian.kernel import N_RULES, Columns, Scan, gains, rule_row, scan
 from scoring.settlement import Settled, Settlement
 
 
@@ -43,10 +43,12 @@ def settle(games: pl.DataFrame, deals: pl.DataFrame) -> RussianSettled:
                          schema={"game_id": pl.String(), "_g": pl.Int32()})
     deals = deals.join(index, on="game_id", how="inner").sort("_g", "deal_no")
     g = deals["_g"].to_numpy().astype(np.int64)
-    s = scan(columns(deals, g, rules, players[: len(ids)]))
-    dd = s.divisor.astype(np.float64)
-    gain = s.gains / dd[:, None, None]
-    cash = s.gains.sum(axis=2) / dd[:, None]
+    c = columns(deals, g, rules, players[: len(ids)])
+    s = scan(c)
+    times_d, d = gains(c, s)
+    dd = d.astype(np.float64)
+    gain = times_d / dd[:, None, None]
+    cash = times_d.sum(axis=2) / dd[:, None]
     n_of = players[g]
     row, seat = np.nonzero((np.arange(4)[None, :] < n_of[:, None]) & ~s.after_end[:, None])
     flat = pl.Series([p for ps in names for p in ps], dtype=pl.String())

@@ -62,7 +62,7 @@ def test_kernel_matches_interpreted(
 
 
 @pytest.mark.parametrize(
-    "variant", ["greek-prefa", "swabian", "balkan", "bridge-rubber", "bridge-duplicate"]
+    "variant", ["greek-prefa", "swabian", "balkan", "russian", "bridge-rubber", "bridge-duplicate"]
 )
 def test_records_identical_without_numba(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # the whole records (not only the play) are the same with the compiled kernel and with the
