@@ -1,10 +1,12 @@
-"""The CSV club score sheet for Balkan preferans and Swabian Preferanz (docs/csv-score-sheet.md).
+"""The CSV club score sheet for Balkan, Swabian and Russian games (docs/csv-score-sheet.md).
 
 Golden files: ``tests/ingest/golden/csv/{balkan,swabian}.csv`` next to their expected JSON. The
 columns come from records.md 1.2 and the games' specs: Balkan ``kontra.<player>`` is the doubling
 chain (balkan.md 5.3: 1 kontra, 2 rekontra ...), ``G`` marks igra (balkan.md 3.1), ``refa`` and
 ``repealed`` are flags; Swabian ``contra.<player>`` is ``contra``/``recontra`` (swabian.md 5),
-``hand`` is aus den Händen (3.2), ``kunstwerk`` the equal-rank talon (4).
+``hand`` is aus den Händen (3.2), ``kunstwerk`` the equal-rank talon (4); Russian
+``defence.<player>`` is ``whist``/``pass``/``half`` (russian.md 3), a row without declarer is
+raspasy with every player's tricks (7), ``open`` a flag (3).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from tests.conftest import ROOT
 
 GOLDEN = Path(__file__).parent / "golden" / "csv"
 SAMPLE_SHEETS = [ROOT / "data" / "samples" / "balkan" / "club-sheet-2026-12-01.csv",
-                 ROOT / "data" / "samples" / "swabian" / "club-sheet-2026-12-06.csv"]
+                 ROOT / "data" / "samples" / "swabian" / "club-sheet-2026-12-06.csv",
+                 ROOT / "data" / "samples" / "russian" / "club-sheet-2026-12-03.csv"]
 
 
 def _golden(items: list[Raw | Issue]) -> list[dict[str, object]]:
@@ -32,7 +35,7 @@ def _golden(items: list[Raw | Issue]) -> list[dict[str, object]]:
             else {"line": i.line, "code": str(i.code), "raw": i.raw} for i in items]
 
 
-@pytest.mark.parametrize("name", ["balkan", "swabian"])
+@pytest.mark.parametrize("name", ["balkan", "swabian", "russian"])
 def test_golden_sheet(name: str) -> None:
     got = _golden(list(CSV_SHEET.read(GOLDEN / f"{name}.csv")))
     expected = json.loads((GOLDEN / f"{name}.expected.json").read_text(encoding="utf-8"))
@@ -51,6 +54,11 @@ def test_cell_words_map_to_the_record() -> None:
     assert deals[2]["contra"] == {"Anton": "contra"}  # "Kontra"
     assert deals[4]["contra"] == {"Berta": "recontra"} and deals[4]["hand"] is True  # "Re", "yes"
     assert deals[5]["hand"] is False and deals[5]["kunstwerk"] is True
+    items = [i.data for i in CSV_SHEET.read(GOLDEN / "russian.csv") if isinstance(i, Raw)]
+    deals = {d["deal_no"]: d for d in items if d["record"] == "deal"}
+    assert "declarer" not in deals[3] and sum(deals[3]["tricks"].values()) == 10  # raspasy
+    assert deals[6]["defence"] == {"Olga": "pass", "Pavel": "half"}
+    assert deals[7]["open"] is True and deals[4]["contract"] == "misere"
 
 
 def _quarantine(db: Path) -> list[tuple[str, int, str]]:
@@ -62,7 +70,8 @@ def _quarantine(db: Path) -> list[tuple[str, int, str]]:
         con.close()
 
 
-@pytest.mark.parametrize("path", [GOLDEN / "balkan.csv", GOLDEN / "swabian.csv", *SAMPLE_SHEETS],
+@pytest.mark.parametrize("path", [GOLDEN / "balkan.csv", GOLDEN / "swabian.csv",
+                                  GOLDEN / "russian.csv", *SAMPLE_SHEETS],
                          ids=lambda p: p.name)
 def test_sheet_ingests_settles_and_checks(tmp_path: Path, path: Path) -> None:
     db = tmp_path / "x.duckdb"
