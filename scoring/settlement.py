@@ -11,10 +11,13 @@ This module is a leaf: the scoring packages import it and ``scoring/registry.py`
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import duckdb
 import polars as pl
+
+from model.schema import Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,10 +34,17 @@ class Settlement(ABC):
     """The variant's canonical name (``model/variants.py``)."""
     deals_table: str
     """The ``deals_<variant>`` table it reads (the variant's ``table``)."""
+    tables: tuple[Table, ...] = ()
+    """Tables of its own it writes per game beside the shared ones (each with a ``game_id``
+    column; Russian ``whists``): a rescore replaces their rows of the games it settles."""
 
     @abstractmethod
     def settle(self, games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
         """The vectorised settlement of every game at once."""
+
+    def rows(self, settled: Settled) -> Mapping[str, pl.DataFrame]:
+        """The rows of :attr:`tables` in ``settled``, by table name."""
+        return {}
 
     def refresh(self, conn: duckdb.DuckDBPyConnection) -> int:
         """Recompute, inside the rescore's transaction, what depends on the settlements of every

@@ -123,7 +123,10 @@ def rescore(
         done = pl.DataFrame({"game_id": settled_ids}, schema={"game_id": pl.String()})
         conn.register("_trickbook_done", done.to_arrow())
         try:
-            for table in OUTPUTS:
+            own = {t.name: t for s, _ in results for t in s.tables}
+            for t in own.values():
+                conn.execute(t.ddl)
+            for table in (*OUTPUTS, *own):
                 conn.execute(
                     f"DELETE FROM {table} WHERE game_id IN (SELECT game_id FROM _trickbook_done)"
                 )
@@ -136,6 +139,8 @@ def rescore(
                                        _fit(conn, T.TRANSFERS, out.transfers, s.variant))
             report.standings += insert(conn, T.STANDINGS,
                                        _fit(conn, T.STANDINGS, out.standings, s.variant))
+            for name, frame in s.rows(out).items():
+                insert(conn, name, frame)
         create_views(conn)
         for s, _ in results:
             report.refreshed += s.refresh(conn)

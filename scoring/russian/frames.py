@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from model.russian.params import RussianRules
+from model.schema import Table
 from scoring import frames
 from scoring.settlement import Settled
 
@@ -25,13 +26,20 @@ SEATS = 4
 RUSSIAN_COLUMNS = ("pool_delta", "pool_after", "hill_delta", "hill_after", "whists_delta")
 """The ``settlements`` columns only Russian preferans fills (``model/tables.py``)."""
 SETTLEMENTS = frames.SETTLEMENTS
-WHISTS: dict[str, pl.DataType] = {
+WHISTS_COLUMNS: dict[str, pl.DataType] = {
     "game_id": pl.String(),
     "deal_no": pl.Int32(),
     "writer": pl.String(),
     "against": pl.String(),
     "amount": pl.Int32(),
 }
+
+
+WHISTS_TABLE = Table("whists", WHISTS_COLUMNS, required=("amount",),
+                     key=("game_id", "deal_no", "writer", "against"))
+"""The pulya's pairwise whist columns (records.md 2): whists the writer wrote this deal against
+that player."""
+WHISTS = WHISTS_TABLE.schema
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,8 @@ transfers divide them by D: i gains from j ``(D (W_ij - W_ji) + 10 (H_j - H_i)) 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import polars as pl
 
@@ -107,6 +109,12 @@ class RussianSettlement(Settlement):
 
     variant = frames.VARIANT
     deals_table = TABLE.name
+    tables = (frames.WHISTS_TABLE,)
+
+    def rows(self, settled: Settled) -> Mapping[str, pl.DataFrame]:
+        if not isinstance(settled, RussianSettled):
+            raise TypeError(f"not a Russian settlement: {type(settled).__name__}")
+        return {frames.WHISTS_TABLE.name: settled.whists}
 
     def settle(self, games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
         """The kernel (``settle``)."""

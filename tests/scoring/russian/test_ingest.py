@@ -15,7 +15,7 @@ import duckdb
 
 from ingest.pipeline import ingest_paths
 from scoring.checks import run_checks
-from scoring.store import score_pending
+from scoring.store import rescore, score_pending
 from tests.model.russian.test_check import kovalevskaya
 
 G3 = {"record": "game", "game_id": "club/1", "variant": "russian",
@@ -73,10 +73,22 @@ def test_russian_records_ingest_settle_and_check(tmp_path: Path):
         modes = con.execute("SELECT defence_mode FROM deal_outcomes WHERE variant = 'russian' "
                             "ORDER BY game_id, deal_no").fetchall()
         assert [m[0] for m in modes] == ["both", "none", "misere", "half", "whist", "misere"]
+        # records.md 2 ``whists``: deal 1, both whisted a made 6S; each writes c = 2 a trick of
+        # his own (russian.md 6.1): SOUTH 3 tricks -> 6 against EAST, WEST 1 -> 2
+        whists = con.execute("SELECT writer, against, amount FROM whists "
+                             "WHERE game_id = 'club/1' AND deal_no = 1 ORDER BY ALL").fetchall()
+        assert whists == [("SOUTH", "EAST", 6), ("WEST", "EAST", 2)]
+        stored = con.execute("SELECT count(*) FROM whists").fetchone()
     finally:
         con.close()
     [again] = ingest_paths([src], db, score=score_pending)
     assert again.skipped == "unchanged"
+    con = duckdb.connect(str(db))
+    try:
+        rescore(con)  # every game again: its whists rows are replaced, not added
+        assert con.execute("SELECT count(*) FROM whists").fetchone() == stored
+    finally:
+        con.close()
 
 
 def test_a_deal_after_every_pool_closed_is_stored_not_settled(tmp_path: Path):
