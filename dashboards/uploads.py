@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from dashboards.text import without_paths
+
 UPLOAD_MAX_ENV = "TRICKBOOK_UPLOAD_MAX_MB"
 DEFAULT_UPLOAD_MAX_MB = 20
 _SNIFF = 64 * 1024
@@ -90,10 +92,10 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
         try:
             reports = ingest_paths(saved, db_path, score=score_pending)
         except Exception as exc:  # a locked file or a pipeline bug: report, never crash the page
+            text = without_paths(f"ingest failed: {exc}", folder, db_path.parent)
             for name, res in results.items():
                 if res.saved_as:
-                    results[name] = UploadResult(name, res.saved_as,
-                                                 message=f"ingest failed: {exc}")
+                    results[name] = UploadResult(name, res.saved_as, message=text)
             return list(results.values())
         by_path = {str(Path(getattr(r, "source", ""))): r for r in reports}
         for name, res in results.items():
@@ -106,6 +108,7 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
             results[name] = UploadResult(
                 name, res.saved_as, records=int(report.records), stored=int(report.stored),
                 duplicates=int(report.duplicates), quarantined=int(report.quarantined),
-                message="; ".join(n for n in notes if n),
+                message=without_paths("; ".join(n for n in notes if n), folder,
+                                      db_path.parent),
             )
     return list(results.values())

@@ -7,9 +7,12 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+import polars as pl
 import streamlit as st
 
+from dashboards.common import show
 from dashboards.db import db_path
+from dashboards.text import md
 from dashboards.uploads import ingest_uploads, max_upload_mb
 
 st.title("Upload")
@@ -31,14 +34,15 @@ if st.button("Ingest", key="upload_go", type="primary", disabled=not files):
 results: list[dict[str, Any]] | None = st.session_state.get("upload_results")
 if results:
     st.subheader("Per file")
-    st.dataframe(results, hide_index=True, key="upload_table")
+    table = pl.DataFrame(results).drop("saved_as", "message")
+    show(table, "upload_table", labels={"name": "file"})
     for r in results:
         if r["saved_as"] is None:
-            st.error(r["message"])
+            st.error(md(r["message"]))
         elif r["message"]:
-            st.warning(f"{r['name']}: {r['message']}")
+            st.warning(f"{md(r['name'])}: {md(r['message'])}")
         else:
-            st.success(f"{r['name']}: {r['records']} records, {r['stored']} stored, "
+            st.success(f"{md(r['name'])}: {r['records']} records, {r['stored']} stored, "
                        f"{r['duplicates']} duplicates, {r['quarantined']} quarantined")
 elif not files:
     st.info("No file chosen yet: drop files above, then press Ingest.")

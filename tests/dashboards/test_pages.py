@@ -55,11 +55,14 @@ def test_league_numbers(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         standings = q.league_standings(con, Filters())
     shown = metrics(at)
     assert shown["Games"] == str(totals["games"]) and shown["Deals"] == str(totals["deals"])
-    table = frame_with(at, "cash_per_game")
-    assert table["cash"].tolist() == standings["cash"].to_list()
+    table = frame_with(at, "cash per game (chips)")  # the Greek table, in its unit
+    greek = standings.filter(standings["variant"] == "greek-prefa")
+    assert table["cash (chips)"].tolist() == greek["cash"].to_list()
+    assert "cash (units)" in frame_with(at, "cash per game (units)").columns  # Swabian apart
     at.selectbox(key="league_game").set_value(fx.G1).run()
     sheet = frame_with(at, "Kassa Anna")
     assert sheet["Chips Anna"].iloc[-1] == 20  # fixture docstring: +4 +0 +16 +0
+    assert sheet["dealer"].iloc[-1] == "total" and sheet["declarer"].iloc[-1] == "—"
 
 
 def test_league_filter_in_url(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -92,12 +95,13 @@ def test_contracts_page_drill_down(fixture_path: Path, monkeypatch: pytest.Monke
     with read_only(fixture_path) as con:
         rates = q.contract_rates(con, Filters())
     table = frame_with(at, "rate (n, 95% CI)")
-    assert table["n"].tolist() == rates["n"].to_list()
+    assert table["n (outcome known)"].tolist() == rates["n"].to_list()
     assert all("n=" in text for text in table["rate (n, 95% CI)"])
     at.selectbox(key="contracts_contract").set_value("6S").run()
     at.selectbox(key="contracts_mode").set_value("both").run()
-    deals = frame_with(at, "deal_no")
-    assert sorted(deals["game_id"]) == sorted([fx.G1, fx.G3])
+    deals = frame_with(at, "replay")
+    assert sorted(deals["game"]) == sorted([fx.G1, fx.G3])
+    assert f"replayer?game={fx.G1.replace('/', '%2F')}&deal=1" in deals["replay"].tolist()
 
 
 def test_replayer_steps(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -134,8 +138,8 @@ def test_quality_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert not at.exception
     assert metrics(at)["Quarantined"] == "3"
     at.selectbox(key="quality_code").set_value("parse").run()
-    rows = frame_with(at, "raw")
-    assert rows["raw"].tolist() == ["deal;6S;Anna"]
+    rows = frame_with(at, "text as read")
+    assert rows["text as read"].tolist() == ["deal;6S;Anna"]
     at.selectbox(key="quality_source").set_value("samples/club-9.csv").run()
     assert metrics(at)["Records"] == "3"
 
@@ -204,3 +208,42 @@ def test_ingest_between_reruns_shows_new_data(fixture_copy: Path,
     at.run()
     assert not at.exception
     assert metrics(at)["Games"] == "5"
+
+
+def shown_problems(at: AppTest) -> list[str]:
+    """What a user must never see on a page: an exception, a None/NaN cell, a server path."""
+    problems = [f"exception: {e.value[:200]}" for e in at.exception]
+    for df in at.dataframe:
+        frame = df.value
+        for column in frame.columns:
+            values = frame[column]
+            if values.isna().any() or values.astype(str).isin(["None", "nan", "NaN"]).any():
+                problems.append(f"a None/NaN cell in column {column!r}")
+    texts = [*(m.value for m in at.markdown), *(c.value for c in at.caption),
+             *(e.value for e in at.error), *(w.value for w in at.warning),
+             *(i.value for i in at.info)]
+    for df in at.dataframe:
+        texts += [str(v) for v in df.value.astype(str).to_numpy().ravel()]
+    for path in (str(ROOT), "/tmp/", "site-packages"):
+        if any(path in t for t in texts):
+            problems.append(f"a server path ({path})")
+    return problems
+
+
+@pytest.mark.parametrize("variant", [None, "greek-prefa", "balkan", "swabian",
+                                     "bridge-duplicate", "bridge-rubber"])
+def test_demo_pages_show_no_crash_none_or_path(variant: str | None, demo_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every page for every variant on the demo-like database (the Contracts page crashed on
+    Greek Prefa's conceded preliminary bids, a declared deal without a contract)."""
+    params = {"variant": variant} if variant else {}
+    failures = []
+    for name in PAGE_NAMES:
+        at = page(name, demo_path, monkeypatch, **params)
+        failures += [f"{name}: {p}" for p in shown_problems(at)]
+        if name == "player":
+            with read_only(demo_path) as con:
+                top = q.players(con, Filters(variant=variant))["player"][0]
+            at = page(name, demo_path, monkeypatch, **params, player=top)
+            failures += [f"{name} {top}: {p}" for p in shown_problems(at)]
+    assert not failures, "\n".join(sorted(set(failures)))
