@@ -389,28 +389,56 @@ def contract_deals(
 # ---------------------------------------------------------------- Hand replayer
 
 
-def card_deals(con: Con, f: Filters, limit: int = 500) -> pl.DataFrame:
-    """Deals that carry their cards (``has_cards``), newest first."""
+_BOARD = "TRY_CAST(json_extract_string(d.record, '$.board') AS INTEGER)"
+"""A bridge deal's board number (records.md 1.2, ``board``); null for other variants."""
+
+
+def card_deals(con: Con, f: Filters, search: str | None = None, limit: int = 200,
+               offset: int = 0) -> pl.DataFrame:
+    """Deals that carry their cards (``has_cards``), newest first, a page of ``limit`` from
+    ``offset``; ``total`` counts every match (no silent cap). ``search`` finds a game (part of its
+    id, case-insensitive), a board or deal number, a player (exact name, any case) or a day
+    (``YYYY-MM-DD``)."""
     where, params = _where(f)
-    player = ""
     extra: list[object] = []
+    player = ""
     if f.player:
         player = "AND (d.declarer = ? OR list_contains(g.players, ?))"
-        extra = [f.player, f.player]
-    sql = f"""SELECT d.game_id, d.deal_no, d.variant, d.dealer, d.declarer, d.contract,
-                     g.started_at
+        extra += [f.player, f.player]
+    found = ""
+    if search and search.strip():
+        text = search.strip()
+        found = f"""AND (contains(lower(d.game_id), lower(?))
+                         OR list_contains(list_transform(g.players, lambda x: lower(x)), lower(?))
+                         OR CAST(CAST(g.started_at AS DATE) AS VARCHAR) = ?
+                         OR d.deal_no = TRY_CAST(? AS INTEGER)
+                         OR {_BOARD} = TRY_CAST(? AS INTEGER))"""
+        extra += [text] * 5
+    sql = f"""SELECT d.game_id, d.deal_no, {_BOARD} AS board, d.variant, d.dealer,
+                     d.declarer, d.contract, g.started_at, count(*) OVER () AS total
               FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id
-              WHERE {where} AND d.has_cards {player}
-              ORDER BY g.started_at DESC NULLS LAST, d.game_id, d.deal_no LIMIT ?"""
-    return _frame(con, sql, [*params, *extra, limit])
+              WHERE {where} AND d.has_cards {player} {found}
+              ORDER BY g.started_at DESC NULLS LAST, d.game_id, d.deal_no LIMIT ? OFFSET ?"""
+    return _frame(con, sql, [*params, *extra, limit, offset])
 
 
 def deal_detail(con: Con, game_id: str, deal_no: int) -> pl.DataFrame:
-    """One deal with its game's players and the canonical record as JSON text."""
+    """One deal with its game's players, start, event and the canonical record as JSON text."""
     sql = f"""SELECT d.game_id, d.deal_no, d.variant, g.players, d.dealer, d.declarer,
-                     d.contract, d.has_cards, CAST(d.record AS VARCHAR) AS record
+                     d.contract, d.has_cards, CAST(d.record AS VARCHAR) AS record,
+                     g.started_at, g.event, g.league
               FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id
               WHERE d.game_id = ? AND d.deal_no = ?"""
+    return _frame(con, sql, [game_id, deal_no])
+
+
+def deal_result(con: Con, game_id: str, deal_no: int) -> pl.DataFrame:
+    """The deal's outcome (made, declarer's tricks) and each player's settlement (cash; bridge
+    ``score_ns``), in seat order."""
+    sql = f"""SELECT s.player, s.cash, s.score_ns, o.made, o.declarer_tricks
+              FROM {SETTLEMENTS} s
+              LEFT JOIN {DEAL_OUTCOMES} o ON o.game_id = s.game_id AND o.deal_no = s.deal_no
+              WHERE s.game_id = ? AND s.deal_no = ? ORDER BY s.seat"""
     return _frame(con, sql, [game_id, deal_no])
 
 

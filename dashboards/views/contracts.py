@@ -15,8 +15,7 @@ import streamlit as st
 from dashboards.common import deal_link, empty, filters, guarded, query, rates, show
 from dashboards.text import md, short_source
 
-LOW_N = 10
-"""Cells with fewer deals than this are drawn fainter (their rate is uncertain)."""
+LOW_N = 10  # cells with fewer deals are drawn fainter (their rate is uncertain)
 
 
 def _heatmap(cells: pl.DataFrame, order: list[str]) -> None:
@@ -40,7 +39,9 @@ def _heatmap(cells: pl.DataFrame, order: list[str]) -> None:
                  alt.Tooltip("rate_high:Q", format=".0%")],
     )
     if not many:  # with many contracts the labels would overlap: the tooltip carries them
-        chart = chart + heat.mark_text(fontSize=11, color="white").encode(text="label:N")
+        chart = chart + heat.mark_text(fontSize=11).encode(
+            text="label:N",  # dark on viridis' light (high) end, white on its dark end
+            color=alt.condition("datum.rate > 0.55", alt.value("#111"), alt.value("#fff")))
     width = max(600, 34 * len(order))
     st.altair_chart(chart.properties(height=80 + 40 * cells["mode"].n_unique(), width=width),
                     width="content" if many else "stretch")

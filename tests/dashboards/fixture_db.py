@@ -250,6 +250,11 @@ def build_empty(path: Path) -> Path:
 
 
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+BRIDGE_FILES = [SHARED / "bbo-vugraph-lin" / "40000.lin",
+                SHARED / "pbn-tournaments-slovesnov" / "A1A12525.PBN"]
+"""Real bridge files (../shared/data/README.md): a BBO Vugraph LIN match with claims and a PBN
+championship file with its Event, Date and scores (matchpoints and IMPs in ``event_results``)."""
 G5 = "club-7/2026-12-13/table-3"
 CONCEDED = [
     {"record": "game", "game_id": G5, "variant": "greek-prefa",
@@ -266,13 +271,14 @@ a declared deal without a contract, as simulated games have them."""
 
 def build_demo_like(path: Path) -> Path:
     """The fixture database plus every file of ``data/samples/`` (all variants, the deliberately
-    broken file) and :data:`CONCEDED`, all through ``ingest.pipeline.ingest_paths``: what
-    ``make demo`` shows, without the simulated games."""
+    broken file), :data:`CONCEDED` and the :data:`BRIDGE_FILES` that are present, all through
+    ``ingest.pipeline.ingest_paths``: what ``make demo`` shows, without the simulated games."""
     from ingest.pipeline import ingest_paths
     from scoring.store import score_pending
 
     build(path)
     extra = path.with_name("conceded.jsonl")
     extra.write_text("".join(json.dumps(r) + "\n" for r in CONCEDED), encoding="utf-8")
-    ingest_paths([SAMPLES, extra], path, score=score_pending)
+    bridge = [p for p in BRIDGE_FILES if p.is_file()]
+    ingest_paths([SAMPLES, extra, *bridge], path, score=score_pending)
     return path

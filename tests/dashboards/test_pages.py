@@ -104,6 +104,10 @@ def test_contracts_page_drill_down(fixture_path: Path, monkeypatch: pytest.Monke
     assert f"replayer?game={fx.G1.replace('/', '%2F')}&deal=1" in deals["replay"].tolist()
 
 
+def html_of(at: AppTest) -> str:
+    return " ".join(str(h.proto.body) for h in at.get("html"))
+
+
 def test_replayer_steps(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     at = page("replayer", fixture_path, monkeypatch, league=fx.LEAGUE7)
     assert not at.exception
@@ -115,9 +119,47 @@ def test_replayer_steps(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     at.button(key="replay_back").click().run()
     assert at.slider(key="replay_step").value == 2
     at.slider(key="replay_step").set_value(10).run()
-    assert any("Trick 10" in m.value and "Chris" in m.value for m in at.markdown)
+    assert "Trick 10 · won by Chris" in html_of(at)
     at.button(key="replay_next").click().run()  # stays at the last trick
     assert at.slider(key="replay_step").value == 10
+    assert at.query_params["game"] in (fx.G1, [fx.G1])  # the deal is in the URL
+
+
+def test_replayer_opens_the_deal_of_the_url(demo_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link from any deal row: ``?game=...&deal=N``; a bridge deal shows the board, the
+    vulnerability, the contract's result, the claim, tricks per side and the auction by seat."""
+    game = "bbo-vugraph-lin/40000.lin/1"
+    with read_only(demo_path) as con:
+        if q.deal_detail(con, game, 1).is_empty():
+            pytest.skip("../shared/data/bbo-vugraph-lin is absent")
+    at = page("replayer", demo_path, monkeypatch, game=game, deal="1")
+    assert not at.exception
+    assert at.selectbox(key="replay_deal").value == f"{game}#1"
+    text = " ".join([*(m.value for m in at.markdown), *(c.value for c in at.caption)])
+    assert "board 11" in text and "vulnerable: nobody" in text  # LIN: board 11, no one vul
+    assert "made, 11 tricks" in text and "claimed" in text and "takes 11 tricks" in text
+    at.slider(key="replay_step").set_value(8).run()
+    shown = [m.value.replace("\\", "") for m in at.markdown]  # as rendered: escapes dropped
+    assert any("After 8 of 8 tricks" in m and "taken: N-S 6, E-W 2" in m for m in shown), shown
+    html = html_of(at)
+    assert "declarer</span>" in html and "dummy</span>" in html
+    assert '<table class="tb-auction"><tr><th>KVANGRAVEN</th>' in html
+    assert "(incomplete)" not in html
+
+
+def test_replayer_search_pages_without_a_silent_cap(demo_path: Path) -> None:
+    with read_only(demo_path) as con:
+        every = q.card_deals(con, Filters(), None, 10_000, 0)
+        page1 = q.card_deals(con, Filters(), None, 5, 0)
+        page2 = q.card_deals(con, Filters(), None, 5, 5)
+        found = q.card_deals(con, Filters(), "ANNA")
+        players = [q.deal_detail(con, g, n)["players"][0].to_list()
+                   for g, n in found.select("game_id", "deal_no").iter_rows()]
+    assert page1["total"][0] == every.height  # the count covers every match, not the page
+    assert page1["deal_no"].to_list() + page2["deal_no"].to_list() == \
+        every["deal_no"].head(10).to_list()
+    assert found.height == found["total"][0] > 0 and all("Anna" in p for p in players)
 
 
 def test_replayer_swabian_german_names(fixture_path: Path,
