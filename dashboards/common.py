@@ -23,7 +23,7 @@ from dashboards import queries
 from dashboards.db import DatabaseError, db_path, db_version, read_only
 from dashboards.filters import Filters, from_params
 from dashboards.stats import format_rate, wilson, with_rate
-from dashboards.text import readable
+from dashboards.text import md, readable
 
 ALL = "(all)"
 POSITIONS = ("dealer", "first hand", "second hand", "third hand")
@@ -49,7 +49,7 @@ def query(name: str, *args: Any) -> Any:
         raise PageError(str(exc)) from exc
     except duckdb.CatalogException as exc:
         raise PageError(
-            f"the database {str(path)!r} lacks a table the dashboards read "
+            f"the database {path.name!r} lacks a table the dashboards read "
             f"(records.md section 2): {exc}"
         ) from exc
 
@@ -60,7 +60,7 @@ def guarded() -> Iterator[None]:
     try:
         yield
     except PageError as exc:
-        st.error(str(exc))
+        st.error(md(str(exc)))
         st.stop()
 
 
@@ -84,7 +84,7 @@ def _choice(label: str, options: list[str], key: str, wanted: str | None,
     if _kept(key) not in state:
         if wanted is not None and wanted not in options:
             problems.append(
-                f"no {label.lower()} {wanted[:60]!r} in the database: showing all instead"
+                f"no {label.lower()} {md(repr(wanted[:60]))} in the database: showing all instead"
             )
             wanted = None
         state[_kept(key)] = wanted or ALL

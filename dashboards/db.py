@@ -82,8 +82,8 @@ def read_only(
     """
     if not path.is_file():
         raise DatabaseMissing(
-            f"no database at {str(path)!r}: build one with `trickbook ingest FILES --db {path}` "
-            "or upload files on the Upload page"
+            f"no database {path.name!r}: build one with `trickbook ingest FILES --db {path.name}` "
+            "(in the folder the dashboard was started from) or upload files on the Upload page"
         )
     wait = _retry_seconds() if retry_seconds is None else retry_seconds
     deadline = time.monotonic() + wait
@@ -94,10 +94,11 @@ def read_only(
             break
         except duckdb.Error as exc:
             if not _is_lock_error(exc):
-                raise DatabaseError(f"cannot read {str(path)!r}: {exc}") from exc
+                raise DatabaseError(f"cannot read the database {path.name!r}: "
+                                    f"{str(exc).replace(str(path), path.name)}") from exc
             if time.monotonic() >= deadline:
                 raise DatabaseBusy(
-                    f"the database {str(path)!r} is being written (an ingest holds the lock); "
+                    f"the database {path.name!r} is being written (an ingest holds the lock); "
                     "the page will show the new data once it finishes: reload in a moment"
                 ) from exc
             time.sleep(delay)

@@ -32,7 +32,15 @@ import polars as pl
 
 from dashboards.filters import Filters
 from model.sim.tables import BALANCE_METRICS, BALANCE_RUNS
-from model.tables import DEALS, GAMES, INGEST_LOG, QUARANTINE, SETTLEMENTS, STANDINGS
+from model.tables import (
+    DEALS,
+    EVENT_RESULTS,
+    GAMES,
+    INGEST_LOG,
+    QUARANTINE,
+    SETTLEMENTS,
+    STANDINGS,
+)
 from model.views import DEAL_OUTCOMES
 
 Con = duckdb.DuckDBPyConnection
@@ -440,6 +448,68 @@ def deal_result(con: Con, game_id: str, deal_no: int) -> pl.DataFrame:
               LEFT JOIN {DEAL_OUTCOMES} o ON o.game_id = s.game_id AND o.deal_no = s.deal_no
               WHERE s.game_id = ? AND s.deal_no = ? ORDER BY s.seat"""
     return _frame(con, sql, [game_id, deal_no])
+
+
+# ---------------------------------------------------------------- Club results (bridge)
+
+_SIDES = f"""WITH r AS (
+        SELECT e.event, CAST(g.started_at AS DATE) AS day, e.board, e.game_id, e.deal_no,
+               coalesce(e.ns_pair, g.players[1] || ' & ' || g.players[3]) AS ns,
+               coalesce(e.ew_pair, g.players[2] || ' & ' || g.players[4]) AS ew,
+               e.score_ns, e.mp_ns, e.mp_ew, e.tables, e.pct_ns, e.cross_imp_ns, e.team_imp_ns
+        FROM {EVENT_RESULTS} e JOIN {GAMES} g ON g.game_id = e.game_id
+        WHERE {{where}}),
+    sides AS (
+        SELECT event, day, ns AS pair, 'N-S' AS direction, board, game_id, deal_no, score_ns,
+               mp_ns AS mp, 2 * (tables - 1) AS top, pct_ns AS pct, cross_imp_ns AS butler,
+               team_imp_ns AS imps FROM r
+        UNION ALL
+        SELECT event, day, ew, 'E-W', board, game_id, deal_no, -score_ns, mp_ew,
+               2 * (tables - 1), 100 - pct_ns, -cross_imp_ns, -team_imp_ns FROM r)"""
+"""Every board result once per pair (N-S and E-W; a pair without a name is its two players),
+from ``event_results`` (scoring/bridge/event.py: matchpoints 2 per result beaten, Law 78A;
+IMPs, Law 78B)."""
+
+
+RANKINGS = {
+    "percent": "avg(pct) DESC NULLS LAST, sum(butler) DESC NULLS LAST",
+    "imps": "sum(imps) DESC NULLS LAST, sum(butler) DESC NULLS LAST, avg(pct) DESC NULLS LAST",
+}
+"""How :func:`event_rankings` ranks: by matchpoint percentage (pairs) or by IMPs (teams)."""
+
+
+def event_rankings(con: Con, f: Filters, by: str = "percent") -> pl.DataFrame:
+    """Per event and day (session), each pair's boards, matchpoints of the top, percentage (the
+    mean of its board percentages), cross-IMPs and team IMPs, ranked as :data:`RANKINGS` says."""
+    if not _has_table(con, EVENT_RESULTS):
+        return pl.DataFrame(schema={"event": pl.String, "day": pl.Date, "rank": pl.Int64,
+                                    "pair": pl.String})
+    where, params = _where(f)
+    sql = _SIDES.format(where=where) + """
+        SELECT event, day,
+               row_number() OVER (PARTITION BY event, day ORDER BY {order}, pair) AS rank,
+               pair, string_agg(DISTINCT direction, ', ' ORDER BY direction) AS direction,
+               count(*) AS boards, sum(mp) AS matchpoints, sum(top)::BIGINT AS top,
+               avg(pct) AS percent, sum(butler) AS cross_imps, sum(imps)::BIGINT AS imps
+        FROM sides GROUP BY event, day, pair
+        ORDER BY day DESC NULLS LAST, event, rank""".replace("{order}", RANKINGS[by])
+    return _frame(con, sql, params)
+
+
+def pair_card(con: Con, f: Filters, event: str, pair: str) -> pl.DataFrame:
+    """One pair's boards in an event: direction, contract, declarer, score (its side's view),
+    matchpoints of the top, percentage, IMPs."""
+    if not _has_table(con, EVENT_RESULTS):
+        return pl.DataFrame(schema={"board": pl.Int32})
+    where, params = _where(f)
+    sql = _SIDES.format(where=where) + f"""
+        SELECT s.board, s.direction, d.contract, d.declarer, s.score_ns AS score,
+               s.mp AS matchpoints, s.top, s.pct AS percent, s.butler AS cross_imps,
+               s.imps, s.game_id, s.deal_no, d.has_cards
+        FROM sides s JOIN {DEALS} d ON d.game_id = s.game_id AND d.deal_no = s.deal_no
+        WHERE s.event = ? AND s.pair = ?
+        ORDER BY s.board, s.game_id"""
+    return _frame(con, sql, [*params, event, pair])
 
 
 # ---------------------------------------------------------------- Data quality

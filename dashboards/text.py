@@ -138,6 +138,9 @@ def readable(frame: pl.DataFrame, digits: int = 2, missing: Mapping[str, str] | 
             col = col.fill_nan(None).round(digits)
         elif isinstance(col.dtype, pl.Datetime):
             col = col.dt.strftime("%Y-%m-%d %H:%M")
+        elif col.dtype == pl.Boolean:
+            col = col.replace_strict({True: "yes", False: "no"}, default=None,
+                                     return_dtype=pl.String)
         if col.null_count():
             word = missing.get(name, DASH)
             text = [word if v is None else _cell(v, digits) for v in col.to_list()]

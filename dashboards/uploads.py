@@ -9,6 +9,7 @@ ingest sees it. A refused file changes nothing in the database.
 
 from __future__ import annotations
 
+import hmac
 import os
 import re
 from dataclasses import dataclass
@@ -17,8 +18,19 @@ from pathlib import Path
 from dashboards.text import without_paths
 
 UPLOAD_MAX_ENV = "TRICKBOOK_UPLOAD_MAX_MB"
+WRITE_TOKEN_ENV = "TRICKBOOK_WRITE_TOKEN"
+"""The club's write token: when set, pages that write (Upload) ask for it; viewing stays open."""
 DEFAULT_UPLOAD_MAX_MB = 20
 _SNIFF = 64 * 1024
+
+
+def write_allowed(given: str | None) -> bool:
+    """Whether a user may write: no token configured, or ``given`` equals it (compared in
+    constant time)."""
+    token = os.environ.get(WRITE_TOKEN_ENV, "")
+    if not token:
+        return True
+    return bool(given) and hmac.compare_digest(given.encode(), token.encode())
 
 
 def max_upload_mb() -> int:

@@ -12,7 +12,7 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from dashboards.common import OKABE_ITO, empty, filters, guarded, query, show
+from dashboards.common import OKABE_ITO, deal_link, empty, filters, guarded, query, show
 from dashboards.sheets import score_sheet
 from dashboards.text import cash, md, number, rules_table, unit
 
@@ -65,7 +65,15 @@ def _sheet(game_id: str) -> None:
     if rows.is_empty():
         empty("This game has no settled deals yet: its score sheet is empty.")
     else:
-        show(score_sheet(rows, game["variant"], players), "league_sheet")
+        sheet = score_sheet(rows, game["variant"], players)
+        sheet = sheet.with_columns(
+            pl.col("deal").map_elements(lambda n: deal_link(game_id, n),
+                                        return_dtype=pl.String).alias("replay"))
+        st.caption(f"Money in {unit(game['variant'])}; open a deal in the replayer from its row "
+                   "(deals recorded with their cards show them).")
+        show(sheet, "league_sheet", missing={"replay": ""},
+             column_config={"replay": st.column_config.LinkColumn(
+                 "replay", display_text="open in the replayer")})
     show(query("game_standings", game_id), "league_game_standings",
          labels={"cash": f"cash ({unit(game['variant'])})"})
 

@@ -40,7 +40,7 @@ TIMEOUT_MS = 120_000
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 """The app after its script finished (Streamlit's own marker of a run in progress)."""
 FILTER_PAGES = [("", "League"), ("player", "Player"), ("contracts", "Contracts"),
-                ("replayer", "Hand replayer")]
+                ("results", "Club results"), ("replayer", "Hand replayer")]
 OTHER_PAGES = [("balance", "Balance"), ("quality", "Data quality"), ("upload", "Upload")]
 BAD_CELLS = {"None", "none", "nan", "NaN", "<NA>", "null", "NaT"}
 

@@ -17,7 +17,8 @@ from tests.dashboards import fixture_db as fx
 from tests.dashboards.conftest import table_counts
 
 PAGES = ROOT / "dashboards" / "views"
-PAGE_NAMES = ["league", "player", "contracts", "replayer", "balance", "quality", "upload"]
+PAGE_NAMES = ["league", "player", "contracts", "results", "replayer", "balance", "quality",
+              "upload"]
 
 
 def page(name: str, db: Path, monkeypatch: pytest.MonkeyPatch, **params: str) -> AppTest:
@@ -289,3 +290,17 @@ def test_demo_pages_show_no_crash_none_or_path(variant: str | None, demo_path: P
             at = page(name, demo_path, monkeypatch, **params, player=top)
             failures += [f"{name} {top}: {p}" for p in shown_problems(at)]
     assert not failures, "\n".join(sorted(set(failures)))
+
+
+def test_upload_needs_the_write_token_when_one_is_set(fixture_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRICKBOOK_WRITE_TOKEN", "s3cret")
+    at = page("upload", fixture_path, monkeypatch)
+    assert not at.exception and not at.get("file_uploader")
+    at.text_input(key="upload_token").input("wrong").run()
+    assert any("not the club's write token" in e.value for e in at.error)
+    assert not at.get("file_uploader")
+    at.text_input(key="upload_token").input("s3cret").run()
+    assert at.get("file_uploader") and at.button(key="upload_go").disabled
+    monkeypatch.delenv("TRICKBOOK_WRITE_TOKEN")
+    assert page("upload", fixture_path, monkeypatch).get("file_uploader")  # no token: open

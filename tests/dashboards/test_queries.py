@@ -214,3 +214,32 @@ def test_broken_sample_file_is_no_clubs_result(demo_con) -> None:
     for league in q.leagues(demo_con, Filters())["league"].to_list():
         games = q.games(demo_con, Filters(league=league))["game_id"].to_list()
         assert "club-7/bad-lines" not in games
+
+
+def test_event_rankings_pairs_by_percentage(demo_con) -> None:
+    """data/samples/bridge/club-pairs-travellers.csv: a pairs event; each pair's percentage is
+    the mean of its boards' percentages, N-S as stored and E-W as 100 minus it (Law 78A)."""
+    ranked = q.event_rankings(demo_con, Filters(variant="bridge-duplicate"))
+    riverside = ranked.filter(pl.col("event").str.starts_with("Riverside"))
+    rows = demo_con.sql("SELECT ns_pair, ew_pair, pct_ns FROM event_results "
+                        "WHERE event LIKE 'Riverside%'").pl()
+    for r in riverside.iter_rows(named=True):
+        mine = [p for ns, ew, p in rows.iter_rows() if ns == r["pair"]] + \
+               [100 - p for ns, ew, p in rows.iter_rows() if ew == r["pair"]]
+        assert r["boards"] == len(mine) and r["percent"] == pytest.approx(sum(mine) / len(mine))
+    assert riverside["rank"].to_list() == list(range(1, riverside.height + 1))
+    assert riverside["percent"].to_list() == sorted(riverside["percent"].to_list(), reverse=True)
+
+
+def test_event_rankings_teams_by_imps_with_the_files_date(demo_con) -> None:
+    """../shared/data/pbn-tournaments-slovesnov/A1A12525.PBN: [Event] and [Date "2000.07.16"];
+    the two rooms' IMPs are equal and opposite."""
+    ranked = q.event_rankings(demo_con, Filters(), "imps").filter(
+        pl.col("event").str.starts_with("17th European Youth"))
+    if ranked.is_empty():
+        pytest.skip("../shared/data/pbn-tournaments-slovesnov is absent")
+    assert set(ranked["day"].to_list()) == {date(2000, 7, 16)}
+    assert ranked["imps"].sum() == 0
+    assert ranked["imps"].to_list() == sorted(ranked["imps"].to_list(), reverse=True)
+    card = q.pair_card(demo_con, Filters(), ranked["event"][0], ranked["pair"][0])
+    assert card.height == ranked["boards"][0] and card["imps"].sum() == ranked["imps"][0]
