@@ -401,33 +401,50 @@ _BOARD = "TRY_CAST(json_extract_string(d.record, '$.board') AS INTEGER)"
 """A bridge deal's board number (records.md 1.2, ``board``); null for other variants."""
 
 
+def _card_deals_where(f: Filters, search: str | None) -> tuple[str, list[object]]:
+    """The deals with cards that match the filters and ``search`` (:func:`card_deals`): the SQL
+    after ``FROM deals d JOIN games g`` and its values."""
+    where, params = _where(f)
+    sql = f"WHERE {where} AND d.has_cards"
+    if f.player:
+        sql += " AND (d.declarer = ? OR list_contains(g.players, ?))"
+        params += [f.player, f.player]
+    text = (search or "").strip()
+    if text.isdigit():  # a deal or board number: the board is read from the record only here
+        sql += f" AND (d.deal_no = TRY_CAST(? AS INTEGER) OR {_BOARD} = TRY_CAST(? AS INTEGER))"
+        params += [text, text]
+    elif text:
+        sql += """ AND (contains(lower(d.game_id), lower(?))
+                        OR list_contains(list_transform(g.players, lambda x: lower(x)), lower(?))
+                        OR CAST(CAST(g.started_at AS DATE) AS VARCHAR) = ?)"""
+        params += [text, text, text]
+    return sql, params
+
+
 def card_deals(con: Con, f: Filters, search: str | None = None, limit: int = 200,
                offset: int = 0) -> pl.DataFrame:
     """Deals that carry their cards (``has_cards``), newest first, a page of ``limit`` from
-    ``offset``; ``total`` counts every match (no silent cap). ``search`` finds a game (part of its
-    id, case-insensitive), a board or deal number, a player (exact name, any case) or a day
+    ``offset`` (:func:`card_deal_count` counts them all: no silent cap). ``search`` finds a game
+    (part of its id, any case), a deal or board number, a player (his name, any case) or a day
     (``YYYY-MM-DD``)."""
-    where, params = _where(f)
-    extra: list[object] = []
-    player = ""
-    if f.player:
-        player = "AND (d.declarer = ? OR list_contains(g.players, ?))"
-        extra += [f.player, f.player]
-    found = ""
-    if search and search.strip():
-        text = search.strip()
-        found = f"""AND (contains(lower(d.game_id), lower(?))
-                         OR list_contains(list_transform(g.players, lambda x: lower(x)), lower(?))
-                         OR CAST(CAST(g.started_at AS DATE) AS VARCHAR) = ?
-                         OR d.deal_no = TRY_CAST(? AS INTEGER)
-                         OR {_BOARD} = TRY_CAST(? AS INTEGER))"""
-        extra += [text] * 5
-    sql = f"""SELECT d.game_id, d.deal_no, {_BOARD} AS board, d.variant, d.dealer,
-                     d.declarer, d.contract, g.started_at, count(*) OVER () AS total
-              FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id
-              WHERE {where} AND d.has_cards {player} {found}
-              ORDER BY g.started_at DESC NULLS LAST, d.game_id, d.deal_no LIMIT ? OFFSET ?"""
-    return _frame(con, sql, [*params, *extra, limit, offset])
+    where, params = _card_deals_where(f, search)
+    sql = f"""SELECT p.*, {_BOARD} AS board
+              FROM (SELECT d.game_id, d.deal_no, d.variant, d.dealer, d.declarer, d.contract,
+                           g.started_at
+                    FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id {where}
+                    ORDER BY g.started_at DESC NULLS LAST, d.game_id, d.deal_no
+                    LIMIT ? OFFSET ?) p
+              JOIN {DEALS} d ON d.game_id = p.game_id AND d.deal_no = p.deal_no
+              ORDER BY p.started_at DESC NULLS LAST, p.game_id, p.deal_no"""
+    return _frame(con, sql, [*params, limit, offset])
+
+
+def card_deal_count(con: Con, f: Filters, search: str | None = None) -> int:
+    """How many deals :func:`card_deals` pages through."""
+    where, params = _card_deals_where(f, search)
+    sql = f"""SELECT count(*) AS n FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id
+              {where}"""
+    return int(_frame(con, sql, params)["n"][0])
 
 
 def deal_detail(con: Con, game_id: str, deal_no: int) -> pl.DataFrame:

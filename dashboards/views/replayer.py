@@ -65,8 +65,7 @@ def _choose() -> tuple[str, int] | None:
     c1, c2 = st.columns([3, 1])
     search = c1.text_input("Find a deal", key="replay_search", max_chars=200,
                            placeholder="game, board or deal number, player, day (YYYY-MM-DD)")
-    first = query("card_deals", f, search, 1, 0)
-    total = int(first["total"][0]) if first.height else 0
+    total = query("card_deal_count", f, search)
     pages = max(1, -(-total // PAGE_ROWS))
     page_no = int(c2.number_input(f"Page (of {pages})", 1, pages, 1, key="replay_page"))
     deals = query("card_deals", f, search, PAGE_ROWS, (page_no - 1) * PAGE_ROWS)
@@ -206,13 +205,13 @@ with guarded():
     st.html(render.CSS)
     _headline(row, record, replay)
     _result(row, replay)
-    left, right = st.columns([3, 2])
+    _table(replay, row["variant"])
+    left, right = st.columns(2)
     with left:
-        _table(replay, row["variant"])
-    with right:
         st.markdown("**Auction**")
         st.html(render.auction_html(replay.players, replay.auction_grid()))
-        if replay.talon or replay.discard:
+    if replay.talon or replay.discard:
+        with right:
             st.markdown("**Talon** and **discard**")
             st.html(render.cards_html(sorted(iter_cards(replay.talon), reverse=True),
                                       row["variant"]) + " &nbsp;·&nbsp; "
