@@ -300,6 +300,9 @@ def test_upload_through_the_browser(page, servers: dict[str, str], tmp_path: Pat
     )
     _choose_file(page, good)
     ingest.click()
-    page.locator("[data-testid='stAlert']").filter(
-        has_text="club.jsonl: 2 records, 2 stored").wait_for(timeout=2 * TIMEOUT_MS)
+    verdict = page.locator("[data-testid='stAlert']").filter(has_text="club.jsonl")
+    verdict.first.wait_for(timeout=2 * TIMEOUT_MS)
+    _settle(page)
+    assert "club.jsonl: 2 records, 2 stored" in verdict.first.inner_text(), \
+        verdict.first.inner_text()
     _shot(page, "upload_stored")
