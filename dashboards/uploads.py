@@ -21,7 +21,6 @@ from typing import TypeVar
 import duckdb
 
 from dashboards.db import is_lock_error, retry_time
-
 from dashboards.text import without_paths
 
 T = TypeVar("T")

@@ -11,7 +11,6 @@ import pytest
 from dashboards.uploads import ingest_uploads, refuse_reason, safe_name
 from tests.dashboards.conftest import table_counts
 
-
 GOOD = (b'{"record": "game", "game_id": "late/1", "variant": "greek-prefa", '
         b'"players": ["Ana", "Ben", "Cy"]}\n'
         b'{"record": "deal", "game_id": "late/1", "deal_no": 1, "dealer": "Ana"}\n')
