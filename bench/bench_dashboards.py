@@ -166,6 +166,7 @@ def page_queries(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, Ca
             ("overview", lambda: q.overview(con, everything)),
             ("league_standings", lambda: q.league_standings(con, everything)),
             ("cash_over_time", lambda: q.cash_over_time(con, league)),
+            ("undated_cash", lambda: q.undated_cash(con, everything)),
             ("games", lambda: q.games(con, league)),
             ("game_sheet", lambda: q.game_sheet(con, game_id)),
             ("players (filter)", lambda: q.players(con, everything)),
@@ -177,6 +178,9 @@ def page_queries(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, Ca
             ("player_contracts", lambda: q.player_contracts(con, player)),
             ("player_positions", lambda: q.player_positions(con, player)),
             ("player_over_time", lambda: q.player_over_time(con, player)),
+            ("player_cash", lambda: q.player_cash(con, player)),
+            ("player_deal_list (biggest losses)",
+             lambda: q.player_deal_list(con, player, "biggest losses first", 200, 0)),
         ],
         "Contracts": [
             ("contract_rates", lambda: q.contract_rates(con, everything)),
@@ -185,7 +189,15 @@ def page_queries(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, Ca
         ],
         "Hand replayer": [
             ("card_deals", lambda: q.card_deals(con, everything)),
+            ("card_deals (search a player)", lambda: q.card_deals(con, everything, "p42")),
+            ("card_deals (page 100)", lambda: q.card_deals(con, everything, None, 200, 19_800)),
+            ("card_deal_count", lambda: q.card_deal_count(con, everything)),
+            ("card_deals (search a board)", lambda: q.card_deals(con, everything, "7")),
             ("deal_detail", lambda: q.deal_detail(con, card["game_id"], card["deal_no"])),
+            ("deal_result", lambda: q.deal_result(con, card["game_id"], card["deal_no"])),
+        ],
+        "Club results": [
+            ("event_rankings", lambda: q.event_rankings(con, everything)),
         ],
         "Data quality": [
             ("ingest_log", lambda: q.ingest_log(con)),

@@ -17,6 +17,7 @@ PAGES = [
     ("league.py", "League", ":material/leaderboard:", "league"),
     ("player.py", "Player", ":material/person:", "player"),
     ("contracts.py", "Contracts", ":material/grid_on:", "contracts"),
+    ("results.py", "Club results", ":material/emoji_events:", "results"),
     ("replayer.py", "Hand replayer", ":material/playing_cards:", "replayer"),
     ("balance.py", "Balance", ":material/balance:", "balance"),
     ("quality.py", "Data quality", ":material/fact_check:", "quality"),

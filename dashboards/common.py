@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import duckdb
 import polars as pl
@@ -22,6 +23,7 @@ from dashboards import queries
 from dashboards.db import DatabaseError, db_path, db_version, read_only
 from dashboards.filters import Filters, from_params
 from dashboards.stats import format_rate, with_rate
+from dashboards.text import md, readable
 from scoring.stats import wilson
 
 ALL = "(all)"
@@ -48,7 +50,7 @@ def query(name: str, *args: Any) -> Any:
         raise PageError(str(exc)) from exc
     except duckdb.CatalogException as exc:
         raise PageError(
-            f"the database {str(path)!r} lacks a table the dashboards read "
+            f"the database {path.name!r} lacks a table the dashboards read "
             f"(records.md section 2): {exc}"
         ) from exc
 
@@ -59,24 +61,38 @@ def guarded() -> Iterator[None]:
     try:
         yield
     except PageError as exc:
-        st.error(str(exc))
+        st.error(md(str(exc)))
         st.stop()
+
+
+def _kept(key: str) -> str:
+    """The session key that keeps a filter widget's value across pages.
+
+    Streamlit forgets a widget's state when a page without that widget (or with its own copy of
+    it) runs, so the value lives under a plain key and is handed back to the widget every run."""
+    return f"_kept_{key}"
+
+
+def _keep(key: str) -> None:
+    st.session_state[_kept(key)] = st.session_state[key]
 
 
 def _choice(label: str, options: list[str], key: str, wanted: str | None,
             problems: list[str]) -> str | None:
     """A select box of ``options`` (plus ALL); a wanted value that is not an option is dropped."""
     choices = [ALL, *options]
-    if key not in st.session_state:
+    state = st.session_state
+    if _kept(key) not in state:
         if wanted is not None and wanted not in options:
             problems.append(
-                f"no {label.lower()} {wanted[:60]!r} in the database: showing all instead"
+                f"no {label.lower()} {md(repr(wanted[:60]))} in the database: showing all instead"
             )
             wanted = None
-        st.session_state[key] = wanted or ALL
-    elif st.session_state[key] not in choices:
-        st.session_state[key] = ALL
-    picked = st.sidebar.selectbox(label, choices, key=key)
+        state[_kept(key)] = wanted or ALL
+    elif state[_kept(key)] not in choices:
+        state[_kept(key)] = ALL
+    state[key] = state[_kept(key)]
+    picked = st.sidebar.selectbox(label, choices, key=key, on_change=_keep, args=(key,))
     return None if picked == ALL else picked
 
 
@@ -84,14 +100,15 @@ def filters() -> Filters:
     """Draw the shared filters in the sidebar and keep them in the URL (``st.query_params``).
 
     The first run of a session reads them from the URL (a bookmarked or shared view); afterwards
-    the last choice is kept in the session, so switching pages keeps the filters.
+    the last choice is kept in the session (:func:`_kept`), so switching pages keeps the filters,
+    and every run writes them back into the URL, so a reload keeps them too.
     """
     state = st.session_state
     problems: list[str] = []
-    if "_filters" in state:
-        wanted: Filters = state["_filters"]
-    else:
+    wanted = Filters()
+    if not state.get("_filters_read"):
         wanted, problems = from_params(st.query_params.to_dict())
+        state["_filters_read"] = True
     st.sidebar.header("Filters")
     variant = _choice("Variant", query("variants")["variant"].to_list(), "f_variant",
                       wanted.variant, problems)
@@ -104,7 +121,6 @@ def filters() -> Filters:
     player = _choice("Player", query("players", base)["player"].to_list(), "f_player",
                      wanted.player, problems)
     current = Filters(variant, league, date_from, date_to, player)
-    state["_filters"] = current
     st.query_params.from_dict(current.to_params())
     for problem in problems:
         st.warning(problem)
@@ -113,10 +129,12 @@ def filters() -> Filters:
 
 def _date_input(label: str, key: str, wanted: date | None, low: date | None,
                 high: date | None) -> date | None:
-    if key not in st.session_state:
-        st.session_state[key] = wanted
+    state = st.session_state
+    if _kept(key) not in state:
+        state[_kept(key)] = wanted
+    state[key] = state[_kept(key)]
     value = st.sidebar.date_input(label, key=key, min_value=date(1900, 1, 1),
-                                  max_value=date(2100, 12, 31),
+                                  max_value=date(2100, 12, 31), on_change=_keep, args=(key,),
                                   help=f"games from {low} to {high}" if low else None)
     return value if isinstance(value, date) else None
 
@@ -144,6 +162,24 @@ def rate_metric(container: Any, label: str, hits: int, n: int, help: str | None 
 
 def position_name(position: int) -> str:
     return POSITIONS[position] if 0 <= position < len(POSITIONS) else f"seat +{position}"
+
+
+OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
+             "#000000"]
+"""A colour-blind-safe palette (Okabe and Ito) for lines and points of several players."""
+
+
+def deal_link(game_id: str, deal_no: int) -> str:
+    """The replayer's address of one deal (relative, so it works behind any host or proxy)."""
+    return "replayer?" + urlencode({"game": game_id, "deal": int(deal_no)})
+
+
+def show(frame: pl.DataFrame, key: str, missing: dict[str, str] | None = None,
+         labels: dict[str, str] | None = None, **config: Any) -> None:
+    """A table as a user reads it (:func:`dashboards.text.readable`: human labels, no None or
+    NaN, numbers rounded), without the index."""
+    st.dataframe(readable(frame, missing=missing, labels=labels), hide_index=True, key=key,
+                 **config)
 
 
 def empty(message: str) -> None:

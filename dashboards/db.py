@@ -59,14 +59,16 @@ def db_version(path: Path) -> float:
     return max(stat.st_mtime, wal_mtime) + stat.st_size * 1e-12
 
 
-def _retry_seconds() -> float:
+def retry_time() -> float:
+    """How long a reader retries a locked file (``TRICKBOOK_DB_RETRY_SECONDS``)."""
     try:
         return max(0.0, float(os.environ.get(RETRY_ENV, DEFAULT_RETRY_SECONDS)))
     except ValueError:
         return DEFAULT_RETRY_SECONDS
 
 
-def _is_lock_error(exc: duckdb.Error) -> bool:
+def is_lock_error(exc: duckdb.Error) -> bool:
+    """Another connection holds the file (another process, or this one with other settings)."""
     text = str(exc).lower()
     return "lock" in text or "conflicting" in text or "different configuration" in text
 
@@ -82,10 +84,10 @@ def read_only(
     """
     if not path.is_file():
         raise DatabaseMissing(
-            f"no database at {str(path)!r}: build one with `trickbook ingest FILES --db {path}` "
-            "or upload files on the Upload page"
+            f"no database {path.name!r}: build one with `trickbook ingest FILES --db {path.name}` "
+            "(in the folder the dashboard was started from) or upload files on the Upload page"
         )
-    wait = _retry_seconds() if retry_seconds is None else retry_seconds
+    wait = retry_time() if retry_seconds is None else retry_seconds
     deadline = time.monotonic() + wait
     delay = 0.05
     while True:
@@ -93,11 +95,12 @@ def read_only(
             con = duckdb.connect(str(path), read_only=True)
             break
         except duckdb.Error as exc:
-            if not _is_lock_error(exc):
-                raise DatabaseError(f"cannot read {str(path)!r}: {exc}") from exc
+            if not is_lock_error(exc):
+                raise DatabaseError(f"cannot read the database {path.name!r}: "
+                                    f"{str(exc).replace(str(path), path.name)}") from exc
             if time.monotonic() >= deadline:
                 raise DatabaseBusy(
-                    f"the database {str(path)!r} is being written (an ingest holds the lock); "
+                    f"the database {path.name!r} is being written (an ingest holds the lock); "
                     "the page will show the new data once it finishes: reload in a moment"
                 ) from exc
             time.sleep(delay)

@@ -14,8 +14,9 @@ Definitions shared by the pages (docs/dashboards.md, "Definitions"):
   ``both/invite/alone/pass/nokontra``, Swabian ``play/contra/recontra``, bridge
   ``undoubled/doubled/redoubled``). A deal of a variant without a table has no outcome: mode
   ``unknown``, made not counted.
-* **role** of a player in a deal: ``declarer``, ``no declarer``, or his own decision from the
-  record's ``defence`` (``play``, ``pass``, ``invite``, ``alone``); ``sat out`` without one.
+* **role** of a player in a deal: ``declarer``, ``no declarer``, in bridge ``dummy`` (the
+  declarer's partner) or ``defender``, else his own decision from the record's ``defence``
+  (``play``, ``pass``, ``invite``, ``alone``); ``sat out`` without one.
 * **defence succeeds**: a defender who did not pass lost nothing on the deal (``cash >= 0``).
 * **position**: seat relative to the dealer in turn order: 0 dealer, 1 first hand, 2 second hand ...
 """
@@ -30,9 +31,19 @@ import duckdb
 import polars as pl
 
 from dashboards.filters import Filters
-from model.tables import DEALS, GAMES, INGEST_LOG, QUARANTINE, SETTLEMENTS, STANDINGS
+from model.tables import (
+    DEALS,
+    GAMES,
+    INGEST_LOG,
+    QUARANTINE,
+    SETTLEMENTS,
+    STANDINGS,
+)
 from model.views import DEAL_OUTCOMES
+from scoring.bridge.event import EVENT_RESULTS as EVENT_RESULTS_TABLE
 from sim.tables import BALANCE_METRICS, BALANCE_RUNS
+
+EVENT_RESULTS = EVENT_RESULTS_TABLE.name
 
 Con = duckdb.DuckDBPyConnection
 
@@ -41,6 +52,10 @@ _KEY_PATH = r"""'$.defence."' || replace(replace(s.player, '\', '\\'), '"', '\"'
 _OUTCOME = f"LEFT JOIN {DEAL_OUTCOMES} o ON o.game_id = d.game_id AND o.deal_no = d.deal_no"
 """The deal's outcome row (``model/views.py``); missing for a variant without a table."""
 _MODE = "coalesce(o.defence_mode, 'unknown')"
+NO_CONTRACT = "no contract"
+"""The contract cell of a declared deal without one (a preliminary bid conceded before naming a
+contract, greek-prefa.md 5)."""
+_CONTRACT = f"coalesce(d.contract, '{NO_CONTRACT}')"
 _DENOM = "regexp_extract(d.contract, '[0-9]+([A-Z]+)', 1)"
 CONTRACT_ORDER_SQL = f"""TRY_CAST(regexp_extract(d.contract, '([0-9]+)', 1) AS INTEGER),
     CASE WHEN d.variant LIKE 'bridge%' THEN list_position(['C', 'D', 'H', 'S', 'NT'], {_DENOM})
@@ -136,20 +151,36 @@ def league_standings(con: Con, f: Filters) -> pl.DataFrame:
 
 
 def cash_over_time(con: Con, f: Filters, top: int = 10) -> pl.DataFrame:
-    """Cumulative cash per player by day for the ``top`` players with most games (dated games)."""
+    """Cumulative cash per variant and player by day, for the ``top`` players of each variant
+    with most games (dated games). Money is never summed across variants: each has its unit."""
     where, params = _where(f)
     sql = f"""WITH per_day AS (
-            SELECT st.player, CAST(g.started_at AS DATE) AS day, sum(st.cash) AS cash,
-                   count(*) AS games
+            SELECT g.variant, st.player, CAST(g.started_at AS DATE) AS day,
+                   sum(st.cash) AS cash, count(*) AS games
             FROM {STANDINGS} st JOIN {GAMES} g ON g.game_id = st.game_id
             WHERE {where} AND g.started_at IS NOT NULL GROUP BY ALL),
-        keep AS (SELECT player FROM per_day GROUP BY player
-                 ORDER BY sum(games) DESC, player LIMIT ?)
-        SELECT p.player, p.day, p.cash,
-               sum(p.cash) OVER (PARTITION BY p.player ORDER BY p.day) AS cumulative_cash
-        FROM per_day p SEMI JOIN keep k ON k.player = p.player
-        ORDER BY p.player, p.day"""
+        ranked AS (SELECT variant, player,
+                          row_number() OVER (PARTITION BY variant
+                                             ORDER BY sum(games) DESC, player) AS rank
+                   FROM per_day GROUP BY variant, player)
+        SELECT p.variant, p.player, p.day, p.cash,
+               sum(p.cash) OVER (PARTITION BY p.variant, p.player ORDER BY p.day)
+                   AS cumulative_cash
+        FROM per_day p JOIN ranked k ON k.variant = p.variant AND k.player = p.player
+        WHERE k.rank <= ?
+        ORDER BY p.variant, p.player, p.day"""
     return _frame(con, sql, [*params, top])
+
+
+def undated_cash(con: Con, f: Filters) -> pl.DataFrame:
+    """Per variant and player, the games without ``started_at`` and their cash: counted in the
+    standings, with no place on a time line."""
+    where, params = _where(f)
+    sql = f"""SELECT g.variant, st.player, count(*) AS games, sum(st.cash) AS cash
+              FROM {STANDINGS} st JOIN {GAMES} g ON g.game_id = st.game_id
+              WHERE {where} AND g.started_at IS NULL
+              GROUP BY ALL ORDER BY g.variant, st.player"""
+    return _frame(con, sql, params)
 
 
 def games(con: Con, f: Filters, limit: int = 500) -> pl.DataFrame:
@@ -192,9 +223,13 @@ def _player_deals(f: Filters) -> tuple[str, list[object]]:
     record (one JSON path per row of this player)."""
     where, params = _where(f.without_player())
     sql = f"""SELECT s.game_id, s.deal_no, s.cash, d.variant, d.contract, g.started_at,
+                     d.declarer, d.has_cards, o.declarer_tricks,
                      {_POSITION} AS position,
                      CASE WHEN d.declarer = s.player THEN 'declarer'
                           WHEN d.declarer IS NULL THEN 'no declarer'
+                          WHEN d.variant LIKE 'bridge%' THEN
+                              CASE WHEN (s.seat - list_position(g.players, d.declarer) + 1) % 2
+                                        = 0 THEN 'dummy' ELSE 'defender' END
                           ELSE coalesce(json_extract_string(d.record, {_KEY_PATH}), 'sat out')
                      END AS role,
                      CASE WHEN d.declarer = s.player THEN o.made END AS made
@@ -213,9 +248,9 @@ def player_summary(con: Con, f: Filters) -> pl.DataFrame:
                      count(made) AS declared_counted,
                      count(*) FILTER (WHERE made) AS made,
                      count(*) FILTER (WHERE role NOT IN ('declarer', 'no declarer',
-                                                         'sat out', 'pass')) AS defended,
+                                                         'sat out', 'pass', 'dummy')) AS defended,
                      count(*) FILTER (WHERE role NOT IN ('declarer', 'no declarer',
-                                      'sat out', 'pass') AND cash >= 0) AS defence_held,
+                                      'sat out', 'pass', 'dummy') AND cash >= 0) AS defence_held,
                      coalesce(sum(cash), 0) AS cash,
                      coalesce(sum(cash) / nullif(count(*), 0), 0) AS cash_per_deal,
                      coalesce(sum(cash) / nullif(count(DISTINCT game_id), 0), 0) AS cash_per_game
@@ -237,46 +272,91 @@ def field_summary(con: Con, f: Filters) -> pl.DataFrame:
     return _frame(con, sql, [*params, *params])
 
 
-def player_roles(con: Con, f: Filters) -> pl.DataFrame:
-    """How often the player declares, plays, passes, invites ...: n, successes, cash."""
+def player_cash(con: Con, f: Filters) -> pl.DataFrame:
+    """Per variant (money is never summed across units): deals, games, cash, per deal and per
+    game, and the field's cash per deal in the same games (every player, without the player
+    filter)."""
     base, params = _player_deals(f)
-    sql = f"""SELECT role, count(*) AS n,
-                     CASE WHEN role IN ('pass', 'sat out', 'no declarer') THEN NULL
+    where, field_params = _where(f.without_player())
+    sql = f"""WITH me AS (
+                  SELECT variant, count(*) AS deals, count(DISTINCT game_id) AS games,
+                         sum(cash) AS cash
+                  FROM ({base}) GROUP BY variant),
+              field AS (
+                  SELECT g.variant, avg(x.cash) AS field_cash_per_deal
+                  FROM {SETTLEMENTS} x JOIN {GAMES} g ON g.game_id = x.game_id
+                  WHERE {where} GROUP BY g.variant)
+              SELECT me.variant, me.deals, me.games, me.cash,
+                     me.cash / me.deals AS cash_per_deal, me.cash / me.games AS cash_per_game,
+                     field.field_cash_per_deal
+              FROM me LEFT JOIN field ON field.variant = me.variant ORDER BY me.variant"""
+    return _frame(con, sql, [*params, *field_params])
+
+
+def player_roles(con: Con, f: Filters) -> pl.DataFrame:
+    """Per variant, how often the player declares, plays, passes, invites ...: n, successes,
+    cash."""
+    base, params = _player_deals(f)
+    sql = f"""SELECT variant, role, count(*) AS n,
+                     CASE WHEN role IN ('pass', 'sat out', 'no declarer', 'dummy') THEN NULL
                           ELSE count(*) FILTER (WHERE CASE WHEN role = 'declarer' THEN made
                                                            ELSE cash >= 0 END) END AS ok,
                      sum(cash) AS cash, avg(cash) AS cash_per_deal
-              FROM ({base}) GROUP BY role ORDER BY n DESC, role"""
+              FROM ({base}) GROUP BY variant, role ORDER BY variant, n DESC, role"""
     return _frame(con, sql, params)
+
+
+DEAL_ORDERS = {
+    "newest first": "started_at DESC NULLS LAST, game_id, deal_no",
+    "biggest losses first": "cash ASC, started_at DESC NULLS LAST, game_id, deal_no",
+    "biggest wins first": "cash DESC, started_at DESC NULLS LAST, game_id, deal_no",
+}
+"""The orders of :func:`player_deal_list` (fixed SQL fragments, chosen by name)."""
+
+
+def player_deal_list(con: Con, f: Filters, order: str = "newest first",
+                     limit: int = 1000, offset: int = 0) -> pl.DataFrame:
+    """The player's deals: date, game, deal, variant, role, contract, result, cash; in one of
+    :data:`DEAL_ORDERS`, a page of ``limit`` rows from ``offset`` (the page says how many)."""
+    base, params = _player_deals(f)
+    sql = f"""SELECT started_at, game_id, deal_no, variant, role, declarer, contract,
+                     CASE WHEN made THEN 'made' WHEN NOT made THEN 'down' END AS result,
+                     declarer_tricks, cash, has_cards, count(*) OVER () AS total
+              FROM ({base})
+              ORDER BY {DEAL_ORDERS[order]} LIMIT ? OFFSET ?"""
+    return _frame(con, sql, [*params, limit, offset])
 
 
 def player_contracts(con: Con, f: Filters) -> pl.DataFrame:
     """Declarer success by variant and contract (n counts deals whose outcome is known)."""
     base, params = _player_deals(f)
-    sql = f"""SELECT d.variant, d.contract, count(d.made) AS n,
-                     count(*) FILTER (WHERE d.made) AS made, avg(d.cash) AS cash_per_deal
-              FROM ({base}) d WHERE d.role = 'declarer'
-              GROUP BY d.variant, d.contract
+    sql = f"""SELECT * FROM (
+                  SELECT d.variant, {_CONTRACT} AS contract, count(d.made) AS n,
+                         count(*) FILTER (WHERE d.made) AS made, avg(d.cash) AS cash_per_deal
+                  FROM ({base}) d WHERE d.role = 'declarer' GROUP BY ALL) d
               ORDER BY d.variant, {CONTRACT_ORDER_SQL}"""
     return _frame(con, sql, params)
 
 
 def player_positions(con: Con, f: Filters) -> pl.DataFrame:
     base, params = _player_deals(f)
-    sql = f"""SELECT position, count(*) AS deals,
+    sql = f"""SELECT variant, position, count(*) AS deals,
                      count(*) FILTER (WHERE role = 'declarer') AS declared,
                      avg(cash) AS cash_per_deal, sum(cash) AS cash
-              FROM ({base}) GROUP BY position ORDER BY position"""
+              FROM ({base}) GROUP BY variant, position ORDER BY variant, position"""
     return _frame(con, sql, params)
 
 
 def player_over_time(con: Con, f: Filters) -> pl.DataFrame:
     base, params = _player_deals(f)
-    sql = f"""SELECT m.*, sum(m.cash) OVER (ORDER BY m.month) AS cumulative
-              FROM (SELECT date_trunc('month', started_at)::DATE AS month, count(*) AS deals,
+    sql = f"""SELECT m.*, sum(m.cash) OVER (PARTITION BY m.variant ORDER BY m.month)
+                         AS cumulative
+              FROM (SELECT variant, date_trunc('month', started_at)::DATE AS month,
+                           count(*) AS deals,
                            count(*) FILTER (WHERE role = 'declarer') AS declared,
                            sum(cash) AS cash
-                    FROM ({base}) WHERE started_at IS NOT NULL GROUP BY 1) m
-              ORDER BY m.month"""
+                    FROM ({base}) WHERE started_at IS NOT NULL GROUP BY ALL) m
+              ORDER BY m.variant, m.month"""
     return _frame(con, sql, params)
 
 
@@ -292,7 +372,8 @@ def contract_rates(con: Con, f: Filters) -> pl.DataFrame:
     games = f"JOIN {GAMES} g ON g.game_id = d.game_id" if params else ""
     where = where if params else "TRUE"
     sql = f"""SELECT * FROM (
-                  SELECT d.variant, d.contract, {_MODE} AS mode, count(*) AS deals,
+                  SELECT d.variant, {_CONTRACT} AS contract, {_MODE} AS mode,
+                         count(*) AS deals,
                          count(o.made) AS n, count(*) FILTER (WHERE o.made) AS made
                   FROM {DEALS} d {games} {_OUTCOME}
                   WHERE {where} AND d.declarer IS NOT NULL
@@ -310,7 +391,7 @@ def contract_deals(
     sql = f"""SELECT d.game_id, d.deal_no, g.started_at, d.dealer, d.declarer, d.contract,
                      {_MODE} AS mode, o.made, o.declarer_tricks, d.has_cards, d.source, d.line
               FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id {_OUTCOME}
-              WHERE {where} AND d.variant = ? AND d.contract = ? {mode_clause}
+              WHERE {where} AND d.variant = ? AND {_CONTRACT} = ? {mode_clause}
               ORDER BY g.started_at NULLS LAST, d.game_id, d.deal_no LIMIT ?"""
     return _frame(con, sql, [*params, variant, contract, *extra, limit])
 
@@ -318,29 +399,136 @@ def contract_deals(
 # ---------------------------------------------------------------- Hand replayer
 
 
-def card_deals(con: Con, f: Filters, limit: int = 500) -> pl.DataFrame:
-    """Deals that carry their cards (``has_cards``), newest first."""
+_BOARD = "TRY_CAST(json_extract_string(d.record, '$.board') AS INTEGER)"
+"""A bridge deal's board number (records.md 1.2, ``board``); null for other variants."""
+
+
+def _card_deals_where(f: Filters, search: str | None) -> tuple[str, list[object]]:
+    """The deals with cards that match the filters and ``search`` (:func:`card_deals`): the SQL
+    after ``FROM deals d JOIN games g`` and its values."""
     where, params = _where(f)
-    player = ""
-    extra: list[object] = []
+    sql = f"WHERE {where} AND d.has_cards"
     if f.player:
-        player = "AND (d.declarer = ? OR list_contains(g.players, ?))"
-        extra = [f.player, f.player]
-    sql = f"""SELECT d.game_id, d.deal_no, d.variant, d.dealer, d.declarer, d.contract,
-                     g.started_at
-              FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id
-              WHERE {where} AND d.has_cards {player}
-              ORDER BY g.started_at DESC NULLS LAST, d.game_id, d.deal_no LIMIT ?"""
-    return _frame(con, sql, [*params, *extra, limit])
+        sql += " AND (d.declarer = ? OR list_contains(g.players, ?))"
+        params += [f.player, f.player]
+    text = (search or "").strip()
+    if text.isdigit():  # a deal or board number: the board is read from the record only here
+        sql += f" AND (d.deal_no = TRY_CAST(? AS INTEGER) OR {_BOARD} = TRY_CAST(? AS INTEGER))"
+        params += [text, text]
+    elif text:
+        sql += """ AND (contains(lower(d.game_id), lower(?))
+                        OR list_contains(list_transform(g.players, lambda x: lower(x)), lower(?))
+                        OR CAST(CAST(g.started_at AS DATE) AS VARCHAR) = ?)"""
+        params += [text, text, text]
+    return sql, params
+
+
+def card_deals(con: Con, f: Filters, search: str | None = None, limit: int = 200,
+               offset: int = 0) -> pl.DataFrame:
+    """Deals that carry their cards (``has_cards``), newest first, a page of ``limit`` from
+    ``offset`` (:func:`card_deal_count` counts them all: no silent cap). ``search`` finds a game
+    (part of its id, any case), a deal or board number, a player (his name, any case) or a day
+    (``YYYY-MM-DD``)."""
+    where, params = _card_deals_where(f, search)
+    sql = f"""SELECT p.*, {_BOARD} AS board
+              FROM (SELECT d.game_id, d.deal_no, d.variant, d.dealer, d.declarer, d.contract,
+                           g.started_at
+                    FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id {where}
+                    ORDER BY g.started_at DESC NULLS LAST, d.game_id, d.deal_no
+                    LIMIT ? OFFSET ?) p
+              JOIN {DEALS} d ON d.game_id = p.game_id AND d.deal_no = p.deal_no
+              ORDER BY p.started_at DESC NULLS LAST, p.game_id, p.deal_no"""
+    return _frame(con, sql, [*params, limit, offset])
+
+
+def card_deal_count(con: Con, f: Filters, search: str | None = None) -> int:
+    """How many deals :func:`card_deals` pages through."""
+    where, params = _card_deals_where(f, search)
+    sql = f"""SELECT count(*) AS n FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id
+              {where}"""
+    return int(_frame(con, sql, params)["n"][0])
 
 
 def deal_detail(con: Con, game_id: str, deal_no: int) -> pl.DataFrame:
-    """One deal with its game's players and the canonical record as JSON text."""
+    """One deal with its game's players, start, event and the canonical record as JSON text."""
     sql = f"""SELECT d.game_id, d.deal_no, d.variant, g.players, d.dealer, d.declarer,
-                     d.contract, d.has_cards, CAST(d.record AS VARCHAR) AS record
+                     d.contract, d.has_cards, CAST(d.record AS VARCHAR) AS record,
+                     g.started_at, g.event, g.league
               FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id
               WHERE d.game_id = ? AND d.deal_no = ?"""
     return _frame(con, sql, [game_id, deal_no])
+
+
+def deal_result(con: Con, game_id: str, deal_no: int) -> pl.DataFrame:
+    """The deal's outcome (made, declarer's tricks) and each player's settlement (cash; bridge
+    ``score_ns``), in seat order."""
+    sql = f"""SELECT s.player, s.cash, s.score_ns, o.made, o.declarer_tricks
+              FROM {SETTLEMENTS} s
+              LEFT JOIN {DEAL_OUTCOMES} o ON o.game_id = s.game_id AND o.deal_no = s.deal_no
+              WHERE s.game_id = ? AND s.deal_no = ? ORDER BY s.seat"""
+    return _frame(con, sql, [game_id, deal_no])
+
+
+# ---------------------------------------------------------------- Club results (bridge)
+
+_SIDES = f"""WITH r AS (
+        SELECT e.event, CAST(g.started_at AS DATE) AS day, e.board, e.game_id, e.deal_no,
+               coalesce(e.ns_pair, g.players[1] || ' & ' || g.players[3]) AS ns,
+               coalesce(e.ew_pair, g.players[2] || ' & ' || g.players[4]) AS ew,
+               e.score_ns, e.mp_ns, e.mp_ew, e.tables, e.pct_ns, e.cross_imp_ns, e.team_imp_ns
+        FROM {EVENT_RESULTS} e JOIN {GAMES} g ON g.game_id = e.game_id
+        WHERE {{where}}),
+    sides AS (
+        SELECT event, day, ns AS pair, 'N-S' AS direction, board, game_id, deal_no, score_ns,
+               mp_ns AS mp, 2 * (tables - 1) AS top, pct_ns AS pct, cross_imp_ns AS butler,
+               team_imp_ns AS imps FROM r
+        UNION ALL
+        SELECT event, day, ew, 'E-W', board, game_id, deal_no, -score_ns, mp_ew,
+               2 * (tables - 1), 100 - pct_ns, -cross_imp_ns, -team_imp_ns FROM r)"""
+"""Every board result once per pair (N-S and E-W; a pair without a name is its two players),
+from ``event_results`` (scoring/bridge/event.py: matchpoints 2 per result beaten, Law 78A;
+IMPs, Law 78B)."""
+
+
+RANKINGS = {
+    "percent": "avg(pct) DESC NULLS LAST, sum(butler) DESC NULLS LAST",
+    "imps": "sum(imps) DESC NULLS LAST, sum(butler) DESC NULLS LAST, avg(pct) DESC NULLS LAST",
+}
+"""How :func:`event_rankings` ranks: by matchpoint percentage (pairs) or by IMPs (teams)."""
+
+
+def event_rankings(con: Con, f: Filters, by: str = "percent") -> pl.DataFrame:
+    """Per event and day (session), each pair's boards, matchpoints of the top, percentage (the
+    mean of its board percentages), cross-IMPs and team IMPs, ranked as :data:`RANKINGS` says."""
+    if not _has_table(con, EVENT_RESULTS):
+        return pl.DataFrame(schema={"event": pl.String, "day": pl.Date, "rank": pl.Int64,
+                                    "pair": pl.String})
+    where, params = _where(f)
+    sql = _SIDES.format(where=where) + """
+        SELECT event, day,
+               row_number() OVER (PARTITION BY event, day ORDER BY {order}, pair) AS rank,
+               pair, string_agg(DISTINCT direction, ', ' ORDER BY direction) AS direction,
+               count(*) AS boards, sum(mp) AS matchpoints, sum(top)::BIGINT AS top,
+               avg(pct) AS percent, sum(butler) AS cross_imps, sum(imps)::BIGINT AS imps
+        FROM sides GROUP BY event, day, pair
+        ORDER BY day DESC NULLS LAST, event, rank""".replace("{order}", RANKINGS[by])
+    return _frame(con, sql, params)
+
+
+def pair_card(con: Con, f: Filters, event: str, pair: str) -> pl.DataFrame:
+    """One pair's boards in an event: direction, contract, declarer, score (its side's view),
+    matchpoints of the top, percentage, IMPs."""
+    if not _has_table(con, EVENT_RESULTS):
+        return pl.DataFrame(schema={"board": pl.Int32})
+    where, params = _where(f)
+    sql = _SIDES.format(where=where) + f"""
+        SELECT s.board, s.direction, d.contract, d.declarer, s.score_ns AS score,
+               s.mp AS matchpoints, s.top, s.pct AS percent, s.butler AS cross_imps,
+               s.imps, s.game_id, s.deal_no, d.has_cards
+        FROM sides s JOIN {DEALS} d ON d.game_id = s.game_id AND d.deal_no = s.deal_no
+        WHERE s.event = ? AND s.pair = ?
+        ORDER BY s.board, s.game_id"""
+    return _frame(con, sql, [*params, event, pair])
 
 
 # ---------------------------------------------------------------- Data quality

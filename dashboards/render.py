@@ -1,11 +1,11 @@
 """HTML for cards: a hand grouped by suit, a trick as a row of cards (suit symbols; German names
-for Swabian, ``model.cards.format_card_german``). Every name from the data is HTML-escaped."""
+for Swabian, ``model.cards.format_card_german``), the hands around the table and the auction as a
+grid by seat. Every name from the data is escaped (:func:`dashboards.text.html`)."""
 
 from __future__ import annotations
 
-from html import escape
-
 from dashboards.replay import card_label, suit_groups
+from dashboards.text import html as escape
 from model.cards import Card, CardSet, suit_of
 
 CSS = """<style>
@@ -15,7 +15,20 @@ CSS = """<style>
 .tb-red {color: #c0112b;}
 .tb-name {font-weight: 600; margin-right: 0.4rem;}
 .tb-win {outline: 2px solid #2a7; }
+.tb-table {display: grid; grid-template-columns: 1fr 1fr 1fr; gap: 0.4rem; align-items: center;}
+.tb-seat {border: 1px solid #ddd; border-radius: 6px; padding: 0.3rem 0.5rem; min-height: 4rem;}
+.tb-seat .tb-hand {margin: 0;}
+.tb-centre {text-align: center; background: #1b6b3a; color: #fff; border-radius: 6px;
+            padding: 0.5rem; min-height: 6rem;}
+.tb-centre .tb-name {color: #fff;}
+.tb-role {font-size: 0.8em; background: #444; color: #fff; border-radius: 3px; padding: 0 4px;
+          margin-left: 4px;}
+.tb-auction {border-collapse: collapse; font-family: ui-monospace, monospace;}
+.tb-auction th, .tb-auction td {border: 1px solid #ccc; padding: 2px 10px; text-align: center;}
 </style>"""
+GRID_CELLS = {4: ("top", "right", "bottom", "left"), 3: ("left", "top", "right")}
+"""Where each seat sits, in turn order: bridge N, E, S, W; three players left, across, right."""
+_POSITION = {"top": (1, 2), "left": (2, 1), "right": (2, 3), "bottom": (3, 2)}
 RED_SUITS = (2, 3)
 
 
@@ -50,3 +63,33 @@ def trick_html(cards: tuple[tuple[str, Card], ...], winner: str | None, variant:
         f'<span class="tb-name">{escape(p)}</span>{card_html(c, variant, p == winner)}'
         for p, c in cards
     )
+
+
+def seat_html(player: str, cards: CardSet, variant: str, role: str = "") -> str:
+    """One hand at the table, with its role (declarer, dummy) marked."""
+    badge = f'<span class="tb-role">{escape(role)}</span>' if role else ""
+    return hand_html(player, cards, variant).replace("</span>", "</span>" + badge, 1)
+
+
+def table_html(seats: list[str], centre: str) -> str:
+    """The hands around the table (``seats`` in turn order, already HTML) and ``centre``
+    (the trick on the table) in the middle; more than four seats fall back to a column."""
+    places = GRID_CELLS.get(len(seats))
+    if places is None:
+        return "".join(seats) + centre
+    cells = [f'<div class="tb-centre" style="grid-row: 2; grid-column: 2">{centre}</div>']
+    for place, seat in zip(places, seats, strict=True):
+        row, col = _POSITION[place]
+        cells.append(f'<div class="tb-seat" style="grid-row: {row}; grid-column: {col}">'
+                     f"{seat}</div>")
+    return f'<div class="tb-table">{"".join(cells)}</div>'
+
+
+def auction_html(players: list[str], rows: list[list[str]]) -> str:
+    """The auction as a grid: one column per seat (headed by the player), one row per round."""
+    if not rows:
+        return "<em>not recorded</em>"
+    head = "".join(f"<th>{escape(p)}</th>" for p in players)
+    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>"
+                   for row in rows)
+    return f'<table class="tb-auction"><tr>{head}</tr>{body}</table>'

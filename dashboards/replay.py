@@ -88,6 +88,8 @@ class Replay:
     discard: CardSet = 0
     declarer: str | None = None
     contract: str | None = None
+    claim: int | None = None
+    """Bridge: the declarer side's total tricks agreed at a claim (records.md 1.2, ``claim``)."""
     auction: list[tuple[str, str]] = field(default_factory=list)
     tricks: list[Trick] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -107,6 +109,46 @@ class Replay:
                 if player in held:
                     held[player] &= ~bit(c)
         return held
+
+    @property
+    def partnerships(self) -> bool:
+        """Four hands that play in fixed partnerships (bridge: N-S against E-W)."""
+        return self.variant.startswith("bridge") and len(self.players) == 4
+
+    @property
+    def dummy(self) -> str | None:
+        """Bridge: the declarer's partner, across the table (Law 41)."""
+        if not self.partnerships or self.declarer not in self.players:
+            return None
+        return self.players[(self.players.index(self.declarer) + 2) % 4]
+
+    def sides(self) -> list[tuple[str, list[str]]]:
+        """The scoring sides: bridge N-S and E-W (turn order N, E, S, W); else each player."""
+        if self.partnerships:
+            return [("N-S", self.players[0::2]), ("E-W", self.players[1::2])]
+        return [(p, [p]) for p in self.players]
+
+    def taken_by_side(self, step: int) -> dict[str, int]:
+        """Tricks won per side in the first ``step`` tricks (bridge counts them per side)."""
+        taken = self.taken_at(step)
+        return {name: sum(taken.get(p, 0) for p in members) for name, members in self.sides()}
+
+    def auction_grid(self) -> list[list[str]]:
+        """The auction as rows with one column per seat in turn order (``self.players``): each
+        call in its caller's column, a new row when the turn comes round again. Seats that no
+        longer speak (a Preference player who passed) leave their cell empty."""
+        width = len(self.players)
+        rows: list[list[str]] = []
+        row, last = [""] * width, -1
+        for player, call in self.auction:
+            col = self.players.index(player) if player in self.players else (last + 1) % width
+            if col <= last:
+                rows.append(row)
+                row = [""] * width
+            row[col], last = call, col
+        if last >= 0:
+            rows.append(row)
+        return rows
 
     def taken_at(self, step: int) -> dict[str, int]:
         """Tricks won by each player in the first ``step`` tricks."""
@@ -139,6 +181,7 @@ def build(record: Mapping[str, object], variant: str, game_players: list[str]) -
     hands = {p: _cards(hands_in[p], f"hand of {p}", problems) for p in order}
     declarer = record.get("declarer")
     contract = record.get("contract")
+    claim = record.get("claim")
     replay = Replay(
         variant=variant,
         players=order,
@@ -147,6 +190,7 @@ def build(record: Mapping[str, object], variant: str, game_players: list[str]) -
         discard=_cards(record.get("discard"), "discard", problems),
         declarer=declarer if isinstance(declarer, str) else None,
         contract=contract if isinstance(contract, str) else None,
+        claim=claim if isinstance(claim, int) else None,
         problems=problems,
     )
     auction = record.get("auction")

@@ -27,6 +27,7 @@ def command(port: int, headless: bool = True) -> list[str]:
         "--server.maxUploadSize", str(max_upload_mb()),
         "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
+        "--client.toolbarMode", "viewer",  # no Deploy button or developer menu for users
     ]
 
 

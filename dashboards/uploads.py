@@ -11,15 +11,36 @@ ingest sees it. A refused file changes nothing in the database.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 import re
+import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
+import duckdb
+
+from dashboards.db import is_lock_error, retry_time
+from dashboards.text import without_paths
+
+T = TypeVar("T")
 UPLOAD_MAX_ENV = "TRICKBOOK_UPLOAD_MAX_MB"
+WRITE_TOKEN_ENV = "TRICKBOOK_WRITE_TOKEN"
+"""The club's write token: when set, pages that write (Upload) ask for it; viewing stays open."""
 DEFAULT_UPLOAD_MAX_MB = 20
 _SNIFF = 64 * 1024
+
+
+def write_allowed(given: str | None) -> bool:
+    """Whether a user may write: no token configured, or ``given`` equals it (compared in
+    constant time)."""
+    token = os.environ.get(WRITE_TOKEN_ENV, "")
+    if not token:
+        return True
+    return bool(given) and hmac.compare_digest(given.encode(), token.encode())
 
 
 def max_upload_mb() -> int:
@@ -77,6 +98,26 @@ def refuse_reason(name: str, data: bytes, limit_mb: int | None = None) -> str | 
     return None
 
 
+WRITE_WAIT_FACTOR = 5
+"""A writer waits this many times the readers' retry time for the lock (a page's read is short,
+but several sessions may read one after another)."""
+
+
+def _retrying(write: Callable[[], T]) -> T:
+    """``write()``, retried while another connection holds the database (a page reading it in
+    this process or another); ingest is idempotent, so a retry after a refused open is safe."""
+    deadline = time.monotonic() + WRITE_WAIT_FACTOR * max(retry_time(), 1.0)
+    delay = 0.05
+    while True:
+        try:
+            return write()
+        except duckdb.Error as exc:
+            if not is_lock_error(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
+
+
 def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
                    upload_dir: Path | None = None) -> list[UploadResult]:
     """Save each acceptable ``(name, bytes)`` under ``upload_dir`` and ingest them into
@@ -102,12 +143,12 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
         from scoring.store import score_pending
 
         try:
-            reports = ingest_paths(saved, db_path, score=score_pending)
+            reports = _retrying(lambda: ingest_paths(saved, db_path, score=score_pending))
         except Exception as exc:  # a locked file or a pipeline bug: report, never crash the page
+            text = without_paths(f"ingest failed: {exc}", folder, db_path.parent)
             for name, res in results.items():
                 if res.saved_as:
-                    results[name] = UploadResult(name, res.saved_as,
-                                                 message=f"ingest failed: {exc}")
+                    results[name] = UploadResult(name, res.saved_as, message=text)
             return list(results.values())
         by_path = {str(Path(getattr(r, "source", ""))): r for r in reports}
         for name, res in results.items():
@@ -120,6 +161,7 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
             results[name] = UploadResult(
                 name, res.saved_as, records=int(report.records), stored=int(report.stored),
                 duplicates=int(report.duplicates), quarantined=int(report.quarantined),
-                message="; ".join(n for n in notes if n),
+                message=without_paths("; ".join(n for n in notes if n), folder,
+                                      db_path.parent),
             )
     return list(results.values())

@@ -167,12 +167,15 @@ class GameGroups:
 
 
 def game_record(
-    game_id: str, players: list[str], event: str | None, variant: str = "bridge-duplicate"
+    game_id: str, players: list[str], event: str | None, variant: str = "bridge-duplicate",
+    started_at: str | None = None,
 ) -> dict[str, Any]:
     rec: dict[str, Any] = {"record": "game", "game_id": game_id, "variant": variant,
                            "players": players}
     if event:
         rec["event"] = event
+    if started_at:
+        rec["started_at"] = started_at
     return rec
 
 

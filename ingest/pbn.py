@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -225,7 +226,20 @@ def convert(game: PbnGame, tags: dict[str, str]) -> tuple[dict[str, Any], dict[s
     event = " / ".join(
         x for x in (_value(tags.get("Event")), _value(tags.get("Section")), stage or None) if x
     ) or None
-    return {"players": players, "event": event}, deal
+    return {"players": players, "event": event, "started_at": _date(tags.get("Date"))}, deal
+
+
+def _date(value: str | None) -> str | None:
+    """PBN ``Date`` (3.4.3, ``YYYY.MM.DD``, unknown parts ``?``) as the game's start (UTC
+    midnight); ``None`` unless the whole date is known and valid."""
+    m = re.fullmatch(r"(\d{4})\.(\d{2})\.(\d{2})", (_value(value) or "").strip())
+    if not m:
+        return None
+    try:
+        day = date(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError:
+        return None
+    return f"{day.isoformat()}T00:00:00Z"
 
 
 class PbnReader:
@@ -266,7 +280,8 @@ class PbnReader:
                 (head["event"], _value(tags.get("Date")), deal.get("match"), deal.get("room"),
                  tuple(head["players"])))
             if new:
-                yield Raw(source, game.line, game_record(gid, head["players"], head["event"]),
+                yield Raw(source, game.line, game_record(gid, head["players"], head["event"],
+                                                         started_at=head["started_at"]),
                           game.text)
             yield Raw(source, game.line,
                       {"record": "deal", "game_id": gid, "deal_no": no, **deal}, game.text,

@@ -16,9 +16,10 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from dashboards.common import empty, guarded, query
+from dashboards.common import empty, guarded, query, show
 from dashboards.db import db_path
 from dashboards.queries import rules_change
+from dashboards.text import md, rules_table
 
 # Paired effects that are shares of deals; the others are money per deal. (No bare strings at
 # module level here: Streamlit's magic would write them on the page.)
@@ -58,9 +59,8 @@ def arms_table(run_id: str, metric: str, share: bool, key_title: str,
     arms = query("balance_arms", run_id, metric)
     arms = with_text(arms, share, "_a", "arm a (n, 95% CI)")
     arms = with_text(arms, share, "_b", "arm b (n, 95% CI)")
-    shown = arms.select("key", "arm a (n, 95% CI)", "arm b (n, 95% CI)", "n_a", "estimate_a",
-                        "lo_a", "hi_a", "n_b", "estimate_b", "lo_b", "hi_b")
-    st.dataframe(shown.rename({"key": key_title}), hide_index=True, key=table_key)
+    shown = arms.select("key", "arm a (n, 95% CI)", "arm b (n, 95% CI)")
+    show(shown, table_key, labels={"key": key_title})
     return arms
 
 
@@ -98,8 +98,8 @@ with guarded():
     if runs.is_empty():
         empty("No balance study in this database yet. Create one with `trickbook balance "
               "--variant greek-prefa --rules-a a.json --rules-b b.json --games 1000 "
-              f"--deals-per-game 10 --seed 1 --db {db_path()}` (add `--sweep` for the effect of "
-              "every house-rule flag); see docs/balance-study.md.")
+              f"--deals-per-game 10 --seed 1 --db {db_path().name}` (add `--sweep` for the "
+              "effect of every house-rule flag); see docs/balance-study.md.")
         st.stop()
     c1, c2 = st.columns([1, 3])
     variant = c1.selectbox("Variant (arm a)", runs["variant"].unique(maintain_order=True).to_list(),
@@ -120,10 +120,12 @@ with guarded():
         "(Greek: chips, a kassa point counted as ten)."
     )
     a_col, b_col = st.columns(2)
-    a_col.markdown(f"**Arm a** · {run['variant']}")
-    a_col.code(run["rules_a"], language="json")
-    b_col.markdown(f"**Arm b** · {run['variant_b']}")
-    b_col.code(run["rules_b"], language="json")
+    a_col.markdown(f"**Arm a** · {md(run['variant'])}")
+    with a_col:
+        show(rules_table(run["rules_a"]), "balance_rules_a")
+    b_col.markdown(f"**Arm b** · {md(run['variant_b'])}")
+    with b_col:
+        show(rules_table(run["rules_b"]), "balance_rules_b")
 
     st.subheader("Paired effect of arm b (b − a per deal)")
     effects = query("balance_metrics", run_id, "flag_effect")
@@ -161,8 +163,10 @@ with guarded():
             + alt.Chart(pl.DataFrame({"zero": [0.0]}).to_pandas()).mark_rule(
                 strokeDash=[4, 4], color="gray").encode(x="zero:Q")
         )
-        st.altair_chart(chart.properties(height=40 + 28 * flags.height), width="stretch")
-        st.dataframe(with_text(flags, share), hide_index=True, key="balance_flags")
+        st.altair_chart(chart.properties(height=max(160, 60 + 36 * flags.height)),
+                        width="stretch")
+        show(with_text(flags, share).select("change", "estimate (n, 95% CI)", "run_id"),
+             "balance_flags", labels={"change": "arm b changes", "run_id": "study"})
 
     st.subheader("Declarer success by contract")
     success = arms_table(run_id, "declarer_success", True, "contract", "balance_success")

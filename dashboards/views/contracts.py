@@ -1,7 +1,9 @@
 """Contracts: success rates by variant, contract and defence mode, a table and a heatmap.
 
 Every rate carries its n and a Wilson 95% interval; choose a cell below the heatmap to list the
-deals behind it. "made" and "defence mode" are defined in ``dashboards/queries.py``.
+deals behind it, each linking to the replayer. "made" and "defence mode" are defined in
+``dashboards/queries.py``. The heatmap's scale is colour-blind safe (viridis) and a cell with few
+deals is drawn fainter.
 """
 
 from __future__ import annotations
@@ -10,7 +12,42 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from dashboards.common import empty, filters, guarded, query, rates
+from dashboards.common import deal_link, empty, filters, guarded, query, rates, show
+from dashboards.text import md, short_source
+
+LOW_N = 10  # cells with fewer deals are drawn fainter (their rate is uncertain)
+
+
+def _heatmap(cells: pl.DataFrame, order: list[str]) -> None:
+    data = cells.with_columns(
+        pl.format("{}% ({})", (pl.col("rate") * 100).round(0).cast(pl.Int64), pl.col("n"))
+        .alias("label"),
+        (pl.col("n") >= LOW_N).alias("enough"),
+    ).to_pandas()
+    many = len(order) > 12
+    heat = alt.Chart(data).encode(
+        x=alt.X("contract:N", sort=order, title="contract",
+                axis=alt.Axis(labelAngle=-60 if many else 0, labelOverlap=False)),
+        y=alt.Y("mode:N", title="defence"),
+    )
+    chart = heat.mark_rect().encode(
+        color=alt.Color("rate:Q", scale=alt.Scale(domain=[0, 1], scheme="viridis"),
+                        title="made", legend=alt.Legend(format="%")),
+        opacity=alt.condition("datum.enough", alt.value(1.0), alt.value(0.4)),
+        tooltip=["contract", "mode", "n", "made", alt.Tooltip("rate:Q", format=".0%"),
+                 alt.Tooltip("rate_low:Q", format=".0%"),
+                 alt.Tooltip("rate_high:Q", format=".0%")],
+    )
+    if not many:  # with many contracts the labels would overlap: the tooltip carries them
+        chart = chart + heat.mark_text(fontSize=11).encode(
+            text="label:N",  # dark on viridis' light (high) end, white on its dark end
+            color=alt.condition("datum.rate > 0.55", alt.value("#111"), alt.value("#fff")))
+    width = max(600, 34 * len(order))
+    st.altair_chart(chart.properties(height=80 + 40 * cells["mode"].n_unique(), width=width),
+                    width="content" if many else "stretch")
+    st.caption(f"Colour: share made; faint cells have fewer than {LOW_N} deals. "
+               + ("Hover a cell for its rate and n." if many else "Label: rate (n)."))
+
 
 st.title("Contracts")
 with guarded():
@@ -19,27 +56,14 @@ with guarded():
     if table.is_empty():
         empty("No declared deals match these filters: there is no contract to rate.")
         st.stop()
-    st.dataframe(table.select("variant", "contract", "mode", "deals", "n", "made",
-                              "rate (n, 95% CI)"), hide_index=True, key="contracts_table")
+    show(table.select("variant", "contract", "mode", "deals", "n", "made", "rate (n, 95% CI)"),
+         "contracts_table", labels={"n": "n (outcome known)"})
 
     variants = table["variant"].unique(maintain_order=True).to_list()
     variant = st.selectbox("Variant", variants, key="contracts_variant")
     cells = table.filter(pl.col("variant") == variant)
-    data = cells.with_columns(
-        pl.format("{}% (n={})", (pl.col("rate") * 100).round(0).cast(pl.Int64), pl.col("n"))
-        .alias("label")
-    ).to_pandas()
     order = cells["contract"].unique(maintain_order=True).to_list()
-    heat = alt.Chart(data).encode(
-        x=alt.X("contract:N", sort=order), y=alt.Y("mode:N", title="defence"),
-    )
-    chart = heat.mark_rect().encode(
-        color=alt.Color("rate:Q", scale=alt.Scale(domain=[0, 1], scheme="redyellowgreen"),
-                        title="made"),
-        tooltip=["contract", "mode", "n", "made", "rate", "rate_low", "rate_high"],
-    ) + heat.mark_text(fontSize=11).encode(text="label:N")
-    st.altair_chart(chart.properties(height=60 + 40 * cells["mode"].n_unique()),
-                    width="stretch")
+    _heatmap(cells, order)
 
     st.subheader("Deals behind a cell")
     contract = st.selectbox("Contract", order, key="contracts_contract")
@@ -47,10 +71,21 @@ with guarded():
     mode = st.selectbox("Defence mode", modes, key="contracts_mode")
     cell = cells.filter((pl.col("contract") == contract) & (pl.col("mode") == mode))
     if not cell.is_empty():
-        st.caption(f"{variant} {contract} with defence {mode}: "
+        st.caption(f"{md(variant)} {md(contract)} with defence {md(mode)}: "
                    f"{cell['rate (n, 95% CI)'][0]}; {cell['deals'][0]} deals")
     deals = query("contract_deals", f, variant, contract, mode)
     if deals.is_empty():
         empty("No deals in this cell.")
     else:
-        st.dataframe(deals, hide_index=True, key="contracts_deals")
+        shown = deals.with_columns(
+            pl.col("source").map_elements(short_source, return_dtype=pl.String),
+            pl.when(pl.col("made")).then(pl.lit("made")).when(~pl.col("made"))
+            .then(pl.lit("down")).alias("made"),
+            pl.struct("game_id", "deal_no").map_elements(
+                lambda r: deal_link(r["game_id"], r["deal_no"]), return_dtype=pl.String)
+            .alias("replay"),
+        ).drop("has_cards")
+        show(shown, "contracts_deals", missing={"started_at": "undated", "made": "—",
+                                                 "declarer_tricks": "not recorded"},
+             column_config={"replay": st.column_config.LinkColumn(
+                 "replay", display_text="open in the replayer")})

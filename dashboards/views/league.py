@@ -2,79 +2,121 @@
 
 Standings and cash come from ``standings`` (records.md 2); the sheet is drawn by
 :mod:`dashboards.sheets` in the form the game's players use (Greek kassa and chips columns ...).
+Money is never summed across variants: with "(all)" each variant has its own table and chart, and
+every cash figure names its unit (:func:`dashboards.text.unit`).
 """
 
 from __future__ import annotations
 
 import altair as alt
+import polars as pl
 import streamlit as st
 
-from dashboards.common import empty, filters, guarded, query
+from dashboards.common import OKABE_ITO, deal_link, empty, filters, guarded, query, show
 from dashboards.sheets import score_sheet
+from dashboards.text import cash, md, number, rules_table, unit
+
+
+def _standings(standings: pl.DataFrame, variant: str) -> None:
+    part = standings.filter(pl.col("variant") == variant).drop("variant")
+    show(part, f"league_standings_{variant}", missing={"season": "undated"},
+         labels={"cash": f"cash ({unit(variant)})",
+                 "cash_per_game": f"cash per game ({unit(variant)})"})
+
+
+def _time_line(series: pl.DataFrame, undated: pl.DataFrame, variant: str) -> None:
+    part = series.filter(pl.col("variant") == variant)
+    late = undated.filter(pl.col("variant") == variant)
+    if part.is_empty():
+        empty(f"No dated {variant} games for these filters: the time line needs games with a "
+              "start time.")
+    else:
+        chart = (
+            alt.Chart(part.to_pandas())
+            .mark_line(point=True)
+            .encode(x=alt.X("day:T", title="day"),
+                    y=alt.Y("cumulative_cash:Q", title=f"cumulative cash ({unit(variant)})"),
+                    color=alt.Color("player:N", title="player",
+                                    scale=alt.Scale(range=OKABE_ITO)),
+                    tooltip=["player", "day:T", "cash", "cumulative_cash"])
+            .properties(height=320, title=variant)
+        )
+        st.altair_chart(chart, width="stretch")
+    if not late.is_empty():
+        shown = ", ".join(f"{md(r['player'])} {cash(r['cash'], variant)} in {r['games']}"
+                          for r in late.iter_rows(named=True))
+        st.caption(f"Not on the time line ({int(late['games'].sum())} undated game results, "
+                   f"counted in the standings): {shown}.")
+
+
+def _sheet(game_id: str) -> None:
+    info = query("game_info", game_id)
+    if info.is_empty():
+        empty(f"The game {md(game_id)} is no longer in the database.")
+        return
+    game = info.row(0, named=True)
+    players = list(game["players"])
+    started = f"{game['started_at']:%Y-%m-%d %H:%M} UTC" if game["started_at"] else "undated"
+    st.caption(f"{md(game['variant'])} · {', '.join(md(p) for p in players)} (turn order) · "
+               f"{started}")
+    with st.expander("Rules of this game"):
+        show(rules_table(game["rules"]), "league_rules")
+    rows = query("game_sheet", game_id)
+    if rows.is_empty():
+        empty("This game has no settled deals yet: its score sheet is empty.")
+    else:
+        sheet = score_sheet(rows, game["variant"], players)
+        sheet = sheet.with_columns(
+            pl.col("deal").map_elements(lambda n: deal_link(game_id, n),
+                                        return_dtype=pl.String).alias("replay"))
+        st.caption(f"Money in {unit(game['variant'])}; open a deal in the replayer from its row "
+                   "(deals recorded with their cards show them).")
+        show(sheet, "league_sheet", missing={"replay": ""},
+             column_config={"replay": st.column_config.LinkColumn(
+                 "replay", display_text="open in the replayer")})
+    show(query("game_standings", game_id), "league_game_standings",
+         labels={"cash": f"cash ({unit(game['variant'])})"})
+
 
 st.title("League")
 with guarded():
     f = filters()
     totals = query("overview", f).row(0, named=True)
     cols = st.columns(4)
-    cols[0].metric("Games", f"{totals['games']:,}")
-    cols[1].metric("Deals", f"{totals['deals']:,}")
-    cols[2].metric("Deals with cards", f"{totals['deals_with_cards']:,}")
-    cols[3].metric("Players", f"{totals['players']:,}")
+    for col, (name, key) in zip(cols, (("Games", "games"), ("Deals", "deals"),
+                                       ("Deals with cards", "deals_with_cards"),
+                                       ("Players", "players")), strict=True):
+        col.metric(name, number(totals[key]))
     if totals["games"] == 0:
         empty("No games match these filters: widen the date range or choose another league or "
               "variant, or add files on the Upload page.")
         st.stop()
 
-    st.subheader("Standings")
-    st.caption("Per league, season (year the game started) and variant; cash is in each "
-               "variant's settlement unit (Greek chips, Swabian units, Balkan soup points ...).")
     standings = query("league_standings", f)
-    st.dataframe(standings, hide_index=True, key="league_standings",
-                 column_config={"cash": st.column_config.NumberColumn(format="%.1f"),
-                                "cash_per_game": st.column_config.NumberColumn(format="%.2f")})
+    variants = standings["variant"].unique(maintain_order=True).sort().to_list()
+    st.subheader("Standings")
+    st.caption("Per league, season (year the game started) and player; one table per variant, "
+               "each in its own settlement unit.")
+    for variant in variants:
+        if len(variants) > 1:
+            st.markdown(f"**{md(variant)}** · cash in {unit(variant)}")
+        _standings(standings, variant)
 
     st.subheader("Cash over time")
     series = query("cash_over_time", f)
-    if series.is_empty():
-        empty("No dated games for these filters: cash over time needs games with started_at.")
-    else:
-        chart = (
-            alt.Chart(series.to_pandas())
-            .mark_line(point=True)
-            .encode(x=alt.X("day:T", title="day"),
-                    y=alt.Y("cumulative_cash:Q", title="cumulative cash"),
-                    color=alt.Color("player:N"),
-                    tooltip=["player", "day:T", "cash", "cumulative_cash"])
-            .properties(height=320)
-        )
-        st.altair_chart(chart, width="stretch")
+    undated = query("undated_cash", f)
+    for variant in variants:
+        _time_line(series, undated, variant)
 
     st.subheader("Score sheet")
     games = query("games", f)
-    ids = games["game_id"].to_list()
     labels = {
         r["game_id"]: f"{r['game_id']} · {r['variant']} · {r['deals']} deals"
         for r in games.iter_rows(named=True)
     }
-    game_id = st.selectbox("Game", ids, key="league_game", format_func=lambda g: labels.get(g, g))
+    game_id = st.selectbox("Game", games["game_id"].to_list(), key="league_game",
+                           format_func=lambda g: labels.get(g, g))
     if game_id is None:
         empty("No game to draw.")
-        st.stop()
-    info = query("game_info", game_id)
-    if info.is_empty():
-        empty(f"The game {game_id!r} is no longer in the database.")
-        st.stop()
-    game = info.row(0, named=True)
-    players = list(game["players"])
-    st.caption(f"{game['variant']} · {', '.join(players)} (turn order) · "
-               f"started {game['started_at'] or 'unknown'}")
-    with st.expander("Rules of this game"):
-        st.code(game["rules"], language="json")
-    rows = query("game_sheet", game_id)
-    if rows.is_empty():
-        empty("This game has no settled deals yet: its score sheet is empty.")
     else:
-        sheet = score_sheet(rows, game["variant"], players)
-        st.dataframe(sheet, hide_index=True, key="league_sheet")
-    st.dataframe(query("game_standings", game_id), hide_index=True, key="league_game_standings")
+        _sheet(game_id)

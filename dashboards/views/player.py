@@ -1,8 +1,10 @@
-"""Player: one player's tendencies against the field (the sidebar's player filter).
+"""Player: one player's tendencies against the field (the sidebar's player filter), and his deals.
 
 Deals played, how often he declares and at what contracts, success as declarer by contract, how
 often he plays, passes or invites as a defender and how often his defence holds, cash per deal and
-per game, by position at the table and over time. Definitions: ``dashboards/queries.py``.
+per game (one row per variant: money is never summed across units), by position at the table,
+over time, and every deal of his, sortable, each linking to the replayer. Definitions:
+``dashboards/queries.py``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import polars as pl
 import streamlit as st
 
 from dashboards.common import (
+    OKABE_ITO,
+    deal_link,
     empty,
     filters,
     guarded,
@@ -19,8 +23,69 @@ from dashboards.common import (
     query,
     rate_metric,
     rates,
+    show,
 )
+from dashboards.filters import Filters
+from dashboards.queries import DEAL_ORDERS
 from dashboards.stats import format_rate
+from dashboards.text import cash, md, number, unit
+
+PAGE_ROWS = 200
+
+
+def _money(f: Filters) -> None:
+    money = query("player_cash", f)
+    if money.height == 1:
+        r = money.row(0, named=True)
+        cols = st.columns(3)
+        cols[0].metric(f"Cash ({unit(r['variant'])})", cash(r["cash"], r["variant"]))
+        cols[1].metric("Cash per deal", cash(r["cash_per_deal"], r["variant"]),
+                       delta=f"{number(r['cash_per_deal'] - (r['field_cash_per_deal'] or 0), True)}"
+                             " vs field")
+        cols[2].metric("Cash per game", cash(r["cash_per_game"], r["variant"]))
+        return
+    st.caption("Cash per variant, each in its own unit (never added across variants).")
+    table = money.with_columns(
+        pl.col("variant").map_elements(unit, return_dtype=pl.String).alias("unit"))
+    show(table.select("variant", "unit", "deals", "games", "cash", "cash_per_deal",
+                      "cash_per_game", "field_cash_per_deal"), "player_cash",
+         labels={"field_cash_per_deal": "field's cash per deal"})
+
+
+def _by_variant(frame: pl.DataFrame, key: str, columns: list[str]) -> None:
+    """One table per variant (its cash in its unit)."""
+    for variant in frame["variant"].unique(maintain_order=True).to_list():
+        part = frame.filter(pl.col("variant") == variant)
+        if frame["variant"].n_unique() > 1:
+            st.markdown(f"**{md(variant)}**")
+        show(part.select(columns), f"{key}_{variant}",
+             labels={"cash": f"cash ({unit(variant)})",
+                     "cash_per_deal": f"cash per deal ({unit(variant)})"})
+
+
+def _my_deals(f: Filters) -> None:
+    st.subheader("My deals")
+    c1, c2 = st.columns([2, 1])
+    order = c1.radio("Order", list(DEAL_ORDERS), horizontal=True, key="player_deal_order")
+    first = query("player_deal_list", f, order, 1, 0)
+    total = int(first["total"][0]) if first.height else 0
+    pages = max(1, -(-total // PAGE_ROWS))
+    page_no = int(c2.number_input(f"Page (of {pages})", 1, pages, 1, key="player_deal_page"))
+    deals = query("player_deal_list", f, order, PAGE_ROWS, (page_no - 1) * PAGE_ROWS)
+    st.caption(f"{total:,} deals; rows {(page_no - 1) * PAGE_ROWS + 1:,} to "
+               f"{min(total, page_no * PAGE_ROWS):,}. Click a column to sort this page; open a "
+               "deal in the replayer from its row.")
+    table = deals.with_columns(
+        pl.struct("game_id", "deal_no").map_elements(
+            lambda r: deal_link(r["game_id"], r["deal_no"]), return_dtype=pl.String)
+        .alias("replay"),
+        pl.col("variant").map_elements(unit, return_dtype=pl.String).alias("unit"),
+    ).select("started_at", "game_id", "deal_no", "variant", "role", "contract", "result",
+             "declarer_tricks", "cash", "unit", "replay")
+    show(table, "player_deals", missing={"started_at": "undated", "result": "—"},
+         column_config={"replay": st.column_config.LinkColumn(
+             "replay", display_text="open in the replayer")})
+
 
 st.title("Player")
 with guarded():
@@ -28,45 +93,44 @@ with guarded():
     if not f.player:
         empty("Choose a player in the sidebar (Player filter) to see his tendencies; the most "
               "active players are listed below.")
-        st.dataframe(query("players", f).head(50), hide_index=True, key="player_list")
+        show(query("players", f).head(50), "player_list")
         st.stop()
     me = query("player_summary", f).row(0, named=True)
     if me["deals"] == 0:
-        empty(f"No settled deals for {f.player!r} with these filters.")
+        empty(f"No settled deals for {md(f.player)} with these filters.")
         st.stop()
     field = query("field_summary", f).row(0, named=True)
-    st.subheader(f"{f.player}")
+    st.subheader(md(f.player))
     cols = st.columns(4)
-    cols[0].metric("Deals at the table", f"{me['deals']:,}", help=f"in {me['games']} games")
+    cols[0].metric("Deals at the table", number(me["deals"]), help=f"in {me['games']} games")
     rate_metric(cols[1], "Declared", me["declared"], me["deals"],
                 help="share of his deals in which he was the declarer; the field: "
                 + format_rate(field["declared"], field["deals"]))
     rate_metric(cols[2], "Made as declarer", me["made"], me["declared_counted"])
     rate_metric(cols[3], "Defence held", me["defence_held"], me["defended"])
-    money = st.columns(3)
-    money[0].metric("Cash", f"{me['cash']:+.1f}")
-    money[1].metric("Cash per deal", f"{me['cash_per_deal']:+.2f}",
-                   delta=f"{me['cash_per_deal'] - (field['cash_per_deal'] or 0):+.2f} vs field")
-    money[2].metric("Cash per game", f"{me['cash_per_game']:+.2f}")
+    _money(f)
 
     st.subheader("Roles")
     st.caption("declarer: made; defenders (play, invite, alone, whist ...): defence held (lost "
                "nothing on the deal); pass / sat out / no declarer: not a rate.")
     roles = rates(query("player_roles", f), "ok", "n")
-    st.dataframe(roles.select("role", "n", "rate (n, 95% CI)", "cash", "cash_per_deal"),
-                 hide_index=True, key="player_roles")
+    _by_variant(roles, "player_roles", ["role", "n", "rate (n, 95% CI)", "cash",
+                                        "cash_per_deal"])
 
     st.subheader("As declarer, by contract")
     contracts = rates(query("player_contracts", f), "made", "n")
     if contracts.is_empty():
-        empty(f"{f.player} has not declared in these games.")
+        empty(f"{md(f.player)} has not declared in these games.")
     else:
-        st.dataframe(contracts.select("variant", "contract", "n", "made", "rate (n, 95% CI)",
-                                      "cash_per_deal"), hide_index=True, key="player_contracts")
+        _by_variant(contracts, "player_contracts", ["contract", "n", "made",
+                                                    "rate (n, 95% CI)", "cash_per_deal"])
         data = contracts.filter(pl.col("n") > 0).to_pandas()
-        base = alt.Chart(data).encode(x=alt.X("contract:N", sort=None))
-        chart = (base.mark_bar().encode(y=alt.Y("rate:Q", title="made", scale=alt.Scale(
-                     domain=[0, 1])), tooltip=["variant", "contract", "n", "made", "rate"])
+        base = alt.Chart(data).encode(x=alt.X("contract:N", sort=None, title="contract"))
+        chart = (base.mark_bar().encode(
+                     y=alt.Y("rate:Q", title="made", scale=alt.Scale(domain=[0, 1]),
+                             axis=alt.Axis(format="%")),
+                     color=alt.Color("variant:N", scale=alt.Scale(range=OKABE_ITO)),
+                     tooltip=["variant", "contract", "n", "made", "rate"])
                  + base.mark_rule().encode(y="rate_low:Q", y2="rate_high:Q"))
         st.altair_chart(chart.properties(height=260), width="stretch")
 
@@ -74,19 +138,27 @@ with guarded():
     positions = query("player_positions", f).with_columns(
         pl.col("position").map_elements(position_name, return_dtype=pl.String).alias("seat"))
     positions = rates(positions, "declared", "deals")
-    st.dataframe(positions.select("seat", "deals", "declared", "rate (n, 95% CI)",
-                                  "cash_per_deal", "cash"), hide_index=True,
-                 key="player_positions")
+    _by_variant(positions, "player_positions", ["seat", "deals", "declared",
+                                                "rate (n, 95% CI)", "cash_per_deal", "cash"])
 
     st.subheader("Over time")
     months = query("player_over_time", f)
     if months.is_empty():
-        empty(f"No dated games for {f.player}: the time line needs games with started_at.")
+        empty(f"No dated games for {md(f.player)}: the time line needs games with a start time.")
     else:
-        st.altair_chart(
-            alt.Chart(months.to_pandas()).mark_line(point=True).encode(
-                x=alt.X("month:T"), y=alt.Y("cumulative:Q", title="cumulative cash"),
-                tooltip=["month:T", "deals", "declared", "cash", "cumulative"],
-            ).properties(height=240),
-            width="stretch",
-        )
+        for variant in months["variant"].unique(maintain_order=True).to_list():
+            st.altair_chart(
+                alt.Chart(months.filter(pl.col("variant") == variant).to_pandas())
+                .mark_line(point=True).encode(
+                    x=alt.X("month:T", title="month"),
+                    y=alt.Y("cumulative:Q", title=f"cumulative cash ({unit(variant)})"),
+                    tooltip=["month:T", "deals", "declared", "cash", "cumulative"],
+                ).properties(height=240, title=variant),
+                width="stretch",
+            )
+    undated = query("undated_cash", f).filter(pl.col("player") == f.player)
+    if not undated.is_empty():
+        st.caption("Not on the time line (counted in the cash above): " + ", ".join(
+            f"{r['games']} undated {md(r['variant'])} games, {cash(r['cash'], r['variant'])}"
+            for r in undated.iter_rows(named=True)) + ".")
+    _my_deals(f)

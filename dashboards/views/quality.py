@@ -1,14 +1,29 @@
 """Data quality: the ingest log and the quarantine (records.md 2), filterable by file and code.
 
 Every record of every ingested file ends as stored, duplicate or quarantined; the quarantine keeps
-the reason (a ``model.problems.Code``), the message and the offending text.
+the reason (a ``model.problems.Code``), the message and the offending text. Files are shown by
+their folder and name (:func:`dashboards.text.short_source`), never the server's path, and the
+file's sha256 by its first 12 characters.
 """
 
 from __future__ import annotations
 
+import polars as pl
 import streamlit as st
 
-from dashboards.common import ALL, empty, guarded, query
+from dashboards.common import ALL, empty, guarded, query, show
+from dashboards.text import short_source
+
+HASH_CHARS = 12
+
+
+def _short(frame: pl.DataFrame) -> pl.DataFrame:
+    out = frame.with_columns(pl.col("source").map_elements(short_source,
+                                                           return_dtype=pl.String))
+    if "sha256" in out.columns:
+        out = out.with_columns(pl.col("sha256").str.slice(0, HASH_CHARS))
+    return out
+
 
 st.title("Data quality")
 with guarded():
@@ -17,7 +32,8 @@ with guarded():
     sources = sorted(set(log["source"].to_list()) | set(summary["source"].to_list()))
     codes = sorted(set(summary["code"].to_list()))
     c1, c2 = st.columns(2)
-    source = c1.selectbox("File", [ALL, *sources], key="quality_source")
+    source = c1.selectbox("File", [ALL, *sources], key="quality_source",
+                          format_func=lambda s: s if s == ALL else short_source(s))
     code = c2.selectbox("Code", [ALL, *codes], key="quality_code")
     source_arg = None if source == ALL else source
     code_arg = None if code == ALL else code
@@ -31,18 +47,21 @@ with guarded():
         for col, name in zip(cols, ("records", "stored", "duplicates", "quarantined"),
                              strict=True):
             col.metric(name.capitalize(), f"{int(shown[name].sum()):,}")
-        st.dataframe(shown, hide_index=True, key="quality_log")
+        show(_short(shown).select("source", "records", "stored", "duplicates", "quarantined",
+                                  "ingested_at", "sha256"),
+             "quality_log", labels={"sha256": "sha256 (start)"})
 
     st.subheader("Quarantine")
     if summary.is_empty():
         empty("The quarantine is empty: every record ingested so far was stored or a duplicate.")
     else:
-        st.dataframe(summary, hide_index=True, key="quality_summary")
+        show(_short(summary), "quality_summary")
         rows = query("quarantine", source_arg, code_arg)
-        st.caption(f"{rows.height:,} quarantined records for file {source} and code {code} "
-                   "(first 1,000).")
+        where = "every file" if source_arg is None else short_source(source_arg)
+        st.caption(f"{rows.height:,} quarantined records for {where} and "
+                   f"{'every code' if code_arg is None else code_arg} (first 1,000).")
         if rows.is_empty():
             empty("No quarantined records for this file and code.")
         else:
-            st.dataframe(rows, hide_index=True, key="quality_quarantine",
-                         column_config={"raw": st.column_config.TextColumn(width="large")})
+            show(_short(rows), "quality_quarantine", missing={"record_key": "—"},
+                 column_config={"text as read": st.column_config.TextColumn(width="large")})

@@ -1,21 +1,31 @@
-"""Hand replayer: any deal that has its cards, drawn as cards, stepped trick by trick.
+"""Hand replayer: any deal that has its cards, around the table, stepped trick by trick.
 
-Reads the canonical record (records.md 1.2: hands, talon, auction, discard, play) of one deal;
-the model is :mod:`dashboards.replay`, the drawing :mod:`dashboards.render`.
+Reads the canonical record (records.md 1.2: hands, talon, auction, discard, play, bridge board,
+vulnerability and claim) of one deal; the model is :mod:`dashboards.replay`, the drawing
+:mod:`dashboards.render`. The deal is in the URL (``?game=...&deal=N``), so every deal row of
+every page links here; any deal is found by game, board, player or day, a page at a time (the
+count of matches is shown, nothing is cut off silently). Stepping runs in an ``st.fragment``: a
+step redraws the table, not the page.
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
+import polars as pl
 import streamlit as st
 
 from dashboards import render
-from dashboards.common import empty, filters, guarded, query
-from dashboards.replay import build, card_label
+from dashboards.common import empty, filters, guarded, query, show
+from dashboards.replay import Replay, build, card_label
+from dashboards.text import cash, md, number
+from model.bridge.seats import board_vulnerable
 from model.cards import iter_cards
 
 STEP = "replay_step"
+PAGE_ROWS = 200
+URL_DEAL = "_replay_url_deal"
 
 
 def _reset_step() -> None:
@@ -26,86 +36,186 @@ def _move(delta: int, last: int) -> None:
     st.session_state[STEP] = min(last, max(0, int(st.session_state.get(STEP, 0)) + delta))
 
 
-st.title("Hand replayer")
-with guarded():
+def _deal_from_url() -> tuple[str, int] | None:
+    """The ``game`` and ``deal`` of the URL, read once per session (before the filters rewrite
+    the query string); None when absent or not a deal number."""
+    state = st.session_state
+    if URL_DEAL not in state:
+        game = st.query_params.get("game")
+        deal = st.query_params.get("deal")
+        wanted = None
+        if game and deal and deal.isdigit() and len(game) <= 200:
+            wanted = (game, int(deal))
+        state[URL_DEAL] = wanted
+        if wanted:
+            state["replay_deal"] = f"{wanted[0]}#{wanted[1]}"
+    return state[URL_DEAL]
+
+
+def _label(r: dict[str, Any]) -> str:
+    board = f" · board {r['board']}" if r.get("board") is not None else ""
+    day = f" · {r['started_at']:%Y-%m-%d}" if r.get("started_at") else ""
+    return (f"{r['game_id']} · deal {r['deal_no']}{board} · {r['variant']}{day} · "
+            f"{r['declarer'] or 'no declarer'} {r['contract'] or ''}")
+
+
+def _choose() -> tuple[str, int] | None:
+    """The search, the page of matching deals and the chosen deal."""
     f = filters()
-    deals = query("card_deals", f)
-    if deals.is_empty():
-        who = f"for {f.player}" if f.player else "for these filters"
-        empty(f"No deals with cards {who}: only deals recorded with hands and play can be "
-              "replayed (score-sheet records have no cards).")
-        st.stop()
+    c1, c2 = st.columns([3, 1])
+    search = c1.text_input("Find a deal", key="replay_search", max_chars=200,
+                           placeholder="game, board or deal number, player, day (YYYY-MM-DD)")
+    total = query("card_deal_count", f, search)
+    pages = max(1, -(-total // PAGE_ROWS))
+    page_no = int(c2.number_input(f"Page (of {pages})", 1, pages, 1, key="replay_page"))
+    deals = query("card_deals", f, search, PAGE_ROWS, (page_no - 1) * PAGE_ROWS)
     keys = [f"{r['game_id']}#{r['deal_no']}" for r in deals.iter_rows(named=True)]
-    labels = {
-        f"{r['game_id']}#{r['deal_no']}":
-            f"{r['game_id']} · deal {r['deal_no']} · {r['variant']} · "
-            f"{r['declarer'] or 'no declarer'} {r['contract'] or ''}"
-        for r in deals.iter_rows(named=True)
-    }
+    labels = {k: _label(r) for k, r in zip(keys, deals.iter_rows(named=True), strict=True)}
+    chosen = st.session_state.get("replay_deal")
+    if chosen and chosen not in labels:  # a deal from the URL or an earlier page stays choosable
+        keys.insert(0, chosen)
+        labels[chosen] = chosen.replace("#", " · deal ")
+    if not keys:
+        who = f"for {md(f.player)}" if f.player else "for these filters"
+        empty(f"No deals with cards {who}{' matching the search' if search else ''}: only deals "
+              "recorded with hands and play can be replayed (score-sheet records have no cards).")
+        return None
+    st.caption(f"{total:,} deals with cards match; this page shows "
+               f"{(page_no - 1) * PAGE_ROWS + 1:,} to {min(total, page_no * PAGE_ROWS):,}.")
     picked = st.selectbox("Deal", keys, key="replay_deal", format_func=lambda k: labels[k],
                           on_change=_reset_step)
     game_id, _, deal_no = str(picked).rpartition("#")
-    detail = query("deal_detail", game_id, int(deal_no))
-    if detail.is_empty():
-        empty("This deal is no longer in the database.")
-        st.stop()
-    row = detail.row(0, named=True)
-    record = json.loads(row["record"])
-    replay = build(record, row["variant"], list(row["players"]))
-    for problem in replay.problems:
-        st.warning(problem)
-    st.html(render.CSS)
-    st.caption(f"{row['variant']} · dealer {row['dealer']} · declarer "
-               f"{row['declarer'] or 'none'} · contract {row['contract'] or 'none'}")
+    return game_id, int(deal_no)
 
-    left, right = st.columns([2, 1])
-    with right:
-        st.markdown("**Auction**")
-        if replay.auction:
-            st.dataframe([{"player": p, "call": c} for p, c in replay.auction],
-                         hide_index=True, key="replay_auction")
-        else:
-            st.caption("not recorded")
-        st.markdown("**Talon**")
-        st.html(render.cards_html(sorted(iter_cards(replay.talon), reverse=True), row["variant"]))
-        st.markdown("**Discard**")
-        st.html(render.cards_html(sorted(iter_cards(replay.discard), reverse=True),
-                                  row["variant"]))
 
+VULNERABLE_WORDS = {"None": "nobody", "NS": "N-S", "EW": "E-W", "All": "both sides"}
+
+
+def vulnerability(record: dict[str, Any]) -> str:
+    """Who is vulnerable: the record's PBN value, else from a duplicate board's number (bridge.md
+    6); rubber vulnerability comes from the rubber's state, not the record."""
+    value = record.get("vulnerable")
+    board = record.get("board")
+    if value is None and isinstance(board, int) and board >= 1:
+        value = board_vulnerable(board)
+    return VULNERABLE_WORDS.get(str(value), "not recorded") if value else "not recorded"
+
+
+def _headline(row: dict[str, Any], record: dict[str, Any], replay: Replay) -> None:
+    parts = [md(row["variant"])]
+    if record.get("board") is not None:
+        parts.append(f"board {md(record['board'])}")
+    parts.append(f"dealer {md(row['dealer'])}")
+    if replay.partnerships:
+        parts.append(f"vulnerable: {vulnerability(record)}")
+    if row.get("event"):
+        parts.append(md(row["event"]))
+    if row.get("started_at"):
+        parts.append(f"{row['started_at']:%Y-%m-%d}")
+    st.caption(" · ".join(parts))
+
+
+def _result(row: dict[str, Any], replay: Replay) -> None:
+    result = query("deal_result", row["game_id"], int(row["deal_no"]))
+    if not row["declarer"]:
+        text = "No declarer (passed out or redealt)."
+    else:
+        made = result["made"][0] if result.height else None
+        tricks = result["declarer_tricks"][0] if result.height else None
+        verdict = {True: "made", False: "down"}.get(made, "result not scored")
+        took = f", {tricks} tricks" if tricks is not None else ""
+        text = f"**{md(row['contract'] or 'no contract')}** by {md(row['declarer'])}: " \
+               f"{verdict}{took}"
+    if replay.claim is not None:
+        text += f" · claimed: the declarer's side takes {replay.claim} tricks in all"
+    st.markdown(text)
+    if result.height:
+        if replay.partnerships and result["score_ns"][0] is not None:
+            st.caption(f"Score N-S {number(result['score_ns'][0], True)}")
+        st.caption("Settled: " + ", ".join(
+            f"{md(r['player'])} {cash(r['cash'], row['variant'])}"
+            for r in result.iter_rows(named=True)))
+
+
+@st.fragment
+def _table(replay: Replay, variant: str) -> None:
+    """The hands around the table, stepped trick by trick (reruns alone, not the page)."""
     last = replay.steps
     if STEP not in st.session_state or st.session_state[STEP] > last:
         st.session_state[STEP] = 0
+    b1, b2, b3, b4 = st.columns(4)
+    b1.button("Start", key="replay_start", on_click=_reset_step)
+    b2.button("◀ Back", key="replay_back", on_click=_move, args=(-1, last), disabled=last == 0)
+    b3.button("Forward ▶", key="replay_next", on_click=_move, args=(1, last), disabled=last == 0)
+    b4.button("End", key="replay_end", on_click=_move, args=(last, last), disabled=last == 0)
+    step = int(st.slider("Tricks played", 0, max(last, 1), key=STEP, disabled=last == 0))
+    held = replay.hands_at(step)
+    taken = replay.taken_by_side(step)
+    st.markdown(f"**After {step} of {last} tricks** · taken: "
+                + ", ".join(f"{md(p)} {n}" for p, n in taken.items()))
+    roles = {replay.declarer: "declarer", replay.dummy: "dummy"}
+    seats = [render.seat_html(p, held.get(p, 0), variant, roles.get(p, ""))
+             for p in replay.players]
+    centre = "<em>no card played yet</em>"
+    if step > 0:
+        trick = replay.tricks[step - 1]
+        if trick.winner:
+            won = f"won by {render.escape(trick.winner)}"
+        elif replay.claim is not None:
+            won = "play stopped: claim"
+        else:
+            won = "play stopped here"
+        centre = f"Trick {step} · {won}<br>" + render.trick_html(trick.cards, trick.winner,
+                                                                  variant)
+    elif last == 0:
+        centre = "<em>no play recorded: only the hands</em>"
+    st.html(render.table_html(seats, centre))
+    if replay.discard:
+        st.caption("The declarer is shown holding the talon, less his discard.")
+
+
+def _tricks(replay: Replay, variant: str) -> pl.DataFrame:
+    return pl.DataFrame({
+        "trick": list(range(1, replay.steps + 1)),
+        "cards": [" ".join(f"{p}: {card_label(c, variant)}" for p, c in t.cards)
+                  for t in replay.tricks],
+        "winner": [t.winner or ("claim" if replay.claim is not None else "not finished")
+                   for t in replay.tricks],
+    }, schema={"trick": pl.Int64, "cards": pl.String, "winner": pl.String})
+
+
+st.title("Hand replayer")
+with guarded():
+    _deal_from_url()
+    chosen = _choose()
+    if chosen is None:
+        st.stop()
+    game_id, deal_no = chosen
+    detail = query("deal_detail", game_id, deal_no)
+    if detail.is_empty():
+        empty(f"No deal {deal_no} of game {md(game_id)} in the database.")
+        st.stop()
+    row = detail.row(0, named=True)
+    params = {k: v for k, v in st.query_params.to_dict().items() if k not in ("game", "deal")}
+    st.query_params.from_dict({**params, "game": game_id, "deal": str(deal_no)})
+    record = json.loads(row["record"])
+    replay = build(record, row["variant"], list(row["players"]))
+    for problem in replay.problems:
+        st.warning(md(problem))
+    st.html(render.CSS)
+    _headline(row, record, replay)
+    _result(row, replay)
+    _table(replay, row["variant"])
+    left, right = st.columns(2)
     with left:
-        b1, b2, b3 = st.columns(3)
-        b1.button("◀ Back", key="replay_back", on_click=_move, args=(-1, last),
-                  disabled=last == 0)
-        b2.button("Forward ▶", key="replay_next", on_click=_move, args=(1, last),
-                  disabled=last == 0)
-        b3.button("Start", key="replay_start", on_click=_reset_step)
-        step = int(st.slider("Tricks played", 0, max(last, 1), key=STEP, disabled=last == 0))
-        taken = replay.taken_at(step)
-        held = replay.hands_at(step)
-        if replay.discard:
-            st.caption("The declarer is shown holding the talon, less his discard.")
-        st.markdown(f"**After {step} of {last} tricks** · taken: "
-                    + ", ".join(f"{p} {n}" for p, n in taken.items()))
-        html = "".join(
-            render.hand_html(p, held.get(p, 0), row["variant"],
-                             "declarer" if p == replay.declarer else "")
-            for p in replay.players
-        )
-        st.html(html)
-        if step > 0:
-            trick = replay.tricks[step - 1]
-            st.markdown(f"**Trick {step}** · won by {trick.winner or '(incomplete)'}")
-            st.html(render.trick_html(trick.cards, trick.winner, row["variant"]))
-        elif last == 0:
-            empty("This deal has no recorded play: only the hands can be shown.")
+        st.markdown("**Auction**")
+        st.html(render.auction_html(replay.players, replay.auction_grid()))
+    if replay.talon or replay.discard:
+        with right:
+            st.markdown("**Talon** and **discard**")
+            st.html(render.cards_html(sorted(iter_cards(replay.talon), reverse=True),
+                                      row["variant"]) + " &nbsp;·&nbsp; "
+                    + render.cards_html(sorted(iter_cards(replay.discard), reverse=True),
+                                        row["variant"]))
     with st.expander("All tricks"):
-        st.dataframe(
-            [{"trick": i + 1, "cards": " ".join(f"{p}:{c}" for p, c in
-                                               ((p, card_label(c, row["variant"]))
-                                                for p, c in t.cards)),
-              "winner": t.winner} for i, t in enumerate(replay.tricks)],
-            hide_index=True, key="replay_tricks",
-        )
+        show(_tricks(replay, row["variant"]), "replay_tricks")

@@ -7,10 +7,13 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+import polars as pl
 import streamlit as st
 
+from dashboards.common import show
 from dashboards.db import db_path
-from dashboards.uploads import ingest_uploads, max_upload_mb
+from dashboards.text import md
+from dashboards.uploads import WRITE_TOKEN_ENV, ingest_uploads, max_upload_mb, write_allowed
 
 st.title("Upload")
 limit = max_upload_mb()
@@ -20,6 +23,14 @@ st.markdown(
     "`trickbook ingest FILE --db ...` instead. Files that are not text are refused and change "
     "nothing. Bad records are quarantined and listed on the Data quality page."
 )
+if not write_allowed(st.session_state.get("upload_token")):
+    st.text_input("Club write token", type="password", key="upload_token",
+                  help=f"this club requires its write token to add files ({WRITE_TOKEN_ENV})")
+    if st.session_state.get("upload_token"):
+        st.error("That is not the club's write token: nothing can be uploaded.")
+    else:
+        st.info("Adding files needs the club's write token; every page can be viewed without it.")
+    st.stop()
 files = st.file_uploader("Files", accept_multiple_files=True, key="upload_files")
 if st.button("Ingest", key="upload_go", type="primary", disabled=not files):
     payload = [(f.name, f.getvalue()) for f in files or []]
@@ -31,14 +42,15 @@ if st.button("Ingest", key="upload_go", type="primary", disabled=not files):
 results: list[dict[str, Any]] | None = st.session_state.get("upload_results")
 if results:
     st.subheader("Per file")
-    st.dataframe(results, hide_index=True, key="upload_table")
+    table = pl.DataFrame(results).drop("saved_as", "message")
+    show(table, "upload_table", labels={"name": "file"})
     for r in results:
         if r["saved_as"] is None:
-            st.error(r["message"])
+            st.error(md(r["message"]))
         elif r["message"]:
-            st.warning(f"{r['name']}: {r['message']}")
+            st.warning(f"{md(r['name'])}: {md(r['message'])}")
         else:
-            st.success(f"{r['name']}: {r['records']} records, {r['stored']} stored, "
+            st.success(f"{md(r['name'])}: {r['records']} records, {r['stored']} stored, "
                        f"{r['duplicates']} duplicates, {r['quarantined']} quarantined")
 elif not files:
     st.info("No file chosen yet: drop files above, then press Ingest.")

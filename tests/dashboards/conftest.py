@@ -21,6 +21,12 @@ def fixture_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return fixture_db.build(tmp_path_factory.mktemp("dash") / "fixture.duckdb")
 
 
+@pytest.fixture(scope="session")
+def demo_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture database plus the samples (every variant) and a conceded Greek deal."""
+    return fixture_db.build_demo_like(tmp_path_factory.mktemp("dash-demo") / "demo.duckdb")
+
+
 @pytest.fixture
 def fixture_copy(tmp_path: Path) -> Path:
     """A private copy for tests that write (uploads)."""
@@ -29,12 +35,7 @@ def fixture_copy(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def empty_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("dash-empty") / "empty.duckdb"
-    con = duckdb.connect(str(path))
-    for ddl in (t.ddl for t in tables().values()):
-        con.execute(ddl)
-    con.close()
-    return path
+    return fixture_db.build_empty(tmp_path_factory.mktemp("dash-empty") / "empty.duckdb")
 
 
 @pytest.fixture(scope="session")

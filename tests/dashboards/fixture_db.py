@@ -237,3 +237,49 @@ def build(path: Path) -> Path:
     finally:
         con.close()
     return path
+
+
+def build_empty(path: Path) -> Path:
+    """A database with every stable table and no rows."""
+    con = duckdb.connect(str(path))
+    try:
+        for ddl in (t.ddl for t in tables().values()):
+            con.execute(ddl)
+    finally:
+        con.close()
+    return path
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+BRIDGE_FILES = [SHARED / "bbo-vugraph-lin" / "40000.lin",
+                SHARED / "pbn-tournaments-slovesnov" / "A1A12525.PBN"]
+"""Real bridge files (../shared/data/README.md): a BBO Vugraph LIN match with claims and a PBN
+championship file with its Event, Date and scores (matchpoints and IMPs in ``event_results``)."""
+G5 = "club-7/2026-12-13/table-3"
+CONCEDED = [
+    {"record": "game", "game_id": G5, "variant": "greek-prefa",
+     "players": ["Anna", "Boris", "Chris"], "rules": {}, "started_at": "2026-12-13T18:00:00Z",
+     "league": LEAGUE7},
+    {"record": "deal", "game_id": G5, "deal_no": 1, "dealer": "Chris",
+     "auction": [{"player": "Anna", "call": "pass"}, {"player": "Boris", "call": "take"},
+                 {"player": "Chris", "call": "pass"}],
+     "declarer": "Boris", "conceded": True, "preliminary": True},
+]
+"""A preliminary bid conceded before any contract is named (greek-prefa.md 5, table row X14):
+a declared deal without a contract, as simulated games have them."""
+
+
+def build_demo_like(path: Path) -> Path:
+    """The fixture database plus every file of ``data/samples/`` (all variants, the deliberately
+    broken file), :data:`CONCEDED` and the :data:`BRIDGE_FILES` that are present, all through
+    ``ingest.pipeline.ingest_paths``: what ``make demo`` shows, without the simulated games."""
+    from ingest.pipeline import ingest_paths
+    from scoring.store import score_pending
+
+    build(path)
+    extra = path.with_name("conceded.jsonl")
+    extra.write_text("".join(json.dumps(r) + "\n" for r in CONCEDED), encoding="utf-8")
+    bridge = [p for p in BRIDGE_FILES if p.is_file()]
+    ingest_paths([SAMPLES, extra, *bridge], path, score=score_pending)
+    return path

@@ -161,13 +161,18 @@ def test_page_shows_the_query_numbers(balance_studies, monkeypatch: pytest.Monke
     assert f"n={money_effect['n']:,} · 95% CI {money_effect['lo']:+.2f} to " \
            f"{money_effect['hi']:+.2f}" in captions
     shown = frame_with(at, "arm a (n, 95% CI)")  # the first arms table: declarer success
-    assert shown["n_a"].tolist() == success["n_a"].to_list()
-    assert shown["estimate_b"].tolist() == pytest.approx(success["estimate_b"].to_list())
-    assert all("n=" in t and "95% CI" in t for t in shown["arm a (n, 95% CI)"])
+    # each number once, as text with its n and interval (no raw copy beside it)
+    assert list(shown.columns) == ["contract", "arm a (n, 95% CI)", "arm b (n, 95% CI)"]
+    assert [t.split(" (")[0] for t in shown["arm b (n, 95% CI)"]] == [
+        "—" if e is None else f"{100 * e:.1f}%" for e in success["estimate_b"]]
+    assert [t.split("n=")[1].split(" ")[0] for t in shown["arm a (n, 95% CI)"]] == [
+        f"{n:,}" for n in success["n_a"]]
     levels = next(df.value for df in at.dataframe if "level" in df.value.columns)
-    assert levels["estimate_a"].tolist() == pytest.approx(money["estimate_a"].to_list())
-    sweep = frame_with(at, "change")
-    assert sweep["estimate"].tolist() == pytest.approx(flags["estimate"].to_list())
+    assert [t.split(" (")[0] for t in levels["arm a (n, 95% CI)"]] == [
+        f"{e:+.2f}" for e in money["estimate_a"]]
+    sweep = frame_with(at, "arm b changes")
+    assert [t.split(" (")[0] for t in sweep["estimate (n, 95% CI)"]] == [
+        f"{e:+.2f}" for e in flags["estimate"]]
     assert len(at.get("vega_lite_chart")) == 4  # flag effects, success, money, seats
 
 
@@ -178,8 +183,8 @@ def test_page_widgets_by_key(balance_studies, monkeypatch: pytest.MonkeyPatch) -
     assert not at.exception
     with read_only(path) as c:
         want = q.balance_flag_effects(c, at.selectbox(key="balance_run").value, "money changed")
-    assert frame_with(at, "change")["estimate"].tolist() == pytest.approx(
-        want["estimate"].to_list())
+    assert [t.split(" (")[0] for t in frame_with(at, "arm b changes")["estimate (n, 95% CI)"]] \
+        == [f"{100 * e:.1f}%" for e in want["estimate"]]
     at.selectbox(key="balance_variant").set_value("swabian").run()
     assert not at.exception
     assert at.selectbox(key="balance_run").value == swabian.run_id

@@ -1,19 +1,32 @@
 """End to end in a real headless Chromium (Debian's ``chromium``; ``make browser-deps``).
 
-Starts ``dashboards.serve`` on a free port against the fixture database, opens every page, clicks
-through the replayer and saves screenshots under ``tests/out/`` (gitignored)."""
+One browser for the module and two servers (``dashboards.serve``): the demo-like database
+(``fixture_db.build_demo_like``: the fixture, every sample file, a conceded Greek deal) and an
+empty one. Every page is opened for every variant and for "(all)"; a page fails on an exception
+element, traceback text, a "None"/"nan" cell or a server path. Then the shared filters are walked
+across three page switches and a reload, the replayer is clicked through and a file uploaded.
+Screenshots land in ``tests/out/`` (gitignored); the time each page took is printed.
+
+Nothing here waits for luck: every step waits for a condition the page shows (the app's script
+state, a heading, a message), with generous timeouts, so a loaded machine is slower, not red.
+"""
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from dashboards import queries as q
+from dashboards.db import read_only
+from dashboards.filters import Filters
 from dashboards.serve import command, environment
 from tests.conftest import ROOT
 from tests.dashboards import fixture_db as fx
@@ -22,10 +35,19 @@ CHROMIUM = Path("/usr/bin/chromium")
 OUT = ROOT / "tests" / "out"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
+TIMEOUT_MS = 120_000
+"""Generous: a page on a machine shared by many jobs may take tens of seconds."""
+IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+"""The app after its script finished (Streamlit's own marker of a run in progress)."""
+FILTER_PAGES = [("", "League"), ("player", "Player"), ("contracts", "Contracts"),
+                ("results", "Club results"), ("replayer", "Hand replayer")]
+OTHER_PAGES = [("balance", "Balance"), ("quality", "Data quality"), ("upload", "Upload")]
+BAD_CELLS = {"None", "none", "nan", "NaN", "<NA>", "null", "NaT"}
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.slow,
+    pytest.mark.xdist_group("browser"),  # one browser and one pair of servers for the module
     pytest.mark.skipif(not CHROMIUM.exists(),
                        reason=f"{CHROMIUM} is absent: install Debian's chromium "
                               "(`make browser-deps`)"),
@@ -38,113 +60,237 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from sim.balance import store_study, study
-
-    db = fx.build(tmp_path_factory.mktemp("browser") / "fixture.duckdb")
-    store_study(db, study("greek-prefa", {}, {"four_aces": "fixed_chips"}, 30, 10, seed=3,
-                          workers=1))  # for the Balance page
+def _serve(db: Path, log_path: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
-    log = (tmp_path_factory.getbasetemp() / "streamlit.log").open("w")
+    log = log_path.open("w")
     proc = subprocess.Popen(command(port), env=environment(db), stdout=log,
                             stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"streamlit did not start (exit {proc.poll()}); see {log.name}")
-                time.sleep(0.5)
-        yield url
-    finally:
-        proc.terminate()
+    deadline = time.monotonic() + 180
+    while True:
         try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=5) as r:
+                if r.status == 200:
+                    return proc, url
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(f"streamlit did not start (exit {proc.poll()}); see {log_path}")
+            time.sleep(0.5)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 
 @pytest.fixture(scope="module")
-def browser_page(server: str):
+def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from sim.balance import store_study, study
+
+    db = fx.build_demo_like(tmp_path_factory.mktemp("browser") / "demo.duckdb")
+    store_study(db, study("greek-prefa", {}, {"four_aces": "fixed_chips"}, 30, 10, seed=3,
+                          workers=1))  # for the Balance page
+    return db
+
+
+@pytest.fixture(scope="module")
+def servers(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    base = tmp_path_factory.mktemp("browser-serve")
+    empty = fx.build_empty(base / "empty.duckdb")
+    procs: list[subprocess.Popen[bytes]] = []
+    urls: dict[str, str] = {}
+    try:
+        for name, db in (("demo", demo_db), ("empty", empty)):
+            proc, urls[name] = _serve(db, base / f"streamlit-{name}.log")
+            procs.append(proc)
+        yield urls
+    finally:
+        for proc in procs:
+            _stop(proc)
+
+
+@pytest.fixture(scope="module")
+def browser(servers: dict[str, str]):
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.set_default_timeout(60_000)
-        yield page
-        browser.close()
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
 
 
-def _open(page, url: str, title: str) -> None:
+@pytest.fixture
+def page(browser):
+    """A fresh tab (its own Streamlit session) per test."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    tab = context.new_page()
+    tab.set_default_timeout(TIMEOUT_MS)
+    yield tab
+    context.close()
+
+
+def _settle(page) -> None:
+    """Wait until the app's script has run to its end (and the page drew its result)."""
+    page.locator(IDLE).wait_for(state="attached")
+    page.wait_for_load_state("networkidle")
+
+
+def _open(page, url: str, title: str) -> float:
+    """Open ``url``, wait for ``title`` and the end of the run; returns the seconds it took."""
+    start = time.monotonic()
     page.goto(url)
     page.get_by_role("heading", name=title, exact=True).wait_for()
-    page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(1500)  # let charts draw before the screenshot
+    _settle(page)
+    return time.monotonic() - start
 
 
 def _shot(page, name: str) -> Path:
     OUT.mkdir(parents=True, exist_ok=True)
-    path = OUT / f"browser_{name}.png"
+    path = OUT / f"browser_{re.sub(r'[^A-Za-z0-9_.-]', '_', name)}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
 
 
-@pytest.mark.parametrize(
-    ("path", "title", "must_show"),
-    [
-        ("", "League", "Standings"),
-        ("player?player=Boris", "Player", "As declarer, by contract"),
-        ("contracts", "Contracts", "Deals behind a cell"),
-        ("balance", "Balance", "Declarer success by contract"),
-        ("quality", "Data quality", "Quarantine"),
-        ("upload", "Upload", "at most 20 MB"),
-    ],
-)
-def test_every_page_opens(browser_page, server: str, path: str, title: str,
-                          must_show: str) -> None:
-    _open(browser_page, f"{server}/{path}", title)
-    # wait (up to the page's default timeout) rather than sample once: a loaded machine may
-    # still be running the page's script when the heading appears
-    browser_page.get_by_text(must_show).first.wait_for(state="visible")
-    # a direct link still runs through st.navigation: the named pages are in the sidebar
-    nav = browser_page.locator("[data-testid='stSidebarNav']")
-    nav.get_by_text("Hand replayer").wait_for(state="visible")
-    assert browser_page.locator("[data-testid='stException']").count() == 0
-    assert _shot(browser_page, path.split("?")[0] or "league").stat().st_size > 10_000
+def _server_paths(db: Path) -> list[str]:
+    return [str(ROOT), str(db.parent), "site-packages", "/tmp/", "/work/", "/home/",
+            "/usr/lib/"]
 
 
-def test_replayer_click_through(browser_page, server: str) -> None:
-    page = browser_page
-    _open(page, f"{server}/replayer?league={fx.LEAGUE7.replace(' ', '+')}", "Hand replayer")
+def page_problems(page, forbidden: list[str]) -> list[str]:
+    """What a user must never see: an exception box, traceback text, a None/nan cell, a path."""
+    problems = []
+    if page.locator("[data-testid='stException']").count():
+        problems.append("an exception element")
+    text = page.locator("[data-testid='stApp']").inner_text()
+    if "Traceback" in text or "SchemaValidationError" in text:
+        problems.append("traceback text")
+    problems += [f"server path {p!r}" for p in forbidden if p in text]
+    cells = page.locator("[data-testid='stDataFrame'] td, [data-testid='stTable'] td")
+    bad = sorted({c for c in cells.all_inner_texts() if c.strip() in BAD_CELLS})
+    if bad:
+        problems.append(f"cells reading {bad}")
+    return problems
+
+
+def _views(db: Path) -> list[tuple[str, str, str]]:
+    """(url, title, screenshot name) of every page for every variant and for "(all)", each
+    filter page also with the variant's most active player (the Player page needs one)."""
+    with read_only(db) as con:
+        variants = [None, *q.variants(con)["variant"].to_list()]
+        players = {v: q.players(con, Filters(variant=v))["player"][0] for v in variants}
+    views = [(p, t, p or "league") for p, t in OTHER_PAGES]
+    for v in variants:
+        params = {"variant": v} if v else {}
+        for path, title in FILTER_PAGES:
+            for who in (None, players[v]):
+                query = {**params, **({"player": who} if who else {})}
+                name = f"{path or 'league'}_{v or 'all'}{'_player' if who else ''}"
+                views.append((f"{path}?{urllib.parse.urlencode(query)}", title, name))
+    return views
+
+
+def test_every_page_every_variant(page, servers: dict[str, str], demo_db: Path) -> None:
+    failures = []
+    for path, title, name in _views(demo_db):
+        seconds = _open(page, f"{servers['demo']}/{path}", title)
+        print(f"{name}: {seconds:.1f} s")
+        failures += [f"{path}: {p}" for p in page_problems(page, _server_paths(demo_db))]
+        _shot(page, name)
+    assert not failures, "\n".join(failures)
+
+
+def test_every_page_on_an_empty_database(page, servers: dict[str, str], demo_db: Path) -> None:
+    failures = []
+    for path, title in [*FILTER_PAGES, *OTHER_PAGES]:
+        _open(page, f"{servers['empty']}/{path}", title)
+        failures += [f"{path}: {p}" for p in page_problems(page, _server_paths(demo_db))]
+        page.locator("[data-testid='stAlert']").first.wait_for()  # an empty state says why
+        _shot(page, f"empty_{path or 'league'}")
+    assert not failures, "\n".join(failures)
+
+
+def _expect():
+    return pytest.importorskip("playwright.sync_api").expect
+
+
+def _pick(page, label: str, value: str) -> None:
+    """Choose ``value`` in the sidebar select box ``label`` and wait for the rerun."""
+    box = page.locator("[data-testid='stSidebar']").get_by_role("combobox", name=label)
+    box.click()
+    page.get_by_role("option", name=value, exact=True).click()
+    _expect()(box).to_have_value(value, timeout=TIMEOUT_MS)
+    _settle(page)
+
+
+def _shows_filters(page, variant: str, player: str) -> None:
+    sidebar = page.locator("[data-testid='stSidebar']")
+    for label, value in (("Variant", variant), ("Player", player)):
+        _expect()(sidebar.get_by_role("combobox", name=label)).to_have_value(
+            value, timeout=TIMEOUT_MS)
+    page.wait_for_url(re.compile(rf"variant={re.escape(variant)}.*player={player}"))
+
+
+def test_filters_survive_page_switches_and_reload(page, servers: dict[str, str]) -> None:
+    """docs/dashboards.md, "Shared filters and the URL": set on League, kept on Player,
+    Contracts and League again, in the URL at every step, and after a reload."""
+    _open(page, servers["demo"], "League")
+    _pick(page, "Variant", "greek-prefa")
+    _pick(page, "Player", "Anna")
+    _shows_filters(page, "greek-prefa", "Anna")
+    nav = page.locator("[data-testid='stSidebarNav']")
+    for title in ("Player", "Contracts", "League"):
+        nav.get_by_text(title, exact=True).click()
+        page.get_by_role("heading", name=title, exact=True).wait_for()
+        _settle(page)
+        _shows_filters(page, "greek-prefa", "Anna")
+    page.reload()
+    page.get_by_role("heading", name="League", exact=True).wait_for()
+    _settle(page)
+    _shows_filters(page, "greek-prefa", "Anna")
+    _shot(page, "filters_after_reload")
+
+
+def test_replayer_click_through(page, servers: dict[str, str]) -> None:
+    league = urllib.parse.quote_plus(fx.LEAGUE7)
+    _open(page, f"{servers['demo']}/replayer?league={league}", "Hand replayer")
     page.get_by_text("After 0 of 10 tricks").wait_for()
     forward = page.get_by_role("button", name="Forward ▶")
     for step in range(1, 4):
+        start = time.monotonic()
         forward.click()
         page.get_by_text(f"After {step} of 10 tricks").wait_for()
+        print(f"replayer step {step}: {time.monotonic() - start:.2f} s")
     _shot(page, "replayer_trick3")
     page.get_by_role("button", name="◀ Back").click()
     page.get_by_text("After 2 of 10 tricks").wait_for()
-    page.get_by_text("Trick 2").first.wait_for(state="visible")  # raises if it never shows
+    page.get_by_text("Trick 2").first.wait_for(state="visible")
     assert page.locator("[data-testid='stException']").count() == 0
     _shot(page, "replayer_trick2")
 
 
-def test_upload_through_the_browser(browser_page, server: str, tmp_path: Path) -> None:
+def _choose_file(page, path: Path) -> None:
+    """Put ``path`` in the uploader (replacing any earlier file) and wait until the app has the
+    file and enabled the Ingest button (the rerun after an upload)."""
+    page.locator("input[type=file]").set_input_files(str(path))
+    uploader = page.locator("[data-testid='stFileUploader']")
+    uploader.get_by_text(path.name).first.wait_for()
+    _expect()(page.get_by_role("button", name="Ingest")).to_be_enabled(timeout=TIMEOUT_MS)
+    _settle(page)
+
+
+def test_upload_through_the_browser(page, servers: dict[str, str], tmp_path: Path) -> None:
     """Binary garbage is refused with a message; a valid file is ingested and counted."""
-    page = browser_page
-    _open(page, f"{server}/upload", "Upload")
+    _open(page, f"{servers['demo']}/upload", "Upload")
     garbage = tmp_path / "garbage.jsonl"
     garbage.write_bytes(bytes(range(256)) * 8)
-    page.locator("input[type=file]").set_input_files(str(garbage))
-    page.get_by_role("button", name="Ingest").click()
+    ingest = page.get_by_role("button", name="Ingest")
+    _choose_file(page, garbage)
+    ingest.click()
     page.locator("[data-testid='stAlert']").filter(has_text="not a text file").wait_for()
+    _settle(page)
     _shot(page, "upload_refused")
     good = tmp_path / "club.jsonl"
     good.write_text(
@@ -152,8 +298,11 @@ def test_upload_through_the_browser(browser_page, server: str, tmp_path: Path) -
         '"players": ["Ana", "Ben", "Cy"]}\n'
         '{"record": "deal", "game_id": "browser/1", "deal_no": 1, "dealer": "Ana"}\n'
     )
-    page.locator("input[type=file]").set_input_files(str(good))
-    page.get_by_role("button", name="Ingest").click()
-    page.locator("[data-testid='stAlert']").filter(
-        has_text="club.jsonl: 2 records, 2 stored").wait_for()
+    _choose_file(page, good)
+    ingest.click()
+    verdict = page.locator("[data-testid='stAlert']").filter(has_text="club.jsonl")
+    verdict.first.wait_for(timeout=2 * TIMEOUT_MS)
+    _settle(page)
+    assert "club.jsonl: 2 records, 2 stored" in verdict.first.inner_text(), \
+        verdict.first.inner_text()
     _shot(page, "upload_stored")

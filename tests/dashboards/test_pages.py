@@ -17,7 +17,8 @@ from tests.dashboards import fixture_db as fx
 from tests.dashboards.conftest import table_counts
 
 PAGES = ROOT / "dashboards" / "views"
-PAGE_NAMES = ["league", "player", "contracts", "replayer", "balance", "quality", "upload"]
+PAGE_NAMES = ["league", "player", "contracts", "results", "replayer", "balance", "quality",
+              "upload"]
 
 
 def page(name: str, db: Path, monkeypatch: pytest.MonkeyPatch, **params: str) -> AppTest:
@@ -55,11 +56,14 @@ def test_league_numbers(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         standings = q.league_standings(con, Filters())
     shown = metrics(at)
     assert shown["Games"] == str(totals["games"]) and shown["Deals"] == str(totals["deals"])
-    table = frame_with(at, "cash_per_game")
-    assert table["cash"].tolist() == standings["cash"].to_list()
+    table = frame_with(at, "cash per game (chips)")  # the Greek table, in its unit
+    greek = standings.filter(standings["variant"] == "greek-prefa")
+    assert table["cash (chips)"].tolist() == greek["cash"].to_list()
+    assert "cash (units)" in frame_with(at, "cash per game (units)").columns  # Swabian apart
     at.selectbox(key="league_game").set_value(fx.G1).run()
     sheet = frame_with(at, "Kassa Anna")
     assert sheet["Chips Anna"].iloc[-1] == 20  # fixture docstring: +4 +0 +16 +0
+    assert sheet["dealer"].iloc[-1] == "total" and sheet["declarer"].iloc[-1] == "—"
 
 
 def test_league_filter_in_url(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -92,12 +96,17 @@ def test_contracts_page_drill_down(fixture_path: Path, monkeypatch: pytest.Monke
     with read_only(fixture_path) as con:
         rates = q.contract_rates(con, Filters())
     table = frame_with(at, "rate (n, 95% CI)")
-    assert table["n"].tolist() == rates["n"].to_list()
+    assert table["n (outcome known)"].tolist() == rates["n"].to_list()
     assert all("n=" in text for text in table["rate (n, 95% CI)"])
     at.selectbox(key="contracts_contract").set_value("6S").run()
     at.selectbox(key="contracts_mode").set_value("both").run()
-    deals = frame_with(at, "deal_no")
-    assert sorted(deals["game_id"]) == sorted([fx.G1, fx.G3])
+    deals = frame_with(at, "replay")
+    assert sorted(deals["game"]) == sorted([fx.G1, fx.G3])
+    assert f"replayer?game={fx.G1.replace('/', '%2F')}&deal=1" in deals["replay"].tolist()
+
+
+def html_of(at: AppTest) -> str:
+    return " ".join(str(h.proto.body) for h in at.get("html"))
 
 
 def test_replayer_steps(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -111,9 +120,52 @@ def test_replayer_steps(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     at.button(key="replay_back").click().run()
     assert at.slider(key="replay_step").value == 2
     at.slider(key="replay_step").set_value(10).run()
-    assert any("Trick 10" in m.value and "Chris" in m.value for m in at.markdown)
+    assert "Trick 10 · won by Chris" in html_of(at)
     at.button(key="replay_next").click().run()  # stays at the last trick
     assert at.slider(key="replay_step").value == 10
+    assert at.query_params["game"] in (fx.G1, [fx.G1])  # the deal is in the URL
+
+
+def test_replayer_opens_the_deal_of_the_url(demo_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link from any deal row: ``?game=...&deal=N``; a bridge deal shows the board, the
+    vulnerability, the contract's result, the claim, tricks per side and the auction by seat."""
+    game = "bbo-vugraph-lin/40000.lin/1"
+    with read_only(demo_path) as con:
+        if q.deal_detail(con, game, 1).is_empty():
+            pytest.skip("../shared/data/bbo-vugraph-lin is absent")
+    at = page("replayer", demo_path, monkeypatch, game=game, deal="1")
+    assert not at.exception
+    assert at.selectbox(key="replay_deal").value == f"{game}#1"
+    text = " ".join([*(m.value for m in at.markdown), *(c.value for c in at.caption)])
+    assert "board 11" in text and "vulnerable: nobody" in text  # LIN: board 11, no one vul
+    assert "made, 11 tricks" in text and "claimed" in text and "takes 11 tricks" in text
+    at.slider(key="replay_step").set_value(8).run()
+    shown = [m.value.replace("\\", "") for m in at.markdown]  # as rendered: escapes dropped
+    assert any("After 8 of 8 tricks" in m and "taken: N-S 6, E-W 2" in m for m in shown), shown
+    html = html_of(at)
+    assert "declarer</span>" in html and "dummy</span>" in html
+    assert '<table class="tb-auction"><tr><th>KVANGRAVEN</th>' in html
+    assert "(incomplete)" not in html
+
+
+def test_replayer_search_pages_without_a_silent_cap(demo_path: Path) -> None:
+    with read_only(demo_path) as con:
+        every = q.card_deals(con, Filters(), None, 10_000, 0)
+        page1 = q.card_deals(con, Filters(), None, 5, 0)
+        page2 = q.card_deals(con, Filters(), None, 5, 5)
+        found = q.card_deals(con, Filters(), "ANNA")
+        players = [q.deal_detail(con, g, n)["players"][0].to_list()
+                   for g, n in found.select("game_id", "deal_no").iter_rows()]
+        count = q.card_deal_count(con, Filters())
+        found_count = q.card_deal_count(con, Filters(), "ANNA")
+        board = q.card_deals(con, Filters(variant="bridge-duplicate"), "11")
+    assert all(11 in (b, n) for b, n in board.select("board", "deal_no").iter_rows())
+    assert board.height == board["board"].eq(11).sum() > 0  # boards 11 (the LIN's and the PBN's)
+    assert count == every.height  # the count covers every match, not the page
+    assert page1["deal_no"].to_list() + page2["deal_no"].to_list() == \
+        every["deal_no"].head(10).to_list()
+    assert found.height == found_count > 0 and all("Anna" in p for p in players)
 
 
 def test_replayer_swabian_german_names(fixture_path: Path,
@@ -134,8 +186,8 @@ def test_quality_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert not at.exception
     assert metrics(at)["Quarantined"] == "3"
     at.selectbox(key="quality_code").set_value("parse").run()
-    rows = frame_with(at, "raw")
-    assert rows["raw"].tolist() == ["deal;6S;Anna"]
+    rows = frame_with(at, "text as read")
+    assert rows["text as read"].tolist() == ["deal;6S;Anna"]
     at.selectbox(key="quality_source").set_value("samples/club-9.csv").run()
     assert metrics(at)["Records"] == "3"
 
@@ -204,3 +256,56 @@ def test_ingest_between_reruns_shows_new_data(fixture_copy: Path,
     at.run()
     assert not at.exception
     assert metrics(at)["Games"] == "5"
+
+
+def shown_problems(at: AppTest) -> list[str]:
+    """What a user must never see on a page: an exception, a None/NaN cell, a server path."""
+    problems = [f"exception: {e.value[:200]}" for e in at.exception]
+    for df in at.dataframe:
+        frame = df.value
+        for column in frame.columns:
+            values = frame[column]
+            if values.isna().any() or values.astype(str).isin(["None", "nan", "NaN"]).any():
+                problems.append(f"a None/NaN cell in column {column!r}")
+    texts = [*(m.value for m in at.markdown), *(c.value for c in at.caption),
+             *(e.value for e in at.error), *(w.value for w in at.warning),
+             *(i.value for i in at.info)]
+    for df in at.dataframe:
+        texts += [str(v) for v in df.value.astype(str).to_numpy().ravel()]
+    for path in (str(ROOT), "/tmp/", "site-packages"):
+        if any(path in t for t in texts):
+            problems.append(f"a server path ({path})")
+    return problems
+
+
+@pytest.mark.parametrize("variant", [None, "greek-prefa", "balkan", "swabian",
+                                     "bridge-duplicate", "bridge-rubber"])
+def test_demo_pages_show_no_crash_none_or_path(variant: str | None, demo_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every page for every variant on the demo-like database (the Contracts page crashed on
+    Greek Prefa's conceded preliminary bids, a declared deal without a contract)."""
+    params = {"variant": variant} if variant else {}
+    failures = []
+    for name in PAGE_NAMES:
+        at = page(name, demo_path, monkeypatch, **params)
+        failures += [f"{name}: {p}" for p in shown_problems(at)]
+        if name == "player":
+            with read_only(demo_path) as con:
+                top = q.players(con, Filters(variant=variant))["player"][0]
+            at = page(name, demo_path, monkeypatch, **params, player=top)
+            failures += [f"{name} {top}: {p}" for p in shown_problems(at)]
+    assert not failures, "\n".join(sorted(set(failures)))
+
+
+def test_upload_needs_the_write_token_when_one_is_set(fixture_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRICKBOOK_WRITE_TOKEN", "s3cret")
+    at = page("upload", fixture_path, monkeypatch)
+    assert not at.exception and not at.get("file_uploader")
+    at.text_input(key="upload_token").input("wrong").run()
+    assert any("not the club's write token" in e.value for e in at.error)
+    assert not at.get("file_uploader")
+    at.text_input(key="upload_token").input("s3cret").run()
+    assert at.get("file_uploader") and at.button(key="upload_go").disabled
+    monkeypatch.delenv("TRICKBOOK_WRITE_TOKEN")
+    assert page("upload", fixture_path, monkeypatch).get("file_uploader")  # no token: open

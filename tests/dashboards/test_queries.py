@@ -34,6 +34,12 @@ def con(fixture_path: Path):
         yield c
 
 
+@pytest.fixture
+def demo_con(demo_path: Path):
+    with read_only(demo_path) as c:
+        yield c
+
+
 def test_overview_counts(con) -> None:
     row = q.overview(con, Filters()).row(0, named=True)
     assert row == {"games": 4, "deals": 9, "deals_with_cards": 3, "players": 9}
@@ -64,7 +70,30 @@ def test_cash_over_time_is_cumulative(con) -> None:
 
 def test_cash_over_time_top_limits_players(con) -> None:
     series = q.cash_over_time(con, Filters(), top=2)
-    assert series["player"].n_unique() == 2
+    per_variant = series.group_by("variant").agg(pl.col("player").n_unique())
+    assert dict(per_variant.iter_rows()) == {"greek-prefa": 2, "swabian": 2}
+
+
+def test_cash_over_time_never_mixes_units(demo_con) -> None:
+    """Anna plays Greek Prefa and bridge in the samples: two series, one per variant's unit."""
+    series = q.cash_over_time(demo_con, Filters(player="Anna"))
+    anna = series.filter(pl.col("player") == "Anna")
+    assert anna["variant"].n_unique() > 1
+    for _, part in anna.group_by("variant"):
+        assert part["cumulative_cash"].to_list() == part["cash"].cum_sum().to_list()
+
+
+def test_undated_games_reconcile_the_time_line(demo_con) -> None:
+    """The standings count undated games; the time line cannot place them: the two parts add up
+    to the standings (issue 17: a headline of +19 and a chart ending at -1)."""
+    f = Filters(variant="greek-prefa")
+    standings = q.league_standings(demo_con, f).group_by("player").agg(pl.col("cash").sum())
+    dated = q.cash_over_time(demo_con, f, top=1000).group_by("player").agg(
+        pl.col("cash").sum())
+    undated = q.undated_cash(demo_con, f).select("player", "cash")
+    assert undated.height > 0  # the sample score sheets carry no date
+    both = pl.concat([dated, undated]).group_by("player").agg(pl.col("cash").sum())
+    assert dict(both.sort("player").iter_rows()) == dict(standings.sort("player").iter_rows())
 
 
 def test_games_and_sheet(con) -> None:
@@ -177,3 +206,40 @@ def test_empty_database_answers_empty(empty_path: Path) -> None:
         assert q.contract_rates(con, Filters()).is_empty()
         assert q.player_summary(con, Filters(player="Anna"))["deals"][0] == 0
         assert q.date_span(con) == (None, None)
+
+
+def test_broken_sample_file_is_no_clubs_result(demo_con) -> None:
+    """data/samples/bad-lines.jsonl shows quarantine at work; its one good game used to carry the
+    club's league (make_samples.py gave every game line one), so it sat in the standings."""
+    for league in q.leagues(demo_con, Filters())["league"].to_list():
+        games = q.games(demo_con, Filters(league=league))["game_id"].to_list()
+        assert "club-7/bad-lines" not in games
+
+
+def test_event_rankings_pairs_by_percentage(demo_con) -> None:
+    """data/samples/bridge/club-pairs-travellers.csv: a pairs event; each pair's percentage is
+    the mean of its boards' percentages, N-S as stored and E-W as 100 minus it (Law 78A)."""
+    ranked = q.event_rankings(demo_con, Filters(variant="bridge-duplicate"))
+    riverside = ranked.filter(pl.col("event").str.starts_with("Riverside"))
+    rows = demo_con.sql("SELECT ns_pair, ew_pair, pct_ns FROM event_results "
+                        "WHERE event LIKE 'Riverside%'").pl()
+    for r in riverside.iter_rows(named=True):
+        mine = [p for ns, ew, p in rows.iter_rows() if ns == r["pair"]] + \
+               [100 - p for ns, ew, p in rows.iter_rows() if ew == r["pair"]]
+        assert r["boards"] == len(mine) and r["percent"] == pytest.approx(sum(mine) / len(mine))
+    assert riverside["rank"].to_list() == list(range(1, riverside.height + 1))
+    assert riverside["percent"].to_list() == sorted(riverside["percent"].to_list(), reverse=True)
+
+
+def test_event_rankings_teams_by_imps_with_the_files_date(demo_con) -> None:
+    """../shared/data/pbn-tournaments-slovesnov/A1A12525.PBN: [Event] and [Date "2000.07.16"];
+    the two rooms' IMPs are equal and opposite."""
+    ranked = q.event_rankings(demo_con, Filters(), "imps").filter(
+        pl.col("event").str.starts_with("17th European Youth"))
+    if ranked.is_empty():
+        pytest.skip("../shared/data/pbn-tournaments-slovesnov is absent")
+    assert set(ranked["day"].to_list()) == {date(2000, 7, 16)}
+    assert ranked["imps"].sum() == 0
+    assert ranked["imps"].to_list() == sorted(ranked["imps"].to_list(), reverse=True)
+    card = q.pair_card(demo_con, Filters(), ranked["event"][0], ranked["pair"][0])
+    assert card.height == ranked["boards"][0] and card["imps"].sum() == ranked["imps"][0]

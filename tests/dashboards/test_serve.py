@@ -16,6 +16,7 @@ def test_command_runs_the_app_on_the_port(monkeypatch: pytest.MonkeyPatch) -> No
     assert cmd[1:4] == ["-m", "streamlit", "run"] and cmd[4] == str(APP)
     assert cmd[cmd.index("--server.port") + 1] == "8765"
     assert cmd[cmd.index("--server.maxUploadSize") + 1] == "7"
+    assert cmd[cmd.index("--client.toolbarMode") + 1] == "viewer"  # no Deploy button
     assert APP.is_file()
 
 

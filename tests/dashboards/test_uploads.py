@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
 
 from dashboards.uploads import ingest_uploads, refuse_reason, safe_name
 from tests.dashboards.conftest import table_counts
+
+GOOD = (b'{"record": "game", "game_id": "late/1", "variant": "greek-prefa", '
+        b'"players": ["Ana", "Ben", "Cy"]}\n'
+        b'{"record": "deal", "game_id": "late/1", "deal_no": 1, "dealer": "Ana"}\n')
 
 
 def test_safe_name() -> None:
@@ -98,3 +103,32 @@ def test_changed_file_uploaded_again_under_the_same_name(tmp_path: Path) -> None
     (b,) = ingest_uploads([("results.pbn", first.replace(play, b""))], db, tmp_path / "up")
     assert a.stored == 4 and "failed" not in b.message
     assert (b.quarantined, b.duplicates) == (1, 3) and a.saved_as != b.saved_as
+
+
+def test_upload_waits_for_a_reader_to_let_go(fixture_copy: Path, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page reading the file in another process holds it for a moment: the upload waits and
+    stores, instead of failing (the browser test once timed out on this)."""
+    import subprocess
+    import sys
+    import textwrap
+
+    monkeypatch.setenv("TRICKBOOK_DB_RETRY_SECONDS", "20")  # writer waits up to 100 s
+    script = textwrap.dedent(f"""
+        import duckdb, sys
+        con = duckdb.connect({str(fixture_copy)!r}, read_only=True)
+        print("reading", flush=True)
+        sys.stdin.readline()
+        con.close()
+    """)
+    reader = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert reader.stdout is not None and reader.stdout.readline().strip() == "reading"
+        release = threading.Timer(4.0, lambda: (reader.stdin.write("\n"), reader.stdin.flush()))
+        release.start()
+        (result,) = ingest_uploads([("late.jsonl", GOOD)], fixture_copy, tmp_path / "up")
+        release.join()
+    finally:
+        reader.wait(timeout=30)
+    assert (result.records, result.stored) == (2, 2), result.message

@@ -86,6 +86,13 @@ def test_hash_inheritance_and_placeholders() -> None:
     assert len(ingest(READER, EP / "pbn" / "example1.pbn").deals) == 2
 
 
+def test_date_is_the_games_start() -> None:
+    # A1A12525.PBN: [Date "2000.07.16"] (PBN 3.4.3), inherited by every later game (4.8).
+    got = ingest(READER, SL / "A1A12525.PBN")
+    starts = {g.started_at for g, _, _ in got.deals}
+    assert {(s.year, s.month, s.day) for s in starts if s} == {(2000, 7, 16)} and None not in starts
+
+
 def test_passed_out_boards() -> None:
     # example2.pbn: [Declarer ""] [Contract "Pass"] [Result ""] with [Score "NS 0"].
     got = ingest(READER, EP / "pbn" / "example2.pbn")

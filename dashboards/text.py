@@ -1,0 +1,151 @@
+"""Text for the pages: escaping, units, human column labels and readable cells.
+
+* :func:`md` escapes any text from the data (a player's name, a game id, a file name) for every
+  Markdown context (``st.markdown``, captions, subheaders, messages, metric labels); :func:`html`
+  for HTML (``st.html``). A name like ``![t](http://host/x.png)`` renders as that text.
+* :func:`unit` names the settlement unit of a variant's ``cash`` (records.md 2, ``settlements``).
+* :func:`short_source` shows an ingested file without the server's folders.
+* :func:`readable` turns a query's frame into the table a user reads: human column labels, no
+  "None" or "NaN" cells (a dash, or a word that says why), numbers rounded for reading.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from html import escape
+from pathlib import PurePosixPath
+
+import polars as pl
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=^\"'&])")
+"""Every character Markdown (CommonMark, GitHub tables, Streamlit's ``:colour[]``, emoji
+shortcodes and ``$`` maths) may read as markup; each gets a backslash (CommonMark 2.4)."""
+
+DASH = "—"
+
+UNITS = {"greek-prefa": "chips", "swabian": "units", "balkan": "soup points",
+         "russian": "whists", "bridge-rubber": "points", "bridge-duplicate": "points"}
+"""The unit of ``settlements.cash`` and ``standings.cash`` per variant (records.md 2). It belongs
+on the variant interface (``model/variants.py``); kept here until the interface has it."""
+
+LABELS: dict[str, str] = {
+    "league": "league", "season": "season", "variant": "variant", "player": "player",
+    "games": "games", "finished": "finished", "deals_played": "deals played",
+    "deals": "deals", "cash": "cash", "cash_per_game": "cash per game",
+    "cash_per_deal": "cash per deal", "game_id": "game", "deal_no": "deal",
+    "started_at": "started (UTC)", "dealer": "dealer", "declarer": "declarer",
+    "contract": "contract", "mode": "defence", "made": "made", "n": "n",
+    "declarer_tricks": "declarer's tricks", "has_cards": "cards", "source": "file",
+    "line": "line", "records": "records", "stored": "stored", "duplicates": "duplicates",
+    "quarantined": "quarantined", "ingested_at": "ingested (UTC)", "sha256": "sha256",
+    "record_key": "record", "code": "code", "message": "problem", "raw": "text as read",
+    "role": "role", "seat": "seat", "declared": "declared", "position": "position",
+    "month": "month", "cumulative": "cumulative cash", "key": "key",
+    "rate (n, 95% CI)": "rate (n, 95% CI)",
+}
+"""Human labels of the query columns (``dashboards/queries.py``); a column not listed keeps its
+name with underscores as spaces."""
+
+
+def md(text: object) -> str:
+    """``text`` with every Markdown character escaped: shown as written, never as markup."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+
+
+def html(text: object) -> str:
+    """``text`` escaped for HTML (``&``, ``<``, ``>`` and both quotes)."""
+    return escape(str(text), quote=True)
+
+
+def unit(variant: str | None) -> str:
+    """The settlement unit of ``variant`` (``chips``, ``soup points`` ...); ``units`` if unknown."""
+    return UNITS.get(variant or "", "units")
+
+
+def cash(value: float | None, variant: str | None, sign: bool = True) -> str:
+    """``+19 chips``, ``-0.33 soup points``: rounded to two places at most, with the unit."""
+    if value is None:
+        return DASH
+    return f"{number(value, sign)} {unit(variant)}"
+
+
+def number(value: float | None, sign: bool = False) -> str:
+    """A number for reading: whole numbers without decimals, others to two places."""
+    if value is None:
+        return DASH
+    whole = float(value).is_integer()
+    text = f"{value:,.0f}" if whole else f"{value:,.2f}"
+    return f"+{text}" if sign and value > 0 else text
+
+
+def short_source(source: object) -> str:
+    """An ingested file as a user knows it: the file name and its folder, never the server's
+    absolute path (``/srv/x/data/samples/league.jsonl`` -> ``samples/league.jsonl``)."""
+    if source is None:
+        return DASH
+    path = PurePosixPath(str(source).replace("\\", "/"))
+    parts = [p for p in path.parts if p not in ("/", "..", ".")]
+    return "/".join(parts[-2:]) if path.is_absolute() or len(parts) > 2 else "/".join(parts)
+
+
+def without_paths(message: str, *folders: object) -> str:
+    """``message`` with each of ``folders`` (server paths it may quote) cut to its last part."""
+    for folder in sorted({str(f) for f in folders if f}, key=len, reverse=True):
+        message = message.replace(folder, PurePosixPath(folder).name)
+    return message
+
+
+def rules_table(rules_json: str | None) -> pl.DataFrame:
+    """A game's house rules (the ``rules`` JSON of records.md 1.1) as rows of rule and value."""
+    try:
+        rules = json.loads(rules_json or "{}")
+    except json.JSONDecodeError:
+        rules = {}
+    if not isinstance(rules, dict) or not rules:
+        return pl.DataFrame({"rule": ["(none: the variant's defaults)"], "value": [DASH]})
+    return pl.DataFrame({
+        "rule": [str(k).replace("_", " ") for k in rules],
+        "value": [v if isinstance(v, str) else json.dumps(v) for v in rules.values()],
+    })
+
+
+def label(column: str) -> str:
+    return LABELS.get(column, column.replace("_", " "))
+
+
+def _cell(value: object, digits: int) -> str:
+    if value is None:
+        return DASH
+    if isinstance(value, float):
+        if value != value:  # NaN
+            return DASH
+        return f"{value:,.{digits}f}" if not value.is_integer() else f"{value:,.0f}"
+    return str(value)
+
+
+def readable(frame: pl.DataFrame, digits: int = 2, missing: Mapping[str, str] | None = None,
+             labels: Mapping[str, str] | None = None) -> pl.DataFrame:
+    """The frame as shown: floats rounded to ``digits``; a column with missing values becomes
+    text with a dash (or ``missing[column]``, a word that says why) in their place; columns
+    renamed to human labels (``labels`` first, then :data:`LABELS`)."""
+    missing = missing or {}
+    out = []
+    for name in frame.columns:
+        col = frame[name]
+        if col.dtype.is_float():
+            col = col.fill_nan(None).round(digits)
+        elif isinstance(col.dtype, pl.Datetime):
+            col = col.dt.strftime("%Y-%m-%d %H:%M")
+        elif col.dtype == pl.Boolean:
+            col = col.replace_strict({True: "yes", False: "no"}, default=None,
+                                     return_dtype=pl.String)
+        if col.null_count():
+            word = missing.get(name, DASH)
+            text = [word if v is None else _cell(v, digits) for v in col.to_list()]
+            col = pl.Series(name, text, pl.String)
+        out.append(col)
+    shown = pl.DataFrame(out) if out else frame
+    names = {c: (labels or {}).get(c) or label(c) for c in shown.columns}
+    return shown.rename(names)

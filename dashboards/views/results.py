@@ -1,0 +1,60 @@
+"""Club results (duplicate bridge): per event and session, the pairs ranked by matchpoint
+percentage (pair events) or IMPs (team events), from ``event_results`` (matchpoints Law 78A,
+IMPs Law 78B, ``scoring/bridge/event.py``), with the event's name and date from the file; a
+pair's card of boards, each board linking to the replayer.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from dashboards.common import deal_link, empty, filters, guarded, query, show
+from dashboards.queries import RANKINGS
+from dashboards.text import md
+
+BY_WORDS = {"percent": "matchpoint %", "imps": "IMPs"}
+
+st.title("Club results")
+with guarded():
+    f = filters()
+    everything = query("event_rankings", f)
+    if everything.is_empty():
+        empty("No duplicate bridge results for these filters: ingest PBN files, LIN files or "
+              "travellers of a pairs or teams event (bridge-duplicate).")
+        st.stop()
+    sessions = everything.select("event", "day").unique(maintain_order=True)
+    labels = [f"{r['event']} · {r['day'] or 'undated'}" for r in sessions.iter_rows(named=True)]
+    c1, c2 = st.columns([3, 1])
+    picked = c1.selectbox("Event and session", range(len(labels)), key="results_event",
+                          format_func=lambda i: labels[i])
+    event, day = sessions.row(int(picked or 0))
+    teams = everything.filter((pl.col("event") == event) & pl.col("imps").is_not_null()).height
+    by = c2.radio("Rank by", list(RANKINGS), index=1 if teams else 0, key="results_by",
+                  format_func=BY_WORDS.get, horizontal=True)
+    ranked = query("event_rankings", f, by).filter(
+        (pl.col("event") == event) & (pl.col("day").eq_missing(day)))
+    st.subheader(md(event))
+    st.caption(f"{'undated' if day is None else day} · {ranked.height} pairs · ranked by "
+               f"{BY_WORDS[by]}; a pair without a name is its two players (N-S first).")
+    show(ranked.drop("event", "day"), "results_ranking",
+         missing={"percent": "—", "cross_imps": "—", "imps": "—"},
+         labels={"top": "of a top of", "percent": "%", "cross_imps": "cross-IMPs",
+                 "imps": "IMPs"})
+
+    st.subheader("A pair's card")
+    pair = st.selectbox("Pair", ranked["pair"].to_list(), key="results_pair")
+    if pair is not None:
+        card = query("pair_card", f, event, pair)
+        card = card.with_columns(
+            pl.struct("game_id", "deal_no").map_elements(
+                lambda r: deal_link(r["game_id"], r["deal_no"]), return_dtype=pl.String)
+            .alias("replay"),
+        ).drop("game_id", "deal_no", "has_cards")
+        show(card, "results_card",
+             missing={"contract": "passed out", "declarer": "—", "percent": "—",
+                      "cross_imps": "—", "imps": "—"},
+             labels={"score": "score (the pair's side)", "top": "of a top of", "percent": "%",
+                     "cross_imps": "cross-IMPs", "imps": "IMPs"},
+             column_config={"replay": st.column_config.LinkColumn(
+                 "replay", display_text="open in the replayer")})

@@ -1,0 +1,71 @@
+"""dashboards/text.py: escaping, units, short file names and readable tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from markdown_it import MarkdownIt
+
+from dashboards.text import html, md, number, readable, short_source, unit, without_paths
+from tests.dashboards import fixture_db as fx
+from tests.dashboards.test_pages import html_of, page
+
+EVIL = "![t](http://host/x.png)"
+NAMES = [EVIL, "<img src=x onerror=alert(1)>", "**bold** _it_ `code` $x$ :red[r] [a](b)",
+         "Anna & Co", "a\\b", "# heading", "1. list", "| a | b |"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_markdown_shows_the_name_as_text(name: str) -> None:
+    """CommonMark (markdown-it, what Streamlit's renderer follows) turns the escaped name into a
+    paragraph of exactly the name: no image, link, emphasis or HTML."""
+    rendered = MarkdownIt("commonmark").renderInline(md(name))
+    assert rendered == html(name).replace("&#x27;", "'").replace("&quot;", '"') \
+        or rendered == html(name)
+
+
+def test_html_escapes_quotes_and_tags() -> None:
+    assert html('<b a="1">') == "&lt;b a=&quot;1&quot;&gt;"
+
+
+def test_units_numbers_and_sources() -> None:
+    assert unit("greek-prefa") == "chips" and unit("balkan") == "soup points"
+    assert unit("bridge-duplicate") == "points" and unit(None) == "units"
+    assert number(46.33333) == "46.33" and number(20.0, sign=True) == "+20"
+    assert short_source("/srv/club/data/samples/league.jsonl") == "samples/league.jsonl"
+    assert short_source("data/samples/league.jsonl") == "samples/league.jsonl"
+    assert without_paths("cannot open /srv/x/uploads/a.jsonl", "/srv/x/uploads") == \
+        "cannot open uploads/a.jsonl"
+
+
+def test_readable_has_no_none_or_nan() -> None:
+    frame = pl.DataFrame({"cash_per_game": [46.333333, None, float("nan")],
+                          "season": [2026, None, 2025], "league": ["a", None, "b"]})
+    shown = readable(frame, missing={"season": "undated"})
+    assert shown.columns == ["cash per game", "season", "league"]
+    assert shown["cash per game"].to_list() == ["46.33", "—", "—"]
+    assert shown["season"].to_list() == ["2026", "undated", "2025"]
+
+
+def test_a_hostile_name_renders_as_text_on_every_page(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    db = fx.build(tmp_path / "evil.duckdb")
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE games SET players = list_transform(players, "
+                "lambda p: CASE WHEN p = 'Boris' THEN ? ELSE p END)", [EVIL])
+    for table in ("settlements", "standings"):
+        con.execute(f"UPDATE {table} SET player = ? WHERE player = 'Boris'", [EVIL])
+    con.close()
+    for name in ("league", "player", "contracts", "replayer"):
+        at = page(name, db, monkeypatch, player=EVIL)
+        assert not at.exception, name
+        texts = [*(m.value for m in at.markdown), *(c.value for c in at.caption),
+                 *(s.value for s in at.subheader), *(w.value for w in at.warning),
+                 *(i.value for i in at.info)]
+        assert not any(EVIL in t for t in texts), name  # never raw in Markdown
+        assert "<img" not in html_of(at)
+    assert any(md(EVIL) in s.value for s in page("player", db, monkeypatch,
+                                                  player=EVIL).subheader)
