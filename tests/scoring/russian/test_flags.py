@@ -52,6 +52,19 @@ def whists(t: Totals) -> tuple[int, int]:
 DOWN_ONE_VS_B = deal("6S", B_ALONE, (5, 4, 1))
 
 
+@pytest.mark.parametrize(("convention", "hill_a", "want"),
+                         [("sochi", 2, (12, 2)), ("leningrad", 4, (12, 12)), ("rostov", 2, (5, 5))])
+def test_convention(convention: str, hill_a: int, want: tuple[int, int]) -> None:
+    """6.1 presets on 6S down one against B alone (c 2, u 1, 5 defence tricks). Sochi: as
+    ``DOWN_ONE_VS_B``, B 10 + 2, C 2. Leningrad: remise 2c*u = 4; B writes 2c*5 = 20 and each
+    opponent the consolation c*u = 2 (R2 default), and gentleman's whist splits all 24 half-half,
+    12 each. Rostov (U: the preset's values, not an oracle): no consolation, gentleman's split of
+    B's 10, 5 each."""
+    t = settle(ABC, [DOWN_ONE_VS_B], {"convention": convention})
+    assert hills(t) == (hill_a, 0, 0)
+    assert whists(t) == want
+
+
 @pytest.mark.parametrize(("who", "want"), [("both_opponents", (12, 2)), ("whisters_only", (12, 0)),
                                            ("none", (10, 0))])
 def test_consolation(who: str, want: tuple[int, int]) -> None:
