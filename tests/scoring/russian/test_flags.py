@@ -171,9 +171,9 @@ def test_raspasy_amnesty(amnesty: bool, want: tuple[int, int, int]) -> None:
 @pytest.mark.parametrize(("progression", "want"), [("1,2,3cap", (0, 9, 3)), ("1,2,4", (0, 12, 4)),
                                                    ("none", (0, 3, 1))])
 def test_raspasy_progression(progression: str, want: tuple[int, int, int]) -> None:
-    """7: the third raspasy in a row, tricks 2 / 5 / 3 (amnesty 2), costs 3, 1 tricks times its
-    level: 3 (``1,2,3cap``), 4 (``1,2,4``) or 1 (``none``). The first two deals are 4 / 3 / 3:
-    they cost B and C nothing, A one trick at levels 1 and 2 (3 under ``none``: 1 + 1)."""
+    """7: the third raspasy in a row, tricks 2 / 5 / 3 (amnesty 2): B pays 3 tricks and C 1,
+    times the level: 3 (``1,2,3cap``), 4 (``1,2,4``) or 1 (``none``). The two raspasy before it
+    (4 / 3 / 3) only raise the run."""
     t = settle(ABC, [raspasy(4, 3, 3), raspasy(4, 3, 3), raspasy(2, 5, 3)],
             {"raspasy_progression": progression})
     third = t.settled.settlements.filter(deal_no=3).sort("seat")
