@@ -11,12 +11,10 @@ no-trump, Bettel, misère and Sans have none.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from model.cards import (
-    SUIT_LETTERS,
     SUIT_SYMBOLS,
     Card,
     CardError,
@@ -29,29 +27,28 @@ from model.cards import (
     rank_of,
     suit_of,
 )
+from model.variants import UnknownVariant, Variant
+from model.variants import variant as lookup
 
-_GAME_NUMBER_TRUMP = {"2": 0, "3": 2, "4": 3, "5": 1}
-"""Balkan/Swabian game number -> suit (S=0 C=1 D=2 H=3): 2 Leaves, 3 Bells, 4 Hearts, 5 Acorns."""
-GERMAN_VARIANTS = frozenset({"swabian"})
+
+def _variant(name: str) -> Variant | None:
+    try:
+        return lookup(name)
+    except UnknownVariant:
+        return None
 
 
 def trump_of(variant: str, contract: str | None) -> int | None:
-    """The trump suit of a contract, or None (no-trump, Bettel, misère, unknown grammar)."""
-    if not contract:
-        return None
-    text = contract.strip().upper()
-    if variant in ("balkan", "swabian"):
-        m = re.fullmatch(r"G?([2-8])", text)
-        return _GAME_NUMBER_TRUMP.get(m.group(1)) if m else None
-    m = re.fullmatch(r"(\d+)([SCDH]|NT)(X{0,2})", text)
-    if not m or m.group(2) == "NT":
-        return None
-    return SUIT_LETTERS.index(m.group(2))
+    """The trump suit of a contract, as its variant reads it (``Variant.trump``), or None
+    (no-trump, Bettel, misère, an unknown grammar or variant)."""
+    v = _variant(variant)
+    return v.trump(contract) if v is not None and contract else None
 
 
 def card_label(c: Card, variant: str) -> str:
     """``A♠`` for French-suited games, ``Laub Daus`` for Swabian (``model.cards``)."""
-    if variant in GERMAN_VARIANTS:
+    v = _variant(variant)
+    if v is not None and v.german_cards:
         try:
             return format_card_german(c)
         except (KeyError, IndexError):
@@ -113,7 +110,8 @@ class Replay:
     @property
     def partnerships(self) -> bool:
         """Four hands that play in fixed partnerships (bridge: N-S against E-W)."""
-        return self.variant.startswith("bridge") and len(self.players) == 4
+        v = _variant(self.variant)
+        return v is not None and v.partnerships and len(self.players) == 4
 
     @property
     def dummy(self) -> str | None:

@@ -19,16 +19,17 @@ from pathlib import PurePosixPath
 
 import polars as pl
 
+from model.variants import REGISTERED
+
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=^\"'&])")
 """Every character Markdown (CommonMark, GitHub tables, Streamlit's ``:colour[]``, emoji
 shortcodes and ``$`` maths) may read as markup; each gets a backslash (CommonMark 2.4)."""
 
 DASH = "—"
 
-UNITS = {"greek-prefa": "chips", "swabian": "units", "balkan": "soup points",
-         "russian": "whists", "bridge-rubber": "points", "bridge-duplicate": "points"}
-"""The unit of ``settlements.cash`` and ``standings.cash`` per variant (records.md 2). It belongs
-on the variant interface (``model/variants.py``); kept here until the interface has it."""
+UNITS = {v.name: v.cash_unit for v in REGISTERED}
+"""The unit of ``settlements.cash`` and ``standings.cash`` per variant (records.md 2), as each
+variant declares it (``model/variant.py``)."""
 
 LABELS: dict[str, str] = {
     "league": "league", "season": "season", "variant": "variant", "player": "player",

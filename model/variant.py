@@ -72,6 +72,8 @@ class Variant:
     """Over :attr:`table`'s columns: a number that orders the contracts by their value."""
     german_cards: bool = False
     """Cards are shown with German names (Swabian)."""
+    partnerships: bool = False
+    """Four hands play in fixed partnerships, N-S against E-W (bridge)."""
 
     @property
     def deals_table(self) -> str:

@@ -55,6 +55,7 @@ def _bridge(name: str, aliases: tuple[str, ...]) -> Variant:
         zero_sum_per_deal=True,
         settles_by_payments=True,
         cash_unit="points",
+        partnerships=True,
         contract_label=(
             pl.col("level").cast(pl.String)
             + pl.col("denom").replace_strict(list(range(5)), list(DENOMS), return_dtype=pl.String)
