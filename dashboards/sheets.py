@@ -18,24 +18,26 @@ from __future__ import annotations
 
 import polars as pl
 
+from model.variants import UnknownVariant
+from model.variants import variant as lookup
+
 HEAD = ["deal", "dealer", "declarer", "contract"]
 
 
+NEEDS = {"kassa": ("kassa_after",), "bula": ("bula_after",), "traveller": ("score_ns",),
+         "we-they": ("below_line", "above_line")}
+"""The settlement columns each sheet style draws (one of them filled is enough)."""
+
+
 def sheet_style(variant: str, rows: pl.DataFrame) -> str:
-    """``greek``, ``balkan``, ``duplicate``, ``bridge`` or ``cash``: from the columns filled."""
-
-    def filled(col: str) -> bool:
-        return col in rows.columns and rows[col].drop_nulls().len() > 0
-
-    if filled("kassa_after"):
-        return "greek"
-    if variant == "bridge-duplicate" and filled("score_ns"):
-        return "duplicate"
-    if filled("bula_after"):
-        return "balkan"
-    if variant.startswith("bridge") and (filled("below_line") or filled("above_line")):
-        return "bridge"
-    return "cash"
+    """The variant's own sheet (``Variant.sheet``) when its columns are filled, else ``cash``."""
+    try:
+        style = lookup(variant).sheet
+    except UnknownVariant:
+        return "cash"
+    filled = any(c in rows.columns and rows[c].drop_nulls().len() > 0
+                 for c in NEEDS.get(style, ()))
+    return style if filled else "cash"
 
 
 def _wide(rows: pl.DataFrame, players: list[str], value: pl.Expr, label: str) -> pl.DataFrame:
@@ -76,13 +78,13 @@ def score_sheet(rows: pl.DataFrame, variant: str, players: list[str]) -> pl.Data
         return pl.DataFrame()
     heads = _heads(rows)
     style = sheet_style(variant, rows)
-    if style == "greek":
+    if style == "kassa":
         chips = pl.coalesce(pl.col("chips"), pl.col("cash")).cast(pl.Float64)
         kassa = _wide(rows, players, pl.col("kassa_after").cast(pl.Float64), "Kassa {p}")
         chip = _wide(rows, players, chips, "Chips {p}")
         sheet = heads.join(kassa, on="deal").join(chip, on="deal").sort("deal")
         return _total_row(sheet, [f"Kassa {p}" for p in players], [f"Chips {p}" for p in players])
-    if style == "balkan":
+    if style == "bula":
         parts = [heads]
         last: list[str] = []
         summed: list[str] = []
@@ -97,13 +99,13 @@ def score_sheet(rows: pl.DataFrame, variant: str, players: list[str]) -> pl.Data
         for part in parts[1:]:
             sheet = sheet.join(part, on="deal")
         return _total_row(sheet.sort("deal"), last, summed)
-    if style == "duplicate":
+    if style == "traveller":
         scores = rows.group_by("deal_no", maintain_order=True).agg(
             pl.col("score_ns").first().cast(pl.Float64).alias("NS")
         ).rename({"deal_no": "deal"}).with_columns((-pl.col("NS")).alias("EW"))
         sheet = heads.join(scores, on="deal").sort("deal")
         return _total_row(sheet, [], ["NS", "EW"])
-    if style == "bridge":
+    if style == "we-they":
         we, they = players[0::2], players[1::2]
         side = (
             rows.with_columns(

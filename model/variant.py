@@ -74,6 +74,10 @@ class Variant:
     """Cards are shown with German names (Swabian)."""
     partnerships: bool = False
     """Four hands play in fixed partnerships, N-S against E-W (bridge)."""
+    sheet: str = "cash"
+    """How its players draw the score sheet (``dashboards/sheets.py``): ``kassa`` kassas and
+    chips, ``bula`` soups and bula, ``we-they`` We/They above and below the line, ``traveller``
+    a traveller line per board, ``cash`` the settlement unit per player."""
 
     @property
     def deals_table(self) -> str:

@@ -50,6 +50,7 @@ VARIANT = Variant(
     zero_sum_per_deal=False,
     settles_by_payments=False,
     cash_unit="soup points",
+    sheet="bula",
     contract_label=(
         pl.when(pl.col("igra")).then(pl.lit("igra ")).otherwise(pl.lit(""))
         + pl.col("number").replace_strict(list(GAME_NAMES), list(GAME_NAMES.values()),

@@ -39,7 +39,7 @@ def trump(contract: str) -> int | None:
         return None
 
 
-def _bridge(name: str, aliases: tuple[str, ...]) -> Variant:
+def _bridge(name: str, aliases: tuple[str, ...], sheet: str) -> Variant:
     return Variant(
         name=name,
         aliases=aliases,
@@ -56,6 +56,7 @@ def _bridge(name: str, aliases: tuple[str, ...]) -> Variant:
         settles_by_payments=True,
         cash_unit="points",
         partnerships=True,
+        sheet=sheet,
         contract_label=(
             pl.col("level").cast(pl.String)
             + pl.col("denom").replace_strict(list(range(5)), list(DENOMS), return_dtype=pl.String)
@@ -65,6 +66,6 @@ def _bridge(name: str, aliases: tuple[str, ...]) -> Variant:
     )
 
 
-VARIANT = _bridge("bridge-rubber", ("rubber", "bridge", "chicago"))
-DUPLICATE = _bridge("bridge-duplicate", ("duplicate",))
+VARIANT = _bridge("bridge-rubber", ("rubber", "bridge", "chicago"), sheet="we-they")
+DUPLICATE = _bridge("bridge-duplicate", ("duplicate",), sheet="traveller")
 VARIANTS = (VARIANT, DUPLICATE)

@@ -51,6 +51,7 @@ VARIANT = Variant(
     zero_sum_per_deal=True,
     settles_by_payments=True,
     cash_unit="chips",
+    sheet="kassa",
     contract_label=(
         pl.when(pl.col("mode") == "concede").then(pl.lit("concede"))
         .otherwise(pl.col("level").cast(pl.String)

@@ -41,7 +41,7 @@ def test_balkan_sheet_three_columns_per_player() -> None:
         "cash": [0.0, 8.0, 0.0], "bula_after": [42, 50, 50],
         "soups_left": [0, 0, 0], "soups_right": [0, 8, 0],
     })
-    assert sheet_style("balkan", rows) == "balkan"
+    assert sheet_style("balkan", rows) == "bula"
     sheet = score_sheet(rows, "balkan", ["A", "B", "C"])
     assert sheet.columns[4:7] == ["A soups left", "A bula", "A soups right"]
     assert sheet["A bula"][0] == 42 and sheet["B soups right"][0] == 8
