@@ -10,6 +10,8 @@
   points above and below the line (``above_line``, ``below_line``).
 * Duplicate bridge (bridge.md, Law 77): one line per board with the N-S and E-W score
   (``score_ns``) as on a traveller.
+* Russian preferans (russian.md 5, the pulya): per player his pool and hill after the deal and the
+  whists he wrote this deal (``pool_after``, ``hill_after``, ``whists_delta``).
 * Any other variant: the settlement unit (``cash``) per player per deal.
 Each sheet ends with a ``total`` row (final kassa or bula, summed chips, soups and points).
 """
@@ -25,7 +27,7 @@ HEAD = ["deal", "dealer", "declarer", "contract"]
 
 
 NEEDS = {"kassa": ("kassa_after",), "bula": ("bula_after",), "traveller": ("score_ns",),
-         "we-they": ("below_line", "above_line")}
+         "we-they": ("below_line", "above_line"), "pulya": ("pool_after",)}
 """The settlement columns each sheet style draws (one of them filled is enough)."""
 
 
@@ -99,6 +101,8 @@ def score_sheet(rows: pl.DataFrame, variant: str, players: list[str]) -> pl.Data
         for part in parts[1:]:
             sheet = sheet.join(part, on="deal")
         return _total_row(sheet.sort("deal"), last, summed)
+    if style == "pulya":
+        return _pulya(heads, rows, players)
     if style == "traveller":
         scores = rows.group_by("deal_no", maintain_order=True).agg(
             pl.col("score_ns").first().cast(pl.Float64).alias("NS")
@@ -134,3 +138,18 @@ def score_sheet(rows: pl.DataFrame, variant: str, players: list[str]) -> pl.Data
     cash = _wide(rows, players, pl.col("cash").cast(pl.Float64), "{p}")
     sheet = heads.join(cash, on="deal").sort("deal")
     return _total_row(sheet, [], list(players))
+
+
+def _pulya(heads: pl.DataFrame, rows: pl.DataFrame, players: list[str]) -> pl.DataFrame:
+    """Per player three columns as a pulya's sector reads: pool and hill after the deal, whists
+    written this deal (russian.md 5); the total row has the final pool and hill and all whists."""
+    sheet = heads
+    last: list[str] = []
+    summed: list[str] = []
+    for p in players:
+        for column, label in (("pool_after", "{p} pool"), ("hill_after", "{p} hill"),
+                              ("whists_delta", "{p} whists")):
+            sheet = sheet.join(_wide(rows, [p], pl.col(column).cast(pl.Float64), label), on="deal")
+        last += [f"{p} pool", f"{p} hill"]
+        summed.append(f"{p} whists")
+    return _total_row(sheet.sort("deal"), last, summed)

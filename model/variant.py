@@ -77,7 +77,8 @@ class Variant:
     sheet: str = "cash"
     """How its players draw the score sheet (``dashboards/sheets.py``): ``kassa`` kassas and
     chips, ``bula`` soups and bula, ``we-they`` We/They above and below the line, ``traveller``
-    a traveller line per board, ``cash`` the settlement unit per player."""
+    a traveller line per board, ``pulya`` pool, hill and whists, ``cash`` the settlement unit per
+    player."""
 
     @property
     def deals_table(self) -> str:

@@ -55,6 +55,7 @@ VARIANT = Variant(
     zero_sum_per_deal=True,
     settles_by_payments=True,
     cash_unit="whists",
+    sheet="pulya",
     contract_label=(
         pl.when(pl.col("misere")).then(pl.lit("misere"))
         .otherwise(pl.col("level").cast(pl.String)

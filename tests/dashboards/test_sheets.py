@@ -75,3 +75,19 @@ def test_duplicate_sheet_is_a_traveller() -> None:
     })
     sheet = score_sheet(rows, "bridge-duplicate", ["N", "E"])
     assert sheet["NS"].to_list() == [420, -50, 370] and sheet["EW"].to_list() == [-420, 50, -370]
+
+
+def test_russian_sheet_pool_hill_whists() -> None:
+    # russian.md 5: the declarer's made 6S writes 2 to his pool; the whister writes 8 whists
+    rows = _rows("russian", {
+        "deal_no": [1, 1, 1, 2, 2, 2], "player": ["A", "B", "C"] * 2, "seat": [0, 1, 2] * 2,
+        "cash": [0.0] * 6, "pool_after": [2, 0, 0, 2, 4, 0], "hill_after": [0, 0, 0, 0, 0, 2],
+        "whists_delta": [0, 0, 8, 4, 0, 0],
+    })
+    assert sheet_style("russian", rows) == "pulya"
+    sheet = score_sheet(rows, "russian", ["A", "B", "C"])
+    assert sheet.columns[4:7] == ["A pool", "A hill", "A whists"]
+    total = sheet.row(-1, named=True)
+    assert (total["A pool"], total["B pool"], total["C hill"]) == (2, 4, 2)  # final, not summed
+    assert (total["A whists"], total["C whists"]) == (4, 8)  # summed over the deals
+
