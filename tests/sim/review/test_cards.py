@@ -144,3 +144,26 @@ def test_bridge_values_follow_the_dds_play_traces(name: str) -> None:
         common = min(len(values), len(trace))
         assert common >= 2 and values[:common] == trace[:common], (name, n)
         assert got.claimed == (len(rec["play"]) < 52)
+
+
+def test_settled_positions_review_as_searched_ones(
+    reviewed: tuple[Path, ReviewReport], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Skipping the search where the value settles every card (sim/review/preference.py
+    ``_settled``) gives the rows a full search of every position gives."""
+    import sim.review.preference as preference
+
+    conn = duckdb.connect(str(reviewed[0]), read_only=True)
+    try:
+        tasks = conn.execute("""
+            SELECT d.game_id, d.deal_no, d.variant, g.players, g.rules::VARCHAR,
+                   d.record::VARCHAR
+            FROM deals d JOIN games g USING (game_id) JOIN deal_review r USING (game_id, deal_no)
+            WHERE r.skipped IS NULL AND d.variant <> 'bridge-duplicate'
+            ORDER BY d.game_id, d.deal_no LIMIT 12""").fetchall()
+    finally:
+        conn.close()
+    quick = [review_task((g, n, v, list(p), r, t)) for g, n, v, p, r, t in tasks]
+    monkeypatch.setattr(preference, "_settled", lambda *args: False)
+    full = [review_task((g, n, v, list(p), r, t)) for g, n, v, p, r, t in tasks]
+    assert len(quick) == 12 and quick == full
