@@ -55,9 +55,9 @@ def _review(db: Path, workers: int) -> tuple[int, float, float, duckdb.DuckDBPyC
     and this process's CPU seconds (one worker: the whole review runs here)."""
     copy = db.with_name(f"{db.stem}-{workers}-{time.monotonic_ns()}.duckdb")
     shutil.copy(db, copy)
-    conn = duckdb.connect(str(copy))
+    conn = duckdb.connect(str(copy), config={"threads": 1})  # CPU time of one core
     cpu = time.process_time()
-    report = review_database(conn, workers=workers, batch_deals=10)
+    report = review_database(conn, workers=workers)
     return report.reviewed, report.seconds, time.process_time() - cpu, conn
 
 

@@ -132,7 +132,8 @@ CHECKS: tuple[Check, ...] = (
              recorded AS (
                 SELECT game_id, deal_no,
                        CASE WHEN json_type(record::JSON -> 'tricks') = 'OBJECT'
-                            THEN (record::JSON -> 'tricks' ->> declarer)::INTEGER
+                            THEN json_extract_string(record, '$.tricks."' || replace(replace(
+                                     declarer, '\\', '\\\\'), '"', '\\"') || '"')::INTEGER
                             ELSE (record::JSON ->> 'tricks')::INTEGER END AS result
                 FROM {T.DEALS})
             SELECT r.game_id, r.deal_no, r.value_start, c.declarer, c.defence, d.result

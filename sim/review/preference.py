@@ -7,8 +7,9 @@ recorded card the seat to play has every legal card valued by ``best_cards`` (th
 tricks when play ends: all ten tricks in Greek Prefa and Swabian suit games, the Balkan stop at
 the defence's fifth trick, balkan.md 6; Bettel's stop at the declarer's first trick, swabian.md 6;
 Durchmarsch and Preferans at the declarer's first loss); the card's cost follows
-(``rows.card_review``). A forced card (the only legal one) is not searched: the position's
-value is the one after the card before it. The Greek ``must_overtrump_when_void`` rule
+(``rows.card_review``). A position whose value settles every card (a forced card, or a side
+that can do no worse) is not searched: every legal card is worth the value after the card
+before it (``_settled``). The Greek ``must_overtrump_when_void`` rule
 (greek-prefa.md 14) is read from the game's rules.
 """
 
@@ -17,12 +18,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from model.cards import Card
+from model.cards import Card, CardSet, iter_cards
 from model.tricks import card_index, legal_cards, trick_winner
 from sim.analysis import active_players, position, solver_contract
 from sim.review.decisions import preference_decisions
 from sim.review.rows import CardReview, DealReview, Skipped, card_review
-from sim.solver import Goal, SolverInputError, best_cards
+from sim.solver import Contract, Goal, SolverInputError, Stop, best_cards, solve
 
 
 def review_preference(
@@ -43,23 +44,18 @@ def review_preference(
     seats: list[int] = []
     taken = [0, 0]
     nactive = sum(1 for h in hands if h)
+    tricks_left = max(h.bit_count() for h in hands)
     fewest = contract.goal is Goal.FEWEST
     cards: list[CardReview] = []
     start = None
     for no, (player, text) in enumerate(play, start=1):
         seat = seat_of.get(player)
         card = card_index(text)
-        allowed = legal_cards(left[seat] if seat is not None else 0, trick, contract.trump,
-                              must_trump=True, must_overtrump=overtrump)
-        if cards and allowed == 1 << card:  # forced: the value of the position is known
-            values = {card: cards[-1].value_after}
-        else:
-            try:
-                values = best_cards(left, leader, declarer, contract.trump, contract.goal,
-                                    stop=contract.stop, trick=trick,
-                                    taken=(taken[0], taken[1]), must_overtrump=overtrump)
-            except SolverInputError as exc:
-                return Skipped(game_id, deal_no, variant, f"card {no}: {exc}")
+        try:
+            values = _values(left, leader, declarer, contract, overtrump, trick, taken,
+                             tricks_left, seat, cards[-1].value_after if cards else None)
+        except SolverInputError as exc:
+            return Skipped(game_id, deal_no, variant, f"card {no}: {exc}")
         if seat is None or card not in values:
             return Skipped(game_id, deal_no, variant,
                            f"card {no} ({player} {text}) is not a legal card of the seat to play")
@@ -72,6 +68,7 @@ def review_preference(
         if len(trick) == nactive:
             leader = seats[trick_winner(trick, contract.trump)]
             taken[0 if leader == declarer else 1] += 1
+            tricks_left -= 1
             trick, seats = [], []
     tricks = rec.get("tricks") or {}
     assert start is not None
@@ -81,6 +78,42 @@ def review_preference(
         value_start=start, value_end=cards[-1].value_after, claimed=False, cards=tuple(cards),
     )
     return replace(review, decisions=tuple(preference_decisions(variant, players, rec, review)))
+
+
+def _values(
+    left: list[CardSet], leader: int, declarer: int, contract: Contract, overtrump: bool,
+    trick: list[Card], taken: list[int], tricks_left: int, seat: int | None,
+    value: int | None,
+) -> dict[Card, int]:
+    """Each legal card of ``seat`` -> the declarer's tricks with best play after it; ``value``:
+    the position's value when known (the value after the card before)."""
+    if seat is None:
+        return {}
+    allowed = legal_cards(left[seat], trick, contract.trump, must_trump=True,
+                          must_overtrump=overtrump)
+    if value is None:
+        value = solve(left, leader, declarer, contract.trump, contract.goal, stop=contract.stop,
+                      trick=trick, taken=(taken[0], taken[1]), must_overtrump=overtrump)
+    fewest = contract.goal is Goal.FEWEST
+    if _settled(value, allowed, seat == declarer, fewest, taken[0], tricks_left, contract.stop):
+        return dict.fromkeys(iter_cards(allowed), value)
+    return best_cards(left, leader, declarer, contract.trump, contract.goal, stop=contract.stop,
+                      trick=trick, taken=(taken[0], taken[1]), must_overtrump=overtrump)
+
+
+def _settled(value: int, allowed: CardSet, declaring: bool, fewest: bool, declarer_tricks: int,
+             tricks_left: int, stop: Stop | None) -> bool:
+    """Is every legal card worth ``value``, the position's value, with no search? So when the
+    card is forced, or when ``value`` is already the worst the seat's side can end with: every
+    card of a side that wants more is worth at most the position's value, and no card is worth
+    less than the declarer's tricks so far (nor more than all the tricks left or the stop)."""
+    if allowed & (allowed - 1) == 0:
+        return True
+    high = declarer_tricks + tricks_left
+    if stop is not None and stop.declarer is not None:
+        high = min(high, stop.declarer)
+    want_high = declaring != fewest
+    return value == (declarer_tricks if want_high else high)
 
 
 __all__ = ["review_preference"]

@@ -8,7 +8,7 @@ leaves nothing half written and the next run carries on where it stopped.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import fields
 from typing import Any
 
 import duckdb
@@ -89,11 +89,16 @@ def frames(results: list[DealReview | Skipped]) -> dict[str, pl.DataFrame]:
                       "result": r.result, "value_start": r.value_start,
                       "value_end": r.value_end, "claimed": r.claimed, "cards": len(r.cards)})
         key = {"game_id": r.game_id, "deal_no": r.deal_no}
-        cards += [{**key, **asdict(c), "best_cards": list(c.best_cards)} for c in r.cards]
-        decisions += [{**key, **asdict(d), "best": list(d.best)} for d in r.decisions]
+        cards += [{**key, **_fields(c), "best_cards": list(c.best_cards)} for c in r.cards]
+        decisions += [{**key, **_fields(d), "best": list(d.best)} for d in r.decisions]
     return {DEAL_REVIEW: pl.DataFrame(deals, schema=DEAL_SCHEMA),
             CARD_REVIEW: pl.DataFrame(cards, schema=CARD_SCHEMA),
             DECISION_REVIEW: pl.DataFrame(decisions, schema=DECISION_SCHEMA)}
+
+
+def _fields(row: Any) -> dict[str, Any]:
+    """A row's fields (``dataclasses.asdict`` without its deep copies)."""
+    return {f.name: getattr(row, f.name) for f in fields(row)}
 
 
 def write(conn: duckdb.DuckDBPyConnection, results: list[DealReview | Skipped]) -> None:

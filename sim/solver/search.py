@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from model.cards import Card, CardSet, iter_cards
+from model.cards import SUIT_MASK, Card, CardSet, iter_cards
 from sim.solver import engine
 from sim.solver.engine import NO_STOP, legal
 
@@ -99,7 +99,9 @@ def best_cards(
 ) -> dict[Card, int]:
     """For each card the seat to play may play, the declarer's final trick count after it (the
     same arguments as ``solve``). The seat's best cards are those with the best value for its
-    side; this is how a bot plays open-hand."""
+    side; this is how a bot plays open-hand. A card whose next higher card still in play (held
+    or on the table) is the seat's own is worth the same (equivalent cards, docs/solver.md) and
+    is not searched again."""
     p = engine.prepare(hands, leader, declarer, trump, trick, must_overtrump)
     seat = p.seat
     led = None if not trick else trick[0] >> 4
@@ -108,8 +110,14 @@ def best_cards(
     hs = list(hands) + [0] * (3 - len(hands))
     dt, ft = taken
     cap_d, cap_f = _caps(goal, stop)
-    for c in iter_cards(legal(hs[seat], led, trump, winning=winning,
-                              must_overtrump=must_overtrump)):
+    allowed = legal(hs[seat], led, trump, winning=winning, must_overtrump=must_overtrump)
+    live = sum(hs) | sum(1 << c for c in trick)
+    for c in sorted(iter_cards(allowed), reverse=True):
+        above = live & SUIT_MASK[c >> 4] & ~((2 << c) - 1)
+        twin = (above & -above).bit_length() - 1
+        if above and twin in out:  # the next live card up is the seat's own: equivalent
+            out[c] = out[twin]
+            continue
         child = list(hs)
         child[seat] &= ~(1 << c)
         nxt_trick = [*trick, c]

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
 
 from model.cards import parse_card
 from sim.analysis import analyse_open_hand
-from sim.review.rows import card_review
+from sim.review.rows import DealReview, card_review
 from sim.review.run import ReviewReport, review_database
 from sim.review.store import review_task
 from tests.conftest import DATA
@@ -29,7 +30,7 @@ def test_cost_is_measured_in_the_side_s_own_direction() -> None:
     assert card_review(1, "P2", False, a, values, fewest=True).cost == 0
 
 
-def _rows(db: Path, sql: str) -> list[tuple[object, ...]]:
+def _rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
     conn = duckdb.connect(str(db), read_only=True)
     try:
         return conn.execute(sql).fetchall()
@@ -96,7 +97,7 @@ SEATS = ("N", "E", "S", "W")
 TRUMPS = ("S", "H", "D", "C", "NT")
 
 
-def golden_deals(name: str) -> list[tuple[dict[str, object], list[int]]]:
+def golden_deals(name: str) -> list[tuple[dict[str, Any], list[int]]]:
     """Each deal of a DDS hand file as a bridge record played as its PLAY line (the declarer
     sits right of the leader, a one-level contract in the trump solved), with its TRACE."""
     out = []
@@ -139,8 +140,31 @@ def test_bridge_values_follow_the_dds_play_traces(name: str) -> None:
     assert deals
     for n, (rec, trace) in enumerate(deals, start=1):
         got = review_task(("dds", n, "bridge-duplicate", list(SEATS), "{}", json.dumps(rec)))
-        assert not hasattr(got, "reason"), got
+        assert isinstance(got, DealReview), got
         values = [got.value_start, *(c.value_after for c in got.cards)]
         common = min(len(values), len(trace))
         assert common >= 2 and values[:common] == trace[:common], (name, n)
         assert got.claimed == (len(rec["play"]) < 52)
+
+
+def test_settled_positions_review_as_searched_ones(
+    reviewed: tuple[Path, ReviewReport], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Skipping the search where the value settles every card (sim/review/preference.py
+    ``_settled``) gives the rows a full search of every position gives."""
+    import sim.review.preference as preference
+
+    conn = duckdb.connect(str(reviewed[0]), read_only=True)
+    try:
+        tasks = conn.execute("""
+            SELECT d.game_id, d.deal_no, d.variant, g.players, g.rules::VARCHAR,
+                   d.record::VARCHAR
+            FROM deals d JOIN games g USING (game_id) JOIN deal_review r USING (game_id, deal_no)
+            WHERE r.skipped IS NULL AND d.variant <> 'bridge-duplicate'
+            ORDER BY d.game_id, d.deal_no LIMIT 12""").fetchall()
+    finally:
+        conn.close()
+    quick = [review_task((g, n, v, list(p), r, t)) for g, n, v, p, r, t in tasks]
+    monkeypatch.setattr(preference, "_settled", lambda *args: False)
+    full = [review_task((g, n, v, list(p), r, t)) for g, n, v, p, r, t in tasks]
+    assert len(quick) == 12 and quick == full

@@ -139,3 +139,26 @@ def test_start_value_is_the_dd_table_for_declarer_and_denomination(name: str) ->
         assert isinstance(got, DealReview)
         strain = TRUMPS.index(str(rec["contract"])[1:])
         assert got.value_start == table[4 * strain + SEATS.index(str(rec["declarer"]))]
+
+
+@pytest.mark.parametrize("name", ["$x", 'O"Brien', "a.b", "back\\slash"])
+def test_the_data_check_reads_any_declarer_name(name: str) -> None:
+    """The recorded tricks are looked up by the declarer's name as a quoted JSON key."""
+    from model.tables import CARD_REVIEW, DDL, DEAL_REVIEW, DEALS
+
+    conn = duckdb.connect()
+    try:
+        for table in (DEALS, DEAL_REVIEW, CARD_REVIEW):
+            conn.execute(DDL[table])
+        record = json.dumps({"tricks": {name: 6, "B": 4}})
+        conn.execute("INSERT INTO deals VALUES ('g', 1, 'k', 'greek-prefa', 'B', ?, '6S', true, "
+                     "'t', 1, ?)", [name, record])
+        conn.execute("INSERT INTO deal_review VALUES ('g', 1, 'greek-prefa', ?, '6S', false, 6, "
+                     "7, 6, false, 2, NULL)", [name])
+        conn.execute("INSERT INTO card_review VALUES ('g', 1, 1, ?, 'declarer', 'AS', 7, 6, 1, "
+                     "['KS']), ('g', 1, 2, 'B', 'defence', 'KS', 6, 6, 0, ['KS'])", [name])
+        assert run_checks(conn, INVARIANT) == []
+        conn.execute("UPDATE card_review SET cost = 0 WHERE card_no = 1")
+        assert len(run_checks(conn, INVARIANT)) == 1
+    finally:
+        conn.close()

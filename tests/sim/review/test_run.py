@@ -99,3 +99,34 @@ def test_analyse_play_command_is_incremental(fresh: Path, tmp_path: Path) -> Non
     assert "play: " in first.stdout and "deals reviewed" in first.stdout
     again = runner.invoke(app, ["analyse", "--play", "--workers", "1", "--db", str(db)])
     assert again.exit_code == 0 and "play: 0 deals reviewed" in again.stdout
+
+
+def test_real_bridge_records_with_claims(tmp_path: Path) -> None:
+    """European championship records (data/README.md, pbn-tournaments-slovesnov: plays often
+    stop at a claim): every played card reviewed, every claim checked, the data checks hold."""
+    pytest.importorskip("endplay")
+    from tests.conftest import DATA
+
+    db = tmp_path / "real.duckdb"
+    runner = CliRunner()
+    src = DATA / "pbn-tournaments-slovesnov" / "A1A12525.PBN"
+    assert runner.invoke(app, ["ingest", str(src), "--db", str(db)]).exit_code == 0
+    done = runner.invoke(app, ["analyse", "--play", "--workers", "1", "--db", str(db)])
+    assert done.exit_code == 0, done.output
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        short = conn.execute("""
+            SELECT count(*) FROM deal_review r JOIN deals d USING (game_id, deal_no)
+            WHERE r.skipped IS NULL
+              AND (r.cards <> json_array_length(d.record::JSON -> 'play')
+                   OR r.claimed <> (r.cards < 52))""").fetchone()
+        claims = conn.execute("""SELECT count(*), count(*) FILTER (WHERE r.correct)
+                                 FROM decision_review r WHERE kind = 'claim'""").fetchone()
+        reviewed = conn.execute("SELECT count(*) FROM deal_review WHERE skipped IS NULL"
+                                ).fetchone()
+    finally:
+        conn.close()
+    assert short == (0,) and reviewed is not None and reviewed[0] >= 30
+    assert claims is not None and claims[0] >= 10 and claims[1] >= claims[0] // 2
+    check = runner.invoke(app, ["check", "--db", str(db)])
+    assert check.exit_code == 0, check.output
