@@ -19,7 +19,7 @@ import duckdb
 import polars as pl
 import streamlit as st
 
-from dashboards import queries
+from dashboards import queries, review
 from dashboards.db import DatabaseError, db_path, db_version, read_only
 from dashboards.filters import Filters, from_params
 from dashboards.stats import format_rate, with_rate
@@ -36,13 +36,14 @@ class PageError(RuntimeError):
 
 @st.cache_data(show_spinner=False, max_entries=512, ttl=3600)
 def _cached(name: str, db: str, version: float, args: tuple[Any, ...]) -> Any:
-    fn = getattr(queries, name)
+    fn = getattr(queries, name, None) or getattr(review, name)
     with read_only(Path(db)) as con:
         return fn(con, *args)
 
 
 def query(name: str, *args: Any) -> Any:
-    """Run ``queries.<name>(con, *args)`` on the app's database, cached until the file changes."""
+    """Run ``queries.<name>`` (or ``review.<name>``) on the app's database, cached until the
+    file changes."""
     path = db_path()
     try:
         return _cached(name, str(path), db_version(path), args)

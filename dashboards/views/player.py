@@ -31,6 +31,14 @@ from dashboards.stats import format_rate
 from dashboards.text import cash, md, number, unit
 
 PAGE_ROWS = 200
+REVIEW_LABELS = {
+    "cards_reviewed": "cards reviewed", "costly_cards": "cards that cost tricks",
+    "opening_lead_accuracy": "opening leads among the best",
+    "declarer_tricks_lost": "deals as declarer with tricks lost",
+    "defence_tricks_lost": "deals in defence with tricks lost",
+    "decision_accuracy": "decisions the open-hand answer agrees with",
+}
+"""The review's metrics (``dashboards/review.py``, docs/review.md) in the players' words."""
 
 
 def _money(f: Filters) -> None:
@@ -61,6 +69,49 @@ def _by_variant(frame: pl.DataFrame, key: str, columns: list[str]) -> None:
         show(part.select(columns), f"{key}_{variant}",
              labels={"cash": f"cash ({unit(variant)})",
                      "cash_per_deal": f"cash per deal ({unit(variant)})"})
+
+
+def _review(f: Filters) -> None:
+    """Review of play (docs/review.md): his cards and decisions against open-hand best play."""
+    st.subheader("Review of play")
+    summary = query("player_review", f)
+    if summary.is_empty():
+        empty(f"No deal of {md(f.player)} has been reviewed open-hand yet: `trickbook analyse "
+              "--play` values every recorded card and decision (docs/review.md).")
+        return
+    st.caption("Each card and decision against open-hand (double-dummy) best play; a rate with "
+               "its n and 95% interval, tricks lost per deal with its 95% interval.")
+    table = rates(summary, "hits", "n").with_columns(
+        pl.col("metric").replace_strict(REVIEW_LABELS, default=pl.col("metric")).alias("what"),
+        pl.when(pl.col("mean").is_not_null()).then(pl.format(
+            "{} ({} to {})", pl.col("mean").round(2), pl.col("mean_low").round(2),
+            pl.col("mean_high").round(2))).alias("tricks lost per deal"),
+    )
+    _by_variant(table, "player_review", ["what", "n", "rate (n, 95% CI)",
+                                         "tricks lost per deal"])
+    cards = query("costliest_cards", f)
+    if not cards.is_empty():
+        st.markdown("**My costliest cards**")
+        show(cards.with_columns(
+            pl.struct("game_id", "deal_no").map_elements(
+                lambda r: deal_link(r["game_id"], r["deal_no"]), return_dtype=pl.String)
+            .alias("replay"),
+            pl.col("best_cards").list.join(" ").alias("best"),
+        ).select("variant", "game_id", "deal_no", "card_no", "card", "cost", "best", "replay"),
+            "player_costly_cards", column_config={"replay": st.column_config.LinkColumn(
+                "replay", display_text="open in the replayer")})
+    decisions = query("costliest_decisions", f)
+    if not decisions.is_empty():
+        st.markdown("**My decisions the open-hand answer disagrees with**")
+        show(decisions.with_columns(
+            pl.struct("game_id", "deal_no").map_elements(
+                lambda r: deal_link(r["game_id"], r["deal_no"]), return_dtype=pl.String)
+            .alias("replay"),
+            pl.col("best").list.join(" ").alias("best"),
+        ).select("variant", "game_id", "deal_no", "kind", "choice", "best", "cost", "replay"),
+            "player_costly_decisions", missing={"cost": "—"},
+            column_config={"replay": st.column_config.LinkColumn(
+                "replay", display_text="open in the replayer")})
 
 
 def _my_deals(f: Filters) -> None:
@@ -161,4 +212,5 @@ with guarded():
         st.caption("Not on the time line (counted in the cash above): " + ", ".join(
             f"{r['games']} undated {md(r['variant'])} games, {cash(r['cash'], r['variant'])}"
             for r in undated.iter_rows(named=True)) + ".")
+    _review(f)
     _my_deals(f)

@@ -115,3 +115,28 @@ def test_every_reviewed_card_is_someone_s(tmp_path: Path) -> None:
     finally:
         conn.close()
     assert total is not None and counted == total[0] > 200
+
+
+def test_player_page_shows_the_review_with_links(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Player page's "Review of play": the player's metrics as the query counts them, his
+    costliest cards, each row linking to the replayer; without a review it says how to make one."""
+    from tests.dashboards.test_pages import frame_with, page
+
+    db = simulated_db(tmp_path / "sim.duckdb", games=2, deals=6, variants=("greek-prefa",))
+    before = page("player", db, monkeypatch, player="P1")
+    assert not before.exception
+    assert any("analyse --play" in i.value for i in before.info)
+    conn = duckdb.connect(str(db))
+    try:
+        review_database(conn, workers=1)
+        expected = player_review(conn, Filters(player="P1"))
+    finally:
+        conn.close()
+    at = page("player", db, monkeypatch, player="P1")
+    assert not at.exception
+    shown = frame_with(at, "what")
+    reviewed = expected.filter(pl.col("metric") == "cards_reviewed")["n"][0]
+    assert shown.loc[shown["what"] == "cards reviewed", "n"].tolist() == [reviewed]
+    cards = frame_with(at, "best")
+    assert cards["replay"].str.startswith("replayer?game=").all()
