@@ -39,6 +39,11 @@ REVIEW_LABELS = {
     "decision_accuracy": "decisions the open-hand answer agrees with",
 }
 """The review's metrics (``dashboards/review.py``, docs/review.md) in the players' words."""
+REPLAY = pl.struct("game_id", "deal_no").map_elements(
+    lambda r: deal_link(r["game_id"], r["deal_no"]), return_dtype=pl.String).alias("replay")
+"""A deal row's link to the replayer."""
+REPLAY_COLUMN = {"replay": st.column_config.LinkColumn("replay",
+                                                      display_text="open in the replayer")}
 
 
 def _money(f: Filters) -> None:
@@ -93,25 +98,19 @@ def _review(f: Filters) -> None:
     if not cards.is_empty():
         st.markdown("**My costliest cards**")
         show(cards.with_columns(
-            pl.struct("game_id", "deal_no").map_elements(
-                lambda r: deal_link(r["game_id"], r["deal_no"]), return_dtype=pl.String)
-            .alias("replay"),
+            REPLAY,
             pl.col("best_cards").list.join(" ").alias("best"),
         ).select("variant", "game_id", "deal_no", "card_no", "card", "cost", "best", "replay"),
-            "player_costly_cards", column_config={"replay": st.column_config.LinkColumn(
-                "replay", display_text="open in the replayer")})
+            "player_costly_cards", column_config=REPLAY_COLUMN)
     decisions = query("costliest_decisions", f)
     if not decisions.is_empty():
         st.markdown("**My decisions the open-hand answer disagrees with**")
         show(decisions.with_columns(
-            pl.struct("game_id", "deal_no").map_elements(
-                lambda r: deal_link(r["game_id"], r["deal_no"]), return_dtype=pl.String)
-            .alias("replay"),
+            REPLAY,
             pl.col("best").list.join(" ").alias("best"),
         ).select("variant", "game_id", "deal_no", "kind", "choice", "best", "cost", "replay"),
             "player_costly_decisions", missing={"cost": "—"},
-            column_config={"replay": st.column_config.LinkColumn(
-                "replay", display_text="open in the replayer")})
+            column_config=REPLAY_COLUMN)
 
 
 def _my_deals(f: Filters) -> None:
@@ -127,15 +126,12 @@ def _my_deals(f: Filters) -> None:
                f"{min(total, page_no * PAGE_ROWS):,}. Click a column to sort this page; open a "
                "deal in the replayer from its row.")
     table = deals.with_columns(
-        pl.struct("game_id", "deal_no").map_elements(
-            lambda r: deal_link(r["game_id"], r["deal_no"]), return_dtype=pl.String)
-        .alias("replay"),
+        REPLAY,
         pl.col("variant").map_elements(unit, return_dtype=pl.String).alias("unit"),
     ).select("started_at", "game_id", "deal_no", "variant", "role", "contract", "result",
              "declarer_tricks", "cash", "unit", "replay")
     show(table, "player_deals", missing={"started_at": "undated", "result": "—"},
-         column_config={"replay": st.column_config.LinkColumn(
-             "replay", display_text="open in the replayer")})
+         column_config=REPLAY_COLUMN)
 
 
 st.title("Player")
