@@ -36,8 +36,10 @@ from model.tables import (
     GAMES,
     INGEST_LOG,
     QUARANTINE,
+    REPAIRS,
     SETTLEMENTS,
     STANDINGS,
+    TABLES,
 )
 from model.views import DEAL_OUTCOMES
 from scoring.bridge.event import EVENT_RESULTS as EVENT_RESULTS_TABLE
@@ -580,6 +582,18 @@ BALANCE_RUN_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "play": pl.String, "deals": pl.Int32, "created_at": pl.Datetime("us", "UTC"),
 }
 """The columns of :func:`balance_runs` (also when no study is stored)."""
+
+
+def repairs(con: Con, source: str | None = None, limit: int = 1000) -> pl.DataFrame:
+    """The named fixes readers made to records that were then stored (``repairs``, docs/ingest.md
+    "Repairs"), per file; empty for a database without the table."""
+    if not _has_table(con, REPAIRS):
+        return pl.DataFrame(schema={k: v for k, v in TABLES[REPAIRS].schema.items()
+                                    if k != "ingested_at"})
+    clause, params = ("WHERE source = ?", [source]) if source else ("", [])
+    sql = f"""SELECT source, line, record_key, code, message FROM {REPAIRS} {clause}
+              ORDER BY source, line, code LIMIT ?"""
+    return _frame(con, sql, [*params, limit])
 
 
 def _has_table(con: Con, table: str) -> bool:

@@ -1,4 +1,5 @@
-"""Data quality: the ingest log and the quarantine (records.md 2), filterable by file and code.
+"""Data quality: the ingest log, the quarantine (records.md 2) and the repairs readers made to
+records they stored, filterable by file and code.
 
 Every record of every ingested file ends as stored, duplicate or quarantined; the quarantine keeps
 the reason (a ``model.problems.Code``), the message and the offending text. Files are shown by
@@ -50,6 +51,16 @@ with guarded():
         show(_short(shown).select("source", "records", "stored", "duplicates", "quarantined",
                                   "ingested_at", "sha256"),
              "quality_log", labels={"sha256": "sha256 (start)"})
+
+    st.subheader("Repairs")
+    fixed = query("repairs", source_arg)
+    if fixed.is_empty():
+        empty("No record needed a repair: every stored record was stored as read.")
+    else:
+        st.caption(f"{fixed.height:,} records stored after a named fix (first 1,000; "
+                   "`--strict` refuses them; docs/ingest.md).")
+        show(_short(fixed), "quality_repairs", missing={"record_key": "—"},
+             labels={"code": "repair", "message": "what was changed"})
 
     st.subheader("Quarantine")
     if summary.is_empty():

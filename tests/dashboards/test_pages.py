@@ -192,6 +192,26 @@ def test_quality_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert metrics(at)["Records"] == "3"
 
 
+def test_quality_page_shows_repairs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14: a record stored after a named fix is shown with its file, line and fix (the
+    first board of ``../shared/data/endplay-fixtures/pbn/example3.pbn`` leaves its opening
+    passes out: a repair ``opening-passes``)."""
+    from ingest.pipeline import ingest_paths
+
+    source = ROOT.parent / "shared" / "data" / "endplay-fixtures" / "pbn" / "example3.pbn"
+    board = tmp_path / "board1.pbn"
+    board.write_text("\n".join(source.read_text().splitlines()[:26]) + "\n")
+    db = fx.build_empty(tmp_path / "t.duckdb")
+    empty_page = page("quality", db, monkeypatch)
+    assert any("No record needed a repair" in i.value for i in empty_page.info)
+    [report] = ingest_paths([board], db)
+    assert report.stored > 0
+    at = page("quality", db, monkeypatch)
+    assert not at.exception
+    fixed = frame_with(at, "what was changed")
+    assert "opening-passes" in fixed.to_string() and str(tmp_path) not in fixed.to_string()
+
+
 def test_upload_page_states_the_bound(fixture_path: Path,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRICKBOOK_UPLOAD_MAX_MB", "5")
