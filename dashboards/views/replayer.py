@@ -21,7 +21,7 @@ from dashboards.common import empty, filters, guarded, query, show
 from dashboards.replay import Replay, build, card_label
 from dashboards.text import cash, md, number
 from model.bridge.seats import board_vulnerable
-from model.cards import iter_cards
+from model.cards import iter_cards, parse_card
 
 STEP = "replay_step"
 PAGE_ROWS = 200
@@ -174,14 +174,45 @@ def _table(replay: Replay, variant: str) -> None:
         st.caption("The declarer is shown holding the talon, less his discard.")
 
 
-def _tricks(replay: Replay, variant: str) -> pl.DataFrame:
+def _tricks(replay: Replay, variant: str, costs: dict[int, int]) -> pl.DataFrame:
+    """Every trick; a card the review of play found costly is marked with the tricks it lost
+    (``costs``: card number in play order, from 1 -> cost)."""
+    numbers = iter(range(1, 1 + sum(len(t.cards) for t in replay.tricks)))
+
+    def shown(player: str, c: int) -> str:
+        cost = costs.get(next(numbers), 0)
+        return f"{player}: {card_label(c, variant)}" + (f" (−{cost})" if cost else "")
+
     return pl.DataFrame({
         "trick": list(range(1, replay.steps + 1)),
-        "cards": [" ".join(f"{p}: {card_label(c, variant)}" for p, c in t.cards)
-                  for t in replay.tricks],
+        "cards": [" ".join(shown(p, c) for p, c in t.cards) for t in replay.tricks],
         "winner": [t.winner or ("claim" if replay.claim is not None else "not finished")
                    for t in replay.tricks],
     }, schema={"trick": pl.Int64, "cards": pl.String, "winner": pl.String})
+
+
+def _review(review: pl.DataFrame, variant: str) -> None:
+    """The review of play of the deal (docs/review.md): every card with its cost, the best cards
+    on request."""
+    if review.is_empty():
+        st.caption("Not reviewed open-hand yet (`trickbook analyse --play`).")
+        return
+    with st.expander("Review of play (open-hand)"):
+        first = review.row(0, named=True)
+        st.caption(f"Open-hand value at the start: {first['value_start']} tricks for the "
+                   f"declaring side; recorded result: {first['result']}"
+                   + (" (claimed)" if first["claimed"] else "") + ". A card's cost is the "
+                   "tricks its side lost against best play.")
+        best = st.toggle("Show the best cards", key="replay_best_cards")
+        table = review.with_columns(
+            pl.col("card").map_elements(lambda c: card_label(parse_card(c), variant),
+                                        return_dtype=pl.String),
+            pl.col("best_cards").map_elements(
+                lambda cards: " ".join(card_label(parse_card(c), variant) for c in cards),
+                return_dtype=pl.String).alias("best"),
+        )
+        columns = ["card_no", "player", "side", "card", "cost", *(["best"] if best else [])]
+        show(table.select(columns), "replay_review", labels={"card_no": "#"})
 
 
 st.title("Hand replayer")
@@ -217,5 +248,11 @@ with guarded():
                                       row["variant"]) + " &nbsp;·&nbsp; "
                     + render.cards_html(sorted(iter_cards(replay.discard), reverse=True),
                                         row["variant"]))
+    review = query("deal_review", game_id, deal_no)
+    costs = {int(n): int(c) for n, c in zip(review["card_no"], review["cost"], strict=True)
+             } if not review.is_empty() else {}
     with st.expander("All tricks"):
-        show(_tricks(replay, row["variant"]), "replay_tricks")
+        if costs:
+            st.caption("(−n): the card lost n tricks against open-hand best play.")
+        show(_tricks(replay, row["variant"], costs), "replay_tricks")
+    _review(review, row["variant"])

@@ -140,3 +140,29 @@ def test_player_page_shows_the_review_with_links(tmp_path: Path,
     assert shown.loc[shown["what"] == "cards reviewed", "n"].tolist() == [reviewed]
     cards = frame_with(at, "best")
     assert cards["replay"].str.startswith("replayer?game=").all()
+
+
+def test_replayer_marks_costly_cards_and_shows_best_on_request(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The replayer of a reviewed deal: each costly card marked with the tricks it lost in the
+    trick list, every card's cost in the review, the best cards shown when asked for."""
+    from tests.dashboards.test_pages import frame_with, page
+
+    db = simulated_db(tmp_path / "sim.duckdb", games=2, deals=6, variants=("greek-prefa",))
+    conn = duckdb.connect(str(db))
+    try:
+        review_database(conn, workers=1)
+        costly = conn.execute(f"SELECT game_id, deal_no, count(*) FROM {CARD_REVIEW} "
+                              "WHERE cost > 0 GROUP BY ALL ORDER BY ALL LIMIT 1").fetchone()
+    finally:
+        conn.close()
+    assert costly is not None
+    game_id, deal_no, n_costly = costly
+    at = page("replayer", db, monkeypatch, game=game_id, deal=str(deal_no))
+    assert not at.exception
+    tricks = frame_with(at, "winner")
+    assert sum(cell.count("(−") for cell in tricks["cards"]) == n_costly
+    review = frame_with(at, "cost")
+    assert "best" not in review.columns
+    at.toggle(key="replay_best_cards").set_value(True).run()
+    assert "best" in frame_with(at, "cost").columns
