@@ -94,6 +94,20 @@ def _review(f: Filters) -> None:
     )
     _by_variant(table, "player_review", ["what", "n", "rate (n, 95% CI)",
                                          "tricks lost per deal"])
+    trend = query("player_review", f, True).filter(
+        pl.col("month").is_not_null() & pl.col("rate").is_not_null()
+        & pl.col("metric").is_in(["costly_cards", "decision_accuracy"]))
+    if trend.height > 1:
+        data = trend.with_columns(pl.col("metric").replace_strict(REVIEW_LABELS)).to_pandas()
+        base = alt.Chart(data).encode(
+            x=alt.X("month:T", title="month"),
+            color=alt.Color("metric:N", title=None, scale=alt.Scale(range=OKABE_ITO)))
+        chart = (base.mark_line(point=True).encode(
+                     y=alt.Y("rate:Q", title="share", axis=alt.Axis(format="%")),
+                     tooltip=["variant", "month:T", "metric", "n", "rate"])
+                 + base.mark_rule().encode(y="rate_low:Q", y2="rate_high:Q"))
+        st.altair_chart(chart.properties(height=220, title="Review of play by month"),
+                        width="stretch")
     cards = query("costliest_cards", f)
     if not cards.is_empty():
         st.markdown("**My costliest cards**")

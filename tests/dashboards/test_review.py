@@ -166,3 +166,25 @@ def test_replayer_marks_costly_cards_and_shows_best_on_request(
     assert "best" not in review.columns
     at.toggle(key="replay_best_cards").set_value(True).run()
     assert "best" in frame_with(at, "cost").columns
+
+
+def test_player_page_draws_the_review_by_month(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dated games give the review's trend: the share of costly cards and of decisions the
+    open-hand answer agrees with, by month, with their intervals."""
+    from tests.dashboards.test_pages import page
+
+    db = simulated_db(tmp_path / "sim.duckdb", games=2, deals=6, variants=("greek-prefa",))
+    conn = duckdb.connect(str(db))
+    try:
+        review_database(conn, workers=1)
+        ids = [r[0] for r in conn.execute("SELECT game_id FROM games ORDER BY 1").fetchall()]
+        for gid, month in zip(ids, (1, 2), strict=True):
+            conn.execute("UPDATE games SET started_at = ? WHERE game_id = ?",
+                         [datetime(2026, month, 5), gid])
+    finally:
+        conn.close()
+    at = page("player", db, monkeypatch, player="P1")
+    assert not at.exception
+    charts = [c.proto.spec for c in at.get("vega_lite_chart")]
+    assert any("Review of play by month" in spec for spec in charts)
