@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import polars as pl
 from pydantic import BaseModel
@@ -21,6 +21,8 @@ from pydantic import BaseModel
 from model.base import DealBase, GameBase
 from model.problems import Problem
 from model.schema import Table
+
+SheetStyle = Literal["kassa", "bula", "we-they", "traveller", "pulya", "cash"]
 
 
 class UnknownVariant(ValueError):
@@ -74,7 +76,7 @@ class Variant:
     """Cards are shown with German names (Swabian)."""
     partnerships: bool = False
     """Four hands play in fixed partnerships, N-S against E-W (bridge)."""
-    sheet: str = "cash"
+    sheet: SheetStyle = "cash"
     """How its players draw the score sheet (``dashboards/sheets.py``): ``kassa`` kassas and
     chips, ``bula`` soups and bula, ``we-they`` We/They above and below the line, ``traveller``
     a traveller line per board, ``pulya`` pool, hill and whists, ``cash`` the settlement unit per

@@ -12,7 +12,7 @@ from model.bridge.params import BridgeRules
 from model.bridge.records import BridgeDeal, BridgeGame
 from model.cards import DECK_52
 from model.tables import GAMES
-from model.variant import Variant
+from model.variant import SheetStyle, Variant
 
 
 def outcome_sql(name: str) -> str:
@@ -39,7 +39,7 @@ def trump(contract: str) -> int | None:
         return None
 
 
-def _bridge(name: str, aliases: tuple[str, ...], sheet: str) -> Variant:
+def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle) -> Variant:
     return Variant(
         name=name,
         aliases=aliases,
