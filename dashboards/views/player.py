@@ -38,10 +38,10 @@ REVIEW_LABELS = {
     "defence_tricks_lost": "deals in defence with tricks lost",
     "decision_accuracy": "decisions the open-hand answer agrees with",
 }
-"""The review's metrics (``dashboards/review.py``, docs/review.md) in the players' words."""
+# The review's metrics (dashboards/review.py, docs/review.md) in the players' words above; a deal
+# row's link to the replayer below (a bare string here would be drawn: Streamlit's magic).
 REPLAY = pl.struct("game_id", "deal_no").map_elements(
     lambda r: deal_link(r["game_id"], r["deal_no"]), return_dtype=pl.String).alias("replay")
-"""A deal row's link to the replayer."""
 REPLAY_COLUMN = {"replay": st.column_config.LinkColumn("replay",
                                                       display_text="open in the replayer")}
 

@@ -329,3 +329,15 @@ def test_upload_needs_the_write_token_when_one_is_set(fixture_path: Path,
     assert at.get("file_uploader") and at.button(key="upload_go").disabled
     monkeypatch.delenv("TRICKBOOK_WRITE_TOKEN")
     assert page("upload", fixture_path, monkeypatch).get("file_uploader")  # no token: open
+
+
+def test_no_page_has_a_bare_string_to_draw() -> None:
+    """Streamlit's magic draws every bare expression of a page script: a string after the module
+    docstring (an attribute's docstring, say) would show on the page as text."""
+    import ast
+
+    for path in sorted(PAGES.glob("*.py")):
+        body = ast.parse(path.read_text(encoding="utf-8")).body
+        bare = [node.lineno for node in body[1:] if isinstance(node, ast.Expr)
+                and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)]
+        assert bare == [], f"{path.name}: bare strings at lines {bare}"
