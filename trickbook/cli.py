@@ -61,6 +61,7 @@ DEBUG = {"on": False}
 """Set by ``trickbook --debug``: print tracebacks."""
 
 app = _App(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+           rich_markup_mode=None,
            help="Hand histories, settlement and statistics for trick-taking games.")
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
@@ -573,7 +574,8 @@ def _lazy_command(name: str, module: str, attr: str, summary: str) -> None:
                 raise
             err.print(f"`trickbook {name}` is not installed ({module} is missing)")
             raise typer.Exit(2) from exc
-        single = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+        single = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
+                             rich_markup_mode=None)
         single.command(name)(command)
         single(args=ctx.args, prog_name=f"trickbook {name}")
 
