@@ -40,6 +40,7 @@ from model.tables import (
     SETTLEMENTS,
     STANDINGS,
     TABLES,
+    has_table,
 )
 from model.views import DEAL_OUTCOMES
 from scoring.bridge.event import EVENT_RESULTS as EVENT_RESULTS_TABLE
@@ -502,7 +503,7 @@ RANKINGS = {
 def event_rankings(con: Con, f: Filters, by: str = "percent") -> pl.DataFrame:
     """Per event and day (session), each pair's boards, matchpoints of the top, percentage (the
     mean of its board percentages), cross-IMPs and team IMPs, ranked as :data:`RANKINGS` says."""
-    if not _has_table(con, EVENT_RESULTS):
+    if not has_table(con, EVENT_RESULTS):
         return pl.DataFrame(schema={"event": pl.String, "day": pl.Date, "rank": pl.Int64,
                                     "pair": pl.String})
     where, params = _where(f)
@@ -520,7 +521,7 @@ def event_rankings(con: Con, f: Filters, by: str = "percent") -> pl.DataFrame:
 def pair_card(con: Con, f: Filters, event: str, pair: str) -> pl.DataFrame:
     """One pair's boards in an event: direction, contract, declarer, score (its side's view),
     matchpoints of the top, percentage, IMPs."""
-    if not _has_table(con, EVENT_RESULTS):
+    if not has_table(con, EVENT_RESULTS):
         return pl.DataFrame(schema={"board": pl.Int32})
     where, params = _where(f)
     sql = _SIDES.format(where=where) + f"""
@@ -587,7 +588,7 @@ BALANCE_RUN_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
 def repairs(con: Con, source: str | None = None, limit: int = 1000) -> pl.DataFrame:
     """The named fixes readers made to records that were then stored (``repairs``, docs/ingest.md
     "Repairs"), per file; empty for a database without the table."""
-    if not _has_table(con, REPAIRS):
+    if not has_table(con, REPAIRS):
         return pl.DataFrame(schema={k: v for k, v in TABLES[REPAIRS].schema.items()
                                     if k != "ingested_at"})
     clause, params = ("WHERE source = ?", [source]) if source else ("", [])
@@ -596,15 +597,10 @@ def repairs(con: Con, source: str | None = None, limit: int = 1000) -> pl.DataFr
     return _frame(con, sql, [*params, limit])
 
 
-def _has_table(con: Con, table: str) -> bool:
-    sql = "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = ?"
-    return bool(_frame(con, sql, [table])["n"][0])
-
-
 def balance_runs(con: Con) -> pl.DataFrame:
     """Every stored balance study, newest first; empty when no study was ever stored (a database
     without the ``balance_*`` tables, ``sim/tables.py``)."""
-    if not (_has_table(con, BALANCE_RUNS) and _has_table(con, BALANCE_METRICS)):
+    if not (has_table(con, BALANCE_RUNS) and has_table(con, BALANCE_METRICS)):
         return pl.DataFrame(schema=BALANCE_RUN_SCHEMA)
     cols = """run_id, variant, variant_b, CAST(rules_a AS VARCHAR) AS rules_a,
               CAST(rules_b AS VARCHAR) AS rules_b, games, deals_per_game, seed, play, deals,

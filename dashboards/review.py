@@ -16,9 +16,9 @@ import duckdb
 import polars as pl
 
 from dashboards.filters import Filters
-from dashboards.queries import _frame, _has_table, _where
+from dashboards.queries import _frame, _where
 from dashboards.stats import with_rate
-from model.tables import CARD_REVIEW, DEAL_REVIEW, DECISION_REVIEW, GAMES
+from model.tables import CARD_REVIEW, DEAL_REVIEW, DECISION_REVIEW, GAMES, has_table
 from scoring.stats import Z95
 
 Con = duckdb.DuckDBPyConnection
@@ -110,7 +110,7 @@ def player_review(con: Con, f: Filters, by_month: bool = False) -> pl.DataFrame:
                                                             else {}), "metric": pl.String(),
                                  "n": pl.Int64(), "hits": pl.Int64(), "mean": pl.Float64(),
                                  "mean_low": pl.Float64(), "mean_high": pl.Float64()})
-    if not f.player or not _has_table(con, CARD_REVIEW):
+    if not f.player or not has_table(con, CARD_REVIEW):
         return with_rate(empty, "hits", "n")  # the same columns, no rows
     rows: list[dict[str, object]] = []
     for w in _wide(con, f, by_month).iter_rows(named=True):
@@ -133,7 +133,7 @@ def player_review(con: Con, f: Filters, by_month: bool = False) -> pl.DataFrame:
 
 def costliest_cards(con: Con, f: Filters, limit: int = 20) -> pl.DataFrame:
     """The player's cards that cost most, with the deal to open in the replayer."""
-    if not f.player or not _has_table(con, CARD_REVIEW):
+    if not f.player or not has_table(con, CARD_REVIEW):
         return pl.DataFrame()
     where, params = _where(f.without_player())
     sql = f"""SELECT g.variant, g.started_at, c.game_id, c.deal_no, c.card_no, c.side, c.card,
@@ -148,7 +148,7 @@ def costliest_cards(con: Con, f: Filters, limit: int = 20) -> pl.DataFrame:
 
 def costliest_decisions(con: Con, f: Filters, limit: int = 20) -> pl.DataFrame:
     """The player's wrong decisions, the costliest first (defence decisions have no cost)."""
-    if not f.player or not _has_table(con, DECISION_REVIEW):
+    if not f.player or not has_table(con, DECISION_REVIEW):
         return pl.DataFrame()
     where, params = _where(f.without_player())
     sql = f"""SELECT g.variant, g.started_at, r.game_id, r.deal_no, r.kind, r.choice, r.best,
@@ -163,7 +163,7 @@ def costliest_decisions(con: Con, f: Filters, limit: int = 20) -> pl.DataFrame:
 
 def deal_review(con: Con, game_id: str, deal_no: int) -> pl.DataFrame:
     """Every card of one deal with its review, in play order (the replayer's marks)."""
-    if not _has_table(con, CARD_REVIEW):
+    if not has_table(con, CARD_REVIEW):
         return pl.DataFrame()
     sql = f"""SELECT c.card_no, c.player, c.side, c.card, c.cost, c.best_cards, c.value_before,
                      c.value_after, r.value_start, r.result, r.claimed

@@ -113,6 +113,15 @@ DDL: dict[str, str] = {name: table.ddl for name, table in TABLES.items()}
 """The generated ``CREATE TABLE IF NOT EXISTS`` of each of these tables, by name."""
 
 
+def has_table(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
+    """Whether the database holds ``table`` (tables written only by some commands, e.g. the
+    review's, may be missing)."""
+    rows = conn.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [table]
+    ).fetchall()  # every row fetched: the connection is free for the next query
+    return bool(rows[0][0])
+
+
 def insert(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:
     """Append ``frame`` to ``table`` by column name through Arrow (missing columns are null;
     values are bound, never spliced into SQL). The one way rows enter the stable tables."""

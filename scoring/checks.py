@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import duckdb
 
 from model import tables as T
-from model.tables import PENDING
+from model.tables import PENDING, has_table
 from model.variants import REGISTERED
 
 ZERO_SUM_PER_DEAL = tuple(v.name for v in REGISTERED if v.zero_sum_per_deal)
@@ -182,7 +182,7 @@ def run_checks(
     """Every check whose property does not hold (findings included, flagged), in order."""
     out: list[Failure] = []
     for check in checks:
-        if check.needs is not None and not _exists(conn, check.needs):
+        if check.needs is not None and not has_table(conn, check.needs):
             continue
         rows = conn.execute(check.sql).fetchall()
         if rows:
@@ -190,8 +190,3 @@ def run_checks(
                                check.finding))
     return out
 
-
-def _exists(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
-    return bool(conn.execute(
-        "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [table]
-    ).fetchone()[0])  # type: ignore[index]

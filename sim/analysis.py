@@ -34,22 +34,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
+import polars as pl
 
-from model.cards import parse_card
+from model.cards import DECK_32, parse_card
+from model.schema import Table
 from model.tables import DEALS, GAMES
+from model.variants import REGISTERED
 from sim.solver import BALKAN_CONTRACTS, CONTRACTS, SWABIAN_CONTRACTS, Contract, solve
 
-OPEN_HAND = "open_hand"
-OPEN_HAND_DDL = f"""
-    CREATE TABLE IF NOT EXISTS {OPEN_HAND} (
-        game_id          VARCHAR NOT NULL,
-        deal_no          INTEGER NOT NULL,
-        contract         VARCHAR NOT NULL,
-        open_hand_tricks TINYINT NOT NULL,
-        actual_tricks    TINYINT,
-        PRIMARY KEY (game_id, deal_no)
-    )"""
-PREFERENCE_VARIANTS = ("greek-prefa", "balkan", "swabian", "russian")
+OPEN_HAND_TABLE = Table("open_hand", {
+    "game_id": pl.String(), "deal_no": pl.Int32(), "contract": pl.String(),
+    "open_hand_tricks": pl.Int8(), "actual_tricks": pl.Int8(),
+}, required=("contract", "open_hand_tricks"), key=("game_id", "deal_no"))
+OPEN_HAND = OPEN_HAND_TABLE.name
+PREFERENCE_VARIANTS = tuple(v.name for v in REGISTERED if v.deck == DECK_32)
+"""The 32-card games, solved by ``sim/solver``."""
 _BY_STRAIN = ("greek-prefa", "russian")
 """Contracts written ``<tricks><S|C|D|H|NT>`` (greek-prefa.md 5, russian.md 2); Russian adds
 ``misere`` (played for fewest tricks, russian.md 4)."""
@@ -145,7 +144,7 @@ def position(variant: str, players: list[str], rec: dict[str, Any]
 
 def analyse_open_hand(conn: duckdb.DuckDBPyConnection) -> OpenHandReport:
     """Solve every Preference deal with all hands not in ``open_hand`` yet and store it."""
-    conn.execute(OPEN_HAND_DDL)
+    conn.execute(OPEN_HAND_TABLE.ddl)
     rows = conn.execute(
         f"""SELECT d.game_id, d.deal_no, d.variant, g.players, d.record::VARCHAR
             FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id

@@ -24,12 +24,14 @@ from model.tables import (
     TABLES,
     insert,
 )
+from model.variants import REGISTERED
 from sim.analysis import PREFERENCE_VARIANTS
 from sim.review.bridge import review_bridge
 from sim.review.preference import review_preference
 from sim.review.rows import DealReview, Skipped
 
-BRIDGE_VARIANTS = ("bridge-rubber", "bridge-duplicate")
+BRIDGE_VARIANTS = tuple(v.name for v in REGISTERED if v.partnerships)
+"""The games reviewed double-dummy by DDS (``sim/review/bridge.py``)."""
 REVIEWED_VARIANTS = (*PREFERENCE_VARIANTS, *BRIDGE_VARIANTS)
 
 Task = tuple[str, int, str, list[str], str, str]
