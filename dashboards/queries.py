@@ -44,9 +44,15 @@ from model.tables import (
 )
 from model.views import DEAL_OUTCOMES
 from scoring.bridge.event import EVENT_RESULTS as EVENT_RESULTS_TABLE
+from scoring.registry import REGISTERED as SETTLEMENTS_REGISTERED
 from sim.tables import BALANCE_METRICS, BALANCE_RUNS
 
 EVENT_RESULTS = EVENT_RESULTS_TABLE.name
+PAIRWISE = ("game_id", "deal_no", "writer", "against", "amount")
+PAIRWISE_TABLES = tuple(sorted({t.name for s in SETTLEMENTS_REGISTERED for t in s.tables
+                                if set(PAIRWISE) <= set(t.schema)}))
+"""A settlement's own tables of what one player wrote against another per deal (records.md 2:
+the pulya's whists), read by the pulya picture (``dashboards/pulya.py``)."""
 
 Con = duckdb.DuckDBPyConnection
 
@@ -208,6 +214,20 @@ def game_sheet(con: Con, game_id: str) -> pl.DataFrame:
               JOIN {DEALS} d ON d.game_id = s.game_id AND d.deal_no = s.deal_no
               WHERE s.game_id = ? ORDER BY s.deal_no, s.seat"""
     return _frame(con, sql, [game_id])
+
+
+def game_pairwise(con: Con, game_id: str) -> pl.DataFrame:
+    """What each player wrote against each other one per deal in one game
+    (:data:`PAIRWISE_TABLES`; empty where the game's variant keeps no such table)."""
+    cols = ", ".join(PAIRWISE)
+    parts = [f"SELECT {cols} FROM {t} WHERE game_id = ?" for t in PAIRWISE_TABLES
+             if has_table(con, t)]
+    if not parts:
+        return pl.DataFrame(schema={"game_id": pl.String, "deal_no": pl.Int32,
+                                    "writer": pl.String, "against": pl.String,
+                                    "amount": pl.Int32})
+    sql = " UNION ALL ".join(parts) + " ORDER BY deal_no, writer, against"
+    return _frame(con, sql, [game_id] * len(parts))
 
 
 def game_standings(con: Con, game_id: str) -> pl.DataFrame:

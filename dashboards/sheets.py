@@ -11,15 +11,20 @@
 * Duplicate bridge (bridge.md, Law 77): one line per board with the N-S and E-W score
   (``score_ns``) as on a traveller.
 * Russian preferans (russian.md 5, the pulya): per player his pool and hill after the deal and the
-  whists he wrote this deal (``pool_after``, ``hill_after``, ``whists_delta``).
+  whists he wrote this deal (``pool_after``, ``hill_after``, ``whists_delta``); beside it the
+  pulya as a picture (:func:`sheet_picture`, ``dashboards/pulya.py``).
 * Any other variant: the settlement unit (``cash``) per player per deal.
 Each sheet ends with a ``total`` row (final kassa or bula, summed chips, soups and points).
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
+
 import polars as pl
 
+from dashboards.pulya import pulya_svg
 from model.variants import UnknownVariant
 from model.variants import variant as lookup
 
@@ -40,6 +45,18 @@ def sheet_style(variant: str, rows: pl.DataFrame) -> str:
     filled = any(c in rows.columns and rows[c].drop_nulls().len() > 0
                  for c in NEEDS.get(style, ()))
     return style if filled else "cash"
+
+
+def sheet_picture(variant: str, rows: pl.DataFrame, pairwise: pl.DataFrame,
+                  players: list[str], rules: str | Mapping[str, object] | None) -> str | None:
+    """The sheet as a picture (SVG) where the game's players draw one (``pulya``), else None.
+    ``rules`` is the game's ``rules`` (JSON text or object): the pool target is drawn in the
+    centre when the rules have one."""
+    if rows.is_empty() or sheet_style(variant, rows) != "pulya":
+        return None
+    values = json.loads(rules) if isinstance(rules, str) else dict(rules or {})
+    target = getattr(lookup(variant).rules(values), "pool_target", None)
+    return pulya_svg(rows, pairwise, players, target if isinstance(target, int) else None)
 
 
 def _wide(rows: pl.DataFrame, players: list[str], value: pl.Expr, label: str) -> pl.DataFrame:

@@ -13,7 +13,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards.common import OKABE_ITO, deal_link, empty, filters, guarded, query, show
-from dashboards.sheets import score_sheet
+from dashboards.sheets import score_sheet, sheet_picture
 from dashboards.text import cash, md, number, rules_table, unit
 
 
@@ -71,9 +71,18 @@ def _sheet(game_id: str) -> None:
                                         return_dtype=pl.String).alias("replay"))
         st.caption(f"Money in {unit(game['variant'])}; open a deal in the replayer from its row "
                    "(deals recorded with their cards show them).")
-        show(sheet, "league_sheet", missing={"replay": ""},
-             column_config={"replay": st.column_config.LinkColumn(
-                 "replay", display_text="open in the replayer")})
+        picture = sheet_picture(game["variant"], rows, query("game_pairwise", game_id), players,
+                                game["rules"])
+        beside = st.container()
+        if picture is not None:
+            drawn, beside = st.columns([2, 3])
+            drawn.html(picture)
+            drawn.caption("Pool (inside), hill and the whists written on each opponent, each "
+                          "value after a change; the pool target in the centre.")
+        with beside:
+            show(sheet, "league_sheet", missing={"replay": ""},
+                 column_config={"replay": st.column_config.LinkColumn(
+                     "replay", display_text="open in the replayer")})
     show(query("game_standings", game_id), "league_game_standings",
          labels={"cash": f"cash ({unit(game['variant'])})"})
 

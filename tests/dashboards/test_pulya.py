@@ -1,0 +1,120 @@
+"""The pulya drawn as a picture (dashboards/pulya.py, russian.md 5): on the League page beside the
+table form, for the three- and four-player Russian games of ``data/samples/russian``; each
+player's pool, hill and whists in the picture are the table form's numbers."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from dashboards import queries as q
+from dashboards.db import read_only
+from dashboards.pulya import SHOWN, pulya_svg, record
+from dashboards.sheets import score_sheet, sheet_picture
+from tests.dashboards.test_pages import page
+
+SVG = "{http://www.w3.org/2000/svg}"
+SAMPLE_GAMES = ("nevsky/2026-11-22/sochi", "nevsky/2026-11-22/leningrad")
+"""A Sochi game of three and a Leningrad game of four (``data/samples/russian/league.jsonl``)."""
+
+
+def titles(svg: str) -> dict[str, str]:
+    """``<title>`` of every band -> the band's text (the SVG must parse as XML)."""
+    root = ET.fromstring(svg)
+    out = {}
+    for text in root.iter(f"{SVG}text"):
+        title = text.find(f"{SVG}title")
+        if title is not None and title.text:
+            out[title.text] = "".join(text.itertext()).removeprefix(title.text)
+    return out
+
+
+def value(shown: dict[str, str], label: str) -> float:
+    """The number at the end of the band titled ``label ...``."""
+    [title] = [t for t in shown if re.fullmatch(re.escape(label) + r" -?[0-9.]+", t)]
+    return float(title.rsplit(" ", 1)[1])
+
+
+def _svg_of(at: object) -> str:
+    bodies = [str(h.proto.body) for h in at.get("html")]  # type: ignore[attr-defined]
+    [svg] = [b for b in bodies if b.startswith("<svg")]
+    return svg
+
+
+@pytest.mark.parametrize("game_id", SAMPLE_GAMES)
+def test_league_page_draws_the_pulya_with_the_table_numbers(
+        game_id: str, demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = page("league", demo_path, monkeypatch, variant="russian")
+    at.selectbox(key="league_game").set_value(game_id).run()
+    assert not at.exception
+    shown = titles(_svg_of(at))
+    with read_only(demo_path) as con:
+        info = q.game_info(con, game_id).row(0, named=True)
+        rows = q.game_sheet(con, game_id)
+        pairwise = q.game_pairwise(con, game_id)
+    players = list(info["players"])
+    total = score_sheet(rows, "russian", players).row(-1, named=True)
+    assert total["dealer"] == "total"
+    assert value(shown, "pool target") == 10  # the game's pool_target
+    for p in players:
+        assert value(shown, f"{p} pool") == total[f"{p} pool"]
+        assert value(shown, f"{p} hill") == total[f"{p} hill"]
+        on = {o: value(shown, f"{p} whists on {o}") for o in players if o != p}
+        assert sum(on.values()) == total[f"{p} whists"]
+        for o, v in on.items():
+            wrote = pairwise.filter((pl.col("writer") == p) & (pl.col("against") == o))
+            assert v == wrote["amount"].sum()
+    assert sum(total[f"{p} whists"] for p in players) > 0  # the fields are not all empty
+    assert len([t for t in shown if " whists on " in t]) == len(players) * (len(players) - 1)
+
+
+def _rows(players: list[str]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    # two deals: the first player makes 6S (pool 2), then fails 7H by two (hill 8); the next
+    # whists 4 then 2 more against him (russian.md 6.2 Sochi: c = 2 and 4)
+    a, b = players[0], players[1]
+    rows = pl.DataFrame({
+        "deal_no": [1] * len(players) + [2] * len(players),
+        "player": players * 2,
+        "pool_delta": [2] + [0] * (len(players) - 1) + [0] * len(players),
+        "pool_after": [2] + [0] * (len(players) - 1) + [2] + [0] * (len(players) - 1),
+        "hill_delta": [0] * len(players) + [8] + [0] * (len(players) - 1),
+        "hill_after": [0] * len(players) + [8] + [0] * (len(players) - 1),
+    })
+    pairwise = pl.DataFrame({"deal_no": [1, 2], "writer": [b, b], "against": [a, a],
+                             "amount": [4, 2]})
+    return rows, pairwise
+
+
+@pytest.mark.parametrize("players", [["<b>A&B</b>", 'Bo "x"', "C'c"],
+                                     ["N<", "E>", "S&", "W\""]])
+def test_pulya_escapes_names_three_and_four_players(players: list[str]) -> None:
+    rows, pairwise = _rows(players)
+    svg = pulya_svg(rows, pairwise, players, 20)
+    assert "<b>" not in svg
+    shown = titles(svg)  # parses: every name escaped
+    a, b = players[0], players[1]
+    assert value(shown, f"{a} pool") == 2 and shown[f"{a} pool 2"] == "2"
+    assert value(shown, f"{a} hill") == 8
+    assert shown[f"{b} whists on {a} 6"] == "4.6"  # the running record, as players write it
+    assert value(shown, f"{a} whists on {b}") == 0
+    assert len([t for t in shown if " whists on " in t]) == len(players) * (len(players) - 1)
+    names = [t.text for t in ET.fromstring(svg).iter(f"{SVG}text")
+             if t.get("class") == "player"]
+    assert names == players
+
+
+def test_long_record_keeps_the_last_values() -> None:
+    assert record([2, 4, 6]) == "2.4.6"
+    assert record(list(range(1, 10))).split(".") == ["…", *map(str, range(10 - SHOWN, 10))]
+    assert record([]) == "0"
+
+
+def test_no_picture_for_other_sheets() -> None:
+    rows, pairwise = _rows(["A", "B", "C"])
+    assert sheet_picture("greek-prefa", rows.with_columns(kassa_after=pl.lit(1)), pairwise,
+                         ["A", "B", "C"], "{}") is None
+    assert sheet_picture("russian", rows, pairwise, ["A", "B", "C"], '{"pool_target": 30}')
