@@ -31,7 +31,7 @@ from ingest.formats import expand, reader_for
 from ingest.jsonl import JsonlReader, parse_line
 from ingest.lines import Item, PlainLines, Texts
 from ingest.source import Issue, Raw, Reader
-from ingest.validate import NEVER, Accepted, Validator, VariantLookup
+from ingest.validate import NEVER, Accepted, Validator, VariantLookup, game_issues
 from model import tables as T
 from model.base import DealBase, GameBase
 from model.problems import Code
@@ -468,6 +468,24 @@ class _FileLoad:
         self.games, self.deals, self.issues = [], [], []
 
 
+    def check_games(self, validator: Validator) -> None:
+        """``Variant.check_game`` over each game of this file with a game-level check, on its
+        stored deals in order, once every deal of the file is in (russian.md 7: a contract
+        below the raspasy exit): a deal of this file it finds fault with is removed and
+        quarantined with the check's message."""
+        checked = {gid: known for gid in self.report.games
+                   if (known := validator.games.get(gid)) and known[1].check_game is not None}
+        for gid, deals in store.game_deals(self.conn, checked).items():
+            game, v, _ = checked[gid]
+            for no, issue in game_issues(self.report.source, game, v, deals):
+                store.delete_deal(self.conn, gid, no, v.deals_table)
+                self.report.stored -= 1
+                self.issue(issue)
+        if self.issues:
+            store.insert(self.conn, T.QUARANTINE,
+                         store.frame(self._quarantine_rows(), store.QUARANTINE_SCHEMA))
+            self.issues = []
+
     def _quarantine_rows(self) -> list[dict[str, object]]:
         """The batch's new quarantine rows: one per line (the table's key, records.md 2). Issues
         of records that share a line (a PBN game and its deal, LIN boards written on one line)
@@ -621,6 +639,7 @@ def _load_file(
                     on_record(report.records, done)
         load.flush()
         load.staging.load(conn)
+        load.check_games(validator)
         log: dict[str, object] = {
             "source": source, "sha256": report.sha256, "records": report.records,
             "stored": report.stored, "duplicates": report.duplicates,

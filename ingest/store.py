@@ -228,6 +228,22 @@ def delete_deal(conn: duckdb.DuckDBPyConnection, game_id: str, deal_no: int,
         conn.execute(f"DELETE FROM {table} WHERE game_id = ? AND deal_no = ?", [game_id, deal_no])
 
 
+def game_deals(conn: duckdb.DuckDBPyConnection, game_ids: Iterable[str]
+               ) -> dict[str, list[tuple[int, str, int, str]]]:
+    """Per game, its stored deals in ``deal_no`` order as ``(deal_no, source, line, record)``."""
+    ids = sorted(set(game_ids))
+    found: dict[str, list[tuple[int, str, int, str]]] = {g: [] for g in ids}
+    if not ids:
+        return found
+    rows = conn.execute(
+        f"SELECT game_id, deal_no, source, line, record::VARCHAR FROM {T.DEALS} "
+        "WHERE game_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY game_id, deal_no", [ids]
+    ).fetchall()
+    for gid, no, source, line, record in rows:
+        found[str(gid)].append((int(no), str(source), int(line or 0), str(record)))
+    return found
+
+
 def same_content(conn: duckdb.DuckDBPyConnection, source: str, sha256: str) -> str | None:
     """Another source already ingested with exactly this content (a copy under another name
     or folder), or ``None``: sources are identified by their content."""

@@ -207,6 +207,24 @@ class Validator:
         return Accepted(raw, deal, game, v, canonical_json(deal), row=row)
 
 
+def game_issues(source: str, game: GameBase, v: Variant,
+                deals: list[tuple[int, str, int, str]]) -> list[tuple[int, Issue]]:
+    """``v.check_game`` over a game's stored deals in order (``(deal_no, source, line, record)``,
+    ``store.game_deals``): the problems of the deals read from ``source``, as (deal_no, issue).
+    A deal of another source is not this file's to quarantine; it stays as stored."""
+    if v.check_game is None or not deals:
+        return []
+    models = [v.deal_model.model_validate_json(record) for _, _, _, record in deals]
+    origin = {no: (src, line, record) for no, src, line, record in deals}
+    out = []
+    for no, problem in v.check_game(game, models):
+        src, line, record = origin[no]
+        if src == source:
+            out.append((no, Issue(src, line, f"{game.game_id}#{no}", problem.code,
+                                  problem.message, record)))
+    return out
+
+
 def int_range(dtype: object) -> tuple[int, int] | None:
     """The values an integer column holds (``None`` for other columns)."""
     if isinstance(dtype, type) and issubclass(dtype, pl.DataType):

@@ -11,7 +11,7 @@ the variants, with no circle (``docs/architecture.md``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -81,6 +81,8 @@ class Variant:
     chips, ``bula`` soups and bula, ``we-they`` We/They above and below the line, ``traveller``
     a traveller line per board, ``pulya`` pool, hill and whists, ``cash`` the settlement unit per
     player."""
+    check_game: Callable[[Any, Sequence[Any]], list[tuple[int, Problem]]] | None = None
+    # Problems only a game's deals in play order show, as (deal_no, problem); ingest, per file.
 
     @property
     def deals_table(self) -> str:

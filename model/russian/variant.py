@@ -9,6 +9,7 @@ from model.russian.check import check_deal
 from model.russian.contracts import STRAINS, ContractError, parse_contract
 from model.russian.frame import TABLE, deal_row
 from model.russian.params import RussianRules
+from model.russian.raspasy import check_game
 from model.russian.records import RussianDeal, RussianGame
 from model.variant import Variant
 
@@ -63,4 +64,5 @@ VARIANT = Variant(
                                                      return_dtype=pl.String))
     ),
     contract_level=pl.when(pl.col("misere")).then(pl.lit(8)).otherwise(pl.col("level")),
+    check_game=check_game,
 )
