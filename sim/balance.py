@@ -102,14 +102,15 @@ def _studied(variant: str) -> str:
 def _arm_deals(variant: str, plan: Plan, workers: int) -> pl.DataFrame:
     """Simulate and settle one arm: one row per deal with its contract, success and money."""
     v = lookup(variant)
-    if getattr(v.rules(plan.rules), "four_players", False):
+    if getattr(v.rules(plan.rules), "four_players", False) or plan.options:
         raise SimulationError(
-            "four_players is simulated but not studied: the metrics compare three seats"
+            "four players (four_players, or a simulator option) are simulated but not studied: "
+            "the metrics compare three seats"
         )
     batch = Batch()
     for part in run_local(plan, plan.partitions(), workers, False):
         batch.extend(part)
-    sim = simulator(variant, plan.rules, plan.play)
+    sim = simulator(variant, plan.rules, plan.play, plan.options)
     rules_json = getattr(sim, "rules_json", "{}")
     games = pl.DataFrame({
         "game_id": batch.games["game_id"],

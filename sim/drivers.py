@@ -40,7 +40,7 @@ class Simulator(Protocol):
     ) -> None: ...
 
 
-SIMULATORS: dict[str, Callable[[Any, str], Simulator]] = {
+SIMULATORS: dict[str, Callable[..., Simulator]] = {
     GREEK.name: GreekSimulator,
     SWABIAN.name: SwabianSimulator,
     BALKAN.name: BalkanSimulator,
@@ -48,7 +48,8 @@ SIMULATORS: dict[str, Callable[[Any, str], Simulator]] = {
     BRIDGE_RUBBER.name: partial(BridgeSimulator, BRIDGE_RUBBER.name),
     BRIDGE_DUPLICATE.name: partial(BridgeSimulator, BRIDGE_DUPLICATE.name),
 }
-"""Variant name -> the driver's constructor, taking the house rules and the play mode."""
+"""Variant name -> the driver's constructor, taking the house rules, the play mode and the
+driver's own options as keywords (Russian: ``players``, 3 or 4)."""
 SIMULATED = tuple(SIMULATORS)
 PREFERENCE = tuple(name for name in SIMULATED if lookup(name).deck == DECK_32)
 """The 32-card games: they share the deal stream, the hand evaluation and balance studies."""
@@ -72,16 +73,22 @@ def canonical_name(variant: str) -> str:
 
 
 def simulator(
-    variant: str, rules: Mapping[str, Any] | None = None, play: str = "heuristic"
+    variant: str, rules: Mapping[str, Any] | None = None, play: str = "heuristic",
+    options: Mapping[str, Any] | None = None,
 ) -> Simulator:
     """The driver of ``variant`` under ``rules`` (the game line's ``rules`` object; defaults
-    when ``None``). Raises ``SimulationError`` for an unknown variant, play mode or bad rules."""
+    when ``None``) with the driver's ``options`` (what is not a house rule, such as the number
+    of players). Raises ``SimulationError`` for an unknown variant, play mode, option or bad
+    rules."""
     if play not in PLAYS:
         raise SimulationError(f"play {play!r} is not one of {', '.join(PLAYS)}")
     v = simulated_variant(variant)
     try:
-        return SIMULATORS[v.name](v.rules(rules), play)
+        house = v.rules(rules)
     except (ValueError, KeyError) as exc:  # a bad flag value, an unknown preset
-        if isinstance(exc, SimulationError):
-            raise
         raise SimulationError(f"bad {v.name} rules {dict(rules or {})!r}: {exc}") from exc
+    try:
+        return SIMULATORS[v.name](house, play, **dict(options or {}))
+    except (TypeError, ValueError) as exc:  # an option the driver has not, a bad value
+        raise SimulationError(f"bad {v.name} simulator options {dict(options or {})!r}: "
+                              f"{exc}") from exc

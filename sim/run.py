@@ -44,7 +44,8 @@ TARGET_PARTITION_DEALS = 2_000
 
 @dataclass(frozen=True)
 class Plan:
-    """What to simulate. ``rules`` is the game line's ``rules`` object (defaults when empty)."""
+    """What to simulate. ``rules`` is the game line's ``rules`` object (defaults when empty);
+    ``options`` the driver's own (``sim.drivers.simulator``)."""
 
     variant: str
     games: int
@@ -52,6 +53,7 @@ class Plan:
     seed: int = 0
     rules: dict[str, Any] = field(default_factory=dict)
     play: str = "heuristic"
+    options: dict[str, Any] = field(default_factory=dict)
 
     def partitions(self, games_per_part: int | None = None) -> list[tuple[int, int]]:
         """``(first, stop)`` game ranges, in order."""
@@ -76,7 +78,7 @@ def run_part(plan: Plan, first: int, stop: int, keep_lines: bool) -> Batch:
     """Simulate games ``first`` .. ``stop - 1`` of ``plan`` (a worker's task: plain Python, safe
     in a forked process). Their deals after a game's end are cut by :func:`end_games`, which the
     process that receives the batch runs (polars is not safe to use in a forked worker)."""
-    sim = simulator(plan.variant, plan.rules, plan.play)
+    sim = simulator(plan.variant, plan.rules, plan.play, plan.options)
     batch = Batch()
     for g in range(first, stop):
         sim.game(plan.seed, g, plan.deals_per_game, batch, keep_lines)
@@ -281,7 +283,7 @@ def simulate(
     if (out is None) == (db is None):
         raise SimulationError("give exactly one of out (JSONL) and db")
     variant = canonical_name(plan.variant)
-    simulator(variant, plan.rules, plan.play)  # fail early on bad rules
+    simulator(variant, plan.rules, plan.play, plan.options)  # fail early on bad rules
     parts = plan.partitions(games_per_part)
     sink: Sink = JsonlSink(out) if out is not None else DbSink(db, variant)  # type: ignore[arg-type]
     report = Report()

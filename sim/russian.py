@@ -19,8 +19,9 @@ Decisions (``docs/simulation.md``):
   tricks, misère for fewest (``bots.play``); raspasy everybody for fewest, first hand leading the
   first two tricks in the suit of the turned talon card when he holds it (``raspasy_talon_lead``).
 
-Three players; the dealer passes to the left (1). The game ends where the settlement ends it
-(every pool at the target, 8): ``sim/run.py`` drops the deals after it.
+Three or four players (the simulator option ``players``); with four the dealer sits out and the
+three after him play the deal (1). The dealer passes to the left (1). The game ends where the
+settlement ends it (every pool at the target, 8): ``sim/run.py`` drops the deals after it.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from model.russian.contracts import HALF_WHIST_LEVELS, MISERE_RANK, NT, QUOTA, S
 from model.russian.frame import HALF, PASS, WHIST
 from model.russian.params import RussianRules
 from model.russian.raspasy import exit_level, run_after
+from model.russian.seats import in_deal
 from sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
 from sim.bots._kernel import fewest_card, jit, suit_mask
 from sim.bots.evaluate import defender_tricks, misere_risk, suit_tricks
@@ -43,7 +45,8 @@ from sim.seeds import DECK_SEED, Dealer, game_rng
 from sim.swabian import bettel_discard
 
 VARIANT = "russian"
-PLAYERS = ("P1", "P2", "P3")
+PLAYERS = ("P1", "P2", "P3", "P4")
+"""The names of the seats in turn order; a three-player game uses the first three."""
 MISERE_RISK_MAX = 2
 """Highest misère risk of ten cards with which a player bids misère (the discard removes two)."""
 BID_ALLOWANCE = 1.0
@@ -230,21 +233,27 @@ def raspasy_play(
 
 
 class RussianSimulator:
-    """Plays whole Russian preferans games with bots. ``play``: ``heuristic`` or ``dd``."""
+    """Plays whole Russian preferans games with bots. ``play``: ``heuristic`` or ``dd``;
+    ``players``: 3, or 4 with the dealer sitting out (1)."""
 
     variant = VARIANT
 
-    def __init__(self, rules: RussianRules | None = None, play: str = "heuristic") -> None:
+    def __init__(self, rules: RussianRules | None = None, play: str = "heuristic",
+                 players: int = 3) -> None:
+        if players not in (3, 4):
+            raise ValueError(f"players: 3 or 4 (russian.md 1), got {players!r}")
         self.rules = rules or RussianRules()
         self.open_hands = play == "dd"
+        self.players = PLAYERS[:players]
         self.rules_record = self.rules.model_dump(mode="json", exclude_defaults=True)
         self.rules_json = self.rules.model_dump_json()
-        self.pj = [jstr(p) for p in PLAYERS]
-        self.play_json = [[f"[{jstr(p)},{CARD_JSON[c]}]" for c in range(64)] for p in PLAYERS]
+        self.pj = [jstr(p) for p in self.players]
+        self.play_json = [[f"[{jstr(p)},{CARD_JSON[c]}]" for c in range(64)]
+                          for p in self.players]
         self.call_json = {
             (i, r): '{"call":"' + ("pass" if r < 0 else RANK_CALL[r]) + '","player":'
             + jstr(p) + "}"
-            for i, p in enumerate(PLAYERS) for r in (-1, *RANK_CALL)
+            for i, p in enumerate(self.players) for r in (-1, *RANK_CALL)
         }
 
     def game_id(self, run_seed: int, index: int) -> str:
@@ -255,16 +264,16 @@ class RussianSimulator:
     ) -> None:
         """Simulate game ``index`` of a run: its game line and ``deals`` deals into ``batch``."""
         gid = self.game_id(run_seed, index)
-        batch.start_game(VARIANT, gid, PLAYERS, self.rules_record, self.rules_json,
-                         keep_lines)
+        names = self.players
+        batch.start_game(VARIANT, gid, names, self.rules_record, self.rules_json, keep_lines)
         dealer = Dealer(game_rng(run_seed, DECK_SEED, index), DECK_32)
         dealer.prepare(deals, 3, 10)
         run = 0
         for n in range(deals):
-            text, flat, run = self.deal(gid, n + 1, n % 3, dealer, run)
+            text, flat, run = self.deal(gid, n + 1, n % len(names), dealer, run)
             d = flat["declarer"]
-            batch.add_deal_text(VARIANT, text, gid, n + 1, PLAYERS[n % 3],
-                                None if d is None else PLAYERS[d],
+            batch.add_deal_text(VARIANT, text, gid, n + 1, names[n % len(names)],
+                                None if d is None else names[d],
                                 None if d is None else _contract_text(flat), flat, keep_lines)
 
     def deal(
@@ -274,7 +283,7 @@ class RussianSimulator:
         run after it (7)."""
         rules = self.rules
         cards, talon = dealer.deal(3, 10)
-        seats = [(dealer_seat + 1 + i) % 3 for i in range(3)]  # first hand first (1, 2)
+        seats = list(in_deal(len(self.players), dealer_seat))  # first hand first (1, 2)
         low = exit_level(rules, run)
         tricks = [suit_tricks(h) for h in cards]
         misere = [misere_risk(h) <= MISERE_RISK_MAX for h in cards]
@@ -282,8 +291,8 @@ class RussianSimulator:
         pj = self.pj
         pairs = [
             ("game_id", f'"{gid}"'), ("deal_no", str(deal_no)), ("dealer", pj[dealer_seat]),
-            ("hands", "{" + ",".join([f"{pj[s]}:{cards_json(cards[(s - seats[0]) % 3])}"
-                                      for s in range(3)]) + "}"),  # PLAYERS sort as seats
+            ("hands", "{" + ",".join([f"{pj[s]}:{cards_json(cards[seats.index(s)])}"
+                                      for s in sorted(seats)]) + "}"),  # names sort as seats
             ("talon", cards_json(talon)),
             ("auction", "[" + ",".join([self.call_json[seats[p], r] for p, r in calls]) + "]"),
         ]
@@ -351,13 +360,12 @@ class RussianSimulator:
     ) -> None:
         pj = self.play_json
         pairs.append(("play", "[" + ",".join([pj[seats[x >> 6]][x & 63] for x in codes]) + "]"))
-        by_seat = [0, 0, 0]
-        for i, p in enumerate(seats):
-            by_seat[p] = taken[i]
+        by_seat = dict(zip(seats, taken, strict=True))
         pj_ = self.pj
-        pairs.append(("tricks", f"{{{pj_[0]}:{by_seat[0]},{pj_[1]}:{by_seat[1]},"
-                                f"{pj_[2]}:{by_seat[2]}}}"))
-        flat["tricks_0"], flat["tricks_1"], flat["tricks_2"] = by_seat
+        pairs.append(("tricks", "{" + ",".join([f"{pj_[s]}:{by_seat[s]}" for s in sorted(seats)])
+                      + "}"))
+        for s, t in by_seat.items():
+            flat[f"tricks_{s}"] = t
 
 
 def _contract_text(flat: dict[str, Any]) -> str:

@@ -29,6 +29,9 @@ def simulate_command(
     play: Annotated[str, _opt("--play", "Card play: heuristic or dd (open-hand solver).")] = (
         "heuristic"
     ),
+    players: Annotated[int | None, _opt(
+        "--players", "Players at the table, where the variant's simulator offers a choice "
+        "(russian: 3 or 4, the dealer sitting out).")] = None,
     out: Annotated[Path | None, _opt("--out", "Write canonical JSONL here.")] = None,
     db: Annotated[Path | None, _opt("--db", "Write into this DuckDB database.")] = None,
     scheduler: Annotated[str | None, _opt("--scheduler", "Dask scheduler address.")] = None,
@@ -46,7 +49,8 @@ def simulate_command(
 
     err = Console(stderr=True)
     try:
-        plan = Plan(variant, games, deals_per_game, seed, read_rules(rules), play)
+        options = {} if players is None else {"players": players}
+        plan = Plan(variant, games, deals_per_game, seed, read_rules(rules), play, options)
         if play not in PLAYS:
             raise SimulationError(f"--play must be one of {', '.join(PLAYS)}, got {play!r}")
         total = games * deals_per_game

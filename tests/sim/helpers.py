@@ -15,9 +15,9 @@ from sim.drivers import simulator
 
 def simulate_lines(
     variant: str, games: int, deals: int, seed: int = 1, rules: dict[str, Any] | None = None,
-    play: str = "heuristic", first: int = 0,
+    play: str = "heuristic", first: int = 0, options: dict[str, Any] | None = None,
 ) -> Batch:
-    sim = simulator(variant, rules, play)
+    sim = simulator(variant, rules, play, options)
     batch = Batch()
     for g in range(first, first + games):
         sim.game(seed, g, deals, batch, keep_lines=True)

@@ -17,6 +17,9 @@ from sim.drivers import SIMULATED
 from sim.run import Plan, simulate
 
 GAMES, DEALS = 6, 12
+TABLES = [(v, {}) for v in SIMULATED] + [("russian", {"players": 4})]
+"""Every simulated variant, and the simulator options that change the table (russian.md 1: four
+players, the dealer sitting out)."""
 
 
 def _tables(db: Path) -> dict[str, list[tuple[object, ...]]]:
@@ -34,9 +37,10 @@ def _tables(db: Path) -> dict[str, list[tuple[object, ...]]]:
         con.close()
 
 
-@pytest.mark.parametrize("variant", SIMULATED)
-def test_every_simulated_deal_ingests_settles_and_checks(variant: str, tmp_path: Path) -> None:
-    plan = Plan(variant, GAMES, DEALS, seed=21)
+@pytest.mark.parametrize(("variant", "options"), TABLES)
+def test_every_simulated_deal_ingests_settles_and_checks(variant: str, options: dict[str, int],
+                                                         tmp_path: Path) -> None:
+    plan = Plan(variant, GAMES, DEALS, seed=21, options=options)
     jsonl = tmp_path / f"{variant}.jsonl"
     simulate(plan, out=jsonl, workers=1)
     lines = jsonl.read_text(encoding="utf-8").splitlines()

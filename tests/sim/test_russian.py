@@ -24,7 +24,9 @@ from model.russian.raspasy import check_game
 from model.russian.records import RussianDeal
 from model.variants import variant as lookup
 from scoring.store import score_pending
+from sim import SimulationError
 from sim.balance import study
+from sim.drivers import simulator
 from sim.run import Plan, end_games, simulate
 from sim.russian import bot_auction, raspasy_play, talon_lead, talon_order
 from tests.sim.helpers import records, simulate_lines
@@ -33,11 +35,13 @@ RUSSIAN = "russian"
 CONVENTIONS = ("sochi", "leningrad", "rostov", "soci-custom")
 
 
-def _check(rules: dict[str, Any], games: int, deals: int, seed: int = 11) -> Counter[str]:
+def _check(rules: dict[str, Any], games: int, deals: int, seed: int = 11,
+           players: int = 3) -> Counter[str]:
     """Every simulated deal passes the variant's validation and is stored as ingest would store
     it (records.md 1.2, 2); returns what kinds of deal occurred."""
     v = lookup(RUSSIAN)
-    batch = simulate_lines(RUSSIAN, games, deals, seed=seed, rules=rules)
+    batch = simulate_lines(RUSSIAN, games, deals, seed=seed, rules=rules,
+                           options={"players": players})
     seen: Counter[str] = Counter()
     by_game: dict[str, list[Any]] = {}
     n = 0
@@ -87,6 +91,27 @@ def test_every_convention_is_simulated_legally(convention: str) -> None:
 def test_house_rules(rules: dict[str, Any]) -> None:
     # russian.md 10: each flag the bots act on is simulated legally
     _check(rules, 60, 10)
+
+
+@pytest.mark.parametrize("convention", ["sochi", "leningrad"])
+def test_four_players_the_dealer_sits_out(convention: str) -> None:
+    # russian.md 1: with four players the dealer sits out; the deal passes to the left, so each
+    # player sits out every fourth deal; the three in the deal bid, whist and play
+    seen = _check({"convention": convention}, 40, 16, players=4)
+    assert seen["raspasy"] > 0 and seen["whist-whist"] + seen["pass-whist"] > 0
+    batch = simulate_lines(RUSSIAN, 3, 8, seed=5, options={"players": 4})
+    for _, game, deal in records(RUSSIAN, batch):
+        assert len(game.players) == 4
+        assert deal.dealer == game.players[(deal.deal_no - 1) % 4]
+        assert deal.hands is not None and deal.dealer not in deal.hands
+        assert deal.tricks is None or deal.dealer not in deal.tricks
+
+
+def test_players_is_an_option_of_three_or_four() -> None:
+    with pytest.raises(SimulationError, match="players"):
+        simulator(RUSSIAN, None, "heuristic", {"players": 5})
+    with pytest.raises(SimulationError, match="options"):
+        simulator("greek-prefa", None, "heuristic", {"players": 4})
 
 
 def test_half_whist_is_played_when_the_flag_says_so() -> None:
