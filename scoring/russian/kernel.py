@@ -4,10 +4,15 @@ The pulya is a running state (pools, hills, the raspasy run) that the overflow (
 progression (7) read back, so the deals are walked in order, game after game, in one compiled loop
 (STYLE.md practice 4: "where state runs across deals, scan"). Each game's rules are one row of
 small integer codes (``RULE_*``). The loop writes per deal and seat the pool and hill changes, the
-values after and the 4 x 4 whists; the pairwise gains (times D, in integers) follow for all deals
-at once (``gains``: nothing in them runs across deals); cash and transfers are their quotients by
-D (``settle.py``).
+values after and the 4 x 4 whists, and as it closes a deal its pairwise gains (times D, in
+integers; ``_gain``), while the deal's entries are still in cache; cash and transfers are their
+quotients by D (``settle.py``).
 The reference (``reference.py``) is the rulebook reading it is held equal to.
+
+Speed (``bench/bench_russian.py``): the helpers are inlined into the loop (``inline="always"``:
+a call that passes arrays costs more than most deals' arithmetic), the per-deal outputs are 16-bit
+(:class:`Scan`), and nothing is allocated per deal; ``parallel=False`` (one core, and the games
+are one sequential scan).
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from model.russian.params import RussianRules
 
 I64 = npt.NDArray[np.int64]
 I32 = npt.NDArray[np.int32]
+I16 = npt.NDArray[np.int16]
+I8 = npt.NDArray[np.int8]
 
 N_RULES = 19
 (RULE_TARGET, RULE_CONSOLATION, RULE_CONSOLATION_FACTOR, RULE_KW, RULE_KREM, RULE_KMIS,
@@ -88,33 +95,43 @@ class Columns:
 @dataclass(frozen=True, slots=True)
 class Scan:
     """Per deal and seat (deals x 4): pool and hill changes and values after; whists
-    (deals x 4 x 4, [i, j] written by i on j); per game whether every pool reached T."""
+    (deals x 4 x 4, [i, j] written by i on j); per game whether every pool reached T.
 
-    pool: I32
+    What one deal writes is small by the rules' own bounds (c <= 10, factors <= 2, the misère
+    penalty <= 20, raspasy <= 10 x 4 a trick, 10 whists a pool point of at most 10 points a deal):
+    under 1,000 whists or hill points, and D times the whists plus 10 times the hills under
+    10,000; so the per-deal arrays are 16-bit (half the memory the scan must write), the running
+    values after the deal 32-bit."""
+
+    pool: I16
     pool_after: I32
-    hill: I32
+    hill: I16
     hill_after: I32
-    whists: I32
+    whists: I16
     finished: npt.NDArray[np.bool_]
     after_end: npt.NDArray[np.bool_]
     """Per deal: recorded after every pool reached T (8), so not settled."""
+    gain: I16
+    """Per deal, D times what i gains from j (deals x 4 x 4, :func:`gains`)."""
+    divisor: I8
+    """Per deal, D (8: N, or N - 1 with ``hill_split = opponents_only``)."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _seat(k: int, n: int) -> int:
     """``k % n`` for ``0 <= k < 2 n`` (a seat counted on from another): no division."""
     return k - n if k >= n else k
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _short(rules: I64, c: int) -> int:
     per = rules[RULE_KW] * c
     return per // 2 if rules[RULE_HALF_RESP] else per
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _contract(rules: I64, decl: int, lv: int, d1: int, d2: int, s1: int, s2: int, t: I64,
-              i: int, pool: I64, hill: I32, w: I32) -> None:
+              i: int, pool: I64, hill: I16, w: I16) -> None:
     """One contract deal's entries (6.2): ``pool`` is this deal's entry; ``t``, ``hill`` and
     ``w`` hold every deal (row ``i`` is this one: no view per deal)."""
     c = VALUE[lv]
@@ -172,9 +189,9 @@ def _contract(rules: I64, decl: int, lv: int, d1: int, d2: int, s1: int, s2: int
         w[i, ps, decl] = total // 2
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _raspasy(rules: I64, n: int, dealer: int, level: int, t: I64, i: int, pool: I64,
-             hill: I32, w: I32) -> None:
+             hill: I16, w: I16) -> None:
     """All pass (7): level cost per trick above the fewest, zero bonus; hill or whists."""
     low = 10
     for k in range(1, 4):
@@ -196,9 +213,9 @@ def _raspasy(rules: I64, n: int, dealer: int, level: int, t: I64, i: int, pool: 
             hill[i, s] += cost
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _write_pool(rules: I64, n: int, donor: int, points: int, pool: I64, hill: I64,
-                dhill: I32, w: I32, i: int) -> None:
+                dhill: I16, w: I16, i: int) -> None:
     """Pool points through the overflow (8); ``pool``/``hill`` are the game's running values."""
     target = rules[RULE_TARGET]
     own = min(points, max(0, target - pool[donor]))
@@ -221,29 +238,52 @@ def _write_pool(rules: I64, n: int, donor: int, points: int, pool: I64, hill: I6
         rest -= give
 
 
+@numba.njit(cache=True, inline="always")
+def _gain(i: int, n: int, d: int, to_hill: int, dpool: I16, dhill: I16, w: I16,
+          gain: I16) -> None:
+    """Deal ``i``'s ``D (W_ij - W_ji) + 10 (H_j - H_i)`` (8, ``reference.received``), with H
+    the hill (less the pool with ``to_hill``): what the scan just wrote, still in cache."""
+    for a in range(n):
+        ha = dhill[i, a] - dpool[i, a] * to_hill
+        for b in range(a + 1, n):
+            hb = dhill[i, b] - dpool[i, b] * to_hill
+            x = d * (w[i, a, b] - w[i, b, a]) + 10 * (hb - ha)
+            gain[i, a, b] = x
+            gain[i, b, a] = -x
+
+
 @numba.njit(cache=True)
 def _scan(game: I64, dealer: I64, declarer: I64, level: I64, misere: I64, d1: I64, d2: I64,
           s1: I64, s2: I64, tricks: I64, rules: I64, players: I64,
-          dpool: I32, pool_after: I32, dhill: I32, hill_after: I32, w: I32,
-          finished: npt.NDArray[np.bool_], after_end: npt.NDArray[np.bool_]) -> None:
+          dpool: I16, pool_after: I32, dhill: I16, hill_after: I32, w: I16,
+          finished: npt.NDArray[np.bool_], after_end: npt.NDArray[np.bool_],
+          gain: I16, divisor: I8) -> None:
     pool = np.zeros(4, dtype=np.int64)
     hill = np.zeros(4, dtype=np.int64)
     entry = np.zeros(4, dtype=np.int64)
     before = np.zeros(4, dtype=np.int64)
     r = np.zeros(rules.shape[1], dtype=np.int64)  # the game's rules, copied once per game
     run = 0
+    ended = False
+    d = 3
     for i in range(len(game)):
         g = game[i]
         n = players[g]
         if i == 0 or game[i - 1] != g:
-            r[:] = rules[g]
-            pool[:] = 0
-            hill[:] = 0
+            for k in range(r.size):
+                r[k] = rules[g, k]
+            for s in range(4):
+                pool[s] = 0
+                hill[s] = 0
             run = 0
-        elif finished[g]:
+            ended = False
+            d = n if r[RULE_OWNER_SHARES] else n - 1
+        divisor[i] = d
+        if ended:
             after_end[i] = True
             continue
-        entry[:] = 0
+        for s in range(4):
+            entry[s] = 0
         decl = declarer[i]
         if decl < 0:
             level_now = STEPS[r[RULE_PROGRESSION], min(run, 2)]
@@ -275,46 +315,30 @@ def _scan(game: I64, dealer: I64, declarer: I64, level: I64, misere: I64, d1: I6
             hill_after[i, s] = hill[s]
             done = done and pool[s] >= r[RULE_TARGET]
         finished[g] = done
+        ended = done
+        _gain(i, n, d, r[RULE_TO_HILL], dpool, dhill, w, gain)
 
 
 def scan(c: Columns) -> Scan:
     """Every deal's pool, hill and whists (the running state across each game)."""
     m = len(c.game)
     out = Scan(
-        pool=np.zeros((m, 4), np.int32), pool_after=np.zeros((m, 4), np.int32),
-        hill=np.zeros((m, 4), np.int32), hill_after=np.zeros((m, 4), np.int32),
-        whists=np.zeros((m, 4, 4), np.int32), finished=np.zeros(len(c.players), np.bool_),
-        after_end=np.zeros(m, np.bool_),
+        pool=np.zeros((m, 4), np.int16), pool_after=np.zeros((m, 4), np.int32),
+        hill=np.zeros((m, 4), np.int16), hill_after=np.zeros((m, 4), np.int32),
+        whists=np.zeros((m, 4, 4), np.int16), finished=np.zeros(len(c.players), np.bool_),
+        after_end=np.zeros(m, np.bool_), gain=np.zeros((m, 4, 4), np.int16),
+        divisor=np.ones(m, np.int8),
     )
     _scan(c.game, c.dealer, c.declarer, c.level, c.misere, c.defender_1, c.defender_2,
           c.defence_1, c.defence_2, c.tricks, c.rules, c.players,
           out.pool, out.pool_after, out.hill, out.hill_after, out.whists, out.finished,
-          out.after_end)
+          out.after_end, out.gain, out.divisor)
     return out
 
 
-@numba.njit(cache=True)
-def _gains(game: I64, rules: I64, players: I64, dpool: I32, dhill: I32, w: I32, gain: I32,
-           divisor: I64) -> None:
-    for i in range(len(game)):
-        g = game[i]
-        n = players[g]
-        d = n if rules[g, RULE_OWNER_SHARES] else n - 1
-        divisor[i] = d
-        to_hill = rules[g, RULE_TO_HILL]
-        for a in range(n):
-            ha = dhill[i, a] - dpool[i, a] * to_hill
-            for b in range(n):
-                hb = dhill[i, b] - dpool[i, b] * to_hill
-                gain[i, a, b] = d * (w[i, a, b] - w[i, b, a]) + 10 * (hb - ha)
-
-
-def gains(c: Columns, s: Scan) -> tuple[I32, I64]:
+def gains(c: Columns, s: Scan) -> tuple[I16, I8]:
     """Per deal, D times what i gains from j, ``D (W_ij - W_ji) + 10 (H_j - H_i)`` with H the
     hill (less the pool with ``to_hill``; 8, ``reference.received``), and D (deals x 4 x 4 and
-    deals): nothing here runs across deals, so it is a loop of its own after the scan."""
-    m = len(c.game)
-    gain = np.zeros((m, 4, 4), np.int32)
-    divisor = np.ones(m, np.int64)
-    _gains(c.game, c.rules, c.players, s.pool, s.hill, s.whists, gain, divisor)
-    return gain, divisor
+    deals). Nothing in them runs across deals; the scan writes them as it closes each deal,
+    while its entries are in cache (:func:`_gain`)."""
+    return s.gain, s.divisor
