@@ -242,14 +242,28 @@ def _write_pool(rules: I64, n: int, donor: int, points: int, pool: I64, hill: I6
 def _gain(i: int, n: int, d: int, to_hill: int, dpool: I16, dhill: I16, w: I16,
           gain: I16) -> None:
     """Deal ``i``'s ``D (W_ij - W_ji) + 10 (H_j - H_i)`` (8, ``reference.received``), with H
-    the hill (less the pool with ``to_hill``): what the scan just wrote, still in cache."""
-    for a in range(n):
-        ha = dhill[i, a] - dpool[i, a] * to_hill
-        for b in range(a + 1, n):
-            hb = dhill[i, b] - dpool[i, b] * to_hill
-            x = d * (w[i, a, b] - w[i, b, a]) + 10 * (hb - ha)
-            gain[i, a, b] = x
-            gain[i, b, a] = -x
+    the hill (less the pool with ``to_hill``): what the scan just wrote, still in cache. The
+    three pairs of the first three seats are written out (a loop over pairs costs more than
+    the arithmetic), then the fourth seat's pairs."""
+    h0 = dhill[i, 0] - dpool[i, 0] * to_hill
+    h1 = dhill[i, 1] - dpool[i, 1] * to_hill
+    h2 = dhill[i, 2] - dpool[i, 2] * to_hill
+    x = d * (w[i, 0, 1] - w[i, 1, 0]) + 10 * (h1 - h0)
+    gain[i, 0, 1] = x
+    gain[i, 1, 0] = -x
+    x = d * (w[i, 0, 2] - w[i, 2, 0]) + 10 * (h2 - h0)
+    gain[i, 0, 2] = x
+    gain[i, 2, 0] = -x
+    x = d * (w[i, 1, 2] - w[i, 2, 1]) + 10 * (h2 - h1)
+    gain[i, 1, 2] = x
+    gain[i, 2, 1] = -x
+    if n == 4:
+        h3 = dhill[i, 3] - dpool[i, 3] * to_hill
+        for a in range(3):
+            ha = dhill[i, a] - dpool[i, a] * to_hill
+            x = d * (w[i, a, 3] - w[i, 3, a]) + 10 * (h3 - ha)
+            gain[i, a, 3] = x
+            gain[i, 3, a] = -x
 
 
 @numba.njit(cache=True)
