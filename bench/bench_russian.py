@@ -7,8 +7,8 @@ preset, the pool target 100 so that games run their 50 deals), each game repeate
 ``Settlement`` protocol hands it over. It is settled three ways, each timed separately:
 
 - the kernel core on the prepared int columns (what the 20 M deals/s target is about): the scan
-  of the running pulya (``kernel.scan``) and the pairwise gains after it (``kernel.gains``),
-  timed apart and together;
+  of the running pulya, which writes each deal's pairwise gains as it closes the deal
+  (``kernel.scan``), and ``kernel.gains``, which hands them over;
 - ``SETTLEMENT.settle``, frames in and frames out;
 - the per-deal reference (``reference.score_deal`` and ``reference.result`` deal by deal) on the
   500 distinct games; ``reference.settle`` of those games and the kernel's frames are checked
@@ -16,6 +16,12 @@ preset, the pool target 100 so that games run their 50 deals), each game repeate
 
 Times are CPU times of this process (best of several runs, one thread); the load average is
 printed beside them.
+
+Then the property run (:func:`agreement`): for each convention (Sochi, Leningrad, Rostov) at
+least ``PROPERTY_DEALS`` (1,000,000) deals from the generator (``random_game``, three or four
+players, pool targets 20 to 200), settled by the kernel and by the reference in chunks of about
+``CHUNK`` deals; every frame (settlements, transfers, whists, standings) must be equal. The CI
+property test (``tests/scoring/russian/test_properties.py``) draws small leagues.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import os
 os.environ.setdefault("POLARS_MAX_THREADS", "1")  # one core (numpy is single-threaded here)
 
 import random
+import time
 
 import numpy as np
 import polars as pl
@@ -35,12 +42,16 @@ from model.russian.frame import deal_row, deals_frame
 from model.russian.params import PRESET_FLAGS, preset
 from model.russian.simulate import random_game
 from scoring.russian import SETTLEMENT, reference
-from scoring.russian.frames import read_rules
+from scoring.russian.frames import RussianSettled, read_rules
 from scoring.russian.kernel import gains, scan
 from scoring.russian.settle import columns
 
 GAMES, PER_GAME, COPIES = 500, 50, 40
 TARGET = 100
+CONVENTIONS = ("sochi", "leningrad", "rostov")
+PROPERTY_DEALS = int(os.environ.get("BENCH_RUSSIAN_PROPERTY_DEALS", 1_000_000))
+"""Deals per convention in the property run (the environment variable makes a short run)."""
+CHUNK = 100_000
 
 
 def league() -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -80,7 +91,56 @@ def reference_core(games: pl.DataFrame, deals: pl.DataFrame) -> None:
         reference.result(rules, n, got.pool, got.hill, got.whists)
 
 
+def chunk(rng: random.Random, convention: str, first: int, size: int
+          ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Random legal games of one convention until ``size`` deals (ids from ``first`` on)."""
+    games, rows = [], []
+    k = first
+    while len(rows) < size:
+        rules = preset(convention, pool_target=rng.choice((20, 50, 100, 200)))  # type: ignore[arg-type]
+        g, ds = random_game(rng, f"{convention}-{k:07d}", rng.randint(10, 120), rules=rules)
+        games.append({"game_id": g.game_id, "players": list(g.players),
+                      "rules": g.rules.model_dump_json()})
+        rows += [deal_row(g, d) for d in ds]
+        k += 1
+    return pl.DataFrame(games), deals_frame(rows)
+
+
+def equal(games: pl.DataFrame, deals: pl.DataFrame) -> int:
+    """Assert the kernel's frames equal the reference's; the settled deal rows compared."""
+    fast, slow = SETTLEMENT.settle(games, deals), reference.settle(games, deals)
+    assert isinstance(fast, RussianSettled) and isinstance(slow, RussianSettled)
+    for name, keys in (("settlements", ["game_id", "deal_no", "seat"]),
+                       ("transfers", ["game_id", "deal_no", "payer", "payee"]),
+                       ("whists", ["game_id", "deal_no", "writer", "against"]),
+                       ("standings", ["game_id", "player"])):
+        assert_frame_equal(getattr(fast, name).sort(keys), getattr(slow, name).sort(keys))
+    return fast.settlements.select("game_id", "deal_no").unique().height
+
+
+def agreement(convention: str, total: int = PROPERTY_DEALS, seed: int = 13) -> None:
+    """The property run of one convention: kernel == reference on ``total`` generated deals."""
+    rng = random.Random(f"{convention}-{seed}")
+    deals = games = settled = 0
+    t = time.perf_counter()
+    while deals < total:
+        g, d = chunk(rng, convention, games, min(CHUNK, total - deals))
+        settled += equal(g, d)
+        deals, games = deals + d.height, games + g.height
+    print(f"  {convention:9s} kernel == reference on {deals:,} deals ({games:,} games, "
+          f"{settled:,} settled, the rest after their game's end): every frame equal "
+          f"({time.perf_counter() - t:.0f} s)", flush=True)
+
+
 def run() -> None:
+    speed()
+    print(f"property run: the kernel against the reference on at least {PROPERTY_DEALS:,} "
+          "generated deals per convention", flush=True)
+    for convention in CONVENTIONS:
+        agreement(convention)
+
+
+def speed() -> None:
     base_games, base_deals = league()
     games, deals = copies(base_games, base_deals)
     n = deals.height
@@ -104,10 +164,9 @@ def run() -> None:
         assert_frame_equal(x, y)
     k_rate, s_rate, r_rate = n / t_kernel, n / t_settle, base_deals.height / t_ref
     print(f"{n:,} deals in {len(ids):,} games of {PER_GAME} ({GAMES} distinct, every preset)")
-    print(f"  scan (kernel.scan):            {t_scan * 1e3:8.1f} ms  "
+    print(f"  scan (kernel.scan, the gains included): {t_scan * 1e3:6.1f} ms  "
           f"{n / t_scan / 1e6:7.2f} M deals/s")
-    print(f"  gains (kernel.gains):          {t_gains * 1e3:8.1f} ms  "
-          f"{n / t_gains / 1e6:7.2f} M deals/s")
+    print(f"  gains (kernel.gains, the scan's arrays): {t_gains * 1e3:6.3f} ms")
     print(f"  kernel core (scan + gains):    {t_kernel * 1e3:8.1f} ms  "
           f"{k_rate / 1e6:7.2f} M deals/s  (target >= 20)")
     print(f"  settle() frames in/out:        {t_settle * 1e3:8.1f} ms  "
