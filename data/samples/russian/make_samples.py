@@ -3,8 +3,10 @@
 Run: ``.venv/bin/python data/samples/russian/make_samples.py`` (from the project root).
 
 Deterministic (fixed seed). Score-sheet deals (no cards) are drawn by ``model/russian/simulate.py``
-and checked with ``model/russian/check.py``; one table of each convention, one of them with four
-players (the dealer sits out); each game stops at the deal that closes every pool.
+and checked with ``model/russian/check.py``; a contract below the raspasy exit (russian.md 7,
+``raspasy.check_game``: Leningrad's 7-7-7) is raised to the exit level; one table of each
+convention, one of them with four players (the dealer sits out); each game stops at the deal that
+closes every pool.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from model.russian.frame import deal_row  # noqa: E402
 from model.russian.params import RussianRules, preset  # noqa: E402
+from model.russian.raspasy import check_game  # noqa: E402
 from model.russian.records import RussianDeal, RussianGame  # noqa: E402
 from model.russian.simulate import random_game  # noqa: E402
 from scoring.russian.reference import Deal, Sheet, finished, score_deal  # noqa: E402
@@ -31,6 +34,16 @@ TABLES: list[tuple[str, list[str], int, RussianRules]] = [
      preset("leningrad", pool_target=10)),
     ("nevsky/2026-11-29/rostov", ["Ivan", "Irina", "Pavel"], 60, preset("rostov", pool_target=10)),
 ]
+
+
+def exit_kept(g: RussianGame, deals: list[RussianDeal]) -> list[RussianDeal]:
+    """Each contract below the raspasy exit raised to level 7 (the exit levels are 6 or 7), the
+    same strain, tricks and words (7)."""
+    while found := check_game(g, deals):
+        no = found[0][0]
+        deals = [d if d.deal_no != no else RussianDeal.model_validate(
+            d.model_dump() | {"contract": "7" + (d.contract or "")[1:]}) for d in deals]
+    return deals
 
 
 def until_the_end(g: RussianGame, deals: list[RussianDeal]) -> list[RussianDeal]:
@@ -48,7 +61,7 @@ def main() -> None:
     lines = []
     for game_id, players, deals, rules in TABLES:
         g, ds = random_game(rng, game_id, deals, rules, players)
-        ds = until_the_end(g, ds)
+        ds = until_the_end(g, exit_kept(g, ds))
         game = g.model_dump(mode="json", exclude_none=True, exclude_defaults=False)
         game["rules"] = rules.model_dump(mode="json", exclude_defaults=True) | {
             "convention": rules.convention}
