@@ -20,7 +20,8 @@ def _opt(flag: str, text: str) -> Any:
 def simulate_command(
     variant: Annotated[str, _opt(
         "--variant",
-        "Variant to simulate (greek-prefa, swabian, balkan, bridge-rubber, bridge-duplicate).",
+        "Variant to simulate (greek-prefa, swabian, balkan, russian, bridge-rubber, "
+        "bridge-duplicate).",
     )],
     games: Annotated[int, _opt("--games", "Number of games.")] = 100,
     deals_per_game: Annotated[int, _opt("--deals-per-game", "Deals in each game.")] = 20,

@@ -34,6 +34,23 @@ def test_simulate_writes_jsonl(tmp_path: Path) -> None:
     assert lines[0]["rules"] == {"four_aces": "fixed_chips"}
 
 
+def test_simulate_four_russian_players(tmp_path: Path) -> None:
+    # russian.md 1: --players 4, the dealer sits out (no hand); a variant without the option
+    # refuses it
+    out = tmp_path / "sim.jsonl"
+    result = CliRunner().invoke(app, ["simulate", "--variant", "russian", "--players", "4",
+                                      "--games", "2", "--deals-per-game", "5", "--out", str(out),
+                                      "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    games = [r for r in lines if r["record"] == "game"]
+    assert [len(g["players"]) for g in games] == [4, 4]
+    assert all(r["dealer"] not in r["hands"] for r in lines if r["record"] == "deal")
+    refused = CliRunner().invoke(app, ["simulate", "--variant", "swabian", "--players", "4",
+                                       "--out", str(tmp_path / "x.jsonl")])
+    assert refused.exit_code == 2 and "options" in refused.output
+
+
 @pytest.mark.parametrize("args", [["--variant", "whist"], ["--variant", "greek", "--play", "x"],
                                   ["--variant", "greek"]])
 def test_simulate_refuses_bad_input(tmp_path: Path, args: list[str]) -> None:
