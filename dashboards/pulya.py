@@ -8,6 +8,8 @@ after a change, joined by dots (``2.4.10``; only the last :data:`SHOWN` of a lon
 ellipsis), so the last number is the value now: the final pool and hill of the table form
 (``dashboards/sheets.py``) and the whists written against that opponent; the pool target is in
 the centre. Each band also carries a ``<title>`` (``Anna pool 20``) read as a tooltip and by tests.
+Drawn in dark ink on a paper-coloured ground, so it reads the same in a light and a dark theme;
+the page shows it as an image (:func:`as_img`: Streamlit's HTML sanitiser drops inline SVG).
 
 Input: the game's ``settlements`` rows (``pool_delta``, ``pool_after``, ``hill_delta``,
 ``hill_after``; ``queries.game_sheet``) and its pairwise whists (``writer``, ``against``,
@@ -16,6 +18,7 @@ Input: the game's ``settlements`` rows (``pool_delta``, ``pool_after``, ``hill_d
 
 from __future__ import annotations
 
+import base64
 import math
 from collections.abc import Sequence
 
@@ -31,6 +34,7 @@ RADII = (34.0, 110.0, 170.0, 236.0)
 """Radii of the centre circle and of the outer edges of the pool, hill and whists bands."""
 SHOWN = 6
 """Values of a running record written out; older ones become an ellipsis."""
+INK, PAPER = "#1f2a44", "#fdfbf3"
 
 
 def record(values: Sequence[float]) -> str:
@@ -91,7 +95,8 @@ def pulya_svg(rows: pl.DataFrame, pairwise: pl.DataFrame, players: Sequence[str]
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{-MARGIN} 0 {SIZE + 2 * MARGIN} '
         f'{SIZE}" role="img" aria-label="pulya" style="max-width:{SIZE + 2 * MARGIN}px;'
         'width:100%">',
-        '<g fill="none" stroke="currentColor" stroke-width="1.2">',
+        f'<rect x="{-MARGIN}" y="0" width="{SIZE + 2 * MARGIN}" height="{SIZE}" fill="{PAPER}"/>',
+        f'<g fill="none" stroke="{INK}" stroke-width="1.2">',
         *(f'<circle cx="{CENTRE}" cy="{CENTRE}" r="{r}"/>' for r in RADII),
     ]
     for k in range(n):
@@ -100,7 +105,7 @@ def pulya_svg(rows: pl.DataFrame, pairwise: pl.DataFrame, players: Sequence[str]
         for j in range(1, n - 1):
             parts.append(_ray(start + j * wedge / (n - 1), r_hill, r_whists))
     parts.append("</g>")
-    parts.append('<g fill="currentColor" font-family="sans-serif">')
+    parts.append(f'<g fill="{INK}" font-family="sans-serif">')
     if target is not None:
         parts.append(_label(math.pi / 2, 0, str(target), f"pool target {target}", 16, "target"))
     for k, p in enumerate(players):
@@ -131,3 +136,10 @@ def pulya_svg(rows: pl.DataFrame, pairwise: pl.DataFrame, players: Sequence[str]
                      f"{escape(p)}</text>")
     parts += ["</g>", "</svg>"]
     return "".join(parts)
+
+
+def as_img(svg: str, alt: str = "the pulya") -> str:
+    """``svg`` as an HTML ``<img>`` (a base64 data URI) for ``st.html``."""
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return f'<img alt="{escape(alt)}" src="data:image/svg+xml;base64,{data}" style="width:100%">'
+

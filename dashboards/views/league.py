@@ -13,6 +13,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards.common import OKABE_ITO, deal_link, empty, filters, guarded, query, show
+from dashboards.pulya import as_img
 from dashboards.sheets import score_sheet, sheet_picture
 from dashboards.text import cash, md, number, rules_table, unit
 
@@ -76,7 +77,7 @@ def _sheet(game_id: str) -> None:
         beside = st.container()
         if picture is not None:
             drawn, beside = st.columns([2, 3])
-            drawn.html(picture)
+            drawn.html(as_img(picture, f"the pulya of {game_id}"))
             drawn.caption("Pool (inside), hill and the whists written on each opponent, each "
                           "value after a change; the pool target in the centre.")
         with beside:

@@ -28,8 +28,10 @@ from dashboards import queries as q
 from dashboards.db import read_only
 from dashboards.filters import Filters
 from dashboards.serve import command, environment
+from dashboards.sheets import score_sheet
 from tests.conftest import ROOT
 from tests.dashboards import fixture_db as fx
+from tests.dashboards.test_pulya import svg_of_img, titles
 
 CHROMIUM = Path("/usr/bin/chromium")
 OUT = ROOT / "tests" / "out"
@@ -306,3 +308,24 @@ def test_upload_through_the_browser(page, servers: dict[str, str], tmp_path: Pat
     assert "club.jsonl: 2 records, 2 stored" in verdict.first.inner_text(), \
         verdict.first.inner_text()
     _shot(page, "upload_stored")
+
+
+def test_pulya_picture_in_the_browser(page, servers: dict[str, str], demo_db: Path) -> None:
+    """The pulya (russian.md 5) drawn on the League page for the first Russian game: the SVG is
+    in the page (not sanitised away) and its bands hold the table form's final pool and hill."""
+
+    with read_only(demo_db) as con:
+        game_id = q.games(con, Filters(variant="russian"))["game_id"][0]
+        players = list(q.game_info(con, game_id)["players"][0])
+        total = score_sheet(q.game_sheet(con, game_id), "russian", players).row(-1, named=True)
+    _open(page, f"{servers['demo']}/?variant=russian", "League")
+    img = page.locator("img[src^='data:image/svg+xml']")
+    img.wait_for()
+    img.scroll_into_view_if_needed()
+    assert img.evaluate("i => i.complete && i.naturalWidth > 0")  # the browser drew it
+    svg = svg_of_img(f'src="{img.get_attribute("src")}"')
+    shown = titles(svg)
+    for p in players:
+        assert f"{p} pool {int(total[f'{p} pool'])}" in shown
+        assert f"{p} hill {int(total[f'{p} hill'])}" in shown
+    _shot(page, "league_pulya")

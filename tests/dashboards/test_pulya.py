@@ -4,6 +4,7 @@ player's pool, hill and whists in the picture are the table form's numbers."""
 
 from __future__ import annotations
 
+import base64
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -39,10 +40,16 @@ def value(shown: dict[str, str], label: str) -> float:
     return float(title.rsplit(" ", 1)[1])
 
 
+def svg_of_img(img: str) -> str:
+    """The SVG inside an ``<img>`` of ``pulya.as_img``."""
+    [data] = re.findall(r'src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', img)
+    return base64.b64decode(data).decode("utf-8")
+
+
 def _svg_of(at: object) -> str:
     bodies = [str(h.proto.body) for h in at.get("html")]  # type: ignore[attr-defined]
-    [svg] = [b for b in bodies if b.startswith("<svg")]
-    return svg
+    [img] = [b for b in bodies if "data:image/svg+xml" in b]
+    return svg_of_img(img)
 
 
 @pytest.mark.parametrize("game_id", SAMPLE_GAMES)
