@@ -89,6 +89,6 @@ def simulator(
         raise SimulationError(f"bad {v.name} rules {dict(rules or {})!r}: {exc}") from exc
     try:
         return SIMULATORS[v.name](house, play, **dict(options or {}))
-    except (TypeError, ValueError) as exc:  # an option the driver has not, a bad value
-        raise SimulationError(f"bad {v.name} simulator options {dict(options or {})!r}: "
-                              f"{exc}") from exc
+    except (TypeError, ValueError, KeyError) as exc:  # an option it has not, a bad value
+        what = f"simulator options {dict(options)!r}" if options else f"rules {dict(rules or {})!r}"
+        raise SimulationError(f"bad {v.name} {what}: {exc}") from exc
