@@ -16,7 +16,7 @@ import duckdb
 import polars as pl
 
 from dashboards.filters import Filters
-from dashboards.queries import _frame, _names_of, _where
+from dashboards.queries import _frame, _is_person, _where
 from dashboards.stats import with_rate
 from model.tables import CARD_REVIEW, DEAL_REVIEW, DECISION_REVIEW, GAMES, has_table
 from scoring.stats import Z95
@@ -41,12 +41,14 @@ def _same(alias: str, by_month: bool) -> str:
 def _wide(con: Con, f: Filters, by_month: bool) -> pl.DataFrame:
     """One row per variant (and month): the counts behind every metric."""
     where, params = _where(con, f.without_player())
+    card_of, pairs = _is_person(con, f.player, "g.variant", "c.player")
+    decision_of, _ = _is_person(con, f.player, "g.variant", "r.player")
     keys = "variant" + (", month" if by_month else "")
     sql = f"""
         WITH cards AS (
             SELECT {_group(by_month)}, c.game_id, c.deal_no, c.card_no, c.side, c.cost
             FROM {CARD_REVIEW} c JOIN {GAMES} g ON g.game_id = c.game_id
-            WHERE (g.variant, c.player) IN ({_names_of(con)}) AND {where}),
+            WHERE {card_of} AND {where}),
         deals AS (
             SELECT {keys}, side, game_id, deal_no, sum(cost) AS lost
             FROM cards GROUP BY ALL),
@@ -72,7 +74,7 @@ def _wide(con: Con, f: Filters, by_month: bool) -> pl.DataFrame:
             SELECT {_group(by_month)}, count(*) AS decisions,
                    count(*) FILTER (WHERE r.correct) AS correct
             FROM {DECISION_REVIEW} r JOIN {GAMES} g ON g.game_id = r.game_id
-            WHERE (g.variant, r.player) IN ({_names_of(con)}) AND {where} GROUP BY ALL),
+            WHERE {decision_of} AND {where} GROUP BY ALL),
         groups AS (SELECT {keys} FROM card_counts UNION SELECT {keys} FROM decision_counts)
         SELECT k.*, c.* EXCLUDE ({keys}), d.* EXCLUDE ({keys}), x.* EXCLUDE ({keys})
         FROM groups k
@@ -80,7 +82,7 @@ def _wide(con: Con, f: Filters, by_month: bool) -> pl.DataFrame:
         LEFT JOIN deal_counts d ON {_same("d", by_month)}
         LEFT JOIN decision_counts x ON {_same("x", by_month)}
         ORDER BY {keys}"""
-    return _frame(con, sql, [f.player, *params, f.player, *params])
+    return _frame(con, sql, [*pairs, *params, *pairs, *params])
 
 
 def _mean(total: float | None, squares: float | None, n: int | None
@@ -136,15 +138,16 @@ def costliest_cards(con: Con, f: Filters, limit: int = 20) -> pl.DataFrame:
     if not f.player or not has_table(con, CARD_REVIEW):
         return pl.DataFrame()
     where, params = _where(con, f.without_player())
+    his, pairs = _is_person(con, f.player, "g.variant", "c.player")
     sql = f"""SELECT g.variant, g.started_at, c.game_id, c.deal_no, c.card_no, c.side, c.card,
                      c.cost, c.best_cards, c.value_before, c.value_after
               FROM {CARD_REVIEW} c JOIN {GAMES} g ON g.game_id = c.game_id
-              WHERE (g.variant, c.player) IN ({_names_of(con)}) AND c.cost > 0
+              WHERE {his} AND c.cost > 0
                     AND {where}
               ORDER BY c.cost DESC, g.started_at DESC NULLS LAST, c.game_id, c.deal_no,
                        c.card_no
               LIMIT ?"""
-    return _frame(con, sql, [f.player, *params, limit])
+    return _frame(con, sql, [*pairs, *params, limit])
 
 
 def costliest_decisions(con: Con, f: Filters, limit: int = 20) -> pl.DataFrame:
@@ -152,15 +155,16 @@ def costliest_decisions(con: Con, f: Filters, limit: int = 20) -> pl.DataFrame:
     if not f.player or not has_table(con, DECISION_REVIEW):
         return pl.DataFrame()
     where, params = _where(con, f.without_player())
+    his, pairs = _is_person(con, f.player, "g.variant", "r.player")
     sql = f"""SELECT g.variant, g.started_at, r.game_id, r.deal_no, r.kind, r.choice, r.best,
                      r.value_choice, r.value_best, r.cost
               FROM {DECISION_REVIEW} r JOIN {GAMES} g ON g.game_id = r.game_id
-              WHERE (g.variant, r.player) IN ({_names_of(con)}) AND NOT r.correct
+              WHERE {his} AND NOT r.correct
                     AND {where}
               ORDER BY r.cost DESC NULLS LAST, g.started_at DESC NULLS LAST, r.game_id,
                        r.deal_no, r.decision_no
               LIMIT ?"""
-    return _frame(con, sql, [f.player, *params, limit])
+    return _frame(con, sql, [*pairs, *params, limit])
 
 
 def deal_review(con: Con, game_id: str, deal_no: int) -> pl.DataFrame:

@@ -197,6 +197,24 @@ def test_contract_deals_drill_down(con) -> None:
     assert q.contract_deals(con, Filters(), "greek-prefa", "6S", "pass").is_empty()
 
 
+def test_card_deal_search_reads_boards_as_the_records_state_them(demo_con) -> None:
+    """The replayer's search takes the board from the variant's flat table (``deals_bridge``),
+    not the JSON record: the same boards, the same matches (records.md 1.2 ``board``)."""
+    every = q.card_deals(demo_con, Filters(), limit=1_000_000)
+    stated = demo_con.sql("""
+        SELECT game_id, deal_no,
+               TRY_CAST(json_extract_string(record, '$.board') AS INTEGER) AS board
+        FROM deals WHERE has_cards""").pl()
+    joined = every.join(stated, on=["game_id", "deal_no"], how="left", suffix="_record")
+    assert every.height == stated.height and joined["board"].null_count() < every.height
+    assert joined["board"].eq_missing(joined["board_record"]).all()
+    boards = stated.filter(pl.col("board").is_not_null())["board"].value_counts()
+    board = int(boards.sort("count")["board"][-1])
+    found = q.card_deals(demo_con, Filters(), str(board), limit=1_000_000)
+    expected = stated.filter((pl.col("board") == board) | (pl.col("deal_no") == board)).height
+    assert found.height == expected == q.card_deal_count(demo_con, Filters(), str(board))
+
+
 def test_card_deals_and_detail(con) -> None:
     cards = q.card_deals(con, Filters())
     assert cards.height == 3
