@@ -5,7 +5,8 @@ One browser for the module and two servers (``dashboards.serve``): the demo-like
 empty one. Every page is opened for every variant and for "(all)"; a page fails on an exception
 element, traceback text, a "None"/"nan" cell or a server path. Then the shared filters are walked
 across three page switches and a reload, the replayer is clicked through and a file uploaded.
-Screenshots land in ``tests/out/`` (gitignored); the time each page took is printed.
+Screenshots land in ``tests/out/`` (gitignored); the time each page took, a cold page's and a
+replayer step's are printed (``-s``), not asserted.
 
 Nothing here waits for luck: every step waits for a condition the page shows (the app's script
 state, a heading, a message), with generous timeouts, so a loaded machine is slower, not red.
@@ -192,6 +193,24 @@ def _views(db: Path) -> list[tuple[str, str, str]]:
                 name = f"{path or 'league'}_{v or 'all'}{'_player' if who else ''}"
                 views.append((f"{path}?{urllib.parse.urlencode(query)}", title, name))
     return views
+
+
+def test_cold_page_and_step_times(page, servers: dict[str, str]) -> None:
+    """Printed, not asserted (``-s``; docs/dashboards.md "Speed"): the first page the demo server
+    serves (a cold page: a new session, no cached query), then the replayer's load and one step
+    by key, each timed to the condition the page shows. First in the module, so the server is
+    cold when it runs in a full run or alone."""
+    print(f"cold page (League): {_open(page, servers['demo'], 'League'):.2f} s")
+    league = urllib.parse.quote_plus(fx.LEAGUE7)
+    seconds = _open(page, f"{servers['demo']}/replayer?league={league}", "Hand replayer")
+    page.get_by_text("After 0 of 10 tricks").wait_for()
+    print(f"replayer page: {seconds:.2f} s")
+    page.locator("h1").first.click()
+    start = time.monotonic()
+    page.keyboard.press("ArrowRight")
+    page.get_by_text("After 1 of 10 tricks").wait_for()
+    print(f"replayer step (right arrow, fragment rerun): {time.monotonic() - start:.2f} s")
+    assert page.locator("[data-testid='stException']").count() == 0
 
 
 def test_every_page_every_variant(page, servers: dict[str, str], demo_db: Path) -> None:
