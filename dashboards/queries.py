@@ -119,8 +119,8 @@ def _is_person(con: Con, person: str | None, variant: str, name: str
 
 
 def _as_person(con: Con, variant: str, name: str) -> str:
-    """A join giving the row whose ``variant`` and ``name`` columns are named its person
-    (``pp.person``)."""
+    """A join naming the person of each row by its ``variant`` and ``name`` columns (his
+    label as ``pp.person``)."""
     return f"JOIN ({_people(con)}) pp ON pp.variant = {variant} AND pp.name = {name}"
 
 
