@@ -2,10 +2,10 @@
 read-only connection, returning polars frames, for the Player and Replayer pages.
 
 They read the review tables (``card_review``, ``decision_review``, ``deal_review``) beside
-``games``; the filters of every page (variant, league, dates) apply to the games, the player is
-bound. Every rate comes with its n and a Wilson 95% interval (``dashboards/stats.py``,
-``scoring/stats.py``); the tricks lost per deal come with the share of deals that lost any (a
-rate, with its interval) and the mean with a normal 95% interval.
+``games``; the filters of every page (variant, league, dates) apply to the games, the player (a
+person, under any of his names) is bound. Every rate comes with its n and a Wilson 95% interval
+(``dashboards/stats.py``, ``scoring/stats.py``); the tricks lost per deal come with the share of
+deals that lost any (a rate, with its interval) and the mean with a normal 95% interval.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import duckdb
 import polars as pl
 
 from dashboards.filters import Filters
-from dashboards.queries import _frame, _where
+from dashboards.queries import _frame, _is_person, _where
 from dashboards.stats import with_rate
 from model.tables import CARD_REVIEW, DEAL_REVIEW, DECISION_REVIEW, GAMES, has_table
 from scoring.stats import Z95
@@ -40,13 +40,15 @@ def _same(alias: str, by_month: bool) -> str:
 
 def _wide(con: Con, f: Filters, by_month: bool) -> pl.DataFrame:
     """One row per variant (and month): the counts behind every metric."""
-    where, params = _where(f.without_player())
+    where, params = _where(con, f.without_player())
+    card_of, pairs = _is_person(con, f.player, "g.variant", "c.player")
+    decision_of, _ = _is_person(con, f.player, "g.variant", "r.player")
     keys = "variant" + (", month" if by_month else "")
     sql = f"""
         WITH cards AS (
             SELECT {_group(by_month)}, c.game_id, c.deal_no, c.card_no, c.side, c.cost
             FROM {CARD_REVIEW} c JOIN {GAMES} g ON g.game_id = c.game_id
-            WHERE c.player = ? AND {where}),
+            WHERE {card_of} AND {where}),
         deals AS (
             SELECT {keys}, side, game_id, deal_no, sum(cost) AS lost
             FROM cards GROUP BY ALL),
@@ -72,7 +74,7 @@ def _wide(con: Con, f: Filters, by_month: bool) -> pl.DataFrame:
             SELECT {_group(by_month)}, count(*) AS decisions,
                    count(*) FILTER (WHERE r.correct) AS correct
             FROM {DECISION_REVIEW} r JOIN {GAMES} g ON g.game_id = r.game_id
-            WHERE r.player = ? AND {where} GROUP BY ALL),
+            WHERE {decision_of} AND {where} GROUP BY ALL),
         groups AS (SELECT {keys} FROM card_counts UNION SELECT {keys} FROM decision_counts)
         SELECT k.*, c.* EXCLUDE ({keys}), d.* EXCLUDE ({keys}), x.* EXCLUDE ({keys})
         FROM groups k
@@ -80,7 +82,7 @@ def _wide(con: Con, f: Filters, by_month: bool) -> pl.DataFrame:
         LEFT JOIN deal_counts d ON {_same("d", by_month)}
         LEFT JOIN decision_counts x ON {_same("x", by_month)}
         ORDER BY {keys}"""
-    return _frame(con, sql, [f.player, *params, f.player, *params])
+    return _frame(con, sql, [*pairs, *params, *pairs, *params])
 
 
 def _mean(total: float | None, squares: float | None, n: int | None
@@ -135,30 +137,34 @@ def costliest_cards(con: Con, f: Filters, limit: int = 20) -> pl.DataFrame:
     """The player's cards that cost most, with the deal to open in the replayer."""
     if not f.player or not has_table(con, CARD_REVIEW):
         return pl.DataFrame()
-    where, params = _where(f.without_player())
+    where, params = _where(con, f.without_player())
+    his, pairs = _is_person(con, f.player, "g.variant", "c.player")
     sql = f"""SELECT g.variant, g.started_at, c.game_id, c.deal_no, c.card_no, c.side, c.card,
                      c.cost, c.best_cards, c.value_before, c.value_after
               FROM {CARD_REVIEW} c JOIN {GAMES} g ON g.game_id = c.game_id
-              WHERE c.player = ? AND c.cost > 0 AND {where}
+              WHERE {his} AND c.cost > 0
+                    AND {where}
               ORDER BY c.cost DESC, g.started_at DESC NULLS LAST, c.game_id, c.deal_no,
                        c.card_no
               LIMIT ?"""
-    return _frame(con, sql, [f.player, *params, limit])
+    return _frame(con, sql, [*pairs, *params, limit])
 
 
 def costliest_decisions(con: Con, f: Filters, limit: int = 20) -> pl.DataFrame:
     """The player's wrong decisions, the costliest first (defence decisions have no cost)."""
     if not f.player or not has_table(con, DECISION_REVIEW):
         return pl.DataFrame()
-    where, params = _where(f.without_player())
+    where, params = _where(con, f.without_player())
+    his, pairs = _is_person(con, f.player, "g.variant", "r.player")
     sql = f"""SELECT g.variant, g.started_at, r.game_id, r.deal_no, r.kind, r.choice, r.best,
                      r.value_choice, r.value_best, r.cost
               FROM {DECISION_REVIEW} r JOIN {GAMES} g ON g.game_id = r.game_id
-              WHERE r.player = ? AND NOT r.correct AND {where}
+              WHERE {his} AND NOT r.correct
+                    AND {where}
               ORDER BY r.cost DESC NULLS LAST, g.started_at DESC NULLS LAST, r.game_id,
                        r.deal_no, r.decision_no
               LIMIT ?"""
-    return _frame(con, sql, [f.player, *params, limit])
+    return _frame(con, sql, [*pairs, *params, limit])
 
 
 def deal_review(con: Con, game_id: str, deal_no: int) -> pl.DataFrame:

@@ -1,4 +1,5 @@
-"""Serve the dashboards: ``main(db, port)`` runs ``streamlit run dashboards/app.py``.
+"""Serve the dashboards: ``main(db, port)`` runs ``streamlit run dashboards/app.py`` (through
+``dashboards.launch``, which imports the dashboards' modules before the first page).
 
 The database path reaches the app through ``$TRICKBOOK_DB``; the upload bound through
 ``--server.maxUploadSize`` (the browser refuses larger files) and ``$TRICKBOOK_UPLOAD_MAX_MB``
@@ -19,9 +20,10 @@ APP = Path(__file__).with_name("app.py")
 
 
 def command(port: int, headless: bool = True) -> list[str]:
-    """The ``streamlit run`` command line."""
+    """The ``streamlit run`` command line (``dashboards.launch``: Streamlit's own command with the
+    dashboards' modules imported first)."""
     return [
-        sys.executable, "-m", "streamlit", "run", str(APP),
+        sys.executable, "-m", "dashboards.launch", "run", str(APP),
         "--server.port", str(port),
         "--server.headless", "true" if headless else "false",
         "--server.maxUploadSize", str(max_upload_mb()),

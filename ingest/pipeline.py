@@ -25,7 +25,7 @@ import duckdb
 import numpy as np
 import polars as pl
 
-from ingest import fastpath, fastpath_cards, fastpath_columns, store
+from ingest import fastpath, fastpath_cards, fastpath_columns, players, store
 from ingest.csv_sheet import sidecar_of
 from ingest.formats import expand, reader_for
 from ingest.jsonl import JsonlReader, parse_line
@@ -646,6 +646,7 @@ def _load_file(
             "quarantined": report.quarantined, "ingested_at": load.now}
         store.log_ingest(conn, log)
         store.mark_pending(conn, report.games)
+        players.register(conn, report.games)
         conn.execute("COMMIT")
     except BaseException:
         with suppress(duckdb.Error):  # a connection DuckDB invalidated has nothing to roll back

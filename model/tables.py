@@ -38,6 +38,8 @@ REPAIRS = "repairs"
 CARD_REVIEW = "card_review"
 DEAL_REVIEW = "deal_review"
 DECISION_REVIEW = "decision_review"
+PLAYERS = "players"
+PLAYER_NAMES = "player_names"
 
 UTC = pl.Datetime("us", "UTC")
 _S, _I8, _I32, _F64, _B = pl.String(), pl.Int8(), pl.Int32(), pl.Float64(), pl.Boolean()
@@ -99,6 +101,9 @@ TABLES: dict[str, Table] = {t.name: t for t in (
         "cost": _I32, "correct": _B,
     }, required=("game_id", "deal_no", "decision_no", "player", "kind", "choice", "best",
                  "value_choice", "value_best", "correct")),
+    Table(PLAYERS, {"person_id": _S, "name": _S}, required=("name",), key=("person_id",)),
+    Table(PLAYER_NAMES, {"variant": _S, "name": _S, "person_id": _S},
+          required=("person_id",), key=("variant", "name")),
 )}
 """The stable tables every variant shares, and ``rescore_pending``: games whose settlements must
 be recomputed (ingest marks them in the same transaction as their deals and the rescore that
@@ -107,7 +112,9 @@ follows clears them, so an interrupted rescore is finished by the next run, ``do
 (``ingest.source.Repair``; a source's rows are replaced by each ingest of it, like its quarantine
 rows); and the review of play (docs/review.md): a row per recorded card and per decision, a row per
 reviewed deal. The review tables have no declared key, like ``deals``: the review writes a deal's
-rows once, in one transaction, and only for deals without a ``deal_review`` row."""
+rows once, in one transaction, and only for deals without a ``deal_review`` row. ``players``: the
+people (an id and the name shown for him); ``player_names``: which person each name at the table
+of each variant is (``ingest/players.py``, docs/ingest.md "People")."""
 
 DDL: dict[str, str] = {name: table.ddl for name, table in TABLES.items()}
 """The generated ``CREATE TABLE IF NOT EXISTS`` of each of these tables, by name."""

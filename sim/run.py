@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 import polars as pl
 
-from ingest import store
+from ingest import players, store
 from model import tables as T
 from model.variants import variant as lookup
 from scoring.registry import settlement
@@ -171,6 +171,7 @@ class DbSink:
             for table, frame in tables.items():
                 store.insert(self.conn, table, frame)
             store.mark_pending(self.conn, ids)
+            players.register(self.conn, ids)
             self._log(tables[T.DEALS], ids)
             self.conn.execute("COMMIT")
         except BaseException:

@@ -1,6 +1,7 @@
 """The ``trickbook`` command line (``docs/cli.md``).
 
-Commands: ingest, score, schema, report, check, export, analyse, dashboard, simulate, balance.
+Commands: ingest, score, schema, report, check, export, analyse, dashboard, players, simulate,
+balance.
 
 Output for people goes to stdout; progress bars and notes go to stderr, so ``report --format csv``
 and ``schema`` can be piped.
@@ -22,6 +23,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+
+from trickbook.players import app as players_app
 
 if TYPE_CHECKING:  # the command bodies import what they use, so that --help starts fast
     import duckdb
@@ -582,6 +585,8 @@ def _lazy_command(name: str, module: str, attr: str, summary: str) -> None:
 
 for _extra in EXTRA_COMMANDS:
     _lazy_command(*_extra)
+
+app.add_typer(players_app, name="players")
 
 
 def main() -> None:

@@ -4,8 +4,8 @@ Reads the canonical record (records.md 1.2: hands, talon, auction, discard, play
 vulnerability and claim) of one deal; the model is :mod:`dashboards.replay`, the drawing
 :mod:`dashboards.render`. The deal is in the URL (``?game=...&deal=N``), so every deal row of
 every page links here; any deal is found by game, board, player or day, a page at a time (the
-count of matches is shown, nothing is cut off silently). Stepping runs in an ``st.fragment``: a
-step redraws the table, not the page.
+count of matches is shown, nothing is cut off silently). Stepping (buttons, or the left and right
+arrow keys, Home and End) runs in an ``st.fragment``: a step redraws the table, not the page.
 """
 
 from __future__ import annotations
@@ -139,15 +139,20 @@ def _result(row: dict[str, Any], replay: Replay) -> None:
 
 @st.fragment
 def _table(replay: Replay, variant: str) -> None:
-    """The hands around the table, stepped trick by trick (reruns alone, not the page)."""
+    """The hands around the table, stepped trick by trick with the buttons or the keys (left and
+    right arrows, Home, End: Streamlit's button shortcuts); a step reruns this fragment alone,
+    not the page."""
     last = replay.steps
     if STEP not in st.session_state or st.session_state[STEP] > last:
         st.session_state[STEP] = 0
     b1, b2, b3, b4 = st.columns(4)
-    b1.button("Start", key="replay_start", on_click=_reset_step)
-    b2.button("◀ Back", key="replay_back", on_click=_move, args=(-1, last), disabled=last == 0)
-    b3.button("Forward ▶", key="replay_next", on_click=_move, args=(1, last), disabled=last == 0)
-    b4.button("End", key="replay_end", on_click=_move, args=(last, last), disabled=last == 0)
+    b1.button("Start", key="replay_start", on_click=_reset_step, shortcut="Home")
+    b2.button("◀ Back", key="replay_back", on_click=_move, args=(-1, last), disabled=last == 0,
+              shortcut="Left")
+    b3.button("Forward ▶", key="replay_next", on_click=_move, args=(1, last), disabled=last == 0,
+              shortcut="Right")
+    b4.button("End", key="replay_end", on_click=_move, args=(last, last), disabled=last == 0,
+              shortcut="End")
     step = int(st.slider("Tricks played", 0, max(last, 1), key=STEP, disabled=last == 0))
     held = replay.hands_at(step)
     taken = replay.taken_by_side(step)

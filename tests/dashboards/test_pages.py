@@ -3,8 +3,10 @@ query functions' numbers, widgets driven by key; hostile URLs and empty or missi
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+import duckdb
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -12,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from dashboards import queries as q
 from dashboards.db import DB_ENV, read_only
 from dashboards.filters import Filters
+from ingest import players
 from tests.conftest import ROOT
 from tests.dashboards import fixture_db as fx
 from tests.dashboards.conftest import table_counts
@@ -341,3 +344,28 @@ def test_no_page_has_a_bare_string_to_draw() -> None:
         bare = [node.lineno for node in body[1:] if isinstance(node, ast.Expr)
                 and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)]
         assert bare == [], f"{path.name}: bare strings at lines {bare}"
+
+
+def test_pages_show_the_merged_person(demo_path: Path, tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Greek "Anna" and bridge "Anna" (data/samples) are two people until merged; then the
+    Player page shows one person, his cash one row per variant in its unit, and League lists
+    him under each variant (ingest/players.py)."""
+    copy = tmp_path / "demo.duckdb"
+    shutil.copy(demo_path, copy)
+    at = page("player", copy, monkeypatch)
+    options = at.sidebar.selectbox(key="f_player").options
+    assert {"Anna (greek-prefa)", "Anna (bridge-rubber)"} <= set(options)
+    con = duckdb.connect(str(copy))
+    players.register(con)
+    players.merge(con, "greek-prefa:Anna", "bridge-rubber:Anna")
+    con.close()
+    at = page("player", copy, monkeypatch, player="Anna")
+    assert not at.exception
+    assert at.subheader[0].value == "Anna"
+    money = frame_with(at, "field's cash per deal")
+    assert {"greek-prefa", "bridge-rubber"} <= set(money["variant"])
+    assert set(money["unit"]) >= {"chips", "points"}  # each cash figure says its unit
+    league = page("league", copy, monkeypatch, player="Anna")
+    tables = [df.value for df in league.dataframe if "player" in df.value.columns]
+    assert sum("Anna" in t["player"].tolist() for t in tables) >= 2  # one table per variant

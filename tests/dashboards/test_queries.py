@@ -5,15 +5,18 @@ values from 5.1 and quotas from 6.2), not values read back from the queries."""
 
 from __future__ import annotations
 
+import shutil
 from datetime import date
 from pathlib import Path
 
+import duckdb
 import polars as pl
 import pytest
 
 from dashboards import queries as q
 from dashboards.db import read_only
 from dashboards.filters import Filters
+from ingest import players
 from tests.dashboards import fixture_db as fx
 from tests.dashboards.conftest import table_counts
 
@@ -74,13 +77,49 @@ def test_cash_over_time_top_limits_players(con) -> None:
     assert dict(per_variant.iter_rows()) == {"greek-prefa": 2, "swabian": 2}
 
 
-def test_cash_over_time_never_mixes_units(demo_con) -> None:
-    """Anna plays Greek Prefa and bridge in the samples: two series, one per variant's unit."""
-    series = q.cash_over_time(demo_con, Filters(player="Anna"))
-    anna = series.filter(pl.col("player") == "Anna")
-    assert anna["variant"].n_unique() > 1
-    for _, part in anna.group_by("variant"):
-        assert part["cumulative_cash"].to_list() == part["cash"].cum_sum().to_list()
+def test_people_not_names_and_money_never_mixes_units(demo_path: Path, tmp_path: Path) -> None:
+    """Anna plays Greek Prefa and bridge in the samples (data/samples/league.jsonl,
+    bridge/rubber-session.jsonl): two people until a user merges them (ingest/players.py); then
+    one person whose cash is one series and one row per variant, each in its own unit."""
+    copy = tmp_path / "demo.duckdb"
+    shutil.copy(demo_path, copy)
+    con = duckdb.connect(str(copy))
+    try:
+        labels = q.players(con, Filters())["player"].to_list()
+        assert {"Anna (greek-prefa)", "Anna (bridge-rubber)"} <= set(labels)
+        greek = q.player_cash(con, Filters(player="Anna (greek-prefa)"))
+        assert greek["variant"].to_list() == ["greek-prefa"]
+        players.register(con)
+        assert players.merge(con, "greek-prefa:Anna", "bridge-rubber:Anna") == 1
+        labels = q.players(con, Filters())["player"].to_list()
+        assert "Anna" in labels and "Anna (bridge-rubber)" not in labels
+        merged = Filters(player="Anna")
+        series = q.cash_over_time(con, merged, top=1000).filter(pl.col("player") == "Anna")
+        assert set(series["variant"]) == {"greek-prefa", "bridge-rubber"}
+        for _, part in series.group_by("variant"):
+            assert part["cumulative_cash"].to_list() == part["cash"].cum_sum().to_list()
+        money = dict(q.player_cash(con, merged).select("variant", "cash").iter_rows())
+        raw = dict(con.execute(
+            "SELECT variant, sum(cash) FROM settlements WHERE player = 'Anna' "
+            "AND variant IN ('greek-prefa', 'bridge-rubber') GROUP BY variant").fetchall())
+        assert money == raw  # one row per unit, never summed across them
+        standings = q.league_standings(con, merged).filter(pl.col("player") == "Anna")
+        assert set(standings["variant"]) == {"greek-prefa", "bridge-rubber"}
+    finally:
+        con.close()
+
+
+def test_a_database_without_the_people_tables_reads_each_name_as_a_person(
+        fixture_path: Path, tmp_path: Path) -> None:
+    """A database made before ``players`` existed: every name is a person of its own."""
+    copy = tmp_path / "old.duckdb"
+    shutil.copy(fixture_path, copy)
+    con = duckdb.connect(str(copy))
+    con.execute("DROP TABLE IF EXISTS players; DROP TABLE IF EXISTS player_names")
+    con.close()
+    with read_only(copy) as old, read_only(fixture_path) as new:
+        assert q.players(old, Filters()).equals(q.players(new, Filters()))
+        assert q.player_summary(old, Filters(player="Boris")).row(0, named=True)["deals"] > 0
 
 
 def test_undated_games_reconcile_the_time_line(demo_con) -> None:
@@ -156,6 +195,24 @@ def test_contract_deals_drill_down(con) -> None:
     assert sorted(deals["game_id"].to_list()) == sorted([fx.G1, fx.G3])
     assert deals["made"].to_list() == [True, True]
     assert q.contract_deals(con, Filters(), "greek-prefa", "6S", "pass").is_empty()
+
+
+def test_card_deal_search_reads_boards_as_the_records_state_them(demo_con) -> None:
+    """The replayer's search takes the board from the variant's flat table (``deals_bridge``),
+    not the JSON record: the same boards, the same matches (records.md 1.2 ``board``)."""
+    every = q.card_deals(demo_con, Filters(), limit=1_000_000)
+    stated = demo_con.sql("""
+        SELECT game_id, deal_no,
+               TRY_CAST(json_extract_string(record, '$.board') AS INTEGER) AS board
+        FROM deals WHERE has_cards""").pl()
+    joined = every.join(stated, on=["game_id", "deal_no"], how="left", suffix="_record")
+    assert every.height == stated.height and joined["board"].null_count() < every.height
+    assert joined["board"].eq_missing(joined["board_record"]).all()
+    boards = stated.filter(pl.col("board").is_not_null())["board"].value_counts()
+    board = int(boards.sort("count")["board"][-1])
+    found = q.card_deals(demo_con, Filters(), str(board), limit=1_000_000)
+    expected = stated.filter((pl.col("board") == board) | (pl.col("deal_no") == board)).height
+    assert found.height == expected == q.card_deal_count(demo_con, Filters(), str(board))
 
 
 def test_card_deals_and_detail(con) -> None:

@@ -13,7 +13,7 @@ from dashboards.serve import APP, command, environment
 def test_command_runs_the_app_on_the_port(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRICKBOOK_UPLOAD_MAX_MB", "7")
     cmd = command(8765)
-    assert cmd[1:4] == ["-m", "streamlit", "run"] and cmd[4] == str(APP)
+    assert cmd[1:4] == ["-m", "dashboards.launch", "run"] and cmd[4] == str(APP)
     assert cmd[cmd.index("--server.port") + 1] == "8765"
     assert cmd[cmd.index("--server.maxUploadSize") + 1] == "7"
     assert cmd[cmd.index("--client.toolbarMode") + 1] == "viewer"  # no Deploy button

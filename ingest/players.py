@@ -1,0 +1,179 @@
+"""People, not names: which person each name at the table is (docs/ingest.md "People").
+
+A game names its players as its source writes them. ``player_names`` holds, for every variant,
+each name seen and the person it is; ``players`` holds the people: an id and the name shown for
+him. Names are scoped by variant: within one variant a name is one person (as the settlements
+already count it); the same name in two variants is two people until a user says otherwise.
+
+* Ingest (and the simulator's writer) calls :func:`register` in the transaction that stores the
+  games: each new ``(variant, name)`` becomes a person of its own, whose id is
+  ``<variant>:<name>`` (content-derived, so a rebuilt database gets the same ids) and whose shown
+  name is the name. A name already known keeps its person: re-ingesting changes nothing.
+* A user joins people with :func:`merge` (the second one's names become the first one's; merging
+  twice changes nothing) and renames one with :func:`rename` (``trickbook players``).
+* :func:`people_sql` is the read side: every name with its person and the person's label (his
+  shown name, with its variants added where two people share a shown name), also for a database
+  made before these tables (each name its own person) and for names not registered yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import duckdb
+import polars as pl
+
+from model.tables import GAMES, PLAYER_NAMES, PLAYERS, SETTLEMENTS, has_table
+
+Con = duckdb.DuckDBPyConnection
+
+MAX_NAME = 200
+"""Longest shown name a rename accepts (names read from files are at most this long too)."""
+
+
+class PersonError(ValueError):
+    """A person that cannot be found, or found more than once, or a name that cannot be given:
+    one line a user can act on."""
+
+
+def person_id(variant: str, name: str) -> str:
+    """The id of the person a name first seen in ``variant`` makes: ``<variant>:<name>``."""
+    return f"{variant}:{name}"
+
+
+_ID_SQL = "n.variant || ':' || n.name"
+""":func:`person_id` in SQL, over a row ``n`` with ``variant`` and ``name``."""
+
+
+def _seen(games: str) -> str:
+    """Every ``(variant, name)`` at the table of the games ``games`` (a SQL condition on ``g``)."""
+    return f"SELECT DISTINCT g.variant, unnest(g.players) AS name FROM {GAMES} g WHERE {games}"
+
+
+def register(conn: Con, game_ids: Iterable[str] | None = None) -> int:
+    """Give every name of the games ``game_ids`` (all games with ``None``) that no person has yet
+    a person of its own. Returns how many people were made; names already known are left as
+    they are (re-ingesting a file changes nothing). Runs in the caller's transaction."""
+    if game_ids is None:
+        where, params = "TRUE", []
+    else:
+        ids = sorted(set(game_ids))
+        if not ids:
+            return 0
+        where, params = "g.game_id IN (SELECT unnest(?::VARCHAR[]))", [ids]
+    sql = f"""INSERT INTO {PLAYER_NAMES} (variant, name, person_id)
+              SELECT n.variant, n.name, {_ID_SQL} FROM ({_seen(where)}) n
+              WHERE n.name IS NOT NULL AND NOT EXISTS (
+                  SELECT 1 FROM {PLAYER_NAMES} k WHERE k.variant = n.variant AND k.name = n.name)
+              RETURNING person_id, name"""
+    made = conn.execute(sql, params).fetchall()
+    if made:
+        conn.register("_trickbook_people", pl.DataFrame(
+            made, schema={"person_id": pl.String(), "name": pl.String()}, orient="row"
+        ).to_arrow())
+        try:
+            conn.execute(f"INSERT OR IGNORE INTO {PLAYERS} BY NAME "
+                         "SELECT person_id, name FROM _trickbook_people")
+        finally:
+            conn.unregister("_trickbook_people")
+    return len(made)
+
+
+def people_sql(registered: bool) -> str:
+    """A SELECT of ``variant, name, person_id, person``: every name at the table with its
+    person's id and label. ``registered``: the database has ``players`` and ``player_names``
+    (without them, or for a name not registered yet, a name is a person of its own, as
+    :func:`register` would make it). The label is the person's shown name; where two people
+    share one, it is followed by the person's variants, and where they share those too, by his
+    id, so a label names one person."""
+    unknown = (f"SELECT n.variant, n.name, {_ID_SQL} AS person_id, n.name AS shown "
+               f"FROM ({_seen('TRUE')}) n")
+    if registered:
+        unknown += f""" WHERE NOT EXISTS (SELECT 1 FROM {PLAYER_NAMES} k
+                                          WHERE k.variant = n.variant AND k.name = n.name)
+            UNION ALL
+            SELECT k.variant, k.name, k.person_id, coalesce(p.name, k.name) AS shown
+            FROM {PLAYER_NAMES} k LEFT JOIN {PLAYERS} p ON p.person_id = k.person_id"""
+    return f"""WITH pn AS ({unknown}),
+        per AS (SELECT person_id, min(shown) AS shown,
+                       string_agg(DISTINCT variant, ', ' ORDER BY variant) AS variants
+                FROM pn GROUP BY person_id),
+        lab AS (SELECT person_id,
+                       CASE WHEN count(*) OVER (PARTITION BY shown) = 1 THEN shown
+                            WHEN count(*) OVER (PARTITION BY shown, variants) = 1
+                                THEN shown || ' (' || variants || ')'
+                            ELSE shown || ' (' || person_id || ')' END AS person
+                FROM per)
+        SELECT pn.variant, pn.name, pn.person_id, lab.person
+        FROM pn JOIN lab ON lab.person_id = pn.person_id"""
+
+
+def is_registered(conn: Con) -> bool:
+    """Whether the database has the people tables (a database made before them has not)."""
+    return has_table(conn, PLAYERS) and has_table(conn, PLAYER_NAMES)
+
+
+def resolve(conn: Con, who: str) -> str:
+    """The id of the person ``who`` names: his id, the ``<variant>:<name>`` of one of his names,
+    his shown name, or a name of his at the table (the last two only when they name one
+    person). :class:`PersonError` when none or several match."""
+    steps = (
+        f"SELECT person_id FROM {PLAYERS} WHERE person_id = ?",
+        f"SELECT DISTINCT n.person_id FROM {PLAYER_NAMES} n WHERE {_ID_SQL} = ?",
+        f"SELECT person_id FROM {PLAYERS} WHERE name = ?",
+        f"SELECT DISTINCT person_id FROM {PLAYER_NAMES} WHERE name = ?",
+    )
+    for sql in steps:
+        found = sorted(str(r[0]) for r in conn.execute(sql, [who]).fetchall())
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise PersonError(f"{who!r} names {len(found)} people ({', '.join(found)}): "
+                              "name one by its id")
+    raise PersonError(f"no person {who!r}: `trickbook players list` shows every person with "
+                      "his id and names")
+
+
+def merge(conn: Con, keep: str, other: str) -> int:
+    """Make ``other``'s names ``keep``'s (both as :func:`resolve` reads them) and drop
+    ``other``; returns how many names moved (0 when they are one person already). Runs in one
+    transaction."""
+    conn.execute("BEGIN")
+    try:
+        into, gone = resolve(conn, keep), resolve(conn, other)
+        moved = 0
+        if into != gone:
+            moved = len(conn.execute(
+                f"UPDATE {PLAYER_NAMES} SET person_id = ? WHERE person_id = ? RETURNING name",
+                [into, gone]).fetchall())
+            conn.execute(f"DELETE FROM {PLAYERS} WHERE person_id = ?", [gone])
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return moved
+
+
+def rename(conn: Con, who: str, name: str) -> str:
+    """Show the person ``who`` as ``name``; returns his id."""
+    shown = name.strip()
+    if not shown or len(shown) > MAX_NAME or any(ord(c) < 32 for c in shown):
+        raise PersonError(f"cannot name a person {name[:60]!r}: a name is 1 to {MAX_NAME} "
+                          "characters of text")
+    pid = resolve(conn, who)
+    conn.execute(f"UPDATE {PLAYERS} SET name = ? WHERE person_id = ?", [shown, pid])
+    return pid
+
+
+def people(conn: Con) -> pl.DataFrame:
+    """Every person: ``person_id``, ``person`` (his label), ``names`` (``variant: name`` each)
+    and ``deals`` (his settled deals at the table, all variants)."""
+    dealt = f"""SELECT s.variant, s.player AS name, count(*) AS deals FROM {SETTLEMENTS} s
+                GROUP BY ALL"""
+    sql = f"""SELECT p.person_id, any_value(p.person) AS person,
+                     list(p.variant || ': ' || p.name ORDER BY p.variant, p.name) AS names,
+                     coalesce(sum(d.deals), 0)::BIGINT AS deals
+              FROM ({people_sql(is_registered(conn))}) p
+              LEFT JOIN ({dealt}) d ON d.variant = p.variant AND d.name = p.name
+              GROUP BY p.person_id ORDER BY person, p.person_id"""
+    return conn.sql(sql).pl()

@@ -1,0 +1,121 @@
+"""``trickbook players`` (docs/cli.md) and the people ingest makes (``ingest/players.py``): a new
+name is a person of its own, names join only when a user merges them, re-ingesting and merging
+again change nothing. The samples: "Anna" plays Greek Prefa in ``data/samples/league.jsonl`` and
+bridge in ``data/samples/bridge/rubber-session.jsonl``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from tests.cli.test_commands import _rows
+from tests.conftest import ROOT
+from trickbook.cli import app
+
+runner = CliRunner()
+SAMPLES = ROOT / "data" / "samples"
+GREEK, BRIDGE = SAMPLES / "league.jsonl", SAMPLES / "bridge" / "rubber-session.jsonl"
+
+
+def _run(db: Path, *args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, [*args, "--db", str(db)])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _people(db: Path) -> list[tuple]:
+    return _rows(db, "SELECT person_id, name FROM players ORDER BY ALL")
+
+
+def _names(db: Path) -> list[tuple]:
+    return _rows(db, "SELECT variant, name, person_id FROM player_names ORDER BY ALL")
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "club.duckdb"
+    assert _run(path, "ingest", str(GREEK), str(BRIDGE))[0] == 0
+    return path
+
+
+def test_ingest_gives_every_new_name_a_person_of_its_own(db: Path) -> None:
+    seen = _rows(db, "SELECT DISTINCT variant, unnest(players) FROM games ORDER BY ALL")
+    names = _names(db)
+    assert [(v, n) for v, n, _ in names] == [tuple(r) for r in seen]
+    assert all(pid == f"{v}:{n}" for v, n, pid in names)
+    assert ("greek-prefa:Anna", "Anna") in _people(db)
+    assert ("bridge-rubber:Anna", "Anna") in _people(db)  # one name, two variants: two people
+    assert len(_people(db)) == len(names)
+
+
+def test_re_ingest_changes_nothing(db: Path) -> None:
+    before = (_people(db), _names(db))
+    assert _run(db, "ingest", str(GREEK), str(BRIDGE))[0] == 0
+    assert (_people(db), _names(db)) == before
+
+
+def test_list_shows_people_their_names_and_deals(db: Path) -> None:
+    code, out, _ = _run(db, "players", "list")
+    assert code == 0
+    annas = [line for line in out.splitlines() if line.startswith("Anna")]
+    assert len(annas) == 2  # two people named Anna, each labelled with his variant
+    deals = dict(_rows(db, "SELECT variant, count(*) FROM settlements WHERE player = 'Anna' "
+                           "GROUP BY variant"))
+    assert any(f"{deals['bridge-rubber']:,} deals" in line and "bridge-rubber: Anna" in line
+               for line in annas)
+    assert any(f"{deals['greek-prefa']:,} deals" in line and "greek-prefa: Anna" in line
+               for line in annas)
+
+
+def test_merge_joins_the_names_and_again_changes_nothing(db: Path) -> None:
+    code, out, _ = _run(db, "players", "merge", "greek-prefa:Anna", "bridge-rubber:Anna")
+    assert code == 0 and "1 name(s)" in out
+    assert ("bridge-rubber", "Anna", "greek-prefa:Anna") in _names(db)
+    assert "bridge-rubber:Anna" not in [pid for pid, _ in _people(db)]
+    after = (_people(db), _names(db))
+    code, out, _ = _run(db, "players", "merge", "greek-prefa:Anna", "bridge-rubber:Anna")
+    assert code == 0 and "nothing changed" in out
+    assert (_people(db), _names(db)) == after
+    code, out, _ = _run(db, "players", "list")
+    anna = [line for line in out.splitlines() if line.startswith("Anna")]
+    assert len(anna) == 1 and "bridge-rubber: Anna" in anna[0] and "greek-prefa: Anna" in anna[0]
+    # a later file's "Anna" of either variant is that one person
+    assert _run(db, "ingest", str(BRIDGE))[0] == 0
+    assert (_people(db), _names(db)) == after
+
+
+def test_rename_changes_the_shown_name_only(db: Path) -> None:
+    code, out, _ = _run(db, "players", "rename", "bridge-rubber:Anna", "Anna Papadopoulou")
+    assert code == 0 and "bridge-rubber:Anna" in out
+    assert ("bridge-rubber:Anna", "Anna Papadopoulou") in _people(db)
+    assert ("bridge-rubber", "Anna", "bridge-rubber:Anna") in _names(db)
+    # now the shown name is one person's: it names him
+    code, _, _ = _run(db, "players", "rename", "Anna Papadopoulou", "Anna P.")
+    assert code == 0 and ("bridge-rubber:Anna", "Anna P.") in _people(db)
+
+
+def test_unknown_or_ambiguous_person_is_a_clear_error(db: Path) -> None:
+    before = (_people(db), _names(db))
+    code, _, err = _run(db, "players", "merge", "greek-prefa:Anna", "Nobody'); DROP TABLE x;--")
+    assert code == 1 and "no person \"Nobody'); DROP TABLE x;--\"" in err
+    assert "Traceback" not in err
+    code, _, err = _run(db, "players", "rename", "Anna", "X")  # two people are named Anna
+    assert code == 1 and "2 people" in err and "bridge-rubber:Anna" in err
+    code, _, err = _run(db, "players", "rename", "bridge-rubber:Anna", "  ")
+    assert code == 1 and "cannot name a person" in err
+    assert (_people(db), _names(db)) == before
+    code, _, err = _run(db.with_name("none.duckdb"), "players", "list")
+    assert code == 2 and "no database" in err
+
+
+def test_a_database_made_before_the_tables_gets_them(tmp_path: Path) -> None:
+    path = tmp_path / "old.duckdb"
+    assert _run(path, "ingest", str(GREEK))[0] == 0
+    con = duckdb.connect(str(path))
+    con.execute("DROP TABLE players; DROP TABLE player_names")
+    con.close()
+    code, out, _ = _run(path, "players", "list")
+    assert code == 0 and out.startswith("Anna")
+    assert ("greek-prefa:Anna", "Anna") in _people(path)
