@@ -81,6 +81,10 @@ class Variant:
     chips, ``bula`` soups and bula, ``we-they`` We/They above and below the line, ``traveller``
     a traveller line per board, ``pulya`` pool, hill and whists, ``cash`` the settlement unit per
     player."""
+    entry_fields: tuple[str, ...] = ()
+    """The deal fields a scorer types at the table, in order (the Entry page; cards last)."""
+    presets: tuple[str, ...] = ()
+    """Named bundles of house rules a game's ``rules.preset`` may name (:meth:`rules`)."""
 
     @property
     def deals_table(self) -> str:
