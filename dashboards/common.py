@@ -22,8 +22,8 @@ import streamlit as st
 from dashboards import queries, review
 from dashboards.db import DatabaseError, db_path, db_version, read_only
 from dashboards.filters import Filters, from_params
-from dashboards.stats import format_rate, with_rate
 from dashboards.sheets import score_sheet
+from dashboards.stats import format_rate, with_rate
 from dashboards.text import md, readable, rules_table, unit
 from dashboards.uploads import WRITE_TOKEN_ENV, write_allowed
 from scoring.stats import wilson

@@ -27,8 +27,8 @@ import polars as pl
 from annotated_types import Ge, Gt, Le, Lt
 from pydantic import BaseModel
 
-from dashboards.uploads import retrying, save, stored_name
 from dashboards.text import without_paths
+from dashboards.uploads import retrying, save, stored_name
 from ingest.pipeline import FileReport, ingest_paths
 from ingest.source import Issue, Raw
 from ingest.store import stored_game
@@ -317,8 +317,9 @@ def versions(con: duckdb.DuckDBPyConnection, game_id: str, folder: Path) -> pl.D
             r["status"] = "superseded"
         out.append({"deal": int(deal), "version": len(earlier) + 1, "entered_at": at,
                     "status": "stored", "as_typed": _as_typed(folder, source, sha)})
-    schema = {"deal": pl.Int64, "version": pl.Int64, "entered_at": pl.Datetime("us", "UTC"),
-              "status": pl.String, "as_typed": pl.String}
+    schema: dict[str, pl.DataType] = {"deal": pl.Int64(), "version": pl.Int64(),
+                                      "entered_at": pl.Datetime("us", "UTC"),
+                                      "status": pl.String(), "as_typed": pl.String()}
     return pl.DataFrame(out, schema=schema).sort("deal", "version")
 
 

@@ -40,7 +40,7 @@ def write_allowed(given: str | None) -> bool:
     token = os.environ.get(WRITE_TOKEN_ENV, "")
     if not token:
         return True
-    return bool(given) and hmac.compare_digest(given.encode(), token.encode())
+    return given is not None and hmac.compare_digest(given.encode(), token.encode())
 
 
 def max_upload_mb() -> int:

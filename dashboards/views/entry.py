@@ -109,10 +109,12 @@ def new_game() -> None:
 def deal_form(game: dict[str, Any]) -> None:
     """The next deal (or a stored one, to correct it), checked as it is typed."""
     gid, players, v = game["game_id"], list(game["players"]), lookup(game["variant"])
-    stored = read(entry.stored_deals, gid, default={})
+    none: dict[int, dict[str, Any]] = {}
+    stored = read(entry.stored_deals, gid, default=none)
     coming = max(stored, default=0) + 1
-    start = {} if "entry_deal_no" in st.session_state else {"value": coming}
-    no = int(st.number_input("Deal", min_value=1, step=1, key="entry_deal_no", **start))
+    if "entry_deal_no" not in st.session_state:  # a value given and kept in the state: a warning
+        st.session_state["entry_deal_no"] = coming
+    no = int(st.number_input("Deal", min_value=1, step=1, key="entry_deal_no"))
     before = stored.get(no, {})
     if before:
         st.info(f"Deal {no} is stored: saving it again stores a new version that supersedes it "
