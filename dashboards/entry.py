@@ -303,13 +303,13 @@ def stored_deals(con: duckdb.DuckDBPyConnection, game_id: str) -> dict[int, dict
 def versions(con: duckdb.DuckDBPyConnection, game_id: str, folder: Path) -> pl.DataFrame:
     """Every version of every deal entered for the game (``ingest_log``), oldest first: deal,
     version, when, whether it is the stored one, and the deal as it was typed (from its file)."""
+    prefix = f"{PREFIX}{game_id}/"
     rows = con.execute(
         f"""SELECT source, sha256, ingested_at FROM {T.INGEST_LOG}
-            WHERE starts_with(source, ?) ORDER BY source, ingested_at""",
-        [f"{PREFIX}{game_id}/"]).fetchall()
+            WHERE starts_with(source, ?) ORDER BY source, ingested_at""", [prefix]).fetchall()
     out: list[dict[str, Any]] = []
     for source, sha, at in rows:
-        deal = source.rsplit("/", 1)[-1]
+        deal = source.removeprefix(prefix)  # a game "a/b" is not a deal of game "a"
         if not deal.isascii() or not deal.isdigit():
             continue
         earlier = [r for r in out if r["deal"] == int(deal)]

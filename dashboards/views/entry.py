@@ -93,7 +93,9 @@ def new_game() -> None:
         rules = rules_form(name)
     record = entry.game_record(lookup(name), game_id, players, rules, started, league)
     issue = verdict(record)
-    if issue is not None:
+    if not players:
+        st.info("Type the players to check the game line.")
+    elif issue is not None:
         st.error(md(entry.message(issue)))
     else:
         st.success("The game line is valid: start the game to enter its deals.")
@@ -138,7 +140,8 @@ def deal_form(game: dict[str, Any]) -> None:
             st.error(md(entry.message(issue)))
             st.caption("Nothing is stored while the deal has a problem.")
         else:
-            st.success(f"Deal {no} is valid.")
+            nobody = "" if record.get("declarer") else ": nobody declared"
+            st.success(f"Deal {no} is valid{nobody}.")
         if st.button(f"Save deal {no}", key="entry_save", type="primary",
                      disabled=issue is not None):
             written = entry.write(db_path(), record)
