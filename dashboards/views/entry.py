@@ -105,6 +105,7 @@ def new_game() -> None:
         st.session_state["entry_said"] = (written.ok, written.text)
         if written.ok:
             pick("entry_game", game_id)
+            del st.session_state["entry_started"]  # the next new game gets its own time
         st.rerun()
 
 

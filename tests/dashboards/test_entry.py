@@ -165,6 +165,16 @@ def test_a_preset_fills_the_rules(fixture_copy: Path, monkeypatch: pytest.Monkey
         balkan.rules({"preset": "serbian-club"}).model_dump_json())
 
 
+def test_names_are_escaped_in_the_form(fixture_copy: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player named like Markdown shows as text (docs/dashboards.md, "Hostile input")."""
+    evil = "![t](http://host/x.png)"
+    at = start(page("entry", fixture_copy, monkeypatch), players=["Ana", evil, "Cy"],
+               game_id=f"{evil}/1")
+    assert at.number_input(key="entry_d1_tricks_1").label == f"tricks: {md(evil)}"
+    assert at.subheader[0].value == f"Deal of {md(evil + '/1')}"
+
+
 def test_every_entry_field_can_be_asked() -> None:
     for v in registered():
         asked = [f.name for f in entry.deal_fields(v)]
