@@ -67,7 +67,7 @@ def test_a_deal_with_an_error_shows_the_ingest_message_and_stores_nothing(
     # the same lines through `trickbook ingest`'s path, into a database of their own
     (stored,) = rows(fixture_copy, "SELECT record::VARCHAR FROM games WHERE game_id = ?",
                      [GAME])
-    game = json.dumps({"record": "game", **json.loads(stored[0])})
+    game = json.dumps({"record": "game", **json.loads(str(stored[0]))})
     deal = {"record": "deal", "game_id": GAME, "deal_no": 1, "dealer": "Ana",
             "declarer": "Ana", "contract": "6S", "defence": {"Ben": "play", "Cy": "play"},
             "tricks": {"Ana": 6, "Ben": 2, "Cy": 1}}
@@ -115,7 +115,7 @@ def test_a_correction_keeps_both_versions(fixture_copy: Path,
     assert len({sha for (sha,) in logged}) == 2
     (record,) = rows(fixture_copy, "SELECT record::VARCHAR FROM deals WHERE game_id = ? AND "
                                    "deal_no = 1", [GAME])
-    assert json.loads(record[0])["tricks"] == {"Ana": 5, "Ben": 3, "Cy": 2}
+    assert json.loads(str(record[0]))["tricks"] == {"Ana": 5, "Ben": 3, "Cy": 2}
     versions = frame_with(at, "as typed")
     assert versions["status"].tolist() == ["superseded", "stored"]
     assert '"Ana": 6' in versions["as typed"].iloc[0] and '"Ana": 5' in versions["as typed"].iloc[1]
@@ -161,7 +161,7 @@ def test_a_preset_fills_the_rules(fixture_copy: Path, monkeypatch: pytest.Monkey
     start(at, "balkan")
     (rules,) = rows(fixture_copy, "SELECT rules::VARCHAR FROM games WHERE game_id = ?", [GAME])
     balkan = next(v for v in registered() if v.name == "balkan")
-    assert json.loads(rules[0]) == json.loads(
+    assert json.loads(str(rules[0])) == json.loads(
         balkan.rules({"preset": "serbian-club"}).model_dump_json())
 
 
