@@ -22,6 +22,7 @@ PAGES = [
     ("balance.py", "Balance", ":material/balance:", "balance"),
     ("quality.py", "Data quality", ":material/fact_check:", "quality"),
     ("upload.py", "Upload", ":material/upload_file:", "upload"),
+    ("entry.py", "Entry", ":material/edit_note:", "entry"),
 ]
 
 st.set_page_config(page_title="trickbook", page_icon=":material/playing_cards:", layout="wide")

@@ -22,8 +22,11 @@ import streamlit as st
 from dashboards import queries, review
 from dashboards.db import DatabaseError, db_path, db_version, read_only
 from dashboards.filters import Filters, from_params
+from dashboards.pulya import as_img
+from dashboards.sheets import score_sheet, sheet_picture
 from dashboards.stats import format_rate, with_rate
-from dashboards.text import md, readable
+from dashboards.text import md, readable, rules_table, unit
+from dashboards.uploads import WRITE_TOKEN_ENV, write_allowed
 from scoring.stats import wilson
 
 ALL = "(all)"
@@ -186,3 +189,58 @@ def show(frame: pl.DataFrame, key: str, missing: dict[str, str] | None = None,
 def empty(message: str) -> None:
     """An empty state that says what is missing."""
     st.info(message)
+
+
+def draw_game(game_id: str, key: str) -> None:
+    """One game: its players, rules, score sheet (drawn as its players draw it,
+    :mod:`dashboards.sheets`) and standings; ``key`` prefixes the tables' keys."""
+    info = query("game_info", game_id)
+    if info.is_empty():
+        empty(f"The game {md(game_id)} is no longer in the database.")
+        return
+    game = info.row(0, named=True)
+    players = list(game["players"])
+    started = f"{game['started_at']:%Y-%m-%d %H:%M} UTC" if game["started_at"] else "undated"
+    st.caption(f"{md(game['variant'])} · {', '.join(md(p) for p in players)} (turn order) · "
+               f"{started}")
+    with st.expander("Rules of this game"):
+        show(rules_table(game["rules"]), f"{key}_rules")
+    rows = query("game_sheet", game_id)
+    if rows.is_empty():
+        empty("This game has no settled deals yet: its score sheet is empty.")
+    else:
+        sheet = score_sheet(rows, game["variant"], players)
+        sheet = sheet.with_columns(
+            pl.col("deal").map_elements(lambda n: deal_link(game_id, n),
+                                        return_dtype=pl.String).alias("replay"))
+        st.caption(f"Money in {unit(game['variant'])}; open a deal in the replayer from its row "
+                   "(deals recorded with their cards show them).")
+        picture = sheet_picture(game["variant"], rows, query("game_pairwise", game_id), players,
+                                game["rules"])
+        beside = st.container()
+        if picture is not None:
+            drawn, beside = st.columns([2, 3])
+            drawn.html(as_img(picture, f"the pulya of {game_id}"))
+            drawn.caption("Pool (inside), hill and the whists written on each opponent, each "
+                          "value after a change; the pool target in the centre.")
+        with beside:
+            show(sheet, f"{key}_sheet", missing={"replay": ""},
+                 column_config={"replay": st.column_config.LinkColumn(
+                     "replay", display_text="open in the replayer")})
+    show(query("game_standings", game_id), f"{key}_game_standings",
+         labels={"cash": f"cash ({unit(game['variant'])})"})
+
+
+def write_gate(key: str, action: str, done: str) -> None:
+    """Stop the page unless the user may write: no ``TRICKBOOK_WRITE_TOKEN`` is configured, or
+    it was typed into the password box ``key``. ``action`` names what the token is asked for
+    (``Adding files``), ``done`` what cannot happen without it (``uploaded``)."""
+    if write_allowed(st.session_state.get(key)):
+        return
+    st.text_input("Club write token", type="password", key=key,
+                  help=f"{action} needs this club's write token ({WRITE_TOKEN_ENV})")
+    if st.session_state.get(key):
+        st.error(f"That is not the club's write token: nothing can be {done}.")
+    else:
+        st.info(f"{action} needs the club's write token; every page can be viewed without it.")
+    st.stop()

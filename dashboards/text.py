@@ -108,7 +108,8 @@ def rules_table(rules_json: str | None) -> pl.DataFrame:
         return pl.DataFrame({"rule": ["(none: the variant's defaults)"], "value": [DASH]})
     return pl.DataFrame({
         "rule": [str(k).replace("_", " ") for k in rules],
-        "value": [v if isinstance(v, str) else json.dumps(v) for v in rules.values()],
+        "value": [DASH if v is None else v if isinstance(v, str) else json.dumps(v)
+                  for v in rules.values()],
     })
 
 

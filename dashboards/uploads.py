@@ -40,7 +40,7 @@ def write_allowed(given: str | None) -> bool:
     token = os.environ.get(WRITE_TOKEN_ENV, "")
     if not token:
         return True
-    return bool(given) and hmac.compare_digest(given.encode(), token.encode())
+    return given is not None and hmac.compare_digest(given.encode(), token.encode())
 
 
 def max_upload_mb() -> int:
@@ -98,12 +98,24 @@ def refuse_reason(name: str, data: bytes, limit_mb: int | None = None) -> str | 
     return None
 
 
+def save(folder: Path, name: str, data: bytes) -> Path:
+    """``data`` as ``folder/name``, written whole or not at all (a ``.part`` file renamed); a
+    file already there (the same content under the same name) is kept."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / name
+    if not target.exists():
+        partial = target.with_name(target.name + ".part")
+        partial.write_bytes(data)
+        partial.replace(target)
+    return target
+
+
 WRITE_WAIT_FACTOR = 5
 """A writer waits this many times the readers' retry time for the lock (a page's read is short,
 but several sessions may read one after another)."""
 
 
-def _retrying(write: Callable[[], T]) -> T:
+def retrying(write: Callable[[], T]) -> T:
     """``write()``, retried while another connection holds the database (a page reading it in
     this process or another); ingest is idempotent, so a retry after a refused open is safe."""
     deadline = time.monotonic() + WRITE_WAIT_FACTOR * max(retry_time(), 1.0)
@@ -130,12 +142,7 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
         if reason:
             results[name] = UploadResult(name, None, message=reason)
             continue
-        folder.mkdir(parents=True, exist_ok=True)
-        target = folder / stored_name(name, data)
-        if not target.exists():  # the same content under the same name: already there
-            partial = target.with_name(target.name + ".part")
-            partial.write_bytes(data)
-            partial.replace(target)
+        target = save(folder, stored_name(name, data), data)
         saved.append(target)
         results[name] = UploadResult(name, str(target))
     if saved:
@@ -143,7 +150,7 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
         from scoring.store import score_pending
 
         try:
-            reports = _retrying(lambda: ingest_paths(saved, db_path, score=score_pending))
+            reports = retrying(lambda: ingest_paths(saved, db_path, score=score_pending))
         except Exception as exc:  # a locked file or a pipeline bug: report, never crash the page
             text = without_paths(f"ingest failed: {exc}", folder, db_path.parent)
             for name, res in results.items():

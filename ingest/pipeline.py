@@ -13,7 +13,7 @@ from __future__ import annotations
 import gc
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -692,13 +692,16 @@ def ingest_file(
     fast: bool = True,
     sha256: Future[str] | None = None,
     replace: bool = False,
+    source: str | None = None,
 ) -> FileReport:
     """Read, validate and store one file in one transaction (rescoring is the caller's).
 
     ``fast``: JSON Lines go through the fast paths (``ingest/fastpath.py`` for score-sheet
     deals, ``ingest/fastpath_cards.py`` for deals with hands) first. ``sha256``: the file's
-    hash, when the caller has it computed meanwhile (``ingest_paths``)."""
-    source = str(path)
+    hash, when the caller has it computed meanwhile (``ingest_paths``). ``source``: the name
+    the file is stored and logged under, when it is not its path (``ingest_paths``'s
+    ``names``)."""
+    source = source or str(path)
     report = FileReport(source)
     if not path.is_file():
         report.skipped = "missing"
@@ -740,6 +743,7 @@ def ingest_paths(
     fast: bool = True,
     waiting: Callable[[float], None] | None = None,
     replace: bool = False,
+    names: Mapping[Path, str] | None = None,
 ) -> list[FileReport]:
     """Ingest files, folders and globs into ``db_path``; one report per file.
 
@@ -749,6 +753,9 @@ def ingest_paths(
     fails (a full disk, a bug) is rolled back and reported ``failed``; the next file is read.
     ``replace``: deals of a changed file that differ from those its earlier version stored
     supersede them (docs/ingest.md, "Versions of a source"); without it they are conflicts.
+    ``names``: a file's source name, where it is not the file's path: every version of the
+    source is a file of its own, and the source is the name (score entry keeps each version of
+    a deal as ``uploads/entry/<sha256>-...jsonl`` under the source ``entry/<game>/<deal>``).
 
     ``score`` settles the games marked pending (``rescore_pending``): it runs before the first file
     (finishing an interrupted run) and after every file that touched games. Ingest itself knows
@@ -796,7 +803,7 @@ def ingest_paths(
             try:
                 report = ingest_file(conn, path, strict=strict, variants=variants,
                                      on_record=tick, batch=batch, fast=fast, sha256=sha256,
-                                     replace=replace)
+                                     replace=replace, source=(names or {}).get(path))
             except (StrictError, duckdb.InterruptException):
                 raise
             except Exception as exc:  # the file is rolled back; the next one is read

@@ -82,7 +82,11 @@ class Variant:
     a traveller line per board, ``pulya`` pool, hill and whists, ``cash`` the settlement unit per
     player."""
     check_game: Callable[[Any, Sequence[Any]], list[tuple[int, Problem]]] | None = None
-    # Problems only a game's deals in play order show, as (deal_no, problem); ingest, per file.
+    """Problems only a game's deals in play order show, as (deal_no, problem); ingest, per file."""
+    entry_fields: tuple[str, ...] = ()
+    """The deal fields a scorer types at the table, in order (the Entry page; cards last)."""
+    presets: tuple[str, ...] = ()
+    """Named bundles of house rules a game's ``rules.preset`` may name (:meth:`rules`)."""
 
     @property
     def deals_table(self) -> str:

@@ -12,10 +12,8 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from dashboards.common import OKABE_ITO, deal_link, empty, filters, guarded, query, show
-from dashboards.pulya import as_img
-from dashboards.sheets import score_sheet, sheet_picture
-from dashboards.text import cash, md, number, rules_table, unit
+from dashboards.common import OKABE_ITO, draw_game, empty, filters, guarded, query, show
+from dashboards.text import cash, md, number, unit
 
 
 def _standings(standings: pl.DataFrame, variant: str) -> None:
@@ -48,44 +46,6 @@ def _time_line(series: pl.DataFrame, undated: pl.DataFrame, variant: str) -> Non
                           for r in late.iter_rows(named=True))
         st.caption(f"Not on the time line ({int(late['games'].sum())} undated game results, "
                    f"counted in the standings): {shown}.")
-
-
-def _sheet(game_id: str) -> None:
-    info = query("game_info", game_id)
-    if info.is_empty():
-        empty(f"The game {md(game_id)} is no longer in the database.")
-        return
-    game = info.row(0, named=True)
-    players = list(game["players"])
-    started = f"{game['started_at']:%Y-%m-%d %H:%M} UTC" if game["started_at"] else "undated"
-    st.caption(f"{md(game['variant'])} · {', '.join(md(p) for p in players)} (turn order) · "
-               f"{started}")
-    with st.expander("Rules of this game"):
-        show(rules_table(game["rules"]), "league_rules")
-    rows = query("game_sheet", game_id)
-    if rows.is_empty():
-        empty("This game has no settled deals yet: its score sheet is empty.")
-    else:
-        sheet = score_sheet(rows, game["variant"], players)
-        sheet = sheet.with_columns(
-            pl.col("deal").map_elements(lambda n: deal_link(game_id, n),
-                                        return_dtype=pl.String).alias("replay"))
-        st.caption(f"Money in {unit(game['variant'])}; open a deal in the replayer from its row "
-                   "(deals recorded with their cards show them).")
-        picture = sheet_picture(game["variant"], rows, query("game_pairwise", game_id), players,
-                                game["rules"])
-        beside = st.container()
-        if picture is not None:
-            drawn, beside = st.columns([2, 3])
-            drawn.html(as_img(picture, f"the pulya of {game_id}"))
-            drawn.caption("Pool (inside), hill and the whists written on each opponent, each "
-                          "value after a change; the pool target in the centre.")
-        with beside:
-            show(sheet, "league_sheet", missing={"replay": ""},
-                 column_config={"replay": st.column_config.LinkColumn(
-                     "replay", display_text="open in the replayer")})
-    show(query("game_standings", game_id), "league_game_standings",
-         labels={"cash": f"cash ({unit(game['variant'])})"})
 
 
 st.title("League")
@@ -129,4 +89,4 @@ with guarded():
     if game_id is None:
         empty("No game to draw.")
     else:
-        _sheet(game_id)
+        draw_game(game_id, "league")

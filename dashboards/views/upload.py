@@ -1,5 +1,5 @@
 """Upload: add files from the browser; they go through the same ingest path as the command line
-(``dashboards.uploads``, the dashboards' only use of ``ingest``); the page shows per-file counts.
+(``dashboards.uploads``); the page shows per-file counts.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards.common import show
+from dashboards.common import show, write_gate
 from dashboards.db import db_path
 from dashboards.text import md
-from dashboards.uploads import WRITE_TOKEN_ENV, ingest_uploads, max_upload_mb, write_allowed
+from dashboards.uploads import ingest_uploads, max_upload_mb
 
 st.title("Upload")
 limit = max_upload_mb()
@@ -23,14 +23,7 @@ st.markdown(
     "`trickbook ingest FILE --db ...` instead. Files that are not text are refused and change "
     "nothing. Bad records are quarantined and listed on the Data quality page."
 )
-if not write_allowed(st.session_state.get("upload_token")):
-    st.text_input("Club write token", type="password", key="upload_token",
-                  help=f"this club requires its write token to add files ({WRITE_TOKEN_ENV})")
-    if st.session_state.get("upload_token"):
-        st.error("That is not the club's write token: nothing can be uploaded.")
-    else:
-        st.info("Adding files needs the club's write token; every page can be viewed without it.")
-    st.stop()
+write_gate("upload_token", "Adding files", "uploaded")
 files = st.file_uploader("Files", accept_multiple_files=True, key="upload_files")
 if st.button("Ingest", key="upload_go", type="primary", disabled=not files):
     payload = [(f.name, f.getvalue()) for f in files or []]

@@ -7,7 +7,7 @@ import polars as pl
 from model.balkan.check import check_deal
 from model.balkan.contracts import GAME_NAMES, ContractError, parse_contract
 from model.balkan.frame import TABLE, deal_row
-from model.balkan.params import BalkanRules
+from model.balkan.params import PRESETS, BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
 from model.cards import DECK_32
 from model.variant import Variant
@@ -51,6 +51,9 @@ VARIANT = Variant(
     settles_by_payments=False,
     cash_unit="soup points",
     sheet="bula",
+    entry_fields=("dealer", "declarer", "contract", "defence", "kontra", "tricks", "repealed",
+                  "hands", "talon"),
+    presets=tuple(PRESETS),
     contract_label=(
         pl.when(pl.col("igra")).then(pl.lit("igra ")).otherwise(pl.lit(""))
         + pl.col("number").replace_strict(list(GAME_NAMES), list(GAME_NAMES.values()),

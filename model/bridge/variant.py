@@ -39,7 +39,8 @@ def trump(contract: str) -> int | None:
         return None
 
 
-def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle) -> Variant:
+def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle,
+            entry_fields: tuple[str, ...]) -> Variant:
     return Variant(
         name=name,
         aliases=aliases,
@@ -57,6 +58,7 @@ def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle) -> Variant:
         cash_unit="points",
         partnerships=True,
         sheet=sheet,
+        entry_fields=entry_fields,
         contract_label=(
             pl.col("level").cast(pl.String)
             + pl.col("denom").replace_strict(list(range(5)), list(DENOMS), return_dtype=pl.String)
@@ -66,6 +68,9 @@ def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle) -> Variant:
     )
 
 
-VARIANT = _bridge("bridge-rubber", ("rubber", "bridge", "chicago"), sheet="we-they")
-DUPLICATE = _bridge("bridge-duplicate", ("duplicate",), sheet="traveller")
+VARIANT = _bridge("bridge-rubber", ("rubber", "bridge", "chicago"), sheet="we-they",
+                  entry_fields=("dealer", "declarer", "contract", "tricks", "honours", "hands"))
+DUPLICATE = _bridge("bridge-duplicate", ("duplicate",), sheet="traveller",
+                    entry_fields=("board", "vulnerable", "dealer", "declarer", "contract",
+                                  "tricks", "hands"))
 VARIANTS = (VARIANT, DUPLICATE)

@@ -52,6 +52,8 @@ VARIANT = Variant(
     settles_by_payments=True,
     cash_unit="chips",
     sheet="kassa",
+    entry_fields=("dealer", "declarer", "contract", "defence", "tricks", "preliminary",
+                  "conceded", "four_aces", "hands", "talon"),
     contract_label=(
         pl.when(pl.col("mode") == "concede").then(pl.lit("concede"))
         .otherwise(pl.col("level").cast(pl.String)

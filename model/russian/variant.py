@@ -57,6 +57,8 @@ VARIANT = Variant(
     settles_by_payments=True,
     cash_unit="whists",
     sheet="pulya",
+    entry_fields=("dealer", "declarer", "contract", "defence", "open", "tricks", "hands",
+                  "talon"),
     contract_label=(
         pl.when(pl.col("misere")).then(pl.lit("misere"))
         .otherwise(pl.col("level").cast(pl.String)

@@ -58,4 +58,6 @@ VARIANT = Variant(
     contract_label=pl.col("game").replace_strict(list(NAME), list(NAME.values()),
                                                  return_dtype=pl.String),
     contract_level=pl.col("game"),
+    entry_fields=("dealer", "declarer", "contract", "hand", "contra", "kunstwerk", "tricks",
+                  "hands", "talon"),
 )

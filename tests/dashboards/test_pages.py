@@ -21,7 +21,7 @@ from tests.dashboards.conftest import table_counts
 
 PAGES = ROOT / "dashboards" / "views"
 PAGE_NAMES = ["league", "player", "contracts", "results", "replayer", "balance", "quality",
-              "upload"]
+              "upload", "entry"]
 
 
 def page(name: str, db: Path, monkeypatch: pytest.MonkeyPatch, **params: str) -> AppTest:
@@ -232,7 +232,7 @@ def test_hostile_url_changes_nothing(name: str, fixture_path: Path,
     at = page(name, fixture_path, monkeypatch, variant=evil, league=evil, player=evil,
               **{"from": evil, "to": "2026-02-30"})
     assert not at.exception
-    if name not in ("balance", "quality", "upload"):  # the pages that read the shared filters
+    if name not in ("balance", "quality", "upload", "entry"):  # the pages with the shared filters
         warnings = " ".join(w.value for w in at.warning)
         assert "not a date" in warnings and "no player" in warnings
     assert table_counts(fixture_path) == before

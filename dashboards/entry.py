@@ -1,0 +1,334 @@
+"""Score entry (the Entry page): a game typed at the table, deal by deal, through ingest.
+
+Nothing here knows a variant: the form's fields come from the variant's models
+(:func:`form_fields`: the house rules from ``rules_model``, a deal's fields from ``deal_model``
+in the order of ``Variant.entry_fields``), each typed record is validated by ingest's own
+per-record path (``ingest.validate.Validator``, so the page shows ingest's codes and messages),
+and a good record is written by :func:`write`: saved as a file named by its content under the
+uploads folder (``uploads/entry/``) and ingested by ``ingest.pipeline.ingest_paths`` under the
+source name ``entry/<game>/game`` or ``entry/<game>/<deal>``, in one transaction, logged in
+``ingest_log`` and scored at once. A deal typed again with other content is a new version of
+its source: it supersedes the stored one (``replace``, docs/ingest.md "Versions of a source");
+the earlier version stays in ``ingest_log`` and its file (:func:`versions`).
+"""
+
+from __future__ import annotations
+
+import json
+import types
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+import duckdb
+import polars as pl
+from annotated_types import Ge, Gt, Le, Lt
+from pydantic import BaseModel
+
+from dashboards.text import without_paths
+from dashboards.uploads import retrying, save, stored_name
+from ingest.pipeline import FileReport, ingest_paths
+from ingest.source import Issue, Raw
+from ingest.store import stored_game
+from ingest.validate import Accepted, Validator
+from model import tables as T
+from model.base import CardName, PlayerName
+from model.variant import Variant
+from scoring.store import score_pending
+
+PREFIX = "entry/"
+"""Every source the Entry page writes starts so (``ingest_log.source``, ``games.source``)."""
+Kind = Literal["player", "choice", "flag", "number", "text", "cards"]
+
+
+@dataclass(frozen=True)
+class FormField:
+    """One field of a record as the form asks for it."""
+
+    name: str
+    kind: Kind
+    per_player: bool = False
+    """A ``dict`` by player (defence, tricks ...): one widget per player of the game."""
+    optional: bool = False
+    """May be left blank (``None``; a player left blank is not in the dict)."""
+    options: tuple[Any, ...] = ()
+    low: int | None = None
+    high: int | None = None
+    default: Any = None
+
+    @property
+    def label(self) -> str:
+        return self.name.replace("_", " ")
+
+
+def _optional(tp: Any) -> tuple[Any, bool]:
+    if get_origin(tp) in (Union, types.UnionType):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        if len(args) == 1:
+            return args[0], True
+    return tp, False
+
+
+def _bounds(metadata: list[Any]) -> tuple[int | None, int | None]:
+    low = high = None
+    for m in metadata:
+        for item in [m, *getattr(m, "metadata", [])]:  # a FieldInfo inside Annotated
+            if isinstance(item, Ge):
+                low = int(item.ge)  # type: ignore[call-overload]
+            elif isinstance(item, Gt):
+                low = int(item.gt) + 1  # type: ignore[call-overload]
+            elif isinstance(item, Le):
+                high = int(item.le)  # type: ignore[call-overload]
+            elif isinstance(item, Lt):
+                high = int(item.lt) - 1  # type: ignore[call-overload]
+    return low, high
+
+
+def _plain(tp: Any, metadata: list[Any]) -> tuple[Any, list[Any]]:
+    """``tp`` without ``Annotated``, and the metadata gathered on the way."""
+    if get_origin(tp) is Annotated:
+        base, *meta = get_args(tp)
+        return _plain(base, [*metadata, *meta])
+    return tp, metadata
+
+
+def _value_kind(tp: Any, metadata: list[Any]) -> tuple[Kind, tuple[Any, ...], int | None,
+                                                       int | None] | None:
+    """The widget of one value: a player, a choice among literals, a flag, a number, text or a
+    list of cards; ``None`` for what the form does not ask (nested models, pairs ...)."""
+    if tp == PlayerName:
+        return "player", (), None, None
+    if get_origin(tp) is tuple and get_args(tp)[:1] == (CardName,):
+        return "cards", (), None, None
+    tp, metadata = _plain(tp, metadata)
+    if get_origin(tp) is Literal:
+        return "choice", get_args(tp), None, None
+    if tp is bool:
+        return "flag", (), None, None
+    if tp is int:
+        return "number", (), *_bounds(metadata)
+    if tp is str:
+        return "text", (), None, None
+    return None
+
+
+def form_field(name: str, annotation: Any, metadata: list[Any], default: Any) -> FormField | None:
+    """The form's field for a model field, or ``None`` when the form cannot ask it."""
+    tp, optional = _optional(annotation)
+    per_player = False
+    if get_origin(tp) is dict and get_args(tp)[0] == PlayerName:
+        tp, per_player, optional = get_args(tp)[1], True, True
+    kind = _value_kind(tp, list(metadata))
+    if kind is None:
+        return None
+    k, options, low, high = kind
+    return FormField(name, k, per_player, optional, options, low, high,
+                     None if default is None or callable(default) else default)
+
+
+def form_fields(model: type[BaseModel], names: tuple[str, ...] | None = None) -> list[FormField]:
+    """The fields of ``model`` the form asks for, in the order of ``names`` (default: all)."""
+    found = []
+    for name in names or tuple(model.model_fields):
+        info = model.model_fields[name]
+        default = None if info.is_required() else info.default
+        # pydantic keeps a field's own constraints apart: put them back (``PlayerName`` ...)
+        annotation = (Annotated[(info.annotation, *info.metadata)] if info.metadata
+                      else info.annotation)
+        field = form_field(name, annotation, [], default)
+        if field is not None:
+            found.append(field)
+    return found
+
+
+def deal_fields(variant: Variant) -> list[FormField]:
+    """The deal fields a scorer types (``Variant.entry_fields``; else the deal model's own)."""
+    base = {"record", "game_id", "deal_no"}
+    names = variant.entry_fields or tuple(n for n in variant.deal_model.model_fields
+                                          if n not in base)
+    return form_fields(variant.deal_model, names)
+
+
+def rule_fields(variant: Variant) -> list[FormField]:
+    """The house rules as the form asks them (fields it cannot ask keep their default)."""
+    return form_fields(variant.rules_model)
+
+
+def rules_given(variant: Variant, preset: str | None, values: Mapping[str, Any]) -> dict[str, Any]:
+    """A game's ``rules`` object: the preset (if any) and only the values that differ from the
+    rules the preset (or the spec's defaults) gives, so a preset or convention field still fills
+    every flag left alone."""
+    base = variant.rules({"preset": preset} if preset else {})
+    changed = {k: v for k, v in values.items() if getattr(base, k, None) != v}
+    return {**({"preset": preset} if preset else {}), **changed}
+
+
+def cards_of(text: str) -> list[str] | None:
+    """Card names typed with spaces or commas (``AS KS 10H``); ``None`` when blank."""
+    cards = [c for c in text.replace(",", " ").split() if c]
+    return cards or None
+
+
+def _given(value: Any) -> bool:
+    return value is not None and value is not False and value != {} and value != []
+
+
+def deal_record(game_id: str, deal_no: int, values: Mapping[str, Any]) -> dict[str, Any]:
+    """A deal line (records.md 1.2) from the form's values; blanks, empty maps and unset flags
+    are left out, as a hand-written record would leave them."""
+    record: dict[str, Any] = {"record": "deal", "game_id": game_id, "deal_no": int(deal_no)}
+    for name, value in values.items():
+        if isinstance(value, Mapping):
+            value = {p: v for p, v in value.items() if v is not None}
+        if _given(value):
+            record[name] = value
+    return record
+
+
+def game_record(variant: Variant, game_id: str, players: list[str], rules: dict[str, Any],
+                started_at: datetime | None, league: str | None) -> dict[str, Any]:
+    """A game line (records.md 1.1) from the form's values."""
+    record: dict[str, Any] = {"record": "game", "game_id": game_id, "variant": variant.name,
+                              "players": players, "rules": rules}
+    if started_at is not None:
+        record["started_at"] = started_at.isoformat()
+    if league:
+        record["league"] = league
+    return record
+
+
+def players_of(text: str) -> list[str]:
+    """Players typed in seat order, separated by commas."""
+    return [p.strip() for p in text.split(",") if p.strip()]
+
+
+def source_of(record: Mapping[str, Any]) -> str:
+    """``entry/<game>/game`` for a game line, ``entry/<game>/<deal>`` for a deal."""
+    what = "game" if record.get("record") == "game" else str(record.get("deal_no"))
+    return f"{PREFIX}{record.get('game_id')}/{what}"
+
+
+def line_of(record: Mapping[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(", ", ": "))
+
+
+def validate(record: Mapping[str, Any],
+             stored: Callable[[str], tuple[str, str] | None]) -> Accepted | Issue:
+    """The record through ingest's per-record validation, as its line would be read from a
+    file; ``stored`` looks up stored games (``ingest.store.stored_game`` on a connection)."""
+    text = line_of(record)
+    return Validator(stored).validate(Raw(source_of(record), 1, json.loads(text), text))
+
+
+def message(issue: Issue) -> str:
+    """An issue as the quarantine shows it: its code and message."""
+    return f"{issue.code}: {issue.message}"
+
+
+def check(con: duckdb.DuckDBPyConnection, record: Mapping[str, Any]) -> Accepted | Issue:
+    """:func:`validate` against the games stored in the database ``con`` reads."""
+    return validate(record, lambda gid: stored_game(con, gid))
+
+
+@dataclass(frozen=True)
+class Written:
+    """What :func:`write` did, in words for the page."""
+
+    ok: bool
+    text: str
+    report: FileReport | None = None
+
+
+def folder_of(db: Path) -> Path:
+    """Where every version of every entered record is kept, by content."""
+    return db.parent / "uploads" / "entry"
+
+
+def file_name(source: str, data: bytes) -> str:
+    return stored_name(source.removeprefix(PREFIX).replace("/", "-") + ".jsonl", data)
+
+
+def write(db: Path, record: Mapping[str, Any], folder: Path | None = None) -> Written:
+    """Store one validated record through the ingest entry point and score its game: the
+    record's line is saved as a file named by its content (never overwritten) and ingested as
+    the source :func:`source_of` names, superseding that source's earlier version."""
+    folder = folder or folder_of(db)
+    source = source_of(record)
+    data = (line_of(record) + "\n").encode()
+    target = save(folder, file_name(source, data), data)
+    try:
+        (report,) = retrying(lambda: ingest_paths([target], db, score=score_pending,
+                                                  replace=True, names={target: source}))
+    except Exception as exc:  # a lock held too long, a full disk: said, never a traceback
+        return Written(False, without_paths(f"nothing was stored: {exc}", folder, db.parent))
+    return Written(not (report.failed or report.quarantined), _said(report, record), report)
+
+
+def _said(report: FileReport, record: Mapping[str, Any]) -> str:
+    what = ("The game" if record.get("record") == "game"
+            else f"Deal {record.get('deal_no')}")
+    if report.failed:
+        return f"{what} was not stored: {report.failed}"
+    if report.quarantined:
+        return f"{what} was not stored: " + "; ".join(message(i) for i in report.issues)
+    if report.skipped:
+        return f"{what} is unchanged: it is stored as typed."
+    text = f"{what} is stored" + (" as a new version (the earlier one is kept)"
+                                  if report.replaced else "")
+    if report.score_error:
+        return f"{text}; scoring failed ({report.score_error}): the next write retries."
+    return text + "."
+
+
+# ---------------------------------------------------------------- reading (read-only)
+
+
+def entry_games(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """The games entered on this page, newest first."""
+    return con.sql(
+        f"""SELECT game_id, variant, players, started_at FROM {T.GAMES}
+            WHERE starts_with(source, ?) ORDER BY started_at DESC NULLS LAST, game_id""",
+        params=[PREFIX]).pl()
+
+
+def stored_deals(con: duckdb.DuckDBPyConnection, game_id: str) -> dict[int, dict[str, Any]]:
+    """The game's stored deals by number, as records."""
+    rows = con.execute(f"SELECT deal_no, record::VARCHAR FROM {T.DEALS} WHERE game_id = ? "
+                       "ORDER BY deal_no", [game_id]).fetchall()
+    return {int(n): json.loads(text) for n, text in rows}
+
+
+def versions(con: duckdb.DuckDBPyConnection, game_id: str, folder: Path) -> pl.DataFrame:
+    """Every version of every deal entered for the game (``ingest_log``), oldest first: deal,
+    version, when, whether it is the stored one, and the deal as it was typed (from its file)."""
+    prefix = f"{PREFIX}{game_id}/"
+    rows = con.execute(
+        f"""SELECT source, sha256, ingested_at FROM {T.INGEST_LOG}
+            WHERE starts_with(source, ?) ORDER BY source, ingested_at""", [prefix]).fetchall()
+    out: list[dict[str, Any]] = []
+    for source, sha, at in rows:
+        deal = source.removeprefix(prefix)  # a game "a/b" is not a deal of game "a"
+        if not deal.isascii() or not deal.isdigit():
+            continue
+        earlier = [r for r in out if r["deal"] == int(deal)]
+        for r in earlier:
+            r["status"] = "superseded"
+        out.append({"deal": int(deal), "version": len(earlier) + 1, "entered_at": at,
+                    "status": "stored", "as_typed": _as_typed(folder, source, sha)})
+    schema: dict[str, pl.DataType] = {"deal": pl.Int64(), "version": pl.Int64(),
+                                      "entered_at": pl.Datetime("us", "UTC"),
+                                      "status": pl.String(), "as_typed": pl.String()}
+    return pl.DataFrame(out, schema=schema).sort("deal", "version")
+
+
+def _as_typed(folder: Path, source: str, sha256: str) -> str:
+    """The deal's fields as one line, read from the version's file (its name is its hash)."""
+    matches = sorted(folder.glob(f"{sha256[:16]}-*.jsonl")) if folder.is_dir() else []
+    try:
+        record = json.loads(matches[0].read_text(encoding="utf-8"))
+    except (IndexError, OSError, ValueError):
+        return "(its file is gone)"
+    return " · ".join(f"{k} {json.dumps(v, ensure_ascii=False)}" for k, v in record.items()
+                      if k not in ("record", "game_id", "deal_no"))

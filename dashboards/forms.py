@@ -1,0 +1,66 @@
+"""Form widgets drawn from a model's fields (:class:`dashboards.entry.FormField`): the Entry page
+asks a game's house rules and a deal's fields with these, whatever the variant.
+
+A field by player (defence, tricks, hands ...) is one widget per player, side by side. Every label
+that holds a name from the data is escaped (widget labels are Markdown).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from dashboards.entry import FormField, cards_of
+from dashboards.text import DASH, md
+
+NOBODY = "(nobody)"
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return DASH
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value)
+
+
+def _one(field: FormField, label: str, key: str, players: list[str], value: Any,
+         container: Any) -> Any:
+    """One widget of ``field``; returns the value typed (``None`` for a blank)."""
+    if field.kind == "player":
+        options: list[Any] = ([None] if field.optional else []) + list(players)
+        at = options.index(value) if value in options else 0
+        return container.selectbox(label, options, index=at, key=key,
+                                   format_func=lambda p: NOBODY if p is None else p)
+    if field.kind == "choice" or (field.kind == "flag" and field.optional):
+        choices = list(field.options) if field.kind == "choice" else [True, False]
+        options = ([None] if field.optional else []) + choices
+        at = options.index(value) if value in options else 0
+        return container.selectbox(label, options, index=at, key=key, format_func=_shown)
+    if field.kind == "flag":
+        return container.checkbox(label, value=bool(value), key=key)
+    if field.kind == "number":
+        start = value if isinstance(value, int) else (None if field.optional else field.low or 0)
+        got = container.number_input(label, min_value=field.low, max_value=field.high,
+                                     value=start, step=1, key=key)
+        return None if got is None else int(got)
+    text = " ".join(value) if isinstance(value, list | tuple) else (value or "")
+    typed = container.text_input(label, value=str(text), key=key)
+    if field.kind == "cards":
+        return cards_of(typed)
+    return typed.strip() or None
+
+
+def ask(field: FormField, key: str, players: list[str], value: Any = None) -> Any:
+    """The value of ``field`` as typed: for a field by player, a dict of the players' values
+    (blank ones left out), one column per player."""
+    if not field.per_player:
+        return _one(field, md(field.label), key, players, value, st)
+    given = value if isinstance(value, dict) else {}
+    columns = st.columns(len(players)) if players else []
+    return {p: _one(field, f"{md(field.label)}: {md(p)}", f"{key}_{i}", players, given.get(p),
+                    col)
+            for i, (p, col) in enumerate(zip(players, columns, strict=True))}

@@ -1,0 +1,181 @@
+"""The Entry page (AppTest) and its writer (``dashboards/entry.py``): a deal with an error shows
+ingest's own message and stores nothing; a good deal is in the sheet and standings at once; a
+correction keeps both versions; the write token blocks writes; every variant's form is drawn
+from its models."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboards import entry
+from dashboards import queries as q
+from dashboards.db import read_only
+from dashboards.text import md
+from ingest.pipeline import ingest_paths
+from model.variants import registered
+from tests.dashboards import fixture_db as fx
+from tests.dashboards.conftest import table_counts
+from tests.dashboards.test_pages import frame_with, page
+
+GAME = "club-night/1"
+PLAYERS = ["Ana", "Ben", "Cy"]
+
+
+def start(at: AppTest, variant: str = "greek-prefa", players: list[str] = PLAYERS,
+          game_id: str = GAME) -> AppTest:
+    at.selectbox(key="entry_variant").set_value(variant).run()
+    at.text_input(key="entry_game_id").input(game_id).run()
+    at.text_input(key="entry_players").input(", ".join(players)).run()
+    at.button(key="entry_start").click().run()
+    assert not at.exception
+    assert at.selectbox(key="entry_game").value == game_id, [e.value for e in at.error]
+    return at
+
+
+def type_deal(at: AppTest, no: int, tricks: tuple[int, int, int], declarer: str = "Ana",
+              contract: str = "6S") -> AppTest:
+    """A Greek deal (greek-prefa.md 6.1): ``declarer`` plays ``contract``, both defenders play."""
+    at.number_input(key="entry_deal_no").set_value(no).run()
+    at.selectbox(key=f"entry_d{no}_declarer").set_value(declarer).run()
+    at.text_input(key=f"entry_d{no}_contract").input(contract).run()
+    for i, p in enumerate(PLAYERS):
+        if p != declarer:
+            at.selectbox(key=f"entry_d{no}_defence_{i}").set_value("play").run()
+        at.number_input(key=f"entry_d{no}_tricks_{i}").set_value(tricks[i]).run()
+    assert not at.exception
+    return at
+
+
+def rows(db: Path, sql: str, params: list[object]) -> list[tuple[object, ...]]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql, params).fetchall()
+    finally:
+        con.close()
+
+
+def test_a_deal_with_an_error_shows_the_ingest_message_and_stores_nothing(
+        fixture_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = start(page("entry", fixture_copy, monkeypatch))
+    before = table_counts(fixture_copy)
+    type_deal(at, 1, (6, 2, 1))  # 9 tricks: greek-prefa.md 7, the ten tricks are all shared
+    # the same lines through `trickbook ingest`'s path, into a database of their own
+    (stored,) = rows(fixture_copy, "SELECT record::VARCHAR FROM games WHERE game_id = ?",
+                     [GAME])
+    game = json.dumps({"record": "game", **json.loads(str(stored[0]))})
+    deal = {"record": "deal", "game_id": GAME, "deal_no": 1, "dealer": "Ana",
+            "declarer": "Ana", "contract": "6S", "defence": {"Ben": "play", "Cy": "play"},
+            "tricks": {"Ana": 6, "Ben": 2, "Cy": 1}}
+    lines = tmp_path / "typed.jsonl"
+    lines.write_text(f"{game}\n{json.dumps(deal)}\n")
+    (report,) = ingest_paths([lines], fx.build_empty(tmp_path / "other.duckdb"))
+    (issue,) = report.issues
+    assert md(f"{issue.code}: {issue.message}") in [e.value for e in at.error]
+    assert "sum to 9" in issue.message
+    assert at.button(key="entry_save").disabled
+    assert table_counts(fixture_copy) == before
+
+
+def test_a_good_deal_is_in_the_sheet_and_standings_at_once(
+        fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = start(page("entry", fixture_copy, monkeypatch))
+    type_deal(at, 1, (6, 2, 2))
+    assert "Deal 1 is valid." in [s.value for s in at.success]
+    at.button(key="entry_save").click().run()
+    assert not at.exception
+    assert any("Deal 1 is stored" in s.value for s in at.success)
+    assert at.number_input(key="entry_deal_no").value == 2  # on to the next deal
+    sheet = frame_with(at, "Kassa Ana")
+    assert sheet["deal"].tolist() == ["1", "—"]  # the deal and the total row
+    with read_only(fixture_copy) as con:
+        standings = q.game_standings(con, GAME)
+        log = q.ingest_log(con, f"{entry.PREFIX}{GAME}/1")
+    shown = frame_with(at, "cash (chips)")
+    assert shown["player"].tolist() == standings["player"].to_list()
+    assert shown["cash (chips)"].tolist() == standings["cash"].to_list()
+    assert standings["cash"].abs().sum() > 0 and standings["deals_played"].to_list() == [1] * 3
+    assert log.height == 1  # recorded in ingest_log like any source
+
+
+def test_a_correction_keeps_both_versions(fixture_copy: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    at = start(page("entry", fixture_copy, monkeypatch))
+    type_deal(at, 1, (6, 2, 2)).button(key="entry_save").click().run()
+    type_deal(at, 1, (5, 3, 2))
+    assert any("Deal 1 is stored" in i.value for i in at.info)  # the page says it is a correction
+    at.button(key="entry_save").click().run()
+    assert any("new version" in s.value for s in at.success)
+    source = f"{entry.PREFIX}{GAME}/1"
+    logged = rows(fixture_copy, "SELECT sha256 FROM ingest_log WHERE source = ?", [source])
+    assert len({sha for (sha,) in logged}) == 2
+    (record,) = rows(fixture_copy, "SELECT record::VARCHAR FROM deals WHERE game_id = ? AND "
+                                   "deal_no = 1", [GAME])
+    assert json.loads(str(record[0]))["tricks"] == {"Ana": 5, "Ben": 3, "Cy": 2}
+    versions = frame_with(at, "as typed")
+    assert versions["status"].tolist() == ["superseded", "stored"]
+    assert '"Ana": 6' in versions["as typed"].iloc[0] and '"Ana": 5' in versions["as typed"].iloc[1]
+    files = sorted((fixture_copy.parent / "uploads" / "entry").glob("*.jsonl"))
+    assert len(files) == 3  # the game line and both versions of the deal, each kept
+
+
+def test_the_write_token_blocks_entry(fixture_copy: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRICKBOOK_WRITE_TOKEN", "s3cret")
+    before = table_counts(fixture_copy)
+    at = page("entry", fixture_copy, monkeypatch)
+    assert not at.exception and not at.get("selectbox")
+    at.text_input(key="entry_token").input("wrong").run()
+    assert any("not the club's write token" in e.value for e in at.error)
+    assert not at.get("selectbox") and not at.get("button")
+    assert table_counts(fixture_copy) == before
+    at.text_input(key="entry_token").input("s3cret").run()
+    start(at)
+    monkeypatch.delenv("TRICKBOOK_WRITE_TOKEN")
+    assert page("entry", fixture_copy, monkeypatch).get("selectbox")  # no token: open
+
+
+@pytest.mark.parametrize("variant", [v.name for v in registered()])
+def test_every_variant_gets_its_form(variant: str, fixture_copy: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The form is drawn from the variant's models: every field it names is asked."""
+    v = next(v for v in registered() if v.name == variant)
+    players = ["Ana", "Ben", "Cy", "Dan"] if v.partnerships else PLAYERS
+    at = start(page("entry", fixture_copy, monkeypatch), variant, players, f"{variant}/1")
+    keys = {w.key for kind in ("selectbox", "text_input", "number_input", "checkbox")
+            for w in at.get(kind)}
+    for name in v.entry_fields:
+        assert {f"entry_d1_{name}", f"entry_d1_{name}_0"} & keys, name
+    assert at.success or at.error  # ingest's verdict on the deal as typed so far
+
+
+def test_a_preset_fills_the_rules(fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Balkan presets (balkan.md 10): the game line names the preset, its flags come with it."""
+    at = page("entry", fixture_copy, monkeypatch)
+    at.selectbox(key="entry_variant").set_value("balkan").run()
+    at.selectbox(key="entry_preset_balkan").set_value("serbian-club").run()
+    start(at, "balkan")
+    (rules,) = rows(fixture_copy, "SELECT rules::VARCHAR FROM games WHERE game_id = ?", [GAME])
+    balkan = next(v for v in registered() if v.name == "balkan")
+    assert json.loads(str(rules[0])) == json.loads(
+        balkan.rules({"preset": "serbian-club"}).model_dump_json())
+
+
+def test_names_are_escaped_in_the_form(fixture_copy: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player named like Markdown shows as text (docs/dashboards.md, "Hostile input")."""
+    evil = "![t](http://host/x.png)"
+    at = start(page("entry", fixture_copy, monkeypatch), players=["Ana", evil, "Cy"],
+               game_id=f"{evil}/1")
+    assert at.number_input(key="entry_d1_tricks_1").label == f"tricks: {md(evil)}"
+    assert at.subheader[0].value == f"Deal of {md(evil + '/1')}"
+
+
+def test_every_entry_field_can_be_asked() -> None:
+    for v in registered():
+        asked = [f.name for f in entry.deal_fields(v)]
+        assert asked == list(v.entry_fields), v.name
