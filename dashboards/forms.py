@@ -54,11 +54,12 @@ def _one(field: FormField, label: str, key: str, players: list[str], value: Any,
     return typed.strip() or None
 
 
-def ask(field: FormField, key: str, players: list[str], value: Any = None) -> Any:
-    """The value of ``field`` as typed: for a field by player, a dict of the players' values
-    (blank ones left out), one column per player."""
+def ask(field: FormField, key: str, players: list[str], value: Any = None,
+        container: Any = st) -> Any:
+    """The value of ``field`` as typed (in ``container``): for a field by player, a dict of the
+    players' values (blank ones left out), one column per player."""
     if not field.per_player:
-        return _one(field, md(field.label), key, players, value, st)
+        return _one(field, md(field.label), key, players, value, container)
     given = value if isinstance(value, dict) else {}
     columns = st.columns(len(players)) if players else []
     return {p: _one(field, f"{md(field.label)}: {md(p)}", f"{key}_{i}", players, given.get(p),

@@ -126,11 +126,14 @@ def deal_form(game: dict[str, Any]) -> None:
     values: dict[str, Any] = {}
     with form:
         fields = entry.deal_fields(v)
-        for f in [f for f in fields if f.kind != "cards"]:
+        flags = [f for f in fields if f.kind == "flag" and not f.per_player]
+        for f in [f for f in fields if f.kind != "cards" and f not in flags]:
             start = before.get(f.name)
             if start is None and f.name == "dealer":
                 start = players[(no - 1) % len(players)]
             values[f.name] = ask(f, f"entry_d{no}_{f.name}", players, start)
+        for f, col in zip(flags, st.columns(len(flags)) if flags else [], strict=True):
+            values[f.name] = ask(f, f"entry_d{no}_{f.name}", players, before.get(f.name), col)
         with st.expander("Cards (optional)"):
             for f in [f for f in fields if f.kind == "cards"]:
                 values[f.name] = ask(f, f"entry_d{no}_{f.name}", players, before.get(f.name))
