@@ -32,6 +32,7 @@ from ingest.jsonl import JsonlReader, parse_line
 from ingest.lines import Item, PlainLines, Texts
 from ingest.source import Issue, Raw, Reader
 from ingest.validate import NEVER, Accepted, Validator, VariantLookup
+from ingest.versions import Versions
 from model import tables as T
 from model.base import DealBase, GameBase
 from model.problems import Code
@@ -77,7 +78,12 @@ class FileReport:
     score_error: str | None = None
     """Rescoring failed (a settlement bug): the data is stored and the games stay pending."""
     replaced: int = 0
-    """Deals of an earlier version of this source superseded (``replace``; counted as stored)."""
+    """Game lines and deals of an earlier version of this source superseded (``replace``;
+    counted as stored)."""
+    dropped: int = 0
+    """Deals an earlier version of this source stored that this one does not hold: removed
+    with ``replace``, else conflicts (``ingest/versions.py``; no records of this file, so not
+    counted in ``quarantined``)."""
     failed: str | None = None
     """The file could not be stored (a full disk, a lost database, a bug): its transaction was
     rolled back, nothing of it is stored, and the files after it are read all the same."""
@@ -179,6 +185,9 @@ class _FileLoad:
         """Deals of the batch kept (stored or duplicates); their repairs are recorded."""
         self.lines_held: dict[int, list[Issue]] = {}
         """The issues of each line with a quarantine row written in this file."""
+        self.versions = Versions(conn, report.source, report.sha256, replace, self.tables,
+                                 self.now)
+        """What this version does to the records of the source's earlier ones."""
 
     def stored_game(self, game_id: str) -> tuple[str, str] | None:
         """``store.stored_game``, answered from the chunk's look-up when it has the game."""
@@ -385,6 +394,7 @@ class _FileLoad:
         ids = {(a.record.game_id, a.record.deal_no) for a in self.deals  # type: ignore[union-attr]
                }
         games = {g for g, _ in ids}
+        self.versions.hold(ids)
         known = store.stored_deal_keys(self.conn, ids, self.staging.files_with(T.DEALS, games),
                                        self.staging.held_with(T.DEALS, games))
         fresh: list[tuple[Accepted, str]] = []
@@ -406,27 +416,29 @@ class _FileLoad:
         return fresh
 
     def conflict(self, game_id: str, deal_no: int, line: int, text: str) -> bool:
-        """A deal whose number is stored (or earlier in this file) with other content. With
-        ``replace``, a deal stored by an earlier version of this same source is removed and
-        this one is stored (True); otherwise this one is a ``deal-conflict`` naming both
+        """A deal whose number is stored (or earlier in this file) with other content: stored,
+        superseding the stored one (True, ``Versions.deal``), or a ``deal-conflict`` naming both
         versions (False)."""
-        origin = store.deal_origin(self.conn, game_id, deal_no)
-        if origin is None:
-            where = "earlier in this file"
-        else:
-            source, at, variant, version = origin
-            if self.replace and source == self.report.source:
-                store.delete_deal(self.conn, game_id, deal_no, self.tables(variant))
-                self.report.replaced += 1
-                return True
-            where = (f"stored from {source} line {at} (version {(version or '?')[:12]}); this "
-                     f"is version {(self.report.sha256 or '?')[:12]}")
-            if source == self.report.source:
-                where += ": ingest with --replace to take this version"
+        where = self.versions.deal(game_id, deal_no)
+        if where is None:
+            return True
         self.issue(Issue(self.report.source, line, f"{game_id}#{deal_no}", Code.DEAL_CONFLICT,
                          f"deal {deal_no} of game {game_id!r} has other content than the one "
                          f"{where}", text))
         return False
+
+    def settle_versions(self) -> None:
+        """After the file's last record: the deals of earlier versions this one dropped
+        (``Versions.dropped``; their conflicts are one quarantine row), and the games whose
+        stored game line or deals this version changed, to be rescored."""
+        dropped = self.versions.dropped()
+        if dropped:
+            store.insert(self.conn, T.QUARANTINE, store.frame(
+                [_quarantine_row(_merged(dropped), self.now)], store.QUARANTINE_SCHEMA))
+            self.report.issues[:0] = dropped[:KEEP_ISSUES]
+        self.report.dropped = len(dropped) or self.versions.dropped_deals
+        self.report.replaced = self.versions.replaced
+        self.report.games.update(self.versions.games)
 
     def flush(self) -> None:
         fresh = self._sort_deals()
@@ -492,6 +504,8 @@ class _FileLoad:
     def _flush_fast(self, accepted: pl.DataFrame, lines: Sequence[str]) -> None:
         """Store the fast path's deals of a chunk of ``lines``: new, duplicate, or a conflict
         sent to quarantine."""
+        self.versions.hold(zip(accepted["game_id"].to_list(), accepted["deal_no"].to_list(),
+                               strict=True))
         stored = self.staging.deal_keys(self.conn, accepted)
         if stored.height == 0:  # all new (the usual case): no join
             new, same, clash = accepted, 0, accepted.clear()
@@ -585,7 +599,7 @@ def _load_file(
     """The records of one file in one transaction; returns the bytes read."""
     source = report.source
     load = _FileLoad(conn, report, strict, replace, _tables(variants))
-    validator = Validator(load.stored_game, variants)
+    validator = Validator(load.stored_game, variants, changed_game=load.versions.game)
     use_fast = fast and isinstance(reader, JsonlReader) and _fast_enabled(variants)
     done = 0
     load.staging.sweep()
@@ -620,6 +634,7 @@ def _load_file(
                 if on_record is not None and report.records % PROGRESS_EVERY == 0:
                     on_record(report.records, done)
         load.flush()
+        load.settle_versions()
         load.staging.load(conn)
         log: dict[str, object] = {
             "source": source, "sha256": report.sha256, "records": report.records,

@@ -21,7 +21,7 @@ import polars as pl
 import pyarrow as pa
 
 from model import tables as T
-from model.tables import TABLES
+from model.tables import TABLES, has_table
 from model.tables import insert as insert  # the one writer of rows, for ingest callers
 from model.variants import tables
 
@@ -206,26 +206,84 @@ def log_ingest(conn: duckdb.DuckDBPyConnection, log: dict[str, object]) -> None:
          log["quarantined"], log["ingested_at"], log["source"], log["sha256"]])
 
 
+def latest_version(conn: duckdb.DuckDBPyConnection, source: str) -> str | None:
+    """The sha256 of a source's latest ingest (``None``: never ingested)."""
+    rows = conn.execute(f"SELECT arg_max(sha256, ingested_at) FROM {T.INGEST_LOG} "
+                        "WHERE source = ?", [source]).fetchall()
+    return None if not rows or rows[0][0] is None else str(rows[0][0])
+
+
 def deal_origin(conn: duckdb.DuckDBPyConnection, game_id: str,
-                deal_no: int) -> tuple[str, int, str, str | None] | None:
-    """``(source, line, variant, sha256 of the source's latest version)`` of a stored deal."""
+                deal_no: int) -> tuple[str, int, str, str | None, str] | None:
+    """``(source, line, variant, sha256 of the source's latest version, record)`` of a stored
+    deal."""
     rows = conn.execute(
         f"""SELECT d.source, d.line, d.variant,
                    (SELECT arg_max(l.sha256, l.ingested_at) FROM {T.INGEST_LOG} l
-                    WHERE l.source = d.source)
+                    WHERE l.source = d.source), d.record
             FROM {T.DEALS} d WHERE d.game_id = ? AND d.deal_no = ?""",
         [game_id, deal_no]).fetchall()
     if not rows:
         return None
-    source, line, variant, sha = rows[0]
-    return str(source), int(line or 0), str(variant), None if sha is None else str(sha)
+    source, line, variant, sha, record = rows[0]
+    return (str(source), int(line or 0), str(variant), None if sha is None else str(sha),
+            str(record))
 
 
-def delete_deal(conn: duckdb.DuckDBPyConnection, game_id: str, deal_no: int,
-                variant_table: str) -> None:
-    """Remove a stored deal and its ``deals_<variant>`` row (a superseded version)."""
-    for table in (variant_table, T.DEALS):
-        conn.execute(f"DELETE FROM {table} WHERE game_id = ? AND deal_no = ?", [game_id, deal_no])
+def game_origin(conn: duckdb.DuckDBPyConnection,
+                game_id: str) -> tuple[str, int, str, str | None, str] | None:
+    """``(source, line, variant, sha256 of the source's latest version, record)`` of a stored
+    game."""
+    rows = conn.execute(
+        f"""SELECT g.source, g.line, g.variant,
+                   (SELECT arg_max(l.sha256, l.ingested_at) FROM {T.INGEST_LOG} l
+                    WHERE l.source = g.source), g.record::VARCHAR
+            FROM {T.GAMES} g WHERE g.game_id = ?""", [game_id]).fetchall()
+    if not rows:
+        return None
+    source, line, variant, sha, record = rows[0]
+    return (str(source), int(line or 0), str(variant), None if sha is None else str(sha),
+            str(record))
+
+
+DEAL_TABLES_BESIDE = (T.CARD_REVIEW, T.DEAL_REVIEW, T.DECISION_REVIEW)
+"""Tables of rows derived from a stored deal (the review of play), removed with it."""
+
+
+def delete_deals(conn: duckdb.DuckDBPyConnection, ids: Iterable[tuple[str, int]],
+                 variant_table: str) -> None:
+    """Remove stored deals ``(game_id, deal_no)``, their ``deals_<variant>`` rows and the rows
+    derived from them (a superseded or dropped version)."""
+    keys = sorted(set(ids))
+    if not keys:
+        return
+    probe = pl.DataFrame(keys, schema={"game_id": pl.String(), "deal_no": pl.Int32()},
+                         orient="row")
+    conn.register("_trickbook_gone", probe)
+    try:
+        for table in (variant_table, T.DEALS, *DEAL_TABLES_BESIDE):
+            if table in (variant_table, T.DEALS) or has_table(conn, table):
+                conn.execute(f"DELETE FROM {table} WHERE (game_id, deal_no) IN "
+                             "(SELECT (game_id, deal_no) FROM _trickbook_gone)")
+    finally:
+        conn.unregister("_trickbook_gone")
+
+
+def source_deals(conn: duckdb.DuckDBPyConnection, source: str,
+                 game_id: str | None = None) -> list[tuple[str, int, int, str, str]]:
+    """``(game_id, deal_no, line, variant, record)`` of the deals stored from ``source`` (of one
+    game, when given)."""
+    where, args = "source = ?", [source]
+    if game_id is not None:
+        where, args = where + " AND game_id = ?", [source, game_id]
+    rows = conn.execute(f"SELECT game_id, deal_no, line, variant, record FROM {T.DEALS} "
+                        f"WHERE {where} ORDER BY game_id, deal_no", args).fetchall()
+    return [(str(g), int(n), int(li or 0), str(v), str(r)) for g, n, li, v, r in rows]
+
+
+def delete_game(conn: duckdb.DuckDBPyConnection, game_id: str) -> None:
+    """Remove a stored game's row (a superseded game line; its deals are the caller's)."""
+    conn.execute(f"DELETE FROM {T.GAMES} WHERE game_id = ?", [game_id])
 
 
 def same_content(conn: duckdb.DuckDBPyConnection, source: str, sha256: str) -> str | None:
