@@ -704,7 +704,8 @@ def ingest_file(
         return report
     report.reader = reader.name
     report.sha256 = sha256.result() if sha256 is not None else file_sha256(path)
-    if store.already_logged(conn, source, report.sha256):
+    if store.already_logged(conn, source, report.sha256) and not (
+            replace and store.holds_conflicts(conn, source)):
         report.skipped = "unchanged"
         return report
     # a sheet whose game is its sidecar file (<sheet>.game.json) is not a copy of another sheet

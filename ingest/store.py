@@ -21,6 +21,7 @@ import polars as pl
 import pyarrow as pa
 
 from model import tables as T
+from model.problems import Code
 from model.tables import TABLES, has_table
 from model.tables import insert as insert  # the one writer of rows, for ingest callers
 from model.variants import tables
@@ -185,6 +186,15 @@ def already_logged(conn: duckdb.DuckDBPyConnection, source: str, sha256: str) ->
     return bool(rows) and rows[0][0] == sha256
 
 
+def holds_conflicts(conn: duckdb.DuckDBPyConnection, source: str) -> bool:
+    """Whether the source's quarantine holds conflicts with an earlier version (a read without
+    ``--replace``; one with it takes this version even though its content is unchanged)."""
+    rows = conn.execute(
+        f"SELECT count(*) FROM {T.QUARANTINE} WHERE source = ? AND code IN (?, ?)",
+        [source, str(Code.GAME_CONFLICT), str(Code.DEAL_CONFLICT)]).fetchall()
+    return bool(rows[0][0])
+
+
 def log_ingest(conn: duckdb.DuckDBPyConnection, log: dict[str, object]) -> None:
     """The ingest log row of a file read. A file reverted to a version logged before updates
     that version's row (the key is ``source, sha256``): it becomes the latest, with the
@@ -206,23 +216,33 @@ def log_ingest(conn: duckdb.DuckDBPyConnection, log: dict[str, object]) -> None:
          log["quarantined"], log["ingested_at"], log["source"], log["sha256"]])
 
 
-def latest_version(conn: duckdb.DuckDBPyConnection, source: str) -> str | None:
-    """The sha256 of a source's latest ingest (``None``: never ingested)."""
+def latest_version(conn: duckdb.DuckDBPyConnection, sources: list[str],
+                   other_than: str | None = None) -> str | None:
+    """The sha256 of the latest ingest of any of ``sources`` but ``other_than`` (``None``:
+    none ingested)."""
     rows = conn.execute(f"SELECT arg_max(sha256, ingested_at) FROM {T.INGEST_LOG} "
-                        "WHERE source = ?", [source]).fetchall()
+                        "WHERE list_contains(?, source) AND sha256 IS DISTINCT FROM ?",
+                        [sources, other_than]).fetchall()
     return None if not rows or rows[0][0] is None else str(rows[0][0])
 
 
-def deal_origin(conn: duckdb.DuckDBPyConnection, game_id: str,
-                deal_no: int) -> tuple[str, int, str, str | None, str] | None:
-    """``(source, line, variant, sha256 of the source's latest version, record)`` of a stored
-    deal."""
+def logged_sources_ending(conn: duckdb.DuckDBPyConnection, tail: str) -> list[str]:
+    """The logged sources whose path ends in ``tail``."""
+    rows = conn.execute(f"SELECT DISTINCT source FROM {T.INGEST_LOG} "
+                        "WHERE ends_with(source, ?) ORDER BY 1", [tail]).fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def deal_origin(conn: duckdb.DuckDBPyConnection, game_id: str, deal_no: int,
+                other_than: str | None = None) -> tuple[str, int, str, str | None, str] | None:
+    """``(source, line, variant, sha256 of the source's latest version but ``other_than``,
+    record)`` of a stored deal."""
     rows = conn.execute(
         f"""SELECT d.source, d.line, d.variant,
                    (SELECT arg_max(l.sha256, l.ingested_at) FROM {T.INGEST_LOG} l
-                    WHERE l.source = d.source), d.record
+                    WHERE l.source = d.source AND l.sha256 IS DISTINCT FROM ?), d.record
             FROM {T.DEALS} d WHERE d.game_id = ? AND d.deal_no = ?""",
-        [game_id, deal_no]).fetchall()
+        [other_than, game_id, deal_no]).fetchall()
     if not rows:
         return None
     source, line, variant, sha, record = rows[0]
@@ -230,15 +250,15 @@ def deal_origin(conn: duckdb.DuckDBPyConnection, game_id: str,
             str(record))
 
 
-def game_origin(conn: duckdb.DuckDBPyConnection,
-                game_id: str) -> tuple[str, int, str, str | None, str] | None:
-    """``(source, line, variant, sha256 of the source's latest version, record)`` of a stored
-    game."""
+def game_origin(conn: duckdb.DuckDBPyConnection, game_id: str, other_than: str | None = None,
+                ) -> tuple[str, int, str, str | None, str] | None:
+    """``(source, line, variant, sha256 of the source's latest version but ``other_than``,
+    record)`` of a stored game."""
     rows = conn.execute(
         f"""SELECT g.source, g.line, g.variant,
                    (SELECT arg_max(l.sha256, l.ingested_at) FROM {T.INGEST_LOG} l
-                    WHERE l.source = g.source), g.record::VARCHAR
-            FROM {T.GAMES} g WHERE g.game_id = ?""", [game_id]).fetchall()
+                    WHERE l.source = g.source AND l.sha256 IS DISTINCT FROM ?), g.record::VARCHAR
+            FROM {T.GAMES} g WHERE g.game_id = ?""", [other_than, game_id]).fetchall()
     if not rows:
         return None
     source, line, variant, sha, record = rows[0]
@@ -269,16 +289,17 @@ def delete_deals(conn: duckdb.DuckDBPyConnection, ids: Iterable[tuple[str, int]]
         conn.unregister("_trickbook_gone")
 
 
-def source_deals(conn: duckdb.DuckDBPyConnection, source: str,
-                 game_id: str | None = None) -> list[tuple[str, int, int, str, str]]:
-    """``(game_id, deal_no, line, variant, record)`` of the deals stored from ``source`` (of one
-    game, when given)."""
-    where, args = "source = ?", [source]
+def source_deals(conn: duckdb.DuckDBPyConnection, sources: list[str], game_id: str | None = None,
+                 ) -> list[tuple[str, int, int, str, str, str]]:
+    """``(game_id, deal_no, line, variant, record, source)`` of the deals stored from any of
+    ``sources`` (of one game, when given)."""
+    where, args = "list_contains(?, source)", [sources]
     if game_id is not None:
-        where, args = where + " AND game_id = ?", [source, game_id]
-    rows = conn.execute(f"SELECT game_id, deal_no, line, variant, record FROM {T.DEALS} "
+        where, args = where + " AND list_contains(?, game_id)", [sources, [game_id]]
+    rows = conn.execute(f"SELECT game_id, deal_no, line, variant, record, source FROM {T.DEALS} "
                         f"WHERE {where} ORDER BY game_id, deal_no", args).fetchall()
-    return [(str(g), int(n), int(li or 0), str(v), str(r)) for g, n, li, v, r in rows]
+    return [(str(g), int(n), int(li or 0), str(v), str(r), str(s))
+            for g, n, li, v, r, s in rows]
 
 
 def delete_game(conn: duckdb.DuckDBPyConnection, game_id: str) -> None:

@@ -9,12 +9,18 @@ the new version supersedes the earlier one, in the file's transaction: its game 
 the stored game (whose deals of this source are then stored again from this version), its deal
 replaces the stored deal, and the deals it dropped are removed; every such change is a row of
 ``superseded`` (the earlier record, its line, both versions) and the games are rescored.
-Records stored from other sources are never replaced."""
+Records stored from other sources are never replaced.
+
+A file saved under its content's name, ``<16 hex digits>-<name>`` (as the Upload page saves
+uploads, so that none overwrites another), is a version of every such file of the same
+``<name>`` in its folder: an upload of a weekly file is a new version of its earlier upload."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from datetime import datetime
+from pathlib import Path
 
 import duckdb
 
@@ -26,6 +32,9 @@ from model.problems import Code
 DROPPED_LINE = 0
 """The quarantine line of the deals an earlier version stored that this one does not hold (the
 lines of a file start at 1): one row, ``<n> records at this line:`` and each deal."""
+
+CONTENT_NAME = re.compile(r"[0-9a-f]{16}-(?P<name>.+)")
+"""A file saved under its content's name (``dashboards.uploads.stored_name``)."""
 
 GAME_REPLACED, DEAL_REPLACED, DEAL_DROPPED = "game replaced", "deal replaced", "deal dropped"
 """The changes a row of ``superseded`` records."""
@@ -39,7 +48,9 @@ class Versions:
         self.conn, self.source, self.replace, self.tables, self.now = (
             conn, source, replace, tables, now)
         self.sha256 = sha256 or "?"
-        self.previous = store.latest_version(conn, source)
+        self.lineage = lineage(conn, source)
+        """This source and the sources of its earlier versions (content-named copies)."""
+        self.previous = store.latest_version(conn, self.lineage, sha256)
         """The version read before (``None``: the source is new, nothing is tracked)."""
         self.held: set[tuple[str, int]] = set()
         """The deals this version holds (stored, duplicate or in conflict), once there is an
@@ -62,7 +73,7 @@ class Versions:
         where = (f"stored from {source} line {line} (version {(version or '?')[:12]}); this "
                  f"is version {self.sha256[:12]}")
         return where + (": ingest with --replace to take this version"
-                        if source == self.source else "")
+                        if source in self.lineage else "")
 
     def _record(self, change: str, key: str, line: int, record: str) -> None:
         store.insert(self.conn, T.SUPERSEDED, store.frame([{
@@ -74,17 +85,17 @@ class Versions:
         """A game line with other content than the stored game ``game_id``: ``None`` when it
         supersedes it (``replace``, the same source: the stored game and its deals of this
         source are removed), else where the stored game comes from, for the conflict."""
-        origin = store.game_origin(self.conn, game_id)
+        origin = store.game_origin(self.conn, game_id, self.sha256)
         if origin is None:
             return "earlier in this file"
         source, line, variant, version, record = origin
-        if not (self.replace and source == self.source):
+        if not (self.replace and source in self.lineage):
             return self._where(source, line, version)
         self._record(GAME_REPLACED, game_id, line, record)
         store.delete_game(self.conn, game_id)
-        deals = store.source_deals(self.conn, self.source, game_id)
+        deals = store.source_deals(self.conn, self.lineage, game_id)
         store.delete_deals(self.conn, [(g, n) for g, n, *_ in deals], self.tables(variant))
-        self.cleared.update({(g, n): (li, r) for g, n, li, _, r in deals})
+        self.cleared.update({(g, n): (li, r) for g, n, li, _, r, _ in deals})
         self.games.add(game_id)
         self.replaced += 1
         return None
@@ -94,11 +105,11 @@ class Versions:
         supersedes it (``replace``, the same source: the stored one is removed), else where
         the stored one comes from, for the conflict."""
         self.hold([(game_id, deal_no)])
-        origin = store.deal_origin(self.conn, game_id, deal_no)
+        origin = store.deal_origin(self.conn, game_id, deal_no, self.sha256)
         if origin is None:
             return "earlier in this file"
         source, line, variant, version, record = origin
-        if not (self.replace and source == self.source):
+        if not (self.replace and source in self.lineage):
             return self._where(source, line, version)
         self._record(DEAL_REPLACED, f"{game_id}#{deal_no}", line, record)
         store.delete_deals(self.conn, [(game_id, deal_no)], self.tables(variant))
@@ -112,23 +123,36 @@ class Versions:
         ``deal-conflict`` each (at ``DROPPED_LINE``)."""
         if self.previous is None:
             return []
-        gone = [(g, n, li, v, r) for g, n, li, v, r in store.source_deals(self.conn, self.source)
-                if (g, n) not in self.held]
+        gone = [d for d in store.source_deals(self.conn, self.lineage)
+                if (d[0], d[1]) not in self.held]
         if not self.replace:
             return [Issue(self.source, DROPPED_LINE, f"{g}#{n}", Code.DEAL_CONFLICT,
-                          f"deal {n} of game {g!r} stored from {self.source} line {li} (version "
+                          f"deal {n} of game {g!r} stored from {s} line {li} (version "
                           f"{self.previous[:12]}) is not in this version {self.sha256[:12]}: "
                           "ingest with --replace to drop it", r)
-                    for g, n, li, _, r in gone]
+                    for g, n, li, _, r, s in gone]
         self.dropped_deals = len(gone) + sum(1 for k in self.cleared if k not in self.held)
         by_table: dict[str, list[tuple[str, int]]] = {}
-        for g, n, _, v, _ in gone:
+        for g, n, _, v, _, _ in gone:
             by_table.setdefault(self.tables(v), []).append((g, n))
         for table, ids in by_table.items():
             store.delete_deals(self.conn, ids, table)
-        lost = [(g, n, li, r) for g, n, li, _, r in gone] + [
+        lost = [(g, n, li, r) for g, n, li, _, r, _ in gone] + [
             (g, n, li, r) for (g, n), (li, r) in self.cleared.items() if (g, n) not in self.held]
         for g, n, li, r in lost:
             self._record(DEAL_DROPPED, f"{g}#{n}", li, r)
             self.games.add(g)
         return []
+
+
+def lineage(conn: duckdb.DuckDBPyConnection, source: str) -> list[str]:
+    """``source`` and the logged sources it is a later version of: for a content-named file
+    (``CONTENT_NAME``), every logged ``<16 hex digits>-<name>`` of its folder."""
+    path = Path(source)
+    named = CONTENT_NAME.fullmatch(path.name)
+    if named is None:
+        return [source]
+    return [source, *(s for s in store.logged_sources_ending(conn, "-" + named["name"])
+                      if s != source and Path(s).parent == path.parent
+                      and (m := CONTENT_NAME.fullmatch(Path(s).name)) is not None
+                      and m["name"] == named["name"])]

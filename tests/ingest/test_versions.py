@@ -191,3 +191,18 @@ def test_reingesting_either_version_changes_nothing(tmp_path: Path, replace: boo
         assert back.stored == 0 and back.quarantined == 0 and stored(db) == after
         assert ingest(db, p).skipped == "unchanged" and stored(db) == after
     assert failing_checks(db) == []
+
+
+def test_replace_takes_a_version_read_before_with_conflicts(tmp_path: Path) -> None:
+    """The conflict says "ingest with --replace to take this version": doing so with the same
+    file is not skipped as unchanged."""
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    p.write_text(LEAGUE.read_text())
+    first = ingest(db, p)
+    p.write_text(changed_header())
+    assert ingest(db, p).quarantined == 1
+    r = ingest(db, p, replace=True)
+    assert (r.skipped, r.replaced, r.quarantined) == (None, 1, 0)
+    assert query(db, "SELECT previous FROM superseded") == [(first.sha256,)]
+    assert query(db, "SELECT count(*) FROM quarantine") == [(0,)]
+    assert ingest(db, p, replace=True).skipped == "unchanged" and failing_checks(db) == []
