@@ -227,7 +227,15 @@ def _blocks(path: Path, size: Callable[[], int]) -> Iterator[tuple[bytes, int, i
 UNDECODED = "\udcff"
 """What stands for bytes that are not UTF-16 in a line read (a lone surrogate: strict UTF-16
 decoding never yields one, so it cannot be the file's own text)."""
-codecs.register_error("trickbook-undecoded", lambda exc: (UNDECODED, exc.end))
+
+
+def _undecoded(exc: UnicodeError) -> tuple[str, int]:
+    """The codec error handler that marks bytes which do not decode (``UNDECODED``)."""
+    assert isinstance(exc, UnicodeDecodeError)
+    return UNDECODED, exc.end
+
+
+codecs.register_error("trickbook-undecoded", _undecoded)
 
 
 def _utf16_lines(path: Path, size: int, max_chars: int | None,
