@@ -504,8 +504,7 @@ class _FileLoad:
     def _flush_fast(self, accepted: pl.DataFrame, lines: Sequence[str]) -> None:
         """Store the fast path's deals of a chunk of ``lines``: new, duplicate, or a conflict
         sent to quarantine."""
-        self.versions.hold(zip(accepted["game_id"].to_list(), accepted["deal_no"].to_list(),
-                               strict=True))
+        self.versions.hold(accepted)
         stored = self.staging.deal_keys(self.conn, accepted)
         if stored.height == 0:  # all new (the usual case): no join
             new, same, clash = accepted, 0, accepted.clear()

@@ -290,16 +290,32 @@ def delete_deals(conn: duckdb.DuckDBPyConnection, ids: Iterable[tuple[str, int]]
 
 
 def source_deals(conn: duckdb.DuckDBPyConnection, sources: list[str], game_id: str | None = None,
-                 ) -> list[tuple[str, int, int, str, str, str]]:
-    """``(game_id, deal_no, line, variant, record, source)`` of the deals stored from any of
+                 ) -> list[tuple[str, int, int, str, str]]:
+    """``(game_id, deal_no, line, variant, source)`` of the deals stored from any of
     ``sources`` (of one game, when given)."""
     where, args = "list_contains(?, source)", [sources]
     if game_id is not None:
         where, args = where + " AND list_contains(?, game_id)", [sources, [game_id]]
-    rows = conn.execute(f"SELECT game_id, deal_no, line, variant, record, source FROM {T.DEALS} "
+    rows = conn.execute(f"SELECT game_id, deal_no, line, variant, source FROM {T.DEALS} "
                         f"WHERE {where} ORDER BY game_id, deal_no", args).fetchall()
-    return [(str(g), int(n), int(li or 0), str(v), str(r), str(s))
-            for g, n, li, v, r, s in rows]
+    return [(str(g), int(n), int(li or 0), str(v), str(s)) for g, n, li, v, s in rows]
+
+
+def deal_records(conn: duckdb.DuckDBPyConnection,
+                 ids: Iterable[tuple[str, int]]) -> dict[tuple[str, int], str]:
+    """The stored record (canonical JSON) of each deal ``(game_id, deal_no)`` of ``ids``."""
+    keys = sorted(set(ids))
+    if not keys:
+        return {}
+    probe = pl.DataFrame(keys, schema={"game_id": pl.String(), "deal_no": pl.Int32()},
+                         orient="row")
+    conn.register("_trickbook_wanted", probe)
+    try:
+        rows = conn.execute(f"SELECT d.game_id, d.deal_no, d.record FROM {T.DEALS} d "
+                            "JOIN _trickbook_wanted w USING (game_id, deal_no)").fetchall()
+    finally:
+        conn.unregister("_trickbook_wanted")
+    return {(str(g), int(n)): str(r) for g, n, r in rows}
 
 
 def delete_game(conn: duckdb.DuckDBPyConnection, game_id: str) -> None:

@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 
 import duckdb
+import polars as pl
 
 from ingest import store
 from ingest.source import Issue
@@ -64,10 +65,14 @@ class Versions:
         self.dropped_deals = 0
         """Deals removed because this version does not hold them (``replace``)."""
 
-    def hold(self, ids: Iterable[tuple[str, int]]) -> None:
-        """Deals ``(game_id, deal_no)`` this version holds."""
-        if self.previous is not None:
-            self.held.update(ids)
+    def hold(self, ids: Iterable[tuple[str, int]] | pl.DataFrame) -> None:
+        """Deals ``(game_id, deal_no)`` this version holds (or a frame of them); nothing is
+        kept for a source read for the first time."""
+        if self.previous is None:
+            return
+        if isinstance(ids, pl.DataFrame):
+            ids = zip(ids["game_id"].to_list(), ids["deal_no"].to_list(), strict=True)
+        self.held.update(ids)
 
     def _where(self, source: str, line: int, version: str | None) -> str:
         where = (f"stored from {source} line {line} (version {(version or '?')[:12]}); this "
@@ -94,8 +99,9 @@ class Versions:
         self._record(GAME_REPLACED, game_id, line, record)
         store.delete_game(self.conn, game_id)
         deals = store.source_deals(self.conn, self.lineage, game_id)
+        records = store.deal_records(self.conn, [(g, n) for g, n, *_ in deals])
         store.delete_deals(self.conn, [(g, n) for g, n, *_ in deals], self.tables(variant))
-        self.cleared.update({(g, n): (li, r) for g, n, li, _, r, _ in deals})
+        self.cleared.update({(g, n): (li, records[g, n]) for g, n, li, *_ in deals})
         self.games.add(game_id)
         self.replaced += 1
         return None
@@ -125,19 +131,20 @@ class Versions:
             return []
         gone = [d for d in store.source_deals(self.conn, self.lineage)
                 if (d[0], d[1]) not in self.held]
+        records = store.deal_records(self.conn, [(g, n) for g, n, *_ in gone])
         if not self.replace:
             return [Issue(self.source, DROPPED_LINE, f"{g}#{n}", Code.DEAL_CONFLICT,
                           f"deal {n} of game {g!r} stored from {s} line {li} (version "
                           f"{self.previous[:12]}) is not in this version {self.sha256[:12]}: "
-                          "ingest with --replace to drop it", r)
-                    for g, n, li, _, r, s in gone]
+                          "ingest with --replace to drop it", records[g, n])
+                    for g, n, li, _, s in gone]
         self.dropped_deals = len(gone) + sum(1 for k in self.cleared if k not in self.held)
         by_table: dict[str, list[tuple[str, int]]] = {}
-        for g, n, _, v, _, _ in gone:
+        for g, n, _, v, _ in gone:
             by_table.setdefault(self.tables(v), []).append((g, n))
         for table, ids in by_table.items():
             store.delete_deals(self.conn, ids, table)
-        lost = [(g, n, li, r) for g, n, li, _, r, _ in gone] + [
+        lost = [(g, n, li, records[g, n]) for g, n, li, _, _ in gone] + [
             (g, n, li, r) for (g, n), (li, r) in self.cleared.items() if (g, n) not in self.held]
         for g, n, li, r in lost:
             self._record(DEAL_DROPPED, f"{g}#{n}", li, r)
