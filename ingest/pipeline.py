@@ -532,12 +532,12 @@ class _FileLoad:
 
 
 def _fast_games(validator: Validator, cache: dict[str, object]) -> pl.DataFrame:
-    """The fast path's games frame, rebuilt only when the validator has learnt new games."""
-    if cache.get("n") != len(validator.games):
+    """The fast path's games frame, rebuilt only when the validator's games changed."""
+    if cache.get("n") != validator.revision:
         rows = [r for g, _, _ in validator.games.values()
                 if (r := fastpath.game_row(g)) is not None]
         cache["frame"] = pl.DataFrame(rows, schema=fastpath.GAMES_SCHEMA, orient="row")
-        cache["n"] = len(validator.games)
+        cache["n"] = validator.revision
     frame = cache["frame"]
     assert isinstance(frame, pl.DataFrame)
     return frame
@@ -546,11 +546,11 @@ def _fast_games(validator: Validator, cache: dict[str, object]) -> pl.DataFrame:
 def _card_games(validator: Validator,
                 cache: dict[str, object]) -> dict[str, fastpath_cards.GameView]:
     """The card fast path's game views, rebuilt only when the validator has learnt new games."""
-    if cache.get("n_cards") != len(validator.games):
+    if cache.get("n_cards") != validator.revision:
         views = {gid: view for gid, (g, _, _) in validator.games.items()
                  if (view := fastpath_cards.game_view(g)) is not None}
         cache["cards"] = views
-        cache["n_cards"] = len(validator.games)
+        cache["n_cards"] = validator.revision
     found = cache["cards"]
     assert isinstance(found, dict)
     return found

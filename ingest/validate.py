@@ -104,6 +104,9 @@ class Validator:
         it, else where the stored one comes from (``ingest.versions.Versions.game``)."""
         self._stored_ids: set[str] = set()
         """Games known from the database, not from this file."""
+        self.revision = 0
+        """Counts the changes to ``games`` (a game learnt or superseded): a view built from
+        them is stale once it moves."""
         self._variants = variants or registry.variant
         self._games: dict[str, tuple[GameBase, Variant, str]] = {}
         self.position = NEVER
@@ -142,6 +145,7 @@ class Validator:
         game = v.game_model.model_validate_json(text)
         self._games[game_id] = (game, v, canonical_json(game))
         self._stored_ids.add(game_id)
+        self.revision += 1
         return self._games[game_id]
 
     def validate(self, raw: Raw) -> Accepted | Issue:
@@ -187,6 +191,7 @@ class Validator:
                                    f"(the one {where}): {quote(known[2], 200)}")
             self._stored_ids.discard(game.game_id)  # superseded: this file's game from now on
         self._games[game.game_id] = (game, v, canonical)
+        self.revision += 1
         if self.position != NEVER:
             self.visible_from[game.game_id] = self.position
         return Accepted(raw, game, game, v, canonical)

@@ -206,3 +206,47 @@ def test_replace_takes_a_version_read_before_with_conflicts(tmp_path: Path) -> N
     assert query(db, "SELECT previous FROM superseded") == [(first.sha256,)]
     assert query(db, "SELECT count(*) FROM quarantine") == [(0,)]
     assert ingest(db, p, replace=True).skipped == "unchanged" and failing_checks(db) == []
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_replace_with_other_players_checks_the_deals_against_the_new_game(
+        tmp_path: Path, fast: bool) -> None:
+    """A new version seats another player (Chris becomes Christos in the game line and its
+    deals): the deals are read against the superseding game line, on the fast paths too (their
+    view of the games is rebuilt when a game is superseded, not only when one is added)."""
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    p.write_text(LEAGUE.read_text())
+    ingest(db, p, fast=fast)
+    lines = LEAGUE.read_text().splitlines()
+    renamed = [line.replace('"Chris"', '"Christos"') if f'"{GAME}"' in line else line
+               for line in lines]
+    p.write_text("\n".join(renamed) + "\n")
+    r = ingest(db, p, replace=True, fast=fast)
+    assert (r.replaced, r.quarantined, r.dropped) == (1, 0, 0)
+    players = query(db, f"SELECT players FROM games WHERE game_id = '{GAME}'")
+    assert players == [(["Anna", "Boris", "Christos"],)]
+    names = query(db, f"SELECT DISTINCT player FROM settlements WHERE game_id = '{GAME}' "
+                      "ORDER BY 1")
+    assert names == [("Anna",), ("Boris",), ("Christos",)]
+    assert failing_checks(db) == []
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_replace_with_the_players_reseated_stores_what_a_clean_ingest_stores(
+        tmp_path: Path, fast: bool) -> None:
+    """The same players in another seat order: every deal stays valid, but what is stored per
+    seat changes; the database after --replace holds what ingesting the new version alone
+    does."""
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    p.write_text(LEAGUE.read_text())
+    ingest(db, p, fast=fast)
+    lines = LEAGUE.read_text().splitlines()
+    game = json.loads(lines[0])
+    game["players"] = ["Boris", "Chris", "Anna"]
+    p.write_text("\n".join([json.dumps(game), *lines[1:]]) + "\n")
+    ingest(db, p, replace=True, fast=fast)
+    clean = tmp_path / "clean.duckdb"
+    ingest(clean, p, fast=fast)
+    for table in ("games", "deals_greek", "settlements", "standings"):
+        assert query(db, f"SELECT * FROM {table} ORDER BY ALL") == query(
+            clean, f"SELECT * FROM {table} ORDER BY ALL"), table
