@@ -185,8 +185,7 @@ class _FileLoad:
         """Deals of the batch kept (stored or duplicates); their repairs are recorded."""
         self.lines_held: dict[int, list[Issue]] = {}
         """The issues of each line with a quarantine row written in this file."""
-        self.versions = Versions(conn, report.source, report.sha256, replace, self.tables,
-                                 self.now)
+        self.versions = Versions(conn, report.source, report.sha256, replace, self.now)
         """What this version does to the records of the source's earlier ones."""
 
     def stored_game(self, game_id: str) -> tuple[str, str] | None:

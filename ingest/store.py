@@ -22,7 +22,7 @@ import pyarrow as pa
 
 from model import tables as T
 from model.problems import Code
-from model.tables import TABLES, has_table
+from model.tables import TABLES
 from model.tables import insert as insert  # the one writer of rows, for ingest callers
 from model.variants import tables
 
@@ -234,46 +234,53 @@ def logged_sources_ending(conn: duckdb.DuckDBPyConnection, tail: str) -> list[st
 
 
 def deal_origin(conn: duckdb.DuckDBPyConnection, game_id: str, deal_no: int,
-                other_than: str | None = None) -> tuple[str, int, str, str | None, str] | None:
-    """``(source, line, variant, sha256 of the source's latest version but ``other_than``,
-    record)`` of a stored deal."""
+                other_than: str | None = None) -> tuple[str, int, str | None, str] | None:
+    """``(source, line, sha256 of the source's latest version but ``other_than``, record)`` of
+    a stored deal."""
     rows = conn.execute(
-        f"""SELECT d.source, d.line, d.variant,
+        f"""SELECT d.source, d.line,
                    (SELECT arg_max(l.sha256, l.ingested_at) FROM {T.INGEST_LOG} l
                     WHERE l.source = d.source AND l.sha256 IS DISTINCT FROM ?), d.record
             FROM {T.DEALS} d WHERE d.game_id = ? AND d.deal_no = ?""",
         [other_than, game_id, deal_no]).fetchall()
     if not rows:
         return None
-    source, line, variant, sha, record = rows[0]
-    return (str(source), int(line or 0), str(variant), None if sha is None else str(sha),
-            str(record))
+    source, line, sha, record = rows[0]
+    return str(source), int(line or 0), None if sha is None else str(sha), str(record)
 
 
 def game_origin(conn: duckdb.DuckDBPyConnection, game_id: str, other_than: str | None = None,
-                ) -> tuple[str, int, str, str | None, str] | None:
-    """``(source, line, variant, sha256 of the source's latest version but ``other_than``,
-    record)`` of a stored game."""
+                ) -> tuple[str, int, str | None, str] | None:
+    """``(source, line, sha256 of the source's latest version but ``other_than``, record)`` of
+    a stored game."""
     rows = conn.execute(
-        f"""SELECT g.source, g.line, g.variant,
+        f"""SELECT g.source, g.line,
                    (SELECT arg_max(l.sha256, l.ingested_at) FROM {T.INGEST_LOG} l
                     WHERE l.source = g.source AND l.sha256 IS DISTINCT FROM ?), g.record::VARCHAR
             FROM {T.GAMES} g WHERE g.game_id = ?""", [other_than, game_id]).fetchall()
     if not rows:
         return None
-    source, line, variant, sha, record = rows[0]
-    return (str(source), int(line or 0), str(variant), None if sha is None else str(sha),
-            str(record))
+    source, line, sha, record = rows[0]
+    return str(source), int(line or 0), None if sha is None else str(sha), str(record)
 
 
-DEAL_TABLES_BESIDE = (T.CARD_REVIEW, T.DEAL_REVIEW, T.DECISION_REVIEW)
-"""Tables of rows derived from a stored deal (the review of play), removed with it."""
+def deal_tables(conn: duckdb.DuckDBPyConnection) -> list[str]:
+    """Every table of the database keyed by a deal (``game_id`` and ``deal_no`` columns):
+    ``deals``, each ``deals_<variant>``, and the rows derived from a deal (settlements,
+    transfers, the review of play, the analyses' tables), whichever command wrote them."""
+    rows = conn.execute(
+        """SELECT c.table_name FROM information_schema.columns c
+           JOIN information_schema.tables t USING (table_catalog, table_schema, table_name)
+           WHERE t.table_type = 'BASE TABLE' AND t.table_schema = 'main'
+             AND t.table_catalog = current_database()
+             AND c.column_name IN ('game_id', 'deal_no')
+           GROUP BY c.table_name HAVING count(*) = 2 ORDER BY 1""").fetchall()
+    return [str(r[0]) for r in rows]
 
 
-def delete_deals(conn: duckdb.DuckDBPyConnection, ids: Iterable[tuple[str, int]],
-                 variant_table: str) -> None:
-    """Remove stored deals ``(game_id, deal_no)``, their ``deals_<variant>`` rows and the rows
-    derived from them (a superseded or dropped version)."""
+def delete_deals(conn: duckdb.DuckDBPyConnection, ids: Iterable[tuple[str, int]]) -> None:
+    """Remove stored deals ``(game_id, deal_no)`` and every row keyed by them
+    (:func:`deal_tables`): a superseded or dropped version leaves nothing derived from it."""
     keys = sorted(set(ids))
     if not keys:
         return
@@ -281,24 +288,23 @@ def delete_deals(conn: duckdb.DuckDBPyConnection, ids: Iterable[tuple[str, int]]
                          orient="row")
     conn.register("_trickbook_gone", probe)
     try:
-        for table in (variant_table, T.DEALS, *DEAL_TABLES_BESIDE):
-            if table in (variant_table, T.DEALS) or has_table(conn, table):
-                conn.execute(f"DELETE FROM {table} WHERE (game_id, deal_no) IN "
-                             "(SELECT (game_id, deal_no) FROM _trickbook_gone)")
+        for table in deal_tables(conn):
+            conn.execute(f"DELETE FROM {table} WHERE (game_id, deal_no) IN "
+                         "(SELECT (game_id, deal_no) FROM _trickbook_gone)")
     finally:
         conn.unregister("_trickbook_gone")
 
 
 def source_deals(conn: duckdb.DuckDBPyConnection, sources: list[str], game_id: str | None = None,
-                 ) -> list[tuple[str, int, int, str, str]]:
-    """``(game_id, deal_no, line, variant, source)`` of the deals stored from any of
+                 ) -> list[tuple[str, int, int, str]]:
+    """``(game_id, deal_no, line, source)`` of the deals stored from any of
     ``sources`` (of one game, when given)."""
     where, args = "list_contains(?, source)", [sources]
     if game_id is not None:
         where, args = where + " AND list_contains(?, game_id)", [sources, [game_id]]
-    rows = conn.execute(f"SELECT game_id, deal_no, line, variant, source FROM {T.DEALS} "
+    rows = conn.execute(f"SELECT game_id, deal_no, line, source FROM {T.DEALS} "
                         f"WHERE {where} ORDER BY game_id, deal_no", args).fetchall()
-    return [(str(g), int(n), int(li or 0), str(v), str(s)) for g, n, li, v, s in rows]
+    return [(str(g), int(n), int(li or 0), str(s)) for g, n, li, s in rows]
 
 
 def deal_records(conn: duckdb.DuckDBPyConnection,

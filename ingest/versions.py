@@ -18,7 +18,7 @@ uploads, so that none overwrites another), is a version of every such file of th
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
@@ -45,9 +45,8 @@ class Versions:
     """What one file's read does to the records of the earlier versions of its source."""
 
     def __init__(self, conn: duckdb.DuckDBPyConnection, source: str, sha256: str | None,
-                 replace: bool, tables: Callable[[str], str], now: datetime) -> None:
-        self.conn, self.source, self.replace, self.tables, self.now = (
-            conn, source, replace, tables, now)
+                 replace: bool, now: datetime) -> None:
+        self.conn, self.source, self.replace, self.now = conn, source, replace, now
         self.sha256 = sha256 or "?"
         self.lineage = lineage(conn, source)
         """This source and the sources of its earlier versions (content-named copies)."""
@@ -93,14 +92,14 @@ class Versions:
         origin = store.game_origin(self.conn, game_id, self.sha256)
         if origin is None:
             return "earlier in this file"
-        source, line, variant, version, record = origin
+        source, line, version, record = origin
         if not (self.replace and source in self.lineage):
             return self._where(source, line, version)
         self._record(GAME_REPLACED, game_id, line, record)
         store.delete_game(self.conn, game_id)
         deals = store.source_deals(self.conn, self.lineage, game_id)
         records = store.deal_records(self.conn, [(g, n) for g, n, *_ in deals])
-        store.delete_deals(self.conn, [(g, n) for g, n, *_ in deals], self.tables(variant))
+        store.delete_deals(self.conn, [(g, n) for g, n, *_ in deals])
         self.cleared.update({(g, n): (li, records[g, n]) for g, n, li, *_ in deals})
         self.games.add(game_id)
         self.replaced += 1
@@ -114,11 +113,11 @@ class Versions:
         origin = store.deal_origin(self.conn, game_id, deal_no, self.sha256)
         if origin is None:
             return "earlier in this file"
-        source, line, variant, version, record = origin
+        source, line, version, record = origin
         if not (self.replace and source in self.lineage):
             return self._where(source, line, version)
         self._record(DEAL_REPLACED, f"{game_id}#{deal_no}", line, record)
-        store.delete_deals(self.conn, [(game_id, deal_no)], self.tables(variant))
+        store.delete_deals(self.conn, [(game_id, deal_no)])
         self.games.add(game_id)
         self.replaced += 1
         return None
@@ -137,14 +136,10 @@ class Versions:
                           f"deal {n} of game {g!r} stored from {s} line {li} (version "
                           f"{self.previous[:12]}) is not in this version {self.sha256[:12]}: "
                           "ingest with --replace to drop it", records[g, n])
-                    for g, n, li, _, s in gone]
+                    for g, n, li, s in gone]
         self.dropped_deals = len(gone) + sum(1 for k in self.cleared if k not in self.held)
-        by_table: dict[str, list[tuple[str, int]]] = {}
-        for g, n, _, v, _ in gone:
-            by_table.setdefault(self.tables(v), []).append((g, n))
-        for table, ids in by_table.items():
-            store.delete_deals(self.conn, ids, table)
-        lost = [(g, n, li, records[g, n]) for g, n, li, _, _ in gone] + [
+        store.delete_deals(self.conn, [(g, n) for g, n, *_ in gone])
+        lost = [(g, n, li, records[g, n]) for g, n, li, _ in gone] + [
             (g, n, li, r) for (g, n), (li, r) in self.cleared.items() if (g, n) not in self.held]
         for g, n, li, r in lost:
             self._record(DEAL_DROPPED, f"{g}#{n}", li, r)

@@ -250,3 +250,28 @@ def test_replace_with_the_players_reseated_stores_what_a_clean_ingest_stores(
     for table in ("games", "deals_greek", "settlements", "standings"):
         assert query(db, f"SELECT * FROM {table} ORDER BY ALL") == query(
             clean, f"SELECT * FROM {table} ORDER BY ALL"), table
+
+
+def test_replace_removes_what_other_commands_derived_from_a_removed_deal(
+        tmp_path: Path) -> None:
+    """A deal replaced or dropped takes with it every row keyed by it (``store.deal_tables``):
+    here a review row and an analysis table's row written after the first version; the rows of
+    the deals kept stay (so `trickbook analyse` reviews the new deal again)."""
+    from model.tables import DEAL_REVIEW, TABLES
+
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    p.write_text(LEAGUE.read_text())
+    ingest(db, p)
+    conn = duckdb.connect(str(db))
+    conn.execute(TABLES[DEAL_REVIEW].ddl)
+    conn.execute("CREATE TABLE some_analysis (game_id VARCHAR, deal_no INTEGER, x INTEGER)")
+    for n in (2, 3, 4):
+        conn.execute("INSERT INTO deal_review (game_id, deal_no, variant, cards) "
+                     "VALUES (?, ?, 'greek-prefa', 0)", [GAME, n])
+        conn.execute("INSERT INTO some_analysis VALUES (?, ?, 1)", [GAME, n])
+    conn.close()
+    p.write_text(without_deals(3).replace('"Boris": 8, "Chris": 2', '"Boris": 7, "Chris": 3', 1))
+    r = ingest(db, p, replace=True)
+    assert (r.replaced, r.dropped) == (1, 1)
+    for table in ("deal_review", "some_analysis"):
+        assert query(db, f"SELECT deal_no FROM {table} ORDER BY 1") == [(4,)], table
