@@ -195,3 +195,28 @@ def test_upload_page_replaces_an_earlier_version_only_when_asked(
         " not in this one removed" in shown, shown
     assert not at.warning
     assert tricks_of_deal_2(fixture_copy) == [("7", 8)]
+
+
+def test_quality_page_shows_what_a_new_version_replaced(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/ingest.md "Versions of a source": the Data quality page lists the rows of
+    ``superseded`` (the corrected deal 2 replaced, deal 5 dropped), with both versions."""
+    from ingest.pipeline import ingest_paths
+    from tests.dashboards import fixture_db as fx
+    from tests.dashboards.test_pages import frame_with, page
+
+    db = fx.build_empty(tmp_path / "t.duckdb")
+    first, second = weekly_versions()
+    p = tmp_path / "weekly.jsonl"
+    p.write_bytes(first)
+    ingest_paths([p], db)
+    at = page("quality", db, monkeypatch)
+    assert any("No new version" in i.value for i in at.info)
+    p.write_bytes(second)
+    (r,) = ingest_paths([p], db, replace=True)
+    at = page("quality", db, monkeypatch)
+    assert not at.exception
+    shown = frame_with(at, "earlier version")
+    assert sorted(shown["change"]) == ["deal dropped", "deal replaced"]
+    assert set(shown["by version"]) == {(r.sha256 or "")[:12]}
+    assert str(tmp_path) not in shown.to_string()
