@@ -40,6 +40,7 @@ from model.tables import (
     REPAIRS,
     SETTLEMENTS,
     STANDINGS,
+    SUPERSEDED,
     TABLES,
     has_table,
 )
@@ -667,6 +668,25 @@ def repairs(con: Con, source: str | None = None, limit: int = 1000) -> pl.DataFr
     clause, params = ("WHERE source = ?", [source]) if source else ("", [])
     sql = f"""SELECT source, line, record_key, code, message FROM {REPAIRS} {clause}
               ORDER BY source, line, code LIMIT ?"""
+    return _frame(con, sql, [*params, limit])
+
+
+SUPERSEDED_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    "source": pl.String, "change": pl.String, "record_key": pl.String, "line": pl.Int32,
+    "previous": pl.String, "version": pl.String, "ingested_at": pl.Datetime("us", "UTC"),
+}
+"""The columns of :func:`superseded`."""
+
+
+def superseded(con: Con, source: str | None = None, limit: int = 1000) -> pl.DataFrame:
+    """What a new version of a file replaced or dropped of the records its earlier version stored
+    (``superseded``, docs/ingest.md "Versions of a source"), newest first; empty for a database
+    without the table."""
+    if not has_table(con, SUPERSEDED):
+        return pl.DataFrame(schema=SUPERSEDED_SCHEMA)
+    clause, params = ("WHERE source = ?", [source]) if source else ("", [])
+    sql = f"""SELECT source, change, record_key, line, previous, version, ingested_at
+              FROM {SUPERSEDED} {clause} ORDER BY ingested_at DESC, source, line LIMIT ?"""
     return _frame(con, sql, [*params, limit])
 
 

@@ -59,8 +59,31 @@ class UploadResult:
     stored: int = 0
     duplicates: int = 0
     quarantined: int = 0
+    replaced: int = 0
+    """Game lines and deals of the earlier upload of this name that this one superseded."""
+    dropped: int = 0
+    """Deals of the earlier upload of this name that this one does not hold (removed when it
+    replaces it, else kept as conflicts)."""
+    conflicts: tuple[str, ...] = ()
+    """The first conflicts with the earlier upload of this name (``game-conflict``,
+    ``deal-conflict``), as ingest words them."""
     message: str = ""
     """Why the file was refused or skipped, or what ingest reported; empty when all went well."""
+
+
+CONFLICTS = ("game-conflict", "deal-conflict")
+SHOWN = 5
+"""Conflicts listed per upload (the Data quality page lists all)."""
+
+
+def version_note(r: dict[str, object]) -> str:
+    """What an upload (an ``UploadResult`` as a dict, with ``replace``) did to the earlier
+    upload of its name, for the page's summary line."""
+    note = f"; {r['replaced']} replacing the earlier version" if r["replaced"] else ""
+    if r["dropped"]:
+        note += (f"; {r['dropped']} deals of the earlier version not in this one "
+                 + ("removed" if r["replace"] else "kept as conflicts"))
+    return note
 
 
 def safe_name(name: str) -> str:
@@ -131,9 +154,13 @@ def retrying(write: Callable[[], T]) -> T:
 
 
 def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
-                   upload_dir: Path | None = None) -> list[UploadResult]:
+                   upload_dir: Path | None = None, replace: bool = False) -> list[UploadResult]:
     """Save each acceptable ``(name, bytes)`` under ``upload_dir`` and ingest them into
-    ``db_path`` through ``ingest.pipeline.ingest_paths`` (the same path as ``trickbook ingest``)."""
+    ``db_path`` through ``ingest.pipeline.ingest_paths`` (the same path as ``trickbook ingest``).
+
+    An upload is a new version of the earlier uploads of its name (``ingest/versions.py``):
+    ``replace`` (the page's "this file replaces its earlier version") lets it supersede them,
+    as ``trickbook ingest --replace``; without it what changed is a conflict."""
     folder = upload_dir or db_path.parent / "uploads"
     results: dict[str, UploadResult] = {}
     saved: list[Path] = []
@@ -150,7 +177,8 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
         from scoring.store import score_pending
 
         try:
-            reports = retrying(lambda: ingest_paths(saved, db_path, score=score_pending))
+            reports = retrying(lambda: ingest_paths(saved, db_path, score=score_pending,
+                                                     replace=replace))
         except Exception as exc:  # a locked file or a pipeline bug: report, never crash the page
             text = without_paths(f"ingest failed: {exc}", folder, db_path.parent)
             for name, res in results.items():
@@ -168,6 +196,9 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
             results[name] = UploadResult(
                 name, res.saved_as, records=int(report.records), stored=int(report.stored),
                 duplicates=int(report.duplicates), quarantined=int(report.quarantined),
+                replaced=int(report.replaced), dropped=int(report.dropped),
+                conflicts=tuple(without_paths(i.message, folder, db_path.parent)
+                                for i in report.issues if str(i.code) in CONFLICTS)[:SHOWN],
                 message=without_paths("; ".join(n for n in notes if n), folder,
                                       db_path.parent),
             )

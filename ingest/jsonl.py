@@ -1,8 +1,10 @@
 """Canonical JSON Lines reader (``../shared/spec/records.md`` section 1).
 
-One JSON object per line, UTF-8. Blank lines are skipped; a line that is not a JSON object is an
-``Issue`` with code ``PARSE`` and never stops the file. The reader streams: it holds about one
-batch of lines at a time (``read_lines``), so a file of any size reads in bounded memory.
+One JSON object per line, UTF-8 (with or without a byte order mark), or UTF-16 (with a byte order
+mark, or detected by its zero bytes: ``ingest.text.utf16``). Blank lines are skipped; a line
+that is not a JSON object is an ``Issue`` with code ``PARSE`` and never stops the file. The
+reader streams: it holds about one batch of lines at a time (``read_lines``), so a file of any
+size reads in bounded memory.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy as np
 
 from ingest.lines import Batch, Item, PlainLines, plain_spans
 from ingest.source import Issue, Raw
+from ingest.text import HEAD, utf16
 from model.problems import Code
 
 QUOTE_LIMIT = 500
@@ -100,9 +103,9 @@ class JsonlReader:
         lines, then from the last batch), so that a batch is mostly one read, and decodes a block
         that is not plain at once (line by line only when it is not valid UTF-8)."""
         with path.open("rb") as fh:
-            first = fh.read(2)
-        if first in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
-            yield from _utf16_lines(path, size, max_chars)
+            wide = utf16(fh.read(HEAD))
+        if wide is not None:
+            yield from _utf16_lines(path, size, max_chars, wide)
             return
         batch = Batch()
         line_no = 0
@@ -221,27 +224,43 @@ def _blocks(path: Path, size: Callable[[], int]) -> Iterator[tuple[bytes, int, i
             yield rest, 0, len(rest)
 
 
-def _utf16_lines(path: Path, size: int, max_chars: int | None) -> Iterator[list[Item]]:
-    """:meth:`JsonlReader.read_lines` of a UTF-16 file (with its byte order mark): decoded as
-    it is read; a part that does not decode is one issue, and the file ends there."""
+UNDECODED = "\udcff"
+"""What stands for bytes that are not UTF-16 in a line read (a lone surrogate: strict UTF-16
+decoding never yields one, so it cannot be the file's own text)."""
+
+
+def _undecoded(exc: UnicodeError) -> tuple[str, int]:
+    """The codec error handler that marks bytes which do not decode (``UNDECODED``)."""
+    assert isinstance(exc, UnicodeDecodeError)
+    return UNDECODED, exc.end
+
+
+codecs.register_error("trickbook-undecoded", _undecoded)
+
+
+def _utf16_lines(path: Path, size: int, max_chars: int | None,
+                 encoding: str = "utf-16") -> Iterator[list[Item]]:
+    """:meth:`JsonlReader.read_lines` of a UTF-16 file (``encoding``: ``utf-16`` with its byte
+    order mark, ``utf-16-le``/``-be`` without, ``ingest.text.utf16``): decoded as it is read;
+    a line with bytes that do not decode is its own issue, and the lines after it are read."""
     items: list[Item] = []
     chars = 0
-    no = 0
-    with path.open(encoding="utf-16", newline="") as fh:
-        try:
-            for no, line in enumerate(fh, start=1):
-                text = line.rstrip("\r\n")
-                if not text.strip():
-                    continue
+    with path.open(encoding=encoding, errors="trickbook-undecoded", newline="") as fh:
+        for no, line in enumerate(fh, start=1):
+            text = line.rstrip("\r\n")
+            if not text.strip():
+                continue
+            if UNDECODED in text:
+                shown = text.replace(UNDECODED, "\ufffd")
+                items.append(Issue(str(path), no, None, Code.PARSE,
+                                   f"not {encoding.upper()} (the line holds bytes that do not "
+                                   f"decode): {quote(shown)}", shown))
+            else:
                 items.append((no, text))
-                chars += len(text)
-                if len(items) >= size or (max_chars is not None and chars >= max_chars):
-                    yield items
-                    items, chars = [], 0
-        except UnicodeDecodeError as exc:
-            items.append(Issue(str(path), no + 1, None, Code.PARSE,
-                               f"not UTF-16 after line {no} ({exc.reason}): the rest of the "
-                               "file is not read", ""))
+            chars += len(text)
+            if len(items) >= size or (max_chars is not None and chars >= max_chars):
+                yield items
+                items, chars = [], 0
     if items:
         yield items
 

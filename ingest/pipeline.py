@@ -32,6 +32,7 @@ from ingest.jsonl import JsonlReader, parse_line
 from ingest.lines import Item, PlainLines, Texts
 from ingest.source import Issue, Raw, Reader
 from ingest.validate import NEVER, Accepted, Validator, VariantLookup, game_issues
+from ingest.versions import Versions
 from model import tables as T
 from model.base import DealBase, GameBase
 from model.problems import Code
@@ -77,7 +78,12 @@ class FileReport:
     score_error: str | None = None
     """Rescoring failed (a settlement bug): the data is stored and the games stay pending."""
     replaced: int = 0
-    """Deals of an earlier version of this source superseded (``replace``; counted as stored)."""
+    """Game lines and deals of an earlier version of this source superseded (``replace``;
+    counted as stored)."""
+    dropped: int = 0
+    """Deals an earlier version of this source stored that this one does not hold: removed
+    with ``replace``, else conflicts (``ingest/versions.py``; no records of this file, so not
+    counted in ``quarantined``)."""
     failed: str | None = None
     """The file could not be stored (a full disk, a lost database, a bug): its transaction was
     rolled back, nothing of it is stored, and the files after it are read all the same."""
@@ -179,6 +185,8 @@ class _FileLoad:
         """Deals of the batch kept (stored or duplicates); their repairs are recorded."""
         self.lines_held: dict[int, list[Issue]] = {}
         """The issues of each line with a quarantine row written in this file."""
+        self.versions = Versions(conn, report.source, report.sha256, replace, self.now)
+        """What this version does to the records of the source's earlier ones."""
 
     def stored_game(self, game_id: str) -> tuple[str, str] | None:
         """``store.stored_game``, answered from the chunk's look-up when it has the game."""
@@ -385,6 +393,7 @@ class _FileLoad:
         ids = {(a.record.game_id, a.record.deal_no) for a in self.deals  # type: ignore[union-attr]
                }
         games = {g for g, _ in ids}
+        self.versions.hold(ids)
         known = store.stored_deal_keys(self.conn, ids, self.staging.files_with(T.DEALS, games),
                                        self.staging.held_with(T.DEALS, games))
         fresh: list[tuple[Accepted, str]] = []
@@ -406,27 +415,29 @@ class _FileLoad:
         return fresh
 
     def conflict(self, game_id: str, deal_no: int, line: int, text: str) -> bool:
-        """A deal whose number is stored (or earlier in this file) with other content. With
-        ``replace``, a deal stored by an earlier version of this same source is removed and
-        this one is stored (True); otherwise this one is a ``deal-conflict`` naming both
+        """A deal whose number is stored (or earlier in this file) with other content: stored,
+        superseding the stored one (True, ``Versions.deal``), or a ``deal-conflict`` naming both
         versions (False)."""
-        origin = store.deal_origin(self.conn, game_id, deal_no)
-        if origin is None:
-            where = "earlier in this file"
-        else:
-            source, at, variant, version = origin
-            if self.replace and source == self.report.source:
-                store.delete_deal(self.conn, game_id, deal_no, self.tables(variant))
-                self.report.replaced += 1
-                return True
-            where = (f"stored from {source} line {at} (version {(version or '?')[:12]}); this "
-                     f"is version {(self.report.sha256 or '?')[:12]}")
-            if source == self.report.source:
-                where += ": ingest with --replace to take this version"
+        where = self.versions.deal(game_id, deal_no)
+        if where is None:
+            return True
         self.issue(Issue(self.report.source, line, f"{game_id}#{deal_no}", Code.DEAL_CONFLICT,
                          f"deal {deal_no} of game {game_id!r} has other content than the one "
                          f"{where}", text))
         return False
+
+    def settle_versions(self) -> None:
+        """After the file's last record: the deals of earlier versions this one dropped
+        (``Versions.dropped``; their conflicts are one quarantine row), and the games whose
+        stored game line or deals this version changed, to be rescored."""
+        dropped = self.versions.dropped()
+        if dropped:
+            store.insert(self.conn, T.QUARANTINE, store.frame(
+                [_quarantine_row(_merged(dropped), self.now)], store.QUARANTINE_SCHEMA))
+            self.report.issues[:0] = dropped[:KEEP_ISSUES]
+        self.report.dropped = len(dropped) or self.versions.dropped_deals
+        self.report.replaced = self.versions.replaced
+        self.report.games.update(self.versions.games)
 
     def flush(self) -> None:
         fresh = self._sort_deals()
@@ -467,7 +478,6 @@ class _FileLoad:
         self.report.stored += len(self.games) + len(fresh)
         self.games, self.deals, self.issues = [], [], []
 
-
     def check_games(self, validator: Validator) -> None:
         """``Variant.check_game`` over each game of this file with a game-level check, on its
         stored deals in order, once every deal of the file is in (russian.md 7: a contract
@@ -475,12 +485,14 @@ class _FileLoad:
         quarantined with the check's message."""
         checked = {gid: known for gid in self.report.games
                    if (known := validator.games.get(gid)) and known[1].check_game is not None}
+        faulted: list[tuple[str, int]] = []
         for gid, deals in store.game_deals(self.conn, checked).items():
             game, v, _ = checked[gid]
             for no, issue in game_issues(self.report.source, game, v, deals):
-                store.delete_deal(self.conn, gid, no, v.deals_table)
-                self.report.stored -= 1
+                faulted.append((gid, no))
                 self.issue(issue)
+        store.delete_deals(self.conn, faulted)
+        self.report.stored -= len(faulted)
         if self.issues:
             store.insert(self.conn, T.QUARANTINE,
                          store.frame(self._quarantine_rows(), store.QUARANTINE_SCHEMA))
@@ -510,6 +522,7 @@ class _FileLoad:
     def _flush_fast(self, accepted: pl.DataFrame, lines: Sequence[str]) -> None:
         """Store the fast path's deals of a chunk of ``lines``: new, duplicate, or a conflict
         sent to quarantine."""
+        self.versions.hold(accepted)
         stored = self.staging.deal_keys(self.conn, accepted)
         if stored.height == 0:  # all new (the usual case): no join
             new, same, clash = accepted, 0, accepted.clear()
@@ -537,12 +550,12 @@ class _FileLoad:
 
 
 def _fast_games(validator: Validator, cache: dict[str, object]) -> pl.DataFrame:
-    """The fast path's games frame, rebuilt only when the validator has learnt new games."""
-    if cache.get("n") != len(validator.games):
+    """The fast path's games frame, rebuilt only when the validator's games changed."""
+    if cache.get("n") != validator.revision:
         rows = [r for g, _, _ in validator.games.values()
                 if (r := fastpath.game_row(g)) is not None]
         cache["frame"] = pl.DataFrame(rows, schema=fastpath.GAMES_SCHEMA, orient="row")
-        cache["n"] = len(validator.games)
+        cache["n"] = validator.revision
     frame = cache["frame"]
     assert isinstance(frame, pl.DataFrame)
     return frame
@@ -551,11 +564,11 @@ def _fast_games(validator: Validator, cache: dict[str, object]) -> pl.DataFrame:
 def _card_games(validator: Validator,
                 cache: dict[str, object]) -> dict[str, fastpath_cards.GameView]:
     """The card fast path's game views, rebuilt only when the validator has learnt new games."""
-    if cache.get("n_cards") != len(validator.games):
+    if cache.get("n_cards") != validator.revision:
         views = {gid: view for gid, (g, _, _) in validator.games.items()
                  if (view := fastpath_cards.game_view(g)) is not None}
         cache["cards"] = views
-        cache["n_cards"] = len(validator.games)
+        cache["n_cards"] = validator.revision
     found = cache["cards"]
     assert isinstance(found, dict)
     return found
@@ -603,7 +616,7 @@ def _load_file(
     """The records of one file in one transaction; returns the bytes read."""
     source = report.source
     load = _FileLoad(conn, report, strict, replace, _tables(variants))
-    validator = Validator(load.stored_game, variants)
+    validator = Validator(load.stored_game, variants, changed_game=load.versions.game)
     use_fast = fast and isinstance(reader, JsonlReader) and _fast_enabled(variants)
     done = 0
     load.staging.sweep()
@@ -638,6 +651,7 @@ def _load_file(
                 if on_record is not None and report.records % PROGRESS_EVERY == 0:
                     on_record(report.records, done)
         load.flush()
+        load.settle_versions()
         load.staging.load(conn)
         load.check_games(validator)
         log: dict[str, object] = {
@@ -712,7 +726,8 @@ def ingest_file(
         return report
     report.reader = reader.name
     report.sha256 = sha256.result() if sha256 is not None else file_sha256(path)
-    if store.already_logged(conn, source, report.sha256):
+    if store.already_logged(conn, source, report.sha256) and not (
+            replace and store.holds_conflicts(conn, source)):
         report.skipped = "unchanged"
         return report
     # a sheet whose game is its sidecar file (<sheet>.game.json) is not a copy of another sheet

@@ -21,6 +21,7 @@ import polars as pl
 import pyarrow as pa
 
 from model import tables as T
+from model.problems import Code
 from model.tables import TABLES
 from model.tables import insert as insert  # the one writer of rows, for ingest callers
 from model.variants import tables
@@ -185,6 +186,15 @@ def already_logged(conn: duckdb.DuckDBPyConnection, source: str, sha256: str) ->
     return bool(rows) and rows[0][0] == sha256
 
 
+def holds_conflicts(conn: duckdb.DuckDBPyConnection, source: str) -> bool:
+    """Whether the source's quarantine holds conflicts with an earlier version (a read without
+    ``--replace``; one with it takes this version even though its content is unchanged)."""
+    rows = conn.execute(
+        f"SELECT count(*) FROM {T.QUARANTINE} WHERE source = ? AND code IN (?, ?)",
+        [source, str(Code.GAME_CONFLICT), str(Code.DEAL_CONFLICT)]).fetchall()
+    return bool(rows[0][0])
+
+
 def log_ingest(conn: duckdb.DuckDBPyConnection, log: dict[str, object]) -> None:
     """The ingest log row of a file read. A file reverted to a version logged before updates
     that version's row (the key is ``source, sha256``): it becomes the latest, with the
@@ -206,26 +216,117 @@ def log_ingest(conn: duckdb.DuckDBPyConnection, log: dict[str, object]) -> None:
          log["quarantined"], log["ingested_at"], log["source"], log["sha256"]])
 
 
-def deal_origin(conn: duckdb.DuckDBPyConnection, game_id: str,
-                deal_no: int) -> tuple[str, int, str, str | None] | None:
-    """``(source, line, variant, sha256 of the source's latest version)`` of a stored deal."""
+def latest_version(conn: duckdb.DuckDBPyConnection, sources: list[str],
+                   other_than: str | None = None) -> str | None:
+    """The sha256 of the latest ingest of any of ``sources`` but ``other_than`` (``None``:
+    none ingested)."""
+    rows = conn.execute(f"SELECT arg_max(sha256, ingested_at) FROM {T.INGEST_LOG} "
+                        "WHERE list_contains(?, source) AND sha256 IS DISTINCT FROM ?",
+                        [sources, other_than]).fetchall()
+    return None if not rows or rows[0][0] is None else str(rows[0][0])
+
+
+def logged_sources_ending(conn: duckdb.DuckDBPyConnection, tail: str) -> list[str]:
+    """The logged sources whose path ends in ``tail``."""
+    rows = conn.execute(f"SELECT DISTINCT source FROM {T.INGEST_LOG} "
+                        "WHERE ends_with(source, ?) ORDER BY 1", [tail]).fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def deal_origin(conn: duckdb.DuckDBPyConnection, game_id: str, deal_no: int,
+                other_than: str | None = None) -> tuple[str, int, str | None, str] | None:
+    """``(source, line, sha256 of the source's latest version but ``other_than``, record)`` of
+    a stored deal."""
     rows = conn.execute(
-        f"""SELECT d.source, d.line, d.variant,
+        f"""SELECT d.source, d.line,
                    (SELECT arg_max(l.sha256, l.ingested_at) FROM {T.INGEST_LOG} l
-                    WHERE l.source = d.source)
+                    WHERE l.source = d.source AND l.sha256 IS DISTINCT FROM ?), d.record
             FROM {T.DEALS} d WHERE d.game_id = ? AND d.deal_no = ?""",
-        [game_id, deal_no]).fetchall()
+        [other_than, game_id, deal_no]).fetchall()
     if not rows:
         return None
-    source, line, variant, sha = rows[0]
-    return str(source), int(line or 0), str(variant), None if sha is None else str(sha)
+    source, line, sha, record = rows[0]
+    return str(source), int(line or 0), None if sha is None else str(sha), str(record)
 
 
-def delete_deal(conn: duckdb.DuckDBPyConnection, game_id: str, deal_no: int,
-                variant_table: str) -> None:
-    """Remove a stored deal and its ``deals_<variant>`` row (a superseded version)."""
-    for table in (variant_table, T.DEALS):
-        conn.execute(f"DELETE FROM {table} WHERE game_id = ? AND deal_no = ?", [game_id, deal_no])
+def game_origin(conn: duckdb.DuckDBPyConnection, game_id: str, other_than: str | None = None,
+                ) -> tuple[str, int, str | None, str] | None:
+    """``(source, line, sha256 of the source's latest version but ``other_than``, record)`` of
+    a stored game."""
+    rows = conn.execute(
+        f"""SELECT g.source, g.line,
+                   (SELECT arg_max(l.sha256, l.ingested_at) FROM {T.INGEST_LOG} l
+                    WHERE l.source = g.source AND l.sha256 IS DISTINCT FROM ?), g.record::VARCHAR
+            FROM {T.GAMES} g WHERE g.game_id = ?""", [other_than, game_id]).fetchall()
+    if not rows:
+        return None
+    source, line, sha, record = rows[0]
+    return str(source), int(line or 0), None if sha is None else str(sha), str(record)
+
+
+def deal_tables(conn: duckdb.DuckDBPyConnection) -> list[str]:
+    """Every table of the database keyed by a deal (``game_id`` and ``deal_no`` columns):
+    ``deals``, each ``deals_<variant>``, and the rows derived from a deal (settlements,
+    transfers, the review of play, the analyses' tables), whichever command wrote them."""
+    rows = conn.execute(
+        """SELECT c.table_name FROM information_schema.columns c
+           JOIN information_schema.tables t USING (table_catalog, table_schema, table_name)
+           WHERE t.table_type = 'BASE TABLE' AND t.table_schema = 'main'
+             AND t.table_catalog = current_database()
+             AND c.column_name IN ('game_id', 'deal_no')
+           GROUP BY c.table_name HAVING count(*) = 2 ORDER BY 1""").fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def delete_deals(conn: duckdb.DuckDBPyConnection, ids: Iterable[tuple[str, int]]) -> None:
+    """Remove stored deals ``(game_id, deal_no)`` and every row keyed by them
+    (:func:`deal_tables`): a superseded or dropped version leaves nothing derived from it."""
+    keys = sorted(set(ids))
+    if not keys:
+        return
+    probe = pl.DataFrame(keys, schema={"game_id": pl.String(), "deal_no": pl.Int32()},
+                         orient="row")
+    conn.register("_trickbook_gone", probe)
+    try:
+        for table in deal_tables(conn):
+            conn.execute(f"DELETE FROM {table} WHERE (game_id, deal_no) IN "
+                         "(SELECT (game_id, deal_no) FROM _trickbook_gone)")
+    finally:
+        conn.unregister("_trickbook_gone")
+
+
+def source_deals(conn: duckdb.DuckDBPyConnection, sources: list[str], game_id: str | None = None,
+                 ) -> list[tuple[str, int, int, str]]:
+    """``(game_id, deal_no, line, source)`` of the deals stored from any of
+    ``sources`` (of one game, when given)."""
+    where, args = "list_contains(?, source)", [sources]
+    if game_id is not None:
+        where, args = where + " AND list_contains(?, game_id)", [sources, [game_id]]
+    rows = conn.execute(f"SELECT game_id, deal_no, line, source FROM {T.DEALS} "
+                        f"WHERE {where} ORDER BY game_id, deal_no", args).fetchall()
+    return [(str(g), int(n), int(li or 0), str(s)) for g, n, li, s in rows]
+
+
+def deal_records(conn: duckdb.DuckDBPyConnection,
+                 ids: Iterable[tuple[str, int]]) -> dict[tuple[str, int], str]:
+    """The stored record (canonical JSON) of each deal ``(game_id, deal_no)`` of ``ids``."""
+    keys = sorted(set(ids))
+    if not keys:
+        return {}
+    probe = pl.DataFrame(keys, schema={"game_id": pl.String(), "deal_no": pl.Int32()},
+                         orient="row")
+    conn.register("_trickbook_wanted", probe)
+    try:
+        rows = conn.execute(f"SELECT d.game_id, d.deal_no, d.record FROM {T.DEALS} d "
+                            "JOIN _trickbook_wanted w USING (game_id, deal_no)").fetchall()
+    finally:
+        conn.unregister("_trickbook_wanted")
+    return {(str(g), int(n)): str(r) for g, n, r in rows}
+
+
+def delete_game(conn: duckdb.DuckDBPyConnection, game_id: str) -> None:
+    """Remove a stored game's row (a superseded game line; its deals are the caller's)."""
+    conn.execute(f"DELETE FROM {T.GAMES} WHERE game_id = ?", [game_id])
 
 
 def game_deals(conn: duckdb.DuckDBPyConnection, game_ids: Iterable[str]

@@ -80,6 +80,14 @@ def _utf16(head: bytes) -> str | None:
     return None
 
 
+def utf16(head: bytes) -> str | None:
+    """The UTF-16 encoding of a file whose first bytes are ``head``: ``utf-16`` with a byte
+    order mark, ``utf-16-le``/``-be`` without one (detected by its zero bytes), else ``None``."""
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    return _utf16(head)
+
+
 def sniff(head: bytes, whole: bool = False) -> str:
     """The encoding of a file whose first bytes are ``head`` (``whole``: the entire file).
 

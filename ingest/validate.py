@@ -96,8 +96,17 @@ class Validator:
         self,
         stored_game: StoredGame = lambda _gid: None,
         variants: VariantLookup | None = None,
+        changed_game: Callable[[str], str | None] | None = None,
     ) -> None:
         self._stored_game = stored_game
+        self._changed_game = changed_game or (lambda _gid: "stored")
+        """A game line with other content than the stored game: ``None`` when it supersedes
+        it, else where the stored one comes from (``ingest.versions.Versions.game``)."""
+        self._stored_ids: set[str] = set()
+        """Games known from the database, not from this file."""
+        self.revision = 0
+        """Counts the changes to ``games`` (a game learnt or superseded): a view built from
+        them is stale once it moves."""
         self._variants = variants or registry.variant
         self._games: dict[str, tuple[GameBase, Variant, str]] = {}
         self.position = NEVER
@@ -135,6 +144,8 @@ class Validator:
         v = self._variants(name)
         game = v.game_model.model_validate_json(text)
         self._games[game_id] = (game, v, canonical_json(game))
+        self._stored_ids.add(game_id)
+        self.revision += 1
         return self._games[game_id]
 
     def validate(self, raw: Raw) -> Accepted | Issue:
@@ -169,13 +180,18 @@ class Validator:
             return self._issue(raw, Code.SCHEMA, explain(exc))
         canonical = canonical_json(game)
         known = self.known_game(game.game_id)
-        if known is not None:
-            if known[2] != canonical:
-                return self._issue(raw, Code.GAME_CONFLICT,
-                                   f"game {game.game_id!r} is already known with other content: "
-                                   f"{quote(known[2], 200)}")
+        if known is not None and known[2] == canonical:
             return Accepted(raw, game, known[0], known[1], canonical, duplicate=True)
+        if known is not None:
+            where = (self._changed_game(game.game_id) if game.game_id in self._stored_ids
+                     else "earlier in this file")
+            if where is not None:
+                return self._issue(raw, Code.GAME_CONFLICT,
+                                   f"game {game.game_id!r} is already known with other content "
+                                   f"(the one {where}): {quote(known[2], 200)}")
+            self._stored_ids.discard(game.game_id)  # superseded: this file's game from now on
         self._games[game.game_id] = (game, v, canonical)
+        self.revision += 1
         if self.position != NEVER:
             self.visible_from[game.game_id] = self.position
         return Accepted(raw, game, game, v, canonical)

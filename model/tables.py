@@ -35,6 +35,7 @@ QUARANTINE = "quarantine"
 INGEST_LOG = "ingest_log"
 PENDING = "rescore_pending"
 REPAIRS = "repairs"
+SUPERSEDED = "superseded"
 CARD_REVIEW = "card_review"
 DEAL_REVIEW = "deal_review"
 DECISION_REVIEW = "decision_review"
@@ -85,6 +86,10 @@ TABLES: dict[str, Table] = {t.name: t for t in (
         "source": _S, "line": _I32, "record_key": _S, "code": _S, "message": _S,
         "ingested_at": UTC,
     }, required=("source", "line", "code", "message", "ingested_at")),
+    Table(SUPERSEDED, {
+        "source": _S, "version": _S, "previous": _S, "change": _S, "record_key": _S,
+        "line": _I32, "record": _S, "ingested_at": UTC,
+    }, required=("source", "version", "change", "record_key", "ingested_at")),
     Table(CARD_REVIEW, {
         "game_id": _S, "deal_no": _I32, "card_no": _I8, "player": _S, "side": _S, "card": _S,
         "value_before": _I8, "value_after": _I8, "cost": _I8, "best_cards": pl.List(_S),
@@ -110,11 +115,14 @@ be recomputed (ingest marks them in the same transaction as their deals and the 
 follows clears them, so an interrupted rescore is finished by the next run, ``docs/ingest.md``);
 ``repairs``: the named fixes readers made to records that were then stored
 (``ingest.source.Repair``; a source's rows are replaced by each ingest of it, like its quarantine
-rows); and the review of play (docs/review.md): a row per recorded card and per decision, a row per
-reviewed deal. The review tables have no declared key, like ``deals``: the review writes a deal's
-rows once, in one transaction, and only for deals without a ``deal_review`` row. ``players``: the
-people (an id and the name shown for him); ``player_names``: which person each name at the table
-of each variant is (``ingest/players.py``, docs/ingest.md "People")."""
+rows); ``superseded``: what a new version of a source replaced or dropped of the records its
+earlier version stored (``ingest/versions.py``: the earlier record, its line and both versions;
+kept across ingests); and the review of play (docs/review.md): a row per recorded card and per
+decision, a row per reviewed deal. The review tables have no declared key, like ``deals``: the
+review writes a deal's rows once, in one transaction, and only for deals without a
+``deal_review`` row. ``players``: the people (an id and the name shown for him);
+``player_names``: which person each name at the table of each variant is (``ingest/players.py``,
+docs/ingest.md "People")."""
 
 DDL: dict[str, str] = {name: table.ddl for name, table in TABLES.items()}
 """The generated ``CREATE TABLE IF NOT EXISTS`` of each of these tables, by name."""

@@ -154,12 +154,13 @@ CHECKS: tuple[Check, ...] = (
     Check(
         "quarantine_matches_last_ingest",
         "a source's quarantine rows hold as many records as its last ingest_log row says (a "
-        "row holding the records of one line says '<n> records at this line')",
+        "row holding the records of one line says '<n> records at this line'; line 0 holds "
+        "the deals of an earlier version this one dropped, no records of it)",
         f"""WITH last AS (SELECT source, arg_max(quarantined, ingested_at) AS quarantined
                           FROM {T.INGEST_LOG} GROUP BY source),
                  held AS (SELECT source, sum(coalesce(try_cast(regexp_extract(
                               message, '^(\\d+) records at this line: ', 1) AS INTEGER), 1))
-                              AS n FROM {T.QUARANTINE} GROUP BY source)
+                              AS n FROM {T.QUARANTINE} WHERE line <> 0 GROUP BY source)
             SELECT coalesce(l.source, h.source) AS source, l.quarantined, coalesce(h.n, 0) AS n
             FROM last l FULL JOIN held h USING (source)
             WHERE coalesce(l.quarantined, -1) <> coalesce(h.n, 0) ORDER BY 1""",

@@ -118,7 +118,7 @@ class _StopFlag:
         err.print("[yellow]stopping after the current file (Ctrl-C again to abort it)[/]")
 
 
-def _print_report(r: FileReport) -> None:
+def _print_report(r: FileReport, replace: bool = False) -> None:
     if r.skipped:
         out.print(f"{r.source}: skipped ({r.skipped})")
         return
@@ -128,6 +128,9 @@ def _print_report(r: FileReport) -> None:
             err.print("".join(traceback.format_exception(r.error)), markup=False)
         return
     replaced = f" ({r.replaced} replacing an earlier version)" if r.replaced else ""
+    if r.dropped:
+        replaced += (f", {r.dropped} deals of the earlier version not in this one "
+                     + ("removed" if replace else "kept as conflicts"))
     out.print(f"{r.source}: {r.records} read, {r.stored} stored{replaced}, {r.duplicates} "
               f"duplicates, {r.quarantined} quarantined")
     for issue in r.issues[:5]:
@@ -145,8 +148,9 @@ def ingest(
     db: DbOption = DEFAULT_DB,
     strict: Annotated[bool, typer.Option(help="Stop at the first problem (exit 1).")] = False,
     replace: Annotated[bool, typer.Option(
-        help="A changed file's deals supersede those its earlier version stored (else they "
-             "are quarantined as conflicts).")] = False,
+        help="A changed file supersedes its earlier version: its game lines and deals "
+             "replace the stored ones and the deals it dropped are removed (else each is a "
+             "conflict).")] = False,
 ) -> None:
     """Read, validate and store records; then rescore the games they touched."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -197,7 +201,7 @@ def ingest(
     finally:
         signal.signal(signal.SIGINT, previous)
     for r in reports:
-        _print_report(r)
+        _print_report(r, replace)
     failed = _after_load_checks(db)
     if (strict and failed) or any(r.failed for r in reports):
         raise typer.Exit(1)

@@ -1,5 +1,6 @@
-"""Data quality: the ingest log, the quarantine (records.md 2) and the repairs readers made to
-records they stored, filterable by file and code.
+"""Data quality: the ingest log, the quarantine (records.md 2), the repairs readers made to
+records they stored and what new versions of files replaced or dropped, filterable by file and
+code.
 
 Every record of every ingested file ends as stored, duplicate or quarantined; the quarantine keeps
 the reason (a ``model.problems.Code``), the message and the offending text. Files are shown by
@@ -24,6 +25,17 @@ def _short(frame: pl.DataFrame) -> pl.DataFrame:
     if "sha256" in out.columns:
         out = out.with_columns(pl.col("sha256").str.slice(0, HASH_CHARS))
     return out
+
+
+def listing(title: str, rows: pl.DataFrame, none: str, what: str, key: str,
+            labels: dict[str, str]) -> None:
+    """A titled table of rows per file (``none`` when there are none), counted in a caption."""
+    st.subheader(title)
+    if rows.is_empty():
+        empty(none)
+        return
+    st.caption(f"{rows.height:,} {what}")
+    show(_short(rows), key, missing={"record_key": "—"}, labels=labels)
 
 
 st.title("Data quality")
@@ -52,15 +64,18 @@ with guarded():
                                   "ingested_at", "sha256"),
              "quality_log", labels={"sha256": "sha256 (start)"})
 
-    st.subheader("Repairs")
-    fixed = query("repairs", source_arg)
-    if fixed.is_empty():
-        empty("No record needed a repair: every stored record was stored as read.")
-    else:
-        st.caption(f"{fixed.height:,} records stored after a named fix (first 1,000; "
-                   "`--strict` refuses them; docs/ingest.md).")
-        show(_short(fixed), "quality_repairs", missing={"record_key": "—"},
-             labels={"code": "repair", "message": "what was changed"})
+    listing("Repairs", query("repairs", source_arg),
+            "No record needed a repair: every stored record was stored as read.",
+            "records stored after a named fix (first 1,000; `--strict` refuses them; "
+            "docs/ingest.md).", "quality_repairs",
+            labels={"code": "repair", "message": "what was changed"})
+    changed = query("superseded", source_arg)
+    listing("Versions",
+            changed.with_columns(pl.col("previous", "version").str.slice(0, HASH_CHARS)),
+            "No new version of a file has replaced or dropped stored records (`--replace`).",
+            "records of an earlier version replaced or dropped by a later one (first 1,000; "
+            "docs/ingest.md, \"Versions of a source\").", "quality_versions",
+            labels={"previous": "earlier version", "version": "by version"})
 
     st.subheader("Quarantine")
     if summary.is_empty():

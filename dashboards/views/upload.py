@@ -13,7 +13,7 @@ import streamlit as st
 from dashboards.common import show, write_gate
 from dashboards.db import db_path
 from dashboards.text import md
-from dashboards.uploads import ingest_uploads, max_upload_mb
+from dashboards.uploads import ingest_uploads, max_upload_mb, version_note
 
 st.title("Upload")
 limit = max_upload_mb()
@@ -25,17 +25,22 @@ st.markdown(
 )
 write_gate("upload_token", "Adding files", "uploaded")
 files = st.file_uploader("Files", accept_multiple_files=True, key="upload_files")
+replace = st.checkbox(
+    "this file replaces its earlier version", value=False, key="upload_replace",
+    help="A file uploaded again under the same name is a new version of it. Ticked, its game "
+         "lines and deals replace the stored ones and the deals it no longer holds are removed; "
+         "otherwise every change is a conflict, listed on the Data quality page.")
 if st.button("Ingest", key="upload_go", type="primary", disabled=not files):
     payload = [(f.name, f.getvalue()) for f in files or []]
     with st.spinner("Ingesting ..."):
-        reports = ingest_uploads(payload, db_path())
+        reports = ingest_uploads(payload, db_path(), replace=replace)
     st.cache_data.clear()
-    st.session_state["upload_results"] = [asdict(r) for r in reports]
+    st.session_state["upload_results"] = [asdict(r) | {"replace": replace} for r in reports]
 
 results: list[dict[str, Any]] | None = st.session_state.get("upload_results")
 if results:
     st.subheader("Per file")
-    table = pl.DataFrame(results).drop("saved_as", "message")
+    table = pl.DataFrame(results).drop("saved_as", "message", "replace", "conflicts")
     show(table, "upload_table", labels={"name": "file"})
     for r in results:
         if r["saved_as"] is None:
@@ -44,6 +49,11 @@ if results:
             st.warning(f"{md(r['name'])}: {md(r['message'])}")
         else:
             st.success(f"{md(r['name'])}: {r['records']} records, {r['stored']} stored, "
-                       f"{r['duplicates']} duplicates, {r['quarantined']} quarantined")
+                       f"{r['duplicates']} duplicates, {r['quarantined']} quarantined"
+                       + version_note(r))
+        if r["conflicts"]:
+            st.warning(f"{md(r['name'])}: conflicts with the earlier version (kept; tick "
+                       "\"this file replaces its earlier version\" and upload it again to take "
+                       "this one):\n\n" + "\n".join(f"- {md(c)}" for c in r["conflicts"]))
 elif not files:
     st.info("No file chosen yet: drop files above, then press Ingest.")

@@ -1,7 +1,9 @@
 """Choose the compiled (numba) or the interpreted kernel, once, at import.
 
 The kernel (``sim.solver._kernel``) is written in the subset of Python that numba compiles. With
-numba installed (the ``solver`` extra) it is compiled on first use and cached on disk; without it,
+numba installed (the ``solver`` extra) it is compiled once and cached on disk (numba's cache, in
+the ``__pycache__`` folder beside the source, or ``$NUMBA_CACHE_DIR``), so a second process loads
+it instead of compiling again; without it,
 or with ``TRICKBOOK_SOLVER=python`` in the environment, the same functions run as plain Python
 (correct, but one to two thousand times slower on a full deal).
 """
@@ -28,18 +30,28 @@ if os.environ.get("TRICKBOOK_SOLVER", "").lower() != "python":
         COMPILED = True
 
 
-def jit(fn: F, *, cache: bool = True) -> F:
-    """Compile ``fn`` with numba when available; else return it unchanged.
-
-    ``cache=False`` for the recursive search: numba's on-disk cache does not reload recursive
-    functions safely, so those are compiled afresh in each process (a few seconds, once).
-    """
+def jit(fn: F) -> F:
+    """Compile ``fn`` with numba when available (on first use, cached on disk); else return it
+    unchanged."""
     if _numba is None:
         return fn
-    compiled: F = _numba.njit(cache=cache, nogil=True)(fn)
+    compiled: F = _numba.njit(cache=True, nogil=True)(fn)
     return compiled
 
 
-def jit_nocache(fn: F) -> F:
-    """``jit`` without the on-disk cache (recursive functions)."""
-    return jit(fn, cache=False)
+def jit_signed(signature: str) -> Callable[[F], F]:
+    """``jit`` for one signature, compiled (or loaded from the disk cache) at import.
+
+    For the recursive search: numba's cache cannot reload a recursive function compiled for
+    several signatures (a literal ``0`` passed by one caller, ``int64`` by another: each a
+    specialisation calling the other; numba issues 6061 and 6713, a crash on reload). With one
+    signature every call, the recursive ones included, is to the same compiled function, which
+    the cache reloads."""
+
+    def wrap(fn: F) -> F:
+        if _numba is None:
+            return fn
+        compiled: F = _numba.njit(signature, cache=True, nogil=True)(fn)
+        return compiled
+
+    return wrap

@@ -32,7 +32,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.solver._jit import jit, jit_nocache
+from sim.solver._jit import jit, jit_signed
+
+_ARRAYS = ("int64[:, ::1], int64[:, ::1], int64[::1], int64[::1], int8[::1], int8[::1], int8[::1], "
+           "int32[::1], int64, int64, int64[::1]")
+"""moves, scores, the transposition table (k1, k2, lower, upper, move, stamp), stamp, mask and
+stats, as ``engine.Table`` holds them."""
+_SEATS = "int64[::1], int64[::1], int64[::1]"
+"""hands, nxt, slen."""
+SEARCH = f"int64({_SEATS}, {', '.join(['int64'] * 19)}, {_ARRAYS})"
+"""The one signature of ``search`` (hands, nxt, slen, 19 integers, the table)."""
+SOLVE_POSITION = f"int64({_SEATS}, {', '.join(['int64'] * 16)}, {_ARRAYS})"
+"""The one signature of ``solve_position`` (hands, nxt, slen, 16 integers, the table)."""
 
 HASH_A = 0x9E3779B97F4A7C15 - (1 << 64)
 HASH_B = 0xC2B2AE3D27D4EB4F - (1 << 64)
@@ -294,7 +305,7 @@ def order_moves(
     return n
 
 
-@jit_nocache
+@jit_signed(SEARCH)
 def search(
     hands: Any, nxt: Any, slen: Any, trump: int, overtrump: int, declarer: int, decl_max: int,
     cap_d: int, cap_f: int, nactive: int, left: int, seat: int, pos: int, led: int, win_card: int,
@@ -307,6 +318,8 @@ def search(
     ``left`` counts the cards still held by all seats together.
     """
     stats[0] += 1
+    zero = depth - depth  # 0 as an int64, not a literal: every recursive call has the one
+    # compiled signature (a literal argument would make numba compile another, ``jit_signed``)
     idx = 0
     k1 = 0
     k2 = 0
@@ -421,14 +434,14 @@ def search(
             if nws == declarer:
                 v = search(
                     hands, nxt, slen, trump, overtrump, declarer, decl_max, cap_d, cap_f, nactive,
-                    left - 1, nws, 0, -1, 0, 0, 0, dt + 1, ft, a, b, depth + 1,
+                    left - 1, nws, zero, zero - 1, zero, zero, zero, dt + 1, ft, a, b, depth + 1,
                     moves, scores, tt_k1, tt_k2, tt_lb, tt_ub, tt_mv, tt_stamp, stamp, tt_mask,
                     stats,
                 )
             else:
                 v = search(
                     hands, nxt, slen, trump, overtrump, declarer, decl_max, cap_d, cap_f, nactive,
-                    left - 1, nws, 0, -1, 0, 0, 0, dt, ft + 1, a, b, depth + 1,
+                    left - 1, nws, zero, zero - 1, zero, zero, zero, dt, ft + 1, a, b, depth + 1,
                     moves, scores, tt_k1, tt_k2, tt_lb, tt_ub, tt_mv, tt_stamp, stamp, tt_mask,
                     stats,
                 )
@@ -469,7 +482,7 @@ def search(
     return best
 
 
-@jit_nocache
+@jit_signed(SOLVE_POSITION)
 def solve_position(
     hands: Any, nxt: Any, slen: Any, trump: int, overtrump: int, declarer: int, decl_max: int,
     cap_d: int, cap_f: int, nactive: int, left: int, seat: int, pos: int, led: int, win_card: int,
@@ -490,8 +503,8 @@ def solve_position(
         beta = g if g > lo else lo + 1
         v = search(
             hands, nxt, slen, trump, overtrump, declarer, decl_max, cap_d, cap_f, nactive, left,
-            seat, pos, led, win_card, win_seat, table, dt, ft, beta - 1, beta, 0, moves, scores,
-            tt_k1, tt_k2, tt_lb, tt_ub, tt_mv, tt_stamp, stamp, tt_mask, stats,
+            seat, pos, led, win_card, win_seat, table, dt, ft, beta - 1, beta, lo - lo, moves,
+            scores, tt_k1, tt_k2, tt_lb, tt_ub, tt_mv, tt_stamp, stamp, tt_mask, stats,
         )
         if v < beta:
             hi = v

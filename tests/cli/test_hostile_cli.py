@@ -214,3 +214,20 @@ def test_score_on_a_full_disk_changes_nothing(tmp_path: Path,
     result = runner.invoke(app, ["score", "--db", str(db)])
     assert result.exit_code == 2
     assert "nothing was changed: no space left on the device" in result.output
+
+
+def test_ingest_says_what_a_new_version_dropped(tmp_path: Path) -> None:
+    """docs/ingest.md "Versions of a source": the deals an earlier version stored that the new
+    one does not hold are kept as conflicts, or removed with --replace; the summary says which."""
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    lines = (SAMPLES / "league.jsonl").read_text().splitlines()
+    p.write_text("\n".join(lines) + "\n")
+    assert runner.invoke(app, ["ingest", str(p), "--db", str(db)]).exit_code == 0
+    p.write_text("\n".join(lines[:3] + lines[4:]) + "\n")  # deal 3 of the first game left out
+    kept = runner.invoke(app, ["ingest", str(p), "--db", str(db)])
+    assert kept.exit_code == 0, kept.output
+    assert "1 deals of the earlier version not in this one kept as conflicts" in kept.output
+    assert "0: deal-conflict: deal 3 of game" in kept.output and "--replace" in kept.output
+    removed = runner.invoke(app, ["ingest", str(p), "--db", str(db), "--replace"])
+    assert removed.exit_code == 0, removed.output
+    assert "1 deals of the earlier version not in this one removed" in removed.output

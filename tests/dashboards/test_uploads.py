@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from dashboards.uploads import ingest_uploads, refuse_reason, safe_name
 from tests.dashboards.conftest import table_counts
@@ -132,3 +133,90 @@ def test_upload_waits_for_a_reader_to_let_go(fixture_copy: Path, tmp_path: Path,
     finally:
         reader.wait(timeout=30)
     assert (result.records, result.stored) == (2, 2), result.message
+
+
+def weekly_versions() -> tuple[bytes, bytes]:
+    """A club's weekly file (the first game of the league sample) and its next version: deal 2
+    corrected, deal 5 left out."""
+    lines = (Path(__file__).resolve().parents[2] / "data" / "samples" / "league.jsonl"
+             ).read_text().splitlines()[:10]
+    assert '"deal_no": 2,' in lines[2] and '"deal_no": 5,' in lines[5]
+    changed = [lines[0], lines[1], lines[2].replace('"Boris": 8, "Chris": 2',
+                                                    '"Boris": 7, "Chris": 3'),
+               *lines[3:5], *lines[6:]]
+    assert changed[2] != lines[2]
+    return ("\n".join(lines) + "\n").encode(), ("\n".join(changed) + "\n").encode()
+
+
+def upload(at: AppTest, name: str, data: bytes, replace: bool) -> None:
+    """Drive the Upload page: choose the file, tick (or not) the box, press Ingest."""
+    at.file_uploader(key="upload_files").set_value((name, data, "application/json")).run()
+    box = at.checkbox(key="upload_replace")
+    assert box.value is False or replace  # off by default
+    box.set_value(replace).run()
+    at.button(key="upload_go").click().run()
+    assert not at.exception
+
+
+def tricks_of_deal_2(db: Path) -> list[tuple[object, ...]]:
+    import duckdb
+
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        return conn.execute("SELECT record->>'$.tricks.Boris', (SELECT count(*) FROM deals d "
+                            "WHERE d.game_id = x.game_id) FROM deals x WHERE deal_no = 2 AND "
+                            "game_id = 'club-7/2026-11-08/table-1'").fetchall()
+    finally:
+        conn.close()
+
+
+def test_upload_page_replaces_an_earlier_version_only_when_asked(
+        fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14: a changed weekly file uploaded again. Without "this file replaces its earlier
+    version" the page shows the conflicts and keeps what is stored; with it the new version is
+    stored (the corrected deal replaces the old, the deal it left out is removed)."""
+    from tests.dashboards.test_pages import page
+
+    first, second = weekly_versions()
+    at = page("upload", fixture_copy, monkeypatch)
+    upload(at, "weekly.jsonl", first, replace=False)
+    assert any("10 stored" in s.value for s in at.success), [s.value for s in at.success]
+    assert tricks_of_deal_2(fixture_copy) == [("8", 9)]
+
+    upload(at, "weekly.jsonl", second, replace=False)
+    warned = " ".join(w.value for w in at.warning)
+    assert "conflicts with the earlier version" in warned and "deal 2 " in warned
+    assert "deal 5 " in warned and "is not in this version" in warned
+    assert tricks_of_deal_2(fixture_copy) == [("8", 9)]
+
+    upload(at, "weekly.jsonl", second, replace=True)
+    shown = " ".join(s.value for s in at.success)
+    assert "1 replacing the earlier version" in shown and "1 deals of the earlier version" \
+        " not in this one removed" in shown, shown
+    assert not at.warning
+    assert tricks_of_deal_2(fixture_copy) == [("7", 8)]
+
+
+def test_quality_page_shows_what_a_new_version_replaced(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/ingest.md "Versions of a source": the Data quality page lists the rows of
+    ``superseded`` (the corrected deal 2 replaced, deal 5 dropped), with both versions."""
+    from ingest.pipeline import ingest_paths
+    from tests.dashboards import fixture_db as fx
+    from tests.dashboards.test_pages import frame_with, page
+
+    db = fx.build_empty(tmp_path / "t.duckdb")
+    first, second = weekly_versions()
+    p = tmp_path / "weekly.jsonl"
+    p.write_bytes(first)
+    ingest_paths([p], db)
+    at = page("quality", db, monkeypatch)
+    assert any("No new version" in i.value for i in at.info)
+    p.write_bytes(second)
+    (r,) = ingest_paths([p], db, replace=True)
+    at = page("quality", db, monkeypatch)
+    assert not at.exception
+    shown = frame_with(at, "earlier version")
+    assert sorted(shown["change"]) == ["deal dropped", "deal replaced"]
+    assert set(shown["by version"]) == {(r.sha256 or "")[:12]}
+    assert str(tmp_path) not in shown.to_string()

@@ -245,12 +245,35 @@ def test_utf8_bom_does_not_quarantine_a_jsonl_file(tmp_path: Path) -> None:
     assert r.quarantined == 0 and r.stored > 0
 
 
-def test_utf16_jsonl(tmp_path: Path) -> None:
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_utf16_jsonl(tmp_path: Path, encoding: str) -> None:
+    """With a byte order mark (``utf-16``) or without one (``-le``, ``-be``: detected by the
+    zero bytes), with names beyond ASCII: the same records as the UTF-8 file."""
     p = tmp_path / "u16.jsonl"
-    p.write_bytes((SAMPLES / "league.jsonl").read_text().encode("utf-16"))
+    text = (SAMPLES / "league.jsonl").read_text().replace("Anna", "Άννα")
+    p.write_bytes(text.encode(encoding))
+    plain_file = tmp_path / "plain.jsonl"
+    plain_file.write_text(text, encoding="utf-8")
     (r,) = ingest(tmp_path / "t.duckdb", p)
-    (plain,) = ingest(tmp_path / "u.duckdb", SAMPLES / "league.jsonl")
-    assert (r.stored, r.quarantined) == (plain.stored, 0)
+    (plain,) = ingest(tmp_path / "u.duckdb", plain_file)
+    assert (r.stored, r.quarantined) == (plain.stored, 0) and plain.stored == r.records
+    conn = duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True)
+    (players,) = conn.execute("SELECT players FROM games ORDER BY game_id").fetchone()  # type: ignore[misc]
+    conn.close()
+    assert players[0] == "Άννα"
+
+
+def test_utf16_jsonl_without_bom_cut_midway(tmp_path: Path) -> None:
+    """UTF-16 without a byte order mark with a line that does not decode (a lone surrogate):
+    that line is an issue, the others are stored."""
+    lines = (SAMPLES / "league.jsonl").read_text().splitlines(keepends=True)
+    p = tmp_path / "u16.jsonl"
+    p.write_bytes("".join(lines[:3]).encode("utf-16-le") + b"\x01\xd8" +
+                  "".join(lines[3:]).encode("utf-16-le"))
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert (r.records, r.stored, r.quarantined) == (len(lines), len(lines) - 1, 1)
+    ((_, line, code, message),) = quarantine(tmp_path / "t.duckdb")
+    assert (line, code) == (4, "parse") and "not UTF-16-LE" in message
 
 
 def test_quarantined_raw_text_is_bounded(tmp_path: Path) -> None:

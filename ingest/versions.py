@@ -1,0 +1,160 @@
+"""A new version of a source against what its earlier version stored (docs/ingest.md, "Versions
+of a source").
+
+A source is its path; each content read from it is a version (``ingest_log.sha256``). Three
+things a new version can change: a game line (players, rules, date), a deal, and a deal it no
+longer holds. By default each is a conflict whose message names both versions (the stored
+record's source, line and version, and this one) and the stored records stay. With ``replace``
+the new version supersedes the earlier one, in the file's transaction: its game line replaces
+the stored game (whose deals of this source are then stored again from this version), its deal
+replaces the stored deal, and the deals it dropped are removed; every such change is a row of
+``superseded`` (the earlier record, its line, both versions) and the games are rescored.
+Records stored from other sources are never replaced.
+
+A file saved under its content's name, ``<16 hex digits>-<name>`` (as the Upload page saves
+uploads, so that none overwrites another), is a version of every such file of the same
+``<name>`` in its folder: an upload of a weekly file is a new version of its earlier upload."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from ingest import store
+from ingest.source import Issue
+from model import tables as T
+from model.problems import Code
+
+DROPPED_LINE = 0
+"""The quarantine line of the deals an earlier version stored that this one does not hold (the
+lines of a file start at 1): one row, ``<n> records at this line:`` and each deal."""
+
+CONTENT_NAME = re.compile(r"[0-9a-f]{16}-(?P<name>.+)")
+"""A file saved under its content's name (``dashboards.uploads.stored_name``)."""
+
+GAME_REPLACED, DEAL_REPLACED, DEAL_DROPPED = "game replaced", "deal replaced", "deal dropped"
+"""The changes a row of ``superseded`` records."""
+
+
+class Versions:
+    """What one file's read does to the records of the earlier versions of its source."""
+
+    def __init__(self, conn: duckdb.DuckDBPyConnection, source: str, sha256: str | None,
+                 replace: bool, now: datetime) -> None:
+        self.conn, self.source, self.replace, self.now = conn, source, replace, now
+        self.sha256 = sha256 or "?"
+        self.lineage = lineage(conn, source)
+        """This source and the sources of its earlier versions (content-named copies)."""
+        self.previous = store.latest_version(conn, self.lineage, sha256)
+        """The version read before (``None``: the source is new, nothing is tracked)."""
+        self.held: set[tuple[str, int]] = set()
+        """The deals this version holds (stored, duplicate or in conflict), once there is an
+        earlier version."""
+        self.cleared: dict[tuple[str, int], tuple[int, str]] = {}
+        """Deals removed with their superseded game (line and record), to be stored again."""
+        self.games: set[str] = set()
+        """Games whose deals changed here (to be rescored)."""
+        self.replaced = 0
+        """Game lines and deals superseded (``replace``)."""
+        self.dropped_deals = 0
+        """Deals removed because this version does not hold them (``replace``)."""
+
+    def hold(self, ids: Iterable[tuple[str, int]] | pl.DataFrame) -> None:
+        """Deals ``(game_id, deal_no)`` this version holds (or a frame of them); nothing is
+        kept for a source read for the first time."""
+        if self.previous is None:
+            return
+        if isinstance(ids, pl.DataFrame):
+            ids = zip(ids["game_id"].to_list(), ids["deal_no"].to_list(), strict=True)
+        self.held.update(ids)
+
+    def _where(self, source: str, line: int, version: str | None) -> str:
+        where = (f"stored from {source} line {line} (version {(version or '?')[:12]}); this "
+                 f"is version {self.sha256[:12]}")
+        return where + (": ingest with --replace to take this version"
+                        if source in self.lineage else "")
+
+    def _record(self, change: str, key: str, line: int, record: str) -> None:
+        store.insert(self.conn, T.SUPERSEDED, store.frame([{
+            "source": self.source, "version": self.sha256, "previous": self.previous,
+            "change": change, "record_key": key, "line": line, "record": record,
+            "ingested_at": self.now}], T.TABLES[T.SUPERSEDED].schema))
+
+    def game(self, game_id: str) -> str | None:
+        """A game line with other content than the stored game ``game_id``: ``None`` when it
+        supersedes it (``replace``, the same source: the stored game and its deals of this
+        source are removed), else where the stored game comes from, for the conflict."""
+        origin = store.game_origin(self.conn, game_id, self.sha256)
+        if origin is None:
+            return "earlier in this file"
+        source, line, version, record = origin
+        if not (self.replace and source in self.lineage):
+            return self._where(source, line, version)
+        self._record(GAME_REPLACED, game_id, line, record)
+        store.delete_game(self.conn, game_id)
+        deals = store.source_deals(self.conn, self.lineage, game_id)
+        records = store.deal_records(self.conn, [(g, n) for g, n, *_ in deals])
+        store.delete_deals(self.conn, [(g, n) for g, n, *_ in deals])
+        self.cleared.update({(g, n): (li, records[g, n]) for g, n, li, *_ in deals})
+        self.games.add(game_id)
+        self.replaced += 1
+        return None
+
+    def deal(self, game_id: str, deal_no: int) -> str | None:
+        """A deal with other content than the stored deal of its number: ``None`` when it
+        supersedes it (``replace``, the same source: the stored one is removed), else where
+        the stored one comes from, for the conflict."""
+        self.hold([(game_id, deal_no)])
+        origin = store.deal_origin(self.conn, game_id, deal_no, self.sha256)
+        if origin is None:
+            return "earlier in this file"
+        source, line, version, record = origin
+        if not (self.replace and source in self.lineage):
+            return self._where(source, line, version)
+        self._record(DEAL_REPLACED, f"{game_id}#{deal_no}", line, record)
+        store.delete_deals(self.conn, [(game_id, deal_no)])
+        self.games.add(game_id)
+        self.replaced += 1
+        return None
+
+    def dropped(self) -> list[Issue]:
+        """The deals the earlier versions stored from this source that this version does not
+        hold (or holds only as a quarantined record): removed with ``replace``, else one
+        ``deal-conflict`` each (at ``DROPPED_LINE``)."""
+        if self.previous is None:
+            return []
+        gone = [d for d in store.source_deals(self.conn, self.lineage)
+                if (d[0], d[1]) not in self.held]
+        records = store.deal_records(self.conn, [(g, n) for g, n, *_ in gone])
+        if not self.replace:
+            return [Issue(self.source, DROPPED_LINE, f"{g}#{n}", Code.DEAL_CONFLICT,
+                          f"deal {n} of game {g!r} stored from {s} line {li} (version "
+                          f"{self.previous[:12]}) is not in this version {self.sha256[:12]}: "
+                          "ingest with --replace to drop it", records[g, n])
+                    for g, n, li, s in gone]
+        self.dropped_deals = len(gone) + sum(1 for k in self.cleared if k not in self.held)
+        store.delete_deals(self.conn, [(g, n) for g, n, *_ in gone])
+        lost = [(g, n, li, records[g, n]) for g, n, li, _ in gone] + [
+            (g, n, li, r) for (g, n), (li, r) in self.cleared.items() if (g, n) not in self.held]
+        for g, n, li, r in lost:
+            self._record(DEAL_DROPPED, f"{g}#{n}", li, r)
+            self.games.add(g)
+        return []
+
+
+def lineage(conn: duckdb.DuckDBPyConnection, source: str) -> list[str]:
+    """``source`` and the logged sources it is a later version of: for a content-named file
+    (``CONTENT_NAME``), every logged ``<16 hex digits>-<name>`` of its folder."""
+    path = Path(source)
+    named = CONTENT_NAME.fullmatch(path.name)
+    if named is None:
+        return [source]
+    return [source, *(s for s in store.logged_sources_ending(conn, "-" + named["name"])
+                      if s != source and Path(s).parent == path.parent
+                      and (m := CONTENT_NAME.fullmatch(Path(s).name)) is not None
+                      and m["name"] == named["name"])]

@@ -1,0 +1,277 @@
+"""Versions of a source (docs/ingest.md, "Versions of a source"; issue 14, 3): a changed game
+line and the deals a new version dropped are conflicts naming both versions, or, with
+``replace``, the new version supersedes the earlier one: the change recorded in ``superseded``
+and the games rescored. Re-ingesting either version changes nothing stored."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from ingest.pipeline import FileReport, ingest_paths
+from ingest.versions import DROPPED_LINE
+from scoring.checks import run_checks
+from tests.ingest.conftest import SAMPLES
+from tests.ingest.fakes import FakeSettlement, fake_scorer
+
+LEAGUE = SAMPLES / "league.jsonl"
+GAME = "club-7/2026-11-08/table-1"
+STORED = ("games", "deals", "deals_greek", "settlements", "standings", "superseded")
+
+
+def ingest(db: Path, p: Path, *, replace: bool = False, fast: bool = True) -> FileReport:
+    (r,) = ingest_paths([p], db, score=fake_scorer(FakeSettlement()), replace=replace,
+                        fast=fast)
+    assert r.failed is None and r.records == r.stored + r.duplicates + r.quarantined, r
+    return r
+
+
+def query(db: Path, sql: str) -> list[tuple[object, ...]]:
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+def stored(db: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every stored table but the logs (quarantine, ingest_log)."""
+    return {t: query(db, f"SELECT * EXCLUDE (ingested_at) FROM {t} ORDER BY ALL"
+                     if t == "superseded" else f"SELECT * FROM {t} ORDER BY ALL")
+            for t in STORED}
+
+
+def failing_checks(db: Path) -> list[str]:
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        return [f.check for f in run_checks(conn) if not f.finding]
+    finally:
+        conn.close()
+
+
+def new_header() -> str:
+    """The league's first game line with other rules (its kassa: the fake settlement ends
+    the game after that many deals) and another start."""
+    game = json.loads(LEAGUE.read_text().splitlines()[0])
+    assert game["game_id"] == GAME
+    game["rules"] = {"initial_kassa": 3}
+    game["started_at"] = "2026-11-08T20:00:00+01:00"
+    return json.dumps(game)
+
+
+def changed_header() -> str:
+    lines = LEAGUE.read_text().splitlines()
+    return "\n".join([new_header(), *lines[1:]]) + "\n"
+
+
+def without_deals(*numbers: int) -> str:
+    """The league without deals ``numbers`` of its first game."""
+    keep = [line for line in LEAGUE.read_text().splitlines()
+            if not (f'"game_id": "{GAME}"' in line and any(
+                f'"deal_no": {n},' in line for n in numbers))]
+    assert len(keep) == len(LEAGUE.read_text().splitlines()) - len(numbers)
+    return "\n".join(keep) + "\n"
+
+
+def names_both_versions(message: str, first: FileReport, then: FileReport) -> bool:
+    return (f"version {(first.sha256 or '?')[:12]}" in message and "--replace" in message
+            and f"version {(then.sha256 or '?')[:12]}" in message)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_changed_game_line_is_a_conflict_naming_both_versions(tmp_path: Path,
+                                                              fast: bool) -> None:
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    p.write_text(LEAGUE.read_text())
+    first = ingest(db, p, fast=fast)
+    before = stored(db)
+    p.write_text(changed_header())
+    r = ingest(db, p, fast=fast)
+    assert (r.quarantined, r.stored, r.replaced) == (1, 0, 0)
+    ((line, code, message),) = query(db, "SELECT line, code, message FROM quarantine")
+    assert (line, code) == (1, "game-conflict")
+    assert names_both_versions(str(message), first, r)
+    assert stored(db) == before and failing_checks(db) == []
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_replace_supersedes_a_changed_game_line_and_rescores(tmp_path: Path, fast: bool) -> None:
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    p.write_text(LEAGUE.read_text())
+    first = ingest(db, p, fast=fast)
+    settled = query(db, f"SELECT count(DISTINCT deal_no) FROM settlements WHERE game_id = '{GAME}'")
+    p.write_text(changed_header())
+    r = ingest(db, p, replace=True, fast=fast)
+    assert (r.quarantined, r.replaced, r.dropped) == (0, 1, 0)
+    ((rules, started),) = query(db, f"SELECT rules::VARCHAR, started_at FROM games "
+                                    f"WHERE game_id = '{GAME}'")
+    assert json.loads(rules)["initial_kassa"] == 3 and started.hour == 19  # type: ignore[union-attr]
+    # the fake settlement ends a game after its kassa in deals: the rescore settled three
+    assert settled[0][0] > 3  # type: ignore[operator]
+    assert query(db, f"SELECT count(DISTINCT deal_no) FROM settlements "
+                     f"WHERE game_id = '{GAME}'") == [(3,)]
+    ((change, key, previous, version, record),) = query(
+        db, "SELECT change, record_key, previous, version, record FROM superseded")
+    assert (change, key, previous, version) == ("game replaced", GAME, first.sha256, r.sha256)
+    old = json.loads(record)  # type: ignore[arg-type]
+    assert old["started_at"] == "2026-11-08T19:00:00+01:00" and "rules" not in old  # default
+    assert query(db, "SELECT count(*) FROM deals") == [(32,)]
+    assert failing_checks(db) == []
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_dropped_deals_are_conflicts_naming_both_versions(tmp_path: Path, fast: bool) -> None:
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    p.write_text(LEAGUE.read_text())
+    first = ingest(db, p, fast=fast)
+    before = stored(db)
+    p.write_text(without_deals(3, 4))
+    r = ingest(db, p, fast=fast)
+    assert (r.dropped, r.quarantined, r.stored) == (2, 0, 0)
+    ((line, code, message),) = query(db, "SELECT line, code, message FROM quarantine")
+    assert (line, code) == (DROPPED_LINE, "deal-conflict")
+    assert message.startswith("2 records at this line") and "deal 3 " in message  # type: ignore[union-attr]
+    assert names_both_versions(str(message), first, r)
+    assert stored(db) == before and failing_checks(db) == []
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_replace_removes_the_dropped_deals_and_rescores(tmp_path: Path, fast: bool) -> None:
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    p.write_text(LEAGUE.read_text())
+    ingest(db, p, fast=fast)
+    p.write_text(without_deals(3, 4))
+    r = ingest(db, p, replace=True, fast=fast)
+    assert (r.dropped, r.quarantined, r.stored) == (2, 0, 0)
+    for table in ("deals", "deals_greek", "settlements"):
+        assert query(db, f"SELECT DISTINCT deal_no FROM {table} WHERE game_id = '{GAME}' "
+                         "AND deal_no IN (3, 4)") == [], table
+    assert query(db, "SELECT count(*) FROM deals") == [(30,)]
+    rows = query(db, "SELECT change, record_key, line, record FROM superseded ORDER BY line")
+    assert [(c, k, li) for c, k, li, _ in rows] == [
+        ("deal dropped", f"{GAME}#3", 4, ), ("deal dropped", f"{GAME}#4", 5)]
+    assert json.loads(rows[0][3])["contract"] == "6H"  # type: ignore[arg-type]
+    assert failing_checks(db) == []
+
+
+def test_replace_stores_the_deals_of_a_superseded_game_again_less_the_dropped(
+        tmp_path: Path) -> None:
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    p.write_text(LEAGUE.read_text())
+    ingest(db, p)
+    lines = without_deals(5).splitlines()
+    p.write_text("\n".join([new_header(), *lines[1:]]) + "\n")
+    r = ingest(db, p, replace=True)
+    assert (r.replaced, r.dropped, r.quarantined) == (1, 1, 0)
+    assert query(db, f"SELECT list(deal_no ORDER BY deal_no) FROM deals_greek "
+                     f"WHERE game_id = '{GAME}'")[0][0][:5] == [1, 2, 3, 4, 6]  # type: ignore[index]
+    assert sorted(c for c, in query(db, "SELECT change FROM superseded")) == [
+        "deal dropped", "game replaced"]
+    assert failing_checks(db) == []
+
+
+@pytest.mark.parametrize("replace", [True, False])
+def test_reingesting_either_version_changes_nothing(tmp_path: Path, replace: bool) -> None:
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    old, new = LEAGUE.read_text(), "\n".join(
+        [new_header(), *without_deals(3).splitlines()[1:]]) + "\n"
+    p.write_text(old)
+    ingest(db, p)
+    p.write_text(new)
+    ingest(db, p, replace=replace)
+    after = stored(db)
+    again = ingest(db, p, replace=replace)
+    assert again.skipped == "unchanged" and stored(db) == after
+    if not replace:  # the earlier version read again (a revert): nothing stored changes
+        p.write_text(old)
+        back = ingest(db, p)
+        assert back.stored == 0 and back.quarantined == 0 and stored(db) == after
+        assert ingest(db, p).skipped == "unchanged" and stored(db) == after
+    assert failing_checks(db) == []
+
+
+def test_replace_takes_a_version_read_before_with_conflicts(tmp_path: Path) -> None:
+    """The conflict says "ingest with --replace to take this version": doing so with the same
+    file is not skipped as unchanged."""
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    p.write_text(LEAGUE.read_text())
+    first = ingest(db, p)
+    p.write_text(changed_header())
+    assert ingest(db, p).quarantined == 1
+    r = ingest(db, p, replace=True)
+    assert (r.skipped, r.replaced, r.quarantined) == (None, 1, 0)
+    assert query(db, "SELECT previous FROM superseded") == [(first.sha256,)]
+    assert query(db, "SELECT count(*) FROM quarantine") == [(0,)]
+    assert ingest(db, p, replace=True).skipped == "unchanged" and failing_checks(db) == []
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_replace_with_other_players_checks_the_deals_against_the_new_game(
+        tmp_path: Path, fast: bool) -> None:
+    """A new version seats another player (Chris becomes Christos in the game line and its
+    deals): the deals are read against the superseding game line, on the fast paths too (their
+    view of the games is rebuilt when a game is superseded, not only when one is added)."""
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    p.write_text(LEAGUE.read_text())
+    ingest(db, p, fast=fast)
+    lines = LEAGUE.read_text().splitlines()
+    renamed = [line.replace('"Chris"', '"Christos"') if f'"{GAME}"' in line else line
+               for line in lines]
+    p.write_text("\n".join(renamed) + "\n")
+    r = ingest(db, p, replace=True, fast=fast)
+    assert (r.replaced, r.quarantined, r.dropped) == (1, 0, 0)
+    players = query(db, f"SELECT players FROM games WHERE game_id = '{GAME}'")
+    assert players == [(["Anna", "Boris", "Christos"],)]
+    names = query(db, f"SELECT DISTINCT player FROM settlements WHERE game_id = '{GAME}' "
+                      "ORDER BY 1")
+    assert names == [("Anna",), ("Boris",), ("Christos",)]
+    assert failing_checks(db) == []
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_replace_with_the_players_reseated_stores_what_a_clean_ingest_stores(
+        tmp_path: Path, fast: bool) -> None:
+    """The same players in another seat order: every deal stays valid, but what is stored per
+    seat changes; the database after --replace holds what ingesting the new version alone
+    does."""
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    p.write_text(LEAGUE.read_text())
+    ingest(db, p, fast=fast)
+    lines = LEAGUE.read_text().splitlines()
+    game = json.loads(lines[0])
+    game["players"] = ["Boris", "Chris", "Anna"]
+    p.write_text("\n".join([json.dumps(game), *lines[1:]]) + "\n")
+    ingest(db, p, replace=True, fast=fast)
+    clean = tmp_path / "clean.duckdb"
+    ingest(clean, p, fast=fast)
+    for table in ("games", "deals_greek", "settlements", "standings"):
+        assert query(db, f"SELECT * FROM {table} ORDER BY ALL") == query(
+            clean, f"SELECT * FROM {table} ORDER BY ALL"), table
+
+
+def test_replace_removes_what_other_commands_derived_from_a_removed_deal(
+        tmp_path: Path) -> None:
+    """A deal replaced or dropped takes with it every row keyed by it (``store.deal_tables``):
+    here a review row and an analysis table's row written after the first version; the rows of
+    the deals kept stay (so `trickbook analyse` reviews the new deal again)."""
+    from model.tables import DEAL_REVIEW, TABLES
+
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    p.write_text(LEAGUE.read_text())
+    ingest(db, p)
+    conn = duckdb.connect(str(db))
+    conn.execute(TABLES[DEAL_REVIEW].ddl)
+    conn.execute("CREATE TABLE some_analysis (game_id VARCHAR, deal_no INTEGER, x INTEGER)")
+    for n in (2, 3, 4):
+        conn.execute("INSERT INTO deal_review (game_id, deal_no, variant, cards) "
+                     "VALUES (?, ?, 'greek-prefa', 0)", [GAME, n])
+        conn.execute("INSERT INTO some_analysis VALUES (?, ?, 1)", [GAME, n])
+    conn.close()
+    p.write_text(without_deals(3).replace('"Boris": 8, "Chris": 2', '"Boris": 7, "Chris": 3', 1))
+    r = ingest(db, p, replace=True)
+    assert (r.replaced, r.dropped) == (1, 1)
+    for table in ("deal_review", "some_analysis"):
+        assert query(db, f"SELECT deal_no FROM {table} ORDER BY 1") == [(4,)], table
