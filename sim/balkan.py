@@ -26,12 +26,14 @@ derives) are built from the driver's ints, without the pydantic models.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from model.balkan.auction import HAND_CONTRACT, HAND_GAMES, HERE, PASS
 from model.balkan.check import first_leader
 from model.balkan.contracts import BETL, PIK, PREFERANS, SANS, TRUMP
 from model.balkan.params import BalkanRules
+from model.balkan.records import BalkanDeal, BalkanGame
 from model.cards import DECK_32, CardSet
 from sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
 from sim.bots.evaluate import (
@@ -43,6 +45,7 @@ from sim.bots.evaluate import (
 )
 from sim.bots.play import play_codes
 from sim.greek import TALON_ALLOWANCE, Discards
+from sim.random_play import balkan as random_play
 from sim.seeds import DECK_SEED, Dealer, game_rng
 from sim.swabian import bettel_discard
 
@@ -275,6 +278,17 @@ class BalkanSimulator:
 
     def game_id(self, run_seed: int, index: int) -> str:
         return f"sim-balkan-{run_seed}-{index:08d}"
+
+    def random_game(
+        self, rng: random.Random, game_id: str, deals: int
+    ) -> tuple[BalkanGame, list[BalkanDeal]]:
+        """A game under these rules, every choice drawn at random among the legal ones
+        (``sim/random_play/balkan.py``)."""
+        game = BalkanGame.model_validate({
+            "game_id": game_id, "variant": VARIANT, "players": list(self.players),
+            "rules": self.rules,
+        })
+        return game, random_play.random_game(rng, game, deals)
 
     def _call_json(self, player: str, call: str) -> str:
         """A call of the auction as canonical JSON (cached: the calls are few)."""

@@ -24,12 +24,14 @@ Decisions (``docs/simulation.md``):
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from model.cards import DECK_32, CardSet
 from model.swabian.auction import HOLD, PASS, format_call
 from model.swabian.games import BETTEL, DURCHMARSCH, REQUIRED, TRUMP, required
 from model.swabian.params import SwabianRules
+from model.swabian.records import SwabianDeal, SwabianGame
 from sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
 from sim.bots.evaluate import (
     MISERE_RISK,
@@ -41,6 +43,7 @@ from sim.bots.evaluate import (
 )
 from sim.bots.play import play_codes
 from sim.greek import TALON_ALLOWANCE, Discards
+from sim.random_play import swabian as random_play
 from sim.seeds import DECK_SEED, Dealer, game_rng
 
 VARIANT = "swabian"
@@ -239,6 +242,17 @@ class SwabianSimulator:
 
     def game_id(self, run_seed: int, index: int) -> str:
         return f"sim-swabian-{run_seed}-{index:08d}"
+
+    def random_game(
+        self, rng: random.Random, game_id: str, deals: int
+    ) -> tuple[SwabianGame, list[SwabianDeal]]:
+        """A game under these rules, every choice drawn at random among the legal ones
+        (``sim/random_play/swabian.py``)."""
+        game = SwabianGame.model_validate({
+            "game_id": game_id, "variant": VARIANT, "players": list(PLAYERS),
+            "rules": self.rules,
+        })
+        return game, random_play.random_game(rng, game, deals)
 
     def game(
         self, run_seed: int, index: int, deals: int, batch: Batch, keep_lines: bool = False

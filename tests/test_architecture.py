@@ -124,6 +124,8 @@ NAMED_OUTSIDE_HOME = {
 
 def _home(path: str, variant_dirs: set[str]) -> bool:
     parts = path.split("/")
+    if parts[:2] == ["sim", "random_play"]:  # its random legal-deal generator
+        parts = ["sim", *parts[2:]]
     stem = parts[1].removesuffix(".py") if len(parts) > 1 else ""
     return parts[0] in ("model", "scoring", "sim") and stem in variant_dirs
 

@@ -1,5 +1,8 @@
-"""Random legal Greek Prefa deals for property tests: a shuffled deck, a random legal auction,
-a random legal play chosen with ``model.tricks.legal_cards`` (greek-prefa.md 3-7)."""
+"""Random legal Greek Prefa deals: a shuffled deck, a random legal auction, a random legal play
+chosen with ``model.tricks.legal_cards`` (greek-prefa.md 3-7).
+
+The variant's one random legal-deal generator (``GreekSimulator.random_game``): the random-play
+test, the rule tests (which break its deals) and the fast-path properties draw from it."""
 
 from __future__ import annotations
 
@@ -29,9 +32,12 @@ def _names(mask: int) -> list[str]:
     return [format_card(c) for c in iter_cards(mask)]
 
 
-def random_deal(rng: random.Random, game: GreekGame, deal_no: int = 2) -> Simulated:
+def random_deal(
+    rng: random.Random, game: GreekGame, deal_no: int = 2, dealer: str | None = None
+) -> Simulated:
+    """One random legal deal (a random dealer unless given) and the legal set of each card."""
     rules = game.rules
-    dealer = rng.choice(game.players)
+    dealer = dealer or rng.choice(game.players)
     active = active_players(game, dealer)
     cards = list(iter_cards(DECK_32))
     rng.shuffle(cards)
@@ -122,3 +128,9 @@ def random_deal(rng: random.Random, game: GreekGame, deal_no: int = 2) -> Simula
     record["play"] = play
     record["tricks"] = tricks
     return Simulated(GreekDeal.model_validate(record), legal_at)
+
+
+def random_game(rng: random.Random, game: GreekGame, deals: int) -> list[GreekDeal]:
+    """``deals`` random deals of ``game``, the deal passing in turn order."""
+    ps = game.players
+    return [random_deal(rng, game, k + 1, ps[k % len(ps)]).deal for k in range(deals)]
