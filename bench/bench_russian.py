@@ -36,8 +36,8 @@ from model.russian.params import PRESET_FLAGS, preset
 from model.russian.records import RussianGame
 from scoring.russian import SETTLEMENT, reference
 from scoring.russian.frames import read_rules
-from scoring.russian.kernel import gains, scan
-from scoring.russian.settle import columns
+from scoring.russian.kernel import columns
+from scoring.russian.scan import gains, scan
 from sim.random_play.frames import repeated
 from sim.random_play.russian import random_game
 
