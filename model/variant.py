@@ -81,6 +81,10 @@ class Variant:
     chips, ``bula`` soups and bula, ``we-they`` We/They above and below the line, ``traveller``
     a traveller line per board, ``pulya`` pool, hill and whists, ``cash`` the settlement unit per
     player."""
+    # Contracts ``<level><denomination>``: the denominations in bidding order, lowest first.
+    denominations: tuple[str, ...] = ()
+    # The file format ``trickbook export`` writes its games in (``ppn``, ``pbn``), if any.
+    export_format: str | None = None
 
     @property
     def deals_table(self) -> str:

@@ -47,6 +47,7 @@ from sim.bots.play import play_codes
 from sim.greek import TALON_ALLOWANCE, Discards
 from sim.random_play import balkan as random_play
 from sim.seeds import DECK_SEED, Dealer, game_rng
+from sim.solver import BALKAN_CONTRACTS, Contract
 from sim.swabian import bettel_discard
 
 VARIANT = "balkan"
@@ -70,6 +71,9 @@ def _expected(hand: CardSet, number: int) -> tuple[float, float]:
         return declarer_tricks(hand, None), PREFERANS_FROM
     return declarer_tricks(hand, TRUMP[number]), 6.0
 
+
+SOLVER_GAMES = {2: "S", 3: "D", 4: "H", 5: "C", 6: "bettel", 7: "sanac", 8: "preferans"}
+"""The solver's contract of each game number (balkan.md 1)."""
 
 SUIT_OF = tuple(int(TRUMP.get(n) or 0) for n in range(6))
 """The trump suit of each suit game 2-5 (balkan.md 3.1) as a plain int, by game number."""
@@ -278,6 +282,16 @@ class BalkanSimulator:
 
     def game_id(self, run_seed: int, index: int) -> str:
         return f"sim-balkan-{run_seed}-{index:08d}"
+
+    solver_contracts: tuple[Contract, ...] = BALKAN_CONTRACTS
+    """The open-hand solver's contracts of the game (``sim/solver/contracts.py``)."""
+
+    @staticmethod
+    def solver_contract(contract: str) -> str | None:
+        """The solver's contract of a recorded one (upper case; ``G`` names a game after igra,
+        balkan.md 1, 3.2): 2-5 their trumps, 6 ``bettel``, 7 ``sanac``, 8 ``preferans``."""
+        digits = contract.removeprefix("G")
+        return SOLVER_GAMES.get(int(digits)) if digits.isdigit() else None
 
     def random_game(
         self, rng: random.Random, game_id: str, deals: int

@@ -33,6 +33,7 @@ from sim.bots.bidding import bot_auction
 from sim.bots.bridge_play import play_bridge
 from sim.random_play import bridge as random_play
 from sim.seeds import Dealer, game_rng
+from sim.solver import Contract as SolverContract
 
 PLAYERS = ("N", "E", "S", "W")
 CONTRACT_TEXT = tuple(
@@ -70,6 +71,14 @@ class BridgeSimulator:
 
     def game_id(self, run_seed: int, index: int) -> str:
         return f"sim-{self.short}-{run_seed}-{index:08d}"
+
+    solver_contracts: tuple[SolverContract, ...] = ()
+    """The open-hand solver's contracts of the game (``sim/solver/contracts.py``)."""
+
+    @staticmethod
+    def solver_contract(contract: str) -> str | None:
+        """None: bridge is solved by ``scoring/bridge/dd.py``, not by ``sim/solver``."""
+        return None
 
     def random_game(
         self, rng: random.Random, game_id: str, deals: int

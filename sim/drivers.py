@@ -29,6 +29,7 @@ from sim.batch import Batch
 from sim.bridge import BridgeSimulator
 from sim.greek import GreekSimulator
 from sim.russian import RussianSimulator
+from sim.solver import Contract
 from sim.swabian import SwabianSimulator
 
 PLAYS = ("heuristic", "dd")
@@ -36,6 +37,13 @@ PLAYS = ("heuristic", "dd")
 
 class Simulator(Protocol):
     variant: str
+    solver_contracts: tuple[Contract, ...]
+    """The open-hand solver's contracts of the game (``sim/solver/contracts.py``; none for
+    bridge, solved by ``scoring/bridge/dd.py``)."""
+
+    def solver_contract(self, contract: str) -> str | None:
+        """The solver's name of a recorded contract (upper case), None when it has none."""
+        ...
 
     def game_id(self, run_seed: int, index: int) -> str: ...
 

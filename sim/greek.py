@@ -52,6 +52,7 @@ from sim.bots.evaluate import (
 from sim.bots.play import play_codes
 from sim.random_play import greek as random_play
 from sim.seeds import DECK_SEED, Dealer, game_rng
+from sim.solver import CONTRACTS, Contract, strain_of
 
 VARIANT = "greek-prefa"
 PLAYERS = ("P1", "P2", "P3")
@@ -325,6 +326,14 @@ class GreekSimulator:
 
     def game_id(self, run_seed: int, index: int) -> str:
         return f"sim-greek-{run_seed}-{index:08d}"
+
+    solver_contracts: tuple[Contract, ...] = CONTRACTS
+    """The open-hand solver's contracts of the game (``sim/solver/contracts.py``)."""
+
+    @staticmethod
+    def solver_contract(contract: str) -> str | None:
+        """The solver's contract of a recorded one (upper case): its strain (greek-prefa.md 5)."""
+        return strain_of(contract)
 
     def random_game(
         self, rng: random.Random, game_id: str, deals: int

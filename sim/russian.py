@@ -43,6 +43,7 @@ from sim.bots.play import play_codes
 from sim.greek import Discards
 from sim.random_play import russian as random_play
 from sim.seeds import DECK_SEED, Dealer, game_rng
+from sim.solver import CONTRACTS, Contract, strain_of
 from sim.swabian import bettel_discard
 
 VARIANT = "russian"
@@ -252,6 +253,15 @@ class RussianSimulator:
 
     def game_id(self, run_seed: int, index: int) -> str:
         return f"sim-russian-{run_seed}-{index:08d}"
+
+    solver_contracts: tuple[Contract, ...] = CONTRACTS
+    """The open-hand solver's contracts of the game (``sim/solver/contracts.py``)."""
+
+    @staticmethod
+    def solver_contract(contract: str) -> str | None:
+        """The solver's contract of a recorded one (upper case): its strain, or ``misere``
+        (played for fewest tricks, russian.md 2, 4)."""
+        return "misere" if contract == "MISERE" else strain_of(contract)
 
     def random_game(
         self, rng: random.Random, game_id: str, deals: int

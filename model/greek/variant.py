@@ -59,4 +59,5 @@ VARIANT = Variant(
                                                     return_dtype=pl.String))
     ),
     contract_level=pl.col("level"),
+    denominations=DENOMS,
 )

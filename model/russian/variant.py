@@ -63,4 +63,5 @@ VARIANT = Variant(
                                                      return_dtype=pl.String))
     ),
     contract_level=pl.when(pl.col("misere")).then(pl.lit(8)).otherwise(pl.col("level")),
+    denominations=STRAINS,
 )
