@@ -1,7 +1,8 @@
 """The variant interface: every fact about one game, in one frozen object.
 
 A variant lives in its own packages (``model/<variant>/`` for its rules, ``scoring/<variant>/`` for
-its settlement, ``sim/<variant>.py`` for its simulator) and is registered with one line in each
+its settlement, ``sim/<variant>.py`` for its simulator, ``sim/random_play/<variant>.py`` for its
+random legal deals) and is registered with one line in each
 registry (``model/variants.py``, ``scoring/registry.py``, ``sim/drivers.py``). Code outside those
 packages asks the variant, never its name: ``if variant == ...`` is a fact missing here.
 
