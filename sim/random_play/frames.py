@@ -22,7 +22,8 @@ def settlement_frames(games: Iterable[Generated]) -> tuple[pl.DataFrame, pl.Data
     for game, deals in games:
         found = variant(str(getattr(game, "variant", "")))  # each variant's game has its own
         rules = getattr(game, "rules", None)
-        game_rows.append({"game_id": game.game_id, "players": list(game.players),
+        game_rows.append({"game_id": game.game_id, "variant": found.name,
+                          "players": list(game.players),
                           "rules": rules.model_dump_json() if rules is not None else "{}"})
         deal_rows += [found.deal_row(game, d) for d in deals]
     if found is None:
