@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from model.cards import ACES, DECK_32, format_card, iter_cards
 from model.greek.auction import Auction, ladder_bid
+from model.greek.check import EIGHT_D, SEVEN_D
 from model.greek.contracts import NT, allowed
 from model.greek.play import active_players, defenders, players_in_play
 from model.greek.records import GreekDeal, GreekGame
@@ -32,6 +33,14 @@ def _names(mask: int) -> list[str]:
     return [format_card(c) for c in iter_cards(mask)]
 
 
+def _bidders(active: tuple[str, ...], hands: dict[str, int]) -> tuple[str, ...]:
+    """The calling order of a first deal under ``first_bidder_by_7d`` (14): from the holder of
+    7D, else of 8D."""
+    first = next(p for low in (SEVEN_D, EIGHT_D) for p, m in hands.items() if m >> low & 1)
+    i = active.index(first)
+    return active[i:] + active[:i]
+
+
 def random_deal(
     rng: random.Random, game: GreekGame, deal_no: int = 2, dealer: str | None = None
 ) -> Simulated:
@@ -41,9 +50,13 @@ def random_deal(
     active = active_players(game, dealer)
     cards = list(iter_cards(DECK_32))
     rng.shuffle(cards)
+    by_7d = rules.first_bidder_by_7d and deal_no == 1
+    while by_7d and {cards[30], cards[31]} == {SEVEN_D, EIGHT_D}:  # both in the talon: redeal
+        rng.shuffle(cards)
     hands = {p: sum(1 << c for c in cards[10 * i : 10 * i + 10]) for i, p in enumerate(active)}
     talon = sum(1 << c for c in cards[30:])
-    auction = Auction(active, rules)
+    bidders = _bidders(active, hands) if by_7d else active
+    auction = Auction(bidders, rules)
     calls = []
     while auction.result is None:
         options = auction.legal_calls()
@@ -100,6 +113,8 @@ def random_deal(
     order = players_in_play(active, deal, rules)
     if not order:
         return Simulated(deal, [])
+    if by_7d:  # the first bidder also leads first (14 ``first_bidder_by_7d``)
+        order = tuple(p for p in bidders if p in order)
     play: list[tuple[str, str]] = []
     legal_at: list[int] = []
     tricks = dict.fromkeys(order, 0)

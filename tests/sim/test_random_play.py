@@ -14,6 +14,7 @@ import duckdb
 import pytest
 
 from ingest.pipeline import ingest_paths
+from model.variants import variant as lookup
 from scoring.checks import run_checks
 from scoring.store import score_pending
 from sim.drivers import SIMULATED, simulator
@@ -83,3 +84,22 @@ def test_every_random_legal_deal_ingests_settles_and_checks(variant: str, tmp_pa
     finally:
         con.close()
     assert settled == (GAMES,)
+
+
+def _flipped(variant: str) -> list[dict[str, bool]]:
+    """The variant's house rules with one yes/no flag turned from its default, each in turn."""
+    fields = lookup(variant).rules_model.model_fields
+    return [{name: not f.default} for name, f in fields.items() if isinstance(f.default, bool)]
+
+
+@pytest.mark.parametrize("variant", SIMULATED)
+def test_random_legal_deals_pass_the_check_under_every_flag(variant: str) -> None:
+    """The generator follows the house rules that change what is legal: with each yes/no flag of
+    the variant turned from its default, every deal it makes passes the variant's check."""
+    v = lookup(variant)
+    for rules in _flipped(variant):
+        rng = random.Random(4)
+        for k in range(4):
+            game, deals = simulator(variant, rules).random_game(rng, f"random-{k}", 5)
+            assert [(d.deal_no, v.check_deal(game, d)) for d in deals
+                    if v.check_deal(game, d)] == [], rules
