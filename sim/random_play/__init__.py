@@ -5,3 +5,13 @@ in its generator) is drawn among the legal ones, so every deal passes the varian
 Each variant's simulator exposes its generator as ``random_game(rng, game_id, deals)``
 (``sim/drivers.py``); the random-play test and the variant's rule and settlement properties draw
 from it."""
+
+from __future__ import annotations
+
+import random
+
+
+def split(rng: random.Random, total: int, parts: int) -> list[int]:
+    """``total`` tricks cut at random into ``parts`` counts (each 0 or more), in order."""
+    cuts = sorted(rng.randint(0, total) for _ in range(parts - 1))
+    return [b - a for a, b in zip([0, *cuts], [*cuts, total], strict=True)]

@@ -17,6 +17,7 @@ from model.russian.params import PRESET_FLAGS, RussianRules
 from model.russian.records import RussianDeal, RussianGame
 from model.russian.seats import defenders, in_deal, next_dealer
 from model.russian.variant import VARIANT
+from sim.random_play import split
 
 FLAG_CHOICES: dict[str, tuple[object, ...]] = {
     "consolation": ("both_opponents", "whisters_only", "none"),
@@ -45,11 +46,6 @@ def random_rules(rng: random.Random) -> RussianRules:
         if rng.random() < 0.3:
             flags[name] = rng.choice(values)
     return RussianRules.model_validate(flags)
-
-
-def split(rng: random.Random, total: int, parts: int) -> list[int]:
-    cuts = sorted(rng.randint(0, total) for _ in range(parts - 1))
-    return [b - a for a, b in zip([0, *cuts], [*cuts, total], strict=True)]
 
 
 def _defence(rng: random.Random, rules: RussianRules, level: int, strain: int) -> tuple[str, str]:

@@ -1,4 +1,4 @@
-"""Random leagues (tests/scoring/greek/league.py): kernel == reference exactly, and the invariants
+"""Random leagues (sim/random_play/greek.py): kernel == reference exactly, and the invariants
 of greek-prefa.md 8 (chips sum to 0, kassa floor 0) and 10-11; transfers net to the settlements."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from model.greek.contracts import parse_contract, value
 from model.greek.params import GreekRules
 from sim.greek import GreekSimulator
-from tests.scoring.greek.league import random_league
+from sim.random_play.greek import random_league
 from tests.scoring.greek.paths import both
 
 SEEDS = st.integers(min_value=0, max_value=2**31)
