@@ -20,7 +20,8 @@ from model.tricks import legal_cards, trick_winner
 
 
 def _legal_calls(calls: list[tuple[int, str]]) -> list[str]:
-    """The calls the next player may make after ``calls`` ((seat, call), dealer first; 2.2)."""
+    """The calls the next player may make after ``calls`` ((seat, call), dealer first; 2.2):
+    pass, the five bids above the last one, a double or a redouble where they are legal."""
     seat = (calls[-1][0] + 1) % 4 if calls else -1
     last = next(((s, c) for s, c in reversed(calls) if c != PASS), None)
     bids = [c for _, c in calls if c not in (PASS, DOUBLE, REDOUBLE)]
@@ -28,7 +29,7 @@ def _legal_calls(calls: list[tuple[int, str]]) -> list[str]:
     if bids:
         high = bids[-1]
         rank = 5 * (int(high[0]) - 1) + DENOMS.index(high[1:])
-    out = [PASS, *[f"{r // 5 + 1}{DENOMS[r % 5]}" for r in range(rank + 1, 35)][:4]]
+    out = [PASS, *[f"{r // 5 + 1}{DENOMS[r % 5]}" for r in range(rank + 1, 35)][:5]]
     if last is not None and seat >= 0:
         who, call = last
         if call not in (DOUBLE, REDOUBLE) and side_of(who) != side_of(seat):
@@ -43,7 +44,7 @@ def random_auction(rng: random.Random, dealer: int) -> list[tuple[int, str]]:
     calls: list[tuple[int, str]] = []
     while True:
         seat = (dealer + len(calls)) % 4
-        legal = _legal_calls(calls) if calls else [PASS, "1C", "1D", "1H", "1S", "1NT"]
+        legal = _legal_calls(calls)
         weights = [4.0 if c == PASS else 1.0 for c in legal]
         calls.append((seat, rng.choices(legal, weights)[0]))
         passes = 0
