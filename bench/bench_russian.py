@@ -1,7 +1,7 @@
 """Russian settlement: the kernel scan against the per-deal reference, in the same run.
 
 A synthetic league of 1,000,000 deals: 500 random legal games of 50 deals
-(``model/russian/simulate.py``: contracts, every defence, misère, raspasy; 125 games under each
+(``sim/random_play/russian.py``: contracts, every defence, misère, raspasy; 125 games under each
 preset, the pool target 100 so that games run their 50 deals), each game repeated under 40 ids
 (the scan does the same work for every copy), sorted by ``game_id, deal_no`` as the
 ``Settlement`` protocol hands it over. It is settled three ways, each timed separately:
@@ -40,11 +40,13 @@ from polars.testing import assert_frame_equal
 from bench.bench_balkan import _best
 from model.russian.frame import deal_row, deals_frame
 from model.russian.params import PRESET_FLAGS, preset
-from model.russian.simulate import random_game
+from model.russian.records import RussianGame
 from scoring.russian import SETTLEMENT, reference
 from scoring.russian.frames import RussianSettled, read_rules
-from scoring.russian.kernel import gains, scan
-from scoring.russian.settle import columns
+from scoring.russian.kernel import columns
+from scoring.russian.scan import gains, scan
+from sim.random_play.frames import repeated
+from sim.random_play.russian import random_game
 
 GAMES, PER_GAME, COPIES = 500, 50, 40
 TARGET = 100
@@ -61,20 +63,13 @@ def league() -> tuple[pl.DataFrame, pl.DataFrame]:
     games, rows = [], []
     for k in range(GAMES):
         rules = preset(names[k % len(names)], pool_target=TARGET)  # type: ignore[arg-type]
-        g, ds = random_game(rng, f"g{k:04d}", PER_GAME, rules=rules, players=["A", "B", "C"])
+        g = RussianGame(variant="russian", game_id=f"g{k:04d}", players=("A", "B", "C"),
+                        rules=rules)
+        ds = random_game(rng, g, PER_GAME)
         games.append({"game_id": g.game_id, "players": list(g.players),
                       "rules": g.rules.model_dump_json()})
         rows += [deal_row(g, d) for d in ds]
     return pl.DataFrame(games), deals_frame(rows)
-
-
-def copies(games: pl.DataFrame, deals: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Each game under ``COPIES`` ids, sorted by game and deal."""
-    def tiled(frame: pl.DataFrame) -> pl.DataFrame:
-        return pl.concat([frame.with_columns(pl.col("game_id") + f"#{c:02d}")
-                          for c in range(COPIES)])
-
-    return tiled(games), tiled(deals).sort("game_id", "deal_no")
 
 
 def reference_core(games: pl.DataFrame, deals: pl.DataFrame) -> None:
@@ -98,7 +93,10 @@ def chunk(rng: random.Random, convention: str, first: int, size: int
     k = first
     while len(rows) < size:
         rules = preset(convention, pool_target=rng.choice((20, 50, 100, 200)))  # type: ignore[arg-type]
-        g, ds = random_game(rng, f"{convention}-{k:07d}", rng.randint(10, 120), rules=rules)
+        game_id = f"{convention}-{k:07d}"
+        g = RussianGame(variant="russian", game_id=game_id, rules=rules,
+                        players=[f"{game_id}p{i}" for i in range(3)])
+        ds = random_game(rng, g, rng.randint(10, 120))
         games.append({"game_id": g.game_id, "players": list(g.players),
                       "rules": g.rules.model_dump_json()})
         rows += [deal_row(g, d) for d in ds]
@@ -142,7 +140,7 @@ def run() -> None:
 
 def speed() -> None:
     base_games, base_deals = league()
-    games, deals = copies(base_games, base_deals)
+    games, deals = repeated(base_games, base_deals, COPIES)
     n = deals.height
     ids = games["game_id"].to_list()
     rules = [read_rules(r) for r in games["rules"].to_list()]

@@ -24,7 +24,7 @@ Definitions shared by the pages (docs/dashboards.md, "Definitions"):
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date
 
 import duckdb
@@ -44,7 +44,7 @@ from model.tables import (
     TABLES,
     has_table,
 )
-from model.variants import registered
+from model.variants import REGISTERED
 from model.views import DEAL_OUTCOMES
 from scoring.bridge.event import EVENT_RESULTS as EVENT_RESULTS_TABLE
 from scoring.registry import REGISTERED as SETTLEMENTS_REGISTERED
@@ -69,11 +69,26 @@ NO_CONTRACT = "no contract"
 contract, greek-prefa.md 5)."""
 _CONTRACT = f"coalesce(d.contract, '{NO_CONTRACT}')"
 _DENOM = "regexp_extract(d.contract, '[0-9]+([A-Z]+)', 1)"
+
+
+def _text(value: str) -> str:
+    """A string of ours (a variant's name, a denomination) as an SQL literal."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _list(values: Iterable[str]) -> str:
+    return "[" + ", ".join(map(_text, values)) + "]"
+
+
+_LADDERS = " ".join(f"WHEN {_text(v.name)} THEN {_list(v.denominations)}"
+                    for v in REGISTERED if v.denominations)
 CONTRACT_ORDER_SQL = f"""TRY_CAST(regexp_extract(d.contract, '([0-9]+)', 1) AS INTEGER),
-    CASE WHEN d.variant LIKE 'bridge%' THEN list_position(['C', 'D', 'H', 'S', 'NT'], {_DENOM})
-         ELSE list_position(['S', 'C', 'D', 'H', 'NT'], {_DENOM}) END, d.contract"""
-"""Contracts in bid order: level, then the denomination ladder (Greek 4.1 S < C < D < H < NT;
-bridge C < D < H < S < NT); other grammars by their text."""
+    list_position(CASE d.variant {_LADDERS} END, {_DENOM}), d.contract"""
+"""Contracts in bid order: level, then the variant's denomination ladder (its
+``denominations``: Greek 4.1 S < C < D < H < NT, bridge C < D < H < S < NT); other grammars by
+their text."""
+_PARTNERSHIPS = _list(v.name for v in REGISTERED if v.partnerships)
+"""The variants played in partnerships, where the declarer's partner is dummy."""
 _POSITION = "(s.seat - (list_position(g.players, d.dealer) - 1) + len(g.players)) % len(g.players)"
 
 
@@ -295,7 +310,7 @@ def _player_deals(con: Con, f: Filters) -> tuple[str, list[object]]:
                      {_POSITION} AS position,
                      CASE WHEN d.declarer = s.player THEN 'declarer'
                           WHEN d.declarer IS NULL THEN 'no declarer'
-                          WHEN d.variant LIKE 'bridge%' THEN
+                          WHEN list_contains({_PARTNERSHIPS}, d.variant) THEN
                               CASE WHEN (s.seat - list_position(g.players, d.declarer) + 1) % 2
                                         = 0 THEN 'dummy' ELSE 'defender' END
                           ELSE coalesce(json_extract_string(d.record, {_KEY_PATH}), 'sat out')
@@ -472,7 +487,7 @@ def _boards(con: Con) -> str:
     flat table has one (``deals_bridge``, from the record's ``board``, records.md 1.2), read
     there rather than from the JSON records: a search by board then scans two integer columns,
     not every record (0.4-0.6 s on 1,000,000 deals)."""
-    names = sorted({v.table.name for v in registered() if "board" in v.table.columns})
+    names = sorted({v.table.name for v in REGISTERED if "board" in v.table.columns})
     parts = [f"SELECT game_id, deal_no, board FROM {t}" for t in names if has_table(con, t)]
     return " UNION ALL ".join(parts) or (
         "SELECT NULL::VARCHAR AS game_id, NULL::INTEGER AS deal_no, NULL::INTEGER AS board "

@@ -17,6 +17,7 @@ from typing import Any
 from ingest.source import content_id
 from model.bridge.contracts import TRUMP_SUIT, parse_contract
 from model.bridge.seats import SEATS, left_of
+from model.bridge.variant import DUPLICATE
 from model.cards import DECK_52, RANK_LETTERS, SUIT_LETTERS, format_card
 from model.tricks import trick_winner
 
@@ -167,7 +168,7 @@ class GameGroups:
 
 
 def game_record(
-    game_id: str, players: list[str], event: str | None, variant: str = "bridge-duplicate",
+    game_id: str, players: list[str], event: str | None, variant: str = DUPLICATE.name,
     started_at: str | None = None,
 ) -> dict[str, Any]:
     rec: dict[str, Any] = {"record": "game", "game_id": game_id, "variant": variant,

@@ -55,6 +55,7 @@ from model.balkan.frame import deal_row
 from model.balkan.paper import BULA_POINT, Sheet, settle_deal
 from model.balkan.params import BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
+from model.balkan.variant import VARIANT
 from model.cards import parse_card
 from model.problems import Code
 
@@ -134,7 +135,7 @@ def _game_record(source: str, g: _Game, stem: str) -> dict[str, Any] | Issue:
         elif preset_refe(rules["preset"]) is not None:  # unlimited against a preset's limit
             rules[key] = None
     record: dict[str, Any] = {
-        "record": "game", "variant": "balkan",
+        "record": "game", "variant": VARIANT.name,
         "game_id": tag.get("GameId") or ppn_game_id(tag),
         "players": [tag["Player1"], tag["Player2"], tag["Player3"]], "rules": rules,
     }

@@ -1,7 +1,8 @@
 """The variant interface: every fact about one game, in one frozen object.
 
 A variant lives in its own packages (``model/<variant>/`` for its rules, ``scoring/<variant>/`` for
-its settlement, ``sim/<variant>.py`` for its simulator) and is registered with one line in each
+its settlement, ``sim/<variant>.py`` for its simulator, ``sim/random_play/<variant>.py`` for its
+random legal deals) and is registered with one line in each
 registry (``model/variants.py``, ``scoring/registry.py``, ``sim/drivers.py``). Code outside those
 packages asks the variant, never its name: ``if variant == ...`` is a fact missing here.
 
@@ -87,6 +88,10 @@ class Variant:
     """The deal fields a scorer types at the table, in order (the Entry page; cards last)."""
     presets: tuple[str, ...] = ()
     """Named bundles of house rules a game's ``rules.preset`` may name (:meth:`rules`)."""
+    denominations: tuple[str, ...] = ()
+    """Contracts ``<level><denomination>``: the denominations in bidding order, lowest first."""
+    export_format: str | None = None
+    """The file format ``trickbook export`` writes its games in (``ppn``, ``pbn``), if any."""
 
     @property
     def deals_table(self) -> str:

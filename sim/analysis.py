@@ -18,8 +18,9 @@ How a deal becomes a solver position:
 * the first lead is the recorded play's first card; without play, the first active player after
   the dealer (known limit: the Balkan Sanac and Preferans lead rules, balkan.md 6, apply only
   through a recorded play);
-* the contract maps to the solver's list of its variant: Greek and Russian ``<n><denom>`` to
-  ``S C D H NT`` (Russian ``misere`` to ``misere``, for fewest tricks),
+* the contract maps to the solver's list of its variant, as the variant's simulator says
+  (``solver_contract`` and ``solver_contracts`` of ``sim/<variant>.py``): Greek and Russian
+  ``<n><denom>`` to ``S C D H NT`` (Russian ``misere`` to ``misere``, for fewest tricks),
   Balkan 2-5 to their trumps, 6 ``bettel``, 7 ``sanac``, 8 ``preferans``; Swabian 2-5 to
   their trumps, 6 ``bettel``, 7 ``durchmarsch`` (``sim/solver/contracts.py``).
 
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import duckdb
@@ -40,7 +42,8 @@ from model.cards import DECK_32, parse_card
 from model.schema import Table
 from model.tables import DEALS, GAMES
 from model.variants import REGISTERED
-from sim.solver import BALKAN_CONTRACTS, CONTRACTS, SWABIAN_CONTRACTS, Contract, solve
+from sim.drivers import Simulator, simulator
+from sim.solver import Contract, solve
 
 OPEN_HAND_TABLE = Table("open_hand", {
     "game_id": pl.String(), "deal_no": pl.Int32(), "contract": pl.String(),
@@ -49,15 +52,6 @@ OPEN_HAND_TABLE = Table("open_hand", {
 OPEN_HAND = OPEN_HAND_TABLE.name
 PREFERENCE_VARIANTS = tuple(v.name for v in REGISTERED if v.deck == DECK_32)
 """The 32-card games, solved by ``sim/solver``."""
-_BY_STRAIN = ("greek-prefa", "russian")
-"""Contracts written ``<tricks><S|C|D|H|NT>`` (greek-prefa.md 5, russian.md 2); Russian adds
-``misere`` (played for fewest tricks, russian.md 4)."""
-_BALKAN = {2: "S", 3: "D", 4: "H", 5: "C", 6: "bettel", 7: "sanac", 8: "preferans"}
-_SWABIAN = {2: "S", 3: "D", 4: "H", 5: "C", 6: "bettel", 7: "durchmarsch"}
-"""Solver contract names by game number (balkan.md 1; swabian.md 3.1, ``model/swabian/games.py``
-TRUMP: Laub spades, Schellen diamonds, Herz hearts, Eichel clubs)."""
-
-
 @dataclass
 class OpenHandReport:
     analysed: int = 0
@@ -65,24 +59,19 @@ class OpenHandReport:
     """``(game_id, deal_no, reason)`` of deals with cards that could not be solved."""
 
 
+@cache
+def _driver(variant: str) -> Simulator:
+    return simulator(variant)
+
+
 def solver_contract_name(variant: str, contract: str) -> str | None:
-    """The solver's name of a recorded contract, or None when the grammar is unknown."""
-    text = contract.strip().upper()
-    if variant in _BY_STRAIN:
-        if text == "MISERE" and variant == "russian":
-            return "misere"
-        denom = text.lstrip("0123456789")
-        return denom if denom in ("S", "C", "D", "H", "NT") else None
-    digits = text[1:] if variant == "balkan" and text.startswith("G") else text
-    if not digits.isdigit():
-        return None
-    table = _BALKAN if variant == "balkan" else _SWABIAN if variant == "swabian" else {}
-    return table.get(int(digits))
+    """The solver's name of a recorded contract, or None when the grammar is unknown (the
+    variant's simulator knows it, ``sim/<variant>.py``)."""
+    return _driver(variant).solver_contract(contract.strip().upper())
 
 
 def solver_contracts(variant: str) -> dict[str, Contract]:
-    chosen = {"balkan": BALKAN_CONTRACTS, "swabian": SWABIAN_CONTRACTS}.get(variant, CONTRACTS)
-    return {c.name: c for c in chosen}
+    return {c.name: c for c in _driver(variant).solver_contracts}
 
 
 def _mask(cards: list[str]) -> int:

@@ -26,12 +26,14 @@ derives) are built from the driver's ints, without the pydantic models.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from model.balkan.auction import HAND_CONTRACT, HAND_GAMES, HERE, PASS
 from model.balkan.check import first_leader
 from model.balkan.contracts import BETL, PIK, PREFERANS, SANS, TRUMP
 from model.balkan.params import BalkanRules
+from model.balkan.records import BalkanDeal, BalkanGame
 from model.cards import DECK_32, CardSet
 from sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
 from sim.bots.evaluate import (
@@ -43,7 +45,9 @@ from sim.bots.evaluate import (
 )
 from sim.bots.play import play_codes
 from sim.greek import TALON_ALLOWANCE, Discards
+from sim.random_play import balkan as random_play
 from sim.seeds import DECK_SEED, Dealer, game_rng
+from sim.solver import BALKAN_CONTRACTS, Contract
 from sim.swabian import bettel_discard
 
 VARIANT = "balkan"
@@ -67,6 +71,9 @@ def _expected(hand: CardSet, number: int) -> tuple[float, float]:
         return declarer_tricks(hand, None), PREFERANS_FROM
     return declarer_tricks(hand, TRUMP[number]), 6.0
 
+
+SOLVER_GAMES = {2: "S", 3: "D", 4: "H", 5: "C", 6: "bettel", 7: "sanac", 8: "preferans"}
+"""The solver's contract of each game number (balkan.md 1)."""
 
 SUIT_OF = tuple(int(TRUMP.get(n) or 0) for n in range(6))
 """The trump suit of each suit game 2-5 (balkan.md 3.1) as a plain int, by game number."""
@@ -275,6 +282,27 @@ class BalkanSimulator:
 
     def game_id(self, run_seed: int, index: int) -> str:
         return f"sim-balkan-{run_seed}-{index:08d}"
+
+    solver_contracts: tuple[Contract, ...] = BALKAN_CONTRACTS
+    """The open-hand solver's contracts of the game (``sim/solver/contracts.py``)."""
+
+    @staticmethod
+    def solver_contract(contract: str) -> str | None:
+        """The solver's contract of a recorded one (upper case; ``G`` names a game after igra,
+        balkan.md 1, 3.2): 2-5 their trumps, 6 ``bettel``, 7 ``sanac``, 8 ``preferans``."""
+        digits = contract.removeprefix("G")
+        return SOLVER_GAMES.get(int(digits)) if digits.isdigit() else None
+
+    def random_game(
+        self, rng: random.Random, game_id: str, deals: int
+    ) -> tuple[BalkanGame, list[BalkanDeal]]:
+        """A game under these rules, every choice drawn at random among the legal ones
+        (``sim/random_play/balkan.py``)."""
+        game = BalkanGame.model_validate({
+            "game_id": game_id, "variant": VARIANT, "players": list(self.players),
+            "rules": self.rules,
+        })
+        return game, random_play.random_game(rng, game, deals)
 
     def _call_json(self, player: str, call: str) -> str:
         """A call of the auction as canonical JSON (cached: the calls are few)."""

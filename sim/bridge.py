@@ -21,14 +21,19 @@ deals carry ``board`` and ``vulnerable``.
 
 from __future__ import annotations
 
+import random
+
 from model.bridge.contracts import NOTRUMP, TRUMP_SUIT, Contract
 from model.bridge.params import BridgeRules
+from model.bridge.records import BridgeDeal, BridgeGame
 from model.bridge.seats import EW, NS, board_dealer, board_vulnerable, is_vulnerable
 from model.cards import ACE, DECK_52
 from sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
 from sim.bots.bidding import bot_auction
 from sim.bots.bridge_play import play_bridge
+from sim.random_play import bridge as random_play
 from sim.seeds import Dealer, game_rng
+from sim.solver import Contract as SolverContract
 
 PLAYERS = ("N", "E", "S", "W")
 CONTRACT_TEXT = tuple(
@@ -66,6 +71,25 @@ class BridgeSimulator:
 
     def game_id(self, run_seed: int, index: int) -> str:
         return f"sim-{self.short}-{run_seed}-{index:08d}"
+
+    solver_contracts: tuple[SolverContract, ...] = ()
+    """The open-hand solver's contracts of the game (``sim/solver/contracts.py``)."""
+
+    @staticmethod
+    def solver_contract(contract: str) -> str | None:
+        """None: bridge is solved by ``scoring/bridge/dd.py``, not by ``sim/solver``."""
+        return None
+
+    def random_game(
+        self, rng: random.Random, game_id: str, deals: int
+    ) -> tuple[BridgeGame, list[BridgeDeal]]:
+        """A game under these rules, every choice drawn at random among the legal ones
+        (``sim/random_play/bridge.py``)."""
+        game = BridgeGame.model_validate({
+            "game_id": game_id, "variant": self.variant, "players": list(PLAYERS),
+            "rules": self.rules,
+        })
+        return game, random_play.random_game(rng, game, deals)
 
     def _call_json(self, seat: int, call: str) -> str:
         """A call of the auction as canonical JSON (cached: 38 calls by 4 seats)."""

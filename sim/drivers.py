@@ -1,16 +1,20 @@
 """The simulated variants: name -> driver (``Simulator``), with their house rules.
 
-Each variant's simulator lives in ``sim/<variant>.py`` and is registered here with one line in
-``SIMULATORS``; names, aliases and house rules come from the variant (``model/variants.py``).
+Each variant's simulator lives in ``sim/<variant>.py`` (its random legal-deal generator in
+``sim/random_play/<variant>.py``, behind the driver's ``random_game``) and is registered here with
+one line in ``SIMULATORS``; names, aliases and house rules come from the variant
+(``model/variants.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, Protocol
 
 from model.balkan.variant import VARIANT as BALKAN
+from model.base import DealBase, GameBase
 from model.bridge.variant import DUPLICATE as BRIDGE_DUPLICATE
 from model.bridge.variant import VARIANT as BRIDGE_RUBBER
 from model.cards import DECK_32
@@ -25,6 +29,7 @@ from sim.batch import Batch
 from sim.bridge import BridgeSimulator
 from sim.greek import GreekSimulator
 from sim.russian import RussianSimulator
+from sim.solver import Contract
 from sim.swabian import SwabianSimulator
 
 PLAYS = ("heuristic", "dd")
@@ -32,12 +37,26 @@ PLAYS = ("heuristic", "dd")
 
 class Simulator(Protocol):
     variant: str
+    solver_contracts: tuple[Contract, ...]
+    """The open-hand solver's contracts of the game (``sim/solver/contracts.py``; none for
+    bridge, solved by ``scoring/bridge/dd.py``)."""
+
+    def solver_contract(self, contract: str) -> str | None:
+        """The solver's name of a recorded contract (upper case), None when it has none."""
+        ...
 
     def game_id(self, run_seed: int, index: int) -> str: ...
 
     def game(
         self, run_seed: int, index: int, deals: int, batch: Batch, keep_lines: bool = False
     ) -> None: ...
+
+    def random_game(
+        self, rng: random.Random, game_id: str, deals: int
+    ) -> tuple[GameBase, Sequence[DealBase]]:
+        """The variant's random legal-deal generator (``sim/random_play/<variant>.py``): a game
+        under the driver's rules and ``deals`` deals, every choice drawn among the legal ones."""
+        ...
 
 
 SIMULATORS: dict[str, Callable[..., Simulator]] = {

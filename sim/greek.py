@@ -25,6 +25,7 @@ defensive trick of his own (6.1 step 4). The bots never concede an ordinary cont
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from model.cards import ACES, DECK_32, SUIT_MASK, CardSet
@@ -40,6 +41,7 @@ from model.greek.contracts import (
     obligation_row,
 )
 from model.greek.params import GreekRules
+from model.greek.records import GreekDeal, GreekGame
 from sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
 from sim.bots.evaluate import (
     declarer_tricks,
@@ -48,7 +50,9 @@ from sim.bots.evaluate import (
     suit_tricks,
 )
 from sim.bots.play import play_codes
+from sim.random_play import greek as random_play
 from sim.seeds import DECK_SEED, Dealer, game_rng
+from sim.solver import CONTRACTS, Contract, strain_of
 
 VARIANT = "greek-prefa"
 PLAYERS = ("P1", "P2", "P3")
@@ -322,6 +326,25 @@ class GreekSimulator:
 
     def game_id(self, run_seed: int, index: int) -> str:
         return f"sim-greek-{run_seed}-{index:08d}"
+
+    solver_contracts: tuple[Contract, ...] = CONTRACTS
+    """The open-hand solver's contracts of the game (``sim/solver/contracts.py``)."""
+
+    @staticmethod
+    def solver_contract(contract: str) -> str | None:
+        """The solver's contract of a recorded one (upper case): its strain (greek-prefa.md 5)."""
+        return strain_of(contract)
+
+    def random_game(
+        self, rng: random.Random, game_id: str, deals: int
+    ) -> tuple[GreekGame, list[GreekDeal]]:
+        """A game under these rules, every choice drawn at random among the legal ones
+        (``sim/random_play/greek.py``)."""
+        game = GreekGame.model_validate({
+            "game_id": game_id, "variant": VARIANT, "players": list(self.players),
+            "rules": self.rules,
+        })
+        return game, random_play.random_game(rng, game, deals)
 
     def game(
         self, run_seed: int, index: int, deals: int, batch: Batch, keep_lines: bool = False

@@ -26,6 +26,7 @@ settlement ends it (every pool at the target, 8): ``sim/run.py`` drops the deals
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -35,13 +36,16 @@ from model.russian.contracts import HALF_WHIST_LEVELS, MISERE_RANK, NT, QUOTA, S
 from model.russian.frame import HALF, PASS, WHIST
 from model.russian.params import RussianRules
 from model.russian.raspasy import exit_level, run_after
+from model.russian.records import RussianDeal, RussianGame
 from model.russian.seats import in_deal
 from sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
 from sim.bots._kernel import fewest_card, jit, suit_mask
 from sim.bots.evaluate import defender_tricks, misere_risk, suit_tricks
 from sim.bots.play import play_codes
 from sim.greek import Discards
+from sim.random_play import russian as random_play
 from sim.seeds import DECK_SEED, Dealer, game_rng
+from sim.solver import CONTRACTS, Contract, strain_of
 from sim.swabian import bettel_discard
 
 VARIANT = "russian"
@@ -258,6 +262,26 @@ class RussianSimulator:
 
     def game_id(self, run_seed: int, index: int) -> str:
         return f"sim-russian-{run_seed}-{index:08d}"
+
+    solver_contracts: tuple[Contract, ...] = CONTRACTS
+    """The open-hand solver's contracts of the game (``sim/solver/contracts.py``)."""
+
+    @staticmethod
+    def solver_contract(contract: str) -> str | None:
+        """The solver's contract of a recorded one (upper case): its strain, or ``misere``
+        (played for fewest tricks, russian.md 2, 4)."""
+        return "misere" if contract == "MISERE" else strain_of(contract)
+
+    def random_game(
+        self, rng: random.Random, game_id: str, deals: int
+    ) -> tuple[RussianGame, list[RussianDeal]]:
+        """A game under these rules, every choice drawn at random among the legal ones
+        (``sim/random_play/russian.py``)."""
+        game = RussianGame.model_validate({
+            "game_id": game_id, "variant": VARIANT, "players": list(PLAYERS),
+            "rules": self.rules,
+        })
+        return game, random_play.random_game(rng, game, deals)
 
     def game(
         self, run_seed: int, index: int, deals: int, batch: Batch, keep_lines: bool = False

@@ -24,12 +24,14 @@ Decisions (``docs/simulation.md``):
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from model.cards import DECK_32, CardSet
 from model.swabian.auction import HOLD, PASS, format_call
 from model.swabian.games import BETTEL, DURCHMARSCH, REQUIRED, TRUMP, required
 from model.swabian.params import SwabianRules
+from model.swabian.records import SwabianDeal, SwabianGame
 from sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
 from sim.bots.evaluate import (
     MISERE_RISK,
@@ -41,7 +43,9 @@ from sim.bots.evaluate import (
 )
 from sim.bots.play import play_codes
 from sim.greek import TALON_ALLOWANCE, Discards
+from sim.random_play import swabian as random_play
 from sim.seeds import DECK_SEED, Dealer, game_rng
+from sim.solver import SWABIAN_CONTRACTS, Contract
 
 VARIANT = "swabian"
 PLAYERS = ("P1", "P2", "P3")
@@ -56,6 +60,8 @@ HAND_MARGIN = 0.5
 """Expected tricks over the aus-den-Händen requirement with which a player declares a suit game
 from the hand (no talon to improve it, no discard to fix it)."""
 
+SOLVER_GAMES = {2: "S", 3: "D", 4: "H", 5: "C", 6: "bettel", 7: "durchmarsch"}
+"""The solver's contract of each game number (swabian.md 3.1)."""
 
 def _expected(hand: CardSet, game: int) -> float:
     """Expected tricks (suit games), or a pseudo-count for Bettel (10 - risk, made at 10) and
@@ -239,6 +245,27 @@ class SwabianSimulator:
 
     def game_id(self, run_seed: int, index: int) -> str:
         return f"sim-swabian-{run_seed}-{index:08d}"
+
+    solver_contracts: tuple[Contract, ...] = SWABIAN_CONTRACTS
+    """The open-hand solver's contracts of the game (``sim/solver/contracts.py``)."""
+
+    @staticmethod
+    def solver_contract(contract: str) -> str | None:
+        """The solver's contract of a recorded one (swabian.md 3.1, ``model/swabian/games.py``
+        TRUMP: Laub spades, Schellen diamonds, Herz hearts, Eichel clubs; 6 ``bettel``, 7
+        ``durchmarsch``)."""
+        return SOLVER_GAMES.get(int(contract)) if contract.isdigit() else None
+
+    def random_game(
+        self, rng: random.Random, game_id: str, deals: int
+    ) -> tuple[SwabianGame, list[SwabianDeal]]:
+        """A game under these rules, every choice drawn at random among the legal ones
+        (``sim/random_play/swabian.py``)."""
+        game = SwabianGame.model_validate({
+            "game_id": game_id, "variant": VARIANT, "players": list(PLAYERS),
+            "rules": self.rules,
+        })
+        return game, random_play.random_game(rng, game, deals)
 
     def game(
         self, run_seed: int, index: int, deals: int, batch: Batch, keep_lines: bool = False

@@ -409,7 +409,11 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
     raise _Terminated(f"signal {signum}")
 
 
-BRIDGE_VARIANTS = ("bridge-rubber", "bridge-duplicate")
+def exported_by(format: ExportFormat) -> list[str]:
+    """The variants whose games ``format`` writes (each variant's ``export_format``)."""
+    from model.variants import REGISTERED
+
+    return [v.name for v in REGISTERED if v.export_format == format.value]
 
 
 def pbn_text(conn: duckdb.DuckDBPyConnection, game_ids: list[str] | None = None) -> str:
@@ -419,7 +423,7 @@ def pbn_text(conn: duckdb.DuckDBPyConnection, game_ids: list[str] | None = None)
     from model.bridge.records import BridgeDeal, BridgeGame
 
     sql = "SELECT game_id, record::VARCHAR FROM games WHERE list_contains(?, variant)"
-    params: list[Any] = [list(BRIDGE_VARIANTS)]
+    params: list[Any] = [exported_by(ExportFormat.pbn)]
     if game_ids is not None:
         sql += " AND list_contains(?, game_id)"
         params.append(game_ids)
@@ -433,11 +437,11 @@ def pbn_text(conn: duckdb.DuckDBPyConnection, game_ids: list[str] | None = None)
 
 
 def _ppn_games(conn: duckdb.DuckDBPyConnection) -> tuple[list[str], list[str]]:
-    """Balkan games whose every deal has its cards (PPN can write them), and the others."""
+    """Games PPN writes whose every deal has its cards (PPN can write them), and the others."""
     rows = conn.execute(
         """SELECT g.game_id, bool_and(coalesce(d.has_cards, TRUE)) FROM games g
-           LEFT JOIN deals d ON d.game_id = g.game_id WHERE g.variant = 'balkan'
-           GROUP BY g.game_id ORDER BY g.game_id""").fetchall()
+           LEFT JOIN deals d ON d.game_id = g.game_id WHERE list_contains(?, g.variant)
+           GROUP BY g.game_id ORDER BY g.game_id""", [exported_by(ExportFormat.ppn)]).fetchall()
     return [g for g, ok in rows if ok], [g for g, ok in rows if not ok]
 
 
@@ -459,7 +463,7 @@ def export(
         raise typer.Exit(2)
     conn = _read_only(db)
     ids = list(game) if game else None
-    variants_of = BRIDGE_VARIANTS if format is ExportFormat.pbn else ("balkan",)
+    variants_of = exported_by(format)
     try:
         found = {r[0] for r in conn.execute(
             "SELECT game_id FROM games WHERE list_contains(?, variant)",

@@ -60,4 +60,5 @@ VARIANT = Variant(
                                           return_dtype=pl.String)
     ),
     contract_level=pl.col("number"),
+    export_format="ppn",
 )

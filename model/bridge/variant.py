@@ -65,6 +65,8 @@ def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle,
             + pl.col("doubled").replace_strict([0, 1, 2], list(DOUBLINGS), return_dtype=pl.String)
         ),
         contract_level=pl.col("level") * 5 + pl.col("denom"),
+        denominations=DENOMS,
+        export_format="pbn",
     )
 
 

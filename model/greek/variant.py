@@ -61,4 +61,5 @@ VARIANT = Variant(
                                                     return_dtype=pl.String))
     ),
     contract_level=pl.col("level"),
+    denominations=DENOMS,
 )

@@ -67,4 +67,5 @@ VARIANT = Variant(
     ),
     contract_level=pl.when(pl.col("misere")).then(pl.lit(8)).otherwise(pl.col("level")),
     check_game=check_game,
+    denominations=STRAINS,
 )

@@ -1,9 +1,10 @@
 """Russian preferans settlement (russian.md 5-8): the pulya per deal and across the game.
 
-``SETTLEMENT.settle`` is the kernel's (``settle.py`` over ``kernel.py``), ``settle_reference`` the
-per-deal rulebook reading (``reference.py``).
+``reference.py`` settles deal by deal as the rulebook reads, ``kernel.py`` settles every game at
+once (the registered ``SETTLEMENT``) around the numba scan of ``scan.py``, ``frames.py`` holds the
+schemas and the rules cell.
 """
 
-from scoring.russian.settle import SETTLEMENT, RussianSettlement
+from scoring.russian.kernel import SETTLEMENT, RussianSettlement
 
 __all__ = ["SETTLEMENT", "RussianSettlement"]

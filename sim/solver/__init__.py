@@ -25,6 +25,7 @@ from sim.solver.contracts import (
     CONTRACTS,
     SWABIAN_CONTRACTS,
     Contract,
+    strain_of,
     tricks_per_contract,
 )
 from sim.solver.engine import SolverInputError, legal
@@ -53,5 +54,6 @@ __all__ = [
     "best_cards",
     "legal",
     "solve",
+    "strain_of",
     "tricks_per_contract",
 ]

@@ -56,6 +56,13 @@ SWABIAN_CONTRACTS: tuple[Contract, ...] = (
 """Swabian Preferanz (swabian.md 3.1): Leaves = S, Acorns = C, Bells = D, Hearts = H."""
 
 
+def strain_of(contract: str) -> str | None:
+    """The strain of a contract written ``<tricks><S|C|D|H|NT>`` (greek-prefa.md 5, russian.md
+    2), upper case: the solver's contract of that name in ``CONTRACTS``; None for another text."""
+    denom = contract.lstrip("0123456789")
+    return denom if denom in ("S", "C", "D", "H", "NT") else None
+
+
 def tricks_per_contract(
     hands: Sequence[CardSet],
     leader: int,

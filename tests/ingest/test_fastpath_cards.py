@@ -2,7 +2,7 @@
 same stored content (ingest/fastpath_cards.py; records.md 1.2; greek-prefa.md 3-7 and 14 for the
 rules it checks).
 
-Hypothesis draws legal deals from the random simulator (tests/model/greek/simulate.py) under
+Hypothesis draws legal deals from the random simulator (sim/random_play/greek.py) under
 varied house rules, then breaks them in many ways (a wrong or repeated card, a revoke, wrong
 trick counts, a deck that is not partitioned, a bad auction, a wrong discard, flags, nulls, extra
 fields, other key orders, spaces around names) and holds: a line the fast path accepts is accepted
@@ -31,7 +31,7 @@ from ingest.validate import Accepted, Validator
 from model.base import DealBase
 from model.greek.records import GreekGame
 from model.variants import variant
-from tests.model.greek.simulate import random_deal
+from sim.random_play.greek import random_deal
 
 GREEK = variant("greek-prefa")
 NAMES = ["Anna", "Boris", "Chris", "Dora", "Zoë", "O'Neil", "A  B"]

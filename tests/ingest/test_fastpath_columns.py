@@ -2,7 +2,7 @@
 content, and takes what the per-line card path takes in its two layouts (ingest/fastpath_columns/;
 records.md 1.2; greek-prefa.md 3-7 and 14 for the rules it checks).
 
-Lines come from the random simulator (tests/model/greek/simulate.py) under varied house rules,
+Lines come from the random simulator (sim/random_play/greek.py) under varied house rules,
 broken in many ways by ``tests/ingest/test_fastpath_cards.py:_mutate``, written in the order of
 records.md 1.2 or the canonical order, with or without spaces, and checked *in batches* of many
 games at once (the path's arrays hold every line of a batch side by side).

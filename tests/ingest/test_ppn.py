@@ -19,10 +19,10 @@ from ingest.ppn_codec import CARD_CODES, decode_card, encode_card
 from ingest.source import Issue, Raw
 from model.balkan.check import active_players
 from model.balkan.records import BalkanDeal, BalkanGame
-from model.balkan.simulate import random_game
 from model.cards import format_card
 from model.problems import Code
 from model.tables import DEALS, GAMES, TABLES
+from sim.random_play.balkan import random_game
 from tests.conftest import DATA
 
 GOLDEN = Path(__file__).parent / "golden" / "ppn"

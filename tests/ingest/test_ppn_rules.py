@@ -19,8 +19,8 @@ from ingest.ppn_rules import rules_tags
 from ingest.source import Issue, Raw
 from model.balkan.params import PRESETS, BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
-from model.balkan.simulate import random_game
 from model.problems import Code
+from sim.random_play.balkan import random_game
 from tests.conftest import ROOT
 
 SAMPLES = ROOT / "data" / "samples" / "balkan"
@@ -151,7 +151,7 @@ def test_any_rules_survive_the_tags(data: st.DataObject) -> None:
 @settings(deadline=None, max_examples=6)
 @given(st.integers(0, 2**32 - 1), st.sampled_from(sorted(PRESETS)))
 def test_random_games_under_every_preset_round_trip(seed: int, preset: str) -> None:
-    """Random legal games of each preset (``model/balkan/simulate.py``) read back unchanged
+    """Random legal games of each preset (``sim/random_play/balkan.py``) read back unchanged
     (up to the auction, which PPN keeps as each player's highest bid)."""
     game = BalkanGame(variant="balkan", game_id="ppn/t", players=["A", "B", "C"],
                       rules={"preset": preset})

@@ -15,8 +15,8 @@ from pathlib import Path
 from ingest.ppn import dumps
 from model.balkan.frame import deal_row
 from model.balkan.records import BalkanDeal, BalkanGame
-from model.balkan.simulate import random_deal, random_game
 from scoring.balkan.reference import Sheet, settle_deal
+from sim.random_play.balkan import random_deal, random_game
 
 HERE = Path(__file__).parent
 LEAGUE = "Kafana Dunav Tuesday league"

@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python data/samples/russian/make_samples.py`` (from the project root).
 
-Deterministic (fixed seed). Score-sheet deals (no cards) are drawn by ``model/russian/simulate.py``
+Deterministic (fixed seed). Score-sheet deals (no cards) are drawn by ``sim/random_play/russian.py``
 and checked with ``model/russian/check.py``; a contract below the raspasy exit (russian.md 7,
 ``raspasy.check_game``: Leningrad's 7-7-7) is raised to the exit level; one table of each
 convention, one of them with four players (the dealer sits out); each game stops at the deal that
@@ -23,8 +23,8 @@ from model.russian.frame import deal_row  # noqa: E402
 from model.russian.params import RussianRules, preset  # noqa: E402
 from model.russian.raspasy import check_game  # noqa: E402
 from model.russian.records import RussianDeal, RussianGame  # noqa: E402
-from model.russian.simulate import random_game  # noqa: E402
 from scoring.russian.reference import Deal, Sheet, finished, score_deal  # noqa: E402
+from sim.random_play.russian import random_game  # noqa: E402
 
 HERE = Path(__file__).parent
 LEAGUE = "Nevsky club pulya league"
@@ -60,7 +60,8 @@ def main() -> None:
     rng = random.Random(20261122)
     lines = []
     for game_id, players, deals, rules in TABLES:
-        g, ds = random_game(rng, game_id, deals, rules, players)
+        g = RussianGame(variant="russian", game_id=game_id, players=players, rules=rules)
+        ds = random_game(rng, g, deals)
         ds = until_the_end(g, exit_kept(g, ds))
         game = g.model_dump(mode="json", exclude_none=True, exclude_defaults=False)
         game["rules"] = rules.model_dump(mode="json", exclude_defaults=True) | {

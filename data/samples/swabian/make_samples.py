@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python data/samples/swabian/make_samples.py`` (from the project root).
 
-Deterministic (fixed seed). Deals are made by ``model/swabian/simulate.py`` (shuffled 32-card deck,
+Deterministic (fixed seed). Deals are made by ``sim/random_play/swabian.py`` (shuffled 32-card deck,
 the auction state machine, random legal play with the shared trick rules) and checked with
 ``model/swabian/check.py`` before they are written. One table keeps the full cards and play; the
 others are reduced to what a club score sheet holds (declarer, game, aus den Händen, contra,
@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 from model.swabian.check import check_deal  # noqa: E402
 from model.swabian.params import SwabianRules  # noqa: E402
 from model.swabian.records import SwabianDeal, SwabianGame  # noqa: E402
-from model.swabian.simulate import random_game  # noqa: E402
+from sim.random_play.swabian import random_game  # noqa: E402
 
 HERE = Path(__file__).parent
 LEAGUE = "Donau club winter league"
@@ -51,19 +51,12 @@ def lines() -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for day, (game_id, players, deals, rules, full) in enumerate(TABLES):
         started = "2026-11-22T19:00:00+01:00" if day < 2 else "2026-11-29T19:00:00+01:00"
-        table = random_game(
-            rng,
-            game_id,
-            players,
-            deals,
-            rules,
-            league=LEAGUE,
-            started_at=started,
-            stake="1 Kreuzer per unit",
-        )
-        game = SwabianGame.model_validate(table[0])
-        out.append(table[0])
-        for record in table[1:]:
+        game = SwabianGame(variant="swabian", game_id=game_id, players=players, rules=rules,
+                           league=LEAGUE, started_at=started, stake="1 Kreuzer per unit")
+        line = game.model_dump(mode="json", exclude_none=True)
+        out.append(line | {"rules": rules.model_dump(exclude_defaults=True)})
+        for deal in random_game(rng, game, deals):
+            record = {"record": "deal"} | deal.model_dump(mode="json", exclude_defaults=True)
             kept = record if full else score_sheet(record)
             problems = check_deal(game, SwabianDeal.model_validate(kept))
             if problems:

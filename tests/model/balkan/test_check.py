@@ -13,8 +13,8 @@ from model.balkan.check import check_deal, first_leader
 from model.balkan.contracts import ContractError, parse_contract, trick_domain_ok
 from model.balkan.params import BalkanRules, UnknownPreset
 from model.balkan.records import BalkanDeal, BalkanGame
-from model.balkan.simulate import random_deal
 from model.problems import Code
+from sim.random_play.balkan import random_deal
 
 GAME = BalkanGame(variant="balkan", game_id="g", players=["A", "B", "C"])
 

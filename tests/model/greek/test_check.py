@@ -1,7 +1,7 @@
 """check_deal (model/greek/check.py): every problem of a Greek Prefa deal, with its code.
 
 Rules: greek-prefa.md 3-7 and 14; record shape: records.md 1.2. Valid full deals come from the
-random simulator (tests/model/greek/simulate.py), bad ones change one thing each.
+random simulator (sim/random_play/greek.py), bad ones change one thing each.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from model.greek.play import active_players
 from model.greek.records import GreekDeal, GreekGame
 from model.problems import Code, Problem
 from model.variants import variant
-from tests.model.greek.simulate import random_deal
+from sim.random_play.greek import random_deal
 
 PLAYERS = ("Anna", "Boris", "Chris")
 

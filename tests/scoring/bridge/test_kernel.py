@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
 import polars as pl
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
@@ -10,6 +13,8 @@ from polars.testing import assert_frame_equal
 from scoring.bridge import DUPLICATE, RUBBER
 from scoring.bridge.kernel import per_deal_vectorised
 from scoring.bridge.reference import per_deal_reference, settle_reference
+from sim.drivers import simulator
+from sim.random_play.frames import settlement_frames
 from tests.scoring.bridge.frames import deal_row, deals_frame, games_frame
 
 MODES = [
@@ -86,3 +91,19 @@ def test_spec_rubber_through_the_kernel() -> None:
     last = out.settlements.filter((pl.col("deal_no") == 8) & (pl.col("player") == "r-E"))
     assert last["below_line"].item() == 90 and last["above_line"].item() == 500
     assert_frame_equal(out.settlements, settle_reference(games, deals).settlements)
+
+
+@pytest.mark.parametrize("variant", [RUBBER.variant, DUPLICATE.variant])
+@settings(deadline=None, max_examples=4)
+@given(st.integers(0, 2**32 - 1))
+def test_kernel_equals_reference_on_random_legal_games(variant: str, seed: int) -> None:
+    """Games of the variant's random legal-deal generator (``sim/random_play/bridge.py``): random
+    auctions (passed out, doubled, redoubled) and play, 4 games of 16 boards per example."""
+    driver = simulator(variant)
+    rng = random.Random(seed)
+    games, deals = settlement_frames(driver.random_game(rng, f"g{k}", 16) for k in range(4))
+    settlement = RUBBER if variant == RUBBER.variant else DUPLICATE
+    out, ref = settlement.settle(games, deals), settle_reference(games, deals)
+    assert_frame_equal(out.settlements, ref.settlements)
+    assert_frame_equal(out.transfers, ref.transfers)
+    assert_frame_equal(out.standings, ref.standings)

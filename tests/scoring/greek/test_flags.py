@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from model.greek.check import check_deal
+from sim.random_play.greek import random_league
 from tests.scoring.greek.builders import Deals, game
-from tests.scoring.greek.league import random_league
 from tests.scoring.greek.paths import both, chips, kassa_delta
 
 

@@ -1,7 +1,9 @@
-"""Random leagues (tests/scoring/greek/league.py): kernel == reference exactly, and the invariants
+"""Random leagues (sim/random_play/greek.py): kernel == reference exactly, and the invariants
 of greek-prefa.md 8 (chips sum to 0, kassa floor 0) and 10-11; transfers net to the settlements."""
 
 from __future__ import annotations
+
+import random
 
 import polars as pl
 import pytest
@@ -9,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from model.greek.contracts import parse_contract, value
-from tests.scoring.greek.league import random_league
+from model.greek.params import GreekRules
+from sim.greek import GreekSimulator
+from sim.random_play.greek import random_league
 from tests.scoring.greek.paths import both
 
 SEEDS = st.integers(min_value=0, max_value=2**31)
@@ -113,3 +117,14 @@ def test_common_pot_is_the_net_of_personal_kassas(seed: int) -> None:
     ).sort("game_id", "deal_no", "seat")["net"]
     got = b.sort("game_id", "deal_no", "seat")["chips"]
     assert len(got) == len(want) and (got - want).abs().max() < 1e-6
+
+
+@settings(deadline=None, max_examples=4)
+@given(seed=SEEDS, four=st.booleans())
+def test_kernel_equals_reference_on_random_legal_games(seed: int, four: bool) -> None:
+    """Games of the variant's random legal-deal generator (``sim/random_play/greek.py``: cards,
+    auction, discard, defence and play), three or four players, 6 games of 30 deals."""
+    driver = GreekSimulator(GreekRules(four_players=four, initial_kassa=5))
+    rng = random.Random(seed)
+    made = [driver.random_game(rng, f"g{k}", 30) for k in range(6)]
+    check_invariants(both([g for g, _ in made], [d for _, ds in made for d in ds]))

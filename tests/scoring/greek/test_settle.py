@@ -9,7 +9,7 @@ from model.tables import SETTLEMENTS, STANDINGS, TABLES, TRANSFERS
 from scoring.greek import SETTLEMENT
 from scoring.greek.frames import deals_greek_frame, games_frame
 from scoring.registry import settlement
-from tests.scoring.greek.league import random_league
+from sim.random_play.greek import random_league
 
 
 def columns(table: str) -> list[str]:

@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from model.russian.frame import deal_row, deals_frame
-from model.russian.simulate import random_game
 from scoring.russian.frames import read_rules
 from scoring.russian.reference import result
+from sim.random_play.russian import random_league_game
 from tests.scoring.russian.helpers import both
 
 
@@ -29,7 +29,7 @@ def league(seed: int, n_games: int, deals: int) -> tuple[pl.DataFrame, pl.DataFr
     rng = random.Random(seed)
     games, rows = [], []
     for k in range(n_games):
-        g, ds = random_game(rng, f"g{k}", rng.randint(1, deals))
+        g, ds = random_league_game(rng, f"g{k}", rng.randint(1, deals))
         games.append({"game_id": g.game_id, "players": list(g.players),
                       "rules": g.rules.model_dump_json()})
         rows += [deal_row(g, d) for d in ds]

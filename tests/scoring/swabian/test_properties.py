@@ -1,13 +1,15 @@
 """Properties of the Swabian settlement (swabian.md 7-8, records.md 2 invariants).
 
 - the vectorised kernel equals the per-deal reference (STYLE.md practice 4), on at least 10,000
-  random deals per run (100 examples of at least 100 deals);
+  drawn rows per run (100 examples of at least 100 deals) and on random legal games of the
+  variant's generator (``sim/random_play/swabian.py``);
 - zero-sum per deal (swabian.md 7 [derived]: "Sum of all results = 0");
 - the pairwise transfers of a deal net to its settlements (records.md 2).
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import polars as pl
@@ -18,9 +20,10 @@ from polars.testing import assert_frame_equal
 from model.swabian.frame import SCHEMA
 from model.swabian.games import required
 from model.swabian.params import SwabianRules
-from model.swabian.simulate import random_frames
 from scoring.swabian import SETTLEMENT
 from scoring.swabian.reference import stake
+from sim.drivers import simulator
+from sim.random_play.frames import settlement_frames
 from tests.scoring.swabian.helpers import PLAYERS
 
 
@@ -119,9 +122,11 @@ def test_kernel_equals_reference_and_is_zero_sum(league: tuple[pl.DataFrame, pl.
 
 @settings(deadline=None, max_examples=3)
 @given(st.integers(0, 2**32 - 1), st.integers(0, 5))
-def test_kernel_equals_reference_on_ten_thousand_deals(seed: int, units: int):
-    """A bulk check beside the drawn leagues: 10,000 random deals of 7 games per example."""
-    games, deals = random_frames(10_000, n_games=7, seed=seed, kunstwerk_units=units)
+def test_kernel_equals_reference_on_random_legal_games(seed: int, units: int):
+    """Beside the drawn rows: 1,500 random legal deals (cards, auction, play) of 5 games."""
+    driver = simulator("swabian", {"kunstwerk_units": units})
+    rng = random.Random(seed)
+    games, deals = settlement_frames(driver.random_game(rng, f"g{k}", 300) for k in range(5))
     fast = SETTLEMENT.settle(games, deals)
     slow = SETTLEMENT.settle_reference(games, deals.sort("game_id", "deal_no"))
     keys = ["game_id", "deal_no", "seat"]

@@ -1,8 +1,9 @@
 """Random legal Balkan deals with cards: auction, talon, discard, defence, kontra and play.
 
 Every choice is drawn among the legal ones (balkan.md 3-6), so each deal must pass
-``check_deal``: the random-play simulation test every game of the project survives (STYLE.md,
-OpenSpiel). Also used to build the sample league.
+``check_deal``: the variant's one random legal-deal generator (``BalkanSimulator.random_game``),
+for the random-play test every game of the project survives (STYLE.md, OpenSpiel), the rule and
+settlement properties and the sample league.
 """
 
 from __future__ import annotations

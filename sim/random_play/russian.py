@@ -1,4 +1,5 @@
-"""Random legal Russian score sheets (no cards) as canonical records: for tests and samples.
+"""Random legal Russian score sheets (no cards) as canonical records: the variant's one random
+legal-deal generator (``RussianSimulator.random_game``), for the tests and the samples.
 
 Every record drawn here passes the schema and ``check_deal`` (the generator raises otherwise), so
 a property failure downstream is the settlement's, not the generator's. Rules are drawn from the
@@ -15,6 +16,8 @@ from model.russian.contracts import HALF_WHIST_LEVELS, STRAINS
 from model.russian.params import PRESET_FLAGS, RussianRules
 from model.russian.records import RussianDeal, RussianGame
 from model.russian.seats import defenders, in_deal, next_dealer
+from model.russian.variant import VARIANT
+from sim.random_play import split
 
 FLAG_CHOICES: dict[str, tuple[object, ...]] = {
     "consolation": ("both_opponents", "whisters_only", "none"),
@@ -43,11 +46,6 @@ def random_rules(rng: random.Random) -> RussianRules:
         if rng.random() < 0.3:
             flags[name] = rng.choice(values)
     return RussianRules.model_validate(flags)
-
-
-def split(rng: random.Random, total: int, parts: int) -> list[int]:
-    cuts = sorted(rng.randint(0, total) for _ in range(parts - 1))
-    return [b - a for a, b in zip([0, *cuts], [*cuts, total], strict=True)]
 
 
 def _defence(rng: random.Random, rules: RussianRules, level: int, strain: int) -> tuple[str, str]:
@@ -94,17 +92,23 @@ def random_deal(rng: random.Random, g: RussianGame, deal_no: int, dealer: int) -
     return deal
 
 
-def random_game(rng: random.Random, game_id: str, deals: int,
-                rules: RussianRules | None = None, players: list[str] | None = None,
-                ) -> tuple[RussianGame, list[RussianDeal]]:
-    """A game of ``deals`` random legal deals; rules and players drawn when not given."""
-    names = players or [f"{game_id}p{i}" for i in range(rng.choice((3, 3, 4)))]
-    n = len(names)
-    g = RussianGame.model_validate({"game_id": game_id, "variant": "russian", "players": names,
-                                    "rules": (rules or random_rules(rng)).model_dump()})
+def random_game(rng: random.Random, game: RussianGame, deals: int) -> list[RussianDeal]:
+    """``deals`` random legal deals of ``game`` from a random first dealer, the deal passing in
+    turn order."""
+    n = len(game.players)
     dealer = rng.randrange(n)
     out = []
     for k in range(1, deals + 1):
-        out.append(random_deal(rng, g, k, dealer))
+        out.append(random_deal(rng, game, k, dealer))
         dealer = next_dealer(n, dealer)
-    return g, out
+    return out
+
+
+def random_league_game(rng: random.Random, game_id: str, deals: int) -> tuple[RussianGame,
+                                                                             list[RussianDeal]]:
+    """A game of three or four players under random rules (:func:`random_rules`) and its
+    ``deals`` random legal deals."""
+    names = [f"{game_id}p{i}" for i in range(rng.choice((3, 3, 4)))]
+    game = RussianGame.model_validate({"game_id": game_id, "variant": VARIANT.name,
+                                       "players": names, "rules": random_rules(rng).model_dump()})
+    return game, random_game(rng, game, deals)
