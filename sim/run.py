@@ -241,18 +241,19 @@ def run_local(
 
 
 def pool_imap(
-    fn: Callable[[TaskT], ResultT], tasks: list[TaskT], workers: int
+    fn: Callable[[TaskT], ResultT], tasks: list[TaskT], workers: int, start: str = "fork"
 ) -> Generator[ResultT, None, None]:
     """``fn`` of each task, in order, on a pool of ``workers`` processes that ignore Ctrl-C (in
-    this process for one worker or one task); closing the generator stops the pool. The pool
-    forks: ``fn`` must not use polars (its thread pool does not survive a fork)."""
+    this process for one worker or one task); closing the generator stops the pool. With the
+    default ``start`` the pool forks: ``fn`` must not use polars then (its thread pool does not
+    survive a fork); ``start="spawn"`` (or ``"forkserver"``) starts fresh interpreters."""
     if workers <= 1 or len(tasks) <= 1:
         for t in tasks:
             yield fn(t)
         return
     import multiprocessing as mp
 
-    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    ctx = mp.get_context(start if start in mp.get_all_start_methods() else "spawn")
     pool = ctx.Pool(min(workers, len(tasks)), initializer=_ignore_sigint)
     try:
         yield from pool.imap(fn, tasks)
@@ -262,6 +263,25 @@ def pool_imap(
         raise
     finally:
         pool.join()
+
+
+def dask_imap(
+    fn: Callable[[TaskT], ResultT], tasks: list[TaskT], scheduler: str
+) -> Generator[ResultT, None, None]:
+    """``fn`` of each task, in order, on the Dask cluster at ``scheduler`` (an address such as
+    ``tcp://10.0.0.5:8786``); closing the generator cancels what is left."""
+    from distributed import Client
+
+    client = Client(scheduler)
+    futures: list[Any] = []
+    try:
+        futures = [client.submit(fn, t, pure=False) for t in tasks]
+        for fut in futures:
+            yield fut.result()
+    finally:
+        for fut in futures:
+            fut.cancel()
+        client.close()
 
 
 def simulate(

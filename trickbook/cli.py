@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import importlib
 import json
+import os
 import signal
 import sys
 import traceback
@@ -144,13 +145,23 @@ def ingest(
     replace: Annotated[bool, typer.Option(
         help="A changed file's deals supersede those its earlier version stored (else they "
              "are quarantined as conflicts).")] = False,
+    workers: Annotated[int | None, typer.Option(
+        min=1, help="Processes that read and validate files while this one stores them "
+                    "(default: every core; 1 reads here; a large JSON Lines file is cut into "
+                    "this many parts).")] = None,
+    cluster: Annotated[str | None, typer.Option(
+        help="Dask scheduler address (tcp://HOST:8786): its workers read and validate.")] = None,
 ) -> None:
     """Read, validate and store records; then rescore the games they touched."""
+    from functools import partial
+
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from ingest.parallel import reading
     from ingest.pipeline import StrictError, ingest_paths
     from ingest.store import LOCK_WAIT, DatabaseError, check_database_path
     from scoring.store import score_pending
+    from sim.run import dask_imap, pool_imap
 
     try:
         check_database_path(db)  # refused before anything is read
@@ -177,11 +188,14 @@ def ingest(
                       f"{LOCK_WAIT:.0f} s) ...", markup=False)
             said["waiting"] = True
 
+    n = workers or max(os.cpu_count() or 1, 1 if cluster is None else 2)
+    on = (partial(pool_imap, workers=n, start="spawn") if cluster is None
+          else partial(dask_imap, scheduler=cluster))
     try:
         with bar:
             reports = ingest_paths(
                 paths, db, strict=strict, progress=tick, should_stop=stop, score=score_pending,
-                waiting=waiting, replace=replace,
+                waiting=waiting, replace=replace, reading=reading(on, n),
             )
     except StrictError as exc:
         err.print(f"strict: {exc}", markup=False)
