@@ -260,9 +260,14 @@ def splittable(path: Path, reader_name: str | None, part_bytes: int) -> bool:
 def plan(files: list[Path], conn: duckdb.DuckDBPyConnection, workers: int, part_bytes: int,
          **options: Any) -> dict[Path, list[Part]]:
     """The parts of each file to read ahead: none for a file skipped already (unchanged, a copy,
-    missing, no reader)."""
+    missing, no reader), nor for the first file of several (the writer reads it while the
+    workers start)."""
+    def checked_alone(path: Path) -> tuple[FileReport, Any]:
+        with conn.cursor() as own:  # a connection per thread
+            return precheck(own, path)
+
     with ThreadPoolExecutor(max(1, workers)) as hashing:  # hashlib lets go of the GIL
-        checked = list(hashing.map(lambda p: precheck(conn.cursor(), p), files))
+        checked = list(hashing.map(checked_alone, files))
     parts: dict[Path, list[Part]] = {}
     for path, (report, _) in zip(files, checked, strict=True):
         if report.skipped is not None or report.sha256 is None:
@@ -272,6 +277,9 @@ def plan(files: list[Path], conn: duckdb.DuckDBPyConnection, workers: int, part_
             parts[path] = split(path, report.sha256, pieces, **options)
         else:
             parts[path] = [Part(str(path), report.sha256, **options)]
+    first = next(iter(parts), None)
+    if len(parts) > 1 and first is not None and len(parts[first]) == 1:
+        del parts[first]  # read here while the workers start
     return parts
 
 
@@ -281,15 +289,20 @@ def plan(files: list[Path], conn: duckdb.DuckDBPyConnection, workers: int, part_
 def reading(map_tasks: TaskMap, workers: int, part_bytes: int = PART_BYTES) -> Reading:
     """``ingest_paths(..., reading=reading(map_tasks, workers))``: the files read ahead by
     ``workers`` workers (through ``map_tasks``), each stored here in its turn. One worker, or
-    strict mode (``ingest_paths`` stops at the first issue), reads here one file at a time."""
+    strict mode (``ingest_paths`` stops at the first issue), reads here one file at a time.
+    The workers start with the run: a cluster that cannot be reached ends the run."""
 
     @contextmanager
-    def ahead(files: list[Path], conn: duckdb.DuckDBPyConnection) -> Iterator[FileIngest]:
-        if workers <= 1:
-            with one_by_one(files, conn) as load:
+    def ahead(files: list[Path], conn: duckdb.DuckDBPyConnection,
+              options: dict[str, Any]) -> Iterator[FileIngest]:
+        if workers <= 1 or options.get("strict"):
+            with one_by_one(files, conn, options) as load:
                 yield load
             return
-        writer = Writer(files, conn, map_tasks, workers, part_bytes)
+        keep = {k: options[k] for k in ("batch", "fast", "replace", "variants") if k in options}
+        parts = plan(files, conn, workers, part_bytes, **keep)
+        tasks = [p for found in parts.values() for p in found]
+        writer = Writer(parts, map_tasks(read_part, tasks) if tasks else iter(()))
         try:
             yield writer.ingest
         finally:
@@ -302,33 +315,22 @@ class Writer:
     """Takes the workers' results in the files' order and commits them (or reads a file here
     when its result may differ from a single process's)."""
 
-    def __init__(self, files: list[Path], conn: duckdb.DuckDBPyConnection, map_tasks: TaskMap,
-                 workers: int, part_bytes: int) -> None:
-        self.files, self.conn = files, conn
-        self.map_tasks, self.workers, self.part_bytes = map_tasks, workers, part_bytes
-        self.parts: dict[Path, list[Part]] | None = None
-        self.results: Iterator[PartResult] | None = None
-
-    def start(self, options: dict[str, Any]) -> None:
-        """Plan the parts (with the options of the first file: every file has the same) and set
-        the workers going."""
-        keep = {k: options[k] for k in ("batch", "fast", "replace", "variants") if k in options}
-        self.parts = plan(self.files, self.conn, self.workers, self.part_bytes, **keep)
-        tasks = [p for parts in self.parts.values() for p in parts]
-        self.results = self.map_tasks(read_part, tasks) if tasks else iter(())
+    def __init__(self, parts: dict[Path, list[Part]], results: Iterator[PartResult]) -> None:
+        self.parts = parts
+        """The parts of each file the workers read (in order)."""
+        self.results = results
 
     def ingest(self, conn: duckdb.DuckDBPyConnection, path: Path, **options: Any
                ) -> FileReport:
         """:func:`ingest_file` of ``path``, from the workers' results."""
-        if options.get("strict"):
-            return self.read_here(conn, path, **options)
-        if self.parts is None:
-            self.start(options)
-        assert self.parts is not None and self.results is not None
         parts = self.parts.get(path, [])
         if not parts:
             return self.read_here(conn, path, **options)
-        results = [next(self.results) for _ in parts]
+        try:
+            results = [next(self.results) for _ in parts]
+        except Exception as exc:  # the workers are gone (one died, the cluster went away)
+            self.parts = {}  # the files after this one are read here
+            return failed_report(path, exc)
         report, _ = precheck(conn, path, parts[0].sha256)
         if report.skipped is not None:
             return report

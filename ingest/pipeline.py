@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import itemgetter
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import numpy as np
@@ -736,13 +737,16 @@ def precheck(conn: duckdb.DuckDBPyConnection, path: Path,
 
 FileIngest = Callable[..., FileReport]
 """Reads and stores one file: :func:`ingest_file`'s signature."""
-Reading = Callable[[list[Path], duckdb.DuckDBPyConnection], AbstractContextManager[FileIngest]]
-"""Given the files of a run and the database, the function that ingests each of them in turn
+Reading = Callable[[list[Path], duckdb.DuckDBPyConnection, dict[str, Any]],
+                  AbstractContextManager[FileIngest]]
+"""Given the files of a run, the database and the run's options (``strict``, ``variants``,
+``batch``, ``fast``, ``replace``), the function that ingests each file in turn
 (:func:`ingest_file`, or ``ingest/parallel.py``'s, which reads them ahead in worker processes)."""
 
 
 @contextmanager
-def one_by_one(files: list[Path], conn: duckdb.DuckDBPyConnection) -> Iterator[FileIngest]:
+def one_by_one(files: list[Path], conn: duckdb.DuckDBPyConnection,
+               options: dict[str, Any]) -> Iterator[FileIngest]:
     """Each file read here, when its turn comes."""
     yield ingest_file
 
@@ -809,7 +813,9 @@ def ingest_paths(
     try:
         score_pending_safely(conn, None, score, strict)
         before = 0
-        with reading(files, conn) as load:
+        options = {"strict": strict, "variants": variants, "batch": batch, "fast": fast,
+                   "replace": replace}
+        with reading(files, conn, options) as load:
             for no, path in enumerate(files, start=1):
                 if should_stop is not None and should_stop():
                     break
@@ -822,9 +828,7 @@ def ingest_paths(
                                           records))
 
                 try:
-                    report = load(conn, path, strict=strict, variants=variants,
-                                  on_record=tick, batch=batch, fast=fast, sha256=sha256,
-                                  replace=replace)
+                    report = load(conn, path, on_record=tick, sha256=sha256, **options)
                 except (StrictError, duckdb.InterruptException):
                     raise
                 except Exception as exc:  # the file is rolled back; the next one is read

@@ -6,6 +6,7 @@ a worker that fails on a file makes that file ``failed`` while the others are st
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -308,22 +309,50 @@ def balkan_fails(name: str) -> Any:
     return _NoTable(v) if v.name == "balkan" else v
 
 
-def test_a_worker_that_fails_on_a_file_fails_only_that_file(folder: Path, tmp_path: Path
+def test_a_worker_that_fails_on_a_file_fails_only_that_file(folder: Path, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch
                                                             ) -> None:
-    files = [folder / "sim" / f"{v}.jsonl" for v in ("balkan", "greek-prefa", "swabian")]
+    counted = Counted(monkeypatch)
+    files = [folder / "sim" / f"{v}.jsonl" for v in ("greek-prefa", "balkan", "swabian")]
     one, _ = run(files, tmp_path / "one.duckdb", variants=balkan_fails)
     two, _ = run(files, tmp_path / "two.duckdb", parallel.reading(two_processes, 2),
                  variants=balkan_fails)
+    assert counted.read_here == ["greek-prefa.jsonl"]  # the first, while the workers start
     assert two == one
-    assert two[0].failed == "RuntimeError: no table for balkan deals (a bug planted by the test)"
-    assert [r.stored > 0 and r.failed is None for r in two[1:]] == [True, True]
+    assert two[1].failed == "RuntimeError: no table for balkan deals (a bug planted by the test)"
+    assert [r.stored > 0 and r.failed is None for r in two] == [True, False, True]
     assert snapshot(tmp_path / "two.duckdb") == snapshot(tmp_path / "one.duckdb")
 
 
-def test_strict_mode_reads_one_file_at_a_time(folder: Path, tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def swabian_kills_its_process(name: str) -> Any:
+    """The variant registry, with the process ending at once when a Swabian game is read."""
+    v = registry.variant(name)
+    if v.name == "swabian":
+        os._exit(3)
+    return v
+
+
+def test_a_worker_process_that_dies_fails_the_file_it_read(folder: Path, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """The pool breaks: the file waited for is ``failed`` (the first the workers read, so it
+    is the one that ended its worker), and the files after it are read by the writer."""
     counted = Counted(monkeypatch)
-    reports, _ = run([folder / "sim"], tmp_path / "s.duckdb",
-                     parallel.reading(in_process, 2), strict=True)
-    assert counted.committed == [] and len(counted.read_here) == 4
-    assert all(r.stored for r in reports)
+    files = [folder / "sim" / f"{v}.jsonl" for v in ("balkan", "swabian", "greek-prefa")]
+    reports, _ = run(files, tmp_path / "two.duckdb", parallel.reading(two_processes, 2),
+                     variants=swabian_kills_its_process)
+    assert reports[1].failed is not None and "BrokenProcessPool" in reports[1].failed
+    assert [r.stored > 0 and r.failed is None for r in reports] == [True, False, True]
+    assert counted.read_here == ["balkan.jsonl", "greek-prefa.jsonl"]
+
+
+def no_workers(fn: Callable[[Any], Any], tasks: list[Any]) -> Iterator[Any]:
+    raise AssertionError("no worker may start")
+
+
+def test_strict_mode_reads_one_file_at_a_time(folder: Path, tmp_path: Path) -> None:
+    reports, _ = run([folder / "sim"], tmp_path / "s.duckdb", parallel.reading(no_workers, 2),
+                     strict=True)
+    assert len(reports) == 4 and all(r.stored for r in reports)
+    with pytest.raises(AssertionError, match="no worker may start"):
+        run([folder / "sim"], tmp_path / "t.duckdb", parallel.reading(no_workers, 2))
