@@ -20,7 +20,6 @@ or a Dask cluster; whichever runs them, the result is that of a single process.
 from __future__ import annotations
 
 import codecs
-import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
@@ -149,26 +148,28 @@ def stored_rows(conn: duckdb.DuckDBPyConnection, seeded: set[str]) -> dict[str, 
 # --- planning: which parts of which files ---------------------------------------------------
 
 
-def game_lines(path: Path, start: int = 0) -> Iterator[tuple[int, str]]:
+def game_lines(path: Path) -> Iterator[tuple[int, str]]:
     """``(line, text)`` of each line of a UTF-8 JSON Lines file that may be a game line (holds
     ``"game"``), read in blocks."""
-    pattern = re.compile(rb'[^\n]*"game"[^\n]*')
-    line = 1
+    line = 1  # the line at ``at``
     rest = b""
     with path.open("rb") as fh:
-        fh.seek(start)
-        while block := fh.read(1 << 24):
+        while True:
+            block = fh.read(1 << 24)
             data = rest + block
-            cut = data.rfind(b"\n") + 1
+            cut = data.rfind(b"\n") + 1 if block else len(data)
             data, rest = data[:cut], data[cut:]
             at = 0
-            for m in pattern.finditer(data):
-                line += data.count(b"\n", at, m.start())
-                at = m.start()
-                yield line, m.group().decode("utf-8", errors="replace")
+            while (hit := data.find(b'"game"', at)) >= 0:
+                start = data.rfind(b"\n", 0, hit) + 1
+                end = data.find(b"\n", hit)
+                end = len(data) if end < 0 else end
+                line += data.count(b"\n", at, start)
+                yield line, data[start:end].decode("utf-8", errors="replace")
+                at = end
             line += data.count(b"\n", at)
-        for m in pattern.finditer(rest):
-            yield line, m.group().decode("utf-8", errors="replace")
+            if not block:
+                return
 
 
 def file_games(path: Path, variants: VariantLookup | None) -> list[tuple[int, str, str, str]]:

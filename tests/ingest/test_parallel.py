@@ -219,6 +219,15 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def test_the_scan_finds_every_line_that_may_be_a_game(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_bytes(b'{"record":"game","a":1}\n{"x":"game"}\n\n{"record": "deal"}\n'
+                     b'{"record":"game","game":"game"}\r\nlast "game"')
+    assert list(parallel.game_lines(path)) == [
+        (1, '{"record":"game","a":1}'), (2, '{"x":"game"}'),
+        (5, '{"record":"game","game":"game"}\r'), (6, 'last "game"')]
+
+
 def test_parts_cover_the_file_line_by_line(big: Path) -> None:
     """Each part is read in the batches the whole file is read in (same lines, same numbers)."""
     whole = [list(batch) for batch in READER.read_lines(big, 7)]
