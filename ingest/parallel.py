@@ -31,7 +31,6 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ingest import store
 from ingest.jsonl import READER, JsonlReader, parse_line
@@ -48,7 +47,7 @@ from ingest.pipeline import (
     precheck,
 )
 from ingest.source import Issue, Raw
-from ingest.validate import Accepted, Validator, VariantLookup
+from ingest.validate import Accepted, StoredGame, Validator, VariantLookup
 from model import tables as T
 
 PART_BYTES = 8 << 20
@@ -94,15 +93,24 @@ stops the workers."""
 
 
 def read_part(part: Part) -> PartResult:
-    """A worker: the part ingested into an empty in-memory database, with its seeds stored
-    there first. Never raises: a failure is the file's ``failed`` report, with its reason."""
+    """A worker: the part ingested into an empty in-memory database, the games of the file's
+    earlier parts known as if stored. Never raises: a failure is the file's ``failed`` report,
+    with its reason."""
     path = Path(part.path)
     ticks: list[tuple[int, int]] = []
     asked: set[str] = set()
+    seeds = {g: (v, r) for g, v, r in part.seeds}
+
+    def lookup(stored: StoredGame) -> StoredGame:
+        def ask(game_id: str) -> tuple[str, str] | None:
+            asked.add(game_id)
+            return seeds[game_id] if game_id in seeds else stored(game_id)
+
+        return ask
+
     try:
         conn = store.connect(":memory:")
         try:
-            seed(conn, part.path, part.seeds)
             done: Future[str] = Future()
             done.set_result(part.sha256)
             reader = None if part.stop is None else READER.part(part.start, part.stop,
@@ -110,8 +118,8 @@ def read_part(part: Part) -> PartResult:
             report = ingest_file(conn, path, variants=part.variants,
                                  on_record=lambda records, read: ticks.append((records, read)),
                                  batch=part.batch, fast=part.fast, sha256=done,
-                                 replace=part.replace, reader=reader, asked=asked)
-            tables = stored_rows(conn, {g for g, _, _ in part.seeds})
+                                 replace=part.replace, reader=reader, lookup=lookup)
+            tables = stored_rows(conn)
         finally:
             conn.close()
     except Exception as exc:
@@ -121,27 +129,14 @@ def read_part(part: Part) -> PartResult:
     return PartResult(report, tables, frozenset(asked), ticks)
 
 
-def seed(conn: duckdb.DuckDBPyConnection, source: str,
-         games: tuple[tuple[str, str, str], ...]) -> None:
-    """Store ``games`` as the earlier parts of the file store them (what validation reads)."""
-    if games:
-        conn.executemany(
-            f"INSERT INTO {T.GAMES} (game_id, variant, players, rules, source, record) "
-            "VALUES (?, ?, [], '{}', ?, ?)", [[g, v, source, r] for g, v, r in games])
-
-
-def stored_rows(conn: duckdb.DuckDBPyConnection, seeded: set[str]) -> dict[str, pa.Table]:
-    """Every table's rows in the order stored (the seeded games left out)."""
+def stored_rows(conn: duckdb.DuckDBPyConnection) -> dict[str, pa.Table]:
+    """Every table's rows in the order stored."""
     rows = {}
     for table in store.tables():
-        if table in KEPT_BACK:
-            continue
-        found = conn.sql(f"SELECT * FROM {table} ORDER BY rowid").to_arrow_table()
-        if table == T.GAMES and seeded:
-            found = found.filter(pc.invert(pc.is_in(found["game_id"],
-                                                     pa.array(sorted(seeded)))))
-        if found.num_rows:
-            rows[table] = found
+        if table not in KEPT_BACK:
+            found = conn.sql(f"SELECT * FROM {table} ORDER BY rowid").to_arrow_table()
+            if found.num_rows:
+                rows[table] = found
     return rows
 
 
@@ -263,25 +258,34 @@ def plan(files: list[Path], conn: duckdb.DuckDBPyConnection, workers: int, part_
     """The parts of each file to read ahead: none for a file skipped already (unchanged, a copy,
     missing, no reader), nor for the first file of several (the writer reads it while the
     workers start)."""
-    def checked_alone(path: Path) -> tuple[FileReport, Any]:
-        with conn.cursor() as own:  # a connection per thread
-            return precheck(own, path)
+    def checked_alone(path: Path) -> FileReport:
+        try:
+            with conn.cursor() as own:  # a connection per thread
+                return precheck(own, path)[0]
+        except Exception:  # unreadable: the writer reads it, and fails it as one process does
+            return FileReport(str(path))
 
     with ThreadPoolExecutor(max(1, workers)) as hashing:  # hashlib lets go of the GIL
         checked = list(hashing.map(checked_alone, files))
     parts: dict[Path, list[Part]] = {}
-    for path, (report, _) in zip(files, checked, strict=True):
-        if report.skipped is not None or report.sha256 is None:
-            continue
-        pieces = min(workers, path.stat().st_size // part_bytes)
-        if options.get("fast", True) and splittable(path, report.reader, part_bytes):
-            parts[path] = split(path, report.sha256, pieces, **options)
-        else:
-            parts[path] = [Part(str(path), report.sha256, **options)]
+    for path, report in zip(files, checked, strict=True):
+        if report.skipped is None and report.sha256 is not None:
+            with suppress(OSError):  # gone meanwhile: the writer reads it (and reports it)
+                parts[path] = parts_of(path, report, workers, part_bytes, options)
     first = next(iter(parts), None)
     if len(parts) > 1 and first is not None and len(parts[first]) == 1:
         del parts[first]  # read here while the workers start
     return parts
+
+
+def parts_of(path: Path, report: FileReport, workers: int, part_bytes: int,
+             options: dict[str, Any]) -> list[Part]:
+    """A file's parts: the whole file, or parts of a large JSON Lines file."""
+    assert report.sha256 is not None
+    if options.get("fast", True) and splittable(path, report.reader, part_bytes):
+        return split(path, report.sha256, min(workers, path.stat().st_size // part_bytes),
+                     **options)
+    return [Part(str(path), report.sha256, **options)]
 
 
 # --- the writer ---------------------------------------------------------------------------------

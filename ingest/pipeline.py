@@ -581,13 +581,14 @@ def _after_batch() -> None:
 def _load_file(
     conn: duckdb.DuckDBPyConnection, path: Path, reader: Reader, report: FileReport, *,
     strict: bool, variants: VariantLookup | None, on_record: Callable[[int, int], None] | None,
-    batch: int, fast: bool, replace: bool = False, asked: set[str] | None = None,
+    batch: int, fast: bool, replace: bool = False,
+    lookup: Callable[[StoredGame], StoredGame] | None = None,
 ) -> int:
-    """The records of one file in one transaction; returns the bytes read. ``asked`` gathers
-    the ids of the games looked up in the database (``ingest/parallel.py``)."""
+    """The records of one file in one transaction; returns the bytes read. ``lookup`` wraps
+    the look-up of stored games (``ingest/parallel.py``)."""
     source = report.source
     load = _FileLoad(conn, report, strict, replace, _tables(variants))
-    validator = Validator(load.stored_game if asked is None else _asking(load.stored_game, asked),
+    validator = Validator(load.stored_game if lookup is None else lookup(load.stored_game),
                           variants)
     use_fast = fast and isinstance(reader, JsonlReader) and _fast_enabled(variants)
     done = 0
@@ -641,16 +642,6 @@ def _load_file(
     return done
 
 
-def _asking(lookup: StoredGame, asked: set[str]) -> StoredGame:
-    """``lookup``, noting each game id it is asked about in ``asked``."""
-
-    def ask(game_id: str) -> tuple[str, str] | None:
-        asked.add(game_id)
-        return lookup(game_id)
-
-    return ask
-
-
 def _tables(variants: VariantLookup | None) -> Callable[[str], str]:
     """A variant's name -> its ``deals_<variant>`` table (from the registry)."""
     from model import variants as registry
@@ -686,15 +677,15 @@ def ingest_file(
     sha256: Future[str] | None = None,
     replace: bool = False,
     reader: Reader | None = None,
-    asked: set[str] | None = None,
+    lookup: Callable[[StoredGame], StoredGame] | None = None,
 ) -> FileReport:
     """Read, validate and store one file in one transaction (rescoring is the caller's).
 
     ``fast``: JSON Lines go through the fast paths (``ingest/fastpath.py`` for score-sheet
     deals, ``ingest/fastpath_cards.py`` for deals with hands) first. ``sha256``: the file's
     hash, when the caller has it computed meanwhile (``ingest_paths``). ``reader``: in place
-    of the file's own (a part of a file, ``ingest/parallel.py``); ``asked`` gathers the ids of
-    the games looked up in the database."""
+    of the file's own (a part of a file, ``ingest/parallel.py``); ``lookup`` wraps the look-up
+    of stored games (there: the games of the file's earlier parts, and a note of each id)."""
     report, found = precheck(conn, path, sha256.result() if sha256 is not None else None)
     if report.skipped is not None:
         return report
@@ -702,7 +693,7 @@ def ingest_file(
     with cycle_gc_paused():
         done = _load_file(conn, path, reader or found, report, strict=strict, variants=variants,
                           on_record=on_record, batch=batch, fast=fast, replace=replace,
-                          asked=asked)
+                          lookup=lookup)
     if on_record is not None:
         on_record(report.records, done)
     return report

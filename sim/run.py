@@ -250,8 +250,9 @@ def pool_imap(
     yielded (their results wait in memory). The workers start at once (the caller may work
     meanwhile); closing the generator stops them at once. A worker process that dies raises
     ``BrokenProcessPool`` here. With the default ``start`` the pool forks: ``fn`` must not use
-    polars then (its thread pool does not survive a fork); ``start="spawn"`` (or
-    ``"forkserver"``) starts fresh interpreters."""
+    polars then (its thread pool does not survive a fork); ``start="spawn"`` starts fresh
+    interpreters (importing polars starts threads, so a fork server that imported it is no
+    safer than a fork)."""
     if workers <= 1 or len(tasks) <= 1:
         return (fn(t) for t in tasks)
     import multiprocessing as mp
