@@ -365,3 +365,19 @@ def test_strict_mode_reads_one_file_at_a_time(folder: Path, tmp_path: Path) -> N
     assert len(reports) == 4 and all(r.stored for r in reports)
     with pytest.raises(AssertionError, match="no worker may start"):
         run([folder / "sim"], tmp_path / "t.duckdb", parallel.reading(no_workers, 2))
+
+
+def test_a_stop_between_files_keeps_the_files_stored_and_ends_the_workers(
+        folder: Path, tmp_path: Path) -> None:
+    """The first Ctrl-C (``should_stop``): the files stored so far stay, the workers' read-ahead
+    is dropped, and the result is that of one process stopped at the same file."""
+
+    def after_two() -> Callable[[], bool]:
+        asked = iter(range(100))
+        return lambda: next(asked) >= 2
+
+    one = ingest_paths([folder / "sim"], tmp_path / "one.duckdb", should_stop=after_two())
+    two = ingest_paths([folder / "sim"], tmp_path / "two.duckdb", should_stop=after_two(),
+                       reading=parallel.reading(two_processes, 2))
+    assert len(two) == 2 and two == one
+    assert snapshot(tmp_path / "two.duckdb") == snapshot(tmp_path / "one.duckdb")
