@@ -77,6 +77,19 @@ class JsonlReader:
 
     name = "jsonl"
     extensions = (".jsonl", ".ndjson")
+    start = 0
+    """The byte where reading starts (a line's first; a part of a file, :meth:`part`)."""
+    stop: int | None = None
+    """The byte where reading stops (after a line end), or the file's end."""
+    lines_before = 0
+    """The lines of the file before ``start`` (line numbers go on from there)."""
+
+    def part(self, start: int, stop: int, lines_before: int) -> JsonlReader:
+        """A reader of the lines from byte ``start`` to ``stop`` of a UTF-8 file (both at a
+        line's start), numbered as in the whole file (``ingest/parallel.py``)."""
+        reader = JsonlReader()
+        reader.start, reader.stop, reader.lines_before = start, stop, lines_before
+        return reader
 
     def sniff(self, path: Path, head: bytes) -> bool:
         if path.suffix.lower() in self.extensions:
@@ -103,12 +116,12 @@ class JsonlReader:
         lines, then from the last batch), so that a batch is mostly one read, and decodes a block
         that is not plain at once (line by line only when it is not valid UTF-8)."""
         with path.open("rb") as fh:
-            wide = utf16(fh.read(HEAD))
+            wide = utf16(fh.read(HEAD)) if self.start == 0 else None
         if wide is not None:
             yield from _utf16_lines(path, size, max_chars, wide)
             return
         batch = Batch()
-        line_no = 0
+        line_no = self.lines_before
         limit = max_chars if max_chars is not None else -1
         read = BLOCK
         if limit > BLOCK:
@@ -124,7 +137,7 @@ class JsonlReader:
             read = max(BLOCK, min(limit, batch.chars + batch.n))
             return batch.take()
 
-        for data, lo, hi in _blocks(path, lambda: read):
+        for data, lo, hi in _blocks(path, lambda: read, self.start, self.stop):
             spans = plain_spans(data, lo, hi)
             if spans is not None:  # plain lines: cut where the same loop below would
                 starts, ends = spans
@@ -192,16 +205,24 @@ BLOCK = 1 << 22
 end), and the size of the pieces a read is decoded and split in (while they are in the cache)."""
 
 
-def _blocks(path: Path, size: Callable[[], int]) -> Iterator[tuple[bytes, int, int]]:
-    """The file in blocks of whole lines, without their final line end, as ``(data, first,
-    past the last byte)``: ``size()`` bytes read at a time (what follows the last line end is
-    read again with the next read; a line longer than that is read on until its end), cut into
-    blocks of about :data:`BLOCK` bytes (decoded and split while they are in the cache)."""
+def _blocks(path: Path, size: Callable[[], int], start: int = 0,
+            stop: int | None = None) -> Iterator[tuple[bytes, int, int]]:
+    """The file (from byte ``start`` to ``stop``) in blocks of whole lines, without their final
+    line end, as ``(data, first, past the last byte)``: ``size()`` bytes read at a time (what
+    follows the last line end is read again with the next read; a line longer than that is read
+    on until its end), cut into blocks of about :data:`BLOCK` bytes (decoded and split while
+    they are in the cache)."""
+
+    def more() -> int:
+        return size() if stop is None else min(size(), stop - fh.tell())
+
     with path.open("rb") as fh:
-        if fh.read(len(codecs.BOM_UTF8)) != codecs.BOM_UTF8:  # a UTF-8 byte order mark is skipped
-            fh.seek(0)
+        if start:
+            fh.seek(start)
+        elif fh.read(len(codecs.BOM_UTF8)) != codecs.BOM_UTF8:  # a UTF-8 byte order mark is
+            fh.seek(0)                                          # skipped
         rest = b""
-        while data := fh.read(size()):
+        while (want := more()) > 0 and (data := fh.read(want)):
             cut = data.rfind(b"\n")
             if cut < 0:
                 rest += data

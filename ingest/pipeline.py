@@ -15,11 +15,12 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import itemgetter
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import numpy as np
@@ -31,7 +32,7 @@ from ingest.formats import expand, reader_for
 from ingest.jsonl import JsonlReader, parse_line
 from ingest.lines import Item, PlainLines, Texts
 from ingest.source import Issue, Raw, Reader
-from ingest.validate import NEVER, Accepted, Validator, VariantLookup, game_issues
+from ingest.validate import NEVER, Accepted, StoredGame, Validator, VariantLookup, game_issues
 from ingest.versions import Versions
 from model import tables as T
 from model.base import DealBase, GameBase
@@ -612,11 +613,14 @@ def _load_file(
     conn: duckdb.DuckDBPyConnection, path: Path, reader: Reader, report: FileReport, *,
     strict: bool, variants: VariantLookup | None, on_record: Callable[[int, int], None] | None,
     batch: int, fast: bool, replace: bool = False,
+    lookup: Callable[[StoredGame], StoredGame] | None = None,
 ) -> int:
-    """The records of one file in one transaction; returns the bytes read."""
+    """The records of one file in one transaction; returns the bytes read. ``lookup`` wraps
+    the look-up of stored games (``ingest/parallel.py``)."""
     source = report.source
     load = _FileLoad(conn, report, strict, replace, _tables(variants))
-    validator = Validator(load.stored_game, variants, changed_game=load.versions.game)
+    validator = Validator(load.stored_game if lookup is None else lookup(load.stored_game),
+                          variants, changed_game=load.versions.game)
     use_fast = fast and isinstance(reader, JsonlReader) and _fast_enabled(variants)
     done = 0
     load.staging.sweep()
@@ -707,6 +711,8 @@ def ingest_file(
     sha256: Future[str] | None = None,
     replace: bool = False,
     source: str | None = None,
+    reader: Reader | None = None,
+    lookup: Callable[[StoredGame], StoredGame] | None = None,
 ) -> FileReport:
     """Read, validate and store one file in one transaction (rescoring is the caller's).
 
@@ -714,35 +720,74 @@ def ingest_file(
     deals, ``ingest/fastpath_cards.py`` for deals with hands) first. ``sha256``: the file's
     hash, when the caller has it computed meanwhile (``ingest_paths``). ``source``: the name
     the file is stored and logged under, when it is not its path (``ingest_paths``'s
-    ``names``)."""
+    ``names``). ``reader``: in place of the file's own (a part of a file,
+    ``ingest/parallel.py``); ``lookup`` wraps the look-up of stored games (there: the games of
+    the file's earlier parts, and a note of each id)."""
+    report, found = precheck(conn, path, sha256.result() if sha256 is not None else None,
+                             source=source, replace=replace)
+    if report.skipped is not None:
+        return report
+    assert found is not None
+    with cycle_gc_paused():
+        done = _load_file(conn, path, reader or found, report, strict=strict, variants=variants,
+                          on_record=on_record, batch=batch, fast=fast, replace=replace,
+                          lookup=lookup)
+    if on_record is not None:
+        on_record(report.records, done)
+    return report
+
+
+def precheck(conn: duckdb.DuckDBPyConnection, path: Path, sha256: str | None = None,
+             source: str | None = None, replace: bool = False,
+             ) -> tuple[FileReport, Reader | None]:
+    """The report of a file before it is read, with ``skipped`` set when it is not to be read
+    (missing, no reader, unchanged, a copy of another source), and its reader. ``source`` and
+    ``replace`` as for :func:`ingest_file` (a version read with conflicts is read again under
+    ``replace``)."""
     source = source or str(path)
     report = FileReport(source)
     if not path.is_file():
         report.skipped = "missing"
-        return report
+        return report, None
     reader = reader_for(path)
     if reader is None:
         report.skipped = "no reader"
-        return report
+        return report, None
     report.reader = reader.name
-    report.sha256 = sha256.result() if sha256 is not None else file_sha256(path)
+    report.sha256 = sha256 if sha256 is not None else file_sha256(path)
     if store.already_logged(conn, source, report.sha256) and not (
             replace and store.holds_conflicts(conn, source)):
         report.skipped = "unchanged"
-        return report
+        return report, reader
     # a sheet whose game is its sidecar file (<sheet>.game.json) is not a copy of another sheet
     # with the same rows: its content is the two files
     copy_of = None if sidecar_of(path).is_file() else store.same_content(conn, source,
                                                                          report.sha256)
     if copy_of is not None:
         report.skipped = f"same content as {copy_of}"
-        return report
-    with cycle_gc_paused():
-        done = _load_file(conn, path, reader, report, strict=strict, variants=variants,
-                          on_record=on_record, batch=batch, fast=fast, replace=replace)
-    if on_record is not None:
-        on_record(report.records, done)
-    return report
+    return report, reader
+
+
+FileIngest = Callable[..., FileReport]
+"""Reads and stores one file: :func:`ingest_file`'s signature."""
+Reading = Callable[[list[Path], duckdb.DuckDBPyConnection, dict[str, Any]],
+                  AbstractContextManager[FileIngest]]
+"""Given the files of a run, the database and the run's options (``strict``, ``variants``,
+``batch``, ``fast``, ``replace``), the function that ingests each file in turn
+(:func:`ingest_file`, or ``ingest/parallel.py``'s, which reads them ahead in worker processes)."""
+
+
+@contextmanager
+def one_by_one(files: list[Path], conn: duckdb.DuckDBPyConnection,
+               options: dict[str, Any]) -> Iterator[FileIngest]:
+    """Each file read here, when its turn comes."""
+    yield ingest_file
+
+
+def files_to_read(paths: Iterable[str | Path]) -> list[Path]:
+    """The files of ``paths`` (files, folders, globs) in the order they are read: a named file
+    even without a reader (it is reported), a file in a folder only with one."""
+    return [p for p, explicit in expand(paths) if explicit or reader_for(p) is not None]
 
 
 def ingest_paths(
@@ -759,6 +804,7 @@ def ingest_paths(
     waiting: Callable[[float], None] | None = None,
     replace: bool = False,
     names: Mapping[Path, str] | None = None,
+    reading: Reading = one_by_one,
 ) -> list[FileReport]:
     """Ingest files, folders and globs into ``db_path``; one report per file.
 
@@ -781,9 +827,8 @@ def ingest_paths(
     ``KeyboardInterrupt`` inside a file rolls that file back and propagates."""
     if str(db_path) != ":memory:":
         store.check_database_path(Path(db_path))
-    files = [(p, explicit) for p, explicit in expand(paths)
-             if explicit or reader_for(p) is not None]
-    sizes = [_size(p) for p, _ in files]
+    files = files_to_read(paths)
+    sizes = [_size(p) for p in files]
     total = sum(sizes)
     reports: list[FileReport] = []
     # each file's sha256 is computed in a thread while the database opens or the file before it
@@ -791,7 +836,7 @@ def ingest_paths(
     hasher = ThreadPoolExecutor(1, thread_name_prefix="trickbook-sha256")
 
     def hash_of(at: int) -> Future[str] | None:
-        path = files[at][0] if at < len(files) else None
+        path = files[at] if at < len(files) else None
         if path is None or not path.is_file() or reader_for(path) is None:
             return None
         return hasher.submit(file_sha256, path)
@@ -805,30 +850,33 @@ def ingest_paths(
     try:
         score_pending_safely(conn, None, score, strict)
         before = 0
-        for no, (path, _) in enumerate(files, start=1):
-            if should_stop is not None and should_stop():
-                break
-            sha256, coming = coming, hash_of(no)
+        options = {"strict": strict, "variants": variants, "batch": batch, "fast": fast,
+                   "replace": replace}
+        with reading(files, conn, options) as load:
+            for no, path in enumerate(files, start=1):
+                if should_stop is not None and should_stop():
+                    break
+                sha256, coming = coming, hash_of(no)
 
-            def tick(records: int, done: int, path: Path = path, no: int = no,
-                     before: int = before) -> None:
-                if progress is not None:
-                    progress(Progress(str(path), no, len(files), before + done, total, records))
+                def tick(records: int, done: int, path: Path = path, no: int = no,
+                         before: int = before) -> None:
+                    if progress is not None:
+                        progress(Progress(str(path), no, len(files), before + done, total,
+                                          records))
 
-            try:
-                report = ingest_file(conn, path, strict=strict, variants=variants,
-                                     on_record=tick, batch=batch, fast=fast, sha256=sha256,
-                                     replace=replace, source=(names or {}).get(path))
-            except (StrictError, duckdb.InterruptException):
-                raise
-            except Exception as exc:  # the file is rolled back; the next one is read
-                report = failed_report(path, exc)
-                conn = usable(conn, db_path)
-            reports.append(report)
-            before += sizes[no - 1]
-            tick(report.records, 0)
-            if report.games:
-                score_pending_safely(conn, report, score, strict)
+                try:
+                    report = load(conn, path, on_record=tick, sha256=sha256,
+                                  source=(names or {}).get(path), **options)
+                except (StrictError, duckdb.InterruptException):
+                    raise
+                except Exception as exc:  # the file is rolled back; the next one is read
+                    report = failed_report(path, exc)
+                    conn = usable(conn, db_path)
+                reports.append(report)
+                before += sizes[no - 1]
+                tick(report.records, 0)
+                if report.games:
+                    score_pending_safely(conn, report, score, strict)
     finally:
         hasher.shutdown(wait=False, cancel_futures=True)
         with suppress(duckdb.Error):  # every file is committed (a failing checkpoint loses none)

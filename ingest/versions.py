@@ -147,6 +147,11 @@ class Versions:
         return []
 
 
+def has_earlier(conn: duckdb.DuckDBPyConnection, source: str, sha256: str | None) -> bool:
+    """Whether an earlier version of ``source`` was read (what this one does depends on it)."""
+    return store.latest_version(conn, lineage(conn, source), sha256) is not None
+
+
 def lineage(conn: duckdb.DuckDBPyConnection, source: str) -> list[str]:
     """``source`` and the logged sources it is a later version of: for a content-named file
     (``CONTENT_NAME``), every logged ``<16 hex digits>-<name>`` of its folder."""

@@ -18,9 +18,11 @@ import json
 import os
 import signal
 import time
-from collections.abc import Callable, Generator
+from collections import deque
+from collections.abc import Callable, Generator, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -244,27 +246,79 @@ def run_local(
 
 
 def pool_imap(
-    fn: Callable[[TaskT], ResultT], tasks: list[TaskT], workers: int
+    fn: Callable[[TaskT], ResultT], tasks: list[TaskT], workers: int, start: str = "fork"
 ) -> Generator[ResultT, None, None]:
     """``fn`` of each task, in order, on a pool of ``workers`` processes that ignore Ctrl-C (in
-    this process for one worker or one task); closing the generator stops the pool. The pool
-    forks: ``fn`` must not use polars (its thread pool does not survive a fork)."""
+    this process for one worker or one task), at most ``2 * workers`` tasks ahead of the one
+    yielded (their results wait in memory). The workers start at once (the caller may work
+    meanwhile); closing the generator stops them at once. A worker process that dies raises
+    ``BrokenProcessPool`` here. With the default ``start`` the pool forks: ``fn`` must not use
+    polars then (its thread pool does not survive a fork); ``start="spawn"`` starts fresh
+    interpreters (importing polars starts threads, so a fork server that imported it is no
+    safer than a fork)."""
     if workers <= 1 or len(tasks) <= 1:
-        for t in tasks:
-            yield fn(t)
-        return
+        return (fn(t) for t in tasks)
     import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
 
-    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-    pool = ctx.Pool(min(workers, len(tasks)), initializer=_ignore_sigint)
+    ctx = mp.get_context(start if start in mp.get_all_start_methods() else "spawn")
+    pool = ProcessPoolExecutor(min(workers, len(tasks)), mp_context=ctx,
+                               initializer=_ignore_sigint)
+    queued = iter(tasks)
+    running = deque(pool.submit(fn, t) for t in islice(queued, 2 * workers))
+    results = _in_order(pool, running, queued, fn)
+    next(results)  # started: closing it stops the pool, even before the first result
+    return results
+
+
+def _in_order(pool: Any, running: deque[Any], queued: Iterator[TaskT],
+              fn: Callable[[TaskT], ResultT]) -> Generator[Any, None, None]:
+    """The results of ``running`` in order, a task of ``queued`` submitted for each; first
+    ``None`` (see :func:`pool_imap`)."""
     try:
-        yield from pool.imap(fn, tasks)
-        pool.close()
+        yield None
+        while running:
+            result = running.popleft().result()
+            running.extend(pool.submit(fn, t) for t in islice(queued, 1))
+            yield result
     except BaseException:
-        pool.terminate()
+        _stop(pool)
         raise
     finally:
-        pool.join()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop(pool: Any) -> None:
+    """End a process pool's workers now (Ctrl-C, an error): what they run is dropped (the pool
+    has no public way to do so before Python 3.14's ``terminate_workers``)."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+
+
+def dask_imap(
+    fn: Callable[[TaskT], ResultT], tasks: list[TaskT], scheduler: str
+) -> Generator[ResultT, None, None]:
+    """``fn`` of each task, in order, on the Dask cluster at ``scheduler`` (an address such as
+    ``tcp://10.0.0.5:8786``). The tasks are submitted at once (a cluster that cannot be reached
+    raises here); closing the generator cancels what is left."""
+    from distributed import Client
+
+    client = Client(scheduler)
+    futures = [client.submit(fn, t, pure=False) for t in tasks]
+    results = _dask_in_order(client, futures)
+    next(results)  # started: closing it cancels the tasks, even before the first result
+    return results
+
+
+def _dask_in_order(client: Any, futures: list[Any]) -> Generator[Any, None, None]:
+    try:
+        yield None
+        for fut in futures:
+            yield fut.result()
+    finally:
+        for fut in futures:
+            fut.cancel()
+        client.close()
 
 
 def simulate(

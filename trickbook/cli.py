@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import importlib
 import json
+import os
 import signal
 import sys
 import traceback
@@ -151,13 +152,23 @@ def ingest(
         help="A changed file supersedes its earlier version: its game lines and deals "
              "replace the stored ones and the deals it dropped are removed (else each is a "
              "conflict).")] = False,
+    workers: Annotated[int | None, typer.Option(
+        min=1, help="Processes that read and validate files while this one stores them "
+                    "(default: every core when the input is 64 MiB or more, else 1; 1 reads "
+                    "here; a large JSON Lines file is cut into this many parts).")] = None,
+    cluster: Annotated[str | None, typer.Option(
+        help="Dask scheduler address (tcp://HOST:8786): its workers read and validate.")] = None,
 ) -> None:
     """Read, validate and store records; then rescore the games they touched."""
+    from functools import partial
+
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from ingest.parallel import AUTO_BYTES, reading
     from ingest.pipeline import StrictError, ingest_paths
     from ingest.store import LOCK_WAIT, DatabaseError, check_database_path
     from scoring.store import score_pending
+    from sim.run import dask_imap, pool_imap
 
     try:
         check_database_path(db)  # refused before anything is read
@@ -184,11 +195,15 @@ def ingest(
                       f"{LOCK_WAIT:.0f} s) ...", markup=False)
             said["waiting"] = True
 
+    n = workers or max(os.cpu_count() or 1, 1 if cluster is None else 2)
+    on = (partial(pool_imap, workers=n, start="spawn") if cluster is None
+          else partial(dask_imap, scheduler=cluster))
     try:
         with bar:
             reports = ingest_paths(
                 paths, db, strict=strict, progress=tick, should_stop=stop, score=score_pending,
                 waiting=waiting, replace=replace,
+                reading=reading(on, n, min_bytes=AUTO_BYTES if workers is None else 0),
             )
     except StrictError as exc:
         err.print(f"strict: {exc}", markup=False)

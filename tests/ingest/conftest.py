@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from tests.ingest.fakes import FakeSettlement
@@ -24,3 +26,23 @@ def db(tmp_path: Path) -> Path:
 @pytest.fixture
 def fake() -> FakeSettlement:
     return FakeSettlement()
+
+
+def snapshot(db: Path, tables: Iterable[str] | None = None
+             ) -> dict[str, list[tuple[object, ...]]]:
+    """Rows of ``tables`` (default every table) without ingest times, sorted: two equal
+    snapshots are the same data."""
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        if tables is None:
+            tables = [t for (t,) in conn.execute(
+                "SELECT table_name FROM duckdb_tables() ORDER BY 1").fetchall()]
+        out = {}
+        for t in tables:
+            cols = [r[0] for r in conn.execute(f"DESCRIBE {t}").fetchall()
+                    if r[0] != "ingested_at"]
+            rows = conn.execute(f"SELECT {', '.join(cols)} FROM {t}").fetchall()
+            out[t] = sorted(rows, key=repr)
+        return out
+    finally:
+        conn.close()

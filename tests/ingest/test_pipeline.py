@@ -16,6 +16,7 @@ import pytest
 from ingest.pipeline import FileReport, StrictError, ingest_paths
 from scoring.checks import run_checks
 from tests.ingest.conftest import GREEK_SAMPLES, SAMPLES
+from tests.ingest.conftest import snapshot as snapshot_of
 from tests.ingest.fakes import FakeSettlement, fake_scorer, scorer
 
 TABLES = ("games", "deals", "deals_greek", "quarantine", "ingest_log", "settlements",
@@ -28,18 +29,7 @@ def run(paths: list[Path | str], db: Path, fake: FakeSettlement, **kw: object
 
 
 def snapshot(db: Path) -> dict[str, list[tuple[object, ...]]]:
-    """Every table's rows (without ingest times), sorted: two equal snapshots are the same data."""
-    conn = duckdb.connect(str(db), read_only=True)
-    try:
-        out = {}
-        for t in TABLES:
-            cols = [r[0] for r in conn.execute(f"DESCRIBE {t}").fetchall()
-                    if r[0] != "ingested_at"]
-            rows = conn.execute(f"SELECT {', '.join(cols)} FROM {t}").fetchall()
-            out[t] = sorted(rows, key=repr)
-        return out
-    finally:
-        conn.close()
+    return snapshot_of(db, TABLES)
 
 
 def count(db: Path, sql: str) -> int:

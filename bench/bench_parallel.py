@@ -1,0 +1,158 @@
+"""Parallel ingest on two cores against one (docs/ingest.md, "Parallel ingest").
+
+``run()`` ingests, each into a fresh database, with one process (``ingest_paths`` as it is) and
+with two worker processes (``ingest.parallel.reading`` on ``sim.run.pool_imap``), and prints the
+ratio of the times, next to the load average of the machine:
+
+- a folder of 8 Balkan files with cards and play (simulated once, then each file's games
+  renamed, so that every file is new content): the per-record path, validation-bound;
+- a folder of 8 Greek Prefa files with cards and play (``data/samples/make_samples.py``): the
+  compiled fast path, where the writer's share (DuckDB's load and commit) is largest;
+- one large file of each (a Balkan file of 60,000 deals, read in batches of 10,000 by both
+  runs; a Greek score-sheet file of 200,000 deals, four batches of 50,000), cut into two parts
+  (a part is a run of whole batches).
+
+The two-worker time includes starting the pool (fresh interpreters importing the pipeline),
+which is printed on its own, and so is the CPU time of all processes (the work; on a busy
+machine it tells more than the clock: two workers cannot be more than ``2 x`` one process's
+CPU / their CPU faster on two cores). Scoring is off; a small file is ingested first so that the
+parent's imports are not counted. Target of issue 12: at least 1.7x on two cores.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench.bench_ingest import OUT, _league
+
+BALKAN_DEALS = 2_000
+"""Deals simulated once (100 games of 20); the files are renamed copies."""
+
+
+def _balkan_source() -> Path:
+    from sim.run import Plan, simulate
+
+    path = OUT / "balkan-2k.jsonl"
+    if not path.exists():
+        OUT.mkdir(parents=True, exist_ok=True)
+        simulate(Plan("balkan", BALKAN_DEALS // 20, 20, seed=12), out=path.with_suffix(".tmp"))
+        path.with_suffix(".tmp").rename(path)
+    return path
+
+
+def _renamed(source: Path, out: Path, copies: int, tag: str = "c") -> None:
+    """``copies`` versions of ``source`` in ``out``, each with its own game ids."""
+    text = source.read_text()
+    with out.open("w") as fh:
+        for k in range(copies):
+            fh.write(text.replace('"game_id":"sim-', f'"game_id":"{tag}{k}-sim-'))
+
+
+def _folder(name: str, make: Callable[[int, Path], None], files: int = 8) -> Path:
+    folder = OUT / name
+    if not folder.exists():
+        tmp = OUT / (name + ".tmp")
+        tmp.mkdir(parents=True, exist_ok=True)
+        for k in range(files):
+            make(k, tmp / f"part-{k}.jsonl")
+        tmp.rename(folder)
+    return folder
+
+
+def _seconds(paths: list[Path], reading: Any = None, batch: int | None = None
+             ) -> tuple[float, float]:
+    """Wall-clock and CPU seconds (this process and its workers) of one ingest."""
+    from ingest.pipeline import ingest_paths
+
+    with tempfile.TemporaryDirectory() as tmp:
+        extra: dict[str, Any] = {} if reading is None else {"reading": reading}
+        if batch is not None:
+            extra["batch"] = batch
+        cpu0 = _cpu()
+        t0 = time.perf_counter()
+        reports = ingest_paths(paths, Path(tmp) / "b.duckdb", **extra)
+        took = time.perf_counter() - t0
+        cpu = _cpu() - cpu0
+    assert all(r.failed is None and r.stored for r in reports), reports
+    return took, cpu
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its children that have ended (the pool's workers
+    end with the run)."""
+    own, ended = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + ended.ru_utime + ended.ru_stime
+
+
+def _pool_start() -> float:
+    """Seconds to start two fresh workers that import the pipeline."""
+    from sim.run import pool_imap
+
+    t0 = time.perf_counter()
+    list(pool_imap(_imported, [0, 1], 2, start="spawn"))
+    return time.perf_counter() - t0
+
+
+def _imported(_: int) -> int:
+    import ingest.parallel  # noqa: F401  (what a worker imports)
+
+    return os.getpid()
+
+
+def run() -> None:
+    from functools import partial
+
+    from ingest.parallel import reading
+    from sim.run import pool_imap
+
+    two = reading(partial(pool_imap, workers=2, start="spawn"), 2)
+    balkan = _balkan_source()
+    cases = {
+        "folder, 8 Balkan files (16k deals)": [_folder(
+            "parallel-balkan", lambda k, p: _renamed(balkan, p, 1, f"f{k}-"))],
+        "folder, 8 Greek card files (80k deals)": [_folder(
+            "parallel-greek", lambda k, p: _write(p, _lines(f"g{k}", 20, 500)))],
+        "one Balkan file (60k deals in 6 batches, 2 parts)": [_big_balkan(balkan)],
+        "one Greek score-sheet file (200k deals in 4 batches, 2 parts)": [
+            _league("sheet-200k.jsonl", 400, 500, cards=False)],
+    }
+    batches = {label: 10_000 for label in cases if "Balkan file" in label}
+    _seconds([_league("warm-1k.jsonl", 2, 500, cards=True)])  # imports, not timed below
+    print(f"starting two workers: {_pool_start():.2f} s (counted in every 2-worker time)")
+    for label, paths in cases.items():
+        load = os.getloadavg()[0]
+        one, one_cpu = _seconds(paths, batch=batches.get(label))
+        both, both_cpu = _seconds(paths, two, batch=batches.get(label))
+        print(f"{label}: 1 process {one:.2f} s, 2 workers {both:.2f} s: {one / both:.2f}x "
+              f"(target 1.7x; load average {load:.1f} -> {os.getloadavg()[0]:.1f}); CPU "
+              f"{one_cpu:.1f} s -> {both_cpu:.1f} s ({both_cpu / one_cpu:.2f}x the work, so "
+              f"at most {2 * one_cpu / both_cpu:.2f}x on two idle cores)")
+
+
+def _write(path: Path, lines: list[str]) -> None:
+    path.write_text("".join(line + "\n" for line in lines))
+
+
+def _lines(prefix: str, games: int, deals: int) -> list[str]:
+    from data.samples.make_samples import league_lines
+
+    return list(league_lines(games, deals, cards=True, prefix=prefix))
+
+
+def _big_balkan(balkan: Path) -> Path:
+    path = OUT / "balkan-60k.jsonl"
+    if not path.exists():
+        _renamed(balkan, path.with_suffix(".tmp"), 30)
+        path.with_suffix(".tmp").rename(path)
+    return path
+
+
+if __name__ == "__main__":
+    run()

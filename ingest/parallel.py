@@ -1,0 +1,471 @@
+"""Parallel ingest: worker processes read and validate, this process writes (docs/ingest.md,
+"Parallel ingest").
+
+A worker ingests one file, or one part of a large JSON Lines file, with the single-process
+pipeline (:func:`ingest.pipeline.ingest_file`) into an empty in-memory database, and hands back
+the rows it stored, its report, its progress and the ids of the games it looked up in that
+database. The writer (:func:`reading`, given to ``ingest_paths``) takes the files in their turn
+and commits each file's rows in one transaction, as a single process would.
+
+Those rows are the ones a single process stores whenever the real database holds none of the
+games the file looked up: then every look-up of the file (its games, its deals, a conflict's
+origin) has the same answer in both databases, since stored deals belong to stored games. A part
+of a file knows the games stored by the file's earlier parts (found by one scan of the file's
+game lines, :func:`game_lines`), as if they were stored. Where a look-up might differ (a deal
+whose game is stored, a game line stored before, the same deal number in two parts of a file),
+the writer reads that file itself, exactly as without workers. The workers run on a process pool
+or a Dask cluster; whichever runs them, the result is that of a single process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from ingest import players, store
+from ingest.jsonl import READER, JsonlReader, parse_line
+from ingest.pipeline import (
+    BATCH,
+    BATCH_CHARS,
+    KEEP_ISSUES,
+    FileIngest,
+    FileReport,
+    Reading,
+    failed_report,
+    ingest_file,
+    one_by_one,
+    precheck,
+)
+from ingest.source import Issue, Raw
+from ingest.text import HEAD, utf16
+from ingest.validate import Accepted, StoredGame, Validator, VariantLookup
+from ingest.versions import has_earlier
+from model import tables as T
+
+PART_BYTES = 8 << 20
+"""A JSON Lines file of at least twice this size is cut into parts of at least this size, one
+per worker at most (each part has the fixed costs of a file)."""
+KEPT_BACK = (T.INGEST_LOG, T.PENDING, T.PLAYERS, T.PLAYER_NAMES)
+"""Tables a worker fills that the writer fills itself (its log row, the rescore marks, and the
+people of new names, which depend on the names stored before)."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """What a worker reads: a file, or the lines from byte ``start`` to ``stop`` of one."""
+
+    path: str
+    sha256: str
+    start: int = 0
+    stop: int | None = None
+    """``None``: the whole file, read by its own reader."""
+    lines_before: int = 0
+    seeds: tuple[tuple[str, str, str], ...] = ()
+    """``(game_id, variant, record)`` of the games the file's earlier parts store."""
+    batch: int = BATCH
+    fast: bool = True
+    replace: bool = False
+    variants: VariantLookup | None = None
+
+
+@dataclass
+class PartResult:
+    """A worker's outcome: the report, the rows stored (by table), the ids of the games looked
+    up, and the progress ticks ``(records, bytes)`` in order."""
+
+    report: FileReport
+    tables: dict[str, pa.Table] = field(default_factory=dict)
+    asked: frozenset[str] = frozenset()
+    ticks: list[tuple[int, int]] = field(default_factory=list)
+
+
+TaskMap = Callable[[Callable[[Part], PartResult], list[Part]], Iterator[PartResult]]
+"""Runs the worker function on each part and yields the results in the parts' order (a process
+pool: ``sim.run.pool_imap``; a Dask cluster: ``sim.run.dask_imap``); closing the iterator
+stops the workers."""
+
+
+def read_part(part: Part) -> PartResult:
+    """A worker: the part ingested into an empty in-memory database, the games of the file's
+    earlier parts known as if stored. Never raises: a failure is the file's ``failed`` report,
+    with its reason."""
+    path = Path(part.path)
+    ticks: list[tuple[int, int]] = []
+    asked: set[str] = set()
+    seeds = {g: (v, r) for g, v, r in part.seeds}
+
+    def lookup(stored: StoredGame) -> StoredGame:
+        def ask(game_id: str) -> tuple[str, str] | None:
+            asked.add(game_id)
+            return seeds[game_id] if game_id in seeds else stored(game_id)
+
+        return ask
+
+    try:
+        conn = store.connect(":memory:")
+        try:
+            done: Future[str] = Future()
+            done.set_result(part.sha256)
+            reader = None if part.stop is None else READER.part(part.start, part.stop,
+                                                               part.lines_before)
+            report = ingest_file(conn, path, variants=part.variants,
+                                 on_record=lambda records, read: ticks.append((records, read)),
+                                 batch=part.batch, fast=part.fast, sha256=done,
+                                 replace=part.replace, reader=reader, lookup=lookup)
+            tables = stored_rows(conn)
+        finally:
+            conn.close()
+    except Exception as exc:
+        report = failed_report(path, exc)
+        report.error = None  # the exception may not travel; its reason does
+        return PartResult(report)
+    return PartResult(report, tables, frozenset(asked), ticks)
+
+
+def stored_rows(conn: duckdb.DuckDBPyConnection) -> dict[str, pa.Table]:
+    """Every table's rows in the order stored."""
+    rows = {}
+    for table in store.tables():
+        if table not in KEPT_BACK:
+            found = conn.sql(f"SELECT * FROM {table} ORDER BY rowid").to_arrow_table()
+            if found.num_rows:
+                rows[table] = found
+    return rows
+
+
+# --- planning: which parts of which files ---------------------------------------------------
+
+
+def game_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """``(line, text)`` of each line of a UTF-8 JSON Lines file that may be a game line (holds
+    ``"game"``), read in blocks."""
+    line = 1  # the line at ``at``
+    rest = b""
+    with path.open("rb") as fh:
+        while True:
+            block = fh.read(1 << 24)
+            data = rest + block
+            cut = data.rfind(b"\n") + 1 if block else len(data)
+            data, rest = data[:cut], data[cut:]
+            at = 0
+            while (hit := data.find(b'"game"', at)) >= 0:
+                start = data.rfind(b"\n", 0, hit) + 1
+                end = data.find(b"\n", hit)
+                end = len(data) if end < 0 else end
+                line += data.count(b"\n", at, start)
+                yield line, data[start:end].decode("utf-8", errors="replace")
+                at = end
+            line += data.count(b"\n", at)
+            if not block:
+                return
+
+
+def file_games(path: Path, variants: VariantLookup | None) -> list[tuple[int, str, str, str]]:
+    """``(line, game_id, variant, record)`` of the games a file's game lines store (validated
+    in order, as the pipeline validates them; a game depends on no deal)."""
+    validator = Validator(variants=variants)
+    games = []
+    for line, text in game_lines(path):
+        raw = parse_line(str(path), line, text.removeprefix("\ufeff").rstrip("\r"))
+        if not isinstance(raw, Raw) or raw.data.get("record") != "game":
+            continue
+        found = validator.validate(raw)
+        if isinstance(found, Accepted) and not found.duplicate:
+            games.append((line, found.record.game_id, found.variant.name, found.canonical))
+    return games
+
+
+def batch_ends(path: Path, batch: int) -> list[int]:
+    """The last line of each batch the pipeline reads a JSON Lines file in (``read_lines``)."""
+    ends = []
+    for items in READER.read_lines(path, batch, BATCH_CHARS):
+        last = items[-1]
+        ends.append(last.line if isinstance(last, Issue) else last[0])
+    return ends
+
+
+def line_starts(path: Path, lines: list[int]) -> list[int]:
+    """The byte where the line after each of ``lines`` (ascending) starts."""
+    found: list[int] = []
+    seen = 0  # line ends before ``at``
+    at = 0
+    with path.open("rb") as fh:
+        while len(found) < len(lines) and (block := fh.read(1 << 24)):
+            k = -1
+            while len(found) < len(lines):
+                want = lines[len(found)] - seen  # the line end wanted, counted in this block
+                for _ in range(want):
+                    k = block.find(b"\n", k + 1)
+                    if k < 0:
+                        break
+                    seen += 1
+                if k < 0:
+                    break
+                found.append(at + k + 1)
+            at += len(block)
+    return found
+
+
+def cuts(path: Path, pieces: int, batch: int = BATCH) -> list[tuple[int, int, int]]:
+    """``(start, stop, lines before)`` of at most ``pieces`` parts of about the same size, each
+    cut where a batch of a single-process read ends: a part is read in the same batches, so its
+    issues, counts and progress come in the same order."""
+    ends = batch_ends(path, batch)[:-1]
+    starts = line_starts(path, ends)
+    size = path.stat().st_size
+    chosen: list[tuple[int, int]] = [(0, 0)]
+    for k in range(1, pieces):
+        at = next((i for i, s in enumerate(starts) if s >= size * k // pieces), None)
+        if at is not None and starts[at] > chosen[-1][0]:
+            chosen.append((starts[at], ends[at]))
+    chosen.append((size, 0))
+    return [(a, b, before) for (a, before), (b, _) in pairwise(chosen)]
+
+
+def split(path: Path, sha256: str, pieces: int, **options: Any) -> list[Part]:
+    """The parts of a JSON Lines file, each with the games of the parts before it (the whole
+    file when it is read in one batch)."""
+    games = file_games(path, options.get("variants"))
+    found = cuts(path, pieces, options.get("batch", BATCH))
+    if len(found) == 1:
+        return [Part(str(path), sha256, **options)]
+    out = []
+    for start, stop, before in found:
+        seeds = tuple((g, v, r) for line, g, v, r in games if line <= before)
+        out.append(Part(str(path), sha256, start, stop, before, seeds, **options))
+    return out
+
+
+def splittable(path: Path, reader_name: str | None, part_bytes: int) -> bool:
+    """A UTF-8 JSON Lines file of at least two parts' size."""
+    if reader_name != JsonlReader.name:
+        return False
+    with path.open("rb") as fh:
+        head = fh.read(HEAD)
+    return path.stat().st_size >= 2 * part_bytes and utf16(head) is None
+
+
+def plan(files: list[Path], conn: duckdb.DuckDBPyConnection, workers: int, part_bytes: int,
+         **options: Any) -> dict[Path, list[Part]]:
+    """The parts of each file to read ahead: none for a file skipped already (unchanged, a copy,
+    missing, no reader), nor for the first file of several (the writer reads it while the
+    workers start)."""
+    def checked_alone(path: Path) -> FileReport:
+        try:
+            with conn.cursor() as own:  # a connection per thread
+                return precheck(own, path)[0]
+        except Exception:  # unreadable: the writer reads it, and fails it as one process does
+            return FileReport(str(path))
+
+    with ThreadPoolExecutor(max(1, workers)) as hashing:  # hashlib lets go of the GIL
+        checked = list(hashing.map(checked_alone, files))
+    parts: dict[Path, list[Part]] = {}
+    for path, report in zip(files, checked, strict=True):
+        if report.skipped is None and report.sha256 is not None:
+            with suppress(OSError):  # gone meanwhile: the writer reads it (and reports it)
+                parts[path] = parts_of(path, report, workers, part_bytes, options)
+    first = next(iter(parts), None)
+    if len(parts) > 1 and first is not None and len(parts[first]) == 1:
+        del parts[first]  # read here while the workers start
+    return parts
+
+
+def parts_of(path: Path, report: FileReport, workers: int, part_bytes: int,
+             options: dict[str, Any]) -> list[Part]:
+    """A file's parts: the whole file, or parts of a large JSON Lines file."""
+    assert report.sha256 is not None
+    if options.get("fast", True) and splittable(path, report.reader, part_bytes):
+        return split(path, report.sha256, min(workers, path.stat().st_size // part_bytes),
+                     **options)
+    return [Part(str(path), report.sha256, **options)]
+
+
+# --- the writer ---------------------------------------------------------------------------------
+
+
+AUTO_BYTES = 64 << 20
+"""Without ``--workers``, input smaller than this is read in the command's process: starting
+fresh interpreters costs more CPU than reading it (``bench parallel``)."""
+
+
+def reading(map_tasks: TaskMap, workers: int, part_bytes: int = PART_BYTES,
+            min_bytes: int = 0) -> Reading:
+    """``ingest_paths(..., reading=reading(map_tasks, workers))``: the files read ahead by
+    ``workers`` workers (through ``map_tasks``), each stored here in its turn. One worker, or
+    strict mode (``ingest_paths`` stops at the first issue), or input under ``min_bytes`` in
+    all, reads here one file at a time.
+    The workers start with the run: a cluster that cannot be reached ends the run."""
+
+    @contextmanager
+    def ahead(files: list[Path], conn: duckdb.DuckDBPyConnection,
+              options: dict[str, Any]) -> Iterator[FileIngest]:
+        if workers <= 1 or options.get("strict") or _size(files) < min_bytes:
+            with one_by_one(files, conn, options) as load:
+                yield load
+            return
+        keep = {k: options[k] for k in ("batch", "fast", "replace", "variants") if k in options}
+        parts = plan(files, conn, workers, part_bytes, **keep)
+        tasks = [p for found in parts.values() for p in found]
+        writer = Writer(parts, map_tasks(read_part, tasks) if tasks else iter(()))
+        try:
+            yield writer.ingest
+        finally:
+            writer.close()
+
+    return ahead
+
+
+def _size(files: list[Path]) -> int:
+    """The bytes of ``files`` (those that cannot be read count nothing: the writer reports them)."""
+    total = 0
+    for path in files:
+        with suppress(OSError):
+            total += path.stat().st_size
+    return total
+
+
+class Writer:
+    """Takes the workers' results in the files' order and commits them (or reads a file here
+    when its result may differ from a single process's)."""
+
+    def __init__(self, parts: dict[Path, list[Part]], results: Iterator[PartResult]) -> None:
+        self.parts = parts
+        """The parts of each file the workers read (in order)."""
+        self.results = results
+
+    def ingest(self, conn: duckdb.DuckDBPyConnection, path: Path, **options: Any
+               ) -> FileReport:
+        """:func:`ingest_file` of ``path``, from the workers' results."""
+        parts = self.parts.get(path, [])
+        if not parts or options.get("source") is not None:  # a named source: read here
+            return self.read_here(conn, path, **options)
+        try:
+            results = [next(self.results) for _ in parts]
+        except Exception as exc:  # the workers are gone (one died, the cluster went away)
+            self.parts = {}  # the files after this one are read here
+            return failed_report(path, exc)
+        report, _ = precheck(conn, path, parts[0].sha256, replace=options.get("replace", False))
+        if report.skipped is not None:
+            return report
+        if has_earlier(conn, report.source, report.sha256):  # a new version: read against it
+            return self.read_here(conn, path, **options)
+        failed = next((r.report for r in results if r.report.failed), None)
+        if failed is not None:
+            return failed
+        if not exact(conn, parts, results):
+            return self.read_here(conn, path, **options)
+        return commit(conn, results, options.get("on_record"))
+
+    @staticmethod
+    def read_here(conn: duckdb.DuckDBPyConnection, path: Path, **options: Any) -> FileReport:
+        """A file read by the writer itself, as by a single process."""
+        return ingest_file(conn, path, **options)
+
+    def close(self) -> None:
+        close = getattr(self.results, "close", None)
+        if close is not None:
+            close()  # stops the workers (Ctrl-C, an error)
+
+
+def exact(conn: duckdb.DuckDBPyConnection, parts: list[Part],
+          results: list[PartResult]) -> bool:
+    """Whether the workers' rows are those a single process stores now: no game the file looked
+    up is stored; no part looked up a game an earlier part stored without having it as a seed;
+    no deal number is stored by two parts; and the file is the one hashed."""
+    if any(r.report.sha256 != parts[0].sha256 for r in results):
+        return False
+    asked = set().union(*(r.asked for r in results))
+    if any(v is not None for v in store.stored_games(conn, asked).values()):
+        return False
+    earlier: set[str] = set()
+    deals: set[tuple[str, int]] = set()
+    for part, result in zip(parts, results, strict=True):
+        if (result.asked - {g for g, _, _ in part.seeds}) & earlier:
+            return False
+        games = result.tables.get(T.GAMES)
+        if games is not None:
+            earlier.update(games["game_id"].to_pylist())
+        ids = result.tables.get(T.DEALS)
+        if ids is not None:
+            mine = set(zip(ids["game_id"].to_pylist(), ids["deal_no"].to_pylist(), strict=True))
+            if mine & deals:
+                return False
+            deals |= mine
+    return True
+
+
+def merged(results: list[PartResult]) -> FileReport:
+    """One report of a file's parts (their counts added, in the parts' order)."""
+    first = results[0].report
+    report = FileReport(first.source, first.reader, first.sha256)
+    for r in (result.report for result in results):
+        report.records += r.records
+        report.stored += r.stored
+        report.duplicates += r.duplicates
+        report.quarantined += r.quarantined
+        report.replaced += r.replaced
+        report.games |= r.games
+        report.issues += r.issues[:KEEP_ISSUES - len(report.issues)]
+    return report
+
+
+def commit(conn: duckdb.DuckDBPyConnection, results: list[PartResult],
+           on_record: Callable[[int, int], None] | None) -> FileReport:
+    """Store a file's rows, its log row and its rescore marks in one transaction (as
+    ``ingest_file`` does); progress goes as the workers reported it."""
+    report = merged(results)
+    records = read = 0
+    for k, result in enumerate(results):
+        # a part's last tick repeats its last batch's (the file's end): said once, at the end
+        ticks = result.ticks if k + 1 == len(results) else result.ticks[:-1]
+        for r, done in ticks:
+            if on_record is not None:
+                on_record(records + r, read + done)
+        records += result.report.records
+        read += result.ticks[-1][1] if result.ticks else 0
+    now = datetime.now(UTC)
+    conn.execute("BEGIN")
+    try:
+        store.clear_quarantine(conn, report.source)
+        for table in dict.fromkeys(t for r in results for t in r.tables):
+            rows = pa.concat_tables([r.tables[table] for r in results if table in r.tables],
+                                    promote_options="default")
+            insert_arrow(conn, table, stamped(rows, now))
+        store.log_ingest(conn, {
+            "source": report.source, "sha256": report.sha256, "records": report.records,
+            "stored": report.stored, "duplicates": report.duplicates,
+            "quarantined": report.quarantined, "ingested_at": now})
+        store.mark_pending(conn, report.games)
+        players.register(conn, report.games)
+        conn.execute("COMMIT")
+    except BaseException:
+        with suppress(duckdb.Error):
+            conn.execute("ROLLBACK")
+        raise
+    return report
+
+
+def stamped(rows: pa.Table, now: datetime) -> pa.Table:
+    """``rows`` with their ``ingested_at`` set to the commit's time (the writer's clock)."""
+    if "ingested_at" not in rows.column_names:
+        return rows
+    at = rows.column_names.index("ingested_at")
+    column = pa.array([now] * rows.num_rows, type=rows.schema.field(at).type)
+    return rows.set_column(at, "ingested_at", column)
+
+
+def insert_arrow(conn: duckdb.DuckDBPyConnection, table: str, rows: pa.Table) -> None:
+    conn.register("_trickbook_part", rows)
+    try:
+        conn.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _trickbook_part")
+    finally:
+        conn.unregister("_trickbook_part")

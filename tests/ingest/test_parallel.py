@@ -1,0 +1,384 @@
+"""Parallel ingest gives the result of one process (docs/ingest.md, "Parallel ingest"): the same
+rows in every table, the same quarantine, ingest log and reports, whether the files are read by
+a process pool, a Dask cluster, or here; a large file cut into parts equals the file read whole;
+a worker that fails on a file makes that file ``failed`` while the others are stored."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from ingest import parallel
+from ingest.jsonl import READER
+from ingest.pipeline import FileReport, Progress, file_sha256, ingest_paths
+from model import variants as registry
+from model.variant import Variant
+from scoring.store import score_pending
+from sim.run import Plan, dask_imap, pool_imap, simulate
+from tests.ingest.conftest import SAMPLES, snapshot
+
+distributed = pytest.importorskip("distributed")
+
+TINY_PARTS = 4_096
+"""Part size that cuts every simulated file of these tests into parts..."""
+SMALL_BATCH = 16
+"""... read in batches of this many lines (a part is a run of whole batches)."""
+
+
+def in_process(fn: Callable[[Any], Any], tasks: list[Any]) -> Iterator[Any]:
+    """The worker function run here, task by task (the parts logic without processes)."""
+    return map(fn, tasks)
+
+
+def two_processes(fn: Callable[[Any], Any], tasks: list[Any]) -> Iterator[Any]:
+    return pool_imap(fn, tasks, 2, start="spawn")
+
+
+class Counted:
+    """Counts the files the writer commits from workers' rows and those it reads itself."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.committed: list[str] = []
+        self.parts: list[int] = []
+        self.read_here: list[str] = []
+        commit, read_here = parallel.commit, parallel.Writer.read_here
+
+        def counted_commit(conn: Any, results: list[parallel.PartResult], tick: Any
+                           ) -> FileReport:
+            self.committed.append(Path(results[0].report.source).name)
+            self.parts.append(len(results))
+            return commit(conn, results, tick)
+
+        def counted_read(conn: Any, path: Path, **kw: Any) -> FileReport:
+            self.read_here.append(path.name)
+            return read_here(conn, path, **kw)
+
+        monkeypatch.setattr(parallel, "commit", counted_commit)
+        monkeypatch.setattr(parallel.Writer, "read_here", staticmethod(counted_read))
+
+
+def run(paths: list[Path], db: Path, reading: Any = None, **kw: Any
+        ) -> tuple[list[FileReport], list[Progress]]:
+    ticks: list[Progress] = []
+    extra = {} if reading is None else {"reading": reading}
+    reports = ingest_paths(paths, db, score=score_pending, progress=ticks.append, **extra, **kw)
+    return reports, ticks
+
+
+def deal_lines(path: Path) -> list[str]:
+    return [t for t in path.read_text().splitlines() if '"record":"deal"' in t]
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Samples of every variant and format, simulated files, broken files, a copy, deals whose
+    games are in other files (read before and after them), and duplicates across files."""
+    root = tmp_path_factory.mktemp("mixed")
+    shutil.copytree(SAMPLES, root / "samples")
+    for variant in ("greek-prefa", "balkan", "swabian", "bridge-duplicate"):
+        simulate(Plan(variant, 3, 6, seed=5), out=root / "sim" / f"{variant}.jsonl", workers=1)
+    broken = root / "broken"
+    broken.mkdir()
+    greek = (root / "sim" / "greek-prefa.jsonl").read_bytes()
+    (broken / "cut.jsonl").write_bytes(greek[: len(greek) // 2])
+    (broken / "noise.jsonl").write_bytes(b'{"record": "deal"\n\xff\xfe\x00garbage\n[1, 2]\n')
+    shutil.copy(SAMPLES / "league.jsonl", root / "copy-of-league.jsonl")
+    balkan = deal_lines(root / "sim" / "balkan.jsonl")
+    changed = json.loads(balkan[1])
+    changed["dealer"] = "P3" if changed["dealer"] != "P3" else "P2"
+    # read before sim/ (sorted walk): its deals' games are stored only later in the run
+    (root / "early-deals.jsonl").write_text("\n".join(balkan[:2]) + "\n")
+    # read after sim/: duplicates and a changed deal of stored games
+    (root / "zz-late-deals.jsonl").write_text(
+        "\n".join([*balkan[:3], json.dumps(changed)]) + "\n")
+    return root
+
+
+def change_a_file(folder: Path) -> None:
+    """A new version of a simulated file: one deal dropped, one changed."""
+    path = folder / "sim" / "swabian.jsonl"
+    lines = path.read_text().splitlines()
+    deals = [k for k, t in enumerate(lines) if '"record":"deal"' in t]
+    edited = json.loads(lines[deals[2]])
+    edited["deal_no"] = 99
+    lines[deals[2]] = json.dumps(edited)
+    del lines[deals[-1]]
+    path.write_text("\n".join(lines) + "\n")
+
+
+@pytest.fixture(scope="module")
+def runs(folder: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[Any, Any]:
+    """The folder ingested, then ingested again after a file changed: in one process, with two
+    worker processes, and on a Dask LocalCluster of two workers (both cutting files in parts)."""
+    out = tmp_path_factory.mktemp("runs")
+    names = ("one", "pool", "dask")
+    copies = {n: out / f"folder-{n}" for n in names}
+    for n in names:
+        shutil.copytree(folder, copies[n])
+    found: dict[Any, Any] = {}
+    with pytest.MonkeyPatch.context() as mp, distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True,
+            dashboard_address=None) as cluster:
+        counted = Counted(mp)
+
+        def on_dask(fn: Callable[[Any], Any], tasks: list[Any]) -> Iterator[Any]:
+            return dask_imap(fn, tasks, cluster.scheduler_address)
+
+        readings = {"one": None, "pool": parallel.reading(two_processes, 2, TINY_PARTS),
+                    "dask": parallel.reading(on_dask, 2, TINY_PARTS)}
+        for n in names:
+            db = out / f"{n}.duckdb"
+            first = run([copies[n]], db, readings[n], batch=SMALL_BATCH)
+            found[n, "first"] = (*first, snapshot(db))
+            change_a_file(copies[n])
+            second = run([copies[n]], db, readings[n], batch=SMALL_BATCH)
+            found[n, "second"] = (*second, snapshot(db))
+    found["counted"], found["roots"] = counted, copies
+    return found
+
+
+def moved(value: Any, root: Path) -> Any:
+    """A report (or a progress report) with its folder written ``<root>`` (each run reads its
+    own copy of the folder)."""
+    if isinstance(value, Progress):
+        return replace(value, source=value.source.replace(str(root), "<root>"))
+    issues = [replace(i, source=i.source.replace(str(root), "<root>"),
+                      message=i.message.replace(str(root), "<root>")) for i in value.issues]
+    return replace(value, source=value.source.replace(str(root), "<root>"), issues=issues,
+                   skipped=value.skipped and value.skipped.replace(str(root), "<root>"))
+
+
+@pytest.mark.parametrize("how", ["pool", "dask"])
+@pytest.mark.parametrize("when", ["first", "second"])
+def test_workers_store_what_one_process_stores(runs: dict[Any, Any], how: str, when: str,
+                                                tmp_path_factory: pytest.TempPathFactory
+                                                ) -> None:
+    one_reports, one_ticks, one_rows = runs["one", when]
+    reports, ticks, rows = runs[how, when]
+    assert one_rows.keys() == rows.keys()
+    for table in one_rows:
+        same = [str(v).replace(f"folder-{how}", "folder-one") for v in rows[table]]
+        assert same == [str(v) for v in one_rows[table]], table
+    roots = runs["roots"]
+    assert [moved(r, roots[how]) for r in reports] == [moved(r, roots["one"])
+                                                       for r in one_reports]
+    assert [moved(p, roots[how]) for p in ticks] == [moved(p, roots["one"]) for p in one_ticks]
+
+
+def test_the_mixed_folder_holds_what_the_comparison_needs(runs: dict[Any, Any]) -> None:
+    """Every kind of outcome is in the runs compared above, and the workers' rows were committed
+    (not only files read again by the writer)."""
+    reports, _, rows = runs["one", "first"]
+    assert any(r.skipped and r.skipped.startswith("same content as") for r in reports)
+    assert {i.code for r in reports for i in r.issues} >= {"parse", "unknown-game",
+                                                           "deal-conflict"}
+    assert any(r.duplicates for r in reports)
+    assert {"deals_greek", "deals_balkan", "deals_swabian", "deals_bridge"} <= {
+        t for t, v in rows.items() if v}
+    second, _, _ = runs["one", "second"]
+    assert [r.stored for r in second if r.source.endswith("swabian.jsonl")] == [1]
+    counted = runs["counted"]
+    # the deals read early are committed from the workers (their games are not stored yet), the
+    # late ones are read again here (their games are stored); some files were cut in parts
+    assert "early-deals.jsonl" in counted.committed and "zz-late-deals.jsonl" in counted.read_here
+    assert counted.committed.count("balkan.jsonl") == 2  # pool and Dask, the first runs
+    assert max(counted.parts) >= 2
+
+
+# --- a large file cut into parts ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A JSON Lines file of games of four variants, with lines that make parts interact: a game
+    line repeated and changed in later parts, a deal before its game, bad and blank lines, a
+    byte order mark, Windows line ends."""
+    root = tmp_path_factory.mktemp("big")
+    lines: list[str] = []
+    for variant in ("greek-prefa", "balkan", "swabian", "bridge-duplicate"):
+        path = root / f"{variant}.jsonl"
+        simulate(Plan(variant, 4, 5, seed=11), out=path, workers=1)
+        lines += path.read_text().splitlines()
+    game = next(t for t in lines if '"record":"game"' in t)
+    other = json.loads(game)
+    other["players"] = list(reversed(other["players"]))
+    late = next(t for t in reversed(lines) if '"record":"game"' in t)
+    late_deal = next(t for t in reversed(lines) if '"record":"deal"' in t)
+    lines.insert(3, late_deal)  # before its game line: unknown-game
+    lines += ["", game, json.dumps(other), "not json", late + "\r"]
+    path = root / "big.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + "\n".join(lines).encode() + b"\n")
+    return path
+
+
+def test_the_scan_finds_every_line_that_may_be_a_game(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_bytes(b'{"record":"game","a":1}\n{"x":"game"}\n\n{"record": "deal"}\n'
+                     b'{"record":"game","game":"game"}\r\nlast "game"')
+    assert list(parallel.game_lines(path)) == [
+        (1, '{"record":"game","a":1}'), (2, '{"x":"game"}'),
+        (5, '{"record":"game","game":"game"}\r'), (6, 'last "game"')]
+
+
+def test_parts_cover_the_file_line_by_line(big: Path) -> None:
+    """Each part is read in the batches the whole file is read in (same lines, same numbers)."""
+    whole = [list(batch) for batch in READER.read_lines(big, 7)]
+    for pieces in (2, 3, 7):
+        cut = parallel.cuts(big, pieces, batch=7)
+        assert len(cut) == pieces and cut[0][0] == 0 and cut[-1][1] == big.stat().st_size
+        assert all(a[1] == b[0] for a, b in pairwise(cut))
+        parts = [list(batch) for start, stop, before in cut
+                 for batch in READER.part(start, stop, before).read_lines(big, 7)]
+        assert parts == whole
+
+
+@pytest.mark.parametrize("pieces", [2, 3, 5])
+def test_a_file_in_parts_equals_the_file_read_whole(big: Path, tmp_path: Path, pieces: int,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    counted = Counted(monkeypatch)
+    one, one_ticks = run([big], tmp_path / "one.duckdb", batch=9)
+    assert len(parallel.split(big, "-", pieces, batch=9)) == pieces
+    reading = parallel.reading(in_process, pieces, big.stat().st_size // pieces)
+    split, ticks = run([big], tmp_path / "parts.duckdb", reading, batch=9)
+    assert counted.committed == ["big.jsonl"] and counted.read_here == []
+    assert split == one
+    assert snapshot(tmp_path / "parts.duckdb") == snapshot(tmp_path / "one.duckdb")
+    assert ticks == one_ticks
+    assert {i.code for i in one[0].issues} >= {"unknown-game", "game-conflict", "parse"}
+
+
+def test_a_deal_in_two_parts_makes_the_writer_read_the_file(big: Path, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """The same deal number in two parts (a duplicate, then a conflict): the parts cannot know
+    it, so the file is read by the writer, as by one process."""
+    text = big.read_text(encoding="utf-8-sig")
+    first_deal = next(t for t in text.splitlines() if '"record":"deal"' in t)
+    changed = json.loads(first_deal)
+    changed["dealer"] = "P2" if changed["dealer"] != "P2" else "P3"
+    path = tmp_path / "twice.jsonl"
+    path.write_text(text + first_deal + "\n" + json.dumps(changed) + "\n")
+    counted = Counted(monkeypatch)
+    one, _ = run([path], tmp_path / "one.duckdb", batch=9)
+    split, _ = run([path], tmp_path / "parts.duckdb",
+                   parallel.reading(in_process, 3, path.stat().st_size // 3), batch=9)
+    assert counted.read_here == ["twice.jsonl"]
+    assert split == one and one[0].duplicates >= 1
+    assert snapshot(tmp_path / "parts.duckdb") == snapshot(tmp_path / "one.duckdb")
+
+
+def test_the_parts_know_the_games_of_earlier_parts(big: Path) -> None:
+    parts = parallel.split(big, file_sha256(big), 3, batch=9)
+    assert parts[0].seeds == ()
+    assert len(parts[1].seeds) < len(parts[2].seeds) <= 16
+    results = [parallel.read_part(p) for p in parts]
+    conn = duckdb.connect()
+    try:
+        for table in ("games", "rescore_pending"):
+            conn.execute(f"CREATE TABLE {table} (game_id VARCHAR, variant VARCHAR, "
+                         "record VARCHAR)" if table == "games" else
+                         f"CREATE TABLE {table} (game_id VARCHAR)")
+        assert parallel.exact(conn, parts, results)
+        # a part that was not told of an earlier part's games would not be exact
+        blind = [parts[0], *(parallel.Part(p.path, p.sha256, p.start, p.stop, p.lines_before)
+                             for p in parts[1:])]
+        assert not parallel.exact(conn, blind, [parallel.read_part(p) for p in blind])
+    finally:
+        conn.close()
+
+
+# --- a worker that fails ------------------------------------------------------------------------
+
+
+class _NoTable:
+    """A variant whose ``deals_<variant>`` table cannot be named (a bug met while storing)."""
+
+    def __init__(self, v: Variant) -> None:
+        self._v = v
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._v, name)
+
+    @property
+    def deals_table(self) -> str:
+        raise RuntimeError("no table for balkan deals (a bug planted by the test)")
+
+
+def balkan_fails(name: str) -> Any:
+    """The variant registry, with Balkan failing when its deals are stored."""
+    v = registry.variant(name)
+    return _NoTable(v) if v.name == "balkan" else v
+
+
+def test_a_worker_that_fails_on_a_file_fails_only_that_file(folder: Path, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    counted = Counted(monkeypatch)
+    files = [folder / "sim" / f"{v}.jsonl" for v in ("greek-prefa", "balkan", "swabian")]
+    one, _ = run(files, tmp_path / "one.duckdb", variants=balkan_fails)
+    two, _ = run(files, tmp_path / "two.duckdb", parallel.reading(two_processes, 2),
+                 variants=balkan_fails)
+    assert counted.read_here == ["greek-prefa.jsonl"]  # the first, while the workers start
+    assert two == one
+    assert two[1].failed == "RuntimeError: no table for balkan deals (a bug planted by the test)"
+    assert [r.stored > 0 and r.failed is None for r in two] == [True, False, True]
+    assert snapshot(tmp_path / "two.duckdb") == snapshot(tmp_path / "one.duckdb")
+
+
+def swabian_kills_its_process(name: str) -> Any:
+    """The variant registry, with the process ending at once when a Swabian game is read."""
+    v = registry.variant(name)
+    if v.name == "swabian":
+        os._exit(3)
+    return v
+
+
+def test_a_worker_process_that_dies_fails_the_file_it_read(folder: Path, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """The pool breaks: the file waited for is ``failed`` (the first the workers read, so it
+    is the one that ended its worker), and the files after it are read by the writer."""
+    counted = Counted(monkeypatch)
+    files = [folder / "sim" / f"{v}.jsonl" for v in ("balkan", "swabian", "greek-prefa")]
+    reports, _ = run(files, tmp_path / "two.duckdb", parallel.reading(two_processes, 2),
+                     variants=swabian_kills_its_process)
+    assert reports[1].failed is not None and "BrokenProcessPool" in reports[1].failed
+    assert [r.stored > 0 and r.failed is None for r in reports] == [True, False, True]
+    assert counted.read_here == ["balkan.jsonl", "greek-prefa.jsonl"]
+
+
+def no_workers(fn: Callable[[Any], Any], tasks: list[Any]) -> Iterator[Any]:
+    raise AssertionError("no worker may start")
+
+
+def test_strict_mode_reads_one_file_at_a_time(folder: Path, tmp_path: Path) -> None:
+    reports, _ = run([folder / "sim"], tmp_path / "s.duckdb", parallel.reading(no_workers, 2),
+                     strict=True)
+    assert len(reports) == 4 and all(r.stored for r in reports)
+    with pytest.raises(AssertionError, match="no worker may start"):
+        run([folder / "sim"], tmp_path / "t.duckdb", parallel.reading(no_workers, 2))
+
+
+def test_a_stop_between_files_keeps_the_files_stored_and_ends_the_workers(
+        folder: Path, tmp_path: Path) -> None:
+    """The first Ctrl-C (``should_stop``): the files stored so far stay, the workers' read-ahead
+    is dropped, and the result is that of one process stopped at the same file."""
+
+    def after_two() -> Callable[[], bool]:
+        asked = iter(range(100))
+        return lambda: next(asked) >= 2
+
+    one = ingest_paths([folder / "sim"], tmp_path / "one.duckdb", should_stop=after_two())
+    two = ingest_paths([folder / "sim"], tmp_path / "two.duckdb", should_stop=after_two(),
+                       reading=parallel.reading(two_processes, 2))
+    assert len(two) == 2 and two == one
+    assert snapshot(tmp_path / "two.duckdb") == snapshot(tmp_path / "one.duckdb")
