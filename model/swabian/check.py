@@ -8,10 +8,13 @@ Every message a person reads names cards in German ("Herz Ober").
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from model.cards import DECK_32, CardError, format_card_german, iter_cards, rank_of
 from model.problems import Code, Problem
 from model.swabian import auction
 from model.swabian.games import BETTEL, DURCHMARSCH, label, parse_game
+from model.swabian.params import SwabianRules
 from model.swabian.play import Played, replay_play
 from model.swabian.records import SwabianDeal, SwabianGame
 from model.tricks import card_index
@@ -140,6 +143,17 @@ def _deck(game: SwabianGame, deal: SwabianDeal) -> tuple[list[int], int] | Probl
     return masks, talon
 
 
+@lru_cache(maxsize=1 << 16)
+def auction_of(calls: tuple[tuple[int, str], ...], vorhand: int, rules: SwabianRules,
+               names: tuple[str, ...]) -> auction.Won | auction.CallError:
+    """The end of an auction (4), or its first fault: ``auction.run`` once per distinct
+    sequence of calls, seating and rules (a file repeats the usual auctions many times)."""
+    try:
+        return auction.run(calls, vorhand, rules, names)
+    except auction.CallError as exc:
+        return exc
+
+
 def check_cards(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
     """Cards, when recorded: deck, Kunstwerk, auction, discard, play (records.md 1.2)."""
     players = list(game.players)
@@ -147,12 +161,10 @@ def check_cards(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
     vorhand = (seat[deal.dealer] + 1) % 3
     problems: list[Problem] = []
     if deal.auction is not None:
-        try:
-            won = auction.run(
-                [(seat[c.player], c.call) for c in deal.auction], vorhand, game.rules, players
-            )
-        except auction.CallError as exc:
-            problems.append(Problem(Code.AUCTION, str(exc)))
+        won = auction_of(tuple((seat[c.player], c.call) for c in deal.auction), vorhand,
+                         game.rules, tuple(players))
+        if isinstance(won, auction.CallError):
+            problems.append(Problem(Code.AUCTION, str(won)))
         else:
             problems += _against_auction(deal, won, players)
     if deal.hands is None and deal.talon is None:
