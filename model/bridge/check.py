@@ -17,7 +17,7 @@ from model.bridge.score import duplicate_score_ns
 from model.bridge.seats import SEATS, board_vulnerable, left_of, partner
 from model.cards import ACE, DECK_52, JACK, KING, QUEEN, TEN, CardError, format_card
 from model.problems import Code, Problem
-from model.tricks import card_index, replay
+from model.tricks import card_index, cards_mask, replay
 
 FAULTS = {
     "turn": "out of turn",
@@ -34,8 +34,7 @@ def seat_hands(game: BridgeGame, deal: BridgeDeal) -> list[int] | None:
     seat = {p: i for i, p in enumerate(game.players)}
     out = [0, 0, 0, 0]
     for name, cards in deal.hands.items():
-        for c in cards:
-            out[seat[name]] |= 1 << card_index(c)
+        out[seat[name]] |= cards_mask(cards)[0]
     return out
 
 

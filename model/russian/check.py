@@ -14,7 +14,7 @@ from model.russian.contracts import HALF_WHIST_LEVELS, parse_contract
 from model.russian.play import replay_contract, replay_raspasy
 from model.russian.records import RussianDeal, RussianGame
 from model.russian.seats import defenders, in_deal
-from model.tricks import card_index
+from model.tricks import card_index, dealt
 
 
 def symbols(cards: CardSet) -> str:
@@ -115,6 +115,9 @@ def _deck(players: list[str], deal: RussianDeal) -> tuple[list[CardSet], list[in
     hands = deal.hands or {}
     if set(hands) != set(players) or deal.talon is None:
         return Problem(Code.DECK, f"hands of {', '.join(players)} and the talon go together (1)")
+    whole = dealt([hands[p] for p in players], deal.talon, 10, 2, DECK_32)
+    if whole is not None:
+        return whole[0], [card_index(n) for n in deal.talon]
     masks: list[CardSet] = []
     seen = twice = 0
     for p in players:

@@ -17,7 +17,7 @@ from model.swabian.games import BETTEL, DURCHMARSCH, label, parse_game
 from model.swabian.params import SwabianRules
 from model.swabian.play import Played, replay_play
 from model.swabian.records import SwabianDeal, SwabianGame
-from model.tricks import card_index
+from model.tricks import card_index, dealt
 
 
 def german(cards: int) -> str:
@@ -111,6 +111,9 @@ def _deck(game: SwabianGame, deal: SwabianDeal) -> tuple[list[int], int] | Probl
     hands = deal.hands or {}
     if set(hands) != set(game.players) or deal.talon is None:
         return Problem(Code.DECK, "hands of all three players and the talon are needed together")
+    whole = dealt([hands[p] for p in game.players], deal.talon, 10, 2, DECK_32)
+    if whole is not None:
+        return whole
     masks: list[int] = []
     seen = 0
     twice = 0
