@@ -305,8 +305,7 @@ class _FileLoad:
             rest = mixed
         rest = list(rest)
         columns = columnar.accept(source, texts, [k for k in rest if not isinstance(k, Issue)
-                                                  and k not in early and k not in parsed],
-                                  validator)
+                                                  and k not in early], validator)
         for at in rest:
             if isinstance(at, Issue):
                 self.issue(at)

@@ -8,13 +8,10 @@ Every message a person reads names cards in German ("Herz Ober").
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from model.cards import DECK_32, CardError, format_card_german, iter_cards, rank_of
-from model.problems import Code, Problem
+from model.problems import Code, Problem, once_per_input
 from model.swabian import auction
 from model.swabian.games import BETTEL, DURCHMARSCH, label, parse_game
-from model.swabian.params import SwabianRules
 from model.swabian.play import Played, replay_play
 from model.swabian.records import SwabianDeal, SwabianGame
 from model.tricks import card_index, dealt
@@ -146,15 +143,8 @@ def _deck(game: SwabianGame, deal: SwabianDeal) -> tuple[list[int], int] | Probl
     return masks, talon
 
 
-@lru_cache(maxsize=1 << 16)
-def auction_of(calls: tuple[tuple[int, str], ...], vorhand: int, rules: SwabianRules,
-               names: tuple[str, ...]) -> auction.Won | auction.CallError:
-    """The end of an auction (4), or its first fault: ``auction.run`` once per distinct
-    sequence of calls, seating and rules (a file repeats the usual auctions many times)."""
-    try:
-        return auction.run(calls, vorhand, rules, names)
-    except auction.CallError as exc:
-        return exc
+judged_auction = once_per_input(auction.run, auction.CallError)
+"""``auction.run`` (4) once per distinct calls, Vorhand, rules and names."""
 
 
 def check_cards(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
@@ -164,9 +154,9 @@ def check_cards(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
     vorhand = (seat[deal.dealer] + 1) % 3
     problems: list[Problem] = []
     if deal.auction is not None:
-        won = auction_of(tuple((seat[c.player], c.call) for c in deal.auction), vorhand,
-                         game.rules, tuple(players))
-        if isinstance(won, auction.CallError):
+        won = judged_auction(tuple((seat[c.player], c.call) for c in deal.auction), vorhand,
+                             game.rules, tuple(players))
+        if isinstance(won, Exception):
             problems.append(Problem(Code.AUCTION, str(won)))
         else:
             problems += _against_auction(deal, won, players)
