@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,7 +24,7 @@ from ingest import columnar
 from ingest.jsonl import parse_line
 from ingest.pipeline import ingest_paths
 from ingest.source import Issue
-from ingest.validate import Accepted, Validator
+from ingest.validate import Accepted, Validator, too_wide
 from model.identity import canonical
 from model.variants import names
 from sim.drivers import SIMULATED
@@ -109,8 +110,8 @@ def _mutate(rng: random.Random, kind: int, d: dict[str, Any], games: list[str]) 
     elif kind == 14 and d:  # a null
         d[rng.choice(sorted(d))] = None
     elif kind == 15:  # an unknown field, or a default written out
-        d[rng.choice(["note", "variant", "hand", "kunstwerk", "four_aces", "board"])] = \
-            rng.choice(["x", False, True, 1, 0])
+        d[rng.choice(["note", "variant", "hand", "kunstwerk", "four_aces", "board", "board"])] = \
+            rng.choice(["x", False, True, 1, 0, 2**31, 2**63, 2**70])
     elif kind == 16:
         d["dealer"] = rng.choice([*players, *ODD])
     elif kind == 17 and d.get("talon"):
@@ -234,3 +235,17 @@ def test_a_mixed_file_gives_the_same_tables_with_the_columnar_path_on_and_off(
         (off.records, off.stored, off.duplicates, off.quarantined)
     assert on.quarantined > 0 and on.duplicates > 0
     assert snapshot(tmp_path / "on.duckdb") == snapshot(tmp_path / "off.duckdb")
+
+
+@settings(deadline=None, max_examples=200)
+@given(rows=st.lists(st.one_of(st.none(), st.fixed_dictionaries({
+    "a": st.one_of(st.none(), st.integers(-2**70, 2**70), st.booleans(), st.sampled_from(
+        [2**31 - 1, 2**31, -2**31, -2**31 - 1, 2**63 - 1, 2**63, -2**63 - 1])),
+    "b": st.one_of(st.none(), st.integers(-300, 300), st.sampled_from([255, 256, 0, -1])),
+    "c": st.text(max_size=2)})), max_size=8))
+def test_fits_is_too_wide_column_by_column(rows: list[dict[str, Any] | None]) -> None:
+    """``columnar.fits`` says of each row what ``validate.too_wide`` says (a missing row never
+    fits): the integer ranges of a Int32, UInt8 and a text column."""
+    schema = {"a": pl.Int32(), "b": pl.UInt8(), "c": pl.String()}
+    want = [r is not None and too_wide(r, schema) is None for r in rows]
+    assert columnar.fits(rows, schema).tolist() == want
