@@ -26,7 +26,7 @@ import duckdb
 import numpy as np
 import polars as pl
 
-from ingest import fastpath, fastpath_cards, fastpath_columns, players, store
+from ingest import columnar, fastpath, fastpath_cards, fastpath_columns, players, store
 from ingest.csv_sheet import sidecar_of
 from ingest.formats import expand, reader_for
 from ingest.jsonl import JsonlReader, parse_line
@@ -312,6 +312,9 @@ class _FileLoad:
                     if slow[k]:
                         mixed.append(k)
             rest = mixed
+        rest = list(rest)
+        columns = columnar.accept(source, texts, [k for k in rest if not isinstance(k, Issue)
+                                                  and k not in early], validator)
         for at in rest:
             if isinstance(at, Issue):
                 self.issue(at)
@@ -322,8 +325,8 @@ class _FileLoad:
                 continue
             n = len(self.deals)
             validator.position = k
-            self.take(parsed.pop(k) if k in parsed else parse_line(source, *texts[k]),
-                      validator)
+            self.take(columns.pop(k) if k in columns else parsed.pop(k) if k in parsed
+                      else parse_line(source, *texts[k]), validator)
             if len(self.deals) > n:
                 d = self.deals[-1].record
                 slow_ids.add((d.game_id, d.deal_no))  # type: ignore[union-attr]

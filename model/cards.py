@@ -93,6 +93,12 @@ def parse_card(text: str) -> Card:
     return card(SUIT_LETTERS.index(t[1]), RANK_LETTERS.index(t[0]))
 
 
+_USUAL: dict[str, Card] = {r + s: card(SUIT_LETTERS.index(s), RANK_LETTERS.index(r))
+                           for s in SUIT_LETTERS for r in RANK_LETTERS}
+"""The card of each name in its usual spelling (``"AS"``, ``"TH"``): what :func:`parse_card`
+reads it as, without reading it."""
+
+
 def format_card(c: Card) -> str:
     if not 0 <= c < 64 or rank_of(c) > ACE:
         raise CardError(f"not a card index: {c!r}")
@@ -129,7 +135,8 @@ def parse_cards(texts: Iterable[str]) -> CardSet:
     """Read a list of card names as a set; a repeated card is an error."""
     mask = 0
     for t in texts:
-        b = 1 << parse_card(t)
+        c = _USUAL.get(t)
+        b = 1 << (c if c is not None else parse_card(t))
         if mask & b:
             raise CardError(f"card {t!r} appears twice")
         mask |= b

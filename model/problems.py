@@ -6,8 +6,13 @@ stage turns into an ``Issue`` (what + where: source, line, record key) and a qua
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class Code(StrEnum):
@@ -51,3 +56,18 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
+
+
+def once_per_input(run: Callable[..., T], error: type[Exception]) -> Callable[..., T | Exception]:
+    """``run`` judged once per distinct (hashable) arguments: its result, or the ``error`` it
+    raised (returned, not raised). A verdict that depends on nothing but its arguments (an
+    auction: its calls, seating and rules) is the same each time a file repeats them."""
+
+    @lru_cache(maxsize=1 << 16)
+    def once(*args: Any) -> T | Exception:
+        try:
+            return run(*args)
+        except error as exc:
+            return exc
+
+    return once

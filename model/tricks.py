@@ -199,6 +199,23 @@ def card_index(text: str) -> Card:
     return c if c is not None else parse_card(text)
 
 
+def dealt(hands: Sequence[Sequence[str]], talon: Sequence[str], size: int, talon_size: int,
+          deck: CardSet) -> tuple[list[CardSet], CardSet] | None:
+    """The hands and the talon as masks when they partition ``deck`` exactly (``size`` cards in
+    each hand, ``talon_size`` in the talon, every card once); ``None`` otherwise, and the caller
+    finds what is wrong and says so. A quick test for the usual, valid deal."""
+    if len(talon) != talon_size or any(len(h) != size for h in hands):
+        return None
+    masks = [cards_mask(h)[0] for h in hands]
+    rest = cards_mask(talon)[0]
+    union = rest
+    for m in masks:
+        union |= m
+    if union != deck or sum(m.bit_count() for m in masks) + rest.bit_count() != deck.bit_count():
+        return None
+    return masks, rest
+
+
 def cards_mask(texts: Sequence[str]) -> tuple[CardSet, int]:
     """The set of the cards written as ``texts`` and how many names there were (more names than
     cards in the set means a repeat); raises ``CardError`` quoting a name that is not a card."""

@@ -23,8 +23,11 @@ from model.balkan.contracts import (
 from model.balkan.params import BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
 from model.cards import DECK_32, CardError, count, format_cards, parse_cards
-from model.problems import Code, Problem
+from model.problems import Code, Problem, once_per_input
 from model.tricks import card_index, legal_cards, trick_winner
+
+judged_auction = once_per_input(run_auction, CallError)
+"""``run_auction`` (4) once per distinct bidders, calls and rules."""
 
 
 def active_players(game: BalkanGame, dealer: str) -> list[str]:
@@ -193,10 +196,10 @@ def _check_cards(game: BalkanGame, deal: BalkanDeal, active: list[str], contract
         return probs
     rules = game.rules
     if deal.auction is not None:
-        try:
-            res = run_auction(active, [(c.player, c.call) for c in deal.auction], rules)
-        except CallError as exc:
-            return [Problem(Code.AUCTION, str(exc))]
+        res = judged_auction(tuple(active), tuple((c.player, c.call) for c in deal.auction),
+                             rules)
+        if isinstance(res, Exception):
+            return [Problem(Code.AUCTION, str(res))]
         if res.winner != deal.declarer:
             return [Problem(Code.AUCTION,
                             f"the auction is won by {res.winner!r}, the deal names "

@@ -8,14 +8,16 @@ replay with its claim. A stated ``score_ns`` of a duplicate deal is checked agai
 
 from __future__ import annotations
 
-from model.bridge.auction import run_auction
+from functools import lru_cache
+
+from model.bridge.auction import AuctionResult, run_auction
 from model.bridge.contracts import NOTRUMP, TRUMP_SUIT, Contract, ContractError, parse_contract
 from model.bridge.records import BridgeDeal, BridgeGame
 from model.bridge.score import duplicate_score_ns
 from model.bridge.seats import SEATS, board_vulnerable, left_of, partner
 from model.cards import ACE, DECK_52, JACK, KING, QUEEN, TEN, CardError, format_card
 from model.problems import Code, Problem
-from model.tricks import card_index, replay
+from model.tricks import card_index, cards_mask, replay
 
 FAULTS = {
     "turn": "out of turn",
@@ -32,8 +34,7 @@ def seat_hands(game: BridgeGame, deal: BridgeDeal) -> list[int] | None:
     seat = {p: i for i, p in enumerate(game.players)}
     out = [0, 0, 0, 0]
     for name, cards in deal.hands.items():
-        for c in cards:
-            out[seat[name]] |= 1 << card_index(c)
+        out[seat[name]] |= cards_mask(cards)[0]
     return out
 
 
@@ -141,20 +142,29 @@ def _auction(game: BridgeGame, deal: BridgeDeal, contract: Contract | None) -> l
         if seat[call.player] != (dealer + i) % 4:
             return [Problem(Code.AUCTION, f"call {i + 1} {call.call!r} by {call.player!r} out of "
                                           f"turn ({SEATS[(dealer + i) % 4]} to call)")]
-    result = run_auction(dealer, [c.call for c in calls])
+    said = tuple(c.call for c in calls)
+    result = auction_of(dealer, said)
     if result.problems:
         return [Problem(Code.AUCTION, "; ".join(result.problems))]
-    hint = _missing_passes(game, deal, contract, dealer, [c.call for c in calls])
     if str(result.contract or "") != str(contract or ""):
+        hint = _missing_passes(game, deal, contract, dealer, list(said))
         return [Problem(Code.CONTRACT_NOT_ALLOWED,
                         f"the auction ends in {result.contract or 'passed out'}, "
                         f"the record says {deal.contract or 'passed out'}{hint}")]
     if result.declarer is not None and game.players[result.declarer] != deal.declarer:
+        hint = _missing_passes(game, deal, contract, dealer, list(said))
         return [Problem(Code.CONTRACT_NOT_ALLOWED,
                         f"declarer is {SEATS[result.declarer]} ({game.players[result.declarer]}), "
                         f"first of the side to name the denomination (2.3), "
                         f"not {deal.declarer!r}{hint}")]
     return []
+
+
+@lru_cache(maxsize=1 << 16)
+def auction_of(dealer: int, calls: tuple[str, ...]) -> AuctionResult:
+    """``run_auction``, once per distinct dealer and sequence of calls (a file repeats the usual
+    auctions many times; the result is frozen)."""
+    return run_auction(dealer, list(calls))
 
 
 def _missing_passes(

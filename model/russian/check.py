@@ -8,13 +8,16 @@ and cards are recorded, the cards (deck, auction, discard, legal play, replay ==
 from __future__ import annotations
 
 from model.cards import DECK_32, CardError, CardSet, format_card_symbol, iter_cards
-from model.problems import Code, Problem
+from model.problems import Code, Problem, once_per_input
 from model.russian import auction
 from model.russian.contracts import HALF_WHIST_LEVELS, parse_contract
 from model.russian.play import replay_contract, replay_raspasy
 from model.russian.records import RussianDeal, RussianGame
 from model.russian.seats import defenders, in_deal
-from model.tricks import card_index
+from model.tricks import card_index, dealt
+
+judged_auction = once_per_input(auction.run, auction.CallError)
+"""``auction.run`` once per distinct calls, seating, rules and names."""
 
 
 def symbols(cards: CardSet) -> str:
@@ -115,6 +118,9 @@ def _deck(players: list[str], deal: RussianDeal) -> tuple[list[CardSet], list[in
     hands = deal.hands or {}
     if set(hands) != set(players) or deal.talon is None:
         return Problem(Code.DECK, f"hands of {', '.join(players)} and the talon go together (1)")
+    whole = dealt([hands[p] for p in players], deal.talon, 10, 2, DECK_32)
+    if whole is not None:
+        return whole[0], [card_index(n) for n in deal.talon]
     masks: list[CardSet] = []
     seen = twice = 0
     for p in players:
@@ -175,11 +181,10 @@ def check_cards(game: RussianGame, deal: RussianDeal) -> list[Problem]:
     players = [names[s] for s in seats]
     problems: list[Problem] = []
     if deal.auction is not None:
-        try:
-            won = auction.run([(seat[c.player], c.call) for c in deal.auction], seats, game.rules,
-                              names)
-        except auction.CallError as exc:
-            problems.append(Problem(Code.AUCTION, str(exc)))
+        won = judged_auction(tuple((seat[c.player], c.call) for c in deal.auction),
+                             tuple(seats), game.rules, tuple(names))
+        if isinstance(won, Exception):
+            problems.append(Problem(Code.AUCTION, str(won)))
         else:
             problems += _against_auction(deal, won, names)
     if deal.hands is None and deal.talon is None:

@@ -9,12 +9,12 @@ Every message a person reads names cards in German ("Herz Ober").
 from __future__ import annotations
 
 from model.cards import DECK_32, CardError, format_card_german, iter_cards, rank_of
-from model.problems import Code, Problem
+from model.problems import Code, Problem, once_per_input
 from model.swabian import auction
 from model.swabian.games import BETTEL, DURCHMARSCH, label, parse_game
 from model.swabian.play import Played, replay_play
 from model.swabian.records import SwabianDeal, SwabianGame
-from model.tricks import card_index
+from model.tricks import card_index, dealt
 
 
 def german(cards: int) -> str:
@@ -108,6 +108,9 @@ def _deck(game: SwabianGame, deal: SwabianDeal) -> tuple[list[int], int] | Probl
     hands = deal.hands or {}
     if set(hands) != set(game.players) or deal.talon is None:
         return Problem(Code.DECK, "hands of all three players and the talon are needed together")
+    whole = dealt([hands[p] for p in game.players], deal.talon, 10, 2, DECK_32)
+    if whole is not None:
+        return whole
     masks: list[int] = []
     seen = 0
     twice = 0
@@ -140,6 +143,10 @@ def _deck(game: SwabianGame, deal: SwabianDeal) -> tuple[list[int], int] | Probl
     return masks, talon
 
 
+judged_auction = once_per_input(auction.run, auction.CallError)
+"""``auction.run`` (4) once per distinct calls, Vorhand, rules and names."""
+
+
 def check_cards(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
     """Cards, when recorded: deck, Kunstwerk, auction, discard, play (records.md 1.2)."""
     players = list(game.players)
@@ -147,12 +154,10 @@ def check_cards(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
     vorhand = (seat[deal.dealer] + 1) % 3
     problems: list[Problem] = []
     if deal.auction is not None:
-        try:
-            won = auction.run(
-                [(seat[c.player], c.call) for c in deal.auction], vorhand, game.rules, players
-            )
-        except auction.CallError as exc:
-            problems.append(Problem(Code.AUCTION, str(exc)))
+        won = judged_auction(tuple((seat[c.player], c.call) for c in deal.auction), vorhand,
+                             game.rules, tuple(players))
+        if isinstance(won, Exception):
+            problems.append(Problem(Code.AUCTION, str(won)))
         else:
             problems += _against_auction(deal, won, players)
     if deal.hands is None and deal.talon is None:
