@@ -81,6 +81,12 @@ class Variant:
     chips, ``bula`` soups and bula, ``we-they`` We/They above and below the line, ``traveller``
     a traveller line per board, ``pulya`` pool, hill and whists, ``cash`` the settlement unit per
     player."""
+    # A deal nobody declares is played, every player for his fewest tricks (Russian raspasy).
+    all_pass_play: bool = False
+    # Rules flag: all-pass play's first tricks are led by first hand in the talon cards' suits.
+    talon_lead_flag: str | None = None
+    # Does a deal record's declarer make his contract with these tricks (None: the review's).
+    declarer_made: Callable[[Mapping[str, Any], int], bool] | None = None
 
     @property
     def deals_table(self) -> str:

@@ -25,6 +25,7 @@ from sim.solver.contracts import (
     CONTRACTS,
     SWABIAN_CONTRACTS,
     Contract,
+    best_contracts,
     tricks_per_contract,
 )
 from sim.solver.engine import SolverInputError, legal
@@ -34,6 +35,7 @@ from sim.solver.search import (
     DURCHMARSCH_STOP,
     Goal,
     Stop,
+    TalonLead,
     best_cards,
     solve,
 )
@@ -50,7 +52,9 @@ __all__ = [
     "Goal",
     "SolverInputError",
     "Stop",
+    "TalonLead",
     "best_cards",
+    "best_contracts",
     "legal",
     "solve",
     "tricks_per_contract",
