@@ -176,8 +176,12 @@ def prepare(
     slen = [x.bit_count() for x in live]
 
     def relabel(cards: int) -> int:
-        return sum(_squeeze(live[s], (cards >> (16 * s)) & 0xFFFF) << (16 * s)
-                   for s in range(4))
+        out = 0
+        for s in range(4):
+            part = (cards >> (16 * s)) & 0xFFFF
+            if part:
+                out |= _squeeze(live[s], part) << (16 * s)
+        return out
 
     rh = [relabel(h) for h in hs]
     table = relabel(sum(1 << c for c in trick))
