@@ -92,6 +92,12 @@ class Variant:
     """Contracts ``<level><denomination>``: the denominations in bidding order, lowest first."""
     export_format: str | None = None
     """The file format ``trickbook export`` writes its games in (``ppn``, ``pbn``), if any."""
+    all_pass_play: bool = False
+    """A deal nobody declares is played, every player for his fewest tricks (Russian raspasy)."""
+    talon_lead_flag: str | None = None
+    """Rules flag: all-pass play's first tricks are led by first hand in the talon cards' suits."""
+    declarer_made: Callable[[Mapping[str, Any], int], bool] | None = None
+    """Does a deal record's declarer make his contract with these tricks (None: the review's)."""
 
     @property
     def deals_table(self) -> str:

@@ -146,6 +146,30 @@ CHECKS: tuple[Check, ...] = (
         needs=T.CARD_REVIEW,
     ),
     Check(
+        "review_invariant_per_player",
+        "in all-pass play (raspasy), for each player: his open-hand value before his first "
+        "card, plus his cards' costs, less what the others' cards gave him (never negative), "
+        "is his recorded tricks (docs/review.md)",
+        f"""WITH own AS (
+                SELECT game_id, deal_no, player, card_no, value_before, cost,
+                       lag(value_after) OVER (PARTITION BY game_id, deal_no, player
+                                              ORDER BY card_no) - value_before AS gift
+                FROM {T.CARD_REVIEW} WHERE side = 'self'),
+             players AS (
+                SELECT game_id, deal_no, player, arg_min(value_before, card_no) AS value_start,
+                       sum(cost) AS costs, coalesce(sum(gift), 0) AS gifts,
+                       coalesce(min(gift), 0) AS least_gift
+                FROM own GROUP BY game_id, deal_no, player)
+            SELECT p.game_id, p.deal_no, p.player, p.value_start, p.costs, p.gifts,
+                   json_extract_string(d.record, '$.tricks."' || replace(replace(
+                       p.player, '\\', '\\\\'), '"', '\\"') || '"')::INTEGER AS result
+            FROM players p JOIN {T.DEALS} d USING (game_id, deal_no)
+            WHERE p.least_gift < 0
+               OR result IS DISTINCT FROM p.value_start + p.costs - p.gifts
+            ORDER BY p.game_id, p.deal_no, p.player""",
+        needs=T.CARD_REVIEW,
+    ),
+    Check(
         "ingest_log_counts_every_record_once",
         "records = stored + duplicates + quarantined in every ingest_log row (records.md 2)",
         f"""SELECT source, sha256, records, stored, duplicates, quarantined FROM {T.INGEST_LOG}

@@ -41,11 +41,11 @@ from model.russian.seats import in_deal
 from sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
 from sim.bots._kernel import fewest_card, jit, suit_mask
 from sim.bots.evaluate import defender_tricks, misere_risk, suit_tricks
-from sim.bots.play import play_codes
+from sim.bots.play import play_all_pass_open, play_codes
 from sim.greek import Discards
 from sim.random_play import russian as random_play
 from sim.seeds import DECK_SEED, Dealer, game_rng
-from sim.solver import CONTRACTS, Contract, strain_of
+from sim.solver import CONTRACTS, Contract, TalonLead, strain_of
 from sim.swabian import bettel_discard
 
 VARIANT = "russian"
@@ -224,10 +224,15 @@ def raspasy_play(
     """Raspasy (4, 7): every player for the fewest tricks, first hand leading. With
     ``raspasy_talon_lead`` first hand leads the first two tricks, in the suit of the talon card
     turned up for each when he holds it (:func:`talon_lead`); then the winner of the second
-    trick leads."""
+    trick leads. Open-handed (``--play dd``) every player plays the solver's best card for
+    himself (``bots.play.play_all_pass_open``), the talon leads included."""
+    first, second = talon_order(talon)
+    if open_hands:
+        lead = TalonLead(0, (first >> 4, second >> 4)) if by_talon else None
+        moves_open, taken_open = play_all_pass_open(hands, 0, lead)
+        return [64 * s + c for s, c in moves_open], taken_open
     if not by_talon:
         return play_codes(hands, 0, -1, None, fewest=True, deck=DECK_32, open_hands=open_hands)
-    first, second = talon_order(talon)
     moves, left, taken, leader = talon_lead(np.array(hands, dtype=np.int64), talon, first,
                                             second)
     played = (hands[0] | hands[1] | hands[2]) & ~int(left[0] | left[1] | left[2])

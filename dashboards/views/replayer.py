@@ -204,10 +204,14 @@ def _review(review: pl.DataFrame, variant: str) -> None:
         return
     with st.expander("Review of play (open-hand)"):
         first = review.row(0, named=True)
-        st.caption(f"Open-hand value at the start: {first['value_start']} tricks for the "
-                   f"declaring side; recorded result: {first['result']}"
-                   + (" (claimed)" if first["claimed"] else "") + ". A card's cost is the "
-                   "tricks its side lost against best play.")
+        if first["value_start"] is None:  # all-pass play: valued per player (side 'self')
+            st.caption("Every player for himself: a card's cost is the tricks it cost the "
+                       "player who chose it, the two others playing against him.")
+        else:
+            st.caption(f"Open-hand value at the start: {first['value_start']} tricks for the "
+                       f"declaring side; recorded result: {first['result']}"
+                       + (" (claimed)" if first["claimed"] else "") + ". A card's cost is the "
+                       "tricks its side lost against best play.")
         best = st.toggle("Show the best cards", key="replay_best_cards")
         table = review.with_columns(
             pl.col("card").map_elements(lambda c: card_label(parse_card(c), variant),

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import polars as pl
 
 from model.cards import DECK_32
@@ -32,6 +35,12 @@ OUTCOME_SQL = f"""
                         ELSE taken >= level END AS made
             FROM (SELECT *, [tricks_0, tricks_1, tricks_2, tricks_3][declarer + 1] AS taken
                   FROM {TABLE.name})"""
+
+def declarer_made(rec: Mapping[str, Any], tricks: int) -> bool:
+    """The declarer makes his contract with its tricks, a misère with none (russian.md 6.2)."""
+    contract = parse_contract(str(rec["contract"]))
+    return tricks == 0 if contract.misere else tricks >= contract.level
+
 
 def trump(contract: str) -> int | None:
     """The trump suit of ``<tricks><S|C|D|H|NT>`` (1); none in no-trump and misère."""
@@ -68,4 +77,7 @@ VARIANT = Variant(
     contract_level=pl.when(pl.col("misere")).then(pl.lit(8)).otherwise(pl.col("level")),
     check_game=check_game,
     denominations=STRAINS,
+    all_pass_play=True,
+    talon_lead_flag="raspasy_talon_lead",
+    declarer_made=declarer_made,
 )

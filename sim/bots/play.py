@@ -16,12 +16,16 @@ highest cards; defenders against Bettel lead low and duck under the declarer's c
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from model.cards import SUIT_MASK, CardSet
 from model.tricks import beats, legal_cards, trick_winner
 from sim.bots import _kernel
+
+if TYPE_CHECKING:
+    from sim.solver import TalonLead
 
 Chooser = Callable[..., int]
 
@@ -305,7 +309,10 @@ def play_open(
 ) -> tuple[list[tuple[int, int]], list[int]]:
     """Play a deal out open-handed: every card is one the solver (``sim.solver.best_cards``)
     rates best for the player's side, the lowest such card on ties. The everybody-for-himself
-    game (``declarer = -1``) has no sides and falls back to the heuristics."""
+    game (``declarer = -1``) for the fewest tricks without trump is :func:`play_all_pass_open`;
+    any other game without sides falls back to the heuristics."""
+    if declarer < 0 and fewest and trump is None:
+        return play_all_pass_open(hands, leader)
     if declarer < 0:
         return play_heuristic(hands, leader, declarer, trump, fewest=fewest,
                               must_overtrump=must_overtrump, deck=deck)
@@ -354,6 +361,40 @@ def play_open(
             d_tricks += 1
         else:
             f_tricks += 1
+    return moves, taken
+
+
+def play_all_pass_open(
+    hands: list[CardSet], leader: int, talon_lead: TalonLead | None = None
+) -> tuple[list[tuple[int, int]], list[int]]:
+    """All-pass play (raspasy, russian.md 7) open-handed: every player plays a card the solver
+    rates best for himself, playing for his fewest tricks against the other two (the review's
+    per-player value, docs/review.md), the lowest such card on ties; ``talon_lead``: the
+    solver's ``TalonLead`` (first hand leads the first tricks in the turned cards' suits,
+    russian.md 4). Returns the (seat, card) moves and the tricks of each seat."""
+    from sim.solver import Goal, best_cards
+
+    left = list(hands)
+    taken = [0] * len(hands)
+    moves: list[tuple[int, int]] = []
+    while any(left):
+        trick: list[int] = []
+        seats: list[int] = []
+        for k in range(len(hands)):
+            seat = (leader + k) % len(hands)
+            values = best_cards(left, leader, seat, None, Goal.FEWEST, trick=trick,
+                                taken=(taken[seat], sum(taken) - taken[seat]),
+                                talon_lead=talon_lead)
+            c = min(values, key=lambda card: (values[card], card))
+            left[seat] &= ~(1 << c)
+            trick.append(c)
+            seats.append(seat)
+            moves.append((seat, c))
+        leader = seats[trick_winner(trick, None)]
+        taken[leader] += 1
+        tricks_left = max(h.bit_count() for h in left)
+        if talon_lead is not None and tricks_left and talon_lead.suit(tricks_left) is not None:
+            leader = talon_lead.seat
     return moves, taken
 
 

@@ -28,10 +28,11 @@ from model.bridge.score import duplicate_score
 from model.bridge.seats import NS, is_vulnerable, side_of
 from model.greek.contracts import parse_contract as greek_contract
 from model.swabian.games import parse_game, won
+from model.variants import variant as lookup
 from scoring.bridge.dd import deal_vulnerable, par_of, pbn_deal
 from sim.analysis import position, solver_contracts
 from sim.review.rows import DealReview, DecisionReview
-from sim.solver import Goal, tricks_per_contract
+from sim.solver import best_contracts, tricks_per_contract
 
 DEFENDING = frozenset({"play", "invite", "alone", "whist", "half"})
 """Recorded defence decisions that defend the contract (records.md 1.2 ``defence``)."""
@@ -39,6 +40,9 @@ DEFENDING = frozenset({"play", "invite", "alone", "whist", "half"})
 
 def made(variant: str, rec: dict[str, Any], tricks: int) -> bool:
     """Does the declarer make the contract recorded with ``tricks``?"""
+    own = lookup(variant).declarer_made
+    if own is not None:
+        return own(rec, tricks)
     contract = str(rec["contract"])
     if variant == "greek-prefa":
         return tricks >= greek_contract(contract.strip().upper())[0]
@@ -50,6 +54,8 @@ def made(variant: str, rec: dict[str, Any], tricks: int) -> bool:
 def preference_decisions(variant: str, players: list[str], rec: dict[str, Any],
                          review: DealReview) -> list[DecisionReview]:
     """The declarer's contract and the defenders' decisions of a reviewed Preference deal."""
+    start = review.value_start
+    assert start is not None, "a contract deal has a value at the start"
     everyone = position(variant, players, {**rec, "play": None,
                                            "tricks": {p: 0 for p in rec.get("hands") or {}}})
     placed = position(variant, players, rec)
@@ -59,15 +65,12 @@ def preference_decisions(variant: str, players: list[str], rec: dict[str, Any],
     contracts = solver_contracts(variant)
     goal = contracts[name].goal
     others = [c for c in contracts.values() if c.goal is goal and c.name != name]
-    values = {name: review.value_start, **tricks_per_contract(hands, leader, declarer, others)}
-    pick = min if goal is Goal.FEWEST else max
-    best = pick(values.values())
+    best, names = best_contracts(hands, leader, declarer, others, {name: start})
     out = [DecisionReview(
-        1, str(rec["declarer"]), "contract", name,
-        tuple(n for n, v in values.items() if v == best), values[name], best,
-        abs(best - values[name]), made(variant, rec, review.value_start),
+        1, str(rec["declarer"]), "contract", name, names, start, best,
+        abs(best - start), made(variant, rec, start),
     )]
-    full = review.value_start if everyone[:2] == (hands, leader) else tricks_per_contract(
+    full = start if everyone[:2] == (hands, leader) else tricks_per_contract(
         everyone[0], everyone[1], everyone[2], [contracts[name]])[name]
     fails = not made(variant, rec, full)
     for player, decision in sorted((rec.get("defence") or {}).items()):
@@ -82,12 +85,14 @@ def preference_decisions(variant: str, players: list[str], rec: dict[str, Any],
 def bridge_decisions(players: list[str], rec: dict[str, Any], review: DealReview
                      ) -> list[DecisionReview]:
     """The contract against par, and the claim when the play ended in one."""
+    start, end = review.value_start, review.value_end
+    assert start is not None and end is not None, "a contract deal has a value at the start"
     seat = {p: i for i, p in enumerate(players)}
     declarer = seat[str(rec["declarer"])]
     contract = bridge_contract(str(rec["contract"]))
     vul = deal_vulnerable(rec)
     side = side_of(declarer)
-    dd_score = duplicate_score(contract, review.value_start, is_vulnerable(vul, side))
+    dd_score = duplicate_score(contract, start, is_vulnerable(vul, side))
     par_ns, par_contracts = par_of(pbn_deal([rec["hands"][p] for p in players]), vul,
                                    seat[str(rec["dealer"])])
     par = par_ns if side == NS else -par_ns
@@ -96,7 +101,7 @@ def bridge_decisions(players: list[str], rec: dict[str, Any], review: DealReview
                           dd_score >= par)]
     if review.claimed and review.result is not None:
         out.append(DecisionReview(2, str(rec["declarer"]), "claim", str(review.result),
-                                  (str(review.value_end),), review.result, review.value_end,
-                                  max(0, review.value_end - review.result),
-                                  review.result == review.value_end))
+                                  (str(end),), review.result, end,
+                                  max(0, end - review.result),
+                                  review.result == end))
     return out

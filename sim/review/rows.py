@@ -16,6 +16,8 @@ from model.cards import Card, format_card
 
 DECLARER = "declarer"
 DEFENCE = "defence"
+SELF = "self"
+"""The side of a card in all-pass play (raspasy): every player plays for himself."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +30,8 @@ class CardReview:
     player: str
     """Who chose the card (bridge: the declarer for dummy's cards)."""
     side: str
-    """``declarer`` or ``defence`` (bridge: the declaring side or the defending side)."""
+    """``declarer`` or ``defence`` (bridge: the declaring side or the defending side); ``self``
+    in all-pass play, where the values are the player's own tricks."""
     card: str
     value_before: int
     value_after: int
@@ -60,14 +63,15 @@ class DealReview:
     game_id: str
     deal_no: int
     variant: str
-    declarer: str
-    contract: str
+    declarer: str | None
+    """None in all-pass play (raspasy): its cards are valued per player (side ``self``)."""
+    contract: str | None
     fewest: bool
-    """The declarer plays for fewest tricks (misère, Bettel)."""
+    """The declarer plays for fewest tricks (misère, Bettel; every player in raspasy)."""
     result: int | None
     """The declaring side's tricks as recorded."""
-    value_start: int
-    value_end: int
+    value_start: int | None
+    value_end: int | None
     claimed: bool
     cards: tuple[CardReview, ...]
     decisions: tuple[DecisionReview, ...] = ()
@@ -114,6 +118,31 @@ def costs_by_side(review: DealReview) -> tuple[int, int]:
 def invariant_result(review: DealReview) -> int:
     """The result the costs predict: the value at the start, minus the declaring side's costs,
     plus the defence's (in the goal's own direction: misère and Bettel count the other way)."""
+    assert review.value_start is not None, "all-pass play: invariant_per_player"
     decl, defence = costs_by_side(review)
     sign = -1 if review.fewest else 1
     return review.value_start - sign * (decl - defence)
+
+
+def gifts(review: DealReview) -> list[tuple[str, int]]:
+    """All-pass play: for each card after a player's first, the tricks the others' cards in
+    between gave him: his value after his card before, less his value before this one (never
+    negative: the others, all hands open, play against him at best)."""
+    out: list[tuple[str, int]] = []
+    after: dict[str, int] = {}
+    for c in review.cards:
+        if c.player in after:
+            out.append((c.player, after[c.player] - c.value_before))
+        after[c.player] = c.value_after
+    return out
+
+
+def invariant_per_player(review: DealReview) -> dict[str, int]:
+    """All-pass play: the tricks of each player the rows predict, his value before his first
+    card, plus the costs of his cards, less what the others' cards gave him (``gifts``)."""
+    out: dict[str, int] = {}
+    for c in review.cards:
+        out[c.player] = out.get(c.player, c.value_before) + c.cost
+    for player, gift in gifts(review):
+        out[player] -= gift
+    return out

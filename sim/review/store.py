@@ -28,7 +28,7 @@ from model.variants import REGISTERED
 from sim.analysis import PREFERENCE_VARIANTS
 from sim.review.bridge import review_bridge
 from sim.review.preference import review_preference
-from sim.review.rows import DealReview, Skipped
+from sim.review.rows import CardReview, DealReview, Skipped
 
 BRIDGE_VARIANTS = tuple(v.name for v in REGISTERED if v.partnerships)
 """The games reviewed double-dummy by DDS (``sim/review/bridge.py``)."""
@@ -40,6 +40,8 @@ Task = tuple[str, int, str, list[str], str, str]
 CARD_SCHEMA = TABLES[CARD_REVIEW].schema
 DECISION_SCHEMA = TABLES[DECISION_REVIEW].schema
 DEAL_SCHEMA = TABLES[DEAL_REVIEW].schema
+assert list(CARD_SCHEMA) == ["game_id", "deal_no", *(f.name for f in fields(CardReview))], (
+    "card_review rows are built in the schema's order (frames)")
 
 
 def create_tables(conn: duckdb.DuckDBPyConnection) -> None:
@@ -79,7 +81,7 @@ def review_batch(tasks: list[Task]) -> list[DealReview | Skipped]:
 def frames(results: list[DealReview | Skipped]) -> dict[str, pl.DataFrame]:
     """The ``deal_review``, ``card_review`` and ``decision_review`` rows of reviewed deals."""
     deals: list[dict[str, Any]] = []
-    cards: list[dict[str, Any]] = []
+    cards: list[tuple[Any, ...]] = []  # a row per card, in CARD_SCHEMA's order
     decisions: list[dict[str, Any]] = []
     for r in results:
         if isinstance(r, Skipped):
@@ -91,10 +93,11 @@ def frames(results: list[DealReview | Skipped]) -> dict[str, pl.DataFrame]:
                       "result": r.result, "value_start": r.value_start,
                       "value_end": r.value_end, "claimed": r.claimed, "cards": len(r.cards)})
         key = {"game_id": r.game_id, "deal_no": r.deal_no}
-        cards += [{**key, **_fields(c), "best_cards": list(c.best_cards)} for c in r.cards]
+        cards += [(r.game_id, r.deal_no, c.card_no, c.player, c.side, c.card, c.value_before,
+                   c.value_after, c.cost, list(c.best_cards)) for c in r.cards]
         decisions += [{**key, **_fields(d), "best": list(d.best)} for d in r.decisions]
     return {DEAL_REVIEW: pl.DataFrame(deals, schema=DEAL_SCHEMA),
-            CARD_REVIEW: pl.DataFrame(cards, schema=CARD_SCHEMA),
+            CARD_REVIEW: pl.DataFrame(cards, schema=CARD_SCHEMA, orient="row"),
             DECISION_REVIEW: pl.DataFrame(decisions, schema=DECISION_SCHEMA)}
 
 

@@ -25,6 +25,7 @@ from sim.solver.contracts import (
     CONTRACTS,
     SWABIAN_CONTRACTS,
     Contract,
+    best_contracts,
     strain_of,
     tricks_per_contract,
 )
@@ -35,6 +36,7 @@ from sim.solver.search import (
     DURCHMARSCH_STOP,
     Goal,
     Stop,
+    TalonLead,
     best_cards,
     solve,
 )
@@ -51,7 +53,9 @@ __all__ = [
     "Goal",
     "SolverInputError",
     "Stop",
+    "TalonLead",
     "best_cards",
+    "best_contracts",
     "legal",
     "solve",
     "strain_of",

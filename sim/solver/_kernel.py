@@ -40,10 +40,23 @@ _ARRAYS = ("int64[:, ::1], int64[:, ::1], int64[::1], int64[::1], int8[::1], int
 stats, as ``engine.Table`` holds them."""
 _SEATS = "int64[::1], int64[::1], int64[::1]"
 """hands, nxt, slen."""
-SEARCH = f"int64({_SEATS}, {', '.join(['int64'] * 19)}, {_ARRAYS})"
-"""The one signature of ``search`` (hands, nxt, slen, 19 integers, the table)."""
-SOLVE_POSITION = f"int64({_SEATS}, {', '.join(['int64'] * 16)}, {_ARRAYS})"
-"""The one signature of ``solve_position`` (hands, nxt, slen, 16 integers, the table)."""
+
+
+def _signature(integers: int, extra: str = "") -> str:
+    """``int64(hands, nxt, slen, <integers> int64, [extra,] the table)``: the one signature of a
+    searching kernel (``jit_signed``: numba's disk cache reloads a recursive function only when
+    it has a single one)."""
+    return f"int64({_SEATS}, {', '.join(['int64'] * integers)}, {extra}{_ARRAYS})"
+
+
+SEARCH = _signature(21)
+"""``search``: 21 integers (trump ... tl_seat, alpha, beta, depth)."""
+MTD = _signature(21)
+"""``mtd``: 21 integers (trump ... tl_seat, lo, hi, g)."""
+SOLVE_POSITION = _signature(20)
+"""``solve_position``: 20 integers (trump ... tl_seat, floor, ceiling)."""
+CARD_VALUES = _signature(19, "int64[::1], ")
+"""``card_values``: 19 integers (trump ... tl_seat, value) and ``out``."""
 
 HASH_A = 0x9E3779B97F4A7C15 - (1 << 64)
 HASH_B = 0xC2B2AE3D27D4EB4F - (1 << 64)
@@ -305,17 +318,50 @@ def order_moves(
     return n
 
 
+@jit
+def talon_suit(tlead: int, rem: int) -> int:
+    """The suit the trick starting with ``rem`` tricks to play must be led in, or -1: raspasy's
+    talon leads (russian.md 4), ``tlead`` holding ``suit + 1`` in 3 bits at ``3 * rem``."""
+    if tlead == 0:
+        return -1
+    return ((tlead >> (3 * rem)) & 7) - 1
+
+
+@jit
+def next_leader(winner: int, left: int, nactive: int, tlead: int, tl_seat: int) -> int:
+    """Who leads the next trick (``left`` cards still held): its winner, or the seat of the
+    talon leads while they last (russian.md 4)."""
+    if tlead != 0 and left > 0 and talon_suit(tlead, left // nactive) >= 0:
+        return tl_seat
+    return winner
+
+
+@jit
+def seat_reps(
+    hands: Any, seat: int, allrem: int, pos: int, left: int, nactive: int, led: int, trump: int,
+    slen: Any, win_card: int, overtrump: int, tlead: int,
+) -> int:
+    """The seat's legal cards, one per run of equivalent cards (``legal_reps``); a talon lead
+    is a lead in the turned card's suit when the seat holds it, else any card (russian.md 4)."""
+    if pos == 0 and tlead != 0:
+        forced = talon_suit(tlead, left // nactive)
+        if forced >= 0:
+            return legal_reps(hands[seat], allrem, forced, -1, slen, win_card, 0)
+    return legal_reps(hands[seat], allrem, led, trump, slen, win_card, overtrump)
+
+
 @jit_signed(SEARCH)
 def search(
     hands: Any, nxt: Any, slen: Any, trump: int, overtrump: int, declarer: int, decl_max: int,
     cap_d: int, cap_f: int, nactive: int, left: int, seat: int, pos: int, led: int, win_card: int,
-    win_seat: int, table: int, dt: int, ft: int, alpha: int, beta: int, depth: int,
-    moves: Any, scores: Any, tt_k1: Any, tt_k2: Any, tt_lb: Any, tt_ub: Any, tt_mv: Any,
-    tt_stamp: Any, stamp: int, tt_mask: int, stats: Any,
+    win_seat: int, table: int, dt: int, ft: int, tlead: int, tl_seat: int, alpha: int,
+    beta: int, depth: int, moves: Any, scores: Any, tt_k1: Any, tt_k2: Any, tt_lb: Any,
+    tt_ub: Any, tt_mv: Any, tt_stamp: Any, stamp: int, tt_mask: int, stats: Any,
 ) -> int:
     """Fail-soft alpha-beta: the declarer's final trick count (exact inside ``(alpha, beta)``).
 
-    ``left`` counts the cards still held by all seats together.
+    ``left`` counts the cards still held by all seats together; ``tlead``, ``tl_seat``: the
+    talon leads (``talon_suit``).
     """
     stats[0] += 1
     zero = depth - depth  # 0 as an int64, not a literal: every recursive call has the one
@@ -354,7 +400,9 @@ def search(
         rf = cap_f - ft
         if rf > rem + 1:
             rf = rem + 1
-        if decl_max == 1:
+        if tlead & ((8 << (3 * rem)) - 1) != 0:
+            pass  # talon leads to come: the quick-trick bounds assume the winner leads on
+        elif decl_max == 1:
             q = quick_tricks(hands, seat, nxt, trump, slen)
             if q > 0:
                 if seat == declarer:
@@ -403,7 +451,8 @@ def search(
             tt_ub[idx] = hi - dt
             tt_mv[idx] = -1
     allrem = hands[0] | hands[1] | hands[2] | table
-    reps = legal_reps(hands[seat], allrem, led, trump, slen, win_card, overtrump)
+    reps = seat_reps(hands, seat, allrem, pos, left, nactive, led, trump, slen, win_card,
+                     overtrump, tlead)
     n = order_moves(
         reps, seat, pos, win_card, win_seat, trump, declarer, decl_max, allrem,
         moves[depth], scores[depth], hands, hint, nxt, nactive,
@@ -431,26 +480,20 @@ def search(
                 nwc = c
                 nws = seat
         if pos + 1 == nactive:
-            if nws == declarer:
-                v = search(
-                    hands, nxt, slen, trump, overtrump, declarer, decl_max, cap_d, cap_f, nactive,
-                    left - 1, nws, zero, zero - 1, zero, zero, zero, dt + 1, ft, a, b, depth + 1,
-                    moves, scores, tt_k1, tt_k2, tt_lb, tt_ub, tt_mv, tt_stamp, stamp, tt_mask,
-                    stats,
-                )
-            else:
-                v = search(
-                    hands, nxt, slen, trump, overtrump, declarer, decl_max, cap_d, cap_f, nactive,
-                    left - 1, nws, zero, zero - 1, zero, zero, zero, dt, ft + 1, a, b, depth + 1,
-                    moves, scores, tt_k1, tt_k2, tt_lb, tt_ub, tt_mv, tt_stamp, stamp, tt_mask,
-                    stats,
-                )
+            ndt = dt + 1 if nws == declarer else dt
+            nft = ft if nws == declarer else ft + 1
+            v = search(
+                hands, nxt, slen, trump, overtrump, declarer, decl_max, cap_d, cap_f, nactive,
+                left - 1, next_leader(nws, left - 1, nactive, tlead, tl_seat), zero, zero - 1,
+                zero, zero, zero, ndt, nft, tlead, tl_seat, a, b, depth + 1, moves, scores, tt_k1,
+                tt_k2, tt_lb, tt_ub, tt_mv, tt_stamp, stamp, tt_mask, stats,
+            )
         else:
             v = search(
                 hands, nxt, slen, trump, overtrump, declarer, decl_max, cap_d, cap_f, nactive,
-                left - 1, nxt[seat], pos + 1, nled, nwc, nws, table | bc, dt, ft, a, b,
-                depth + 1, moves, scores, tt_k1, tt_k2, tt_lb, tt_ub, tt_mv, tt_stamp, stamp,
-                tt_mask, stats,
+                left - 1, nxt[seat], pos + 1, nled, nwc, nws, table | bc, dt, ft, tlead, tl_seat,
+                a, b, depth + 1, moves, scores, tt_k1, tt_k2, tt_lb, tt_ub, tt_mv, tt_stamp,
+                stamp, tt_mask, stats,
             )
         hands[seat] ^= bc
         if is_max:
@@ -482,15 +525,43 @@ def search(
     return best
 
 
+@jit_signed(MTD)
+def mtd(
+    hands: Any, nxt: Any, slen: Any, trump: int, overtrump: int, declarer: int, decl_max: int,
+    cap_d: int, cap_f: int, nactive: int, left: int, seat: int, pos: int, led: int, win_card: int,
+    win_seat: int, table: int, dt: int, ft: int, tlead: int, tl_seat: int, lo: int, hi: int,
+    g: int, moves: Any, scores: Any, tt_k1: Any, tt_k2: Any, tt_lb: Any, tt_ub: Any, tt_mv: Any,
+    tt_stamp: Any, stamp: int, tt_mask: int, stats: Any,
+) -> int:
+    """The value by null-window searches (MTD(f)) sharing the table, the first at the guess
+    ``g``: exact when it lies in ``[lo, hi]``; ``lo`` when it is lower, at least ``hi`` when
+    higher."""
+    while lo < hi:
+        beta = g if g > lo else lo + 1
+        v = search(
+            hands, nxt, slen, trump, overtrump, declarer, decl_max, cap_d, cap_f, nactive, left,
+            seat, pos, led, win_card, win_seat, table, dt, ft, tlead, tl_seat, beta - 1, beta,
+            lo - lo, moves, scores, tt_k1, tt_k2, tt_lb, tt_ub, tt_mv, tt_stamp, stamp, tt_mask,
+            stats,
+        )
+        if v < beta:
+            hi = v
+        else:
+            lo = v
+        g = (lo + hi + 1) // 2
+    return lo
+
+
 @jit_signed(SOLVE_POSITION)
 def solve_position(
     hands: Any, nxt: Any, slen: Any, trump: int, overtrump: int, declarer: int, decl_max: int,
     cap_d: int, cap_f: int, nactive: int, left: int, seat: int, pos: int, led: int, win_card: int,
-    win_seat: int, table: int, dt: int, ft: int, moves: Any, scores: Any, tt_k1: Any,
-    tt_k2: Any, tt_lb: Any, tt_ub: Any, tt_mv: Any, tt_stamp: Any, stamp: int, tt_mask: int,
-    stats: Any,
+    win_seat: int, table: int, dt: int, ft: int, tlead: int, tl_seat: int, floor: int,
+    ceiling: int, moves: Any, scores: Any, tt_k1: Any, tt_k2: Any, tt_lb: Any, tt_ub: Any,
+    tt_mv: Any, tt_stamp: Any, stamp: int, tt_mask: int, stats: Any,
 ) -> int:
-    """Exact value by a sequence of null-window searches (MTD(f)) sharing the table."""
+    """Exact value of a position clamped to ``[floor, ceiling]`` (-1: no bound): a bound
+    tested first costs one null-window search when the value passes it."""
     rem = (left + pos) // nactive
     lo = dt
     hi = dt + rem
@@ -499,16 +570,104 @@ def solve_position(
     if lo > hi:
         return lo
     g = (lo + hi + 1) // 2
-    while lo < hi:
-        beta = g if g > lo else lo + 1
-        v = search(
-            hands, nxt, slen, trump, overtrump, declarer, decl_max, cap_d, cap_f, nactive, left,
-            seat, pos, led, win_card, win_seat, table, dt, ft, beta - 1, beta, lo - lo, moves,
-            scores, tt_k1, tt_k2, tt_lb, tt_ub, tt_mv, tt_stamp, stamp, tt_mask, stats,
-        )
-        if v < beta:
-            hi = v
+    if floor >= 0 and floor >= hi:
+        return floor
+    if ceiling >= 0 and ceiling <= lo:
+        return ceiling
+    if ceiling >= 0 and ceiling < hi:
+        hi = ceiling
+        g = hi
+    if floor >= 0 and floor > lo:
+        lo = floor
+        g = lo + 1
+    if lo >= hi:
+        return lo
+    v = mtd(
+        hands, nxt, slen, trump, overtrump, declarer, decl_max, cap_d, cap_f, nactive, left,
+        seat, pos, led, win_card, win_seat, table, dt, ft, tlead, tl_seat, lo, hi, g,
+        moves, scores, tt_k1, tt_k2, tt_lb, tt_ub, tt_mv, tt_stamp, stamp, tt_mask, stats,
+    )
+    return hi if v > hi else v
+
+
+@jit_signed(CARD_VALUES)
+def card_values(
+    hands: Any, nxt: Any, slen: Any, trump: int, overtrump: int, declarer: int, decl_max: int,
+    cap_d: int, cap_f: int, nactive: int, left: int, seat: int, pos: int, led: int, win_card: int,
+    win_seat: int, table: int, dt: int, ft: int, tlead: int, tl_seat: int, value: int,
+    out: Any, moves: Any, scores: Any, tt_k1: Any, tt_k2: Any, tt_lb: Any, tt_ub: Any,
+    tt_mv: Any, tt_stamp: Any, stamp: int, tt_mask: int, stats: Any,
+) -> int:
+    """The exact value after each legal card of the seat to play, one per run of equivalent
+    cards, written to ``out[card]``; returns the cards searched as a mask. ``value``: the
+    position's value when known (else -1): no card of the side to play is worth more to it, so
+    it bounds each search and is its first guess (an optimal card costs one null-window
+    search)."""
+    allrem = hands[0] | hands[1] | hands[2] | table
+    reps = seat_reps(hands, seat, allrem, pos, left, nactive, led, trump, slen, win_card,
+                     overtrump, tlead)
+    is_max = (seat == declarer) == (decl_max == 1)
+    best = value
+    todo = reps
+    while todo:
+        bc = todo & -todo
+        todo ^= bc
+        c = card_of(bc)
+        hands[seat] ^= bc
+        nled = led
+        nwc = win_card
+        nws = win_seat
+        if pos == 0:
+            nled = c >> 4
+            nwc = c
+            nws = seat
+        elif ((c >> 4) == (win_card >> 4) and c > win_card) or (
+                (c >> 4) == trump and (win_card >> 4) != trump):
+            nwc = c
+            nws = seat
+        ndt = dt
+        nft = ft
+        nseat = nxt[seat]
+        npos = pos + 1
+        ntable = table | bc
+        if pos + 1 == nactive:
+            if nws == declarer:
+                ndt += 1
+            else:
+                nft += 1
+            nseat = next_leader(nws, left - 1, nactive, tlead, tl_seat)
+            npos = 0
+            nled = -1
+            nwc = 0
+            nws = 0
+            ntable = 0
+        rem = (left - 1 + npos) // nactive
+        lo = ndt
+        hi = ndt + rem
+        if hi > cap_d:
+            hi = cap_d
+        if npos == 0 and (left == 1 or ndt >= cap_d or nft >= cap_f):
+            v = ndt
         else:
-            lo = v
-        g = (lo + hi + 1) // 2
-    return lo
+            g = (lo + hi + 1) // 2
+            if best >= 0:
+                g = best
+                if is_max and value >= 0 and value < hi:
+                    hi = value
+                if not is_max and value >= 0 and value > lo:
+                    lo = value
+            if g < lo:
+                g = lo
+            if g > hi:
+                g = hi
+            v = mtd(
+                hands, nxt, slen, trump, overtrump, declarer, decl_max, cap_d, cap_f, nactive,
+                left - 1, nseat, npos, nled, nwc, nws, ntable, ndt, nft, tlead, tl_seat, lo, hi,
+                g, moves, scores, tt_k1, tt_k2, tt_lb, tt_ub, tt_mv, tt_stamp, stamp, tt_mask,
+                stats,
+            )
+        hands[seat] ^= bc
+        out[c] = v
+        if best < 0 or (v > best if is_max else v < best):
+            best = v
+    return reps

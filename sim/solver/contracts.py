@@ -13,7 +13,7 @@ Each game's contracts as the solver sees them (trump suit, goal, early stop):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from model.cards import CardSet
@@ -73,3 +73,40 @@ def tricks_per_contract(
     return {
         c.name: solve(hands, leader, declarer, c.trump, c.goal, stop=c.stop) for c in contracts
     }
+
+
+def best_contracts(
+    hands: Sequence[CardSet],
+    leader: int,
+    declarer: int,
+    contracts: Sequence[Contract],
+    known: Mapping[str, int],
+) -> tuple[int, tuple[str, ...]]:
+    """The best open-hand value among ``known`` (contracts already solved, e.g. the one played)
+    and ``contracts`` (all of one goal: the most tricks, or the fewest), and the contracts that
+    reach it, ``known`` first. The same answer as ``tricks_per_contract``, with fewer searches:
+    a contract is solved exactly only when it ties or beats the best so far; one that does not
+    is told by the bound alone (``solve``'s ``floor`` and ``ceiling``)."""
+    exact = dict(known)
+    fewest = any(c.goal is Goal.FEWEST for c in contracts)
+    pick = min if fewest else max
+    best = pick(exact.values()) if exact else None
+    for c in contracts:
+        if c.name in exact:
+            continue
+        if best is None:
+            value = solve(hands, leader, declarer, c.trump, c.goal, stop=c.stop)
+        elif fewest:
+            value = solve(hands, leader, declarer, c.trump, c.goal, stop=c.stop,
+                          ceiling=best + 1)
+            if value > best:
+                continue
+        else:
+            value = solve(hands, leader, declarer, c.trump, c.goal, stop=c.stop,
+                          floor=best - 1)
+            if value < best:
+                continue
+        exact[c.name] = value
+        best = value if best is None else pick(best, value)
+    assert best is not None, "no contract to choose from"
+    return best, tuple(name for name, value in exact.items() if value == best)

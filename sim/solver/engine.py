@@ -8,8 +8,9 @@ out (greek-prefa.md 6.1 step 6 *alone*, balkan.md "Two-handed play"): tricks the
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from model.cards import SUIT_MASK, Card, CardSet, format_card, iter_cards
@@ -37,7 +38,8 @@ class Position:
     hands: tuple[int, int, int]
     nxt: tuple[int, int, int]
     slen: tuple[int, int, int, int]
-    back: dict[int, Card]
+    live: tuple[int, int, int, int]
+    """Per suit, the ranks of the cards in play (held or on the table) before relabelling."""
     nactive: int
     left: int
     seat: int
@@ -46,6 +48,30 @@ class Position:
     win_card: int
     win_seat: int
     table: int
+
+
+@lru_cache(maxsize=1 << 16)
+def _squeeze(live: int, cards: int) -> int:
+    """``cards`` (a subset of ``live``, ranks of one suit) with ``live``'s ranks renumbered
+    0, 1, 2, ... from the lowest."""
+    out = 0
+    k = 0
+    while live:
+        low = live & -live
+        if cards & low:
+            out |= 1 << k
+        live ^= low
+        k += 1
+    return out
+
+
+def original(p: Position, c: int) -> Card:
+    """The card a relabelled card of ``p`` stands for."""
+    suit, rank = c >> 4, c & 15
+    live = p.live[suit]
+    for _ in range(rank):
+        live &= live - 1
+    return 16 * suit + (live & -live).bit_length() - 1
 
 
 def _beats(card: int, best: int, trump: int) -> bool:
@@ -146,33 +172,30 @@ def prepare(
         if hs[s].bit_count() != want:
             raise SolverInputError(f"seat {s} holds {hs[s].bit_count()} cards, expected {want}")
     # relabel: inside each suit the cards in play become ranks 0, 1, 2, ...
-    new_of: dict[int, int] = {}
-    back: dict[int, Card] = {}
-    slen = [0, 0, 0, 0]
-    for s in range(4):
-        for c in iter_cards(union & SUIT_MASK[s]):
-            new = 16 * s + slen[s]
-            new_of[c] = new
-            back[new] = c
-            slen[s] += 1
-    rh = [0, 0, 0]
-    for i in range(3):
-        for c in iter_cards(hs[i]):
-            rh[i] |= 1 << new_of[c]
-    table = 0
-    for c in trick:
-        table |= 1 << new_of[c]
+    live = [(union >> (16 * s)) & 0xFFFF for s in range(4)]
+    slen = [x.bit_count() for x in live]
+
+    def relabel(cards: int) -> int:
+        out = 0
+        for s in range(4):
+            part = (cards >> (16 * s)) & 0xFFFF
+            if part:
+                out |= _squeeze(live[s], part) << (16 * s)
+        return out
+
+    rh = [relabel(h) for h in hs]
+    table = relabel(sum(1 << c for c in trick))
     return Position(
         hands=(rh[0], rh[1], rh[2]),
         nxt=(nxt[0], nxt[1], nxt[2]),
         slen=(slen[0], slen[1], slen[2], slen[3]),
-        back=back,
+        live=(live[0], live[1], live[2], live[3]),
         nactive=nactive,
         left=sum(h.bit_count() for h in hs),
         seat=seat,
         pos=len(trick),
         led=-1 if led_suit is None else led_suit,
-        win_card=new_of[best] if trick else 0,
+        win_card=relabel(1 << best).bit_length() - 1 if trick else 0,
         win_seat=best_seat if trick else 0,
         table=table,
     )
@@ -206,11 +229,13 @@ class Table:
             self.moves: Any = np.zeros((MAX_DEPTH, MAX_HAND), np.int64)
             self.scores: Any = np.zeros((MAX_DEPTH, MAX_HAND), np.int64)
             self.stats: Any = np.zeros(1, np.int64)
+            self.out: Any = np.zeros(64, np.int64)
         else:
             self.arrays = tuple([0] * size for _ in range(6))
             self.moves = [[0] * MAX_HAND for _ in range(MAX_DEPTH)]
             self.scores = [[0] * MAX_HAND for _ in range(MAX_DEPTH)]
             self.stats = [0]
+            self.out = [0] * 64
 
     def next_stamp(self) -> int:
         self.stamp += 1
@@ -259,21 +284,59 @@ def table() -> Table:
     return _TABLE
 
 
-def run(
-    p: Position, trump: int | None, declarer: int, decl_max: bool, cap_d: int, cap_f: int,
-    dt: int, ft: int, *, stamp: int, must_overtrump: bool = False, hands: Any = None,
-) -> int:
-    """The exact value of a prepared position (the caller holds the table's lock)."""
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """How a prepared position is played: trump, the declarer and his goal (``decl_max``),
+    the stops (``cap_d``, ``cap_f``), the Greek overtrump rule, raspasy's talon leads
+    (``tlead``, ``tl_seat``: ``search.TalonLead``)."""
+
+    trump: int | None
+    declarer: int
+    decl_max: bool
+    cap_d: int
+    cap_f: int
+    must_overtrump: bool = False
+    tlead: int = 0
+    tl_seat: int = 0
+
+
+def _state(t: Table, p: Position, r: Rules, dt: int, ft: int) -> tuple[Any, ...]:
+    """The kernel's leading arguments: the position and the rules, as ``search`` takes them."""
+    return (
+        t.as_hands(p), t.vec(p.nxt), t.vec(p.slen), -1 if r.trump is None else r.trump,
+        1 if r.must_overtrump else 0, r.declarer, 1 if r.decl_max else 0, r.cap_d, r.cap_f,
+        p.nactive, p.left, p.seat, p.pos, p.led, p.win_card, p.win_seat, p.table, dt, ft,
+        r.tlead, r.tl_seat,
+    )
+
+
+def run(p: Position, r: Rules, dt: int, ft: int, *, stamp: int, floor: int | None = None,
+        ceiling: int | None = None) -> int:
+    """The exact value of a prepared position, clamped to ``[floor, ceiling]`` (the caller
+    holds the table's lock)."""
     t = table()
-    h = t.as_hands(p) if hands is None else hands
-    k1, k2, lb, ub, mv, st = t.arrays
     t.stats[0] = 0
-    v: int = _kernel.solve_position(
-        h, t.vec(p.nxt), t.vec(p.slen), -1 if trump is None else trump,
-        1 if must_overtrump else 0, declarer,
-        1 if decl_max else 0, cap_d, cap_f, p.nactive, p.left, p.seat, p.pos, p.led,
-        p.win_card, p.win_seat, p.table, dt, ft, t.moves, t.scores, k1, k2, lb, ub, mv, st,
-        stamp, t.mask, t.stats,
+    kernel: Callable[..., int] = _kernel.solve_position  # arguments spread: checked here
+    v = kernel(
+        *_state(t, p, r, dt, ft), -1 if floor is None else floor,
+        -1 if ceiling is None else ceiling, t.moves, t.scores, *t.arrays, stamp, t.mask,
+        t.stats,
     )
     t.nodes = int(t.stats[0])
     return int(v)
+
+
+def run_cards(p: Position, r: Rules, dt: int, ft: int, *, stamp: int,
+              value: int | None = None) -> dict[Card, int]:
+    """The exact value after each card the seat to play may play, one card per run of
+    equivalent cards (in the original labels), searched in one kernel call; ``value``: the
+    position's value when known (the caller holds the table's lock)."""
+    t = table()
+    t.stats[0] = 0
+    kernel: Callable[..., int] = _kernel.card_values  # arguments spread: checked here
+    reps = kernel(
+        *_state(t, p, r, dt, ft), -1 if value is None else value, t.out, t.moves, t.scores,
+        *t.arrays, stamp, t.mask, t.stats,
+    )
+    t.nodes = int(t.stats[0])
+    return {original(p, c): int(t.out[c]) for c in iter_cards(int(reps))}

@@ -188,3 +188,25 @@ def test_player_page_draws_the_review_by_month(tmp_path: Path,
     assert not at.exception
     charts = [c.proto.spec for c in at.get("vega_lite_chart")]
     assert any("Review of play by month" in spec for spec in charts)
+
+
+def test_replayer_reviews_a_raspasy_deal_per_player(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Russian raspasy deal (all pass, russian.md 7) is reviewed per player: the replayer
+    says so instead of a declaring side's value, and lists every card with its cost."""
+    from tests.dashboards.test_pages import frame_with, page
+
+    db = simulated_db(tmp_path / "sim.duckdb", games=3, deals=5, variants=("russian",))
+    conn = duckdb.connect(str(db))
+    try:
+        review_database(conn, workers=1)
+        found = conn.execute(f"SELECT game_id, deal_no, count(*) FROM {CARD_REVIEW} "
+                             "WHERE side = 'self' GROUP BY ALL ORDER BY ALL LIMIT 1").fetchone()
+    finally:
+        conn.close()
+    assert found is not None
+    game_id, deal_no, cards = found
+    at = page("replayer", db, monkeypatch, game=game_id, deal=str(deal_no))
+    assert not at.exception
+    assert any("Every player for himself" in c.value for c in at.caption)
+    assert len(frame_with(at, "cost")) == cards == 30

@@ -28,8 +28,12 @@ def naive_value(
     cap_declarer: int = NO_CAP,
     cap_defence: int = NO_CAP,
     must_overtrump: bool = False,
+    talon_leads: tuple[int, tuple[int, ...]] | None = None,
 ) -> int:
-    """Declarer's tricks when play ends; a seat with an empty hand sits out."""
+    """Declarer's tricks when play ends; a seat with an empty hand sits out. ``talon_leads``:
+    ``(seat, suits)``: the first ``len(suits)`` tricks are all led by ``seat``, each in its suit
+    when he holds it (russian.md 4, raspasy)."""
+    size = max(h.bit_count() for h in hands)
     seats = [s for s in range(3) if hands[s]]
 
     def next_seat(s: int) -> int:
@@ -41,7 +45,11 @@ def naive_value(
         if not trick and (dt >= cap_declarer or ft >= cap_defence or not any(hs)):
             return dt
         hand = hs[seat]
-        if trick:
+        done = size - max(h.bit_count() for h in hs)  # tricks played out
+        if not trick and talon_leads is not None and done < len(talon_leads[1]):
+            suit = talon_leads[1][done]
+            options = [c for c in _cards(hand) if c >> 4 == suit] or _cards(hand)
+        elif trick:
             led = trick[0][1] >> 4
             follow = [c for c in _cards(hand) if c >> 4 == led]
             ruff = [c for c in _cards(hand) if trump is not None and c >> 4 == trump]
@@ -65,7 +73,10 @@ def naive_value(
                     ):
                         win_seat, win = s, x
                 d2, f2 = (dt + 1, ft) if win_seat == declarer else (dt, ft + 1)
-                results.append(value(tuple(new), win_seat, (), d2, f2))
+                nxt_lead = win_seat
+                if talon_leads is not None and done + 1 < len(talon_leads[1]) and any(new):
+                    nxt_lead = talon_leads[0]  # the talon leads go on: first hand leads
+                results.append(value(tuple(new), nxt_lead, (), d2, f2))
             else:
                 results.append(value(tuple(new), next_seat(seat), t, dt, ft))
         maximise = (seat == declarer) == declarer_wants_most

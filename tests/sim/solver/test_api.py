@@ -24,6 +24,7 @@ from sim.solver import (
     SolverInputError,
     Stop,
     best_cards,
+    best_contracts,
     legal,
     solve,
     tricks_per_contract,
@@ -85,6 +86,23 @@ def test_tricks_per_contract_matches_solve() -> None:
     assert table["S"] == 6  # collector-dd-results.json, Этюд №1 (6 spades)
     for c in CONTRACTS:
         assert table[c.name] == solve(deal.hands, deal.leader, deal.declarer, c.trump, c.goal)
+
+
+@pytest.mark.parametrize("number", range(1, 8))
+def test_best_contracts_agree_with_the_full_table(number: int) -> None:
+    """``best_contracts`` (bounds instead of exact values) names the best value and the
+    contracts reaching it as the full ``tricks_per_contract`` table does, whichever contract is
+    already known."""
+    deal = read_unisay(DATA / "preferanser-deals" / f"{number}.json")
+    suits = CONTRACTS[:5]
+    table = tricks_per_contract(deal.hands, deal.leader, deal.declarer, suits)
+    for known in suits:
+        best, names = best_contracts(deal.hands, deal.leader, deal.declarer,
+                                     [c for c in suits if c is not known],
+                                     {known.name: table[known.name]})
+        assert best == max(table.values())
+        assert set(names) == {n for n, v in table.items() if v == best}
+        assert names[0] == known.name or table[known.name] != best
 
 
 @pytest.mark.parametrize("number", range(1, 8))

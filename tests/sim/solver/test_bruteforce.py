@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from model.cards import DECK_32, iter_cards
-from sim.solver import Goal, Stop, best_cards, solve
+from sim.solver import Goal, Stop, TalonLead, best_cards, solve
 from tests.sim.solver.naive import NO_CAP, naive_value
 
 DECK = list(iter_cards(DECK_32))
@@ -90,3 +90,64 @@ def test_best_cards_of_the_leader_agree_with_the_naive_value(case: tuple) -> Non
     maximise = (leader == declarer) == (goal is not Goal.FEWEST)
     best = max(options.values()) if maximise else min(options.values())
     assert best == solve(hands, leader, declarer, trump, goal, stop=stop)
+
+
+@st.composite
+def raspasy_endings(draw: st.DrawFn) -> tuple:
+    """Three hands of a raspasy ending (russian.md 7: no trump, ten tricks played out), the
+    player valued (any seat), and maybe talon leads (russian.md 4): first hand leads the first
+    one or two tricks, each in a given suit when he holds it."""
+    size = draw(st.integers(2, 4))
+    cards = draw(st.permutations(DECK))[: 3 * size]
+    hands = tuple(sum(1 << c for c in cards[size * i : size * (i + 1)]) for i in range(3))
+    leader = draw(st.integers(0, 2))
+    player = draw(st.integers(0, 2))
+    suits = tuple(draw(st.lists(st.integers(0, 3), min_size=0, max_size=min(2, size))))
+    return hands, leader, player, (TalonLead(leader, suits, tricks=size) if suits else None)
+
+
+@settings(deadline=None, max_examples=200)
+@given(raspasy_endings())
+def test_raspasy_per_player_value_equals_naive_minimax(case: tuple) -> None:
+    """Raspasy valued per player (docs/solver.md): the player plays for his fewest tricks, the
+    two others against him; with the talon leads the first tricks are led by first hand in the
+    turned cards' suits (russian.md 4), whoever won the trick before."""
+    hands, leader, player, lead = case
+    leads = None if lead is None else (lead.seat, lead.suits)
+    expected = naive_value(hands, leader, player, None, False, talon_leads=leads)
+    assert solve(hands, leader, player, None, Goal.FEWEST, talon_lead=lead) == expected
+    options = best_cards(hands, leader, player, None, Goal.FEWEST, talon_lead=lead)
+    pick = min if player == leader else max
+    assert pick(options.values()) == expected
+    if lead is not None and lead.suits:  # a talon lead in a suit he holds is the only lead
+        held = [c for c in iter_cards(hands[leader]) if c >> 4 == lead.suits[0]]
+        assert set(options) == (set(held) or set(iter_cards(hands[leader])))
+
+
+@settings(deadline=None, max_examples=100)
+@given(raspasy_endings(), st.data())
+def test_raspasy_card_values_with_the_value_known(case: tuple, data: st.DataObject) -> None:
+    """``best_cards`` told the position's value (the review's shortcut) gives the values of a
+    search without it, after any first card (mid-trick, talon leads to come)."""
+    hands, leader, player, lead = case
+    first = best_cards(hands, leader, player, None, Goal.FEWEST, talon_lead=lead)
+    card = data.draw(st.sampled_from(sorted(first)))
+    after = list(hands)
+    after[leader] &= ~(1 << card)
+    value = solve(after, leader, player, None, Goal.FEWEST, trick=(card,), talon_lead=lead)
+    assert value == first[card]
+    plain = best_cards(after, leader, player, None, Goal.FEWEST, trick=(card,), talon_lead=lead)
+    told = best_cards(after, leader, player, None, Goal.FEWEST, trick=(card,), talon_lead=lead,
+                      value=value)
+    assert told == plain
+
+
+@settings(deadline=None, max_examples=100)
+@given(endings(), st.integers(0, 10))
+def test_solve_clamped_to_a_floor_or_ceiling(case: tuple, bound: int) -> None:
+    """``solve``'s ``floor`` and ``ceiling`` clamp the exact value (``best_contracts``)."""
+    hands, leader, declarer, trump, goal, stop = case
+    exact = solve(hands, leader, declarer, trump, goal, stop=stop)
+    assert solve(hands, leader, declarer, trump, goal, stop=stop, floor=bound) == max(exact, bound)
+    assert solve(hands, leader, declarer, trump, goal, stop=stop,
+                 ceiling=bound) == min(exact, bound)
