@@ -115,11 +115,13 @@ def is_registered(conn: Con) -> bool:
 
 def resolve(conn: Con, who: str) -> str:
     """The id of the person ``who`` names: his id, the ``<variant>:<name>`` of one of his names,
+    his label as `trickbook players list` and the dashboards show it (``Anna (greek-prefa)``),
     his shown name, or a name of his at the table (the last two only when they name one
     person). :class:`PersonError` when none or several match."""
     steps = (
         f"SELECT person_id FROM {PLAYERS} WHERE person_id = ?",
         f"SELECT DISTINCT n.person_id FROM {PLAYER_NAMES} n WHERE {_ID_SQL} = ?",
+        f"SELECT DISTINCT person_id FROM ({people_sql(True)}) WHERE person = ?",
         f"SELECT person_id FROM {PLAYERS} WHERE name = ?",
         f"SELECT DISTINCT person_id FROM {PLAYER_NAMES} WHERE name = ?",
     )

@@ -86,6 +86,16 @@ def test_merge_joins_the_names_and_again_changes_nothing(db: Path) -> None:
     assert (_people(db), _names(db)) == after
 
 
+def test_merge_takes_the_labels_the_list_shows(db: Path) -> None:
+    """Two people sharing a shown name are listed as ``Anna (greek-prefa)`` and ``Anna
+    (bridge-rubber)``; a user copies those labels into the merge."""
+    _, out, _ = _run(db, "players", "list")
+    assert "Anna (greek-prefa)" in out and "Anna (bridge-rubber)" in out
+    code, out, _ = _run(db, "players", "merge", "Anna (greek-prefa)", "Anna (bridge-rubber)")
+    assert code == 0 and "1 name(s)" in out
+    assert ("bridge-rubber", "Anna", "greek-prefa:Anna") in _names(db)
+
+
 def test_rename_changes_the_shown_name_only(db: Path) -> None:
     code, out, _ = _run(db, "players", "rename", "bridge-rubber:Anna", "Anna Papadopoulou")
     assert code == 0 and "bridge-rubber:Anna" in out
