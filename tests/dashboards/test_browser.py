@@ -244,6 +244,7 @@ def _pick(page, label: str, value: str, where: str = "stSidebar") -> None:
     """Choose ``value`` in the select box ``label`` (of the sidebar, or ``stMain``) and wait for
     the rerun."""
     box = page.locator(f"[data-testid='{where}']").get_by_role("combobox", name=label)
+    _expect()(box).to_have_count(1, timeout=TIMEOUT_MS)  # not while a rerun draws it twice
     box.click()
     page.get_by_role("option", name=value, exact=True).click()
     _expect()(box).to_have_value(value, timeout=TIMEOUT_MS)
@@ -377,13 +378,26 @@ def test_pulya_picture_in_the_browser(page, servers: dict[str, str], demo_db: Pa
     _shot(page, "league_pulya")
 
 
-def _type(page, role: str, label: str, value: str) -> None:
-    """Type ``value`` into the text or number box ``label`` and send it (Enter)."""
+def _type(page, role: str, label: str, value: str, tries: int = 5) -> None:
+    """Type ``value`` into the text or number box ``label`` and send it (Enter), once the page
+    shows one such box. A rerun still under way (the one an earlier choice started) can draw
+    the form again between the typing and the Enter: the box typed into is then replaced, so
+    the typing is done again until the page's one box holds the value."""
+    error = pytest.importorskip("playwright.sync_api").Error
     box = page.locator("[data-testid='stMain']").get_by_role(role, name=label, exact=True)
-    box.fill(value)
-    box.press("Enter")
-    _expect()(box).to_have_value(value, timeout=TIMEOUT_MS)
-    _settle(page)
+    for _ in range(tries):
+        _settle(page)
+        _expect()(box).to_have_count(1, timeout=TIMEOUT_MS)
+        try:
+            box.fill(value)
+            box.press("Enter")
+            _settle(page)
+            _expect()(box).to_have_count(1, timeout=TIMEOUT_MS)
+            if box.input_value() == value:
+                return
+        except error:  # the box was replaced while it was typed into: type again
+            continue
+    raise AssertionError(f"{label!r} did not keep {value!r} after {tries} tries")
 
 
 def _alert(page, text: str):
