@@ -346,13 +346,15 @@ class Writer:
                ) -> FileReport:
         """:func:`ingest_file` of ``path``, from the workers' results."""
         parts = self.parts.get(path, [])
-        if not parts or options.get("source") is not None:  # a named source: read here
+        if not parts:
             return self.read_here(conn, path, **options)
-        try:
+        try:  # taken even when unused, so that the next file gets its own results
             results = [next(self.results) for _ in parts]
         except Exception as exc:  # the workers are gone (one died, the cluster went away)
             self.parts = {}  # the files after this one are read here
             return failed_report(path, exc)
+        if options.get("source") is not None:  # a named source (its name is not the path)
+            return self.read_here(conn, path, **options)
         report, _ = precheck(conn, path, parts[0].sha256, replace=options.get("replace", False))
         if report.skipped is not None:
             return report

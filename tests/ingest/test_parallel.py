@@ -382,3 +382,19 @@ def test_a_stop_between_files_keeps_the_files_stored_and_ends_the_workers(
                        reading=parallel.reading(two_processes, 2))
     assert len(two) == 2 and two == one
     assert snapshot(tmp_path / "two.duckdb") == snapshot(tmp_path / "one.duckdb")
+
+
+def test_a_named_source_is_read_here_and_the_files_after_it_get_their_own_rows(
+        folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``names`` (a file stored under a source name, as the Entry page does) makes the writer
+    read that file itself; the workers' rows for it are taken and dropped, so the file after it
+    is committed from its own rows, as one process stores it."""
+    counted = Counted(monkeypatch)
+    files = [folder / "sim" / f"{v}.jsonl" for v in ("greek-prefa", "balkan", "swabian")]
+    names = {files[1]: "entry/named/balkan"}
+    one, _ = run(files, tmp_path / "one.duckdb", names=names)
+    two, _ = run(files, tmp_path / "two.duckdb", parallel.reading(in_process, 2), names=names)
+    assert counted.read_here == ["greek-prefa.jsonl", "balkan.jsonl"]
+    assert counted.committed == ["swabian.jsonl"]
+    assert two == one and two[1].source == "entry/named/balkan"
+    assert snapshot(tmp_path / "two.duckdb") == snapshot(tmp_path / "one.duckdb")
