@@ -41,6 +41,7 @@ from ingest.pipeline import (
     FileReport,
     Reading,
     failed_report,
+    file_size,
     ingest_file,
     one_by_one,
     precheck,
@@ -308,7 +309,7 @@ def reading(map_tasks: TaskMap, workers: int, part_bytes: int = PART_BYTES,
     @contextmanager
     def ahead(files: list[Path], conn: duckdb.DuckDBPyConnection,
               options: dict[str, Any]) -> Iterator[FileIngest]:
-        if workers <= 1 or options.get("strict") or _size(files) < min_bytes:
+        if workers <= 1 or options.get("strict") or sum(map(file_size, files)) < min_bytes:
             with one_by_one(files, conn, options) as load:
                 yield load
             return
@@ -322,15 +323,6 @@ def reading(map_tasks: TaskMap, workers: int, part_bytes: int = PART_BYTES,
             writer.close()
 
     return ahead
-
-
-def _size(files: list[Path]) -> int:
-    """The bytes of ``files`` (those that cannot be read count nothing: the writer reports them)."""
-    total = 0
-    for path in files:
-        with suppress(OSError):
-            total += path.stat().st_size
-    return total
 
 
 class Writer:

@@ -831,7 +831,7 @@ def ingest_paths(
     if str(db_path) != ":memory:":
         store.check_database_path(Path(db_path))
     files = files_to_read(paths)
-    sizes = [_size(p) for p in files]
+    sizes = [file_size(p) for p in files]
     total = sum(sizes)
     reports: list[FileReport] = []
     # each file's sha256 is computed in a thread while the database opens or the file before it
@@ -887,7 +887,8 @@ def ingest_paths(
     return reports
 
 
-def _size(path: Path) -> int:
+def file_size(path: Path) -> int:
+    """The bytes of ``path`` (0 for a file that is gone or cannot be read: its report says so)."""
     try:
         return path.stat().st_size if path.is_file() else 0
     except OSError:
