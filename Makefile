@@ -11,6 +11,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m compileall -q -j 0 ingest model scoring sim dashboards trickbook
 	touch $@
 
 install: $(VENV)/.installed
