@@ -9,7 +9,8 @@ work per record is:
    most four deep);
 2. the variant's ``deal_model`` reads it, and its canonical JSON must be the line itself (so
    nothing was normalised: names with spaces, ``false`` flags written out, numbers as text);
-3. the variant's own ``check_deal`` and ``deal_row`` (the rules, written once);
+3. the variant's rules for the whole batch (``Variant.valid_deals``: its compiled
+   ``check_batch`` where it has one, else ``check_deal`` deal by deal) and ``deal_row``;
 4. the integer range checks of ``deals_<variant>`` (``validate.too_wide``) column by column over
    the batch.
 
@@ -54,25 +55,25 @@ def accept(source: str, texts: Sequence[tuple[int, str]], candidates: Sequence[i
     """The candidate lines (positions in ``texts``: line number and text) this path takes, as
     the reference would accept them. A line sees the games the reference would see at its
     position (``Validator.position``)."""
-    taken: dict[int, Accepted] = {}
+    found: dict[int, tuple[Raw, Any, Any, Variant, str]] = {}
     for k in candidates:
         line, text = texts[k]
         fields = fields_of(text)
         if fields is None:
             continue
         validator.position = k
-        found = _record(validator, fields, text)
-        if found is not None:
-            record, game, v = found
-            taken[k] = Accepted(Raw(source, line, fields, text), record, game, v,
-                                "{" + text[len(PREFIX):])
-    return _fitting(taken)
+        read = _record(validator, fields, text)
+        if read is not None:
+            record, game, v = read
+            found[k] = (Raw(source, line, fields, text), record, game, v,
+                        "{" + text[len(PREFIX):])
+    return _fitting(_checked(found))
 
 
 def _record(validator: Validator, fields: dict[str, Any], line: str,
             ) -> tuple[Any, Any, Variant] | None:
-    """The deal record of ``fields`` with its game and variant, when the reference accepts it
-    and its canonical JSON is the ``line`` it was read from."""
+    """The deal record of ``fields`` with its game and variant, when its model reads it and its
+    canonical JSON is the ``line`` it was read from (the rules are asked in :func:`_checked`)."""
     gid = fields.get("game_id")
     if type(gid) is not str or not gid:
         return None
@@ -82,13 +83,31 @@ def _record(validator: Validator, fields: dict[str, Any], line: str,
     game, v, _ = known
     try:
         deal = v.deal_model.model_validate(fields)
-        if PREFIX + canonical_json(deal)[1:] != line:
+        if PREFIX + canonical_json(deal)[1:] != line or deal.deal_no > MAX_DEAL_NO:
             return None
-        if deal.deal_no > MAX_DEAL_NO or v.check_deal(game, deal):
-            return None
-    except Exception:  # the reference says why (a model or a check that fails is its issue)
+    except Exception:  # the reference says why (a model that fails is its issue)
         return None
     return deal, game, v
+
+
+def _checked(found: dict[int, tuple[Raw, Any, Any, Variant, str]]) -> dict[int, Accepted]:
+    """The deals of ``found`` their variant's rules accept, asked once per variant for the
+    whole batch (``Variant.valid_deals``)."""
+    by_variant: dict[str, list[int]] = {}
+    for k, (_, _, _, v, _) in found.items():
+        by_variant.setdefault(v.name, []).append(k)
+    taken: dict[int, Accepted] = {}
+    for ks in by_variant.values():
+        v = found[ks[0]][3]
+        try:
+            ok = v.valid_deals([(found[k][2], found[k][1]) for k in ks])
+        except Exception:  # a check that fails is the reference's issue, deal by deal
+            continue
+        for k, good in zip(ks, ok, strict=True):
+            if good:
+                raw, record, game, _, canonical = found[k]
+                taken[k] = Accepted(raw, record, game, v, canonical)
+    return taken
 
 
 def _fitting(taken: dict[int, Accepted]) -> dict[int, Accepted]:
