@@ -3,7 +3,8 @@
 Run with ``trickbook dashboard --db FILE`` (or ``python -m dashboards.serve``); the database
 path comes from ``$TRICKBOOK_DB`` (``dashboards.db``). Pages live in ``dashboards/views/``, not
 ``pages/``: Streamlit would also serve a ``pages/`` folder by itself, and a direct link to a page
-would then bypass ``st.navigation``.
+would then bypass ``st.navigation``. A page's queries share one read-only connection for the run
+(``dashboards.db.one_per_run``), closed when the page ends.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import streamlit as st
+
+from dashboards.db import one_per_run
 
 HERE = Path(__file__).parent
 PAGES = [
@@ -31,4 +34,5 @@ navigation = st.navigation(
              default=(path == "league"))
      for file, title, icon, path in PAGES]
 )
-navigation.run()
+with one_per_run():
+    navigation.run()

@@ -2,9 +2,12 @@
 
 DuckDB lets one process write a database file or any number of processes read it, never both at
 once: a writer (``trickbook ingest``) takes the file lock while it runs. The dashboards therefore
-never keep a connection open. Each page opens the file **read-only** for one batch of queries
-(:func:`read_only`) and closes it at once, so an ingest started from a shell can take the lock
-between two reruns of a page. When the lock is held, opening is retried for a short while
+never keep a connection open between two runs of a page. A page opens the file **read-only**
+(:func:`read_only`) and closes it again: within one run of the app (:func:`one_per_run`, around
+the page in ``app.py``) the first query that misses the cache opens it and every later query of
+that run reuses the connection, closed when the run ends; outside such a run each batch of
+queries opens and closes its own. An ingest started from a shell takes the lock between two runs,
+and a write from a page (:func:`release`, called before it) closes the run's connection first. When the lock is held, opening is retried for a short while
 (``TRICKBOOK_DB_RETRY_SECONDS``, default 3 s); if the writer still holds it the page shows
 :class:`DatabaseBusy`'s message instead of a traceback, and the next rerun tries again.
 
@@ -15,6 +18,7 @@ the database; a database written before the view existed gets a session-only tem
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -73,15 +77,63 @@ def is_lock_error(exc: duckdb.Error) -> bool:
     return "lock" in text or "conflicting" in text or "different configuration" in text
 
 
+class _Run(threading.local):
+    """The connections held by the current run of the app, per thread (a session's script
+    runs in its own thread); ``None`` outside :func:`one_per_run`."""
+
+    held: dict[Path, duckdb.DuckDBPyConnection] | None = None
+
+
+_RUN = _Run()
+
+
+@contextmanager
+def one_per_run() -> Iterator[None]:
+    """Within the block, :func:`read_only` hands out one connection per file, opened by the
+    first query and closed when the block ends (one open instead of one per query: opening the
+    file and checking its views costs more than most of a page's queries)."""
+    outer = _RUN.held
+    _RUN.held = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        if outer is None:
+            release()
+            _RUN.held = None
+
+
+def release() -> None:
+    """Close the connections this thread's run holds (before it writes the file itself); a
+    later query of the run opens the file again."""
+    held = _RUN.held or {}
+    while held:
+        held.popitem()[1].close()
+
+
 @contextmanager
 def read_only(
     path: Path, retry_seconds: float | None = None
 ) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A read-only connection to ``path`` for one batch of queries, closed on exit.
+    """A read-only connection to ``path`` for one batch of queries, closed on exit, or, within
+    :func:`one_per_run`, the run's connection (kept open for the run's next query).
 
     Raises :class:`DatabaseMissing` when the file does not exist (a read-only open would not
     create it) and :class:`DatabaseBusy` when a writer keeps the lock longer than the retry time.
     """
+    held = _RUN.held
+    if held is not None:
+        if path not in held:
+            held[path] = _open(path, retry_seconds)
+        yield held[path]
+        return
+    con = _open(path, retry_seconds)
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+def _open(path: Path, retry_seconds: float | None) -> duckdb.DuckDBPyConnection:
     if not path.is_file():
         raise DatabaseMissing(
             f"no database {path.name!r}: build one with `trickbook ingest FILES --db {path.name}` "
@@ -109,6 +161,7 @@ def read_only(
         con.execute("SET TimeZone = 'UTC'")
         con.execute("SET enable_progress_bar = false")
         ensure_views(con)
-        yield con
-    finally:
+    except BaseException:
         con.close()
+        raise
+    return con

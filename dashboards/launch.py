@@ -1,17 +1,23 @@
 """The Streamlit server with the dashboards' modules already imported (``dashboards.serve``).
 
 ``python -m dashboards.launch run APP ...`` is ``streamlit run APP ...`` in a process that has
-imported the query, drawing and chart modules first, so the first page a server shows does not
-pay for those imports (about a second of CPU on the 2-core development machine). The modules
-imported here touch no Streamlit state (``dashboards.common``, which declares the caches, is
-imported by the pages as before).
+done at its start what the first page a server shows would otherwise pay for (several seconds of
+CPU on the 2-core development machine, under load): the imports of the query, drawing and chart
+modules and of pandas (Streamlit converts every table and chart to pandas and Arrow), one small
+Altair chart turned into its Vega-Lite spec (Altair loads and checks its schema once), and
+Streamlit's once-per-process check whether it runs in a REPL (a walk of the whole call stack
+through ``inspect.stack``, pointless under ``streamlit run``). The modules imported here touch no
+Streamlit state (``dashboards.common``, which declares the caches, is imported by the pages).
 """
 
 from __future__ import annotations
 
 import sys
 
-import altair  # noqa: F401  (imported for its load time, like the modules below)
+import altair as alt
+import pandas as pd
+import pyarrow  # noqa: F401  (imported for its load time, like the modules below)
+from streamlit import delta_generator
 from streamlit.web import cli
 
 import dashboards.queries
@@ -22,5 +28,20 @@ import dashboards.sheets
 import dashboards.text
 import dashboards.uploads  # noqa: F401
 
+
+def warm_up() -> None:
+    """What the first page would do once per process, done before the server listens."""
+    frame = pd.DataFrame({"day": pd.to_datetime(["2026-01-01"]), "cash": [0.0], "who": ["a"]})
+    (alt.Chart(frame).mark_line(point=True)
+     .encode(x=alt.X("day:T"), y=alt.Y("cash:Q"), color=alt.Color("who:N"),
+             tooltip=["who", "day:T", "cash"])
+     .to_dict())
+    # Streamlit's warning for a script run without ``streamlit run``: shown at most once per
+    # process, and its check walks the call stack; this process is ``streamlit run``.
+    if hasattr(delta_generator, "_use_warning_has_been_displayed"):
+        delta_generator._use_warning_has_been_displayed = True
+
+
 if __name__ == "__main__":
+    warm_up()
     sys.exit(cli.main(prog_name="streamlit"))

@@ -23,7 +23,7 @@ from typing import TypeVar
 
 import duckdb
 
-from dashboards.db import is_lock_error, retry_time
+from dashboards.db import is_lock_error, release, retry_time
 from dashboards.text import without_paths
 
 T = TypeVar("T")
@@ -140,7 +140,9 @@ but several sessions may read one after another)."""
 
 def retrying(write: Callable[[], T]) -> T:
     """``write()``, retried while another connection holds the database (a page reading it in
-    this process or another); ingest is idempotent, so a retry after a refused open is safe."""
+    this process or another); ingest is idempotent, so a retry after a refused open is safe.
+    The connection this run of the page reads with is closed first (:func:`release`)."""
+    release()
     deadline = time.monotonic() + WRITE_WAIT_FACTOR * max(retry_time(), 1.0)
     delay = 0.05
     while True:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from dashboards.db import DatabaseBusy, DatabaseMissing, read_only
+from dashboards.db import DatabaseBusy, DatabaseMissing, one_per_run, read_only
 
 
 def test_missing_file_says_how_to_build_one(tmp_path: Path) -> None:
@@ -56,3 +56,44 @@ def test_writer_holding_the_lock_gives_a_clear_message(fixture_copy: Path) -> No
         writer.wait(timeout=30)
     with read_only(fixture_copy) as con:  # the writer is gone: reading works again
         assert con.execute("SELECT count(*) FROM quarantine").fetchone() == (3,)
+
+
+def test_one_connection_per_run_closed_at_its_end(fixture_copy: Path) -> None:
+    """Within ``one_per_run`` every batch reads through the one connection the first opened;
+    after the run the file is free for a writer (docs/dashboards.md, "Speed")."""
+    import duckdb
+
+    with one_per_run():
+        with read_only(fixture_copy) as first:
+            first.execute("SELECT 1").fetchall()
+        with read_only(fixture_copy) as second:
+            assert second is first
+            second.execute("SELECT count(*) FROM games").fetchall()
+    with pytest.raises(duckdb.Error):  # closed when the run ended
+        first.execute("SELECT 1")
+    writer = duckdb.connect(str(fixture_copy))  # nothing of the run holds the file
+    writer.close()
+
+
+def test_a_write_in_a_run_releases_its_connection(fixture_copy: Path) -> None:
+    """A page that writes (Upload, Entry) goes through ``uploads.retrying``, which closes the
+    run's read-only connection first: DuckDB refuses a read-write open of a file this process
+    holds read-only."""
+    import duckdb
+
+    from dashboards.uploads import retrying
+
+    def write() -> int:
+        con = duckdb.connect(str(fixture_copy))
+        try:
+            return len(con.execute("SELECT * FROM games").fetchall())
+        finally:
+            con.close()
+
+    with one_per_run():
+        with read_only(fixture_copy) as con:
+            games = len(con.execute("SELECT * FROM games").fetchall())
+        assert retrying(write) == games
+        with read_only(fixture_copy) as again:  # a later query of the run opens it again
+            assert again is not con
+            assert len(again.execute("SELECT * FROM games").fetchall()) == games

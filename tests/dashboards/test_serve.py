@@ -23,3 +23,14 @@ def test_command_runs_the_app_on_the_port(monkeypatch: pytest.MonkeyPatch) -> No
 def test_environment_passes_the_absolute_db(tmp_path: Path) -> None:
     env = environment(Path("rel/x.duckdb"))
     assert Path(env[DB_ENV]).is_absolute() and env[DB_ENV].endswith("rel/x.duckdb")
+
+
+def test_warm_up_does_the_first_page_s_once_only_work() -> None:
+    """``dashboards.launch.warm_up``: Streamlit's REPL check is marked done (no stack walk in
+    the first page) and an Altair chart converts without error in the server's process."""
+    from streamlit import delta_generator
+
+    from dashboards.launch import warm_up
+
+    warm_up()
+    assert delta_generator._use_warning_has_been_displayed is True
