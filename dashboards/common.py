@@ -18,15 +18,16 @@ from urllib.parse import urlencode
 import duckdb
 import polars as pl
 import streamlit as st
+from streamlit.errors import StreamlitAuthError
 
-from dashboards import queries, review
+from dashboards import gate, queries, review
 from dashboards.db import DatabaseError, db_path, db_version, read_only
 from dashboards.filters import Filters, from_params
 from dashboards.pulya import as_img
 from dashboards.sheets import score_sheet, sheet_picture
 from dashboards.stats import format_rate, with_rate
 from dashboards.text import md, readable, rules_table, unit
-from dashboards.uploads import WRITE_TOKEN_ENV, write_allowed
+from dashboards.uploads import WRITE_TOKEN_ENV, write_allowed, write_token_set
 from scoring.stats import wilson
 
 ALL = "(all)"
@@ -232,15 +233,56 @@ def draw_game(game_id: str, key: str) -> None:
 
 
 def write_gate(key: str, action: str, done: str) -> None:
-    """Stop the page unless the user may write: no ``TRICKBOOK_WRITE_TOKEN`` is configured, or
-    it was typed into the password box ``key``. ``action`` names what the token is asked for
-    (``Adding files``), ``done`` what cannot happen without it (``uploaded``)."""
-    if write_allowed(st.session_state.get(key)):
+    """Stop the page unless the user may write (:mod:`dashboards.gate`): nothing configured, a
+    logged-in writer (Streamlit's login), or the club's write token typed into the password box
+    ``key``. ``action`` names what is asked for (``Adding files``), ``done`` what cannot happen
+    without it (``uploaded``)."""
+    user = st.user.to_dict()
+    state = gate.login(user, gate.writers(_secrets() if "is_logged_in" in user else None))
+    token = write_token_set()
+    if state == "writer" or (write_allowed(st.session_state.get(key)) if token
+                             else state == "off"):
+        if state == "writer":
+            st.caption(f"Writing as {md(str(user.get('email') or user.get('name') or ''))}.")
         return
+    if state == "out":
+        st.info(f"{action} needs a club member's login"
+                + (" or the club's write token" if token else "")
+                + "; every page can be viewed without it.")
+        st.button("Log in", key=f"{key}_login", type="primary", on_click=_log_in, args=(key,))
+        failed = st.session_state.pop(f"{key}_login_failed", None)
+        if failed:
+            st.error(f"The login is not available: {md(failed)}")
+    elif state == "not a writer":
+        st.warning(f"{md(str(user.get('email') or 'This account'))} is not among the club's "
+                   f"writers ({gate.WRITERS_ENV}): nothing can be {done} with it.")
+        st.button("Log out", key=f"{key}_logout", on_click=st.logout)
+    if token:
+        _token_box(key, action, done)
+    st.stop()
+
+
+def _token_box(key: str, action: str, done: str) -> None:
     st.text_input("Club write token", type="password", key=key,
                   help=f"{action} needs this club's write token ({WRITE_TOKEN_ENV})")
     if st.session_state.get(key):
         st.error(f"That is not the club's write token: nothing can be {done}.")
     else:
         st.info(f"{action} needs the club's write token; every page can be viewed without it.")
-    st.stop()
+
+
+def _secrets() -> dict[str, Any]:
+    """``secrets.toml`` as a plain mapping (empty without one)."""
+    try:
+        return st.secrets.to_dict()
+    except FileNotFoundError:
+        return {}
+
+
+def _log_in(key: str) -> None:
+    """``st.login`` with the ``[auth]`` provider; why it cannot start (Authlib missing, an
+    incomplete ``[auth]``) is said on the page instead of a traceback."""
+    try:
+        st.login()
+    except StreamlitAuthError as exc:
+        st.session_state[f"{key}_login_failed"] = str(exc)

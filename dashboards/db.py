@@ -1,4 +1,4 @@
-"""Opening the trickbook database for the dashboards: read-only, one short connection per batch.
+"""Opening the trickbook database for the dashboards: read-only, one short connection per run.
 
 DuckDB lets one process write a database file or any number of processes read it, never both at
 once: a writer (``trickbook ingest``) takes the file lock while it runs. The dashboards therefore
@@ -7,9 +7,10 @@ never keep a connection open between two runs of a page. A page opens the file *
 the page in ``app.py``) the first query that misses the cache opens it and every later query of
 that run reuses the connection, closed when the run ends; outside such a run each batch of
 queries opens and closes its own. An ingest started from a shell takes the lock between two runs,
-and a write from a page (:func:`release`, called before it) closes the run's connection first. When the lock is held, opening is retried for a short while
-(``TRICKBOOK_DB_RETRY_SECONDS``, default 3 s); if the writer still holds it the page shows
-:class:`DatabaseBusy`'s message instead of a traceback, and the next rerun tries again.
+and a write from a page (:func:`release`, called before it) closes the run's connection first.
+When the lock is held, opening is retried for a short while (``TRICKBOOK_DB_RETRY_SECONDS``,
+default 3 s); if the writer still holds it the page shows :class:`DatabaseBusy`'s message instead
+of a traceback, and the next rerun tries again.
 
 The pages read the ``deal_outcomes`` view (``model/views.py``), which every rescore writes into
 the database; a database written before the view existed gets a session-only temporary one.

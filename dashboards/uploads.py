@@ -34,6 +34,11 @@ DEFAULT_UPLOAD_MAX_MB = 20
 _SNIFF = 64 * 1024
 
 
+def write_token_set() -> bool:
+    """Whether the club configured a write token (``TRICKBOOK_WRITE_TOKEN``)."""
+    return bool(os.environ.get(WRITE_TOKEN_ENV, ""))
+
+
 def write_allowed(given: str | None) -> bool:
     """Whether a user may write: no token configured, or ``given`` equals it (compared in
     constant time)."""

@@ -6,7 +6,7 @@ typed by ingest's own validation (its code and message shown beside the form), a
 written through the ingest entry point, scored at once, and drawn in the game's sheet and
 standings below. Typing a stored deal's number again corrects it: a new version that supersedes
 the stored one, the earlier kept and listed under "Versions". Writing needs the club's write
-token when one is configured (``TRICKBOOK_WRITE_TOKEN``).
+token or a writer's login when one is configured (``dashboards/gate.py``).
 """
 
 from __future__ import annotations
