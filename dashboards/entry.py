@@ -15,6 +15,7 @@ the earlier version stays in ``ingest_log`` and its file (:func:`versions`).
 from __future__ import annotations
 
 import json
+import re
 import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -34,13 +35,15 @@ from ingest.source import Issue, Raw
 from ingest.store import stored_game
 from ingest.validate import Accepted, Validator
 from model import tables as T
-from model.base import CardName, PlayerName
+from model.base import Call, CardName, PlayerName
 from model.variant import Variant
 from scoring.store import score_pending
 
 PREFIX = "entry/"
 """Every source the Entry page writes starts so (``ingest_log.source``, ``games.source``)."""
-Kind = Literal["player", "choice", "flag", "number", "text", "cards"]
+Kind = Literal["player", "choice", "flag", "number", "text", "cards", "calls", "plays"]
+CARD_KINDS: tuple[Kind, ...] = ("cards", "calls", "plays")
+"""The kinds of the optional cards section: hands, talon and discard; the auction; the play."""
 
 
 @dataclass(frozen=True)
@@ -96,12 +99,19 @@ def _plain(tp: Any, metadata: list[Any]) -> tuple[Any, list[Any]]:
 
 def _value_kind(tp: Any, metadata: list[Any]) -> tuple[Kind, tuple[Any, ...], int | None,
                                                        int | None] | None:
-    """The widget of one value: a player, a choice among literals, a flag, a number, text or a
-    list of cards; ``None`` for what the form does not ask (nested models, pairs ...)."""
+    """The widget of one value: a player, a choice among literals, a flag, a number, text, a
+    list of cards, an auction (calls) or a play (cards by player); ``None`` for what the form
+    does not ask (other nested models, pairs ...)."""
     if tp == PlayerName:
         return "player", (), None, None
-    if get_origin(tp) is tuple and get_args(tp)[:1] == (CardName,):
-        return "cards", (), None, None
+    if get_origin(tp) is tuple:
+        item = get_args(tp)[:1]
+        if item == (CardName,):
+            return "cards", (), None, None
+        if item == (Call,):
+            return "calls", (), None, None
+        if item and get_origin(item[0]) is tuple and get_args(item[0]) == (PlayerName, CardName):
+            return "plays", (), None, None
     tp, metadata = _plain(tp, metadata)
     if get_origin(tp) is Literal:
         return "choice", get_args(tp), None, None
@@ -169,6 +179,40 @@ def cards_of(text: str) -> list[str] | None:
     """Card names typed with spaces or commas (``AS KS 10H``); ``None`` when blank."""
     cards = [c for c in text.replace(",", " ").split() if c]
     return cards or None
+
+
+SEPARATORS = re.compile(r"[,;\n]+")
+
+
+def pairs_of(text: str) -> list[tuple[str, str]] | None:
+    """``player item`` pairs separated by commas, semicolons or lines (``Boris pass, Chris 6S``;
+    ``Boris AD, Chris 7D``): the item is the last word, the player the words before it (a piece
+    of one word has no player, ``""``, which ingest then rejects); ``None`` when blank."""
+    pairs = []
+    for piece in SEPARATORS.split(text):
+        words = piece.split()
+        if words:
+            pairs.append((" ".join(words[:-1]), words[-1]))
+    return pairs or None
+
+
+def calls_of(text: str) -> list[dict[str, str]] | None:
+    """An auction typed as ``player call`` pairs, as the record holds it (records.md 1.2:
+    ``[{"player": ..., "call": ...}, ...]``)."""
+    pairs = pairs_of(text)
+    return None if pairs is None else [{"player": p, "call": c} for p, c in pairs]
+
+
+def plays_of(text: str) -> list[list[str]] | None:
+    """The play typed as ``player card`` pairs, as the record holds it (``[[player, card]...]``)."""
+    pairs = pairs_of(text)
+    return None if pairs is None else [[p, c] for p, c in pairs]
+
+
+def pairs_text(value: Any) -> str:
+    """A stored auction or play as the form shows it: ``player item`` pairs."""
+    return ", ".join(f"{v['player']} {v['call']}" if isinstance(v, Mapping)
+                     else " ".join(map(str, v)) for v in value or ())
 
 
 def _given(value: Any) -> bool:

@@ -11,10 +11,13 @@ from typing import Any
 
 import streamlit as st
 
-from dashboards.entry import FormField, cards_of
+from dashboards.entry import FormField, calls_of, cards_of, pairs_text, plays_of
 from dashboards.text import DASH, md
 
 NOBODY = "(nobody)"
+PAIRS = {"calls": "player call, in order: Boris pass, Chris 6S, Anna pass",
+         "plays": "player card, in order: Boris AD, Chris 7D, Anna 8S, Anna AH, ..."}
+"""How an auction and a play are typed (``dashboards.entry.pairs_of``)."""
 
 
 def _shown(value: Any) -> str:
@@ -47,6 +50,10 @@ def _one(field: FormField, label: str, key: str, players: list[str], value: Any,
         got = container.number_input(label, min_value=field.low, max_value=field.high,
                                      value=start, step=1, key=key)
         return None if got is None else int(got)
+    if field.kind in ("calls", "plays"):
+        typed = container.text_area(label, value=pairs_text(value), key=key, height=80,
+                                    placeholder=PAIRS[field.kind])
+        return (calls_of if field.kind == "calls" else plays_of)(typed)
     text = " ".join(value) if isinstance(value, list | tuple) else (value or "")
     typed = container.text_input(label, value=str(text), key=key)
     if field.kind == "cards":

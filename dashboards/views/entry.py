@@ -127,15 +127,20 @@ def deal_form(game: dict[str, Any]) -> None:
     with form:
         fields = entry.deal_fields(v)
         flags = [f for f in fields if f.kind == "flag" and not f.per_player]
-        for f in [f for f in fields if f.kind != "cards" and f not in flags]:
+        for f in [f for f in fields if f.kind not in entry.CARD_KINDS and f not in flags]:
             start = before.get(f.name)
             if start is None and f.name == "dealer":
                 start = players[(no - 1) % len(players)]
             values[f.name] = ask(f, f"entry_d{no}_{f.name}", players, start)
         for f, col in zip(flags, st.columns(len(flags)) if flags else [], strict=True):
             values[f.name] = ask(f, f"entry_d{no}_{f.name}", players, before.get(f.name), col)
-        with st.expander("Cards (optional)"):
-            for f in [f for f in fields if f.kind == "cards"]:
+        with st.expander("Cards (optional)", expanded=any(
+                before.get(f.name) for f in fields if f.kind in entry.CARD_KINDS)):
+            st.caption("Cards as the records name them (AS, 10H or TH ...), separated by spaces; "
+                       "the auction and the play as player and call or card, in order, "
+                       "separated by commas. Left blank, the deal is stored without them; "
+                       "typed, they are checked as an ingested file's are.")
+            for f in [f for f in fields if f.kind in entry.CARD_KINDS]:
                 values[f.name] = ask(f, f"entry_d{no}_{f.name}", players, before.get(f.name))
     record = entry.deal_record(gid, no, values)
     issue = verdict(record)

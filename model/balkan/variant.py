@@ -52,7 +52,7 @@ VARIANT = Variant(
     cash_unit="soup points",
     sheet="bula",
     entry_fields=("dealer", "declarer", "contract", "defence", "kontra", "tricks", "repealed",
-                  "hands", "talon"),
+                  "hands", "talon", "auction", "discard", "play"),
     presets=tuple(PRESETS),
     contract_label=(
         pl.when(pl.col("igra")).then(pl.lit("igra ")).otherwise(pl.lit(""))

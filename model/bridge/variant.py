@@ -71,8 +71,9 @@ def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle,
 
 
 VARIANT = _bridge("bridge-rubber", ("rubber", "bridge", "chicago"), sheet="we-they",
-                  entry_fields=("dealer", "declarer", "contract", "tricks", "honours", "hands"))
+                  entry_fields=("dealer", "declarer", "contract", "tricks", "honours", "hands",
+                                "auction", "play"))
 DUPLICATE = _bridge("bridge-duplicate", ("duplicate",), sheet="traveller",
                     entry_fields=("board", "vulnerable", "dealer", "declarer", "contract",
-                                  "tricks", "hands"))
+                                  "tricks", "hands", "auction", "play"))
 VARIANTS = (VARIANT, DUPLICATE)

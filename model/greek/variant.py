@@ -53,7 +53,7 @@ VARIANT = Variant(
     cash_unit="chips",
     sheet="kassa",
     entry_fields=("dealer", "declarer", "contract", "defence", "tricks", "preliminary",
-                  "conceded", "four_aces", "hands", "talon"),
+                  "conceded", "four_aces", "hands", "talon", "auction", "discard", "play"),
     contract_label=(
         pl.when(pl.col("mode") == "concede").then(pl.lit("concede"))
         .otherwise(pl.col("level").cast(pl.String)

@@ -67,7 +67,7 @@ VARIANT = Variant(
     cash_unit="whists",
     sheet="pulya",
     entry_fields=("dealer", "declarer", "contract", "defence", "open", "tricks", "hands",
-                  "talon"),
+                  "talon", "auction", "discard", "play"),
     contract_label=(
         pl.when(pl.col("misere")).then(pl.lit("misere"))
         .otherwise(pl.col("level").cast(pl.String)

@@ -59,5 +59,5 @@ VARIANT = Variant(
                                                  return_dtype=pl.String),
     contract_level=pl.col("game"),
     entry_fields=("dealer", "declarer", "contract", "hand", "contra", "kunstwerk", "tricks",
-                  "hands", "talon"),
+                  "hands", "talon", "auction", "discard", "play"),
 )

@@ -146,8 +146,8 @@ def test_every_variant_gets_its_form(variant: str, fixture_copy: Path,
     v = next(v for v in registered() if v.name == variant)
     players = ["Ana", "Ben", "Cy", "Dan"] if v.partnerships else PLAYERS
     at = start(page("entry", fixture_copy, monkeypatch), variant, players, f"{variant}/1")
-    keys = {w.key for kind in ("selectbox", "text_input", "number_input", "checkbox")
-            for w in at.get(kind)}
+    keys = {w.key for kind in ("selectbox", "text_input", "number_input", "checkbox",
+                               "text_area") for w in at.get(kind)}
     for name in v.entry_fields:
         assert {f"entry_d1_{name}", f"entry_d1_{name}_0"} & keys, name
     assert at.success or at.error  # ingest's verdict on the deal as typed so far
@@ -179,3 +179,71 @@ def test_every_entry_field_can_be_asked() -> None:
     for v in registered():
         asked = [f.name for f in entry.deal_fields(v)]
         assert asked == list(v.entry_fields), v.name
+
+
+def _pairs(items: list[object]) -> str:
+    """An auction or play of a record typed as the form takes it: ``player item`` pairs."""
+    return ", ".join(f"{i['player']} {i['call']}" if isinstance(i, dict) else " ".join(i)
+                     for i in items)
+
+
+def type_cards(at: AppTest, deal: dict[str, object], players: list[str],
+               hands: dict[str, list[str]]) -> AppTest:
+    """The cards section typed from a record: hands per seat, talon, auction, discard, play."""
+    for i, p in enumerate(players):
+        at.text_input(key=f"entry_d1_hands_{i}").input(" ".join(hands[p])).run()
+    for name in ("talon", "discard"):
+        at.text_input(key=f"entry_d1_{name}").input(" ".join(deal[name])).run()  # type: ignore
+    for name in ("auction", "play"):
+        at.text_area(key=f"entry_d1_{name}").input(_pairs(deal[name])).run()  # type: ignore
+    assert not at.exception
+    return at
+
+
+def test_cards_typed_are_checked_as_ingest_checks_them_and_stored(
+        fixture_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cards optional (issue 17): the fixture's full Greek deal (greek-prefa.md 6.1: Chris 6S
+    made with 6 tricks, the play of ten tricks) typed with one card wrong in a hand shows
+    ingest's own message and stores nothing; typed right, the deal is stored with its cards."""
+    names = {"Anna": "Ana", "Boris": "Ben", "Chris": "Cy"}
+    deal = fx.full_deal(GAME, names)
+    at = start(page("entry", fixture_copy, monkeypatch))
+    type_deal(at, 1, (2, 2, 6), declarer="Cy")
+    assert "Deal 1 is valid." in [s.value for s in at.success]  # no cards: a score-sheet deal
+    before = table_counts(fixture_copy)
+    bad = {**deal["hands"], "Ana": [*deal["hands"]["Ana"][:-1], "7H"]}  # 8S -> 7H, Cy's card
+    type_cards(at, deal, PLAYERS, bad)
+    (stored,) = rows(fixture_copy, "SELECT record::VARCHAR FROM games WHERE game_id = ?",
+                     [GAME])
+    lines = tmp_path / "typed.jsonl"
+    lines.write_text(json.dumps({"record": "game", **json.loads(str(stored[0]))}) + "\n"
+                     + json.dumps({**deal, "hands": bad}) + "\n")
+    (report,) = ingest_paths([lines], fx.build_empty(tmp_path / "other.duckdb"))
+    (issue,) = report.issues
+    assert md(f"{issue.code}: {issue.message}") in [e.value for e in at.error]
+    assert at.button(key="entry_save").disabled
+    assert table_counts(fixture_copy) == before
+    type_cards(at, deal, PLAYERS, deal["hands"])
+    assert "Deal 1 is valid." in [s.value for s in at.success], [e.value for e in at.error]
+    at.button(key="entry_save").click().run()
+    assert any("Deal 1 is stored" in s.value for s in at.success)
+    (record,) = rows(fixture_copy, "SELECT record::VARCHAR FROM deals WHERE game_id = ? AND "
+                                   "deal_no = 1", [GAME])
+    got = json.loads(str(record[0]))
+    for name in ("hands", "talon", "auction", "discard", "play"):
+        assert got[name] == deal[name], name
+    with read_only(fixture_copy) as con:
+        assert con.execute("SELECT has_cards FROM deals WHERE game_id = ?", [GAME]).fetchone() \
+            == (True,)
+
+
+def test_typed_pairs_read_as_the_record_holds_them() -> None:
+    assert entry.calls_of("Ben pass, Cy 6S;\nAna  pass") == [
+        {"player": "Ben", "call": "pass"}, {"player": "Cy", "call": "6S"},
+        {"player": "Ana", "call": "pass"}]
+    assert entry.plays_of("Ana Maria AH, Ben 9H") == [["Ana Maria", "AH"], ["Ben", "9H"]]
+    assert entry.plays_of("AH") == [["", "AH"]]  # no player: ingest says so
+    assert entry.calls_of(" , ") is None
+    stored = [{"player": "Ben", "call": "pass"}, {"player": "Cy", "call": "6S"}]
+    assert entry.calls_of(entry.pairs_text(stored)) == stored
+    assert entry.pairs_text([["Ben", "AD"], ["Cy", "7D"]]) == "Ben AD, Cy 7D"
