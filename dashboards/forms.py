@@ -51,7 +51,8 @@ def _one(field: FormField, label: str, key: str, players: list[str], value: Any,
                                      value=start, step=1, key=key)
         return None if got is None else int(got)
     if field.kind in ("calls", "plays"):
-        typed = container.text_area(label, value=pairs_text(value), key=key, height=80,
+        typed = container.text_area(label, value=pairs_text(value), key=key,
+                                    height=80 if field.kind == "calls" else 130,
                                     placeholder=PAIRS[field.kind])
         return (calls_of if field.kind == "calls" else plays_of)(typed)
     text = " ".join(value) if isinstance(value, list | tuple) else (value or "")
