@@ -4,9 +4,10 @@
 done at its start what the first page a server shows would otherwise pay for (several seconds of
 CPU on the 2-core development machine, under load): the imports of the query, drawing and chart
 modules and of pandas (Streamlit converts every table and chart to pandas and Arrow), one small
-Altair chart turned into its Vega-Lite spec (Altair loads and checks its schema once), and
-Streamlit's once-per-process check whether it runs in a REPL (a walk of the whole call stack
-through ``inspect.stack``, pointless under ``streamlit run``). The modules imported here touch no
+Altair chart turned into its Vega-Lite spec (Altair loads and checks its schema once), an
+in-memory DuckDB connection (the first of a process loads the time zone and JSON support every
+page's connection uses), and Streamlit's once-per-process check whether it runs in a REPL (a
+walk of the whole call stack through ``inspect.stack``, pointless under ``streamlit run``). The modules imported here touch no
 Streamlit state (``dashboards.common``, which declares the caches, is imported by the pages).
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import sys
 
 import altair as alt
+import duckdb
 import pandas as pd
 import pyarrow  # noqa: F401  (imported for its load time, like the modules below)
 from streamlit import delta_generator
@@ -36,6 +38,12 @@ def warm_up() -> None:
      .encode(x=alt.X("day:T"), y=alt.Y("cash:Q"), color=alt.Color("who:N"),
              tooltip=["who", "day:T", "cash"])
      .to_dict())
+    con = duckdb.connect()  # in memory: the database file is not touched (nor locked)
+    try:
+        con.execute("SET TimeZone = 'UTC'")
+        con.execute("""SELECT json_extract('{"deal": 1}', '$.deal')""").fetchall()
+    finally:
+        con.close()
     # Streamlit's warning for a script run without ``streamlit run``: shown at most once per
     # process, and its check walks the call stack; this process is ``streamlit run``.
     if hasattr(delta_generator, "_use_warning_has_been_displayed"):
