@@ -7,8 +7,9 @@ modules and of pandas (Streamlit converts every table and chart to pandas and Ar
 Altair chart turned into its Vega-Lite spec (Altair loads and checks its schema once), an
 in-memory DuckDB connection (the first of a process loads the time zone and JSON support every
 page's connection uses), and Streamlit's once-per-process check whether it runs in a REPL (a
-walk of the whole call stack through ``inspect.stack``, pointless under ``streamlit run``). The modules imported here touch no
-Streamlit state (``dashboards.common``, which declares the caches, is imported by the pages).
+walk of the whole call stack through ``inspect.stack``, pointless under ``streamlit run``). The
+modules imported here touch no Streamlit state (``dashboards.common``, which declares the caches,
+is imported by the pages).
 """
 
 from __future__ import annotations
