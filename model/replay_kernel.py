@@ -60,7 +60,7 @@ SIGNATURE = "void(int64[:, ::1], int64[:, ::1], int64[::1], int8[::1], int8[::1]
 
 @numba.njit(SIGNATURE, cache=True, nogil=True)
 def replay_kernel(hands: np.ndarray, params: np.ndarray, offsets: np.ndarray,
-                  seats: np.ndarray, cards: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover
+                  seats: np.ndarray, cards: np.ndarray, out: np.ndarray) -> None:
     """Replay every deal of the batch into ``out`` (one row per deal, the columns above)."""
     left = np.zeros(4, dtype=np.int64)
     taken = np.zeros(4, dtype=np.int64)
@@ -82,22 +82,22 @@ def replay_kernel(hands: np.ndarray, params: np.ndarray, offsets: np.ndarray,
         turn = leader
         pos = 0
         led_mask = np.int64(0)
-        best = -1
-        best_seat = -1
+        best = np.int64(-1)
+        best_seat = np.int64(-1)
         over = False
         start = offsets[d]
         for i in range(start, offsets[d + 1]):
-            j = i - start
-            s = np.int64(seats[i])
+            j = int(i - start)
+            who = np.int64(seats[i])
             c = np.int64(cards[i])
             if over:
                 status, fault = AFTER_END, j
                 break
-            if s != turn:
-                status, fault = (ABSENT if s < 0 or s >= k else TURN), j
+            if who != turn:
+                status, fault = (ABSENT if who < 0 or who >= k else TURN), j
                 break
             b = np.int64(1) << c
-            h = left[s]
+            h = left[who]
             if not h & b:
                 status, fault = NOT_HELD, j
                 break
@@ -109,7 +109,7 @@ def replay_kernel(hands: np.ndarray, params: np.ndarray, offsets: np.ndarray,
                         break
                 led_mask = np.int64(0xFFFF) << (16 * (c >> 4))
                 best = c
-                best_seat = s
+                best_seat = who
             else:
                 if not b & led_mask:
                     if h & led_mask:
@@ -126,11 +126,11 @@ def replay_kernel(hands: np.ndarray, params: np.ndarray, offsets: np.ndarray,
                 if c >> 4 == best >> 4:
                     if c > best:
                         best = c
-                        best_seat = s
+                        best_seat = who
                 elif c >> 4 == trump:
                     best = c
-                    best_seat = s
-            left[s] = h ^ b
+                    best_seat = who
+            left[who] = h ^ b
             pos += 1
             if pos == k:
                 taken[best_seat] += 1
