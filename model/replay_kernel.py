@@ -26,11 +26,14 @@ faulty card in the deal's play, the tricks played and the tricks each seat won.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numba
 import numpy as np
+
+from model.tricks import CARD_NAMES, card_index
 
 # The parameter columns, one row per deal.
 SEATS, LEADER, TRUMP, MUST_TRUMP, MUST_OVERTRUMP, TRICKS, DECLARER, STOP_WON, STOP_LOST = range(9)
@@ -231,3 +234,51 @@ def replay_many(plays: Sequence[Play]) -> list[Replayed]:
     return [Replayed(int(r[STATUS]), int(r[FAULT_AT]), int(r[PLAYED]),
                      tuple(int(t) for t in r[TAKEN: TAKEN + len(p.hands)]))
             for r, p in zip(out.tolist(), plays, strict=True)]
+
+
+class CardPlay(Protocol):
+    """A deal's play as its variant hands it to the replay: the kernel's input and how the
+    variant judges the kernel's answer (the recorded tricks, a claim ...)."""
+
+    @property
+    def play(self) -> Play: ...
+
+    def accepts(self, replayed: Replayed) -> bool:
+        """Whether the variant's reference replay would find no problem, given the kernel's
+        answer for :attr:`play`."""
+        ...
+
+
+Split = Callable[[Any, Any], tuple[Sequence[object], CardPlay | None]]
+"""A variant's rules of one (game, deal): every problem but the replay's, and the play to
+replay (None when there is none to replay)."""
+
+
+def batch_check(split: Split) -> Callable[[Sequence[tuple[Any, Any]]], list[bool]]:
+    """A variant's ``check_batch`` (``model/variant.py``) from its rules: for each (game, deal),
+    no problem of the rules and, where there is a play, a replay the variant accepts; the plays
+    of the whole batch in one call of the kernel."""
+
+    def check_batch(pairs: Sequence[tuple[Any, Any]]) -> list[bool]:
+        found = [split(game, deal) for game, deal in pairs]
+        ok = [not problems for problems, _ in found]
+        todo = [(i, cards) for i, (problems, cards) in enumerate(found)
+                if not problems and cards is not None]
+        for (i, cards), replayed in zip(todo, replay_many([c.play for _, c in todo]),
+                                        strict=True):
+            ok[i] = cards.accepts(replayed)
+        return ok
+
+    return check_batch
+
+
+def moves(play: Sequence[tuple[str, str]], seat: Mapping[str, int],
+          ) -> tuple[list[int], list[int]]:
+    """A recorded play (player, card name) as the kernel's seats (-1: a name not in ``seat``)
+    and cards (``model/tricks.py`` ``CARD_NAMES``, any spelling ``parse_card`` reads)."""
+    who = [seat.get(p, -1) for p, _ in play]
+    try:
+        cards = [CARD_NAMES[c] for _, c in play]
+    except KeyError:  # an unusual spelling such as " 10h"
+        cards = [card_index(c) for _, c in play]
+    return who, cards
