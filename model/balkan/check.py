@@ -87,11 +87,11 @@ def first_leader(active: list[str], declarer: str, number: int, players_in: list
 
 def check_deal(game: BalkanGame, deal: BalkanDeal) -> list[Problem]:
     """Every problem of a schema-valid deal of ``game`` (empty when valid)."""
-    problems, cards = check_rules(game, deal)
+    problems, cards = before_play(game, deal)
     return problems + cards.reference() if cards is not None else problems
 
 
-def check_rules(game: BalkanGame, deal: BalkanDeal) -> tuple[list[Problem], BalkanPlay | None]:
+def before_play(game: BalkanGame, deal: BalkanDeal) -> tuple[list[Problem], BalkanPlay | None]:
     """Every problem of the deal but the replay's, and the play to replay (None: nothing to
     replay). :func:`check_deal` replays it in Python, ``check_batch`` with the kernel."""
     strangers = _strangers(game, deal)
@@ -366,6 +366,6 @@ class BalkanPlay:
         return []
 
 
-check_batch = batch_check(check_rules)
-"""Many deals at once (``Variant.check_batch``): :func:`check_rules` deal by deal, every play
+check_batch = batch_check(before_play)
+"""Many deals at once (``Variant.check_batch``): :func:`before_play` deal by deal, every play
 of the batch in one call of the compiled replay."""

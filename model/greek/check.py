@@ -48,11 +48,11 @@ def _contract(text: str) -> tuple[int, int]:
 
 def check_deal(game: GreekGame, deal: GreekDeal) -> list[Problem]:
     """Every rule- and card-level problem of ``deal`` in ``game`` (empty when valid)."""
-    problems, cards = check_rules(game, deal)
+    problems, cards = before_play(game, deal)
     return problems + cards.reference() if cards is not None else problems
 
 
-def check_rules(game: GreekGame, deal: GreekDeal) -> tuple[list[Problem], GreekPlay | None]:
+def before_play(game: GreekGame, deal: GreekDeal) -> tuple[list[Problem], GreekPlay | None]:
     """Every problem of the deal but the replay's, and the play to replay (None: nothing to
     replay). :func:`check_deal` replays it in Python, :data:`check_batch` with the kernel."""
     problems = _names(game, deal)
@@ -473,6 +473,6 @@ class GreekPlay:
         return None
 
 
-check_batch = batch_check(check_rules)
-"""Many deals at once (``Variant.check_batch``): :func:`check_rules` deal by deal, every play
+check_batch = batch_check(before_play)
+"""Many deals at once (``Variant.check_batch``): :func:`before_play` deal by deal, every play
 of the batch in one call of the compiled replay."""

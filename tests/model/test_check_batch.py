@@ -2,7 +2,8 @@
 the compiled replay, ``model/replay_kernel.py``) says of each deal exactly what its ``check``
 says: no problem, or some (``model/variant.py``).
 
-Deals come from the variant's random legal-deal generator (``sim/random_play/<variant>.py``) under
+Deals come from the variant's random legal-deal generator (``sim/random_play/<variant>.py``) and
+its simulator, under
 house rules that change the play: Greek ``must_overtrump_when_void``, ``all_pass = play_low``,
 ``first_bidder_by_7d`` and four players (greek-prefa.md 7, 14); Balkan Preferans and
 ``sans_lead`` (balkan.md 6); Russian raspasy with and without ``raspasy_talon_lead`` and four
@@ -16,7 +17,9 @@ from __future__ import annotations
 
 import json
 import random
+import tempfile
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +31,7 @@ from model.base import DealBase, GameBase
 from model.variants import registered
 from model.variants import variant as lookup
 from sim.drivers import SIMULATED, simulator
+from sim.run import Plan, simulate
 from tests.ingest.test_columnar import _mutate
 
 RULES: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {
@@ -50,12 +54,24 @@ def test_every_batched_variant_has_a_generator() -> None:
 
 
 @cache
-def _games(variant: str, setting: int, seed: int) -> tuple[GameBase, list[dict[str, Any]]]:
-    """A game of the variant's random legal-deal generator, its deals as JSON records."""
+def _games(variant: str, setting: int, seed: int) -> list[tuple[GameBase, list[dict[str, Any]]]]:
+    """Two games under the setting's rules, their deals as JSON records: one of the variant's
+    random legal-deal generator, one its simulator plays (Russian's generator has no cards)."""
     rules, options = RULES.get(variant, [({}, {})])[setting]
-    driver = simulator(variant, rules, options=options)
-    game, deals = driver.random_game(random.Random(seed), f"g{seed}", 12)
-    return game, [d.model_dump(mode="json", exclude_none=True) for d in deals]
+    v = lookup(variant)
+    game, deals = simulator(variant, rules, options=options).random_game(
+        random.Random(seed), f"g{seed}", 12)
+    out = [(game, [d.model_dump(mode="json", exclude_none=True) for d in deals])]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "s.jsonl"
+        simulate(Plan(variant, 1, 12, seed=seed, rules=rules, options=options), out=path,
+                 workers=1)
+        lines = [json.loads(t) for t in path.read_text(encoding="utf-8").splitlines()]
+    for line in lines:
+        del line["record"]
+    [sim_game] = [v.game_model.model_validate(g) for g in lines if "players" in g]
+    out.append((sim_game, [d for d in lines if "players" not in d]))
+    return out
 
 
 def _break_play(rng: random.Random, kind: int, d: dict[str, Any]) -> None:
@@ -83,7 +99,7 @@ def _break_play(rng: random.Random, kind: int, d: dict[str, Any]) -> None:
 
 def _deal(variant: str, data: st.DataObject) -> tuple[GameBase, DealBase] | None:
     setting = data.draw(st.integers(0, len(RULES.get(variant, [()])) - 1))
-    game, deals = _games(variant, setting, data.draw(st.integers(0, 5)))
+    game, deals = data.draw(st.sampled_from(_games(variant, setting, data.draw(st.integers(0, 3)))))
     d = json.loads(json.dumps(data.draw(st.sampled_from(deals))))
     rng = random.Random(data.draw(st.integers(0, 2**32)))
     how = data.draw(st.sampled_from(["legal", "play", "play", "other"]))
@@ -113,14 +129,15 @@ def test_check_batch_says_what_check_says(variant: str, data: st.DataObject) -> 
 def test_broken_plays_are_found(variant: str) -> None:
     """The property above sees both answers: legal deals pass, and most broken plays fail."""
     v = lookup(variant)
-    game, deals = _games(variant, 0, 0)
-    legal = [v.deal_model.model_validate(d) for d in deals]
-    assert v.valid_deals([(game, d) for d in legal]) == [True] * len(legal)
+    legal = [(game, v.deal_model.model_validate(d)) for game, deals in _games(variant, 0, 0)
+             for d in deals]
+    assert v.valid_deals(legal) == [True] * len(legal)
     rng = random.Random(3)
     broken = []
-    for d in deals:
-        if d.get("play"):
-            b = json.loads(json.dumps(d))
-            _break_play(rng, 3, b)  # a card played twice: never legal
-            broken.append((game, v.deal_model.model_validate(b)))
+    for game, deals in _games(variant, 0, 0):
+        for d in deals:
+            if d.get("play"):
+                b = json.loads(json.dumps(d))
+                _break_play(rng, 3, b)  # a card played twice: never legal
+                broken.append((game, v.deal_model.model_validate(b)))
     assert broken and v.valid_deals(broken) == [False] * len(broken)
