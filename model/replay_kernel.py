@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, Protocol
 
 import numba
@@ -213,26 +214,28 @@ def replay_many(plays: Sequence[Play]) -> list[Replayed]:
 
     A play is read up to one card after its last trick at most (a card there is always a fault),
     so a record with an absurdly long play costs no more than a full one."""
-    n = len(plays)
-    hands = np.zeros((n, 4), dtype=np.int64)
-    params = np.zeros((n, PARAMS), dtype=np.int64)
-    offsets = np.zeros(n + 1, dtype=np.int64)
+    rows: list[tuple[int, ...]] = []
+    hands: list[Sequence[int]] = []
+    ends = [0]
     seats: list[int] = []
     cards: list[int] = []
-    for d, p in enumerate(plays):
-        if len(p.hands) > 4 or len(p.lead_suits) > MAX_FIXED_LEADS:
+    for p in plays:
+        k = len(p.hands)
+        if not 2 <= k <= 4 or len(p.lead_suits) > MAX_FIXED_LEADS:
             raise ValueError(f"the kernel replays 2-4 seats and {MAX_FIXED_LEADS} fixed leads")
-        hands[d, : len(p.hands)] = p.hands
-        params[d] = p.row()
-        cap = p.tricks * len(p.hands) + 1
+        hands.append(p.hands if k == 4 else (*p.hands, 0, 0)[:4])
+        rows.append(p.row())
+        cap = p.tricks * k + 1
         seats += p.seats[:cap]
         cards += p.cards[:cap]
-        offsets[d + 1] = len(cards)
+        ends.append(len(cards))
+    n = len(plays)
     out = np.zeros((n, OUT), dtype=np.int64)
-    replay_kernel(hands, params, offsets, np.array(seats, dtype=np.int8),
-                  np.array(cards, dtype=np.int8), out)
-    return [Replayed(int(r[STATUS]), int(r[FAULT_AT]), int(r[PLAYED]),
-                     tuple(int(t) for t in r[TAKEN: TAKEN + len(p.hands)]))
+    if n:
+        replay_kernel(np.array(hands, dtype=np.int64), np.array(rows, dtype=np.int64),
+                      np.array(ends, dtype=np.int64), np.array(seats, dtype=np.int8),
+                      np.array(cards, dtype=np.int8), out)
+    return [Replayed(r[STATUS], r[FAULT_AT], r[PLAYED], tuple(r[TAKEN: TAKEN + len(p.hands)]))
             for r, p in zip(out.tolist(), plays, strict=True)]
 
 
@@ -273,12 +276,14 @@ def batch_check(split: Split) -> Callable[[Sequence[tuple[Any, Any]]], list[bool
 
 
 def moves(play: Sequence[tuple[str, str]], seat: Mapping[str, int],
-          ) -> tuple[list[int], list[int]]:
+          ) -> tuple[Sequence[int], Sequence[int]]:
     """A recorded play (player, card name) as the kernel's seats (-1: a name not in ``seat``)
     and cards (``model/tricks.py`` ``CARD_NAMES``, any spelling ``parse_card`` reads)."""
-    who = [seat.get(p, -1) for p, _ in play]
+    if not play:
+        return (), ()
+    players, names = zip(*play, strict=True)
     try:
-        cards = [CARD_NAMES[c] for _, c in play]
+        cards = list(map(CARD_NAMES.__getitem__, names))
     except KeyError:  # an unusual spelling such as " 10h"
-        cards = [card_index(c) for _, c in play]
-    return who, cards
+        cards = [card_index(c) for c in names]
+    return list(map(seat.get, players, repeat(-1))), cards

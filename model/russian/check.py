@@ -8,6 +8,7 @@ and cards are recorded, the cards (deck, auction, discard, legal play, replay ==
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from model.cards import DECK_32, CardError, CardSet, format_card_symbol, iter_cards
 from model.problems import Code, Problem, once_per_input
@@ -214,6 +215,12 @@ def check_cards(game: RussianGame, deal: RussianDeal,
     return problems, RussianPlay(deal, players, masks, talon, game.rules.raspasy_talon_lead)
 
 
+@cache
+def trump_of(contract: str) -> int | None:
+    """The trump of a contract (``parse_contract``, once per contract)."""
+    return parse_contract(contract).trump
+
+
 @dataclass(frozen=True, slots=True)
 class RussianPlay:
     """A deal's play to replay (4): the three in the deal from first hand, who leads; their
@@ -229,9 +236,7 @@ class RussianPlay:
 
     @property
     def trump(self) -> int | None:
-        if self.deal.declarer is None:
-            return None
-        return parse_contract(self.deal.contract or "").trump
+        return None if self.deal.declarer is None else trump_of(self.deal.contract or "")
 
     @property
     def play(self) -> Play:
