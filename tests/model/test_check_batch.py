@@ -3,11 +3,12 @@ the compiled replay, ``model/replay_kernel.py``) says of each deal exactly what 
 says: no problem, or some (``model/variant.py``).
 
 Deals come from the variant's random legal-deal generator (``sim/random_play/<variant>.py``) and
-its simulator, under
-house rules that change the play: Greek ``must_overtrump_when_void``, ``all_pass = play_low``,
-``first_bidder_by_7d`` and four players (greek-prefa.md 7, 14); Balkan Preferans and
-``sans_lead`` (balkan.md 6); Russian raspasy with and without ``raspasy_talon_lead`` and four
-players (russian.md 1, 4). Some are kept legal and the rest broken: by the changes of
+its simulator, under house rules that change the play: Greek ``must_overtrump_when_void``,
+``all_pass = play_low``, ``first_bidder_by_7d`` and four players (greek-prefa.md 7, 14); Balkan
+Preferans and ``sans_lead`` (balkan.md 6: the play stops at the defence's fifth trick, Bettel at
+the declarer's first); Russian raspasy with and without ``raspasy_talon_lead`` and four players
+(russian.md 1, 4); Swabian Bettel and Durchmarsch stopping early (swabian.md 6); bridge claims
+(bridge.md 3). Some are kept legal and the rest broken: by the changes of
 ``tests/ingest/test_columnar.py`` (cards, hands, tricks, auction, contract ...), or in the play
 (:func:`_break_play`): a player's two cards swapped (a revoke, a failure to trump or overtrump),
 two cards out of turn, a card left out, repeated or added after the end, the play cut at a trick.
