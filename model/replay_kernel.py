@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import repeat
 from typing import Any, Protocol
 
@@ -62,10 +63,10 @@ TURN, ABSENT, NOT_HELD, FOLLOW, MISSED_TRUMP, OVERTRUMP, LEAD, AFTER_END = range
 SIGNATURE = "void(int64[:, ::1], int64[:, ::1], int64[::1], int8[::1], int8[::1], int64[:, ::1])"
 
 
-@numba.njit(SIGNATURE, cache=True, nogil=True)
-def replay_kernel(hands: np.ndarray, params: np.ndarray, offsets: np.ndarray,
-                  seats: np.ndarray, cards: np.ndarray, out: np.ndarray) -> None:
-    """Replay every deal of the batch into ``out`` (one row per deal, the columns above)."""
+def replay_all(hands: np.ndarray, params: np.ndarray, offsets: np.ndarray,
+               seats: np.ndarray, cards: np.ndarray, out: np.ndarray) -> None:
+    """Replay every deal of the batch into ``out`` (one row per deal, the columns above); run
+    compiled (:func:`compiled`)."""
     left = np.zeros(4, dtype=np.int64)
     taken = np.zeros(4, dtype=np.int64)
     for d in range(hands.shape[0]):
@@ -155,6 +156,15 @@ def replay_kernel(hands: np.ndarray, params: np.ndarray, offsets: np.ndarray,
             out[d, TAKEN + s] = taken[s]
 
 
+@cache
+def compiled() -> Callable[..., None]:
+    """:func:`replay_all` compiled for :data:`SIGNATURE` (one signature, so numba's disk cache
+    in ``__pycache__`` reloads it), on first use: a command that replays nothing does not load
+    it."""
+    kernel: Callable[..., None] = numba.njit(SIGNATURE, cache=True, nogil=True)(replay_all)
+    return kernel
+
+
 @dataclass(frozen=True, slots=True)
 class Play:
     """One deal's recorded play as the kernel takes it (seats are indices into ``hands``)."""
@@ -232,7 +242,7 @@ def replay_many(plays: Sequence[Play]) -> list[Replayed]:
     n = len(plays)
     out = np.zeros((n, OUT), dtype=np.int64)
     if n:
-        replay_kernel(np.array(hands, dtype=np.int64), np.array(rows, dtype=np.int64),
+        compiled()(np.array(hands, dtype=np.int64), np.array(rows, dtype=np.int64),
                       np.array(ends, dtype=np.int64), np.array(seats, dtype=np.int8),
                       np.array(cards, dtype=np.int8), out)
     return [Replayed(r[STATUS], r[FAULT_AT], r[PLAYED], tuple(r[TAKEN: TAKEN + len(p.hands)]))

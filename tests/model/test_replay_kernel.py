@@ -7,7 +7,11 @@ each variant's ``check_batch`` against its ``check`` (``tests/model/test_check_b
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,6 +19,7 @@ from hypothesis import strategies as st
 from model.cards import DECK_32, DECK_52, iter_cards
 from model.replay_kernel import FAULTS, OK, SHORT, Play, replay_many
 from model.tricks import PlayFault, legal_cards, replay, trick_winner
+from tests.conftest import ROOT
 
 
 def _deal(rng: random.Random) -> Play:
@@ -104,3 +109,28 @@ def test_fixed_leads_keep_the_leader_and_the_suit() -> None:
     a, b = replay_many([ok, wrong_suit])
     assert (a.status, a.taken, a.played) == (SHORT, (0, 0, 2), 2)
     assert (b.fault, b.fault_at) == ("lead", 0)
+
+
+SCRIPT = """
+import json
+from model.replay_kernel import compiled
+kernel = compiled()
+print(json.dumps({"hits": sum(kernel.stats.cache_hits.values()),
+                  "misses": sum(kernel.stats.cache_misses.values())}))
+"""
+
+
+def _fresh_process() -> dict[str, int]:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    env["PYTHONPATH"] = str(ROOT)
+    out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, cwd=ROOT, check=True,
+                         capture_output=True, text=True)
+    result: dict[str, int] = json.loads(out.stdout)
+    return result
+
+
+def test_a_second_process_loads_the_kernel_from_the_disk_cache() -> None:
+    """One explicit signature, so numba's disk cache reloads the kernel: the second process
+    counts a cache hit and no miss (numba's own account, never a time)."""
+    _fresh_process()
+    assert _fresh_process() == {"hits": 1, "misses": 0}
