@@ -7,11 +7,7 @@ each variant's ``check_batch`` against its ``check`` (``tests/model/test_check_b
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +15,7 @@ from hypothesis import strategies as st
 from model.cards import DECK_32, DECK_52, iter_cards
 from model.replay_kernel import FAULTS, OK, SHORT, Play, replay_many
 from model.tricks import PlayFault, legal_cards, replay, trick_winner
-from tests.conftest import ROOT
+from tests.conftest import fresh_process
 
 
 def _deal(rng: random.Random) -> Play:
@@ -120,17 +116,8 @@ print(json.dumps({"hits": sum(kernel.stats.cache_hits.values()),
 """
 
 
-def _fresh_process() -> dict[str, int]:
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
-    env["PYTHONPATH"] = str(ROOT)
-    out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, cwd=ROOT, check=True,
-                         capture_output=True, text=True)
-    result: dict[str, int] = json.loads(out.stdout)
-    return result
-
-
 def test_a_second_process_loads_the_kernel_from_the_disk_cache() -> None:
     """One explicit signature, so numba's disk cache reloads the kernel: the second process
     counts a cache hit and no miss (numba's own account, never a time)."""
-    _fresh_process()
-    assert _fresh_process() == {"hits": 1, "misses": 0}
+    fresh_process(SCRIPT)
+    assert fresh_process(SCRIPT) == {"hits": 1, "misses": 0}
