@@ -7,10 +7,11 @@ For each simulated variant, on the 20,400-deal file of ``bench_variants`` (``ben
   with ``check`` deal by deal (``check_batch`` set aside), in deals per CPU second (the machine
   may be shared), with the collector paused as ingest pauses it;
 - ``ingest``: the file end to end into a fresh database with its settlement (``ingest_paths``
-  with ``score_pending``), both ways, as a ratio to ``json.loads`` of every line, and the share of
-  ``Variant.valid_deals`` in a profile of the ingest with ``check_batch``.
+  with ``score_pending``), both ways, in CPU time as a ratio to ``json.loads`` of every line, and
+  the share of ``Variant.valid_deals`` in a profile of the ingest, both ways.
 
-Each time is the best of ``REPEAT`` runs after one warm run (``bench_variants``).
+CPU time, not wall time: on a shared machine the wall time of a run says more about the others'
+load than about this code. Each time is the least of ``repeat`` runs after one warm run.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from bench.bench_variants import REPEAT, _best, _file, _ingest, _loads
+from bench.bench_variants import REPEAT, _file, _ingest, _loads
 from ingest.pipeline import cycle_gc_paused
 from model.variant import Variant
 from model.variants import variant as lookup
@@ -56,12 +57,13 @@ def _pairs(v: Variant, path: Path) -> list[tuple[Any, Any]]:
     return pairs
 
 
-def _cpu(fn: Callable[[], object]) -> float:
-    """The least CPU time of ``REPEAT`` runs of ``fn`` after one warm run, collector paused."""
+def _cpu(fn: Callable[[], object], repeat: int = REPEAT) -> float:
+    """The least CPU time of ``repeat`` runs of ``fn`` after one warm run, collector paused (as
+    ingest pauses it)."""
     fn()
     best = float("inf")
     with cycle_gc_paused():
-        for _ in range(REPEAT):
+        for _ in range(repeat):
             t0 = time.process_time()
             fn()
             best = min(best, time.process_time() - t0)
@@ -89,12 +91,12 @@ def run() -> None:
         n = len(pairs)
         assert v.valid_deals(pairs) == [True] * n
         batch = _cpu(partial(v.valid_deals, pairs))
-        loads = _best(partial(_loads, path))
-        ingest = _best(partial(_ingest, path))
+        loads = _cpu(partial(_loads, path))
+        ingest = _cpu(partial(_ingest, path), 1)
         share = _share(partial(_ingest, path))
         with _without_batch(v):
             check = _cpu(partial(v.valid_deals, pairs))
-            ingest_check = _best(partial(_ingest, path))
+            ingest_check = _cpu(partial(_ingest, path), 1)
             share_check = _share(partial(_ingest, path))
         print(f"{name:18s} {n / batch:10,.0f}/s {n / check:10,.0f}/s {ingest / loads:12.1f}x "
               f"{ingest_check / loads:12.1f}x {share:8.0%} / {share_check:.0%}", flush=True)

@@ -83,10 +83,9 @@ def test_play_stops_at_the_declarers_first_trick() -> None:
     """Bettel (balkan.md 6, swabian.md 6): the play stops when the declarer takes a trick; a card
     after it is a fault, and a play that stops before is short."""
     hands = [0b1, 0b10, 0b100]  # seat 2 holds the highest spade and wins the only trick
-    stop = {"tricks": 10, "declarer": 2, "stop_won": 1}
-    full = Play(hands, [0, 1, 2], [0, 1, 2], 0, None, True, **stop)
-    after = Play(hands, [0, 1, 2, 2], [0, 1, 2, 3], 0, None, True, **stop)
-    short = Play(hands, [0, 1], [0, 1], 0, None, True, **stop)
+    full = Play(hands, [0, 1, 2], [0, 1, 2], 0, None, True, declarer=2, stop_won=1)
+    after = Play(hands, [0, 1, 2, 2], [0, 1, 2, 3], 0, None, True, declarer=2, stop_won=1)
+    short = Play(hands, [0, 1], [0, 1], 0, None, True, declarer=2, stop_won=1)
     a, b, c = replay_many([full, after, short])
     assert (a.status, a.taken, a.played) == (OK, (0, 0, 1), 1)
     assert (b.fault, b.fault_at) == ("after-end", 3)
