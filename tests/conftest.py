@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,3 +22,14 @@ def shared_data() -> Path:
     if not DATA.is_dir():
         pytest.fail(f"third-party data not found at {DATA} (the repo expects ../shared beside it)")
     return DATA
+
+
+def fresh_process(script: str, *unset: str) -> Any:
+    """What ``script`` prints as JSON, run by a fresh Python in the repository, with the
+    environment variables ``unset`` (and ``NUMBA_DISABLE_JIT``) left out: for the tests of
+    numba's disk cache."""
+    env = {k: v for k, v in os.environ.items() if k not in {"NUMBA_DISABLE_JIT", *unset}}
+    env["PYTHONPATH"] = str(ROOT)
+    out = subprocess.run([sys.executable, "-c", script], env=env, cwd=ROOT, check=True,
+                         capture_output=True, text=True)
+    return json.loads(out.stdout)

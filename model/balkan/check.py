@@ -8,6 +8,9 @@ the defence's fifth trick, Bettel at the declarer's first: balkan.md 6).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from model.balkan.auction import CallError, run_auction
 from model.balkan.contracts import (
     BETL,
@@ -18,12 +21,14 @@ from model.balkan.contracts import (
     ContractError,
     parse_contract,
     play_over,
+    play_stops,
     trick_domain_ok,
 )
 from model.balkan.params import BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
 from model.cards import DECK_32, CardError, count, format_cards, parse_cards
 from model.problems import Code, Problem, once_per_input
+from model.replay_kernel import Play, Replayed, batch_check, moves
 from model.tricks import card_index, legal_cards, trick_winner
 
 judged_auction = once_per_input(run_auction, CallError)
@@ -82,34 +87,65 @@ def first_leader(active: list[str], declarer: str, number: int, players_in: list
 
 def check_deal(game: BalkanGame, deal: BalkanDeal) -> list[Problem]:
     """Every problem of a schema-valid deal of ``game`` (empty when valid)."""
-    rules = game.rules
-    probs: list[Problem] = []
+    problems, cards = before_play(game, deal)
+    return problems + cards.reference() if cards is not None else problems
+
+
+def before_play(game: BalkanGame, deal: BalkanDeal) -> tuple[list[Problem], BalkanPlay | None]:
+    """Every problem of the deal but the replay's, and the play to replay (None: nothing to
+    replay). :func:`check_deal` replays it in Python, ``check_batch`` with the kernel."""
+    strangers = _strangers(game, deal)
+    if strangers:
+        return strangers, None
+    active = active_players(game, deal.dealer)
+    if deal.declarer is None:
+        probs = [] if deal.tricks is None else [
+            Problem(Code.TRICK_COUNT, "tricks given but nobody declared")]
+        return _with_cards(game, deal, active, None, [], probs)
+    if deal.declarer not in active:
+        return [Problem(Code.UNKNOWN_PLAYER,
+                        f"declarer {deal.declarer!r} is the dealer, who sits out this deal")], None
+    try:
+        contract = parse_contract(deal.contract or "", game.rules)
+    except ContractError as exc:
+        return [Problem(Code.ILLEGAL_CONTRACT, str(exc))], None
+    defenders = defenders_of(active, deal.declarer)
+    defence = deal.defence or {}
+    if set(defence) != set(defenders):
+        return [Problem(Code.ILLEGAL_DEFENCE,
+                        f"defence must name exactly the defenders {defenders!r}, got "
+                        f"{sorted(defence)!r}")], None
+    probs = _decisions(contract, defence) + _kontra(deal, defenders, game.rules)
+    mode = mode_of(deal)
+    players_in = [deal.declarer] + [p for p in defenders
+                                    if mode != "alone" or defence[p] != "pass"]
+    if mode in ("pass", "nokontra"):
+        if deal.tricks is not None:
+            probs.append(Problem(Code.TRICK_COUNT, f"no play ({mode}) but tricks given"))
+        if mode == "nokontra" and not game.rules.pik_needs_kontra:
+            probs.append(Problem(Code.TRICK_COUNT,
+                                 "Pik without tricks: pik_needs_kontra is off, it must be played"))
+        return _with_cards(game, deal, active, contract, [], probs)
+    found, cards_too = _tricks(deal, contract, players_in)
+    if not cards_too:
+        return probs + found, None
+    return _with_cards(game, deal, active, contract, players_in, probs + found)
+
+
+def _strangers(game: BalkanGame, deal: BalkanDeal) -> list[Problem]:
+    """Every name the deal mentions is a player of the game."""
     names = set(game.players)
     mentioned = [deal.dealer, *([deal.declarer] if deal.declarer else [])]
     for field in (deal.defence, deal.kontra, deal.tricks, deal.hands):
         mentioned += list(field or {})
     mentioned += [p for p, _ in deal.play or ()]
     bad = sorted({p for p in mentioned if p not in names})
-    if bad:
-        return [Problem(Code.UNKNOWN_PLAYER, f"not players of the game: {bad!r}")]
-    active = active_players(game, deal.dealer)
-    if deal.declarer is None:
-        if deal.tricks is not None:
-            probs.append(Problem(Code.TRICK_COUNT, "tricks given but nobody declared"))
-        return probs + _check_cards(game, deal, active, None, [], probs)
-    if deal.declarer not in active:
-        return [Problem(Code.UNKNOWN_PLAYER,
-                        f"declarer {deal.declarer!r} is the dealer, who sits out this deal")]
-    try:
-        contract = parse_contract(deal.contract or "", rules)
-    except ContractError as exc:
-        return [Problem(Code.ILLEGAL_CONTRACT, str(exc))]
-    defenders = defenders_of(active, deal.declarer)
-    defence = deal.defence or {}
-    if set(defence) != set(defenders):
-        return [Problem(Code.ILLEGAL_DEFENCE,
-                        f"defence must name exactly the defenders {defenders!r}, got "
-                        f"{sorted(defence)!r}")]
+    return [Problem(Code.UNKNOWN_PLAYER, f"not players of the game: {bad!r}")] if bad else []
+
+
+def _decisions(contract: Contract, defence: Mapping[str, str]) -> list[Problem]:
+    """The defenders' pair of decisions (5.1); both play against Bettel."""
+    probs: list[Problem] = []
     decisions = sorted(defence.values())
     if decisions not in (["play", "play"], ["pass", "pass"], ["invite", "pass"],
                          ["alone", "pass"]):
@@ -119,7 +155,14 @@ def check_deal(game: BalkanGame, deal: BalkanDeal) -> list[Problem]:
     if contract.number == BETL and decisions != ["play", "play"]:
         probs.append(Problem(Code.ILLEGAL_DEFENCE,
                              f"in Bettel both defenders must play (5.1), got {defence!r}"))
-    mode = mode_of(deal)
+    return probs
+
+
+def _kontra(deal: BalkanDeal, defenders: list[str], rules: BalkanRules) -> list[Problem]:
+    """Kontra by a playing defender, not the one alone, within the chain's limit and scope
+    (5.3)."""
+    probs: list[Problem] = []
+    defence = deal.defence or {}
     kontra = deal.kontra or {}
     for p, k in kontra.items():
         if p not in defenders or defence[p] == "pass":
@@ -137,47 +180,54 @@ def check_deal(game: BalkanGame, deal: BalkanDeal) -> list[Problem]:
         probs.append(Problem(Code.ILLEGAL_DEFENCE,
                              f"both defenders kontra {kontra!r}: under kontra_scope "
                              f"{rules.kontra_scope} only one defender may (5.3)"))
-    players_in = [deal.declarer] + [p for p in defenders
-                                    if mode != "alone" or defence[p] != "pass"]
-    if mode in ("pass", "nokontra"):
-        if deal.tricks is not None:
-            probs.append(Problem(Code.TRICK_COUNT, f"no play ({mode}) but tricks given"))
-        if mode == "nokontra" and not rules.pik_needs_kontra:
-            probs.append(Problem(Code.TRICK_COUNT,
-                                 "Pik without tricks: pik_needs_kontra is off, it must be played"))
-        return probs + _check_cards(game, deal, active, contract, [], probs)
+    return probs
+
+
+def _tricks(deal: BalkanDeal, contract: Contract, players_in: list[str],
+            ) -> tuple[list[Problem], bool]:
+    """The tricks of a played deal: of exactly the players in, a score a play can end at (6).
+    With the problems, whether the cards are still worth checking."""
     tricks = deal.tricks
     if tricks is None:
-        probs.append(Problem(Code.TRICK_COUNT, "the deal was played: tricks are missing"))
-        return probs
+        return [Problem(Code.TRICK_COUNT, "the deal was played: tricks are missing")], False
     if set(tricks) != set(players_in):
-        probs.append(Problem(Code.TRICK_COUNT,
-                             f"tricks must name {sorted(players_in)!r}, got {sorted(tricks)!r}"))
-        return probs
+        return [Problem(Code.TRICK_COUNT,
+                        f"tricks must name {sorted(players_in)!r}, got {sorted(tricks)!r}")], False
+    assert deal.declarer is not None
     t_d = tricks[deal.declarer]
     t_x = sum(t for p, t in tricks.items() if p != deal.declarer)
     if not trick_domain_ok(contract.number, t_d, t_x):
-        probs.append(Problem(Code.TRICK_COUNT,
-                             f"tricks {tricks!r} cannot end a play of {contract.name} (6: play "
-                             "stops at the defence's fifth trick, Bettel at the declarer's "
-                             "first)"))
-    return probs + _check_cards(game, deal, active, contract, players_in, probs)
+        return [Problem(Code.TRICK_COUNT,
+                        f"tricks {tricks!r} cannot end a play of {contract.name} (6: play "
+                        "stops at the defence's fifth trick, Bettel at the declarer's "
+                        "first)")], True
+    return [], True
 
 
-def _check_cards(game: BalkanGame, deal: BalkanDeal, active: list[str], contract: object,
-                 players_in: list[str], earlier: list[Problem]) -> list[Problem]:
+def _with_cards(game: BalkanGame, deal: BalkanDeal, active: list[str], contract: Contract | None,
+                players_in: list[str], earlier: list[Problem],
+                ) -> tuple[list[Problem], BalkanPlay | None]:
+    found, cards = _check_cards(game, deal, active, contract, players_in, earlier)
+    return earlier + found, cards
+
+def _check_cards(game: BalkanGame, deal: BalkanDeal, active: list[str], contract: Contract | None,
+                 players_in: list[str], earlier: list[Problem],
+                 ) -> tuple[list[Problem], BalkanPlay | None]:
+    """The cards, when given (3-4, 6): the deck, the auction, the discard; and the play to
+    replay, unless something before it is wrong."""
     if deal.hands is None:
         if deal.play or deal.auction or deal.discard:
-            return [Problem(Code.DECK, "play, auction or discard given without the hands")]
-        return []
+            return [Problem(Code.DECK, "play, auction or discard given without the hands")], None
+        return [], None
     probs: list[Problem] = []
     try:
         hands = {p: parse_cards(cs) for p, cs in deal.hands.items()}
         talon = parse_cards(deal.talon or ())
     except CardError as exc:
-        return [Problem(Code.DECK, str(exc))]
+        return [Problem(Code.DECK, str(exc))], None
     if set(hands) != set(active):
-        return [Problem(Code.DECK, f"hands must be given for {active!r}, got {sorted(hands)!r}")]
+        return [Problem(Code.DECK,
+                        f"hands must be given for {active!r}, got {sorted(hands)!r}")], None
     for p, h in hands.items():
         if count(h) != 10:
             probs.append(Problem(Code.DECK, f"{p!r} holds {count(h)} cards, not 10"))
@@ -193,23 +243,23 @@ def _check_cards(game: BalkanGame, deal: BalkanDeal, active: list[str], contract
                              f"{format_cards(DECK_32 & ~union)}; not of the 32-card deck: "
                              f"{format_cards(union & ~DECK_32)}"))
     if probs:
-        return probs
+        return probs, None
     rules = game.rules
     if deal.auction is not None:
         res = judged_auction(tuple(active), tuple((c.player, c.call) for c in deal.auction),
                              rules)
         if isinstance(res, Exception):
-            return [Problem(Code.AUCTION, str(res))]
+            return [Problem(Code.AUCTION, str(res))], None
         if res.winner != deal.declarer:
             return [Problem(Code.AUCTION,
                             f"the auction is won by {res.winner!r}, the deal names "
-                            f"{deal.declarer!r}")]
+                            f"{deal.declarer!r}")], None
         if deal.contract is not None and deal.contract not in res.allowed:
             return [Problem(Code.CONTRACT_NOT_ALLOWED,
                             f"contract {deal.contract!r} not allowed after this auction; "
-                            f"allowed: {sorted(res.allowed)!r} (4: not lower than the bid)")]
-    if not isinstance(contract, Contract) or deal.declarer is None:
-        return probs
+                            f"allowed: {sorted(res.allowed)!r} (4: not lower than the bid)")], None
+    if contract is None or deal.declarer is None:
+        return probs, None
     d = deal.declarer
     if contract.igra:
         if deal.discard:
@@ -219,7 +269,7 @@ def _check_cards(game: BalkanGame, deal: BalkanDeal, active: list[str], contract
         try:
             disc = parse_cards(deal.discard)
         except CardError as exc:
-            return [*probs, Problem(Code.DISCARD, str(exc))]
+            return [*probs, Problem(Code.DISCARD, str(exc))], None
         if count(disc) != 2 or disc & ~(hands[d] | talon):
             stray = format_cards(disc & ~(hands[d] | talon))
             probs.append(Problem(Code.DISCARD,
@@ -229,60 +279,93 @@ def _check_cards(game: BalkanGame, deal: BalkanDeal, active: list[str], contract
         else:
             hands[d] = (hands[d] | talon) & ~disc
     if deal.play is None or not players_in or earlier:
-        return probs
+        return probs, None
     if not contract.igra and deal.discard is None:
-        return [*probs, Problem(Code.DISCARD, "the play is given but the discard is missing")]
-    return probs + _replay(deal, hands, active, contract, players_in, rules)
-
-
-def _replay(deal: BalkanDeal, hands: dict[str, int], active: list[str], contract: object,
-            players_in: list[str], rules: BalkanRules) -> list[Problem]:
-    assert isinstance(contract, Contract) and deal.declarer is not None
-    d = deal.declarer
-    order = [p for p in active if p in players_in]
+        return [*probs, Problem(Code.DISCARD, "the play is given but the discard is missing")], None
+    order = tuple(p for p in active if p in players_in)
     leader = first_leader(active, d, contract.number, players_in, rules)
-    trump = contract.trump
-    left = dict(hands)
-    taken = dict.fromkeys(order, 0)
-    turn = leader
-    trick: list[int] = []
-    who: list[str] = []
-    total = 10
-    stopped = False
-    for i, (p, text) in enumerate(deal.play or ()):
-        n_trick = sum(taken.values()) + 1
-        if stopped:
-            return [Problem(Code.ILLEGAL_CARD,
-                            f"card {i + 1} ({p} {text}) after the play stopped (6)")]
-        c = card_index(text)
-        if p != turn:
-            return [Problem(Code.ILLEGAL_CARD,
-                            f"trick {n_trick}: {p!r} plays {text} but it is {turn!r}'s turn")]
-        if not left[p] >> c & 1:
-            return [Problem(Code.ILLEGAL_CARD,
-                            f"trick {n_trick}: {p!r} plays {text}, a card he does not hold")]
-        if not legal_cards(left[p], trick, trump, must_trump=True) >> c & 1:
-            return [Problem(Code.ILLEGAL_CARD,
-                            f"trick {n_trick}: {p!r} plays {text} but must follow suit or "
-                            "trump (6)")]
-        left[p] &= ~(1 << c)
-        trick.append(c)
-        who.append(p)
-        if len(trick) == len(order):
-            w = who[trick_winner(trick, trump)]
-            taken[w] += 1
-            trick, who = [], []
-            turn = w
-            t_d = taken[d]
-            stopped = play_over(contract.number, t_d, sum(taken.values()) - t_d, total)
-        else:
-            turn = order[(order.index(p) + 1) % len(order)]
-    if not stopped:
-        return [Problem(Code.REPLAY_MISMATCH,
-                        f"the play stops after {sum(taken.values())} tricks, before the deal "
-                        "is decided (6)")]
-    if taken != dict(deal.tricks or {}):
-        return [Problem(Code.REPLAY_MISMATCH,
-                        f"replaying the play gives tricks {taken!r}, the deal records "
-                        f"{dict(deal.tricks or {})!r}")]
-    return []
+    return probs, BalkanPlay(deal, order, hands, leader, contract)
+
+
+@dataclass(frozen=True, slots=True)
+class BalkanPlay:
+    """A deal's play to replay (6): who plays, in turn order; their hands at the start of the
+    play (the declarer's after the discard); who leads; the contract. Follow suit, trump when
+    void, no obligation to beat; the play stops where :func:`play_stops` says, and the replay's
+    tricks are the recorded ones."""
+
+    deal: BalkanDeal
+    order: tuple[str, ...]
+    hands: dict[str, int]
+    leader: str
+    contract: Contract
+
+    @property
+    def play(self) -> Play:
+        """The play as the compiled replay takes it (``model/replay_kernel.py``)."""
+        seat = {p: i for i, p in enumerate(self.order)}
+        assert self.deal.declarer is not None
+        won, lost = play_stops(self.contract.number)
+        who, cards = moves(self.deal.play or (), seat)
+        return Play([self.hands[p] for p in self.order], who, cards, seat[self.leader],
+                    self.contract.trump, must_trump=True, declarer=seat[self.deal.declarer],
+                    stop_won=won, stop_lost=lost)
+
+    def accepts(self, replayed: Replayed) -> bool:
+        return replayed.ended and dict(zip(self.order, replayed.taken, strict=True)) == dict(
+            self.deal.tricks or {})
+
+    def reference(self) -> list[Problem]:
+        """The replay card by card (``model/tricks.py``), with the first problem it meets."""
+        deal, contract, order = self.deal, self.contract, self.order
+        assert deal.declarer is not None
+        d = deal.declarer
+        trump = contract.trump
+        left = dict(self.hands)
+        taken = dict.fromkeys(order, 0)
+        turn = self.leader
+        trick: list[int] = []
+        who: list[str] = []
+        stopped = False
+        for i, (p, text) in enumerate(deal.play or ()):
+            n_trick = sum(taken.values()) + 1
+            if stopped:
+                return [Problem(Code.ILLEGAL_CARD,
+                                f"card {i + 1} ({p} {text}) after the play stopped (6)")]
+            c = card_index(text)
+            if p != turn:
+                return [Problem(Code.ILLEGAL_CARD,
+                                f"trick {n_trick}: {p!r} plays {text} but it is {turn!r}'s turn")]
+            if not left[p] >> c & 1:
+                return [Problem(Code.ILLEGAL_CARD,
+                                f"trick {n_trick}: {p!r} plays {text}, a card he does not hold")]
+            if not legal_cards(left[p], trick, trump, must_trump=True) >> c & 1:
+                return [Problem(Code.ILLEGAL_CARD,
+                                f"trick {n_trick}: {p!r} plays {text} but must follow suit or "
+                                "trump (6)")]
+            left[p] &= ~(1 << c)
+            trick.append(c)
+            who.append(p)
+            if len(trick) == len(order):
+                w = who[trick_winner(trick, trump)]
+                taken[w] += 1
+                trick, who = [], []
+                turn = w
+                t_d = taken[d]
+                stopped = play_over(contract.number, t_d, sum(taken.values()) - t_d, 10)
+            else:
+                turn = order[(order.index(p) + 1) % len(order)]
+        if not stopped:
+            return [Problem(Code.REPLAY_MISMATCH,
+                            f"the play stops after {sum(taken.values())} tricks, before the deal "
+                            "is decided (6)")]
+        if taken != dict(deal.tricks or {}):
+            return [Problem(Code.REPLAY_MISMATCH,
+                            f"replaying the play gives tricks {taken!r}, the deal records "
+                            f"{dict(deal.tricks or {})!r}")]
+        return []
+
+
+check_batch = batch_check(before_play)
+"""Many deals at once (``Variant.check_batch``): :func:`before_play` deal by deal, every play
+of the batch in one call of the compiled replay."""

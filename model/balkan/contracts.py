@@ -71,16 +71,26 @@ def declarer_made(number: int, declarer_tricks: int) -> bool:
     return declarer_tricks >= 6
 
 
+NO_STOP = 11
+"""More tricks than a deal has: the play does not stop early."""
+
+
+def play_stops(number: int) -> tuple[int, int]:
+    """Where the play stops early (6): (the declarer's tricks, the defence's tricks) that end it.
+    Bettel at the declarer's first trick; Preferans at the defence's first; otherwise at the
+    defence's fifth."""
+    if number == BETL:
+        return 1, NO_STOP
+    if number == PREFERANS:
+        return NO_STOP, 1
+    return NO_STOP, 5
+
+
 def play_over(number: int, declarer_tricks: int, defence_tricks: int, total: int) -> bool:
-    """Has play stopped (6)? At the defence's fifth trick; Bettel at the declarer's first;
-    Preferans at the defence's first; otherwise after all ``total`` tricks."""
-    if number == BETL and declarer_tricks >= 1:
-        return True
-    if number == PREFERANS and defence_tricks >= 1:
-        return True
-    if number != BETL and number != PREFERANS and defence_tricks >= 5:
-        return True
-    return declarer_tricks + defence_tricks >= total
+    """Has play stopped (6)? At :func:`play_stops`, or after all ``total`` tricks."""
+    won, lost = play_stops(number)
+    d, x = declarer_tricks, defence_tricks
+    return d >= won or x >= lost or d + x >= total
 
 
 def trick_domain_ok(number: int, declarer_tricks: int, defence_tricks: int) -> bool:

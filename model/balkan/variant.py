@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from model.balkan.check import check_deal
+from model.balkan.check import check_batch, check_deal
 from model.balkan.contracts import GAME_NAMES, ContractError, parse_contract
 from model.balkan.frame import TABLE, deal_row
 from model.balkan.params import PRESETS, BalkanRules
@@ -45,6 +45,7 @@ VARIANT = Variant(
     table=TABLE,
     outcome_sql=OUTCOME_SQL,
     check=check_deal,
+    check_batch=check_batch,
     row=deal_row,
     trump=trump,
     zero_sum_per_deal=False,

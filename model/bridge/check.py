@@ -8,6 +8,7 @@ replay with its claim. A stated ``score_ns`` of a duplicate deal is checked agai
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from model.bridge.auction import AuctionResult, run_auction
@@ -17,6 +18,7 @@ from model.bridge.score import duplicate_score_ns
 from model.bridge.seats import SEATS, board_vulnerable, left_of, partner
 from model.cards import ACE, DECK_52, JACK, KING, QUEEN, TEN, CardError, format_card
 from model.problems import Code, Problem
+from model.replay_kernel import Play, Replayed, batch_check
 from model.tricks import card_index, cards_mask, replay
 
 FAULTS = {
@@ -58,60 +60,89 @@ def honours_held(hands: list[int], contract: Contract) -> dict[int, int]:
 
 
 def check_deal(game: BridgeGame, deal: BridgeDeal) -> list[Problem]:
-    problems: list[Problem] = []
-    seat = {p: i for i, p in enumerate(game.players)}
+    problems, cards = before_play(game, deal)
+    if cards is not None:
+        problems = problems + cards.reference()
+        if not problems:
+            problems = cards.after()
+    return [Problem(p.code, f"{where(deal)}{p.message}") for p in problems]
 
-    def name_ok(name: str, what: str) -> bool:
-        if name not in seat:
-            problems.append(Problem(Code.UNKNOWN_PLAYER,
-                                    f"{what} {name!r} is not a player of the game "
-                                    f"({', '.join(game.players)})"))
-            return False
-        return True
 
-    ok = name_ok(deal.dealer, "dealer")
-    if deal.declarer is not None:
-        ok &= name_ok(deal.declarer, "declarer")
-    for group, what in ((deal.hands or {}, "hand of"), (deal.honours or {}, "honours of")):
-        for name in group:
-            ok &= name_ok(name, what)
-    for call in deal.auction or ():
-        ok &= name_ok(call.player, "caller")
-    for name, _ in deal.play or ():
-        ok &= name_ok(name, "player of a card")
-    if not ok:
-        return problems
-
+def before_play(game: BridgeGame, deal: BridgeDeal) -> tuple[list[Problem], BridgePlay | None]:
+    """Every problem of the deal but the replay's (and, without a play to replay, the checks
+    after it), and the play to replay (None: nothing to replay). :func:`check_deal` replays it
+    in Python, :data:`check_batch` with the kernel."""
+    problems = _names(game, deal)
+    if problems:
+        return problems, None
     contract: Contract | None = None
     if deal.contract is not None:
         try:
             contract = parse_contract(deal.contract)
         except ContractError as exc:
-            return [Problem(Code.ILLEGAL_CONTRACT, str(exc))]
+            return [Problem(Code.ILLEGAL_CONTRACT, str(exc))], None
     if game.variant == "bridge-duplicate" and deal.vulnerable is None and deal.board is None:
         problems.append(Problem(Code.SCHEMA, "a duplicate deal needs its board or vulnerable"))
-
     hands = seat_hands(game, deal)
     if hands is not None:
         problems += _deck(game, hands)
     if deal.auction is not None:
         problems += _auction(game, deal, contract)
-    declarer = seat[deal.declarer] if deal.declarer is not None else None
+    declarer = game.players.index(deal.declarer) if deal.declarer is not None else None
+    cards = None
     if contract is not None and declarer is not None:
-        found = _play(game, deal, contract, declarer, hands if not problems else None)
-        if deal.irregular:
-            found = [Problem(p.code, p.message + " (the source marks the result as irregular, "
-                                                  "e.g. a director's ruling)") for p in found]
-        problems += found
-        if hands is not None and deal.honours is not None and not problems:
-            held = {game.players[s]: v for s, v in honours_held(hands, contract).items()}
-            if held != dict(deal.honours):
-                problems.append(Problem(Code.REPLAY_MISMATCH,
-                                        f"honours stated {dict(deal.honours)} but the hands hold "
-                                        f"{held or 'none'} (4.6)"))
-    if deal.score_ns is not None and not problems and game.variant == "bridge-duplicate":
-        problems += _score(game, deal, contract, declarer)
-    return [Problem(p.code, f"{where(deal)}{p.message}") for p in problems]
+        found, cards = _play(game, deal, contract, declarer, hands if not problems else None)
+        problems += _irregular(deal, found)
+    if cards is None and not problems:
+        problems += _after_play(game, deal, contract, declarer, hands)
+    return problems, cards
+
+
+def _names(game: BridgeGame, deal: BridgeDeal) -> list[Problem]:
+    """Every name is a player of the game."""
+    problems: list[Problem] = []
+    seat = set(game.players)
+
+    def name_ok(name: str, what: str) -> None:
+        if name not in seat:
+            problems.append(Problem(Code.UNKNOWN_PLAYER,
+                                    f"{what} {name!r} is not a player of the game "
+                                    f"({', '.join(game.players)})"))
+
+    name_ok(deal.dealer, "dealer")
+    if deal.declarer is not None:
+        name_ok(deal.declarer, "declarer")
+    for group, what in ((deal.hands or {}, "hand of"), (deal.honours or {}, "honours of")):
+        for name in group:
+            name_ok(name, what)
+    for call in deal.auction or ():
+        name_ok(call.player, "caller")
+    for name, _ in deal.play or ():
+        name_ok(name, "player of a card")
+    return problems
+
+
+def _irregular(deal: BridgeDeal, found: list[Problem]) -> list[Problem]:
+    """The play's problems, said to be of a result the source marks as irregular."""
+    if not deal.irregular:
+        return found
+    return [Problem(p.code, p.message + " (the source marks the result as irregular, "
+                                        "e.g. a director's ruling)") for p in found]
+
+
+def _after_play(game: BridgeGame, deal: BridgeDeal, contract: Contract | None,
+                declarer: int | None, hands: list[int] | None) -> list[Problem]:
+    """When nothing else is wrong: the stated honours are in the hands (4.6), a duplicate
+    deal's stated score is its score (Law 77)."""
+    if contract is not None and declarer is not None and hands is not None \
+            and deal.honours is not None:
+        held = {game.players[s]: v for s, v in honours_held(hands, contract).items()}
+        if held != dict(deal.honours):
+            return [Problem(Code.REPLAY_MISMATCH, f"honours stated {dict(deal.honours)} but the "
+                                                  f"hands hold {held or 'none'} (4.6)")]
+    if deal.score_ns is not None and game.variant == "bridge-duplicate":
+        return _score(game, deal, contract, declarer)
+    return []
 
 
 def where(deal: BridgeDeal) -> str:
@@ -192,14 +223,16 @@ def _play(
     contract: Contract,
     declarer: int,
     hands: list[int] | None,
-) -> list[Problem]:
+) -> tuple[list[Problem], BridgePlay | None]:
+    """The play's problems before the replay (the lead, too many cards, a card twice), and the
+    play to replay: left of declarer leads (3), follow suit, no obligation to trump."""
     seat = {p: i for i, p in enumerate(game.players)}
     assert deal.tricks is not None
     play: list[tuple[int, int]] = []
     try:
         play = [(seat[p], card_index(c)) for p, c in deal.play or ()]
     except CardError as exc:
-        return [Problem(Code.ILLEGAL_CARD, str(exc))]
+        return [Problem(Code.ILLEGAL_CARD, str(exc))], None
     out: list[Problem] = []
     if deal.lead is not None and play and format_card(play[0][1]) != format_card(
         card_index(deal.lead)
@@ -207,47 +240,94 @@ def _play(
         out.append(Problem(Code.ILLEGAL_CARD, f"lead {deal.lead!r} but the play starts with "
                                               f"{format_card(play[0][1])}"))
     if deal.play is None:
-        return out
+        return out, None
     if len(play) > 52:
-        return [Problem(Code.ILLEGAL_CARD, f"{len(play)} cards played; a deal has 52")]
+        return [Problem(Code.ILLEGAL_CARD, f"{len(play)} cards played; a deal has 52")], None
     if hands is None:
         # Without the hands a player is known to hold the cards he plays later, which is enough
         # to see a revoke.
         hands = [0, 0, 0, 0]
         for s, c in play:
             if hands[s] >> c & 1:
-                return [Problem(Code.ILLEGAL_CARD, f"{format_card(c)} is played twice")]
+                return [Problem(Code.ILLEGAL_CARD, f"{format_card(c)} is played twice")], None
             hands[s] |= 1 << c
-    leader = left_of(declarer)
-    taken = replay(hands, leader, play, TRUMP_SUIT[contract.denom], must_trump=False)
-    if not isinstance(taken, list):
-        f = taken
-        who = SEATS[f.seat] if 0 <= f.seat < 4 else str(f.seat)
-        why = FAULTS.get(f.kind, f.kind)
-        if f.kind == "turn" and f.index == 0:
-            why = f"out of turn: the opening lead is {SEATS[leader]}'s, left of declarer (3)"
-        elif f.kind == "turn":
-            why = f"out of turn: {SEATS[f.expected]} was to play"
-        return [*out, Problem(Code.ILLEGAL_CARD,
-                              f"trick {f.trick}, card {f.index + 1}: {who} plays "
-                              f"{format_card(f.card)}, {why}")]
-    won = taken[declarer] + taken[partner(declarer)]
-    done = len(play) // 4
-    left = 13 - done
-    if done == 13:
-        if won != deal.tricks:
-            out.append(Problem(Code.REPLAY_MISMATCH, f"the play gives declarer {won} tricks, "
-                                                     f"the record says {deal.tricks}"))
+    return out, BridgePlay(game, deal, contract, declarer, hands, play)
+
+
+@dataclass(frozen=True, slots=True)
+class BridgePlay:
+    """A deal's play to replay (3): the hands by seat, the cards as (seat, card); left of
+    declarer leads, follow suit, no obligation to trump. The declarer's side's tricks agree with
+    the result over thirteen tricks, or with the claim over fewer; then :func:`_after_play`."""
+
+    game: BridgeGame
+    deal: BridgeDeal
+    contract: Contract
+    declarer: int
+    hands: list[int]
+    moves: list[tuple[int, int]]
+
+    @property
+    def play(self) -> Play:
+        """The play as the compiled replay takes it (``model/replay_kernel.py``)."""
+        return Play(self.hands, [s for s, _ in self.moves], [c for _, c in self.moves],
+                    left_of(self.declarer), TRUMP_SUIT[self.contract.denom], must_trump=False,
+                    tricks=13)
+
+    def accepts(self, replayed: Replayed) -> bool:
+        return replayed.fault is None and not self._result(list(replayed.taken)) \
+            and not self.after()
+
+    def reference(self) -> list[Problem]:
+        """The replay card by card (``model/tricks.py``), and the result against it."""
+        leader = left_of(self.declarer)
+        taken = replay(self.hands, leader, self.moves, TRUMP_SUIT[self.contract.denom],
+                       must_trump=False)
+        if not isinstance(taken, list):
+            f = taken
+            who = SEATS[f.seat] if 0 <= f.seat < 4 else str(f.seat)
+            why = FAULTS.get(f.kind, f.kind)
+            if f.kind == "turn" and f.index == 0:
+                why = f"out of turn: the opening lead is {SEATS[leader]}'s, left of declarer (3)"
+            elif f.kind == "turn":
+                why = f"out of turn: {SEATS[f.expected]} was to play"
+            return _irregular(self.deal, [Problem(Code.ILLEGAL_CARD,
+                                                  f"trick {f.trick}, card {f.index + 1}: {who} "
+                                                  f"plays {format_card(f.card)}, {why}")])
+        return _irregular(self.deal, self._result(taken))
+
+    def after(self) -> list[Problem]:
+        """:func:`_after_play`, for a deal with nothing else wrong."""
+        return _after_play(self.game, self.deal, self.contract, self.declarer, self.hands)
+
+    def _result(self, taken: list[int]) -> list[Problem]:
+        """The recorded tricks against the replay's: over thirteen tricks the same, over fewer
+        the claim between the declarer's tricks and all that are left."""
+        deal, declarer = self.deal, self.declarer
+        assert deal.tricks is not None
+        out: list[Problem] = []
+        won = taken[declarer] + taken[partner(declarer)]
+        done = len(self.moves) // 4
+        left = 13 - done
+        if done == 13:
+            if won != deal.tricks:
+                out.append(Problem(Code.REPLAY_MISMATCH, f"the play gives declarer {won} tricks, "
+                                                         f"the record says {deal.tricks}"))
+            return out
+        claim = deal.claim if deal.claim is not None else deal.tricks
+        if deal.claim is not None and deal.claim != deal.tricks:
+            out.append(Problem(Code.REPLAY_MISMATCH, f"claim of {deal.claim} tricks but the "
+                                                     f"result says {deal.tricks}"))
+        if not won <= claim <= won + left:
+            out.append(Problem(Code.REPLAY_MISMATCH,
+                               f"declarer has {won} of {done} complete tricks, so the claimed "
+                               f"total {claim} must lie in {won}..{won + left}"))
         return out
-    claim = deal.claim if deal.claim is not None else deal.tricks
-    if deal.claim is not None and deal.claim != deal.tricks:
-        out.append(Problem(Code.REPLAY_MISMATCH, f"claim of {deal.claim} tricks but the result "
-                                                 f"says {deal.tricks}"))
-    if not won <= claim <= won + left:
-        out.append(Problem(Code.REPLAY_MISMATCH,
-                           f"declarer has {won} of {done} complete tricks, so the claimed total "
-                           f"{claim} must lie in {won}..{won + left}"))
-    return out
+
+
+check_batch = batch_check(before_play)
+"""Many deals at once (``Variant.check_batch``): :func:`before_play` deal by deal, every play
+of the batch in one call of the compiled replay."""
 
 
 def _score(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from model.bridge.check import check_deal
+from model.bridge.check import check_batch, check_deal
 from model.bridge.contracts import DENOMS, DOUBLINGS, TRUMP_SUIT, ContractError, parse_contract
 from model.bridge.frame import TABLE, deal_row
 from model.bridge.params import BridgeRules
@@ -51,6 +51,7 @@ def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle,
         table=TABLE,
         outcome_sql=outcome_sql(name),
         check=check_deal,
+        check_batch=check_batch,
         row=deal_row,
         trump=trump,
         zero_sum_per_deal=True,

@@ -15,20 +15,24 @@ hand plus the talon minus the discard.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from operator import itemgetter
 
 from model.cards import ACES, DECK_32, SUIT_LETTERS, CardSet, format_cards
 from model.greek.auction import AuctionResult, ladder_bid, run_auction
 from model.greek.contracts import NT, allowed, format_contract, ladder_index, parse_contract
+from model.greek.params import GreekRules
 from model.greek.play import (
     PLAYING,
     active_players,
     defenders,
     players_in_play,
+    playing_hands,
     replay_play,
 )
 from model.greek.records import GreekDeal, GreekGame
 from model.problems import Code, Problem
+from model.replay_kernel import Play, Replayed, batch_check, moves
 from model.tricks import card_index, cards_mask
 
 SEVEN_D, EIGHT_D = card_index("7D"), card_index("8D")
@@ -44,10 +48,17 @@ def _contract(text: str) -> tuple[int, int]:
 
 def check_deal(game: GreekGame, deal: GreekDeal) -> list[Problem]:
     """Every rule- and card-level problem of ``deal`` in ``game`` (empty when valid)."""
+    problems, cards = before_play(game, deal)
+    return problems + cards.reference() if cards is not None else problems
+
+
+def before_play(game: GreekGame, deal: GreekDeal) -> tuple[list[Problem], GreekPlay | None]:
+    """Every problem of the deal but the replay's, and the play to replay (None: nothing to
+    replay). :func:`check_deal` replays it in Python, :data:`check_batch` with the kernel."""
     problems = _names(game, deal)
     problems += _flags(game, deal)
     if problems and any(p.code is Code.UNKNOWN_PLAYER for p in problems):
-        return problems  # seats are unknown: the remaining checks would only repeat this
+        return problems, None  # seats are unknown: the remaining checks would only repeat this
     active = active_players(game, deal.dealer)
     defence_ok = _defence(active, deal, problems)
     order = players_in_play(active, deal, game.rules) if defence_ok else None
@@ -57,9 +68,9 @@ def check_deal(game: GreekGame, deal: GreekDeal) -> list[Problem]:
     _discard(deal, hands, talon, problems)
     lead = _auction(game, active, deal, hands, problems)
     _four_aces(deal, hands, talon, problems)
-    if deal.play is not None and order is not None:
-        _play(game, active, order, lead, deal, hands, talon, problems)
-    return problems
+    if deal.play is None or order is None:
+        return problems, None
+    return problems, _play(game, active, order, lead, deal, hands, talon, problems)
 
 
 def _add(problems: list[Problem], code: Code, message: str) -> None:
@@ -385,8 +396,9 @@ def _play(
     hands: dict[str, CardSet] | None,
     talon: CardSet | None,
     problems: list[Problem],
-) -> None:
-    """Replay the play (7) and compare with the recorded tricks."""
+) -> GreekPlay | None:
+    """The play to replay (7): who plays from the leader on, their hands (the declarer's with
+    the talon, less the discard), the trump; None, with the problem, when nobody plays."""
     play = deal.play or ()
     if not order:
         _add(
@@ -394,7 +406,7 @@ def _play(
             Code.REPLAY_MISMATCH,
             f"a play of {len(play)} cards is recorded but nobody plays this deal",
         )
-        return
+        return None
     if lead != active[0]:  # first_bidder_by_7d moved first hand
         i = active.index(lead)
         turn = active[i:] + active[:i]
@@ -416,14 +428,51 @@ def _play(
             else:  # the discard is what he does not play
                 played = cards_mask([c for p, c in play if p == d])[0]
                 playing[d] = full & played
-    out = replay_play(order, playing, play, trump, game.rules, discarded)
-    if isinstance(out, Problem):
-        problems.append(out)
-        return
-    if deal.tricks is not None and set(deal.tricks) == set(out) and deal.tricks != out:
-        got = ", ".join(f"{p} {t}" for p, t in out.items())
-        _add(
-            problems,
-            Code.REPLAY_MISMATCH,
-            f"replaying the play gives {got}; the record says {deal.tricks!r}",
-        )
+    return GreekPlay(deal, order, playing, trump, game.rules, discarded)
+
+
+@dataclass(frozen=True, slots=True)
+class GreekPlay:
+    """A deal's play to replay (7): who plays, in turn order from the leader; their hands (None:
+    unknown, each holds the cards he plays); the trump; the rules (``must_overtrump_when_void``,
+    14); the discard (for messages). All ten tricks are played and give the recorded tricks."""
+
+    deal: GreekDeal
+    order: tuple[str, ...]
+    hands: dict[str, CardSet] | None
+    trump: int | None
+    rules: GreekRules
+    discarded: CardSet
+
+    @property
+    def play(self) -> Play:
+        """The play as the compiled replay takes it (``model/replay_kernel.py``)."""
+        who, cards = moves(self.deal.play or (), {p: i for i, p in enumerate(self.order)})
+        return Play(playing_hands(self.order, self.hands, who, cards), who, cards, 0, self.trump,
+                    must_trump=True, must_overtrump=self.rules.must_overtrump_when_void)
+
+    def accepts(self, replayed: Replayed) -> bool:
+        got = dict(zip(self.order, replayed.taken, strict=True))
+        return replayed.ended and self._against_record(got) is None
+
+    def reference(self) -> list[Problem]:
+        """The replay card by card (``model/greek/play.py``), with the first problem it meets."""
+        out = replay_play(self.order, self.hands, self.deal.play or (), self.trump, self.rules,
+                          self.discarded)
+        if isinstance(out, Problem):
+            return [out]
+        differ = self._against_record(out)
+        return [] if differ is None else [differ]
+
+    def _against_record(self, got: dict[str, int]) -> Problem | None:
+        tricks = self.deal.tricks
+        if tricks is not None and set(tricks) == set(got) and tricks != got:
+            said = ", ".join(f"{p} {t}" for p, t in got.items())
+            return Problem(Code.REPLAY_MISMATCH,
+                           f"replaying the play gives {said}; the record says {tricks!r}")
+        return None
+
+
+check_batch = batch_check(before_play)
+"""Many deals at once (``Variant.check_batch``): :func:`before_play` deal by deal, every play
+of the batch in one call of the compiled replay."""

@@ -24,7 +24,8 @@ from model.cards import format_card
 from model.greek.params import GreekRules
 from model.greek.records import GreekDeal, GreekGame
 from model.problems import Code, Problem
-from model.tricks import CARD_NAMES, SUIT_NAMES, PlayFault, card_index, replay
+from model.replay_kernel import moves
+from model.tricks import SUIT_NAMES, PlayFault, replay
 
 PLAYING = {("play", "play"), ("invite", "pass"), ("alone", "pass"), ("pass", "pass")}
 """The legal final decisions of the two defenders, in any order (6.1); counter-invitations are
@@ -67,6 +68,20 @@ def players_in_play(active: Sequence[str], deal: GreekDeal, rules: GreekRules) -
     return tuple(active)
 
 
+def playing_hands(order: Sequence[str], hands: Mapping[str, int] | None, seats: Sequence[int],
+                  cards: Sequence[int]) -> list[int]:
+    """What each player of ``order`` holds at the start of the play: his hand, or when the
+    hands are unknown the cards he plays (``seats`` and ``cards`` of the play, seat -1 for
+    somebody who takes no part), which still catches revokes the rest of the play reveals."""
+    if hands is not None:
+        return [hands.get(p, 0) for p in order]
+    start = [0] * len(order)
+    for s, c in zip(seats, cards, strict=True):
+        if s >= 0:
+            start[s] |= 1 << c
+    return start
+
+
 def replay_play(
     order: Sequence[str],
     hands: Mapping[str, int] | None,
@@ -78,27 +93,14 @@ def replay_play(
     """Replay a recorded play among ``order`` (the players who take part, turn order, the leader
     first) and return the tricks of each, or the first problem.
 
-    ``hands`` are the playing hands (the declarer's already with talon and discard applied); when
-    they are unknown the hand of each player is taken to be the cards he plays, which still catches
-    revokes that the rest of the play reveals. A play must have all ten tricks (7).
+    ``hands`` are the playing hands (the declarer's already with talon and discard applied), or
+    None (:func:`playing_hands`). A play must have all ten tricks (7).
     """
-    seat = {p: i for i, p in enumerate(order)}.get
-    try:
-        names = CARD_NAMES
-        moves = [(seat(p, -1), names[c]) for p, c in play]
-    except KeyError:  # an unusual spelling such as " 10h"
-        moves = [(seat(p, -1), card_index(c)) for p, c in play]
-    if hands is not None:
-        start = [hands.get(p, 0) for p in order]
-    else:
-        start = [0] * len(order)
-        for s, c in moves:
-            if s >= 0:
-                start[s] |= 1 << c
+    seats, cards = moves(play, {p: i for i, p in enumerate(order)})
     out = replay(
-        start,
+        playing_hands(order, hands, seats, cards),
         0,
-        moves,
+        list(zip(seats, cards, strict=True)),
         trump,
         must_trump=True,
         must_overtrump=rules.must_overtrump_when_void,

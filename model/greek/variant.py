@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 
 from model.cards import DECK_32
-from model.greek.check import check_deal
+from model.greek.check import check_batch, check_deal
 from model.greek.contracts import DENOMS, NT, ContractError, parse_contract
 from model.greek.frame import TABLE, deal_row
 from model.greek.params import GreekRules
@@ -46,6 +46,7 @@ VARIANT = Variant(
     table=TABLE,
     outcome_sql=OUTCOME_SQL,
     check=check_deal,
+    check_batch=check_batch,
     row=deal_row,
     trump=trump,
     zero_sum_per_deal=True,

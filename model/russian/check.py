@@ -7,8 +7,12 @@ and cards are recorded, the cards (deck, auction, discard, legal play, replay ==
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache
+
 from model.cards import DECK_32, CardError, CardSet, format_card_symbol, iter_cards
 from model.problems import Code, Problem, once_per_input
+from model.replay_kernel import Play, Replayed, batch_check, moves
 from model.russian import auction
 from model.russian.contracts import HALF_WHIST_LEVELS, parse_contract
 from model.russian.play import replay_contract, replay_raspasy
@@ -172,8 +176,10 @@ def _discard(deal: RussianDeal, hand: CardSet, talon: list[int]) -> CardSet | Pr
     return held & ~discard
 
 
-def check_cards(game: RussianGame, deal: RussianDeal) -> list[Problem]:
-    """Cards, when recorded: deck, auction, discard, play (records.md 1.2)."""
+def check_cards(game: RussianGame, deal: RussianDeal,
+                ) -> tuple[list[Problem], RussianPlay | None]:
+    """Cards, when recorded: deck, auction, discard (records.md 1.2); and the play to
+    replay."""
     names = list(game.players)
     n = len(names)
     seat = {p: i for i, p in enumerate(names)}
@@ -191,42 +197,96 @@ def check_cards(game: RussianGame, deal: RussianDeal) -> list[Problem]:
         if deal.play is not None:
             problems.append(
                 Problem(Code.ILLEGAL_CARD, "a play without the hands cannot be checked"))
-        return problems
+        return problems, None
     dealt = _deck(players, deal)
     if isinstance(dealt, Problem):
-        return [*problems, dealt]
+        return [*problems, dealt], None
     masks, talon = dealt
     if deal.declarer is not None and deal.discard is not None:
         at = players.index(deal.declarer)
         kept = _discard(deal, masks[at], talon)
         if isinstance(kept, Problem):
-            return [*problems, kept]
+            return [*problems, kept], None
         masks[at] = kept
     elif deal.declarer is not None and deal.play is not None:
-        return [*problems, Problem(Code.DISCARD, "a played contract needs the discard (3)")]
+        return [*problems, Problem(Code.DISCARD, "a played contract needs the discard (3)")], None
     if deal.play is None:
-        return problems
-    pos = {p: i for i, p in enumerate(players)}
-    pairs = [(pos.get(p, -1), card_index(c)) for p, c in deal.play]
-    if deal.declarer is None:
-        out = replay_raspasy(masks, talon, game.rules.raspasy_talon_lead, pairs, players)
-    else:
-        out = replay_contract(masks, parse_contract(deal.contract or "").trump, pairs, players)
-    if isinstance(out, str):
-        return [*problems, Problem(Code.ILLEGAL_CARD, out)]
-    got = dict(zip(players, out, strict=True))
-    if got != dict(deal.tricks or {}):
-        problems.append(Problem(Code.REPLAY_MISMATCH,
-                                f"the play gives {got!r}, the record says {deal.tricks!r}"))
-    return problems
+        return problems, None
+    return problems, RussianPlay(deal, players, masks, talon, game.rules.raspasy_talon_lead)
+
+
+@cache
+def trump_of(contract: str) -> int | None:
+    """The trump of a contract (``parse_contract``, once per contract)."""
+    return parse_contract(contract).trump
+
+
+@dataclass(frozen=True, slots=True)
+class RussianPlay:
+    """A deal's play to replay (4): the three in the deal from first hand, who leads; their
+    hands at the start of the play (the declarer's after his discard); the talon, whose cards
+    fix the suit of raspasy's first two leads under ``raspasy_talon_lead``. All ten tricks are
+    played and give the recorded tricks."""
+
+    deal: RussianDeal
+    players: list[str]
+    hands: list[CardSet]
+    talon: list[int]
+    talon_lead: bool
+
+    @property
+    def trump(self) -> int | None:
+        return None if self.deal.declarer is None else trump_of(self.deal.contract or "")
+
+    @property
+    def play(self) -> Play:
+        """The play as the compiled replay takes it (``model/replay_kernel.py``)."""
+        who, cards = moves(self.deal.play or (), {p: i for i, p in enumerate(self.players)})
+        leads: tuple[int, ...] = ()
+        if self.deal.declarer is None and self.talon_lead:
+            leads = tuple(c >> 4 for c in self.talon[:2])
+        return Play(self.hands, who, cards, 0, self.trump, must_trump=True, lead_suits=leads)
+
+    def accepts(self, replayed: Replayed) -> bool:
+        return replayed.ended and dict(zip(self.players, replayed.taken, strict=True)) == dict(
+            self.deal.tricks or {})
+
+    def reference(self) -> list[Problem]:
+        """The replay card by card (``model/russian/play.py``), with the first problem."""
+        deal, players = self.deal, self.players
+        pos = {p: i for i, p in enumerate(players)}
+        pairs = [(pos.get(p, -1), card_index(c)) for p, c in deal.play or ()]
+        if deal.declarer is None:
+            out = replay_raspasy(self.hands, self.talon, self.talon_lead, pairs, players)
+        else:
+            out = replay_contract(self.hands, self.trump, pairs, players)
+        if isinstance(out, str):
+            return [Problem(Code.ILLEGAL_CARD, out)]
+        got = dict(zip(players, out, strict=True))
+        if got != dict(deal.tricks or {}):
+            return [Problem(Code.REPLAY_MISMATCH,
+                            f"the play gives {got!r}, the record says {deal.tricks!r}")]
+        return []
 
 
 def check_deal(game: RussianGame, deal: RussianDeal) -> list[Problem]:
     """Every problem of a schema-valid deal; cards are checked only when the rules hold."""
+    problems, cards = before_play(game, deal)
+    return problems + cards.reference() if cards is not None else problems
+
+
+def before_play(game: RussianGame, deal: RussianDeal) -> tuple[list[Problem], RussianPlay | None]:
+    """Every problem of the deal but the replay's, and the play to replay (None: nothing to
+    replay). :func:`check_deal` replays it in Python, :data:`check_batch` with the kernel."""
     problems = check_rules(game, deal)
     if problems:
-        return problems
+        return problems, None
     try:
         return check_cards(game, deal)
     except CardError as exc:  # schema already read every name; kept for direct callers
-        return [Problem(Code.DECK, str(exc))]
+        return [Problem(Code.DECK, str(exc))], None
+
+
+check_batch = batch_check(before_play)
+"""Many deals at once (``Variant.check_batch``): :func:`before_play` deal by deal, every play
+of the batch in one call of the compiled replay."""

@@ -8,7 +8,7 @@ from typing import Any
 import polars as pl
 
 from model.cards import DECK_32
-from model.russian.check import check_deal
+from model.russian.check import check_batch, check_deal
 from model.russian.contracts import STRAINS, ContractError, parse_contract
 from model.russian.frame import TABLE, deal_row
 from model.russian.params import RussianRules
@@ -60,6 +60,7 @@ VARIANT = Variant(
     table=TABLE,
     outcome_sql=OUTCOME_SQL,
     check=check_deal,
+    check_batch=check_batch,
     row=deal_row,
     trump=trump,
     zero_sum_per_deal=True,

@@ -8,17 +8,30 @@ Every message a person reads names cards in German ("Herz Ober").
 
 from __future__ import annotations
 
-from model.cards import DECK_32, CardError, format_card_german, iter_cards, rank_of
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from model.cards import (
+    DECK_32,
+    CardError,
+    format_card,
+    format_card_german,
+    iter_cards,
+    rank_of,
+)
 from model.problems import Code, Problem, once_per_input
+from model.replay_kernel import Play, Replayed, batch_check, moves
 from model.swabian import auction
-from model.swabian.games import BETTEL, DURCHMARSCH, label, parse_game
-from model.swabian.play import Played, replay_play
+from model.swabian.games import BETTEL, DURCHMARSCH, TRUMP, label, parse_game
+from model.swabian.play import Played, play_stops, replay_play
 from model.swabian.records import SwabianDeal, SwabianGame
 from model.tricks import card_index, dealt
 
 
 def german(cards: int) -> str:
-    return ", ".join(format_card_german(c) for c in sorted(iter_cards(cards), reverse=True))
+    """The cards by their German names; a card outside the 32-card deck by its plain name."""
+    return ", ".join(format_card_german(c) if DECK_32 >> c & 1 else format_card(c)
+                     for c in sorted(iter_cards(cards), reverse=True))
 
 
 def _names(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
@@ -147,8 +160,10 @@ judged_auction = once_per_input(auction.run, auction.CallError)
 """``auction.run`` (4) once per distinct calls, Vorhand, rules and names."""
 
 
-def check_cards(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
-    """Cards, when recorded: deck, Kunstwerk, auction, discard, play (records.md 1.2)."""
+def check_cards(game: SwabianGame, deal: SwabianDeal,
+                ) -> tuple[list[Problem], SwabianPlay | None]:
+    """Cards, when recorded: deck, Kunstwerk, auction, discard (records.md 1.2); and the play
+    to replay."""
     players = list(game.players)
     seat = {p: i for i, p in enumerate(players)}
     vorhand = (seat[deal.dealer] + 1) % 3
@@ -165,10 +180,10 @@ def check_cards(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
             problems.append(
                 Problem(Code.ILLEGAL_CARD, "a play without the hands cannot be checked")
             )
-        return problems
+        return problems, None
     dealt = _deck(game, deal)
     if isinstance(dealt, Problem):
-        return [*problems, dealt]
+        return [*problems, dealt], None
     masks, talon = dealt
     pair = rank_of(min(iter_cards(talon))) == rank_of(max(iter_cards(talon)))
     due = (
@@ -182,13 +197,13 @@ def check_cards(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
             )
         )
     if deal.declarer is None:
-        return problems
+        return problems, None
     d = seat[deal.declarer]
     if not deal.hand:
         if deal.discard is None:
             if deal.play is not None:
                 problems.append(Problem(Code.DISCARD, "a talon game with a play needs the discard"))
-                return problems
+                return problems, None
         else:
             discard = 0
             for name in deal.discard:
@@ -202,25 +217,55 @@ def check_cards(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
                         f"talon {german(talon)} (4)",
                     )
                 )
-                return problems
+                return problems, None
             masks[d] = held & ~discard
     if deal.play is None:
-        return problems
-    number = parse_game(deal.contract or "")
-    pairs = [(seat[p], card_index(c)) for p, c in deal.play]
-    out = replay_play(masks, vorhand, d, number, pairs, players)
-    if not isinstance(out, Played):
-        problems.append(Problem(Code.ILLEGAL_CARD, out))
-        return problems
-    got = {p: out.tricks[i] for i, p in enumerate(players)}
-    if got != dict(deal.tricks or {}):
-        problems.append(
-            Problem(
-                Code.REPLAY_MISMATCH,
-                f"the play ({out.played} tricks) gives {got!r}, the record says {deal.tricks!r}",
-            )
-        )
-    return problems
+        return problems, None
+    return problems, SwabianPlay(deal, players, masks, vorhand, d, parse_game(deal.contract or ""))
+
+
+@dataclass(frozen=True, slots=True)
+class SwabianPlay:
+    """A deal's play to replay (6): the players, their hands at the start of the play (the
+    declarer's after his discard), Vorhand who leads, the declarer and the game. Follow suit,
+    trump when void; Bettel and Durchmarsch stop early (:func:`play_stops`); the replay's
+    tricks are the recorded ones."""
+
+    deal: SwabianDeal
+    players: list[str]
+    hands: list[int]
+    vorhand: int
+    declarer: int
+    number: int
+
+    @property
+    def play(self) -> Play:
+        """The play as the compiled replay takes it (``model/replay_kernel.py``)."""
+        who, cards = moves(self.deal.play or (), {p: i for i, p in enumerate(self.players)})
+        won, lost = play_stops(self.number)
+        return Play(self.hands, who, cards, self.vorhand, TRUMP[self.number], must_trump=True,
+                    declarer=self.declarer, stop_won=won, stop_lost=lost)
+
+    def accepts(self, replayed: Replayed) -> bool:
+        return (replayed.fault is None and len(self.deal.play or ()) % 3 == 0
+                and self._got(replayed.taken) == dict(self.deal.tricks or {}))
+
+    def _got(self, tricks: Sequence[int]) -> dict[str, int]:
+        return {p: tricks[i] for i, p in enumerate(self.players)}
+
+    def reference(self) -> list[Problem]:
+        """The replay card by card (``model/swabian/play.py``), with the first problem."""
+        seat = {p: i for i, p in enumerate(self.players)}
+        pairs = [(seat[p], card_index(c)) for p, c in self.deal.play or ()]
+        out = replay_play(self.hands, self.vorhand, self.declarer, self.number, pairs,
+                          self.players)
+        if not isinstance(out, Played):
+            return [Problem(Code.ILLEGAL_CARD, out)]
+        got = self._got(out.tricks)
+        if got != dict(self.deal.tricks or {}):
+            return [Problem(Code.REPLAY_MISMATCH, f"the play ({out.played} tricks) gives "
+                                                  f"{got!r}, the record says {self.deal.tricks!r}")]
+        return []
 
 
 def _against_auction(deal: SwabianDeal, won: auction.Won, players: list[str]) -> list[Problem]:
@@ -251,10 +296,22 @@ def _against_auction(deal: SwabianDeal, won: auction.Won, players: list[str]) ->
 
 def check_deal(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
     """Every problem of a schema-valid deal; cards are checked only when the rules hold."""
+    problems, cards = before_play(game, deal)
+    return problems + cards.reference() if cards is not None else problems
+
+
+def before_play(game: SwabianGame, deal: SwabianDeal) -> tuple[list[Problem], SwabianPlay | None]:
+    """Every problem of the deal but the replay's, and the play to replay (None: nothing to
+    replay). :func:`check_deal` replays it in Python, :data:`check_batch` with the kernel."""
     problems = check_rules(game, deal)
     if problems:
-        return problems
+        return problems, None
     try:
         return check_cards(game, deal)
     except CardError as exc:  # schema already read every name; kept for direct callers
-        return [Problem(Code.DECK, str(exc))]
+        return [Problem(Code.DECK, str(exc))], None
+
+
+check_batch = batch_check(before_play)
+"""Many deals at once (``Variant.check_batch``): :func:`before_play` deal by deal, every play
+of the batch in one call of the compiled replay."""

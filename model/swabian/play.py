@@ -24,11 +24,24 @@ class Played:
     played: int
 
 
+NO_STOP = 11
+"""More tricks than a deal has: the play does not stop early."""
+
+
+def play_stops(game: int) -> tuple[int, int]:
+    """Where the play stops early (6): (the declarer's tricks won, lost) that end it: Bettel at
+    his first trick, Durchmarsch at his first lost one."""
+    return (1 if game == BETTEL else NO_STOP), (1 if game == DURCHMARSCH else NO_STOP)
+
+
 def end_of_play(game: int, declarer: int, winners: Sequence[int]) -> int:
-    """How many tricks are played (6): all ten, or up to the declarer's first trick in Bettel and
-    his first lost trick in Durchmarsch."""
+    """How many tricks are played (6): all ten, or up to where :func:`play_stops` says."""
+    won_at, lost_at = play_stops(game)
+    won = lost = 0
     for i, w in enumerate(winners):
-        if (game == BETTEL and w == declarer) or (game == DURCHMARSCH and w != declarer):
+        won += w == declarer
+        lost += w != declarer
+        if won >= won_at or lost >= lost_at:
             return i + 1
     return 10
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 
 from model.cards import DECK_32
-from model.swabian.check import check_deal
+from model.swabian.check import check_batch, check_deal
 from model.swabian.frame import TABLE, deal_row
 from model.swabian.games import NAME, TRUMP, GameError, parse_game
 from model.swabian.params import SwabianRules
@@ -49,6 +49,7 @@ VARIANT = Variant(
     table=TABLE,
     outcome_sql=OUTCOME_SQL,
     check=check_deal,
+    check_batch=check_batch,
     row=deal_row,
     trump=trump,
     zero_sum_per_deal=True,

@@ -100,6 +100,13 @@ def test_deck_partition_names_cards_in_german():
     assert code is Code.DECK and "Herz Ober" in msg
 
 
+def test_a_card_outside_the_deck_is_named_not_a_crash():
+    """2: the 32-card deck; a card of the 52 outside it (a 2) is named in the problem."""
+    hands = dict(HANDS, Bert=["2C", *CLUBS[1:], "QS", "JS"])
+    ((code, msg),) = problems(hands=hands, play=None, discard=None)
+    assert code is Code.DECK and "2C" in msg
+
+
 def test_must_follow_suit():
     """6: follow suit if able (Bert holds Laub Ober and throws an Eichel)."""
     play = anna_runs_everything()

@@ -4,15 +4,13 @@ account (the dispatcher's cache hits and misses, the index files), never a time.
 
 from __future__ import annotations
 
-import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT
+from tests.conftest import fresh_process as run_fresh
 
 pytest.importorskip("numba")
 
@@ -36,12 +34,7 @@ print(json.dumps({
 
 
 def fresh_process() -> dict[str, object]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("TRICKBOOK_SOLVER", "NUMBA_DISABLE_JIT")}
-    env["PYTHONPATH"] = str(ROOT)
-    out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, cwd=ROOT, check=True,
-                         capture_output=True, text=True)
-    result: dict[str, object] = json.loads(out.stdout)
+    result: dict[str, object] = run_fresh(SCRIPT, "TRICKBOOK_SOLVER")
     return result
 
 
