@@ -245,6 +245,38 @@ def _raspasy_cost(r: Rules, level: int, taken: int, low: int) -> tuple[int, int]
 
 
 @numba.njit(cache=True)
+def _overflow(r: Rules, n: int, dealer: int, entry: I64, pool: I64, hill: I64, dh: I64, dp: I64,
+              w: I64) -> None:
+    """The deal's pool entries in turn from the dealer's left, beyond T to the highest pool below
+    T, ties clockwise, and when every pool is closed off the donor's hill (8). ``pool`` and
+    ``hill`` are the game's running values, ``dh``, ``dp`` and ``w`` the deal's changes. Called
+    only when an entry passes T (its arrays cost two atomic operations each)."""
+    for k in range(1, n + 1):  # the pool entries in turn from the dealer's left (8)
+        s = _seat(dealer + k, n)
+        room = r.target - pool[s]
+        own = min(entry[s], room)
+        pool[s] += own
+        dp[s] += own
+        rest = entry[s] - own
+        while rest > 0:  # the overflow: the highest pool below T, ties clockwise (8)
+            to = -1
+            for kk in range(1, n):
+                o = _seat(s + kk, n)
+                if pool[o] < r.target and (to < 0 or pool[o] > pool[to]):
+                    to = o
+            if to < 0:  # every pool closed: off the donor's hill
+                cut = rest if r.below_zero else min(rest, max(0, hill[s]))
+                hill[s] -= cut
+                dh[s] -= cut
+                break
+            give = min(rest, r.target - pool[to])
+            pool[to] += give
+            dp[to] += give
+            w[s, to] += 10 * give
+            rest -= give
+
+
+@numba.njit(cache=True)
 def _scan(game: I64, dealer: I64, declarer: I64, level: I64, misere: I64, d1: I64, d2: I64,
           s1: I64, s2: I64, tricks: I64, rules: I64, players: I64,
           dpool: I8, pool_after: I16, dhill: I16, hill_after: I32, whists: I16, gain: I16,
@@ -304,29 +336,15 @@ def _scan(game: I64, dealer: I64, declarer: I64, level: I64, misere: I64, d1: I6
                 run = 0
         for s in range(4):
             hill[s] += dh[s]
-        for k in range(1, n + 1):  # the pool entries in turn from the dealer's left (8)
-            s = _seat(dealer[i] + k, n)
-            room = r.target - pool[s]
-            own = min(entry[s], room)
-            pool[s] += own
-            dp[s] += own
-            rest = entry[s] - own
-            while rest > 0:  # the overflow: the highest pool below T, ties clockwise (8)
-                to = -1
-                for kk in range(1, n):
-                    o = _seat(s + kk, n)
-                    if pool[o] < r.target and (to < 0 or pool[o] > pool[to]):
-                        to = o
-                if to < 0:  # every pool closed: off the donor's hill
-                    cut = rest if r.below_zero else min(rest, max(0, hill[s]))
-                    hill[s] -= cut
-                    dh[s] -= cut
-                    break
-                give = min(rest, r.target - pool[to])
-                pool[to] += give
-                dp[to] += give
-                w[s, to] += 10 * give
-                rest -= give
+        fits = True  # no entry passes T: no overflow, the order does not matter
+        for s in range(4):
+            fits = fits and entry[s] <= r.target - pool[s]
+        if fits:
+            for s in range(4):
+                pool[s] += entry[s]
+                dp[s] = entry[s]
+        else:
+            _overflow(r, n, dealer[i], entry, pool, hill, dh, dp, w)
         k = 0
         for a in range(4):  # constant bounds: unrolled, no test on n
             dpool[i, a] = dp[a]
