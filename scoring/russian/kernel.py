@@ -36,10 +36,10 @@ from scoring.settlement import Settled, Settlement
 def columns(deals: pl.DataFrame, g: np.ndarray, rules: list[RussianRules], players: np.ndarray
             ) -> Columns:
     def col(name: str) -> np.ndarray:
-        return deals[name].cast(pl.Int64).fill_null(-1).to_numpy()
+        return deals[name].cast(pl.Int8).fill_null(-1).to_numpy()
 
     return Columns(
-        game=g.astype(np.int64), dealer=col("dealer"), declarer=col("declarer"),
+        game=g.astype(np.int32), dealer=col("dealer"), declarer=col("declarer"),
         level=col("level"), misere=col("misere"), defender_1=col("defender_1"),
         defender_2=col("defender_2"), defence_1=col("defence_1"), defence_2=col("defence_2"),
         tricks=np.stack([col(f"tricks_{i}") for i in range(4)], axis=1),

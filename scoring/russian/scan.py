@@ -105,18 +105,19 @@ def rule_row(r: RussianRules) -> I64:
 @dataclass(frozen=True, slots=True)
 class Columns:
     """The kernel's input, one entry per deal, sorted by game then deal number: ``game`` indexes
-    ``rules`` and ``players``; -1 stands for null (no declarer, level, defence or tricks)."""
+    ``rules`` and ``players``; -1 stands for null (no declarer, level, defence or tricks). Seats,
+    levels, codes and tricks are 8-bit (the frame's own widths, ``model/russian/frame.py``)."""
 
-    game: I64
-    dealer: I64
-    declarer: I64
-    level: I64
-    misere: I64
-    defender_1: I64
-    defender_2: I64
-    defence_1: I64
-    defence_2: I64
-    tricks: I64
+    game: I32
+    dealer: I8
+    declarer: I8
+    level: I8
+    misere: I8
+    defender_1: I8
+    defender_2: I8
+    defence_1: I8
+    defence_2: I8
+    tricks: I8
     """deals x 4."""
     rules: I64
     """games x ``N_RULES``."""
@@ -277,8 +278,8 @@ def _overflow(r: Rules, n: int, dealer: int, entry: I64, pool: I64, hill: I64, d
 
 
 @numba.njit(cache=True)
-def _scan(game: I64, dealer: I64, declarer: I64, level: I64, misere: I64, d1: I64, d2: I64,
-          s1: I64, s2: I64, tricks: I64, rules: I64, players: I64,
+def _scan(game: I32, dealer: I8, declarer: I8, level: I8, misere: I8, d1: I8, d2: I8,
+          s1: I8, s2: I8, tricks: I8, rules: I64, players: I64,
           dpool: I8, pool_after: I16, dhill: I16, hill_after: I32, whists: I16, gain: I16,
           finished: npt.NDArray[np.bool_], after_end: npt.NDArray[np.bool_],
           divisor: I8) -> None:
