@@ -245,6 +245,12 @@ def _raspasy_cost(r: Rules, level: int, taken: int, low: int) -> tuple[int, int]
     return 0, r.raspasy_value * level * (taken - (low if r.amnesty else 0))
 
 
+@numba.njit(cache=True, inline="always")
+def _gain(d: int, w_ab: int, w_ba: int, h_a: int, h_b: int) -> int:
+    """D times what a gains from b (8, ``reference.received``): D (W_ab - W_ba) + 10 (H_b - H_a)."""
+    return d * (w_ab - w_ba) + 10 * (h_b - h_a)
+
+
 @numba.njit(cache=True)
 def _overflow(r: Rules, n: int, dealer: int, entry: I64, pool: I64, hill: I64, dh: I64, dp: I64,
               w: I64) -> None:
@@ -309,7 +315,6 @@ def _scan(game: I32, dealer: I8, declarer: I8, level: I8, misere: I8, d1: I8, d2
             continue
         entry[:] = 0
         dh[:] = 0
-        dp[:] = 0
         w[:] = 0
         decl = declarer[i]
         if decl < 0:  # raspasy (7): the three players from the dealer's left
@@ -345,6 +350,7 @@ def _scan(game: I32, dealer: I8, declarer: I8, level: I8, misere: I8, d1: I8, d2
                 pool[s] += entry[s]
                 dp[s] = entry[s]
         else:
+            dp[:] = 0
             _overflow(r, n, dealer[i], entry, pool, hill, dh, dp, w)
         k = 0
         for a in range(4):  # constant bounds: unrolled, no test on n
@@ -356,12 +362,15 @@ def _scan(game: I32, dealer: I8, declarer: I8, level: I8, misere: I8, d1: I8, d2
                 if a != b:
                     whists[i, k] = w[a, b]
                     k += 1
-        k = 0
-        for a in range(4):  # 8: D (W_ab - W_ba) + 10 (H_b - H_a), H less the pool (to_hill)
-            for b in range(a + 1, 4):  # (no fourth seat in a game of three)
-                gain[i, k] = (b < n) * (d * (w[a, b] - w[b, a])
-                                        + 10 * (dh[b] - dh[a] - r.to_hill * (dp[b] - dp[a])))
-                k += 1
+        for a in range(4):  # 8: H is the hill less the pool with to_hill
+            dh[a] -= r.to_hill * dp[a]
+        gain[i, 0] = _gain(d, w[0, 1], w[1, 0], dh[0], dh[1])
+        gain[i, 1] = _gain(d, w[0, 2], w[2, 0], dh[0], dh[2])
+        gain[i, 3] = _gain(d, w[1, 2], w[2, 1], dh[1], dh[2])
+        if n == 4:  # (the pairs of the fourth seat stay 0 in a game of three)
+            gain[i, 2] = _gain(d, w[0, 3], w[3, 0], dh[0], dh[3])
+            gain[i, 4] = _gain(d, w[1, 3], w[3, 1], dh[1], dh[3])
+            gain[i, 5] = _gain(d, w[2, 3], w[3, 2], dh[2], dh[3])
         done = pool[0] >= r.target and pool[1] >= r.target and pool[2] >= r.target
         ended = done and (n == 3 or pool[3] >= r.target)
         finished[g] = ended
