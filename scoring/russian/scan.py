@@ -295,7 +295,9 @@ def _scan(game: I32, dealer: I8, declarer: I8, level: I8, misere: I8, d1: I8, d2
     dh = np.zeros(4, dtype=np.int64)
     dp = np.zeros(4, dtype=np.int64)
     w = np.zeros((4, 4), dtype=np.int64)  # this deal's whists
-    r = _rules(rules, 0)
+    if len(game) == 0:
+        return
+    r = _rules(rules, game[0])
     run = 0
     ended = False
     n = d = 3

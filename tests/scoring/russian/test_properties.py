@@ -78,3 +78,12 @@ def test_kernel_equals_reference_and_the_books_balance(seed: int, n_games: int):
 def test_kernel_equals_reference_on_a_big_league():
     """A bulk check beside the drawn leagues: 40 games, up to 400 deals each."""
     both(*league(20261201, 40, 400))
+
+
+def test_no_deals_settle_to_empty_frames():
+    """Games without deals yet, and no games at all: every frame empty, as the reference's."""
+    games, deals = league(1, 2, 1)
+    for g, d in ((games, deals.clear()), (games.clear(), deals.clear())):
+        s = both(g, d)
+        assert s.settlements.height == s.transfers.height == s.whists.height == 0
+        assert s.standings.height == 0
