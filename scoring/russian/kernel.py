@@ -1,9 +1,10 @@
 """The vectorised Russian settlement, registered as ``SETTLEMENT``: ``deals_russian`` + ``games``
 -> ``RussianSettled``, frames in and out around the scan.
 
-The scan (``scan.py``) walks the pulya and gives the pairwise gains times D in integers; the
-transfers divide them by D: i gains from j ``(D (W_ij - W_ji) + 10 (H_j - H_i)) / D``
-(``reference.received``), and ``cash_i`` is their sum over j, divided once.
+The scan (``scan.py``) walks the pulya and gives the pairwise gains times D in integers, once
+per pair of seats (the other way round is the negation); the transfers divide them by D: i gains
+from j ``(D (W_ij - W_ji) + 10 (H_j - H_i)) / D`` (``reference.received``), and ``cash_i`` is
+their sum over j, divided once.
 """
 
 from __future__ import annotations

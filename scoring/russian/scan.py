@@ -12,10 +12,11 @@ The reference (``reference.py``) is the rulebook reading it is held equal to.
 
 Speed (``bench/bench_russian.py``): the helpers the loop calls take and return numbers only (an
 array handed to a compiled helper is reference-counted, two atomic operations a deal and array);
-the game's rules are a tuple read once per game; the per-deal outputs are as narrow as the rules'
-bounds allow (:class:`Scan`), the whists and gains without the diagonal and the gains once per
-pair; nothing is allocated per deal; ``parallel=False`` (one core, and the games are one
-sequential scan).
+the game's rules are a tuple read once per game; pool entries that fit below T are added at once,
+and only an entry past T walks the overflow (:func:`_overflow`); the inputs are 8-bit
+(:class:`Columns`) and the per-deal outputs as narrow as the rules' bounds allow (:class:`Scan`),
+the whists without the diagonal and the gains once per pair; nothing is allocated per deal;
+``parallel=False`` (one core, and the games are one sequential scan).
 """
 
 from __future__ import annotations
