@@ -15,14 +15,15 @@ array handed to a compiled helper is reference-counted, two atomic operations a 
 the game's rules are a tuple read once per game; pool entries that fit below T are added at once,
 and only an entry past T walks the overflow (:func:`_overflow`); the inputs are 8-bit
 (:class:`Columns`) and the per-deal outputs as narrow as the rules' bounds allow (:class:`Scan`),
-the whists without the diagonal and the gains once per pair; nothing is allocated per deal;
+the whists without the diagonal and the gains once per pair, in one allocation (:func:`_outputs`);
+nothing is allocated per deal;
 ``parallel=False`` (one core, and the games are one sequential scan).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -379,16 +380,32 @@ def _scan(game: I32, dealer: I8, declarer: I8, level: I8, misere: I8, d1: I8, d2
         finished[g] = ended
 
 
+OUTPUTS: tuple[tuple[str, type, tuple[int, ...]], ...] = (
+    ("hill_after", np.int32, (4,)), ("pool_after", np.int16, (4,)), ("hill", np.int16, (4,)),
+    ("whists", np.int16, (12,)), ("gain", np.int16, (6,)), ("pool", np.int8, (4,)),
+    ("after_end", np.bool_, ()),
+)
+"""The per-deal columns of :class:`Scan`: name, type and shape a deal, widest type first."""
+
+
+def _outputs(m: int) -> dict[str, Any]:
+    """The per-deal columns of ``m`` deals, zero, as blocks of one allocation (widest first, so
+    each block is aligned): one large allocation is mapped in large pages, where a column each
+    costs a page fault every few kilobytes."""
+    sizes = [m * np.dtype(t).itemsize * int(np.prod(shape)) for _, t, shape in OUTPUTS]
+    memory = np.zeros(sum(sizes), np.uint8)
+    out: dict[str, Any] = {}
+    at = 0
+    for (name, t, shape), size in zip(OUTPUTS, sizes, strict=True):
+        out[name] = memory[at:at + size].view(t).reshape((m, *shape))
+        at += size
+    return out
+
+
 def scan(c: Columns) -> Scan:
     """Every deal's pool, hill and whists (the running state across each game)."""
-    m = len(c.game)
-    out = Scan(
-        pool=np.zeros((m, 4), np.int8), pool_after=np.zeros((m, 4), np.int16),
-        hill=np.zeros((m, 4), np.int16), hill_after=np.zeros((m, 4), np.int32),
-        whists=np.zeros((m, 12), np.int16), gain=np.zeros((m, 6), np.int16),
-        finished=np.zeros(len(c.players), np.bool_), after_end=np.zeros(m, np.bool_),
-        divisor=np.ones(len(c.players), np.int8),
-    )
+    out = Scan(**_outputs(len(c.game)), finished=np.zeros(len(c.players), np.bool_),
+               divisor=np.ones(len(c.players), np.int8))
     _scan(c.game, c.dealer, c.declarer, c.level, c.misere, c.defender_1, c.defender_2,
           c.defence_1, c.defence_2, c.tricks, c.rules, c.players,
           out.pool, out.pool_after, out.hill, out.hill_after, out.whists, out.gain,
