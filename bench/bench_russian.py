@@ -95,7 +95,7 @@ def chunk(rng: random.Random, convention: str, first: int, size: int
         rules = preset(convention, pool_target=rng.choice((20, 50, 100, 200)))  # type: ignore[arg-type]
         game_id = f"{convention}-{k:07d}"
         g = RussianGame(variant="russian", game_id=game_id, rules=rules,
-                        players=[f"{game_id}p{i}" for i in range(3)])
+                        players=[f"{game_id}p{i}" for i in range(rng.choice((3, 3, 4)))])
         ds = random_game(rng, g, rng.randint(10, 120))
         games.append({"game_id": g.game_id, "players": list(g.players),
                       "rules": g.rules.model_dump_json()})
@@ -149,7 +149,7 @@ def speed() -> None:
     g = deals.join(index, on="game_id")["_g"].to_numpy().astype(np.int64)
     cols = columns(deals, g, rules, players)
     scan(cols)  # compiled (or loaded from the cache) outside the timing
-    t_scan = _best(lambda: scan(cols), repeat=5)
+    t_scan = _best(lambda: scan(cols), repeat=15)
     scanned = scan(cols)
     t_gains = _best(lambda: gains(cols, scanned), repeat=5)
     t_kernel = t_scan + t_gains

@@ -1,9 +1,10 @@
 """The vectorised Russian settlement, registered as ``SETTLEMENT``: ``deals_russian`` + ``games``
 -> ``RussianSettled``, frames in and out around the scan.
 
-The scan (``scan.py``) walks the pulya and gives the pairwise gains times D in integers; the
-transfers divide them by D: i gains from j ``(D (W_ij - W_ji) + 10 (H_j - H_i)) / D``
-(``reference.received``), and ``cash_i`` is their sum over j, divided once.
+The scan (``scan.py``) walks the pulya and gives the pairwise gains times D in integers, once
+per pair of seats (the other way round is the negation); the transfers divide them by D: i gains
+from j ``(D (W_ij - W_ji) + 10 (H_j - H_i)) / D`` (``reference.received``), and ``cash_i`` is
+their sum over j, divided once.
 """
 
 from __future__ import annotations
@@ -17,17 +18,29 @@ from model.russian.frame import TABLE
 from model.russian.params import RussianRules
 from scoring.russian import frames, reference
 from scoring.russian.frames import RussianSettled, read_rules
-from scoring.russian.scan import N_RULES, Columns, Scan, gains, rule_row, scan
+from scoring.russian.scan import (
+    AGAINST,
+    INCIDENCE,
+    N_RULES,
+    PAIR,
+    SIGN,
+    WRITER,
+    Columns,
+    Scan,
+    gains,
+    rule_row,
+    scan,
+)
 from scoring.settlement import Settled, Settlement
 
 
 def columns(deals: pl.DataFrame, g: np.ndarray, rules: list[RussianRules], players: np.ndarray
             ) -> Columns:
     def col(name: str) -> np.ndarray:
-        return deals[name].cast(pl.Int64).fill_null(-1).to_numpy()
+        return deals[name].cast(pl.Int8).fill_null(-1).to_numpy()
 
     return Columns(
-        game=g.astype(np.int64), dealer=col("dealer"), declarer=col("declarer"),
+        game=g.astype(np.int32), dealer=col("dealer"), declarer=col("declarer"),
         level=col("level"), misere=col("misere"), defender_1=col("defender_1"),
         defender_2=col("defender_2"), defence_1=col("defence_1"), defence_2=col("defence_2"),
         tricks=np.stack([col(f"tricks_{i}") for i in range(4)], axis=1),
@@ -48,10 +61,10 @@ def settle(games: pl.DataFrame, deals: pl.DataFrame) -> RussianSettled:
     g = deals["_g"].to_numpy().astype(np.int64)
     c = columns(deals, g, rules, players[: len(ids)])
     s = scan(c)
-    times_d, d = gains(c, s)
-    dd = d.astype(np.float64)
-    gain = times_d / dd[:, None, None]
-    cash = times_d.sum(axis=2) / dd[:, None]
+    pairs, d = gains(c, s)
+    dd = d[g].astype(np.float64)
+    cash = (pairs @ INCIDENCE) / dd[:, None]
+    times_d = _ordered(pairs)
     n_of = players[g]
     row, seat = np.nonzero((np.arange(4)[None, :] < n_of[:, None]) & ~s.after_end[:, None])
     flat = pl.Series([p for ps in names for p in ps], dtype=pl.String())
@@ -62,20 +75,20 @@ def settle(games: pl.DataFrame, deals: pl.DataFrame) -> RussianSettled:
         "variant": pl.repeat(frames.VARIANT, len(row), eager=True), "cash": cash[row, seat],
         "pool_delta": s.pool[row, seat], "pool_after": s.pool_after[row, seat],
         "hill_delta": s.hill[row, seat], "hill_after": s.hill_after[row, seat],
-        "whists_delta": s.whists[row, seat].sum(axis=1),
+        "whists_delta": s.whists.reshape(-1, 4, 3)[row, seat].sum(axis=1),
     }
     settlements = frames.settlements_frame(
         {"game_id": keys["game_id"], "deal_no": keys["deal_no"], **filled})  # type: ignore[dict-item]
-    pair = np.nonzero(gain > 0)
+    pair = np.nonzero(times_d > 0)
     transfers = deals.select("game_id", "deal_no")[pair[0]].with_columns(
-        payer=flat.gather(start[g[pair[0]]] + pair[2]),
-        payee=flat.gather(start[g[pair[0]]] + pair[1]),
-        amount=pl.Series(gain[pair], dtype=pl.Float64()),
+        payer=flat.gather(start[g[pair[0]]] + AGAINST[pair[1]]),
+        payee=flat.gather(start[g[pair[0]]] + WRITER[pair[1]]),
+        amount=pl.Series(times_d[pair] / dd[pair[0]], dtype=pl.Float64()),
     )
     wrote = np.nonzero(s.whists)
     whists = deals.select("game_id", "deal_no")[wrote[0]].with_columns(
-        writer=flat.gather(start[g[wrote[0]]] + wrote[1]),
-        against=flat.gather(start[g[wrote[0]]] + wrote[2]),
+        writer=flat.gather(start[g[wrote[0]]] + WRITER[wrote[1]]),
+        against=flat.gather(start[g[wrote[0]]] + AGAINST[wrote[1]]),
         amount=pl.Series(s.whists[wrote], dtype=pl.Int32()),
     )
     return RussianSettled(
@@ -84,6 +97,14 @@ def settle(games: pl.DataFrame, deals: pl.DataFrame) -> RussianSettled:
         standings=_standings(ids, names, rules, g, row, seat, cash, s),
         whists=whists.select(list(frames.WHISTS)),
     )
+
+
+def _ordered(pairs: np.ndarray) -> np.ndarray:
+    """D times what ``WRITER[k]`` gains from ``AGAINST[k]`` (column k) from the gains per pair."""
+    out = np.empty((len(pairs), len(PAIR)), dtype=pairs.dtype)
+    for k in range(len(PAIR)):
+        out[:, k] = pairs[:, PAIR[k]] * SIGN[k]
+    return out
 
 
 def _standings(ids: list[str], names: list[list[str]], rules: list[RussianRules], g: np.ndarray,

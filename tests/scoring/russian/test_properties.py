@@ -19,9 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from model.russian.frame import deal_row, deals_frame
-from scoring.russian.frames import read_rules
+from model.russian.params import preset
+from model.russian.records import RussianGame
+from scoring.russian.frames import RussianSettled, read_rules
 from scoring.russian.reference import result
-from sim.random_play.russian import random_league_game
+from sim.random_play.russian import random_game, random_league_game
 from tests.scoring.russian.helpers import both
 
 
@@ -78,3 +80,47 @@ def test_kernel_equals_reference_and_the_books_balance(seed: int, n_games: int):
 def test_kernel_equals_reference_on_a_big_league():
     """A bulk check beside the drawn leagues: 40 games, up to 400 deals each."""
     both(*league(20261201, 40, 400))
+
+
+def test_no_deals_settle_to_empty_frames():
+    """Games without deals yet, and no games at all: every frame empty, as the reference's."""
+    games, deals = league(1, 2, 1)
+    for g, d in ((games, deals.clear()), (games.clear(), deals.clear())):
+        s = both(g, d)
+        assert s.settlements.height == s.transfers.height == s.whists.height == 0
+        assert s.standings.height == 0
+
+
+
+def widest(seed: int, convention: str, n: int, target: int, deals: int) -> RussianSettled:
+    """A game with every flag at its largest value (russian.md 5-8, ``RussianRules`` bounds:
+    raspasy 10 a trick, levels 1, 2, 4, no amnesty, the zero bonus 10, factors 2, the misère
+    penalty 20), settled by the kernel and the reference (asserted equal)."""
+    rules = preset(convention, pool_target=target, raspasy_trick_value=10,  # type: ignore[arg-type]
+                   raspasy_zero_bonus=10, raspasy_progression="1,2,4", raspasy_amnesty=False,
+                   consolation_factor=2, whist_trick_factor=2, remise_factor=2,
+                   misere_trick_penalty=20)
+    g = RussianGame(variant="russian", game_id="g", players=[f"p{i}" for i in range(n)],
+                    rules=rules)
+    games = pl.DataFrame({"game_id": ["g"], "players": [list(g.players)],
+                          "rules": [rules.model_dump_json()]})
+    ds = random_game(random.Random(seed), g, deals)
+    return both(games, deals_frame(deal_row(g, d) for d in ds))
+
+
+@settings(deadline=None, max_examples=12)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["sochi", "leningrad", "rostov"]),
+       st.sampled_from([3, 4]), st.sampled_from([10, 50, 10_000]))
+def test_the_largest_entries_the_rules_allow(seed: int, convention: str, n: int, target: int):
+    """The kernel's narrow per-deal columns (``scan.Scan``) hold what the reference computes
+    with every flag at its largest, the overflow of small targets included."""
+    widest(seed, convention, n, target, 200)
+
+
+def test_the_largest_entries_reach_the_widths():
+    """The game above reaches entries past 8 bits (a deal's hill and whists) and a pool past
+    8 bits, so the equality is a check of the widths."""
+    s = widest(5, "leningrad", 3, 10_000, 1_500)
+    assert s.settlements["hill_delta"].max() >= 300  # type: ignore[operator]
+    assert s.whists["amount"].max() >= 200  # type: ignore[operator]
+    assert s.settlements["pool_after"].max() >= 256  # type: ignore[operator]
