@@ -884,23 +884,12 @@ def ingest_paths(
         store.check_database_path(Path(db_path))
     files = files_to_read(paths)
     sizes = [file_size(p) for p in files]
-    total = sum(sizes)
     reports: list[FileReport] = []
-    # each file's sha256 is computed in a thread while the database opens or the file before it
-    # loads (hashlib lets go of the GIL on large blocks)
-    hasher = ThreadPoolExecutor(1, thread_name_prefix="trickbook-sha256")
-
-    def hash_of(at: int) -> Future[str] | None:
-        path = files[at] if at < len(files) else None
-        if path is None or not path.is_file() or reader_for(path) is None:
-            return None
-        return hasher.submit(file_sha256, path)
-
-    coming = hash_of(0)
+    hashes = _Hashes(files)
     try:
         conn = store.connect(db_path, waiting=waiting)
     except BaseException:
-        hasher.shutdown(wait=False, cancel_futures=True)
+        hashes.close()
         raise
     try:
         score_pending_safely(conn, None, score, strict)
@@ -911,16 +900,9 @@ def ingest_paths(
             for no, path in enumerate(files, start=1):
                 if should_stop is not None and should_stop():
                     break
-                sha256, coming = coming, hash_of(no)
-
-                def tick(records: int, done: int, path: Path = path, no: int = no,
-                         before: int = before) -> None:
-                    if progress is not None:
-                        progress(Progress(str(path), no, len(files), before + done, total,
-                                          records))
-
+                tick = _ticker(progress, path, no, len(files), before, sum(sizes))
                 try:
-                    report = load(conn, path, on_record=tick, sha256=sha256,
+                    report = load(conn, path, on_record=tick, sha256=hashes.next(),
                                   source=(names or {}).get(path), **options)
                 except (StrictError, duckdb.InterruptException):
                     raise
@@ -933,10 +915,47 @@ def ingest_paths(
                 if report.games:
                     score_pending_safely(conn, report, score, strict)
     finally:
-        hasher.shutdown(wait=False, cancel_futures=True)
+        hashes.close()
         with suppress(duckdb.Error):  # every file is committed (a failing checkpoint loses none)
             conn.close()
     return reports
+
+
+class _Hashes:
+    """Each file's sha256, computed in a thread while the database opens or the file before
+    it loads (hashlib lets go of the GIL on large blocks)."""
+
+    def __init__(self, files: list[Path]) -> None:
+        self.files = files
+        self.at = 0
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="trickbook-sha256")
+        self.coming = self._submit(0)
+
+    def _submit(self, at: int) -> Future[str] | None:
+        path = self.files[at] if at < len(self.files) else None
+        if path is None or not path.is_file() or reader_for(path) is None:
+            return None
+        return self.pool.submit(file_sha256, path)
+
+    def next(self) -> Future[str] | None:
+        """The hash of the next file (the one after it starts)."""
+        self.at += 1
+        found, self.coming = self.coming, self._submit(self.at)
+        return found
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _ticker(progress: ProgressFn | None, path: Path, no: int, files: int, before: int,
+            total: int) -> Callable[[int, int], None]:
+    """Reports the progress of file ``no`` (``done`` of its bytes, ``records`` read)."""
+
+    def tick(records: int, done: int) -> None:
+        if progress is not None:
+            progress(Progress(str(path), no, files, before + done, total, records))
+
+    return tick
 
 
 def file_size(path: Path) -> int:
