@@ -127,15 +127,19 @@ def _game_row(a: Accepted) -> dict[str, object]:
     }
 
 
-def _deal_row(a: Accepted, key: str) -> dict[str, object]:
-    d = a.record
-    assert isinstance(d, DealBase)
-    return {
-        "game_id": d.game_id, "deal_no": d.deal_no, "deal_key": key, "variant": a.variant.name,
-        "dealer": d.dealer, "declarer": d.declarer, "contract": getattr(d, "contract", None),
-        "has_cards": d.hands is not None or d.play is not None,
-        "source": a.raw.source, "line": a.raw.line, "record": a.canonical,
-    }
+def _deals_frame(fresh: list[tuple[Accepted, str]]) -> pl.DataFrame:
+    """The ``deals`` rows of the batch's new deals (with their keys), built column by column."""
+    deals: list[Any] = [a.record for a, _ in fresh]
+    columns: dict[str, list[Any]] = {
+        "game_id": [d.game_id for d in deals], "deal_no": [d.deal_no for d in deals],
+        "deal_key": [k for _, k in fresh], "variant": [a.variant.name for a, _ in fresh],
+        "dealer": [d.dealer for d in deals], "declarer": [d.declarer for d in deals],
+        "contract": [getattr(d, "contract", None) for d in deals],
+        "has_cards": [d.hands is not None or d.play is not None for d in deals],
+        "source": [a.raw.source for a, _ in fresh], "line": [a.raw.line for a, _ in fresh],
+        "record": [a.canonical for a, _ in fresh]}
+    return pl.DataFrame({name: columns[name] for name in store.DEALS_SCHEMA},
+                        schema=store.DEALS_SCHEMA)
 
 
 def _quarantine_row(issue: Issue, now: datetime) -> dict[str, object]:
@@ -435,8 +439,7 @@ class _FileLoad:
             store.insert(self.conn, T.GAMES, store.frame(rows, store.GAMES_SCHEMA))
             self.report.games.update(a.record.game_id for a in self.games)
         if fresh:
-            rows = [_deal_row(a, k) for a, k in fresh]
-            self.staging.add(T.DEALS, store.frame(rows, store.DEALS_SCHEMA))
+            self.staging.add(T.DEALS, _deals_frame(fresh))
             by_variant: dict[str, list[Accepted]] = defaultdict(list)
             for a, _ in fresh:
                 by_variant[a.variant.name].append(a)
