@@ -13,7 +13,7 @@ import codecs
 import json
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import accumulate
 from pathlib import Path
 
@@ -200,7 +200,7 @@ class _Filling:
             if self.full():
                 yield self.take()
 
-    def lines(self, lines: list[str | Issue]) -> Iterator[list[Item] | PlainLines]:
+    def lines(self, lines: Sequence[str | Issue]) -> Iterator[list[Item] | PlainLines]:
         """Lines one by one: blank ones skipped, a ``"\r"`` before the line end dropped."""
         for item in lines:
             self.line_no += 1

@@ -14,9 +14,9 @@ import hashlib
 import json
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from functools import cache
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Union, cast
 
 from pydantic import BaseModel
 from pydantic_core import to_json
@@ -61,9 +61,9 @@ def _order(annotation: Any) -> Order:
     dicts by sorted key, sequences item by item; a value without keys inside stays as it is."""
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         fields = sorted(annotation.model_fields.items())
-        plans = tuple((name, _order(f.annotation)) for name, f in fields)
+        named = tuple((name, _order(cast(Hashable, f.annotation))) for name, f in fields)
         return lambda d: {name: d[name] if plan is _same or d[name] is None else plan(d[name])
-                          for name, plan in plans if name in d}
+                          for name, plan in named if name in d}
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin is Annotated:
         return _order(args[0])
