@@ -314,10 +314,15 @@ class _FileLoad:
             if k in early:
                 self.take(early[k], validator)
                 continue
+            if k in columns:  # a deal the columnar path took, kept as the reference's would be
+                a = columns.pop(k)
+                self.deals.append(a)
+                slow_ids.add((a.record.game_id, a.record.deal_no))  # type: ignore[union-attr]
+                continue
             n = len(self.deals)
             validator.position = k
-            self.take(columns.pop(k) if k in columns else parsed.pop(k) if k in parsed
-                      else parse_line(source, *c.texts[k]), validator)
+            self.take(parsed.pop(k) if k in parsed else parse_line(source, *c.texts[k]),
+                      validator)
             if len(self.deals) > n:
                 d = self.deals[-1].record
                 slow_ids.add((d.game_id, d.deal_no))  # type: ignore[union-attr]
