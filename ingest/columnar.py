@@ -5,14 +5,15 @@ A deal line is taken here only when its bytes are the canonical JSON of the reco
 defaults left out), which is how the simulator and the exporters write. For such a line the
 work per record is:
 
-1. the line is parsed once (``json.loads``; no nesting check: a record the model reads is at
-   most four deep);
-2. the variant's ``deal_model`` reads it, and its canonical JSON must be the line itself (so
-   nothing was normalised: names with spaces, ``false`` flags written out, numbers as text);
-3. the variant's rules for the whole batch (``Variant.valid_deals``: its compiled
+1. the variant's ``deal_model`` parses and reads the line in one pass in pydantic-core
+   (``model_validate_json``; the game is found by the line's ``game_id``, which the record must
+   then carry), and the record's canonical JSON (``identity.canonical_json_of``) must be the
+   line itself (so nothing was normalised: names with spaces, ``false`` flags written out,
+   numbers as text, keys in another order, a key twice);
+2. the variant's rules for the whole batch (``Variant.valid_deals``: its compiled
    ``check_batch`` where it has one, else ``check_deal`` deal by deal) and ``deal_row``;
-4. the integer range checks of ``deals_<variant>`` (``validate.too_wide``) column by column over
-   the batch.
+3. the integer range checks of ``deals_<variant>`` (``validate.too_wide``) over the batch's rows
+   as one frame.
 
 Every other line (another key order, spaces, escapes, an unknown game, a record the model or the
 rules turn down, a row that does not fit) goes to the per-record reference path
@@ -23,8 +24,9 @@ accepts, with the same canonical JSON, deal key and rows.
 
 from __future__ import annotations
 
-import json
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -32,22 +34,26 @@ import polars as pl
 
 from ingest.source import Raw
 from ingest.validate import MAX_DEAL_NO, Accepted, Validator, int_range, too_wide
-from model.identity import canonical_json
+from model.base import DealBase, GameBase
+from model.identity import canonical_json_of
 from model.variant import Variant
 
 PREFIX = '{"record":"deal",'
 """How a canonical deal line starts (``record`` is the first key, records.md 1.2)."""
+_GAME_ID = re.compile(r'"game_id":"([^"\\]+)"')
+"""A canonical line's ``game_id`` where it is plain text (a guess: the record read from the
+line must carry the same id)."""
 
 
-def fields_of(line: str) -> dict[str, Any] | None:
-    """The fields of a deal line that starts as a canonical one, or ``None``."""
-    if not line.startswith(PREFIX):
-        return None
-    try:
-        data = json.loads(line)
-    except (ValueError, RecursionError):
-        return None
-    return data if type(data) is dict else None
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """A canonical deal line read by its variant's model, not yet checked by the rules."""
+
+    k: int
+    raw: Raw
+    record: DealBase
+    game: GameBase
+    canonical: str
 
 
 def accept(source: str, texts: Sequence[tuple[int, str]], candidates: Sequence[int],
@@ -55,100 +61,105 @@ def accept(source: str, texts: Sequence[tuple[int, str]], candidates: Sequence[i
     """The candidate lines (positions in ``texts``: line number and text) this path takes, as
     the reference would accept them. A line sees the games the reference would see at its
     position (``Validator.position``)."""
-    found: dict[int, tuple[Raw, Any, Any, Variant, str]] = {}
+    by_variant: dict[str, tuple[Variant, list[_Read]]] = {}
     for k in candidates:
         line, text = texts[k]
-        fields = fields_of(text)
-        if fields is None:
-            continue
         validator.position = k
-        read = _record(validator, fields, text)
-        if read is not None:
-            record, game, v = read
-            found[k] = (Raw(source, line, fields, text), record, game, v,
-                        "{" + text[len(PREFIX):])
-    return _fitting(_checked(found))
+        found = _record(validator, text)
+        if found is not None:
+            v, deal, game, canonical = found
+            raw = Raw(source, line, {"record": "deal", "game_id": deal.game_id,
+                                     "deal_no": deal.deal_no}, text)
+            by_variant.setdefault(v.name, (v, []))[1].append(
+                _Read(k, raw, deal, game, canonical))
+    taken: dict[int, Accepted] = {}
+    for v, reads in by_variant.values():
+        taken.update(_fitting(v, _checked(v, reads)))
+    return dict(sorted(taken.items()))
 
 
-def _record(validator: Validator, fields: dict[str, Any], line: str,
-            ) -> tuple[Any, Any, Variant] | None:
-    """The deal record of ``fields`` with its game and variant, when its model reads it and its
-    canonical JSON is the ``line`` it was read from (the rules are asked in :func:`_checked`)."""
-    gid = fields.get("game_id")
-    if type(gid) is not str or not gid:
+def _record(validator: Validator, line: str,
+            ) -> tuple[Variant, DealBase, GameBase, str] | None:
+    """The deal record of a canonical ``line`` with its variant, game and canonical JSON: the
+    line is parsed by the variant's model itself (``model_validate_json``, one pass in
+    pydantic-core), and the record's canonical JSON must be the line (the rules are asked in
+    :func:`_checked`)."""
+    if not line.startswith(PREFIX):
         return None
-    known = validator.known_game(gid)
+    found = _GAME_ID.search(line)
+    if found is None:
+        return None
+    known = validator.known_game(found.group(1))
     if known is None:
         return None
     game, v, _ = known
     try:
-        deal = v.deal_model.model_validate(fields)
-        if PREFIX + canonical_json(deal)[1:] != line or deal.deal_no > MAX_DEAL_NO:
-            return None
+        deal = v.deal_model.model_validate_json(line)
+        canonical = canonical_json_of(deal)
     except Exception:  # the reference says why (a model that fails is its issue)
         return None
-    return deal, game, v
+    if (deal.game_id != found.group(1) or deal.deal_no > MAX_DEAL_NO
+            or len(line) != len(canonical) + len(PREFIX) - 1
+            or not line.endswith(canonical[1:])):
+        return None
+    return v, deal, game, canonical
 
 
-def _checked(found: dict[int, tuple[Raw, Any, Any, Variant, str]]) -> dict[int, Accepted]:
-    """The deals of ``found`` their variant's rules accept, asked once per variant for the
-    whole batch (``Variant.valid_deals``)."""
-    by_variant: dict[str, list[int]] = {}
-    for k, (_, _, _, v, _) in found.items():
-        by_variant.setdefault(v.name, []).append(k)
-    taken: dict[int, Accepted] = {}
-    for ks in by_variant.values():
-        v = found[ks[0]][3]
+def _checked(v: Variant, reads: list[_Read]) -> list[_Read]:
+    """The deals of ``reads`` their variant's rules accept, asked once for the whole batch
+    (``Variant.valid_deals``)."""
+    try:
+        ok = v.valid_deals([(r.game, r.record) for r in reads])
+    except Exception:  # a check that fails is the reference's issue, deal by deal
+        return []
+    return [r for r, good in zip(reads, ok, strict=True) if good]
+
+
+def _fitting(v: Variant, reads: list[_Read]) -> dict[int, Accepted]:
+    """The accepted deals of ``reads`` with their ``deals_<variant>`` rows, without the deals
+    whose row does not fit its integer columns (those go to the reference, which names the
+    column)."""
+    rows: list[dict[str, object] | None] = []
+    for r in reads:
         try:
-            ok = v.valid_deals([(found[k][2], found[k][1]) for k in ks])
-        except Exception:  # a check that fails is the reference's issue, deal by deal
-            continue
-        for k, good in zip(ks, ok, strict=True):
-            if good:
-                raw, record, game, _, canonical = found[k]
-                taken[k] = Accepted(raw, record, game, v, canonical)
-    return taken
-
-
-def _fitting(taken: dict[int, Accepted]) -> dict[int, Accepted]:
-    """``taken`` with each deal's ``deals_<variant>`` row, without the deals whose row does not
-    fit its integer columns (those go to the reference, which names the column)."""
-    by_variant: dict[str, list[int]] = {}
-    for k, a in taken.items():
-        by_variant.setdefault(a.variant.name, []).append(k)
-    out: dict[int, Accepted] = {}
-    for ks in by_variant.values():
-        v = taken[ks[0]].variant
-        rows: list[dict[str, object] | None] = []
-        for k in ks:
-            a = taken[k]
-            try:
-                rows.append(v.deal_row(a.game, a.record))  # type: ignore[arg-type]
-            except Exception:
-                rows.append(None)
-        ok = fits(rows, v.frame_schema)
-        for k, row, good in zip(ks, rows, ok.tolist(), strict=True):
-            if good and row is not None:
-                a = taken[k]
-                out[k] = Accepted(a.raw, a.record, a.game, a.variant, a.canonical, row=row)
-    return dict(sorted(out.items()))
+            rows.append(v.deal_row(r.game, r.record))
+        except Exception:
+            rows.append(None)
+    ok = fits(rows, v.frame_schema)
+    return {r.k: Accepted(r.raw, r.record, r.game, v, r.canonical, row=row)
+            for r, row, good in zip(reads, rows, ok.tolist(), strict=True)
+            if good and row is not None}
 
 
 def fits(rows: Sequence[dict[str, object] | None], schema: dict[str, Any]) -> np.ndarray:
     """Whether each row fits the integer columns of ``schema`` (``validate.too_wide``, column
     by column); a missing row does not fit."""
     ok = np.array([r is not None for r in rows], dtype=bool)
+    bounded = {name: bounds for name, dtype in schema.items()
+               if (bounds := int_range(dtype)) is not None}
+    if not bounded:
+        return ok
     present = [r if r is not None else {} for r in rows]
-    for name, dtype in schema.items():
-        bounds = int_range(dtype)
-        if bounds is None:
-            continue
-        values = [r.get(name) for r in present]
+    try:  # every integer column read at once, as 64-bit integers
+        frame = pl.DataFrame(present, schema=dict.fromkeys(bounded, pl.Int64), orient="row",
+                             strict=True)
+    except Exception:  # beyond 64 bits, or not all integers: column by column
+        return ok & _fits_one_by_one(present, schema, bounded)
+    for name, (low, high) in bounded.items():
+        column = frame[name]
+        ok &= ~((column < low) | (column > high)).fill_null(False).to_numpy()
+    return ok
+
+
+def _fits_one_by_one(rows: list[dict[str, object]], schema: dict[str, Any],
+                     bounded: dict[str, tuple[int, int]]) -> np.ndarray:
+    ok = np.ones(len(rows), dtype=bool)
+    for name, (low, high) in bounded.items():
+        values = [r.get(name) for r in rows]
         try:
             column = pl.Series(values, dtype=pl.Int64, strict=True)
-        except Exception:  # beyond 64 bits, or not all integers: row by row
-            ok &= np.array([too_wide({name: x}, {name: dtype}) is None for x in values])
+        except Exception:
+            ok &= np.array([too_wide({name: x}, {name: schema[name]}) is None for x in values])
             continue
-        low, high = bounds
         ok &= ~((column < low) | (column > high)).fill_null(False).to_numpy()
     return ok

@@ -13,7 +13,7 @@ import codecs
 import json
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import accumulate
 from pathlib import Path
 
@@ -120,79 +120,99 @@ class JsonlReader:
         if wide is not None:
             yield from _utf16_lines(path, size, max_chars, wide)
             return
-        batch = Batch()
-        line_no = self.lines_before
-        limit = max_chars if max_chars is not None else -1
-        read = BLOCK
-        if limit > BLOCK:
+        fill = _Filling(size, max_chars if max_chars is not None else -1, self.lines_before)
+        if fill.limit > BLOCK:
             with path.open("rb") as fh:
                 head = fh.read(1 << 16)
-            read = max(BLOCK, min(limit, len(head) * size // max(1, head.count(b"\n"))))
-
-        def full() -> bool:
-            return batch.n >= size or 0 <= limit <= batch.chars
-
-        def take() -> list[Item] | PlainLines:
-            nonlocal read
-            read = max(BLOCK, min(limit, batch.chars + batch.n))
-            return batch.take()
-
-        for data, lo, hi in _blocks(path, lambda: read, self.start, self.stop):
+            fill.read = max(BLOCK, min(fill.limit,
+                                       len(head) * size // max(1, head.count(b"\n"))))
+        for data, lo, hi in _blocks(path, lambda: fill.read, self.start, self.stop):
             spans = plain_spans(data, lo, hi)
-            if spans is not None:  # plain lines: cut where the same loop below would
-                starts, ends = spans
-                at = 0
-                while at < len(starts):
-                    n = min(size - batch.n, len(starts) - at)
-                    if limit >= 0:
-                        sums = batch.chars + np.cumsum(ends[at:at + n] - starts[at:at + n])
-                        n = min(n, int(np.searchsorted(sums, limit)) + 1)
-                    batch.add_plain(data, starts[at:at + n], ends[at:at + n], line_no + 1)
-                    line_no += n
-                    at += n
-                    if full():
-                        yield take()
-                continue
-            block = memoryview(data)[lo:hi]
-            try:
-                text = str(block, "utf-8")
-            except UnicodeDecodeError:
-                lines: list[str | Issue] = [
-                    _decode(str(path), line_no + i, b)
-                    for i, b in enumerate(bytes(block).split(b"\n"), start=1)]
+            if spans is not None:
+                yield from fill.plain(data, *spans)
             else:
-                plain = text.split("\n")
-                if "\r" not in text and not (not text or text[0].isspace() or text[-1] == "\n"
-                                             or _SPACE_AFTER_LINE_END.search(text)):
-                    # no blank line, no "\r": the lines go as they are, a slice at a time (the
-                    # same batches as the loop below makes)
-                    at = 0
-                    while at < len(plain):
-                        take_ = plain[at:at + size - batch.n]
-                        upto = list(accumulate(map(len, take_), initial=batch.chars))
-                        if limit >= 0:
-                            take_ = take_[:max(1, bisect_left(upto, limit, lo=1))]
-                        batch.add(zip(range(line_no + 1, line_no + 1 + len(take_)), take_,
-                                      strict=True), len(take_), upto[len(take_)] - batch.chars)
-                        line_no += len(take_)
-                        at += len(take_)
-                        if full():
-                            yield take()
+                yield from fill.block(str(path), memoryview(data)[lo:hi])
+        if fill.batch.n:
+            yield fill.take()
+
+
+class _Filling:
+    """The batches of :meth:`JsonlReader.read_lines` as they fill: at most ``size`` lines, cut
+    when their text reaches ``limit`` characters (``-1``: no limit)."""
+
+    def __init__(self, size: int, limit: int, lines_before: int) -> None:
+        self.size = size
+        self.limit = limit
+        self.batch = Batch()
+        self.line_no = lines_before
+        self.read = BLOCK
+        """Bytes to read next: about a batch's worth (from the batch before)."""
+
+    def full(self) -> bool:
+        return self.batch.n >= self.size or 0 <= self.limit <= self.batch.chars
+
+    def take(self) -> list[Item] | PlainLines:
+        self.read = max(BLOCK, min(self.limit, self.batch.chars + self.batch.n))
+        return self.batch.take()
+
+    def plain(self, data: bytes, starts: np.ndarray, ends: np.ndarray,
+              ) -> Iterator[list[Item] | PlainLines]:
+        """Plain lines, cut where :meth:`lines` would cut them."""
+        batch = self.batch
+        at = 0
+        while at < len(starts):
+            n = min(self.size - batch.n, len(starts) - at)
+            if self.limit >= 0:
+                sums = batch.chars + np.cumsum(ends[at:at + n] - starts[at:at + n])
+                n = min(n, int(np.searchsorted(sums, self.limit)) + 1)
+            batch.add_plain(data, starts[at:at + n], ends[at:at + n], self.line_no + 1)
+            self.line_no += n
+            at += n
+            if self.full():
+                yield self.take()
+
+    def block(self, source: str, block: memoryview) -> Iterator[list[Item] | PlainLines]:
+        """A block that is not plain: decoded at once (line by line when it is not UTF-8)."""
+        try:
+            text = str(block, "utf-8")
+        except UnicodeDecodeError:
+            yield from self.lines([_decode(source, self.line_no + i, b)
+                                   for i, b in enumerate(bytes(block).split(b"\n"), start=1)])
+            return
+        plain = text.split("\n")
+        if "\r" in text or not text or text[0].isspace() or text[-1] == "\n" or \
+                _SPACE_AFTER_LINE_END.search(text):
+            yield from self.lines(plain)
+            return
+        # no blank line, no "\r": the lines go as they are, a slice at a time (the same
+        # batches as :meth:`lines` makes)
+        batch = self.batch
+        at = 0
+        while at < len(plain):
+            take = plain[at:at + self.size - batch.n]
+            upto = list(accumulate(map(len, take), initial=batch.chars))
+            if self.limit >= 0:
+                take = take[:max(1, bisect_left(upto, self.limit, lo=1))]
+            batch.add(zip(range(self.line_no + 1, self.line_no + 1 + len(take)), take,
+                          strict=True), len(take), upto[len(take)] - batch.chars)
+            self.line_no += len(take)
+            at += len(take)
+            if self.full():
+                yield self.take()
+
+    def lines(self, lines: Sequence[str | Issue]) -> Iterator[list[Item] | PlainLines]:
+        """Lines one by one: blank ones skipped, a ``"\r"`` before the line end dropped."""
+        for item in lines:
+            self.line_no += 1
+            if isinstance(item, Issue):
+                self.batch.add((item,), 1, len(item.raw))
+            else:
+                text = item.rstrip("\r")
+                if not text.strip():
                     continue
-                lines = list(plain)
-            for item in lines:
-                line_no += 1
-                if isinstance(item, Issue):
-                    batch.add((item,), 1, len(item.raw))
-                else:
-                    text = item.rstrip("\r")
-                    if not text.strip():
-                        continue
-                    batch.add(((line_no, text),), 1, len(text))
-                if full():
-                    yield take()
-        if batch.n:
-            yield take()
+                self.batch.add(((self.line_no, text),), 1, len(text))
+            if self.full():
+                yield self.take()
 
 
 _SPACE_AFTER_LINE_END = re.compile(r"\n\s")

@@ -127,15 +127,19 @@ def _game_row(a: Accepted) -> dict[str, object]:
     }
 
 
-def _deal_row(a: Accepted, key: str) -> dict[str, object]:
-    d = a.record
-    assert isinstance(d, DealBase)
-    return {
-        "game_id": d.game_id, "deal_no": d.deal_no, "deal_key": key, "variant": a.variant.name,
-        "dealer": d.dealer, "declarer": d.declarer, "contract": getattr(d, "contract", None),
-        "has_cards": d.hands is not None or d.play is not None,
-        "source": a.raw.source, "line": a.raw.line, "record": a.canonical,
-    }
+def _deals_frame(fresh: list[tuple[Accepted, str]]) -> pl.DataFrame:
+    """The ``deals`` rows of the batch's new deals (with their keys), built column by column."""
+    deals: list[Any] = [a.record for a, _ in fresh]
+    columns: dict[str, list[Any]] = {
+        "game_id": [d.game_id for d in deals], "deal_no": [d.deal_no for d in deals],
+        "deal_key": [k for _, k in fresh], "variant": [a.variant.name for a, _ in fresh],
+        "dealer": [d.dealer for d in deals], "declarer": [d.declarer for d in deals],
+        "contract": [getattr(d, "contract", None) for d in deals],
+        "has_cards": [d.hands is not None or d.play is not None for d in deals],
+        "source": [a.raw.source for a, _ in fresh], "line": [a.raw.line for a, _ in fresh],
+        "record": [a.canonical for a, _ in fresh]}
+    return pl.DataFrame({name: columns[name] for name in store.DEALS_SCHEMA},
+                        schema=store.DEALS_SCHEMA)
 
 
 def _quarantine_row(issue: Issue, now: datetime) -> dict[str, object]:
@@ -219,102 +223,89 @@ class _FileLoad:
 
         The chunk's game lines are validated first (in order; games do not depend on deals), so
         that the fast path can take the deals of games that start inside the chunk; a deal sees
-        such a game only after its game line (``Validator.visible_from``). The fast path takes
-        what it accepts (score-sheet deals by ``ingest/fastpath.py``, deals with hands by
-        ``ingest/fastpath_columns/`` and then ``ingest/fastpath_cards.py``), the rest goes
-        through the reference path in line order. Returns the bytes read.
+        such a game only after its game line (``Validator.visible_from``). The fast paths take
+        what they accept (score-sheet deals by ``ingest/fastpath.py``, deals with hands by
+        ``ingest/fastpath_columns/`` and then ``ingest/fastpath_cards.py``), the columnar path
+        (``ingest/columnar.py``) what it accepts of the rest, and everything goes into the batch
+        in line order (:meth:`_in_line_order`). Returns the bytes read.
 
         A batch of plain lines (``PlainLines``) is searched as bytes, and a line of it is decoded
         only when a path other than the columnar card path reads it."""
-        source = self.report.source
-        texts: Sequence[tuple[int, str]]
-        lines: Sequence[str]
-        every: Sequence[str]  # the lines again, decoded at once when most are read as text
-        spans: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # a plain batch's bytes
-        # lines with hands are the card paths' (the score-sheet shape has none); a game line
-        # with '"hands"' in it (a player so named) is read in line order with the rest, and the
-        # fast paths see its game only from the next chunk on
-        if isinstance(items, PlainLines):
-            texts, lines = items, Texts(items)
-            spans = items.spans()
-            hands = (fastpath_columns.lines_holding(spans, b'"hands"')
-                     if items.holds(b'"hands"') else np.zeros(len(items), dtype=bool))
-            with_hands = np.flatnonzero(hands).tolist()
-            hand_set = set(with_hands)
-            others = np.flatnonzero(~hands).tolist()
-            every = items.texts() if len(others) > len(items) // 4 else lines
-            game_like = [k for k in others if '"game"' in every[k]]
-            chars = items.chars
-        else:
-            texts = [it for it in items if not isinstance(it, Issue)]
-            lines = every = list(map(itemgetter(1), texts))
-            with_hands = [k for k, t in enumerate(lines) if '"hands"' in t]
-            hand_set = set(with_hands)
-            game_like = [k for k, t in enumerate(lines) if k not in hand_set and '"game"' in t]
-            chars = sum(map(len, lines)) + sum(len(it.raw) for it in items
-                                               if isinstance(it, Issue))
-        early: dict[int, Accepted | Issue] = {}
-        game_lines: list[tuple[int, Raw]] = []
-        for k in game_like:
-            raw = parse_line(source, *texts[k])
-            if isinstance(raw, Raw) and raw.data.get("record") == "game":
-                game_lines.append((k, raw))
-        # the chunk's games are looked up in the database in one query, not one per game line
-        self.stored_games = store.stored_games(
-            self.conn, [g for _, r in game_lines if isinstance(g := r.data.get("game_id"), str)])
-        for k, raw in game_lines:
-            validator.position = k
-            early[k] = validator.validate(raw)
-        accepted = None
-        if fast_games is not None and len(with_hands) + len(early) < len(lines):
-            games = fast_games().with_columns(
-                since=pl.col("game_id").replace_strict(validator.visible_from, default=-1,
-                                                       return_dtype=pl.Int64))
-            if games.height:
-                sheet = [k for k in range(len(lines)) if k not in hand_set and k not in early]
-                if len(sheet) < len(lines):
-                    accepted = fastpath.accept([every[k] for k in sheet], games.drop("since"))
-                    accepted = accepted.with_columns(idx=pl.Series(sheet, dtype=pl.Int32)
-                                                     .gather(accepted["idx"]))
-                else:
-                    accepted = fastpath.accept(list(every), games.drop("since"))
-                since = games.select("game_id", "since")
-                accepted = accepted.join(since, on="game_id", how="left").filter(
-                    pl.col("idx") > pl.col("since")).drop("since")
-        if accepted is not None:
-            accepted = accepted.with_columns(has_cards=pl.lit(False))
+        c = _Chunk.of(items)
+        early = self._game_lines(c, validator)
+        accepted = self._score_sheets(c, early, validator, fast_games)
         parsed: dict[int, Raw] = {}
-        if card_games is not None and with_hands:
+        if card_games is not None and c.with_hands:
             taken = set() if accepted is None else set(accepted["idx"].to_list())
-            candidates = [k for k in with_hands if k not in taken and k not in early]
-            cards, parsed = self._deals_with_hands(texts, lines, candidates, card_games(),
-                                                   validator, spans)
+            candidates = [k for k in c.with_hands if k not in taken and k not in early]
+            cards, parsed = self._deals_with_hands(c.texts, c.lines, candidates, card_games(),
+                                                   validator, c.spans)
             if cards is not None:
                 accepted = cards if accepted is None else pl.concat([accepted, cards])
-        slow = np.ones(len(texts), dtype=bool)  # the lines the fast paths left
+        slow = np.ones(len(c.texts), dtype=bool)  # the lines the fast paths left
         if accepted is not None and accepted.height:
             accepted = accepted.filter(~pl.struct("game_id", "deal_no").is_duplicated())
             slow[accepted["idx"].to_numpy()] = False
-        done = len(items) + chars  # characters read, with the line ends
-        slow_ids: set[tuple[str, int]] = set()
-        # the lines left to the reference path, with the unreadable ones, in line order
-        rest: Iterable[int | Issue]
-        if len(texts) == len(items):
-            rest = np.flatnonzero(slow).tolist()
+        slow_ids = self._in_line_order(c, _left(items, len(c.texts), slow), early, parsed,
+                                       validator)
+        self.stored_games = {}
+        if accepted is not None and accepted.height:
+            self._keep_fast(c, accepted, slow_ids, validator)
+        validator.position = NEVER
+        validator.visible_from.clear()
+        return len(items) + c.chars  # characters read, with the line ends
+
+    def _game_lines(self, c: _Chunk, validator: Validator) -> dict[int, Accepted | Issue]:
+        """The chunk's game lines validated ahead of its deals, by position; the chunk's games
+        are looked up in the database in one query, not one per game line."""
+        source = self.report.source
+        game_lines: list[tuple[int, Raw]] = []
+        for k in c.game_like:
+            raw = parse_line(source, *c.texts[k])
+            if isinstance(raw, Raw) and raw.data.get("record") == "game":
+                game_lines.append((k, raw))
+        self.stored_games = store.stored_games(
+            self.conn, [g for _, r in game_lines if isinstance(g := r.data.get("game_id"), str)])
+        early: dict[int, Accepted | Issue] = {}
+        for k, raw in game_lines:
+            validator.position = k
+            early[k] = validator.validate(raw)
+        return early
+
+    @staticmethod
+    def _score_sheets(c: _Chunk, early: dict[int, Accepted | Issue], validator: Validator,
+                      fast_games: Callable[[], pl.DataFrame] | None) -> pl.DataFrame | None:
+        """The score-sheet deals (no hands) ``ingest/fastpath.py`` takes, each only where its
+        game is visible (after its game line when that is in the chunk)."""
+        if fast_games is None or len(c.with_hands) + len(early) >= len(c.lines):
+            return None
+        games = fast_games().with_columns(
+            since=pl.col("game_id").replace_strict(validator.visible_from, default=-1,
+                                                   return_dtype=pl.Int64))
+        if not games.height:
+            return None
+        hand_set = set(c.with_hands)
+        sheet = [k for k in range(len(c.lines)) if k not in hand_set and k not in early]
+        if len(sheet) < len(c.lines):
+            accepted = fastpath.accept([c.every[k] for k in sheet], games.drop("since"))
+            accepted = accepted.with_columns(idx=pl.Series(sheet, dtype=pl.Int32)
+                                             .gather(accepted["idx"]))
         else:
-            mixed: list[int | Issue] = []
-            k = -1
-            for it in items:
-                if isinstance(it, Issue):
-                    mixed.append(it)
-                else:
-                    k += 1
-                    if slow[k]:
-                        mixed.append(k)
-            rest = mixed
-        rest = list(rest)
-        columns = columnar.accept(source, texts, [k for k in rest if not isinstance(k, Issue)
-                                                  and k not in early], validator)
+            accepted = fastpath.accept(list(c.every), games.drop("since"))
+        since = games.select("game_id", "since")
+        return accepted.join(since, on="game_id", how="left").filter(
+            pl.col("idx") > pl.col("since")).drop("since").with_columns(has_cards=pl.lit(False))
+
+    def _in_line_order(self, c: _Chunk, rest: list[int | Issue],
+                       early: dict[int, Accepted | Issue], parsed: dict[int, Raw],
+                       validator: Validator) -> set[tuple[str, int]]:
+        """The lines the fast paths left (and the unreadable ones) into the batch in line order:
+        the columnar path's results where it took a line, else the reference path's. Returns
+        the ids of the deals kept."""
+        source = self.report.source
+        columns = columnar.accept(source, c.texts, [k for k in rest if not isinstance(k, Issue)
+                                                    and k not in early], validator)
+        slow_ids: set[tuple[str, int]] = set()
         for at in rest:
             if isinstance(at, Issue):
                 self.issue(at)
@@ -323,35 +314,38 @@ class _FileLoad:
             if k in early:
                 self.take(early[k], validator)
                 continue
+            if k in columns:  # a deal the columnar path took, kept as the reference's would be
+                a = columns.pop(k)
+                self.deals.append(a)
+                slow_ids.add((a.record.game_id, a.record.deal_no))  # type: ignore[union-attr]
+                continue
             n = len(self.deals)
             validator.position = k
-            self.take(columns.pop(k) if k in columns else parsed.pop(k) if k in parsed
-                      else parse_line(source, *texts[k]), validator)
+            self.take(parsed.pop(k) if k in parsed else parse_line(source, *c.texts[k]),
+                      validator)
             if len(self.deals) > n:
                 d = self.deals[-1].record
                 slow_ids.add((d.game_id, d.deal_no))  # type: ignore[union-attr]
-        self.stored_games = {}
-        if accepted is not None and accepted.height:
-            clash: list[int] = []
-            if slow_ids:
-                ids = zip(accepted["game_id"].to_list(), accepted["deal_no"].to_list(),
-                          strict=True)
-                clash = [i for i, key in zip(accepted["idx"].to_list(), ids, strict=True)
-                         if key in slow_ids]
-            if clash:  # same deal number as a reference-path deal of this chunk: keep line order
-                for i in clash:
-                    validator.position = i
-                    self.take(parse_line(source, *texts[i]), validator)
-                self.deals.sort(key=lambda a: a.raw.line)
-                accepted = accepted.filter(~pl.col("idx").is_in(clash))
-            line_nos = pl.Series("line", np.arange(items.first, items.first + len(items))
-                                 if isinstance(items, PlainLines)
-                                 else list(map(itemgetter(0), texts)), dtype=pl.Int32)
-            self.fast.append((accepted.with_columns(line=line_nos.gather(accepted["idx"])),
-                              lines))
-        validator.position = NEVER
-        validator.visible_from.clear()
-        return done
+        return slow_ids
+
+    def _keep_fast(self, c: _Chunk, accepted: pl.DataFrame, slow_ids: set[tuple[str, int]],
+                   validator: Validator) -> None:
+        """The fast paths' deals of the chunk, to be stored at the flush; one with the number
+        of a deal the other paths kept in this chunk is read by the reference instead, so line
+        order decides between them."""
+        clash: list[int] = []
+        if slow_ids:
+            ids = zip(accepted["game_id"].to_list(), accepted["deal_no"].to_list(), strict=True)
+            clash = [i for i, key in zip(accepted["idx"].to_list(), ids, strict=True)
+                     if key in slow_ids]
+        if clash:
+            for i in clash:
+                validator.position = i
+                self.take(parse_line(self.report.source, *c.texts[i]), validator)
+            self.deals.sort(key=lambda a: a.raw.line)
+            accepted = accepted.filter(~pl.col("idx").is_in(clash))
+        self.fast.append((accepted.with_columns(line=c.line_nos().gather(accepted["idx"])),
+                          c.lines))
 
     def _deals_with_hands(
         self, texts: Sequence[tuple[int, str]], lines: Sequence[str], candidates: list[int],
@@ -450,8 +444,7 @@ class _FileLoad:
             store.insert(self.conn, T.GAMES, store.frame(rows, store.GAMES_SCHEMA))
             self.report.games.update(a.record.game_id for a in self.games)
         if fresh:
-            rows = [_deal_row(a, k) for a, k in fresh]
-            self.staging.add(T.DEALS, store.frame(rows, store.DEALS_SCHEMA))
+            self.staging.add(T.DEALS, _deals_frame(fresh))
             by_variant: dict[str, list[Accepted]] = defaultdict(list)
             for a, _ in fresh:
                 by_variant[a.variant.name].append(a)
@@ -551,6 +544,73 @@ class _FileLoad:
         self.report.games.update(new["game_id"].unique().to_list())
         self.report.stored += new.height
         self.report.duplicates += same
+
+
+@dataclass
+class _Chunk:
+    """A chunk of JSON Lines as the paths read it."""
+
+    texts: Sequence[tuple[int, str]]
+    """The readable lines: ``(line number, text)``."""
+    lines: Sequence[str]
+    """Their texts."""
+    every: Sequence[str]
+    """The texts again, decoded at once when most lines are read as text."""
+    spans: tuple[np.ndarray, np.ndarray, np.ndarray] | None
+    """A plain batch's bytes, and where each line starts and ends."""
+    with_hands: list[int]
+    """The lines holding ``"hands"``: the card paths' (the score-sheet shape has none). A game
+    line with ``"hands"`` in it (a player so named) is read in line order with the rest, and
+    the fast paths see its game only from the next chunk on."""
+    game_like: list[int]
+    """The other lines that may be game lines."""
+    chars: int
+    first: int | None
+    """The line number of a plain batch's first line."""
+
+    def line_nos(self) -> pl.Series:
+        """The line number of each readable line."""
+        if self.first is not None:
+            return pl.Series("line", np.arange(self.first, self.first + len(self.texts)),
+                             dtype=pl.Int32)
+        return pl.Series("line", list(map(itemgetter(0), self.texts)), dtype=pl.Int32)
+
+    @classmethod
+    def of(cls, items: list[Item] | PlainLines) -> _Chunk:
+        if isinstance(items, PlainLines):
+            lines = Texts(items)
+            spans = items.spans()
+            hands = (fastpath_columns.lines_holding(spans, b'"hands"')
+                     if items.holds(b'"hands"') else np.zeros(len(items), dtype=bool))
+            others = np.flatnonzero(~hands).tolist()
+            every = items.texts() if len(others) > len(items) // 4 else lines
+            return cls(items, lines, every, spans, np.flatnonzero(hands).tolist(),
+                       [k for k in others if '"game"' in every[k]], items.chars, items.first)
+        texts = [it for it in items if not isinstance(it, Issue)]
+        texts_only = list(map(itemgetter(1), texts))
+        with_hands = [k for k, t in enumerate(texts_only) if '"hands"' in t]
+        hand_set = set(with_hands)
+        return cls(texts, texts_only, texts_only, None, with_hands,
+                   [k for k, t in enumerate(texts_only) if k not in hand_set and '"game"' in t],
+                   sum(map(len, texts_only)) + sum(len(it.raw) for it in items
+                                                   if isinstance(it, Issue)), None)
+
+
+def _left(items: list[Item] | PlainLines, readable: int, slow: np.ndarray) -> list[int | Issue]:
+    """The positions of the readable lines the fast paths left, with the unreadable lines'
+    issues, in line order."""
+    if readable == len(items):
+        return list(np.flatnonzero(slow).tolist())
+    mixed: list[int | Issue] = []
+    k = -1
+    for it in items:
+        if isinstance(it, Issue):
+            mixed.append(it)
+        else:
+            k += 1
+            if slow[k]:
+                mixed.append(k)
+    return mixed
 
 
 def _fast_games(validator: Validator, cache: dict[str, object]) -> pl.DataFrame:
@@ -832,23 +892,12 @@ def ingest_paths(
         store.check_database_path(Path(db_path))
     files = files_to_read(paths)
     sizes = [file_size(p) for p in files]
-    total = sum(sizes)
     reports: list[FileReport] = []
-    # each file's sha256 is computed in a thread while the database opens or the file before it
-    # loads (hashlib lets go of the GIL on large blocks)
-    hasher = ThreadPoolExecutor(1, thread_name_prefix="trickbook-sha256")
-
-    def hash_of(at: int) -> Future[str] | None:
-        path = files[at] if at < len(files) else None
-        if path is None or not path.is_file() or reader_for(path) is None:
-            return None
-        return hasher.submit(file_sha256, path)
-
-    coming = hash_of(0)
+    hashes = _Hashes(files)
     try:
         conn = store.connect(db_path, waiting=waiting)
     except BaseException:
-        hasher.shutdown(wait=False, cancel_futures=True)
+        hashes.close()
         raise
     try:
         score_pending_safely(conn, None, score, strict)
@@ -859,16 +908,9 @@ def ingest_paths(
             for no, path in enumerate(files, start=1):
                 if should_stop is not None and should_stop():
                     break
-                sha256, coming = coming, hash_of(no)
-
-                def tick(records: int, done: int, path: Path = path, no: int = no,
-                         before: int = before) -> None:
-                    if progress is not None:
-                        progress(Progress(str(path), no, len(files), before + done, total,
-                                          records))
-
+                tick = _ticker(progress, path, no, len(files), before, sum(sizes))
                 try:
-                    report = load(conn, path, on_record=tick, sha256=sha256,
+                    report = load(conn, path, on_record=tick, sha256=hashes.next(),
                                   source=(names or {}).get(path), **options)
                 except (StrictError, duckdb.InterruptException):
                     raise
@@ -881,10 +923,47 @@ def ingest_paths(
                 if report.games:
                     score_pending_safely(conn, report, score, strict)
     finally:
-        hasher.shutdown(wait=False, cancel_futures=True)
+        hashes.close()
         with suppress(duckdb.Error):  # every file is committed (a failing checkpoint loses none)
             conn.close()
     return reports
+
+
+class _Hashes:
+    """Each file's sha256, computed in a thread while the database opens or the file before
+    it loads (hashlib lets go of the GIL on large blocks)."""
+
+    def __init__(self, files: list[Path]) -> None:
+        self.files = files
+        self.at = 0
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="trickbook-sha256")
+        self.coming = self._submit(0)
+
+    def _submit(self, at: int) -> Future[str] | None:
+        path = self.files[at] if at < len(self.files) else None
+        if path is None or not path.is_file() or reader_for(path) is None:
+            return None
+        return self.pool.submit(file_sha256, path)
+
+    def next(self) -> Future[str] | None:
+        """The hash of the next file (the one after it starts)."""
+        self.at += 1
+        found, self.coming = self.coming, self._submit(self.at)
+        return found
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _ticker(progress: ProgressFn | None, path: Path, no: int, files: int, before: int,
+            total: int) -> Callable[[int, int], None]:
+    """Reports the progress of file ``no`` (``done`` of its bytes, ``records`` read)."""
+
+    def tick(records: int, done: int) -> None:
+        if progress is not None:
+            progress(Progress(str(path), no, files, before + done, total, records))
+
+    return tick
 
 
 def file_size(path: Path) -> int:

@@ -183,7 +183,36 @@ def _decode(game: BalkanGame, fields: list[str]) -> _Decoded:
     if len(fields) < 4:
         raise _DealError(Code.PARSE, f"truncated deal record: {len(fields)} fields, at least "
                                      "4 (id, deal order, cards, bids)")
-    no, order_text, cards, bids = fields[:4]
+    no, order, names, tokens = _dealt(game, fields[:4])
+    data: dict[str, Any] = {
+        "record": "deal", "game_id": game.game_id, "deal_no": no, "dealer": order[2],
+        "hands": {p: names[10 * i: 10 * i + 10] for i, p in enumerate(order)},
+        "talon": names[30:],
+    }
+    try:
+        auction = rebuild_auction(order, tokens, game.rules)
+    except PpnError as exc:
+        raise _DealError(Code.AUCTION, str(exc)) from exc
+    data["auction"] = [{"player": p, "call": c} for p, c in auction]
+    out = _Decoded(data, [], order=order)
+    if tokens == ["P", "P", "P"]:
+        if len(fields) != 4:
+            out.faults.append((Code.PARSE, f"all passed but {len(fields)} fields follow "
+                                           "(an all-pass record ends after the bids)"))
+        return out
+    if len(fields) not in (13, 14):
+        raise _DealError(Code.PARSE, f"truncated deal record: {len(fields)} fields, a played "
+                                     "deal has 14 (13 without the refa flag)")
+    if len(fields) == 13:
+        out.faults.append((Code.PARSE, "13 fields: the refa flag (field 10) is missing"))
+    _played(game, out, fields[4:])
+    return out
+
+
+def _dealt(game: BalkanGame, fields: list[str]) -> tuple[int, list[str], list[str], list[str]]:
+    """Fields 1-4: the deal id, the deal order as players, the 32 card names (10 per player
+    in deal order, then the talon) and the three bid tokens."""
+    no, order_text, cards, bids = fields
     if not is_ascii_int(no) or int(no) < 1:
         raise _DealError(Code.PARSE, f"deal id must be a positive number, got {no!r}")
     if sorted(order_text) != ["1", "2", "3"]:
@@ -204,31 +233,17 @@ def _decode(game: BalkanGame, fields: list[str]) -> _Decoded:
     if len(tokens) != 3 or not all(BID_TOKEN.match(t) for t in tokens):
         raise _DealError(Code.AUCTION, f"bids must be three tokens P, 2-8, M2-M8, G, G2-G8; "
                                        f"got {bids!r}")
-    data: dict[str, Any] = {
-        "record": "deal", "game_id": game.game_id, "deal_no": int(no), "dealer": order[2],
-        "hands": {p: names[10 * i: 10 * i + 10] for i, p in enumerate(order)},
-        "talon": names[30:],
-    }
-    try:
-        auction = rebuild_auction(order, tokens, game.rules)
-    except PpnError as exc:
-        raise _DealError(Code.AUCTION, str(exc)) from exc
-    data["auction"] = [{"player": p, "call": c} for p, c in auction]
-    out = _Decoded(data, [], order=order)
-    if tokens == ["P", "P", "P"]:
-        if len(fields) != 4:
-            out.faults.append((Code.PARSE, f"all passed but {len(fields)} fields follow "
-                                           "(an all-pass record ends after the bids)"))
-        return out
-    if len(fields) not in (13, 14):
-        raise _DealError(Code.PARSE, f"truncated deal record: {len(fields)} fields, a played "
-                                     "deal has 14 (13 without the refa flag)")
-    has_refa = len(fields) == 14
-    if not has_refa:
-        out.faults.append((Code.PARSE, "13 fields: the refa flag (field 10) is missing"))
-    main, discard, contract, accepted, kontra = fields[4:9]
-    rest = fields[9:]
-    refa = rest.pop(0) if has_refa else None
+    return int(no), order, names, tokens
+
+
+def _played(game: BalkanGame, out: _Decoded, fields: list[str]) -> None:
+    """Fields 5-14 of a deal somebody declared: main player, discard, contract, defence and
+    kontra, the refa flag (when there are ten fields), value, starting player, throws and the
+    trick summary."""
+    data, order = out.data, out.order
+    main, discard, contract, accepted, kontra = fields[:5]
+    rest = fields[5:]
+    refa = rest.pop(0) if len(fields) == 10 else None
     value, starts, throws, summary = rest
     d = _player(game, main, "main player")
     data["declarer"] = d
@@ -244,8 +259,7 @@ def _decode(game: BalkanGame, fields: list[str]) -> _Decoded:
             data["discard"] = [card_name(ch) for ch in discard]
         except PpnError as exc:
             raise _DealError(Code.DISCARD, str(exc)) from exc
-    defs = defenders_of(order, d)
-    _defence(game, data, defs, accepted, kontra)
+    _defence(game, data, defenders_of(order, d), accepted, kontra)
     if refa is not None:
         if refa not in ("0", "1"):
             raise _DealError(Code.PARSE, f"refa flag must be 0 or 1, got {refa!r}")
@@ -263,7 +277,6 @@ def _decode(game: BalkanGame, fields: list[str]) -> _Decoded:
         raise _DealError(Code.PARSE, f"summary must have 3 tokens, got {summary!r}")
     if throws != NO_PLAY:
         _throws(game, data, out, order, throws)
-    return out
 
 
 def _defence(game: BalkanGame, data: dict[str, Any], defs: list[str], accepted: str,

@@ -131,7 +131,8 @@ def _mutate(rng: random.Random, kind: int, d: dict[str, Any], games: list[str]) 
 
 def _written(rng: random.Random, how: int, d: dict[str, Any]) -> str:
     """The deal as a line: canonical (``record`` first, keys sorted, no spaces) mostly; else with
-    spaces, in another order, with escapes or with a name written with a \\u escape."""
+    spaces, in another order (at the top or inside), with escapes, a name written with a \\u
+    escape, or a name that needs an escape (canonical all the same)."""
     body = canonical(d)
     if how == 1:
         return json.dumps({"record": "deal", **d}, separators=(", ", ": "), sort_keys=True)
@@ -146,7 +147,22 @@ def _written(rng: random.Random, how: int, d: dict[str, Any]) -> str:
                                                 ensure_ascii=True)[1:] + " "
     if how == 5:
         return '{"deal_no":1,"record":"deal",' + body[1:]  # a key twice
+    if how == 6:  # the keys of the objects inside in another order (hands, calls, tricks)
+        return '{"record":"deal",' + json.dumps(_inner_reversed(d), separators=(",", ":"),
+                                                ensure_ascii=False)[1:]
+    if how == 7:  # a name that needs an escape: a quote, a backslash or a control character
+        body = canonical({**d, "dealer": str(d.get("dealer")) + rng.choice(['"', "\\", "\n"])})
     return '{"record":"deal",' + body[1:]
+
+
+def _inner_reversed(d: dict[str, Any]) -> dict[str, Any]:
+    """``d`` with its top-level keys sorted and the keys of every object inside reversed."""
+    def turned(x: Any) -> Any:
+        if isinstance(x, dict):
+            return {k: turned(x[k]) for k in sorted(x, reverse=True)}
+        return [turned(v) for v in x] if isinstance(x, list) else x
+
+    return {k: turned(d[k]) for k in sorted(d)}
 
 
 def _validator(games: list[str]) -> Validator:
@@ -179,7 +195,7 @@ def test_columnar_accepts_exactly_what_the_reference_accepts(variant: str,
     del d["record"]
     for kind in data.draw(st.lists(st.integers(0, 23), min_size=1, max_size=2)):
         _mutate(rng, kind, d, games)
-    text = _written(rng, data.draw(st.sampled_from([0, 0, 0, 1, 2, 3, 4, 5])), d)
+    text = _written(rng, data.draw(st.sampled_from([0, 0, 0, 1, 2, 3, 4, 5, 6, 7])), d)
     line = 10
     ref = _validator(games).validate(parse_line(SOURCE, line, text))  # type: ignore[arg-type]
     taken = columnar.accept(SOURCE, [(line, text)], [0], _validator(games))
@@ -212,7 +228,7 @@ def test_a_mixed_file_gives_the_same_tables_with_the_columnar_path_on_and_off(
         del d["record"]
         if i % 3 == 1:
             _mutate(rng, rng.randrange(24), d, games)
-        lines.append(_written(rng, rng.choice([0, 0, 0, 1, 2, 3]), d))
+        lines.append(_written(rng, rng.choice([0, 0, 0, 1, 2, 3, 6, 7]), d))
         if i % 5 == 0:
             lines.append(t)  # a duplicate, or the deal the broken one conflicts with
     rng.shuffle(lines[len(games):])
