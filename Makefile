@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 DB     ?= data/trickbook.duckdb
 PORT   ?= 8501
 
-.PHONY: install demo test test-fast bench fuzz lint browser-deps sample-db clean
+.PHONY: install demo test test-fast test-long bench fuzz lint browser-deps sample-db clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,12 @@ test: install browser-deps
 
 test-fast: install
 	$(PY) -m pytest -n 2 --dist loadgroup -m "not slow and not browser"
+
+# The review's invariant on thousands of simulated deals per variant (the long mark), summed.
+test-long: install
+	rm -rf tests/out/invariant
+	$(PY) -m pytest -n 2 --dist loadgroup --long -m long tests/sim/review
+	$(PY) -m tests.sim.review.invariant tests/out/invariant
 
 bench: install
 	$(PY) -m bench

@@ -19,13 +19,20 @@ from dashboards.filters import Filters
 from dashboards.queries import _frame, _is_person, _where
 from dashboards.stats import with_rate
 from model.tables import CARD_REVIEW, DEAL_REVIEW, DECISION_REVIEW, GAMES, has_table
+from model.variants import REGISTERED
 from scoring.stats import Z95
 
 Con = duckdb.DuckDBPyConnection
 
-METRICS = ("cards_reviewed", "costly_cards", "opening_lead_accuracy", "declarer_tricks_lost",
-           "defence_tricks_lost", "decision_accuracy")
-"""The rows of ``player_review`` for each group, in order."""
+ROLES = {"declarer": "declarer", "defence": "defence", "all_pass": "self"}
+"""The player's role in a deal -> the ``card_review.side`` of his cards in it: declaring,
+defending, and all-pass play (Russian raspasy, ``Variant.all_pass_play``), where each card is
+valued for the player himself (docs/review.md)."""
+METRICS = ("cards_reviewed", "costly_cards", "opening_lead_accuracy",
+           *(f"{role}_tricks_lost" for role in ROLES), "decision_accuracy")
+"""The rows of ``player_review`` for each group, in order (``all_pass_tricks_lost`` only for a
+variant that plays all-pass deals out)."""
+ALL_PASS_VARIANTS = frozenset(v.name for v in REGISTERED if v.all_pass_play)
 
 
 def _group(by_month: bool) -> str:
@@ -58,17 +65,7 @@ def _wide(con: Con, f: Filters, by_month: bool) -> pl.DataFrame:
                    count(*) FILTER (WHERE card_no = 1 AND cost = 0) AS good_leads
             FROM cards GROUP BY ALL),
         deal_counts AS (
-            SELECT {keys},
-                   count(*) FILTER (WHERE side = 'declarer') AS declarer_deals,
-                   count(*) FILTER (WHERE side = 'declarer' AND lost > 0) AS declarer_losing,
-                   (sum(lost) FILTER (WHERE side = 'declarer'))::DOUBLE AS declarer_lost,
-                   (sum(lost * lost) FILTER (WHERE side = 'declarer'))::DOUBLE
-                       AS declarer_lost_sq,
-                   count(*) FILTER (WHERE side = 'defence') AS defence_deals,
-                   count(*) FILTER (WHERE side = 'defence' AND lost > 0) AS defence_losing,
-                   (sum(lost) FILTER (WHERE side = 'defence'))::DOUBLE AS defence_lost,
-                   (sum(lost * lost) FILTER (WHERE side = 'defence'))::DOUBLE
-                       AS defence_lost_sq
+            SELECT {keys}, {_role_counts()}
             FROM deals GROUP BY ALL),
         decision_counts AS (
             SELECT {_group(by_month)}, count(*) AS decisions,
@@ -83,6 +80,19 @@ def _wide(con: Con, f: Filters, by_month: bool) -> pl.DataFrame:
         LEFT JOIN decision_counts x ON {_same("x", by_month)}
         ORDER BY {keys}"""
     return _frame(con, sql, [*pairs, *params, *pairs, *params])
+
+
+def _role_counts() -> str:
+    """Per role (``ROLES``): the player's deals in it, those that lost a trick, the tricks lost
+    and their squares (for the interval), from the ``deals`` of ``_wide``."""
+    out = []
+    for role, side in ROLES.items():
+        of = f"FILTER (WHERE side = '{side}'"
+        out += [f"count(*) {of}) AS {role}_deals",
+                f"count(*) {of} AND lost > 0) AS {role}_losing",
+                f"(sum(lost) {of}))::DOUBLE AS {role}_lost",
+                f"(sum(lost * lost) {of}))::DOUBLE AS {role}_lost_sq"]
+    return ",\n                   ".join(out)
 
 
 def _mean(total: float | None, squares: float | None, n: int | None
@@ -121,10 +131,9 @@ def player_review(con: Con, f: Filters, by_month: bool = False) -> pl.DataFrame:
             _row(key, "cards_reviewed", w["cards"]),
             _row(key, "costly_cards", w["cards"], w["costly"]),
             _row(key, "opening_lead_accuracy", w["leads"], w["good_leads"]),
-            _row(key, "declarer_tricks_lost", w["declarer_deals"], w["declarer_losing"],
-                 _mean(w["declarer_lost"], w["declarer_lost_sq"], w["declarer_deals"])),
-            _row(key, "defence_tricks_lost", w["defence_deals"], w["defence_losing"],
-                 _mean(w["defence_lost"], w["defence_lost_sq"], w["defence_deals"])),
+            *(_row(key, f"{role}_tricks_lost", w[f"{role}_deals"], w[f"{role}_losing"],
+                   _mean(w[f"{role}_lost"], w[f"{role}_lost_sq"], w[f"{role}_deals"]))
+              for role in ROLES if role != "all_pass" or w["variant"] in ALL_PASS_VARIANTS),
             _row(key, "decision_accuracy", w["decisions"], w["correct"]),
         ]
     frame = pl.DataFrame(rows, schema=empty.schema) if rows else empty

@@ -33,3 +33,18 @@ def fresh_process(script: str, *unset: str) -> Any:
     out = subprocess.run([sys.executable, "-c", script], env=env, cwd=ROOT, check=True,
                          capture_output=True, text=True)
     return json.loads(out.stdout)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--long", action="store_true",
+                     help="also run the tests marked long (make test-long)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The ``long`` tests run only with ``--long``."""
+    if config.getoption("--long"):
+        return
+    skip = pytest.mark.skip(reason="long: run by make test-long (--long)")
+    for item in items:
+        if "long" in item.keywords:
+            item.add_marker(skip)

@@ -36,6 +36,7 @@ REVIEW_LABELS = {
     "opening_lead_accuracy": "opening leads among the best",
     "declarer_tricks_lost": "deals as declarer with tricks lost",
     "defence_tricks_lost": "deals in defence with tricks lost",
+    "all_pass_tricks_lost": "deals in raspasy (all-pass play) with tricks lost",
     "decision_accuracy": "decisions the open-hand answer agrees with",
 }
 # The review's metrics (dashboards/review.py, docs/review.md) in the players' words above; a deal

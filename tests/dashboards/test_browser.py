@@ -15,6 +15,7 @@ state, a heading, a message), with generous timeouts, so a loaded machine is slo
 from __future__ import annotations
 
 import re
+import shutil
 import socket
 import subprocess
 import time
@@ -23,6 +24,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from dashboards import queries as q
@@ -497,4 +499,59 @@ def test_entry_form_of_every_variant(page, servers: dict[str, str], demo_db: Pat
             failures += [f"{server} {v.name}: {p}"
                          for p in page_problems(page, _server_paths(demo_db))]
         _shot(page, f"entry_form_{server}")
+    assert not failures, "\n".join(failures)
+
+
+RASPASY_ROW = "deals in raspasy (all-pass play) with tricks lost"
+
+
+@pytest.fixture(scope="module")
+def reviewed_db(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The demo-like database with two simulated Russian games (raspasy among their deals),
+    those deals reviewed open-hand; and the label of a player with raspasy cards."""
+    from sim.review import store
+    from sim.run import Plan, simulate
+
+    db = tmp_path_factory.mktemp("browser-review") / "reviewed.duckdb"
+    shutil.copyfile(demo_db, db)
+    simulate(Plan("russian", 2, 6, seed=11), db=db, workers=1)
+    conn = duckdb.connect(str(db))
+    try:
+        store.write(conn, [store.review_task(t) for t in store.pending(conn)
+                           if t[2] == "russian"])
+        name = conn.execute("SELECT min(player) FROM card_review WHERE side = 'self'").fetchone()
+        labels = q.players(conn, Filters(variant="russian"))["player"].to_list()
+    finally:
+        conn.close()
+    assert name is not None and name[0] is not None
+    return db, next(p for p in labels if p == name[0] or p.startswith(f"{name[0]} ("))
+
+
+def test_player_review_with_raspasy(page, reviewed_db: tuple[Path, str], servers: dict[str, str],
+                                    tmp_path: Path) -> None:
+    """The Player page's review of a Russian player shows his raspasy row (n, rate, tricks lost
+    per deal), for russian and for "(all)"; on the empty database the page for both says why
+    it is empty. Nothing a user must not see on any of them."""
+    db, player = reviewed_db
+    proc, url = _serve(db, tmp_path / "streamlit-reviewed.log")
+    failures = []
+    try:
+        for variant in ("russian", None):
+            query = urllib.parse.urlencode({**({"variant": variant} if variant else {}),
+                                            "player": player})
+            _open(page, f"{url}/player?{query}", "Player")
+            review = page.get_by_role("heading", name="Review of play")
+            review.scroll_into_view_if_needed()  # the screenshot shows the review's table
+            cells = page.locator("[data-testid='stDataFrame'] td")  # the grid's own table
+            cells.filter(has_text=RASPASY_ROW).first.wait_for(state="attached")
+            failures += [f"{variant}: {p}" for p in page_problems(page, _server_paths(db))]
+            _shot(page, f"player_review_{variant or 'all'}")
+    finally:
+        _stop(proc)
+    for variant in ("russian", None):
+        query = urllib.parse.urlencode({"variant": variant} if variant else {})
+        _open(page, f"{servers['empty']}/player?{query}", "Player")
+        page.locator("[data-testid='stAlert']").first.wait_for()
+        failures += [f"empty {variant}: {p}" for p in page_problems(page, _server_paths(db))]
+        _shot(page, f"player_review_empty_{variant or 'all'}")
     assert not failures, "\n".join(failures)

@@ -25,6 +25,8 @@ from tests.sim.review.conftest import simulated_db
 
 NAME = "O'Brien \"Ob\""
 """A name that needs quoting anywhere it is spliced: it is always bound."""
+IVAN = "Iván <b>"
+"""A player of a Russian game, with raspasy cards."""
 
 
 @pytest.fixture
@@ -32,14 +34,20 @@ def con() -> duckdb.DuckDBPyConnection:
     c = duckdb.connect()
     for t in (GAMES, CARD_REVIEW, DECISION_REVIEW, DEAL_REVIEW):
         c.execute(DDL[t])
-    for gid, month in (("g1", 1), ("g2", 2)):
-        c.execute("INSERT INTO games VALUES (?, 'greek-prefa', ?, '{}', ?, NULL, NULL, NULL, "
-                  "'t', 1, '{}')", [gid, [NAME, "B", "C"], datetime(2026, month, 5)])
+    for gid, variant, players, month in (("g1", "greek-prefa", [NAME, "B", "C"], 1),
+                                         ("g2", "greek-prefa", [NAME, "B", "C"], 2),
+                                         ("r1", "russian", [IVAN, "Olga", "Pyotr"], 3)):
+        c.execute("INSERT INTO games VALUES (?, ?, ?, '{}', ?, NULL, NULL, NULL, 't', 1, '{}')",
+                  [gid, variant, players, datetime(2026, month, 5)])
     cards = [  # game, deal, card_no, player, side, cost
         ("g1", 1, 1, NAME, "defence", 0), ("g1", 1, 2, "B", "declarer", 1),
         ("g1", 1, 4, NAME, "defence", 2), ("g1", 1, 7, NAME, "defence", 1),
         ("g1", 2, 1, NAME, "declarer", 1), ("g1", 2, 4, NAME, "declarer", 0),
         ("g2", 1, 1, NAME, "declarer", 0), ("g2", 1, 4, NAME, "declarer", 0),
+        # raspasy, each card valued for its player (side 'self')
+        ("r1", 1, 1, IVAN, "self", 0), ("r1", 1, 2, "Olga", "self", 2),
+        ("r1", 1, 4, IVAN, "self", 1), ("r1", 1, 7, IVAN, "self", 2),
+        ("r1", 2, 2, IVAN, "self", 0), ("r1", 3, 3, "Pyotr", "self", 1),
     ]
     for g, d, n, p, side, cost in cards:
         c.execute(f"INSERT INTO {CARD_REVIEW} VALUES (?, ?, ?, ?, ?, 'AS', 6, ?, ?, ['KS'])",
@@ -57,7 +65,7 @@ def _metric(frame: pl.DataFrame, metric: str) -> dict[str, object]:
 
 def test_player_review_counts(con: duckdb.DuckDBPyConnection) -> None:
     got = player_review(con, Filters(player=NAME))
-    assert got["metric"].to_list() == list(METRICS)
+    assert got["metric"].to_list() == [m for m in METRICS if m != "all_pass_tricks_lost"]
     assert _metric(got, "cards_reviewed")["n"] == 7
     costly = _metric(got, "costly_cards")
     assert (costly["n"], costly["hits"]) == (7, 3)
@@ -71,6 +79,22 @@ def test_player_review_counts(con: duckdb.DuckDBPyConnection) -> None:
     decisions = _metric(got, "decision_accuracy")
     assert (decisions["n"], decisions["hits"]) == (3, 2)
     assert _metric(got, "cards_reviewed")["rate"] is None
+
+
+def test_raspasy_tricks_lost_per_player(con: duckdb.DuckDBPyConnection) -> None:
+    """Raspasy cards (side 'self') count in their own role, the player's own cards only: deal
+    r1/1 lost 0 + 1 + 2 tricks, r1/2 none; the others' cards and deals are theirs."""
+    russian = player_review(con, Filters(player=IVAN))
+    assert russian["metric"].to_list() == list(METRICS)
+    raspasy = _metric(russian, "all_pass_tricks_lost")
+    assert (raspasy["n"], raspasy["hits"], raspasy["mean"]) == (2, 1, 1.5)
+    assert (raspasy["rate_low"], raspasy["rate_high"]) == pytest.approx(wilson(1, 2))
+    # per-deal losses 3 and 0: sample sd 2.1213, half-width 1.96 * 2.1213 / sqrt(2) = 2.94
+    assert (raspasy["mean_low"], raspasy["mean_high"]) == pytest.approx((0.0, 4.44), abs=0.01)
+    assert _metric(russian, "declarer_tricks_lost")["n"] == 0
+    olga = _metric(player_review(con, Filters(player="Olga")), "all_pass_tricks_lost")
+    assert (olga["n"], olga["hits"], olga["mean"]) == (1, 1, 2.0)
+    assert "all_pass_tricks_lost" not in player_review(con, Filters(player=NAME))["metric"]
 
 
 def test_player_review_by_month_and_filters(con: duckdb.DuckDBPyConnection) -> None:
@@ -140,6 +164,30 @@ def test_player_page_shows_the_review_with_links(tmp_path: Path,
     assert shown.loc[shown["what"] == "cards reviewed", "n"].tolist() == [reviewed]
     cards = frame_with(at, "best")
     assert cards["replay"].str.startswith("replayer?game=").all()
+
+
+def test_player_page_shows_raspasy_tricks_lost(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Russian player's "Review of play" has his raspasy row (deals in all-pass play with
+    tricks lost) with the n, rate and tricks lost per deal the query counts."""
+    from tests.dashboards.test_pages import frame_with, page
+
+    db = simulated_db(tmp_path / "sim.duckdb", games=2, deals=6, variants=("russian",))
+    conn = duckdb.connect(str(db))
+    try:
+        review_database(conn, workers=1)
+        row = conn.execute(f"SELECT player FROM {CARD_REVIEW} WHERE side = 'self' "
+                           "ORDER BY ALL LIMIT 1").fetchone()
+        assert row is not None  # a raspasy deal was played and reviewed
+        expected = _metric(player_review(conn, Filters(player=row[0])), "all_pass_tricks_lost")
+    finally:
+        conn.close()
+    at = page("player", db, monkeypatch, player=row[0])
+    assert not at.exception
+    shown = frame_with(at, "what").set_index("what")
+    raspasy = shown.loc["deals in raspasy (all-pass play) with tricks lost"]
+    assert raspasy["n"] == expected["n"] > 0
+    assert raspasy["tricks lost per deal"].startswith(f"{round(expected['mean'], 2)} (")
 
 
 def test_replayer_marks_costly_cards_and_shows_best_on_request(

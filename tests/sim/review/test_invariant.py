@@ -1,7 +1,9 @@
 """The review's invariant (docs/review.md): for a deal played to its end, the open-hand value
 before the first card, minus the declaring side's costs, plus the defence's, is the recorded
-result (misère and Bettel the other way round). Held on simulated deals of every variant, with
-the Python sum and with the data check ``review_invariant`` (scoring/checks.py); a bot playing
+result (misère and Bettel the other way round). Held on hundreds of simulated deals of every
+variant (``make test-long``: thousands, ``tests/sim/review/invariant.py``), each run also
+showing that a wrong cost breaks it, and by the data check ``review_invariant``
+(scoring/checks.py); a bot playing
 open-hand (``--play dd``) reviews at 0 cost on every card; on the DDS golden deals the value
 before the first card is the DD table's tricks for the declarer and denomination."""
 
@@ -17,51 +19,66 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.checks import CHECKS, run_checks
-from sim.review.rows import DealReview, invariant_result
+from sim.review.rows import DealReview
 from sim.review.run import review_database
-from sim.review.store import pending, review_task
+from sim.review.store import review_task
 from sim.run import Plan, simulate
 from tests.conftest import DATA
+from tests.sim.review.invariant import LONG_OUT, Held, failures, hold, record, with_wrong_cost
 from tests.sim.review.test_cards import SEATS, TRUMPS, golden_deals
 
 INVARIANT = tuple(c for c in CHECKS if c.name == "review_invariant")
 
-PREFERENCE_RUNS: list[tuple[str, dict[str, Any], int]] = [
-    ("greek-prefa", {}, 60),
-    ("greek-prefa", {"must_overtrump_when_void": True}, 30),
-    ("balkan", {}, 60),
-    ("swabian", {}, 60),
+RUNS: list[tuple[str, dict[str, Any], int, int, int]] = [
+    ("greek-prefa", {}, 100, 5, 200),
+    ("greek-prefa", {"must_overtrump_when_void": True}, 30, 5, 50),
+    ("balkan", {}, 140, 5, 200),
+    ("swabian", {}, 100, 5, 200),
+    ("bridge-rubber", {}, 4, 16, 56),
 ]
-"""(variant, rules, games of 5 deals): about 200 played deals per variant in all."""
+"""``make test``: (variant, rules, games, deals a game, at least this many deals played to their
+end): hundreds of deals per variant (Russian: tests/sim/review/test_russian.py)."""
+
+LONG: list[tuple[str, dict[str, Any], int, int, int]] = [
+    *[("greek-prefa", {}, 225, 5, 400)] * 4,
+    ("greek-prefa", {"must_overtrump_when_void": True}, 225, 5, 400),
+    *[("balkan", {}, 340, 5, 400)] * 4,
+    *[("swabian", {}, 250, 5, 400)] * 4,
+    *[("bridge-rubber", {}, 13, 20, 220)] * 8,
+]
+"""``make test-long`` (the ``long`` mark): thousands of deals per variant, in runs of a few
+hundred (one seed each) that the test workers share out."""
 
 
-def _reviews(db: Path) -> list[DealReview]:
-    conn = duckdb.connect(str(db))
-    try:
-        out = [review_task(t) for t in pending(conn)]
-    finally:
-        conn.close()
-    return [r for r in out if isinstance(r, DealReview)]
+def _hold(tmp_path: Path, variant: str, rules: dict[str, Any], games: int, deals: int,
+          least: int, seed: int) -> Held:
+    if variant.startswith("bridge"):
+        pytest.importorskip("endplay")
+    held, reviews = hold(tmp_path / "sim.duckdb", variant, games, deals, seed, rules)
+    assert held.ended >= least
+    assert held.costly_cards  # the heuristic bots make mistakes
+    assert held.failed == []
+    # and a deliberately wrong cost breaks it, on any deal
+    for r, rec in reviews[:: max(1, len(reviews) // 20)]:
+        assert failures([(with_wrong_cost(r), rec)]) != [], (r.game_id, r.deal_no)
+    return held
 
 
-def _check(reviews: list[DealReview]) -> None:
-    ended = [r for r in reviews if not r.claimed]
-    assert ended
-    bad = [(r.game_id, r.deal_no, r.value_start, invariant_result(r), r.result)
-           for r in ended if invariant_result(r) != r.result]
-    assert bad == []
-
-
-@pytest.mark.parametrize(("variant", "rules", "games"), PREFERENCE_RUNS)
-def test_invariant_on_simulated_preference_deals(
-    tmp_path: Path, variant: str, rules: dict[str, Any], games: int
+@pytest.mark.parametrize(("variant", "rules", "games", "deals", "least"), RUNS)
+def test_invariant_on_simulated_deals(
+    tmp_path: Path, variant: str, rules: dict[str, Any], games: int, deals: int, least: int
 ) -> None:
-    db = tmp_path / "sim.duckdb"
-    simulate(Plan(variant, games, 5, seed=23, rules=rules), db=db, workers=1)
-    reviews = _reviews(db)
-    assert len(reviews) >= games  # about one deal in two has a declarer and play
-    assert any(c.cost for r in reviews for c in r.cards)  # the heuristic bots make mistakes
-    _check(reviews)
+    _hold(tmp_path, variant, rules, games, deals, least, seed=23)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize(("run", "variant", "rules", "games", "deals", "least"),
+                         [(i, *r) for i, r in enumerate(LONG)])
+def test_invariant_on_thousands_of_simulated_deals(
+    tmp_path: Path, run: int, variant: str, rules: dict[str, Any], games: int, deals: int,
+    least: int,
+) -> None:
+    record(_hold(tmp_path, variant, rules, games, deals, least, seed=1000 + run), LONG_OUT)
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow,
@@ -70,19 +87,8 @@ def test_invariant_on_simulated_preference_deals(
 def test_invariant_on_any_seed(tmp_path: Path, seed: int, variant: str) -> None:
     db = tmp_path / f"{variant}-{seed}.duckdb"
     db.unlink(missing_ok=True)
-    simulate(Plan(variant, 4, 5, seed=seed), db=db, workers=1)
-    reviews = _reviews(db)
-    if reviews:  # a seed whose deals were all passed has nothing to hold
-        _check(reviews)
-
-
-def test_invariant_on_simulated_bridge_deals(tmp_path: Path) -> None:
-    pytest.importorskip("endplay")
-    db = tmp_path / "bridge.duckdb"
-    simulate(Plan("bridge-rubber", 4, 10, seed=3), db=db, workers=1)
-    reviews = _reviews(db)
-    assert len(reviews) >= 30
-    _check(reviews)
+    held, _ = hold(db, variant, 4, 5, seed)
+    assert held.failed == []  # a seed whose deals were all passed has nothing to hold
 
 
 def test_the_data_check_holds_and_catches_a_broken_row(

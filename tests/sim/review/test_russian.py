@@ -10,7 +10,6 @@ when the contract makes open-hand (russian.md 6.2); a raspasy ending checked by 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import duckdb
@@ -23,26 +22,21 @@ from sim.review.rows import (
     SELF,
     DealReview,
     card_review,
-    gifts,
-    invariant_per_player,
-    invariant_result,
 )
 from sim.review.run import review_database
-from sim.review.store import pending, review_task
 from sim.run import Plan, simulate
 from sim.solver import Goal, TalonLead, best_cards, solve
+from tests.sim.review.invariant import (
+    LONG_OUT,
+    failures,
+    hold,
+    record,
+    reviews_of,
+    with_wrong_cost,
+)
 
 INVARIANTS = tuple(c for c in CHECKS if c.name in ("review_invariant",
                                                    "review_invariant_per_player"))
-
-
-def _reviews(db: Path) -> list[tuple[DealReview, dict]]:
-    conn = duckdb.connect(str(db))
-    try:
-        out = [(review_task(t), json.loads(t[5])) for t in pending(conn)]
-    finally:
-        conn.close()
-    return [(r, rec) for r, rec in out if isinstance(r, DealReview)]
 
 
 def _kinds(reviews: list[tuple[DealReview, dict]]) -> set[str]:
@@ -53,23 +47,21 @@ def _kinds(reviews: list[tuple[DealReview, dict]]) -> set[str]:
 def _hold(reviews: list[tuple[DealReview, dict]]) -> None:
     """The invariant of each deal: contract and misère by the declaring side's sum, raspasy
     per player (his value, his costs, the others' gifts, never negative)."""
-    for r, rec in reviews:
-        if r.declarer is None:
-            assert {c.side for c in r.cards} == {SELF}
-            assert invariant_per_player(r) == rec["tricks"], (r.game_id, r.deal_no)
-            assert min(g for _, g in gifts(r)) >= 0
-        else:
-            assert invariant_result(r) == r.result, (r.game_id, r.deal_no)
+    assert all({c.side for c in r.cards} == {SELF} for r, _ in reviews if r.declarer is None)
+    assert failures(reviews) == []
 
 
-@pytest.mark.parametrize("rules", [{}, {"raspasy_talon_lead": False}])
-def test_invariant_on_simulated_russian_deals(tmp_path: Path, rules: dict) -> None:
+@pytest.mark.parametrize(("rules", "games"), [({}, 24), ({"raspasy_talon_lead": False}, 16)])
+def test_invariant_on_simulated_russian_deals(tmp_path: Path, rules: dict, games: int) -> None:
+    """About 200 deals (five a game) in all; ``make test-long``: thousands, below."""
     db = tmp_path / "russian.duckdb"
-    simulate(Plan("russian", 16, 5, seed=31, rules=rules), db=db, workers=1)
-    reviews = _reviews(db)
+    held, reviews = hold(db, "russian", games, 5, 31, rules)
+    assert held.ended >= 4 * games
     assert _kinds(reviews) == {"contract", "misere", "raspasy"}
-    assert any(c.cost for r, _ in reviews for c in r.cards)  # the heuristic bots err
+    assert held.costly_cards  # the heuristic bots err
     _hold(reviews)
+    for r, rec in reviews[::10]:  # a deliberately wrong cost breaks it, on any deal
+        assert failures([(with_wrong_cost(r), rec)]) != []
     for r, rec in reviews:  # russian.md 6.2: the contract decision, judged open-hand
         if r.declarer is not None:
             contract = r.decisions[0]
@@ -89,12 +81,27 @@ def test_invariant_on_simulated_russian_deals(tmp_path: Path, rules: dict) -> No
         conn.close()
 
 
+LONG: list[tuple[dict, int]] = [({}, 100)] * 4 + [({"raspasy_talon_lead": False}, 100)]
+"""``make test-long``: runs of 100 games of five deals, 2,500 deals (the ``long`` mark)."""
+
+
+@pytest.mark.long
+@pytest.mark.parametrize(("run", "rules", "games"), [(i, *r) for i, r in enumerate(LONG)])
+def test_invariant_on_thousands_of_russian_deals(tmp_path: Path, run: int, rules: dict,
+                                                 games: int) -> None:
+    held, reviews = hold(tmp_path / "russian.duckdb", "russian", games, 5, 2000 + run, rules)
+    assert held.ended >= 4 * games
+    assert _kinds(reviews) == {"contract", "misere", "raspasy"}
+    assert held.failed == []
+    record(held, LONG_OUT)
+
+
 def test_open_hand_bots_review_at_zero_cost(tmp_path: Path) -> None:
     """With ``--play dd`` every card is the solver's best for its player's side, raspasy
     included (each player for himself, talon leads and all)."""
     db = tmp_path / "russian-dd.duckdb"
     simulate(Plan("russian", 8, 5, seed=37, play="dd"), db=db, workers=1)
-    reviews = _reviews(db)
+    reviews = reviews_of(db)
     assert {"contract", "raspasy"} <= _kinds(reviews)
     assert [(r.game_id, r.deal_no, c.card_no) for r, _ in reviews for c in r.cards
             if c.cost] == []
