@@ -46,6 +46,7 @@ from sim.bots.evaluate import (
 from sim.bots.play import play_codes
 from sim.greek import TALON_ALLOWANCE, Discards
 from sim.random_play import balkan as random_play
+from sim.random_play import random_game as shared_random_game
 from sim.seeds import DECK_SEED, Dealer, game_rng
 from sim.solver import BALKAN_CONTRACTS, Contract
 from sim.swabian import bettel_discard
@@ -357,11 +358,8 @@ class BalkanSimulator:
     ) -> tuple[BalkanGame, list[BalkanDeal]]:
         """A game under these rules, every choice drawn at random among the legal ones
         (``sim/random_play/balkan.py``)."""
-        game = BalkanGame.model_validate({
-            "game_id": game_id, "variant": VARIANT, "players": list(self.players),
-            "rules": self.rules,
-        })
-        return game, random_play.random_game(rng, game, deals)
+        return shared_random_game(rng, BalkanGame, random_play.random_game, game_id, VARIANT,
+                                  self.players, self.rules, deals)
 
     def _call_json(self, player: str, call: str) -> str:
         """A call of the auction as canonical JSON (cached: the calls are few)."""
