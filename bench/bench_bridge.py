@@ -1,9 +1,12 @@
-"""Bridge: PBN and LIN parse rates (deals per second, with and without validation) and the
-scoring kernel against its reference, measured in the same run (bench/__main__.py)."""
+"""Bridge: PBN and LIN parse rates (deals per second, with and without validation), full ingest
+of endplay's PBN and LIN fixtures against endplay's bare parse of the same files (target of
+issue 12: at least 3x faster), and the scoring kernel against its reference, measured in the same
+run (bench/__main__.py)."""
 
 from __future__ import annotations
 
 import random
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -12,6 +15,7 @@ import polars as pl
 
 from ingest.lin import READER as LIN
 from ingest.pbn import READER as PBN
+from ingest.pipeline import ingest_paths
 from ingest.source import Raw
 from ingest.validate import Validator
 from model.bridge.frame import SCHEMA
@@ -65,7 +69,47 @@ def _frames(games: int, deals: int, seed: int = 4) -> tuple[pl.DataFrame, pl.Dat
             pl.DataFrame(d_rows, schema=SCHEMA, orient="row"))
 
 
+def _endplay_parse(paths: list[Path], fmt: str) -> int:
+    """Boards endplay's parser reads from ``paths`` (``pbn`` or ``lin``), nothing else done."""
+    from endplay.parsers import lin, pbn  # a test dependency
+
+    parser = pbn if fmt == "pbn" else lin
+    n = 0
+    for path in paths:
+        with path.open(encoding="utf-8") as fh:
+            n += len(parser.load(fh))
+    return n
+
+
+def _ingest(paths: list[Path]) -> int:
+    """Records stored by a full ingest of ``paths`` into a fresh database (scoring off)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return sum(r.stored for r in ingest_paths(paths, Path(tmp) / "b.duckdb"))
+
+
+def against_endplay() -> None:
+    """Full ingest of endplay's fixtures against endplay's bare parse of the same files, CPU
+    time of this process (imports warmed first); the LIN fixture is 8 boards, read 50 times."""
+    fixtures = DATA / "endplay-fixtures"
+    pbn = [*sorted((fixtures / "pbn").glob("*.pbn")), fixtures / "examples" / "sample.pbn"]
+    cases = {"pbn": pbn,
+             "lin": [fixtures / "lin" / "example1.lin"]}
+    _ingest(cases["lin"])
+    _endplay_parse(cases["lin"], "lin")
+    for fmt, paths in cases.items():
+        rounds = 1 if fmt == "pbn" else 50
+        t0 = time.process_time()
+        boards = sum(_endplay_parse(paths, fmt) for _ in range(rounds))
+        t1 = time.process_time()
+        stored = sum(_ingest(paths) for _ in range(rounds))
+        t2 = time.process_time()
+        print(f"{fmt.upper()} endplay fixtures: endplay parse {boards} boards {t1 - t0:.2f} s, "
+              f"full ingest {stored} records {t2 - t1:.2f} s: ingest {(t1 - t0) / (t2 - t1):.2f}x "
+              f"endplay's speed (target 3x)")
+
+
 def run() -> None:
+    against_endplay()
     pbn = [DATA / "endplay-fixtures" / "pbn" / "example3.pbn"]
     lin = sorted((DATA / "bbo-vugraph-lin").glob("*.lin")) * 20
     for label, reader, paths in (("PBN example3.pbn", PBN, pbn), ("LIN vugraph x20", LIN, lin)):

@@ -55,6 +55,8 @@ from model import tables as T
 PART_BYTES = 8 << 20
 """A JSON Lines file of at least twice this size is cut into parts of at least this size, one
 per worker at most (each part has the fixed costs of a file)."""
+WORKER_MODULES = ("ingest.worker",)
+"""What the fork server of the workers imports (``sim.run.pool_imap``'s ``preload``)."""
 KEPT_BACK = (T.INGEST_LOG, T.PENDING, T.PLAYERS, T.PLAYER_NAMES)
 """Tables a worker fills that the writer fills itself (its log row, the rescore marks, and the
 people of new names, which depend on the names stored before)."""
@@ -295,7 +297,7 @@ def parts_of(path: Path, report: FileReport, workers: int, part_bytes: int,
 
 AUTO_BYTES = 64 << 20
 """Without ``--workers``, input smaller than this is read in the command's process: starting
-fresh interpreters costs more CPU than reading it (``bench parallel``)."""
+a fork server and its workers costs more CPU than reading it (``bench parallel``)."""
 
 
 def reading(map_tasks: TaskMap, workers: int, part_bytes: int = PART_BYTES,

@@ -97,7 +97,8 @@ class Variant:
     talon_lead_flag: str | None = None
     """Rules flag: all-pass play's first tricks are led by first hand in the talon cards' suits."""
     declarer_made: Callable[[Mapping[str, Any], int], bool] | None = None
-    """Does a deal record's declarer make his contract with these tricks (None: the review's)."""
+    """Does a deal record's declarer make his contract with these tricks (the review of decisions
+    asks it; None where decisions are reviewed against par instead, as in bridge)."""
     check_batch: Callable[[Sequence[tuple[Any, Any]]], Sequence[bool]] | None = None
     """Many deals at once: for each (game, deal), whether :attr:`check` finds no problem. A
     variant sets it when it has a faster way (a compiled card replay) than :attr:`check` one deal

@@ -46,6 +46,7 @@ from sim.bots.evaluate import (
 from sim.bots.play import play_codes
 from sim.greek import TALON_ALLOWANCE, Discards
 from sim.random_play import balkan as random_play
+from sim.random_play import random_game as shared_random_game
 from sim.seeds import DECK_SEED, Dealer, game_rng
 from sim.solver import BALKAN_CONTRACTS, Contract
 from sim.swabian import bettel_discard
@@ -141,6 +142,22 @@ def choose_game(full: CardSet, allowed: list[int], hand: bool = False) -> tuple[
     return best[1], best[2]
 
 
+def bot_defence(number: int, defs: list[str], est: dict[str, float]) -> dict[str, str]:
+    """The defenders' decisions (5.1), the one on the declarer's left first: both play a Bettel;
+    otherwise each plays who expects ``DEFEND_FROM`` tricks; a lone such defender plays alone
+    when he expects ``ALONE_FROM``, else invites the passer."""
+    if number == BETL:
+        return dict.fromkeys(defs, "play")
+    wants = [p for p in defs if est[p] >= DEFEND_FROM]
+    if len(wants) == 2:
+        return dict.fromkeys(defs, "play")
+    defence = dict.fromkeys(defs, "pass")
+    if wants:
+        lone = wants[0]
+        defence[lone] = "alone" if est[lone] >= ALONE_FROM else "invite"
+    return defence
+
+
 def bot_auction(
     limits: list[int], calls_of: list[tuple[str, int]], rules: BalkanRules, top: int
 ) -> tuple[list[tuple[int, str]], int, bool, list[int]]:
@@ -149,114 +166,157 @@ def bot_auction(
     module's machine (``model/balkan/auction.py``: ``here_rule``, ``jump_bids``, igra and the
     naming of games) for the calls the bots make; ``check_deal`` replays every simulated auction
     through that machine. ``calls_of``: each bidder's :func:`hand_call`."""
-    out = [False, False, False]
-    called = [False, False, False]
-    talon_bid = [False, False, False]
-    hand: dict[int, int] = {}
-    named: dict[int, int] = {}
-    naming = False
-    last_named = 0
-    privileged = 0
-    high, holder, held = 0, -1, False
-    turn = 0
-    done = False
-    rule = rules.here_rule
-    calls: list[tuple[int, str]] = []
-    while not done:
-        p = -1
+    auction = _BotAuction(limits, calls_of, rules.here_rule, top)
+    while not auction.done:
+        p = auction.next_bidder()
+        if p < 0:
+            break
+        auction.call(p, auction.bot_call(p))
+    return auction.outcome()
+
+
+class _BotAuction:
+    """The state of :func:`bot_auction` between calls (balkan.md 3.1-3.2)."""
+
+    def __init__(self, limits: list[int], calls_of: list[tuple[str, int]], rule: str,
+                 top: int) -> None:
+        self.limits, self.calls_of, self.rule, self.top = limits, calls_of, rule, top
+        self.out = [False, False, False]
+        self.called = [False, False, False]
+        self.talon_bid = [False, False, False]
+        self.hand: dict[int, int] = {}
+        """Bidder -> rank of his igra call (0 plain igra, ``HAND_GAMES``)."""
+        self.named: dict[int, int] = {}
+        self.naming = False
+        self.last_named = 0
+        self.privileged = 0
+        self.high, self.holder, self.held = 0, -1, False
+        self.turn = 0
+        self.done = False
+        self.calls: list[tuple[int, str]] = []
+
+    def next_bidder(self) -> int:
+        """Who calls next, clockwise from the turn (3.2 rule 1), -1 when nobody may: while
+        games are named only the igra players (rule 4); once an igra is called, only those
+        who have neither called nor bid with the talon (rule 3)."""
         for k in range(3):
-            q = (turn + k) % 3
-            if out[q]:
+            q = (self.turn + k) % 3
+            if self.out[q]:
                 continue
-            if naming:
-                ok = q in hand
-            elif hand:
-                ok = not talon_bid[q] and not called[q]
+            if self.naming:
+                ok = q in self.hand
+            elif self.hand:
+                ok = not self.talon_bid[q] and not self.called[q]
             else:
                 ok = True
             if ok:
-                p = q
-                break
-        if p < 0:
-            break
-        mine, suit = calls_of[p]
-        call = PASS
-        if mine and not called[p] and (
-            HAND_GAMES[mine] > max(hand.values(), default=-1)
-            or HAND_GAMES[mine] == max(hand.values(), default=-1) == 0
+                return q
+        return -1
+
+    def bot_call(self, p: int) -> str:
+        """The bot's call: its hand game as a first call when it outranks every igra called
+        (3.2 rule 3), else the next game it can name (rule 4), else here or the next talon bid
+        within its limit (rule 2), else pass."""
+        mine, suit = self.calls_of[p]
+        best_hand = max(self.hand.values(), default=-1)
+        if mine and not self.called[p] and (
+            HAND_GAMES[mine] > best_hand or HAND_GAMES[mine] == best_hand == 0
         ):
-            call = mine
-        elif naming:
-            low = last_named + 1 if last_named else 2
-            if low <= 5 and low <= suit:
-                call = f"G{low}"
-        elif not hand:
-            lowest = 0
-            if not high:
-                lowest = 2
-            elif not (rule == "alternating" and not held and high >= 3 and holder != p):
-                lowest = high + 1 if high < top else 0
-            may_here = high > 0 and holder >= 0 and p != holder and (
-                p < holder if rule == "seat_priority"
-                else p == privileged if rule == "first_bidder_privilege"
-                else not held and high >= 3
-            )
-            if may_here and high <= limits[p]:
-                call = HERE
-            elif lowest and lowest <= limits[p]:
-                call = str(lowest)
-        calls.append((p, call))
-        called[p] = True
+            return mine
+        if self.naming:
+            low = self.last_named + 1 if self.last_named else 2
+            return f"G{low}" if low <= 5 and low <= suit else PASS
+        if self.hand:
+            return PASS
+        return self._talon_call(p)
+
+    def _talon_call(self, p: int) -> str:
+        """Here when ``p`` has priority over the high bidder (``here_rule``, 3.1), else one
+        higher than the high bid (2 first), within his limit (3.2 rule 2)."""
+        high, holder, rule = self.high, self.holder, self.rule
+        lowest = 0
+        if not high:
+            lowest = 2
+        elif not (rule == "alternating" and not self.held and high >= 3 and holder != p):
+            lowest = high + 1 if high < self.top else 0
+        may_here = high > 0 and holder >= 0 and p != holder and (
+            p < holder if rule == "seat_priority"
+            else p == self.privileged if rule == "first_bidder_privilege"
+            else not self.held and high >= 3
+        )
+        if may_here and high <= self.limits[p]:
+            return HERE
+        if lowest and lowest <= self.limits[p]:
+            return str(lowest)
+        return PASS
+
+    def call(self, p: int, call: str) -> None:
+        """Record ``p``'s call and whether it ends the auction (3.2 rule 6)."""
+        self.calls.append((p, call))
+        self.called[p] = True
         if call == PASS:
-            out[p] = True
-            if p == privileged:
-                privileged = -1
-                for k in (1, 2):
-                    if not out[(p + k) % 3]:
-                        privileged = (p + k) % 3
-                        break
+            self._pass(p)
         elif call == HERE:
-            holder, held = p, True
-            if high == top:
-                done = True
-        elif call in HAND_GAMES:
+            self.holder, self.held = p, True
+            if self.high == self.top:  # holding the top bid ends the auction (3.1)
+                self.done = True
+                return
+        elif call in HAND_GAMES:  # an igra outranks the lower ones (3.1)
             rank = HAND_GAMES[call]
-            for q, r in list(hand.items()):
+            for q, r in list(self.hand.items()):
                 if r < rank:
-                    out[q] = True
-            hand[p] = rank
+                    self.out[q] = True
+            self.hand[p] = rank
         elif call[0] == "G":
-            last_named = named[p] = int(call[1:])
+            self.last_named = self.named[p] = int(call[1:])
         else:
-            high, holder, held = int(call), p, False
-            talon_bid[p] = True
-        turn = (p + 1) % 3
-        if done:
-            break
-        if naming:
-            done = len([q for q in hand if not out[q]]) == 1
-        elif hand:
-            if any(not called[q] and not out[q] for q in range(3)):
-                continue
-            plain = [q for q in range(3) if hand.get(q) == 0 and not out[q]]
+            self.high, self.holder, self.held = int(call), p, False
+            self.talon_bid[p] = True
+        self.turn = (p + 1) % 3
+        self._close_round()
+
+    def _pass(self, p: int) -> None:
+        """``p`` is out; the first bidder's privilege passes to the next one still in."""
+        self.out[p] = True
+        if p == self.privileged:
+            self.privileged = next(((p + k) % 3 for k in (1, 2) if not self.out[(p + k) % 3]),
+                                   -1)
+
+    def _close_round(self) -> None:
+        """Whether the auction ends: one igra player left naming (3.2 rule 4); after the igra
+        round, the plain igra players name their games, else it ends; without igra, when all
+        but the high bidder have passed (rules 6, 7)."""
+        out = self.out
+        if self.naming:
+            self.done = len([q for q in self.hand if not out[q]]) == 1
+        elif self.hand:
+            if any(not self.called[q] and not out[q] for q in range(3)):
+                return
+            plain = [q for q in range(3) if self.hand.get(q) == 0 and not out[q]]
             if len(plain) >= 2:
-                naming, turn = True, plain[0]
+                self.naming, self.turn = True, plain[0]
             else:
-                done = True
+                self.done = True
         else:
             n_in = 3 - out[0] - out[1] - out[2]
-            done = n_in == 0 or (n_in == 1 and holder >= 0)
-    if hand:
-        w = next(q for q in hand if not out[q])
-        rank = hand[w]
-        if rank > 0:
-            return calls, w, False, [int(HAND_CONTRACT[rank][1:])]
-        if w in named:
-            return calls, w, False, [named[w]]
-        return calls, w, False, list(range(2, top + 1))
-    if holder < 0 or not high:
-        return calls, -1, True, []
-    return calls, holder, True, list(range(high, top + 1))
+            self.done = n_in == 0 or (n_in == 1 and self.holder >= 0)
+
+    def outcome(self) -> tuple[list[tuple[int, str]], int, bool, list[int]]:
+        """The winner and the games he may play: an igra's game (3.1), the game he named
+        (3.2 rule 4), any game without the talon for a lone plain igra (rule 5), the high bid
+        or higher with the talon; nobody when all passed (rule 7)."""
+        calls, top = self.calls, self.top
+        if self.hand:
+            w = next(q for q in self.hand if not self.out[q])
+            rank = self.hand[w]
+            if rank > 0:
+                return calls, w, False, [int(HAND_CONTRACT[rank][1:])]
+            if w in self.named:
+                return calls, w, False, [self.named[w]]
+            return calls, w, False, list(range(2, top + 1))
+        if self.holder < 0 or not self.high:
+            return calls, -1, True, []
+        return calls, self.holder, True, list(range(self.high, top + 1))
 
 
 class BalkanSimulator:
@@ -298,11 +358,8 @@ class BalkanSimulator:
     ) -> tuple[BalkanGame, list[BalkanDeal]]:
         """A game under these rules, every choice drawn at random among the legal ones
         (``sim/random_play/balkan.py``)."""
-        game = BalkanGame.model_validate({
-            "game_id": game_id, "variant": VARIANT, "players": list(self.players),
-            "rules": self.rules,
-        })
-        return game, random_play.random_game(rng, game, deals)
+        return shared_random_game(rng, BalkanGame, random_play.random_game, game_id, VARIANT,
+                                  self.players, self.rules, deals)
 
     def _call_json(self, player: str, call: str) -> str:
         """A call of the auction as canonical JSON (cached: the calls are few)."""
@@ -374,18 +431,7 @@ class BalkanSimulator:
         defs = [order[(di + 1) % 3], order[(di + 2) % 3]]  # the next after him first (5.1)
         trump = TRUMP.get(number)
         est = {p: defender_tricks(hands[p], trump) for p in defs}
-        if number == BETL:
-            defence = dict.fromkeys(defs, "play")
-        else:
-            wants = [p for p in defs if est[p] >= DEFEND_FROM]
-            if len(wants) == 2:
-                defence = dict.fromkeys(defs, "play")
-            elif not wants:
-                defence = dict.fromkeys(defs, "pass")
-            else:
-                lone = wants[0]
-                defence = dict.fromkeys(defs, "pass")
-                defence[lone] = "alone" if est[lone] >= ALONE_FROM else "invite"
+        defence = bot_defence(number, defs, est)
         pairs += [("declarer", pj[d]), ("contract", f'"{contract}"'),
                   ("defence", "{" + ",".join(sorted(
                       f'{pj[p]}:"{v}"' for p, v in defence.items())) + "}")]
@@ -396,24 +442,31 @@ class BalkanSimulator:
             pairs.append(("kontra", "{" + ",".join(sorted(f"{pj[p]}:1" for p in kontra)) + "}"))
             for p in kontra:
                 flat[f"kontra_{seat[p]}"] = 1
-        decisions = set(defence.values())
-        if decisions == {"pass"}:
+        if set(defence.values()) == {"pass"}:  # no play (5.1)
             flat["mode"] = "pass"
-            return obj(pairs), flat, contract
-        if number == PIK and not from_hand and rules.pik_needs_kontra and not kontra:
+        elif number == PIK and not from_hand and rules.pik_needs_kontra and not kontra:
             flat["mode"] = "nokontra"
-            return obj(pairs), flat, contract
+        else:
+            self._play(pairs, flat, order, d, number, held, defence)
+        return obj(pairs), flat, contract
+
+    def _play(self, pairs: list[tuple[str, str]], flat: dict[str, Any], order: list[str],
+              d: str, number: int, held: dict[str, CardSet], defence: dict[str, str]) -> None:
+        """The play of a defended contract (6): the defence mode, who plays (an invited passer
+        plays; a lone defender's partner does not, 5.1), the first leader, the cards to the early
+        end, and the tricks, added to the record ``pairs`` and the row ``flat``."""
+        seat, pj = self.seat, self.pj
         for p, v in defence.items():
             if v in ("invite", "alone"):
                 flat["mode"], flat["lead_defender"] = v, seat[p]
         if flat["mode"] == "none":
             flat["mode"] = "both"
-        invited = "invite" in decisions
+        invited = "invite" in defence.values()
         in_play = [p for p in order if p == d or defence.get(p) != "pass" or invited]
-        leader = first_leader(order, d, number, in_play, rules)
+        leader = first_leader(order, d, number, in_play, self.rules)
         codes, taken = play_codes(
-            [held[p] for p in in_play], in_play.index(leader), in_play.index(d), trump,
-            fewest=number == BETL,
+            [held[p] for p in in_play], in_play.index(leader), in_play.index(d),
+            TRUMP.get(number), fewest=number == BETL,
             stop_declarer=1 if number == BETL else 99,
             stop_defence=1 if number == PREFERANS else (99 if number == BETL else 5),
             deck=DECK_32, open_hands=self.open_hands,
@@ -425,4 +478,3 @@ class BalkanSimulator:
             f"{pj[p]}:{taken[i]}" for i, p in enumerate(in_play))) + "}"))
         for i, p in enumerate(in_play):
             flat[f"tricks_{seat[p]}"] = taken[i]
-        return obj(pairs), flat, contract

@@ -32,6 +32,7 @@ from sim.batch import CARD_JSON, Batch, cards_json, jstr, obj
 from sim.bots.bidding import bot_auction
 from sim.bots.bridge_play import play_bridge
 from sim.random_play import bridge as random_play
+from sim.random_play import random_game as shared_random_game
 from sim.seeds import Dealer, game_rng
 from sim.solver import Contract as SolverContract
 
@@ -85,11 +86,8 @@ class BridgeSimulator:
     ) -> tuple[BridgeGame, list[BridgeDeal]]:
         """A game under these rules, every choice drawn at random among the legal ones
         (``sim/random_play/bridge.py``)."""
-        game = BridgeGame.model_validate({
-            "game_id": game_id, "variant": self.variant, "players": list(PLAYERS),
-            "rules": self.rules,
-        })
-        return game, random_play.random_game(rng, game, deals)
+        return shared_random_game(rng, BridgeGame, random_play.random_game, game_id, self.variant,
+                                  PLAYERS, self.rules, deals)
 
     def _call_json(self, seat: int, call: str) -> str:
         """A call of the auction as canonical JSON (cached: 38 calls by 4 seats)."""

@@ -51,6 +51,7 @@ from sim.bots.evaluate import (
 )
 from sim.bots.play import play_codes
 from sim.random_play import greek as random_play
+from sim.random_play import random_game as shared_random_game
 from sim.seeds import DECK_SEED, Dealer, game_rng
 from sim.solver import CONTRACTS, Contract, strain_of
 
@@ -340,11 +341,8 @@ class GreekSimulator:
     ) -> tuple[GreekGame, list[GreekDeal]]:
         """A game under these rules, every choice drawn at random among the legal ones
         (``sim/random_play/greek.py``)."""
-        game = GreekGame.model_validate({
-            "game_id": game_id, "variant": VARIANT, "players": list(self.players),
-            "rules": self.rules,
-        })
-        return game, random_play.random_game(rng, game, deals)
+        return shared_random_game(rng, GreekGame, random_play.random_game, game_id, VARIANT,
+                                  self.players, self.rules, deals)
 
     def game(
         self, run_seed: int, index: int, deals: int, batch: Batch, keep_lines: bool = False

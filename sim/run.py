@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing as mp
 import os
 import signal
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
@@ -103,10 +106,6 @@ def end_games(variant: str, batch: Batch) -> Batch:
     if kept.to_series().all():
         return batch
     return batch.keep(kept.to_series().to_list())
-
-
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_local_part(args: tuple[Plan, int, int, bool]) -> Batch:
@@ -246,42 +245,50 @@ def run_local(
 
 
 def pool_imap(
-    fn: Callable[[TaskT], ResultT], tasks: list[TaskT], workers: int, start: str = "fork"
+    fn: Callable[[TaskT], ResultT], tasks: list[TaskT], workers: int, start: str = "fork",
+    preload: tuple[str, ...] = (),
 ) -> Generator[ResultT, None, None]:
     """``fn`` of each task, in order, on a pool of ``workers`` processes that ignore Ctrl-C (in
     this process for one worker or one task), at most ``2 * workers`` tasks ahead of the one
-    yielded (their results wait in memory). The workers start at once (the caller may work
-    meanwhile); closing the generator stops them at once. A worker process that dies raises
-    ``BrokenProcessPool`` here. With the default ``start`` the pool forks: ``fn`` must not use
-    polars then (its thread pool does not survive a fork); ``start="spawn"`` starts fresh
-    interpreters (importing polars starts threads, so a fork server that imported it is no
-    safer than a fork)."""
+    yielded (their results wait in memory). The workers start at once, in a thread (the caller
+    works meanwhile); closing the generator stops them at once. A worker process that dies
+    raises ``BrokenProcessPool`` here. With the default ``start`` the pool forks: ``fn`` must
+    not use polars then (its thread pool does not survive a fork). ``start="forkserver"`` forks
+    each worker from a server process that imported the modules ``preload`` but ran nothing, so
+    polars' thread pool, started at its first use, is started afresh in each worker (a worker
+    costs its work, not an interpreter's start); ``start="spawn"`` starts fresh interpreters.
+    The fork server is started once per process, with the ``preload`` of the first pool that
+    asks for one."""
     if workers <= 1 or len(tasks) <= 1:
         return (fn(t) for t in tasks)
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor
-
     ctx = mp.get_context(start if start in mp.get_all_start_methods() else "spawn")
-    pool = ProcessPoolExecutor(min(workers, len(tasks)), mp_context=ctx,
-                               initializer=_ignore_sigint)
+    if preload and ctx.get_start_method() == "forkserver":
+        ctx.set_forkserver_preload(list(preload))
+    ignore_sigint = partial(signal.signal, signal.SIGINT, signal.SIG_IGN)  # a worker unpickles
+    pool = ProcessPoolExecutor(min(workers, len(tasks)), mp_context=ctx,  # no module of ours
+                               initializer=ignore_sigint)
     queued = iter(tasks)
-    running = deque(pool.submit(fn, t) for t in islice(queued, 2 * workers))
-    results = _in_order(pool, running, queued, fn)
+    starting = ThreadPoolExecutor(1)  # a worker's start may wait for the fork server
+    first = starting.submit(lambda: deque(pool.submit(fn, t) for t in islice(queued, 2 * workers)))
+    starting.shutdown(wait=False)
+    results = _in_order(pool, first, queued, fn)
     next(results)  # started: closing it stops the pool, even before the first result
     return results
 
 
-def _in_order(pool: Any, running: deque[Any], queued: Iterator[TaskT],
+def _in_order(pool: Any, first: Any, queued: Iterator[TaskT],
               fn: Callable[[TaskT], ResultT]) -> Generator[Any, None, None]:
-    """The results of ``running`` in order, a task of ``queued`` submitted for each; first
-    ``None`` (see :func:`pool_imap`)."""
+    """The results of the tasks submitted by ``first`` (a future of their futures) in order, a
+    task of ``queued`` submitted for each; first ``None`` (see :func:`pool_imap`)."""
     try:
         yield None
+        running = first.result()
         while running:
             result = running.popleft().result()
             running.extend(pool.submit(fn, t) for t in islice(queued, 1))
             yield result
     except BaseException:
+        first.exception()  # the first workers are started (or failed to)
         _stop(pool)
         raise
     finally:

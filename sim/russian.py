@@ -43,6 +43,7 @@ from sim.bots._kernel import fewest_card, jit, suit_mask
 from sim.bots.evaluate import defender_tricks, misere_risk, suit_tricks
 from sim.bots.play import play_all_pass_open, play_codes
 from sim.greek import Discards
+from sim.random_play import random_game as shared_random_game
 from sim.random_play import russian as random_play
 from sim.seeds import DECK_SEED, Dealer, game_rng
 from sim.solver import CONTRACTS, Contract, TalonLead, strain_of
@@ -282,11 +283,8 @@ class RussianSimulator:
     ) -> tuple[RussianGame, list[RussianDeal]]:
         """A game under these rules, every choice drawn at random among the legal ones
         (``sim/random_play/russian.py``)."""
-        game = RussianGame.model_validate({
-            "game_id": game_id, "variant": VARIANT, "players": list(PLAYERS),
-            "rules": self.rules,
-        })
-        return game, random_play.random_game(rng, game, deals)
+        return shared_random_game(rng, RussianGame, random_play.random_game, game_id, VARIANT,
+                                  PLAYERS, self.rules, deals)
 
     def game(
         self, run_seed: int, index: int, deals: int, batch: Batch, keep_lines: bool = False

@@ -43,6 +43,7 @@ from sim.bots.evaluate import (
 )
 from sim.bots.play import play_codes
 from sim.greek import TALON_ALLOWANCE, Discards
+from sim.random_play import random_game as shared_random_game
 from sim.random_play import swabian as random_play
 from sim.seeds import DECK_SEED, Dealer, game_rng
 from sim.solver import SWABIAN_CONTRACTS, Contract
@@ -261,11 +262,8 @@ class SwabianSimulator:
     ) -> tuple[SwabianGame, list[SwabianDeal]]:
         """A game under these rules, every choice drawn at random among the legal ones
         (``sim/random_play/swabian.py``)."""
-        game = SwabianGame.model_validate({
-            "game_id": game_id, "variant": VARIANT, "players": list(PLAYERS),
-            "rules": self.rules,
-        })
-        return game, random_play.random_game(rng, game, deals)
+        return shared_random_game(rng, SwabianGame, random_play.random_game, game_id, VARIANT,
+                                  PLAYERS, self.rules, deals)
 
     def game(
         self, run_seed: int, index: int, deals: int, batch: Batch, keep_lines: bool = False

@@ -164,7 +164,7 @@ def ingest(
 
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from ingest.parallel import AUTO_BYTES, reading
+    from ingest.parallel import AUTO_BYTES, WORKER_MODULES, reading
     from ingest.pipeline import StrictError, ingest_paths
     from ingest.store import LOCK_WAIT, DatabaseError, check_database_path
     from scoring.store import score_pending
@@ -196,8 +196,8 @@ def ingest(
             said["waiting"] = True
 
     n = workers or max(os.cpu_count() or 1, 1 if cluster is None else 2)
-    on = (partial(pool_imap, workers=n, start="spawn") if cluster is None
-          else partial(dask_imap, scheduler=cluster))
+    on = (partial(pool_imap, workers=n, start="forkserver", preload=WORKER_MODULES)
+          if cluster is None else partial(dask_imap, scheduler=cluster))
     try:
         with bar:
             reports = ingest_paths(

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import polars as pl
 
+from model.balkan import contracts
 from model.balkan.check import check_batch, check_deal
 from model.balkan.contracts import GAME_NAMES, ContractError, parse_contract
 from model.balkan.frame import TABLE, deal_row
@@ -26,6 +30,11 @@ OUTCOME_SQL = f"""
                         ELSE taken >= 6 END AS made
             FROM (SELECT *, [tricks_0, tricks_1, tricks_2, tricks_3][declarer + 1] AS taken
                   FROM {TABLE.name})"""
+
+def declarer_made(rec: Mapping[str, Any], tricks: int) -> bool:
+    """The declarer makes his game with these tricks (balkan.md 4, 6)."""
+    return contracts.declarer_made(parse_contract(str(rec["contract"])).number, tricks)
+
 
 def trump(contract: str) -> int | None:
     """The trump suit of a game number (balkan.md 1): 2 spades, 3 diamonds, 4 hearts, 5 clubs."""
@@ -62,4 +71,5 @@ VARIANT = Variant(
     ),
     contract_level=pl.col("number"),
     export_format="ppn",
+    declarer_made=declarer_made,
 )

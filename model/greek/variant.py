@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import polars as pl
 
 from model.cards import DECK_32
@@ -25,6 +28,11 @@ OUTCOME_SQL = f"""
             FROM (SELECT *, [tricks_0, tricks_1, tricks_2, tricks_3][declarer + 1] AS taken
                   FROM {TABLE.name})"""
 
+
+
+def declarer_made(rec: Mapping[str, Any], tricks: int) -> bool:
+    """The declarer makes his contract with at least the tricks bid (greek-prefa.md 5, 9.2)."""
+    return tricks >= parse_contract(str(rec["contract"]).strip().upper())[0]
 
 
 def trump(contract: str) -> int | None:
@@ -63,4 +71,5 @@ VARIANT = Variant(
     ),
     contract_level=pl.col("level"),
     denominations=DENOMS,
+    declarer_made=declarer_made,
 )

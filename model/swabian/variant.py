@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import polars as pl
 
 from model.cards import DECK_32
 from model.swabian.check import check_batch, check_deal
 from model.swabian.frame import TABLE, deal_row
-from model.swabian.games import NAME, TRUMP, GameError, parse_game
+from model.swabian.games import NAME, TRUMP, GameError, parse_game, won
 from model.swabian.params import SwabianRules
 from model.swabian.records import SwabianDeal, SwabianGame
 from model.variant import Variant
@@ -30,6 +33,11 @@ OUTCOME_SQL = f"""
                                       + CASE WHEN hand THEN 1 ELSE 0 END END AS made
             FROM (SELECT *, [tricks_0, tricks_1, tricks_2][declarer + 1] AS taken
                   FROM {TABLE.name})"""
+
+def declarer_made(rec: Mapping[str, Any], tricks: int) -> bool:
+    """The declarer makes his game with these tricks, one more aus den Händen (3.1, 3.2)."""
+    return won(parse_game(str(rec["contract"])), bool(rec.get("hand")), tricks)
+
 
 def trump(contract: str) -> int | None:
     """The trump suit of a game number (3.1): 2 Laub, 3 Schellen, 4 Herz, 5 Eichel."""
@@ -59,6 +67,7 @@ VARIANT = Variant(
     contract_label=pl.col("game").replace_strict(list(NAME), list(NAME.values()),
                                                  return_dtype=pl.String),
     contract_level=pl.col("game"),
+    declarer_made=declarer_made,
     entry_fields=("dealer", "declarer", "contract", "hand", "contra", "kunstwerk", "tricks",
                   "hands", "talon", "auction", "discard", "play"),
 )

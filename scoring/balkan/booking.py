@@ -488,14 +488,7 @@ def _scan(rules: BalkanRules, d: Deals, base: Base) -> Booked:
     players = np.zeros(n_games, np.int64)
     players[d.game] = d.n_players
     in_game = np.arange(SEATS)[None, :] < players[:, None]
-    rows = np.arange(n)
-    bula_base = np.zeros((n, SEATS), np.int64)
-    bula_base[rows, base.d] = base.bula_d
-    bula_base[rows, base.a] += base.bula_a
-    bula_base[rows, base.b] += base.bula_b
-    soup_base = np.zeros((n, SEATS), np.int64)
-    soup_base[rows, base.a] = base.soup_a
-    soup_base[rows, base.b] += base.soup_b
+    bula_base, soup_base = _by_seat(base, n)
     candidate = d.mode == M_NONE
     if rules.pik_without_kontra == "refa_then_declarer_scores":
         candidate |= d.mode == M_NOKONTRA
@@ -546,15 +539,31 @@ def _scan(rules: BalkanRules, d: Deals, base: Base) -> Booked:
             fin |= valid[k] & (bula.sum(axis=1) <= 0)
         fin_s[k] = fin
     idx = order[valid]
-    r_out = np.ones(n, np.int64)
-    r_out[idx] = r_s[valid]
-    scoring = np.zeros(n, bool)
-    scoring[idx] = score_s[valid]
-    delta_out = np.zeros((n, SEATS), np.int64)
-    delta_out[idx] = delta_s[valid]
-    after_out = np.zeros((n, SEATS), np.int64)
-    after_out[idx] = after_s[valid]
-    fin_out = np.zeros(n, bool)
-    fin_out[idx] = fin_s[valid]
+    r_out, scoring, delta_out, after_out, fin_out = (
+        _deal_major(idx, step[valid], n, fill)
+        for step, fill in ((r_s, 1), (score_s, False), (delta_s, 0), (after_s, 0), (fin_s, False)))
     soups = soup_base * (r_out * scoring)[:, None]
     return Booked(r_out, delta_out, soups, after_out, fin_out)
+
+
+def _by_seat(base: Base, n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Each deal's bula change and soups before the refe factor, as (deals, seats) arrays: the
+    declarer's and both defenders' bula entries, the defenders' soups."""
+    rows = np.arange(n)
+    bula_base = np.zeros((n, SEATS), np.int64)
+    bula_base[rows, base.d] = base.bula_d
+    bula_base[rows, base.a] += base.bula_a
+    bula_base[rows, base.b] += base.bula_b
+    soup_base = np.zeros((n, SEATS), np.int64)
+    soup_base[rows, base.a] = base.soup_a
+    soup_base[rows, base.b] += base.soup_b
+    return bula_base, soup_base
+
+
+def _deal_major(idx: npt.NDArray[np.int64], values: npt.NDArray[Any], n: int,
+                fill: int | bool) -> npt.NDArray[Any]:
+    """Step-major ``values`` (those of the deals at input rows ``idx``) back in input order,
+    ``fill`` where no deal."""
+    out = np.full((n, *values.shape[1:]), fill, values.dtype)
+    out[idx] = values
+    return out

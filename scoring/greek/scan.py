@@ -117,6 +117,46 @@ class Scanned:
     """Per game: the game ended by the rules (11)."""
 
 
+def _steps(game: I64, n_games: int) -> tuple[I64, I64, I64, I64, I64]:
+    """The layout of :func:`scan`: each game's first input row (``start``), the games longest
+    first (``order``) and each game's place in it (``rank``), the games still dealing at each
+    step (``running``, a prefix of that order) and each step's first output row (``offset``)."""
+    length = np.bincount(game, minlength=n_games)
+    start = np.zeros(n_games, np.int64)
+    np.cumsum(length[:-1], out=start[1:])
+    order = np.argsort(-length, kind="stable")
+    rank = np.empty(n_games, np.int64)
+    rank[order] = np.arange(n_games)
+    running = np.searchsorted(-length[order], -np.arange(int(length.max(initial=0))),
+                              side="left")
+    offset = np.zeros(len(running) + 1, np.int64)
+    np.cumsum(running, out=offset[1:])
+    return start, order, rank, running, offset
+
+
+def _emptied(kassa: Ints, emptied: Ints, val: Ints, slot: Ints, gn: I64, half: B,
+             threshold: Ints, start_r: I64, k: int, sparse: Sparse) -> Ints:
+    """The games of a step whose declarer's kassa a deduction emptied (``emptied``, ranks):
+    a deduction beyond the kassa overflows to the others (10); the game ends when ``threshold``
+    kassas are empty (11), the end payment made when three are (11). Returns the games that
+    end; ``kassa`` is updated in place. Deal ``k`` of the game of rank j is input row
+    ``start_r[j] + k``."""
+    neg = emptied[val[emptied] < 0]
+    if len(neg):
+        part = kassa[neg]
+        overflow(part, gn[neg], slot[neg] & 3, -val[neg], half[neg], start_r[neg] + k, sparse)
+        kassa[neg] = part
+    zeros = np.count_nonzero(kassa[emptied] == 0, axis=1)
+    done = zeros >= threshold[emptied]
+    ended = emptied[done]
+    owners = ended[zeros[done] == 3]
+    if len(owners):
+        part = kassa[owners]
+        end_payment(part, gn[owners], half[owners], start_r[owners] + k, sparse)
+        kassa[owners] = part
+    return ended
+
+
 def scan(game: I64, n: I32, initial: I32, half_up: B, end_two: B, p: Ints, change: I32,
          low: Low, sparse: Sparse, largest: int | None = None) -> Scanned:
     """Sections 10-11 over every game at once. Per game: ``n``, ``initial``, ``half_up``,
@@ -131,16 +171,8 @@ def scan(game: I64, n: I32, initial: I32, half_up: B, end_two: B, p: Ints, chang
     deductions empty them, the end is checked after every deal), so the end test runs on those
     rows only."""
     n_games, count = len(n), len(p)
-    length = np.bincount(game, minlength=n_games)
-    start = np.zeros(n_games, np.int64)
-    np.cumsum(length[:-1], out=start[1:])
-    order = np.argsort(-length, kind="stable")
-    rank = np.empty(n_games, np.int64)
-    rank[order] = np.arange(n_games)
-    start_r, length_r = start[order], length[order]
-    running = np.searchsorted(-length_r, -np.arange(int(length.max(initial=0))), side="left")
-    offset = np.zeros(len(running) + 1, np.int64)
-    np.cumsum(running, out=offset[1:])
+    start, order, rank, running, offset = _steps(game, n_games)
+    start_r = start[order]
     small = 4 * n_games < 1 << 20 and count < 1 << 31
     idx: type[np.signedinteger[Any]] = np.int32 if small else np.int64
     rank_of_deal: Ints = np.take(rank.astype(idx), game)
@@ -186,23 +218,9 @@ def scan(game: I64, n: I32, initial: I32, half_up: B, end_two: B, p: Ints, chang
         emptied = np.flatnonzero(val <= 0)
         if len(emptied):
             emptied = emptied[live[emptied] & (chg[emptied] < 0)]
-            neg = emptied[val[emptied] < 0]
-            if len(neg):
-                part = kassa[neg]
-                seat = slot[neg] & 3
-                overflow(part, gn[neg], seat, -val[neg], half[neg], start_r[neg] + k, sparse)
-                kassa[neg] = part
-            zeros = np.count_nonzero(kassa[emptied] == 0, axis=1)
-            done = zeros >= threshold[emptied]
-            if done.any():
-                ended = emptied[done]
-                owners = ended[zeros[done] == 3]
-                if len(owners):
-                    part = kassa[owners]
-                    end_payment(part, gn[owners], half[owners], start_r[owners] + k, sparse)
-                    kassa[owners] = part
-                finished[ended] = True
-                alive[ended] = False
+            ended = _emptied(kassa, emptied, val, slot, gn, half, threshold, start_r, k, sparse)
+            finished[ended] = True
+            alive[ended] = False
         after[lo:hi] = kassa[:size]
         if k:
             prev = int(offset[k - 1])

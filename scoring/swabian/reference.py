@@ -13,6 +13,8 @@ This is the plain reading the vectorised kernel (``kernel.py``) is held equal to
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from model.swabian.games import BETTEL, DURCHMARSCH, required
@@ -74,51 +76,43 @@ def settle(games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
             continue  # a deal of an unknown game is not settled
         players, rules = info[d["game_id"]]
         decl = d["declarer"]
-        tricks = None if decl is None else d[f"tricks_{decl}"]
         pays = payments(
-            d["dealer"],
-            decl,
-            d["game"],
-            bool(d["hand"]),
-            tricks,
-            [d[f"contra_{i}"] for i in range(3)],
-            bool(d["kunstwerk"]),
-            rules.kunstwerk_units,
+            d["dealer"], decl, d["game"], bool(d["hand"]),
+            None if decl is None else d[f"tricks_{decl}"],
+            [d[f"contra_{i}"] for i in range(3)], bool(d["kunstwerk"]), rules.kunstwerk_units,
         )
-        cash = [0, 0, 0]
-        net: dict[tuple[int, int], int] = {}
-        for payer, payee, amount in pays:
-            cash[payer] -= amount
-            cash[payee] += amount
-            pair = (min(payer, payee), max(payer, payee))
-            net[pair] = net.get(pair, 0) + (amount if payer == pair[0] else -amount)
-        for (a, b), amount in sorted(net.items()):
-            if amount:
-                payer, payee = (a, b) if amount > 0 else (b, a)
-                transfers.append(
-                    {
-                        "game_id": d["game_id"],
-                        "deal_no": d["deal_no"],
-                        "payer": players[payer],
-                        "payee": players[payee],
-                        "amount": float(abs(amount)),
-                    }
-                )
+        key = {"game_id": d["game_id"], "deal_no": d["deal_no"]}
+        cash, net = _netted(pays)
+        transfers += [{**key, "payer": players[payer], "payee": players[payee],
+                       "amount": float(amount)} for payer, payee, amount in net]
         for seat in range(3):
-            settlements.append(
-                {
-                    "game_id": d["game_id"],
-                    "deal_no": d["deal_no"],
-                    "player": players[seat],
-                    "seat": seat,
-                    "variant": frames.VARIANT,
-                    "cash": float(cash[seat]),
-                }
-            )
-            key = (d["game_id"], seat)
-            totals[key] = totals.get(key, 0.0) + cash[seat]
+            settlements.append({**key, "player": players[seat], "seat": seat,
+                                "variant": frames.VARIANT, "cash": float(cash[seat])})
+            totals[d["game_id"], seat] = totals.get((d["game_id"], seat), 0.0) + cash[seat]
         played[d["game_id"]] = played.get(d["game_id"], 0) + 1
-    standings = [
+    return _settled(settlements, transfers, _standings(info, totals, played))
+
+
+def _netted(pays: list[tuple[int, int, int]]
+            ) -> tuple[list[int], list[tuple[int, int, int]]]:
+    """Each seat's cash of a deal's payments (7), and the payments netted per pair of seats as
+    ``(payer, payee, amount)``, pairs in seat order, a pair that nets to zero left out."""
+    cash = [0, 0, 0]
+    net: dict[tuple[int, int], int] = {}
+    for payer, payee, amount in pays:
+        cash[payer] -= amount
+        cash[payee] += amount
+        pair = (min(payer, payee), max(payer, payee))
+        net[pair] = net.get(pair, 0) + (amount if payer == pair[0] else -amount)
+    netted = [((a, b) if amount > 0 else (b, a)) + (abs(amount),)
+              for (a, b), amount in sorted(net.items()) if amount]
+    return cash, netted
+
+
+def _standings(info: dict[str, tuple[list[str], Any]], totals: dict[tuple[str, int], float],
+               played: dict[str, int]) -> list[dict[str, object]]:
+    """Each player's total of a game, its deals played and whether the game is finished."""
+    return [
         {
             "game_id": gid,
             "player": info[gid][0][seat],
@@ -129,6 +123,11 @@ def settle(games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
         }
         for (gid, seat), total in sorted(totals.items())
     ]
+
+
+def _settled(settlements: list[dict[str, object]], transfers: list[dict[str, object]],
+             standings: list[dict[str, object]]) -> Settled:
+    """The three frames in their shared schemas (the settlement columns of other games null)."""
     frame = pl.DataFrame(
         settlements,
         schema={

@@ -9,6 +9,26 @@ from it."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from model.base import DealBase, GameBase
+
+GameT = TypeVar("GameT", bound=GameBase)
+DealT = TypeVar("DealT", bound=DealBase)
+
+
+def random_game(
+    rng: random.Random, game_model: type[GameT],
+    deals_of: Callable[[random.Random, GameT, int], list[DealT]],
+    game_id: str, variant: str, players: Sequence[str], rules: Any, deals: int,
+) -> tuple[GameT, list[DealT]]:
+    """A simulator's ``random_game``: the game record (``variant``, ``players``, house rules
+    ``rules``) and ``deals`` deals of it from the variant's generator ``deals_of``."""
+    game = game_model.model_validate({
+        "game_id": game_id, "variant": variant, "players": list(players), "rules": rules,
+    })
+    return game, deals_of(rng, game, deals)
 
 
 def split(rng: random.Random, total: int, parts: int) -> list[int]:

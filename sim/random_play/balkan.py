@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from model.balkan.auction import Auction
+from model.balkan.auction import Auction, AuctionResult
 from model.balkan.check import active_players, defenders_of, first_leader
-from model.balkan.contracts import BETL, PIK, parse_contract, play_over
+from model.balkan.contracts import BETL, PIK, Contract, parse_contract, play_over
+from model.balkan.params import BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
 from model.cards import DECK_32, format_card, iter_cards
 from model.tricks import legal_cards, trick_winner
@@ -27,17 +28,7 @@ def random_deal(rng: random.Random, game: BalkanGame, deal_no: int, dealer: str)
     rng.shuffle(cards)
     hands = {p: cards[10 * i: 10 * i + 10] for i, p in enumerate(order)}
     talon = cards[30:]
-    a = Auction(order, rules)
-    calls: list[dict[str, str]] = []
-    while (p := a.to_act()) is not None:
-        legal = a.legal_calls()
-        weights = [6.0 if c == "pass" else 1.0 for c in legal]
-        if a.high is None and not a.hand:
-            weights = [2.0 if c == "pass" else 3.0 for c in legal]
-        call = rng.choices(legal, weights)[0]
-        a.call(p, call)
-        calls.append({"player": p, "call": call})
-    res = a.result()
+    calls, res = _random_auction(rng, order, rules)
     data: dict[str, Any] = {
         "record": "deal", "game_id": game.game_id, "deal_no": deal_no, "dealer": dealer,
         "hands": {p: [format_card(c) for c in h] for p, h in hands.items()},
@@ -54,17 +45,7 @@ def random_deal(rng: random.Random, game: BalkanGame, deal_no: int, dealer: str)
         held[d] = sum(1 << c for c in full if c not in disc)
         data["discard"] = [format_card(c) for c in disc]
     defs = defenders_of(order, d)
-    if contract.number == BETL:
-        defence = dict.fromkeys(defs, "play")
-    else:
-        pick = rng.random()
-        if pick < 0.1:
-            defence = dict.fromkeys(defs, "pass")
-        elif pick < 0.75:
-            defence = dict.fromkeys(defs, "play")
-        else:
-            one = rng.choice(defs)
-            defence = {p: "pass" for p in defs} | {one: rng.choice(["invite", "alone"])}
+    defence = _random_defence(rng, contract.number, defs)
     data.update(declarer=d, contract=contract.code, defence=defence)
     playing = [p for p in defs if defence[p] in ("play", "invite")]
     kontra: dict[str, int] = {}
@@ -79,6 +60,45 @@ def random_deal(rng: random.Random, game: BalkanGame, deal_no: int, dealer: str)
     in_play = [p for p in order if p == d or defence.get(p) != "pass" or
                "invite" in defence.values()]
     leader = first_leader(order, d, contract.number, in_play, rules)
+    data["play"], data["tricks"] = _random_play(rng, in_play, leader, d, contract, held)
+    return BalkanDeal.model_validate(data)
+
+
+def _random_auction(rng: random.Random, order: list[str], rules: BalkanRules
+                    ) -> tuple[list[dict[str, str]], AuctionResult]:
+    """Calls drawn among the legal ones (balkan.md 3.1-3.2): a pass six times as likely as any
+    other, but the opening calls two to three against a bid."""
+    a = Auction(order, rules)
+    calls: list[dict[str, str]] = []
+    while (p := a.to_act()) is not None:
+        legal = a.legal_calls()
+        weights = [6.0 if c == "pass" else 1.0 for c in legal]
+        if a.high is None and not a.hand:
+            weights = [2.0 if c == "pass" else 3.0 for c in legal]
+        call = rng.choices(legal, weights)[0]
+        a.call(p, call)
+        calls.append({"player": p, "call": call})
+    return calls, a.result()
+
+
+def _random_defence(rng: random.Random, number: int, defs: list[str]) -> dict[str, str]:
+    """The defenders' decisions (5.1): both play a Bettel; otherwise both pass, both play, or
+    one plays alone or invites the passer."""
+    if number == BETL:
+        return dict.fromkeys(defs, "play")
+    pick = rng.random()
+    if pick < 0.1:
+        return dict.fromkeys(defs, "pass")
+    if pick < 0.75:
+        return dict.fromkeys(defs, "play")
+    one = rng.choice(defs)
+    return {p: "pass" for p in defs} | {one: rng.choice(["invite", "alone"])}
+
+
+def _random_play(rng: random.Random, in_play: list[str], leader: str, d: str, contract: Contract,
+                 held: dict[str, int]) -> tuple[list[list[str]], dict[str, int]]:
+    """Tricks of cards drawn among the legal ones (6: follow suit, else trump), the winner
+    leading the next, to the early end (``play_over``): the play and each player's tricks."""
     taken = dict.fromkeys(in_play, 0)
     play: list[list[str]] = []
     turn = leader
@@ -98,9 +118,7 @@ def random_deal(rng: random.Random, game: BalkanGame, deal_no: int, dealer: str)
         taken[turn] += 1
         t_d = taken[d]
         if play_over(contract.number, t_d, sum(taken.values()) - t_d, 10):
-            break
-    data.update(play=play, tricks=taken)
-    return BalkanDeal.model_validate(data)
+            return play, taken
 
 
 def random_game(rng: random.Random, game: BalkanGame, deals: int) -> list[BalkanDeal]:

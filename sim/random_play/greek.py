@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 
 from model.cards import ACES, DECK_32, format_card, iter_cards
-from model.greek.auction import Auction, ladder_bid
+from model.greek.auction import Auction, AuctionResult, ladder_bid
 from model.greek.check import EIGHT_D, SEVEN_D
 from model.greek.contracts import DENOMS, NT, allowed
 from model.greek.params import GreekRules
@@ -53,25 +53,10 @@ def random_deal(
     rules = game.rules
     dealer = dealer or rng.choice(game.players)
     active = active_players(game, dealer)
-    cards = list(iter_cards(DECK_32))
-    rng.shuffle(cards)
     by_7d = rules.first_bidder_by_7d and deal_no == 1
-    while by_7d and {cards[30], cards[31]} == {SEVEN_D, EIGHT_D}:  # both in the talon: redeal
-        rng.shuffle(cards)
-    hands = {p: sum(1 << c for c in cards[10 * i : 10 * i + 10]) for i, p in enumerate(active)}
-    talon = sum(1 << c for c in cards[30:])
+    hands, talon = _deal_cards(rng, active, by_7d)
     bidders = _bidders(active, hands) if by_7d else active
-    auction = Auction(bidders, rules)
-    calls = []
-    while auction.result is None:
-        options = auction.legal_calls()
-        weights = [4 if c == "pass" else 1 for c in options]
-        call = rng.choices(options, weights)[0]
-        player = auction.to_speak
-        assert player is not None
-        calls.append({"player": player, "call": call})
-        auction.call(player, call)
-    result = auction.result
+    calls, result = _random_auction(rng, bidders, rules)
     record: dict[str, object] = {
         "game_id": game.game_id,
         "deal_no": deal_no,
@@ -83,35 +68,9 @@ def random_deal(
     playing = dict(hands)
     trump: int | None = None
     if result.winner is not None:
-        declarer = result.winner
-        record["declarer"] = declarer
-        record["preliminary"] = result.preliminary
-        lowest = 0 if result.bid is None else result.bid
-        bids = [i for i in range(lowest, 25) if allowed(6 + i // 5, i % 5, rules)]
-        index = rng.choice(bids)
-        denom = index % 5
-        record["contract"] = ladder_bid(index)
-        full = hands[declarer] | talon
-        first = 1 << _pick(rng, full)
-        second = 1 << _pick(rng, full & ~first)
-        discard_mask = first | second
-        record["discard"] = _names(discard_mask)
-        playing[declarer] = full & ~discard_mask
-        if rules.four_aces != "none" and playing[declarer] & ACES == ACES:
-            record["four_aces"] = rng.random() < 0.5
-        if result.preliminary and rng.random() < 0.2:
-            record["conceded"] = True
-            if rng.random() < 0.5:
-                del record["contract"]
+        trump, conceded = _random_contract(rng, record, playing, talon, result, active, rules)
+        if conceded:
             return Simulated(GreekDeal.model_validate(record), [])
-        r, left = defenders(active, declarer)
-        combo = rng.choice(
-            [("play", "play"), ("pass", "pass"), ("invite", "pass"), ("alone", "pass")]
-        )
-        if rng.random() < 0.5:
-            combo = (combo[1], combo[0])
-        record["defence"] = {r: combo[0], left: combo[1]}
-        trump = None if denom == NT else denom
     elif rules.all_pass == "redeal":
         return Simulated(GreekDeal.model_validate(record), [])
     deal = GreekDeal.model_validate(record)
@@ -120,6 +79,81 @@ def random_deal(
         return Simulated(deal, [])
     if by_7d:  # the first bidder also leads first (14 ``first_bidder_by_7d``)
         order = tuple(p for p in bidders if p in order)
+    record["play"], record["tricks"], legal_at = _random_play(rng, order, playing, trump, rules)
+    return Simulated(GreekDeal.model_validate(record), legal_at)
+
+
+def _deal_cards(rng: random.Random, active: tuple[str, ...], by_7d: bool
+                ) -> tuple[dict[str, int], int]:
+    """Ten cards to each active player and two to the talon (3); under ``first_bidder_by_7d``
+    (14) a first deal with both 7D and 8D in the talon is dealt again."""
+    cards = list(iter_cards(DECK_32))
+    rng.shuffle(cards)
+    while by_7d and {cards[30], cards[31]} == {SEVEN_D, EIGHT_D}:  # both in the talon: redeal
+        rng.shuffle(cards)
+    hands = {p: sum(1 << c for c in cards[10 * i : 10 * i + 10]) for i, p in enumerate(active)}
+    return hands, sum(1 << c for c in cards[30:])
+
+
+def _random_auction(rng: random.Random, bidders: tuple[str, ...], rules: GreekRules
+                    ) -> tuple[list[dict[str, str]], AuctionResult]:
+    """Calls drawn among the legal ones (4.2), a pass four times as likely as any other."""
+    auction = Auction(bidders, rules)
+    calls = []
+    while auction.result is None:
+        options = auction.legal_calls()
+        weights = [4 if c == "pass" else 1 for c in options]
+        call = rng.choices(options, weights)[0]
+        player = auction.to_speak
+        assert player is not None
+        calls.append({"player": player, "call": call})
+        auction.call(player, call)
+    assert auction.result is not None
+    return calls, auction.result
+
+
+def _random_contract(rng: random.Random, record: dict[str, object], playing: dict[str, int],
+                     talon: int, result: AuctionResult, active: tuple[str, ...],
+                     rules: GreekRules) -> tuple[int | None, bool]:
+    """The declarer's part (5, 6.1) written into ``record``: a contract allowed by his bid, two
+    cards discarded from hand and talon (``playing`` keeps the rest), four aces claimed or not,
+    at times a concession after a preliminary, else the defenders' decisions. Returns the trump
+    (None at no trump) and whether the deal was conceded."""
+    declarer = result.winner
+    assert declarer is not None
+    record["declarer"] = declarer
+    record["preliminary"] = result.preliminary
+    lowest = 0 if result.bid is None else result.bid
+    bids = [i for i in range(lowest, 25) if allowed(6 + i // 5, i % 5, rules)]
+    index = rng.choice(bids)
+    record["contract"] = ladder_bid(index)
+    full = playing[declarer] | talon
+    first = 1 << _pick(rng, full)
+    second = 1 << _pick(rng, full & ~first)
+    record["discard"] = _names(first | second)
+    playing[declarer] = full & ~(first | second)
+    if rules.four_aces != "none" and playing[declarer] & ACES == ACES:
+        record["four_aces"] = rng.random() < 0.5
+    if result.preliminary and rng.random() < 0.2:
+        record["conceded"] = True
+        if rng.random() < 0.5:
+            del record["contract"]
+        return None, True
+    r, left = defenders(active, declarer)
+    combo = rng.choice([("play", "play"), ("pass", "pass"), ("invite", "pass"), ("alone", "pass")])
+    if rng.random() < 0.5:
+        combo = (combo[1], combo[0])
+    record["defence"] = {r: combo[0], left: combo[1]}
+    denom = index % 5
+    return (None if denom == NT else denom), False
+
+
+def _random_play(rng: random.Random, order: tuple[str, ...], playing: dict[str, int],
+                 trump: int | None, rules: GreekRules
+                 ) -> tuple[list[tuple[str, str]], dict[str, int], list[int]]:
+    """Ten tricks, each card drawn among the legal ones (7: follow suit, else trump, overtrump
+    when void under ``must_overtrump_when_void``); the winner of a trick leads the next. The
+    play, the tricks of each player and the legal set of each card."""
     play: list[tuple[str, str]] = []
     legal_at: list[int] = []
     tricks = dict.fromkeys(order, 0)
@@ -129,13 +163,8 @@ def random_deal(
         seats: list[str] = []
         for k in range(len(order)):
             p = order[(leader + k) % len(order)]
-            legal = legal_cards(
-                playing[p],
-                trick,
-                trump,
-                must_trump=True,
-                must_overtrump=rules.must_overtrump_when_void,
-            )
+            legal = legal_cards(playing[p], trick, trump, must_trump=True,
+                                must_overtrump=rules.must_overtrump_when_void)
             c = _pick(rng, legal)
             playing[p] &= ~(1 << c)
             trick.append(c)
@@ -145,9 +174,7 @@ def random_deal(
         winner = seats[trick_winner(trick, trump)]
         tricks[winner] += 1
         leader = order.index(winner)
-    record["play"] = play
-    record["tricks"] = tricks
-    return Simulated(GreekDeal.model_validate(record), legal_at)
+    return play, tricks, legal_at
 
 
 def random_game(rng: random.Random, game: GreekGame, deals: int) -> list[GreekDeal]:

@@ -15,11 +15,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from model.bridge.contracts import parse_contract
+from model.bridge.score import duplicate_score
+from model.bridge.seats import NS, is_vulnerable, side_of
 from model.cards import Card, format_card
 from model.tricks import card_index
-from scoring.bridge.dd import _endplay, pbn_deal
-from sim.review.decisions import bridge_decisions
-from sim.review.rows import CardReview, DealReview, Skipped, card_review
+from scoring.bridge.dd import _endplay, deal_vulnerable, par_of, pbn_deal
+from sim.review.rows import CardReview, DealReview, DecisionReview, Skipped, card_review
 
 EP_TRUMP = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}
 """endplay's Denom of a contract's denomination."""
@@ -92,3 +94,33 @@ def _ep_name(card: Card) -> str:
     """endplay's name of our card (suit letter first: ``SA``)."""
     name = format_card(card)
     return name[-1] + name[:-1]
+
+
+def bridge_decisions(players: list[str], rec: dict[str, Any], review: DealReview
+                     ) -> list[DecisionReview]:
+    """The contract against par, and the claim when the play ended in one (docs/review.md,
+    "Decisions"): the contract's double-dummy score for the declaring side (its DD tricks, the
+    review's value before the first card, scored as duplicate, bridge.md 7) against par for that
+    side (``scoring.bridge.dd.par_of``), cost in points, correct when not below par; the claimed
+    tricks against the open-hand value at the claim, cost the tricks the declaring side gave
+    away, correct when equal."""
+    start, end = review.value_start, review.value_end
+    assert start is not None and end is not None, "a contract deal has a value at the start"
+    seat = {p: i for i, p in enumerate(players)}
+    declarer = seat[str(rec["declarer"])]
+    contract = parse_contract(str(rec["contract"]))
+    vul = deal_vulnerable(rec)
+    side = side_of(declarer)
+    dd_score = duplicate_score(contract, start, is_vulnerable(vul, side))
+    par_ns, par_contracts = par_of(pbn_deal([rec["hands"][p] for p in players]), vul,
+                                   seat[str(rec["dealer"])])
+    par = par_ns if side == NS else -par_ns
+    out = [DecisionReview(1, str(rec["declarer"]), "contract", str(rec["contract"]),
+                          tuple(par_contracts), dd_score, par, max(0, par - dd_score),
+                          dd_score >= par)]
+    if review.claimed and review.result is not None:
+        out.append(DecisionReview(2, str(rec["declarer"]), "claim", str(review.result),
+                                  (str(end),), review.result, end,
+                                  max(0, end - review.result),
+                                  review.result == end))
+    return out

@@ -112,16 +112,7 @@ def prepare(
     if len(hands) not in (2, 3):
         raise SolverInputError(f"need two or three hands, got {len(hands)}")
     hs = [int(h) for h in hands] + [0] * (3 - len(hands))
-    union = 0
-    for i, h in enumerate(hs):
-        if h < 0 or h >> 61 or h & ~sum(SUIT_MASK):
-            raise SolverInputError(f"hand {i} is not a set of cards: {h!r}")
-        if h.bit_count() > MAX_HAND:
-            raise SolverInputError(f"hand {i} holds {h.bit_count()} cards, at most {MAX_HAND}")
-        if union & h:
-            dup = [format_card(c) for c in iter_cards(union & h)]
-            raise SolverInputError(f"cards held twice: {dup!r}")
-        union |= h
+    union = _held(hs)
     # a seat sits out when it holds nothing; on the last trick a seat that has already
     # played its last card is still in (the leader, and with two cards down the next seat)
     active = [
@@ -132,6 +123,67 @@ def prepare(
         if union >> c & 1:
             raise SolverInputError(f"card {format_card(c)} is both on the table and in a hand")
         union |= 1 << c
+    _check_seats(active, leader, declarer, trump, len(trick))
+    nactive = len(active)
+    nxt = [0, 0, 0]
+    for k, s in enumerate(active):
+        nxt[s] = active[(k + 1) % nactive]
+    seat, played_by, led_suit, best, best_seat = _replay_trick(
+        hs, leader, trump, trick, nxt, must_overtrump)
+    size = hs[leader].bit_count() + (1 if trick else 0)
+    for s in active:
+        want = size - (1 if s in played_by else 0)
+        if hs[s].bit_count() != want:
+            raise SolverInputError(f"seat {s} holds {hs[s].bit_count()} cards, expected {want}")
+    # relabel: inside each suit the cards in play become ranks 0, 1, 2, ...
+    live = [(union >> (16 * s)) & 0xFFFF for s in range(4)]
+    slen = [x.bit_count() for x in live]
+
+    def relabel(cards: int) -> int:
+        out = 0
+        for s in range(4):
+            part = (cards >> (16 * s)) & 0xFFFF
+            if part:
+                out |= _squeeze(live[s], part) << (16 * s)
+        return out
+
+    rh = [relabel(h) for h in hs]
+    return Position(
+        hands=(rh[0], rh[1], rh[2]),
+        nxt=(nxt[0], nxt[1], nxt[2]),
+        slen=(slen[0], slen[1], slen[2], slen[3]),
+        live=(live[0], live[1], live[2], live[3]),
+        nactive=nactive,
+        left=sum(h.bit_count() for h in hs),
+        seat=seat,
+        pos=len(trick),
+        led=-1 if led_suit is None else led_suit,
+        win_card=relabel(1 << best).bit_length() - 1 if trick else 0,
+        win_seat=best_seat if trick else 0,
+        table=relabel(sum(1 << c for c in trick)),
+    )
+
+
+def _held(hs: list[int]) -> int:
+    """The cards of all hands, each hand checked: a set of cards, at most ``MAX_HAND`` of
+    them, no card in two hands."""
+    union = 0
+    for i, h in enumerate(hs):
+        if h < 0 or h >> 61 or h & ~sum(SUIT_MASK):
+            raise SolverInputError(f"hand {i} is not a set of cards: {h!r}")
+        if h.bit_count() > MAX_HAND:
+            raise SolverInputError(f"hand {i} holds {h.bit_count()} cards, at most {MAX_HAND}")
+        if union & h:
+            dup = [format_card(c) for c in iter_cards(union & h)]
+            raise SolverInputError(f"cards held twice: {dup!r}")
+        union |= h
+    return union
+
+
+def _check_seats(active: list[int], leader: int, declarer: int, trump: int | None,
+                 on_table: int) -> None:
+    """At least two seats in, the leader and the declarer among them, the trump a suit, and
+    fewer cards on the table than seats in."""
     if len(active) < 2:
         raise SolverInputError("at least two seats must hold cards")
     if leader not in active:
@@ -140,13 +192,17 @@ def prepare(
         raise SolverInputError(f"declarer {declarer!r} holds no cards")
     if trump is not None and trump not in range(4):
         raise SolverInputError(f"trump must be a suit 0..3 or None, got {trump!r}")
-    nactive = len(active)
-    if len(trick) >= nactive:
-        raise SolverInputError(f"a trick of {nactive} seats cannot hold {len(trick)} cards")
-    nxt = [0, 0, 0]
-    for k, s in enumerate(active):
-        nxt[s] = active[(k + 1) % nactive]
-    # who played to the current trick, and the trick state in the original labels
+    if on_table >= len(active):
+        raise SolverInputError(f"a trick of {len(active)} seats cannot hold {on_table} cards")
+
+
+def _replay_trick(
+    hs: list[int], leader: int, trump: int | None, trick: Sequence[Card], nxt: list[int],
+    must_overtrump: bool,
+) -> tuple[int, list[int], int | None, int, int]:
+    """The cards of the current trick played again from the leader, each checked legal
+    (follow suit, else trump; overtrump when ``must_overtrump``): the seat to play, who played,
+    the suit led and the winning card and seat so far, in the original labels."""
     seat = leader
     played_by: list[int] = []
     best = -1
@@ -166,39 +222,7 @@ def prepare(
             best, best_seat = c, seat
         played_by.append(seat)
         seat = nxt[seat]
-    size = hs[leader].bit_count() + (1 if trick else 0)
-    for s in active:
-        want = size - (1 if s in played_by else 0)
-        if hs[s].bit_count() != want:
-            raise SolverInputError(f"seat {s} holds {hs[s].bit_count()} cards, expected {want}")
-    # relabel: inside each suit the cards in play become ranks 0, 1, 2, ...
-    live = [(union >> (16 * s)) & 0xFFFF for s in range(4)]
-    slen = [x.bit_count() for x in live]
-
-    def relabel(cards: int) -> int:
-        out = 0
-        for s in range(4):
-            part = (cards >> (16 * s)) & 0xFFFF
-            if part:
-                out |= _squeeze(live[s], part) << (16 * s)
-        return out
-
-    rh = [relabel(h) for h in hs]
-    table = relabel(sum(1 << c for c in trick))
-    return Position(
-        hands=(rh[0], rh[1], rh[2]),
-        nxt=(nxt[0], nxt[1], nxt[2]),
-        slen=(slen[0], slen[1], slen[2], slen[3]),
-        live=(live[0], live[1], live[2], live[3]),
-        nactive=nactive,
-        left=sum(h.bit_count() for h in hs),
-        seat=seat,
-        pos=len(trick),
-        led=-1 if led_suit is None else led_suit,
-        win_card=relabel(1 << best).bit_length() - 1 if trick else 0,
-        win_seat=best_seat if trick else 0,
-        table=table,
-    )
+    return seat, played_by, led_suit, best, best_seat
 
 
 class Table:

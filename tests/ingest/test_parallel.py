@@ -40,7 +40,7 @@ def in_process(fn: Callable[[Any], Any], tasks: list[Any]) -> Iterator[Any]:
 
 
 def two_processes(fn: Callable[[Any], Any], tasks: list[Any]) -> Iterator[Any]:
-    return pool_imap(fn, tasks, 2, start="spawn")
+    return pool_imap(fn, tasks, 2, start="forkserver", preload=parallel.WORKER_MODULES)
 
 
 class Counted:

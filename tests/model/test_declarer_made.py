@@ -1,0 +1,39 @@
+"""What "made" means for each Preference variant (``Variant.declarer_made``, asked by the review
+of decisions), from the rules: the contract's tricks or more; none in a misère game; all ten
+where the game says so."""
+
+from __future__ import annotations
+
+import pytest
+
+from model.variants import variant
+
+CASES = [
+    # Greek Prefa (greek-prefa.md 5): a contract of n tricks is made with n or more
+    ("greek-prefa", {"contract": "7S"}, 7, True),
+    ("greek-prefa", {"contract": "7S"}, 6, False),
+    ("greek-prefa", {"contract": "10NT"}, 10, True),
+    # Balkan (balkan.md 4, 6): six tricks; Betl (6) none; Preferans (8) all ten
+    ("balkan", {"contract": "2"}, 6, True),
+    ("balkan", {"contract": "2"}, 5, False),
+    ("balkan", {"contract": "6"}, 0, True),
+    ("balkan", {"contract": "6"}, 1, False),
+    ("balkan", {"contract": "8"}, 9, False),
+    ("balkan", {"contract": "8"}, 10, True),
+    # Swabian (swabian.md 3.1, 3.2): 7 in game 2, 6 in 3-5, one more aus den Händen
+    ("swabian", {"contract": "2"}, 7, True),
+    ("swabian", {"contract": "2"}, 6, False),
+    ("swabian", {"contract": "3"}, 6, True),
+    ("swabian", {"contract": "3", "hand": True}, 6, False),
+    ("swabian", {"contract": "3", "hand": True}, 7, True),
+    ("swabian", {"contract": "6"}, 0, True),
+    ("swabian", {"contract": "7"}, 9, False),
+]
+
+
+@pytest.mark.parametrize(("name", "deal", "tricks", "made"), CASES)
+def test_declarer_made_follows_the_rules(name: str, deal: dict[str, object], tricks: int,
+                                         made: bool) -> None:
+    declarer_made = variant(name).declarer_made
+    assert declarer_made is not None
+    assert declarer_made(deal, tricks) is made

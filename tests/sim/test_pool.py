@@ -1,0 +1,49 @@
+"""``sim.run.pool_imap`` with a fork server (``start="forkserver"``), as parallel ingest runs it
+(docs/ingest.md, "Parallel ingest"): the server imports the workers' modules but runs no
+polars, so each forked worker starts polars' thread pool of its own and polars works there (a
+pool started in the server would leave its forked workers waiting forever for threads that do
+not exist in them)."""
+
+from __future__ import annotations
+
+import re
+import threading
+from multiprocessing import forkserver
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from ingest.parallel import WORKER_MODULES
+from sim.run import pool_imap
+
+HANG = 600.0
+"""Seconds after which the workers are taken to wait forever (a deadlock, not a slow run)."""
+
+
+def grouped_sum(k: int) -> int:
+    """Work for polars' thread pool: a group-by over a frame large enough to be split."""
+    frame = pl.DataFrame({"a": range(200_000)})
+    sums = frame.group_by((pl.col("a") % 7).alias("k")).agg(pl.col("a").sum()).sort("k")
+    return int(sums["a"].sum()) + k
+
+
+def server_threads() -> list[str]:
+    """The names of the fork server's threads (``/proc``)."""
+    pid = getattr(forkserver._forkserver, "_forkserver_pid")  # noqa: B009  (not typed)
+    tasks = Path(f"/proc/{pid}/task")
+    return [(t / "comm").read_text().strip() for t in tasks.iterdir()]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+def test_polars_runs_in_workers_forked_from_the_fork_server() -> None:
+    tasks = [0, 1, 2, 3]
+    found: list[int] = []
+    run = threading.Thread(target=lambda: found.extend(pool_imap(
+        grouped_sum, tasks, 2, start="forkserver", preload=WORKER_MODULES)), daemon=True)
+    run.start()
+    run.join(HANG)
+    assert not run.is_alive(), "the workers hang: polars' thread pool did not survive the fork"
+    assert found == [grouped_sum(k) for k in tasks]
+    pool = [n for n in server_threads() if re.fullmatch(r"polars-\d+", n)]
+    assert not pool  # polars' thread pool (threads polars-0, polars-1, ...) is not in the server
