@@ -23,9 +23,11 @@ that the ingest log accounts for every deal. Scoring is off (as in ``bench inges
 alone is measured.
 
 What it prints and checks: every file's records = stored + duplicates + quarantined, the totals
-equal to what was generated and to the database's rows; the writer's memory at the start and the
-end of each phase (flat: the last over the first); the reader's reads, busy retries and no
-inconsistent read; both children exit 0.
+equal to what was generated and to the database's rows; the reader's reads, busy retries and no
+inconsistent read; both children exit 0. For each phase it prints the writer's memory early and
+late (first and last sample, and their ratio) and whether it plateaus (the mean of the last
+quarter of the samples over the third quarter's, within :data:`PLATEAU`), with the load average
+at the start and the end (the machine may be shared: memory is printed, not asserted).
 """
 
 from __future__ import annotations
@@ -111,6 +113,48 @@ READER = textwrap.dedent("""
 """)
 
 
+PLATEAU = 1.05
+"""The writer's memory plateaus when the mean RSS of the last quarter of a phase's samples is
+within this factor of the third quarter's."""
+
+
+@dataclass(frozen=True)
+class Memory:
+    """A phase's resident memory, in MiB: its first and last sample, and the means of the third
+    and the last quarter of its samples."""
+
+    first: int
+    last: int
+    third_quarter: int
+    last_quarter: int
+
+    @classmethod
+    def of(cls, kib: list[int]) -> Memory:
+        if not kib:
+            return cls(0, 0, 0, 0)
+        n = len(kib)
+        q3 = kib[n // 2: max(n // 2 + 1, 3 * n // 4)]
+        q4 = kib[3 * n // 4:]
+        return cls(kib[0] // 1024, kib[-1] // 1024, sum(q3) // len(q3) // 1024,
+                   sum(q4) // len(q4) // 1024)
+
+    @property
+    def growth(self) -> float:
+        """Last over first sample."""
+        return self.last / max(self.first, 1)
+
+    @property
+    def late_growth(self) -> float:
+        """Last quarter over third quarter (means)."""
+        return self.last_quarter / max(self.third_quarter, 1)
+
+    def said(self) -> str:
+        verdict = "plateaus" if self.late_growth <= PLATEAU else "still grows"
+        return (f"{self.first:,} -> {self.last:,} MiB ({self.growth:.2f}x, first to last); "
+                f"third quarter {self.third_quarter:,}, last quarter {self.last_quarter:,} MiB "
+                f"({self.late_growth:.2f}x: {verdict})")
+
+
 @dataclass(frozen=True)
 class Inputs:
     small: Path
@@ -192,11 +236,13 @@ def soak(files: int = FILES, mb: int = MB) -> dict[str, object]:
         reader = subprocess.Popen([sys.executable, "-c", READER, str(db), str(stop)], cwd=ROOT,
                                   env=env, stdout=subprocess.PIPE, text=True)
         t0 = time.perf_counter()
+        at_start = os.getloadavg()[0]
         writer = subprocess.run(
             [sys.executable, "-c", WRITER, str(made.small), str(made.big), str(db),
              str(max(1, min(CHUNK, files // SAMPLES))), str(SAMPLES)],
             cwd=ROOT, env=env, capture_output=True, text=True)
         seconds = time.perf_counter() - t0
+        load = (round(at_start, 1), round(os.getloadavg()[0], 1))
         stop.touch()
         read_out, _ = reader.communicate()
         assert writer.returncode == 0, writer.stderr[-2000:]
@@ -223,21 +269,19 @@ def soak(files: int = FILES, mb: int = MB) -> dict[str, object]:
     peak = events[-1]["hwm"]
     reader_said = json.loads(read_out.strip().splitlines()[-1])
     assert reader_said["bad"] == 0, reader_said
+    small, big = Memory.of(small_rss), Memory.of(big_rss)
     found = {"files": files, "mb": mb, "records": read, "stored": stored, "duplicates": dups,
              "quarantined": quarantined, "copies skipped": skipped, "seconds": round(seconds, 1),
-             "rss small files (first, last) MiB": (small_rss[0] // 1024, small_rss[-1] // 1024),
-             "rss big file (first, last) MiB": ((big_rss or [0])[0] // 1024,
-                                                (big_rss or [0])[-1] // 1024),
-             "peak rss MiB": peak // 1024, "reader": reader_said}
+             "rss small files MiB": small, "rss big file MiB": big,
+             "peak rss MiB": peak // 1024, "reader": reader_said, "load average": load}
     print(f"{files:,} small files and a {mb:,} MB file in {seconds:,.0f} s: "
           f"{read:,} records read = {stored:,} stored + {dups:,} duplicates + "
           f"{quarantined:,} quarantined; {skipped} copies skipped; the database holds them all")
-    print(f"writer RSS: small files {small_rss[0] / 1024:,.0f} -> {small_rss[-1] / 1024:,.0f} "
-          f"MiB ({small_rss[-1] / small_rss[0]:.2f}x over {len(small_rss)} chunks); large file "
-          + (f"{big_rss[0] / 1024:,.0f} -> {big_rss[-1] / 1024:,.0f} MiB "
-             f"({big_rss[-1] / big_rss[0]:.2f}x over {len(big_rss)} samples)" if big_rss
-             else "(fewer records than one sample)")
-          + f"; peak {peak / 1024:,.0f} MiB")
+    print(f"writer RSS, small files ({len(small_rss)} samples): {small.said()}")
+    print(f"writer RSS, large file ({len(big_rss)} samples): "
+          + (big.said() if big_rss else "(fewer records than one sample)"))
+    print(f"writer peak RSS {peak / 1024:,.0f} MiB; load average {load[0]:.1f} at the start, "
+          f"{load[1]:.1f} at the end (1 minute)")
     print(f"reader: {reader_said['reads']:,} consistent reads, {reader_said['busy']:,} busy "
           f"(the writer held the lock), {reader_said['bad']} inconsistent")
     return found

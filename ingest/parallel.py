@@ -460,8 +460,5 @@ def stamped(rows: pa.Table, now: datetime) -> pa.Table:
 
 
 def insert_arrow(conn: duckdb.DuckDBPyConnection, table: str, rows: pa.Table) -> None:
-    conn.register("_trickbook_part", rows)
-    try:
-        conn.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _trickbook_part")
-    finally:
-        conn.unregister("_trickbook_part")
+    T.over_rows(conn.from_arrow(rows), "_trickbook_part",
+                f"INSERT INTO {table} BY NAME SELECT * FROM _trickbook_part")

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 import duckdb
 import polars as pl
 
-from model.tables import GAMES, PLAYER_NAMES, PLAYERS, SETTLEMENTS, has_table
+from model.tables import GAMES, PLAYER_NAMES, PLAYERS, SETTLEMENTS, has_table, over_rows
 
 Con = duckdb.DuckDBPyConnection
 
@@ -68,14 +68,11 @@ def register(conn: Con, game_ids: Iterable[str] | None = None) -> int:
               RETURNING person_id, name"""
     made = conn.execute(sql, params).fetchall()
     if made:
-        conn.register("_trickbook_people", pl.DataFrame(
-            made, schema={"person_id": pl.String(), "name": pl.String()}, orient="row"
-        ).to_arrow())
-        try:
-            conn.execute(f"INSERT OR IGNORE INTO {PLAYERS} BY NAME "
-                         "SELECT person_id, name FROM _trickbook_people")
-        finally:
-            conn.unregister("_trickbook_people")
+        people = pl.DataFrame(made, schema={"person_id": pl.String(), "name": pl.String()},
+                              orient="row")
+        over_rows(conn.from_arrow(people.to_arrow()), "_trickbook_people",
+                  f"INSERT OR IGNORE INTO {PLAYERS} BY NAME "
+                  "SELECT person_id, name FROM _trickbook_people")
     return len(made)
 
 

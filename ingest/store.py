@@ -22,7 +22,7 @@ import pyarrow as pa
 
 from model import tables as T
 from model.problems import Code
-from model.tables import TABLES
+from model.tables import TABLES, over_rows
 from model.tables import insert as insert  # the one writer of rows, for ingest callers
 from model.variants import tables
 
@@ -286,13 +286,11 @@ def delete_deals(conn: duckdb.DuckDBPyConnection, ids: Iterable[tuple[str, int]]
         return
     probe = pl.DataFrame(keys, schema={"game_id": pl.String(), "deal_no": pl.Int32()},
                          orient="row")
-    conn.register("_trickbook_gone", probe)
-    try:
-        for table in deal_tables(conn):
-            conn.execute(f"DELETE FROM {table} WHERE (game_id, deal_no) IN "
-                         "(SELECT (game_id, deal_no) FROM _trickbook_gone)")
-    finally:
-        conn.unregister("_trickbook_gone")
+    gone = probe.to_arrow()
+    for table in deal_tables(conn):
+        over_rows(conn.from_arrow(gone), "_trickbook_gone",
+                  f"DELETE FROM {table} WHERE (game_id, deal_no) IN "
+                  "(SELECT (game_id, deal_no) FROM _trickbook_gone)")
 
 
 def source_deals(conn: duckdb.DuckDBPyConnection, sources: list[str], game_id: str | None = None,
@@ -315,12 +313,9 @@ def deal_records(conn: duckdb.DuckDBPyConnection,
         return {}
     probe = pl.DataFrame(keys, schema={"game_id": pl.String(), "deal_no": pl.Int32()},
                          orient="row")
-    conn.register("_trickbook_wanted", probe)
-    try:
-        rows = conn.execute(f"SELECT d.game_id, d.deal_no, d.record FROM {T.DEALS} d "
-                            "JOIN _trickbook_wanted w USING (game_id, deal_no)").fetchall()
-    finally:
-        conn.unregister("_trickbook_wanted")
+    rows = over_rows(conn.from_arrow(probe.to_arrow()), "_trickbook_wanted",
+                     f"SELECT d.game_id, d.deal_no, d.record FROM {T.DEALS} d "
+                     "JOIN _trickbook_wanted w USING (game_id, deal_no)")
     return {(str(g), int(n)): str(r) for g, n, r in rows}
 
 
@@ -400,26 +395,15 @@ def deal_keys(
 ) -> pl.DataFrame:
     """``game_id, deal_no, deal_key`` of the deals of ``probe`` (its ``game_id, deal_no``) that
     are stored, or staged in the Parquet files ``staged`` or the Arrow tables ``held`` (one
-    bound join)."""
+    join, built as DuckDB relations: file names and rows are passed, never spliced into SQL)."""
     keys = ["game_id", "deal_no", "deal_key"]
-    known = f"SELECT game_id, deal_no, deal_key FROM {T.DEALS}"
-    params: list[object] = []
+    known = conn.table(T.DEALS).select(*keys)
     if staged:
-        known += " UNION ALL SELECT game_id, deal_no, deal_key FROM read_parquet(?)"
-        params.append(staged)
+        known = known.union(conn.read_parquet(staged).select(*keys))  # UNION ALL
     if held:
-        conn.register("_trickbook_held", pa.concat_tables([t.select(keys) for t in held]))
-        known += " UNION ALL SELECT game_id, deal_no, deal_key FROM _trickbook_held"
-    conn.register("_trickbook_probe", probe.select("game_id", "deal_no").to_arrow())
-    try:
-        table = conn.sql(
-            f"SELECT k.game_id, k.deal_no, k.deal_key FROM ({known}) k "
-            "JOIN _trickbook_probe p USING (game_id, deal_no)", params=params or None
-        ).to_arrow_table()
-    finally:
-        conn.unregister("_trickbook_probe")
-        if held:
-            conn.unregister("_trickbook_held")
+        known = known.union(conn.from_arrow(pa.concat_tables([t.select(keys) for t in held])))
+    probe_rows = conn.from_arrow(probe.select("game_id", "deal_no").to_arrow())
+    table = known.join(probe_rows, "game_id, deal_no").select(*keys).to_arrow_table()
     found = pl.from_arrow(table)
     assert isinstance(found, pl.DataFrame)
     return found.cast({"game_id": pl.String(), "deal_no": pl.Int32(), "deal_key": pl.String()})
@@ -485,8 +469,6 @@ class Staging:
         self._bytes = 0
         self._saved: dict[str, object] = {}
         """The settings to restore, while :meth:`load` has changed them."""
-        self._registered = False
-        """Whether :meth:`load` has a table's held rows registered on the connection."""
 
     def add(self, table: str, rows: pl.DataFrame) -> None:
         if rows.height == 0:
@@ -556,25 +538,14 @@ class Staging:
             self._saved[name] = before
             conn.execute(f"SET {name} = ?", [value])
         for table in tables:
-            parts: list[str] = []
-            params: list[object] = []
-            if table in self.held:
-                conn.register("_trickbook_staged", _stack(self.held[table]))
-                parts.append("SELECT * FROM _trickbook_staged")
+            staged = ([conn.from_arrow(_stack(self.held[table]))] if table in self.held else [])
             if table in self.files:
-                parts.append("SELECT * FROM read_parquet(?)")
-                params.append(self.files[table])
-            self._registered = table in self.held
-            conn.execute(f"INSERT INTO {table} BY NAME " + " UNION ALL BY NAME ".join(parts),
-                         params or None)
-            self._unregister(conn)
+                staged.append(conn.read_parquet(self.files[table]))
+            for rows in staged:  # held or spilled: a file's rows of a table are one or the other
+                over_rows(rows, "_trickbook_staged",
+                          f"INSERT INTO {table} BY NAME SELECT * FROM _trickbook_staged")
         self._restore(conn)
         self._forget()
-
-    def _unregister(self, conn: duckdb.DuckDBPyConnection) -> None:
-        if self._registered:
-            conn.unregister("_trickbook_staged")
-            self._registered = False
 
     def _forget(self) -> None:
         self.held, self.files, self._held_games, self._games = {}, {}, {}, {}
@@ -587,11 +558,9 @@ class Staging:
 
     def close(self, conn: duckdb.DuckDBPyConnection | None = None) -> None:
         """Drop the staged rows and remove the staged files; after a failed :meth:`load` (the
-        caller has rolled back), give ``conn`` its settings back and release the rows it had
-        registered there."""
+        caller has rolled back), give ``conn`` its settings back."""
         if conn is not None:
             self._restore(conn)
-            self._unregister(conn)
         if self._dir is not None:
             shutil.rmtree(self._dir, ignore_errors=True)
             self._dir = None

@@ -21,6 +21,8 @@ smaller (docs/ingest.md "Speed").
 
 from __future__ import annotations
 
+from typing import Any
+
 import duckdb
 import polars as pl
 
@@ -137,14 +139,29 @@ def has_table(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
     return bool(rows[0][0])
 
 
+def over_rows(rows: duckdb.DuckDBPyRelation, name: str, sql: str) -> list[tuple[Any, ...]]:
+    """Run ``sql`` with ``rows`` (``conn.from_arrow(...)``, ``conn.read_parquet(...)``) seen
+    as the table ``name`` by this statement only; returns its result rows.
+
+    Not ``conn.register``: a view registered and unregistered inside an open transaction keeps
+    its Arrow table alive until the commit, so a file's transaction that looks rows up batch
+    after batch held every batch's rows (docs/ingest.md "Memory")."""
+    try:
+        found = rows.query(name, sql)
+    except duckdb.TransactionException as exc:
+        # inside a transaction the failing statement aborts it, and DuckDB's dropping of the
+        # statement's view then fails too: the statement's own error is the one to raise
+        if isinstance(exc.__context__, duckdb.Error):
+            raise exc.__context__ from None
+        raise
+    return [] if found is None else found.fetchall()
+
+
 def insert(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:
     """Append ``frame`` to ``table`` by column name through Arrow (missing columns are null;
     values are bound, never spliced into SQL). The one way rows enter the stable tables."""
     if frame.height == 0:
         return 0
-    conn.register("_trickbook_rows", frame.to_arrow())
-    try:
-        conn.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _trickbook_rows")
-    finally:
-        conn.unregister("_trickbook_rows")
+    over_rows(conn.from_arrow(frame.to_arrow()), "_trickbook_rows",
+              f"INSERT INTO {table} BY NAME SELECT * FROM _trickbook_rows")
     return frame.height

@@ -1,0 +1,80 @@
+"""Ingest's memory stays flat (issue 14, "memory flat"; docs/ingest.md "Memory").
+
+The soak itself (``bench/bench_soak.py``) measures resident memory; these tests hold the two
+causes it found in check: nothing is registered on the connection inside a file's transaction
+(DuckDB kept every registered Arrow table until the commit), and the Python heap does not grow
+from file to file."""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from data.samples.make_samples import league_lines
+from ingest import store
+from ingest.pipeline import ingest_file, ingest_paths
+
+
+class NoRegister:
+    """A connection that refuses ``register``: anything else goes to the real one."""
+
+    def __init__(self, conn: duckdb.DuckDBPyConnection) -> None:
+        self._conn = conn
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+    def register(self, *args: object, **kwargs: object) -> None:
+        raise AssertionError("conn.register inside ingest: DuckDB keeps the view's Arrow table "
+                             "until the transaction commits")
+
+
+def _league(path: Path, games: int, deals: int, seed: int, prefix: str) -> Path:
+    path.write_text("\n".join(league_lines(games, deals, cards=False, seed=seed,
+                                           prefix=prefix)) + "\n")
+    return path
+
+
+def test_a_file_transaction_registers_nothing(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many batches, rows spilled to Parquet (``HOLD_BYTES`` 0) and duplicates looked up among
+    stored and staged deals: every statement over Arrow rows goes through a relation
+    (``model.tables.over_rows``), none through ``conn.register``."""
+    monkeypatch.setattr(store, "HOLD_BYTES", 0)
+    first = _league(tmp_path / "a.jsonl", 3, 40, 1, "mem")
+    again = tmp_path / "b.jsonl"  # the same games and deals, and a bad line
+    again.write_text(first.read_text() + "this line is not JSON\n")
+    conn = store.connect(tmp_path / "m.duckdb")
+    try:
+        reports = [ingest_file(NoRegister(conn), p, batch=25) for p in (first, again)]  # type: ignore[arg-type]
+        deals = conn.execute("SELECT count(*) FROM deals").fetchall()[0][0]
+    finally:
+        conn.close()
+    assert [(r.records, r.stored, r.duplicates, r.quarantined) for r in reports] == [
+        (123, 123, 0, 0), (124, 0, 123, 1)]
+    assert deals == 120
+
+
+def test_python_heap_does_not_grow_from_file_to_file(tmp_path: Path) -> None:
+    """After a warm-up (imports, caches), ingesting 24 more small files leaves the traced
+    Python heap within 1 MiB: nothing is kept per file (a file's validator, report or rows)."""
+    files = [_league(tmp_path / f"club-{i:03d}.jsonl", 1, 4, i, f"heap-{i:03d}")
+             for i in range(32)]
+    db = tmp_path / "h.duckdb"
+    ingest_paths(files[:8], db)
+    tracemalloc.start()
+    try:
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        for at in range(8, 32, 8):
+            ingest_paths(files[at:at + 8], db)
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert after - before < 1 << 20, f"{(after - before) / 1024:.0f} KiB kept over 24 files"
