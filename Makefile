@@ -37,10 +37,11 @@ test: install browser-deps
 test-fast: install
 	$(PY) -m pytest -n 2 --dist loadgroup -m "not slow and not browser"
 
-# The review's invariant on thousands of simulated deals per variant (the long mark), summed.
-test-long: install
+# The long mark: the review's invariant on thousands of simulated deals per variant (summed),
+# and the Player page's raspasy review in the browser.
+test-long: install browser-deps
 	rm -rf tests/out/invariant
-	$(PY) -m pytest -n 2 --dist loadgroup --long -m long tests/sim/review
+	$(PY) -m pytest -n 2 --dist loadgroup --long -m long tests/sim/review tests/dashboards/test_browser.py
 	$(PY) -m tests.sim.review.invariant tests/out/invariant
 
 bench: install
