@@ -117,7 +117,7 @@ def _deal(variant: str, data: st.DataObject) -> tuple[GameBase, DealBase] | None
 
 
 @pytest.mark.parametrize("variant", BATCHED)
-@settings(deadline=None, max_examples=40)
+@settings(deadline=None, max_examples=25)
 @given(data=st.data())
 def test_check_batch_says_what_check_says(variant: str, data: st.DataObject) -> None:
     v = lookup(variant)

@@ -34,7 +34,7 @@ RUNS: list[tuple[str, dict[str, Any], int, int, int]] = [
     ("greek-prefa", {"must_overtrump_when_void": True}, 30, 5, 50),
     ("balkan", {}, 140, 5, 200),
     ("swabian", {}, 100, 5, 200),
-    ("bridge-rubber", {}, 4, 16, 56),
+    ("bridge-rubber", {}, 2, 16, 28),
 ]
 """``make test``: (variant, rules, games, deals a game, at least this many deals played to their
 end): hundreds of deals per variant (Russian: tests/sim/review/test_russian.py)."""
