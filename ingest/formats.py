@@ -1,7 +1,7 @@
 """Which reader reads a file: by extension and by sniffing its first bytes.
 
 Each format is one module under ``ingest/`` exposing a ``READER`` (the ``Reader`` protocol of
-``ingest/source.py``). Register a new one with one line in :func:`readers`; the first reader whose
+``ingest/source.py``). Register a new one with one line in :data:`READERS`; the first reader whose
 ``sniff`` accepts a file reads it.
 """
 
@@ -12,29 +12,29 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from ingest.csv_sheet import READER as CSV_SHEET
 from ingest.csv_sheet import SIDECAR_SUFFIX
+from ingest.dds_hands import READER as DDS_HANDS
+from ingest.jsonl import READER as JSONL
+from ingest.lin import READER as LIN
+from ingest.pbn import READER as PBN
+from ingest.ppn import READER as PPN
 from ingest.source import Reader
+from ingest.traveller_csv import READER as TRAVELLER
 
 HEAD_BYTES = 4096
 
 
-def readers() -> list[Reader]:
-    """Every registered reader, most specific first."""
-    from ingest.csv_sheet import READER as CSV_SHEET
-    from ingest.jsonl import READER as JSONL
-
-    found: list[Reader] = [JSONL, CSV_SHEET]
-    # One line per further format, e.g.: found.append(ingest.ppn.READER)
-    from ingest.lin import READER as LIN
-    from ingest.pbn import READER as PBN
-    from ingest.traveller_csv import READER as TRAVELLER
-
-    found.insert(found.index(CSV_SHEET), TRAVELLER)  # bridge travellers before generic sheets
-    from ingest.dds_hands import READER as DDS_HANDS
-
-    found += [PBN, LIN, DDS_HANDS]
-    found.append(__import__("ingest.ppn", fromlist=["READER"]).READER)  # PPN (Balkan)
-    return found
+READERS: tuple[Reader, ...] = (
+    JSONL,
+    TRAVELLER,  # bridge travellers before generic score sheets
+    CSV_SHEET,
+    PBN,
+    LIN,
+    DDS_HANDS,
+    PPN,
+)
+"""Every registered reader, most specific first: one line per format."""
 
 
 def reader_for(path: Path) -> Reader | None:
@@ -49,7 +49,7 @@ def reader_for(path: Path) -> Reader | None:
             head = fh.read(HEAD_BYTES)
     except OSError:
         return None
-    for reader in readers():
+    for reader in READERS:
         if reader.sniff(path, head):
             return reader
     return None

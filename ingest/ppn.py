@@ -58,6 +58,7 @@ from model.balkan.records import BalkanDeal, BalkanGame
 from model.balkan.variant import VARIANT
 from model.cards import parse_card
 from model.problems import Code
+from model.tricks import card_index, trick_winner
 
 PRESET = CLUB_PRESET
 ZONE_TAG = "TimeZone"
@@ -618,7 +619,6 @@ def _deal_line(game: BalkanGame, deal: BalkanDeal, sheet: Sheet) -> str:
         size = len(in_play)
         tricks_out = []
         trump = c.trump
-        from model.tricks import card_index, trick_winner
 
         for k in range(0, len(deal.play), size):
             chunk = deal.play[k: k + size]

@@ -29,6 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import polars as pl
 
 from ingest import store
@@ -287,9 +288,6 @@ def sweep(
 
 def store_study(db: Path, s: Study) -> None:
     """Write a study into the ``balance_*`` tables of ``db`` (one transaction)."""
-    import duckdb
-
-
     db.parent.mkdir(parents=True, exist_ok=True)
     conn = duckdb.connect(str(db))
     try:

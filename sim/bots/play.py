@@ -16,16 +16,13 @@ highest cards; defenders against Bettel lead low and duck under the declarer's c
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from model.cards import SUIT_MASK, CardSet
 from model.tricks import beats, legal_cards, trick_winner
 from sim.bots import _kernel
-
-if TYPE_CHECKING:
-    from sim.solver import TalonLead
+from sim.solver import Goal, Stop, TalonLead, best_cards
 
 Chooser = Callable[..., int]
 
@@ -316,7 +313,6 @@ def play_open(
     if declarer < 0:
         return play_heuristic(hands, leader, declarer, trump, fewest=fewest,
                               must_overtrump=must_overtrump, deck=deck)
-    from sim.solver import Goal, Stop, best_cards
 
     goal = Goal.FEWEST if fewest else Goal.MOST
     stop = Stop(
@@ -372,7 +368,6 @@ def play_all_pass_open(
     per-player value, docs/review.md), the lowest such card on ties; ``talon_lead``: the
     solver's ``TalonLead`` (first hand leads the first tricks in the turned cards' suits,
     russian.md 4). Returns the (seat, card) moves and the tricks of each seat."""
-    from sim.solver import Goal, best_cards
 
     left = list(hands)
     taken = [0] * len(hands)

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from model.cards import SUIT_MASK, Card, CardSet, format_card, iter_cards
 from sim.solver import _kernel
 from sim.solver._jit import COMPILED
@@ -240,8 +242,6 @@ class Table:
         size = 1 << bits
         self.arrays: tuple[Any, ...]
         if COMPILED:
-            import numpy as np
-
             self.arrays = (
                 np.zeros(size, np.int64),
                 np.zeros(size, np.int64),
@@ -285,15 +285,11 @@ class Table:
 
     def as_hands(self, p: Position) -> Any:
         if COMPILED:
-            import numpy as np
-
             return np.array(p.hands, np.int64)
         return list(p.hands)
 
     def vec(self, values: Sequence[int]) -> Any:
         if COMPILED:
-            import numpy as np
-
             return np.array(values, np.int64)
         return list(values)
 
