@@ -9,13 +9,13 @@ with its deals numbered in file order. Checking the records is the validation st
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ingest.source import content_id
-from model.bridge.contracts import TRUMP_SUIT, parse_contract
+from model.bridge.contracts import TRUMP_SUIT, normalise_call, parse_contract
 from model.bridge.seats import SEATS, left_of
 from model.bridge.variant import DUPLICATE
 from model.cards import DECK_52, RANK_LETTERS, SUIT_LETTERS, format_card
@@ -81,15 +81,21 @@ def complete_hands(hands: list[int | None]) -> list[int | None]:
     return hands
 
 
+CARD_NAMES = {c: format_card(c) for c in range(64) if DECK_52 >> c & 1}
+"""The name of each card of the deck (``format_card``)."""
+CARD_OF_NAME = {name: c for c, name in CARD_NAMES.items()}
+"""The card of each name as ``format_card`` writes it."""
+
+
 def hand_names(mask: int) -> list[str]:
-    return [format_card(c) for c in sorted(_iter(mask), key=lambda c: (-(c >> 4), -(c & 15)))]
-
-
-def _iter(mask: int) -> Iterator[int]:
+    """The cards of a hand by suit (spades first), highest first: the cards' indices from the
+    highest down (a card is ``16 * suit + rank``)."""
+    out = []
     while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+        top = mask.bit_length() - 1
+        out.append(CARD_NAMES.get(top) or format_card(top))
+        mask ^= 1 << top
+    return out
 
 
 def seat_players(names: list[str | None]) -> list[str]:
@@ -185,10 +191,13 @@ def card_name(c: int) -> str:
 
 
 __all__ = [
+    "CARD_NAMES",
+    "CARD_OF_NAME",
     "SEAT_NAMES",
     "GameGroups",
     "HandError",
     "attribute_play",
+    "call_of",
     "card_name",
     "complete_hands",
     "content_id",
@@ -200,6 +209,13 @@ __all__ = [
 ]
 
 
+@lru_cache(maxsize=4096)
+def call_of(text: str) -> str:
+    """``normalise_call``, once per spelling met (a file repeats a few dozen calls)."""
+    return normalise_call(text)
+
+
+@lru_cache(maxsize=1024)
 def suit_rank_card(text: str) -> int:
     """A card written suit then rank, as PBN and LIN write them (``DQ``, ``hT``, ``S10``)."""
     t = text.strip().upper()

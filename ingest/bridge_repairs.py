@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ingest.bridge_records import CARD_OF_NAME
 from ingest.source import Repair
-from model.bridge.auction import run_auction
+from model.bridge.check import auction_of
 from model.bridge.contracts import TRUMP_SUIT, ContractError, parse_contract
 from model.bridge.seats import SEATS, left_of
 from model.cards import CardError, parse_card
@@ -32,7 +33,7 @@ MAX_PASSES = 3
 def _fits(dealer: int, calls: list[str], contract: str, declarer: int) -> str | None:
     """The auction's contract when ``calls`` from ``dealer`` end in ``contract`` (or in it with
     a double or redouble more) by ``declarer``; ``None`` otherwise."""
-    r = run_auction(dealer, calls)
+    r = auction_of(dealer, tuple(calls))
     if not r.complete or r.contract is None or r.declarer != declarer:
         return None
     stated = parse_contract(contract)
@@ -52,12 +53,13 @@ def repair_auction(deal: dict[str, Any], players: list[str]) -> list[Repair]:
     dealer, declarer = players.index(deal["dealer"]), players.index(declarer_name)
     calls = [a["call"] for a in auction]
     try:
+        stated = str(parse_contract(contract))
+        if _fits(dealer, calls, contract, declarer) == stated:
+            return []  # holds as written
         fits = {k: _fits(dealer, ["pass"] * k + calls, contract, declarer)
                 for k in range(MAX_PASSES + 1)}
     except ContractError:
         return []
-    if fits[0] == str(parse_contract(contract)):
-        return []  # holds as written
     exact = [k for k, got in fits.items() if got == str(parse_contract(contract))]
     doubled = [k for k, got in fits.items() if got is not None]
     if len(exact) == 1:
@@ -85,11 +87,17 @@ def repair_auction(deal: dict[str, Any], players: list[str]) -> list[Repair]:
     return repairs
 
 
+def _card(name: str) -> int:
+    """A card of a record the reader wrote (``format_card``'s names), else read."""
+    found = CARD_OF_NAME.get(name)
+    return parse_card(name) if found is None else found
+
+
 def _auction_agrees(deal: dict[str, Any], players: list[str]) -> bool:
     """The auction ends in the stated contract by the stated declarer."""
     try:
         dealer, declarer = players.index(deal["dealer"]), players.index(deal["declarer"])
-        r = run_auction(dealer, [a["call"] for a in deal["auction"]])
+        r = auction_of(dealer, tuple(a["call"] for a in deal["auction"]))
         return (r.complete and r.declarer == declarer and r.contract is not None
                 and str(r.contract) == str(parse_contract(deal["contract"])))
     except (ValueError, KeyError, ContractError):
@@ -109,8 +117,8 @@ def repair_play(deal: dict[str, Any], players: list[str]) -> list[Repair]:
         masks = [0] * 4
         for name, cards in hands.items():
             for c in cards:
-                masks[seat[name]] |= 1 << parse_card(c)
-        order = [(seat[p], parse_card(c)) for p, c in play]
+                masks[seat[name]] |= 1 << _card(c)
+        order = [(seat[p], _card(c)) for p, c in play]
         contract = parse_contract(deal["contract"])
         declarer = seat[deal["declarer"]]
     except (KeyError, CardError, ContractError, ValueError):

@@ -25,6 +25,7 @@ from ingest.bridge_records import (
     GameGroups,
     HandError,
     attribute_play,
+    call_of,
     complete_hands,
     game_record,
     hand_names,
@@ -33,8 +34,8 @@ from ingest.bridge_records import (
     suit_rank_card,
 )
 from ingest.source import Issue, Raw, ascii_int, is_ascii_int
-from model.bridge.auction import run_auction
-from model.bridge.contracts import TRUMP_SUIT, ContractError, normalise_call, parse_contract
+from model.bridge.check import auction_of
+from model.bridge.contracts import TRUMP_SUIT, ContractError, parse_contract
 from model.bridge.seats import SEATS, SeatError, parse_vulnerable, partner
 from model.cards import format_card
 from model.problems import Code
@@ -269,7 +270,7 @@ class LinReader:
             deal["vulnerable"] = parse_vulnerable(b.sv)
         if all(h is not None for h in full):
             deal["hands"] = {players[s]: hand_names(h or 0) for s, h in enumerate(full)}
-        calls = [normalise_call(c) for c in b.calls]
+        calls = [call_of(c) for c in b.calls]
         deal["auction"] = [{"player": players[(dealer + i) % 4], "call": c}
                            for i, c in enumerate(calls)]
         alerts = {i: t for i, t in b.alerts.items() if t}
@@ -283,7 +284,7 @@ class LinReader:
             if 0 <= idx < len(rs) and rs[idx].strip():
                 entry = rs[idx].strip()
                 stated = ("pass",) if entry.upper() == "PASS" else parse_result(entry)
-        auction = run_auction(dealer, calls)
+        auction = auction_of(dealer, tuple(calls))
         if stated is not None and stated != ("pass",):
             contract, declarer, tricks = stated  # type: ignore[misc]
         elif stated == ("pass",) or (auction.complete and auction.contract is None):

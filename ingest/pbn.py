@@ -23,6 +23,7 @@ from ingest import text as text_codec
 from ingest.bridge_records import (
     GameGroups,
     HandError,
+    call_of,
     complete_hands,
     game_record,
     hand_names,
@@ -34,7 +35,7 @@ from ingest.bridge_records import (
 from ingest.bridge_repairs import repair_auction, repair_play
 from ingest.pbn_syntax import PbnGame, split_games
 from ingest.source import Issue, Raw, ascii_int, is_ascii_int
-from model.bridge.contracts import ContractError, normalise_call, parse_contract
+from model.bridge.contracts import ContractError, parse_contract
 from model.bridge.seats import SEATS, SeatError, board_dealer, parse_seat, parse_vulnerable
 from model.cards import format_card
 from model.problems import Code
@@ -121,7 +122,7 @@ def _auction(tokens: list[str], notes: dict[str, str]) -> tuple[list[str], dict[
         if tok.upper() == "AP":
             calls += ["pass"] * 3
             continue
-        calls.append(normalise_call(tok.rstrip("!?")))
+        calls.append(call_of(tok.rstrip("!?")))
     return calls, alerts
 
 
