@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ingest.bridge_records import CARD_OF_NAME
+from ingest.bridge_records import CARD_OF_NAME, contract_of
 from ingest.source import Repair
 from model.bridge.check import auction_of
-from model.bridge.contracts import TRUMP_SUIT, ContractError, parse_contract
+from model.bridge.contracts import TRUMP_SUIT, ContractError
 from model.bridge.seats import SEATS, left_of
 from model.cards import CardError, parse_card
 from model.tricks import replay
@@ -36,7 +36,7 @@ def _fits(dealer: int, calls: list[str], contract: str, declarer: int) -> str | 
     r = auction_of(dealer, tuple(calls))
     if not r.complete or r.contract is None or r.declarer != declarer:
         return None
-    stated = parse_contract(contract)
+    stated = contract_of(contract)
     got = r.contract
     if (got.level, got.denom) != (stated.level, stated.denom) or got.doubled < stated.doubled:
         return None
@@ -53,14 +53,14 @@ def repair_auction(deal: dict[str, Any], players: list[str]) -> list[Repair]:
     dealer, declarer = players.index(deal["dealer"]), players.index(declarer_name)
     calls = [a["call"] for a in auction]
     try:
-        stated = str(parse_contract(contract))
+        stated = str(contract_of(contract))
         if _fits(dealer, calls, contract, declarer) == stated:
             return []  # holds as written
         fits = {k: _fits(dealer, ["pass"] * k + calls, contract, declarer)
                 for k in range(MAX_PASSES + 1)}
     except ContractError:
         return []
-    exact = [k for k, got in fits.items() if got == str(parse_contract(contract))]
+    exact = [k for k, got in fits.items() if got == str(contract_of(contract))]
     doubled = [k for k, got in fits.items() if got is not None]
     if len(exact) == 1:
         k = exact[0]
@@ -80,7 +80,7 @@ def repair_auction(deal: dict[str, Any], players: list[str]) -> list[Repair]:
                                                 f"{SEATS[dealer]} opens, the first call written "
                                                 f"is {SEATS[(dealer + k) % 4]}'s"))
     got = fits[k]
-    if got is not None and got != str(parse_contract(contract)):
+    if got is not None and got != str(contract_of(contract)):
         repairs.append(Repair("contract-double", f"Contract {contract!r} is {got!r}: the "
                                                  "auction ends with the double the tag lacks"))
         deal["contract"] = got
@@ -99,7 +99,7 @@ def _auction_agrees(deal: dict[str, Any], players: list[str]) -> bool:
         dealer, declarer = players.index(deal["dealer"]), players.index(deal["declarer"])
         r = auction_of(dealer, tuple(a["call"] for a in deal["auction"]))
         return (r.complete and r.declarer == declarer and r.contract is not None
-                and str(r.contract) == str(parse_contract(deal["contract"])))
+                and str(r.contract) == str(contract_of(deal["contract"])))
     except (ValueError, KeyError, ContractError):
         return False
 
@@ -119,7 +119,7 @@ def repair_play(deal: dict[str, Any], players: list[str]) -> list[Repair]:
             for c in cards:
                 masks[seat[name]] |= 1 << _card(c)
         order = [(seat[p], _card(c)) for p, c in play]
-        contract = parse_contract(deal["contract"])
+        contract = contract_of(deal["contract"])
         declarer = seat[deal["declarer"]]
     except (KeyError, CardError, ContractError, ValueError):
         return []

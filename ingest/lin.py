@@ -27,9 +27,11 @@ from ingest.bridge_records import (
     attribute_play,
     call_of,
     complete_hands,
+    contract_of,
     game_record,
     hand_names,
     parse_hand,
+    played,
     seat_players,
     suit_rank_card,
 )
@@ -38,7 +40,6 @@ from model.bridge.auction import AuctionResult
 from model.bridge.check import auction_of
 from model.bridge.contracts import TRUMP_SUIT, ContractError, parse_contract
 from model.bridge.seats import SEATS, SeatError, parse_vulnerable, partner
-from model.cards import format_card
 from model.problems import Code
 from model.tricks import replay
 
@@ -387,14 +388,14 @@ def _play(b: Board, deal: dict[str, Any], players: list[str], full: list[int | N
         play_contract, play_declarer = str(auction.contract), auction.declarer
     order = attribute_play([suit_rank_card(c) for c in b.cards], play_contract, play_declarer)
     if order:
-        deal["play"] = [[players[s], format_card(c)] for s, c in order]
+        deal["play"] = played(order, players)
     if b.mc is not None and b.mc.strip().isdigit():
         deal["claim"] = ascii_int(b.mc, "mc (tricks claimed)")
     if tricks is None:
         tricks = deal.get("claim")
     if tricks is None and len(order) == 52 and all(h is not None for h in full):
         taken = replay([h or 0 for h in full], (play_declarer + 1) % 4, order,
-                       TRUMP_SUIT[parse_contract(play_contract).denom], must_trump=False)
+                       TRUMP_SUIT[contract_of(play_contract).denom], must_trump=False)
         if isinstance(taken, list):
             tricks = taken[play_declarer] + taken[partner(play_declarer)]
     if tricks is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from ingest.bridge_records import (
     hand_names,
     parse_hand,
     play_from_columns,
+    played,
     seat_players,
     suit_rank_card,
 )
@@ -37,7 +39,6 @@ from ingest.pbn_syntax import PbnGame, split_games
 from ingest.source import Issue, Raw, ascii_int, is_ascii_int
 from model.bridge.contracts import ContractError, parse_contract
 from model.bridge.seats import SEATS, SeatError, board_dealer, parse_seat, parse_vulnerable
-from model.cards import format_card
 from model.problems import Code
 
 INHERITED = ("Event", "Site", "Date", "Scoring", "Stage", "Round", "Section", "HomeTeam",
@@ -108,22 +109,48 @@ def _notes(game: PbnGame) -> dict[str, str]:
     return out
 
 
+SKIP = "skip"
+"""A section token that is no call or card: a note, annotation or irregularity."""
+_ANNOTATION = frozenset("!?")
+
+
+def _skipped(tok: str) -> bool:
+    return tok.startswith(("$", "^")) or set(tok) <= _ANNOTATION
+
+
+@lru_cache(maxsize=4096)
+def _call_token(tok: str) -> str | tuple[str, ...]:
+    """An ``Auction`` token: its calls (``AP`` is three passes), a note reference
+    (``"=n="``), or ``SKIP``; once per spelling met."""
+    if _NOTE_REF.match(tok):
+        return tok
+    if tok in ("*", "-", "+") or _skipped(tok):
+        return SKIP
+    if tok.upper() == "AP":
+        return ("pass",) * 3
+    return (call_of(tok.rstrip("!?")),)
+
+
 def _auction(tokens: list[str], notes: dict[str, str]) -> tuple[list[str], dict[int, str]]:
     calls: list[str] = []
     alerts: dict[int, str] = {}
     for tok in tokens:
-        m = _NOTE_REF.match(tok)
-        if m:
-            if calls:
-                alerts[len(calls) - 1] = notes.get(m.group(1), f"note {m.group(1)}")
-            continue
-        if tok in ("*", "-", "+") or tok.startswith(("$", "^")) or set(tok) <= set("!?"):
-            continue
-        if tok.upper() == "AP":
-            calls += ["pass"] * 3
-            continue
-        calls.append(call_of(tok.rstrip("!?")))
+        read = _call_token(tok)
+        if isinstance(read, tuple):
+            calls += read
+        elif read != SKIP and calls:
+            ref = read[1:-1]
+            alerts[len(calls) - 1] = notes.get(ref, f"note {ref}")
     return calls, alerts
+
+
+@lru_cache(maxsize=4096)
+def _play_token(tok: str) -> int | str | None:
+    """A ``Play`` token: its card, ``None`` for a missing one (``-``), or ``SKIP``; once per
+    spelling met."""
+    if _NOTE_REF.match(tok) or _skipped(tok):
+        return SKIP
+    return None if tok in ("-", "+") else suit_rank_card(tok.rstrip("!?"))
 
 
 def _play_rows(tokens: list[str]) -> list[list[int | None]]:
@@ -132,9 +159,10 @@ def _play_rows(tokens: list[str]) -> list[list[int | None]]:
     for tok in tokens:
         if tok == "*":
             break
-        if _NOTE_REF.match(tok) or tok.startswith(("$", "^")) or set(tok) <= set("!?"):
+        card = _play_token(tok)
+        if card == SKIP:
             continue
-        row.append(None if tok in ("-", "+") else suit_rank_card(tok.rstrip("!?")))
+        row.append(card)  # type: ignore[arg-type]
         if len(row) == 4:
             rows.append(row)
             row = []
@@ -239,7 +267,7 @@ def _result(tags: dict[str, str], sections: dict[str, list[str]], players: list[
     if sections.get("Play") and _value(tags.get("Play")):
         order, _ = play_from_columns(_play_rows(sections["Play"]), parse_seat(tags["Play"]),
                                      contract)
-        deal["play"] = [[players[s], format_card(c)] for s, c in order]
+        deal["play"] = played(order, players)
 
 
 def _table(tags: dict[str, str], deal: dict[str, Any]) -> str | None:

@@ -60,6 +60,8 @@ class PbnGame:
     notes: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    identity: set[str] = field(default_factory=set)
+    """The ``IDENTITY_TAGS`` the game has (lower case)."""
 
     def tag(self, name: str) -> str | None:
         for k, v in self.tags:
@@ -169,8 +171,7 @@ class _Splitter:
         """A tag pair at ``pos`` of the line: a tag the game already has starts the next game."""
         lower = name.lower()
         game = self.game
-        if game is not None and lower in IDENTITY_TAGS and any(
-                k.lower() == lower for k, _ in game.tags):
+        if game is not None and lower in game.identity:
             game.lines.append(raw[:pos])  # the next game starts here
             yield from self._done()
         game = self._started(no)
@@ -178,6 +179,8 @@ class _Splitter:
             game.notes.append(value)  # a note does not interrupt its section
         else:
             game.tags.append((name, value))
+            if lower in IDENTITY_TAGS:
+                game.identity.add(lower)
             self.current = name
             game.sections.setdefault(name, [])
 
