@@ -115,6 +115,19 @@ CARD_OF_NAME = {name: c for c, name in CARD_NAMES.items()}
 def hand_names(mask: int) -> list[str]:
     """The cards of a hand by suit (spades first), highest first: the cards' indices from the
     highest down (a card is ``16 * suit + rank``)."""
+    if mask >> 64 or mask & ~DECK_52:
+        return _names_of(mask)
+    return [*_suit_names(mask >> 48 & 0xFFFF, 48), *_suit_names(mask >> 32 & 0xFFFF, 32),
+            *_suit_names(mask >> 16 & 0xFFFF, 16), *_suit_names(mask & 0xFFFF, 0)]
+
+
+@lru_cache(maxsize=1 << 15)
+def _suit_names(holding: int, base: int) -> tuple[str, ...]:
+    """:func:`hand_names` of one suit's cards, once per holding met."""
+    return tuple(_names_of(holding << base))
+
+
+def _names_of(mask: int) -> list[str]:
     out = []
     while mask:
         top = mask.bit_length() - 1

@@ -16,6 +16,8 @@ taken only when exactly one way makes it hold:
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from ingest.bridge_records import CARD_OF_NAME, contract_of
@@ -93,6 +95,17 @@ def _card(name: str) -> int:
     return parse_card(name) if found is None else found
 
 
+_BIT_OF_NAME = {name: 1 << c for name, c in CARD_OF_NAME.items()}
+
+
+def _mask(cards: list[str]) -> int:
+    """A hand's cards as a mask (names as the reader writes them, else read one by one)."""
+    try:
+        return reduce(or_, map(_BIT_OF_NAME.__getitem__, cards), 0)
+    except KeyError:
+        return reduce(or_, (1 << _card(c) for c in cards), 0)
+
+
 def _auction_agrees(deal: dict[str, Any], players: list[str]) -> bool:
     """The auction ends in the stated contract by the stated declarer."""
     try:
@@ -116,8 +129,8 @@ def repair_play(deal: dict[str, Any], players: list[str]) -> list[Repair]:
         seat = {p: i for i, p in enumerate(players)}
         masks = [0] * 4
         for name, cards in hands.items():
-            for c in cards:
-                masks[seat[name]] |= 1 << _card(c)
+            if cards:
+                masks[seat[name]] |= _mask(cards)
         order = [(seat[p], _card(c)) for p, c in play]
         contract = contract_of(deal["contract"])
         declarer = seat[deal["declarer"]]
