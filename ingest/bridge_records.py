@@ -9,13 +9,13 @@ with its deals numbered in file order. Checking the records is the validation st
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ingest.source import content_id
-from model.bridge.contracts import TRUMP_SUIT, parse_contract
+from model.bridge.contracts import TRUMP_SUIT, Contract, normalise_call, parse_contract
 from model.bridge.seats import SEATS, left_of
 from model.bridge.variant import DUPLICATE
 from model.cards import DECK_52, RANK_LETTERS, SUIT_LETTERS, format_card
@@ -57,6 +57,31 @@ def parse_hand(text: str, dotted: bool) -> int:
             pairs_list.append((suit, buf))
         pairs = pairs_list
     for suit, ranks in pairs:
+        held = _holding(suit, ranks)
+        if held < 0 or mask & held:
+            _fault(pairs, text)
+        mask |= held
+    return mask
+
+
+@lru_cache(maxsize=1 << 15)
+def _holding(suit: str, ranks: str) -> int:
+    """The cards of one suit's ranks as a mask, or -1 when a rank is unknown or repeated;
+    once per holding met."""
+    base = 16 * SUIT_LETTERS.index(suit)
+    mask = 0
+    for r in ranks:
+        at = RANK_LETTERS.find(r)
+        if at < 0 or mask >> (base + at) & 1:
+            return -1
+        mask |= 1 << (base + at)
+    return mask
+
+
+def _fault(pairs: list[tuple[str, str]], text: str) -> NoReturn:
+    """Raise the ``HandError`` of the first unknown or repeated card of a hand."""
+    mask = 0
+    for suit, ranks in pairs:
         s = SUIT_LETTERS.index(suit)
         for r in ranks:
             if r not in RANK_LETTERS:
@@ -65,7 +90,7 @@ def parse_hand(text: str, dotted: bool) -> int:
             if mask & b:
                 raise HandError(f"card {r}{suit} twice in hand {text!r}")
             mask |= b
-    return mask
+    raise HandError(f"not a hand: {text!r}")
 
 
 def complete_hands(hands: list[int | None]) -> list[int | None]:
@@ -81,15 +106,34 @@ def complete_hands(hands: list[int | None]) -> list[int | None]:
     return hands
 
 
+CARD_NAMES = {c: format_card(c) for c in range(64) if DECK_52 >> c & 1}
+"""The name of each card of the deck (``format_card``)."""
+CARD_OF_NAME = {name: c for c, name in CARD_NAMES.items()}
+"""The card of each name as ``format_card`` writes it."""
+
+
 def hand_names(mask: int) -> list[str]:
-    return [format_card(c) for c in sorted(_iter(mask), key=lambda c: (-(c >> 4), -(c & 15)))]
+    """The cards of a hand by suit (spades first), highest first: the cards' indices from the
+    highest down (a card is ``16 * suit + rank``)."""
+    if mask >> 64 or mask & ~DECK_52:
+        return _names_of(mask)
+    return [*_suit_names(mask >> 48 & 0xFFFF, 48), *_suit_names(mask >> 32 & 0xFFFF, 32),
+            *_suit_names(mask >> 16 & 0xFFFF, 16), *_suit_names(mask & 0xFFFF, 0)]
 
 
-def _iter(mask: int) -> Iterator[int]:
+@lru_cache(maxsize=1 << 15)
+def _suit_names(holding: int, base: int) -> tuple[str, ...]:
+    """:func:`hand_names` of one suit's cards, once per holding met."""
+    return tuple(_names_of(holding << base))
+
+
+def _names_of(mask: int) -> list[str]:
+    out = []
     while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+        top = mask.bit_length() - 1
+        out.append(CARD_NAMES.get(top) or format_card(top))
+        mask ^= 1 << top
+    return out
 
 
 def seat_players(names: list[str | None]) -> list[str]:
@@ -108,7 +152,7 @@ def seat_players(names: list[str | None]) -> list[str]:
 def attribute_play(cards: list[int], contract: str, declarer: int) -> list[tuple[int, int]]:
     """Seats of cards given in played order (LIN ``pc``): the opening leader sits left of
     declarer and each trick's winner leads the next (bridge.md 3)."""
-    trump = TRUMP_SUIT[parse_contract(contract).denom]
+    trump = TRUMP_SUIT[contract_of(contract).denom]
     out = []
     leader = left_of(declarer)
     for start in range(0, len(cards), 4):
@@ -119,6 +163,10 @@ def attribute_play(cards: list[int], contract: str, declarer: int) -> list[tuple
     return out
 
 
+_FROM = tuple(tuple((leader + i) % 4 for i in range(4)) for leader in range(4))
+"""The seats in playing order from each leader."""
+
+
 def play_from_columns(
     rows: list[list[int | None]], first: int, contract: str
 ) -> tuple[list[tuple[int, int]], bool]:
@@ -126,12 +174,12 @@ def play_from_columns(
 
     A trick with a missing card (``-``) ends the play there (a claim or an unrecorded card); the
     flag tells whether a card was dropped after such a gap."""
-    trump = TRUMP_SUIT[parse_contract(contract).denom]
+    trump = TRUMP_SUIT[contract_of(contract).denom]
     out: list[tuple[int, int]] = []
     leader = first
     for row in rows:
-        by_seat = {(first + i) % 4: c for i, c in enumerate(row)}
-        trick = [(s, by_seat.get(s)) for s in ((leader + i) % 4 for i in range(4))]
+        columns = [*row, None, None, None, None]
+        trick = [(s, columns[(s - first) % 4]) for s in _FROM[leader]]
         known: list[tuple[int, int]] = []
         for s, c in trick:
             if c is None:
@@ -185,21 +233,44 @@ def card_name(c: int) -> str:
 
 
 __all__ = [
+    "CARD_NAMES",
+    "CARD_OF_NAME",
     "SEAT_NAMES",
     "GameGroups",
     "HandError",
     "attribute_play",
+    "call_of",
     "card_name",
     "complete_hands",
     "content_id",
+    "contract_of",
     "game_record",
     "hand_names",
     "parse_hand",
     "play_from_columns",
+    "played",
     "seat_players",
 ]
 
 
+@lru_cache(maxsize=1024)
+def contract_of(text: str) -> Contract:
+    """``parse_contract``, once per spelling met (a ``Contract`` is frozen)."""
+    return parse_contract(text)
+
+
+def played(order: list[tuple[int, int]], players: list[str]) -> list[list[str]]:
+    """A play as the record writes it: ``[player, card]`` in played order."""
+    return [[players[s], CARD_NAMES.get(c) or format_card(c)] for s, c in order]
+
+
+@lru_cache(maxsize=4096)
+def call_of(text: str) -> str:
+    """``normalise_call``, once per spelling met (a file repeats a few dozen calls)."""
+    return normalise_call(text)
+
+
+@lru_cache(maxsize=1024)
 def suit_rank_card(text: str) -> int:
     """A card written suit then rank, as PBN and LIN write them (``DQ``, ``hT``, ``S10``)."""
     t = text.strip().upper()

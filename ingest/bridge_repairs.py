@@ -16,11 +16,14 @@ taken only when exactly one way makes it hold:
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
 from typing import Any
 
+from ingest.bridge_records import CARD_OF_NAME, contract_of
 from ingest.source import Repair
-from model.bridge.auction import run_auction
-from model.bridge.contracts import TRUMP_SUIT, ContractError, parse_contract
+from model.bridge.check import auction_of
+from model.bridge.contracts import TRUMP_SUIT, ContractError
 from model.bridge.seats import SEATS, left_of
 from model.cards import CardError, parse_card
 from model.tricks import replay
@@ -32,10 +35,10 @@ MAX_PASSES = 3
 def _fits(dealer: int, calls: list[str], contract: str, declarer: int) -> str | None:
     """The auction's contract when ``calls`` from ``dealer`` end in ``contract`` (or in it with
     a double or redouble more) by ``declarer``; ``None`` otherwise."""
-    r = run_auction(dealer, calls)
+    r = auction_of(dealer, tuple(calls))
     if not r.complete or r.contract is None or r.declarer != declarer:
         return None
-    stated = parse_contract(contract)
+    stated = contract_of(contract)
     got = r.contract
     if (got.level, got.denom) != (stated.level, stated.denom) or got.doubled < stated.doubled:
         return None
@@ -52,13 +55,14 @@ def repair_auction(deal: dict[str, Any], players: list[str]) -> list[Repair]:
     dealer, declarer = players.index(deal["dealer"]), players.index(declarer_name)
     calls = [a["call"] for a in auction]
     try:
+        stated = str(contract_of(contract))
+        if _fits(dealer, calls, contract, declarer) == stated:
+            return []  # holds as written
         fits = {k: _fits(dealer, ["pass"] * k + calls, contract, declarer)
                 for k in range(MAX_PASSES + 1)}
     except ContractError:
         return []
-    if fits[0] == str(parse_contract(contract)):
-        return []  # holds as written
-    exact = [k for k, got in fits.items() if got == str(parse_contract(contract))]
+    exact = [k for k, got in fits.items() if got == str(contract_of(contract))]
     doubled = [k for k, got in fits.items() if got is not None]
     if len(exact) == 1:
         k = exact[0]
@@ -78,20 +82,37 @@ def repair_auction(deal: dict[str, Any], players: list[str]) -> list[Repair]:
                                                 f"{SEATS[dealer]} opens, the first call written "
                                                 f"is {SEATS[(dealer + k) % 4]}'s"))
     got = fits[k]
-    if got is not None and got != str(parse_contract(contract)):
+    if got is not None and got != str(contract_of(contract)):
         repairs.append(Repair("contract-double", f"Contract {contract!r} is {got!r}: the "
                                                  "auction ends with the double the tag lacks"))
         deal["contract"] = got
     return repairs
 
 
+def _card(name: str) -> int:
+    """A card of a record the reader wrote (``format_card``'s names), else read."""
+    found = CARD_OF_NAME.get(name)
+    return parse_card(name) if found is None else found
+
+
+_BIT_OF_NAME = {name: 1 << c for name, c in CARD_OF_NAME.items()}
+
+
+def _mask(cards: list[str]) -> int:
+    """A hand's cards as a mask (names as the reader writes them, else read one by one)."""
+    try:
+        return reduce(or_, map(_BIT_OF_NAME.__getitem__, cards), 0)
+    except KeyError:
+        return reduce(or_, (1 << _card(c) for c in cards), 0)
+
+
 def _auction_agrees(deal: dict[str, Any], players: list[str]) -> bool:
     """The auction ends in the stated contract by the stated declarer."""
     try:
         dealer, declarer = players.index(deal["dealer"]), players.index(deal["declarer"])
-        r = run_auction(dealer, [a["call"] for a in deal["auction"]])
+        r = auction_of(dealer, tuple(a["call"] for a in deal["auction"]))
         return (r.complete and r.declarer == declarer and r.contract is not None
-                and str(r.contract) == str(parse_contract(deal["contract"])))
+                and str(r.contract) == str(contract_of(deal["contract"])))
     except (ValueError, KeyError, ContractError):
         return False
 
@@ -108,10 +129,10 @@ def repair_play(deal: dict[str, Any], players: list[str]) -> list[Repair]:
         seat = {p: i for i, p in enumerate(players)}
         masks = [0] * 4
         for name, cards in hands.items():
-            for c in cards:
-                masks[seat[name]] |= 1 << parse_card(c)
-        order = [(seat[p], parse_card(c)) for p, c in play]
-        contract = parse_contract(deal["contract"])
+            if cards:
+                masks[seat[name]] |= _mask(cards)
+        order = [(seat[p], _card(c)) for p, c in play]
+        contract = contract_of(deal["contract"])
         declarer = seat[deal["declarer"]]
     except (KeyError, CardError, ContractError, ValueError):
         return []

@@ -25,18 +25,21 @@ from ingest.bridge_records import (
     GameGroups,
     HandError,
     attribute_play,
+    call_of,
     complete_hands,
+    contract_of,
     game_record,
     hand_names,
     parse_hand,
+    played,
     seat_players,
     suit_rank_card,
 )
 from ingest.source import Issue, Raw, ascii_int, is_ascii_int
-from model.bridge.auction import run_auction
-from model.bridge.contracts import TRUMP_SUIT, ContractError, normalise_call, parse_contract
+from model.bridge.auction import AuctionResult
+from model.bridge.check import auction_of
+from model.bridge.contracts import TRUMP_SUIT, ContractError, parse_contract
 from model.bridge.seats import SEATS, SeatError, parse_vulnerable, partner
-from model.cards import format_card
 from model.problems import Code
 from model.tricks import replay
 
@@ -121,6 +124,114 @@ def parse_result(text: str) -> tuple[str, int, int] | None:
     return contract, SEATS.index(m.group(3).upper()), level + 6 + diff
 
 
+@dataclass
+class Header:
+    """What a file states for every board: ``vg`` (event, segment, first board, teams), ``rs``
+    (results), and the ``pn`` names in force."""
+
+    vg: list[str] = field(default_factory=list)
+    rs: list[str] = field(default_factory=list)
+    names: list[str] | None = None
+
+    @property
+    def event(self) -> str | None:
+        return " / ".join(x.strip() for x in self.vg[:2] if x.strip()) or None
+
+    @property
+    def match(self) -> str | None:
+        vg = self.vg
+        return f"{vg[5].strip()} v {vg[7].strip()}" if len(vg) >= 8 else None
+
+    @property
+    def first(self) -> int:
+        """The board number of ``rs``'s first entry."""
+        vg = self.vg
+        return int(vg[3]) if len(vg) > 3 and is_ascii_int(vg[3]) else 1
+
+
+@dataclass
+class Boards:
+    """The boards of a LIN text as its pairs come (:meth:`read`)."""
+
+    header: Header = field(default_factory=Header)
+    boards: list[Board] = field(default_factory=list)
+    loose: list[tuple[int, str]] = field(default_factory=list)
+    """Parts out of step outside any board: (line, what)."""
+    cur: Board | None = None
+
+    def read(self, text: str) -> Boards:
+        for key, value, line in pairs(text):
+            if not key:
+                self._out_of_step(value, line)
+                continue
+            if key == "qx" or (key == "md" and self.cur is not None and self.cur.md):
+                self._open(line)
+            if key in ("pn", "pw"):
+                self._names(value)
+                continue
+            if key == "vg":
+                self.header.vg = value.split(",")
+            elif key == "rs":
+                self.header.rs = value.split(",")
+            if self.cur is None:
+                if key not in ("md", "mb", "pc", "ah"):
+                    continue
+                self._open(line)
+            _take(self.cur, key, value, self.header)  # type: ignore[arg-type]
+        return self
+
+    def _open(self, line: int) -> None:
+        self.cur = Board(line)
+        self.boards.append(self.cur)
+
+    def _out_of_step(self, value: str, line: int) -> None:
+        where = (f"line {line}: {value.strip()[:40]!r} is not a LIN key (a '|' missing or "
+                 "doubled before it?)")
+        if self.cur is not None:
+            self.cur.errors.append(where)
+            self.cur.text.append(f"{value[:200]}|")
+        else:
+            self.loose.append((line, where))
+
+    def _names(self, value: str) -> None:
+        """New names hold from here on; in single-deal files a pn after a deal starts the next
+        deal (its md opens the board)."""
+        self.header.names = [n.strip() for n in value.split(",")]
+        if self.cur is not None and self.cur.md:
+            self.cur = None
+        elif self.cur is not None:
+            self.cur.names = self.header.names
+
+
+def _take(cur: Board, key: str, value: str, header: Header) -> None:
+    """One ``key|value|`` pair of a board."""
+    if len(value) > MAX_VALUE:
+        if key in READ_KEYS:
+            cur.errors.append(f"{key} value of {len(value):,} characters, longer than "
+                              f"{MAX_VALUE:,}: the board is not read")
+        value = value[:200] + f"… [{len(value) - 200:,} characters cut]"
+    cur.text.append(f"{key}|{value}|")
+    if key == "qx":
+        cur.qx = value.strip()
+        cur.names = header.names
+    elif key == "ah":
+        cur.title = value.strip()
+    elif key == "md":
+        cur.md = value.strip()
+        if cur.names is None:
+            cur.names = header.names
+    elif key == "sv":
+        cur.sv = value.strip()
+    elif key == "mb":
+        cur.calls.append(value.strip())
+    elif key == "an" and cur.calls:
+        cur.alerts[len(cur.calls) - 1] = value.strip()
+    elif key == "pc":
+        cur.cards.append(value.strip())
+    elif key == "mc":
+        cur.mc = value.strip()
+
+
 class LinReader:
     """Reads ``*.lin``: each board (and room) is one deal of a ``bridge-duplicate`` game."""
 
@@ -137,186 +248,160 @@ class LinReader:
 
     def read_text(self, text: str, source: str, stem: str = "lin") -> Iterator[Raw | Issue]:
         text = text.replace("\r\n", "\n")
-        header: dict[str, Any] = {"names": None, "rs": [], "vg": None}
-        boards: list[Board] = []
-        cur: Board | None = None
-        loose: list[tuple[int, str]] = []  # out of step outside any board
-        for key, value, line in pairs(text):
-            if not key:
-                where = f"line {line}: {value.strip()[:40]!r} is not a LIN key (a '|' missing " \
-                        "or doubled before it?)"
-                if cur is not None:
-                    cur.errors.append(where)
-                    cur.text.append(f"{value[:200]}|")
-                else:
-                    loose.append((line, where))
-                continue
-            if key == "qx" or (key == "md" and cur is not None and cur.md):
-                cur = Board(line)
-                boards.append(cur)
-            if key == "vg":
-                header["vg"] = value.split(",")
-            elif key == "rs":
-                header["rs"] = value.split(",")
-            elif key in ("pn", "pw"):
-                # New names hold from here on; in single-deal files a pn after a deal starts
-                # the next deal (its md opens the board).
-                header["names"] = [n.strip() for n in value.split(",")]
-                if cur is not None and cur.md:
-                    cur = None
-                elif cur is not None:
-                    cur.names = header["names"]
-                continue
-            if cur is None:
-                if key in ("md", "mb", "pc", "ah"):
-                    cur = Board(line)
-                    boards.append(cur)
-                else:
-                    continue
-            if len(value) > MAX_VALUE:
-                if key in READ_KEYS:
-                    cur.errors.append(f"{key} value of {len(value):,} characters, longer than "
-                                      f"{MAX_VALUE:,}: the board is not read")
-                value = value[:200] + f"… [{len(value) - 200:,} characters cut]"
-            cur.text.append(f"{key}|{value}|")
-            if key == "qx":
-                cur.qx = value.strip()
-                cur.names = header["names"]
-            elif key == "ah":
-                cur.title = value.strip()
-            elif key == "md":
-                cur.md = value.strip()
-                if cur.names is None:
-                    cur.names = header["names"]
-            elif key == "sv":
-                cur.sv = value.strip()
-            elif key == "mb":
-                cur.calls.append(value.strip())
-            elif key == "an" and cur.calls:
-                cur.alerts[len(cur.calls) - 1] = value.strip()
-            elif key == "pc":
-                cur.cards.append(value.strip())
-            elif key == "mc":
-                cur.mc = value.strip()
-        groups = GameGroups(stem)
-        vg = header["vg"] or []
-        event = " / ".join(x.strip() for x in vg[:2] if x.strip()) or None
-        match = f"{vg[5].strip()} v {vg[7].strip()}" if len(vg) >= 8 else None
-        first = int(vg[3]) if len(vg) > 3 and is_ascii_int(vg[3]) else 1
-        for line, where in loose:
+        found = Boards().read(text)
+        header = found.header
+        for line, where in found.loose:
             yield Issue(source, line, None, Code.PARSE, f"skipped: {where}", "")
-        if not boards:
+        if not found.boards:
+            event = header.event
             what = f"event {event!r}" if event else "the file"
             yield Issue(source, 1, stem, Code.PARSE,
                         f"{what} has no boards (no qx/md records): nothing to ingest", text[:500])
-        for b in boards:
-            raw = "".join(b.text)
-            key = b.qx or b.title or f"record at line {b.line}"
-            if b.errors:
-                yield Issue(source, b.line, key, Code.PARSE, "; ".join(b.errors), raw)
-                continue
-            if not b.md:
-                yield Issue(source, b.line, key, Code.PARSE,
-                            "board without a deal (no md): nothing to record", raw)
-                continue
-            try:
-                head, deal = self._convert(b, header["rs"], first)
-            except (HandError, SeatError, ContractError, ValueError) as exc:
-                yield Issue(source, b.line, key, Code.PARSE, str(exc), raw)
-                continue
-            if match:
-                deal["match"] = match
-            gid, no, new = groups.place((event, match, deal.get("room"), tuple(head)))
-            if new:
-                yield Raw(source, b.line, game_record(gid, head, event), raw)
-            yield Raw(source, b.line,
-                      {"record": "deal", "game_id": gid, "deal_no": no, **deal}, raw)
+        groups = GameGroups(stem)
+        for b in found.boards:
+            yield from _records(b, header, groups, source)
 
-    def _convert(self, b: Board, rs: list[str], first: int) -> tuple[list[str], dict[str, Any]]:
-        room = board_no = None
-        if b.qx:
-            room = {"o": "open", "c": "closed"}.get(b.qx[:1].lower())
-            digits = b.qx[1:] if room else b.qx
-            board_no = ascii_int(digits, "board number of qx") if digits.isdigit() else None
-        elif b.title:
-            m = re.search(r"([0-9]+)", b.title)
-            board_no = ascii_int(m.group(1), "board number of ah") if m else None
-        names = list(b.names or [])
-        offset = 4 if room == "closed" and len(names) >= 8 else 0
-        if names and len(names) not in (4, 8):
-            raise ValueError(f"pn has {len(names)} names, not 4 or 8 (a comma inside a name?): "
-                             f"{','.join(names)!r}")
-        lin4 = (names[offset:offset + 4] + [""] * 4)[:4]
-        by_seat: list[str | None] = [None] * 4
-        for i, n in enumerate(lin4):
-            by_seat[LIN_SEATS[i]] = n
-        players = seat_players(by_seat)
-        md = b.md or ""
-        digit, hands_text = (md[0], md[1:]) if md[:1] in "1234" and md[:1] else ("", md)
-        if digit not in ("1", "2", "3", "4"):
-            raise ValueError(f"md {md[:20]!r} does not start with a dealer digit 1-4")
-        dealer = LIN_SEATS[int(digit) - 1]
-        hands: list[int | None] = [None] * 4
-        for i, h in enumerate([*hands_text.split(","), "", "", "", ""][:4]):
-            hands[LIN_SEATS[i]] = parse_hand(h, dotted=False) if h.strip() else None
-        full = complete_hands(hands)
-        deal: dict[str, Any] = {"dealer": players[dealer]}
-        if board_no is not None:
-            deal["board"] = board_no
-        if room:
-            deal["room"] = room
-        if b.sv:
-            deal["vulnerable"] = parse_vulnerable(b.sv)
-        if all(h is not None for h in full):
-            deal["hands"] = {players[s]: hand_names(h or 0) for s, h in enumerate(full)}
-        calls = [normalise_call(c) for c in b.calls]
-        deal["auction"] = [{"player": players[(dealer + i) % 4], "call": c}
-                           for i, c in enumerate(calls)]
-        alerts = {i: t for i, t in b.alerts.items() if t}
-        alerts.update({i: "alert" for i, c in enumerate(b.calls) if c.endswith("!")
-                       and i not in alerts})
-        if alerts:
-            deal["alerts"] = dict(sorted(alerts.items()))
-        stated = None
-        if board_no is not None and room and rs:
-            idx = 2 * (board_no - first) + (0 if room == "open" else 1)
-            if 0 <= idx < len(rs) and rs[idx].strip():
-                entry = rs[idx].strip()
-                stated = ("pass",) if entry.upper() == "PASS" else parse_result(entry)
-        auction = run_auction(dealer, calls)
-        if stated is not None and stated != ("pass",):
-            contract, declarer, tricks = stated  # type: ignore[misc]
-        elif stated == ("pass",) or (auction.complete and auction.contract is None):
-            return players, deal
-        elif auction.complete and auction.contract is not None and auction.declarer is not None:
-            contract, declarer, tricks = str(auction.contract), auction.declarer, None
-        else:
-            raise ValueError("no result: no rs entry and the auction does not reach a contract ("
-                             + "; ".join(auction.problems) + ")")
-        deal["contract"] = contract
-        deal["declarer"] = players[declarer]
-        # Cards follow the auction's contract when it has one (the play happened after it).
-        play_contract, play_declarer = contract, declarer
-        if auction.complete and auction.contract is not None and auction.declarer is not None:
-            play_contract, play_declarer = str(auction.contract), auction.declarer
-        cards = [suit_rank_card(c) for c in b.cards]
-        order = attribute_play(cards, play_contract, play_declarer)
-        if order:
-            deal["play"] = [[players[s], format_card(c)] for s, c in order]
-        if b.mc is not None and b.mc.strip().isdigit():
-            deal["claim"] = ascii_int(b.mc, "mc (tricks claimed)")
-        if tricks is None:
-            tricks = deal.get("claim")
-        if tricks is None and len(order) == 52 and all(h is not None for h in full):
-            taken = replay([h or 0 for h in full], (play_declarer + 1) % 4, order,
-                           TRUMP_SUIT[parse_contract(play_contract).denom], must_trump=False)
-            if isinstance(taken, list):
-                tricks = taken[play_declarer] + taken[partner(play_declarer)]
-        if tricks is None:
-            raise ValueError(f"no result for {contract} by {SEATS[declarer]}: no rs entry, no mc "
-                             f"claim, and the play stops after {len(order)} cards")
-        deal["tricks"] = tricks
+
+def _records(b: Board, header: Header, groups: GameGroups, source: str
+             ) -> Iterator[Raw | Issue]:
+    """A board's deal (and its game, when new), or its issue."""
+    raw = "".join(b.text)
+    key = b.qx or b.title or f"record at line {b.line}"
+    if b.errors:
+        yield Issue(source, b.line, key, Code.PARSE, "; ".join(b.errors), raw)
+        return
+    if not b.md:
+        yield Issue(source, b.line, key, Code.PARSE,
+                    "board without a deal (no md): nothing to record", raw)
+        return
+    try:
+        players, deal = convert(b, header.rs, header.first)
+    except (HandError, SeatError, ContractError, ValueError) as exc:
+        yield Issue(source, b.line, key, Code.PARSE, str(exc), raw)
+        return
+    event, match = header.event, header.match
+    if match:
+        deal["match"] = match
+    gid, no, new = groups.place((event, match, deal.get("room"), tuple(players)))
+    if new:
+        yield Raw(source, b.line, game_record(gid, players, event), raw)
+    yield Raw(source, b.line, {"record": "deal", "game_id": gid, "deal_no": no, **deal}, raw)
+
+
+def _room_and_board(b: Board) -> tuple[str | None, int | None]:
+    """The room (``qx`` ``o``/``c``) and board number (``qx``, else the ``ah`` title)."""
+    if b.qx:
+        room = {"o": "open", "c": "closed"}.get(b.qx[:1].lower())
+        digits = b.qx[1:] if room else b.qx
+        return room, ascii_int(digits, "board number of qx") if digits.isdigit() else None
+    if b.title:
+        m = re.search(r"([0-9]+)", b.title)
+        return None, ascii_int(m.group(1), "board number of ah") if m else None
+    return None, None
+
+
+def _players(b: Board, room: str | None) -> list[str]:
+    """The four players by seat N E S W: the room's four of eight ``pn`` names."""
+    names = list(b.names or [])
+    offset = 4 if room == "closed" and len(names) >= 8 else 0
+    if names and len(names) not in (4, 8):
+        raise ValueError(f"pn has {len(names)} names, not 4 or 8 (a comma inside a name?): "
+                         f"{','.join(names)!r}")
+    lin4 = (names[offset:offset + 4] + [""] * 4)[:4]
+    by_seat: list[str | None] = [None] * 4
+    for i, n in enumerate(lin4):
+        by_seat[LIN_SEATS[i]] = n
+    return seat_players(by_seat)
+
+
+def _deal_of(md: str) -> tuple[int, list[int | None]]:
+    """``md``: the dealer's seat and the four hands by seat (a missing fourth inferred)."""
+    digit, hands_text = (md[0], md[1:]) if md[:1] in "1234" and md[:1] else ("", md)
+    if digit not in ("1", "2", "3", "4"):
+        raise ValueError(f"md {md[:20]!r} does not start with a dealer digit 1-4")
+    hands: list[int | None] = [None] * 4
+    for i, h in enumerate([*hands_text.split(","), "", "", "", ""][:4]):
+        hands[LIN_SEATS[i]] = parse_hand(h, dotted=False) if h.strip() else None
+    return LIN_SEATS[int(digit) - 1], complete_hands(hands)
+
+
+def _stated(b: Board, rs: list[str], first: int, room: str | None, board_no: int | None,
+            ) -> tuple[str, int, int] | tuple[str] | None:
+    """The board's ``rs`` entry: (contract, declarer, tricks), ``("pass",)``, or ``None``."""
+    if board_no is None or not room or not rs:
+        return None
+    idx = 2 * (board_no - first) + (0 if room == "open" else 1)
+    if 0 <= idx < len(rs) and rs[idx].strip():
+        entry = rs[idx].strip()
+        return ("pass",) if entry.upper() == "PASS" else parse_result(entry)
+    return None
+
+
+def convert(b: Board, rs: list[str], first: int) -> tuple[list[str], dict[str, Any]]:
+    """(players by seat, deal fields) of one board, raising ``ValueError`` (or a subclass) with
+    the reason."""
+    room, board_no = _room_and_board(b)
+    players = _players(b, room)
+    dealer, full = _deal_of(b.md or "")
+    deal: dict[str, Any] = {"dealer": players[dealer]}
+    if board_no is not None:
+        deal["board"] = board_no
+    if room:
+        deal["room"] = room
+    if b.sv:
+        deal["vulnerable"] = parse_vulnerable(b.sv)
+    if all(h is not None for h in full):
+        deal["hands"] = {players[s]: hand_names(h or 0) for s, h in enumerate(full)}
+    calls = [call_of(c) for c in b.calls]
+    deal["auction"] = [{"player": players[(dealer + i) % 4], "call": c}
+                       for i, c in enumerate(calls)]
+    alerts = {i: t for i, t in b.alerts.items() if t}
+    alerts.update({i: "alert" for i, c in enumerate(b.calls) if c.endswith("!")
+                   and i not in alerts})
+    if alerts:
+        deal["alerts"] = dict(sorted(alerts.items()))
+    stated = _stated(b, rs, first, room, board_no)
+    auction = auction_of(dealer, tuple(calls))
+    if stated is not None and stated != ("pass",):
+        contract, declarer, tricks = stated  # type: ignore[misc]
+    elif stated == ("pass",) or (auction.complete and auction.contract is None):
         return players, deal
+    elif auction.complete and auction.contract is not None and auction.declarer is not None:
+        contract, declarer, tricks = str(auction.contract), auction.declarer, None
+    else:
+        raise ValueError("no result: no rs entry and the auction does not reach a contract ("
+                         + "; ".join(auction.problems) + ")")
+    deal["contract"] = contract
+    deal["declarer"] = players[declarer]
+    _play(b, deal, players, full, (contract, declarer, tricks), auction)
+    return players, deal
+
+
+def _play(b: Board, deal: dict[str, Any], players: list[str], full: list[int | None],
+          result: tuple[str, int, int | None], auction: AuctionResult) -> None:
+    """The play, claim and tricks of a board with a contract (``deal`` changed in place): the
+    cards follow the auction's contract when it has one (the play happened after it); the
+    tricks are ``rs``'s, else ``mc``'s, else counted from a complete play."""
+    contract, declarer, tricks = result
+    play_contract, play_declarer = contract, declarer
+    if auction.complete and auction.contract is not None and auction.declarer is not None:
+        play_contract, play_declarer = str(auction.contract), auction.declarer
+    order = attribute_play([suit_rank_card(c) for c in b.cards], play_contract, play_declarer)
+    if order:
+        deal["play"] = played(order, players)
+    if b.mc is not None and b.mc.strip().isdigit():
+        deal["claim"] = ascii_int(b.mc, "mc (tricks claimed)")
+    if tricks is None:
+        tricks = deal.get("claim")
+    if tricks is None and len(order) == 52 and all(h is not None for h in full):
+        taken = replay([h or 0 for h in full], (play_declarer + 1) % 4, order,
+                       TRUMP_SUIT[contract_of(play_contract).denom], must_trump=False)
+        if isinstance(taken, list):
+            tricks = taken[play_declarer] + taken[partner(play_declarer)]
+    if tricks is None:
+        raise ValueError(f"no result for {contract} by {SEATS[declarer]}: no rs entry, no mc "
+                         f"claim, and the play stops after {len(order)} cards")
+    deal["tricks"] = tricks
 
 
 READER = LinReader()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -23,20 +24,21 @@ from ingest import text as text_codec
 from ingest.bridge_records import (
     GameGroups,
     HandError,
+    call_of,
     complete_hands,
     game_record,
     hand_names,
     parse_hand,
     play_from_columns,
+    played,
     seat_players,
     suit_rank_card,
 )
 from ingest.bridge_repairs import repair_auction, repair_play
 from ingest.pbn_syntax import PbnGame, split_games
 from ingest.source import Issue, Raw, ascii_int, is_ascii_int
-from model.bridge.contracts import ContractError, normalise_call, parse_contract
+from model.bridge.contracts import ContractError, parse_contract
 from model.bridge.seats import SEATS, SeatError, board_dealer, parse_seat, parse_vulnerable
-from model.cards import format_card
 from model.problems import Code
 
 INHERITED = ("Event", "Site", "Date", "Scoring", "Stage", "Round", "Section", "HomeTeam",
@@ -107,22 +109,48 @@ def _notes(game: PbnGame) -> dict[str, str]:
     return out
 
 
+SKIP = "skip"
+"""A section token that is no call or card: a note, annotation or irregularity."""
+_ANNOTATION = frozenset("!?")
+
+
+def _skipped(tok: str) -> bool:
+    return tok.startswith(("$", "^")) or set(tok) <= _ANNOTATION
+
+
+@lru_cache(maxsize=4096)
+def _call_token(tok: str) -> str | tuple[str, ...]:
+    """An ``Auction`` token: its calls (``AP`` is three passes), a note reference
+    (``"=n="``), or ``SKIP``; once per spelling met."""
+    if _NOTE_REF.match(tok):
+        return tok
+    if tok in ("*", "-", "+") or _skipped(tok):
+        return SKIP
+    if tok.upper() == "AP":
+        return ("pass",) * 3
+    return (call_of(tok.rstrip("!?")),)
+
+
 def _auction(tokens: list[str], notes: dict[str, str]) -> tuple[list[str], dict[int, str]]:
     calls: list[str] = []
     alerts: dict[int, str] = {}
     for tok in tokens:
-        m = _NOTE_REF.match(tok)
-        if m:
-            if calls:
-                alerts[len(calls) - 1] = notes.get(m.group(1), f"note {m.group(1)}")
-            continue
-        if tok in ("*", "-", "+") or tok.startswith(("$", "^")) or set(tok) <= set("!?"):
-            continue
-        if tok.upper() == "AP":
-            calls += ["pass"] * 3
-            continue
-        calls.append(normalise_call(tok.rstrip("!?")))
+        read = _call_token(tok)
+        if isinstance(read, tuple):
+            calls += read
+        elif read != SKIP and calls:
+            ref = read[1:-1]
+            alerts[len(calls) - 1] = notes.get(ref, f"note {ref}")
     return calls, alerts
+
+
+@lru_cache(maxsize=4096)
+def _play_token(tok: str) -> int | str | None:
+    """A ``Play`` token: its card, ``None`` for a missing one (``-``), or ``SKIP``; once per
+    spelling met."""
+    if _NOTE_REF.match(tok) or _skipped(tok):
+        return SKIP
+    return None if tok in ("-", "+") else suit_rank_card(tok.rstrip("!?"))
 
 
 def _play_rows(tokens: list[str]) -> list[list[int | None]]:
@@ -131,9 +159,10 @@ def _play_rows(tokens: list[str]) -> list[list[int | None]]:
     for tok in tokens:
         if tok == "*":
             break
-        if _NOTE_REF.match(tok) or tok.startswith(("$", "^")) or set(tok) <= set("!?"):
+        card = _play_token(tok)
+        if card == SKIP:
             continue
-        row.append(None if tok in ("-", "+") else suit_rank_card(tok.rstrip("!?")))
+        row.append(card)  # type: ignore[arg-type]
         if len(row) == 4:
             rows.append(row)
             row = []
@@ -146,74 +175,104 @@ def convert(game: PbnGame, tags: dict[str, str]) -> tuple[dict[str, Any], dict[s
     """(game key fields, deal fields) of one PBN game, raising ``PbnError`` with the reason."""
     sections = {KNOWN.get(k.lower(), k): v for k, v in game.sections.items()}
     players = seat_players([_value(tags.get(t)) for t in SEAT_TAGS])
-    board_text = _value(tags.get("Board"))
-    board = ascii_int(board_text, "Board") if board_text and board_text.isdigit() else None
-    dealer_text = _value(tags.get("Dealer"))
-    if dealer_text is not None:
-        dealer = parse_seat(dealer_text)
-    elif board is not None:
-        dealer = board_dealer(board)
-    else:
-        raise PbnError("no Dealer tag and no Board number to take the dealer from")
+    board, dealer = _board_and_dealer(tags)
     deal: dict[str, Any] = {"dealer": players[dealer]}
     if board is not None:
         deal["board"] = board
     vul = _value(tags.get("Vulnerable"))
     if vul is not None:
         deal["vulnerable"] = parse_vulnerable(vul)
-    deal_text = _value(tags.get("Deal"))
-    if deal_text is not None:
-        first, _, rest = deal_text.partition(":")
-        parts = rest.split()
-        if len(parts) != 4:
-            raise PbnError(f"Deal {deal_text!r} does not have four hands")
-        start = parse_seat(first)
-        hands: list[int | None] = [None] * 4
-        for i, h in enumerate(parts):
-            hands[(start + i) % 4] = None if h == "-" else parse_hand(h, dotted=True)
-        full = complete_hands(hands)
-        if all(h is not None for h in full):
-            deal["hands"] = {players[s]: hand_names(h or 0) for s, h in enumerate(full)}
-    notes = _notes(game)
+    _hands(tags, players, deal)
     if sections.get("Auction") is not None and "Auction" in tags:
-        first_caller = parse_seat(tags["Auction"])
-        if first_caller != dealer:
-            raise PbnError(f"Auction starts with {SEATS[first_caller]}, the dealer is "
-                           f"{SEATS[dealer]}")
-        calls, alerts = _auction(sections["Auction"], notes)
-        deal["auction"] = [{"player": players[(dealer + i) % 4], "call": c}
-                           for i, c in enumerate(calls)]
-        if alerts:
-            deal["alerts"] = alerts
-    contract_text = _value(tags.get("Contract"))
-    contract = parse_contract_tag(contract_text) if contract_text else None
-    declarer_text = _value(tags.get("Declarer"))
-    if contract is not None:
-        if declarer_text is None:
-            raise PbnError(f"Contract {contract_text!r} without a Declarer")
-        declarer = parse_seat(declarer_text.lstrip("^"))
-        deal["contract"] = contract
-        deal["declarer"] = players[declarer]
-        result = _value(tags.get("Result"))
-        if result is not None:
-            r = result.lstrip("^")
-            if r != result:
-                deal["irregular"] = True
-            if not is_ascii_int(r):
-                raise PbnError(f"Result {result!r} is not a number of tricks")
-            deal["tricks"] = int(r)
-        if sections.get("Play") and _value(tags.get("Play")):
-            leader = parse_seat(tags["Play"])
-            rows = _play_rows(sections["Play"])
-            order, _ = play_from_columns(rows, leader, contract)
-            deal["play"] = [[players[s], format_card(c)] for s, c in order]
-    elif contract_text is None and _value(tags.get("Result")) is not None and not tags.get(
-        "Contract", ""
-    ).strip():
-        raise PbnError("a Result without a Contract")
+        _auction_section(tags["Auction"], sections["Auction"], _notes(game), dealer, players,
+                         deal)
+    _result(tags, sections, players, deal)
     score = _value(tags.get("Score"))
     if score is not None:
         deal["score_ns"] = _score_ns(score)
+    event = _table(tags, deal)
+    return {"players": players, "event": event, "started_at": _date(tags.get("Date"))}, deal
+
+
+def _board_and_dealer(tags: dict[str, str]) -> tuple[int | None, int]:
+    """The board number (``None`` when not a number) and the dealer: the ``Dealer`` tag, else
+    the board's (bridge.md 6)."""
+    board_text = _value(tags.get("Board"))
+    board = ascii_int(board_text, "Board") if board_text and board_text.isdigit() else None
+    dealer_text = _value(tags.get("Dealer"))
+    if dealer_text is not None:
+        return board, parse_seat(dealer_text)
+    if board is not None:
+        return board, board_dealer(board)
+    raise PbnError("no Dealer tag and no Board number to take the dealer from")
+
+
+def _hands(tags: dict[str, str], players: list[str], deal: dict[str, Any]) -> None:
+    """``Deal "N:..."``: the four hands by player, when all four are known (one ``-``
+    inferred)."""
+    deal_text = _value(tags.get("Deal"))
+    if deal_text is None:
+        return
+    first, _, rest = deal_text.partition(":")
+    parts = rest.split()
+    if len(parts) != 4:
+        raise PbnError(f"Deal {deal_text!r} does not have four hands")
+    start = parse_seat(first)
+    hands: list[int | None] = [None] * 4
+    for i, h in enumerate(parts):
+        hands[(start + i) % 4] = None if h == "-" else parse_hand(h, dotted=True)
+    full = complete_hands(hands)
+    if all(h is not None for h in full):
+        deal["hands"] = {players[s]: hand_names(h or 0) for s, h in enumerate(full)}
+
+
+def _auction_section(first: str, tokens: list[str], notes: dict[str, str], dealer: int,
+                     players: list[str], deal: dict[str, Any]) -> None:
+    """The ``Auction`` section from its first caller (the dealer), with its notes' alerts."""
+    first_caller = parse_seat(first)
+    if first_caller != dealer:
+        raise PbnError(f"Auction starts with {SEATS[first_caller]}, the dealer is "
+                       f"{SEATS[dealer]}")
+    calls, alerts = _auction(tokens, notes)
+    deal["auction"] = [{"player": players[(dealer + i) % 4], "call": c}
+                       for i, c in enumerate(calls)]
+    if alerts:
+        deal["alerts"] = alerts
+
+
+def _result(tags: dict[str, str], sections: dict[str, list[str]], players: list[str],
+            deal: dict[str, Any]) -> None:
+    """Contract, declarer, tricks (``Result``; a leading ``^`` marks it irregular) and the play
+    in played order."""
+    contract_text = _value(tags.get("Contract"))
+    contract = parse_contract_tag(contract_text) if contract_text else None
+    if contract is None:
+        if contract_text is None and _value(tags.get("Result")) is not None and not tags.get(
+                "Contract", "").strip():
+            raise PbnError("a Result without a Contract")
+        return
+    declarer_text = _value(tags.get("Declarer"))
+    if declarer_text is None:
+        raise PbnError(f"Contract {contract_text!r} without a Declarer")
+    deal["contract"] = contract
+    deal["declarer"] = players[parse_seat(declarer_text.lstrip("^"))]
+    result = _value(tags.get("Result"))
+    if result is not None:
+        r = result.lstrip("^")
+        if r != result:
+            deal["irregular"] = True
+        if not is_ascii_int(r):
+            raise PbnError(f"Result {result!r} is not a number of tricks")
+        deal["tricks"] = int(r)
+    if sections.get("Play") and _value(tags.get("Play")):
+        order, _ = play_from_columns(_play_rows(sections["Play"]), parse_seat(tags["Play"]),
+                                     contract)
+        deal["play"] = played(order, players)
+
+
+def _table(tags: dict[str, str], deal: dict[str, Any]) -> str | None:
+    """The deal's match (``Match``, else the teams and stage) and room; returns the event
+    (Event / Section / Stage Round)."""
     home, visit = _value(tags.get("HomeTeam")), _value(tags.get("VisitTeam"))
     stage = " ".join(x for x in (_value(tags.get("Stage")), _value(tags.get("Round"))) if x)
     if _value(tags.get("Match")):
@@ -223,10 +282,9 @@ def convert(game: PbnGame, tags: dict[str, str]) -> tuple[dict[str, Any], dict[s
     room = _value(tags.get("Room")) or _value(tags.get("Table"))
     if room:
         deal["room"] = room
-    event = " / ".join(
+    return " / ".join(
         x for x in (_value(tags.get("Event")), _value(tags.get("Section")), stage or None) if x
     ) or None
-    return {"players": players, "event": event, "started_at": _date(tags.get("Date"))}, deal
 
 
 def _date(value: str | None) -> str | None:

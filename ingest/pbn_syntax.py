@@ -10,7 +10,7 @@ it stands in the file. Comments (``;`` to end of line, ``{ ... }`` possibly over
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 
 _TAG_OPEN = re.compile(r'\[\s*([A-Za-z0-9_]{1,64})\s*"')
@@ -60,6 +60,8 @@ class PbnGame:
     notes: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    identity: set[str] = field(default_factory=set)
+    """The ``IDENTITY_TAGS`` the game has (lower case)."""
 
     def tag(self, name: str) -> str | None:
         for k, v in self.tags:
@@ -83,87 +85,150 @@ def split_games(text: str) -> Iterator[PbnGame]:
     an error naming the lines skipped),
     and a tag that a game already has starts the next game (two games without an empty line
     between them, 2.3)."""
-    game: PbnGame | None = None
-    current: str | None = None
-    brace_from = 0  # line of an open { comment, 0 when none
-    after_empty = False  # inside a comment: the line before was empty
+    splitter = _Splitter()
     for no, raw in enumerate(text.splitlines(), start=1):
+        yield from splitter.line(no, raw)
+    yield from splitter.end()
+
+
+_PLAIN_TAG = re.compile(r'\s*\[\s*([A-Za-z0-9_]{1,64})\s*"([^"\\]*)"\s*\]\s*')
+"""A line that is one tag pair and nothing else, its value without escapes (most lines of a
+PBN file): read at once, as the scan of ``_Splitter.scan`` would read it."""
+_SPECIAL = re.compile(r'[\[\]{};]')
+"""What a line of section tokens only does not hold (tags, comments)."""
+
+
+class _Splitter:
+    """The state of :func:`split_games` between lines: the game being read, its section, and
+    an open ``{`` comment."""
+
+    def __init__(self) -> None:
+        self.game: PbnGame | None = None
+        self.current: str | None = None
+        """The tag whose section the next tokens belong to."""
+        self.brace_from = 0
+        """Line of an open ``{`` comment, 0 when none."""
+        self.after_empty = False
+        """Inside a comment: the line before was empty."""
+
+    def _done(self) -> Iterator[PbnGame]:
+        if self.game is not None:
+            yield self.game
+        self.game, self.current = None, None
+
+    def _started(self, no: int) -> PbnGame:
+        if self.game is None:
+            self.game = PbnGame(no)
+        return self.game
+
+    def line(self, no: int, raw: str) -> Iterator[PbnGame]:
         line = raw
-        if brace_from:
-            end = line.find("}")
-            starts = _GAME_START.match(line) or (after_empty and _TAG_LINE.match(line))
-            after_empty = not line.strip()
-            if end < 0 and not starts:
-                if game is not None:
-                    game.lines.append(raw)
-                continue
-            if end < 0:  # unclosed: the comment stops short of this game's tags
-                if game is None:
-                    game = PbnGame(brace_from)
-                game.errors.append(f"line {brace_from}: a {{ comment is not closed; lines "
-                                   f"{brace_from}-{no - 1} skipped")
-                yield game
-                game, current = None, None
-                end = -1
-            brace_from = 0
-            line = line[end + 1:]
+        if self.brace_from:
+            rest = yield from self._in_comment(no, raw)
+            if rest is None:
+                return
+            line = rest
         if not raw.strip():  # an empty line ends a game (2.3); the end of a comment does not
-            if game is not None and game.tags:
-                yield game
-                game, current = None, None
-            continue
+            if self.game is not None and self.game.tags:
+                yield from self._done()
+            return
         if not line.strip():
-            if game is not None:
-                game.lines.append(raw)
-            continue
+            if self.game is not None:
+                self.game.lines.append(raw)
+            return
         if line.startswith("%"):
-            continue
+            return
+        tag = _PLAIN_TAG.fullmatch(line)
+        if tag is not None:
+            yield from self._tag(no, raw, line.find("["), tag.group(1), tag.group(2))
+        elif _SPECIAL.search(line) is None:
+            self._tokens(no, line.split())
+        else:
+            yield from self.scan(no, raw, line)
+        if self.game is not None:
+            self.game.lines.append(raw)
+
+    def _in_comment(self, no: int, raw: str) -> Generator[PbnGame, None, str | None]:
+        """A line inside an open ``{`` comment: what follows the comment's end on it, or
+        ``None`` when the whole line is comment. An unclosed comment ends before a line that
+        starts a game's tags (the game it opened in gets the error)."""
+        end = raw.find("}")
+        starts = _GAME_START.match(raw) or (self.after_empty and _TAG_LINE.match(raw))
+        self.after_empty = not raw.strip()
+        if end < 0 and not starts:
+            if self.game is not None:
+                self.game.lines.append(raw)
+            return None
+        if end < 0:  # unclosed: the comment stops short of this game's tags
+            self._started(self.brace_from).errors.append(
+                f"line {self.brace_from}: a {{ comment is not closed; lines "
+                f"{self.brace_from}-{no - 1} skipped")
+            yield from self._done()
+        self.brace_from = 0
+        return raw[end + 1:]
+
+    def _tag(self, no: int, raw: str, pos: int, name: str, value: str) -> Iterator[PbnGame]:
+        """A tag pair at ``pos`` of the line: a tag the game already has starts the next game."""
+        lower = name.lower()
+        game = self.game
+        if game is not None and lower in game.identity:
+            game.lines.append(raw[:pos])  # the next game starts here
+            yield from self._done()
+        game = self._started(no)
+        if lower == "note":
+            game.notes.append(value)  # a note does not interrupt its section
+        else:
+            game.tags.append((name, value))
+            if lower in IDENTITY_TAGS:
+                game.identity.add(lower)
+            self.current = name
+            game.sections.setdefault(name, [])
+
+    def _tokens(self, no: int, tokens: list[str]) -> None:
+        """Section tokens: they belong to the section of the last tag."""
+        game = self._started(no)
+        if self.current is None:
+            game.errors.extend(f"line {no}: token {t[:40]!r} before any tag" for t in tokens)
+        else:
+            game.sections[self.current].extend(tokens)
+
+    def scan(self, no: int, raw: str, line: str) -> Iterator[PbnGame]:
+        """A line of tags, tokens and comments read from left to right."""
         pos = 0
         while pos < len(line):
             ch = line[pos]
             if ch.isspace():
                 pos += 1
-                continue
-            if ch == ";":
+            elif ch == ";":
                 break
-            if ch == "{":
+            elif ch == "{":
                 end = line.find("}", pos)
                 if end < 0:
-                    brace_from, after_empty = no, False
+                    self.brace_from, self.after_empty = no, False
                     break
                 pos = end + 1
-                continue
-            tag = match_tag(line, pos)
-            if tag is not None and game is not None and tag[0].lower() in IDENTITY_TAGS and any(
-                    k.lower() == tag[0].lower() for k, _ in game.tags):
-                game.lines.append(raw[:pos])  # the next game starts here
-                yield game
-                game, current = None, None
-            if game is None:
-                game = PbnGame(no)
-            if tag is not None:
-                name, value, pos = tag[0], _unescape(tag[1]), tag[2]
-                if name.lower() == "note":
-                    game.notes.append(value)  # a note does not interrupt its section
-                else:
-                    game.tags.append((name, value))
-                    current = name
-                    game.sections.setdefault(name, [])
-                continue
-            m = _TOKEN.match(line, pos)
-            if m is None:
-                game.errors.append(f"line {no}: unexpected {line[pos:pos + 20]!r}")
-                pos += 1
-                continue
-            if current is None:
-                game.errors.append(f"line {no}: token {m.group(0)[:40]!r} before any tag")
+            elif (tag := match_tag(line, pos)) is not None:
+                yield from self._tag(no, raw, pos, tag[0], _unescape(tag[1]))
+                pos = tag[2]
             else:
-                game.sections[current].append(m.group(0))
-            pos = m.end()
-        if game is not None:
-            game.lines.append(raw)
-    if brace_from and game is not None:
-        game.errors.append(f"line {brace_from}: a {{ comment is not closed; the rest of the "
-                           "file skipped")
-    if game is not None and (game.tags or game.errors):
-        yield game
+                pos = self._token(no, line, pos)
+
+    def _token(self, no: int, line: str, pos: int) -> int:
+        """The token at ``pos`` (or an error for a character none may start with); where the
+        scan goes on."""
+        game = self._started(no)
+        m = _TOKEN.match(line, pos)
+        if m is None:
+            game.errors.append(f"line {no}: unexpected {line[pos:pos + 20]!r}")
+            return pos + 1
+        self._tokens(no, [m.group(0)])
+        return m.end()
+
+    def end(self) -> Iterator[PbnGame]:
+        """The last game, at the end of the text."""
+        game = self.game
+        if self.brace_from and game is not None:
+            game.errors.append(f"line {self.brace_from}: a {{ comment is not closed; the rest "
+                               "of the file skipped")
+        if game is not None and (game.tags or game.errors):
+            yield game

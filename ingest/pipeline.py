@@ -49,6 +49,8 @@ in one batch of 32 MiB (before plain batches stayed bytes, docs/ingest.md "Speed
 55 MiB of Python heap in one batch. Score-sheet files reach ``BATCH`` first."""
 PROGRESS_EVERY = 2_000
 """Records between two progress reports on the reference path (the fast path reports per batch)."""
+LOOKUP_EVERY = 2_000
+"""Records of a reader (other than JSON Lines) whose games are looked up in one query."""
 KEEP_ISSUES = 100
 """Issues kept in a ``FileReport`` (all of them are in the ``quarantine`` table)."""
 
@@ -198,6 +200,24 @@ class _FileLoad:
         if game_id in self.stored_games:
             return self.stored_games[game_id]
         return store.stored_game(self.conn, game_id)
+
+    def looked_up(self, items: Iterator[Raw | Issue]) -> Iterator[Raw | Issue]:
+        """A reader's records, ``LOOKUP_EVERY`` at a time, with the stored games their
+        ``game_id``s name looked up in one query per group (not one per game)."""
+        group: list[Raw | Issue] = []
+        for item in items:
+            group.append(item)
+            if len(group) >= LOOKUP_EVERY:
+                yield from self._with_games(group)
+                group = []
+        yield from self._with_games(group)
+
+    def _with_games(self, group: list[Raw | Issue]) -> Iterator[Raw | Issue]:
+        ids = {g for it in group if isinstance(it, Raw)
+               and isinstance(g := it.data.get("game_id"), str) and g}
+        self.stored_games = store.stored_games(self.conn, ids)
+        yield from group
+        self.stored_games = {}
 
     def __len__(self) -> int:
         return len(self.games) + len(self.deals) + len(self.issues) + sum(
@@ -703,7 +723,7 @@ def _load_file(
                     on_record(report.records, done)
         else:
             since = 0  # bytes read since the last flush
-            for item in guarded(reader.read(path), source):
+            for item in load.looked_up(guarded(reader.read(path), source)):
                 report.records += 1
                 if isinstance(item, Raw):
                     done += len(item.text) + 1

@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from endplay.parsers import lin as endplay_lin
 
+from bench.bench_bridge import single_tables
 from ingest.lin import READER, parse_result
 from model.bridge.contracts import parse_contract
 from model.problems import Code
@@ -122,3 +124,20 @@ def test_substitution_mid_file() -> None:
     got = validate(READER.read_text(text, "sub.lin", "sub"))
     assert not got.issues and len(got.deals) == 2
     assert [g.players[2] for g, _, _ in got.deals] == ["s1", "s2"]
+
+
+@pytest.mark.parametrize("name", ["00001.lin", "15474.lin"])
+def test_single_table_form_holds_the_same_boards(name: str) -> None:
+    """The bench times endplay and this reader on the Vugraph files written as single-table
+    LIN (bench/bench_bridge.py ``single_tables``): they hold the same boards, players, hands,
+    calls and cards as the Vugraph file."""
+    text = (LIN / name).read_text(encoding="utf-8")
+    single = single_tables(text)
+    whole = [r.data for r in READER.read_text(text, name) if hasattr(r, "data")]
+    parts = [r.data for r in READER.read_text(single, name) if hasattr(r, "data")]
+    fields = ("board", "room", "dealer", "hands", "auction", "play", "claim")
+    assert [[d.get(f) for f in fields] for d in parts if d["record"] == "deal"] == [
+        [d.get(f) for f in fields] for d in whole if d["record"] == "deal"]
+    assert [g["players"] for g in parts if g["record"] == "game"] == [
+        g["players"] for g in whole if g["record"] == "game"]
+    assert len(endplay_lin.loads(single.replace("\n", ""))) == single.count("pn|")

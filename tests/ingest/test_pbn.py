@@ -211,3 +211,35 @@ def test_golden_file() -> None:
     assert [json.loads(json.dumps(r.data)) for r in items] == expected  # type: ignore[union-attr]
     got = validate(items)
     assert not got.issues and len(got.deals) == 2
+
+
+def test_stored_games_are_looked_up_once_per_group(tmp_path: Path, monkeypatch) -> None:
+    """A reader's games are asked of the database in one query per ``LOOKUP_EVERY`` records,
+    never one per game, and a second version of the file finds every game it stored."""
+    from ingest import pipeline, store
+
+    calls = {"one": 0, "many": 0}
+    one, many = store.stored_game, store.stored_games
+
+    def count_one(*args: object) -> object:
+        calls["one"] += 1
+        return one(*args)  # type: ignore[arg-type]
+
+    def count_many(*args: object) -> object:
+        calls["many"] += 1
+        return many(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "stored_game", count_one)
+    monkeypatch.setattr(store, "stored_games", count_many)
+    monkeypatch.setattr(pipeline, "LOOKUP_EVERY", 100)
+    text = (EP / "pbn" / "example2.pbn").read_text(encoding="utf-8")
+    first = tmp_path / "a.pbn"
+    first.write_text(text, encoding="utf-8")
+    [report] = pipeline.ingest_paths([first], tmp_path / "t.duckdb")
+    assert report.records > 300 and report.quarantined == 0
+    assert calls == {"one": 0, "many": -(-report.records // 100)}
+    again = tmp_path / "b.pbn"
+    again.write_text("% a second version\n" + text, encoding="utf-8")
+    [second] = pipeline.ingest_paths([again], tmp_path / "t.duckdb")
+    assert second.stored == 0 and second.duplicates == report.records
+    assert calls["one"] == 0
