@@ -258,12 +258,29 @@ def too_wide(row: dict[str, object], schema: dict[str, Any]) -> str | None:
     """Why ``row`` does not fit its frame's integer columns (a number a reader took from a
     file, such as a bridge board of 2**31), or ``None``."""
     bad = []
-    for name, value in row.items():
-        bounds = int_range(schema.get(name))
-        if bounds is not None and isinstance(value, int) and not (
-                bounds[0] <= value <= bounds[1]):
+    for name, bounds in _bounded(schema).items():
+        value = row.get(name)
+        if isinstance(value, int) and not bounds[0] <= value <= bounds[1]:
             bad.append(f"{name}: {shown(value)} is out of range ({bounds[0]}..{bounds[1]})")
     return "; ".join(bad) or None
+
+
+_BOUNDED: dict[int, tuple[dict[str, Any], dict[str, tuple[int, int]]]] = {}
+"""The integer columns of the frame schemas met, by the schema's identity (the schema is kept
+with them, so an identity is never mistaken; at most ``_KEPT`` schemas)."""
+_KEPT = 64
+
+
+def _bounded(schema: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    """The integer columns of ``schema`` with the values each holds, worked out once per schema."""
+    known = _BOUNDED.get(id(schema))
+    if known is None or known[0] is not schema:
+        if len(_BOUNDED) >= _KEPT:
+            _BOUNDED.clear()
+        known = (schema, {name: bounds for name, dtype in schema.items()
+                          if (bounds := int_range(dtype)) is not None})
+        _BOUNDED[id(schema)] = known
+    return known[1]
 
 
 def problem_message(problems: list[Problem]) -> str:
