@@ -16,9 +16,10 @@ from model.bridge.contracts import NOTRUMP, TRUMP_SUIT, Contract, ContractError,
 from model.bridge.records import BridgeDeal, BridgeGame
 from model.bridge.score import duplicate_score_ns
 from model.bridge.seats import SEATS, board_vulnerable, left_of, partner
+from model.card_batch import replayed_batch
 from model.cards import ACE, DECK_52, JACK, KING, QUEEN, TEN, CardError, format_card
 from model.problems import Code, Problem
-from model.replay_kernel import Play, Replayed, batch_check
+from model.replay_kernel import Play, Replayed
 from model.tricks import card_index, cards_mask, replay
 
 FAULTS = {
@@ -325,7 +326,7 @@ class BridgePlay:
         return out
 
 
-check_batch = batch_check(before_play)
+check_batch = replayed_batch(before_play)
 """Many deals at once (``Variant.check_batch``): :func:`before_play` deal by deal, every play
 of the batch in one call of the compiled replay."""
 

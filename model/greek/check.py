@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
+from model.card_batch import replayed_batch
 from model.cards import ACES, DECK_32, SUIT_LETTERS, CardSet, format_cards
 from model.greek.auction import AuctionResult, ladder_bid, run_auction
 from model.greek.contracts import NT, allowed, format_contract, ladder_index, parse_contract
@@ -32,7 +33,7 @@ from model.greek.play import (
 )
 from model.greek.records import GreekDeal, GreekGame
 from model.problems import Code, Problem
-from model.replay_kernel import Play, Replayed, batch_check, moves
+from model.replay_kernel import Play, Replayed, moves
 from model.tricks import card_index, cards_mask
 
 SEVEN_D, EIGHT_D = card_index("7D"), card_index("8D")
@@ -473,6 +474,6 @@ class GreekPlay:
         return None
 
 
-check_batch = batch_check(before_play)
+check_batch = replayed_batch(before_play)
 """Many deals at once (``Variant.check_batch``): :func:`before_play` deal by deal, every play
 of the batch in one call of the compiled replay."""
