@@ -28,7 +28,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from model.balkan import check as balkan_check
 from model.base import DealBase, GameBase
+from model.card_batch import cards_pass
+from model.russian import check as russian_check
+from model.swabian import check as swabian_check
 from model.variants import registered
 from model.variants import variant as lookup
 from sim.drivers import SIMULATED, simulator
@@ -143,3 +147,56 @@ def test_broken_plays_are_found(variant: str) -> None:
                 _break_play(rng, 3, b)  # a card played twice: never legal
                 broken.append((game, v.deal_model.model_validate(b)))
     assert broken and v.valid_deals(broken) == [False] * len(broken)
+
+
+COLUMNS = {"balkan": balkan_check, "swabian": swabian_check, "russian": russian_check}
+"""The variants whose ``check_batch`` reads the cards in columns (``model/card_batch.py``)."""
+CARD_BREAKS = (0, 1, 2, 3, 4, 5, 6, 12, 17, 18, 19, 23)
+"""The changes of ``tests/ingest/test_columnar.py`` that touch the cards (23: none)."""
+
+
+@pytest.mark.parametrize("variant", sorted(COLUMNS))
+def test_legal_deals_are_settled_by_the_columns(variant: str) -> None:
+    """Not vacuous: every legal deal with cards gets a layout and its cards pass the columns,
+    without ``before_play``."""
+    v, check = lookup(variant), COLUMNS[variant]
+    laid = []
+    for setting in range(len(RULES.get(variant, [()]))):
+        for game, deals in _games(variant, setting, 1):
+            for d in deals:
+                deal = v.deal_model.model_validate(d)
+                problems, layout = check.layout(game, deal)
+                assert not problems
+                if deal.hands is not None:
+                    assert layout is not None, d
+                    laid.append((len(laid), deal, layout))
+    assert laid and cards_pass(laid) == [True] * len(laid)
+
+
+@pytest.mark.parametrize("variant", sorted(COLUMNS))
+@settings(deadline=None, max_examples=20)
+@given(data=st.data())
+def test_the_columns_say_what_check_says_of_broken_cards(variant: str,
+                                                         data: st.DataObject) -> None:
+    """One game's deals in one batch (so many share a rules key), some with their cards or play
+    broken: hands, talon, discard, a card of the play, its players (records.md 1.2)."""
+    v = lookup(variant)
+    setting = data.draw(st.integers(0, len(RULES.get(variant, [()])) - 1))
+    game, deals = data.draw(st.sampled_from(_games(variant, setting, data.draw(st.integers(0, 3)))))
+    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    pairs = []
+    for d in deals:
+        d = json.loads(json.dumps(d))
+        if rng.random() < 0.1 and d.get("discard") and d.get("hands"):
+            other = rng.choice(sorted(p for p in d["hands"] if p != d.get("declarer")))
+            d["discard"] = rng.sample(d["hands"][other], 2)  # cards the declarer never held
+        elif rng.random() < 0.5:
+            _mutate(rng, rng.choice(CARD_BREAKS), d, [json.dumps({"players": game.players})])
+        elif rng.random() < 0.5:
+            _break_play(rng, rng.randrange(6), d)
+        try:
+            pairs.append((game, v.deal_model.model_validate(d)))
+        except (ValidationError, ValueError, TypeError):
+            continue
+    want = [not v.check_deal(g, deal) for g, deal in pairs]
+    assert v.valid_deals(pairs) == want
