@@ -53,11 +53,12 @@ NO_CARD = -1
 
 
 def _two_letter_table() -> np.ndarray:
-    """Codes by the two bytes of every two-letter card name (``CARD_NAMES``), else NO_CARD."""
-    table = np.full((256, 256), NO_CARD, dtype=np.int8)
+    """Codes by the two bytes of every two-letter card name (``CARD_NAMES``) read as one
+    little-endian 16-bit number, else NO_CARD."""
+    table = np.full(1 << 16, NO_CARD, dtype=np.int8)
     for name, code in CARD_NAMES.items():
         if len(name) == 2:
-            table[ord(name[0]), ord(name[1])] = code
+            table[ord(name[0]) | ord(name[1]) << 8] = code
     return table
 
 
@@ -69,8 +70,7 @@ def card_codes(names: Sequence[str]) -> np.ndarray:
     pass over the joined names when they are all two ASCII letters, as records write them."""
     text = "".join(names)
     if len(text) == 2 * len(names) and text.isascii():
-        pairs = np.frombuffer(text.encode("ascii"), dtype=np.uint8).reshape(-1, 2)
-        return TWO_LETTERS[pairs[:, 0], pairs[:, 1]].astype(np.int64)
+        return TWO_LETTERS[np.frombuffer(text.encode("ascii"), dtype="<u2")].astype(np.int64)
     return np.fromiter(map(CARD_NAMES.get, names, repeat(NO_CARD)), dtype=np.int64,
                        count=len(names))
 

@@ -30,9 +30,10 @@ from pydantic import ValidationError
 
 from model.balkan import check as balkan_check
 from model.base import DealBase, GameBase
-from model.card_batch import cards_pass
+from model.card_batch import card_codes, cards_pass
 from model.russian import check as russian_check
 from model.swabian import check as swabian_check
+from model.tricks import CARD_NAMES
 from model.variants import registered
 from model.variants import variant as lookup
 from sim.drivers import SIMULATED, simulator
@@ -200,3 +201,13 @@ def test_the_columns_say_what_check_says_of_broken_cards(variant: str,
             continue
     want = [not v.check_deal(g, deal) for g, deal in pairs]
     assert v.valid_deals(pairs) == want
+
+
+def test_card_codes_read_every_spelling_of_model_tricks() -> None:
+    """Through the two-letter table when every name has two letters, else name by name; a name
+    that is not a card reads as -1 (``model/tricks.py`` ``CARD_NAMES``)."""
+    two = [n for n in CARD_NAMES if len(n) == 2]
+    assert card_codes(two).tolist() == [CARD_NAMES[n] for n in two]
+    every = [*CARD_NAMES, "ZZ", "1S", "A", "AS "]
+    assert card_codes(every).tolist() == [CARD_NAMES.get(n, -1) for n in every]
+    assert card_codes(["AS", "ZZ", "é1"]).tolist() == [CARD_NAMES["AS"], -1, -1]
