@@ -161,7 +161,7 @@ def test_legal_deals_are_settled_by_the_columns(variant: str) -> None:
     """Not vacuous: every legal deal with cards gets a layout and its cards pass the columns,
     without ``before_play``."""
     v, check = lookup(variant), COLUMNS[variant]
-    laid = []
+    laid: list[tuple[int, Any, Any]] = []
     for setting in range(len(RULES.get(variant, [()]))):
         for game, deals in _games(variant, setting, 1):
             for d in deals:
