@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import partial
 from itertools import chain, repeat
-from operator import attrgetter
+from operator import attrgetter, is_
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -154,6 +154,8 @@ def batch_check(split: Split, rules: Rules, key: Key,
 
 
 _CALL = attrgetter("player", "call")
+_DEALT = attrgetter("hands", "talon", "discard")
+_PLAY = attrgetter("play")
 
 
 def items(field: Mapping[str, object] | None) -> tuple[tuple[str, object], ...] | None:
@@ -238,13 +240,17 @@ def _dealt(deals: Sequence[Any], lay: _Layouts, ids: dict[str, int],
     play by holder ``(n, HOLDERS)`` (the declarer's after his discard) and the talon's first two
     cards ``(n, 2)``."""
     n = len(deals)
-    dealt = [deal.hands or {} for deal in deals]
+    dealt, talons, discards = map(list, zip(*map(_DEALT, deals), strict=True))
+    if None in dealt:
+        dealt = [h or {} for h in dealt]
     held = np.fromiter(map(len, dealt), dtype=np.int64, count=n)
     names = list(chain.from_iterable(dealt))
-    talons = [deal.talon or () for deal in deals]
-    discards = [deal.discard for deal in deals]
-    lists = [*chain.from_iterable(h.values() for h in dealt), *talons,
-             *(d or () for d in discards)]
+    if None in talons:
+        talons = [t or () for t in talons]
+    missing = np.fromiter(map(is_, discards, repeat(None)), dtype=bool, count=n)
+    if missing.any():
+        discards = [d or () for d in discards]
+    lists = [*chain.from_iterable(map(dict.values, dealt)), *talons, *discards]
     masks, lengths, distinct, codes, starts = _masks(lists)
     m = len(names)
     owner = np.repeat(np.arange(n), held)
@@ -264,7 +270,7 @@ def _dealt(deals: Sequence[Any], lay: _Layouts, ids: dict[str, int],
     ok &= (np.bitwise_or.reduce(hands, axis=1) | talon) == deck
     ok &= np.bitwise_count(hands).sum(axis=1) + t_distinct == np.bitwise_count(deck)
     ok &= _discarded(lay, hands, talon, masks[m + n:], lengths[m + n:], distinct[m + n:],
-                     np.array([d is None for d in discards]))
+                     missing)
     first = codes[np.minimum(starts[m:m + n], max(len(codes) - 1, 0))] if len(codes) else held
     second = codes[np.minimum(starts[m:m + n] + 1, max(len(codes) - 1, 0))] if len(codes) \
         else held
@@ -307,7 +313,9 @@ def _played(deals: Sequence[Any], lay: _Layouts, ids: dict[str, int], ok: np.nda
     if not len(todo):
         return result
     of = lay.of[todo]
-    plays = [deals[j].play or () for j in todo.tolist()]
+    plays = list(map(_PLAY, map(deals.__getitem__, todo.tolist())))
+    if None in plays:
+        plays = [p or () for p in plays]
     lengths = np.fromiter(map(len, plays), dtype=np.int64, count=len(plays))
     flat = list(chain.from_iterable(chain.from_iterable(plays)))
     cards = card_codes(flat[1::2])
