@@ -39,9 +39,11 @@ from model.replay_kernel import (
     OK,
     OUT,
     PARAMS,
+    PLAYED,
     SHORT,
     STATUS,
     TAKEN,
+    TRICKS,
     Split,
     compiled,
     replay_many,
@@ -83,9 +85,10 @@ class Layout(NamedTuple):
     discard is two cards of the hand of ``holders[declarer]`` and the talon, and that hand at
     the play is the rest. ``seats`` are the players of the play in seat order (indices into
     ``holders``, none: no play to replay); ``row`` is the kernel's parameters in those seats
-    (``Play.row``). The variant accepts the kernel's answer when each seat won its ``taken``
-    tricks and the play ended where the rules end it (``ended``; else only without a fault),
-    in whole tricks when ``whole``."""
+    (``Play.row``). The variant accepts the kernel's answer when the play ended where the rules
+    end it (``ended``; else only without a fault), in whole tricks when ``whole``, and each
+    seat won its ``taken`` tricks; or, with a ``side``, when those seats won ``side_tricks``
+    over all the tricks, or over fewer could still win them in the tricks left (a claim)."""
 
     holders: tuple[str, ...]
     hand_size: int
@@ -103,6 +106,8 @@ class Layout(NamedTuple):
     order the record lists them (``Play.lead_suits``, russian.md 4)."""
     talon_pair: bool | None = None
     """Whether the talon must be two cards of one rank (True), must not be (False), or either."""
+    side: tuple[int, ...] = ()
+    side_tricks: int = 0
 
 
 Rules = Callable[[Any, Any], tuple[Sequence[object], Layout | None]]
@@ -211,10 +216,12 @@ class _Layouts:
         self.rows = np.array([x.row or (0,) * PARAMS for x in distinct],
                              dtype=np.int64).reshape(-1, PARAMS)
         (self.k, self.in_play, self.hand_size, self.talon_size, self.deck, self.declarer,
-         self.talon_leads) = np.array(
+         self.talon_leads, self.side_tricks) = np.array(
             [(len(x.holders), len(x.seats), x.hand_size, x.talon_size, x.deck,
-              x.declarer if x.discard else -1, x.talon_leads) for x in distinct],
-            dtype=np.int64).reshape(-1, 7).T
+              x.declarer if x.discard else -1, x.talon_leads, x.side_tricks) for x in distinct],
+            dtype=np.int64).reshape(-1, 8).T
+        self.side = np.array([[s in x.side for s in range(HOLDERS)] for x in distinct],
+                             dtype=bool).reshape(-1, HOLDERS)
         self.ended, self.whole, self.pair_wanted, self.pair_barred = np.array(
             [(x.ended, x.whole, x.talon_pair is not False, x.talon_pair is not True)
              for x in distinct], dtype=bool).reshape(-1, 4).T
@@ -326,7 +333,14 @@ def _played(deals: Sequence[Any], lay: _Layouts, ids: dict[str, int], ok: np.nda
     out = _replayed(lay, of, hands[todo], leads[todo], offsets, seats, cards)
     good &= np.where(lay.ended[of], out[:, STATUS] == OK, out[:, STATUS] <= SHORT)
     good &= ~lay.whole[of] | (lengths % np.maximum(lay.in_play[of], 1) == 0)
-    good &= (out[:, TAKEN:TAKEN + HOLDERS] == lay.taken[of]).all(axis=1)
+    taken = out[:, TAKEN:TAKEN + HOLDERS]
+    side = lay.side[of]
+    won = (taken * side).sum(axis=1)
+    left = lay.rows[of, TRICKS] - out[:, PLAYED]
+    wanted = lay.side_tricks[of]
+    good &= np.where(side.any(axis=1),
+                     np.where(left == 0, won == wanted, (won <= wanted) & (wanted <= won + left)),
+                     (taken == lay.taken[of]).all(axis=1))
     for j, g in zip(todo.tolist(), good.tolist(), strict=True):
         result[j] = g
     return result

@@ -30,6 +30,7 @@ from pydantic import ValidationError
 
 from model.balkan import check as balkan_check
 from model.base import DealBase, GameBase
+from model.bridge import check as bridge_check
 from model.card_batch import card_codes, cards_pass
 from model.russian import check as russian_check
 from model.swabian import check as swabian_check
@@ -150,7 +151,8 @@ def test_broken_plays_are_found(variant: str) -> None:
     assert broken and v.valid_deals(broken) == [False] * len(broken)
 
 
-COLUMNS = {"balkan": balkan_check, "swabian": swabian_check, "russian": russian_check}
+COLUMNS = {"balkan": balkan_check, "swabian": swabian_check, "russian": russian_check,
+           "bridge-rubber": bridge_check, "bridge-duplicate": bridge_check}
 """The variants whose ``check_batch`` reads the cards in columns (``model/card_batch.py``)."""
 CARD_BREAKS = (0, 1, 2, 3, 4, 5, 6, 12, 17, 18, 19, 23)
 """The changes of ``tests/ingest/test_columnar.py`` that touch the cards (23: none)."""
@@ -188,7 +190,12 @@ def test_the_columns_say_what_check_says_of_broken_cards(variant: str,
     pairs = []
     for d in deals:
         d = json.loads(json.dumps(d))
-        if rng.random() < 0.1 and d.get("discard") and d.get("hands"):
+        if rng.random() < 0.2 and isinstance(d.get("tricks"), int) and d.get("play"):
+            # a claim after a late trick, agreeing with the result or not, in reach or not
+            d["tricks"] = min(13, max(0, d["tricks"] + rng.choice([0, 0, -2, -1, 1, 2])))
+            d["claim"] = d["tricks"] + rng.choice([0, 0, 0, 1])
+            del d["play"][4 * rng.randrange(9, 13) + rng.choice([0, 0, 1]):]
+        elif rng.random() < 0.1 and d.get("discard") and d.get("hands"):
             other = rng.choice(sorted(p for p in d["hands"] if p != d.get("declarer")))
             d["discard"] = rng.sample(d["hands"][other], 2)  # cards the declarer never held
         elif rng.random() < 0.5:
