@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import partial
 from itertools import chain, repeat
-from operator import attrgetter, is_
+from operator import attrgetter, is_, itemgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -176,6 +176,21 @@ def items(field: Mapping[str, object] | None) -> tuple[tuple[str, object], ...] 
 def calls(auction: Sequence[Any] | None) -> tuple[tuple[str, str], ...] | None:
     """A record's auction as (player, call) pairs, part of a :data:`Key`."""
     return None if auction is None else tuple(map(_CALL, auction))
+
+
+_PLAYER = attrgetter("player")
+
+
+def names_in(deal: Any, fields: Sequence[str], play: bool) -> set[str]:
+    """Every name a deal record mentions, but its dealer's: declarer, the names of ``fields``
+    (mappings by player), the auction's callers and, with ``play``, the play's players."""
+    names = set(chain.from_iterable(getattr(deal, f) or () for f in fields))
+    if deal.declarer is not None:
+        names.add(deal.declarer)
+    names.update(map(_PLAYER, deal.auction or ()))
+    if play:
+        names.update(map(itemgetter(0), deal.play or ()))
+    return names
 
 
 def replayed_batch(split: Split) -> Callable[[Sequence[tuple[Any, Any]]], list[bool]]:

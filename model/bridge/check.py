@@ -17,7 +17,7 @@ from model.bridge.contracts import NOTRUMP, TRUMP_SUIT, Contract, ContractError,
 from model.bridge.records import BridgeDeal, BridgeGame
 from model.bridge.score import duplicate_score_ns
 from model.bridge.seats import SEATS, board_vulnerable, left_of, partner
-from model.card_batch import Layout, batch_check, calls, items
+from model.card_batch import Layout, batch_check, calls, items, names_in
 from model.cards import ACE, DECK_52, JACK, KING, QUEEN, TEN, CardError, format_card
 from model.problems import Code, Problem
 from model.replay_kernel import Play, Replayed
@@ -159,6 +159,8 @@ def _names(game: BridgeGame, deal: BridgeDeal, play_names: bool = True) -> list[
     """Every name is a player of the game (the play's too, unless the caller reads them)."""
     problems: list[Problem] = []
     seat = set(game.players)
+    if deal.dealer in seat and names_in(deal, ("hands", "honours"), play_names) <= seat:
+        return problems
 
     def name_ok(name: str, what: str) -> None:
         if name not in seat:

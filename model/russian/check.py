@@ -11,7 +11,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
-from model.card_batch import Layout, batch_check, calls, items
+from model.card_batch import Layout, batch_check, calls, items, names_in
 from model.cards import DECK_32, CardError, CardSet, format_card_symbol, iter_cards
 from model.problems import Code, Problem, once_per_input
 from model.replay_kernel import Play, Replayed, moves
@@ -34,6 +34,9 @@ def _names(game: RussianGame, deal: RussianDeal, play_names: bool = True) -> lis
     """Every name is a player of the game; with four the dealer sits out (1). The play's names
     too, unless the caller reads them itself."""
     known = set(game.players)
+    named = names_in(deal, ("hands", "tricks", "defence"), play_names)
+    if deal.dealer in known and named <= known and (len(known) != 4 or deal.dealer not in named):
+        return []
     used: list[tuple[str, str]] = [("dealer", deal.dealer)]
     if deal.declarer is not None:
         used.append(("declarer", deal.declarer))

@@ -12,7 +12,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
-from model.card_batch import Layout, batch_check, calls, items
+from model.card_batch import Layout, batch_check, calls, items, names_in
 from model.cards import (
     DECK_32,
     CardError,
@@ -39,6 +39,9 @@ def german(cards: int) -> str:
 def _names(game: SwabianGame, deal: SwabianDeal, play_names: bool = True) -> list[Problem]:
     """Every name is a player of the game (the play's too, unless the caller reads them)."""
     known = set(game.players)
+    if deal.dealer in known and names_in(deal, ("hands", "tricks", "contra", "defence"),
+                                         play_names) <= known:
+        return []
     seen: list[tuple[str, str]] = [("dealer", deal.dealer)]
     if deal.declarer is not None:
         seen.append(("declarer", deal.declarer))
