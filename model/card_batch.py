@@ -1,8 +1,9 @@
 """The cards of a batch of deals as columns: every check of the cards in array operations.
 
-A variant's ``check_batch`` (``model/variant.py``) asks its rules deal by deal only what they say
-without the cards (``Layout``: names, contract, defence, tricks, auction, who holds a hand, who
-leads, the trump, where the play stops); the cards of the whole batch are then read here at
+A variant's ``check_batch`` (``model/variant.py``) asks its rules only what they say without the
+cards (``Layout``: names, contract, defence, tricks, auction, who holds a hand, who leads, the
+trump, where the play stops), once per distinct ``key`` of the batch (deals that agree on
+everything the rules read get one answer); the cards of the whole batch are then read here at
 once, with no Python per card:
 
 - every card name of the batch (hands, talon, discard, play) is joined into one text and read as
@@ -13,8 +14,8 @@ once, with no Python per card:
   (records.md 1.2); the discard is two cards of the declarer's hand and the talon, and his hand
   at the play is the rest;
 - the play's players become seats by comparing name ids, and every play of the batch is replayed
-  by the compiled kernel (``model/replay_kernel.py``) in one call; the variant's play judges the
-  kernel's answer (the recorded tricks, a claim ...).
+  by the compiled kernel (``model/replay_kernel.py``) in one call; its answer is judged as the
+  layout says (the recorded tricks of each seat, or a side's tricks and a claim).
 
 A deal passes only when every step passes; any other deal (a problem, an unusual shape, a card
 the table cannot read) is judged by the variant's ``before_play`` and the kernel, the reference
