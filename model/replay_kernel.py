@@ -267,24 +267,6 @@ Split = Callable[[Any, Any], tuple[Sequence[object], CardPlay | None]]
 replay (None when there is none to replay)."""
 
 
-def batch_check(split: Split) -> Callable[[Sequence[tuple[Any, Any]]], list[bool]]:
-    """A variant's ``check_batch`` (``model/variant.py``) from its rules: for each (game, deal),
-    no problem of the rules and, where there is a play, a replay the variant accepts; the plays
-    of the whole batch in one call of the kernel."""
-
-    def check_batch(pairs: Sequence[tuple[Any, Any]]) -> list[bool]:
-        found = [split(game, deal) for game, deal in pairs]
-        ok = [not problems for problems, _ in found]
-        todo = [(i, cards) for i, (problems, cards) in enumerate(found)
-                if not problems and cards is not None]
-        for (i, cards), replayed in zip(todo, replay_many([c.play for _, c in todo]),
-                                        strict=True):
-            ok[i] = cards.accepts(replayed)
-        return ok
-
-    return check_batch
-
-
 def moves(play: Sequence[tuple[str, str]], seat: Mapping[str, int],
           ) -> tuple[Sequence[int], Sequence[int]]:
     """A recorded play (player, card name) as the kernel's seats (-1: a name not in ``seat``)

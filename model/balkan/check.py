@@ -8,8 +8,9 @@ the defence's fifth trick, Bettel at the declarer's first: balkan.md 6).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, replace
+from functools import cache
 
 from model.balkan.auction import CallError, run_auction
 from model.balkan.contracts import (
@@ -26,9 +27,10 @@ from model.balkan.contracts import (
 )
 from model.balkan.params import BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
+from model.card_batch import Layout, batch_check, calls, items
 from model.cards import DECK_32, CardError, count, format_cards, parse_cards
 from model.problems import Code, Problem, once_per_input
-from model.replay_kernel import Play, Replayed, batch_check, moves
+from model.replay_kernel import Play, Replayed, moves
 from model.tricks import card_index, legal_cards, trick_winner
 
 judged_auction = once_per_input(run_auction, CallError)
@@ -94,27 +96,80 @@ def check_deal(game: BalkanGame, deal: BalkanDeal) -> list[Problem]:
 def before_play(game: BalkanGame, deal: BalkanDeal) -> tuple[list[Problem], BalkanPlay | None]:
     """Every problem of the deal but the replay's, and the play to replay (None: nothing to
     replay). :func:`check_deal` replays it in Python, ``check_batch`` with the kernel."""
-    strangers = _strangers(game, deal)
+    found = _rules(game, deal)
+    if isinstance(found, list):
+        return found, None
+    active, contract, players_in, probs = found
+    return _with_cards(game, deal, active, contract, players_in, probs)
+
+
+def layout(game: BalkanGame, deal: BalkanDeal) -> tuple[list[Problem], Layout | None]:
+    """:func:`before_play` without the cards, for ``check_batch``: every problem the rules find
+    without them (the play's names are seats of the columns), and what the cards must be
+    (``model/card_batch.py``); None for a deal without hands (the reference is quick there)."""
+    if deal.hands is None:
+        return [], None
+    found = _rules(game, deal, play_names=False)
+    if isinstance(found, list):
+        return found, None
+    active, contract, players_in, probs = found
+    if probs:
+        return probs, None
+    problem = _against_auction(game, deal, active)
+    if problem is not None:
+        return [problem], None
+    if contract is None or deal.declarer is None:
+        return [], Layout(tuple(active), 10, 2, DECK_32)
+    if contract.igra and deal.discard:
+        return [IGRA_DISCARD], None
+    declarer = active.index(deal.declarer)
+    discard = not contract.igra and deal.discard is not None
+    if deal.play is None or not players_in:
+        return [], Layout(tuple(active), 10, 2, DECK_32, declarer=declarer, discard=discard)
+    if not contract.igra and deal.discard is None:
+        return [NO_DISCARD], None
+    judge = _balkan_play(game, deal, active, contract, players_in, {})
+    tricks = deal.tricks or {}
+    return [], Layout(tuple(active), 10, 2, DECK_32, tuple(active.index(p) for p in judge.order),
+                      judge.kernel.row(), tuple(tricks[p] for p in judge.order),
+                      declarer=declarer, discard=discard)
+
+
+def rules_key(game: BalkanGame, deal: BalkanDeal) -> Hashable:
+    """What :func:`layout` reads of a deal besides its game's players and rules."""
+    return (deal.dealer, deal.declarer, deal.contract, items(deal.defence),
+            items(deal.kontra), items(deal.tricks),
+            deal.discard is None, not deal.discard, deal.play is None,
+            None if deal.hands is None else tuple(deal.hands),
+            calls(deal.auction))
+
+
+
+def _rules(game: BalkanGame, deal: BalkanDeal, play_names: bool = True,
+           ) -> list[Problem] | tuple[list[str], Contract | None, list[str], list[Problem]]:
+    """The rules without the cards (2-6): a problem that ends the check, or the players dealt
+    in, the contract, the players in the play and the problems found so far."""
+    strangers = _strangers(game, deal, play_names)
     if strangers:
-        return strangers, None
+        return strangers
     active = active_players(game, deal.dealer)
     if deal.declarer is None:
         probs = [] if deal.tricks is None else [
             Problem(Code.TRICK_COUNT, "tricks given but nobody declared")]
-        return _with_cards(game, deal, active, None, [], probs)
+        return active, None, [], probs
     if deal.declarer not in active:
         return [Problem(Code.UNKNOWN_PLAYER,
-                        f"declarer {deal.declarer!r} is the dealer, who sits out this deal")], None
+                        f"declarer {deal.declarer!r} is the dealer, who sits out this deal")]
     try:
         contract = parse_contract(deal.contract or "", game.rules)
     except ContractError as exc:
-        return [Problem(Code.ILLEGAL_CONTRACT, str(exc))], None
+        return [Problem(Code.ILLEGAL_CONTRACT, str(exc))]
     defenders = defenders_of(active, deal.declarer)
     defence = deal.defence or {}
     if set(defence) != set(defenders):
         return [Problem(Code.ILLEGAL_DEFENCE,
                         f"defence must name exactly the defenders {defenders!r}, got "
-                        f"{sorted(defence)!r}")], None
+                        f"{sorted(defence)!r}")]
     probs = _decisions(contract, defence) + _kontra(deal, defenders, game.rules)
     mode = mode_of(deal)
     players_in = [deal.declarer] + [p for p in defenders
@@ -125,20 +180,22 @@ def before_play(game: BalkanGame, deal: BalkanDeal) -> tuple[list[Problem], Balk
         if mode == "nokontra" and not game.rules.pik_needs_kontra:
             probs.append(Problem(Code.TRICK_COUNT,
                                  "Pik without tricks: pik_needs_kontra is off, it must be played"))
-        return _with_cards(game, deal, active, contract, [], probs)
+        return active, contract, [], probs
     found, cards_too = _tricks(deal, contract, players_in)
     if not cards_too:
-        return probs + found, None
-    return _with_cards(game, deal, active, contract, players_in, probs + found)
+        return probs + found
+    return active, contract, players_in, probs + found
 
 
-def _strangers(game: BalkanGame, deal: BalkanDeal) -> list[Problem]:
-    """Every name the deal mentions is a player of the game."""
+def _strangers(game: BalkanGame, deal: BalkanDeal, play_names: bool = True) -> list[Problem]:
+    """Every name the deal mentions is a player of the game (the play's names too, unless the
+    caller reads them itself)."""
     names = set(game.players)
     mentioned = [deal.dealer, *([deal.declarer] if deal.declarer else [])]
     for field in (deal.defence, deal.kontra, deal.tricks, deal.hands):
         mentioned += list(field or {})
-    mentioned += [p for p, _ in deal.play or ()]
+    if play_names:
+        mentioned += [p for p, _ in deal.play or ()]
     bad = sorted({p for p in mentioned if p not in names})
     return [Problem(Code.UNKNOWN_PLAYER, f"not players of the game: {bad!r}")] if bad else []
 
@@ -244,27 +301,15 @@ def _check_cards(game: BalkanGame, deal: BalkanDeal, active: list[str], contract
                              f"{format_cards(union & ~DECK_32)}"))
     if probs:
         return probs, None
-    rules = game.rules
-    if deal.auction is not None:
-        res = judged_auction(tuple(active), tuple((c.player, c.call) for c in deal.auction),
-                             rules)
-        if isinstance(res, Exception):
-            return [Problem(Code.AUCTION, str(res))], None
-        if res.winner != deal.declarer:
-            return [Problem(Code.AUCTION,
-                            f"the auction is won by {res.winner!r}, the deal names "
-                            f"{deal.declarer!r}")], None
-        if deal.contract is not None and deal.contract not in res.allowed:
-            return [Problem(Code.CONTRACT_NOT_ALLOWED,
-                            f"contract {deal.contract!r} not allowed after this auction; "
-                            f"allowed: {sorted(res.allowed)!r} (4: not lower than the bid)")], None
+    problem = _against_auction(game, deal, active)
+    if problem is not None:
+        return [problem], None
     if contract is None or deal.declarer is None:
         return probs, None
     d = deal.declarer
     if contract.igra:
         if deal.discard:
-            probs.append(Problem(Code.DISCARD,
-                                 "igra is played without the talon: no discard (4)"))
+            probs.append(IGRA_DISCARD)
     elif deal.discard is not None:
         try:
             disc = parse_cards(deal.discard)
@@ -281,10 +326,39 @@ def _check_cards(game: BalkanGame, deal: BalkanDeal, active: list[str], contract
     if deal.play is None or not players_in or earlier:
         return probs, None
     if not contract.igra and deal.discard is None:
-        return [*probs, Problem(Code.DISCARD, "the play is given but the discard is missing")], None
+        return [*probs, NO_DISCARD], None
+    return probs, _balkan_play(game, deal, active, contract, players_in, hands)
+
+
+IGRA_DISCARD = Problem(Code.DISCARD, "igra is played without the talon: no discard (4)")
+NO_DISCARD = Problem(Code.DISCARD, "the play is given but the discard is missing")
+
+
+def _against_auction(game: BalkanGame, deal: BalkanDeal, active: list[str]) -> Problem | None:
+    """The recorded auction (4), when there is one: legal, won by the declarer, the contract
+    one it allows."""
+    if deal.auction is None:
+        return None
+    res = judged_auction(tuple(active), tuple((c.player, c.call) for c in deal.auction),
+                         game.rules)
+    if isinstance(res, Exception):
+        return Problem(Code.AUCTION, str(res))
+    if res.winner != deal.declarer:
+        return Problem(Code.AUCTION, f"the auction is won by {res.winner!r}, the deal names "
+                                     f"{deal.declarer!r}")
+    if deal.contract is not None and deal.contract not in res.allowed:
+        return Problem(Code.CONTRACT_NOT_ALLOWED,
+                       f"contract {deal.contract!r} not allowed after this auction; "
+                       f"allowed: {sorted(res.allowed)!r} (4: not lower than the bid)")
+    return None
+
+
+def _balkan_play(game: BalkanGame, deal: BalkanDeal, active: list[str], contract: Contract,
+                 players_in: list[str], hands: dict[str, int]) -> BalkanPlay:
+    assert deal.declarer is not None
     order = tuple(p for p in active if p in players_in)
-    leader = first_leader(active, d, contract.number, players_in, rules)
-    return probs, BalkanPlay(deal, order, hands, leader, contract)
+    leader = first_leader(active, deal.declarer, contract.number, players_in, game.rules)
+    return BalkanPlay(deal, order, hands, leader, contract)
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,15 +375,19 @@ class BalkanPlay:
     contract: Contract
 
     @property
+    def kernel(self) -> Play:
+        """The compiled replay's rules of this play (``model/replay_kernel.py``), without the
+        hands and the cards."""
+        assert self.deal.declarer is not None
+        return _kernel(len(self.order), self.order.index(self.leader), self.contract.trump,
+                       self.order.index(self.deal.declarer), self.contract.number)
+
+    @property
     def play(self) -> Play:
         """The play as the compiled replay takes it (``model/replay_kernel.py``)."""
-        seat = {p: i for i, p in enumerate(self.order)}
-        assert self.deal.declarer is not None
-        won, lost = play_stops(self.contract.number)
-        who, cards = moves(self.deal.play or (), seat)
-        return Play([self.hands[p] for p in self.order], who, cards, seat[self.leader],
-                    self.contract.trump, must_trump=True, declarer=seat[self.deal.declarer],
-                    stop_won=won, stop_lost=lost)
+        who, cards = moves(self.deal.play or (), {p: i for i, p in enumerate(self.order)})
+        return replace(self.kernel, hands=[self.hands[p] for p in self.order], seats=who,
+                       cards=cards)
 
     def accepts(self, replayed: Replayed) -> bool:
         return replayed.ended and dict(zip(self.order, replayed.taken, strict=True)) == dict(
@@ -366,6 +444,15 @@ class BalkanPlay:
         return []
 
 
-check_batch = batch_check(before_play)
-"""Many deals at once (``Variant.check_batch``): :func:`before_play` deal by deal, every play
-of the batch in one call of the compiled replay."""
+@cache
+def _kernel(seats: int, leader: int, trump: int | None, declarer: int, number: int) -> Play:
+    """The compiled replay's rules of a Balkan play (6): follow suit, trump when void, the play
+    stops where :func:`play_stops` says."""
+    won, lost = play_stops(number)
+    return Play((0,) * seats, (), (), leader, trump, must_trump=True, declarer=declarer,
+                stop_won=won, stop_lost=lost)
+
+
+check_batch = batch_check(before_play, layout, rules_key)
+"""Many deals at once (``Variant.check_batch``): :func:`layout` deal by deal, the cards of the
+batch in columns (``model/card_batch.py``); :func:`before_play` where they cannot settle."""

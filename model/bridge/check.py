@@ -8,17 +8,19 @@ replay with its claim. A stated ``score_ns`` of a duplicate deal is checked agai
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Hashable
+from dataclasses import dataclass, replace
+from functools import cache, lru_cache
 
 from model.bridge.auction import AuctionResult, run_auction
 from model.bridge.contracts import NOTRUMP, TRUMP_SUIT, Contract, ContractError, parse_contract
 from model.bridge.records import BridgeDeal, BridgeGame
 from model.bridge.score import duplicate_score_ns
 from model.bridge.seats import SEATS, board_vulnerable, left_of, partner
+from model.card_batch import Layout, batch_check, calls, items, names_in
 from model.cards import ACE, DECK_52, JACK, KING, QUEEN, TEN, CardError, format_card
 from model.problems import Code, Problem
-from model.replay_kernel import Play, Replayed, batch_check
+from model.replay_kernel import Play, Replayed
 from model.tricks import card_index, cards_mask, replay
 
 FAULTS = {
@@ -82,7 +84,7 @@ def before_play(game: BridgeGame, deal: BridgeDeal) -> tuple[list[Problem], Brid
         except ContractError as exc:
             return [Problem(Code.ILLEGAL_CONTRACT, str(exc))], None
     if game.variant == "bridge-duplicate" and deal.vulnerable is None and deal.board is None:
-        problems.append(Problem(Code.SCHEMA, "a duplicate deal needs its board or vulnerable"))
+        problems.append(NO_BOARD)
     hands = seat_hands(game, deal)
     if hands is not None:
         problems += _deck(game, hands)
@@ -98,10 +100,67 @@ def before_play(game: BridgeGame, deal: BridgeDeal) -> tuple[list[Problem], Brid
     return problems, cards
 
 
-def _names(game: BridgeGame, deal: BridgeDeal) -> list[Problem]:
-    """Every name is a player of the game."""
+NO_BOARD = Problem(Code.SCHEMA, "a duplicate deal needs its board or vulnerable")
+
+
+def layout(game: BridgeGame, deal: BridgeDeal) -> tuple[list[Problem], Layout | None]:
+    """:func:`before_play` without the cards, for ``check_batch``: every problem the rules find
+    without them (the play's names are seats of the columns), and what the cards must be
+    (``model/card_batch.py``); None for a deal without hands, or with stated honours, an opening
+    lead or a claim other than the result (the reference reads those against the cards)."""
+    if deal.hands is None or deal.honours is not None or deal.lead is not None:
+        return [], None
+    problems = _names(game, deal, play_names=False)
+    if problems:
+        return problems, None
+    contract: Contract | None = None
+    if deal.contract is not None:
+        try:
+            contract = parse_contract(deal.contract)
+        except ContractError as exc:
+            return [Problem(Code.ILLEGAL_CONTRACT, str(exc))], None
+    if game.variant == "bridge-duplicate" and deal.vulnerable is None and deal.board is None:
+        return [NO_BOARD], None
+    if deal.auction is not None:
+        problems = _auction(game, deal, contract)
+        if problems:
+            return problems, None
+    declarer = game.players.index(deal.declarer) if deal.declarer is not None else None
+    problems = _after_play(game, deal, contract, declarer, None)
+    if problems:
+        return problems, None
+    players = tuple(game.players)
+    if contract is None or declarer is None or deal.play is None:
+        return [], Layout(players, 13, 0, DECK_52)
+    if deal.claim is not None and deal.claim != deal.tricks:
+        return [], None
+    assert deal.tricks is not None
+    return [], Layout(players, 13, 0, DECK_52, (0, 1, 2, 3),
+                      _kernel(left_of(declarer), TRUMP_SUIT[contract.denom]).row(), ended=False,
+                      side=(declarer, partner(declarer)), side_tricks=deal.tricks)
+
+
+def rules_key(game: BridgeGame, deal: BridgeDeal) -> Hashable:
+    """What :func:`layout` reads of a (game, deal) besides its game's players and rules."""
+    return (game.variant, deal.dealer, deal.declarer, deal.contract, deal.board, deal.vulnerable,
+            deal.claim, deal.tricks, deal.score_ns, deal.lead, items(deal.honours),
+            None if deal.hands is None else tuple(deal.hands), deal.play is None,
+            calls(deal.auction))
+
+
+@cache
+def _kernel(leader: int, trump: int | None) -> Play:
+    """The compiled replay's rules of a bridge play (3): left of declarer leads, follow suit,
+    no obligation to trump, thirteen tricks."""
+    return Play((0, 0, 0, 0), (), (), leader, trump, must_trump=False, tricks=13)
+
+
+def _names(game: BridgeGame, deal: BridgeDeal, play_names: bool = True) -> list[Problem]:
+    """Every name is a player of the game (the play's too, unless the caller reads them)."""
     problems: list[Problem] = []
     seat = set(game.players)
+    if deal.dealer in seat and names_in(deal, ("hands", "honours"), play_names) <= seat:
+        return problems
 
     def name_ok(name: str, what: str) -> None:
         if name not in seat:
@@ -117,8 +176,9 @@ def _names(game: BridgeGame, deal: BridgeDeal) -> list[Problem]:
             name_ok(name, what)
     for call in deal.auction or ():
         name_ok(call.player, "caller")
-    for name, _ in deal.play or ():
-        name_ok(name, "player of a card")
+    if play_names:
+        for name, _ in deal.play or ():
+            name_ok(name, "player of a card")
     return problems
 
 
@@ -270,9 +330,9 @@ class BridgePlay:
     @property
     def play(self) -> Play:
         """The play as the compiled replay takes it (``model/replay_kernel.py``)."""
-        return Play(self.hands, [s for s, _ in self.moves], [c for _, c in self.moves],
-                    left_of(self.declarer), TRUMP_SUIT[self.contract.denom], must_trump=False,
-                    tricks=13)
+        return replace(_kernel(left_of(self.declarer), TRUMP_SUIT[self.contract.denom]),
+                       hands=self.hands, seats=[s for s, _ in self.moves],
+                       cards=[c for _, c in self.moves])
 
     def accepts(self, replayed: Replayed) -> bool:
         return replayed.fault is None and not self._result(list(replayed.taken)) \
@@ -325,9 +385,10 @@ class BridgePlay:
         return out
 
 
-check_batch = batch_check(before_play)
-"""Many deals at once (``Variant.check_batch``): :func:`before_play` deal by deal, every play
-of the batch in one call of the compiled replay."""
+check_batch = batch_check(before_play, layout, rules_key)
+"""Many deals at once (``Variant.check_batch``): :func:`layout` once per distinct
+:func:`rules_key`, the cards of the batch in columns (``model/card_batch.py``);
+:func:`before_play` where they cannot settle."""
 
 
 def _score(

@@ -14,10 +14,12 @@ hand plus the talon minus the discard.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
 from operator import itemgetter
 
+from model.card_batch import Layout, batch_check, calls, items
 from model.cards import ACES, DECK_32, SUIT_LETTERS, CardSet, format_cards
 from model.greek.auction import AuctionResult, ladder_bid, run_auction
 from model.greek.contracts import NT, allowed, format_contract, ladder_index, parse_contract
@@ -32,7 +34,7 @@ from model.greek.play import (
 )
 from model.greek.records import GreekDeal, GreekGame
 from model.problems import Code, Problem
-from model.replay_kernel import Play, Replayed, batch_check, moves
+from model.replay_kernel import Play, Replayed, moves
 from model.tricks import card_index, cards_mask
 
 SEVEN_D, EIGHT_D = card_index("7D"), card_index("8D")
@@ -73,12 +75,55 @@ def before_play(game: GreekGame, deal: GreekDeal) -> tuple[list[Problem], GreekP
     return problems, _play(game, active, order, lead, deal, hands, talon, problems)
 
 
+def layout(game: GreekGame, deal: GreekDeal) -> tuple[list[Problem], Layout | None]:
+    """:func:`before_play` without the cards, for ``check_batch``: every problem the rules find
+    without them (the play's names are seats of the columns), and what the cards must be
+    (``model/card_batch.py``); None where the cards decide more than the columns read (no hands
+    or talon, four aces, the first deal under ``first_bidder_by_7d``, a declarer's play without
+    his discard): the reference judges those."""
+    stray_discard = deal.declarer is None and deal.discard is not None
+    plays_undiscarded = deal.declarer is not None and deal.discard is None and deal.play
+    if (deal.hands is None or deal.talon is None or deal.four_aces or stray_discard
+            or plays_undiscarded or (game.rules.first_bidder_by_7d and deal.deal_no == 1)):
+        return [], None
+    problems = _names(game, deal, play_names=False) + _flags(game, deal)
+    if problems:
+        return problems, None
+    active = active_players(game, deal.dealer)
+    order = players_in_play(active, deal, game.rules) if _defence(active, deal, problems) else None
+    if order is not None:
+        _tricks(order, deal, problems)
+    lead = _auction(game, active, deal, None, problems)
+    if problems:
+        return problems, None
+    declarer = -1 if deal.declarer is None else active.index(deal.declarer)
+    dealt = Layout(active, 10, 2, DECK_32, declarer=declarer, discard=deal.discard is not None)
+    if deal.play is None or order is None:
+        return [], dealt
+    cards = _play(game, active, order, lead, deal, None, None, problems)
+    if cards is None:
+        return problems, None
+    tricks = deal.tricks or {}
+    return [], dealt._replace(seats=tuple(active.index(p) for p in cards.order),
+                              row=cards.kernel.row(),
+                              taken=tuple(tricks[p] for p in cards.order))
+
+
+def rules_key(game: GreekGame, deal: GreekDeal) -> Hashable:
+    """What :func:`layout` reads of a (game, deal) besides its game's players and rules."""
+    return (deal.dealer, deal.declarer, deal.contract, items(deal.defence), items(deal.tricks),
+            deal.four_aces, deal.preliminary, deal.conceded, deal.deal_no == 1,
+            None if deal.hands is None else tuple(deal.hands), deal.talon is None,
+            deal.discard is None, deal.play is None, calls(deal.auction))
+
+
 def _add(problems: list[Problem], code: Code, message: str) -> None:
     problems.append(Problem(code, message))
 
 
-def _names(game: GreekGame, deal: GreekDeal) -> list[Problem]:
-    """Every name is a player of the game; with four players the dealer sits out (3, 14)."""
+def _names(game: GreekGame, deal: GreekDeal, play_names: bool = True) -> list[Problem]:
+    """Every name is a player of the game; with four players the dealer sits out (3, 14). The
+    play's names too, unless the caller reads them itself."""
     known = set(game.players)
     if len(known) == 3:  # fast path: nobody sits out, so all that matters is that names are known
         used = {deal.dealer, *(deal.defence or ()), *(deal.tricks or ()), *(deal.hands or ())}
@@ -86,7 +131,7 @@ def _names(game: GreekGame, deal: GreekDeal) -> list[Problem]:
             used.add(deal.declarer)
         if deal.auction:
             used.update(c.player for c in deal.auction)
-        if deal.play:
+        if deal.play and play_names:
             used.update(map(itemgetter(0), deal.play))
         if used <= known:
             return []
@@ -97,7 +142,7 @@ def _names(game: GreekGame, deal: GreekDeal) -> list[Problem]:
         ("tricks", deal.tricks or {}),
         ("hands", deal.hands or {}),
         ("auction", {c.player for c in deal.auction or ()}),
-        ("play", {p for p, _ in deal.play or ()}),
+        ("play", {p for p, _ in deal.play or ()} if play_names else set()),
     ]
     problems = [
         Problem(
@@ -445,11 +490,16 @@ class GreekPlay:
     discarded: CardSet
 
     @property
+    def kernel(self) -> Play:
+        """The compiled replay's rules of this play, without the hands and the cards."""
+        return _kernel(len(self.order), self.trump, self.rules.must_overtrump_when_void)
+
+    @property
     def play(self) -> Play:
         """The play as the compiled replay takes it (``model/replay_kernel.py``)."""
         who, cards = moves(self.deal.play or (), {p: i for i, p in enumerate(self.order)})
-        return Play(playing_hands(self.order, self.hands, who, cards), who, cards, 0, self.trump,
-                    must_trump=True, must_overtrump=self.rules.must_overtrump_when_void)
+        return replace(self.kernel, hands=playing_hands(self.order, self.hands, who, cards),
+                       seats=who, cards=cards)
 
     def accepts(self, replayed: Replayed) -> bool:
         got = dict(zip(self.order, replayed.taken, strict=True))
@@ -473,6 +523,14 @@ class GreekPlay:
         return None
 
 
-check_batch = batch_check(before_play)
-"""Many deals at once (``Variant.check_batch``): :func:`before_play` deal by deal, every play
-of the batch in one call of the compiled replay."""
+@cache
+def _kernel(seats: int, trump: int | None, must_overtrump: bool) -> Play:
+    """The compiled replay's rules of a Greek play (7, 14): first hand leads (the next in turn
+    who plays), follow suit, trump when void, overtrump under ``must_overtrump_when_void``."""
+    return Play((0,) * seats, (), (), 0, trump, must_trump=True, must_overtrump=must_overtrump)
+
+
+check_batch = batch_check(before_play, layout, rules_key)
+"""Many deals at once (``Variant.check_batch``): :func:`layout` once per distinct
+:func:`rules_key`, the cards of the batch in columns (``model/card_batch.py``);
+:func:`before_play` where they cannot settle."""

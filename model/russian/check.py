@@ -7,12 +7,14 @@ and cards are recorded, the cards (deck, auction, discard, legal play, replay ==
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, replace
 from functools import cache
 
+from model.card_batch import Layout, batch_check, calls, items, names_in
 from model.cards import DECK_32, CardError, CardSet, format_card_symbol, iter_cards
 from model.problems import Code, Problem, once_per_input
-from model.replay_kernel import Play, Replayed, batch_check, moves
+from model.replay_kernel import Play, Replayed, moves
 from model.russian import auction
 from model.russian.contracts import HALF_WHIST_LEVELS, parse_contract
 from model.russian.play import replay_contract, replay_raspasy
@@ -28,16 +30,21 @@ def symbols(cards: CardSet) -> str:
     return ", ".join(format_card_symbol(c) for c in sorted(iter_cards(cards), reverse=True))
 
 
-def _names(game: RussianGame, deal: RussianDeal) -> list[Problem]:
-    """Every name is a player of the game; with four the dealer sits out (1)."""
+def _names(game: RussianGame, deal: RussianDeal, play_names: bool = True) -> list[Problem]:
+    """Every name is a player of the game; with four the dealer sits out (1). The play's names
+    too, unless the caller reads them itself."""
     known = set(game.players)
+    named = names_in(deal, ("hands", "tricks", "defence"), play_names)
+    if deal.dealer in known and named <= known and (len(known) != 4 or deal.dealer not in named):
+        return []
     used: list[tuple[str, str]] = [("dealer", deal.dealer)]
     if deal.declarer is not None:
         used.append(("declarer", deal.declarer))
     for field in ("hands", "tricks", "defence"):
         used += [(field, p) for p in getattr(deal, field) or {}]
     used += [("auction", c.player) for c in deal.auction or ()]
-    used += [("play", p) for p, _ in deal.play or ()]
+    if play_names:
+        used += [("play", p) for p, _ in deal.play or ()]
     problems = [
         Problem(Code.UNKNOWN_PLAYER, f"{field} names {p!r}, not a player of {game.game_id!r}")
         for field, p in dict.fromkeys(used)
@@ -99,8 +106,8 @@ def _defence(game: RussianGame, deal: RussianDeal, first: str, second: str) -> l
     return []
 
 
-def check_rules(game: RussianGame, deal: RussianDeal) -> list[Problem]:
-    problems = _names(game, deal)
+def check_rules(game: RussianGame, deal: RussianDeal, play_names: bool = True) -> list[Problem]:
+    problems = _names(game, deal, play_names)
     if problems:
         return problems
     n = len(game.players)
@@ -185,14 +192,7 @@ def check_cards(game: RussianGame, deal: RussianDeal,
     seat = {p: i for i, p in enumerate(names)}
     seats = in_deal(n, seat[deal.dealer])
     players = [names[s] for s in seats]
-    problems: list[Problem] = []
-    if deal.auction is not None:
-        won = judged_auction(tuple((seat[c.player], c.call) for c in deal.auction),
-                             tuple(seats), game.rules, tuple(names))
-        if isinstance(won, Exception):
-            problems.append(Problem(Code.AUCTION, str(won)))
-        else:
-            problems += _against_auction(deal, won, names)
+    problems = _auction(game, deal, seat, seats)
     if deal.hands is None and deal.talon is None:
         if deal.play is not None:
             problems.append(
@@ -209,10 +209,74 @@ def check_cards(game: RussianGame, deal: RussianDeal,
             return [*problems, kept], None
         masks[at] = kept
     elif deal.declarer is not None and deal.play is not None:
-        return [*problems, Problem(Code.DISCARD, "a played contract needs the discard (3)")], None
+        return [*problems, NEEDS_DISCARD], None
     if deal.play is None:
         return problems, None
     return problems, RussianPlay(deal, players, masks, talon, game.rules.raspasy_talon_lead)
+
+
+NEEDS_DISCARD = Problem(Code.DISCARD, "a played contract needs the discard (3)")
+
+
+def _auction(game: RussianGame, deal: RussianDeal, seat: dict[str, int],
+             seats: Sequence[int]) -> list[Problem]:
+    """The recorded auction (3), when there is one, and the record against it."""
+    if deal.auction is None:
+        return []
+    names = list(game.players)
+    won = judged_auction(tuple((seat[c.player], c.call) for c in deal.auction), tuple(seats),
+                         game.rules, tuple(names))
+    if isinstance(won, Exception):
+        return [Problem(Code.AUCTION, str(won))]
+    return _against_auction(deal, won, names)
+
+
+def layout(game: RussianGame, deal: RussianDeal) -> tuple[list[Problem], Layout | None]:
+    """:func:`before_play` without the cards, for ``check_batch``: every problem the rules find
+    without them (the play's names are seats of the columns), and what the cards must be
+    (``model/card_batch.py``); None for a deal without hands (the reference is quick there)."""
+    if deal.hands is None or deal.talon is None:
+        return [], None
+    problems = check_rules(game, deal, play_names=False)
+    if problems:
+        return problems, None
+    names = tuple(game.players)
+    seat = {p: i for i, p in enumerate(names)}
+    seats = in_deal(len(names), seat[deal.dealer])
+    problems = _auction(game, deal, seat, seats)
+    if problems:
+        return problems, None
+    players = tuple(names[s] for s in seats)
+    declarer = -1 if deal.declarer is None else players.index(deal.declarer)
+    discard = declarer >= 0 and deal.discard is not None
+    if declarer >= 0 and deal.discard is None and deal.play is not None:
+        return [NEEDS_DISCARD], None
+    if deal.play is None:
+        return [], Layout(players, 10, 2, DECK_32, declarer=declarer, discard=discard)
+    tricks = deal.tricks or {}
+    if set(tricks) != set(players):
+        return [], None
+    leads = 2 if declarer < 0 and game.rules.raspasy_talon_lead else 0
+    trump = None if declarer < 0 else trump_of(deal.contract or "")
+    return [], Layout(players, 10, 2, DECK_32, (0, 1, 2), _kernel(trump).row(),
+                      tuple(tricks[p] for p in players), declarer=declarer, discard=discard,
+                      talon_leads=leads)
+
+
+def rules_key(game: RussianGame, deal: RussianDeal) -> Hashable:
+    """What :func:`layout` reads of a (game, deal) besides its game's players and rules."""
+    return (deal.dealer, deal.declarer, deal.contract, deal.open, items(deal.defence),
+            items(deal.tricks), None if deal.hands is None else tuple(deal.hands),
+            deal.talon is None, deal.discard is None, deal.play is None,
+            calls(deal.auction))
+
+
+
+@cache
+def _kernel(trump: int | None) -> Play:
+    """The compiled replay's rules of a Russian play (4): first hand leads, follow suit, trump
+    when void, all ten tricks."""
+    return Play((0, 0, 0), (), (), 0, trump, must_trump=True)
 
 
 @cache
@@ -245,7 +309,8 @@ class RussianPlay:
         leads: tuple[int, ...] = ()
         if self.deal.declarer is None and self.talon_lead:
             leads = tuple(c >> 4 for c in self.talon[:2])
-        return Play(self.hands, who, cards, 0, self.trump, must_trump=True, lead_suits=leads)
+        return replace(_kernel(self.trump), hands=self.hands, seats=who, cards=cards,
+                       lead_suits=leads)
 
     def accepts(self, replayed: Replayed) -> bool:
         return replayed.ended and dict(zip(self.players, replayed.taken, strict=True)) == dict(
@@ -287,6 +352,7 @@ def before_play(game: RussianGame, deal: RussianDeal) -> tuple[list[Problem], Ru
         return [Problem(Code.DECK, str(exc))], None
 
 
-check_batch = batch_check(before_play)
-"""Many deals at once (``Variant.check_batch``): :func:`before_play` deal by deal, every play
-of the batch in one call of the compiled replay."""
+check_batch = batch_check(before_play, layout, rules_key)
+"""Many deals at once (``Variant.check_batch``): :func:`layout` once per distinct
+:func:`rules_key`, the cards of the batch in columns (``model/card_batch.py``);
+:func:`before_play` where they cannot settle."""

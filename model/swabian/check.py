@@ -8,9 +8,11 @@ Every message a person reads names cards in German ("Herz Ober").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
 
+from model.card_batch import Layout, batch_check, calls, items, names_in
 from model.cards import (
     DECK_32,
     CardError,
@@ -20,7 +22,7 @@ from model.cards import (
     rank_of,
 )
 from model.problems import Code, Problem, once_per_input
-from model.replay_kernel import Play, Replayed, batch_check, moves
+from model.replay_kernel import Play, Replayed, moves
 from model.swabian import auction
 from model.swabian.games import BETTEL, DURCHMARSCH, TRUMP, label, parse_game
 from model.swabian.play import Played, play_stops, replay_play
@@ -34,15 +36,20 @@ def german(cards: int) -> str:
                      for c in sorted(iter_cards(cards), reverse=True))
 
 
-def _names(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
+def _names(game: SwabianGame, deal: SwabianDeal, play_names: bool = True) -> list[Problem]:
+    """Every name is a player of the game (the play's too, unless the caller reads them)."""
     known = set(game.players)
+    if deal.dealer in known and names_in(deal, ("hands", "tricks", "contra", "defence"),
+                                         play_names) <= known:
+        return []
     seen: list[tuple[str, str]] = [("dealer", deal.dealer)]
     if deal.declarer is not None:
         seen.append(("declarer", deal.declarer))
     for field in ("hands", "tricks", "contra", "defence"):
         seen += [(field, p) for p in getattr(deal, field) or {}]
     seen += [("auction", c.player) for c in deal.auction or ()]
-    seen += [("play", p) for p, _ in deal.play or ()]
+    if play_names:
+        seen += [("play", p) for p, _ in deal.play or ()]
     return [
         Problem(Code.UNKNOWN_PLAYER, f"{field} names {p!r}, not a player of {game.game_id!r}")
         for field, p in dict.fromkeys(seen)
@@ -69,8 +76,8 @@ def _tricks(game: SwabianGame, deal: SwabianDeal, number: int) -> list[Problem]:
     return [] if bad is None else [Problem(Code.TRICK_COUNT, f"{bad}: {tricks!r}")]
 
 
-def check_rules(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
-    problems = _names(game, deal)
+def check_rules(game: SwabianGame, deal: SwabianDeal, play_names: bool = True) -> list[Problem]:
+    problems = _names(game, deal, play_names)
     if problems:
         return problems
     rules = game.rules
@@ -167,14 +174,7 @@ def check_cards(game: SwabianGame, deal: SwabianDeal,
     players = list(game.players)
     seat = {p: i for i, p in enumerate(players)}
     vorhand = (seat[deal.dealer] + 1) % 3
-    problems: list[Problem] = []
-    if deal.auction is not None:
-        won = judged_auction(tuple((seat[c.player], c.call) for c in deal.auction), vorhand,
-                             game.rules, tuple(players))
-        if isinstance(won, Exception):
-            problems.append(Problem(Code.AUCTION, str(won)))
-        else:
-            problems += _against_auction(deal, won, players)
+    problems = _auction(game, deal, seat, vorhand)
     if deal.hands is None and deal.talon is None:
         if deal.play is not None:
             problems.append(
@@ -202,7 +202,7 @@ def check_cards(game: SwabianGame, deal: SwabianDeal,
     if not deal.hand:
         if deal.discard is None:
             if deal.play is not None:
-                problems.append(Problem(Code.DISCARD, "a talon game with a play needs the discard"))
+                problems.append(TALON_GAME_DISCARD)
                 return problems, None
         else:
             discard = 0
@@ -224,6 +224,79 @@ def check_cards(game: SwabianGame, deal: SwabianDeal,
     return problems, SwabianPlay(deal, players, masks, vorhand, d, parse_game(deal.contract or ""))
 
 
+def _auction(game: SwabianGame, deal: SwabianDeal, seat: dict[str, int], vorhand: int,
+             ) -> list[Problem]:
+    """The recorded auction (4), when there is one, and the record against it."""
+    if deal.auction is None:
+        return []
+    players = list(game.players)
+    won = judged_auction(tuple((seat[c.player], c.call) for c in deal.auction), vorhand,
+                         game.rules, tuple(players))
+    if isinstance(won, Exception):
+        return [Problem(Code.AUCTION, str(won))]
+    return _against_auction(deal, won, players)
+
+
+TALON_GAME_DISCARD = Problem(Code.DISCARD, "a talon game with a play needs the discard")
+
+
+def layout(game: SwabianGame, deal: SwabianDeal) -> tuple[list[Problem], Layout | None]:
+    """:func:`before_play` without the cards, for ``check_batch``: every problem the rules find
+    without them (the play's names are seats of the columns), and what the cards must be
+    (``model/card_batch.py``); None for a deal without hands or where the record's Kunstwerk
+    is wrong whatever the talon (the reference says why)."""
+    if deal.hands is None or deal.talon is None:
+        return [], None
+    problems = check_rules(game, deal, play_names=False)
+    if problems:
+        return problems, None
+    players = tuple(game.players)
+    seat = {p: i for i, p in enumerate(players)}
+    vorhand = (seat[deal.dealer] + 1) % 3
+    problems = _auction(game, deal, seat, vorhand)
+    if problems:
+        return problems, None
+    may = deal.declarer is not None and (not deal.hand or game.rules.kunstwerk_on_hand_game)
+    if deal.kunstwerk and not may:
+        return [], None
+    pair = True if deal.kunstwerk else (False if may else None)
+    if deal.declarer is None:
+        return [], Layout(players, 10, 2, DECK_32, talon_pair=pair)
+    d = seat[deal.declarer]
+    discard = not deal.hand and deal.discard is not None
+    if not deal.hand and deal.discard is None and deal.play is not None:
+        return [TALON_GAME_DISCARD], None
+    if deal.play is None:
+        return [], Layout(players, 10, 2, DECK_32, declarer=d, discard=discard, talon_pair=pair)
+    tricks = deal.tricks or {}
+    if set(tricks) != set(players):
+        return [], None
+    number = parse_game(deal.contract or "")
+    return [], Layout(players, 10, 2, DECK_32, (0, 1, 2), _kernel(vorhand, d, number).row(),
+                      tuple(tricks[p] for p in players), ended=False, whole=True, declarer=d,
+                      discard=discard, talon_pair=pair)
+
+
+def rules_key(game: SwabianGame, deal: SwabianDeal) -> Hashable:
+    """What :func:`layout` reads of a (game, deal) besides its game's players and rules."""
+    over = game.rules.session_deals is not None and deal.deal_no > game.rules.session_deals
+    return (over, deal.dealer, deal.declarer, deal.contract, deal.hand, deal.kunstwerk,
+            items(deal.contra), items(deal.defence), items(deal.tricks),
+            None if deal.hands is None else tuple(deal.hands), deal.talon is None,
+            deal.discard is None, deal.play is None,
+            calls(deal.auction))
+
+
+
+@cache
+def _kernel(vorhand: int, declarer: int, number: int) -> Play:
+    """The compiled replay's rules of a Swabian play (6): Vorhand leads, follow suit, trump
+    when void; Bettel and Durchmarsch stop early (:func:`play_stops`)."""
+    won, lost = play_stops(number)
+    return Play((0, 0, 0), (), (), vorhand, TRUMP[number], must_trump=True, declarer=declarer,
+                stop_won=won, stop_lost=lost)
+
+
 @dataclass(frozen=True, slots=True)
 class SwabianPlay:
     """A deal's play to replay (6): the players, their hands at the start of the play (the
@@ -242,9 +315,8 @@ class SwabianPlay:
     def play(self) -> Play:
         """The play as the compiled replay takes it (``model/replay_kernel.py``)."""
         who, cards = moves(self.deal.play or (), {p: i for i, p in enumerate(self.players)})
-        won, lost = play_stops(self.number)
-        return Play(self.hands, who, cards, self.vorhand, TRUMP[self.number], must_trump=True,
-                    declarer=self.declarer, stop_won=won, stop_lost=lost)
+        return replace(_kernel(self.vorhand, self.declarer, self.number), hands=self.hands,
+                       seats=who, cards=cards)
 
     def accepts(self, replayed: Replayed) -> bool:
         return (replayed.fault is None and len(self.deal.play or ()) % 3 == 0
@@ -312,6 +384,7 @@ def before_play(game: SwabianGame, deal: SwabianDeal) -> tuple[list[Problem], Sw
         return [Problem(Code.DECK, str(exc))], None
 
 
-check_batch = batch_check(before_play)
-"""Many deals at once (``Variant.check_batch``): :func:`before_play` deal by deal, every play
-of the batch in one call of the compiled replay."""
+check_batch = batch_check(before_play, layout, rules_key)
+"""Many deals at once (``Variant.check_batch``): :func:`layout` once per distinct
+:func:`rules_key`, the cards of the batch in columns (``model/card_batch.py``);
+:func:`before_play` where they cannot settle."""

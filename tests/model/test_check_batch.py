@@ -28,7 +28,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from model.balkan import check as balkan_check
 from model.base import DealBase, GameBase
+from model.bridge import check as bridge_check
+from model.card_batch import card_codes, cards_pass
+from model.greek import check as greek_check
+from model.russian import check as russian_check
+from model.swabian import check as swabian_check
+from model.tricks import CARD_NAMES
 from model.variants import registered
 from model.variants import variant as lookup
 from sim.drivers import SIMULATED, simulator
@@ -143,3 +150,77 @@ def test_broken_plays_are_found(variant: str) -> None:
                 _break_play(rng, 3, b)  # a card played twice: never legal
                 broken.append((game, v.deal_model.model_validate(b)))
     assert broken and v.valid_deals(broken) == [False] * len(broken)
+
+
+COLUMNS = {"greek-prefa": greek_check, "balkan": balkan_check, "swabian": swabian_check,
+           "russian": russian_check, "bridge-rubber": bridge_check,
+           "bridge-duplicate": bridge_check}
+"""The variants whose ``check_batch`` reads the cards in columns (``model/card_batch.py``)."""
+CARD_BREAKS = (0, 1, 2, 3, 4, 5, 6, 12, 17, 18, 19, 23)
+"""The changes of ``tests/ingest/test_columnar.py`` that touch the cards (23: none)."""
+
+
+@pytest.mark.parametrize("variant", sorted(COLUMNS))
+def test_legal_deals_are_settled_by_the_columns(variant: str) -> None:
+    """Not vacuous: the legal deals with cards get a layout (all but the first deal of a Greek
+    game under ``first_bidder_by_7d`` and announced four aces, which the reference reads) and
+    their cards pass the columns, without ``before_play``."""
+    v, check = lookup(variant), COLUMNS[variant]
+    laid: list[tuple[int, Any, Any]] = []
+    for setting in range(len(RULES.get(variant, [()]))):
+        rules = v.rules(RULES.get(variant, [({}, {})])[setting][0])
+        for game, deals in _games(variant, setting, 1):
+            for d in deals:
+                deal = v.deal_model.model_validate(d)
+                problems, layout = check.layout(game, deal)
+                assert not problems
+                left = getattr(deal, "four_aces", False) or (
+                    getattr(rules, "first_bidder_by_7d", False) and deal.deal_no == 1)
+                if deal.hands is not None and not left:
+                    assert layout is not None, d
+                    laid.append((len(laid), deal, layout))
+    assert laid and cards_pass(laid) == [True] * len(laid)
+
+
+@pytest.mark.parametrize("variant", sorted(COLUMNS))
+@settings(deadline=None, max_examples=20)
+@given(data=st.data())
+def test_the_columns_say_what_check_says_of_broken_cards(variant: str,
+                                                         data: st.DataObject) -> None:
+    """One game's deals in one batch (so many share a rules key), some with their cards or play
+    broken: hands, talon, discard, a card of the play, its players (records.md 1.2)."""
+    v = lookup(variant)
+    setting = data.draw(st.integers(0, len(RULES.get(variant, [()])) - 1))
+    game, deals = data.draw(st.sampled_from(_games(variant, setting, data.draw(st.integers(0, 3)))))
+    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    pairs = []
+    for d in deals:
+        d = json.loads(json.dumps(d))
+        if rng.random() < 0.2 and isinstance(d.get("tricks"), int) and d.get("play"):
+            # a claim after a late trick, agreeing with the result or not, in reach or not
+            d["tricks"] = min(13, max(0, d["tricks"] + rng.choice([0, 0, -2, -1, 1, 2])))
+            d["claim"] = d["tricks"] + rng.choice([0, 0, 0, 1])
+            del d["play"][4 * rng.randrange(9, 13) + rng.choice([0, 0, 1]):]
+        elif rng.random() < 0.1 and d.get("discard") and d.get("hands"):
+            other = rng.choice(sorted(p for p in d["hands"] if p != d.get("declarer")))
+            d["discard"] = rng.sample(d["hands"][other], 2)  # cards the declarer never held
+        elif rng.random() < 0.5:
+            _mutate(rng, rng.choice(CARD_BREAKS), d, [json.dumps({"players": game.players})])
+        elif rng.random() < 0.5:
+            _break_play(rng, rng.randrange(6), d)
+        try:
+            pairs.append((game, v.deal_model.model_validate(d)))
+        except (ValidationError, ValueError, TypeError):
+            continue
+    want = [not v.check_deal(g, deal) for g, deal in pairs]
+    assert v.valid_deals(pairs) == want
+
+
+def test_card_codes_read_every_spelling_of_model_tricks() -> None:
+    """Through the two-letter table when every name has two letters, else name by name; a name
+    that is not a card reads as -1 (``model/tricks.py`` ``CARD_NAMES``)."""
+    two = [n for n in CARD_NAMES if len(n) == 2]
+    assert card_codes(two).tolist() == [CARD_NAMES[n] for n in two]
+    every = [*CARD_NAMES, "ZZ", "1S", "A", "AS "]
+    assert card_codes(every).tolist() == [CARD_NAMES.get(n, -1) for n in every]
+    assert card_codes(["AS", "ZZ", "é1"]).tolist() == [CARD_NAMES["AS"], -1, -1]
