@@ -27,12 +27,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import polars as pl
-from pydantic_core import SchemaValidator
 
 from ingest.source import Raw
 from ingest.validate import MAX_DEAL_NO, Accepted, Validator, int_range, too_wide
@@ -50,20 +48,9 @@ _TAKEN: dict[str, object] = {"record": "deal"}
 """The ``Raw.data`` of a line this path takes (its fields are in its record)."""
 
 
-@dataclass
-class _Batch:
-    """The canonical deal lines of one variant in a batch, read by its model, not yet checked by
-    the rules: parallel lists, one entry per line."""
-
-    v: Variant
-    reader: SchemaValidator
-    at: list[int] = field(default_factory=list)
-    """Positions in the batch."""
-    lines: list[int] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)
-    deals: list[DealBase] = field(default_factory=list)
-    games: list[GameBase] = field(default_factory=list)
-    canonical: list[str] = field(default_factory=list)
+_Read = tuple[int, int, str, DealBase, GameBase, str]
+"""A canonical deal line read by its variant's model, not yet checked by the rules: its
+position in the batch, line number, text, record, game and canonical JSON."""
 
 
 def accept(source: str, texts: Sequence[tuple[int, str]], candidates: Iterable[int],
@@ -71,62 +58,50 @@ def accept(source: str, texts: Sequence[tuple[int, str]], candidates: Iterable[i
     """The candidate lines (positions in ``texts``: line number and text) this path takes, as
     the reference would accept them. A line sees the games the reference would see at its
     position (``Validator.position``)."""
-    batches: dict[str, _Batch] = {}
+    by_variant: dict[str, tuple[Variant, list[_Read]]] = {}
     for k in candidates:
         line, text = texts[k]
         if not text.startswith(PREFIX) or (found := _GAME_ID.search(text, _AT)) is None:
             continue
         validator.position = k
         known = validator.known_game(found.group(1))
-        if known is None:
-            continue
-        game, v, _ = known
-        b = batches.get(v.name)
-        if b is None:
-            b = batches[v.name] = _Batch(v, canonical_reader(v.deal_model))
-        _read(b, k, line, text, game, found.group(1))
+        if known is not None and (read := _read(known[1], k, line, text, known[0])) is not None:
+            by_variant.setdefault(known[1].name, (known[1], []))[1].append(read)
     taken: dict[int, Accepted] = {}
-    for b in batches.values():
-        taken.update(_taken(source, b))
-    return dict(sorted(taken.items())) if len(batches) > 1 else taken
+    for v, reads in by_variant.values():
+        taken.update(_taken(source, v, reads))
+    return dict(sorted(taken.items())) if len(by_variant) > 1 else taken
 
 
-def _read(b: _Batch, k: int, line: int, text: str, game: GameBase, game_id: str) -> None:
-    """A canonical ``text`` read into ``b`` when the record its variant's model reads
+def _read(v: Variant, k: int, line: int, text: str, game: GameBase) -> _Read | None:
+    """A canonical ``text`` read when the record its variant's model reads
     (:func:`model.identity.canonical_reader`, one pass in pydantic-core) is written back as
     the line itself (``canonical_json_read``): nothing was normalised (names with spaces,
     ``false`` flags written out, numbers as text, keys in another order, a key twice)."""
     try:
-        deal = b.reader.validate_json(text)
+        deal = canonical_reader(v.deal_model).validate_json(text)
         canonical = canonical_json_read(deal)
     except Exception:  # the reference says why (a model that fails is its issue)
-        return
-    if (deal.game_id != game_id or deal.deal_no > MAX_DEAL_NO
+        return None
+    if (deal.game_id != game.game_id or deal.deal_no > MAX_DEAL_NO
             or len(text) != len(canonical) + _AT - 1 or not text.endswith(canonical[1:])):
-        return
-    b.at.append(k)
-    b.lines.append(line)
-    b.texts.append(text)
-    b.deals.append(deal)
-    b.games.append(game)
-    b.canonical.append(canonical)
+        return None
+    return k, line, text, deal, game, canonical
 
 
-def _taken(source: str, b: _Batch) -> dict[int, Accepted]:
-    """The deals of ``b`` the variant's rules accept, asked once for the whole batch
+def _taken(source: str, v: Variant, reads: list[_Read]) -> dict[int, Accepted]:
+    """The deals of ``reads`` the variant's rules accept, asked once for the whole batch
     (``Variant.valid_deals``), with their ``deals_<variant>`` rows, without the deals whose row
     does not fit its integer columns (those go to the reference, which names the column)."""
-    v = b.v
     try:
-        ok = v.valid_deals(list(zip(b.games, b.deals, strict=True)))
+        ok = v.valid_deals([(r[4], r[3]) for r in reads])
     except Exception:  # a check that fails is the reference's issue, deal by deal
         return {}
-    rows: list[dict[str, object] | None] = [
-        _row(v, g, d) if good else None for g, d, good in zip(b.games, b.deals, ok, strict=True)]
+    rows = [_row(v, r[4], r[3]) if good else None for r, good in zip(reads, ok, strict=True)]
     fit = fits(rows, v.frame_schema).tolist()
     return {k: Accepted(Raw(source, line, _TAKEN, text), deal, game, v, canonical, row=row)
-            for k, line, text, deal, game, canonical, row, good in zip(
-                b.at, b.lines, b.texts, b.deals, b.games, b.canonical, rows, fit, strict=True)
+            for (k, line, text, deal, game, canonical), row, good in zip(reads, rows, fit,
+                                                                          strict=True)
             if good}
 
 
