@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -54,14 +55,18 @@ def _canonical_reader(model: type[BaseModel]) -> SchemaValidator:
     classes = _models(schema, set())
     # pydantic-core reuses a finished model's own validator for a model of the schema (whose
     # fields keep the model's order); a model marked unfinished is built anew from the schema
-    finished = {c: c.__dict__.get("__pydantic_complete__") for c in classes}
-    try:
-        for c in classes:
-            type.__setattr__(c, "__pydantic_complete__", False)
-        return SchemaValidator(_in_canonical_order(schema))
-    finally:
-        for c, was in finished.items():
-            type.__setattr__(c, "__pydantic_complete__", was)
+    with _BUILDING:  # one reader built at a time: each restores the marks it found
+        finished = {c: c.__dict__.get("__pydantic_complete__") for c in classes}
+        try:
+            for c in classes:
+                type.__setattr__(c, "__pydantic_complete__", False)
+            return SchemaValidator(_in_canonical_order(schema))
+        finally:
+            for c, was in finished.items():
+                type.__setattr__(c, "__pydantic_complete__", was)
+
+
+_BUILDING = threading.Lock()
 
 
 def canonical_json_read(record: BaseModel) -> str:
