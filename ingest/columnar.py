@@ -5,11 +5,12 @@ A deal line is taken here only when its bytes are the canonical JSON of the reco
 defaults left out), which is how the simulator and the exporters write. For such a line the
 work per record is:
 
-1. the variant's ``deal_model`` parses and reads the line in one pass in pydantic-core
-   (``model_validate_json``; the game is found by the line's ``game_id``, which the record must
-   then carry), and the record's canonical JSON (``identity.canonical_json_of``) must be the
-   line itself (so nothing was normalised: names with spaces, ``false`` flags written out,
-   numbers as text, keys in another order, a key twice);
+1. the variant's ``deal_model`` parses and reads the line in one pass in pydantic-core, its
+   fields built in canonical order (``identity.canonical_reader``; the game is found by the
+   line's ``game_id``, which the record must then carry), and pydantic-core writes the
+   record back in one pass (``identity.canonical_json_read``): that text must be the line itself
+   (so nothing was normalised: names with spaces, ``false`` flags written out, numbers as text,
+   keys in another order, a key twice);
 2. the variant's rules for the whole batch (``Variant.valid_deals``: its compiled
    ``check_batch`` where it has one, else ``check_deal`` deal by deal) and ``deal_row``;
 3. the integer range checks of ``deals_<variant>`` (``validate.too_wide``) over the batch's rows
@@ -25,8 +26,7 @@ accepts, with the same canonical JSON, deal key and rows.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -35,28 +35,25 @@ import polars as pl
 from ingest.source import Raw
 from ingest.validate import MAX_DEAL_NO, Accepted, Validator, int_range, too_wide
 from model.base import DealBase, GameBase
-from model.identity import canonical_json_of
+from model.identity import canonical_json_read, canonical_reader
 from model.variant import Variant
 
 PREFIX = '{"record":"deal",'
 """How a canonical deal line starts (``record`` is the first key, records.md 1.2)."""
+_AT = len(PREFIX)
 _GAME_ID = re.compile(r'"game_id":"([^"\\]+)"')
 """A canonical line's ``game_id`` where it is plain text (a guess: the record read from the
 line must carry the same id)."""
+_TAKEN: dict[str, object] = {"record": "deal"}
+"""The ``Raw.data`` of a line this path takes (its fields are in its record)."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Read:
-    """A canonical deal line read by its variant's model, not yet checked by the rules."""
-
-    k: int
-    raw: Raw
-    record: DealBase
-    game: GameBase
-    canonical: str
+_Read = tuple[int, int, str, DealBase, GameBase, str]
+"""A canonical deal line read by its variant's model, not yet checked by the rules: its
+position in the batch, line number, text, record, game and canonical JSON."""
 
 
-def accept(source: str, texts: Sequence[tuple[int, str]], candidates: Sequence[int],
+def accept(source: str, texts: Sequence[tuple[int, str]], candidates: Iterable[int],
            validator: Validator) -> dict[int, Accepted]:
     """The candidate lines (positions in ``texts``: line number and text) this path takes, as
     the reference would accept them. A line sees the games the reference would see at its
@@ -64,71 +61,55 @@ def accept(source: str, texts: Sequence[tuple[int, str]], candidates: Sequence[i
     by_variant: dict[str, tuple[Variant, list[_Read]]] = {}
     for k in candidates:
         line, text = texts[k]
+        if not text.startswith(PREFIX) or (found := _GAME_ID.search(text, _AT)) is None:
+            continue
         validator.position = k
-        found = _record(validator, text)
-        if found is not None:
-            v, deal, game, canonical = found
-            raw = Raw(source, line, {"record": "deal", "game_id": deal.game_id,
-                                     "deal_no": deal.deal_no}, text)
-            by_variant.setdefault(v.name, (v, []))[1].append(
-                _Read(k, raw, deal, game, canonical))
+        known = validator.known_game(found.group(1))
+        if known is not None and (read := _read(known[1], k, line, text, known[0])) is not None:
+            by_variant.setdefault(known[1].name, (known[1], []))[1].append(read)
     taken: dict[int, Accepted] = {}
     for v, reads in by_variant.values():
-        taken.update(_fitting(v, _checked(v, reads)))
-    return dict(sorted(taken.items()))
+        taken.update(_taken(source, v, reads))
+    return dict(sorted(taken.items())) if len(by_variant) > 1 else taken
 
 
-def _record(validator: Validator, line: str,
-            ) -> tuple[Variant, DealBase, GameBase, str] | None:
-    """The deal record of a canonical ``line`` with its variant, game and canonical JSON: the
-    line is parsed by the variant's model itself (``model_validate_json``, one pass in
-    pydantic-core), and the record's canonical JSON must be the line (the rules are asked in
-    :func:`_checked`)."""
-    if not line.startswith(PREFIX):
-        return None
-    found = _GAME_ID.search(line)
-    if found is None:
-        return None
-    known = validator.known_game(found.group(1))
-    if known is None:
-        return None
-    game, v, _ = known
+def _read(v: Variant, k: int, line: int, text: str, game: GameBase) -> _Read | None:
+    """A canonical ``text`` read when the record its variant's model reads
+    (:func:`model.identity.canonical_reader`, one pass in pydantic-core) is written back as
+    the line itself (``canonical_json_read``): nothing was normalised (names with spaces,
+    ``false`` flags written out, numbers as text, keys in another order, a key twice)."""
     try:
-        deal = v.deal_model.model_validate_json(line)
-        canonical = canonical_json_of(deal)
+        deal = canonical_reader(v.deal_model).validate_json(text)
+        canonical = canonical_json_read(deal)
     except Exception:  # the reference says why (a model that fails is its issue)
         return None
-    if (deal.game_id != found.group(1) or deal.deal_no > MAX_DEAL_NO
-            or len(line) != len(canonical) + len(PREFIX) - 1
-            or not line.endswith(canonical[1:])):
+    if (deal.game_id != game.game_id or deal.deal_no > MAX_DEAL_NO
+            or len(text) != len(canonical) + _AT - 1 or not text.endswith(canonical[1:])):
         return None
-    return v, deal, game, canonical
+    return k, line, text, deal, game, canonical
 
 
-def _checked(v: Variant, reads: list[_Read]) -> list[_Read]:
-    """The deals of ``reads`` their variant's rules accept, asked once for the whole batch
-    (``Variant.valid_deals``)."""
+def _taken(source: str, v: Variant, reads: list[_Read]) -> dict[int, Accepted]:
+    """The deals of ``reads`` the variant's rules accept, asked once for the whole batch
+    (``Variant.valid_deals``), with their ``deals_<variant>`` rows, without the deals whose row
+    does not fit its integer columns (those go to the reference, which names the column)."""
     try:
-        ok = v.valid_deals([(r.game, r.record) for r in reads])
+        ok = v.valid_deals([(r[4], r[3]) for r in reads])
     except Exception:  # a check that fails is the reference's issue, deal by deal
-        return []
-    return [r for r, good in zip(reads, ok, strict=True) if good]
+        return {}
+    rows = [_row(v, r[4], r[3]) if good else None for r, good in zip(reads, ok, strict=True)]
+    fit = fits(rows, v.frame_schema).tolist()
+    return {k: Accepted(Raw(source, line, _TAKEN, text), deal, game, v, canonical, row=row)
+            for (k, line, text, deal, game, canonical), row, good in zip(reads, rows, fit,
+                                                                          strict=True)
+            if good}
 
 
-def _fitting(v: Variant, reads: list[_Read]) -> dict[int, Accepted]:
-    """The accepted deals of ``reads`` with their ``deals_<variant>`` rows, without the deals
-    whose row does not fit its integer columns (those go to the reference, which names the
-    column)."""
-    rows: list[dict[str, object] | None] = []
-    for r in reads:
-        try:
-            rows.append(v.deal_row(r.game, r.record))
-        except Exception:
-            rows.append(None)
-    ok = fits(rows, v.frame_schema)
-    return {r.k: Accepted(r.raw, r.record, r.game, v, r.canonical, row=row)
-            for r, row, good in zip(reads, rows, ok.tolist(), strict=True)
-            if good and row is not None}
+def _row(v: Variant, game: GameBase, deal: DealBase) -> dict[str, object] | None:
+    try:
+        return v.deal_row(game, deal)
+    except Exception:
+        return None
 
 
 def fits(rows: Sequence[dict[str, object] | None], schema: dict[str, Any]) -> np.ndarray:

@@ -323,8 +323,8 @@ class _FileLoad:
         the columnar path's results where it took a line, else the reference path's. Returns
         the ids of the deals kept."""
         source = self.report.source
-        columns = columnar.accept(source, c.texts, [k for k in rest if not isinstance(k, Issue)
-                                                    and k not in early], validator)
+        candidates = [k for k in rest if not isinstance(k, Issue) and k not in early]
+        columns = columnar.accept(source, c.numbered(len(candidates)), candidates, validator)
         slow_ids: set[tuple[str, int]] = set()
         for at in rest:
             if isinstance(at, Issue):
@@ -587,6 +587,15 @@ class _Chunk:
     chars: int
     first: int | None
     """The line number of a plain batch's first line."""
+
+    def numbered(self, wanted: int) -> Sequence[tuple[int, str]]:
+        """The readable lines as ``(line number, text)``, a plain batch decoded at once when
+        ``wanted`` of its lines are to be read (more than a quarter)."""
+        if self.first is None or wanted <= len(self.texts) // 4:
+            return self.texts
+        assert isinstance(self.texts, PlainLines)
+        return list(zip(range(self.first, self.first + len(self.texts)), self.texts.texts(),
+                        strict=True))
 
     def line_nos(self) -> pl.Series:
         """The line number of each readable line."""

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import types
-import typing
-from collections.abc import Callable, Hashable, Mapping
+import threading
+from collections.abc import Mapping
 from functools import cache
-from typing import Annotated, Any, Literal, Union, cast
+from typing import Any
 
 from pydantic import BaseModel
-from pydantic_core import to_json
+from pydantic_core import SchemaValidator
 
 KEY_LENGTH = 32
 """Hex digits of a ``deal_key`` (the first 128 bits of a SHA-256)."""
@@ -40,68 +39,81 @@ def canonical_json(record: BaseModel) -> str:
     return canonical(record.model_dump(mode="json", exclude_defaults=True))
 
 
-Order = Callable[[Any], Any]
-"""Puts the keys of a dumped value in canonical (sorted) order, nested values included."""
-
-
-def canonical_json_of(record: BaseModel) -> str:
-    """:func:`canonical_json`, written by pydantic-core instead of the ``json`` module: the dump
-    is put in key order by a plan derived once from the record's model (:func:`_order`), then
-    encoded. Where the text needs an escape (a quote, a backslash, a control character) the two
-    encoders may spell it differently, so such a record is written by :func:`canonical_json`;
-    otherwise the bytes are the same (``tests/model/test_identity.py``)."""
-    dumped = record.model_dump(mode="json", exclude_defaults=True)
-    text = to_json(_order(type(record))(dumped)).decode()
-    return canonical_json(record) if "\\" in text else text
+def canonical_reader(model: type[BaseModel]) -> SchemaValidator:
+    """A validator of ``model`` whose records the model's own serializer writes canonically
+    (:func:`canonical_json_read`), derived once from the model's core schema: the fields of
+    every model in it are read in canonical (sorted) order, so pydantic-core builds each
+    record's fields in that order and writes them so; a dict whose keys are not in canonical
+    order is refused (``ValidationError``) rather than sorted, so a text it reads has its dicts'
+    keys in canonical order. Everything else (types, constraints, validators) is the model's."""
+    return _canonical_reader(model)
 
 
 @cache
-def _order(annotation: Any) -> Order:
-    """How to put a dumped value of type ``annotation`` in canonical key order: models and
-    dicts by sorted key, sequences item by item; a value without keys inside stays as it is."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        fields = sorted(annotation.model_fields.items())
-        named = tuple((name, _order(cast(Hashable, f.annotation))) for name, f in fields)
-        return lambda d: {name: d[name] if plan is _same or d[name] is None else plan(d[name])
-                          for name, plan in named if name in d}
-    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
-    if origin is Annotated:
-        return _order(args[0])
-    if origin in (Union, types.UnionType):
-        plans = {_order(a) for a in args if a is not type(None)}
-        return plans.pop() if len(plans) == 1 else _sorted_everywhere
-    if origin is dict:
-        inner = _order(args[1])
-        if inner is _same:
-            return lambda d: dict(sorted(d.items()))
-        return lambda d: {k: inner(d[k]) for k in sorted(d)}
-    if origin in (tuple, list) and args:
-        plans = {_order(a) for a in args if a is not Ellipsis}
-        if plans == {_same}:
-            return _same
-        item = plans.pop() if len(plans) == 1 else _sorted_everywhere
-        return lambda xs: [item(x) for x in xs]
-    if origin is Literal or (origin is None and _plain(annotation)):
-        return _same
-    return _sorted_everywhere
+def _canonical_reader(model: type[BaseModel]) -> SchemaValidator:
+    schema = model.__pydantic_core_schema__
+    classes = _models(schema, set())
+    # pydantic-core reuses a finished model's own validator for a model of the schema (whose
+    # fields keep the model's order); a model marked unfinished is built anew from the schema
+    with _BUILDING:  # one reader built at a time: each restores the marks it found
+        finished = {c: c.__dict__.get("__pydantic_complete__") for c in classes}
+        try:
+            for c in classes:
+                type.__setattr__(c, "__pydantic_complete__", False)
+            return SchemaValidator(_in_canonical_order(schema))
+        finally:
+            for c, was in finished.items():
+                type.__setattr__(c, "__pydantic_complete__", was)
 
 
-def _plain(annotation: Any) -> bool:
-    """A type whose dumped value holds no keys."""
-    return annotation in (str, int, bool, float, type(None), Any) or (
-        isinstance(annotation, type) and not issubclass(annotation, dict | list | tuple))
+_BUILDING = threading.Lock()
 
 
-def _same(value: Any) -> Any:
-    return value
+def canonical_json_read(record: BaseModel) -> str:
+    """:func:`canonical_json` of a record read by :func:`canonical_reader` of its model,
+    written by pydantic-core in one pass (defaults left out). Where the text needs an escape (a
+    quote, a backslash, a control character) pydantic-core and the ``json`` module may spell it
+    differently, so such a record is written by :func:`canonical_json`; otherwise the bytes are
+    the same (``tests/model/test_identity.py``)."""
+    text = record.__pydantic_serializer__.to_json(record, exclude_defaults=True).decode()
+    return canonical_json(record) if "\\" in text else text
 
 
-def _sorted_everywhere(value: Any) -> Any:
-    """Any dumped value with every dict's keys sorted (for types the plan does not know)."""
-    if isinstance(value, dict):
-        return {k: _sorted_everywhere(value[k]) for k in sorted(value)}
-    if isinstance(value, list):
-        return [_sorted_everywhere(v) for v in value]
+def _models(node: Any, found: set[type]) -> set[type]:
+    """The model classes of a core schema."""
+    if isinstance(node, dict):
+        if node.get("type") == "model":
+            found.add(node["cls"])
+        for value in node.values():
+            _models(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _models(value, found)
+    return found
+
+
+def _in_canonical_order(node: Any) -> Any:
+    """A copy of a core schema with every model's fields in sorted order and every dict's keys
+    required to be in sorted order (:func:`_keys_in_order`)."""
+    if isinstance(node, list):
+        return [_in_canonical_order(value) for value in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _in_canonical_order(value) for key, value in node.items()}
+    if out.get("type") == "model-fields":
+        out["fields"] = dict(sorted(out["fields"].items()))
+    elif out.get("type") == "dict":
+        return {"type": "function-after", "schema": out,
+                "function": {"type": "no-info", "function": _keys_in_order}}
+    return out
+
+
+def _keys_in_order(value: dict[Any, Any]) -> dict[Any, Any]:
+    """A dict read in canonical key order (its keys' JSON text sorted, as :func:`canonical`
+    writes a dumped dict of text or number keys), else refused."""
+    keys = [k if isinstance(k, str) else str(k) for k in value]
+    if keys != sorted(keys):
+        raise ValueError("keys not in canonical (sorted) order")
     return value
 
 

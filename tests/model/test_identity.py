@@ -1,10 +1,11 @@
-"""One canonical JSON (records.md 1, STYLE.md practice 6): ``canonical_json_of`` (pydantic-core's
-encoder, keys put in order by a plan derived from the model) writes the same text as
-``canonical_json`` (the ``json`` module, keys sorted) for every record."""
+"""One canonical JSON (records.md 1, STYLE.md practice 6): a record read by its model's
+``canonical_reader`` is written by pydantic-core (``canonical_json_read``) as the same text as
+``canonical_json`` (the ``json`` module, keys sorted), whatever order its text had."""
 
 from __future__ import annotations
 
 import json
+import random
 from typing import Annotated, Literal
 
 import pytest
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from pydantic import Field
 
 from model.base import Frozen
-from model.identity import canonical_json, canonical_json_of
+from model.identity import canonical_json, canonical_json_read, canonical_reader
 from model.variants import variant
 from sim.drivers import SIMULATED
 from tests.ingest.test_columnar import simulated
@@ -45,8 +46,18 @@ TEXT = st.text(max_size=6)
 """Any text: quotes, backslashes, control characters, non-ASCII."""
 
 
-@settings(max_examples=300)
-@given(st.builds(
+def _shuffled(value: object, rng: random.Random) -> object:
+    """A dumped value with the keys of every dict in a random order."""
+    if isinstance(value, dict):
+        keys = list(value)
+        rng.shuffle(keys)
+        return {k: _shuffled(value[k], rng) for k in keys}
+    if isinstance(value, list):
+        return [_shuffled(v, rng) for v in value]
+    return value
+
+
+SHAPES = st.builds(
     Shapes, name=TEXT, count=st.integers(0, 2**70), flag=st.booleans(),
     kind=st.sampled_from(["a", "b"]),
     by_name=st.none() | st.dictionaries(TEXT, st.integers(-5, 5), max_size=4),
@@ -56,9 +67,33 @@ TEXT = st.text(max_size=6)
     pairs=st.none() | st.lists(st.tuples(TEXT, TEXT), max_size=3).map(tuple),
     one=st.none() | st.builds(Inner, zeta=TEXT),
     numbered=st.none() | st.dictionaries(st.integers(-20, 20), TEXT, max_size=3),
-    nested=st.none() | st.dictionaries(TEXT, st.builds(Inner, zeta=TEXT), max_size=2)))
+    nested=st.none() | st.dictionaries(TEXT, st.builds(Inner, zeta=TEXT), max_size=2))
+
+
+@settings(max_examples=300)
+@given(SHAPES)
 def test_the_two_writers_agree_on_every_shape(record: Shapes) -> None:
-    assert canonical_json_of(record) == canonical_json(record)
+    """The canonical text reads back as the same record, written as the same text."""
+    read = canonical_reader(Shapes).validate_json(canonical_json(record))
+    assert read == record
+    assert canonical_json_read(read) == canonical_json(record)
+
+
+@settings(max_examples=300)
+@given(SHAPES, st.randoms(use_true_random=False))
+def test_a_text_in_any_key_order_is_written_canonically_or_refused(
+        record: Shapes, rng: random.Random) -> None:
+    """Keys in any order at every level: the reader either refuses the text (a dict out of
+    order) or reads the record the model reads, written as its canonical JSON; so a text is
+    written back as itself only when it is canonical."""
+    text = json.dumps(_shuffled(json.loads(canonical_json(record)), rng), ensure_ascii=False,
+                      separators=(",", ":"))
+    try:
+        read = canonical_reader(Shapes).validate_json(text)
+    except ValueError:
+        return
+    assert read == Shapes.model_validate_json(text) == record
+    assert canonical_json_read(read) == canonical_json(record)
 
 
 @pytest.mark.parametrize("name", SIMULATED)
@@ -66,10 +101,12 @@ def test_the_two_writers_agree_on_simulated_deals(name: str) -> None:
     """Each variant's deal model, on the deals its simulator writes (and with a name that
     needs an escape, which takes the ``json`` module's writer)."""
     v = variant(name)
+    reader = canonical_reader(v.deal_model)
     for line in simulated(name)[1]:
-        deal = v.deal_model.model_validate_json(line)
-        assert canonical_json_of(deal) == canonical_json(deal) == \
+        deal = reader.validate_json(line)
+        assert deal == v.deal_model.model_validate_json(line)
+        assert canonical_json_read(deal) == canonical_json(deal) == \
             "{" + line[len('{"record":"deal",'):]
         fields = json.loads(line)
-        escaped = v.deal_model.model_validate({**fields, "dealer": fields["dealer"] + '"\\'})
-        assert canonical_json_of(escaped) == canonical_json(escaped)
+        escaped = reader.validate_python({**fields, "dealer": fields["dealer"] + '"\\'})
+        assert canonical_json_read(escaped) == canonical_json(escaped)
