@@ -37,6 +37,7 @@ from ingest.validate import MAX_DEAL_NO, Accepted, Validator, int_range, too_wid
 from model.base import DealBase, GameBase
 from model.identity import canonical_json_read, canonical_reader
 from model.variant import Variant
+from model.variants import REGISTERED
 
 PREFIX = '{"record":"deal",'
 """How a canonical deal line starts (``record`` is the first key, records.md 1.2)."""
@@ -71,6 +72,10 @@ def accept(source: str, texts: Sequence[tuple[int, str]], candidates: Iterable[i
     for v, reads in by_variant.values():
         taken.update(_taken(source, v, reads))
     return dict(sorted(taken.items())) if len(by_variant) > 1 else taken
+
+
+for _registered in REGISTERED:  # built at import, before any thread reads (canonical_reader)
+    canonical_reader(_registered.deal_model)
 
 
 def _read(v: Variant, k: int, line: int, text: str, game: GameBase) -> _Read | None:
