@@ -277,10 +277,15 @@ def test_a_deal_in_two_parts_makes_the_writer_read_the_file(big: Path, tmp_path:
 
 
 def test_the_parts_know_the_games_of_earlier_parts(big: Path) -> None:
+    """A part knows the game lines before it (and validates only those it is asked for); a
+    part that had not known them would not be exact."""
     parts = parallel.split(big, file_sha256(big), 3, batch=9)
-    assert parts[0].seeds == ()
-    assert len(parts[1].seeds) < len(parts[2].seeds) <= 16
     results = [parallel.read_part(p) for p in parts]
+    stored = [set(r.tables["games"]["game_id"].to_pylist()) if "games" in r.tables else set()
+              for r in results]
+    assert results[0].known == frozenset()
+    assert stored[0] <= results[1].known and stored[0] | stored[1] <= results[2].known
+    assert all(r.asked & (stored[0] | stored[1]) for r in results[1:])  # the file needs them
     conn = duckdb.connect()
     try:
         for table in ("games", "rescore_pending"):
@@ -288,12 +293,21 @@ def test_the_parts_know_the_games_of_earlier_parts(big: Path) -> None:
                          "record VARCHAR)" if table == "games" else
                          f"CREATE TABLE {table} (game_id VARCHAR)")
         assert parallel.exact(conn, parts, results)
-        # a part that was not told of an earlier part's games would not be exact
-        blind = [parts[0], *(parallel.Part(p.path, p.sha256, p.start, p.stop, p.lines_before)
-                             for p in parts[1:])]
-        assert not parallel.exact(conn, blind, [parallel.read_part(p) for p in blind])
+        blind = [results[0], *(replace(r, known=frozenset()) for r in results[1:])]
+        assert not parallel.exact(conn, parts, blind)
     finally:
         conn.close()
+
+
+def test_a_part_validates_only_the_earlier_games_it_is_asked_for(big: Path) -> None:
+    parts = parallel.split(big, file_sha256(big), 3, batch=9)
+    earlier = parallel.EarlierGames(big, parts[2].start, None)
+    assert earlier.found == {}
+    some = next(iter(earlier.lines))
+    found = earlier.game(some)
+    assert found is not None and json.loads(found[1])["game_id"] == some
+    assert earlier.found.keys() == {some}
+    assert "no such game" not in earlier
 
 
 # --- a worker that fails ------------------------------------------------------------------------
