@@ -21,12 +21,13 @@ cluster; whichever runs them, the result is that of a single process.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from itertools import pairwise
+from itertools import count, pairwise
 from pathlib import Path
 from typing import Any
 
@@ -123,8 +124,7 @@ def read_part(part: Part) -> PartResult:
 
     try:
         earlier = EarlierGames(path, part.start, part.variants)
-        conn = store.connect(":memory:")
-        try:
+        with scratch() as conn:
             done: Future[str] = Future()
             done.set_result(part.sha256)
             reader = None if part.stop is None else READER.part(part.start, part.stop,
@@ -135,8 +135,6 @@ def read_part(part: Part) -> PartResult:
                                  replace=part.replace, reader=reader, lookup=lookup,
                                  staging=staging)
             tables = stored_rows(conn, handed[0].rows if handed else {})
-        finally:
-            conn.close()
     except Exception as exc:
         report = failed_report(path, exc)
         report.error = None  # the exception may not travel; its reason does
@@ -173,12 +171,40 @@ def checked_tables(variants: VariantLookup | None) -> frozenset[str]:
                      if (v := lookup(name)).check_game is not None)
 
 
+_SCRATCH = threading.local()
+_PARTS = count()
+
+
+@contextmanager
+def scratch() -> Iterator[duckdb.DuckDBPyConnection]:
+    """A new, empty in-memory database with every table, for one part, attached to a connection
+    the thread keeps for its next part (a new connection costs more than a part's small tables);
+    the database is dropped after the part, and the connection too after a failure."""
+    conn = getattr(_SCRATCH, "conn", None) or duckdb.connect(":memory:")
+    _SCRATCH.conn = None
+    name = f"part_{next(_PARTS)}"
+    try:
+        conn.execute(f"ATTACH ':memory:' AS {name}")
+        conn.execute(f"USE {name}")
+        store.create_tables(conn)
+        yield conn
+        conn.execute("USE memory")
+        conn.execute(f"DETACH {name}")
+    except BaseException:
+        conn.close()
+        raise
+    _SCRATCH.conn = conn
+
+
 def stored_rows(conn: duckdb.DuckDBPyConnection, handed: dict[str, pa.Table]
                 ) -> dict[str, pa.Table]:
     """Every table's rows in the order stored, and the rows ``handed`` over unloaded."""
+    filled = {str(t) for t, in conn.execute(  # an estimate never under the rows held
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
+        "AND estimated_size > 0").fetchall()}
     rows = {}
     for table in store.tables():
-        if table not in KEPT_BACK and table not in handed:
+        if table in filled and table not in KEPT_BACK and table not in handed:
             found = conn.sql(f"SELECT * FROM {table} ORDER BY rowid").to_arrow_table()
             if found.num_rows:
                 rows[table] = found
