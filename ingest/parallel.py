@@ -511,8 +511,8 @@ def commit(conn: duckdb.DuckDBPyConnection, results: list[PartResult],
     try:
         store.clear_quarantine(conn, report.source)
         for table in dict.fromkeys(t for r in results for t in r.tables):
-            staging.held[table] = [stamped(r.tables[table], now) for r in results
-                                   if table in r.tables]
+            staging.held[table] = alike([stamped(r.tables[table], now) for r in results
+                                         if table in r.tables])
         staging.load(conn)
         store.log_ingest(conn, {
             "source": report.source, "sha256": report.sha256, "records": report.records,
@@ -529,6 +529,15 @@ def commit(conn: duckdb.DuckDBPyConnection, results: list[PartResult],
         with suppress(duckdb.Error):
             staging.close(conn)
     return report
+
+
+def alike(pieces: list[pa.Table]) -> list[pa.Table]:
+    """A table's rows from several parts, with the same Arrow types: a part loaded in its worker
+    (``Handed``) comes with DuckDB's types (``string``), the others as staged (``string_view``);
+    polars gives both the same."""
+    if len({piece.schema for piece in pieces}) <= 1:
+        return pieces
+    return [pl.DataFrame(piece).to_arrow() for piece in pieces]
 
 
 def stamped(rows: pa.Table, now: datetime) -> pa.Table:

@@ -84,7 +84,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     games are in other files (read before and after them), and duplicates across files."""
     root = tmp_path_factory.mktemp("mixed")
     shutil.copytree(SAMPLES, root / "samples")
-    for variant in ("greek-prefa", "balkan", "swabian", "bridge-duplicate"):
+    for variant in registry.names():
         simulate(Plan(variant, 3, 6, seed=5), out=root / "sim" / f"{variant}.jsonl", workers=1)
     broken = root / "broken"
     broken.mkdir()
@@ -182,8 +182,8 @@ def test_the_mixed_folder_holds_what_the_comparison_needs(runs: dict[Any, Any]) 
     assert {i.code for r in reports for i in r.issues} >= {"parse", "unknown-game",
                                                            "deal-conflict"}
     assert any(r.duplicates for r in reports)
-    assert {"deals_greek", "deals_balkan", "deals_swabian", "deals_bridge"} <= {
-        t for t, v in rows.items() if v}
+    assert {v.deals_table for v in registry.registered()} <= {t for t, v in rows.items() if v}
+    assert {r.reader for r in reports} >= {"jsonl", "csv-sheet"}
     second, _, _ = runs["one", "second"]
     assert [r.stored for r in second if r.source.endswith("swabian.jsonl")] == [1]
     counted = runs["counted"]
@@ -199,12 +199,12 @@ def test_the_mixed_folder_holds_what_the_comparison_needs(runs: dict[Any, Any]) 
 
 @pytest.fixture(scope="module")
 def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A JSON Lines file of games of four variants, with lines that make parts interact: a game
+    """A JSON Lines file of games of every variant, with lines that make parts interact: a game
     line repeated and changed in later parts, a deal before its game, bad and blank lines, a
     byte order mark, Windows line ends."""
     root = tmp_path_factory.mktemp("big")
     lines: list[str] = []
-    for variant in ("greek-prefa", "balkan", "swabian", "bridge-duplicate"):
+    for variant in registry.names():
         path = root / f"{variant}.jsonl"
         simulate(Plan(variant, 4, 5, seed=11), out=path, workers=1)
         lines += path.read_text().splitlines()
@@ -377,7 +377,7 @@ def no_workers(fn: Callable[[Any], Any], tasks: list[Any]) -> Iterator[Any]:
 def test_strict_mode_reads_one_file_at_a_time(folder: Path, tmp_path: Path) -> None:
     reports, _ = run([folder / "sim"], tmp_path / "s.duckdb", parallel.reading(no_workers, 2),
                      strict=True)
-    assert len(reports) == 4 and all(r.stored for r in reports)
+    assert len(reports) == len(registry.names()) and all(r.stored for r in reports)
     with pytest.raises(AssertionError, match="no worker may start"):
         run([folder / "sim"], tmp_path / "t.duckdb", parallel.reading(no_workers, 2))
 
@@ -412,3 +412,25 @@ def test_a_named_source_is_read_here_and_the_files_after_it_get_their_own_rows(
     assert counted.committed == ["swabian.jsonl"]
     assert two == one and two[1].source == "entry/named/balkan"
     assert snapshot(tmp_path / "two.duckdb") == snapshot(tmp_path / "one.duckdb")
+
+
+def test_a_worker_hands_its_new_rows_over_unloaded_unless_a_game_check_reads_them(
+        folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker's new deals reach the writer as staged (no load into the worker's database),
+    except those of a variant whose game-level check reads the stored deals (Russian)."""
+    loads: list[str] = []
+    load = parallel.store.Staging.load
+
+    def counted(self: Any, conn: Any) -> None:
+        loads.append(type(self).__name__)
+        load(self, conn)
+
+    monkeypatch.setattr(parallel.store.Staging, "load", counted)
+    for variant, loaded in (("balkan", 0), ("russian", 1)):
+        path = folder / "sim" / f"{variant}.jsonl"
+        loads.clear()
+        result = parallel.read_part(parallel.Part(str(path), file_sha256(path)))
+        assert result.report.failed is None and result.report.stored
+        assert len(loads) == loaded
+        table = registry.variant(variant).deals_table
+        assert result.tables["deals"].num_rows == result.tables[table].num_rows > 0
