@@ -535,8 +535,8 @@ def alike(pieces: list[pa.Table]) -> list[pa.Table]:
     """A table's rows from several parts, with the same Arrow types: a part loaded in its worker
     (``Handed``) comes with DuckDB's types (``string``), the others as staged (``string_view``);
     polars gives both the same."""
-    if len({piece.schema for piece in pieces}) <= 1:
-        return pieces
+    if len({frozenset(zip(p.schema.names, p.schema.types, strict=True)) for p in pieces}) <= 1:
+        return pieces  # the same columns, in any order
     return [pl.DataFrame(piece).to_arrow() for piece in pieces]
 
 

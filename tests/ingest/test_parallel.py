@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 import pytest
 
 from ingest import parallel
@@ -434,3 +435,16 @@ def test_a_worker_hands_its_new_rows_over_unloaded_unless_a_game_check_reads_the
         assert len(loads) == loaded
         table = registry.variant(variant).deals_table
         assert result.tables["deals"].num_rows == result.tables[table].num_rows > 0
+
+
+def test_rows_of_parts_with_other_string_types_are_made_alike() -> None:
+    """A part loaded in its worker gives DuckDB's ``string``, a part handed over as staged gives
+    ``string_view``: the writer stacks them as one type; columns only in another order are left
+    as they are (Arrow stacks them by name)."""
+    staged = pa.table({"game_id": pa.array(["g"], type=pa.string_view()), "deal_no": [1]})
+    loaded = pa.table({"game_id": pa.array(["h"], type=pa.string()), "deal_no": [2]})
+    turned = pa.table({"deal_no": [3], "game_id": pa.array(["i"], type=pa.string_view())})
+    assert parallel.alike([staged, turned]) == [staged, turned]
+    same = parallel.alike([staged, loaded])
+    assert same[0].schema == same[1].schema
+    assert pa.concat_tables(same).to_pydict() == {"game_id": ["g", "h"], "deal_no": [1, 2]}
