@@ -56,6 +56,7 @@ from ingest.validate import Accepted, StoredGame, Validator, VariantLookup
 from ingest.versions import has_earlier
 from model import tables as T
 from model import variants as registry
+from model.variant import UnknownVariant
 
 PART_BYTES = 8 << 20
 """A JSON Lines file of at least twice this size is cut into parts of at least this size, one
@@ -165,10 +166,15 @@ class Handed(store.Staging):
 
 
 def checked_tables(variants: VariantLookup | None) -> frozenset[str]:
-    """The ``deals_<variant>`` tables of the registered variants with a game-level check."""
+    """The ``deals_<variant>`` tables of the registered variants with a game-level check (as
+    ``variants`` gives them; one it does not know has no rows to check)."""
     lookup = variants or registry.variant
-    return frozenset(v.deals_table for name in registry.names()
-                     if (v := lookup(name)).check_game is not None)
+    found = []
+    for name in registry.names():
+        with suppress(UnknownVariant):
+            if (v := lookup(name)).check_game is not None:
+                found.append(v.deals_table)
+    return frozenset(found)
 
 
 _SCRATCH = threading.local()
