@@ -21,13 +21,12 @@ cluster; whichever runs them, the result is that of a single process.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from itertools import count, pairwise
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -177,29 +176,16 @@ def checked_tables(variants: VariantLookup | None) -> frozenset[str]:
     return frozenset(found)
 
 
-_SCRATCH = threading.local()
-_PARTS = count()
-
-
 @contextmanager
 def scratch() -> Iterator[duckdb.DuckDBPyConnection]:
-    """A new, empty in-memory database with every table, for one part, attached to a connection
-    the thread keeps for its next part (a new connection costs more than a part's small tables);
-    the database is dropped after the part, and the connection too after a failure."""
-    conn = getattr(_SCRATCH, "conn", None) or duckdb.connect(":memory:")
-    _SCRATCH.conn = None
-    name = f"part_{next(_PARTS)}"
+    """An empty in-memory database with every table, for one part, closed after it (a connection
+    kept open keeps DuckDB's threads running, and a process forked from one with running threads
+    may crash)."""
+    conn = store.connect(":memory:")
     try:
-        conn.execute(f"ATTACH ':memory:' AS {name}")
-        conn.execute(f"USE {name}")
-        store.create_tables(conn)
         yield conn
-        conn.execute("USE memory")
-        conn.execute(f"DETACH {name}")
-    except BaseException:
+    finally:
         conn.close()
-        raise
-    _SCRATCH.conn = conn
 
 
 def stored_rows(conn: duckdb.DuckDBPyConnection, handed: dict[str, pa.Table]
