@@ -2,19 +2,21 @@
 "Parallel ingest").
 
 A worker ingests one file, or one part of a large JSON Lines file, with the single-process
-pipeline (:func:`ingest.pipeline.ingest_file`) into an empty in-memory database, and hands back
-the rows it stored, its report, its progress and the ids of the games it looked up in that
-database. The writer (:func:`reading`, given to ``ingest_paths``) takes the files in their turn
-and commits each file's rows in one transaction, as a single process would.
+pipeline (:func:`ingest.pipeline.ingest_file`) against an empty in-memory database, and hands
+back the rows it would store (Arrow tables: the new deals and ``deals_<variant>`` rows as they
+were staged, never loaded into that database; :class:`Handed`), its report, its progress and the
+ids of the games it looked up. The writer (:func:`reading`, given to ``ingest_paths``) takes the
+files in their turn and inserts each file's rows in one transaction, as a single process would:
+it parses and validates nothing.
 
 Those rows are the ones a single process stores whenever the real database holds none of the
 games the file looked up: then every look-up of the file (its games, its deals, a conflict's
 origin) has the same answer in both databases, since stored deals belong to stored games. A part
-of a file knows the games stored by the file's earlier parts (found by one scan of the file's
-game lines, :func:`game_lines`), as if they were stored. Where a look-up might differ (a deal
-whose game is stored, a game line stored before, the same deal number in two parts of a file),
-the writer reads that file itself, exactly as without workers. The workers run on a process pool
-or a Dask cluster; whichever runs them, the result is that of a single process.
+of a file knows the games stored by the file's earlier parts (the game lines before it,
+:class:`EarlierGames`), as if they were stored. Where a look-up might differ (a deal whose game
+is stored, a game line stored before, the same deal number in two parts of a file), the writer
+reads that file itself, exactly as without workers. The workers run on a process pool or a Dask
+cluster; whichever runs them, the result is that of a single process.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import polars as pl
 import pyarrow as pa
 
 from ingest import players, store
@@ -51,6 +54,8 @@ from ingest.text import HEAD, utf16
 from ingest.validate import Accepted, StoredGame, Validator, VariantLookup
 from ingest.versions import has_earlier
 from model import tables as T
+from model import variants as registry
+from model.variant import UnknownVariant
 
 PART_BYTES = 8 << 20
 """A JSON Lines file of at least twice this size is cut into parts of at least this size, one
@@ -72,8 +77,6 @@ class Part:
     stop: int | None = None
     """``None``: the whole file, read by its own reader."""
     lines_before: int = 0
-    seeds: tuple[tuple[str, str, str], ...] = ()
-    """``(game_id, variant, record)`` of the games the file's earlier parts store."""
     batch: int = BATCH
     fast: bool = True
     replace: bool = False
@@ -82,12 +85,14 @@ class Part:
 
 @dataclass
 class PartResult:
-    """A worker's outcome: the report, the rows stored (by table), the ids of the games looked
-    up, and the progress ticks ``(records, bytes)`` in order."""
+    """A worker's outcome: the report, the rows to store (by table), the ids of the games looked
+    up and of the games of the file's earlier parts it knew, and the progress ticks
+    ``(records, bytes)`` in order."""
 
     report: FileReport
     tables: dict[str, pa.Table] = field(default_factory=dict)
     asked: frozenset[str] = frozenset()
+    known: frozenset[str] = frozenset()
     ticks: list[tuple[int, int]] = field(default_factory=list)
 
 
@@ -98,24 +103,28 @@ stops the workers."""
 
 
 def read_part(part: Part) -> PartResult:
-    """A worker: the part ingested into an empty in-memory database, the games of the file's
+    """A worker: the part ingested against an empty in-memory database, the games of the file's
     earlier parts known as if stored. Never raises: a failure is the file's ``failed`` report,
     with its reason."""
     path = Path(part.path)
     ticks: list[tuple[int, int]] = []
     asked: set[str] = set()
-    seeds = {g: (v, r) for g, v, r in part.seeds}
+    handed: list[Handed] = []
 
     def lookup(stored: StoredGame) -> StoredGame:
         def ask(game_id: str) -> tuple[str, str] | None:
             asked.add(game_id)
-            return seeds[game_id] if game_id in seeds else stored(game_id)
+            return earlier.game(game_id) if game_id in earlier else stored(game_id)
 
         return ask
 
+    def staging(conn: duckdb.DuckDBPyConnection) -> Handed:
+        handed.append(Handed(conn, checked_tables(part.variants)))
+        return handed[-1]
+
     try:
-        conn = store.connect(":memory:")
-        try:
+        earlier = EarlierGames(path, part.start, part.variants)
+        with scratch() as conn:
             done: Future[str] = Future()
             done.set_result(part.sha256)
             reader = None if part.stop is None else READER.part(part.start, part.stop,
@@ -123,39 +132,120 @@ def read_part(part: Part) -> PartResult:
             report = ingest_file(conn, path, variants=part.variants,
                                  on_record=lambda records, read: ticks.append((records, read)),
                                  batch=part.batch, fast=part.fast, sha256=done,
-                                 replace=part.replace, reader=reader, lookup=lookup)
-            tables = stored_rows(conn)
-        finally:
-            conn.close()
+                                 replace=part.replace, reader=reader, lookup=lookup,
+                                 staging=staging)
+            tables = stored_rows(conn, handed[0].rows if handed else {})
     except Exception as exc:
         report = failed_report(path, exc)
         report.error = None  # the exception may not travel; its reason does
         return PartResult(report)
-    return PartResult(report, tables, frozenset(asked), ticks)
+    return PartResult(report, tables, frozenset(asked), frozenset(earlier.lines), ticks)
 
 
-def stored_rows(conn: duckdb.DuckDBPyConnection) -> dict[str, pa.Table]:
-    """Every table's rows in the order stored."""
+class Handed(store.Staging):
+    """A worker's staging: the file's new ``deals`` and ``deals_<variant>`` rows are kept as
+    the Arrow tables they were staged as (in memory: they travel to the writer anyway) and
+    handed over, not loaded into the worker's database, so that only the writer loads them.
+    A file with deals of a variant whose game-level check reads the stored deals
+    (``Variant.check_game``, run after the load) is loaded as in one process."""
+
+    def __init__(self, conn: duckdb.DuckDBPyConnection, checked: frozenset[str]) -> None:
+        super().__init__(conn, hold_bytes=1 << 62)  # never spilled to Parquet
+        self.checked = checked
+        """The ``deals_<variant>`` tables of the variants with a game-level check."""
+        self.rows: dict[str, pa.Table] = {}
+        """The rows handed over, per table, in staging order."""
+
+    def load(self, conn: duckdb.DuckDBPyConnection) -> None:
+        if not self.checked.isdisjoint(self.held):
+            super().load(conn)
+            return
+        self.rows = {table: pa.concat_tables(held, promote_options="default")
+                     for table, held in self.held.items()}
+
+
+def checked_tables(variants: VariantLookup | None) -> frozenset[str]:
+    """The ``deals_<variant>`` tables of the registered variants with a game-level check (as
+    ``variants`` gives them; one it does not know has no rows to check)."""
+    lookup = variants or registry.variant
+    found = []
+    for name in registry.names():
+        with suppress(UnknownVariant):
+            if (v := lookup(name)).check_game is not None:
+                found.append(v.deals_table)
+    return frozenset(found)
+
+
+@contextmanager
+def scratch() -> Iterator[duckdb.DuckDBPyConnection]:
+    """An empty in-memory database with every table, for one part, closed after it (a connection
+    kept open keeps DuckDB's threads running, and a process forked from one with running threads
+    may crash)."""
+    conn = store.connect(":memory:")
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def stored_rows(conn: duckdb.DuckDBPyConnection, handed: dict[str, pa.Table]
+                ) -> dict[str, pa.Table]:
+    """Every table's rows in the order stored, and the rows ``handed`` over unloaded."""
+    filled = {str(t) for t, in conn.execute(  # an estimate never under the rows held
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
+        "AND estimated_size > 0").fetchall()}
     rows = {}
     for table in store.tables():
-        if table not in KEPT_BACK:
+        if table in filled and table not in KEPT_BACK and table not in handed:
             found = conn.sql(f"SELECT * FROM {table} ORDER BY rowid").to_arrow_table()
             if found.num_rows:
                 rows[table] = found
-    return rows
+    return rows | {table: found for table, found in handed.items() if found.num_rows}
+
+
+class EarlierGames:
+    """The game lines of a file before byte ``stop`` (the file's earlier parts), found by one
+    scan (:func:`game_lines`) and grouped by game id; a game is validated only when a part asks
+    for it, as the pipeline validates it (its lines in order: the first accepted is the game
+    stored; a game depends on no deal and on no other game)."""
+
+    def __init__(self, path: Path, stop: int, variants: VariantLookup | None) -> None:
+        self.variants = variants
+        self.lines: dict[str, list[Raw]] = {}
+        """The game lines of each game id, in file order."""
+        self.found: dict[str, tuple[str, str] | None] = {}
+        for line, text in game_lines(path, stop) if stop else ():
+            raw = parse_line(str(path), line, text.removeprefix("\ufeff").rstrip("\r"))
+            if isinstance(raw, Raw) and raw.data.get("record") == "game" and isinstance(
+                    game_id := raw.data.get("game_id"), str):
+                self.lines.setdefault(game_id, []).append(raw)
+
+    def __contains__(self, game_id: str) -> bool:
+        return game_id in self.lines
+
+    def game(self, game_id: str) -> tuple[str, str] | None:
+        """``(variant, record)`` of the game the earlier parts store, or ``None``."""
+        if game_id not in self.found:
+            validator = Validator(variants=self.variants)
+            accepted = (validator.validate(raw) for raw in self.lines[game_id])
+            self.found[game_id] = next(((a.variant.name, a.canonical) for a in accepted
+                                        if isinstance(a, Accepted) and not a.duplicate), None)
+        return self.found[game_id]
 
 
 # --- planning: which parts of which files ---------------------------------------------------
 
 
-def game_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """``(line, text)`` of each line of a UTF-8 JSON Lines file that may be a game line (holds
-    ``"game"``), read in blocks."""
+def game_lines(path: Path, stop: int | None = None) -> Iterator[tuple[int, str]]:
+    """``(line, text)`` of each line of a UTF-8 JSON Lines file (up to byte ``stop``, a line's
+    start) that may be a game line (holds ``"game"``), read in blocks."""
     line = 1  # the line at ``at``
     rest = b""
+    left = path.stat().st_size if stop is None else stop
     with path.open("rb") as fh:
         while True:
-            block = fh.read(1 << 24)
+            block = fh.read(min(1 << 24, left))
+            left -= len(block)
             data = rest + block
             cut = data.rfind(b"\n") + 1 if block else len(data)
             data, rest = data[:cut], data[cut:]
@@ -172,21 +262,6 @@ def game_lines(path: Path) -> Iterator[tuple[int, str]]:
                 return
 
 
-def file_games(path: Path, variants: VariantLookup | None) -> list[tuple[int, str, str, str]]:
-    """``(line, game_id, variant, record)`` of the games a file's game lines store (validated
-    in order, as the pipeline validates them; a game depends on no deal)."""
-    validator = Validator(variants=variants)
-    games = []
-    for line, text in game_lines(path):
-        raw = parse_line(str(path), line, text.removeprefix("\ufeff").rstrip("\r"))
-        if not isinstance(raw, Raw) or raw.data.get("record") != "game":
-            continue
-        found = validator.validate(raw)
-        if isinstance(found, Accepted) and not found.duplicate:
-            games.append((line, found.record.game_id, found.variant.name, found.canonical))
-    return games
-
-
 def batch_ends(path: Path, batch: int) -> list[int]:
     """The last line of each batch the pipeline reads a JSON Lines file in (``read_lines``)."""
     ends = []
@@ -197,23 +272,25 @@ def batch_ends(path: Path, batch: int) -> list[int]:
 
 
 def line_starts(path: Path, lines: list[int]) -> list[int]:
-    """The byte where the line after each of ``lines`` (ascending) starts."""
+    """The byte where the line after each of ``lines`` (ascending) starts: line ends are
+    counted a stretch of ``1 << 16`` bytes at a time, and looked for one by one only in the
+    stretch where a wanted line ends."""
     found: list[int] = []
-    seen = 0  # line ends before ``at``
+    seen = 0  # line ends before ``at + k``
     at = 0
     with path.open("rb") as fh:
         while len(found) < len(lines) and (block := fh.read(1 << 24)):
-            k = -1
-            while len(found) < len(lines):
-                want = lines[len(found)] - seen  # the line end wanted, counted in this block
+            k = 0
+            while len(found) < len(lines) and k < len(block):
+                want = lines[len(found)] - seen
+                ends = block.count(b"\n", k, k + (1 << 16))
+                if ends < want:
+                    seen, k = seen + ends, k + (1 << 16)
+                    continue
                 for _ in range(want):
-                    k = block.find(b"\n", k + 1)
-                    if k < 0:
-                        break
-                    seen += 1
-                if k < 0:
-                    break
-                found.append(at + k + 1)
+                    k = block.find(b"\n", k) + 1
+                seen += want
+                found.append(at + k)
             at += len(block)
     return found
 
@@ -235,17 +312,12 @@ def cuts(path: Path, pieces: int, batch: int = BATCH) -> list[tuple[int, int, in
 
 
 def split(path: Path, sha256: str, pieces: int, **options: Any) -> list[Part]:
-    """The parts of a JSON Lines file, each with the games of the parts before it (the whole
-    file when it is read in one batch)."""
-    games = file_games(path, options.get("variants"))
+    """The parts of a JSON Lines file (the whole file when it is read in one batch)."""
     found = cuts(path, pieces, options.get("batch", BATCH))
     if len(found) == 1:
         return [Part(str(path), sha256, **options)]
-    out = []
-    for start, stop, before in found:
-        seeds = tuple((g, v, r) for line, g, v, r in games if line <= before)
-        out.append(Part(str(path), sha256, start, stop, before, seeds, **options))
-    return out
+    return [Part(str(path), sha256, start, stop, before, **options)
+            for start, stop, before in found]
 
 
 def splittable(path: Path, reader_name: str | None, part_bytes: int) -> bool:
@@ -375,28 +447,25 @@ class Writer:
 def exact(conn: duckdb.DuckDBPyConnection, parts: list[Part],
           results: list[PartResult]) -> bool:
     """Whether the workers' rows are those a single process stores now: no game the file looked
-    up is stored; no part looked up a game an earlier part stored without having it as a seed;
+    up is stored; no part looked up a game an earlier part stored without knowing its game line;
     no deal number is stored by two parts; and the file is the one hashed."""
     if any(r.report.sha256 != parts[0].sha256 for r in results):
         return False
     asked = set().union(*(r.asked for r in results))
     if any(v is not None for v in store.stored_games(conn, asked).values()):
         return False
+    if len(results) == 1:
+        return True
     earlier: set[str] = set()
-    deals: set[tuple[str, int]] = set()
-    for part, result in zip(parts, results, strict=True):
-        if (result.asked - {g for g, _, _ in part.seeds}) & earlier:
+    for result in results:
+        if (result.asked - result.known) & earlier:
             return False
         games = result.tables.get(T.GAMES)
         if games is not None:
             earlier.update(games["game_id"].to_pylist())
-        ids = result.tables.get(T.DEALS)
-        if ids is not None:
-            mine = set(zip(ids["game_id"].to_pylist(), ids["deal_no"].to_pylist(), strict=True))
-            if mine & deals:
-                return False
-            deals |= mine
-    return True
+    ids = [pl.DataFrame(r.tables[T.DEALS].select(["game_id", "deal_no"])).unique()
+           for r in results if T.DEALS in r.tables]
+    return not ids or not pl.concat(ids).is_duplicated().any()
 
 
 def merged(results: list[PartResult]) -> FileReport:
@@ -429,13 +498,14 @@ def commit(conn: duckdb.DuckDBPyConnection, results: list[PartResult],
         records += result.report.records
         read += result.ticks[-1][1] if result.ticks else 0
     now = datetime.now(UTC)
+    staging = store.Staging(conn)  # the load of one process: one statement a table
     conn.execute("BEGIN")
     try:
         store.clear_quarantine(conn, report.source)
         for table in dict.fromkeys(t for r in results for t in r.tables):
-            rows = pa.concat_tables([r.tables[table] for r in results if table in r.tables],
-                                    promote_options="default")
-            insert_arrow(conn, table, stamped(rows, now))
+            staging.held[table] = alike([stamped(r.tables[table], now) for r in results
+                                         if table in r.tables])
+        staging.load(conn)
         store.log_ingest(conn, {
             "source": report.source, "sha256": report.sha256, "records": report.records,
             "stored": report.stored, "duplicates": report.duplicates,
@@ -447,7 +517,19 @@ def commit(conn: duckdb.DuckDBPyConnection, results: list[PartResult],
         with suppress(duckdb.Error):
             conn.execute("ROLLBACK")
         raise
+    finally:
+        with suppress(duckdb.Error):
+            staging.close(conn)
     return report
+
+
+def alike(pieces: list[pa.Table]) -> list[pa.Table]:
+    """A table's rows from several parts, with the same Arrow types: a part loaded in its worker
+    (``Handed``) comes with DuckDB's types (``string``), the others as staged (``string_view``);
+    polars gives both the same."""
+    if len({frozenset(zip(p.schema.names, p.schema.types, strict=True)) for p in pieces}) <= 1:
+        return pieces  # the same columns, in any order
+    return [pl.DataFrame(piece).to_arrow() for piece in pieces]
 
 
 def stamped(rows: pa.Table, now: datetime) -> pa.Table:
@@ -457,8 +539,3 @@ def stamped(rows: pa.Table, now: datetime) -> pa.Table:
     at = rows.column_names.index("ingested_at")
     column = pa.array([now] * rows.num_rows, type=rows.schema.field(at).type)
     return rows.set_column(at, "ingested_at", column)
-
-
-def insert_arrow(conn: duckdb.DuckDBPyConnection, table: str, rows: pa.Table) -> None:
-    T.over_rows(conn.from_arrow(rows), "_trickbook_part",
-                f"INSERT INTO {table} BY NAME SELECT * FROM _trickbook_part")

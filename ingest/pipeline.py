@@ -53,6 +53,8 @@ LOOKUP_EVERY = 2_000
 """Records of a reader (other than JSON Lines) whose games are looked up in one query."""
 KEEP_ISSUES = 100
 """Issues kept in a ``FileReport`` (all of them are in the ``quarantine`` table)."""
+Stager = Callable[[duckdb.DuckDBPyConnection], store.Staging]
+"""Makes a file's staging (``store.Staging``, or a subclass of it)."""
 
 
 class StrictError(Exception):
@@ -167,7 +169,8 @@ class _FileLoad:
     """The records of one file between two flushes, and the file's counts."""
 
     def __init__(self, conn: duckdb.DuckDBPyConnection, report: FileReport, strict: bool,
-                 replace: bool = False, tables: Callable[[str], str] | None = None) -> None:
+                 replace: bool = False, tables: Callable[[str], str] | None = None,
+                 staging: Stager | None = None) -> None:
         self.conn = conn
         self.report = report
         self.strict = strict
@@ -182,7 +185,7 @@ class _FileLoad:
         self.issues: list[Issue] = []
         self.fast: list[tuple[pl.DataFrame, Sequence[str]]] = []
         """The fast paths' rows of each chunk, and the chunk's lines (by ``idx``)."""
-        self.staging = store.Staging(conn)
+        self.staging = (staging or store.Staging)(conn)
         """New deals and their variant rows wait here until the file's end (``store.Staging``)."""
         self.auctions: dict[tuple[str, bytes], tuple[int, int]] = {}
         """Auction verdicts of the columnar card path, kept from batch to batch."""
@@ -705,12 +708,12 @@ def _load_file(
     conn: duckdb.DuckDBPyConnection, path: Path, reader: Reader, report: FileReport, *,
     strict: bool, variants: VariantLookup | None, on_record: Callable[[int, int], None] | None,
     batch: int, fast: bool, replace: bool = False,
-    lookup: Callable[[StoredGame], StoredGame] | None = None,
+    lookup: Callable[[StoredGame], StoredGame] | None = None, staging: Stager | None = None,
 ) -> int:
     """The records of one file in one transaction; returns the bytes read. ``lookup`` wraps
-    the look-up of stored games (``ingest/parallel.py``)."""
+    the look-up of stored games, ``staging`` makes the file's staging (``ingest/parallel.py``)."""
     source = report.source
-    load = _FileLoad(conn, report, strict, replace, _tables(variants))
+    load = _FileLoad(conn, report, strict, replace, _tables(variants), staging)
     validator = Validator(load.stored_game if lookup is None else lookup(load.stored_game),
                           variants, changed_game=load.versions.game)
     use_fast = fast and isinstance(reader, JsonlReader) and _fast_enabled(variants)
@@ -805,6 +808,7 @@ def ingest_file(
     source: str | None = None,
     reader: Reader | None = None,
     lookup: Callable[[StoredGame], StoredGame] | None = None,
+    staging: Stager | None = None,
 ) -> FileReport:
     """Read, validate and store one file in one transaction (rescoring is the caller's).
 
@@ -814,7 +818,8 @@ def ingest_file(
     the file is stored and logged under, when it is not its path (``ingest_paths``'s
     ``names``). ``reader``: in place of the file's own (a part of a file,
     ``ingest/parallel.py``); ``lookup`` wraps the look-up of stored games (there: the games of
-    the file's earlier parts, and a note of each id)."""
+    the file's earlier parts, and a note of each id); ``staging`` makes the staging of the
+    file's new rows in place of ``store.Staging`` (there: rows handed to the writer unloaded)."""
     report, found = precheck(conn, path, sha256.result() if sha256 is not None else None,
                              source=source, replace=replace)
     if report.skipped is not None:
@@ -823,7 +828,7 @@ def ingest_file(
     with cycle_gc_paused():
         done = _load_file(conn, path, reader or found, report, strict=strict, variants=variants,
                           on_record=on_record, batch=batch, fast=fast, replace=replace,
-                          lookup=lookup)
+                          lookup=lookup, staging=staging)
     if on_record is not None:
         on_record(report.records, done)
     return report

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 import pytest
 
 from ingest import parallel
@@ -84,7 +85,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     games are in other files (read before and after them), and duplicates across files."""
     root = tmp_path_factory.mktemp("mixed")
     shutil.copytree(SAMPLES, root / "samples")
-    for variant in ("greek-prefa", "balkan", "swabian", "bridge-duplicate"):
+    for variant in registry.names():
         simulate(Plan(variant, 3, 6, seed=5), out=root / "sim" / f"{variant}.jsonl", workers=1)
     broken = root / "broken"
     broken.mkdir()
@@ -182,8 +183,8 @@ def test_the_mixed_folder_holds_what_the_comparison_needs(runs: dict[Any, Any]) 
     assert {i.code for r in reports for i in r.issues} >= {"parse", "unknown-game",
                                                            "deal-conflict"}
     assert any(r.duplicates for r in reports)
-    assert {"deals_greek", "deals_balkan", "deals_swabian", "deals_bridge"} <= {
-        t for t, v in rows.items() if v}
+    assert {v.deals_table for v in registry.registered()} <= {t for t, v in rows.items() if v}
+    assert {r.reader for r in reports} >= {"jsonl", "csv-sheet"}
     second, _, _ = runs["one", "second"]
     assert [r.stored for r in second if r.source.endswith("swabian.jsonl")] == [1]
     counted = runs["counted"]
@@ -199,12 +200,12 @@ def test_the_mixed_folder_holds_what_the_comparison_needs(runs: dict[Any, Any]) 
 
 @pytest.fixture(scope="module")
 def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A JSON Lines file of games of four variants, with lines that make parts interact: a game
+    """A JSON Lines file of games of every variant, with lines that make parts interact: a game
     line repeated and changed in later parts, a deal before its game, bad and blank lines, a
     byte order mark, Windows line ends."""
     root = tmp_path_factory.mktemp("big")
     lines: list[str] = []
-    for variant in ("greek-prefa", "balkan", "swabian", "bridge-duplicate"):
+    for variant in registry.names():
         path = root / f"{variant}.jsonl"
         simulate(Plan(variant, 4, 5, seed=11), out=path, workers=1)
         lines += path.read_text().splitlines()
@@ -277,10 +278,15 @@ def test_a_deal_in_two_parts_makes_the_writer_read_the_file(big: Path, tmp_path:
 
 
 def test_the_parts_know_the_games_of_earlier_parts(big: Path) -> None:
+    """A part knows the game lines before it (and validates only those it is asked for); a
+    part that had not known them would not be exact."""
     parts = parallel.split(big, file_sha256(big), 3, batch=9)
-    assert parts[0].seeds == ()
-    assert len(parts[1].seeds) < len(parts[2].seeds) <= 16
     results = [parallel.read_part(p) for p in parts]
+    stored = [set(r.tables["games"]["game_id"].to_pylist()) if "games" in r.tables else set()
+              for r in results]
+    assert results[0].known == frozenset()
+    assert stored[0] <= results[1].known and stored[0] | stored[1] <= results[2].known
+    assert all(r.asked & (stored[0] | stored[1]) for r in results[1:])  # the file needs them
     conn = duckdb.connect()
     try:
         for table in ("games", "rescore_pending"):
@@ -288,12 +294,21 @@ def test_the_parts_know_the_games_of_earlier_parts(big: Path) -> None:
                          "record VARCHAR)" if table == "games" else
                          f"CREATE TABLE {table} (game_id VARCHAR)")
         assert parallel.exact(conn, parts, results)
-        # a part that was not told of an earlier part's games would not be exact
-        blind = [parts[0], *(parallel.Part(p.path, p.sha256, p.start, p.stop, p.lines_before)
-                             for p in parts[1:])]
-        assert not parallel.exact(conn, blind, [parallel.read_part(p) for p in blind])
+        blind = [results[0], *(replace(r, known=frozenset()) for r in results[1:])]
+        assert not parallel.exact(conn, parts, blind)
     finally:
         conn.close()
+
+
+def test_a_part_validates_only_the_earlier_games_it_is_asked_for(big: Path) -> None:
+    parts = parallel.split(big, file_sha256(big), 3, batch=9)
+    earlier = parallel.EarlierGames(big, parts[2].start, None)
+    assert earlier.found == {}
+    some = next(iter(earlier.lines))
+    found = earlier.game(some)
+    assert found is not None and json.loads(found[1])["game_id"] == some
+    assert earlier.found.keys() == {some}
+    assert "no such game" not in earlier
 
 
 # --- a worker that fails ------------------------------------------------------------------------
@@ -363,7 +378,7 @@ def no_workers(fn: Callable[[Any], Any], tasks: list[Any]) -> Iterator[Any]:
 def test_strict_mode_reads_one_file_at_a_time(folder: Path, tmp_path: Path) -> None:
     reports, _ = run([folder / "sim"], tmp_path / "s.duckdb", parallel.reading(no_workers, 2),
                      strict=True)
-    assert len(reports) == 4 and all(r.stored for r in reports)
+    assert len(reports) == len(registry.names()) and all(r.stored for r in reports)
     with pytest.raises(AssertionError, match="no worker may start"):
         run([folder / "sim"], tmp_path / "t.duckdb", parallel.reading(no_workers, 2))
 
@@ -398,3 +413,38 @@ def test_a_named_source_is_read_here_and_the_files_after_it_get_their_own_rows(
     assert counted.committed == ["swabian.jsonl"]
     assert two == one and two[1].source == "entry/named/balkan"
     assert snapshot(tmp_path / "two.duckdb") == snapshot(tmp_path / "one.duckdb")
+
+
+def test_a_worker_hands_its_new_rows_over_unloaded_unless_a_game_check_reads_them(
+        folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker's new deals reach the writer as staged (no load into the worker's database),
+    except those of a variant whose game-level check reads the stored deals (Russian)."""
+    loads: list[str] = []
+    load = parallel.store.Staging.load
+
+    def counted(self: Any, conn: Any) -> None:
+        loads.append(type(self).__name__)
+        load(self, conn)
+
+    monkeypatch.setattr(parallel.store.Staging, "load", counted)
+    for variant, loaded in (("balkan", 0), ("russian", 1)):
+        path = folder / "sim" / f"{variant}.jsonl"
+        loads.clear()
+        result = parallel.read_part(parallel.Part(str(path), file_sha256(path)))
+        assert result.report.failed is None and result.report.stored
+        assert len(loads) == loaded
+        table = registry.variant(variant).deals_table
+        assert result.tables["deals"].num_rows == result.tables[table].num_rows > 0
+
+
+def test_rows_of_parts_with_other_string_types_are_made_alike() -> None:
+    """A part loaded in its worker gives DuckDB's ``string``, a part handed over as staged gives
+    ``string_view``: the writer stacks them as one type; columns only in another order are left
+    as they are (Arrow stacks them by name)."""
+    staged = pa.table({"game_id": pa.array(["g"], type=pa.string_view()), "deal_no": [1]})
+    loaded = pa.table({"game_id": pa.array(["h"], type=pa.string()), "deal_no": [2]})
+    turned = pa.table({"deal_no": [3], "game_id": pa.array(["i"], type=pa.string_view())})
+    assert parallel.alike([staged, turned]) == [staged, turned]
+    same = parallel.alike([staged, loaded])
+    assert same[0].schema == same[1].schema
+    assert pa.concat_tables(same).to_pydict() == {"game_id": ["g", "h"], "deal_no": [1, 2]}
