@@ -131,9 +131,10 @@ def filters() -> Filters:
 
 
 def _dates(wanted: Filters) -> tuple[date | None, date | None]:
-    """The date range, in a sidebar expander open only when a date is chosen: its two date
-    boxes are drawn (and the browser loads their code) only once a user opens it, so a first
-    page does not pay for them; closed, the kept range applies."""
+    """The date range, in a sidebar expander (open at first when the session began with a
+    date): its two date boxes are drawn, and the browser loads their code, only while it is
+    open, so a first page does not pay for them; closed, the kept range applies and is named
+    under it."""
     state = st.session_state
     for key, value in (("f_from", wanted.date_from), ("f_to", wanted.date_to)):
         if _kept(key) not in state:

@@ -2,8 +2,9 @@
 
 Standings and cash come from ``standings`` (records.md 2); the sheet is drawn by
 :mod:`dashboards.sheets` in the form the game's players use (Greek kassa and chips columns ...).
-Money is never summed across variants: with "(all)" each variant has its own table and chart, and
-every cash figure names its unit (:func:`dashboards.text.unit`).
+Money is never summed across variants: with "(all)" each variant has its own table (a tab each) and
+chart, and every cash figure names its unit (:func:`dashboards.text.unit`). The three sections are
+tabs and only the open one runs and is drawn (a first page draws the headline and one table).
 """
 
 from __future__ import annotations
