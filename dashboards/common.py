@@ -119,9 +119,7 @@ def filters() -> Filters:
                       wanted.variant, problems)
     league = _choice("League", query("leagues", Filters(variant=variant))["league"].to_list(),
                      "f_league", wanted.league, problems)
-    low, high = query("date_span")
-    date_from = _date_input("From", "f_from", wanted.date_from, low, high)
-    date_to = _date_input("To", "f_to", wanted.date_to, low, high)
+    date_from, date_to = _dates(wanted)
     base = Filters(variant=variant, league=league, date_from=date_from, date_to=date_to)
     player = _choice("Player", query("players", base)["player"].to_list(), "f_player",
                      wanted.player, problems)
@@ -132,15 +130,34 @@ def filters() -> Filters:
     return current
 
 
-def _date_input(label: str, key: str, wanted: date | None, low: date | None,
-                high: date | None) -> date | None:
+def _dates(wanted: Filters) -> tuple[date | None, date | None]:
+    """The date range, in a sidebar expander (open at first when the session began with a
+    date): its two date boxes are drawn, and the browser loads their code, only while it is
+    open, so a first page does not pay for them; closed, the kept range applies and is named
+    under it."""
     state = st.session_state
-    if _kept(key) not in state:
-        state[_kept(key)] = wanted
-    state[key] = state[_kept(key)]
-    value = st.sidebar.date_input(label, key=key, min_value=date(1900, 1, 1),
-                                  max_value=date(2100, 12, 31), on_change=_keep, args=(key,),
-                                  help=f"games from {low} to {high}" if low else None)
+    for key, value in (("f_from", wanted.date_from), ("f_to", wanted.date_to)):
+        if _kept(key) not in state:
+            state[_kept(key)] = value
+    kept = state[_kept("f_from")], state[_kept("f_to")]
+    # Open at first when the session began with a date (``expanded`` is part of the widget's
+    # identity: it must not change while the user types dates in).
+    opened = state.setdefault("_dates_open_first", any(kept))
+    box = st.sidebar.expander("Dates", expanded=opened, key="f_dates", on_change="rerun")
+    if not box.open:
+        if any(kept):
+            st.sidebar.caption(f"Games from {kept[0] or 'the first'} to {kept[1] or 'the last'}")
+        return kept
+    low, high = query("date_span")
+    with box:
+        return (_date_input("From", "f_from", low, high), _date_input("To", "f_to", low, high))
+
+
+def _date_input(label: str, key: str, low: date | None, high: date | None) -> date | None:
+    st.session_state[key] = st.session_state[_kept(key)]
+    value = st.date_input(label, key=key, min_value=date(1900, 1, 1),
+                          max_value=date(2100, 12, 31), on_change=_keep, args=(key,),
+                          help=f"games from {low} to {high}" if low else None)
     return value if isinstance(value, date) else None
 
 

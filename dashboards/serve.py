@@ -30,6 +30,9 @@ def command(port: int, headless: bool = True) -> list[str]:
         "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
         "--client.toolbarMode", "viewer",  # no Deploy button or developer menu for users
+        # No page draws a bare expression (tests/dashboards/test_pages.py): skip rewriting each
+        # page's syntax tree for Streamlit's magic when the page is first compiled.
+        "--runner.magicEnabled", "false",
     ]
 
 

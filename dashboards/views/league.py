@@ -2,8 +2,9 @@
 
 Standings and cash come from ``standings`` (records.md 2); the sheet is drawn by
 :mod:`dashboards.sheets` in the form the game's players use (Greek kassa and chips columns ...).
-Money is never summed across variants: with "(all)" each variant has its own table and chart, and
-every cash figure names its unit (:func:`dashboards.text.unit`).
+Money is never summed across variants: with "(all)" each variant has its own table (a tab each) and
+chart, and every cash figure names its unit (:func:`dashboards.text.unit`). The three sections are
+tabs and only the open one runs and is drawn (a first page draws the headline and one table).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards.common import OKABE_ITO, draw_game, empty, filters, guarded, query, show
+from dashboards.filters import Filters
 from dashboards.text import cash, md, number, unit
 
 
@@ -59,6 +61,43 @@ def _time_line(series: pl.DataFrame, undated: pl.DataFrame, variant: str) -> Non
                    f"counted in the standings): {shown}.")
 
 
+def _standings_section(f: Filters, variants: list[str]) -> None:
+    standings = query("league_standings", f)
+    st.caption("Per league, season (year the game started) and player; one table per variant, "
+               "each in its own settlement unit.")
+    if len(variants) == 1:
+        _standings(standings, variants[0])
+        return
+    # "(all)": one tab per variant, only the open one drawn.
+    tabs = st.tabs([f"{v} ({unit(v)})" for v in variants], key="league_variant",
+                   on_change="rerun")
+    for variant, tab in zip(variants, tabs, strict=True):
+        if tab.open:
+            with tab:
+                _standings(standings, variant)
+
+
+def _cash_section(f: Filters, variants: list[str]) -> None:
+    series = query("cash_over_time", f)
+    undated = query("undated_cash", f)
+    for variant in variants:
+        _time_line(series, undated, variant)
+
+
+def _sheet_section(f: Filters) -> None:
+    games = query("games", f)
+    labels = {
+        r["game_id"]: f"{r['game_id']} · {r['variant']} · {r['deals']} deals"
+        for r in games.iter_rows(named=True)
+    }
+    game_id = st.selectbox("Game", games["game_id"].to_list(), key="league_game",
+                           format_func=lambda g: labels.get(g, g))
+    if game_id is None:
+        empty("No game to draw.")
+    else:
+        draw_game(game_id, "league")
+
+
 st.title("League")
 with guarded():
     f = filters()
@@ -73,31 +112,17 @@ with guarded():
               "variant, or add files on the Upload page.")
         st.stop()
 
-    standings = query("league_standings", f)
-    variants = standings["variant"].unique(maintain_order=True).sort().to_list()
-    st.subheader("Standings")
-    st.caption("Per league, season (year the game started) and player; one table per variant, "
-               "each in its own settlement unit.")
-    for variant in variants:
-        if len(variants) > 1:
-            st.markdown(f"**{md(variant)}** · cash in {unit(variant)}")
-        _standings(standings, variant)
-
-    st.subheader("Cash over time")
-    series = query("cash_over_time", f)
-    undated = query("undated_cash", f)
-    for variant in variants:
-        _time_line(series, undated, variant)
-
-    st.subheader("Score sheet")
-    games = query("games", f)
-    labels = {
-        r["game_id"]: f"{r['game_id']} · {r['variant']} · {r['deals']} deals"
-        for r in games.iter_rows(named=True)
-    }
-    game_id = st.selectbox("Game", games["game_id"].to_list(), key="league_game",
-                           format_func=lambda g: labels.get(g, g))
-    if game_id is None:
-        empty("No game to draw.")
-    else:
-        draw_game(game_id, "league")
+    # One tab per section; only the open tab's section runs and is drawn (a first page shows
+    # the headline and the standings, not six charts and a score sheet besides).
+    standings_tab, cash_tab, sheet_tab = st.tabs(
+        ["Standings", "Cash over time", "Score sheet"], key="league_section", on_change="rerun")
+    variants = query("league_standings", f)["variant"].unique().sort().to_list()
+    if standings_tab.open:
+        with standings_tab:
+            _standings_section(f, variants)
+    if cash_tab.open:
+        with cash_tab:
+            _cash_section(f, variants)
+    if sheet_tab.open:
+        with sheet_tab:
+            _sheet_section(f)

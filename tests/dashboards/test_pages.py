@@ -43,6 +43,25 @@ def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
+def open_tab(at: AppTest, key: str, label: str) -> AppTest:
+    """Open the tab ``label`` of the lazy tabs ``key`` (only the open tab's content runs)."""
+    assert label in [t.label for t in at.tabs], f"no tab {label!r}"
+    at.session_state[key] = label
+    return at.run()
+
+
+def standings_tables(at: AppTest) -> list[pd.DataFrame]:
+    """Every variant's standings on League under "(all)": one tab per variant, each opened."""
+    labels = [t.label for t in at.tabs if t.label not in LEAGUE_SECTIONS]
+    tables = []
+    for label in labels:
+        tables += [df.value for df in open_tab(at, "league_variant", label).dataframe]
+    return tables
+
+
+LEAGUE_SECTIONS = ("Standings", "Cash over time", "Score sheet")
+
+
 def test_app_entry_runs_the_default_page(fixture_path: Path,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(DB_ENV, str(fixture_path))
@@ -59,10 +78,16 @@ def test_league_numbers(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         standings = q.league_standings(con, Filters())
     shown = metrics(at)
     assert shown["Games"] == str(totals["games"]) and shown["Deals"] == str(totals["deals"])
+    assert set(LEAGUE_SECTIONS) <= {t.label for t in at.tabs}
+    assert "league_game" not in [box.key for box in at.selectbox]  # the sheet tab is closed
+    open_tab(at, "league_variant", "greek-prefa (chips)")
     table = frame_with(at, "cash per game (chips)")  # the Greek table, in its unit
     greek = standings.filter(standings["variant"] == "greek-prefa")
     assert table["cash (chips)"].tolist() == greek["cash"].to_list()
+    open_tab(at, "league_variant", "swabian (units)")
     assert "cash (units)" in frame_with(at, "cash per game (units)").columns  # Swabian apart
+    assert len(at.dataframe) == 1  # only the open tab is drawn
+    open_tab(at, "league_section", "Score sheet")
     at.selectbox(key="league_game").set_value(fx.G1).run()
     sheet = frame_with(at, "Kassa Anna")
     assert sheet["Chips Anna"].iloc[-1] == 20  # fixture docstring: +4 +0 +16 +0
@@ -367,5 +392,5 @@ def test_pages_show_the_merged_person(demo_path: Path, tmp_path: Path,
     assert {"greek-prefa", "bridge-rubber"} <= set(money["variant"])
     assert set(money["unit"]) >= {"chips", "points"}  # each cash figure says its unit
     league = page("league", copy, monkeypatch, player="Anna")
-    tables = [df.value for df in league.dataframe if "player" in df.value.columns]
+    tables = [t for t in standings_tables(league) if "player" in t.columns]
     assert sum("Anna" in t["player"].tolist() for t in tables) >= 2  # one table per variant

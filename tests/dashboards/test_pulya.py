@@ -16,7 +16,7 @@ from dashboards import queries as q
 from dashboards.db import read_only
 from dashboards.pulya import SHOWN, pulya_svg, record
 from dashboards.sheets import score_sheet, sheet_picture
-from tests.dashboards.test_pages import page
+from tests.dashboards.test_pages import open_tab, page
 
 SVG = "{http://www.w3.org/2000/svg}"
 SAMPLE_GAMES = ("nevsky/2026-11-22/sochi", "nevsky/2026-11-22/leningrad")
@@ -55,7 +55,8 @@ def _svg_of(at: object) -> str:
 @pytest.mark.parametrize("game_id", SAMPLE_GAMES)
 def test_league_page_draws_the_pulya_with_the_table_numbers(
         game_id: str, demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    at = page("league", demo_path, monkeypatch, variant="russian")
+    at = open_tab(page("league", demo_path, monkeypatch, variant="russian"), "league_section",
+                  "Score sheet")
     at.selectbox(key="league_game").set_value(game_id).run()
     assert not at.exception
     shown = titles(_svg_of(at))
