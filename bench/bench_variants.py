@@ -10,6 +10,11 @@ process (``time.process_time``: the machine is shared, so the clock says little)
 within 3x the ``json.loads`` time, about 50,000 deals/s per core, for every variant. Greek
 Prefa is timed twice: with its compiled fast paths and through the generic columnar path alone
 (the fast paths may be deleted once the second is as quick as the first).
+
+Then score-sheet records (no cards) of every variant with such a sample under ``data/samples/``:
+the sample's games whose deals have no hands, copied under new game ids to about
+``SHEET_DEALS`` deals and written as canonical lines (``model/identity.py``), timed the same way
+against the target of 100,000 deals/s per core.
 """
 
 from __future__ import annotations
@@ -20,12 +25,16 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import polars as pl
 
 from ingest import fastpath, pipeline
 from ingest.pipeline import ingest_paths
+from model.identity import canonical_json
+from model.variant import Variant
+from model.variants import REGISTERED
 from scoring.store import score_pending
 from sim.drivers import SIMULATED
 from sim.run import Plan, simulate
@@ -35,6 +44,8 @@ OUT = ROOT / "bench" / "out"
 DEALS = 20_400
 DEALS_PER_GAME = 20
 REPEAT = 3
+SHEET_DEALS = 50_000
+SAMPLES = ROOT / "data" / "samples"
 
 
 def _file(variant: str) -> Path:
@@ -89,20 +100,73 @@ def _generic(path: Path) -> None:
         pipeline._fast_games, pipeline._card_games = fast_games, card_games
 
 
+def _sheet_games() -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+    """The samples' game lines and, by game, their deal lines without hands or play (the
+    deliberately broken samples, those with an ``.expected.json``, left out)."""
+    games: dict[str, dict[str, Any]] = {}
+    deals: dict[str, list[dict[str, Any]]] = {}
+    for path in sorted(SAMPLES.rglob("*.jsonl")):
+        if path.with_suffix(".expected.json").exists():  # a deliberately broken sample
+            continue
+        for line in path.open(encoding="utf-8"):
+            r = json.loads(line)
+            if r.get("record") == "game":
+                games[r["game_id"]] = r
+            elif r.get("record") == "deal" and "hands" not in r and "play" not in r:
+                deals.setdefault(str(r.get("game_id")), []).append(r)
+    return games, deals
+
+
+def _sheet_file(v: Variant) -> tuple[Path, int] | None:
+    """A file of about ``SHEET_DEALS`` score-sheet deals of ``v`` and its number of deals, or
+    ``None`` when no sample holds such a game of ``v``."""
+    games, deals = _sheet_games()
+    own = [(g, deals[gid]) for gid, g in games.items()
+           if g.get("variant") == v.name and gid in deals]
+    per_copy = sum(len(ds) for _, ds in own)
+    if not per_copy:
+        return None
+    copies = -(-SHEET_DEALS // per_copy)
+    path = OUT / f"sheet-{v.name}-{copies * per_copy}.jsonl"
+    if not path.exists():
+        OUT.mkdir(parents=True, exist_ok=True)
+        with path.open("w", encoding="utf-8") as fh:
+            for c in range(copies):
+                for g, ds in own:
+                    gid = f"{g['game_id']}#{c}"
+                    game = v.game_model.model_validate({**g, "game_id": gid})
+                    fh.write('{"record":"game",' + canonical_json(game)[1:] + "\n")
+                    for d in ds:
+                        deal = v.deal_model.model_validate({**d, "game_id": gid})
+                        fh.write('{"record":"deal",' + canonical_json(deal)[1:] + "\n")
+    return path, copies * per_copy
+
+
+def _row(label: str, deals: int, path: Path, ingest: Callable[[Path], None]) -> float:
+    """Times ``ingest`` of ``path`` against the two baselines and prints one table row."""
+    loads, read_json, took = (_best(partial(f, path)) for f in (_loads, _read_json, ingest))
+    print(f"{label:18s} {deals / took:9,.0f} {took / loads:12.1f}x {took / read_json:11.1f}x",
+          flush=True)
+    return took
+
+
 def run() -> None:
-    print(f"{'variant':18s} {'deals/s':>9s} {'x json.loads':>13s} {'x read_json':>12s}"
-          "   (target: within 3x json.loads, ~50,000 deals/s)")
+    header = f"{'variant':18s} {'deals/s':>9s} {'x json.loads':>13s} {'x read_json':>12s}"
+    print(f"{header}   (cards and play; target: within 3x json.loads, ~50,000 deals/s)")
     for variant in SIMULATED:
         path = _file(variant)
         deals = sum(1 for line in path.open(encoding="utf-8") if '"record":"deal"' in line)
-        loads, read_json, ingest = (_best(partial(f, path)) for f in (_loads, _read_json, _ingest))
-        print(f"{variant:18s} {deals / ingest:9,.0f} {ingest / loads:12.1f}x "
-              f"{ingest / read_json:11.1f}x", flush=True)
+        ingest = _row(variant, deals, path, _ingest)
         if variant == fastpath.VARIANT:
-            generic = _best(partial(_generic, path))
-            print(f"{'  generic path':18s} {deals / generic:9,.0f} {generic / loads:12.1f}x "
-                  f"{generic / read_json:11.1f}x   ({generic / ingest:.2f}x the fast paths' CPU)",
-                  flush=True)
+            generic = _row("  generic path", deals, path, _generic)
+            print(f"{'':18s} (the generic path: {generic / ingest:.2f}x the fast paths' CPU)")
+    print(f"\n{header}   (score-sheet records; target: 100,000 deals/s)")
+    for v in REGISTERED:
+        found = _sheet_file(v)
+        if found is None:
+            print(f"{v.name:18s} (no score-sheet sample)")
+        else:
+            _row(v.name, found[1], found[0], _ingest)
 
 
 if __name__ == "__main__":
