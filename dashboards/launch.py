@@ -37,9 +37,17 @@ import dashboards.review
 import dashboards.sheets
 import dashboards.text
 import dashboards.uploads  # noqa: F401
-from dashboards.common import query
-from dashboards.db import one_per_run
-from dashboards.filters import Filters
+
+# Declaring a cache (``dashboards.common``) before the server runs logs that Streamlit keeps it in
+# memory, as the server's default cache storage does too: not worth a line at every start.
+_CACHING_LOG = logging.getLogger(cache_data_api.__name__)
+_LOG_LEVEL = _CACHING_LOG.level
+_CACHING_LOG.setLevel(logging.ERROR)
+from dashboards.common import query  # noqa: E402
+from dashboards.db import one_per_run  # noqa: E402
+from dashboards.filters import Filters  # noqa: E402
+
+_CACHING_LOG.setLevel(_LOG_LEVEL)
 
 LEAGUE_FIRST_RUN = (("variants",), ("leagues", Filters()), ("players", Filters()),
                     ("overview", Filters()), ("league_standings", Filters()))
@@ -51,11 +59,7 @@ def warm_queries() -> None:
     keyed on the database's version, so a later write still shows). The file is opened
     read-only once, without waiting for a writer's lock; a missing, busy or unreadable database
     (or any other failure) leaves the cache empty and the pages say what is wrong as usual."""
-    caching = logging.getLogger(cache_data_api.__name__)
-    level = caching.level
-    # Before the server starts there is no runtime and Streamlit warns that it keeps the cache
-    # in memory, which is what the server's default cache storage does too.
-    caching.setLevel(logging.ERROR)
+    _CACHING_LOG.setLevel(logging.ERROR)  # the same line, for the cache's first use
     try:
         with one_per_run(retry_seconds=0.0):
             for name, *args in LEAGUE_FIRST_RUN:
@@ -63,7 +67,7 @@ def warm_queries() -> None:
     except Exception:  # a warm-up must never stop the server from starting
         return
     finally:
-        caching.setLevel(level)
+        _CACHING_LOG.setLevel(_LOG_LEVEL)
 
 
 def warm_up() -> None:
