@@ -83,24 +83,28 @@ class _Run(threading.local):
     runs in its own thread); ``None`` outside :func:`one_per_run`."""
 
     held: dict[Path, duckdb.DuckDBPyConnection] | None = None
+    retry_seconds: float | None = None
 
 
 _RUN = _Run()
 
 
 @contextmanager
-def one_per_run() -> Iterator[None]:
+def one_per_run(retry_seconds: float | None = None) -> Iterator[None]:
     """Within the block, :func:`read_only` hands out one connection per file, opened by the
     first query and closed when the block ends (one open instead of one per query: opening the
-    file and checking its views costs more than most of a page's queries)."""
+    file and checking its views costs more than most of a page's queries). ``retry_seconds``
+    overrides how long the block's opens wait for a writer's lock (:func:`retry_time`)."""
     outer = _RUN.held
     _RUN.held = {} if outer is None else outer
+    _RUN.retry_seconds = retry_seconds if outer is None else _RUN.retry_seconds
     try:
         yield
     finally:
         if outer is None:
             release()
             _RUN.held = None
+            _RUN.retry_seconds = None
 
 
 def release() -> None:
@@ -124,7 +128,8 @@ def read_only(
     held = _RUN.held
     if held is not None:
         if path not in held:
-            held[path] = _open(path, retry_seconds)
+            wait = _RUN.retry_seconds if retry_seconds is None else retry_seconds
+            held[path] = _open(path, wait)
         yield held[path]
         return
     con = _open(path, retry_seconds)

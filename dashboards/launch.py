@@ -11,13 +11,15 @@ walk of the whole call stack through ``inspect.stack``, pointless under ``stream
 everything imported so far is moved out of the garbage collector's sight (``gc.freeze``):
 Streamlit runs a full collection after every run of a page, and walking the objects of pandas,
 polars, Altair and DuckDB cost about 0.35 s of CPU a run, during which the server (one Python
-thread at a time) answers nothing else. The modules imported here touch no Streamlit state
-(``dashboards.common``, which declares the caches, is imported by the pages).
+thread at a time) answers nothing else. Before all that, the League page's queries for the
+default filters (the sidebar's options, the headline, the standings) are run through the pages'
+query cache (:func:`warm_queries`), so the first visitor's page reads them from memory.
 """
 
 from __future__ import annotations
 
 import gc
+import logging
 import sys
 
 import altair as alt
@@ -25,6 +27,7 @@ import duckdb
 import pandas as pd
 import pyarrow  # noqa: F401  (imported for its load time, like the modules below)
 from streamlit import delta_generator
+from streamlit.runtime.caching import cache_data_api
 from streamlit.web import cli
 
 import dashboards.queries
@@ -34,6 +37,37 @@ import dashboards.review
 import dashboards.sheets
 import dashboards.text
 import dashboards.uploads  # noqa: F401
+
+# Declaring a cache (``dashboards.common``) before the server runs logs that Streamlit keeps it in
+# memory, as the server's default cache storage does too: not worth a line at every start.
+_CACHING_LOG = logging.getLogger(cache_data_api.__name__)
+_LOG_LEVEL = _CACHING_LOG.level
+_CACHING_LOG.setLevel(logging.ERROR)
+from dashboards.common import query  # noqa: E402
+from dashboards.db import one_per_run  # noqa: E402
+from dashboards.filters import Filters  # noqa: E402
+
+_CACHING_LOG.setLevel(_LOG_LEVEL)
+
+LEAGUE_FIRST_RUN = (("variants",), ("leagues", Filters()), ("players", Filters()),
+                    ("overview", Filters()), ("league_standings", Filters()))
+"""The queries of a first League page with no filter (``filters`` and ``views/league.py``)."""
+
+
+def warm_queries() -> None:
+    """Run :data:`LEAGUE_FIRST_RUN` through the pages' cache (:func:`dashboards.common.query`,
+    keyed on the database's version, so a later write still shows). The file is opened
+    read-only once, without waiting for a writer's lock; a missing, busy or unreadable database
+    (or any other failure) leaves the cache empty and the pages say what is wrong as usual."""
+    _CACHING_LOG.setLevel(logging.ERROR)  # the same line, for the cache's first use
+    try:
+        with one_per_run(retry_seconds=0.0):
+            for name, *args in LEAGUE_FIRST_RUN:
+                query(name, *args)
+    except Exception:  # a warm-up must never stop the server from starting
+        return
+    finally:
+        _CACHING_LOG.setLevel(_LOG_LEVEL)
 
 
 def warm_up() -> None:
@@ -58,5 +92,6 @@ def warm_up() -> None:
 
 
 if __name__ == "__main__":
+    warm_queries()
     warm_up()
     sys.exit(cli.main(prog_name="streamlit"))

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from dashboards.db import DB_ENV
+from dashboards.filters import Filters
 from dashboards.serve import APP, command, environment
 
 
@@ -42,3 +43,67 @@ def test_warm_up_does_the_first_page_s_once_only_work() -> None:
         assert gc.get_freeze_count() > 100_000  # pandas, polars, Altair, DuckDB, Streamlit
     finally:
         gc.unfreeze()  # this is a test process, not the server
+
+
+def _refuse(name: str):
+    def refused(*_args: object) -> None:
+        raise AssertionError(f"queries.{name} ran: the warm-up did not fill the cache")
+    return refused
+
+
+def test_warm_queries_fill_the_cache_of_the_first_league_page(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``dashboards.launch.warm_queries``: the first League page's queries come from the cache,
+    under the same key the page uses, until the database is written (its version moves on)."""
+    import os
+
+    from dashboards import common, queries
+    from dashboards.launch import LEAGUE_FIRST_RUN, warm_queries
+    from tests.dashboards import fixture_db as fx
+
+    db = fx.build_demo_like(tmp_path / "demo.duckdb")
+    monkeypatch.setenv(DB_ENV, str(db))
+    common._cached.clear()
+    warm_queries()
+    for name, *_ in LEAGUE_FIRST_RUN:
+        monkeypatch.setattr(queries, name, _refuse(name))
+    # as ``common.filters`` and the page build them
+    assert common.query("overview", Filters(None, None, None, None, None)) is not None
+    assert common.query("variants") is not None
+    later = os.stat(db).st_mtime + 5
+    os.utime(db, (later, later))  # as a write would
+    with pytest.raises(AssertionError, match=r"queries\.overview ran"):
+        common.query("overview", Filters())
+    common._cached.clear()
+
+
+@pytest.mark.parametrize("state", ["missing", "busy"])
+def test_warm_queries_never_stop_the_server(
+        state: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A missing database, or one a writer holds, leaves the cache empty without an error (the
+    page then says what is wrong), and the warm-up does not wait for the writer."""
+    import duckdb
+
+    from dashboards import common
+    from dashboards.db import RETRY_ENV
+    from dashboards.launch import warm_queries
+    from tests.dashboards import fixture_db as fx
+
+    db = tmp_path / "x.duckdb"
+    if state == "busy":
+        fx.build_demo_like(db)
+    monkeypatch.setenv(DB_ENV, str(db))
+    monkeypatch.setenv(RETRY_ENV, "600")  # a wait would hang the test
+    common._cached.clear()
+    writer = duckdb.connect(str(db)) if state == "busy" else None
+    try:
+        warm_queries()
+    finally:
+        if writer is not None:
+            writer.close()
+    if state == "missing":
+        with pytest.raises(common.PageError, match="no database"):
+            common.query("variants")
+    else:
+        assert not common.query("variants").is_empty()  # read now, not an empty cached answer
+    common._cached.clear()
