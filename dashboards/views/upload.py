@@ -25,6 +25,8 @@ st.markdown(
 )
 write_gate("upload_token", "Adding files", "uploaded")
 files = st.file_uploader("Files", accept_multiple_files=True, key="upload_files")
+if files:  # what the server holds: a file still on its way is not listed yet
+    st.caption("Ready to ingest: " + ", ".join(md(f.name) for f in files))
 replace = st.checkbox(
     "this file replaces its earlier version", value=False, key="upload_replace",
     help="A file uploaded again under the same name is a new version of it. Ticked, its game "

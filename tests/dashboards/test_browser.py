@@ -365,11 +365,11 @@ def test_replayer_steps_with_the_arrow_keys(page, servers: dict[str, str]) -> No
 
 
 def _choose_file(page, path: Path) -> None:
-    """Put ``path`` in the uploader (replacing any earlier file) and wait until the app has the
-    file and enabled the Ingest button (the rerun after an upload)."""
+    """Put ``path`` in the uploader and wait until the server has the file (the page lists it
+    under "Ready to ingest" in the run after the upload) and the Ingest button is enabled."""
     page.locator("input[type=file]").set_input_files(str(path))
-    uploader = page.locator("[data-testid='stFileUploader']")
-    uploader.get_by_text(path.name).first.wait_for()
+    page.locator("[data-testid='stCaptionContainer']").filter(
+        has_text="Ready to ingest").filter(has_text=path.name).first.wait_for()
     _expect()(page.get_by_role("button", name="Ingest")).to_be_enabled(timeout=TIMEOUT_MS)
     _settle(page)
 
