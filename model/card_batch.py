@@ -70,7 +70,9 @@ TWO_LETTERS = _two_letter_table()
 
 def card_codes(names: Sequence[str]) -> np.ndarray:
     """The code of each card name (``CARD_NAMES``; NO_CARD where a name is not a card), in one
-    pass over the joined names when they are all two ASCII letters, as records write them."""
+    pass over the joined names when they are all two ASCII letters, as records write them (a
+    record's card names have two or three characters, ``model/base.py`` ``CardName``, so a text
+    of twice their number is all two-letter names)."""
     text = "".join(names)
     if len(text) == 2 * len(names) and text.isascii():
         return TWO_LETTERS[np.frombuffer(text.encode("ascii"), dtype="<u2")].astype(np.int64)
