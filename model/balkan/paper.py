@@ -134,41 +134,49 @@ def settle_deal(sheet: Sheet, row: Mapping[str, object]) -> DealEntries:
             return r * m[i]
         return r * big  # whole_hand and kontra_player_takes_all: the hand's multiplier
 
-    # soups (7.3): trick games by tricks, Bettel only when lost
-    written = {i: 0 for i in defenders}
-    if number == BETL:
-        if not made and rules.bettel_fail_soup != "none":
-            for i in defenders:
-                written[i] = 5 if rules.bettel_fail_soup == "five_tricks" else tricks[i]
-    else:
-        for i in defenders:
-            written[i] = tricks[i]
-        if mode == "invite" and rules.invited_soups == "to_inviter" and lead is not None:
-            written = {i: (defence if i == lead else 0) for i in defenders}
+    written = _written_soups(rules, number, mode, made, tricks, defenders, lead)
     if takes_all:
         k = kontra_players[0]
         written = {i: (sum(written.values()) if i == k else 0) for i in defenders}
     for i in defenders:
         out.soups[i][d] += v * factor(i) * written[i]
-    # defenders penalised (5.2) when the declarer made his contract
-    if made:
+    if made:  # defenders penalised (5.2) when the declarer made his contract
         for i in defenders:
-            if takes_all and i not in kontra_players:
-                continue
-            if m[i] > 1:
-                fails = True  # 5.2 kontra row: the defence took at most four
-            elif number in (BETL, PREFERANS):
-                fails = False
-            elif mode == "invite":
-                fails = i == lead and defence < 4
-            elif mode == "alone" or rules.defender_fail == "individual_two":
-                fails = tricks[i] < 2
-            else:
-                fails = defence < 4 and tricks[i] < 2
-            if fails:
+            if (not takes_all or i in kontra_players) and _defender_fails(
+                    rules, number, mode, i, m[i] > 1, tricks, defence, lead):
                 out.bula[i] += v * factor(i)
     _book(sheet, out)
     return out
+
+
+def _written_soups(rules: BalkanRules, number: int, mode: str, made: bool,
+                   tricks: Mapping[int, int], defenders: list[int],
+                   lead: int | None) -> dict[int, int]:
+    """The tricks each defender writes as soups against the declarer (7.3): trick games by the
+    defender's tricks (all to the inviter under ``invited_soups = to_inviter``), Bettel only
+    when lost (``bettel_fail_soup``)."""
+    if number == BETL:
+        if made or rules.bettel_fail_soup == "none":
+            return {i: 0 for i in defenders}
+        return {i: 5 if rules.bettel_fail_soup == "five_tricks" else tricks[i] for i in defenders}
+    if mode == "invite" and rules.invited_soups == "to_inviter" and lead is not None:
+        defence = sum(tricks[i] for i in defenders)
+        return {i: (defence if i == lead else 0) for i in defenders}
+    return {i: tricks[i] for i in defenders}
+
+
+def _defender_fails(rules: BalkanRules, number: int, mode: str, i: int, kontra: bool,
+                    tricks: Mapping[int, int], defence: int, lead: int | None) -> bool:
+    """Whether defender ``i`` falls when the declarer made his contract (5.2)."""
+    if kontra:
+        return True  # 5.2 kontra row: the defence took at most four
+    if number in (BETL, PREFERANS):
+        return False
+    if mode == "invite":
+        return i == lead and defence < 4
+    if mode == "alone" or rules.defender_fail == "individual_two":
+        return tricks[i] < 2
+    return defence < 4 and tricks[i] < 2
 
 
 def _repealed(sheet: Sheet, row: Mapping[str, object], out: DealEntries) -> None:
