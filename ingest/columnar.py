@@ -33,7 +33,7 @@ import numpy as np
 import polars as pl
 
 from ingest.source import Raw
-from ingest.validate import MAX_DEAL_NO, Accepted, Validator, int_range, too_wide
+from ingest.validate import MAX_DEAL_NO, Accepted, Validator, integer_columns
 from model.base import DealBase, GameBase
 from model.identity import canonical_json_read, canonical_reader
 from model.variant import Variant
@@ -121,8 +121,7 @@ def fits(rows: Sequence[dict[str, object] | None], schema: dict[str, Any]) -> np
     """Whether each row fits the integer columns of ``schema`` (``validate.too_wide``, column
     by column); a missing row does not fit."""
     ok = np.array([r is not None for r in rows], dtype=bool)
-    bounded = {name: bounds for name, dtype in schema.items()
-               if (bounds := int_range(dtype)) is not None}
+    bounded = integer_columns(schema)
     if not bounded:
         return ok
     present = [r if r is not None else {} for r in rows]
@@ -130,14 +129,14 @@ def fits(rows: Sequence[dict[str, object] | None], schema: dict[str, Any]) -> np
         frame = pl.DataFrame(present, schema=dict.fromkeys(bounded, pl.Int64), orient="row",
                              strict=True)
     except Exception:  # beyond 64 bits, or not all integers: column by column
-        return ok & _fits_one_by_one(present, schema, bounded)
+        return ok & _fits_one_by_one(present, bounded)
     for name, (low, high) in bounded.items():
         column = frame[name]
         ok &= ~((column < low) | (column > high)).fill_null(False).to_numpy()
     return ok
 
 
-def _fits_one_by_one(rows: list[dict[str, object]], schema: dict[str, Any],
+def _fits_one_by_one(rows: list[dict[str, object]],
                      bounded: dict[str, tuple[int, int]]) -> np.ndarray:
     ok = np.ones(len(rows), dtype=bool)
     for name, (low, high) in bounded.items():
@@ -145,7 +144,7 @@ def _fits_one_by_one(rows: list[dict[str, object]], schema: dict[str, Any],
         try:
             column = pl.Series(values, dtype=pl.Int64, strict=True)
         except Exception:
-            ok &= np.array([too_wide({name: x}, {name: schema[name]}) is None for x in values])
+            ok &= np.array([not (isinstance(x, int) and not low <= x <= high) for x in values])
             continue
         ok &= ~((column < low) | (column > high)).fill_null(False).to_numpy()
     return ok

@@ -258,7 +258,7 @@ def too_wide(row: dict[str, object], schema: dict[str, Any]) -> str | None:
     """Why ``row`` does not fit its frame's integer columns (a number a reader took from a
     file, such as a bridge board of 2**31), or ``None``."""
     bad = []
-    for name, bounds in _bounded(schema).items():
+    for name, bounds in integer_columns(schema).items():
         value = row.get(name)
         if isinstance(value, int) and not bounds[0] <= value <= bounds[1]:
             bad.append(f"{name}: {shown(value)} is out of range ({bounds[0]}..{bounds[1]})")
@@ -271,7 +271,7 @@ with them, so an identity is never mistaken; at most ``_KEPT`` schemas)."""
 _KEPT = 64
 
 
-def _bounded(schema: dict[str, Any]) -> dict[str, tuple[int, int]]:
+def integer_columns(schema: dict[str, Any]) -> dict[str, tuple[int, int]]:
     """The integer columns of ``schema`` with the values each holds, worked out once per schema."""
     known = _BOUNDED.get(id(schema))
     if known is None or known[0] is not schema:
