@@ -23,7 +23,7 @@ import json
 import tempfile
 import time
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +100,7 @@ def _generic(path: Path) -> None:
         pipeline._fast_games, pipeline._card_games = fast_games, card_games
 
 
+@cache
 def _sheet_games() -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
     """The samples' game lines and, by game, their deal lines without hands or play (the
     deliberately broken samples, those with an ``.expected.json``, left out)."""
