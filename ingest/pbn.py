@@ -324,7 +324,8 @@ class PbnReader:
             previous = tags
             key = f"board {tags.get('Board', '?')}"
             if game.errors:
-                yield Issue(source, game.line, key, Code.PARSE, "; ".join(game.errors), game.text)
+                yield Issue(source, game.line, key, Code.PARSE, _first_errors(game.errors),
+                            game.text)
                 continue
             if not any(k in tags for k in ("Deal", "Contract", "Auction", "Result")):
                 continue  # a header game (Event and such only)
@@ -347,3 +348,14 @@ class PbnReader:
 
 
 READER = PbnReader()
+
+
+SHOWN_ERRORS = 5
+"""Syntax errors of one game named in its issue; the rest are counted (binary junk read as text
+has one per token)."""
+
+
+def _first_errors(errors: list[str]) -> str:
+    """The first ``SHOWN_ERRORS`` of a game's syntax errors, and how many more there are."""
+    more = len(errors) - SHOWN_ERRORS
+    return "; ".join(errors[:SHOWN_ERRORS]) + (f"; and {more} more" if more > 0 else "")

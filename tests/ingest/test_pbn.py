@@ -5,13 +5,15 @@ record states a result and a score, ours agree with them."""
 from __future__ import annotations
 
 import json
+import random
+import re
 from pathlib import Path
 
 import pytest
 
-from ingest.pbn import READER, convert, parse_contract_tag, resolve_tags
+from ingest.pbn import READER, SHOWN_ERRORS, convert, parse_contract_tag, resolve_tags
 from ingest.pbn_syntax import split_games
-from ingest.source import Raw
+from ingest.source import Issue, Raw
 from model.bridge.contracts import parse_contract
 from model.bridge.score import duplicate_score_ns
 from model.bridge.seats import board_vulnerable
@@ -243,3 +245,17 @@ def test_stored_games_are_looked_up_once_per_group(tmp_path: Path, monkeypatch) 
     [second] = pipeline.ingest_paths([again], tmp_path / "t.duckdb")
     assert second.stored == 0 and second.duplicates == report.records
     assert calls["one"] == 0
+
+
+def test_junk_names_its_first_syntax_errors_and_counts_the_rest(tmp_path: Path) -> None:
+    """A file of junk read as PBN (here Latin-1 text with no tag) is one game of many syntax
+    errors: its issue names the first few with their lines and says how many more."""
+    junk = tmp_path / "junk.pbn"
+    rng = random.Random(7)
+    junk.write_bytes(b"\n".join(bytes(rng.randrange(0xA0, 0x100) for _ in range(12)) + b" x"
+                                for _ in range(40)))
+    issues = [i for i in READER.read(junk) if isinstance(i, Issue)]
+    assert len(issues) == 1
+    message = issues[0].message
+    assert len(re.findall(r"(?:^|; )line \d+: ", message)) == SHOWN_ERRORS, message
+    assert re.search(r"; and \d+ more$", message), message
