@@ -62,96 +62,116 @@ def build(path: Path, deals: int = 1_000_000) -> Path:
     try:
         for ddl in (t.ddl for t in tables().values()):
             con.execute(ddl)
-        con.execute(f"""
-            INSERT INTO {T.GAMES}
-            SELECT 'g' || i, 'greek-prefa',
-                   ['P' || (i * 7 % 300), 'P' || ((i * 7 + 1) % 300), 'P' || ((i * 7 + 2) % 300)],
-                   '{{"initial_kassa": 31}}',
-                   TIMESTAMPTZ '2025-01-01 19:00:00+00' + INTERVAL (i % 730) DAY,
-                   'league ' || (i % 4), NULL, NULL, 'bench/games.jsonl', i,
-                   '{{"record": "game"}}'
-            FROM generate_series(0, {games - 1}) t(i)""")
-        con.execute(f"""
-            CREATE TEMP TABLE raw AS
-            SELECT i, 'g' || (i // {DEALS_PER_GAME}) AS game_id,
-                   (i % {DEALS_PER_GAME} + 1)::INTEGER AS deal_no,
-                   (i // {DEALS_PER_GAME}) * 7 % 300 AS base,
-                   i % 3 AS dealer_seat, (i + 1) % 3 AS decl_seat,
-                   hash(i) % 10 = 0 AS passed_out, i % 100 = 7 AS with_cards,
-                   {_CONTRACTS}[(1 + hash(i * 3) % 14)::BIGINT] AS contract,
-                   {_MODES}[(1 + hash(i * 5) % 6)::BIGINT] AS mode,
-                   (4 + hash(i * 11) % 7)::INTEGER AS taken,
-                   (1 + hash(i * 13) % 20)::DOUBLE AS amount
-            FROM generate_series(0, {games * DEALS_PER_GAME - 1}) t(i)""")
-        con.execute("""
-            CREATE TEMP TABLE named AS
-            SELECT *, 'P' || ((base + dealer_seat) % 300) AS dealer,
-                   'P' || ((base + decl_seat) % 300) AS declarer,
-                   'P' || ((base + (decl_seat + 1) % 3) % 300) AS def1,
-                   'P' || ((base + (decl_seat + 2) % 3) % 300) AS def2
-            FROM raw""")
-        card_record = _card_record()
-        con.execute(f"""
-            INSERT INTO {T.DEALS}
-            SELECT game_id, deal_no, 'k' || i, 'greek-prefa', dealer,
-                   CASE WHEN passed_out THEN NULL ELSE declarer END,
-                   CASE WHEN passed_out THEN NULL ELSE contract END,
-                   with_cards, 'bench/deals.jsonl', i,
-                   CASE WHEN with_cards THEN ?::JSON
-                        WHEN passed_out THEN json_object('record', 'deal', 'game_id', game_id,
-                             'deal_no', deal_no, 'dealer', dealer)
-                        ELSE json_object('record', 'deal', 'game_id', game_id, 'deal_no',
-                             deal_no, 'dealer', dealer, 'declarer', declarer,
-                             'contract', contract,
-                             'defence', json_object(def1, mode,
-                                                    def2, CASE WHEN mode = 'play' THEN 'play'
-                                                               ELSE 'pass' END),
-                             'tricks', json_object(declarer, taken, def1, 10 - taken))
-                   END
-            FROM named""", [card_record])
-        con.execute(f"""
-            INSERT INTO {GREEK_TABLE.name}
-            SELECT game_id, deal_no, dealer_seat,
-                   CASE WHEN passed_out THEN NULL ELSE decl_seat END,
-                   CASE WHEN passed_out THEN NULL
-                        ELSE TRY_CAST(regexp_extract(contract, '^([0-9]+)', 1) AS INTEGER) END,
-                   CASE WHEN passed_out THEN NULL
-                        ELSE list_position(['S', 'C', 'D', 'H', 'NT'],
-                                           regexp_extract(contract, '[0-9]+(.*)$', 1)) - 1 END,
-                   CASE WHEN passed_out THEN 'none' WHEN mode = 'play' THEN 'both'
-                        ELSE mode END,
-                   CASE WHEN NOT passed_out AND mode IN ('invite', 'alone')
-                        THEN (decl_seat + 1) % 3 END,
-                   {_seat_tricks(0)}, {_seat_tricks(1)}, {_seat_tricks(2)}, NULL, FALSE, FALSE
-            FROM named""")
+        _games_and_deals(con, games)
+        _greek_rows(con)
         create_views(con)
-        con.execute(f"""
-            INSERT INTO {T.SETTLEMENTS} (game_id, deal_no, player, seat, variant, cash, chips,
-                                          kassa_delta, kassa_after)
-            SELECT game_id, deal_no, player, seat, 'greek-prefa', cash, cash, 0, 31
-            FROM (
-                SELECT game_id, deal_no, unnest([declarer, def1, def2]) AS player,
-                       unnest([decl_seat, (decl_seat + 1) % 3, (decl_seat + 2) % 3]) AS seat,
-                       unnest(CASE WHEN passed_out THEN [0.0, 0.0, 0.0]
-                                   WHEN taken >= 6 THEN [-2 * amount, amount, amount]
-                                   ELSE [2 * amount, -amount, -amount] END) AS cash
-                FROM named)""")
-        con.execute(f"""
-            INSERT INTO {T.STANDINGS}
-            SELECT game_id, player, 'greek-prefa', sum(cash), count(*)::INTEGER, TRUE
-            FROM {T.SETTLEMENTS} GROUP BY game_id, player""")
-        con.execute(f"""
-            INSERT INTO {T.QUARANTINE}
-            SELECT 'bench/deals.jsonl', i, NULL, ['parse', 'deck', 'schema'][1 + i % 3],
-                   'synthetic problem ' || i, '{{"bad": ' || i || '}}', now()
-            FROM generate_series(1, 5000) t(i)""")
-        con.execute(f"""
-            INSERT INTO {T.INGEST_LOG} VALUES
-            ('bench/deals.jsonl', repeat('a', 64), {deals + 5000}, {deals}, 0, 5000, now())""")
+        _settlements(con)
+        _quality(con, deals)
         con.execute("CHECKPOINT")
     finally:
         con.close()
     return path
+
+
+def _games_and_deals(con: duckdb.DuckDBPyConnection, games: int) -> None:
+    """The games, and their deals with the temporary table ``named`` the other tables read."""
+    con.execute(f"""
+        INSERT INTO {T.GAMES}
+        SELECT 'g' || i, 'greek-prefa',
+               ['P' || (i * 7 % 300), 'P' || ((i * 7 + 1) % 300), 'P' || ((i * 7 + 2) % 300)],
+               '{{"initial_kassa": 31}}',
+               TIMESTAMPTZ '2025-01-01 19:00:00+00' + INTERVAL (i % 730) DAY,
+               'league ' || (i % 4), NULL, NULL, 'bench/games.jsonl', i,
+               '{{"record": "game"}}'
+        FROM generate_series(0, {games - 1}) t(i)""")
+    con.execute(f"""
+        CREATE TEMP TABLE raw AS
+        SELECT i, 'g' || (i // {DEALS_PER_GAME}) AS game_id,
+               (i % {DEALS_PER_GAME} + 1)::INTEGER AS deal_no,
+               (i // {DEALS_PER_GAME}) * 7 % 300 AS base,
+               i % 3 AS dealer_seat, (i + 1) % 3 AS decl_seat,
+               hash(i) % 10 = 0 AS passed_out, i % 100 = 7 AS with_cards,
+               {_CONTRACTS}[(1 + hash(i * 3) % 14)::BIGINT] AS contract,
+               {_MODES}[(1 + hash(i * 5) % 6)::BIGINT] AS mode,
+               (4 + hash(i * 11) % 7)::INTEGER AS taken,
+               (1 + hash(i * 13) % 20)::DOUBLE AS amount
+        FROM generate_series(0, {games * DEALS_PER_GAME - 1}) t(i)""")
+    con.execute("""
+        CREATE TEMP TABLE named AS
+        SELECT *, 'P' || ((base + dealer_seat) % 300) AS dealer,
+               'P' || ((base + decl_seat) % 300) AS declarer,
+               'P' || ((base + (decl_seat + 1) % 3) % 300) AS def1,
+               'P' || ((base + (decl_seat + 2) % 3) % 300) AS def2
+        FROM raw""")
+    card_record = _card_record()
+    con.execute(f"""
+        INSERT INTO {T.DEALS}
+        SELECT game_id, deal_no, 'k' || i, 'greek-prefa', dealer,
+               CASE WHEN passed_out THEN NULL ELSE declarer END,
+               CASE WHEN passed_out THEN NULL ELSE contract END,
+               with_cards, 'bench/deals.jsonl', i,
+               CASE WHEN with_cards THEN ?::JSON
+                    WHEN passed_out THEN json_object('record', 'deal', 'game_id', game_id,
+                         'deal_no', deal_no, 'dealer', dealer)
+                    ELSE json_object('record', 'deal', 'game_id', game_id, 'deal_no',
+                         deal_no, 'dealer', dealer, 'declarer', declarer,
+                         'contract', contract,
+                         'defence', json_object(def1, mode,
+                                                def2, CASE WHEN mode = 'play' THEN 'play'
+                                                           ELSE 'pass' END),
+                         'tricks', json_object(declarer, taken, def1, 10 - taken))
+               END
+        FROM named""", [card_record])
+
+
+def _greek_rows(con: duckdb.DuckDBPyConnection) -> None:
+    """``deals_greek``, matching the records, as a rescore would fill it."""
+    con.execute(f"""
+        INSERT INTO {GREEK_TABLE.name}
+        SELECT game_id, deal_no, dealer_seat,
+               CASE WHEN passed_out THEN NULL ELSE decl_seat END,
+               CASE WHEN passed_out THEN NULL
+                    ELSE TRY_CAST(regexp_extract(contract, '^([0-9]+)', 1) AS INTEGER) END,
+               CASE WHEN passed_out THEN NULL
+                    ELSE list_position(['S', 'C', 'D', 'H', 'NT'],
+                                       regexp_extract(contract, '[0-9]+(.*)$', 1)) - 1 END,
+               CASE WHEN passed_out THEN 'none' WHEN mode = 'play' THEN 'both'
+                    ELSE mode END,
+               CASE WHEN NOT passed_out AND mode IN ('invite', 'alone')
+                    THEN (decl_seat + 1) % 3 END,
+               {_seat_tricks(0)}, {_seat_tricks(1)}, {_seat_tricks(2)}, NULL, FALSE, FALSE
+        FROM named""")
+
+
+def _settlements(con: duckdb.DuckDBPyConnection) -> None:
+    """Each deal's settlement rows and each game's standings."""
+    con.execute(f"""
+        INSERT INTO {T.SETTLEMENTS} (game_id, deal_no, player, seat, variant, cash, chips,
+                                      kassa_delta, kassa_after)
+        SELECT game_id, deal_no, player, seat, 'greek-prefa', cash, cash, 0, 31
+        FROM (
+            SELECT game_id, deal_no, unnest([declarer, def1, def2]) AS player,
+                   unnest([decl_seat, (decl_seat + 1) % 3, (decl_seat + 2) % 3]) AS seat,
+                   unnest(CASE WHEN passed_out THEN [0.0, 0.0, 0.0]
+                               WHEN taken >= 6 THEN [-2 * amount, amount, amount]
+                               ELSE [2 * amount, -amount, -amount] END) AS cash
+            FROM named)""")
+    con.execute(f"""
+        INSERT INTO {T.STANDINGS}
+        SELECT game_id, player, 'greek-prefa', sum(cash), count(*)::INTEGER, TRUE
+        FROM {T.SETTLEMENTS} GROUP BY game_id, player""")
+
+
+def _quality(con: duckdb.DuckDBPyConnection, deals: int) -> None:
+    """Quarantined lines and the log row, for the Data quality page."""
+    con.execute(f"""
+        INSERT INTO {T.QUARANTINE}
+        SELECT 'bench/deals.jsonl', i, NULL, ['parse', 'deck', 'schema'][1 + i % 3],
+               'synthetic problem ' || i, '{{"bad": ' || i || '}}', now()
+        FROM generate_series(1, 5000) t(i)""")
+    con.execute(f"""
+        INSERT INTO {T.INGEST_LOG} VALUES
+        ('bench/deals.jsonl', repeat('a', 64), {deals + 5000}, {deals}, 0, 5000, now())""")
 
 
 def page_queries(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, Callable[[], Any]]]]:

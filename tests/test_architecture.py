@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from functools import cache
 from pathlib import Path
+from re import compile as re_compile
 
 from model.variants import REGISTERED
 from tests.conftest import ROOT
@@ -171,3 +172,44 @@ def test_imports_stand_at_the_top_of_modules() -> None:
               if p.relative_to(ROOT).parts[0] != "trickbook" and _imports_inside_functions(p)}
     assert inside <= INSIDE_FUNCTIONS, sorted(inside - INSIDE_FUNCTIONS)
     assert inside == INSIDE_FUNCTIONS, f"no longer importing inside: {INSIDE_FUNCTIONS - inside}"
+
+
+LONGEST_FUNCTION = 80
+"""Lines a function may have (the developers' guide: small functions), numba kernels aside."""
+LONG_FUNCTIONS = {"ingest/fastpath.py:accept", "ingest/fastpath_cards.py:check"}
+"""Functions still longer (an allowlist that may only shrink)."""
+_COMPILED_LATER = re_compile(r"jit\w*\([^()]*\)\((\w+)\)")
+"""``numba.njit(SIGNATURE, ...)(kernel)``: a kernel compiled where it is not defined."""
+
+
+def _long_functions(path: Path, root: Path = ROOT) -> list[str]:
+    """The functions of ``path`` over :data:`LONGEST_FUNCTION` lines that numba does not
+    compile (a ``jit`` decorator, or passed to a ``jit`` call in the module)."""
+    text = path.read_text(encoding="utf-8")
+    kernels = set(_COMPILED_LATER.findall(text))
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and node.end_lineno is not None
+                and node.end_lineno - node.lineno + 1 > LONGEST_FUNCTION
+                and node.name not in kernels
+                and not any("jit" in ast.unparse(d) for d in node.decorator_list)):
+            found.append(f"{path.relative_to(root)}:{node.name}")
+    return found
+
+
+def test_functions_are_short() -> None:
+    """No function over about 80 lines outside numba kernels (issue 12), in the packages and
+    the benches."""
+    paths = [*modules().values(), *(ROOT / "bench").rglob("*.py")]
+    long = {f for p in paths for f in _long_functions(p)}
+    assert long <= LONG_FUNCTIONS, sorted(long - LONG_FUNCTIONS)
+    assert long == LONG_FUNCTIONS, f"no longer long: {LONG_FUNCTIONS - long}"
+
+
+def test_the_length_check_finds_a_long_function(tmp_path: Path) -> None:
+    body = "\n".join(f"    x{i} = {i}" for i in range(LONGEST_FUNCTION))
+    module = tmp_path / "probe.py"
+    module.write_text(f"def long():\n{body}\n\n\n@numba.njit\ndef kernel():\n{body}\n\n\n"
+                      f"def later():\n{body}\n\n\nfast = numba.njit(cache=True)(later)\n")
+    assert _long_functions(module, tmp_path) == ["probe.py:long"]
