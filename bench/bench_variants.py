@@ -28,9 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import polars as pl
 
-from ingest import fastpath, pipeline
+from ingest import fastpath_cards, pipeline
 from ingest.pipeline import ingest_paths
 from model.identity import canonical_json
 from model.variant import Variant
@@ -89,15 +88,14 @@ def _ingest(path: Path) -> None:
 
 
 def _generic(path: Path) -> None:
-    """:func:`_ingest` with the Greek fast paths given no games, so every deal line takes the
-    generic columnar path (``ingest/columnar.py``)."""
-    fast_games, card_games = pipeline._fast_games, pipeline._card_games
-    pipeline._fast_games = lambda validator, cache: pl.DataFrame(schema=fastpath.GAMES_SCHEMA)
+    """:func:`_ingest` with the Greek card fast paths given no games, so every deal line takes
+    the generic columnar path (``ingest/columnar.py``)."""
+    card_games = pipeline._card_games
     pipeline._card_games = lambda validator, cache: {}
     try:
         _ingest(path)
     finally:
-        pipeline._fast_games, pipeline._card_games = fast_games, card_games
+        pipeline._card_games = card_games
 
 
 @cache
@@ -158,7 +156,7 @@ def run() -> None:
         path = _file(variant)
         deals = sum(1 for line in path.open(encoding="utf-8") if '"record":"deal"' in line)
         ingest = _row(variant, deals, path, _ingest)
-        if variant == fastpath.VARIANT:
+        if variant == fastpath_cards.VARIANT:
             generic = _row("  generic path", deals, path, _generic)
             print(f"{'':18s} (the generic path: {generic / ingest:.2f}x the fast paths' CPU)")
     print(f"\n{header}   (score-sheet records; target: 100,000 deals/s)")
