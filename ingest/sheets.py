@@ -35,12 +35,12 @@ from ingest.jsonl import parse_line
 from ingest.source import Raw
 from ingest.validate import MAX_DEAL_NO, NEVER, Accepted, Validator
 from model.base import DealBase
-from model.identity import canonical, finish_key, key_prefix
+from model.identity import canonical, deal_keys
 
-GAME_ID = r'"game_id"([ \t]*:[ \t]*)"([^"\\]*)"'
-"""A line's ``game_id`` (its text between the quotes), and the separator before it."""
-DEAL_NO = r'"deal_no"([ \t]*:[ \t]*)([1-9][0-9]{0,9})([ \t]*[,}])'
-"""A line's ``deal_no`` written as plain digits, with what stands around them."""
+GAME_ID = r'^[ \t]*:[ \t]*"([^"\\]*)"'
+"""What follows a line's ``"game_id"`` key: the separator and the id (between the quotes)."""
+DEAL_NO = r"^[ \t]*:[ \t]*([1-9][0-9]{0,9})[ \t]*[,}]"
+"""What follows a line's ``"deal_no"`` key: the separator and the number as plain digits."""
 DEALS_COLUMNS: dict[str, pl.DataType] = {
     "idx": pl.Int32(), "game_id": pl.String(), "deal_no": pl.Int32(), "dealer": pl.String(),
     "declarer": pl.String(), "contract": pl.String(), "record": pl.String(),
@@ -110,25 +110,28 @@ def accept(source: str, texts: Sequence[str], numbered: Sequence[tuple[int, str]
 
 def _shaped(lines: pl.DataFrame) -> pl.DataFrame:
     """The lines that have a shape, with their game id, deal number, and the text without the
-    number (``bare``) or without the game id only (``gameless``)."""
+    game id (``gameless``) and without the number too (``bare``). Only the separator next to
+    each value goes with it: the JSON read is the same whatever the spaces there."""
     text = pl.col("text")
     plain = (~text.str.contains("\\", literal=True)
              & (text.str.count_matches('"game_id"', literal=True) == 1)
              & (text.str.count_matches('"deal_no"', literal=True) == 1))
-    gameless = text.str.replace(GAME_ID, '"game_id"${1}""')
-    return lines.filter(plain).with_columns(
-        game_id=text.str.extract(GAME_ID, 2),
-        deal_no=text.str.extract(DEAL_NO, 2).cast(pl.Int64),
-        gameless=gameless,
-    ).filter(pl.col("game_id").is_not_null() & (pl.col("deal_no") <= MAX_DEAL_NO)).with_columns(
-        pl.col("deal_no").cast(pl.Int32),
-        bare=pl.col("gameless").str.replace(DEAL_NO, '"deal_no"${1}${3}'),
-    ).drop("text")
+    lines = lines.filter(plain).with_columns(g=text.str.split_exact('"game_id"', 1)).unnest("g")
+    after = pl.col("field_1")
+    lines = lines.with_columns(game_id=after.str.extract(GAME_ID, 1), gameless=pl.concat_str(
+        "field_0", pl.lit('"game_id"'), after.str.replace(GAME_ID, ":")))
+    lines = lines.select("idx", "game_id", "gameless", d=pl.col("gameless").str.split_exact(
+        '"deal_no"', 1)).unnest("d")
+    return lines.with_columns(deal_no=after.str.extract(DEAL_NO, 1).cast(pl.Int64)).filter(
+        pl.col("game_id").is_not_null() & (pl.col("deal_no") <= MAX_DEAL_NO)).select(
+        "idx", "game_id", "gameless", pl.col("deal_no").cast(pl.Int32), bare=pl.concat_str(
+            "field_0", pl.lit('"deal_no"'), after.str.replace(r"^[ \t]*:[ \t]*[0-9]+", ":")))
 
 
 def _games(ids: list[str], validator: Validator) -> pl.DataFrame:
-    """The known games among ``ids``: signature (an id per distinct canonical game without its
-    id), the position a deal must be after to see it, and whether its rules read deal numbers."""
+    """The known games among ``ids``: signature (a number per distinct variant and canonical
+    game JSON without the game's id), the position a deal must be after to see it, and
+    whether its rules read deal numbers."""
     validator.position = NEVER
     signatures: dict[str, int] = {}
     rows = []
@@ -136,10 +139,9 @@ def _games(ids: list[str], validator: Validator) -> pl.DataFrame:
         known = validator.known_game(gid)
         if known is None:
             continue
-        game, v, _ = known
-        fields = game.model_dump(mode="json", exclude_defaults=True)
-        fields.pop("game_id", None)
-        signature = signatures.setdefault(v.name + "\x00" + canonical(fields), len(signatures))
+        game, v, text = known
+        content = v.name + "\x00" + text.replace(canonical({"game_id": gid})[1:-1], "", 1)
+        signature = signatures.setdefault(content, len(signatures))
         rows.append((gid, signature, validator.visible_from.get(gid, -1),
                      bool(v.reads_deal_no(game))))
     return pl.DataFrame(rows, schema={"game_id": pl.String(), "signature": pl.Int32(),
@@ -230,8 +232,6 @@ def _deal_columns(a: Accepted) -> tuple[object, ...]:
 
 
 def _deal_keys(game_ids: pl.Series, records: pl.Series) -> pl.Series:
-    """``model.identity.deal_key`` of each line: its game's hash prefix, finished per line."""
-    prefixes = {g: key_prefix(g) for g in game_ids.unique().to_list()}
-    keys = [finish_key(prefixes[g], r) for g, r in zip(
-        game_ids.to_list(), records.cast(pl.Binary).to_list(), strict=True)]
-    return pl.Series("deal_key", keys, dtype=pl.String)
+    """``model.identity.deal_key`` of each line, hashed from one column of contents."""
+    contents = game_ids + "\x00" + records
+    return pl.Series("deal_key", deal_keys(contents.cast(pl.Binary).to_list()), dtype=pl.String)
