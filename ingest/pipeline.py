@@ -131,6 +131,21 @@ def _game_row(a: Accepted) -> dict[str, object]:
     }
 
 
+def _games_frame(games: list[Accepted]) -> pl.DataFrame:
+    """The ``games`` rows of the batch's new games, built column by column; the players' list
+    column is grouped from one flat column (a list built per game costs more than the rest of
+    its row, which shows in a score sheet of many short games)."""
+    rows = [_game_row(a) for a in games]
+    columns: dict[str, Any] = {k: [r[k] for r in rows] for k in store.GAMES_SCHEMA}
+    seats = [len(p) for p in columns["players"]]
+    if min(seats) > 0:
+        flat = pl.DataFrame({"at": np.repeat(np.arange(len(rows)), seats),
+                             "players": [p for ps in columns["players"] for p in ps]},
+                            schema={"at": pl.Int64(), "players": pl.String()})
+        columns["players"] = flat.group_by("at", maintain_order=True).agg("players")["players"]
+    return pl.DataFrame(columns, schema=store.GAMES_SCHEMA)
+
+
 def _deals_frame(fresh: list[tuple[Accepted, str]]) -> pl.DataFrame:
     """The ``deals`` rows of the batch's new deals (with their keys), built column by column."""
     deals: list[Any] = [a.record for a, _ in fresh]
@@ -451,8 +466,7 @@ class _FileLoad:
     def flush(self) -> None:
         fresh = self._sort_deals()
         if self.games:
-            rows = [_game_row(a) for a in self.games]
-            store.insert(self.conn, T.GAMES, store.frame(rows, store.GAMES_SCHEMA))
+            store.insert(self.conn, T.GAMES, _games_frame(self.games))
             self.report.games.update(a.record.game_id for a in self.games)
         if fresh:
             self.staging.add(T.DEALS, _deals_frame(fresh))
