@@ -96,7 +96,7 @@ def taken(accepted: pl.DataFrame) -> Taken:
         denom="g_denom", mode="g_mode", whister="g_whister",
         **{f"tricks_{i}": f"g_tricks_{i}" for i in range(4)},
         four_aces=pl.lit(False), preliminary=pl.lit(False),
-    ).cast(pl.Schema({"idx": pl.Int32(), **GREEK_SCHEMA}))
+    ).select("idx", *GREEK_SCHEMA).cast(pl.Schema({"idx": pl.Int32(), **GREEK_SCHEMA}))
     deals = accepted.select("idx", "game_id", "deal_no", "dealer", "declarer", "contract",
                             "record", "deal_key", "has_cards", variant=pl.lit(VARIANT))
     return Taken(deals, {VARIANT: rows})

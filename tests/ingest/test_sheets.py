@@ -39,10 +39,10 @@ from model.greek.records import GreekGame
 from model.identity import canonical_json
 from model.variants import variant
 from sim.drivers import SIMULATED
+from tests.ingest.conftest import snapshot
 from tests.ingest.fakes import scorer
 from tests.ingest.test_columnar import _mutate as break_deal
 from tests.ingest.test_columnar import _written, simulated
-from tests.ingest.test_pipeline import snapshot
 
 GREEK = variant("greek-prefa")
 NAMES = ["Anna", "Boris", "Chris", "Dora", "Anna B", "Anna!", "Ánna", "Zoë", "O'Neil", "x", "A  B"]
@@ -484,11 +484,11 @@ def _sheet_lines(rng: random.Random, games: list[str], deals: list[dict[str, Any
             break_deal(rng, rng.randrange(24), d, games)
         how = rng.choice([0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7])
         lines.append(_written(rng, how, d))
-        for _ in range(rng.choice([0, 1, 2])):
-            d = {**d, "deal_no": rng.choice([1, 2, 9, 30, 2**31 - 1])}
+        for _ in range(rng.choice([0, 1, 2])):  # numbers out of range, games unknown
+            d = {**d, "deal_no": rng.choice([1, 2, 9, 30, 2**31 - 1, 2**31, 0])}
             if isinstance(d.get("game_id"), str):
                 d["game_id"] = rng.choice([d["game_id"].removesuffix("~2"),
-                                           d["game_id"].removesuffix("~2") + "~2"])
+                                           d["game_id"].removesuffix("~2") + "~2", "nope"])
             lines.append(_written(rng, how, d))
     return lines
 
@@ -605,8 +605,9 @@ def test_a_rule_that_reads_the_deal_number_is_judged_per_number() -> None:
 def test_a_mixed_file_gives_the_same_tables_with_the_sheet_path_on_and_off(
         name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Score-sheet deals, legal and broken, repeated (duplicates) and under a number another
-    deal holds (conflicts), some before their game's line in the same batch, in one file: the
-    same tables (deals, deals_<variant>, quarantine, log) with the sheet path and without."""
+    deal holds (conflicts), some before their game's line in the same batch, in one file, then
+    an edited version of the file: the same tables (deals, deals_<variant>, quarantine, log,
+    superseded) with the sheet path and without."""
     games, deals = sheet_deals(name)
     rng = random.Random(7)
     body = _sheet_lines(rng, games, deals, 40, broken=0.3)
@@ -620,8 +621,8 @@ def test_a_mixed_file_gives_the_same_tables_with_the_sheet_path_on_and_off(
     body += games[half:]  # the twins' game lines, among their deals
     rng.shuffle(body)
     src = tmp_path / "mixed.jsonl"
-    src.write_text("\n".join(games[:half] + body) + "\n", encoding="utf-8")
     used: list[int] = []
+    reports: dict[str, list[tuple[int, ...]]] = {}
     real = sheets.accept
 
     def spy(*args: Any) -> sheets.Taken:
@@ -629,12 +630,16 @@ def test_a_mixed_file_gives_the_same_tables_with_the_sheet_path_on_and_off(
         used.append(len(out))
         return out
 
-    monkeypatch.setattr(sheets, "accept", spy)
-    (on,) = ingest_paths([src], tmp_path / "on.duckdb", batch=17)
-    monkeypatch.setattr(sheets, "accept", lambda *args: sheets.Taken.empty())
-    (off,) = ingest_paths([src], tmp_path / "off.duckdb", batch=17)
+    edited = games[:half] + body[::2] + _sheet_lines(rng, games, deals, 10, broken=0.3)
+    for db, accept in (("on", spy), ("off", lambda *args: sheets.Taken.empty())):
+        monkeypatch.setattr(sheets, "accept", accept)
+        src.write_text("\n".join(games[:half] + body) + "\n", encoding="utf-8")
+        (first,) = ingest_paths([src], tmp_path / f"{db}.duckdb", batch=17)
+        src.write_text("\n".join(edited) + "\n", encoding="utf-8")
+        (second,) = ingest_paths([src], tmp_path / f"{db}.duckdb", batch=17)
+        reports[db] = [(r.records, r.stored, r.duplicates, r.quarantined, r.dropped)
+                       for r in (first, second)]
     assert sum(used) > 0
-    assert (on.records, on.stored, on.duplicates, on.quarantined) == \
-        (off.records, off.stored, off.duplicates, off.quarantined)
-    assert on.quarantined > 0 and on.duplicates > 0
+    assert reports["on"] == reports["off"]
+    assert reports["on"][0][3] > 0 and reports["on"][0][2] > 0
     assert snapshot(tmp_path / "on.duckdb") == snapshot(tmp_path / "off.duckdb")
