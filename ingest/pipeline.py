@@ -508,9 +508,10 @@ class _FileLoad:
         checked = {gid: known for gid in self.report.games
                    if (known := validator.games.get(gid)) and known[1].check_game is not None}
         faulted: list[tuple[str, int]] = []
+        read: dict[tuple[str, str], DealBase] = {}  # deals read, for the next games
         for gid, deals in store.game_deals(self.conn, checked).items():
             game, v, _ = checked[gid]
-            for no, issue in game_issues(self.report.source, game, v, deals):
+            for no, issue in game_issues(self.report.source, game, v, deals, read):
                 faulted.append((gid, no))
                 self.issue(issue)
         store.delete_deals(self.conn, faulted)

@@ -28,7 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from data.samples.make_samples import sheet_deal
-from ingest import fastpath_columns, sheets
+from ingest import fastpath_columns, sheets, validate
 from ingest.jsonl import parse_line
 from ingest.lines import PlainLines
 from ingest.pipeline import ingest_paths
@@ -643,3 +643,31 @@ def test_a_mixed_file_gives_the_same_tables_with_the_sheet_path_on_and_off(
     assert reports["on"] == reports["off"]
     assert reports["on"][0][3] > 0 and reports["on"][0][2] > 0
     assert snapshot(tmp_path / "on.duckdb") == snapshot(tmp_path / "off.duckdb")
+
+
+@pytest.mark.parametrize("name", SIMULATED)
+def test_stored_deals_read_once_per_shape_are_the_deals_read_one_by_one(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``validate.read_deals`` (the deals ``Variant.check_game`` reads, russian.md 7): copies of
+    a deal read once under another number and game are the deals read from each record, also
+    with a cache too small for the file."""
+    v = variant(name)
+    games, deals = sheet_deals(name)
+    validator = _knowing(games)
+    lines = _sheet_lines(random.Random(5), games, deals, 40, broken=0.0)
+    taken = [a for i, t in enumerate(lines)
+             if isinstance(a := validator.validate(parse_line("s", i + 1, t)),  # type: ignore[arg-type]
+                           Accepted)]
+    by_game: dict[str, list[Accepted]] = {}
+    for a in taken:
+        by_game.setdefault(a.record.game_id, []).append(a)  # type: ignore[union-attr]
+    for most in (validate.READ_KEPT, 3):
+        monkeypatch.setattr(validate, "READ_KEPT", most)
+        read: dict[tuple[str, str], DealBase] = {}
+        for gid, accepted in by_game.items():
+            game = validator.games[gid][0]
+            records = [a.canonical for a in accepted]
+            want = [v.deal_model.model_validate_json(r) for r in records]
+            got = validate.read_deals(v, game, records, read)
+            assert [d.model_dump() for d in got] == [d.model_dump() for d in want]
+        assert len(read) <= min(most, len(taken) - 1)
