@@ -11,10 +11,11 @@ within 3x the ``json.loads`` time, about 50,000 deals/s per core, for every vari
 Prefa is timed twice: with its compiled fast paths and through the generic columnar path alone
 (the fast paths may be deleted once the second is as quick as the first).
 
-Then score-sheet records (no cards) of every variant with such a sample under ``data/samples/``:
-the sample's games whose deals have no hands, copied under new game ids to about
+Then score-sheet records (no cards) of every variant: the games of ``data/samples/`` whose deals
+have no hands (for a variant without such a sample, 25 simulated games with the cards and
+auctions stripped, keeping the deals its rules accept so), copied under new game ids to about
 ``SHEET_DEALS`` deals and written as canonical lines (``model/identity.py``), timed the same way
-against the target of 100,000 deals/s per core.
+against the target of 100,000 deals/s per core, and once more without the settlement.
 """
 
 from __future__ import annotations
@@ -28,9 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import polars as pl
 
-from ingest import fastpath, pipeline
+from ingest import fastpath_cards, pipeline
 from ingest.pipeline import ingest_paths
 from model.identity import canonical_json
 from model.variant import Variant
@@ -67,6 +67,10 @@ def _best(fn: Callable[[], object]) -> float:
     return best
 
 
+def _games_in(path: Path) -> int:
+    return sum(1 for line in path.open(encoding="utf-8") if line.startswith('{"record":"game"'))
+
+
 def _loads(path: Path) -> None:
     with path.open(encoding="utf-8") as fh:
         for line in fh:
@@ -82,22 +86,21 @@ def _read_json(path: Path) -> None:
         con.close()
 
 
-def _ingest(path: Path) -> None:
+def _ingest(path: Path, score: Callable[..., object] | None = score_pending) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        (report,) = ingest_paths([path], Path(tmp) / "v.duckdb", score=score_pending)
+        (report,) = ingest_paths([path], Path(tmp) / "v.duckdb", score=score)
     assert report.quarantined == 0 and report.score_error is None, report
 
 
 def _generic(path: Path) -> None:
-    """:func:`_ingest` with the Greek fast paths given no games, so every deal line takes the
-    generic columnar path (``ingest/columnar.py``)."""
-    fast_games, card_games = pipeline._fast_games, pipeline._card_games
-    pipeline._fast_games = lambda validator, cache: pl.DataFrame(schema=fastpath.GAMES_SCHEMA)
+    """:func:`_ingest` with the Greek card fast paths given no games, so every deal line takes
+    the generic columnar path (``ingest/columnar.py``)."""
+    card_games = pipeline._card_games
     pipeline._card_games = lambda validator, cache: {}
     try:
         _ingest(path)
     finally:
-        pipeline._fast_games, pipeline._card_games = fast_games, card_games
+        pipeline._card_games = card_games
 
 
 @cache
@@ -118,12 +121,38 @@ def _sheet_games() -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, 
     return games, deals
 
 
-def _sheet_file(v: Variant) -> tuple[Path, int] | None:
-    """A file of about ``SHEET_DEALS`` score-sheet deals of ``v`` and its number of deals, or
-    ``None`` when no sample holds such a game of ``v``."""
+CARDS = ("hands", "talon", "discard", "play", "auction")
+"""What a score sheet does not write."""
+
+
+def _simulated_sheet(v: Variant) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Games of ``v``'s simulator with the cards of their deals stripped, keeping the deals
+    its rules accept so (for a variant without a score-sheet sample)."""
+    if v.name not in SIMULATED:
+        return []
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "s.jsonl"
+        simulate(Plan(v.name, 25, DEALS_PER_GAME, seed=12), out=out, workers=1)
+        records = [json.loads(line) for line in out.open(encoding="utf-8")]
+    own = []
+    for g in (r for r in records if r["record"] == "game"):
+        game = v.game_model.model_validate(g)
+        deals = [{k: x for k, x in d.items() if k not in CARDS} for d in records
+                 if d["record"] == "deal" and d["game_id"] == g["game_id"]]
+        own.append((g, [d for d in deals
+                        if not v.check_deal(game, v.deal_model.model_validate(d))]))
+    return own
+
+
+def _sheet_file(v: Variant) -> tuple[Path, int, str] | None:
+    """A file of about ``SHEET_DEALS`` score-sheet deals of ``v``, its number of deals and
+    where they come from, or ``None`` when neither a sample nor the simulator has them."""
     games, deals = _sheet_games()
     own = [(g, deals[gid]) for gid, g in games.items()
            if g.get("variant") == v.name and gid in deals]
+    origin = "samples"
+    if not own:
+        own, origin = _simulated_sheet(v), "simulated, cards stripped"
     per_copy = sum(len(ds) for _, ds in own)
     if not per_copy:
         return None
@@ -140,14 +169,15 @@ def _sheet_file(v: Variant) -> tuple[Path, int] | None:
                     for d in ds:
                         deal = v.deal_model.model_validate({**d, "game_id": gid})
                         fh.write('{"record":"deal",' + canonical_json(deal)[1:] + "\n")
-    return path, copies * per_copy
+    return path, copies * per_copy, origin
 
 
-def _row(label: str, deals: int, path: Path, ingest: Callable[[Path], None]) -> float:
+def _row(label: str, deals: int, path: Path, ingest: Callable[[Path], None],
+         note: str = "") -> float:
     """Times ``ingest`` of ``path`` against the two baselines and prints one table row."""
     loads, read_json, took = (_best(partial(f, path)) for f in (_loads, _read_json, ingest))
-    print(f"{label:18s} {deals / took:9,.0f} {took / loads:12.1f}x {took / read_json:11.1f}x",
-          flush=True)
+    print(f"{label:18s} {deals / took:9,.0f} {took / loads:12.1f}x {took / read_json:11.1f}x"
+          f"{note}", flush=True)
     return took
 
 
@@ -158,16 +188,19 @@ def run() -> None:
         path = _file(variant)
         deals = sum(1 for line in path.open(encoding="utf-8") if '"record":"deal"' in line)
         ingest = _row(variant, deals, path, _ingest)
-        if variant == fastpath.VARIANT:
+        if variant == fastpath_cards.VARIANT:
             generic = _row("  generic path", deals, path, _generic)
             print(f"{'':18s} (the generic path: {generic / ingest:.2f}x the fast paths' CPU)")
     print(f"\n{header}   (score-sheet records; target: 100,000 deals/s)")
     for v in REGISTERED:
         found = _sheet_file(v)
         if found is None:
-            print(f"{v.name:18s} (no score-sheet sample)")
-        else:
-            _row(v.name, found[1], found[0], _ingest)
+            print(f"{v.name:18s} (no score-sheet deals)")
+            continue
+        path, deals, origin = found
+        _row(v.name, deals, path, _ingest, f"   ({origin}; {_games_in(path):,} games)")
+        only = _best(partial(_ingest, path, score=None))
+        print(f"{'  ingest only':18s} {deals / only:9,.0f}   (settlement not run)", flush=True)
 
 
 if __name__ == "__main__":

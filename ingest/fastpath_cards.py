@@ -36,13 +36,14 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ingest.fastpath import OUTPUT_SCHEMA as SHEET_SCHEMA
 from ingest.jsonl import parse_line
+from ingest.sheets import Taken
 from ingest.source import Raw
 from model.base import GameBase
 from model.cards import DECK_32
 from model.greek.auction import run_auction
 from model.greek.contracts import NT, format_contract, ladder_index
+from model.greek.frame import SCHEMA as GREEK_SCHEMA
 from model.greek.play import PLAYING
 from model.greek.records import GreekGame
 from model.identity import deal_key
@@ -63,8 +64,42 @@ FIELDS = frozenset({
 """The fields of ``GreekDeal`` (records.md 1.2); any other key is a schema error."""
 FLAGS = ("four_aces", "preliminary", "conceded")
 
-OUTPUT_SCHEMA: dict[str, pl.DataType] = {**SHEET_SCHEMA, "has_cards": pl.Boolean()}
-"""The score-sheet fast path's columns (``ingest.fastpath.OUTPUT_SCHEMA``) and ``has_cards``."""
+OUTPUT_SCHEMA: dict[str, pl.DataType] = {
+    "idx": pl.Int32(), "game_id": pl.String(), "deal_no": pl.Int32(),
+    "dealer": pl.String(), "declarer": pl.String(), "contract": pl.String(),
+    "record": pl.String(), "deal_key": pl.String(), "g_dealer": pl.Int8(),
+    "g_declarer": pl.Int8(), "g_level": pl.Int8(), "g_denom": pl.Int32(), "g_mode": pl.String(),
+    "g_whister": pl.Int8(), **{f"g_tricks_{i}": pl.Int8() for i in range(4)},
+    "has_cards": pl.Boolean(),
+}
+"""Columns of what :func:`accept` returns (``deals_greek`` ones prefixed ``g_``)."""
+# pieces of the line shapes of ingest/fastpath_columns/layout.py: a name (no quotes,
+# backslashes or control characters), the separators with or without their space
+NAME = r'"[^"\\\x00-\x1f]+"'
+SEP = r", ?"
+COLON = r": ?"
+DECISION = r'"(?:play|pass|invite|alone)"'
+TRICK_COUNT = r"(?:10|[0-9])"
+
+
+def supports(frame_schema: dict[str, pl.DataType]) -> bool:
+    """The card paths write exactly the ``deals_greek`` columns they know; a changed frame
+    schema switches them off (everything then takes the other paths)."""
+    return dict(frame_schema) == dict(GREEK_SCHEMA)
+
+
+def taken(accepted: pl.DataFrame) -> Taken:
+    """The card paths' deals as the pipeline stores them, with their ``deals_greek`` rows
+    (``model/greek/frame.py`` SCHEMA)."""
+    rows = accepted.select(
+        "idx", "game_id", "deal_no", dealer="g_dealer", declarer="g_declarer", level="g_level",
+        denom="g_denom", mode="g_mode", whister="g_whister",
+        **{f"tricks_{i}": f"g_tricks_{i}" for i in range(4)},
+        four_aces=pl.lit(False), preliminary=pl.lit(False),
+    ).select("idx", *GREEK_SCHEMA).cast(pl.Schema({"idx": pl.Int32(), **GREEK_SCHEMA}))
+    deals = accepted.select("idx", "game_id", "deal_no", "dealer", "declarer", "contract",
+                            "record", "deal_key", "has_cards", variant=pl.lit(VARIANT))
+    return Taken(deals, {VARIANT: rows})
 
 ROW = ("dealer", "declarer", "level", "denom", "mode", "whister", "tricks_0", "tricks_1",
        "tricks_2", "tricks_3")

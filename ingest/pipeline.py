@@ -26,7 +26,7 @@ import duckdb
 import numpy as np
 import polars as pl
 
-from ingest import columnar, fastpath, fastpath_cards, fastpath_columns, players, store
+from ingest import columnar, fastpath_cards, fastpath_columns, players, sheets, store
 from ingest.csv_sheet import sidecar_of
 from ingest.formats import expand, reader_for
 from ingest.jsonl import JsonlReader, parse_line
@@ -131,6 +131,21 @@ def _game_row(a: Accepted) -> dict[str, object]:
     }
 
 
+def _games_frame(games: list[Accepted]) -> pl.DataFrame:
+    """The ``games`` rows of the batch's new games, built column by column; the players' list
+    column is grouped from one flat column (a list built per game costs more than the rest of
+    its row, which shows in a score sheet of many short games)."""
+    rows = [_game_row(a) for a in games]
+    columns: dict[str, Any] = {k: [r[k] for r in rows] for k in store.GAMES_SCHEMA}
+    seats = [len(p) for p in columns["players"]]
+    if min(seats) > 0:
+        flat = pl.DataFrame({"at": np.repeat(np.arange(len(rows)), seats),
+                             "players": [p for ps in columns["players"] for p in ps]},
+                            schema={"at": pl.Int64(), "players": pl.String()})
+        columns["players"] = flat.group_by("at", maintain_order=True).agg("players")["players"]
+    return pl.DataFrame(columns, schema=store.GAMES_SCHEMA)
+
+
 def _deals_frame(fresh: list[tuple[Accepted, str]]) -> pl.DataFrame:
     """The ``deals`` rows of the batch's new deals (with their keys), built column by column."""
     deals: list[Any] = [a.record for a, _ in fresh]
@@ -183,8 +198,9 @@ class _FileLoad:
         self.games: list[Accepted] = []
         self.deals: list[Accepted] = []
         self.issues: list[Issue] = []
-        self.fast: list[tuple[pl.DataFrame, Sequence[str]]] = []
-        """The fast paths' rows of each chunk, and the chunk's lines (by ``idx``)."""
+        self.fast: list[tuple[sheets.Taken, Sequence[str]]] = []
+        """The fast paths' deals of each chunk (with their line numbers), and the chunk's lines
+        (by ``idx``)."""
         self.staging = (staging or store.Staging)(conn)
         """New deals and their variant rows wait here until the file's end (``store.Staging``)."""
         self.auctions: dict[tuple[str, bytes], tuple[int, int]] = {}
@@ -224,7 +240,7 @@ class _FileLoad:
 
     def __len__(self) -> int:
         return len(self.games) + len(self.deals) + len(self.issues) + sum(
-            f.height for f, _ in self.fast)
+            len(f) for f, _ in self.fast)
 
     def take(self, raw: Raw | Accepted | Issue, validator: Validator) -> None:
         """One record through the reference (pydantic) path (or its result, when known)."""
@@ -239,7 +255,7 @@ class _FileLoad:
             self.accept(result)
 
     def chunk(self, items: list[Item] | PlainLines, validator: Validator,
-              fast_games: Callable[[], pl.DataFrame] | None,
+              score_sheets: bool = True,
               card_games: Callable[[], dict[str, fastpath_cards.GameView]] | None = None,
               ) -> int:
         """A chunk of JSONL lines, with the same outcome as reading it line by line.
@@ -247,7 +263,7 @@ class _FileLoad:
         The chunk's game lines are validated first (in order; games do not depend on deals), so
         that the fast path can take the deals of games that start inside the chunk; a deal sees
         such a game only after its game line (``Validator.visible_from``). The fast paths take
-        what they accept (score-sheet deals by ``ingest/fastpath.py``, deals with hands by
+        what they accept (score-sheet deals by ``ingest/sheets.py``, deals with hands by
         ``ingest/fastpath_columns/`` and then ``ingest/fastpath_cards.py``), the columnar path
         (``ingest/columnar.py``) what it accepts of the rest, and everything goes into the batch
         in line order (:meth:`_in_line_order`). Returns the bytes read.
@@ -256,24 +272,24 @@ class _FileLoad:
         only when a path other than the columnar card path reads it."""
         c = _Chunk.of(items)
         early = self._game_lines(c, validator)
-        accepted = self._score_sheets(c, early, validator, fast_games)
+        taken = (self._score_sheets(c, early, validator) if score_sheets
+                 else sheets.Taken.empty())
         parsed: dict[int, Raw] = {}
         if card_games is not None and c.with_hands:
-            taken = set() if accepted is None else set(accepted["idx"].to_list())
-            candidates = [k for k in c.with_hands if k not in taken and k not in early]
+            candidates = [k for k in c.with_hands if k not in early]
             cards, parsed = self._deals_with_hands(c.texts, c.lines, candidates, card_games(),
                                                    validator, c.spans)
             if cards is not None:
-                accepted = cards if accepted is None else pl.concat([accepted, cards])
+                taken += fastpath_cards.taken(cards)
         slow = np.ones(len(c.texts), dtype=bool)  # the lines the fast paths left
-        if accepted is not None and accepted.height:
-            accepted = accepted.filter(~pl.struct("game_id", "deal_no").is_duplicated())
-            slow[accepted["idx"].to_numpy()] = False
+        if len(taken):
+            taken = taken.filter(~pl.struct("game_id", "deal_no").is_duplicated())
+            slow[taken.deals["idx"].to_numpy()] = False
         slow_ids = self._in_line_order(c, _left(items, len(c.texts), slow), early, parsed,
                                        validator)
         self.stored_games = {}
-        if accepted is not None and accepted.height:
-            self._keep_fast(c, accepted, slow_ids, validator)
+        if len(taken):
+            self._keep_fast(c, taken, slow_ids, validator)
         validator.position = NEVER
         validator.visible_from.clear()
         return len(items) + c.chars  # characters read, with the line ends
@@ -295,29 +311,15 @@ class _FileLoad:
             early[k] = validator.validate(raw)
         return early
 
-    @staticmethod
-    def _score_sheets(c: _Chunk, early: dict[int, Accepted | Issue], validator: Validator,
-                      fast_games: Callable[[], pl.DataFrame] | None) -> pl.DataFrame | None:
-        """The score-sheet deals (no hands) ``ingest/fastpath.py`` takes, each only where its
-        game is visible (after its game line when that is in the chunk)."""
-        if fast_games is None or len(c.with_hands) + len(early) >= len(c.lines):
-            return None
-        games = fast_games().with_columns(
-            since=pl.col("game_id").replace_strict(validator.visible_from, default=-1,
-                                                   return_dtype=pl.Int64))
-        if not games.height:
-            return None
-        hand_set = set(c.with_hands)
-        sheet = [k for k in range(len(c.lines)) if k not in hand_set and k not in early]
-        if len(sheet) < len(c.lines):
-            accepted = fastpath.accept([c.every[k] for k in sheet], games.drop("since"))
-            accepted = accepted.with_columns(idx=pl.Series(sheet, dtype=pl.Int32)
-                                             .gather(accepted["idx"]))
-        else:
-            accepted = fastpath.accept(list(c.every), games.drop("since"))
-        since = games.select("game_id", "since")
-        return accepted.join(since, on="game_id", how="left").filter(
-            pl.col("idx") > pl.col("since")).drop("since").with_columns(has_cards=pl.lit(False))
+    def _score_sheets(self, c: _Chunk, early: dict[int, Accepted | Issue],
+                      validator: Validator) -> sheets.Taken:
+        """The score-sheet deals (the lines without hands) ``ingest/sheets.py`` takes, their
+        games looked up in the database in one query."""
+        hands = set(c.with_hands)
+        sheet = [k for k in range(len(c.lines)) if k not in hands and k not in early]
+        return sheets.accept(self.report.source, c.every, c.texts, sheet, validator,
+                             lambda ids: self.stored_games.update(
+                                 store.stored_games(self.conn, ids)))
 
     def _in_line_order(self, c: _Chunk, rest: list[int | Issue],
                        early: dict[int, Accepted | Issue], parsed: dict[int, Raw],
@@ -351,11 +353,12 @@ class _FileLoad:
                 slow_ids.add((d.game_id, d.deal_no))  # type: ignore[union-attr]
         return slow_ids
 
-    def _keep_fast(self, c: _Chunk, accepted: pl.DataFrame, slow_ids: set[tuple[str, int]],
+    def _keep_fast(self, c: _Chunk, taken: sheets.Taken, slow_ids: set[tuple[str, int]],
                    validator: Validator) -> None:
         """The fast paths' deals of the chunk, to be stored at the flush; one with the number
         of a deal the other paths kept in this chunk is read by the reference instead, so line
         order decides between them."""
+        accepted = taken.deals
         clash: list[int] = []
         if slow_ids:
             ids = zip(accepted["game_id"].to_list(), accepted["deal_no"].to_list(), strict=True)
@@ -367,8 +370,8 @@ class _FileLoad:
                 self.take(parse_line(self.report.source, *c.texts[i]), validator)
             self.deals.sort(key=lambda a: a.raw.line)
             accepted = accepted.filter(~pl.col("idx").is_in(clash))
-        self.fast.append((accepted.with_columns(line=c.line_nos().gather(accepted["idx"])),
-                          c.lines))
+        lines = c.line_nos().gather(accepted["idx"])
+        self.fast.append((sheets.Taken(accepted.with_columns(line=lines), taken.rows), c.lines))
 
     def _deals_with_hands(
         self, texts: Sequence[tuple[int, str]], lines: Sequence[str], candidates: list[int],
@@ -463,8 +466,7 @@ class _FileLoad:
     def flush(self) -> None:
         fresh = self._sort_deals()
         if self.games:
-            rows = [_game_row(a) for a in self.games]
-            store.insert(self.conn, T.GAMES, store.frame(rows, store.GAMES_SCHEMA))
+            store.insert(self.conn, T.GAMES, _games_frame(self.games))
             self.report.games.update(a.record.game_id for a in self.games)
         if fresh:
             self.staging.add(T.DEALS, _deals_frame(fresh))
@@ -479,8 +481,8 @@ class _FileLoad:
                 self.staging.add(v.deals_table,
                                  pl.DataFrame(flat, schema=v.frame_schema, orient="row"))
             self.report.games.update(a.record.game_id for a, _ in fresh)
-        for accepted, lines in self.fast:
-            self._flush_fast(accepted, lines)
+        for taken, lines in self.fast:
+            self._flush_fast(taken, lines)
         self.fast = []
         repairs = [{"source": r.source, "line": r.line, "record_key": f"{d.game_id}#{d.deal_no}",
                     "code": fix.code, "message": store.bounded(fix.message, store.MESSAGE_LIMIT),
@@ -506,9 +508,10 @@ class _FileLoad:
         checked = {gid: known for gid in self.report.games
                    if (known := validator.games.get(gid)) and known[1].check_game is not None}
         faulted: list[tuple[str, int]] = []
+        read: dict[tuple[str, str], DealBase] = {}  # deals read, for the next games
         for gid, deals in store.game_deals(self.conn, checked).items():
             game, v, _ = checked[gid]
-            for no, issue in game_issues(self.report.source, game, v, deals):
+            for no, issue in game_issues(self.report.source, game, v, deals, read):
                 faulted.append((gid, no))
                 self.issue(issue)
         store.delete_deals(self.conn, faulted)
@@ -539,9 +542,10 @@ class _FileLoad:
                                                  _merged(earlier).message)
         return rows
 
-    def _flush_fast(self, accepted: pl.DataFrame, lines: Sequence[str]) -> None:
-        """Store the fast path's deals of a chunk of ``lines``: new, duplicate, or a conflict
-        sent to quarantine."""
+    def _flush_fast(self, fast: sheets.Taken, lines: Sequence[str]) -> None:
+        """Store the fast paths' deals of a chunk of ``lines``: new (with their
+        ``deals_<variant>`` rows), duplicate, or a conflict sent to quarantine."""
+        accepted = fast.deals
         self.versions.hold(accepted)
         stored = self.staging.deal_keys(self.conn, accepted)
         if stored.height == 0:  # all new (the usual case): no join
@@ -559,11 +563,13 @@ class _FileLoad:
             new = pl.concat([new, clash.filter(pl.col("idx").is_in(taken))], how="diagonal")
         deals = new.select(
             "game_id", "deal_no", "deal_key", "dealer", "declarer", "contract", "line", "record",
-            "has_cards", variant=pl.lit(fastpath.VARIANT),
-            source=pl.lit(self.report.source),
+            "has_cards", "variant", source=pl.lit(self.report.source),
         ).cast({k: v for k, v in store.DEALS_SCHEMA.items()})
         self.staging.add(T.DEALS, deals)
-        self.staging.add(fastpath.DEALS_TABLE, fastpath.greek_rows(new))
+        for name, rows in fast.rows.items():
+            own = rows.join(new.select("idx"), on="idx", how="semi").drop("idx")
+            if own.height:
+                self.staging.add(self.tables(name), own)
         self.report.games.update(new["game_id"].unique().to_list())
         self.report.stored += new.height
         self.report.duplicates += same
@@ -645,18 +651,6 @@ def _left(items: list[Item] | PlainLines, readable: int, slow: np.ndarray) -> li
     return mixed
 
 
-def _fast_games(validator: Validator, cache: dict[str, object]) -> pl.DataFrame:
-    """The fast path's games frame, rebuilt only when the validator's games changed."""
-    if cache.get("n") != validator.revision:
-        rows = [r for g, _, _ in validator.games.values()
-                if (r := fastpath.game_row(g)) is not None]
-        cache["frame"] = pl.DataFrame(rows, schema=fastpath.GAMES_SCHEMA, orient="row")
-        cache["n"] = validator.revision
-    frame = cache["frame"]
-    assert isinstance(frame, pl.DataFrame)
-    return frame
-
-
 def _card_games(validator: Validator,
                 cache: dict[str, object]) -> dict[str, fastpath_cards.GameView]:
     """The card fast path's game views, rebuilt only when the validator has learnt new games."""
@@ -670,14 +664,15 @@ def _card_games(validator: Validator,
     return found
 
 
-def _fast_enabled(variants: VariantLookup | None) -> bool:
+def _cards_enabled(variants: VariantLookup | None) -> bool:
+    """The card fast paths write the rows of the registered Greek Prefa variant only."""
     from model import variants as registry
 
     try:
-        v = (variants or registry.variant)(fastpath.VARIANT)
+        v = (variants or registry.variant)(fastpath_cards.VARIANT)
     except Exception:
         return False
-    return fastpath.supports(v.frame_schema)
+    return fastpath_cards.supports(v.frame_schema)
 
 
 @contextmanager
@@ -716,7 +711,8 @@ def _load_file(
     load = _FileLoad(conn, report, strict, replace, _tables(variants), staging)
     validator = Validator(load.stored_game if lookup is None else lookup(load.stored_game),
                           variants, changed_game=load.versions.game)
-    use_fast = fast and isinstance(reader, JsonlReader) and _fast_enabled(variants)
+    use_fast = fast and isinstance(reader, JsonlReader)
+    cards = _cards_enabled(variants)
     done = 0
     load.staging.sweep()
     conn.execute("BEGIN")
@@ -727,8 +723,8 @@ def _load_file(
             cache: dict[str, object] = {}
             for items in reader.read_lines(path, batch, BATCH_CHARS):
                 report.records += len(items)
-                done += load.chunk(items, validator, lambda: _fast_games(validator, cache),
-                                   lambda: _card_games(validator, cache))
+                done += load.chunk(items, validator, True,
+                                   (lambda: _card_games(validator, cache)) if cards else None)
                 load.flush()
                 _after_batch()
                 if on_record is not None:
@@ -812,7 +808,7 @@ def ingest_file(
 ) -> FileReport:
     """Read, validate and store one file in one transaction (rescoring is the caller's).
 
-    ``fast``: JSON Lines go through the fast paths (``ingest/fastpath.py`` for score-sheet
+    ``fast``: JSON Lines go through the fast paths (``ingest/sheets.py`` for score-sheet
     deals, ``ingest/fastpath_cards.py`` for deals with hands) first. ``sha256``: the file's
     hash, when the caller has it computed meanwhile (``ingest_paths``). ``source``: the name
     the file is stored and logged under, when it is not its path (``ingest_paths``'s

@@ -9,6 +9,7 @@ content is a ``GAME_CONFLICT``; with the same content it is accepted as a duplic
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +21,7 @@ from ingest.jsonl import quote
 from ingest.source import Issue, Raw
 from model import variants as registry
 from model.base import DealBase, GameBase
-from model.identity import canonical_json, deal_key
+from model.identity import canonical, canonical_json, deal_key
 from model.problems import Code, Problem
 from model.variants import UnknownVariant, Variant
 
@@ -224,13 +225,16 @@ class Validator:
 
 
 def game_issues(source: str, game: GameBase, v: Variant,
-                deals: list[tuple[int, str, int, str]]) -> list[tuple[int, Issue]]:
+                deals: list[tuple[int, str, int, str]],
+                read: dict[tuple[str, str], DealBase] | None = None) -> list[tuple[int, Issue]]:
     """``v.check_game`` over a game's stored deals in order (``(deal_no, source, line, record)``,
     ``store.game_deals``): the problems of the deals read from ``source``, as (deal_no, issue).
-    A deal of another source is not this file's to quarantine; it stays as stored."""
+    A deal of another source is not this file's to quarantine; it stays as stored. ``read``
+    keeps the deals read for the next game (:func:`read_deals`)."""
     if v.check_game is None or not deals:
         return []
-    models = [v.deal_model.model_validate_json(record) for _, _, _, record in deals]
+    models = read_deals(v, game, [record for _, _, _, record in deals],
+                        {} if read is None else read)
     origin = {no: (src, line, record) for no, src, line, record in deals}
     out = []
     for no, problem in v.check_game(game, models):
@@ -238,6 +242,38 @@ def game_issues(source: str, game: GameBase, v: Variant,
         if src == source:
             out.append((no, Issue(src, line, f"{game.game_id}#{no}", problem.code,
                                   problem.message, record)))
+    return out
+
+
+_NUMBER = re.compile(r'"deal_no":([0-9]+)')
+READ_KEPT = 10_000
+"""Deals :func:`read_deals` remembers at most (then it starts again), so memory stays bounded."""
+
+
+def read_deals(v: Variant, game: GameBase, records: list[str],
+               read: dict[tuple[str, str], DealBase]) -> list[DealBase]:
+    """The stored deals of ``game`` read from their canonical records. Where the variant's rules
+    do not read a deal's number (``Variant.reads_deal_no``), records that differ only in their
+    number and game id are read once (``read`` remembers them, by variant and the record
+    without both) and copied with their own."""
+    if v.reads_deal_no(game):
+        return [v.deal_model.model_validate_json(r) for r in records]
+    own = canonical({"game_id": game.game_id})[1:-1]
+    out = []
+    for r in records:
+        m = _NUMBER.search(r)
+        if m is None or r.count('"deal_no":') != 1 or r.count('"game_id":') != 1:
+            out.append(v.deal_model.model_validate_json(r))
+            continue
+        shape = (v.name, r[:m.start(1)] + r[m.end(1):].replace(own, "", 1))
+        first = read.get(shape)
+        if first is None:
+            if len(read) >= READ_KEPT:
+                read.clear()
+            first = read[shape] = v.deal_model.model_validate_json(r)
+        no = int(m.group(1))
+        out.append(first if (first.deal_no, first.game_id) == (no, game.game_id) else
+                   first.model_copy(update={"deal_no": no, "game_id": game.game_id}))
     return out
 
 

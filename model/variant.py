@@ -99,6 +99,13 @@ class Variant:
     declarer_made: Callable[[Mapping[str, Any], int], bool] | None = None
     """Does a deal record's declarer make his contract with these tricks (the review of decisions
     asks it; None where decisions are reviewed against par instead, as in bridge)."""
+    reads_deal_no: Callable[[Any], bool] = lambda _game: True
+    """Whether, in this game, the deal model, :attr:`check` or :attr:`row` read a deal's number
+    for more than copying it into the row's ``deal_no`` (a rule for the first deal, a session of
+    a fixed number of deals). Where it is false, a deal's verdict and row are the same under any
+    number (and any game id), so ingest judges a score-sheet line once for all the lines that
+    differ from it only there (``ingest/sheets.py``); ``tests/ingest/test_sheets.py`` holds the
+    claim on every variant's legal deals. True, the default, is always safe."""
     check_batch: Callable[[Sequence[tuple[Any, Any]]], Sequence[bool]] | None = None
     """Many deals at once: for each (game, deal), whether :attr:`check` finds no problem. A
     variant sets it when it has a faster way (a compiled card replay) than :attr:`check` one deal

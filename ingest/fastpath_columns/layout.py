@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ingest.fastpath import COLON, DECISION, NAME, SEP, TRICK_COUNT
+from ingest.fastpath_cards import COLON, DECISION, NAME, SEP, TRICK_COUNT
 from model.cards import DECK_32, format_card, iter_cards
 from model.greek.contracts import format_contract
 

@@ -55,6 +55,7 @@ VARIANT = Variant(
     outcome_sql=OUTCOME_SQL,
     check=check_deal,
     check_batch=check_batch,
+    reads_deal_no=lambda _game: False,  # no rule reads the deal number
     row=deal_row,
     trump=trump,
     zero_sum_per_deal=False,

@@ -52,6 +52,7 @@ def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle,
         outcome_sql=outcome_sql(name),
         check=check_deal,
         check_batch=check_batch,
+        reads_deal_no=lambda _game: False,  # boards are numbered by ``board``
         row=deal_row,
         trump=trump,
         zero_sum_per_deal=True,

@@ -44,6 +44,11 @@ def trump(contract: str) -> int | None:
     return denom if denom < NT else None
 
 
+def reads_deal_no(game: GreekGame) -> bool:
+    """The first deal is bid from the holder of 7D under ``first_bidder_by_7d`` (14)."""
+    return game.rules.first_bidder_by_7d
+
+
 VARIANT = Variant(
     name="greek-prefa",
     aliases=("greek", "prefa"),
@@ -55,6 +60,7 @@ VARIANT = Variant(
     outcome_sql=OUTCOME_SQL,
     check=check_deal,
     check_batch=check_batch,
+    reads_deal_no=reads_deal_no,
     row=deal_row,
     trump=trump,
     zero_sum_per_deal=True,

@@ -47,6 +47,11 @@ def trump(contract: str) -> int | None:
         return None
 
 
+def reads_deal_no(game: SwabianGame) -> bool:
+    """A session of ``session_deals`` deals ends after its last one (7)."""
+    return game.rules.session_deals is not None
+
+
 VARIANT = Variant(
     name="swabian",
     aliases=("swabian-preferanz", "preferanz", "donauschwaben"),
@@ -58,6 +63,7 @@ VARIANT = Variant(
     outcome_sql=OUTCOME_SQL,
     check=check_deal,
     check_batch=check_batch,
+    reads_deal_no=reads_deal_no,
     row=deal_row,
     trump=trump,
     zero_sum_per_deal=True,

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest import fastpath, fastpath_cards, fastpath_columns, jsonl
+from ingest import fastpath_cards, fastpath_columns, jsonl
 from ingest.jsonl import parse_line
 from ingest.source import Issue
 from ingest.validate import Accepted, Validator
@@ -179,7 +179,8 @@ def assert_same(row: dict[str, Any], ref: Accepted) -> None:
     assert (row["game_id"], row["deal_no"], row["dealer"], row["declarer"], row["contract"],
             row["has_cards"]) == (deal.game_id, deal.deal_no, deal.dealer, deal.declarer,
                                   getattr(deal, "contract", None), deal.hands is not None)
-    got = fastpath.greek_rows(pl.DataFrame([row])).row(0, named=True)
+    frame = pl.DataFrame([row], schema_overrides={"idx": pl.Int32()})
+    got = fastpath_cards.taken(frame).rows[GREEK.name].drop("idx").row(0, named=True)
     assert got == GREEK.deal_row(ref.game, deal)
 
 

@@ -253,9 +253,9 @@ def test_failing_settlement_keeps_data_and_games_pending(db: Path, tmp_path: Pat
 
 def test_fast_and_reference_paths_store_the_same(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """The fast path (ingest/fastpath.py) changes speed, never results: the same mixed file,
-    in small batches so deals, games, duplicates and conflicts straddle batch ends, and so
-    that some batches are plain lines kept as bytes (ingest/lines.py) and some are not."""
+    """The fast paths (ingest/sheets.py, the card paths) change speed, never results: the same
+    mixed file, in small batches so deals, games, duplicates and conflicts straddle batch ends,
+    and so that some batches are plain lines kept as bytes (ingest/lines.py) and some are not."""
     import random
 
     from ingest import jsonl

@@ -1,17 +1,23 @@
-"""The columnar fast path accepts only what the pydantic reference accepts, with the same stored
-content (ingest/fastpath.py; records.md 1.2; greek-prefa.md 6.1, 7, 14 for the rules it checks).
+"""The score-sheet path (``ingest/sheets.py``) accepts exactly what the per-record reference
+accepts (``ingest/validate.py``), with the same canonical JSON, deal key, ``deals`` columns and
+``deals_<variant>`` row, for every registered variant (records.md 1.2: the canonical record;
+each variant's spec for its rules).
 
-Hypothesis draws near-valid score-sheet deals (names with spaces, punctuation, accents; wrong
-decisions, trick sums, sitting-out dealers, 10NT, nulls, flags, extra and repeated keys, other
-key orders and separators) and holds: a line the fast path accepts is accepted by the reference
-with the same canonical JSON, deal key, ``deals`` columns and ``deals_greek`` row. A second
-property holds that well-formed deals in the usual key order are all taken by the fast path.
+Two sources of deals: Greek Prefa score-sheet deals drawn by hypothesis (names with spaces,
+punctuation, accents; wrong decisions, trick sums, sitting-out dealers, 10NT, nulls, flags, extra
+and repeated keys, other key orders and separators; greek-prefa.md 6.1, 7, 14), and every
+variant's simulated deals (``sim/``) with their cards stripped, broken by the changes of
+``tests/ingest/test_columnar.py`` and repeated under other numbers and in other games with the
+same players and rules, so that one line of a shape may be broken while the others are not.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import random
+import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -22,15 +28,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from data.samples.make_samples import sheet_deal
-from ingest import fastpath, fastpath_columns
+from ingest import fastpath_columns, sheets, validate
 from ingest.jsonl import parse_line
 from ingest.lines import PlainLines
+from ingest.pipeline import ingest_paths
 from ingest.source import Issue, Raw
 from ingest.validate import Accepted, Validator
 from model.base import DealBase
 from model.greek.records import GreekGame
+from model.identity import canonical_json
 from model.variants import variant
+from sim.drivers import SIMULATED
+from tests.ingest.conftest import snapshot
 from tests.ingest.fakes import scorer
+from tests.ingest.test_columnar import _mutate as break_deal
+from tests.ingest.test_columnar import _written, simulated
 
 GREEK = variant("greek-prefa")
 NAMES = ["Anna", "Boris", "Chris", "Dora", "Anna B", "Anna!", "Ánna", "Zoë", "O'Neil", "x", "A  B"]
@@ -151,58 +163,68 @@ def deal_lines(draw: st.DrawFn, game: GreekGame) -> str:
     return text
 
 
-def frame_of(game: GreekGame) -> pl.DataFrame:
-    row = fastpath.game_row(game)
-    return pl.DataFrame([row] if row else [], schema=fastpath.GAMES_SCHEMA, orient="row")
+def _known(game: GreekGame) -> Validator:
+    """A validator that knows ``game`` (as if its line came before)."""
+    validator = Validator(variants=variant)
+    validator.games[game.game_id] = (game, GREEK, canonical_json(game))
+    return validator
 
 
 def reference(game: GreekGame, line: str) -> Accepted | Issue:
-    validator = Validator(variants=variant)
-    validator.games[game.game_id] = (game, GREEK, "")
     raw = parse_line("s", 1, line)
-    return raw if isinstance(raw, Issue) else validator.validate(raw)
+    return raw if isinstance(raw, Issue) else _known(game).validate(raw)
 
 
-def assert_same(fast: dict[str, Any], ref: Accepted) -> None:
+def taken_rows(taken: sheets.Taken) -> dict[int, tuple[dict[str, Any], dict[str, Any]]]:
+    """Each taken line's ``deals`` columns and ``deals_<variant>`` row, by position."""
+    rows = {r.pop("idx"): r for frame in taken.rows.values() for r in frame.iter_rows(named=True)}
+    return {d["idx"]: (d, rows[d["idx"]]) for d in taken.deals.iter_rows(named=True)}
+
+
+def assert_same(fast: tuple[dict[str, Any], dict[str, Any]], ref: Accepted) -> None:
+    deals, row = fast
     deal = ref.record
     assert isinstance(deal, DealBase)
-    assert fast["record"] == ref.canonical
-    assert fast["deal_key"] == ref.key
-    assert (fast["game_id"], fast["deal_no"], fast["dealer"], fast["declarer"],
-            fast["contract"]) == (deal.game_id, deal.deal_no, deal.dealer,
-                                  deal.declarer, getattr(deal, "contract", None))
-    row = GREEK.deal_row(ref.game, deal)
-    got = fastpath.greek_rows(pl.DataFrame([fast])).row(0, named=True)
-    assert got == row
+    assert deals["record"] == ref.canonical
+    assert deals["deal_key"] == ref.key
+    assert (deals["game_id"], deals["deal_no"], deals["dealer"], deals["declarer"],
+            deals["contract"], deals["variant"], deals["has_cards"]) == (
+        deal.game_id, deal.deal_no, deal.dealer, deal.declarer, getattr(deal, "contract", None),
+        ref.variant.name, deal.hands is not None or deal.play is not None)
+    schema = ref.variant.frame_schema
+    assert row == pl.DataFrame([ref.row], schema=schema, orient="row").row(0, named=True)
+
+
+def accept(lines: list[str], validator: Validator) -> sheets.Taken:
+    return sheets.accept("s", lines, list(enumerate(lines, start=1)), range(len(lines)),
+                         validator)
 
 
 @settings(deadline=None, max_examples=500)
 @given(data=st.data())
-def test_fast_accepts_only_what_the_reference_accepts(data: st.DataObject) -> None:
+def test_greek_sheets_accept_only_what_the_reference_accepts(data: st.DataObject) -> None:
     game = data.draw(games())
     line = data.draw(deal_lines(game))
-    out = fastpath.accept([line], frame_of(game))
+    out = taken_rows(accept([line], _known(game)))
     ref = reference(game, line)
-    if out.height:
-        assert isinstance(ref, Accepted), f"fast path accepted a line the reference rejects: {ref}"
-        assert_same(out.row(0, named=True), ref)
+    if out:
+        assert isinstance(ref, Accepted), f"taken, but the reference rejects it: {ref}"
+        assert_same(out[0], ref)
+    elif isinstance(ref, Accepted):  # taken by the reference only: a line without a shape
+        assert "\\" in line or not re.search(sheets.DEAL_NO, line)
 
 
 @settings(deadline=None, max_examples=150)
 @given(seed=st.integers(0, 10**6), data=st.data())
-def test_usual_deals_take_the_fast_path(seed: int, data: st.DataObject) -> None:
+def test_usual_greek_deals_take_the_sheet_path(seed: int, data: st.DataObject) -> None:
     game = data.draw(games())
-    if game.rules.all_pass != "redeal":
-        return
     rng = random.Random(seed)
     lines = [json.dumps(sheet_deal(game.game_id, list(game.players), n, rng), ensure_ascii=False)
              for n in range(1, 30)]
-    out = fastpath.accept(lines, frame_of(game))
-    taken = dict(zip(out["idx"].to_list(), out.iter_rows(named=True), strict=True))
+    taken = taken_rows(accept(lines, _known(game)))
     for i, line in enumerate(lines):
         ref = reference(game, line)
-        if isinstance(ref, Accepted) and "10NT" not in line:
-            assert i in taken, f"well-formed deal left to the slow path: {line}"
+        assert (i in taken) == isinstance(ref, Accepted), line
         if i in taken:
             assert isinstance(ref, Accepted)
             assert_same(taken[i], ref)
@@ -418,3 +440,234 @@ def test_stored_games_answers_like_stored_game(tmp_path: Path) -> None:
         assert store.stored_games(conn, []) == {}
     finally:
         conn.close()
+
+
+CARDS = ("hands", "talon", "discard", "play", "auction")
+"""What a score sheet does not write: the cards and the auction."""
+SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
+
+
+@cache
+def sheet_deals(name: str) -> tuple[list[str], list[dict[str, Any]]]:
+    """Game lines of a few simulated games (each also under a second id: a game with the same
+    players and rules) and their deals with the cards stripped (``sim/``)."""
+    games, deals = simulated(name)
+    twins = [json.dumps({**json.loads(g), "game_id": json.loads(g)["game_id"] + "~2"})
+             for g in games]
+    stripped = []
+    for t in deals:
+        d = json.loads(t)
+        del d["record"]
+        stripped.append({k: x for k, x in d.items() if k not in CARDS})
+    return games + twins, stripped
+
+
+def _knowing(games: list[str]) -> Validator:
+    validator = Validator()
+    for i, g in enumerate(games):
+        raw = parse_line("s", i + 1, g)
+        assert isinstance(raw, Raw) and isinstance(validator.validate(raw), Accepted)
+    return validator
+
+
+def _sheet_lines(rng: random.Random, games: list[str], deals: list[dict[str, Any]], n: int,
+                 broken: float) -> list[str]:
+    """``n`` deals of ``deals`` in any of the games, some broken and some written otherwise,
+    each followed by up to two lines of its shape (another number, another game of the same
+    players and rules)."""
+    ids = [json.loads(g)["game_id"] for g in games]
+    lines = []
+    for _ in range(n):
+        d = copy.deepcopy(rng.choice(deals))
+        d["game_id"] = rng.choice([i for i in ids if i.removesuffix("~2") == d["game_id"]])
+        if rng.random() < broken:
+            break_deal(rng, rng.randrange(24), d, games)
+        how = rng.choice([0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7])
+        lines.append(_written(rng, how, d))
+        for _ in range(rng.choice([0, 1, 2])):  # numbers out of range, games unknown
+            d = {**d, "deal_no": rng.choice([1, 2, 9, 30, 2**31 - 1, 2**31, 0])}
+            if isinstance(d.get("game_id"), str):
+                d["game_id"] = rng.choice([d["game_id"].removesuffix("~2"),
+                                           d["game_id"].removesuffix("~2") + "~2", "nope"])
+            lines.append(_written(rng, how, d))
+    return lines
+
+
+@pytest.mark.parametrize("name", SIMULATED)
+@settings(deadline=None, max_examples=40)
+@given(seed=st.integers(0, 2**32))
+def test_sheets_accept_exactly_what_the_reference_accepts(name: str, seed: int) -> None:
+    """For every variant: a batch of score-sheet deals, legal and broken (wrong names, trick
+    counts, contracts, nulls, extra fields, numbers out of range; other key orders, spaces,
+    escapes), shapes repeated under other numbers and games: a line the path takes is one the
+    reference accepts, with the same content; a canonical line the reference accepts is
+    taken."""
+    rng = random.Random(seed)
+    games, deals = sheet_deals(name)
+    lines = _sheet_lines(rng, games, deals, rng.randrange(1, 12), broken=0.4)
+    taken = taken_rows(accept(lines, _knowing(games)))
+    for i, line in enumerate(lines):
+        raw = parse_line("s", i + 1, line)
+        ref = raw if isinstance(raw, Issue) else _knowing(games).validate(raw)
+        if i in taken:
+            assert isinstance(ref, Accepted), (line, ref)
+            assert_same(taken[i], ref)
+        elif isinstance(ref, Accepted):
+            assert line != '{"record":"deal",' + ref.canonical[1:]
+
+
+@pytest.mark.parametrize("name", SIMULATED)
+def test_legal_sheets_take_the_sheet_path(name: str) -> None:
+    """Every stripped simulated deal the reference accepts, written canonically, is taken, and
+    its shape is judged once for all its numbers and games."""
+    games, deals = sheet_deals(name)
+    lines = _sheet_lines(random.Random(3), games, deals, 40, broken=0.0)
+    calls: list[int] = []
+    validator = _knowing(games)
+    real = validator.validate
+
+    def counted(raw: Raw) -> Accepted | Issue:
+        calls.append(raw.line)
+        return real(raw)
+
+    validator.validate = counted  # type: ignore[method-assign]
+    taken = taken_rows(accept(lines, validator))
+    wanted = []
+    for i, line in enumerate(lines):
+        ref = _knowing(games).validate(parse_line("s", i + 1, line))  # type: ignore[arg-type]
+        if isinstance(ref, Accepted) and line == '{"record":"deal",' + ref.canonical[1:]:
+            wanted.append(i)
+    assert wanted and set(wanted) <= set(taken)
+    assert len(calls) < len(lines)
+
+
+@pytest.mark.parametrize("name", SIMULATED)
+def test_a_deal_number_or_game_id_changes_nothing_the_variant_says_it_does_not_read(
+        name: str) -> None:
+    """``Variant.reads_deal_no``: where it is false, a deal's problems and row are the same
+    under another number and in a copy of its game under another id (the claim the sheet path
+    rests on), for the simulated deals with cards and without, legal and broken."""
+    v = variant(name)
+    games, deals = simulated(name)
+    rng = random.Random(1)
+    checked = 0
+    for text in deals:
+        d = json.loads(text)
+        del d["record"]
+        for fields in (d, {k: x for k, x in d.items() if k not in CARDS}):
+            fields = copy.deepcopy(fields)
+            if rng.random() < 0.5:
+                break_deal(rng, rng.randrange(24), fields, games)
+            g = next((json.loads(t) for t in games if json.loads(t)["game_id"] ==
+                      fields.get("game_id")), None)
+            if g is None:
+                continue
+            del g["record"]
+            try:
+                game, deal = v.game_model.model_validate(g), v.deal_model.model_validate(fields)
+            except ValueError:
+                continue
+            if v.reads_deal_no(game):
+                continue
+            other = v.game_model.model_validate({**g, "game_id": "elsewhere"})
+            for no in (1, 2, 13, 2**31 - 1):
+                moved = v.deal_model.model_validate({**fields, "deal_no": no,
+                                                     "game_id": "elsewhere"})
+                assert [p.code for p in v.check_deal(other, moved)] == \
+                    [p.code for p in v.check_deal(game, deal)]
+                if not v.check_deal(game, deal):
+                    row = v.deal_row(other, moved)
+                    assert {**row, "game_id": game.game_id, "deal_no": deal.deal_no} == \
+                        v.deal_row(game, deal)
+                    assert (row["game_id"], row["deal_no"]) == ("elsewhere", no)
+            checked += 1
+    assert checked > 10
+
+
+def test_a_rule_that_reads_the_deal_number_is_judged_per_number() -> None:
+    """A Swabian session of ``session_deals`` deals ends after its last (swabian.md 7): deal 13
+    of a 12-deal session is refused, while deal 1 of the same shape is taken."""
+    lines = (SAMPLES / "swabian" / "league.jsonl").read_text(encoding="utf-8").splitlines()
+    gid = "donau-club/2026-11-29/table-1"
+    game_line = next(t for t in lines if gid in t and '"game"' in t)
+    first = next(t for t in lines if gid in t and '"deal_no": 1,' in t)
+    late = first.replace('"deal_no": 1,', '"deal_no": 13,')
+    validator = _knowing([game_line])
+    taken = taken_rows(accept([first, late], validator))
+    assert isinstance(_knowing([game_line]).validate(parse_line("s", 1, first)),  # type: ignore[arg-type]
+                      Accepted)
+    assert not isinstance(_knowing([game_line]).validate(parse_line("s", 2, late)),  # type: ignore[arg-type]
+                          Accepted)
+    assert list(taken) == [0]
+
+
+@pytest.mark.parametrize("name", SIMULATED)
+def test_a_mixed_file_gives_the_same_tables_with_the_sheet_path_on_and_off(
+        name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Score-sheet deals, legal and broken, repeated (duplicates) and under a number another
+    deal holds (conflicts), some before their game's line in the same batch, in one file, then
+    an edited version of the file: the same tables (deals, deals_<variant>, quarantine, log,
+    superseded) with the sheet path and without."""
+    games, deals = sheet_deals(name)
+    rng = random.Random(7)
+    body = _sheet_lines(rng, games, deals, 40, broken=0.3)
+    body += [rng.choice(body) for _ in range(10)]  # duplicates
+    for t in rng.sample(body, 10):  # conflicts: another deal's content under its number
+        other = rng.choice(body)
+        if (m := re.search(sheets.DEAL_NO, t)) is not None:
+            body.append(re.sub(sheets.DEAL_NO, lambda x: x.group(0).replace(
+                x.group(2), m.group(2)), other, count=1))
+    half = len(games) // 2
+    body += games[half:]  # the twins' game lines, among their deals
+    rng.shuffle(body)
+    src = tmp_path / "mixed.jsonl"
+    used: list[int] = []
+    reports: dict[str, list[tuple[int, ...]]] = {}
+    real = sheets.accept
+
+    def spy(*args: Any) -> sheets.Taken:
+        out = real(*args)
+        used.append(len(out))
+        return out
+
+    edited = games[:half] + body[::2] + _sheet_lines(rng, games, deals, 10, broken=0.3)
+    for db, accept in (("on", spy), ("off", lambda *args: sheets.Taken.empty())):
+        monkeypatch.setattr(sheets, "accept", accept)
+        src.write_text("\n".join(games[:half] + body) + "\n", encoding="utf-8")
+        (first,) = ingest_paths([src], tmp_path / f"{db}.duckdb", batch=17)
+        src.write_text("\n".join(edited) + "\n", encoding="utf-8")
+        (second,) = ingest_paths([src], tmp_path / f"{db}.duckdb", batch=17)
+        reports[db] = [(r.records, r.stored, r.duplicates, r.quarantined, r.dropped)
+                       for r in (first, second)]
+    assert sum(used) > 0
+    assert reports["on"] == reports["off"]
+    assert reports["on"][0][3] > 0 and reports["on"][0][2] > 0
+    assert snapshot(tmp_path / "on.duckdb") == snapshot(tmp_path / "off.duckdb")
+
+
+@pytest.mark.parametrize("name", SIMULATED)
+def test_stored_deals_read_once_per_shape_are_the_deals_read_one_by_one(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``validate.read_deals`` (the deals ``Variant.check_game`` reads, russian.md 7): copies of
+    a deal read once under another number and game are the deals read from each record, also
+    with a cache too small for the file."""
+    v = variant(name)
+    games, deals = sheet_deals(name)
+    validator = _knowing(games)
+    lines = _sheet_lines(random.Random(5), games, deals, 40, broken=0.0)
+    taken = [a for i, t in enumerate(lines)
+             if isinstance(a := validator.validate(parse_line("s", i + 1, t)),  # type: ignore[arg-type]
+                           Accepted)]
+    by_game: dict[str, list[Accepted]] = {}
+    for a in taken:
+        by_game.setdefault(a.record.game_id, []).append(a)  # type: ignore[union-attr]
+    for most in (validate.READ_KEPT, 3):
+        monkeypatch.setattr(validate, "READ_KEPT", most)
+        read: dict[tuple[str, str], DealBase] = {}
+        for gid, accepted in by_game.items():
+            game = validator.games[gid][0]
+            records = [a.canonical for a in accepted]
+            want = [v.deal_model.model_validate_json(r) for r in records]
+            got = validate.read_deals(v, game, records, read)
+            assert [d.model_dump() for d in got] == [d.model_dump() for d in want]
+        assert len(read) <= min(most, len(taken) - 1)
