@@ -34,7 +34,7 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from ingest import players, store
+from ingest import store
 from ingest.jsonl import READER, JsonlReader, parse_line
 from ingest.pipeline import (
     BATCH,
@@ -424,14 +424,16 @@ class Writer:
         report, _ = precheck(conn, path, parts[0].sha256, replace=options.get("replace", False))
         if report.skipped is not None:
             return report
-        if has_earlier(conn, report.source, report.sha256):  # a new version: read against it
+        if not report.new_source and has_earlier(conn, report.source, report.sha256):
+            # a new version: read against the earlier one
             return self.read_here(conn, path, **options)
         failed = next((r.report for r in results if r.report.failed), None)
         if failed is not None:
             return failed
         if not exact(conn, parts, results):
             return self.read_here(conn, path, **options)
-        return commit(conn, results, options.get("on_record"))
+        return commit(conn, results, options.get("on_record"), options.get("group"),
+                      new_source=report.new_source)
 
     @staticmethod
     def read_here(conn: duckdb.DuckDBPyConnection, path: Path, **options: Any) -> FileReport:
@@ -484,10 +486,45 @@ def merged(results: list[PartResult]) -> FileReport:
 
 
 def commit(conn: duckdb.DuckDBPyConnection, results: list[PartResult],
-           on_record: Callable[[int, int], None] | None) -> FileReport:
-    """Store a file's rows, its log row and its rescore marks in one transaction (as
-    ``ingest_file`` does); progress goes as the workers reported it."""
+           on_record: Callable[[int, int], None] | None, group: store.Group | None = None,
+           new_source: bool = False) -> FileReport:
+    """Store a file's rows and its log row in one transaction, or in ``group``'s (as
+    ``ingest_file`` does); progress goes as the workers reported it. ``new_source``: no
+    version of the source is logged (``precheck``)."""
     report = merged(results)
+    _replay_ticks(results, on_record)
+    now = datetime.now(UTC)
+    staging = store.Staging(conn)  # the load of one process: one statement a table
+    own = group is None
+    group = group or store.Group(conn)
+    group.begin()
+    try:
+        if not new_source:
+            store.clear_quarantine(conn, report.source)
+        for table in dict.fromkeys(t for r in results for t in r.tables):
+            staging.held[table] = alike([stamped(r.tables[table], now) for r in results
+                                         if table in r.tables])
+        staging.load(conn)
+        store.log_ingest(conn, {
+            "source": report.source, "sha256": report.sha256, "records": report.records,
+            "stored": report.stored, "duplicates": report.duplicates,
+            "quarantined": report.quarantined, "ingested_at": now}, new_source)
+        group.stored(report.games)
+        if own:
+            group.commit()
+    except BaseException:
+        if own:
+            group.rollback()
+        raise
+    finally:
+        with suppress(duckdb.Error):
+            staging.close(conn)
+    return report
+
+
+def _replay_ticks(results: list[PartResult], on_record: Callable[[int, int], None] | None
+                  ) -> None:
+    """The workers' progress of a file's parts, as one file's."""
     records = read = 0
     for k, result in enumerate(results):
         # a part's last tick repeats its last batch's (the file's end): said once, at the end
@@ -497,30 +534,6 @@ def commit(conn: duckdb.DuckDBPyConnection, results: list[PartResult],
                 on_record(records + r, read + done)
         records += result.report.records
         read += result.ticks[-1][1] if result.ticks else 0
-    now = datetime.now(UTC)
-    staging = store.Staging(conn)  # the load of one process: one statement a table
-    conn.execute("BEGIN")
-    try:
-        store.clear_quarantine(conn, report.source)
-        for table in dict.fromkeys(t for r in results for t in r.tables):
-            staging.held[table] = alike([stamped(r.tables[table], now) for r in results
-                                         if table in r.tables])
-        staging.load(conn)
-        store.log_ingest(conn, {
-            "source": report.source, "sha256": report.sha256, "records": report.records,
-            "stored": report.stored, "duplicates": report.duplicates,
-            "quarantined": report.quarantined, "ingested_at": now})
-        store.mark_pending(conn, report.games)
-        players.register(conn, report.games)
-        conn.execute("COMMIT")
-    except BaseException:
-        with suppress(duckdb.Error):
-            conn.execute("ROLLBACK")
-        raise
-    finally:
-        with suppress(duckdb.Error):
-            staging.close(conn)
-    return report
 
 
 def alike(pieces: list[pa.Table]) -> list[pa.Table]:

@@ -53,11 +53,11 @@ class Counted:
         self.read_here: list[str] = []
         commit, read_here = parallel.commit, parallel.Writer.read_here
 
-        def counted_commit(conn: Any, results: list[parallel.PartResult], tick: Any
-                           ) -> FileReport:
+        def counted_commit(conn: Any, results: list[parallel.PartResult], tick: Any,
+                           *args: Any, **kw: Any) -> FileReport:
             self.committed.append(Path(results[0].report.source).name)
             self.parts.append(len(results))
-            return commit(conn, results, tick)
+            return commit(conn, results, tick, *args, **kw)
 
         def counted_read(conn: Any, path: Path, **kw: Any) -> FileReport:
             self.read_here.append(path.name)
