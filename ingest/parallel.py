@@ -21,6 +21,7 @@ cluster; whichever runs them, the result is that of a single process.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
@@ -124,7 +125,7 @@ def read_part(part: Part) -> PartResult:
 
     try:
         earlier = EarlierGames(path, part.start, part.variants)
-        with scratch() as conn:
+        with scratch() as (conn, group):
             done: Future[str] = Future()
             done.set_result(part.sha256)
             reader = None if part.stop is None else READER.part(part.start, part.stop,
@@ -133,7 +134,7 @@ def read_part(part: Part) -> PartResult:
                                  on_record=lambda records, read: ticks.append((records, read)),
                                  batch=part.batch, fast=part.fast, sha256=done,
                                  replace=part.replace, reader=reader, lookup=lookup,
-                                 staging=staging)
+                                 staging=staging, group=group)
             tables = stored_rows(conn, handed[0].rows if handed else {})
     except Exception as exc:
         report = failed_report(path, exc)
@@ -176,30 +177,44 @@ def checked_tables(variants: VariantLookup | None) -> frozenset[str]:
     return frozenset(found)
 
 
+_SCRATCH = threading.local()
+"""A worker thread's scratch database (:func:`scratch`)."""
+
+
 @contextmanager
-def scratch() -> Iterator[duckdb.DuckDBPyConnection]:
-    """An empty in-memory database with every table, for one part, closed after it (a connection
-    kept open keeps DuckDB's threads running, and a process forked from one with running threads
-    may crash)."""
-    conn = store.connect(":memory:")
+def scratch() -> Iterator[tuple[duckdb.DuckDBPyConnection, store.Group]]:
+    """An empty in-memory database with every table, for one part, and the open transaction
+    the part is read in, rolled back after it: the database is made once per worker thread and
+    kept from part to part (making its tables costs about as much as reading a small file).
+    It runs on one DuckDB thread: a connection kept open then has no threads of its own, which
+    a process forked from this one would inherit. A part that fails drops the database."""
+    conn = getattr(_SCRATCH, "conn", None)
+    if conn is None:
+        conn = store.connect(":memory:")
+        conn.execute("SET threads = 1")
+        _SCRATCH.conn = conn
+    group = store.Group(conn)
+    group.begin()
     try:
-        yield conn
-    finally:
-        conn.close()
+        yield conn, group
+    except BaseException:
+        _SCRATCH.conn = None
+        with suppress(duckdb.Error):
+            conn.close()
+        raise
+    group.rollback()
 
 
 def stored_rows(conn: duckdb.DuckDBPyConnection, handed: dict[str, pa.Table]
                 ) -> dict[str, pa.Table]:
-    """Every table's rows in the order stored, and the rows ``handed`` over unloaded."""
-    filled = {str(t) for t, in conn.execute(  # an estimate never under the rows held
-        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
-        "AND estimated_size > 0").fetchall()}
+    """Every table's rows in the order stored (in the part's open transaction), and the rows
+    ``handed`` over unloaded."""
+    wanted = [t for t in store.tables() if t not in KEPT_BACK and t not in handed]
+    counts = conn.execute(" UNION ALL ".join(  # table names are constants, never data
+        f"SELECT '{t}', count(*) FROM (SELECT 1 FROM {t} LIMIT 1)" for t in wanted)).fetchall()
     rows = {}
-    for table in store.tables():
-        if table in filled and table not in KEPT_BACK and table not in handed:
-            found = conn.sql(f"SELECT * FROM {table} ORDER BY rowid").to_arrow_table()
-            if found.num_rows:
-                rows[table] = found
+    for table in (str(t) for t, n in counts if n):
+        rows[table] = conn.sql(f"SELECT * FROM {table} ORDER BY rowid").to_arrow_table()
     return rows | {table: found for table, found in handed.items() if found.num_rows}
 
 
