@@ -971,11 +971,14 @@ def ingest_paths(
 
 GROUP_FILES = 64
 """Files at most committed in one transaction (group commit, ``_Committer``)."""
-GROUP_BYTES = 4 << 20
+GROUP_BYTES = 64 << 20
 """Bytes of input at most committed in one transaction: a file of this size or more is
-committed alone, and a group is committed once its files reach it. A group's commit (its
-checkpoint above all) costs about as much as a small file's whole read, and a second Ctrl-C
-loses at most a group's work."""
+committed alone, and a group is committed once its files reach it. Each commit checkpoints
+(``store.CHECKPOINT_THRESHOLD``), which costs about as much as a small file's whole read and
+for files with cards about as much as their read: eight files of 10,000 Greek deals with
+cards took about 2.7 s CPU committed one by one, 1.9 s in groups of 64 MiB (``bench
+parallel``'s folder, one process). A second Ctrl-C loses at most a group's work, and a
+group's transaction holds about as much as one file of this size would."""
 
 
 class _Committer:
