@@ -345,10 +345,10 @@ def splittable(path: Path, reader_name: str | None, part_bytes: int) -> bool:
 
 
 def plan(files: list[Path], conn: duckdb.DuckDBPyConnection, workers: int, part_bytes: int,
-         **options: Any) -> dict[Path, list[Part]]:
+         hashes: dict[Path, str] | None = None, **options: Any) -> dict[Path, list[Part]]:
     """The parts of each file to read ahead: none for a file skipped already (unchanged, a copy,
     missing, no reader), nor for the first file of several (the writer reads it while the
-    workers start)."""
+    workers start). ``hashes`` gets the sha256 of each file hashed."""
     def checked_alone(path: Path) -> FileReport:
         try:
             with conn.cursor() as own:  # a connection per thread
@@ -360,6 +360,8 @@ def plan(files: list[Path], conn: duckdb.DuckDBPyConnection, workers: int, part_
         checked = list(hashing.map(checked_alone, files))
     parts: dict[Path, list[Part]] = {}
     for path, report in zip(files, checked, strict=True):
+        if hashes is not None and report.sha256 is not None:
+            hashes[path] = report.sha256
         if report.skipped is None and report.sha256 is not None:
             with suppress(OSError):  # gone meanwhile: the writer reads it (and reports it)
                 parts[path] = parts_of(path, report, workers, part_bytes, options)
@@ -403,11 +405,12 @@ def reading(map_tasks: TaskMap, workers: int, part_bytes: int = PART_BYTES,
                 yield load
             return
         keep = {k: options[k] for k in ("batch", "fast", "replace", "variants") if k in options}
-        parts = plan(files, conn, workers, part_bytes, **keep)
+        hashes: dict[Path, str] = {}
+        parts = plan(files, conn, workers, part_bytes, hashes, **keep)
         tasks = [p for found in parts.values() for p in found]
-        writer = Writer(parts, map_tasks(read_part, tasks) if tasks else iter(()))
+        writer = Writer(parts, map_tasks(read_part, tasks) if tasks else iter(()), hashes)
         try:
-            yield writer.ingest
+            yield writer
         finally:
             writer.close()
 
@@ -418,10 +421,17 @@ class Writer:
     """Takes the workers' results in the files' order and commits them (or reads a file here
     when its result may differ from a single process's)."""
 
-    def __init__(self, parts: dict[Path, list[Part]], results: Iterator[PartResult]) -> None:
+    def __init__(self, parts: dict[Path, list[Part]], results: Iterator[PartResult],
+                 hashes: dict[Path, str] | None = None) -> None:
         self.parts = parts
         """The parts of each file the workers read (in order)."""
         self.results = results
+        self.hashes = hashes or {}
+        """The sha256 of each file the plan hashed (``ingest_paths`` hashes no file again)."""
+
+    def __call__(self, conn: duckdb.DuckDBPyConnection, path: Path, **options: Any
+                 ) -> FileReport:
+        return self.ingest(conn, path, **options)
 
     def ingest(self, conn: duckdb.DuckDBPyConnection, path: Path, **options: Any
                ) -> FileReport:

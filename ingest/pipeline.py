@@ -880,7 +880,8 @@ Reading = Callable[[list[Path], duckdb.DuckDBPyConnection, dict[str, Any]],
                   AbstractContextManager[FileIngest]]
 """Given the files of a run, the database and the run's options (``strict``, ``variants``,
 ``batch``, ``fast``, ``replace``), the function that ingests each file in turn
-(:func:`ingest_file`, or ``ingest/parallel.py``'s, which reads them ahead in worker processes)."""
+(:func:`ingest_file`, or ``ingest/parallel.py``'s, which reads them ahead in worker processes);
+one with a ``hashes`` attribute (path -> sha256) has hashed those files already."""
 
 
 @contextmanager
@@ -927,9 +928,10 @@ def ingest_paths(
     Small files are committed in groups, one transaction each (``_Committer``: each file stays
     all in or all out, and a failing file fails alone).
 
-    ``score`` settles the games marked pending (``rescore_pending``): it runs before the first file
-    (finishing an interrupted run) and after every commit of files that touched games. Ingest itself knows
-    nothing of settlements; the command passes ``scoring.store.score_pending``.
+    ``score`` settles the games marked pending (``rescore_pending``): it runs before the first
+    file (finishing an interrupted run) and after every commit of files that touched games.
+    Ingest itself knows nothing of settlements; the command passes
+    ``scoring.store.score_pending``.
 
     ``strict`` raises :class:`StrictError` at the first issue (that file is rolled back; earlier
     files stay stored; strict mode commits each file alone). ``should_stop`` is asked between
@@ -952,6 +954,7 @@ def ingest_paths(
         options = {"strict": strict, "variants": variants, "batch": batch, "fast": fast,
                    "replace": replace}
         with reading(files, conn, options) as load:
+            hashes.known.update(getattr(load, "hashes", {}))  # hashed by the reading already
             for no, path in enumerate(files, start=1):
                 if should_stop is not None and should_stop():
                     break
@@ -1083,6 +1086,8 @@ class _Hashes:
     def __init__(self, files: list[Path]) -> None:
         self.files = files
         self.at = 0
+        self.known: dict[Path, str] = {}
+        """Hashes known already (a ``Reading`` that hashed the files gives them)."""
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="trickbook-sha256")
         self.coming = self._submit(0)
 
@@ -1090,6 +1095,10 @@ class _Hashes:
         path = self.files[at] if at < len(self.files) else None
         if path is None or not path.is_file() or reader_for(path) is None:
             return None
+        if path in self.known:
+            done: Future[str] = Future()
+            done.set_result(self.known[path])
+            return done
         return self.pool.submit(file_sha256, path)
 
     def next(self) -> Future[str] | None:

@@ -448,3 +448,24 @@ def test_rows_of_parts_with_other_string_types_are_made_alike() -> None:
     same = parallel.alike([staged, loaded])
     assert same[0].schema == same[1].schema
     assert pa.concat_tables(same).to_pydict() == {"game_id": ["g", "h"], "deal_no": [1, 2]}
+
+
+def test_the_writer_hashes_each_file_once(folder: Path, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plan hashes every file to see which to read ahead; the run does not hash them again
+    (``ingest_paths``'s hashing thread takes the plan's), nor does a worker. Only the first
+    file is hashed twice: its hash starts while the database opens, before the plan."""
+    from ingest import pipeline
+
+    hashed: list[str] = []
+    real = pipeline.file_sha256
+
+    def counted(path: Path) -> str:
+        hashed.append(path.name)
+        return real(path)
+
+    monkeypatch.setattr(pipeline, "file_sha256", counted)
+    files = sorted((folder / "sim").glob("*.jsonl"))
+    reports, _ = run(files, tmp_path / "h.duckdb", parallel.reading(in_process, 2))
+    assert all(r.stored for r in reports)
+    assert sorted(hashed) == sorted([files[0].name] + [p.name for p in files])
