@@ -157,9 +157,9 @@ class Handed(store.Staging):
         self.rows: dict[str, pa.Table] = {}
         """The rows handed over, per table, in staging order."""
 
-    def load(self, conn: duckdb.DuckDBPyConnection) -> None:
+    def load(self, conn: duckdb.DuckDBPyConnection, group: store.Group | None = None) -> None:
         if not self.checked.isdisjoint(self.held):
-            super().load(conn)
+            super().load(conn, group)
             return
         self.rows = {table: pa.concat_tables(held, promote_options="default")
                      for table, held in self.held.items()}
@@ -529,7 +529,7 @@ def commit(conn: duckdb.DuckDBPyConnection, results: list[PartResult],
         for table in dict.fromkeys(t for r in results for t in r.tables):
             staging.held[table] = alike([stamped(r.tables[table], now) for r in results
                                          if table in r.tables])
-        staging.load(conn)
+        staging.load(conn, group)
         store.log_ingest(conn, {
             "source": report.source, "sha256": report.sha256, "records": report.records,
             "stored": report.stored, "duplicates": report.duplicates,

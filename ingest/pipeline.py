@@ -759,7 +759,7 @@ def _load_file(
                     on_record(report.records, done)
         load.flush()
         load.settle_versions()
-        load.staging.load(conn)
+        load.staging.load(conn, group)
         load.check_games(validator)
         log: dict[str, object] = {
             "source": source, "sha256": report.sha256, "records": report.records,

@@ -606,14 +606,19 @@ class Staging:
         return deal_keys(conn, probe, self.files_with(T.DEALS, games),
                          self.held_with(T.DEALS, games))
 
-    def load(self, conn: duckdb.DuckDBPyConnection) -> None:
-        """Insert every staged table (by column name) into the database, one statement each."""
+    def load(self, conn: duckdb.DuckDBPyConnection, group: Group | None = None) -> None:
+        """Insert every staged table (by column name) into the database, one statement each.
+        In a ``group``, the settings of a large load stay lowered until the group ends (once
+        per group: setting ``threads`` restarts DuckDB's threads)."""
         tables = [*self.held, *(t for t in self.files if t not in self.held)]
         if not tables:
             return
         held = sum(t.nbytes for pieces in self.held.values() for t in pieces)
         if self.files or held >= LOAD_SETTINGS_FROM:
-            self._lower(conn)
+            if group is None:
+                lower(conn, self._saved)
+            else:
+                group.lower()
         for table in tables:
             staged = []
             if table in self.held:
@@ -630,24 +635,12 @@ class Staging:
         self._restore(conn)
         self._forget()
 
-    def _lower(self, conn: duckdb.DuckDBPyConnection) -> None:
-        """Apply ``LOAD_SETTINGS`` for a load, keeping the values to restore."""
-        settings = dict(LOAD_SETTINGS)
-        if database_file(conn) is None:  # an in-memory database cannot write its rows out
-            del settings["memory_limit"]
-        for name, value in settings.items():
-            before = conn.execute("SELECT current_setting(?)", [name]).fetchall()[0][0]
-            self._saved[name] = before
-            conn.execute(f"SET {name} = ?", [value])
-
     def _forget(self) -> None:
         self.held, self.files, self._held_games, self._games = {}, {}, {}, {}
         self._bytes = 0
 
     def _restore(self, conn: duckdb.DuckDBPyConnection) -> None:
-        while self._saved:
-            name, value = self._saved.popitem()
-            conn.execute(f"SET {name} = ?", [value])
+        restore(conn, self._saved)
 
     def close(self, conn: duckdb.DuckDBPyConnection | None = None) -> None:
         """Drop the staged rows and remove the staged files; after a failed :meth:`load` (the
@@ -658,6 +651,24 @@ class Staging:
             shutil.rmtree(self._dir, ignore_errors=True)
             self._dir = None
         self._forget()
+
+
+def lower(conn: duckdb.DuckDBPyConnection, saved: dict[str, object]) -> None:
+    """Apply ``LOAD_SETTINGS`` for a load, keeping in ``saved`` the values to restore."""
+    settings = dict(LOAD_SETTINGS)
+    if database_file(conn) is None:  # an in-memory database cannot write its rows out
+        del settings["memory_limit"]
+    for name, value in settings.items():
+        before = conn.execute("SELECT current_setting(?)", [name]).fetchall()[0][0]
+        saved[name] = before
+        conn.execute(f"SET {name} = ?", [value])
+
+
+def restore(conn: duckdb.DuckDBPyConnection, saved: dict[str, object]) -> None:
+    """Give back the settings :func:`lower` kept."""
+    while saved:
+        name, value = saved.popitem()
+        conn.execute(f"SET {name} = ?", [value])
 
 
 def _stack(tables: list[pa.Table]) -> pa.Table:
@@ -717,6 +728,13 @@ class Group:
         self.open = False
         self.games: set[str] = set()
         """The games the group's files touched."""
+        self.saved: dict[str, object] = {}
+        """The settings to restore once the group ends, while a large load lowered them."""
+
+    def lower(self) -> None:
+        """``LOAD_SETTINGS`` until the group ends (``Staging.load``)."""
+        if not self.saved:
+            lower(self.conn, self.saved)
 
     def begin(self) -> None:
         """Start the group's transaction, unless an earlier file of the group did."""
@@ -734,6 +752,7 @@ class Group:
             return
         mark_pending(self.conn, self.games)
         players.register(self.conn, self.games)
+        restore(self.conn, self.saved)  # before the commit's checkpoint, which uses them all
         self.conn.execute("COMMIT")
         self.open, self.games = False, set()
 
@@ -744,3 +763,5 @@ class Group:
             self.open, self.games = False, set()
             with suppress(duckdb.Error):
                 self.conn.execute("ROLLBACK")
+        with suppress(duckdb.Error):
+            restore(self.conn, self.saved)

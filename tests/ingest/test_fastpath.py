@@ -287,9 +287,9 @@ def test_staging_gives_the_memory_limit_back_after_a_failed_load(
 
     monkeypatch.setattr(store, "LOAD_SETTINGS_FROM", 0)
     lowered: list[object] = []
-    lower = store.Staging._lower
-    monkeypatch.setattr(store.Staging, "_lower",
-                        lambda self, conn: (lowered.append(1), lower(self, conn))[1])
+    lower = store.lower
+    monkeypatch.setattr(store, "lower",
+                        lambda conn, saved: (lowered.append(1), lower(conn, saved))[1])
 
     conn = store.connect(tmp_path / "s.duckdb")
     conn.execute("SET memory_limit = '1GiB'")

@@ -186,3 +186,34 @@ def _columns(db: Path, table: str) -> list[tuple[str, str]]:
                 if r[0] != "ingested_at"]
     finally:
         conn.close()
+
+
+def test_a_group_lowers_the_load_settings_once_and_gives_them_back(
+        files: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file's load counts as large here (``LOAD_SETTINGS_FROM`` 0): the group lowers
+    DuckDB's settings at its first load only, and they are back after its commit."""
+    monkeypatch.setattr(store, "LOAD_SETTINGS_FROM", 0)
+    lowered: list[int] = []
+    lower = store.lower
+    monkeypatch.setattr(store, "lower",
+                        lambda conn, saved: (lowered.append(1), lower(conn, saved))[1])
+    restored: list[str] = []
+    connect = store.connect
+
+    def watched(*a: Any, **kw: Any) -> duckdb.DuckDBPyConnection:
+        conn = connect(*a, **kw)
+        restored.append(conn.execute("SELECT current_setting('threads')").fetchall()[0][0])
+        return conn
+
+    monkeypatch.setattr(store, "connect", watched)
+    commit = store.Group.commit
+
+    def checked(self: store.Group) -> None:
+        commit(self)
+        threads = self.conn.execute("SELECT current_setting('threads')").fetchall()[0][0]
+        assert threads == restored[0]
+
+    monkeypatch.setattr(store.Group, "commit", checked)
+    reports = run(files, tmp_path / "t.duckdb")
+    stored = sum(1 for r in reports if r.stored)
+    assert stored > 2 and len(lowered) == 1

@@ -422,9 +422,9 @@ def test_a_worker_hands_its_new_rows_over_unloaded_unless_a_game_check_reads_the
     loads: list[str] = []
     load = parallel.store.Staging.load
 
-    def counted(self: Any, conn: Any) -> None:
+    def counted(self: Any, conn: Any, *args: Any) -> None:
         loads.append(type(self).__name__)
-        load(self, conn)
+        load(self, conn, *args)
 
     monkeypatch.setattr(parallel.store.Staging, "load", counted)
     for variant, loaded in (("balkan", 0), ("russian", 1)):
