@@ -1050,8 +1050,10 @@ class _Committer:
         self.group = None if self.group is None else store.Group(self.conn)
         members, self.members, self.bytes = self.members, [], 0
         for path, k in members:
-            sha: Future[str] = Future()
-            sha.set_result(self.reports[k].sha256 or file_sha256(path))
+            sha: Future[str] | None = None  # a skipped file (missing, no reader) has none
+            if (known := self.reports[k].sha256) is not None:
+                sha = Future()
+                sha.set_result(known)
             try:
                 self.reports[k] = ingest_file(self.conn, path, sha256=sha,
                                               source=self.names.get(path), **self.options)

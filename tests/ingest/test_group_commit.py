@@ -217,3 +217,20 @@ def test_a_group_lowers_the_load_settings_once_and_gives_them_back(
     reports = run(files, tmp_path / "t.duckdb")
     stored = sum(1 for r in reports if r.stored)
     assert stored > 2 and len(lowered) == 1
+
+
+def test_a_group_with_skipped_files_is_stored_again_whole(
+        files: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group that holds a missing file and a file without a reader (reported, nothing read)
+    is stored again one file per transaction when a later file of it fails: each keeps its
+    report."""
+    odd = [tmp_path / "gone.jsonl", tmp_path / "notes.txt"]
+    odd[1].write_text("not a record\n")
+    paths = [files[0], *odd, *files[1:4]]
+    expected = alone([p for p in paths if p != files[3]], tmp_path / "expected.duckdb")
+    failing_at(monkeypatch, files[3], RuntimeError("settlement of the disk failed"))
+    reports = run(paths, tmp_path / "t.duckdb")
+    assert [r.skipped for r in reports[1:3]] == ["missing", "no reader"]
+    assert [r.source for r in reports if r.failed] == [str(files[3])]
+    assert [r for r in reports if not r.failed] == expected
+    assert snapshot(tmp_path / "t.duckdb") == snapshot(tmp_path / "expected.duckdb")
