@@ -153,9 +153,9 @@ def against_endplay() -> None:
     ingest into an already created empty database (a copy of one made beforehand: creating a
     database and its tables is set-up, not the ingest of a file). Cases: endplay's PBN
     fixtures; the LIN files (endplay's fixture and the Vugraph files as single-table LIN, 10
-    rounds), where each file's own costs weigh (its transaction, logs and look-ups); and their
-    boards ten times over in one LIN file. Prints endplay's time over ours (issue 12's target:
-    at least 3x)."""
+    rounds), where each file's own costs weigh (its look-ups, rows and log; each round is one
+    run, its files committed as one group); and their boards ten times over in one LIN file.
+    Prints endplay's time over ours (issue 12's target: at least 3x)."""
     fixtures = DATA / "endplay-fixtures"
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

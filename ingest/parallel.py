@@ -21,6 +21,7 @@ cluster; whichever runs them, the result is that of a single process.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
@@ -34,7 +35,7 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from ingest import players, store
+from ingest import store
 from ingest.jsonl import READER, JsonlReader, parse_line
 from ingest.pipeline import (
     BATCH,
@@ -124,7 +125,7 @@ def read_part(part: Part) -> PartResult:
 
     try:
         earlier = EarlierGames(path, part.start, part.variants)
-        with scratch() as conn:
+        with scratch() as (conn, group):
             done: Future[str] = Future()
             done.set_result(part.sha256)
             reader = None if part.stop is None else READER.part(part.start, part.stop,
@@ -133,7 +134,7 @@ def read_part(part: Part) -> PartResult:
                                  on_record=lambda records, read: ticks.append((records, read)),
                                  batch=part.batch, fast=part.fast, sha256=done,
                                  replace=part.replace, reader=reader, lookup=lookup,
-                                 staging=staging)
+                                 staging=staging, group=group)
             tables = stored_rows(conn, handed[0].rows if handed else {})
     except Exception as exc:
         report = failed_report(path, exc)
@@ -156,9 +157,9 @@ class Handed(store.Staging):
         self.rows: dict[str, pa.Table] = {}
         """The rows handed over, per table, in staging order."""
 
-    def load(self, conn: duckdb.DuckDBPyConnection) -> None:
+    def load(self, conn: duckdb.DuckDBPyConnection, group: store.Group | None = None) -> None:
         if not self.checked.isdisjoint(self.held):
-            super().load(conn)
+            super().load(conn, group)
             return
         self.rows = {table: pa.concat_tables(held, promote_options="default")
                      for table, held in self.held.items()}
@@ -176,30 +177,44 @@ def checked_tables(variants: VariantLookup | None) -> frozenset[str]:
     return frozenset(found)
 
 
+_SCRATCH = threading.local()
+"""A worker thread's scratch database (:func:`scratch`)."""
+
+
 @contextmanager
-def scratch() -> Iterator[duckdb.DuckDBPyConnection]:
-    """An empty in-memory database with every table, for one part, closed after it (a connection
-    kept open keeps DuckDB's threads running, and a process forked from one with running threads
-    may crash)."""
-    conn = store.connect(":memory:")
+def scratch() -> Iterator[tuple[duckdb.DuckDBPyConnection, store.Group]]:
+    """An empty in-memory database with every table, for one part, and the open transaction
+    the part is read in, rolled back after it: the database is made once per worker thread and
+    kept from part to part (making its tables costs about as much as reading a small file).
+    It runs on one DuckDB thread: a connection kept open then has no threads of its own, which
+    a process forked from this one would inherit. A part that fails drops the database."""
+    conn = getattr(_SCRATCH, "conn", None)
+    if conn is None:
+        conn = store.connect(":memory:")
+        conn.execute("SET threads = 1")
+        _SCRATCH.conn = conn
+    group = store.Group(conn)
+    group.begin()
     try:
-        yield conn
-    finally:
-        conn.close()
+        yield conn, group
+    except BaseException:
+        _SCRATCH.conn = None
+        with suppress(duckdb.Error):
+            conn.close()
+        raise
+    group.rollback()
 
 
 def stored_rows(conn: duckdb.DuckDBPyConnection, handed: dict[str, pa.Table]
                 ) -> dict[str, pa.Table]:
-    """Every table's rows in the order stored, and the rows ``handed`` over unloaded."""
-    filled = {str(t) for t, in conn.execute(  # an estimate never under the rows held
-        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
-        "AND estimated_size > 0").fetchall()}
+    """Every table's rows in the order stored (in the part's open transaction), and the rows
+    ``handed`` over unloaded."""
+    wanted = [t for t in store.tables() if t not in KEPT_BACK and t not in handed]
+    counts = conn.execute(" UNION ALL ".join(  # table names are constants, never data
+        f"SELECT '{t}', count(*) FROM (SELECT 1 FROM {t} LIMIT 1)" for t in wanted)).fetchall()
     rows = {}
-    for table in store.tables():
-        if table in filled and table not in KEPT_BACK and table not in handed:
-            found = conn.sql(f"SELECT * FROM {table} ORDER BY rowid").to_arrow_table()
-            if found.num_rows:
-                rows[table] = found
+    for table in (str(t) for t, n in counts if n):
+        rows[table] = conn.sql(f"SELECT * FROM {table} ORDER BY rowid").to_arrow_table()
     return rows | {table: found for table, found in handed.items() if found.num_rows}
 
 
@@ -330,10 +345,10 @@ def splittable(path: Path, reader_name: str | None, part_bytes: int) -> bool:
 
 
 def plan(files: list[Path], conn: duckdb.DuckDBPyConnection, workers: int, part_bytes: int,
-         **options: Any) -> dict[Path, list[Part]]:
+         hashes: dict[Path, str] | None = None, **options: Any) -> dict[Path, list[Part]]:
     """The parts of each file to read ahead: none for a file skipped already (unchanged, a copy,
     missing, no reader), nor for the first file of several (the writer reads it while the
-    workers start)."""
+    workers start). ``hashes`` gets the sha256 of each file hashed."""
     def checked_alone(path: Path) -> FileReport:
         try:
             with conn.cursor() as own:  # a connection per thread
@@ -345,6 +360,8 @@ def plan(files: list[Path], conn: duckdb.DuckDBPyConnection, workers: int, part_
         checked = list(hashing.map(checked_alone, files))
     parts: dict[Path, list[Part]] = {}
     for path, report in zip(files, checked, strict=True):
+        if hashes is not None and report.sha256 is not None:
+            hashes[path] = report.sha256
         if report.skipped is None and report.sha256 is not None:
             with suppress(OSError):  # gone meanwhile: the writer reads it (and reports it)
                 parts[path] = parts_of(path, report, workers, part_bytes, options)
@@ -388,11 +405,12 @@ def reading(map_tasks: TaskMap, workers: int, part_bytes: int = PART_BYTES,
                 yield load
             return
         keep = {k: options[k] for k in ("batch", "fast", "replace", "variants") if k in options}
-        parts = plan(files, conn, workers, part_bytes, **keep)
+        hashes: dict[Path, str] = {}
+        parts = plan(files, conn, workers, part_bytes, hashes, **keep)
         tasks = [p for found in parts.values() for p in found]
-        writer = Writer(parts, map_tasks(read_part, tasks) if tasks else iter(()))
+        writer = Writer(parts, map_tasks(read_part, tasks) if tasks else iter(()), hashes)
         try:
-            yield writer.ingest
+            yield writer
         finally:
             writer.close()
 
@@ -403,10 +421,17 @@ class Writer:
     """Takes the workers' results in the files' order and commits them (or reads a file here
     when its result may differ from a single process's)."""
 
-    def __init__(self, parts: dict[Path, list[Part]], results: Iterator[PartResult]) -> None:
+    def __init__(self, parts: dict[Path, list[Part]], results: Iterator[PartResult],
+                 hashes: dict[Path, str] | None = None) -> None:
         self.parts = parts
         """The parts of each file the workers read (in order)."""
         self.results = results
+        self.hashes = hashes or {}
+        """The sha256 of each file the plan hashed (``ingest_paths`` hashes no file again)."""
+
+    def __call__(self, conn: duckdb.DuckDBPyConnection, path: Path, **options: Any
+                 ) -> FileReport:
+        return self.ingest(conn, path, **options)
 
     def ingest(self, conn: duckdb.DuckDBPyConnection, path: Path, **options: Any
                ) -> FileReport:
@@ -424,14 +449,16 @@ class Writer:
         report, _ = precheck(conn, path, parts[0].sha256, replace=options.get("replace", False))
         if report.skipped is not None:
             return report
-        if has_earlier(conn, report.source, report.sha256):  # a new version: read against it
+        if not report.new_source and has_earlier(conn, report.source, report.sha256):
+            # a new version: read against the earlier one
             return self.read_here(conn, path, **options)
         failed = next((r.report for r in results if r.report.failed), None)
         if failed is not None:
             return failed
         if not exact(conn, parts, results):
             return self.read_here(conn, path, **options)
-        return commit(conn, results, options.get("on_record"))
+        return commit(conn, results, options.get("on_record"), options.get("group"),
+                      new_source=report.new_source)
 
     @staticmethod
     def read_here(conn: duckdb.DuckDBPyConnection, path: Path, **options: Any) -> FileReport:
@@ -484,10 +511,45 @@ def merged(results: list[PartResult]) -> FileReport:
 
 
 def commit(conn: duckdb.DuckDBPyConnection, results: list[PartResult],
-           on_record: Callable[[int, int], None] | None) -> FileReport:
-    """Store a file's rows, its log row and its rescore marks in one transaction (as
-    ``ingest_file`` does); progress goes as the workers reported it."""
+           on_record: Callable[[int, int], None] | None, group: store.Group | None = None,
+           new_source: bool = False) -> FileReport:
+    """Store a file's rows and its log row in one transaction, or in ``group``'s (as
+    ``ingest_file`` does); progress goes as the workers reported it. ``new_source``: no
+    version of the source is logged (``precheck``)."""
     report = merged(results)
+    _replay_ticks(results, on_record)
+    now = datetime.now(UTC)
+    staging = store.Staging(conn)  # the load of one process: one statement a table
+    own = group is None
+    group = group or store.Group(conn)
+    group.begin()
+    try:
+        if not new_source:
+            store.clear_quarantine(conn, report.source)
+        for table in dict.fromkeys(t for r in results for t in r.tables):
+            staging.held[table] = alike([stamped(r.tables[table], now) for r in results
+                                         if table in r.tables])
+        staging.load(conn, group)
+        store.log_ingest(conn, {
+            "source": report.source, "sha256": report.sha256, "records": report.records,
+            "stored": report.stored, "duplicates": report.duplicates,
+            "quarantined": report.quarantined, "ingested_at": now}, new_source)
+        group.stored(report.games)
+        if own:
+            group.commit()
+    except BaseException:
+        if own:
+            group.rollback()
+        raise
+    finally:
+        with suppress(duckdb.Error):
+            staging.close(conn)
+    return report
+
+
+def _replay_ticks(results: list[PartResult], on_record: Callable[[int, int], None] | None
+                  ) -> None:
+    """The workers' progress of a file's parts, as one file's."""
     records = read = 0
     for k, result in enumerate(results):
         # a part's last tick repeats its last batch's (the file's end): said once, at the end
@@ -497,30 +559,6 @@ def commit(conn: duckdb.DuckDBPyConnection, results: list[PartResult],
                 on_record(records + r, read + done)
         records += result.report.records
         read += result.ticks[-1][1] if result.ticks else 0
-    now = datetime.now(UTC)
-    staging = store.Staging(conn)  # the load of one process: one statement a table
-    conn.execute("BEGIN")
-    try:
-        store.clear_quarantine(conn, report.source)
-        for table in dict.fromkeys(t for r in results for t in r.tables):
-            staging.held[table] = alike([stamped(r.tables[table], now) for r in results
-                                         if table in r.tables])
-        staging.load(conn)
-        store.log_ingest(conn, {
-            "source": report.source, "sha256": report.sha256, "records": report.records,
-            "stored": report.stored, "duplicates": report.duplicates,
-            "quarantined": report.quarantined, "ingested_at": now})
-        store.mark_pending(conn, report.games)
-        players.register(conn, report.games)
-        conn.execute("COMMIT")
-    except BaseException:
-        with suppress(duckdb.Error):
-            conn.execute("ROLLBACK")
-        raise
-    finally:
-        with suppress(duckdb.Error):
-            staging.close(conn)
-    return report
 
 
 def alike(pieces: list[pa.Table]) -> list[pa.Table]:

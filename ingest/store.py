@@ -20,10 +20,10 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
+from ingest import players
 from model import tables as T
 from model.problems import Code
 from model.tables import TABLES, over_rows
-from model.tables import insert as insert  # the one writer of rows, for ingest callers
 from model.variants import tables
 
 GAMES_SCHEMA = TABLES[T.GAMES].schema
@@ -39,6 +39,30 @@ RAW_LIMIT = 64 << 10
 cut is said): a 50 MB value must not be copied into the database, nor into memory again."""
 MESSAGE_LIMIT = 2_000
 """Characters of an issue's message kept in ``quarantine.message``."""
+
+
+SMALL_ROWS = 256
+"""Rows at most inserted with their columns bound as lists (:func:`insert`): one statement of
+about 0.5 ms, where an Arrow scan costs four statements of DuckDB's relation layer (about 3 ms
+in all), which weighs on every small file (``bench bridge``, "LIN files")."""
+
+
+def insert(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:
+    """``model.tables.insert`` (append ``frame`` by column name, every value bound), the one
+    way ingest adds rows; a small frame's columns are bound as lists."""
+    if frame.height == 0 or frame.height > SMALL_ROWS:
+        return T.insert(conn, table, frame)
+    bind_rows(conn, table, {name: frame[name].to_list() for name in frame.columns})
+    return frame.height
+
+
+def bind_rows(conn: duckdb.DuckDBPyConnection, table: str,
+              columns: dict[str, list[object]]) -> None:
+    """Append rows given as equally long lists per column name, bound as parameters, in one
+    statement (the names are the table's own columns, never data)."""
+    names = ", ".join(f'"{name}"' for name in columns)
+    values = ", ".join(f"unnest(${k})" for k in range(1, len(columns) + 1))
+    conn.execute(f"INSERT INTO {table} ({names}) SELECT {values}", list(columns.values()))
 
 
 def bounded(text: str, limit: int) -> str:
@@ -131,6 +155,32 @@ def sweep_spill_files(path: Path) -> None:
         spill.rmdir()  # only when empty
 
 
+STAGE_PREFIX = "trickbook-stage-"
+"""The name of a staging folder in the system's temporary folder (an in-memory database)."""
+
+
+def stage_prefix(db: Path) -> str:
+    """The name a staging folder of the database file ``db`` starts with (it sits beside it)."""
+    return f".{db.name}.stage-"
+
+
+def sweep_stage_folders(path: Path) -> None:
+    """Remove the staging folders (``Staging``) that killed processes left next to the
+    database ``path``. Called once the write lock is held: DuckDB lets one process write a
+    database, so while it holds the database open for writing every such folder is stale."""
+    for stale in path.parent.glob(stage_prefix(path) + "*"):
+        if stale.is_dir() and not stale.is_symlink():
+            shutil.rmtree(stale, ignore_errors=True)
+
+
+def database_file(conn: duckdb.DuckDBPyConnection) -> Path | None:
+    """The file of the connection's database (``None``: in memory)."""
+    rows = conn.execute(
+        "SELECT path FROM duckdb_databases() WHERE database_name = current_database()"
+    ).fetchall()
+    return Path(rows[0][0]) if rows and rows[0][0] else None
+
+
 def connect(db_path: str | Path, *, read_only: bool = False, wait: float = LOCK_WAIT,
             waiting: Callable[[float], None] | None = None) -> duckdb.DuckDBPyConnection:
     """Open the database; read-write opens create it and its tables.
@@ -163,6 +213,7 @@ def connect(db_path: str | Path, *, read_only: bool = False, wait: float = LOCK_
     if read_only:
         return conn
     sweep_spill_files(path)
+    sweep_stage_folders(path)
     try:
         conn.execute("SET checkpoint_threshold = ?", [CHECKPOINT_THRESHOLD])
         create_tables(conn)
@@ -186,6 +237,21 @@ def already_logged(conn: duckdb.DuckDBPyConnection, source: str, sha256: str) ->
     return bool(rows) and rows[0][0] == sha256
 
 
+def log_state(conn: duckdb.DuckDBPyConnection, source: str, sha256: str
+              ) -> tuple[str | None, bool, str | None]:
+    """What ``ingest_log`` says of a file about to be read, in one query: the sha256 of the
+    source's latest ingest (:func:`already_logged`), whether any version of the source is
+    logged, and another source already ingested with this content (:func:`same_content`)."""
+    rows = conn.execute(
+        f"""SELECT arg_max(sha256, ingested_at) FILTER (WHERE source = $1),
+                   count(*) FILTER (WHERE source = $1),
+                   min(source) FILTER (WHERE sha256 = $2 AND source <> $1)
+            FROM {T.INGEST_LOG} WHERE source = $1 OR sha256 = $2""", [source, sha256]).fetchall()
+    latest, versions, copy = rows[0] if rows else (None, 0, None)
+    return (None if latest is None else str(latest), bool(versions),
+            None if copy is None else str(copy))
+
+
 def holds_conflicts(conn: duckdb.DuckDBPyConnection, source: str) -> bool:
     """Whether the source's quarantine holds conflicts with an earlier version (a read without
     ``--replace``; one with it takes this version even though its content is unchanged)."""
@@ -195,11 +261,16 @@ def holds_conflicts(conn: duckdb.DuckDBPyConnection, source: str) -> bool:
     return bool(rows[0][0])
 
 
-def log_ingest(conn: duckdb.DuckDBPyConnection, log: dict[str, object]) -> None:
+def log_ingest(conn: duckdb.DuckDBPyConnection, log: dict[str, object],
+               new_source: bool = False) -> None:
     """The ingest log row of a file read. A file reverted to a version logged before updates
     that version's row (the key is ``source, sha256``): it becomes the latest, with the
     quarantine count of this read, and the deals stored by either read counted as stored
-    (the records this read found stored already are its duplicates)."""
+    (the records this read found stored already are its duplicates). ``new_source``: no
+    version of the source was logged before (:func:`log_state`), so there is no row to update."""
+    if new_source:
+        insert(conn, T.INGEST_LOG, frame([log], INGEST_LOG_SCHEMA))
+        return
     rows = conn.execute(
         f"SELECT records, stored FROM {T.INGEST_LOG} WHERE source = ? AND sha256 = ?",
         [log["source"], log["sha256"]]).fetchall()
@@ -383,10 +454,22 @@ def stored_deal_keys(
     ids = list(wanted)
     if not ids:
         return {}
+    if not staged and not held and len(ids) <= SMALL_PROBE:
+        rows = conn.execute(
+            f"""SELECT d.game_id, d.deal_no, d.deal_key FROM {T.DEALS} d
+                JOIN (SELECT unnest($1::VARCHAR[]) AS game_id, unnest($2::INTEGER[]) AS deal_no)
+                USING (game_id, deal_no)""", [[g for g, _ in ids], [n for _, n in ids]]
+        ).fetchall()
+        return {(str(g), int(n)): str(k) for g, n, k in rows}
     probe = pl.DataFrame(ids, schema={"game_id": pl.String(), "deal_no": pl.Int32()},
                          orient="row")
     found = deal_keys(conn, probe, staged, held)
     return {(g, n): k for g, n, k in found.iter_rows()}
+
+
+SMALL_PROBE = 5_000
+"""Deals at most looked up with their ids bound as two lists, in one statement: cheaper for a
+small file's deals than the Arrow join of :func:`deal_keys` (which a larger probe takes)."""
 
 
 def deal_keys(
@@ -421,6 +504,11 @@ score-sheet deals from Arrow took about 0.06 s with one thread and 0.07-0.11 s w
 2-core development machine (docs/ingest.md "Speed"), and 1,000,000 deals from Parquet were no
 slower."""
 
+LOAD_SETTINGS_FROM = 4 << 20
+"""Bytes of rows held in memory from which a load applies ``LOAD_SETTINGS`` (a spilled load
+always does): below it the rows are in memory already and one thread inserts them in no time,
+so the five statements of changing and restoring the settings would cost more than the load."""
+
 HOLD_BYTES = 64 << 20
 """Bytes of staged rows (their Arrow buffers) a file keeps in memory; once a file's staged rows
 would pass it, all of them go to Parquet files (``Staging``). 100,000 score-sheet deals take
@@ -443,20 +531,13 @@ class Staging:
     The folder sits next to the database file (``.<db name>.stage-*``; in the system's temporary
     folder for an in-memory database), is made only when rows spill, and is removed by
     :meth:`close`. A killed process leaves it behind, never anything in the database;
-    :meth:`sweep` removes such leftovers (DuckDB lets one process write a database, so while it
-    holds the database open for writing every such folder is stale)."""
+    :func:`connect` removes such leftovers (:func:`sweep_stage_folders`)."""
 
     def __init__(self, conn: duckdb.DuckDBPyConnection | None = None,
                  hold_bytes: int | None = None) -> None:
-        self._root: Path | None = None
-        self._prefix = "trickbook-stage-"
-        if conn is not None:
-            rows = conn.execute(
-                "SELECT path FROM duckdb_databases() WHERE database_name = current_database()"
-            ).fetchall()
-            if rows and rows[0][0]:
-                db = Path(rows[0][0])
-                self._root, self._prefix = db.parent, f".{db.name}.stage-"
+        self._conn = conn
+        self._where: tuple[Path | None, str] | None = None
+        """The folder and name prefix of a spill (:meth:`_place`, asked only when rows spill)."""
         self._dir: Path | None = None
         self.hold_bytes = HOLD_BYTES if hold_bytes is None else hold_bytes
         self.held: dict[str, list[pa.Table]] = {}
@@ -484,7 +565,8 @@ class Staging:
                 return
             # over the budget: what is held goes to disk first (so each table keeps its order),
             # and so does every later batch
-            self._dir = Path(tempfile.mkdtemp(prefix=self._prefix, dir=self._root))
+            root, prefix = self._place()
+            self._dir = Path(tempfile.mkdtemp(prefix=prefix, dir=root))
             for name, held in self.held.items():
                 for piece, of in zip(held, self._held_games[name], strict=True):
                     self._write(name, pl.from_arrow(piece), of)  # type: ignore[arg-type]
@@ -499,12 +581,14 @@ class Staging:
         files.append(str(path))
         self._games.setdefault(table, []).append(games)
 
-    def sweep(self) -> None:
-        """Remove the staging folders that killed processes left next to this database."""
-        if self._root is not None:
-            for stale in self._root.glob(self._prefix + "*"):
-                if stale.is_dir() and stale != self._dir:
-                    shutil.rmtree(stale, ignore_errors=True)
+    def _place(self) -> tuple[Path | None, str]:
+        """Where spilled rows go: next to the database file (``.<db name>.stage-*``), or in
+        the system's temporary folder for an in-memory database."""
+        if self._where is None:
+            db = database_file(self._conn) if self._conn is not None else None
+            self._where = ((None, STAGE_PREFIX) if db is None
+                           else (db.parent, stage_prefix(db)))
+        return self._where
 
     def files_with(self, table: str, game_ids: Iterable[str]) -> list[str]:
         """The staged files of ``table`` holding rows of any of ``game_ids`` (a batch's deals are
@@ -522,27 +606,31 @@ class Staging:
         return deal_keys(conn, probe, self.files_with(T.DEALS, games),
                          self.held_with(T.DEALS, games))
 
-    def load(self, conn: duckdb.DuckDBPyConnection) -> None:
-        """Insert every staged table (by column name) into the database, one statement each."""
+    def load(self, conn: duckdb.DuckDBPyConnection, group: Group | None = None) -> None:
+        """Insert every staged table (by column name) into the database, one statement each.
+        In a ``group``, the settings of a large load stay lowered until the group ends (once
+        per group: setting ``threads`` restarts DuckDB's threads)."""
         tables = [*self.held, *(t for t in self.files if t not in self.held)]
         if not tables:
             return
-        on_disk = conn.execute(
-            "SELECT path IS NOT NULL FROM duckdb_databases() "
-            "WHERE database_name = current_database()").fetchall()
-        settings = dict(LOAD_SETTINGS)
-        if not (on_disk and on_disk[0][0]):  # an in-memory database cannot write its rows out
-            del settings["memory_limit"]
-        for name, value in settings.items():
-            before = conn.execute("SELECT current_setting(?)", [name]).fetchall()[0][0]
-            self._saved[name] = before
-            conn.execute(f"SET {name} = ?", [value])
+        held = sum(t.nbytes for pieces in self.held.values() for t in pieces)
+        if self.files or held >= LOAD_SETTINGS_FROM:
+            if group is None:
+                lower(conn, self._saved)
+            else:
+                group.lower()
         for table in tables:
-            staged = ([conn.from_arrow(_stack(self.held[table]))] if table in self.held else [])
+            staged = []
+            if table in self.held:
+                rows = _stack(self.held[table])
+                if rows.num_rows <= SMALL_ROWS:  # a small file's rows, bound
+                    bind_rows(conn, table, rows.to_pydict())
+                else:
+                    staged.append(conn.from_arrow(rows))
             if table in self.files:
                 staged.append(conn.read_parquet(self.files[table]))
-            for rows in staged:  # held or spilled: a file's rows of a table are one or the other
-                over_rows(rows, "_trickbook_staged",
+            for part in staged:  # held or spilled: a file's rows of a table are one or the other
+                over_rows(part, "_trickbook_staged",
                           f"INSERT INTO {table} BY NAME SELECT * FROM _trickbook_staged")
         self._restore(conn)
         self._forget()
@@ -552,9 +640,7 @@ class Staging:
         self._bytes = 0
 
     def _restore(self, conn: duckdb.DuckDBPyConnection) -> None:
-        while self._saved:
-            name, value = self._saved.popitem()
-            conn.execute(f"SET {name} = ?", [value])
+        restore(conn, self._saved)
 
     def close(self, conn: duckdb.DuckDBPyConnection | None = None) -> None:
         """Drop the staged rows and remove the staged files; after a failed :meth:`load` (the
@@ -565,6 +651,24 @@ class Staging:
             shutil.rmtree(self._dir, ignore_errors=True)
             self._dir = None
         self._forget()
+
+
+def lower(conn: duckdb.DuckDBPyConnection, saved: dict[str, object]) -> None:
+    """Apply ``LOAD_SETTINGS`` for a load, keeping in ``saved`` the values to restore."""
+    settings = dict(LOAD_SETTINGS)
+    if database_file(conn) is None:  # an in-memory database cannot write its rows out
+        del settings["memory_limit"]
+    for name, value in settings.items():
+        before = conn.execute("SELECT current_setting(?)", [name]).fetchall()[0][0]
+        saved[name] = before
+        conn.execute(f"SET {name} = ?", [value])
+
+
+def restore(conn: duckdb.DuckDBPyConnection, saved: dict[str, object]) -> None:
+    """Give back the settings :func:`lower` kept."""
+    while saved:
+        name, value = saved.popitem()
+        conn.execute(f"SET {name} = ?", [value])
 
 
 def _stack(tables: list[pa.Table]) -> pa.Table:
@@ -609,3 +713,55 @@ def mark_pending(conn: duckdb.DuckDBPyConnection, game_ids: Iterable[str]) -> No
             f"INSERT OR IGNORE INTO {T.PENDING} SELECT unnest(?::VARCHAR[])", [ids]
         )
 
+
+
+class Group:
+    """One transaction for several files (group commit, docs/ingest.md "Group commit"). Each
+    file's rows, quarantine and log row go in as the file is read; the rescore marks and the
+    people of new names, which nothing read in the group depends on, wait for the commit (one
+    statement each for the whole group). A file is all in or all out because the group is:
+    when any of it fails, its caller rolls the group back and stores its files again one per
+    transaction (``ingest.pipeline.ingest_paths``)."""
+
+    def __init__(self, conn: duckdb.DuckDBPyConnection) -> None:
+        self.conn = conn
+        self.open = False
+        self.games: set[str] = set()
+        """The games the group's files touched."""
+        self.saved: dict[str, object] = {}
+        """The settings to restore once the group ends, while a large load lowered them."""
+
+    def lower(self) -> None:
+        """``LOAD_SETTINGS`` until the group ends (``Staging.load``)."""
+        if not self.saved:
+            lower(self.conn, self.saved)
+
+    def begin(self) -> None:
+        """Start the group's transaction, unless an earlier file of the group did."""
+        if not self.open:
+            self.conn.execute("BEGIN")
+            self.open = True
+
+    def stored(self, games: Iterable[str]) -> None:
+        """A file of the group is in, having touched ``games``."""
+        self.games.update(games)
+
+    def commit(self) -> None:
+        """Mark the group's games pending, register their new names, and commit."""
+        if not self.open:
+            return
+        mark_pending(self.conn, self.games)
+        players.register(self.conn, self.games)
+        restore(self.conn, self.saved)  # before the commit's checkpoint, which uses them all
+        self.conn.execute("COMMIT")
+        self.open, self.games = False, set()
+
+    def rollback(self) -> None:
+        """Drop every file of the group (a connection DuckDB invalidated has nothing to roll
+        back)."""
+        if self.open:
+            self.open, self.games = False, set()
+            with suppress(duckdb.Error):
+                self.conn.execute("ROLLBACK")
+        with suppress(duckdb.Error):
+            restore(self.conn, self.saved)

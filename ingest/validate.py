@@ -10,7 +10,7 @@ content is a ``GAME_CONFLICT``; with the same content it is accepted as a duplic
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -218,7 +218,7 @@ class Validator:
         if problems:
             return self._issue(raw, problems[0].code, problem_message(problems))
         row = v.deal_row(game, deal)
-        wide = too_wide(row, v.frame_schema)
+        wide = too_wide(row, v.table.columns)  # the table's own mapping: one identity
         if wide:
             return self._issue(raw, Code.SCHEMA, wide)
         return Accepted(raw, deal, game, v, canonical_json(deal), row=row)
@@ -290,7 +290,7 @@ def int_range(dtype: object) -> tuple[int, int] | None:
     return 0, (1 << bits) - 1
 
 
-def too_wide(row: dict[str, object], schema: dict[str, Any]) -> str | None:
+def too_wide(row: dict[str, object], schema: Mapping[str, Any]) -> str | None:
     """Why ``row`` does not fit its frame's integer columns (a number a reader took from a
     file, such as a bridge board of 2**31), or ``None``."""
     bad = []
@@ -301,13 +301,13 @@ def too_wide(row: dict[str, object], schema: dict[str, Any]) -> str | None:
     return "; ".join(bad) or None
 
 
-_BOUNDED: dict[int, tuple[dict[str, Any], dict[str, tuple[int, int]]]] = {}
+_BOUNDED: dict[int, tuple[Mapping[str, Any], dict[str, tuple[int, int]]]] = {}
 """The integer columns of the frame schemas met, by the schema's identity (the schema is kept
 with them, so an identity is never mistaken; at most ``_KEPT`` schemas)."""
 _KEPT = 64
 
 
-def integer_columns(schema: dict[str, Any]) -> dict[str, tuple[int, int]]:
+def integer_columns(schema: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
     """The integer columns of ``schema`` with the values each holds, worked out once per schema."""
     known = _BOUNDED.get(id(schema))
     if known is None or known[0] is not schema:

@@ -45,12 +45,14 @@ class Versions:
     """What one file's read does to the records of the earlier versions of its source."""
 
     def __init__(self, conn: duckdb.DuckDBPyConnection, source: str, sha256: str | None,
-                 replace: bool, now: datetime) -> None:
+                 replace: bool, now: datetime, new_source: bool = False) -> None:
+        """``new_source``: no version of ``source`` is logged (``precheck`` asked)."""
         self.conn, self.source, self.replace, self.now = conn, source, replace, now
         self.sha256 = sha256 or "?"
         self.lineage = lineage(conn, source)
         """This source and the sources of its earlier versions (content-named copies)."""
-        self.previous = store.latest_version(conn, self.lineage, sha256)
+        self.previous = (None if new_source and self.lineage == [source]
+                         else store.latest_version(conn, self.lineage, sha256))
         """The version read before (``None``: the source is new, nothing is tracked)."""
         self.held: set[tuple[str, int]] = set()
         """The deals this version holds (stored, duplicate or in conflict), once there is an

@@ -211,7 +211,8 @@ def ingest(
     except DatabaseError as exc:
         raise _db_error(exc) from exc
     except KeyboardInterrupt as exc:
-        err.print("interrupted: the file in progress was rolled back; finished files are stored")
+        err.print("interrupted: the file in progress was rolled back, with the small files "
+                  "read since the last commit; the files before are stored")
         raise typer.Exit(130) from exc
     finally:
         signal.signal(signal.SIGINT, previous)

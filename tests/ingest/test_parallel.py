@@ -53,11 +53,11 @@ class Counted:
         self.read_here: list[str] = []
         commit, read_here = parallel.commit, parallel.Writer.read_here
 
-        def counted_commit(conn: Any, results: list[parallel.PartResult], tick: Any
-                           ) -> FileReport:
+        def counted_commit(conn: Any, results: list[parallel.PartResult], tick: Any,
+                           *args: Any, **kw: Any) -> FileReport:
             self.committed.append(Path(results[0].report.source).name)
             self.parts.append(len(results))
-            return commit(conn, results, tick)
+            return commit(conn, results, tick, *args, **kw)
 
         def counted_read(conn: Any, path: Path, **kw: Any) -> FileReport:
             self.read_here.append(path.name)
@@ -422,9 +422,9 @@ def test_a_worker_hands_its_new_rows_over_unloaded_unless_a_game_check_reads_the
     loads: list[str] = []
     load = parallel.store.Staging.load
 
-    def counted(self: Any, conn: Any) -> None:
+    def counted(self: Any, conn: Any, *args: Any) -> None:
         loads.append(type(self).__name__)
-        load(self, conn)
+        load(self, conn, *args)
 
     monkeypatch.setattr(parallel.store.Staging, "load", counted)
     for variant, loaded in (("balkan", 0), ("russian", 1)):
@@ -448,3 +448,24 @@ def test_rows_of_parts_with_other_string_types_are_made_alike() -> None:
     same = parallel.alike([staged, loaded])
     assert same[0].schema == same[1].schema
     assert pa.concat_tables(same).to_pydict() == {"game_id": ["g", "h"], "deal_no": [1, 2]}
+
+
+def test_the_writer_hashes_each_file_once(folder: Path, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plan hashes every file to see which to read ahead; the run does not hash them again
+    (``ingest_paths``'s hashing thread takes the plan's), nor does a worker. Only the first
+    file is hashed twice: its hash starts while the database opens, before the plan."""
+    from ingest import pipeline
+
+    hashed: list[str] = []
+    real = pipeline.file_sha256
+
+    def counted(path: Path) -> str:
+        hashed.append(path.name)
+        return real(path)
+
+    monkeypatch.setattr(pipeline, "file_sha256", counted)
+    files = sorted((folder / "sim").glob("*.jsonl"))
+    reports, _ = run(files, tmp_path / "h.duckdb", parallel.reading(in_process, 2))
+    assert all(r.stored for r in reports)
+    assert sorted(hashed) == sorted([files[0].name] + [p.name for p in files])

@@ -300,11 +300,18 @@ def test_pipeline_keeps_deals_unique_without_key_constraints(
     assert max(folders) == int(spill) and list(scratch.glob(".u.*")) == []
 
 
-def test_staging_gives_the_memory_limit_back_after_a_failed_load(tmp_path: Path) -> None:
+def test_staging_gives_the_memory_limit_back_after_a_failed_load(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """ingest/store.py ``Staging``: the lowered limit and thread count of a load are restored
     after a success, and after a load that fails inside the file's transaction once that has
-    been rolled back."""
+    been rolled back (every load lowers them here, however small)."""
     from ingest import store
+
+    monkeypatch.setattr(store, "LOAD_SETTINGS_FROM", 0)
+    lowered: list[object] = []
+    lower = store.lower
+    monkeypatch.setattr(store, "lower",
+                        lambda conn, saved: (lowered.append(1), lower(conn, saved))[1])
 
     conn = store.connect(tmp_path / "s.duckdb")
     conn.execute("SET memory_limit = '1GiB'")
@@ -327,6 +334,7 @@ def test_staging_gives_the_memory_limit_back_after_a_failed_load(tmp_path: Path)
             staging.close(conn)
         assert conn.execute(settings).fetchall() == limit
     assert conn.execute("SELECT count(*) FROM deals_greek").fetchall() == [(1,)]
+    assert len(lowered) == 2
     conn.close()
 
 
