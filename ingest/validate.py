@@ -301,22 +301,22 @@ def too_wide(row: dict[str, object], schema: Mapping[str, Any]) -> str | None:
     return "; ".join(bad) or None
 
 
-_BOUNDED: dict[int, tuple[Mapping[str, Any], dict[str, tuple[int, int]]]] = {}
-"""The integer columns of the frame schemas met, by the schema's identity (the schema is kept
-with them, so an identity is never mistaken; at most ``_KEPT`` schemas)."""
+_BOUNDED: dict[tuple[tuple[str, Any], ...], dict[str, tuple[int, int]]] = {}
+"""The integer columns of the frame schemas met, by the schema's columns (``Table.schema`` is
+a fresh dict per call, so its identity would never be met again; at most ``_KEPT``)."""
 _KEPT = 64
 
 
 def integer_columns(schema: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
     """The integer columns of ``schema`` with the values each holds, worked out once per schema."""
-    known = _BOUNDED.get(id(schema))
-    if known is None or known[0] is not schema:
+    key = tuple(schema.items())
+    known = _BOUNDED.get(key)
+    if known is None:
         if len(_BOUNDED) >= _KEPT:
             _BOUNDED.clear()
-        known = (schema, {name: bounds for name, dtype in schema.items()
-                          if (bounds := int_range(dtype)) is not None})
-        _BOUNDED[id(schema)] = known
-    return known[1]
+        known = _BOUNDED[key] = {name: bounds for name, dtype in schema.items()
+                                 if (bounds := int_range(dtype)) is not None}
+    return known
 
 
 def problem_message(problems: list[Problem]) -> str:
