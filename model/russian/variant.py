@@ -10,7 +10,7 @@ import polars as pl
 from model.cards import DECK_32
 from model.russian.check import check_batch, check_deal
 from model.russian.contracts import STRAINS, ContractError, parse_contract
-from model.russian.frame import TABLE, deal_row
+from model.russian.frame import TABLE, deal_row, row_key
 from model.russian.params import RussianRules
 from model.russian.raspasy import check_game
 from model.russian.records import RussianDeal, RussianGame
@@ -62,6 +62,7 @@ VARIANT = Variant(
     check=check_deal,
     check_batch=check_batch,
     row=deal_row,
+    row_key=row_key,
     trump=trump,
     zero_sum_per_deal=True,
     settles_by_payments=True,

@@ -9,7 +9,7 @@ import polars as pl
 
 from model.cards import DECK_32
 from model.swabian.check import check_batch, check_deal
-from model.swabian.frame import TABLE, deal_row
+from model.swabian.frame import TABLE, deal_row, row_key
 from model.swabian.games import NAME, TRUMP, GameError, parse_game, won
 from model.swabian.params import SwabianRules
 from model.swabian.records import SwabianDeal, SwabianGame
@@ -59,6 +59,7 @@ VARIANT = Variant(
     check=check_deal,
     check_batch=check_batch,
     row=deal_row,
+    row_key=row_key,
     trump=trump,
     zero_sum_per_deal=True,
     settles_by_payments=True,
