@@ -10,9 +10,9 @@ from collections.abc import Hashable, Iterable
 
 import polars as pl
 
+from model.card_batch import items
 from model.greek.contracts import parse_contract
 from model.greek.records import GreekDeal, GreekGame
-from model.card_batch import items
 from model.schema import Table
 
 MODES = ("none", "pass", "both", "invite", "alone", "concede")

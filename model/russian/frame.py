@@ -12,9 +12,9 @@ from collections.abc import Hashable, Iterable
 
 import polars as pl
 
+from model.card_batch import items
 from model.russian.contracts import parse_contract
 from model.russian.records import RussianDeal, RussianGame
-from model.card_batch import items
 from model.russian.seats import defenders
 from model.schema import Table
 

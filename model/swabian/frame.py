@@ -10,9 +10,9 @@ from collections.abc import Hashable, Iterable
 
 import polars as pl
 
+from model.card_batch import items
 from model.schema import Table
 from model.swabian.records import CONTRA_FACTOR, SwabianDeal, SwabianGame
-from model.card_batch import items
 
 SCHEMA: dict[str, pl.DataType] = {
     "game_id": pl.String(),
