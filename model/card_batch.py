@@ -179,10 +179,13 @@ def items(field: Mapping[str, object] | None) -> tuple[tuple[str, object], ...] 
     return None if field is None else tuple(field.items())
 
 
-def counted(tricks: Mapping[str, int] | None) -> tuple[tuple[str, ...], int] | None:
-    """A record's trick counts as their players and total, part of a :data:`Key` where the
-    rules read no more of them (their layouts take the counts ``by_tricks``)."""
-    return None if tricks is None else (tuple(tricks), sum(tricks.values()))
+def counted(tricks: Mapping[str, int] | None, declarer: str | None = None) -> Hashable:
+    """A record's trick counts as the rules read them, part of a :data:`Key` where they read no
+    more (their layouts take the counts ``by_tricks``): who has tricks, the ``declarer``'s (when
+    given) and the total."""
+    if tricks is None:
+        return None
+    return tuple(tricks), None if declarer is None else tricks.get(declarer), sum(tricks.values())
 
 
 def calls(auction: Sequence[Any] | None) -> tuple[tuple[str, str], ...] | None:
