@@ -12,7 +12,8 @@ work per record is:
    (so nothing was normalised: names with spaces, ``false`` flags written out, numbers as text,
    keys in another order, a key twice);
 2. the variant's rules for the whole batch (``Variant.valid_deals``: its compiled
-   ``check_batch`` where it has one, else ``check_deal`` deal by deal) and ``deal_row``;
+   ``check_batch`` where it has one, else ``check_deal`` deal by deal) and its rows
+   (``Variant.deal_rows``: once per distinct ``row_key``);
 3. the integer range checks of ``deals_<variant>`` (``validate.too_wide``) over the batch's rows
    as one frame.
 
@@ -98,23 +99,19 @@ def _taken(source: str, v: Variant, reads: list[_Read]) -> dict[int, Accepted]:
     """The deals of ``reads`` the variant's rules accept, asked once for the whole batch
     (``Variant.valid_deals``), with their ``deals_<variant>`` rows, without the deals whose row
     does not fit its integer columns (those go to the reference, which names the column)."""
+    pairs = [(r[4], r[3]) for r in reads]
     try:
-        ok = v.valid_deals([(r[4], r[3]) for r in reads])
+        ok = v.valid_deals(pairs)
+        rows = v.deal_rows([p for p, good in zip(pairs, ok, strict=True) if good])
     except Exception:  # a check that fails is the reference's issue, deal by deal
         return {}
-    rows = [_row(v, r[4], r[3]) if good else None for r, good in zip(reads, ok, strict=True)]
+    made = iter(rows)
+    rows = [next(made) if good else None for good in ok]
     fit = fits(rows, v.frame_schema).tolist()
     return {k: Accepted(Raw(source, line, _TAKEN, text), deal, game, v, canonical, row=row)
             for (k, line, text, deal, game, canonical), row, good in zip(reads, rows, fit,
                                                                           strict=True)
             if good}
-
-
-def _row(v: Variant, game: GameBase, deal: DealBase) -> dict[str, object] | None:
-    try:
-        return v.deal_row(game, deal)
-    except Exception:
-        return None
 
 
 def fits(rows: Sequence[dict[str, object] | None], schema: dict[str, Any]) -> np.ndarray:

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from operator import itemgetter
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
@@ -94,7 +95,7 @@ class DealBase(Frozen):
     def _play_cards(
         cls, play: tuple[tuple[str, str], ...] | None
     ) -> tuple[tuple[str, str], ...] | None:
-        if play is not None:
+        if play is not None and not _KNOWN.issuperset(map(itemgetter(1), play)):
             check_card_names(tuple(c for _, c in play))
         return play
 

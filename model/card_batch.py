@@ -111,6 +111,9 @@ class Layout(NamedTuple):
     """Whether the talon must be two cards of one rank (True), must not be (False), or either."""
     side: tuple[int, ...] = ()
     side_tricks: int = 0
+    by_tricks: bool = False
+    """``taken`` is each deal's own ``tricks`` of the players of ``seats`` (read per deal), so
+    the deals a variant's rules tell apart only by their trick counts share one layout."""
 
 
 Rules = Callable[[Any, Any], tuple[Sequence[object], Layout | None]]
@@ -174,6 +177,15 @@ _HOLDERS = attrgetter("holders")
 def items(field: Mapping[str, object] | None) -> tuple[tuple[str, object], ...] | None:
     """A record's mapping (tricks, defence ...) as part of a :data:`Key`."""
     return None if field is None else tuple(field.items())
+
+
+def counted(tricks: Mapping[str, int] | None, declarer: str | None = None) -> Hashable:
+    """A record's trick counts as the rules read them, part of a :data:`Key` where they read no
+    more (their layouts take the counts ``by_tricks``): who has tricks, the ``declarer``'s (when
+    given) and the total."""
+    if tricks is None:
+        return None
+    return tuple(tricks), None if declarer is None else tricks.get(declarer), sum(tricks.values())
 
 
 def calls(auction: Sequence[Any] | None) -> tuple[tuple[str, str], ...] | None:
@@ -247,6 +259,8 @@ class _Layouts:
             [(len(x.holders), len(x.seats), x.hand_size, x.talon_size, x.deck,
               x.declarer if x.discard else -1, x.talon_leads, x.side_tricks) for x in distinct],
             dtype=np.int64).reshape(-1, 8).T
+        self.by_tricks = np.array([x.by_tricks for x in distinct], dtype=bool)
+        self.playing_names = [tuple(x.holders[s] for s in x.seats) for x in distinct]
         self.side = np.array([[s in x.side for s in range(HOLDERS)] for x in distinct],
                              dtype=bool).reshape(-1, HOLDERS)
         self.ended, self.whole, self.pair_wanted, self.pair_barred = np.array(
@@ -348,7 +362,8 @@ def _played(deals: Sequence[Any], lay: _Layouts, ids: dict[str, int], ok: np.nda
     if not len(todo):
         return result
     of = lay.of[todo]
-    plays = list(map(_PLAY, map(deals.__getitem__, todo.tolist())))
+    chosen = list(map(deals.__getitem__, todo.tolist()))
+    plays = list(map(_PLAY, chosen))
     if None in plays:
         plays = [p or () for p in plays]
     lengths = np.fromiter(map(len, plays), dtype=np.int64, count=len(plays))
@@ -368,10 +383,23 @@ def _played(deals: Sequence[Any], lay: _Layouts, ids: dict[str, int], ok: np.nda
     wanted = lay.side_tricks[of]
     good &= np.where(side.any(axis=1),
                      np.where(left == 0, won == wanted, (won <= wanted) & (wanted <= won + left)),
-                     (taken == lay.taken[of]).all(axis=1))
+                     (taken == _wanted(lay, of, chosen)).all(axis=1))
     for j, g in zip(todo.tolist(), good.tolist(), strict=True):
         result[j] = g
     return result
+
+
+def _wanted(lay: _Layouts, of: np.ndarray, deals: Sequence[Any]) -> np.ndarray:
+    """The tricks each seat of the play must win: its layout's ``taken``, or where the layout
+    says ``by_tricks`` the deal's own ``tricks`` of those players (-1, never won, for a name
+    the tricks lack)."""
+    wanted = lay.taken[of]
+    rows = np.flatnonzero(lay.by_tricks[of])
+    if len(rows):
+        names, pad = lay.playing_names, (0,) * HOLDERS
+        wanted[rows] = [(*map((deals[j].tricks or {}).get, names[o], repeat(-1)), *pad)[:HOLDERS]
+                        for j, o in zip(rows.tolist(), of[rows].tolist(), strict=True)]
+    return wanted
 
 
 def _replayed(lay: _Layouts, of: np.ndarray, hands: np.ndarray, leads: np.ndarray,

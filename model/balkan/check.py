@@ -27,7 +27,7 @@ from model.balkan.contracts import (
 )
 from model.balkan.params import BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
-from model.card_batch import Layout, batch_check, calls, items
+from model.card_batch import Layout, batch_check, calls, counted, items
 from model.cards import DECK_32, CardError, count, format_cards, parse_cards
 from model.problems import Code, Problem, once_per_input
 from model.replay_kernel import Play, Replayed, moves
@@ -129,16 +129,14 @@ def layout(game: BalkanGame, deal: BalkanDeal) -> tuple[list[Problem], Layout | 
     if not contract.igra and deal.discard is None:
         return [NO_DISCARD], None
     judge = _balkan_play(game, deal, active, contract, players_in, {})
-    tricks = deal.tricks or {}
     return [], Layout(tuple(active), 10, 2, DECK_32, tuple(active.index(p) for p in judge.order),
-                      judge.kernel.row(), tuple(tricks[p] for p in judge.order),
-                      declarer=declarer, discard=discard)
+                      judge.kernel.row(), declarer=declarer, discard=discard, by_tricks=True)
 
 
 def rules_key(game: BalkanGame, deal: BalkanDeal) -> Hashable:
     """What :func:`layout` reads of a deal besides its game's players and rules."""
     return (deal.dealer, deal.declarer, deal.contract, items(deal.defence),
-            items(deal.kontra), items(deal.tricks),
+            items(deal.kontra), counted(deal.tricks, deal.declarer),
             deal.discard is None, not deal.discard, deal.play is None,
             None if deal.hands is None else tuple(deal.hands),
             calls(deal.auction))

@@ -7,13 +7,14 @@ no part in the play.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 
 import polars as pl
 
 from model.balkan.check import mode_of
 from model.balkan.contracts import parse_contract
 from model.balkan.records import BalkanDeal, BalkanGame
+from model.card_batch import items
 from model.schema import Table
 
 MODES = ("none", "pass", "nokontra", "both", "invite", "alone")
@@ -77,6 +78,12 @@ def deal_row(game: BalkanGame, deal: BalkanDeal) -> dict[str, object]:
         **{f"tricks_{i}": tricks.get(i) for i in range(4)},
         "repealed": deal.repealed,
     }
+
+
+def row_key(game: BalkanGame, deal: BalkanDeal) -> Hashable:
+    """What :func:`deal_row` reads but the deal's ``game_id`` and ``deal_no``."""
+    return (game.players, deal.dealer, deal.declarer, deal.contract, items(deal.defence),
+            items(deal.kontra), items(deal.tricks), deal.repealed)
 
 
 def deals_frame(rows: Iterable[dict[str, object]]) -> pl.DataFrame:

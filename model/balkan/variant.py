@@ -10,7 +10,7 @@ import polars as pl
 from model.balkan import contracts
 from model.balkan.check import check_batch, check_deal
 from model.balkan.contracts import GAME_NAMES, ContractError, parse_contract
-from model.balkan.frame import TABLE, deal_row
+from model.balkan.frame import TABLE, deal_row, row_key
 from model.balkan.params import PRESETS, BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
 from model.cards import DECK_32
@@ -57,6 +57,7 @@ VARIANT = Variant(
     check_batch=check_batch,
     reads_deal_no=lambda _game: False,  # no rule reads the deal number
     row=deal_row,
+    row_key=row_key,
     trump=trump,
     zero_sum_per_deal=False,
     settles_by_payments=False,

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from operator import itemgetter
 
-from model.card_batch import Layout, batch_check, calls, items
+from model.card_batch import Layout, batch_check, calls, counted, items
 from model.cards import ACES, DECK_32, SUIT_LETTERS, CardSet, format_cards
 from model.greek.auction import AuctionResult, ladder_bid, run_auction
 from model.greek.contracts import NT, allowed, format_contract, ladder_index, parse_contract
@@ -103,15 +103,13 @@ def layout(game: GreekGame, deal: GreekDeal) -> tuple[list[Problem], Layout | No
     cards = _play(game, active, order, lead, deal, None, None, problems)
     if cards is None:
         return problems, None
-    tricks = deal.tricks or {}
     return [], dealt._replace(seats=tuple(active.index(p) for p in cards.order),
-                              row=cards.kernel.row(),
-                              taken=tuple(tricks[p] for p in cards.order))
+                              row=cards.kernel.row(), by_tricks=True)
 
 
 def rules_key(game: GreekGame, deal: GreekDeal) -> Hashable:
     """What :func:`layout` reads of a (game, deal) besides its game's players and rules."""
-    return (deal.dealer, deal.declarer, deal.contract, items(deal.defence), items(deal.tricks),
+    return (deal.dealer, deal.declarer, deal.contract, items(deal.defence), counted(deal.tricks),
             deal.four_aces, deal.preliminary, deal.conceded, deal.deal_no == 1,
             None if deal.hands is None else tuple(deal.hands), deal.talon is None,
             deal.discard is None, deal.play is None, calls(deal.auction))

@@ -6,10 +6,11 @@ One row per deal, seats as indices into the game's ``players`` (turn order). The
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 
 import polars as pl
 
+from model.card_batch import items
 from model.greek.contracts import parse_contract
 from model.greek.records import GreekDeal, GreekGame
 from model.schema import Table
@@ -86,6 +87,12 @@ def deal_row(game: GreekGame, deal: GreekDeal) -> dict[str, object]:
         "four_aces": deal.four_aces,
         "preliminary": deal.preliminary,
     }
+
+
+def row_key(game: GreekGame, deal: GreekDeal) -> Hashable:
+    """What :func:`deal_row` reads but the deal's ``game_id`` and ``deal_no``."""
+    return (game.players, deal.dealer, deal.declarer, deal.contract, deal.conceded,
+            items(deal.defence), items(deal.tricks), deal.four_aces, deal.preliminary)
 
 
 def deals_frame(rows: Iterable[dict[str, object]]) -> pl.DataFrame:

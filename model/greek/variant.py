@@ -10,7 +10,7 @@ import polars as pl
 from model.cards import DECK_32
 from model.greek.check import check_batch, check_deal
 from model.greek.contracts import DENOMS, NT, ContractError, parse_contract
-from model.greek.frame import TABLE, deal_row
+from model.greek.frame import TABLE, deal_row, row_key
 from model.greek.params import GreekRules
 from model.greek.records import GreekDeal, GreekGame
 from model.variant import Variant
@@ -62,6 +62,7 @@ VARIANT = Variant(
     check_batch=check_batch,
     reads_deal_no=reads_deal_no,
     row=deal_row,
+    row_key=row_key,
     trump=trump,
     zero_sum_per_deal=True,
     settles_by_payments=True,

@@ -11,7 +11,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
-from model.card_batch import Layout, batch_check, calls, items, names_in
+from model.card_batch import Layout, batch_check, calls, counted, items, names_in
 from model.cards import DECK_32, CardError, CardSet, format_card_symbol, iter_cards
 from model.problems import Code, Problem, once_per_input
 from model.replay_kernel import Play, Replayed, moves
@@ -259,14 +259,13 @@ def layout(game: RussianGame, deal: RussianDeal) -> tuple[list[Problem], Layout 
     leads = 2 if declarer < 0 and game.rules.raspasy_talon_lead else 0
     trump = None if declarer < 0 else trump_of(deal.contract or "")
     return [], Layout(players, 10, 2, DECK_32, (0, 1, 2), _kernel(trump).row(),
-                      tuple(tricks[p] for p in players), declarer=declarer, discard=discard,
-                      talon_leads=leads)
+                      declarer=declarer, discard=discard, talon_leads=leads, by_tricks=True)
 
 
 def rules_key(game: RussianGame, deal: RussianDeal) -> Hashable:
     """What :func:`layout` reads of a (game, deal) besides its game's players and rules."""
     return (deal.dealer, deal.declarer, deal.contract, deal.open, items(deal.defence),
-            items(deal.tricks), None if deal.hands is None else tuple(deal.hands),
+            counted(deal.tricks), None if deal.hands is None else tuple(deal.hands),
             deal.talon is None, deal.discard is None, deal.play is None,
             calls(deal.auction))
 

@@ -8,10 +8,11 @@ seat that did not play (the dealer sitting out, or no play at all).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 
 import polars as pl
 
+from model.card_batch import items
 from model.russian.contracts import parse_contract
 from model.russian.records import RussianDeal, RussianGame
 from model.russian.seats import defenders
@@ -80,6 +81,12 @@ def deal_row(game: RussianGame, deal: RussianDeal) -> dict[str, object]:
             defence_2=DEFENCE_CODE[said[game.players[second]]],
         )
     return row
+
+
+def row_key(game: RussianGame, deal: RussianDeal) -> Hashable:
+    """What :func:`deal_row` reads but the deal's ``game_id`` and ``deal_no``."""
+    return (game.players, deal.dealer, deal.declarer, deal.contract, deal.open,
+            items(deal.defence), items(deal.tricks))
 
 
 def deals_frame(rows: Iterable[dict[str, object]]) -> pl.DataFrame:

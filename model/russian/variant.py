@@ -10,7 +10,7 @@ import polars as pl
 from model.cards import DECK_32
 from model.russian.check import check_batch, check_deal
 from model.russian.contracts import STRAINS, ContractError, parse_contract
-from model.russian.frame import TABLE, deal_row
+from model.russian.frame import TABLE, deal_row, row_key
 from model.russian.params import RussianRules
 from model.russian.raspasy import check_game
 from model.russian.records import RussianDeal, RussianGame
@@ -63,6 +63,7 @@ VARIANT = Variant(
     check_batch=check_batch,
     reads_deal_no=lambda _game: False,  # no rule reads the deal number
     row=deal_row,
+    row_key=row_key,
     trump=trump,
     zero_sum_per_deal=True,
     settles_by_payments=True,

@@ -12,7 +12,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
-from model.card_batch import Layout, batch_check, calls, items, names_in
+from model.card_batch import Layout, batch_check, calls, counted, items, names_in
 from model.cards import (
     DECK_32,
     CardError,
@@ -273,18 +273,17 @@ def layout(game: SwabianGame, deal: SwabianDeal) -> tuple[list[Problem], Layout 
         return [], None
     number = parse_game(deal.contract or "")
     return [], Layout(players, 10, 2, DECK_32, (0, 1, 2), _kernel(vorhand, d, number).row(),
-                      tuple(tricks[p] for p in players), ended=False, whole=True, declarer=d,
-                      discard=discard, talon_pair=pair)
+                      ended=False, whole=True, declarer=d, discard=discard, talon_pair=pair,
+                      by_tricks=True)
 
 
 def rules_key(game: SwabianGame, deal: SwabianDeal) -> Hashable:
     """What :func:`layout` reads of a (game, deal) besides its game's players and rules."""
     over = game.rules.session_deals is not None and deal.deal_no > game.rules.session_deals
     return (over, deal.dealer, deal.declarer, deal.contract, deal.hand, deal.kunstwerk,
-            items(deal.contra), items(deal.defence), items(deal.tricks),
+            items(deal.contra), items(deal.defence), counted(deal.tricks, deal.declarer),
             None if deal.hands is None else tuple(deal.hands), deal.talon is None,
-            deal.discard is None, deal.play is None,
-            calls(deal.auction))
+            deal.discard is None, deal.play is None, calls(deal.auction))
 
 
 

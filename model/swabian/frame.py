@@ -6,10 +6,11 @@ One row per deal, seats as indices into the game's ``players`` (turn order). The
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 
 import polars as pl
 
+from model.card_batch import items
 from model.schema import Table
 from model.swabian.records import CONTRA_FACTOR, SwabianDeal, SwabianGame
 
@@ -56,6 +57,12 @@ def deal_row(game: SwabianGame, deal: SwabianDeal) -> dict[str, object]:
         **{f"contra_{i}": contra.get(i, 1) for i in range(3)},
         "kunstwerk": deal.kunstwerk,
     }
+
+
+def row_key(game: SwabianGame, deal: SwabianDeal) -> Hashable:
+    """What :func:`deal_row` reads but the deal's ``game_id`` and ``deal_no``."""
+    return (game.players, deal.dealer, deal.declarer, deal.contract, deal.hand,
+            items(deal.tricks), items(deal.contra), deal.kunstwerk)
 
 
 def deals_frame(rows: Iterable[dict[str, object]]) -> pl.DataFrame:

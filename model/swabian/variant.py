@@ -9,7 +9,7 @@ import polars as pl
 
 from model.cards import DECK_32
 from model.swabian.check import check_batch, check_deal
-from model.swabian.frame import TABLE, deal_row
+from model.swabian.frame import TABLE, deal_row, row_key
 from model.swabian.games import NAME, TRUMP, GameError, parse_game, won
 from model.swabian.params import SwabianRules
 from model.swabian.records import SwabianDeal, SwabianGame
@@ -65,6 +65,7 @@ VARIANT = Variant(
     check_batch=check_batch,
     reads_deal_no=reads_deal_no,
     row=deal_row,
+    row_key=row_key,
     trump=trump,
     zero_sum_per_deal=True,
     settles_by_payments=True,

@@ -216,6 +216,40 @@ def test_the_columns_say_what_check_says_of_broken_cards(variant: str,
     assert v.valid_deals(pairs) == want
 
 
+@pytest.mark.parametrize("variant", sorted(COLUMNS))
+def test_trick_counts_moved_between_players_are_judged_deal_by_deal(variant: str) -> None:
+    """Deals that differ only in how their tricks are split (the total kept), with and without
+    their play, in one batch: each judged as ``check`` judges it, though the rules' key holds
+    only what they read of the counts (``card_batch.counted``: who, the declarer's, the total)."""
+    v = lookup(variant)
+    rng = random.Random(5)
+    pairs = []
+    for setting in range(len(RULES.get(variant, [()]))):
+        for game, deals in _games(variant, setting, 2):
+            for d in deals:
+                if not isinstance(d.get("tricks"), dict) or len(d["tricks"]) < 2:
+                    continue
+                for play in (True, False):
+                    for shift in range(4):
+                        e = json.loads(json.dumps(d))
+                        if not play:
+                            e.pop("play", None)
+                        if shift:
+                            a, b = rng.sample(sorted(e["tricks"]), 2)
+                            moved = min(shift, e["tricks"][a])
+                            e["tricks"][a] -= moved
+                            e["tricks"][b] += moved
+                        try:
+                            pairs.append((game, v.deal_model.model_validate(e)))
+                        except (ValidationError, ValueError, TypeError):
+                            continue
+    if not pairs:
+        pytest.skip(f"{variant} records its tricks as one number")
+    want = [not v.check_deal(g, deal) for g, deal in pairs]
+    assert v.valid_deals(pairs) == want
+    assert any(want) and not all(want)
+
+
 def test_card_codes_read_every_spelling_of_model_tricks() -> None:
     """Through the two-letter table when every name has two letters, else name by name; a name
     that is not a card reads as -1 (``model/tricks.py`` ``CARD_NAMES``)."""
