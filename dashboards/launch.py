@@ -3,15 +3,17 @@
 ``python -m dashboards.launch run APP ...`` is ``streamlit run APP ...`` in a process that has
 done at its start what the first page a server shows would otherwise pay for (several seconds of
 CPU on the 2-core development machine, under load): the imports of the query, drawing and chart
-modules and of pandas (Streamlit converts every table and chart to pandas and Arrow), one small
+modules and of pandas (Streamlit converts every table and chart to pandas and Arrow), of the
+Streamlit modules a first page loads (the material icons' names, the table adapters), one small
 Altair chart turned into its Vega-Lite spec (Altair loads and checks its schema once), an
 in-memory DuckDB connection (the first of a process loads the time zone and JSON support every
 page's connection uses), and Streamlit's once-per-process check whether it runs in a REPL (a
 walk of the whole call stack through ``inspect.stack``, pointless under ``streamlit run``). Last,
-everything imported so far is moved out of the garbage collector's sight (``gc.freeze``):
-Streamlit runs a full collection after every run of a page, and walking the objects of pandas,
-polars, Altair and DuckDB cost about 0.35 s of CPU a run, during which the server (one Python
-thread at a time) answers nothing else. Before all that, the League page's queries for the
+everything imported so far is moved out of the garbage collector's sight (``gc.freeze``): a
+full collection walking the objects of pandas, polars, Altair and DuckDB cost about 0.35 s of
+CPU, during which the server (one Python thread at a time) answers nothing else, and Python
+still runs full collections as objects accumulate (Streamlit's own after every run of a page is
+switched off, :mod:`dashboards.serve`). Before all that, the League page's queries for the
 default filters (the sidebar's options, the headline, the standings) are run through the pages'
 query cache (:func:`warm_queries`), so the first visitor's page reads them from memory. And the
 server's connections send each write at once (:func:`send_at_once`).
@@ -28,6 +30,8 @@ import altair as alt
 import duckdb
 import pandas as pd
 import pyarrow  # noqa: F401  (imported for its load time, like the modules below)
+import streamlit.dataframe.lazy_df_adapters  # (a page's first table)
+import streamlit.material_icon_names  # noqa: F401  (the pages' icons, checked every run)
 from streamlit import delta_generator
 from streamlit.runtime.caching import cache_data_api
 from streamlit.web import cli

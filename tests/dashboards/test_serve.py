@@ -19,6 +19,7 @@ def test_command_runs_the_app_on_the_port(monkeypatch: pytest.MonkeyPatch) -> No
     assert cmd[cmd.index("--server.maxUploadSize") + 1] == "7"
     assert cmd[cmd.index("--client.toolbarMode") + 1] == "viewer"  # no Deploy button
     assert cmd[cmd.index("--runner.magicEnabled") + 1] == "false"  # no page needs it
+    assert cmd[cmd.index("--runner.postScriptGC") + 1] == "false"  # launch freezes the heap
     assert APP.is_file()
 
 
