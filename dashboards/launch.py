@@ -25,6 +25,7 @@ import gc
 import logging
 import socket
 import sys
+from typing import Any
 
 import altair as alt
 import duckdb
@@ -80,10 +81,10 @@ def warm_queries() -> None:
 _STREAMLIT_BIND = getattr(starlette_server, "_bind_socket", None)
 
 
-def _bind_tcp(address: str, port: int, backlog: int) -> socket.socket:
+def _bind_tcp(*args: Any, **kwargs: Any) -> socket.socket:
     """Streamlit's listening socket, the same descriptor, its protocol read as TCP."""
     assert _STREAMLIT_BIND is not None
-    sock: socket.socket = _STREAMLIT_BIND(address, port, backlog)
+    sock: socket.socket = _STREAMLIT_BIND(*args, **kwargs)
     if sock.family not in (socket.AF_INET, socket.AF_INET6) or sock.proto == socket.IPPROTO_TCP:
         return sock
     tcp = socket.socket(sock.family, sock.type, socket.IPPROTO_TCP, fileno=sock.detach())
