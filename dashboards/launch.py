@@ -3,32 +3,40 @@
 ``python -m dashboards.launch run APP ...`` is ``streamlit run APP ...`` in a process that has
 done at its start what the first page a server shows would otherwise pay for (several seconds of
 CPU on the 2-core development machine, under load): the imports of the query, drawing and chart
-modules and of pandas (Streamlit converts every table and chart to pandas and Arrow), one small
+modules and of pandas (Streamlit converts every table and chart to pandas and Arrow), of the
+Streamlit modules a first page loads (the material icons' names, the table adapters), one small
 Altair chart turned into its Vega-Lite spec (Altair loads and checks its schema once), an
 in-memory DuckDB connection (the first of a process loads the time zone and JSON support every
 page's connection uses), and Streamlit's once-per-process check whether it runs in a REPL (a
 walk of the whole call stack through ``inspect.stack``, pointless under ``streamlit run``). Last,
-everything imported so far is moved out of the garbage collector's sight (``gc.freeze``):
-Streamlit runs a full collection after every run of a page, and walking the objects of pandas,
-polars, Altair and DuckDB cost about 0.35 s of CPU a run, during which the server (one Python
-thread at a time) answers nothing else. Before all that, the League page's queries for the
+everything imported so far is moved out of the garbage collector's sight (``gc.freeze``): a
+full collection walking the objects of pandas, polars, Altair and DuckDB cost about 0.35 s of
+CPU, during which the server (one Python thread at a time) answers nothing else, and Python
+still runs full collections as objects accumulate (Streamlit's own after every run of a page is
+switched off, :mod:`dashboards.serve`). Before all that, the League page's queries for the
 default filters (the sidebar's options, the headline, the standings) are run through the pages'
-query cache (:func:`warm_queries`), so the first visitor's page reads them from memory.
+query cache (:func:`warm_queries`), so the first visitor's page reads them from memory. And the
+server's connections send each write at once (:func:`send_at_once`).
 """
 
 from __future__ import annotations
 
 import gc
 import logging
+import socket
 import sys
+from typing import Any
 
 import altair as alt
 import duckdb
 import pandas as pd
 import pyarrow  # noqa: F401  (imported for its load time, like the modules below)
+import streamlit.dataframe.lazy_df_adapters  # (a page's first table)
+import streamlit.material_icon_names  # noqa: F401  (the pages' icons, checked every run)
 from streamlit import delta_generator
 from streamlit.runtime.caching import cache_data_api
 from streamlit.web import cli
+from streamlit.web.server.starlette import starlette_server
 
 import dashboards.queries
 import dashboards.render
@@ -70,6 +78,35 @@ def warm_queries() -> None:
         _CACHING_LOG.setLevel(_LOG_LEVEL)
 
 
+_STREAMLIT_BIND = getattr(starlette_server, "_bind_socket", None)
+
+
+def _bind_tcp(*args: Any, **kwargs: Any) -> socket.socket:
+    """Streamlit's listening socket, the same descriptor, its protocol read as TCP."""
+    assert _STREAMLIT_BIND is not None
+    sock: socket.socket = _STREAMLIT_BIND(*args, **kwargs)
+    if sock.family not in (socket.AF_INET, socket.AF_INET6) or sock.proto == socket.IPPROTO_TCP:
+        return sock
+    tcp = socket.socket(sock.family, sock.type, socket.IPPROTO_TCP, fileno=sock.detach())
+    tcp.setblocking(False)
+    return tcp
+
+
+def send_at_once() -> None:
+    """Turn Nagle's algorithm off on the server's connections, as asyncio means to.
+
+    Streamlit binds its listening socket itself (``starlette_server._bind_socket``) with the
+    protocol left at 0, every accepted connection copies that, and asyncio sets
+    ``TCP_NODELAY`` only on a socket whose protocol reads ``IPPROTO_TCP``. So a response
+    written in two parts (its headers, then its body) waited for the browser's delayed
+    acknowledgement: about 40 ms for every static file after the first on a kept-alive
+    connection (a first page fetches about 120 of them over six), and the same for the
+    websocket's messages. The listener is handed on as the same descriptor labelled TCP.
+    Should Streamlit's function move, nothing changes."""
+    if _STREAMLIT_BIND is not None:
+        starlette_server._bind_socket = _bind_tcp  # type: ignore[attr-defined]
+
+
 def warm_up() -> None:
     """What the first page would do once per process, done before the server listens."""
     frame = pd.DataFrame({"day": pd.to_datetime(["2026-01-01"]), "cash": [0.0], "who": ["a"]})
@@ -92,6 +129,7 @@ def warm_up() -> None:
 
 
 if __name__ == "__main__":
+    send_at_once()
     warm_queries()
     warm_up()
     sys.exit(cli.main(prog_name="streamlit"))

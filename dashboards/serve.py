@@ -33,6 +33,10 @@ def command(port: int, headless: bool = True) -> list[str]:
         # No page draws a bare expression (tests/dashboards/test_pages.py): skip rewriting each
         # page's syntax tree for Streamlit's magic when the page is first compiled.
         "--runner.magicEnabled", "false",
+        # No full garbage collection after every run: it holds the interpreter lock while the
+        # run's last messages wait to be sent (``dashboards.launch`` freezes the long-lived
+        # objects, and Python's own collections still run as objects accumulate).
+        "--runner.postScriptGC", "false",
     ]
 
 

@@ -19,6 +19,7 @@ def test_command_runs_the_app_on_the_port(monkeypatch: pytest.MonkeyPatch) -> No
     assert cmd[cmd.index("--server.maxUploadSize") + 1] == "7"
     assert cmd[cmd.index("--client.toolbarMode") + 1] == "viewer"  # no Deploy button
     assert cmd[cmd.index("--runner.magicEnabled") + 1] == "false"  # no page needs it
+    assert cmd[cmd.index("--runner.postScriptGC") + 1] == "false"  # launch freezes the heap
     assert APP.is_file()
 
 
@@ -107,3 +108,40 @@ def test_warm_queries_never_stop_the_server(
     else:
         assert not common.query("variants").is_empty()  # read now, not an empty cached answer
     common._cached.clear()
+
+
+def test_the_server_s_connections_send_each_write_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``dashboards.launch.send_at_once``: a connection accepted on Streamlit's listening socket
+    gets ``TCP_NODELAY`` from asyncio, as uvicorn serves it (``create_server(sock=...)``), and
+    the listener stays non-blocking and inheritable."""
+    import asyncio
+    import socket
+
+    from streamlit.web.server.starlette import starlette_server
+
+    from dashboards.launch import send_at_once
+
+    monkeypatch.setattr(starlette_server, "_bind_socket", starlette_server._bind_socket)
+    send_at_once()
+    listener = starlette_server._bind_socket("127.0.0.1", 0, 8)
+    assert not listener.getblocking() and listener.get_inheritable()
+
+    async def accepted_nodelay() -> int:
+        accepted: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        class Report(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                sock = transport.get_extra_info("socket")
+                accepted.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+                transport.close()
+
+        server = await asyncio.get_running_loop().create_server(Report, sock=listener)
+        try:
+            _, writer = await asyncio.open_connection(*listener.getsockname()[:2])
+            value = await asyncio.wait_for(accepted, 30)
+            writer.close()
+            return value
+        finally:
+            server.close()
+
+    assert asyncio.run(accepted_nodelay()) != 0
