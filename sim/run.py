@@ -21,7 +21,7 @@ import signal
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import partial
@@ -250,10 +250,12 @@ def pool_imap(
 ) -> Generator[ResultT, None, None]:
     """``fn`` of each task, in order, on a pool of ``workers`` processes that ignore Ctrl-C (in
     this process for one worker or one task), at most ``2 * workers`` tasks ahead of the one
-    yielded (their results wait in memory). The workers start at once, in a thread (the caller
-    works meanwhile); closing the generator stops them at once. A worker process that dies
-    raises ``BrokenProcessPool`` here. With the default ``start`` the pool forks: ``fn`` must
-    not use polars then (its thread pool does not survive a fork). ``start="forkserver"`` forks
+    yielded (their results wait in memory). The workers start at once: from a fork server in a
+    thread (the caller works meanwhile), forked by the calling thread (a child forked by another
+    thread while this one runs can crash: this one may hold a lock of the allocator at the
+    fork). Closing the generator stops them at once. A worker process that dies raises
+    ``BrokenProcessPool`` here. With the default ``start`` the pool forks: ``fn`` must not use
+    polars then (its thread pool does not survive a fork). ``start="forkserver"`` forks
     each worker from a server process that imported the modules ``preload`` but ran nothing, so
     polars' thread pool, started at its first use, is started afresh in each worker (a worker
     costs its work, not an interpreter's start); ``start="spawn"`` starts fresh interpreters.
@@ -268,12 +270,23 @@ def pool_imap(
     pool = ProcessPoolExecutor(min(workers, len(tasks)), mp_context=ctx,  # no module of ours
                                initializer=ignore_sigint)
     queued = iter(tasks)
-    starting = ThreadPoolExecutor(1)  # a worker's start may wait for the fork server
-    first = starting.submit(lambda: deque(pool.submit(fn, t) for t in islice(queued, 2 * workers)))
-    starting.shutdown(wait=False)
+    ahead = partial(_submitted, pool, fn, queued, 2 * workers)
+    if ctx.get_start_method() == "fork":  # forked by this thread, the one that runs our code
+        first: Future[deque[Any]] = Future()
+        first.set_result(ahead())
+    else:
+        starting = ThreadPoolExecutor(1)  # a worker's start may wait for the fork server
+        first = starting.submit(ahead)
+        starting.shutdown(wait=False)
     results = _in_order(pool, first, queued, fn)
     next(results)  # started: closing it stops the pool, even before the first result
     return results
+
+
+def _submitted(pool: Any, fn: Callable[[TaskT], ResultT], queued: Iterator[TaskT],
+               n: int) -> deque[Any]:
+    """The futures of the next ``n`` tasks of ``queued``, submitted to ``pool``."""
+    return deque(pool.submit(fn, t) for t in islice(queued, n))
 
 
 def _in_order(pool: Any, first: Any, queued: Iterator[TaskT],
