@@ -299,21 +299,12 @@ class _FileLoad:
         return len(items) + c.chars  # characters read, with the line ends
 
     def _game_lines(self, c: _Chunk, validator: Validator) -> dict[int, Accepted | Issue]:
-        """The chunk's game lines validated ahead of its deals, by position; the chunk's games
-        are looked up in the database in one query, not one per game line."""
-        source = self.report.source
-        game_lines: list[tuple[int, Raw]] = []
-        for k in c.game_like:
-            raw = parse_line(source, *c.texts[k])
-            if isinstance(raw, Raw) and raw.data.get("record") == "game":
-                game_lines.append((k, raw))
-        self.stored_games = store.stored_games(
-            self.conn, [g for _, r in game_lines if isinstance(g := r.data.get("game_id"), str)])
-        early: dict[int, Accepted | Issue] = {}
-        for k, raw in game_lines:
-            validator.position = k
-            early[k] = validator.validate(raw)
-        return early
+        """The chunk's game lines validated ahead of its deals, by position
+        (``sheets.game_lines``); the chunk's games are looked up in the database in one
+        query, not one per game line."""
+        def look_up(ids: list[str]) -> None:
+            self.stored_games = store.stored_games(self.conn, ids)
+        return sheets.game_lines(self.report.source, c.texts, c.game_like, validator, look_up)
 
     def _score_sheets(self, c: _Chunk, early: dict[int, Accepted | Issue],
                       validator: Validator) -> sheets.Taken:

@@ -26,13 +26,14 @@ path accepts exactly what the reference accepts, with the same canonical JSON, k
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import polars as pl
 
 from ingest.jsonl import parse_line
-from ingest.source import Raw
+from ingest.source import Issue, Raw
 from ingest.validate import MAX_DEAL_NO, NEVER, Accepted, Validator
 from model.base import DealBase
 from model.identity import canonical, deal_keys
@@ -106,6 +107,63 @@ def accept(source: str, texts: Sequence[str], numbered: Sequence[tuple[int, str]
     if not judged:
         return Taken.empty()
     return _broadcast(lines, judged)
+
+
+PLAIN_ID = re.compile(r'"game_id"[ \t]*:[ \t]*"([^"\\\x00-\x1f\[\]{}]*)"')
+"""A game line's ``"game_id"`` key with its separator and a plain id: no escape, control
+character or bracket (which the reader counts, ``ingest.jsonl.too_deep``)."""
+
+
+def game_lines(source: str, texts: Sequence[tuple[int, str]], candidates: Sequence[int],
+               validator: Validator, look_up: Callable[[list[str]], object]
+               ) -> dict[int, Accepted | Issue]:
+    """The candidate lines that are game lines, validated in order, by position (for the
+    batch's deals to see their games, ``Validator.visible_from``).
+
+    A score sheet of many short games repeats its game lines but for the id. A line without a
+    backslash, with one ``"game_id"`` and a plain id, is cut around its id; the first line of
+    each cut (its representative) is read and judged by the reference, and a later line of the
+    same cut is the representative's game under its own id where the reference would say so
+    (``Validator.game_alike``); every other line is read and judged by the reference.
+    ``look_up`` is told the game ids first (to look them up in the database in one query)."""
+    firsts: dict[tuple[str, str], int] = {}
+    cuts: dict[int, tuple[str, tuple[str, str]]] = {}
+    raws: dict[int, Raw] = {}
+    numbered = {k: texts[k] for k in candidates}
+    for k, (_, text) in numbered.items():
+        m = PLAIN_ID.search(text) if "\\" not in text and text.count('"game_id"') == 1 else None
+        if m is not None:
+            cut = (text[:m.start(1)], text[m.end(1):])
+            cuts[k] = (m.group(1), cut)
+            if firsts.setdefault(cut, k) != k:
+                continue
+        raw = parse_line(source, *numbered[k])
+        if isinstance(raw, Raw) and raw.data.get("record") == "game":
+            raws[k] = raw
+    alike = []
+    for k, (_, cut) in cuts.items():
+        rep = firsts[cut]
+        if k == rep or rep not in raws:  # a representative, or a line like one not a game
+            continue
+        if raws[rep].data.get("game_id") == cuts[rep][0]:
+            alike.append(k)
+        elif isinstance(raw := parse_line(source, *numbered[k]), Raw):  # the id is not its own
+            raws[k] = raw
+    look_up([g for r in raws.values() if isinstance(g := r.data.get("game_id"), str)]
+            + [cuts[k][0] for k in alike])
+    early: dict[int, Accepted | Issue] = {}
+    for k in sorted([*raws, *alike]):
+        validator.position = k
+        if k in raws:
+            early[k] = validator.validate(raws[k])
+            continue
+        gid, cut = cuts[k]
+        first, rep_raw = early[firsts[cut]], raws[firsts[cut]]
+        line, text = numbered[k]
+        raw = Raw(source, line, {**rep_raw.data, "game_id": gid}, text)
+        got = validator.game_alike(first, raw) if isinstance(first, Accepted) else None
+        early[k] = got if got is not None else validator.validate(raw)
+    return early
 
 
 def _shaped(lines: pl.DataFrame) -> pl.DataFrame:

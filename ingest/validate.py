@@ -191,11 +191,36 @@ class Validator:
                                    f"game {game.game_id!r} is already known with other content "
                                    f"(the one {where}): {quote(known[2], 200)}")
             self._stored_ids.discard(game.game_id)  # superseded: this file's game from now on
+        return self._learnt(raw, game, v, canonical)
+
+    def _learnt(self, raw: Raw, game: GameBase, v: Variant, canonical: str) -> Accepted:
+        """A game line accepted as a game of this file from now on."""
         self._games[game.game_id] = (game, v, canonical)
         self.revision += 1
         if self.position != NEVER:
             self.visible_from[game.game_id] = self.position
         return Accepted(raw, game, game, v, canonical)
+
+    def game_alike(self, first: Accepted, raw: Raw) -> Accepted | None:
+        """The reference's verdict on game line ``raw``, whose data are ``first``'s (a game line
+        this validator accepted) but for the game id, when the id is new and the game model
+        accepts the line as ``first``'s game with the id changed; else ``None`` (to be judged by
+        :meth:`validate`). The canonical JSON is ``first``'s with the id written in."""
+        gid = raw.data.get("game_id")
+        was = first.record.game_id
+        own, theirs = f'"game_id":"{gid}"', f'"game_id":"{was}"'
+        if (not isinstance(gid, str) or self.known_game(gid) is not None
+                or first.canonical.count('"game_id":') != 1 or theirs not in first.canonical
+                or canonical({"game_id": gid})[1:-1] != own):
+            return None
+        v = first.variant
+        try:
+            game = v.game_model.model_validate({**raw.data, "variant": v.name})
+        except ValidationError:
+            return None
+        if {**game.__dict__, "game_id": was} != first.record.__dict__:  # a frozen model's fields
+            return None
+        return self._learnt(raw, game, v, first.canonical.replace(theirs, own, 1))
 
     def _deal(self, raw: Raw) -> Accepted | Issue:
         gid = raw.data.get("game_id")
