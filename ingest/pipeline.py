@@ -210,6 +210,8 @@ class _FileLoad:
         """Auction verdicts of the columnar card path, kept from batch to batch."""
         self.stored_games: dict[str, tuple[str, str] | None] = {}
         """The stored games of the chunk's game lines, looked up together (``chunk``)."""
+        self.sheet_memo = sheets.Memo()
+        """The score-sheet path's verdicts, kept from batch to batch."""
         self.repaired: list[Accepted] = []
         """Deals of the batch kept (stored or duplicates); their repairs are recorded."""
         self.lines_held: dict[int, list[Issue]] = {}
@@ -314,7 +316,7 @@ class _FileLoad:
         sheet = [k for k in range(len(c.lines)) if k not in hands and k not in early]
         return sheets.accept(self.report.source, c.every, c.texts, sheet, validator,
                              lambda ids: self.stored_games.update(
-                                 store.stored_games(self.conn, ids)))
+                                 store.stored_games(self.conn, ids)), self.sheet_memo)
 
     def _in_line_order(self, c: _Chunk, rest: list[int | Issue],
                        early: dict[int, Accepted | Issue], parsed: dict[int, Raw],

@@ -17,7 +17,8 @@ them, where the variant says its rules read neither (``Variant.reads_deal_no``).
    ``deals`` columns, and the ``deals_<variant>`` row (``game_id`` and ``deal_no`` put in); the
    ``deal_key`` is hashed per line (``model/identity.py``).
 
-A line sees its game only where the reference would (after the game's line when that is in the
+A verdict is kept for the file's later batches (:class:`Memo`). A line sees its game only
+where the reference would (after the game's line when that is in the
 batch, ``Validator.visible_from``). The lines of a shape the reference turns down, and every
 line without a shape, go on to the columnar and reference paths, which alone write messages.
 ``tests/ingest/test_sheets.py`` holds, by hypothesis for every registered variant, that this
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -77,15 +78,38 @@ class Taken:
         return Taken(self.deals.filter(keep), self.rows)
 
 
+KEPT = 100_000
+"""Verdicts a :class:`Memo` keeps at most (then it starts again), so memory stays bounded."""
+
+
+@dataclass
+class Memo:
+    """What the path learnt in a file's earlier batches: a number per game signature, and the
+    verdict on each (signature, shape) judged (``None``: left to the reference). A verdict
+    holds for a later batch as it stands: it depends only on the game's content and the shape,
+    and a line still sees its game only where the reference would."""
+
+    signatures: dict[str, int] = field(default_factory=dict)
+    verdicts: dict[tuple[int, str], _Verdict | None] = field(default_factory=dict)
+
+    def learnt(self, found: dict[tuple[int, str], _Verdict | None]) -> None:
+        if len(self.verdicts) + len(found) > KEPT:
+            self.verdicts.clear()
+        self.verdicts.update(found)
+
+
 def accept(source: str, texts: Sequence[str], numbered: Sequence[tuple[int, str]],
            candidates: Sequence[int], validator: Validator,
-           look_up: Callable[[list[str]], object] | None = None) -> Taken:
+           look_up: Callable[[list[str]], object] | None = None,
+           memo: Memo | None = None) -> Taken:
     """The candidate lines (positions in ``texts``; ``numbered`` holds them with their line
     numbers) this path takes, as the reference would accept them at their positions.
     ``look_up`` is told the lines' game ids the validator does not know yet, before it is asked
-    for them (to look them up in the database in one query)."""
+    for them (to look them up in the database in one query); ``memo`` keeps the verdicts from
+    batch to batch of a file."""
     if not candidates:
         return Taken.empty()
+    memo = Memo() if memo is None else memo
     lines = _shaped(pl.DataFrame({"idx": pl.Series(candidates, dtype=pl.Int32),
                                   "text": pl.Series([texts[k] for k in candidates],
                                                     dtype=pl.String)}))
@@ -93,7 +117,7 @@ def accept(source: str, texts: Sequence[str], numbered: Sequence[tuple[int, str]
     unknown = [g for g in ids if g not in validator.games]
     if look_up is not None and unknown:
         look_up(unknown)
-    games = _games(ids, validator)
+    games = _games(ids, validator, memo.signatures)
     if not games.height:
         return Taken.empty()
     lines = lines.join(games, on="game_id").filter(pl.col("idx") > pl.col("since"))
@@ -103,7 +127,7 @@ def accept(source: str, texts: Sequence[str], numbered: Sequence[tuple[int, str]
     reps = lines.group_by("signature", "shape").agg(rep=pl.col("idx").min())
     lines = lines.join(reps, on=["signature", "shape"]).select("idx", "game_id", "deal_no",
                                                                "rep")
-    judged = _judged(source, numbered, reps["rep"].sort().to_list(), validator)
+    judged = _remembered(source, numbered, reps, validator, memo)
     if not judged:
         return Taken.empty()
     return _broadcast(lines, judged)
@@ -186,12 +210,11 @@ def _shaped(lines: pl.DataFrame) -> pl.DataFrame:
             "field_0", pl.lit('"deal_no"'), after.str.replace(r"^[ \t]*:[ \t]*[0-9]+", ":")))
 
 
-def _games(ids: list[str], validator: Validator) -> pl.DataFrame:
+def _games(ids: list[str], validator: Validator, signatures: dict[str, int]) -> pl.DataFrame:
     """The known games among ``ids``: signature (a number per distinct variant and canonical
-    game JSON without the game's id), the position a deal must be after to see it, and
-    whether its rules read deal numbers."""
+    game JSON without the game's id, kept in ``signatures``), the position a deal must be
+    after to see it, and whether its rules read deal numbers."""
     validator.position = NEVER
-    signatures: dict[str, int] = {}
     rows = []
     for gid in ids:
         known = validator.known_game(gid)
@@ -216,6 +239,22 @@ class _Verdict:
     """Its canonical JSON up to its deal number, between that and its game id, and after."""
     between: str
     after: str
+
+
+def _remembered(source: str, numbered: Sequence[tuple[int, str]], reps: pl.DataFrame,
+                validator: Validator, memo: Memo) -> dict[int, _Verdict]:
+    """The representatives (``reps``: signature, shape, position) accepted, by position: the
+    verdict ``memo`` holds on their (signature, shape), else the reference's (then kept)."""
+    out: dict[int, _Verdict] = {}
+    new: dict[int, tuple[int, str]] = {}
+    for sig, shape, k in reps.iter_rows():
+        if (sig, shape) not in memo.verdicts:
+            new[k] = (sig, shape)
+        elif (known := memo.verdicts[sig, shape]) is not None:
+            out[k] = known
+    judged = _judged(source, numbered, sorted(new), validator)
+    memo.learnt({key: judged.get(k) for k, key in new.items()})
+    return out | judged
 
 
 def _judged(source: str, numbered: Sequence[tuple[int, str]], reps: list[int],

@@ -326,22 +326,26 @@ def too_wide(row: dict[str, object], schema: Mapping[str, Any]) -> str | None:
     return "; ".join(bad) or None
 
 
-_BOUNDED: dict[tuple[tuple[str, Any], ...], dict[str, tuple[int, int]]] = {}
-"""The integer columns of the frame schemas met, by the schema's columns (``Table.schema`` is
-a fresh dict per call, so its identity would never be met again; at most ``_KEPT``)."""
+_BOUNDED: dict[int, tuple[Mapping[str, Any], tuple[tuple[str, Any], ...],
+                          dict[str, tuple[int, int]]]] = {}
+"""The integer columns of the frame schemas met, by the schema's identity, with the schema (kept,
+so its identity is not reused while remembered) and its columns when met (a schema changed
+since is worked out again); at most ``_KEPT``. ``Variant.table.columns`` is one mapping for
+good; hashing polars types would cost more than the check itself."""
 _KEPT = 64
 
 
 def integer_columns(schema: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
     """The integer columns of ``schema`` with the values each holds, worked out once per schema."""
-    key = tuple(schema.items())
-    known = _BOUNDED.get(key)
-    if known is None:
-        if len(_BOUNDED) >= _KEPT:
-            _BOUNDED.clear()
-        known = _BOUNDED[key] = {name: bounds for name, dtype in schema.items()
-                                 if (bounds := int_range(dtype)) is not None}
-    return known
+    items = tuple(schema.items())
+    known = _BOUNDED.get(id(schema))
+    if known is not None and known[0] is schema and known[1] == items:
+        return known[2]
+    if len(_BOUNDED) >= _KEPT:
+        _BOUNDED.clear()
+    columns = {name: bounds for name, dtype in items if (bounds := int_range(dtype)) is not None}
+    _BOUNDED[id(schema)] = (schema, items, columns)
+    return columns
 
 
 def problem_message(problems: list[Problem]) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,11 +18,14 @@ from hypothesis import strategies as st
 
 from ingest import sheets
 from ingest.jsonl import parse_line
+from ingest.pipeline import ingest_paths
 from ingest.source import Raw
 from ingest.validate import Validator
 from model.identity import canonical
 from sim.drivers import SIMULATED
+from tests.ingest.conftest import snapshot
 from tests.ingest.test_columnar import simulated
+from tests.ingest.test_sheets import sheet_deals
 
 IDS = ["g1", "g1", "g2", "g 3", "ü4", "", "x" * 201, "a[b", 'q"t', "back\\slash", "tab\t",
        "stored-same", "stored-other", 7]
@@ -108,3 +112,31 @@ def test_a_repeated_cut_is_judged_by_the_model_once_per_line() -> None:
     got = sheets.game_lines("f", list(enumerate(lines, 1)), range(4), v, lambda ids: None)
     assert [type(r).__name__ for r in got.values()] == ["Accepted"] * 2 + ["Issue", "Accepted"]
     assert got[3].duplicate and "game_id" in got[2].message  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("name", SIMULATED)
+def test_verdicts_kept_from_batch_to_batch_hold_only_for_their_game(
+        name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The score-sheet path keeps its verdicts from batch to batch (``sheets.Memo``): deals of
+    one game, then the same lines under a game of other players, and again under a twin of the
+    first game, in batches of 5 lines: the same tables as without the score-sheet path."""
+    games, deals = sheet_deals(name)
+    first = json.loads(games[0])
+    gid = first["game_id"]
+    others = {**first, "game_id": "others",
+              "players": [p + "x" for p in first["players"]]}
+    twin = {**first, "game_id": "twin"}
+    own = [canonical({"record": "deal", **d}) for d in deals if d["game_id"] == gid]
+    lines = [games[0], canonical(others), canonical(twin), *own]
+    for other in ("others", "twin"):
+        lines += [t.replace(canonical({"game_id": gid})[1:-1],
+                            canonical({"game_id": other})[1:-1]) for t in own]
+    src = tmp_path / "sheet.jsonl"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    counts = {}
+    for db, accept in (("on", sheets.accept), ("off", lambda *args: sheets.Taken.empty())):
+        monkeypatch.setattr(sheets, "accept", accept)
+        (r,) = ingest_paths([src], tmp_path / f"{db}.duckdb", batch=5)
+        counts[db] = (r.stored, r.quarantined)
+    assert counts["on"] == counts["off"] and counts["on"][1] >= len(own) > 0
+    assert snapshot(tmp_path / "on.duckdb") == snapshot(tmp_path / "off.duckdb")
