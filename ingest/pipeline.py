@@ -32,7 +32,15 @@ from ingest.formats import expand, reader_for
 from ingest.jsonl import JsonlReader, parse_line
 from ingest.lines import Item, PlainLines, Texts
 from ingest.source import Issue, Raw, Reader
-from ingest.validate import NEVER, Accepted, StoredGame, Validator, VariantLookup, game_issues
+from ingest.validate import (
+    NEVER,
+    Accepted,
+    GameVerdicts,
+    StoredGame,
+    Validator,
+    VariantLookup,
+    game_issues,
+)
 from ingest.versions import Versions
 from model import tables as T
 from model.base import DealBase, GameBase
@@ -506,9 +514,10 @@ class _FileLoad:
                    if (known := validator.games.get(gid)) and known[1].check_game is not None}
         faulted: list[tuple[str, int]] = []
         read: dict[tuple[str, str], DealBase] = {}  # deals read, for the next games
+        judged = GameVerdicts()
         for gid, deals in store.game_deals(self.conn, checked).items():
             game, v, _ = checked[gid]
-            for no, issue in game_issues(self.report.source, game, v, deals, read):
+            for no, issue in game_issues(self.report.source, game, v, deals, read, judged):
                 faulted.append((gid, no))
                 self.issue(issue)
         store.delete_deals(self.conn, faulted)

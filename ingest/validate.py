@@ -9,6 +9,7 @@ content is a ``GAME_CONFLICT``; with the same content it is accepted as a duplic
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -251,23 +252,53 @@ class Validator:
 
 def game_issues(source: str, game: GameBase, v: Variant,
                 deals: list[tuple[int, str, int, str]],
-                read: dict[tuple[str, str], DealBase] | None = None) -> list[tuple[int, Issue]]:
+                read: dict[tuple[str, str], DealBase] | None = None,
+                judged: GameVerdicts | None = None) -> list[tuple[int, Issue]]:
     """``v.check_game`` over a game's stored deals in order (``(deal_no, source, line, record)``,
     ``store.game_deals``): the problems of the deals read from ``source``, as (deal_no, issue).
     A deal of another source is not this file's to quarantine; it stays as stored. ``read``
-    keeps the deals read for the next game (:func:`read_deals`)."""
+    keeps the deals read for the next game (:func:`read_deals`); ``judged`` the check's
+    verdicts, for a game whose content and deals are another's but for the game id."""
     if v.check_game is None or not deals:
         return []
-    models = read_deals(v, game, [record for _, _, _, record in deals],
-                        {} if read is None else read)
+    records = [record for _, _, _, record in deals]
+    key = None if judged is None else judged.key(game, v, records)
+    found = None if key is None or judged is None else judged.get(key)
+    if found is None:
+        found = v.check_game(game, read_deals(v, game, records, {} if read is None else read))
+        if key is not None and judged is not None:
+            judged.put(key, found)
     origin = {no: (src, line, record) for no, src, line, record in deals}
     out = []
-    for no, problem in v.check_game(game, models):
+    for no, problem in found:
         src, line, record = origin[no]
         if src == source:
             out.append((no, Issue(src, line, f"{game.game_id}#{no}", problem.code,
                                   problem.message, record)))
     return out
+
+
+class GameVerdicts(dict[bytes, list[tuple[int, Problem]]]):
+    """``Variant.check_game``'s verdicts by a digest of the game (variant, canonical JSON) and its
+    deals' records in order, the game's id left out of each: a game rule reads the game's id
+    no more than a deal rule does (``ingest/sheets.py``), so games that differ only in their
+    id have the same problems. At most ``READ_KEPT`` (then it starts again)."""
+
+    def key(self, game: GameBase, v: Variant, records: list[str]) -> bytes | None:
+        own = canonical({"game_id": game.game_id})[1:-1]
+        text = canonical_json(game)
+        if text.count(own) != 1:
+            return None
+        h = hashlib.blake2b(digest_size=16)
+        h.update(f"{v.name}\n{text.replace(own, '', 1)}".encode())
+        for r in records:
+            h.update(b"\n" + r.replace(own, "", 1).encode())
+        return h.digest()
+
+    def put(self, key: bytes, found: list[tuple[int, Problem]]) -> None:
+        if len(self) >= READ_KEPT:
+            self.clear()
+        self[key] = found
 
 
 _NUMBER = re.compile(r'"deal_no":([0-9]+)')

@@ -16,12 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest import sheets
+from ingest import sheets, validate
 from ingest.jsonl import parse_line
 from ingest.pipeline import ingest_paths
 from ingest.source import Raw
 from ingest.validate import Validator
-from model.identity import canonical
+from model.identity import canonical, canonical_json
+from model.variants import variant
 from sim.drivers import SIMULATED
 from tests.ingest.conftest import snapshot
 from tests.ingest.test_columnar import simulated
@@ -140,3 +141,60 @@ def test_verdicts_kept_from_batch_to_batch_hold_only_for_their_game(
         counts[db] = (r.stored, r.quarantined)
     assert counts["on"] == counts["off"] and counts["on"][1] >= len(own) > 0
     assert snapshot(tmp_path / "on.duckdb") == snapshot(tmp_path / "off.duckdb")
+
+
+CHECKED = [name for name in SIMULATED if variant(name).check_game is not None]
+
+
+@pytest.mark.parametrize("name", CHECKED)
+@settings(deadline=None, max_examples=40)
+@given(seed=st.integers(0, 2**32))
+def test_a_game_check_judged_once_per_game_content_finds_what_it_finds_per_game(
+        name: str, seed: int) -> None:
+    """``Variant.check_game`` (russian.md 7: a contract below the raspasy exit) on games that
+    share their content and deals but for the id, some of another source, with a memory of
+    verdicts (``validate.GameVerdicts``) and without: the same issues for every game."""
+    rng = random.Random(seed)
+    v = variant(name)
+    games, deals = sheet_deals(name)
+    base = json.loads(games[0])
+    gid = base["game_id"]
+    if name == "russian":  # an exit that finds fault (russian.md 7)
+        base["rules"] = {"raspasy_exit": rng.choice(["free", "6-7-7", "7-7-7"])}
+    own = [d for d in deals if d["game_id"] == gid]
+    first = rng.choice(own)
+    runs = []
+    for _ in range(rng.randrange(1, 4)):  # deal sequences from one first deal, renumbered
+        picked = [first, *rng.sample(own, rng.randrange(0, len(own)))]
+        runs.append([{**d, "deal_no": no} for no, d in enumerate(picked, 1)])
+    judged = validate.GameVerdicts()
+    read: dict[Any, Any] = {}
+    for g in range(rng.randrange(2, 9)):
+        game = v.game_model.model_validate({**base, "game_id": f"{gid}/{g}"})
+        run = rng.choice(runs)
+        stored = [(d["deal_no"], rng.choice(["f", "f", "other"]), 10 * g + d["deal_no"],
+                   canonical_json(v.deal_model.model_validate({**d, "game_id": game.game_id})))
+                  for d in run]
+        want = validate.game_issues("f", game, v, stored)
+        assert validate.game_issues("f", game, v, stored, read, judged) == want
+    assert len(judged) <= len(runs)
+
+
+def test_the_game_check_finds_its_problem_in_a_game_like_a_faultless_one() -> None:
+    """Two games alike but for their id and the deals after the first (a raspasy, then a
+    contract of six: below the exit, russian.md 7, or of ten): the problem only in the one."""
+    v = variant("russian")
+    games, deals = sheet_deals("russian")
+    base = {**json.loads(games[0]), "rules": {"raspasy_exit": "7-7-7"}}
+    own = [d for d in deals if d["game_id"] == base["game_id"]]
+    raspasy = next(d for d in own if d.get("declarer") is None)
+    judged = validate.GameVerdicts()
+    found = {}
+    for gid, level in (("a", "6"), ("b", "10"), ("c", "6")):
+        after = next(d for d in own if str(d.get("contract")).startswith(level)
+                     and str(d.get("contract"))[len(level)].isalpha())
+        game = v.game_model.model_validate({**base, "game_id": gid})
+        stored = [(no, "f", no, canonical_json(v.deal_model.model_validate(
+            {**d, "game_id": gid, "deal_no": no}))) for no, d in ((1, raspasy), (2, after))]
+        found[gid] = [no for no, _ in validate.game_issues("f", game, v, stored, None, judged)]
+    assert found == {"a": [2], "b": [], "c": [2]}
