@@ -35,9 +35,9 @@ import polars as pl
 
 from ingest.jsonl import parse_line
 from ingest.source import Issue, Raw
-from ingest.validate import MAX_DEAL_NO, NEVER, Accepted, Validator
+from ingest.validate import MAX_DEAL_NO, NEVER, Accepted, Validator, id_field
 from model.base import DealBase
-from model.identity import canonical, deal_keys
+from model.identity import deal_keys
 
 GAME_ID = r'^[ \t]*:[ \t]*"([^"\\]*)"'
 """What follows a line's ``"game_id"`` key: the separator and the id (between the quotes)."""
@@ -221,7 +221,7 @@ def _games(ids: list[str], validator: Validator, signatures: dict[str, int]) -> 
         if known is None:
             continue
         game, v, text = known
-        content = v.name + "\x00" + text.replace(canonical({"game_id": gid})[1:-1], "", 1)
+        content = v.name + "\x00" + text.replace(id_field(gid), "", 1)
         signature = signatures.setdefault(content, len(signatures))
         rows.append((gid, signature, validator.visible_from.get(gid, -1),
                      bool(v.reads_deal_no(game))))
@@ -282,7 +282,7 @@ def _template(a: Accepted) -> _Verdict | None:
     if not isinstance(deal, DealBase):
         return None
     number = f'"deal_no":{deal.deal_no}'
-    game = canonical({"game_id": deal.game_id})[1:-1]
+    game = id_field(deal.game_id)
     text = a.canonical
     if (text.count('"deal_no":') != 1 or text.count('"game_id":') != 1 or number not in text
             or game not in text or game != f'"game_id":"{deal.game_id}"'):

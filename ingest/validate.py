@@ -13,6 +13,7 @@ import hashlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import polars as pl
@@ -32,6 +33,13 @@ MAX_DEAL_NO = 2**31 - 1
 VariantLookup = Callable[[str], Variant]
 StoredGame = Callable[[str], "tuple[str, str] | None"]
 """``game_id`` -> ``(variant, canonical record JSON)`` of a stored game, or ``None``."""
+
+
+@lru_cache(maxsize=1 << 16)
+def id_field(game_id: str) -> str:
+    """``"game_id":"<id>"`` as a record's canonical JSON writes it (``model/identity.py``);
+    remembered, as a batch asks for each game's more than once."""
+    return canonical({"game_id": game_id})[1:-1]
 
 
 def record_key(data: dict[str, Any]) -> str | None:
@@ -212,7 +220,7 @@ class Validator:
         own, theirs = f'"game_id":"{gid}"', f'"game_id":"{was}"'
         if (not isinstance(gid, str) or self.known_game(gid) is not None
                 or first.canonical.count('"game_id":') != 1 or theirs not in first.canonical
-                or canonical({"game_id": gid})[1:-1] != own):
+                or id_field(gid) != own):
             return None
         v = first.variant
         try:
@@ -285,7 +293,7 @@ class GameVerdicts(dict[bytes, list[tuple[int, Problem]]]):
     id have the same problems. At most ``READ_KEPT`` (then it starts again)."""
 
     def key(self, game: GameBase, v: Variant, records: list[str]) -> bytes | None:
-        own = canonical({"game_id": game.game_id})[1:-1]
+        own = id_field(game.game_id)
         text = canonical_json(game)
         if text.count(own) != 1:
             return None
@@ -314,7 +322,7 @@ def read_deals(v: Variant, game: GameBase, records: list[str],
     without both) and copied with their own."""
     if v.reads_deal_no(game):
         return [v.deal_model.model_validate_json(r) for r in records]
-    own = canonical({"game_id": game.game_id})[1:-1]
+    own = id_field(game.game_id)
     out = []
     for r in records:
         m = _NUMBER.search(r)
