@@ -32,7 +32,15 @@ from ingest.formats import expand, reader_for
 from ingest.jsonl import JsonlReader, parse_line
 from ingest.lines import Item, PlainLines, Texts
 from ingest.source import Issue, Raw, Reader
-from ingest.validate import NEVER, Accepted, StoredGame, Validator, VariantLookup, game_issues
+from ingest.validate import (
+    NEVER,
+    Accepted,
+    GameVerdicts,
+    StoredGame,
+    Validator,
+    VariantLookup,
+    game_issues,
+)
 from ingest.versions import Versions
 from model import tables as T
 from model.base import DealBase, GameBase
@@ -210,6 +218,8 @@ class _FileLoad:
         """Auction verdicts of the columnar card path, kept from batch to batch."""
         self.stored_games: dict[str, tuple[str, str] | None] = {}
         """The stored games of the chunk's game lines, looked up together (``chunk``)."""
+        self.sheet_memo = sheets.Memo()
+        """The score-sheet path's verdicts, kept from batch to batch."""
         self.repaired: list[Accepted] = []
         """Deals of the batch kept (stored or duplicates); their repairs are recorded."""
         self.lines_held: dict[int, list[Issue]] = {}
@@ -299,21 +309,12 @@ class _FileLoad:
         return len(items) + c.chars  # characters read, with the line ends
 
     def _game_lines(self, c: _Chunk, validator: Validator) -> dict[int, Accepted | Issue]:
-        """The chunk's game lines validated ahead of its deals, by position; the chunk's games
-        are looked up in the database in one query, not one per game line."""
-        source = self.report.source
-        game_lines: list[tuple[int, Raw]] = []
-        for k in c.game_like:
-            raw = parse_line(source, *c.texts[k])
-            if isinstance(raw, Raw) and raw.data.get("record") == "game":
-                game_lines.append((k, raw))
-        self.stored_games = store.stored_games(
-            self.conn, [g for _, r in game_lines if isinstance(g := r.data.get("game_id"), str)])
-        early: dict[int, Accepted | Issue] = {}
-        for k, raw in game_lines:
-            validator.position = k
-            early[k] = validator.validate(raw)
-        return early
+        """The chunk's game lines validated ahead of its deals, by position
+        (``sheets.game_lines``); the chunk's games are looked up in the database in one
+        query, not one per game line."""
+        def look_up(ids: list[str]) -> None:
+            self.stored_games = store.stored_games(self.conn, ids)
+        return sheets.game_lines(self.report.source, c.texts, c.game_like, validator, look_up)
 
     def _score_sheets(self, c: _Chunk, early: dict[int, Accepted | Issue],
                       validator: Validator) -> sheets.Taken:
@@ -323,7 +324,7 @@ class _FileLoad:
         sheet = [k for k in range(len(c.lines)) if k not in hands and k not in early]
         return sheets.accept(self.report.source, c.every, c.texts, sheet, validator,
                              lambda ids: self.stored_games.update(
-                                 store.stored_games(self.conn, ids)))
+                                 store.stored_games(self.conn, ids)), self.sheet_memo)
 
     def _in_line_order(self, c: _Chunk, rest: list[int | Issue],
                        early: dict[int, Accepted | Issue], parsed: dict[int, Raw],
@@ -513,9 +514,10 @@ class _FileLoad:
                    if (known := validator.games.get(gid)) and known[1].check_game is not None}
         faulted: list[tuple[str, int]] = []
         read: dict[tuple[str, str], DealBase] = {}  # deals read, for the next games
+        judged = GameVerdicts()
         for gid, deals in store.game_deals(self.conn, checked).items():
             game, v, _ = checked[gid]
-            for no, issue in game_issues(self.report.source, game, v, deals, read):
+            for no, issue in game_issues(self.report.source, game, v, deals, read, judged):
                 faulted.append((gid, no))
                 self.issue(issue)
         store.delete_deals(self.conn, faulted)

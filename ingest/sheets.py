@@ -17,7 +17,8 @@ them, where the variant says its rules read neither (``Variant.reads_deal_no``).
    ``deals`` columns, and the ``deals_<variant>`` row (``game_id`` and ``deal_no`` put in); the
    ``deal_key`` is hashed per line (``model/identity.py``).
 
-A line sees its game only where the reference would (after the game's line when that is in the
+A verdict is kept for the file's later batches (:class:`Memo`). A line sees its game only
+where the reference would (after the game's line when that is in the
 batch, ``Validator.visible_from``). The lines of a shape the reference turns down, and every
 line without a shape, go on to the columnar and reference paths, which alone write messages.
 ``tests/ingest/test_sheets.py`` holds, by hypothesis for every registered variant, that this
@@ -26,16 +27,17 @@ path accepts exactly what the reference accepts, with the same canonical JSON, k
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
 from ingest.jsonl import parse_line
-from ingest.source import Raw
-from ingest.validate import MAX_DEAL_NO, NEVER, Accepted, Validator
+from ingest.source import Issue, Raw
+from ingest.validate import MAX_DEAL_NO, NEVER, Accepted, Validator, id_field
 from model.base import DealBase
-from model.identity import canonical, deal_keys
+from model.identity import deal_keys
 
 GAME_ID = r'^[ \t]*:[ \t]*"([^"\\]*)"'
 """What follows a line's ``"game_id"`` key: the separator and the id (between the quotes)."""
@@ -76,15 +78,38 @@ class Taken:
         return Taken(self.deals.filter(keep), self.rows)
 
 
+KEPT = 100_000
+"""Verdicts a :class:`Memo` keeps at most (then it starts again), so memory stays bounded."""
+
+
+@dataclass
+class Memo:
+    """What the path learnt in a file's earlier batches: a number per game signature, and the
+    verdict on each (signature, shape) judged (``None``: left to the reference). A verdict
+    holds for a later batch as it stands: it depends only on the game's content and the shape,
+    and a line still sees its game only where the reference would."""
+
+    signatures: dict[str, int] = field(default_factory=dict)
+    verdicts: dict[tuple[int, str], _Verdict | None] = field(default_factory=dict)
+
+    def learnt(self, found: dict[tuple[int, str], _Verdict | None]) -> None:
+        if len(self.verdicts) + len(found) > KEPT:
+            self.verdicts.clear()
+        self.verdicts.update(found)
+
+
 def accept(source: str, texts: Sequence[str], numbered: Sequence[tuple[int, str]],
            candidates: Sequence[int], validator: Validator,
-           look_up: Callable[[list[str]], object] | None = None) -> Taken:
+           look_up: Callable[[list[str]], object] | None = None,
+           memo: Memo | None = None) -> Taken:
     """The candidate lines (positions in ``texts``; ``numbered`` holds them with their line
     numbers) this path takes, as the reference would accept them at their positions.
     ``look_up`` is told the lines' game ids the validator does not know yet, before it is asked
-    for them (to look them up in the database in one query)."""
+    for them (to look them up in the database in one query); ``memo`` keeps the verdicts from
+    batch to batch of a file."""
     if not candidates:
         return Taken.empty()
+    memo = Memo() if memo is None else memo
     lines = _shaped(pl.DataFrame({"idx": pl.Series(candidates, dtype=pl.Int32),
                                   "text": pl.Series([texts[k] for k in candidates],
                                                     dtype=pl.String)}))
@@ -92,7 +117,7 @@ def accept(source: str, texts: Sequence[str], numbered: Sequence[tuple[int, str]
     unknown = [g for g in ids if g not in validator.games]
     if look_up is not None and unknown:
         look_up(unknown)
-    games = _games(ids, validator)
+    games = _games(ids, validator, memo.signatures)
     if not games.height:
         return Taken.empty()
     lines = lines.join(games, on="game_id").filter(pl.col("idx") > pl.col("since"))
@@ -102,10 +127,67 @@ def accept(source: str, texts: Sequence[str], numbered: Sequence[tuple[int, str]
     reps = lines.group_by("signature", "shape").agg(rep=pl.col("idx").min())
     lines = lines.join(reps, on=["signature", "shape"]).select("idx", "game_id", "deal_no",
                                                                "rep")
-    judged = _judged(source, numbered, reps["rep"].sort().to_list(), validator)
+    judged = _remembered(source, numbered, reps, validator, memo)
     if not judged:
         return Taken.empty()
     return _broadcast(lines, judged)
+
+
+PLAIN_ID = re.compile(r'"game_id"[ \t]*:[ \t]*"([^"\\\x00-\x1f\[\]{}]*)"')
+"""A game line's ``"game_id"`` key with its separator and a plain id: no escape, control
+character or bracket (which the reader counts, ``ingest.jsonl.too_deep``)."""
+
+
+def game_lines(source: str, texts: Sequence[tuple[int, str]], candidates: Sequence[int],
+               validator: Validator, look_up: Callable[[list[str]], object]
+               ) -> dict[int, Accepted | Issue]:
+    """The candidate lines that are game lines, validated in order, by position (for the
+    batch's deals to see their games, ``Validator.visible_from``).
+
+    A score sheet of many short games repeats its game lines but for the id. A line without a
+    backslash, with one ``"game_id"`` and a plain id, is cut around its id; the first line of
+    each cut (its representative) is read and judged by the reference, and a later line of the
+    same cut is the representative's game under its own id where the reference would say so
+    (``Validator.game_alike``); every other line is read and judged by the reference.
+    ``look_up`` is told the game ids first (to look them up in the database in one query)."""
+    firsts: dict[tuple[str, str], int] = {}
+    cuts: dict[int, tuple[str, tuple[str, str]]] = {}
+    raws: dict[int, Raw] = {}
+    numbered = {k: texts[k] for k in candidates}
+    for k, (_, text) in numbered.items():
+        m = PLAIN_ID.search(text) if "\\" not in text and text.count('"game_id"') == 1 else None
+        if m is not None:
+            cut = (text[:m.start(1)], text[m.end(1):])
+            cuts[k] = (m.group(1), cut)
+            if firsts.setdefault(cut, k) != k:
+                continue
+        raw = parse_line(source, *numbered[k])
+        if isinstance(raw, Raw) and raw.data.get("record") == "game":
+            raws[k] = raw
+    alike = []
+    for k, (_, cut) in cuts.items():
+        rep = firsts[cut]
+        if k == rep or rep not in raws:  # a representative, or a line like one not a game
+            continue
+        if raws[rep].data.get("game_id") == cuts[rep][0]:
+            alike.append(k)
+        elif isinstance(raw := parse_line(source, *numbered[k]), Raw):  # the id is not its own
+            raws[k] = raw
+    look_up([g for r in raws.values() if isinstance(g := r.data.get("game_id"), str)]
+            + [cuts[k][0] for k in alike])
+    early: dict[int, Accepted | Issue] = {}
+    for k in sorted([*raws, *alike]):
+        validator.position = k
+        if k in raws:
+            early[k] = validator.validate(raws[k])
+            continue
+        gid, cut = cuts[k]
+        first, rep_raw = early[firsts[cut]], raws[firsts[cut]]
+        line, text = numbered[k]
+        raw = Raw(source, line, {**rep_raw.data, "game_id": gid}, text)
+        got = validator.game_alike(first, raw) if isinstance(first, Accepted) else None
+        early[k] = got if got is not None else validator.validate(raw)
+    return early
 
 
 def _shaped(lines: pl.DataFrame) -> pl.DataFrame:
@@ -128,19 +210,18 @@ def _shaped(lines: pl.DataFrame) -> pl.DataFrame:
             "field_0", pl.lit('"deal_no"'), after.str.replace(r"^[ \t]*:[ \t]*[0-9]+", ":")))
 
 
-def _games(ids: list[str], validator: Validator) -> pl.DataFrame:
+def _games(ids: list[str], validator: Validator, signatures: dict[str, int]) -> pl.DataFrame:
     """The known games among ``ids``: signature (a number per distinct variant and canonical
-    game JSON without the game's id), the position a deal must be after to see it, and
-    whether its rules read deal numbers."""
+    game JSON without the game's id, kept in ``signatures``), the position a deal must be
+    after to see it, and whether its rules read deal numbers."""
     validator.position = NEVER
-    signatures: dict[str, int] = {}
     rows = []
     for gid in ids:
         known = validator.known_game(gid)
         if known is None:
             continue
         game, v, text = known
-        content = v.name + "\x00" + text.replace(canonical({"game_id": gid})[1:-1], "", 1)
+        content = v.name + "\x00" + text.replace(id_field(gid), "", 1)
         signature = signatures.setdefault(content, len(signatures))
         rows.append((gid, signature, validator.visible_from.get(gid, -1),
                      bool(v.reads_deal_no(game))))
@@ -158,6 +239,22 @@ class _Verdict:
     """Its canonical JSON up to its deal number, between that and its game id, and after."""
     between: str
     after: str
+
+
+def _remembered(source: str, numbered: Sequence[tuple[int, str]], reps: pl.DataFrame,
+                validator: Validator, memo: Memo) -> dict[int, _Verdict]:
+    """The representatives (``reps``: signature, shape, position) accepted, by position: the
+    verdict ``memo`` holds on their (signature, shape), else the reference's (then kept)."""
+    out: dict[int, _Verdict] = {}
+    new: dict[int, tuple[int, str]] = {}
+    for sig, shape, k in reps.iter_rows():
+        if (sig, shape) not in memo.verdicts:
+            new[k] = (sig, shape)
+        elif (known := memo.verdicts[sig, shape]) is not None:
+            out[k] = known
+    judged = _judged(source, numbered, sorted(new), validator)
+    memo.learnt({key: judged.get(k) for k, key in new.items()})
+    return out | judged
 
 
 def _judged(source: str, numbered: Sequence[tuple[int, str]], reps: list[int],
@@ -185,7 +282,7 @@ def _template(a: Accepted) -> _Verdict | None:
     if not isinstance(deal, DealBase):
         return None
     number = f'"deal_no":{deal.deal_no}'
-    game = canonical({"game_id": deal.game_id})[1:-1]
+    game = id_field(deal.game_id)
     text = a.canonical
     if (text.count('"deal_no":') != 1 or text.count('"game_id":') != 1 or number not in text
             or game not in text or game != f'"game_id":"{deal.game_id}"'):

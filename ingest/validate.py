@@ -9,9 +9,11 @@ content is a ``GAME_CONFLICT``; with the same content it is accepted as a duplic
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import polars as pl
@@ -31,6 +33,13 @@ MAX_DEAL_NO = 2**31 - 1
 VariantLookup = Callable[[str], Variant]
 StoredGame = Callable[[str], "tuple[str, str] | None"]
 """``game_id`` -> ``(variant, canonical record JSON)`` of a stored game, or ``None``."""
+
+
+@lru_cache(maxsize=1 << 16)
+def id_field(game_id: str) -> str:
+    """``"game_id":"<id>"`` as a record's canonical JSON writes it (``model/identity.py``);
+    remembered, as a batch asks for each game's more than once."""
+    return canonical({"game_id": game_id})[1:-1]
 
 
 def record_key(data: dict[str, Any]) -> str | None:
@@ -191,11 +200,36 @@ class Validator:
                                    f"game {game.game_id!r} is already known with other content "
                                    f"(the one {where}): {quote(known[2], 200)}")
             self._stored_ids.discard(game.game_id)  # superseded: this file's game from now on
+        return self._learnt(raw, game, v, canonical)
+
+    def _learnt(self, raw: Raw, game: GameBase, v: Variant, canonical: str) -> Accepted:
+        """A game line accepted as a game of this file from now on."""
         self._games[game.game_id] = (game, v, canonical)
         self.revision += 1
         if self.position != NEVER:
             self.visible_from[game.game_id] = self.position
         return Accepted(raw, game, game, v, canonical)
+
+    def game_alike(self, first: Accepted, raw: Raw) -> Accepted | None:
+        """The reference's verdict on game line ``raw``, whose data are ``first``'s (a game line
+        this validator accepted) but for the game id, when the id is new and the game model
+        accepts the line as ``first``'s game with the id changed; else ``None`` (to be judged by
+        :meth:`validate`). The canonical JSON is ``first``'s with the id written in."""
+        gid = raw.data.get("game_id")
+        was = first.record.game_id
+        own, theirs = f'"game_id":"{gid}"', f'"game_id":"{was}"'
+        if (not isinstance(gid, str) or self.known_game(gid) is not None
+                or first.canonical.count('"game_id":') != 1 or theirs not in first.canonical
+                or id_field(gid) != own):
+            return None
+        v = first.variant
+        try:
+            game = v.game_model.model_validate({**raw.data, "variant": v.name})
+        except ValidationError:
+            return None
+        if {**game.__dict__, "game_id": was} != first.record.__dict__:  # a frozen model's fields
+            return None
+        return self._learnt(raw, game, v, first.canonical.replace(theirs, own, 1))
 
     def _deal(self, raw: Raw) -> Accepted | Issue:
         gid = raw.data.get("game_id")
@@ -226,23 +260,53 @@ class Validator:
 
 def game_issues(source: str, game: GameBase, v: Variant,
                 deals: list[tuple[int, str, int, str]],
-                read: dict[tuple[str, str], DealBase] | None = None) -> list[tuple[int, Issue]]:
+                read: dict[tuple[str, str], DealBase] | None = None,
+                judged: GameVerdicts | None = None) -> list[tuple[int, Issue]]:
     """``v.check_game`` over a game's stored deals in order (``(deal_no, source, line, record)``,
     ``store.game_deals``): the problems of the deals read from ``source``, as (deal_no, issue).
     A deal of another source is not this file's to quarantine; it stays as stored. ``read``
-    keeps the deals read for the next game (:func:`read_deals`)."""
+    keeps the deals read for the next game (:func:`read_deals`); ``judged`` the check's
+    verdicts, for a game whose content and deals are another's but for the game id."""
     if v.check_game is None or not deals:
         return []
-    models = read_deals(v, game, [record for _, _, _, record in deals],
-                        {} if read is None else read)
+    records = [record for _, _, _, record in deals]
+    key = None if judged is None else judged.key(game, v, records)
+    found = None if key is None or judged is None else judged.get(key)
+    if found is None:
+        found = v.check_game(game, read_deals(v, game, records, {} if read is None else read))
+        if key is not None and judged is not None:
+            judged.put(key, found)
     origin = {no: (src, line, record) for no, src, line, record in deals}
     out = []
-    for no, problem in v.check_game(game, models):
+    for no, problem in found:
         src, line, record = origin[no]
         if src == source:
             out.append((no, Issue(src, line, f"{game.game_id}#{no}", problem.code,
                                   problem.message, record)))
     return out
+
+
+class GameVerdicts(dict[bytes, list[tuple[int, Problem]]]):
+    """``Variant.check_game``'s verdicts by a digest of the game (variant, canonical JSON) and its
+    deals' records in order, the game's id left out of each: a game rule reads the game's id
+    no more than a deal rule does (``ingest/sheets.py``), so games that differ only in their
+    id have the same problems. At most ``READ_KEPT`` (then it starts again)."""
+
+    def key(self, game: GameBase, v: Variant, records: list[str]) -> bytes | None:
+        own = id_field(game.game_id)
+        text = canonical_json(game)
+        if text.count(own) != 1:
+            return None
+        h = hashlib.blake2b(digest_size=16)
+        h.update(f"{v.name}\n{text.replace(own, '', 1)}".encode())
+        for r in records:
+            h.update(b"\n" + r.replace(own, "", 1).encode())
+        return h.digest()
+
+    def put(self, key: bytes, found: list[tuple[int, Problem]]) -> None:
+        if len(self) >= READ_KEPT:
+            self.clear()
+        self[key] = found
 
 
 _NUMBER = re.compile(r'"deal_no":([0-9]+)')
@@ -258,7 +322,7 @@ def read_deals(v: Variant, game: GameBase, records: list[str],
     without both) and copied with their own."""
     if v.reads_deal_no(game):
         return [v.deal_model.model_validate_json(r) for r in records]
-    own = canonical({"game_id": game.game_id})[1:-1]
+    own = id_field(game.game_id)
     out = []
     for r in records:
         m = _NUMBER.search(r)
@@ -301,22 +365,26 @@ def too_wide(row: dict[str, object], schema: Mapping[str, Any]) -> str | None:
     return "; ".join(bad) or None
 
 
-_BOUNDED: dict[tuple[tuple[str, Any], ...], dict[str, tuple[int, int]]] = {}
-"""The integer columns of the frame schemas met, by the schema's columns (``Table.schema`` is
-a fresh dict per call, so its identity would never be met again; at most ``_KEPT``)."""
+_BOUNDED: dict[int, tuple[Mapping[str, Any], tuple[tuple[str, Any], ...],
+                          dict[str, tuple[int, int]]]] = {}
+"""The integer columns of the frame schemas met, by the schema's identity, with the schema (kept,
+so its identity is not reused while remembered) and its columns when met (a schema changed
+since is worked out again); at most ``_KEPT``. ``Variant.table.columns`` is one mapping for
+good; hashing polars types would cost more than the check itself."""
 _KEPT = 64
 
 
 def integer_columns(schema: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
     """The integer columns of ``schema`` with the values each holds, worked out once per schema."""
-    key = tuple(schema.items())
-    known = _BOUNDED.get(key)
-    if known is None:
-        if len(_BOUNDED) >= _KEPT:
-            _BOUNDED.clear()
-        known = _BOUNDED[key] = {name: bounds for name, dtype in schema.items()
-                                 if (bounds := int_range(dtype)) is not None}
-    return known
+    items = tuple(schema.items())
+    known = _BOUNDED.get(id(schema))
+    if known is not None and known[0] is schema and known[1] == items:
+        return known[2]
+    if len(_BOUNDED) >= _KEPT:
+        _BOUNDED.clear()
+    columns = {name: bounds for name, dtype in items if (bounds := int_range(dtype)) is not None}
+    _BOUNDED[id(schema)] = (schema, items, columns)
+    return columns
 
 
 def problem_message(problems: list[Problem]) -> str:

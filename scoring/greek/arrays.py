@@ -80,12 +80,17 @@ class GameArrays:
     """Four players: the preliminary concession pays the sitter too (``concession_pays_sitter``)."""
 
     @classmethod
-    def from_rules(cls, players: list[int], rules: list[GreekRules]) -> GameArrays:
+    def from_rules(cls, players: list[int], rules: list[GreekRules],
+                   at: np.ndarray | None = None) -> GameArrays:
+        """The games' arrays: game ``i`` plays ``rules[at[i]]`` (``rules[i]`` without ``at``;
+        a score sheet of many games has few distinct rules, each worked out once)."""
         def num(f: Callable[[GreekRules], int]) -> I32:
-            return np.array([f(r) for r in rules], dtype=np.int32)
+            values = np.array([f(r) for r in rules], dtype=np.int32)
+            return values if at is None else values[at]
 
         def flag(f: Callable[[GreekRules], bool]) -> B:
-            return np.array([f(r) for r in rules], dtype=np.bool_)
+            values = np.array([f(r) for r in rules], dtype=np.bool_)
+            return values if at is None else values[at]
 
         return cls(
             n=np.array(players, np.int32),

@@ -25,11 +25,14 @@ from scoring.settlement import Settled, Settlement
 
 
 def game_arrays(games: pl.DataFrame) -> tuple[pl.DataFrame, GameArrays]:
-    """Games sorted by game_id, their rules parsed."""
+    """Games sorted by game_id, their rules parsed (each distinct rules text once)."""
     games = games.sort("game_id")
-    rules = [GreekRules.model_validate_json(r) for r in games["rules"].to_list()]
-    players = [len(p) for p in games["players"].to_list()]
-    return games, GameArrays.from_rules(players, rules)
+    first: dict[str, int] = {}
+    at = np.array([first.setdefault(r, len(first)) for r in games["rules"].to_list()],
+                  dtype=np.intp)
+    rules = [GreekRules.model_validate_json(r) for r in first]
+    players = games["players"].list.len().to_list()
+    return games, GameArrays.from_rules(players, rules, at)
 
 
 def deal_arrays(games: pl.DataFrame, deals: pl.DataFrame) -> tuple[pl.DataFrame, DealArrays]:
