@@ -23,12 +23,14 @@ from hypothesis import strategies as st
 from ingest import columnar
 from ingest.jsonl import parse_line
 from ingest.pipeline import ingest_paths
+from ingest.sheets import Taken
 from ingest.source import Issue
 from ingest.validate import Accepted, Validator, too_wide
 from model.identity import canonical
 from model.variants import names
 from sim.drivers import SIMULATED
 from sim.run import Plan, simulate
+from tests.ingest.taken import assert_same, taken_rows
 from tests.ingest.test_pipeline import snapshot
 
 SOURCE = "t.jsonl"
@@ -174,16 +176,6 @@ def _validator(games: list[str]) -> Validator:
     return validator
 
 
-def _same(col: Accepted, ref: Accepted) -> None:
-    assert col.canonical == ref.canonical
-    assert col.key == ref.key
-    assert col.row == ref.row
-    assert col.record == ref.record
-    assert col.game == ref.game and col.variant is ref.variant
-    assert (col.raw.source, col.raw.line, col.raw.text) == (ref.raw.source, ref.raw.line,
-                                                            ref.raw.text)
-
-
 @pytest.mark.parametrize("variant", SIMULATED)
 @settings(deadline=None, max_examples=60)
 @given(data=st.data())
@@ -198,10 +190,10 @@ def test_columnar_accepts_exactly_what_the_reference_accepts(variant: str,
     text = _written(rng, data.draw(st.sampled_from([0, 0, 0, 1, 2, 3, 4, 5, 6, 7])), d)
     line = 10
     ref = _validator(games).validate(parse_line(SOURCE, line, text))  # type: ignore[arg-type]
-    taken = columnar.accept(SOURCE, [(line, text)], [0], _validator(games))
+    taken = taken_rows(columnar.accept([(line, text)], [0], _validator(games)))
     if 0 in taken:
         assert isinstance(ref, Accepted), ref
-        _same(taken[0], ref)
+        assert_same(taken[0], ref)
     elif isinstance(ref, Accepted):  # the reference takes it: then it was not written canonically
         assert text != '{"record":"deal",' + ref.canonical[1:]
 
@@ -212,13 +204,13 @@ def test_simulated_deals_take_the_columnar_path(variant: str) -> None:
     batch, each as the reference takes it (the rows worked out once per ``row_key``)."""
     games, deals = simulated(variant)
     texts = [(i + 1, t) for i, t in enumerate(deals)]
-    taken = columnar.accept(SOURCE, texts, range(len(deals)), _validator(games))
-    assert len(taken) == len(deals)
+    taken = taken_rows(columnar.accept(texts, range(len(deals)), _validator(games)))
+    assert sorted(taken) == list(range(len(deals)))
     validator = _validator(games)
     for k, (line, text) in enumerate(texts):
         ref = validator.validate(parse_line(SOURCE, line, text))  # type: ignore[arg-type]
         assert isinstance(ref, Accepted)
-        _same(taken[k], ref)
+        assert_same(taken[k], ref)
 
 
 @pytest.mark.parametrize("variant", SIMULATED)
@@ -243,14 +235,14 @@ def test_a_mixed_file_gives_the_same_tables_with_the_columnar_path_on_and_off(
     used: list[int] = []
     real = columnar.accept
 
-    def spy(*args: Any) -> dict[int, Accepted]:
+    def spy(*args: Any) -> Taken:
         out = real(*args)
         used.append(len(out))
         return out
 
     monkeypatch.setattr(columnar, "accept", spy)
     (on,) = ingest_paths([src], tmp_path / "on.duckdb", batch=17)
-    monkeypatch.setattr(columnar, "accept", lambda *args: {})
+    monkeypatch.setattr(columnar, "accept", lambda *args: Taken.empty())
     (off,) = ingest_paths([src], tmp_path / "off.duckdb", batch=17)
     assert sum(used) > 0  # the columnar path took deals (Greek ones go to its own fast paths first)
     assert (on.records, on.stored, on.duplicates, on.quarantined) == \
