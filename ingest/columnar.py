@@ -111,20 +111,27 @@ def _taken(v: Variant, reads: list[_Read]) -> Taken:
             if good]
     if not kept:
         return Taken.empty()
-    deals = [r[1] for r, _ in kept]
-    records = [r[3] for r, _ in kept]
-    idx = pl.Series("idx", [r[0] for r, _ in kept], dtype=pl.Int32)
-    frame = pl.DataFrame({
-        "idx": idx, "game_id": [d.game_id for d in deals], "deal_no": [d.deal_no for d in deals],
-        "dealer": [d.dealer for d in deals], "declarer": [d.declarer for d in deals],
-        "contract": [getattr(d, "contract", None) for d in deals], "record": records,
-        "deal_key": deal_keys([f"{d.game_id}\x00{c}".encode() for d, c in zip(
-            deals, records, strict=True)]),
-        "has_cards": [d.hands is not None or d.play is not None for d in deals],
-        "variant": [v.name] * len(kept),
-    }, schema=DEALS_COLUMNS)
     own = pl.DataFrame([row for _, row in kept], schema=v.frame_schema, orient="row")
-    return Taken(frame, {v.name: own.with_columns(idx).select("idx", *v.frame_schema)})
+    return Taken(_deals(v, [read for read, _ in kept]),
+                 {v.name: own.select(pl.Series("idx", [r[0] for r, _ in kept], dtype=pl.Int32),
+                                     *v.frame_schema)})
+
+
+_OWN = ("idx", "game_id", "deal_no", "dealer", "declarer", "contract", "record", "has_cards")
+"""The ``deals`` columns read from a deal's record (``deal_key`` and ``variant`` added)."""
+
+
+def _deals(v: Variant, reads: list[_Read]) -> pl.DataFrame:
+    """The ``deals`` columns of the deals taken, read from their records in one pass, with
+    their ``deal_key`` hashed over the batch (``identity.deal_keys``)."""
+    columns = dict(zip(_OWN, zip(*[
+        (k, d.game_id, d.deal_no, d.dealer, d.declarer, getattr(d, "contract", None), text,
+         d.hands is not None or d.play is not None) for k, d, _, text in reads], strict=True),
+        strict=True))
+    columns["deal_key"] = tuple(deal_keys([f"{g}\x00{text}".encode() for g, text in zip(
+        columns["game_id"], columns["record"], strict=True)]))
+    columns["variant"] = (v.name,) * len(reads)
+    return pl.DataFrame({name: columns[name] for name in DEALS_COLUMNS}, schema=DEALS_COLUMNS)
 
 
 def fits(rows: Sequence[dict[str, object] | None], schema: dict[str, Any]) -> np.ndarray:
