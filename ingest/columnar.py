@@ -33,10 +33,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ingest.source import Raw
-from ingest.validate import MAX_DEAL_NO, Accepted, Validator, integer_columns
+from ingest.sheets import DEALS_COLUMNS, Taken
+from ingest.validate import MAX_DEAL_NO, Validator, integer_columns
 from model.base import DealBase, GameBase
-from model.identity import canonical_json_read, canonical_reader
+from model.identity import canonical_json_read, canonical_reader, deal_keys
 from model.variant import Variant
 from model.variants import REGISTERED
 
@@ -46,40 +46,39 @@ _AT = len(PREFIX)
 _GAME_ID = re.compile(r'"game_id":"([^"\\]+)"')
 """A canonical line's ``game_id`` where it is plain text (a guess: the record read from the
 line must carry the same id)."""
-_TAKEN: dict[str, object] = {"record": "deal"}
-"""The ``Raw.data`` of a line this path takes (its fields are in its record)."""
 
 
-_Read = tuple[int, int, str, DealBase, GameBase, str]
+_Read = tuple[int, DealBase, GameBase, str]
 """A canonical deal line read by its variant's model, not yet checked by the rules: its
-position in the batch, line number, text, record, game and canonical JSON."""
+position in the batch, record, game and canonical JSON."""
 
 
-def accept(source: str, texts: Sequence[tuple[int, str]], candidates: Iterable[int],
-           validator: Validator) -> dict[int, Accepted]:
+def accept(texts: Sequence[tuple[int, str]], candidates: Iterable[int],
+           validator: Validator) -> Taken:
     """The candidate lines (positions in ``texts``: line number and text) this path takes, as
-    the reference would accept them. A line sees the games the reference would see at its
-    position (``Validator.position``)."""
+    the reference would accept them: their ``deals`` columns and ``deals_<variant>`` rows as
+    frames (``sheets.Taken``, stored as the score-sheet path's are). A line sees the games the
+    reference would see at its position (``Validator.position``)."""
     by_variant: dict[str, tuple[Variant, list[_Read]]] = {}
     for k in candidates:
-        line, text = texts[k]
+        text = texts[k][1]
         if not text.startswith(PREFIX) or (found := _GAME_ID.search(text, _AT)) is None:
             continue
         validator.position = k
         known = validator.known_game(found.group(1))
-        if known is not None and (read := _read(known[1], k, line, text, known[0])) is not None:
+        if known is not None and (read := _read(known[1], k, text, known[0])) is not None:
             by_variant.setdefault(known[1].name, (known[1], []))[1].append(read)
-    taken: dict[int, Accepted] = {}
+    taken = Taken.empty()
     for v, reads in by_variant.values():
-        taken.update(_taken(source, v, reads))
-    return dict(sorted(taken.items())) if len(by_variant) > 1 else taken
+        taken += _taken(v, reads)
+    return taken
 
 
 for _registered in REGISTERED:  # built at import, before any thread reads (canonical_reader)
     canonical_reader(_registered.deal_model)
 
 
-def _read(v: Variant, k: int, line: int, text: str, game: GameBase) -> _Read | None:
+def _read(v: Variant, k: int, text: str, game: GameBase) -> _Read | None:
     """A canonical ``text`` read when the record its variant's model reads
     (:func:`model.identity.canonical_reader`, one pass in pydantic-core) is written back as
     the line itself (``canonical_json_read``): nothing was normalised (names with spaces,
@@ -92,26 +91,47 @@ def _read(v: Variant, k: int, line: int, text: str, game: GameBase) -> _Read | N
     if (deal.game_id != game.game_id or deal.deal_no > MAX_DEAL_NO
             or len(text) != len(canonical) + _AT - 1 or not text.endswith(canonical[1:])):
         return None
-    return k, line, text, deal, game, canonical
+    return k, deal, game, canonical
 
 
-def _taken(source: str, v: Variant, reads: list[_Read]) -> dict[int, Accepted]:
+def _taken(v: Variant, reads: list[_Read]) -> Taken:
     """The deals of ``reads`` the variant's rules accept, asked once for the whole batch
     (``Variant.valid_deals``), with their ``deals_<variant>`` rows, without the deals whose row
     does not fit its integer columns (those go to the reference, which names the column)."""
-    pairs = [(r[4], r[3]) for r in reads]
+    pairs = [(r[2], r[1]) for r in reads]
     try:
         ok = v.valid_deals(pairs)
         rows = v.deal_rows([p for p, good in zip(pairs, ok, strict=True) if good])
     except Exception:  # a check that fails is the reference's issue, deal by deal
-        return {}
+        return Taken.empty()
     made = iter(rows)
     rows = [next(made) if good else None for good in ok]
-    fit = fits(rows, v.frame_schema).tolist()
-    return {k: Accepted(Raw(source, line, _TAKEN, text), deal, game, v, canonical, row=row)
-            for (k, line, text, deal, game, canonical), row, good in zip(reads, rows, fit,
-                                                                          strict=True)
-            if good}
+    fit = fits(rows, v.frame_schema)
+    kept = [(read, row) for read, row, good in zip(reads, rows, fit.tolist(), strict=True)
+            if good]
+    if not kept:
+        return Taken.empty()
+    own = pl.DataFrame([row for _, row in kept], schema=v.frame_schema, orient="row")
+    return Taken(_deals(v, [read for read, _ in kept]),
+                 {v.name: own.select(pl.Series("idx", [r[0] for r, _ in kept], dtype=pl.Int32),
+                                     *v.frame_schema)})
+
+
+_OWN = ("idx", "game_id", "deal_no", "dealer", "declarer", "contract", "record", "has_cards")
+"""The ``deals`` columns read from a deal's record (``deal_key`` and ``variant`` added)."""
+
+
+def _deals(v: Variant, reads: list[_Read]) -> pl.DataFrame:
+    """The ``deals`` columns of the deals taken, read from their records in one pass, with
+    their ``deal_key`` hashed over the batch (``identity.deal_keys``)."""
+    columns = dict(zip(_OWN, zip(*[
+        (k, d.game_id, d.deal_no, d.dealer, d.declarer, getattr(d, "contract", None), text,
+         d.hands is not None or d.play is not None) for k, d, _, text in reads], strict=True),
+        strict=True))
+    columns["deal_key"] = tuple(deal_keys([f"{g}\x00{text}".encode() for g, text in zip(
+        columns["game_id"], columns["record"], strict=True)]))
+    columns["variant"] = (v.name,) * len(reads)
+    return pl.DataFrame({name: columns[name] for name in DEALS_COLUMNS}, schema=DEALS_COLUMNS)
 
 
 def fits(rows: Sequence[dict[str, object] | None], schema: dict[str, Any]) -> np.ndarray:

@@ -295,8 +295,9 @@ class _FileLoad:
                                                    validator, c.spans)
             if cards is not None:
                 taken += fastpath_cards.taken(cards)
+        taken += self._columnar(c, taken, early, validator)
         slow = np.ones(len(c.texts), dtype=bool)  # the lines the fast paths left
-        if len(taken):
+        if len(taken):  # a number taken twice: line order decides, so the reference reads both
             taken = taken.filter(~pl.struct("game_id", "deal_no").is_duplicated())
             slow[taken.deals["idx"].to_numpy()] = False
         slow_ids = self._in_line_order(c, _left(items, len(c.texts), slow), early, parsed,
@@ -326,15 +327,24 @@ class _FileLoad:
                              lambda ids: self.stored_games.update(
                                  store.stored_games(self.conn, ids)), self.sheet_memo)
 
+    def _columnar(self, c: _Chunk, taken: sheets.Taken, early: dict[int, Accepted | Issue],
+                  validator: Validator) -> sheets.Taken:
+        """The deal lines the other fast paths left that the columnar path
+        (``ingest/columnar.py``) takes."""
+        left = np.ones(len(c.texts), dtype=bool)
+        if len(taken):
+            left[taken.deals["idx"].to_numpy()] = False
+        candidates = [k for k in np.flatnonzero(left).tolist() if k not in early]
+        if not candidates:
+            return sheets.Taken.empty()
+        return columnar.accept(c.numbered(len(candidates)), candidates, validator)
+
     def _in_line_order(self, c: _Chunk, rest: list[int | Issue],
                        early: dict[int, Accepted | Issue], parsed: dict[int, Raw],
                        validator: Validator) -> set[tuple[str, int]]:
-        """The lines the fast paths left (and the unreadable ones) into the batch in line order:
-        the columnar path's results where it took a line, else the reference path's. Returns
-        the ids of the deals kept."""
+        """The lines the fast paths left (and the unreadable ones) into the batch in line order,
+        through the reference path. Returns the ids of the deals kept."""
         source = self.report.source
-        candidates = [k for k in rest if not isinstance(k, Issue) and k not in early]
-        columns = columnar.accept(source, c.numbered(len(candidates)), candidates, validator)
         slow_ids: set[tuple[str, int]] = set()
         for at in rest:
             if isinstance(at, Issue):
@@ -343,11 +353,6 @@ class _FileLoad:
             k = at
             if k in early:
                 self.take(early[k], validator)
-                continue
-            if k in columns:  # a deal the columnar path took, kept as the reference's would be
-                a = columns.pop(k)
-                self.deals.append(a)
-                slow_ids.add((a.record.game_id, a.record.deal_no))  # type: ignore[union-attr]
                 continue
             n = len(self.deals)
             validator.position = k

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -20,15 +21,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest import columnar
+from ingest import columnar, pipeline, sheets
 from ingest.jsonl import parse_line
 from ingest.pipeline import ingest_paths
+from ingest.sheets import Taken
 from ingest.source import Issue
 from ingest.validate import Accepted, Validator, too_wide
 from model.identity import canonical
+from model.problems import Code
 from model.variants import names
 from sim.drivers import SIMULATED
 from sim.run import Plan, simulate
+from tests.ingest.conftest import snapshot as snapshot_of
+from tests.ingest.taken import assert_same, taken_rows
 from tests.ingest.test_pipeline import snapshot
 
 SOURCE = "t.jsonl"
@@ -174,16 +179,6 @@ def _validator(games: list[str]) -> Validator:
     return validator
 
 
-def _same(col: Accepted, ref: Accepted) -> None:
-    assert col.canonical == ref.canonical
-    assert col.key == ref.key
-    assert col.row == ref.row
-    assert col.record == ref.record
-    assert col.game == ref.game and col.variant is ref.variant
-    assert (col.raw.source, col.raw.line, col.raw.text) == (ref.raw.source, ref.raw.line,
-                                                            ref.raw.text)
-
-
 @pytest.mark.parametrize("variant", SIMULATED)
 @settings(deadline=None, max_examples=60)
 @given(data=st.data())
@@ -198,10 +193,10 @@ def test_columnar_accepts_exactly_what_the_reference_accepts(variant: str,
     text = _written(rng, data.draw(st.sampled_from([0, 0, 0, 1, 2, 3, 4, 5, 6, 7])), d)
     line = 10
     ref = _validator(games).validate(parse_line(SOURCE, line, text))  # type: ignore[arg-type]
-    taken = columnar.accept(SOURCE, [(line, text)], [0], _validator(games))
+    taken = taken_rows(columnar.accept([(line, text)], [0], _validator(games)))
     if 0 in taken:
         assert isinstance(ref, Accepted), ref
-        _same(taken[0], ref)
+        assert_same(taken[0], ref)
     elif isinstance(ref, Accepted):  # the reference takes it: then it was not written canonically
         assert text != '{"record":"deal",' + ref.canonical[1:]
 
@@ -212,13 +207,13 @@ def test_simulated_deals_take_the_columnar_path(variant: str) -> None:
     batch, each as the reference takes it (the rows worked out once per ``row_key``)."""
     games, deals = simulated(variant)
     texts = [(i + 1, t) for i, t in enumerate(deals)]
-    taken = columnar.accept(SOURCE, texts, range(len(deals)), _validator(games))
-    assert len(taken) == len(deals)
+    taken = taken_rows(columnar.accept(texts, range(len(deals)), _validator(games)))
+    assert sorted(taken) == list(range(len(deals)))
     validator = _validator(games)
     for k, (line, text) in enumerate(texts):
         ref = validator.validate(parse_line(SOURCE, line, text))  # type: ignore[arg-type]
         assert isinstance(ref, Accepted)
-        _same(taken[k], ref)
+        assert_same(taken[k], ref)
 
 
 @pytest.mark.parametrize("variant", SIMULATED)
@@ -243,14 +238,14 @@ def test_a_mixed_file_gives_the_same_tables_with_the_columnar_path_on_and_off(
     used: list[int] = []
     real = columnar.accept
 
-    def spy(*args: Any) -> dict[int, Accepted]:
+    def spy(*args: Any) -> Taken:
         out = real(*args)
         used.append(len(out))
         return out
 
     monkeypatch.setattr(columnar, "accept", spy)
     (on,) = ingest_paths([src], tmp_path / "on.duckdb", batch=17)
-    monkeypatch.setattr(columnar, "accept", lambda *args: {})
+    monkeypatch.setattr(columnar, "accept", lambda *args: Taken.empty())
     (off,) = ingest_paths([src], tmp_path / "off.duckdb", batch=17)
     assert sum(used) > 0  # the columnar path took deals (Greek ones go to its own fast paths first)
     assert (on.records, on.stored, on.duplicates, on.quarantined) == \
@@ -271,3 +266,72 @@ def test_fits_is_too_wide_column_by_column(rows: list[dict[str, Any] | None]) ->
     schema = {"a": pl.Int32(), "b": pl.UInt8(), "c": pl.String()}
     want = [r is not None and too_wide(r, schema) is None for r in rows]
     assert columnar.fits(rows, schema).tolist() == want
+
+
+CARDS = ("hands", "talon", "discard", "play", "auction")
+"""What a score-sheet deal does not write."""
+
+
+def _across_paths(rng: random.Random, games: list[str], deals: list[str]) -> list[str]:
+    """Deal lines that the three paths take, repeated under one (game, deal number) across
+    paths: each simulated deal canonical (columnar), and as it is written with spaces (the
+    reference: a duplicate), or with its cards stripped (a score sheet: the sheet path, or
+    the reference when written with an escape), which is another record (a conflict); some
+    stripped deals twice (sheet path and reference: a duplicate); some broken."""
+    out = list(games)
+    for i, t in enumerate(deals):
+        d = json.loads(t)
+        del d["record"]
+        sheet = {k: x for k, x in d.items() if k not in CARDS}
+        out.append(t)
+        if i % 4 == 0:
+            out.append(_written(rng, 1, d))
+        elif i % 4 == 1:
+            out.append(_written(rng, 0, sheet))
+        elif i % 4 == 2:
+            out += [_written(rng, 0, sheet), _written(rng, 3, sheet)]
+        else:
+            _mutate(rng, rng.randrange(24), d, games)
+            out.append(_written(rng, rng.choice([0, 1]), d))
+    body = out[len(games):]
+    rng.shuffle(body)
+    return out[:len(games)] + body
+
+
+@pytest.mark.parametrize("variant", SIMULATED)
+def test_numbers_repeated_across_the_paths_give_the_tables_of_the_reference(
+        variant: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One file whose deals the columnar path, the sheet path and the reference take, a number
+    repeated across the paths (the same record: a duplicate; another record: a conflict, the
+    earlier line kept, records.md 2): the same tables and counts, in small batches (the
+    repeats in other batches than the first) and in one, as with the fast paths off (the
+    card paths of Greek Prefa off in both: here its deals with cards take the columnar path)."""
+    games, deals = simulated(variant)
+    src = tmp_path / "mixed.jsonl"
+    src.write_text("\n".join(_across_paths(random.Random(11), games, deals)) + "\n",
+                   encoding="utf-8")
+    monkeypatch.setattr(pipeline, "_cards_enabled", lambda variants: False)
+    took: dict[str, set[tuple[str, int]]] = {"columnar": set(), "sheets": set()}
+    real = {"columnar": columnar.accept, "sheets": sheets.accept}
+
+    def spy(path: str) -> Callable[..., Taken]:
+        def spied(*args: Any) -> Taken:
+            out: Taken = real[path](*args)
+            took[path].update(zip(out.deals["game_id"], out.deals["deal_no"], strict=True))
+            return out
+        return spied
+
+    monkeypatch.setattr(columnar, "accept", spy("columnar"))
+    monkeypatch.setattr(sheets, "accept", spy("sheets"))
+    ons = [ingest_paths([src], tmp_path / f"on{batch}.duckdb", batch=batch)[0]
+           for batch in (17, 100_000)]
+    monkeypatch.setattr(columnar, "accept", lambda *args: Taken.empty())
+    monkeypatch.setattr(sheets, "accept", lambda *args: Taken.empty())
+    (off,) = ingest_paths([src], tmp_path / "off.duckdb", batch=17)
+    assert took["columnar"] & took["sheets"]  # a number both fast paths took (in two batches)
+    counts = (off.records, off.stored, off.duplicates, off.quarantined)
+    assert off.duplicates > 0 and any(i.code == Code.DEAL_CONFLICT for i in off.issues)
+    want = snapshot_of(tmp_path / "off.duckdb")
+    for on, batch in zip(ons, (17, 100_000), strict=True):
+        assert (on.records, on.stored, on.duplicates, on.quarantined) == counts
+        assert snapshot_of(tmp_path / f"on{batch}.duckdb") == want

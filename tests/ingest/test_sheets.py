@@ -41,6 +41,7 @@ from model.variants import variant
 from sim.drivers import SIMULATED
 from tests.ingest.conftest import snapshot
 from tests.ingest.fakes import scorer
+from tests.ingest.taken import assert_same, taken_rows
 from tests.ingest.test_columnar import _mutate as break_deal
 from tests.ingest.test_columnar import _written, simulated
 
@@ -173,26 +174,6 @@ def _known(game: GreekGame) -> Validator:
 def reference(game: GreekGame, line: str) -> Accepted | Issue:
     raw = parse_line("s", 1, line)
     return raw if isinstance(raw, Issue) else _known(game).validate(raw)
-
-
-def taken_rows(taken: sheets.Taken) -> dict[int, tuple[dict[str, Any], dict[str, Any]]]:
-    """Each taken line's ``deals`` columns and ``deals_<variant>`` row, by position."""
-    rows = {r.pop("idx"): r for frame in taken.rows.values() for r in frame.iter_rows(named=True)}
-    return {d["idx"]: (d, rows[d["idx"]]) for d in taken.deals.iter_rows(named=True)}
-
-
-def assert_same(fast: tuple[dict[str, Any], dict[str, Any]], ref: Accepted) -> None:
-    deals, row = fast
-    deal = ref.record
-    assert isinstance(deal, DealBase)
-    assert deals["record"] == ref.canonical
-    assert deals["deal_key"] == ref.key
-    assert (deals["game_id"], deals["deal_no"], deals["dealer"], deals["declarer"],
-            deals["contract"], deals["variant"], deals["has_cards"]) == (
-        deal.game_id, deal.deal_no, deal.dealer, deal.declarer, getattr(deal, "contract", None),
-        ref.variant.name, deal.hands is not None or deal.play is not None)
-    schema = ref.variant.frame_schema
-    assert row == pl.DataFrame([ref.row], schema=schema, orient="row").row(0, named=True)
 
 
 def accept(lines: list[str], validator: Validator) -> sheets.Taken:
