@@ -1,6 +1,6 @@
 """Fast path for Greek Prefa deals with hands, auction and play in JSON Lines (``docs/ingest.md``).
 
-Like ``ingest/fastpath.py`` this path only *accepts*; every line it does not accept takes the
+Like ``ingest/sheets.py`` this path only *accepts*; every line it does not accept takes the
 pydantic reference path, so issues and their messages stay the reference's. A line is accepted
 when its parsed object (the same ``json.loads`` the reference uses) is a plain Greek Prefa deal
 with full hands and passes, on ints, every check ``model/greek/check.py`` applies to it:

@@ -108,7 +108,7 @@ class JsonlReader:
     ) -> Iterator[list[Item] | PlainLines]:
         """The file's non-blank lines, unparsed, ``size`` at a time (fewer when their text
         reaches ``max_chars`` characters first): ``(line, text)`` or, for a line that is not
-        UTF-8, an issue (the fast path of ``ingest/fastpath.py`` reads these). A batch of plain
+        UTF-8, an issue (the pipeline's fast paths read these). A batch of plain
         lines comes as :class:`ingest.lines.PlainLines` (the bytes read, each line decoded only
         when asked for).
 
