@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ingest.sheets import DEALS_COLUMNS, Taken
+from ingest.sheets import DEALS_COLUMNS, Taken, deal_columns
 from ingest.validate import MAX_DEAL_NO, Validator, integer_columns
 from model.base import DealBase, GameBase
 from model.identity import canonical_json_read, canonical_reader, deal_keys
@@ -117,19 +117,16 @@ def _taken(v: Variant, reads: list[_Read]) -> Taken:
                                      *v.frame_schema)})
 
 
-_OWN = ("idx", "game_id", "deal_no", "dealer", "declarer", "contract", "record", "has_cards")
+_OWN = ("idx", "game_id", "deal_no", "dealer", "declarer", "contract", "has_cards", "record")
 """The ``deals`` columns read from a deal's record (``deal_key`` and ``variant`` added)."""
 
 
 def _deals(v: Variant, reads: list[_Read]) -> pl.DataFrame:
     """The ``deals`` columns of the deals taken, read from their records in one pass, with
     their ``deal_key`` hashed over the batch (``identity.deal_keys``)."""
-    columns = dict(zip(_OWN, zip(*[
-        (k, d.game_id, d.deal_no, d.dealer, d.declarer, getattr(d, "contract", None), text,
-         d.hands is not None or d.play is not None) for k, d, _, text in reads], strict=True),
-        strict=True))
-    columns["deal_key"] = tuple(deal_keys([f"{g}\x00{text}".encode() for g, text in zip(
-        columns["game_id"], columns["record"], strict=True)]))
+    columns = dict(zip(_OWN, zip(*[(k, d.game_id, d.deal_no, *deal_columns(d), text)
+                                   for k, d, _, text in reads], strict=True), strict=True))
+    columns["deal_key"] = tuple(deal_keys(columns["game_id"], columns["record"]))
     columns["variant"] = (v.name,) * len(reads)
     return pl.DataFrame({name: columns[name] for name in DEALS_COLUMNS}, schema=DEALS_COLUMNS)
 

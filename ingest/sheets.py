@@ -300,7 +300,7 @@ def _template(a: Accepted) -> _Verdict | None:
 
 def _broadcast(lines: pl.DataFrame, judged: dict[int, _Verdict]) -> Taken:
     """Every line of an accepted shape with its representative's verdict."""
-    reps = pl.DataFrame([(k, j.before, j.between, j.after, *_deal_columns(j.accepted))
+    reps = pl.DataFrame([(k, j.before, j.between, j.after, *_rep_columns(j.accepted))
                          for k, j in judged.items()], orient="row", schema={
         "rep": pl.Int32(), "before": pl.String(), "between": pl.String(), "after": pl.String(),
         "dealer": pl.String(), "declarer": pl.String(), "contract": pl.String(),
@@ -321,14 +321,20 @@ def _broadcast(lines: pl.DataFrame, judged: dict[int, _Verdict]) -> Taken:
     return Taken(taken, rows)
 
 
-def _deal_columns(a: Accepted) -> tuple[object, ...]:
+def deal_columns(d: DealBase) -> tuple[object, ...]:
+    """The ``deals`` columns read from a deal's record besides its game and number: dealer,
+    declarer, contract, whether it has cards."""
+    return (d.dealer, d.declarer, getattr(d, "contract", None),
+            d.hands is not None or d.play is not None)
+
+
+def _rep_columns(a: Accepted) -> tuple[object, ...]:
     d = a.record
     assert isinstance(d, DealBase)
-    return (d.dealer, d.declarer, getattr(d, "contract", None),
-            d.hands is not None or d.play is not None, a.variant.name)
+    return (*deal_columns(d), a.variant.name)
 
 
 def _deal_keys(game_ids: pl.Series, records: pl.Series) -> pl.Series:
-    """``model.identity.deal_key`` of each line, hashed from one column of contents."""
-    contents = game_ids + "\x00" + records
-    return pl.Series("deal_key", deal_keys(contents.cast(pl.Binary).to_list()), dtype=pl.String)
+    """``model.identity.deal_key`` of each line."""
+    return pl.Series("deal_key", deal_keys(game_ids.to_list(), records.to_list()),
+                     dtype=pl.String)

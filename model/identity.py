@@ -134,12 +134,12 @@ def deal_key(game_id: str, canonical: str) -> str:
     return hashlib.sha256(f"{game_id}\x00{canonical}".encode()).hexdigest()[:KEY_LENGTH]
 
 
-def deal_keys(contents: Iterable[bytes]) -> list[str]:
-    """:func:`deal_key` of many deals, each given as its game id, a NUL and its canonical JSON
-    in UTF-8 (built as one column).
+def deal_keys(game_ids: Iterable[str], canonicals: Iterable[str]) -> list[str]:
+    """:func:`deal_key` of many deals, given as a column of game ids and one of canonical JSON.
 
-    >>> deal_keys([b'g1' + bytes(1) + b'{"deal_no":1}']) == [deal_key("g1", '{"deal_no":1}')]
+    >>> deal_keys(["g1"], ['{"deal_no":1}']) == [deal_key("g1", '{"deal_no":1}')]
     True
     """
     sha256 = hashlib.sha256
-    return [sha256(c).hexdigest()[:KEY_LENGTH] for c in contents]
+    return [sha256(f"{g}\x00{c}".encode()).hexdigest()[:KEY_LENGTH]
+            for g, c in zip(game_ids, canonicals, strict=True)]
