@@ -5,9 +5,8 @@ and ingests them into fresh databases:
 
 - score-sheet JSONL (100k deals) with the fast path and with the reference (pydantic) path: deals/s
   and their ratio;
-- full cards + play JSONL (20k deals; every deal's auction and play replayed) with the card fast
-  paths (``ingest/fastpath_columns/``, then ``ingest/fastpath_cards.py`` for what it leaves) and
-  with the reference path: deals/s and their ratio;
+- full cards + play JSONL (20k deals; every deal's auction and play replayed) with the columnar
+  path (``ingest/columnar.py``) and with the reference path: deals/s and their ratio;
 - peak Python heap (tracemalloc) and peak resident memory (``VmHWM``) of a fresh child
   process per size ingesting 100k, 300k and 1,000,000 score-sheet deals: both should stay flat
   as the file grows (see docs/ingest.md "Memory": a file keeps up to 64 MiB of its new rows in
@@ -77,25 +76,27 @@ def _rate(path: Path, deals: int, *, fast: bool, repeat: int = REPEAT) -> float:
 
 
 def _rate_check_free(path: Path, deals: int) -> float:
-    """:func:`_rate` with the columnar card path's results computed beforehand (a first run
-    remembers them, keyed by each batch's first line): what the rest of the pipeline costs."""
-    from ingest import fastpath_columns, pipeline
+    """:func:`_rate` with the columnar path's results computed beforehand (a first run
+    remembers them, keyed by each batch's first candidate line): what the rest of the pipeline
+    costs."""
+    from ingest import columnar, pipeline
 
-    real = fastpath_columns.accept
+    real = columnar.accept
     memo: dict[tuple[str, int], object] = {}
 
-    def remembered(lines: Any, candidates: Any, *args: Any) -> Any:
-        key = (lines[candidates[0]] if candidates else "", len(candidates))
+    def remembered(texts: Any, candidates: Any, *args: Any) -> Any:
+        candidates = list(candidates)
+        key = (texts[candidates[0]][1] if candidates else "", len(candidates))
         if key not in memo:
-            memo[key] = real(lines, candidates, *args)
+            memo[key] = real(texts, candidates, *args)
         return memo[key]
 
-    pipeline.fastpath_columns.accept = remembered  # type: ignore[assignment]
+    pipeline.columnar.accept = remembered  # type: ignore[assignment]
     try:
         _rate(path, deals, fast=True, repeat=1)
         return _rate(path, deals, fast=True)
     finally:
-        pipeline.fastpath_columns.accept = real  # type: ignore[assignment]
+        pipeline.columnar.accept = real  # type: ignore[assignment]
 
 
 def _peaks(path: Path) -> tuple[int, int, int]:
@@ -123,7 +124,7 @@ def run() -> None:
     print(f"cards + play, reference:     {full_ref:10,.0f} deals/s  "
           f"(fast path = {full / full_ref:.1f}x)")
     print(f"cards + play, check free:    {_rate_check_free(cards, 20_000):10,.0f} deals/s  "
-          "(the columnar card path's results computed beforehand: the rest's ceiling)")
+          "(the columnar path's results computed beforehand: the rest's ceiling)")
     sizes = [sheet, _league("sheet-300k.jsonl", 600, 500, cards=False),
              _league("sheet-1m.jsonl", 2000, 500, cards=False)]
     peaks = [_peaks(path) for path in sizes]

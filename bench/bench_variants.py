@@ -7,9 +7,7 @@ settle, commit). Its time is printed as a ratio to two baselines on the same fil
 ``json.loads`` of every line, and DuckDB's ``read_json`` of the file into a table. Each time is the
 best of ``REPEAT`` runs after one warm run (imports, compiled kernels), in CPU seconds of this
 process (``time.process_time``: the machine is shared, so the clock says little). The target is
-within 3x the ``json.loads`` time, about 50,000 deals/s per core, for every variant. Greek
-Prefa is timed twice: with its compiled fast paths and through the generic columnar path alone
-(the fast paths may be deleted once the second is as quick as the first).
+within 3x the ``json.loads`` time, about 50,000 deals/s per core, for every variant.
 
 Then score-sheet records (no cards) of every variant: the games of ``data/samples/`` whose deals
 have no hands (for a variant without such a sample, 25 simulated games with the cards and
@@ -30,7 +28,6 @@ from typing import Any
 
 import duckdb
 
-from ingest import fastpath_cards, pipeline
 from ingest.pipeline import ingest_paths
 from model.identity import canonical_json
 from model.variant import Variant
@@ -90,17 +87,6 @@ def _ingest(path: Path, score: Callable[..., object] | None = score_pending) -> 
     with tempfile.TemporaryDirectory() as tmp:
         (report,) = ingest_paths([path], Path(tmp) / "v.duckdb", score=score)
     assert report.quarantined == 0 and report.score_error is None, report
-
-
-def _generic(path: Path) -> None:
-    """:func:`_ingest` with the Greek card fast paths given no games, so every deal line takes
-    the generic columnar path (``ingest/columnar.py``)."""
-    card_games = pipeline._card_games
-    pipeline._card_games = lambda validator, cache: {}
-    try:
-        _ingest(path)
-    finally:
-        pipeline._card_games = card_games
 
 
 @cache
@@ -187,10 +173,7 @@ def run() -> None:
     for variant in SIMULATED:
         path = _file(variant)
         deals = sum(1 for line in path.open(encoding="utf-8") if '"record":"deal"' in line)
-        ingest = _row(variant, deals, path, _ingest)
-        if variant == fastpath_cards.VARIANT:
-            generic = _row("  generic path", deals, path, _generic)
-            print(f"{'':18s} (the generic path: {generic / ingest:.2f}x the fast paths' CPU)")
+        _row(variant, deals, path, _ingest)
     print(f"\n{header}   (score-sheet records; target: 100,000 deals/s)")
     for v in REGISTERED:
         found = _sheet_file(v)

@@ -1,31 +1,33 @@
 """The columnar path: the deal lines of a JSON Lines batch, for every registered variant.
 
-A deal line is taken here only when its bytes are the canonical JSON of the record it holds
-(``model/identity.py``: ``record`` first, the other keys sorted, no spaces, text unescaped,
-defaults left out), which is how the simulator and the exporters write. For such a line the
-work per record is:
+Each deal line is read into its variant's record, one line at a time, and the rest is done for
+the whole batch at once:
 
-1. the variant's ``deal_model`` parses and reads the line in one pass in pydantic-core, its
+1. a line whose bytes may be the canonical JSON of its record (``model/identity.py``:
+   ``record`` first, the other keys sorted, no spaces, text unescaped, defaults left out: how
+   the simulator and the exporters write) is parsed and read in one pass in pydantic-core, its
    fields built in canonical order (``identity.canonical_reader``; the game is found by the
-   line's ``game_id``, which the record must then carry), and pydantic-core writes the
-   record back in one pass (``identity.canonical_json_read``): that text must be the line itself
-   (so nothing was normalised: names with spaces, ``false`` flags written out, numbers as text,
-   keys in another order, a key twice);
+   line's ``game_id``, which the record must then carry), and written back in one pass
+   (``identity.canonical_json_read``): when that text is the line itself, the line is its
+   stored record. Any other line (another key order, spaces, escapes, defaults written out) is
+   read as the reference reads it: ``json.loads``, then the variant's ``deal_model``, and its
+   canonical JSON written from the record;
 2. the variant's rules for the whole batch (``Variant.valid_deals``: its compiled
    ``check_batch`` where it has one, else ``check_deal`` deal by deal) and its rows
    (``Variant.deal_rows``: once per distinct ``row_key``);
 3. the integer range checks of ``deals_<variant>`` (``validate.too_wide``) over the batch's rows
    as one frame.
 
-Every other line (another key order, spaces, escapes, an unknown game, a record the model or the
-rules turn down, a row that does not fit) goes to the per-record reference path
-(``ingest/validate.py``), which alone writes messages. ``tests/ingest/test_columnar.py`` holds, by
-hypothesis for every registered variant, that this path accepts exactly what the reference
-accepts, with the same canonical JSON, deal key and rows.
+A line this path does not take (not JSON, an unknown game, a record the model or the rules turn
+down, a row that does not fit) goes to the per-record reference path (``ingest/validate.py``),
+which alone writes messages. ``tests/ingest/test_columnar.py`` holds, by hypothesis for every
+registered variant, that this path takes exactly what the reference accepts, with the same
+canonical JSON, deal key and rows.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -33,10 +35,11 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from ingest.jsonl import too_deep
 from ingest.sheets import DEALS_COLUMNS, Taken, deal_columns
 from ingest.validate import MAX_DEAL_NO, Validator, integer_columns
 from model.base import DealBase, GameBase
-from model.identity import canonical_json_read, canonical_reader, deal_keys
+from model.identity import canonical_json, canonical_json_read, canonical_reader, deal_keys
 from model.variant import Variant
 from model.variants import REGISTERED
 
@@ -62,12 +65,11 @@ def accept(texts: Sequence[tuple[int, str]], candidates: Iterable[int],
     by_variant: dict[str, tuple[Variant, list[_Read]]] = {}
     for k in candidates:
         text = texts[k][1]
-        if not text.startswith(PREFIX) or (found := _GAME_ID.search(text, _AT)) is None:
-            continue
         validator.position = k
-        known = validator.known_game(found.group(1))
-        if known is not None and (read := _read(known[1], k, text, known[0])) is not None:
-            by_variant.setdefault(known[1].name, (known[1], []))[1].append(read)
+        found = (_canonical(validator, k, text) if text.startswith(PREFIX) else None) \
+            or _any_order(validator, k, text)
+        if found is not None:
+            by_variant.setdefault(found[0].name, (found[0], []))[1].append(found[1])
     taken = Taken.empty()
     for v, reads in by_variant.values():
         taken += _taken(v, reads)
@@ -78,11 +80,17 @@ for _registered in REGISTERED:  # built at import, before any thread reads (cano
     canonical_reader(_registered.deal_model)
 
 
-def _read(v: Variant, k: int, text: str, game: GameBase) -> _Read | None:
+def _canonical(validator: Validator, k: int, text: str) -> tuple[Variant, _Read] | None:
     """A canonical ``text`` read when the record its variant's model reads
     (:func:`model.identity.canonical_reader`, one pass in pydantic-core) is written back as
     the line itself (``canonical_json_read``): nothing was normalised (names with spaces,
     ``false`` flags written out, numbers as text, keys in another order, a key twice)."""
+    if (found := _GAME_ID.search(text, _AT)) is None:
+        return None
+    known = validator.known_game(found.group(1))
+    if known is None:
+        return None
+    game, v, _ = known
     try:
         deal = canonical_reader(v.deal_model).validate_json(text)
         canonical = canonical_json_read(deal)
@@ -91,7 +99,47 @@ def _read(v: Variant, k: int, text: str, game: GameBase) -> _Read | None:
     if (deal.game_id != game.game_id or deal.deal_no > MAX_DEAL_NO
             or len(text) != len(canonical) + _AT - 1 or not text.endswith(canonical[1:])):
         return None
-    return k, deal, game, canonical
+    return v, (k, deal, game, canonical)
+
+
+def _any_order(validator: Validator, k: int, text: str) -> tuple[Variant, _Read] | None:
+    """Any other deal line read as the reference reads it (``jsonl.parse_line``, then
+    ``Validator._deal`` up to its rules): parsed by ``json.loads``, its game known at its
+    position, its variant's model validating the object; the record's canonical JSON is then
+    written from the model (``identity.canonical_json``)."""
+    if too_deep(text):
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("record") != "deal":
+        return None
+    gid = data.get("game_id")
+    known = validator.known_game(gid) if isinstance(gid, str) and gid else None
+    if known is None:
+        return None
+    game, v, _ = known
+    try:  # most objects read in canonical order once their mappings' keys are sorted
+        deal = canonical_reader(v.deal_model).validate_python(_sorted_maps(data))
+        canonical = canonical_json_read(deal)
+    except Exception:  # keys out of order once read (names with spaces), or a bad record
+        try:
+            deal = v.deal_model.model_validate(data)
+        except Exception:  # the reference says why
+            return None
+        canonical = canonical_json(deal)
+    if deal.deal_no > MAX_DEAL_NO:
+        return None
+    return v, (k, deal, game, canonical)
+
+
+def _sorted_maps(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with the keys of each object among its values sorted (what
+    ``identity.canonical_reader`` asks of a mapping field; the fields themselves may come in
+    any order)."""
+    return {key: dict(sorted(value.items())) if type(value) is dict else value
+            for key, value in data.items()}
 
 
 def _taken(v: Variant, reads: list[_Read]) -> Taken:

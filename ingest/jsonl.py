@@ -14,6 +14,7 @@ import json
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
 
@@ -40,17 +41,26 @@ line nested a thousand deep would exhaust Python's recursion limit)."""
 
 def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     """True when ``text`` opens more than ``limit`` arrays or objects inside each other (brackets
-    inside strings count too: a record needs nothing near the limit)."""
+    inside strings count too: a record needs nothing near the limit). The depth is worked out
+    once per sequence of brackets (:func:`_deepest`): the lines of a file share a few."""
     if text.count("[") + text.count("{") <= limit:
         return False
+    return _deepest(text.encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS)) > limit
+
+
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+"""Every byte but the brackets (a bracket is one byte in UTF-8, never inside another
+character)."""
+
+
+@lru_cache(maxsize=1024)
+def _deepest(brackets: bytes) -> int:
+    """How deep a sequence of brackets nests at its deepest (a closing one steps out)."""
     depth = deepest = 0
-    for ch in _BRACKETS.findall(text):
-        depth += 1 if ch in "[{" else -1
+    for b in brackets:
+        depth += 1 if b in b"[{" else -1
         deepest = max(deepest, depth)
-    return deepest > limit
-
-
-_BRACKETS = re.compile(r"[\[\]{}]")
+    return deepest
 
 
 def parse_line(source: str, line_no: int, text: str) -> Raw | Issue:

@@ -3,9 +3,8 @@
 A batch is a list of ``(line, text)`` or, for a line that is not UTF-8, an ``Issue``. A batch of
 *plain* lines (ASCII, no blank line, no ``"\\r"``, each starting a JSON object: what the
 simulator and most tools write) is a :class:`PlainLines` instead: the bytes as they were read
-and where each line starts and ends, a line turned into text only when asked for. The card
-kernel (``ingest/fastpath_columns/``) reads such a batch in place, and the lines it takes are
-never decoded at all.
+and where each line starts and ends, searched as bytes and a line turned into text only when
+asked for.
 """
 
 from __future__ import annotations
@@ -67,18 +66,24 @@ class PlainLines(Sequence[tuple[int, str]]):
         """The lines' bytes, one ``"\\n"`` between two."""
         return memoryview(self.data)[int(self.starts[0]):int(self.ends[-1])]
 
-    def spans(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The bytes read (as ``uint8``) and where each line starts and ends in them."""
-        return np.frombuffer(self.data, dtype=np.uint8), self.starts, self.ends
+    def holding(self, needle: bytes) -> np.ndarray:
+        """Whether each line holds ``needle`` (which has no line end): every place it is found
+        in the bytes, placed by line."""
+        if not needle:
+            return np.ones(len(self), dtype=bool)
+        at, end, found = int(self.starts[0]), int(self.ends[-1]), []
+        while (at := self.data.find(needle, at, end)) >= 0:
+            found.append(at)
+            at += 1
+        out = np.zeros(len(self), dtype=bool)
+        out[np.searchsorted(self.starts, np.array(found, dtype=np.int64), side="right") - 1] = True
+        return out
 
     @property
     def chars(self) -> int:
         """Characters of the lines, line ends not counted."""
         return int(self.ends[-1] - self.starts[0]) - len(self) + 1
 
-    def holds(self, needle: bytes) -> bool:
-        """Whether any line holds ``needle`` (which has no line end)."""
-        return self.data.find(needle, int(self.starts[0]), int(self.ends[-1])) >= 0
 
 
 def plain_spans(data: bytes, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray] | None:

@@ -26,7 +26,7 @@ import duckdb
 import numpy as np
 import polars as pl
 
-from ingest import columnar, fastpath_cards, fastpath_columns, sheets, store
+from ingest import columnar, sheets, store
 from ingest.csv_sheet import sidecar_of
 from ingest.formats import expand, reader_for
 from ingest.jsonl import JsonlReader, parse_line
@@ -269,39 +269,27 @@ class _FileLoad:
             self.accept(result)
 
     def chunk(self, items: list[Item] | PlainLines, validator: Validator,
-              score_sheets: bool = True,
-              card_games: Callable[[], dict[str, fastpath_cards.GameView]] | None = None,
-              ) -> int:
+              score_sheets: bool = True) -> int:
         """A chunk of JSONL lines, with the same outcome as reading it line by line.
 
         The chunk's game lines are validated first (in order; games do not depend on deals), so
-        that the fast path can take the deals of games that start inside the chunk; a deal sees
-        such a game only after its game line (``Validator.visible_from``). The fast paths take
-        what they accept (score-sheet deals by ``ingest/sheets.py``, deals with hands by
-        ``ingest/fastpath_columns/`` and then ``ingest/fastpath_cards.py``), the columnar path
+        that the fast paths can take the deals of games that start inside the chunk; a deal sees
+        such a game only after its game line (``Validator.visible_from``). The score-sheet path
+        (``ingest/sheets.py``) takes the deals without hands it accepts, the columnar path
         (``ingest/columnar.py``) what it accepts of the rest, and everything goes into the batch
         in line order (:meth:`_in_line_order`). Returns the bytes read.
 
-        A batch of plain lines (``PlainLines``) is searched as bytes, and a line of it is decoded
-        only when a path other than the columnar card path reads it."""
+        A batch of plain lines (``PlainLines``) is searched as bytes for its card lines."""
         c = _Chunk.of(items)
         early = self._game_lines(c, validator)
         taken = (self._score_sheets(c, early, validator) if score_sheets
                  else sheets.Taken.empty())
-        parsed: dict[int, Raw] = {}
-        if card_games is not None and c.with_hands:
-            candidates = [k for k in c.with_hands if k not in early]
-            cards, parsed = self._deals_with_hands(c.texts, c.lines, candidates, card_games(),
-                                                   validator, c.spans)
-            if cards is not None:
-                taken += fastpath_cards.taken(cards)
         taken += self._columnar(c, taken, early, validator)
         slow = np.ones(len(c.texts), dtype=bool)  # the lines the fast paths left
         if len(taken):  # a number taken twice: line order decides, so the reference reads both
             taken = taken.filter(~pl.struct("game_id", "deal_no").is_duplicated())
             slow[taken.deals["idx"].to_numpy()] = False
-        slow_ids = self._in_line_order(c, _left(items, len(c.texts), slow), early, parsed,
-                                       validator)
+        slow_ids = self._in_line_order(c, _left(items, len(c.texts), slow), early, validator)
         self.stored_games = {}
         if len(taken):
             self._keep_fast(c, taken, slow_ids, validator)
@@ -340,7 +328,7 @@ class _FileLoad:
         return columnar.accept(c.numbered(len(candidates)), candidates, validator)
 
     def _in_line_order(self, c: _Chunk, rest: list[int | Issue],
-                       early: dict[int, Accepted | Issue], parsed: dict[int, Raw],
+                       early: dict[int, Accepted | Issue],
                        validator: Validator) -> set[tuple[str, int]]:
         """The lines the fast paths left (and the unreadable ones) into the batch in line order,
         through the reference path. Returns the ids of the deals kept."""
@@ -356,8 +344,7 @@ class _FileLoad:
                 continue
             n = len(self.deals)
             validator.position = k
-            self.take(parsed.pop(k) if k in parsed else parse_line(source, *c.texts[k]),
-                      validator)
+            self.take(parse_line(source, *c.texts[k]), validator)
             if len(self.deals) > n:
                 d = self.deals[-1].record
                 slow_ids.add((d.game_id, d.deal_no))  # type: ignore[union-attr]
@@ -382,28 +369,6 @@ class _FileLoad:
             accepted = accepted.filter(~pl.col("idx").is_in(clash))
         lines = c.line_nos().gather(accepted["idx"])
         self.fast.append((sheets.Taken(accepted.with_columns(line=lines), taken.rows), c.lines))
-
-    def _deals_with_hands(
-        self, texts: Sequence[tuple[int, str]], lines: Sequence[str], candidates: list[int],
-        views: dict[str, fastpath_cards.GameView], validator: Validator,
-        spans: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
-    ) -> tuple[pl.DataFrame | None, dict[int, Raw]]:
-        """The candidate lines (with hands) the card fast paths take: the columnar path first
-        (``ingest/fastpath_columns/``), then the per-line one (``ingest/fastpath_cards.py``) on
-        what it left; and the parsed ``Raw`` of the lines the per-line path turned down.
-        ``lines`` are the texts of ``texts``; ``spans`` their bytes and where each starts and
-        ends (``PlainLines.spans``), when the batch is plain."""
-        if not views or not candidates:
-            return None, {}
-        seen = {g: (v, validator.visible_from.get(g, -1)) for g, v in views.items()}
-        taken = fastpath_columns.accept(lines, candidates, seen, self.auctions, spans)
-        if taken.height:
-            done = set(taken["idx"].to_list())
-            candidates = [k for k in candidates if k not in done]
-        if not candidates:
-            return taken, {}
-        rest, parsed = fastpath_cards.accept(self.report.source, texts, candidates, seen)
-        return pl.concat([taken, rest]), parsed
 
     def issue(self, issue: Issue) -> None:
         if self.strict:
@@ -596,8 +561,6 @@ class _Chunk:
     """Their texts."""
     every: Sequence[str]
     """The texts again, decoded at once when most lines are read as text."""
-    spans: tuple[np.ndarray, np.ndarray, np.ndarray] | None
-    """A plain batch's bytes, and where each line starts and ends."""
     with_hands: list[int]
     """The lines holding ``"hands"``: the card paths' (the score-sheet shape has none). A game
     line with ``"hands"`` in it (a player so named) is read in line order with the rest, and
@@ -628,18 +591,16 @@ class _Chunk:
     def of(cls, items: list[Item] | PlainLines) -> _Chunk:
         if isinstance(items, PlainLines):
             lines = Texts(items)
-            spans = items.spans()
-            hands = (fastpath_columns.lines_holding(spans, b'"hands"')
-                     if items.holds(b'"hands"') else np.zeros(len(items), dtype=bool))
+            hands = items.holding(b'"hands"')
             others = np.flatnonzero(~hands).tolist()
             every = items.texts() if len(others) > len(items) // 4 else lines
-            return cls(items, lines, every, spans, np.flatnonzero(hands).tolist(),
+            return cls(items, lines, every, np.flatnonzero(hands).tolist(),
                        [k for k in others if '"game"' in every[k]], items.chars, items.first)
         texts = [it for it in items if not isinstance(it, Issue)]
         texts_only = list(map(itemgetter(1), texts))
         with_hands = [k for k, t in enumerate(texts_only) if '"hands"' in t]
         hand_set = set(with_hands)
-        return cls(texts, texts_only, texts_only, None, with_hands,
+        return cls(texts, texts_only, texts_only, with_hands,
                    [k for k, t in enumerate(texts_only) if k not in hand_set and '"game"' in t],
                    sum(map(len, texts_only)) + sum(len(it.raw) for it in items
                                                    if isinstance(it, Issue)), None)
@@ -660,30 +621,6 @@ def _left(items: list[Item] | PlainLines, readable: int, slow: np.ndarray) -> li
             if slow[k]:
                 mixed.append(k)
     return mixed
-
-
-def _card_games(validator: Validator,
-                cache: dict[str, object]) -> dict[str, fastpath_cards.GameView]:
-    """The card fast path's game views, rebuilt only when the validator has learnt new games."""
-    if cache.get("n_cards") != validator.revision:
-        views = {gid: view for gid, (g, _, _) in validator.games.items()
-                 if (view := fastpath_cards.game_view(g)) is not None}
-        cache["cards"] = views
-        cache["n_cards"] = validator.revision
-    found = cache["cards"]
-    assert isinstance(found, dict)
-    return found
-
-
-def _cards_enabled(variants: VariantLookup | None) -> bool:
-    """The card fast paths write the rows of the registered Greek Prefa variant only."""
-    from model import variants as registry
-
-    try:
-        v = (variants or registry.variant)(fastpath_cards.VARIANT)
-    except Exception:
-        return False
-    return fastpath_cards.supports(v.frame_schema)
 
 
 @contextmanager
@@ -725,7 +662,6 @@ def _load_file(
     validator = Validator(load.stored_game if lookup is None else lookup(load.stored_game),
                           variants, changed_game=load.versions.game)
     use_fast = fast and isinstance(reader, JsonlReader)
-    cards = _cards_enabled(variants)
     done = 0
     own = group is None  # the file's own transaction, else its part of the group's
     group = group or store.Group(conn)
@@ -735,11 +671,9 @@ def _load_file(
             store.clear_quarantine(conn, source)
         if use_fast:
             assert isinstance(reader, JsonlReader)
-            cache: dict[str, object] = {}
             for items in reader.read_lines(path, batch, BATCH_CHARS):
                 report.records += len(items)
-                done += load.chunk(items, validator, True,
-                                   (lambda: _card_games(validator, cache)) if cards else None)
+                done += load.chunk(items, validator)
                 load.flush()
                 _after_batch()
                 if on_record is not None:
@@ -826,7 +760,7 @@ def ingest_file(
     rolled back by the caller, ``ingest_paths``); rescoring is the caller's.
 
     ``fast``: JSON Lines go through the fast paths (``ingest/sheets.py`` for score-sheet
-    deals, ``ingest/fastpath_cards.py`` for deals with hands) first. ``sha256``: the file's
+    deals, ``ingest/columnar.py`` for the other deals) first. ``sha256``: the file's
     hash, when the caller has it computed meanwhile (``ingest_paths``). ``source``: the name
     the file is stored and logged under, when it is not its path (``ingest_paths``'s
     ``names``). ``reader``: in place of the file's own (a part of a file,

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from ingest import store
+from ingest import jsonl, store
 from ingest.pipeline import FileReport, ingest_paths
 from ingest.source import Issue, Raw
 from model.problems import Code
@@ -49,6 +51,19 @@ def bridge_jsonl_lines() -> list[str]:
 
 
 # 1. No traceback, ever -----------------------------------------------------------------------
+
+@settings(max_examples=300)
+@given(st.text(alphabet="[]{}a\"é\ud800", max_size=120), st.integers(0, 40))
+def test_too_deep_is_the_deepest_running_count_of_brackets(text: str, limit: int) -> None:
+    """``jsonl.too_deep`` (which works the depth out once per sequence of brackets) says what
+    counting the brackets one by one says: deeper than ``limit`` at some point."""
+    depth = deepest = 0
+    for ch in text:
+        if ch in "[]{}":
+            depth += 1 if ch in "[{" else -1
+            deepest = max(deepest, depth)
+    assert jsonl.too_deep(text, limit) == (deepest > limit)
+
 
 def test_recursion_error_on_deeply_nested_json(tmp_path: Path) -> None:
     lines = (SAMPLES / "league.jsonl").read_text().splitlines()[:3]

@@ -150,18 +150,24 @@ def test_a_conflict_found_by_a_fast_path_quarantines_the_line_as_read(
     """Other content under a stored deal's number is a DEAL_CONFLICT (STYLE.md 6) also when a
     fast path took the line (score sheet, or cards with the columnar path): the quarantine row
     keeps the line as it was read."""
-    from tests.ingest.test_fastpath_columns import _game, _plain_lines
+    from model.identity import canonical
+    from tests.ingest.test_columnar import simulated
 
-    game = _game(["Anna", "Boris", "Chris"])
-    head = json.dumps({"record": "game", **game.model_dump(mode="json", exclude_defaults=True)})
+    games, deals = simulated("greek-prefa")
+    head, game = games[0], json.loads(games[0])
     if cards:
-        one, two = (json.loads(line) for line in _plain_lines(game, 2))
+        one, two = (json.loads(line) for line in deals[:2])
     else:
-        one = {"record": "deal", "game_id": "g", "deal_no": 1, "dealer": "Anna"}
-        two = {"record": "deal", "game_id": "g", "deal_no": 1, "dealer": "Boris"}
-    other = json.dumps({**two, "deal_no": one["deal_no"]})
+        one = {"record": "deal", "game_id": game["game_id"], "deal_no": 1,
+               "dealer": game["players"][0]}
+        two = {**one, "dealer": game["players"][1]}
+
+    def written(d: dict[str, object]) -> str:  # canonical, as the fast paths take it
+        return '{"record":"deal",' + canonical({k: v for k, v in d.items() if k != "record"})[1:]
+
+    other = written({**two, "deal_no": one["deal_no"]})
     first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
-    first.write_text(head + "\n" + json.dumps(one) + "\n")
+    first.write_text(head + "\n" + written(one) + "\n")
     second.write_text(head + "\n" + other + "\n")
     run([first], db, fake)
     (r,) = run([second], db, fake)

@@ -28,7 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from data.samples.make_samples import sheet_deal
-from ingest import fastpath_columns, sheets, validate
+from ingest import sheets, validate
 from ingest.jsonl import parse_line
 from ingest.lines import PlainLines
 from ingest.pipeline import ingest_paths
@@ -381,9 +381,8 @@ def test_read_lines_chunks_as_line_by_line(
             assert chunk.texts() == texts
             assert chunk.chars == sum(map(len, texts))
             for needle in ("deal", '"a"', "x", "xx", '"b"', "{", "}", ""):
-                found = fastpath_columns.lines_holding(chunk.spans(), needle.encode())
+                found = chunk.holding(needle.encode())
                 assert found.tolist() == [needle in t for t in texts]
-                assert chunk.holds(needle.encode()) == any(needle in t for t in texts)
     if data.isascii() and b"\r" not in data and all(
             line.startswith(b"{") for line in data.removesuffix(b"\n").split(b"\n")):
         assert all(isinstance(chunk, PlainLines) for chunk in chunks)
@@ -391,7 +390,7 @@ def test_read_lines_chunks_as_line_by_line(
 
 def test_batches_of_plain_lines_are_the_bytes_read(tmp_path: Path) -> None:
     """A batch of plain ASCII lines keeps the bytes read, without a copy when they were read in
-    one piece (``ingest/lines.py``: the card kernel reads them there, a line is decoded only when
+    one piece (``ingest/lines.py``: they are searched there, a line is decoded only when
     asked for); batches read with a line that is not ASCII are decoded (their characters are
     not their bytes)."""
     from ingest import jsonl
