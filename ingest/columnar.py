@@ -52,8 +52,8 @@ line must carry the same id)."""
 
 
 _Read = tuple[int, DealBase, GameBase, str]
-"""A canonical deal line read by its variant's model, not yet checked by the rules: its
-position in the batch, record, game and canonical JSON."""
+"""A deal line read by its variant's model, not yet checked by the rules: its position in the
+batch, record, game and canonical JSON."""
 
 
 def accept(texts: Sequence[tuple[int, str]], candidates: Iterable[int],

@@ -111,8 +111,14 @@ def _in_canonical_order(node: Any) -> Any:
 def _keys_in_order(value: dict[Any, Any]) -> dict[Any, Any]:
     """A dict read in canonical key order (its keys' JSON text sorted, as :func:`canonical`
     writes a dumped dict of text or number keys), else refused."""
-    keys = [k if isinstance(k, str) else str(k) for k in value]
-    if keys != sorted(keys):
+    keys = list(value)
+    try:  # text keys (the usual case) compare as they are
+        if keys == sorted(keys) and (not keys or isinstance(keys[0], str)):
+            return value
+    except TypeError:  # text and numbers
+        pass
+    texts = [k if isinstance(k, str) else str(k) for k in keys]
+    if texts != sorted(texts):
         raise ValueError("keys not in canonical (sorted) order")
     return value
 
