@@ -6,8 +6,8 @@ ratio of the times, next to the load average of the machine:
 
 - a folder of 8 Balkan files with cards and play (simulated once, then each file's games
   renamed, so that every file is new content): the per-record path, validation-bound;
-- a folder of 8 Greek Prefa files with cards and play (``data/samples/make_samples.py``): the
-  compiled fast path, where the writer's share (DuckDB's load and commit) is largest;
+- a folder of 8 Greek Prefa files with cards and play (``data/samples/make_samples.py``, keys
+  in records.md order): the columnar path reading each line with ``json.loads``;
 - one large file of each (a Balkan file of 60,000 deals, read in batches of 10,000 by both
   runs; a Greek score-sheet file of 200,000 deals, four batches of 50,000), cut into two parts
   (a part is a run of whole batches).

@@ -66,14 +66,16 @@ TABLES: dict[str, Table] = {t.name: t for t in (
         "refa_used": _B, "below_line": _I32, "above_line": _I32, "vulnerable": _B,
         "score_ns": _I32, "pool_delta": _I32, "pool_after": _I32, "hill_delta": _I32,
         "hill_after": _I32, "whists_delta": _I32,
-    }, required=("seat", "variant", "cash"), key=("game_id", "deal_no", "player")),
+    }, required=("seat", "variant", "cash"), key=("game_id", "deal_no", "player"),
+        indexed=False),
     Table(TRANSFERS, {
         "game_id": _S, "deal_no": _I32, "payer": _S, "payee": _S, "amount": _F64,
-    }, required=("amount",), key=("game_id", "deal_no", "payer", "payee")),
+    }, required=("amount",), key=("game_id", "deal_no", "payer", "payee"), indexed=False),
     Table(STANDINGS, {
         "game_id": _S, "player": _S, "variant": _S, "cash": _F64, "deals_played": _I32,
         "finished": _B,
-    }, required=("variant", "cash", "deals_played", "finished"), key=("game_id", "player")),
+    }, required=("variant", "cash", "deals_played", "finished"), key=("game_id", "player"),
+        indexed=False),
     Table(QUARANTINE, {
         "source": _S, "line": _I32, "record_key": _S, "code": _S, "message": _S, "raw": _S,
         "ingested_at": UTC,

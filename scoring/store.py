@@ -18,6 +18,7 @@ import polars as pl
 
 from model import tables as T
 from model import variants
+from model.schema import Table
 from model.tables import insert
 from model.views import create_views
 from scoring import registry
@@ -133,14 +134,14 @@ def rescore(
         finally:
             conn.unregister("_trickbook_done")
         for s, out in results:
-            report.settlements += insert(conn, T.SETTLEMENTS,
-                                         _fit(conn, T.SETTLEMENTS, out.settlements, s.variant))
-            report.transfers += insert(conn, T.TRANSFERS,
-                                       _fit(conn, T.TRANSFERS, out.transfers, s.variant))
-            report.standings += insert(conn, T.STANDINGS,
-                                       _fit(conn, T.STANDINGS, out.standings, s.variant))
+            report.settlements += _insert(conn, T.TABLES[T.SETTLEMENTS],
+                                          _fit(conn, T.SETTLEMENTS, out.settlements, s.variant))
+            report.transfers += _insert(conn, T.TABLES[T.TRANSFERS],
+                                        _fit(conn, T.TRANSFERS, out.transfers, s.variant))
+            report.standings += _insert(conn, T.TABLES[T.STANDINGS],
+                                        _fit(conn, T.STANDINGS, out.standings, s.variant))
             for name, frame in s.rows(out).items():
-                insert(conn, name, frame)
+                _insert(conn, own[name], frame)
         create_views(conn)
         for s, _ in results:
             report.refreshed += s.refresh(conn)
@@ -152,6 +153,13 @@ def rescore(
         raise
     report.games = len(settled_ids)
     return report
+
+
+def _insert(conn: duckdb.DuckDBPyConnection, table: Table, frame: pl.DataFrame) -> int:
+    """A settlement's rows of ``table``, their key checked first (the settlement tables keep no
+    index of it: ``Table.indexed``); a repeated key fails the rescore, which is rolled back."""
+    table.check_key(frame)
+    return insert(conn, table.name, frame)
 
 
 def _views(conn: duckdb.DuckDBPyConnection, transaction: bool) -> None:
