@@ -506,7 +506,7 @@ class _FileLoad:
             rows = self._quarantine_rows()
             if rows:
                 T.insert(self.conn, T.QUARANTINE,
-                             store.frame(rows, store.QUARANTINE_SCHEMA))
+                         store.frame(rows, store.QUARANTINE_SCHEMA))
         self.report.stored += len(self.games) + len(fresh)
         self.games, self.deals, self.issues = [], [], []
 
@@ -529,7 +529,7 @@ class _FileLoad:
         self.report.stored -= len(faulted)
         if self.issues:
             T.insert(self.conn, T.QUARANTINE,
-                         store.frame(self._quarantine_rows(), store.QUARANTINE_SCHEMA))
+                     store.frame(self._quarantine_rows(), store.QUARANTINE_SCHEMA))
             self.issues = []
 
     def _quarantine_rows(self) -> list[dict[str, object]]:
