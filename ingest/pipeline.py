@@ -431,7 +431,7 @@ class _FileLoad:
         stored game line or deals this version changed, to be rescored."""
         dropped = self.versions.dropped()
         if dropped:
-            store.insert(self.conn, T.QUARANTINE, store.frame(
+            T.insert(self.conn, T.QUARANTINE, store.frame(
                 [_quarantine_row(_merged(dropped), self.now)], store.QUARANTINE_SCHEMA))
             self.report.issues[:0] = dropped[:KEEP_ISSUES]
         self.report.dropped = len(dropped) or self.versions.dropped_deals
@@ -441,7 +441,7 @@ class _FileLoad:
     def flush(self) -> None:
         fresh = self._sort_deals()
         if self.games:
-            store.insert(self.conn, T.GAMES, _games_frame(self.games))
+            T.insert(self.conn, T.GAMES, _games_frame(self.games))
             self.report.games.update(a.record.game_id for a in self.games)
         if fresh:
             self.staging.add(T.DEALS, _deals_frame(fresh))
@@ -465,13 +465,13 @@ class _FileLoad:
                    for a in self.repaired if (r := a.raw).repairs
                    for d in (a.record,) if isinstance(d, DealBase) for fix in r.repairs]
         if repairs:
-            store.insert(self.conn, store.REPAIRS, store.frame(repairs, store.REPAIRS_SCHEMA))
+            T.insert(self.conn, store.REPAIRS, store.frame(repairs, store.REPAIRS_SCHEMA))
         self.repaired = []
         if self.issues:
             rows = self._quarantine_rows()
             if rows:
-                store.insert(self.conn, T.QUARANTINE,
-                             store.frame(rows, store.QUARANTINE_SCHEMA))
+                T.insert(self.conn, T.QUARANTINE,
+                         store.frame(rows, store.QUARANTINE_SCHEMA))
         self.report.stored += len(self.games) + len(fresh)
         self.games, self.deals, self.issues = [], [], []
 
@@ -493,8 +493,8 @@ class _FileLoad:
         store.delete_deals(self.conn, faulted)
         self.report.stored -= len(faulted)
         if self.issues:
-            store.insert(self.conn, T.QUARANTINE,
-                         store.frame(self._quarantine_rows(), store.QUARANTINE_SCHEMA))
+            T.insert(self.conn, T.QUARANTINE,
+                     store.frame(self._quarantine_rows(), store.QUARANTINE_SCHEMA))
             self.issues = []
 
     def _quarantine_rows(self) -> list[dict[str, object]]:

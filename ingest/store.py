@@ -2,8 +2,9 @@
 
 Tables come from ``model.variants.tables()``: the stable tables of records.md section 2, each
 variant's ``deals_<variant>`` and the bookkeeping table ``rescore_pending``. Rows go in as polars
-frames with an explicit schema, through Arrow, by column name; every value is bound, never spliced
-into SQL. Table names are constants.
+frames with an explicit schema, by column name, through ``model.tables.insert`` (or, a file's
+staged rows, :class:`Staging`); every value is bound, never spliced into SQL. Table names are
+constants.
 """
 
 from __future__ import annotations
@@ -39,30 +40,6 @@ RAW_LIMIT = 64 << 10
 cut is said): a 50 MB value must not be copied into the database, nor into memory again."""
 MESSAGE_LIMIT = 2_000
 """Characters of an issue's message kept in ``quarantine.message``."""
-
-
-SMALL_ROWS = 256
-"""Rows at most inserted with their columns bound as lists (:func:`insert`): one statement of
-about 0.5 ms, where an Arrow scan costs four statements of DuckDB's relation layer (about 3 ms
-in all), which weighs on every small file (``bench bridge``, "LIN files")."""
-
-
-def insert(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:
-    """``model.tables.insert`` (append ``frame`` by column name, every value bound), the one
-    way ingest adds rows; a small frame's columns are bound as lists."""
-    if frame.height == 0 or frame.height > SMALL_ROWS:
-        return T.insert(conn, table, frame)
-    bind_rows(conn, table, {name: frame[name].to_list() for name in frame.columns})
-    return frame.height
-
-
-def bind_rows(conn: duckdb.DuckDBPyConnection, table: str,
-              columns: dict[str, list[object]]) -> None:
-    """Append rows given as equally long lists per column name, bound as parameters, in one
-    statement (the names are the table's own columns, never data)."""
-    names = ", ".join(f'"{name}"' for name in columns)
-    values = ", ".join(f"unnest(${k})" for k in range(1, len(columns) + 1))
-    conn.execute(f"INSERT INTO {table} ({names}) SELECT {values}", list(columns.values()))
 
 
 def bounded(text: str, limit: int) -> str:
@@ -269,13 +246,13 @@ def log_ingest(conn: duckdb.DuckDBPyConnection, log: dict[str, object],
     (the records this read found stored already are its duplicates). ``new_source``: no
     version of the source was logged before (:func:`log_state`), so there is no row to update."""
     if new_source:
-        insert(conn, T.INGEST_LOG, frame([log], INGEST_LOG_SCHEMA))
+        T.insert(conn, T.INGEST_LOG, frame([log], INGEST_LOG_SCHEMA))
         return
     rows = conn.execute(
         f"SELECT records, stored FROM {T.INGEST_LOG} WHERE source = ? AND sha256 = ?",
         [log["source"], log["sha256"]]).fetchall()
     if not rows:
-        insert(conn, T.INGEST_LOG, frame([log], INGEST_LOG_SCHEMA))
+        T.insert(conn, T.INGEST_LOG, frame([log], INGEST_LOG_SCHEMA))
         return
     records = int(log["records"])  # type: ignore[call-overload]
     stored = min(records - int(log["quarantined"]),  # type: ignore[call-overload]
@@ -607,11 +584,12 @@ class Staging:
                          self.held_with(T.DEALS, games))
 
     def load(self, conn: duckdb.DuckDBPyConnection, group: Group | None = None) -> None:
-        """Insert every staged table (by column name) into the database, one statement each.
-        In a ``group``, the settings of a large load stay lowered until the group ends (once
-        per group: setting ``threads`` restarts DuckDB's threads)."""
-        tables = [*self.held, *(t for t in self.files if t not in self.held)]
-        if not tables:
+        """Insert every staged table (by column name) into the database, one statement each
+        (a table's rows of at most ``model.tables.SMALL_ROWS`` bound as lists, read as its
+        declared columns). In a ``group``, the settings of a large load stay lowered until the
+        group ends (once per group: setting ``threads`` restarts DuckDB's threads)."""
+        names = [*self.held, *(t for t in self.files if t not in self.held)]
+        if not names:
             return
         held = sum(t.nbytes for pieces in self.held.values() for t in pieces)
         if self.files or held >= LOAD_SETTINGS_FROM:
@@ -619,13 +597,12 @@ class Staging:
                 lower(conn, self._saved)
             else:
                 group.lower()
-        for table in tables:
+        for table in names:
             staged = []
             if table in self.held:
-                rows = _stack(self.held[table])
-                if rows.num_rows <= SMALL_ROWS:  # a small file's rows, bound
-                    bind_rows(conn, table, rows.to_pydict())
-                else:
+                rows, declared = _stack(self.held[table]), tables().get(table)
+                if rows.num_rows > T.SMALL_ROWS or declared is None or not T.bind_rows(
+                        conn, table, rows.to_pydict(), declared.columns):  # a small file's
                     staged.append(conn.from_arrow(rows))
             if table in self.files:
                 staged.append(conn.read_parquet(self.files[table]))

@@ -342,14 +342,14 @@ def read_deals(v: Variant, game: GameBase, records: list[str],
 
 
 def int_range(dtype: object) -> tuple[int, int] | None:
-    """The values an integer column holds (``None`` for other columns)."""
-    if isinstance(dtype, type) and issubclass(dtype, pl.DataType):
-        dtype = dtype()
-    if not isinstance(dtype, pl.DataType) or not dtype.is_integer():
+    """The values an integer column holds (``None`` for other columns); a polars type or its
+    class (the range is the class's)."""
+    kind = dtype if isinstance(dtype, type) else type(dtype)
+    if not issubclass(kind, pl.DataType) or not kind.is_integer():
         return None
     bits: int = {"Int8": 8, "Int16": 16, "Int32": 32, "UInt8": 8, "UInt16": 16,
-                 "UInt32": 32}.get(type(dtype).__name__, 64)
-    if dtype.is_signed_integer():
+                 "UInt32": 32}.get(kind.__name__, 64)
+    if kind.is_signed_integer():
         return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
     return 0, (1 << bits) - 1
 
@@ -365,26 +365,18 @@ def too_wide(row: dict[str, object], schema: Mapping[str, Any]) -> str | None:
     return "; ".join(bad) or None
 
 
-_BOUNDED: dict[int, tuple[Mapping[str, Any], tuple[tuple[str, Any], ...],
-                          dict[str, tuple[int, int]]]] = {}
-"""The integer columns of the frame schemas met, by the schema's identity, with the schema (kept,
-so its identity is not reused while remembered) and its columns when met (a schema changed
-since is worked out again); at most ``_KEPT``. ``Variant.table.columns`` is one mapping for
-good; hashing polars types would cost more than the check itself."""
-_KEPT = 64
-
-
 def integer_columns(schema: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
-    """The integer columns of ``schema`` with the values each holds, worked out once per schema."""
-    items = tuple(schema.items())
-    known = _BOUNDED.get(id(schema))
-    if known is not None and known[0] is schema and known[1] == items:
-        return known[2]
-    if len(_BOUNDED) >= _KEPT:
-        _BOUNDED.clear()
-    columns = {name: bounds for name, dtype in items if (bounds := int_range(dtype)) is not None}
-    _BOUNDED[id(schema)] = (schema, items, columns)
-    return columns
+    """The integer columns of ``schema`` with the values each holds, worked out once per set of
+    column names and types (cached by each column's polars class: an integer type's range is
+    its class's, and a class hashes at once, where hashing a polars type instance costs more
+    than the check). Read only: the dict is shared."""
+    return _integer_columns(tuple((name, kind if isinstance(kind, type) else type(kind))
+                                  for name, kind in schema.items()))
+
+
+@lru_cache(maxsize=256)
+def _integer_columns(kinds: tuple[tuple[str, type], ...]) -> dict[str, tuple[int, int]]:
+    return {name: bounds for name, kind in kinds if (bounds := int_range(kind)) is not None}
 
 
 def problem_message(problems: list[Problem]) -> str:

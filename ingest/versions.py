@@ -82,7 +82,7 @@ class Versions:
                         if source in self.lineage else "")
 
     def _record(self, change: str, key: str, line: int, record: str) -> None:
-        store.insert(self.conn, T.SUPERSEDED, store.frame([{
+        T.insert(self.conn, T.SUPERSEDED, store.frame([{
             "source": self.source, "version": self.sha256, "previous": self.previous,
             "change": change, "record_key": key, "line": line, "record": record,
             "ingested_at": self.now}], T.TABLES[T.SUPERSEDED].schema))

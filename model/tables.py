@@ -21,12 +21,13 @@ smaller (docs/ingest.md "Speed").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import duckdb
 import polars as pl
 
-from model.schema import Table
+from model.schema import Table, sql_type
 
 GAMES = "games"
 DEALS = "deals"
@@ -159,11 +160,79 @@ def over_rows(rows: duckdb.DuckDBPyRelation, name: str, sql: str) -> list[tuple[
     return [] if found is None else found.fetchall()
 
 
+SMALL_ROWS = 256
+"""Rows at most inserted with their columns bound as lists (:func:`bind_rows`): one statement of
+about 0.5-1.5 ms, where an Arrow scan costs four statements of DuckDB's relation layer (about
+3 ms in all), which weighs on every small file (``bench bridge``, "LIN files")."""
+
+
 def insert(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:
-    """Append ``frame`` to ``table`` by column name through Arrow (missing columns are null;
-    values are bound, never spliced into SQL). The one way rows enter the stable tables."""
+    """Append ``frame`` to ``table`` by column name (missing columns are null; values are bound,
+    never spliced into SQL). The one way rows enter the tables: a frame of at most
+    :data:`SMALL_ROWS` rows as bound lists (:func:`bind_rows`), a larger one (or one with a
+    column type :func:`bind_rows` does not name) through Arrow (:func:`scan_rows`); both store
+    the same rows (tests/model/test_tables_insert.py)."""
     if frame.height == 0:
         return 0
+    if frame.height > SMALL_ROWS or not bind_rows(
+            conn, table, {name: frame.get_column(name).to_list() for name in frame.columns},
+            dict(zip(frame.columns, frame.dtypes, strict=True))):
+        scan_rows(conn, table, frame)
+    return frame.height
+
+
+def scan_rows(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> None:
+    """Append ``frame`` by column name through an Arrow scan of it."""
     over_rows(conn.from_arrow(frame.to_arrow()), "_trickbook_rows",
               f"INSERT INTO {table} BY NAME SELECT * FROM _trickbook_rows")
-    return frame.height
+
+
+def bind_rows(conn: duckdb.DuckDBPyConnection, table: str,
+              columns: Mapping[str, list[Any]], types: Mapping[str, pl.DataType]) -> bool:
+    """Append rows given as equally long lists per column name, in one statement, each list
+    bound as a parameter and read as the Arrow scan of a frame of ``types`` reads its column
+    (:func:`bound_cast`); the insert then casts it to the table's column alike. False, with
+    nothing written, when a column has no type in ``types`` or one without a DuckDB name
+    (``model.schema.sql_type``): the caller scans the rows through Arrow.
+
+    A column whose values are all null is left out (unless every one is): it is null all the
+    same, as no table declares a default, and each column the statement does not bind saves it
+    a parameter, an ``unnest`` and the conversion of its values. The names are the frame's
+    columns, never data."""
+    kept = [name for name, values in columns.items() if any(v is not None for v in values)]
+    if not kept:
+        kept = list(columns)[:1]
+    try:
+        casts = [bound_cast(types[name]) for name in kept]
+    except (KeyError, TypeError):
+        return False
+    names = ", ".join(f'"{name}"' for name in kept)
+    values = ", ".join(f"unnest(${k}){cast}" for k, cast in enumerate(casts, 1))
+    conn.execute(f"INSERT INTO {table} ({names}) SELECT {values}", [columns[n] for n in kept])
+    return True
+
+
+_READ_EXACTLY = (pl.String, pl.Enum, pl.Categorical, pl.Boolean, pl.Float64, pl.Date, pl.Null)
+
+
+def bound_cast(dtype: pl.DataType) -> str:
+    """The cast (``::FLOAT``) that makes DuckDB read a bound list of a ``dtype`` column's Python
+    values as the Arrow scan reads the column, or ``""`` when none is needed.
+
+    DuckDB types a bound list by its values, not by the table: a ``str`` as ``VARCHAR``, a
+    ``bool`` as ``BOOLEAN``, a ``float`` as ``DOUBLE``, an ``int`` as the narrowest integer
+    type holding the list's values, a ``datetime`` as ``TIMESTAMP`` (``TIMESTAMPTZ`` when it
+    has a zone), a ``date`` as ``DATE``, ``None`` as ``NULL``. For a column of text, an enum,
+    flags, ``Float64``, any integer type, dates, microsecond timestamps, or lists of these, that
+    reading holds the values exactly and the insert's cast to the table's column gives what it
+    gives the Arrow scan's (tests/model/test_tables_insert.py, on every declared table). Any
+    other type is cast to its own DuckDB type: a ``Float32`` column's values, read as
+    ``DOUBLE``, would be written to text with all their binary digits. TypeError when the
+    type has no DuckDB name."""
+    if isinstance(dtype, pl.List):
+        inner = dtype.inner if isinstance(dtype.inner, pl.DataType) else dtype.inner()
+        return bound_cast(inner) and f"::{sql_type(dtype)}"
+    if (isinstance(dtype, _READ_EXACTLY) or dtype.is_integer()
+            or (isinstance(dtype, pl.Datetime) and dtype.time_unit == "us")):
+        return ""
+    return f"::{sql_type(dtype)}"

@@ -32,7 +32,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from ingest import store
+from model.tables import insert
 from model.variant import Variant
 from model.variants import variant as lookup
 from model.views import outcomes
@@ -294,8 +294,8 @@ def store_study(db: Path, s: Study) -> None:
         for table in TABLES:
             conn.execute(table.ddl)
         conn.execute("BEGIN")
-        store.insert(conn, BALANCE_RUNS, pl.DataFrame([s.runs_row]))
-        store.insert(conn, BALANCE_METRICS,
+        insert(conn, BALANCE_RUNS, pl.DataFrame([s.runs_row]))
+        insert(conn, BALANCE_METRICS,
                      s.metrics.with_columns(run_id=pl.lit(s.run_id)))
         conn.execute("COMMIT")
     finally:

@@ -170,7 +170,7 @@ class DbSink:
             finally:
                 self.conn.unregister("_sim_ids")
             for table, frame in tables.items():
-                store.insert(self.conn, table, frame)
+                T.insert(self.conn, table, frame)
             store.mark_pending(self.conn, ids)
             players.register(self.conn, ids)
             self._log(tables[T.DEALS], ids)

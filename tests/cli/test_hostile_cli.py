@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 import scoring.registry
 from ingest import store
+from model import tables
 from tests.ingest.conftest import ROOT, SAMPLES
 from tests.ingest.fakes import FakeSettlement, fake_settlements
 from trickbook.cli import app
@@ -102,14 +103,14 @@ def test_ingest_waits_for_the_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 def test_full_disk_at_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = store.insert
+    real = tables.insert
 
     def insert(conn: duckdb.DuckDBPyConnection, table: str, rows: object) -> int:
         if table == "ingest_log":
             raise OSError(28, "No space left on device")
         return real(conn, table, rows)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "insert", insert)
+    monkeypatch.setattr(tables, "insert", insert)
     result = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db",
                                  str(tmp_path / "t.duckdb")])
     assert result.exit_code == 1

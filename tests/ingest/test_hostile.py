@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from ingest import jsonl, store
 from ingest.pipeline import FileReport, ingest_paths
 from ingest.source import Issue, Raw
+from model import tables
 from model.problems import Code
 from tests.ingest.conftest import SAMPLES
 from tests.ingest.fakes import FakeSettlement, fake_scorer
@@ -220,7 +221,7 @@ def test_db_naming_an_existing_non_duckdb_file(tmp_path: Path, name: str) -> Non
 
 def test_full_disk_at_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "t.duckdb"
-    real = store.insert
+    real = tables.insert
     calls = {"n": 0}
 
     def insert(conn: duckdb.DuckDBPyConnection, table: str, rows: object) -> None:
@@ -230,7 +231,7 @@ def test_full_disk_at_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
                 raise OSError(28, "No space left on device")
         real(conn, table, rows)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "insert", insert)
+    monkeypatch.setattr(tables, "insert", insert)
     first, second = ingest(db, SAMPLES / "league.jsonl", SAMPLES / "bad-lines.jsonl")
     assert first.failed and "No space left on device" in first.failed
     assert first.stored == 0 and first.records == 0
