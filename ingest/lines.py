@@ -85,7 +85,6 @@ class PlainLines(Sequence[tuple[int, str]]):
         return int(self.ends[-1] - self.starts[0]) - len(self) + 1
 
 
-
 def plain_spans(data: bytes, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray] | None:
     """Where the lines of ``data[lo:hi]`` start and end, when they are plain (ASCII, no
     ``"\\r"``, each starting with ``{``); ``None`` otherwise."""
