@@ -36,7 +36,7 @@ WHISTS_COLUMNS: dict[str, pl.DataType] = {
 
 
 WHISTS_TABLE = Table("whists", WHISTS_COLUMNS, required=("amount",),
-                     key=("game_id", "deal_no", "writer", "against"))
+                     key=("game_id", "deal_no", "writer", "against"), indexed=False)
 """The pulya's pairwise whist columns (records.md 2): whists the writer wrote this deal against
 that player."""
 WHISTS = WHISTS_TABLE.schema
