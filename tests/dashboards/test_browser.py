@@ -301,13 +301,26 @@ def _expect():
     return pytest.importorskip("playwright.sync_api").expect
 
 
-def _pick(page, label: str, value: str, where: str = "stSidebar") -> None:
+def _pick(page, label: str, value: str, where: str = "stSidebar", tries: int = 5) -> None:
     """Choose ``value`` in the select box ``label`` (of the sidebar, or ``stMain``) and wait for
-    the rerun."""
+    the rerun. A rerun still under way (the one an earlier choice started) can draw the box
+    again while its list is open, which closes the list: the box is then opened again."""
+    error = pytest.importorskip("playwright.sync_api").Error
     box = page.locator(f"[data-testid='{where}']").get_by_role("combobox", name=label)
-    _expect()(box).to_have_count(1, timeout=TIMEOUT_MS)  # not while a rerun draws it twice
-    box.click()
-    page.get_by_role("option", name=value, exact=True).click()
+    option = page.get_by_role("option", name=value, exact=True)
+    for _ in range(tries):
+        _settle(page)
+        _expect()(box).to_have_count(1, timeout=TIMEOUT_MS)  # not while a rerun draws it twice
+        try:
+            box.click()
+            option.click(timeout=TIMEOUT_MS // 4)
+            break
+        except error:  # the list closed before the choice: open the box again
+            page.keyboard.press("Escape")
+    else:
+        shown = page.get_by_role("option").all_inner_texts()
+        raise AssertionError(f"{value!r} could not be chosen in {label!r} in {tries} tries "
+                             f"(the list showed {shown!r})")
     _expect()(box).to_have_value(value, timeout=TIMEOUT_MS)
     _settle(page)
 
