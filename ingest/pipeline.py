@@ -486,8 +486,9 @@ class _FileLoad:
         read: dict[tuple[str, str], DealBase] = {}  # deals read, for the next games
         judged = GameVerdicts()
         for gid, deals in store.game_deals(self.conn, checked).items():
-            game, v, _ = checked[gid]
-            for no, issue in game_issues(self.report.source, game, v, deals, read, judged):
+            game, v, canonical = checked[gid]
+            for no, issue in game_issues(self.report.source, game, v, deals, read, judged,
+                                         canonical):
                 faulted.append((gid, no))
                 self.issue(issue)
         store.delete_deals(self.conn, faulted)

@@ -597,10 +597,11 @@ class Staging:
                 lower(conn, self._saved)
             else:
                 group.lower()
+        known = tables()
         for table in names:
             staged = []
             if table in self.held:
-                rows, declared = _stack(self.held[table]), tables().get(table)
+                rows, declared = _stack(self.held[table]), known.get(table)
                 if rows.num_rows > T.SMALL_ROWS or declared is None or not T.bind_rows(
                         conn, table, rows.to_pydict(), declared.columns):  # a small file's
                     staged.append(conn.from_arrow(rows))

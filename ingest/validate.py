@@ -261,20 +261,22 @@ class Validator:
 def game_issues(source: str, game: GameBase, v: Variant,
                 deals: list[tuple[int, str, int, str]],
                 read: dict[tuple[str, str], DealBase] | None = None,
-                judged: GameVerdicts | None = None) -> list[tuple[int, Issue]]:
+                judged: GameVerdicts | None = None,
+                canonical: str | None = None) -> list[tuple[int, Issue]]:
     """``v.check_game`` over a game's stored deals in order (``(deal_no, source, line, record)``,
     ``store.game_deals``): the problems of the deals read from ``source``, as (deal_no, issue).
     A deal of another source is not this file's to quarantine; it stays as stored. ``read``
     keeps the deals read for the next game (:func:`read_deals`); ``judged`` the check's
-    verdicts, for a game whose content and deals are another's but for the game id."""
+    verdicts, for a game whose content and deals are another's but for the game id;
+    ``canonical`` the game's canonical JSON, where the caller has it."""
     if v.check_game is None or not deals:
         return []
     records = [record for _, _, _, record in deals]
-    key = None if judged is None else judged.key(game, v, records)
-    found = None if key is None or judged is None else judged.get(key)
+    key = None if judged is None else judged.key(game, v, records, canonical)
+    found = None if judged is None or key is None else judged.get(key)
     if found is None:
         found = v.check_game(game, read_deals(v, game, records, {} if read is None else read))
-        if key is not None and judged is not None:
+        if judged is not None and key is not None:
             judged.put(key, found)
     origin = {no: (src, line, record) for no, src, line, record in deals}
     out = []
@@ -292,9 +294,12 @@ class GameVerdicts(dict[bytes, list[tuple[int, Problem]]]):
     no more than a deal rule does (``ingest/sheets.py``), so games that differ only in their
     id have the same problems. At most ``READ_KEPT`` (then it starts again)."""
 
-    def key(self, game: GameBase, v: Variant, records: list[str]) -> bytes | None:
+    def key(self, game: GameBase, v: Variant, records: list[str],
+            canonical: str | None = None) -> bytes | None:
+        """The digest of ``game`` (its canonical JSON ``canonical``, written here when not
+        given) and its deals' ``records``, or None where the id is not once in the game's text."""
         own = id_field(game.game_id)
-        text = canonical_json(game)
+        text = canonical_json(game) if canonical is None else canonical
         if text.count(own) != 1:
             return None
         h = hashlib.blake2b(digest_size=16)
