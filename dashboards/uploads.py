@@ -1,9 +1,9 @@
 """The Upload page's one door into ingest: save uploaded files, then ``ingest_paths``.
 
-This is the single place where the dashboards import ``ingest`` (docs/dashboards.md, "Dependency
-direction"): everything else reads the stable tables only. Uploads are data from outside: the name
-is reduced to a safe file name prefixed with the content's hash (so no upload overwrites
-another), the size is bounded (``TRICKBOOK_UPLOAD_MAX_MB``, default 20 MB),
+It writes through the one ingest entry point, as the Entry page does (docs/dashboards.md,
+"Dependency direction"); the other pages read the stable tables only. Uploads are data from
+outside: the name is reduced to a safe file name prefixed with the content's hash (so no upload
+overwrites another), the size is bounded (``TRICKBOOK_UPLOAD_MAX_MB``, default 20 MB),
 and a file that is not text (a NUL byte or invalid UTF-8 in its first 64 KiB) is refused before
 ingest sees it. A refused file changes nothing in the database.
 """
@@ -25,6 +25,8 @@ import duckdb
 
 from dashboards.db import is_lock_error, release, retry_time
 from dashboards.text import without_paths
+from ingest.pipeline import ingest_paths
+from scoring.store import score_pending
 
 T = TypeVar("T")
 UPLOAD_MAX_ENV = "TRICKBOOK_UPLOAD_MAX_MB"
@@ -180,9 +182,6 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
         saved.append(target)
         results[name] = UploadResult(name, str(target))
     if saved:
-        from ingest.pipeline import ingest_paths  # the one ingest entry point (module docstring)
-        from scoring.store import score_pending
-
         try:
             reports = retrying(lambda: ingest_paths(saved, db_path, score=score_pending,
                                                      replace=replace))

@@ -18,6 +18,7 @@ import json
 import multiprocessing as mp
 import os
 import signal
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
@@ -411,8 +412,6 @@ class _GracefulStop:
         self.requested = True
 
     def __enter__(self) -> _GracefulStop:
-        import threading
-
         if threading.current_thread() is threading.main_thread():
             self.previous = signal.signal(signal.SIGINT, self._handler)
         return self
