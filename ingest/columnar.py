@@ -37,9 +37,10 @@ import polars as pl
 
 from ingest.jsonl import too_deep
 from ingest.sheets import DEALS_COLUMNS, Taken, deal_columns
-from ingest.validate import MAX_DEAL_NO, Validator, integer_columns
+from ingest.validate import MAX_DEAL_NO, Validator
 from model.base import DealBase, GameBase
 from model.identity import canonical_json, canonical_json_read, canonical_reader, deal_keys
+from model.schema import integer_ranges
 from model.variant import Variant
 from model.variants import REGISTERED
 
@@ -183,7 +184,7 @@ def fits(rows: Sequence[dict[str, object] | None], schema: dict[str, Any]) -> np
     """Whether each row fits the integer columns of ``schema`` (``validate.too_wide``, column
     by column); a missing row does not fit."""
     ok = np.array([r is not None for r in rows], dtype=bool)
-    bounded = integer_columns(schema)
+    bounded = integer_ranges(schema)
     if not bounded:
         return ok
     present = [r if r is not None else {} for r in rows]

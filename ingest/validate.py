@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import polars as pl
 from pydantic import ValidationError
 
 from ingest.jsonl import quote
@@ -252,7 +251,7 @@ class Validator:
         if problems:
             return self._issue(raw, problems[0].code, problem_message(problems))
         row = v.deal_row(game, deal)
-        wide = too_wide(row, v.table.columns)  # the table's own mapping: one identity
+        wide = too_wide(row, v.table.integer_ranges)
         if wide:
             return self._issue(raw, Code.SCHEMA, wide)
         return Accepted(raw, deal, game, v, canonical_json(deal), row=row)
@@ -346,42 +345,16 @@ def read_deals(v: Variant, game: GameBase, records: list[str],
     return out
 
 
-def int_range(dtype: object) -> tuple[int, int] | None:
-    """The values an integer column holds (``None`` for other columns); a polars type or its
-    class (the range is the class's)."""
-    kind = dtype if isinstance(dtype, type) else type(dtype)
-    if not issubclass(kind, pl.DataType) or not kind.is_integer():
-        return None
-    bits: int = {"Int8": 8, "Int16": 16, "Int32": 32, "UInt8": 8, "UInt16": 16,
-                 "UInt32": 32}.get(kind.__name__, 64)
-    if kind.is_signed_integer():
-        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-    return 0, (1 << bits) - 1
-
-
-def too_wide(row: dict[str, object], schema: Mapping[str, Any]) -> str | None:
-    """Why ``row`` does not fit its frame's integer columns (a number a reader took from a
-    file, such as a bridge board of 2**31), or ``None``."""
+def too_wide(row: dict[str, object], ranges: Mapping[str, tuple[int, int]]) -> str | None:
+    """Why ``row`` does not fit the ``ranges`` of its frame's integer columns
+    (``Table.integer_ranges``; a number a reader took from a file, such as a bridge board of
+    2**31), or ``None``."""
     bad = []
-    for name, bounds in integer_columns(schema).items():
+    for name, bounds in ranges.items():
         value = row.get(name)
         if isinstance(value, int) and not bounds[0] <= value <= bounds[1]:
             bad.append(f"{name}: {shown(value)} is out of range ({bounds[0]}..{bounds[1]})")
     return "; ".join(bad) or None
-
-
-def integer_columns(schema: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
-    """The integer columns of ``schema`` with the values each holds, worked out once per set of
-    column names and types (cached by each column's polars class: an integer type's range is
-    its class's, and a class hashes at once, where hashing a polars type instance costs more
-    than the check). Read only: the dict is shared."""
-    return _integer_columns(tuple((name, kind if isinstance(kind, type) else type(kind))
-                                  for name, kind in schema.items()))
-
-
-@lru_cache(maxsize=256)
-def _integer_columns(kinds: tuple[tuple[str, type], ...]) -> dict[str, tuple[int, int]]:
-    return {name: bounds for name, kind in kinds if (bounds := int_range(kind)) is not None}
 
 
 def problem_message(problems: list[Problem]) -> str:

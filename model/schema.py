@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 import polars as pl
 
@@ -104,6 +105,11 @@ class Table:
             text += " USING COMPRESSION zstd"
         return text
 
+    @cached_property
+    def integer_ranges(self) -> dict[str, tuple[int, int]]:
+        """:func:`integer_ranges` of the columns, worked out once per table (read only)."""
+        return integer_ranges(self.columns)
+
     def check_key(self, frame: pl.DataFrame) -> None:
         """Refuse ``frame`` when two of its rows share the table's key (what the PRIMARY KEY
         refuses; a frame holds whole games, whose earlier rows are deleted before it is
@@ -113,3 +119,30 @@ class Table:
 
     def empty(self) -> pl.DataFrame:
         return pl.DataFrame(schema=self.schema)
+
+
+def int_range(dtype: object) -> tuple[int, int] | None:
+    """The values an integer column holds (``None`` for other columns); a polars type or its
+    class (the range is the class's)."""
+    kind = dtype if isinstance(dtype, type) else type(dtype)
+    if not issubclass(kind, pl.DataType) or not kind.is_integer():
+        return None
+    bits: int = {"Int8": 8, "Int16": 16, "Int32": 32, "UInt8": 8, "UInt16": 16,
+                 "UInt32": 32}.get(kind.__name__, 64)
+    if kind.is_signed_integer():
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+def integer_ranges(columns: Mapping[str, object]) -> dict[str, tuple[int, int]]:
+    """The integer columns of ``columns`` with the values each holds, worked out once per set of
+    column names and types (cached by each column's polars class: an integer type's range is
+    its class's, and a class hashes at once, where hashing a polars type instance costs more
+    than the check). Read only: the dict is shared."""
+    return _integer_ranges(tuple((name, kind if isinstance(kind, type) else type(kind))
+                                 for name, kind in columns.items()))
+
+
+@lru_cache(maxsize=256)
+def _integer_ranges(kinds: tuple[tuple[str, type], ...]) -> dict[str, tuple[int, int]]:
+    return {name: bounds for name, kind in kinds if (bounds := int_range(kind)) is not None}

@@ -29,6 +29,7 @@ from ingest.source import Issue
 from ingest.validate import Accepted, Validator, too_wide
 from model.identity import canonical
 from model.problems import Code
+from model.schema import integer_ranges
 from model.variants import names
 from sim.drivers import SIMULATED
 from sim.run import Plan, simulate
@@ -312,7 +313,7 @@ def test_fits_is_too_wide_column_by_column(rows: list[dict[str, Any] | None]) ->
     """``columnar.fits`` says of each row what ``validate.too_wide`` says (a missing row never
     fits): the integer ranges of a Int32, UInt8 and a text column."""
     schema = {"a": pl.Int32(), "b": pl.UInt8(), "c": pl.String()}
-    want = [r is not None and too_wide(r, schema) is None for r in rows]
+    want = [r is not None and too_wide(r, integer_ranges(schema)) is None for r in rows]
     assert columnar.fits(rows, schema).tolist() == want
 
 

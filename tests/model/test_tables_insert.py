@@ -17,9 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest.validate import int_range
 from model import variants
-from model.schema import Table
+from model.schema import Table, int_range
 from model.tables import SMALL_ROWS, bind_rows, insert, scan_rows
 from scoring import registry
 
