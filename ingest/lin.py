@@ -78,6 +78,9 @@ KEYS = frozenset({
 """The keys of BBO's LIN files. A pair whose key is not one of them means the stream is out of
 step (a ``|`` missing or doubled): the reader skips one part and so steps back in. An unknown
 two-letter key is taken as a key when a known key follows its value."""
+IN_BOARD = KEYS - {"qx", "md", "pn", "pw", "vg", "rs", "ah"}
+"""Keys that, inside a board, are only the board's pairs (:func:`_take`): they neither open a
+board nor change the file's header or names."""
 
 
 def _unknown_key(key: str, parts: list[str], i: int) -> bool:
@@ -93,23 +96,28 @@ def pairs(text: str) -> Iterator[tuple[str, str, int]]:
     """``(key, value, line)`` of every ``key|value|`` pair; where the stream is out of step
     (a part that is not a LIN key where a key is due), ``("", part, line)`` for the skipped part,
     and the pairs go on from the next part (one missing ``|`` costs the board it is in, not the
-    rest of the file)."""
+    rest of the file). Most keys are written bare (``pc``): they are looked up as they are, and
+    a part's line ends are counted only where it holds one."""
     parts = text.split("|")
     line = 1
     i = 0
-    while i < len(parts) - 1:
-        key_raw = parts[i]
-        line += key_raw.count("\n")
-        key = key_raw.strip().lower()
-        if key not in KEYS and not _unknown_key(key, parts, i):
-            yield "", key_raw, line
-            i += 1
-            continue
+    last = len(parts) - 1
+    while i < last:
+        key = key_raw = parts[i]
+        if key_raw not in KEYS:
+            if "\n" in key_raw:
+                line += key_raw.count("\n")
+            key = key_raw.strip().lower()
+            if key not in KEYS and not _unknown_key(key, parts, i):
+                yield "", key_raw, line
+                i += 1
+                continue
         value = parts[i + 1]
         yield key, value, line
-        line += value.count("\n")
+        if "\n" in value:
+            line += value.count("\n")
         i += 2
-    if i == len(parts) - 1 and parts[i].strip():
+    if i == last and parts[i].strip():
         yield "", parts[i], line + parts[i].count("\n")
 
 
@@ -161,6 +169,9 @@ class Boards:
 
     def read(self, text: str) -> Boards:
         for key, value, line in pairs(text):
+            if key in IN_BOARD and self.cur is not None:  # most pairs: a card, a call, pg
+                _take(self.cur, key, value, self.header)
+                continue
             if not key:
                 self._out_of_step(value, line)
                 continue
@@ -211,7 +222,11 @@ def _take(cur: Board, key: str, value: str, header: Header) -> None:
                               f"{MAX_VALUE:,}: the board is not read")
         value = value[:200] + f"… [{len(value) - 200:,} characters cut]"
     cur.text.append(f"{key}|{value}|")
-    if key == "qx":
+    if key == "pc":
+        cur.cards.append(value.strip())
+    elif key == "mb":
+        cur.calls.append(value.strip())
+    elif key == "qx":
         cur.qx = value.strip()
         cur.names = header.names
     elif key == "ah":
@@ -222,12 +237,8 @@ def _take(cur: Board, key: str, value: str, header: Header) -> None:
             cur.names = header.names
     elif key == "sv":
         cur.sv = value.strip()
-    elif key == "mb":
-        cur.calls.append(value.strip())
     elif key == "an" and cur.calls:
         cur.alerts[len(cur.calls) - 1] = value.strip()
-    elif key == "pc":
-        cur.cards.append(value.strip())
     elif key == "mc":
         cur.mc = value.strip()
 

@@ -8,9 +8,11 @@ import json
 
 import pytest
 from endplay.parsers import lin as endplay_lin
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bench.bench_bridge import single_tables
-from ingest.lin import READER, parse_result
+from ingest.lin import KEYS, READER, _unknown_key, pairs, parse_result
 from model.bridge.contracts import parse_contract
 from model.problems import Code
 from tests.conftest import DATA
@@ -141,3 +143,40 @@ def test_single_table_form_holds_the_same_boards(name: str) -> None:
     assert [g["players"] for g in parts if g["record"] == "game"] == [
         g["players"] for g in whole if g["record"] == "game"]
     assert len(endplay_lin.loads(single.replace("\n", ""))) == single.count("pn|")
+
+
+def _walked(text: str) -> list[tuple[str, str, int]]:
+    """The pairs of a LIN stream by the plain walk of the reader's docstring: every part's line
+    ends counted, every key stripped and lowered before it is looked up."""
+    parts, out, line, i = text.split("|"), [], 1, 0
+    while i < len(parts) - 1:
+        line += parts[i].count("\n")
+        key = parts[i].strip().lower()
+        if key not in KEYS and not _unknown_key(key, parts, i):
+            out.append(("", parts[i], line))
+            i += 1
+            continue
+        out.append((key, parts[i + 1], line))
+        line += parts[i + 1].count("\n")
+        i += 2
+    if i == len(parts) - 1 and parts[i].strip():
+        out.append(("", parts[i], line + parts[i].count("\n")))
+    return out
+
+
+_PART = st.one_of(
+    st.sampled_from(sorted(KEYS)),
+    st.builds(lambda k, pad, up: pad + (k.upper() if up else k) + pad,
+              st.sampled_from(sorted(KEYS)), st.sampled_from(["", " ", "\n", " \n "]),
+              st.booleans()),
+    st.sampled_from(["zz", "Qq", "1", "", "\n", "pg\n", "S8\nH9"]),
+    st.text(alphabet="SHDCAKQJT98 ,\n-", max_size=12))
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(_PART, max_size=30), end=st.sampled_from(["", "|", "|\n", "x"]))
+def test_pairs_read_as_the_plain_walk(parts: list[str], end: str) -> None:
+    """``lin.pairs`` (bare keys looked up as they are, line ends counted only where a part has
+    one) yields what the plain walk yields, for streams in and out of step."""
+    text = "|".join(parts) + end
+    assert list(pairs(text)) == _walked(text)
