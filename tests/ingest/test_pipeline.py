@@ -342,3 +342,20 @@ def test_values_the_tables_cannot_hold_are_quarantined(db: Path, fake: FakeSettl
     (r,) = run([p], db, fake)
     assert (r.stored, r.quarantined) == (1, 1)
     assert [(i.line, str(i.code)) for i in r.issues] == [(2, "schema")]
+
+
+def test_a_database_lacking_tables_gets_them_at_the_next_ingest(tmp_path: Path) -> None:
+    """``store.connect`` creates only the tables the catalog lacks (a database made before a
+    table was declared); the tables it has keep their rows."""
+    db = tmp_path / "older.duckdb"
+    (greek,) = ingest_paths([SAMPLES / "league.jsonl"], db)
+    conn = duckdb.connect(str(db))
+    conn.execute("DROP TABLE players; DROP TABLE player_names; DROP TABLE deals_bridge")
+    conn.close()
+    (bridge,) = ingest_paths([SAMPLES / "bridge" / "rubber-session.jsonl"], db)
+    assert greek.stored and bridge.stored and not bridge.failed
+    assert count(db, "SELECT count(*) FROM games") + count(db, "SELECT count(*) FROM deals") \
+        == greek.stored + bridge.stored
+    assert count(db, "SELECT count(*) FROM deals_bridge") \
+        == count(db, "SELECT count(*) FROM deals WHERE starts_with(variant, 'bridge')") > 0
+    assert count(db, "SELECT count(*) FROM player_names WHERE starts_with(variant, 'bridge')")
