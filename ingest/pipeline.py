@@ -59,6 +59,14 @@ PROGRESS_EVERY = 2_000
 """Records between two progress reports on the reference path (the fast path reports per batch)."""
 LOOKUP_EVERY = 2_000
 """Records of a reader (other than JSON Lines) whose games are looked up in one query."""
+FAST_FROM = 64 << 10
+"""Bytes from which a JSON Lines file goes through the fast paths (``fast``); a smaller one is
+read by the reference alone, with the same outcome (the fast paths are held to the reference's
+tables, docs/ingest.md "The fast path"). Their fixed costs per batch (frames, shapes, a
+relation or two, about 10 ms of CPU) outweigh what they save on a small file: 50 one-game
+sample files (about 12 lines each) took about 29 ms each with them and 17 ms without; files of
+Greek deals with cards and play were about even at 60 deals (67 KB) and quicker with them from
+100 (110 KB); score-sheet files from about 200 KB."""
 KEEP_ISSUES = 100
 """Issues kept in a ``FileReport`` (all of them are in the ``quarantine`` table)."""
 Stager = Callable[[duckdb.DuckDBPyConnection], store.Staging]
@@ -694,7 +702,7 @@ def _load_file(
     load = _FileLoad(conn, report, strict, replace, _tables(variants), staging)
     validator = Validator(load.stored_game if lookup is None else lookup(load.stored_game),
                           variants, changed_game=load.versions.game)
-    use_fast = fast and isinstance(reader, JsonlReader)
+    use_fast = fast and isinstance(reader, JsonlReader) and file_size(path) >= FAST_FROM
     done = 0
     own = group is None  # the file's own transaction, else its part of the group's
     group = group or store.Group(conn)
@@ -792,8 +800,9 @@ def ingest_file(
     """Read, validate and store one file in one transaction, or in ``group``'s (committed or
     rolled back by the caller, ``ingest_paths``); rescoring is the caller's.
 
-    ``fast``: JSON Lines go through the fast paths (``ingest/sheets.py`` for score-sheet
-    deals, ``ingest/columnar.py`` for the other deals) first. ``sha256``: the file's
+    ``fast``: JSON Lines of ``FAST_FROM`` bytes or more go through the fast paths
+    (``ingest/sheets.py`` for score-sheet deals, ``ingest/columnar.py`` for the other deals)
+    first. ``sha256``: the file's
     hash, when the caller has it computed meanwhile (``ingest_paths``). ``source``: the name
     the file is stored and logged under, when it is not its path (``ingest_paths``'s
     ``names``). ``reader``: in place of the file's own (a part of a file,
