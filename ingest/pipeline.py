@@ -61,12 +61,13 @@ LOOKUP_EVERY = 2_000
 """Records of a reader (other than JSON Lines) whose games are looked up in one query."""
 FAST_FROM = 64 << 10
 """Bytes from which a JSON Lines file goes through the fast paths (``fast``); a smaller one is
-read by the reference alone, with the same outcome (the fast paths are held to the reference's
-tables, docs/ingest.md "The fast path"). Their fixed costs per batch (frames, shapes, a
-relation or two, about 10 ms of CPU) outweigh what they save on a small file: 50 one-game
-sample files (about 12 lines each) took about 29 ms each with them and 17 ms without; files of
-Greek deals with cards and play were about even at 60 deals (67 KB) and quicker with them from
-100 (110 KB); score-sheet files from about 200 KB."""
+read by the reference alone (unless it is read under another source name, ``_fast_paths_pay``),
+with the same outcome (the fast paths are held to the reference's tables, docs/ingest.md "The
+fast path"). Their fixed costs per batch (frames, shapes, a relation or two, about 10 ms of
+CPU) outweigh what they save on a small file: 50 one-game sample files (about 12 lines each)
+took about 29 ms each with them and 17 ms without; files of Greek deals with cards and play were
+about even at 60 deals (67 KB) and quicker with them from 100 (110 KB); score-sheet files from
+about 200 KB."""
 KEEP_ISSUES = 100
 """Issues kept in a ``FileReport`` (all of them are in the ``quarantine`` table)."""
 Stager = Callable[[duckdb.DuckDBPyConnection], store.Staging]
@@ -702,7 +703,7 @@ def _load_file(
     load = _FileLoad(conn, report, strict, replace, _tables(variants), staging)
     validator = Validator(load.stored_game if lookup is None else lookup(load.stored_game),
                           variants, changed_game=load.versions.game)
-    use_fast = fast and isinstance(reader, JsonlReader) and file_size(path) >= FAST_FROM
+    use_fast = fast and isinstance(reader, JsonlReader) and _fast_paths_pay(path, source)
     done = 0
     own = group is None  # the file's own transaction, else its part of the group's
     group = group or store.Group(conn)
@@ -755,6 +756,13 @@ def _load_file(
         with suppress(duckdb.Error):
             load.staging.close(conn)
     return done
+
+
+def _fast_paths_pay(path: Path, source: str) -> bool:
+    """Whether a JSON Lines file goes through the fast paths: from ``FAST_FROM`` bytes on, and
+    whatever its size when it is read under a source name other than its path (``names``: the
+    reference path's records carry the path, the fast paths' the name)."""
+    return source != str(path) or file_size(path) >= FAST_FROM
 
 
 def _tables(variants: VariantLookup | None) -> Callable[[str], str]:

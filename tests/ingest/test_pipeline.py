@@ -364,8 +364,8 @@ def test_a_database_lacking_tables_gets_them_at_the_next_ingest(tmp_path: Path) 
 
 def test_a_small_jsonl_file_is_read_by_the_reference_alone(tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    """A JSON Lines file below ``FAST_FROM`` bytes does not go through the fast paths; one of
-    that size does; both give the same tables."""
+    """A JSON Lines file below ``FAST_FROM`` bytes does not go through the fast paths (unless
+    it is read under another source name); one of that size does; both give the same tables."""
     src = SAMPLES / "league.jsonl"  # score-sheet deals and deals with cards
     used: list[str] = []
     real_columnar, real_sheets = columnar.accept, sheets.accept
@@ -384,3 +384,9 @@ def test_a_small_jsonl_file_is_read_by_the_reference_alone(tmp_path: Path,
     assert (small.records, small.stored, small.duplicates, small.quarantined) == \
         (fast.records, fast.stored, fast.duplicates, fast.quarantined)
     assert snapshot(tmp_path / "small.duckdb") == snapshot(tmp_path / "fast.duckdb")
+    used.clear()  # a small file read under another name: the fast paths, which store the name
+    monkeypatch.setattr(pipeline, "FAST_FROM", src.stat().st_size + 1)
+    ingest_paths([src], tmp_path / "named.duckdb", names={src: "club-7/results"})
+    assert set(used) == {"columnar", "sheets"}
+    assert count(tmp_path / "named.duckdb",
+                 "SELECT count(*) FROM deals WHERE source <> 'club-7/results'") == 0
