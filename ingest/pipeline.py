@@ -808,9 +808,9 @@ def ingest_file(
     """Read, validate and store one file in one transaction, or in ``group``'s (committed or
     rolled back by the caller, ``ingest_paths``); rescoring is the caller's.
 
-    ``fast``: JSON Lines of ``FAST_FROM`` bytes or more go through the fast paths
-    (``ingest/sheets.py`` for score-sheet deals, ``ingest/columnar.py`` for the other deals)
-    first. ``sha256``: the file's
+    ``fast``: JSON Lines go through the fast paths (``ingest/sheets.py`` for score-sheet
+    deals, ``ingest/columnar.py`` for the other deals) first, from ``FAST_FROM`` bytes on
+    (``_fast_paths_pay``). ``sha256``: the file's
     hash, when the caller has it computed meanwhile (``ingest_paths``). ``source``: the name
     the file is stored and logged under, when it is not its path (``ingest_paths``'s
     ``names``). ``reader``: in place of the file's own (a part of a file,
