@@ -59,6 +59,15 @@ PROGRESS_EVERY = 2_000
 """Records between two progress reports on the reference path (the fast path reports per batch)."""
 LOOKUP_EVERY = 2_000
 """Records of a reader (other than JSON Lines) whose games are looked up in one query."""
+FAST_FROM = 64 << 10
+"""Bytes from which a JSON Lines file goes through the fast paths (``fast``); a smaller one is
+read by the reference alone (unless it is read under another source name, ``_fast_paths_pay``),
+with the same outcome (the fast paths are held to the reference's tables, docs/ingest.md "The
+fast path"). Their fixed costs per batch (frames, shapes, a relation or two, about 10 ms of
+CPU) outweigh what they save on a small file: 50 one-game sample files (about 12 lines each)
+took about 29 ms each with them and 17 ms without; files of Greek deals with cards and play were
+about even at 60 deals (67 KB) and quicker with them from 100 (110 KB); score-sheet files from
+about 200 KB."""
 KEEP_ISSUES = 100
 """Issues kept in a ``FileReport`` (all of them are in the ``quarantine`` table)."""
 Stager = Callable[[duckdb.DuckDBPyConnection], store.Staging]
@@ -218,6 +227,8 @@ class _FileLoad:
         """Auction verdicts of the columnar card path, kept from batch to batch."""
         self.stored_games: dict[str, tuple[str, str] | None] = {}
         """The stored games of the chunk's game lines, looked up together (``chunk``)."""
+        self.unstored: set[str] = set()
+        """Games a look-up of this file found not stored (:meth:`may_hold_deals`)."""
         self.sheet_memo = sheets.Memo()
         """The score-sheet path's verdicts, kept from batch to batch."""
         self.repaired: list[Accepted] = []
@@ -232,7 +243,26 @@ class _FileLoad:
         """``store.stored_game``, answered from the chunk's look-up when it has the game."""
         if game_id in self.stored_games:
             return self.stored_games[game_id]
-        return store.stored_game(self.conn, game_id)
+        found = store.stored_game(self.conn, game_id)
+        if found is None:
+            self.unstored.add(game_id)
+        return found
+
+    def look_up(self, ids: Iterable[str]) -> dict[str, tuple[str, str] | None]:
+        """``store.stored_games``, noting the games not stored (:meth:`may_hold_deals`)."""
+        found = store.stored_games(self.conn, ids)
+        self.unstored.update(g for g, stored in found.items() if stored is None)
+        return found
+
+    def may_hold_deals(self, game_id: str) -> bool:
+        """Whether the database may hold deals of ``game_id``. Not when a look-up of this file
+        found the game not stored: stored deals belong to stored games (``ingest/parallel.py``
+        rests on it too), and the database gains no deal until the file's staged deals are
+        loaded at its end; unless ``Versions.game`` has superseded the game since (it removes
+        the stored game before its deals of other sources). Each deal look-up so spared is a
+        statement of about 1-2 ms of CPU, which every small file paid (``bench bridge``,
+        "LIN files")."""
+        return game_id not in self.unstored or game_id in self.versions.games
 
     def looked_up(self, items: Iterator[Raw | Issue]) -> Iterator[Raw | Issue]:
         """A reader's records, ``LOOKUP_EVERY`` at a time, with the stored games their
@@ -248,7 +278,7 @@ class _FileLoad:
     def _with_games(self, group: list[Raw | Issue]) -> Iterator[Raw | Issue]:
         ids = {g for it in group if isinstance(it, Raw)
                and isinstance(g := it.data.get("game_id"), str) and g}
-        self.stored_games = store.stored_games(self.conn, ids)
+        self.stored_games = self.look_up(ids)
         yield from group
         self.stored_games = {}
 
@@ -302,7 +332,7 @@ class _FileLoad:
         (``sheets.game_lines``); the chunk's games are looked up in the database in one
         query, not one per game line."""
         def look_up(ids: list[str]) -> None:
-            self.stored_games = store.stored_games(self.conn, ids)
+            self.stored_games = self.look_up(ids)
         return sheets.game_lines(self.report.source, c.texts, c.game_like, validator, look_up)
 
     def _score_sheets(self, c: _Chunk, early: dict[int, Accepted | Issue],
@@ -312,8 +342,8 @@ class _FileLoad:
         hands = set(c.with_hands)
         sheet = [k for k in range(len(c.lines)) if k not in hands and k not in early]
         return sheets.accept(self.report.source, c.every, c.texts, sheet, validator,
-                             lambda ids: self.stored_games.update(
-                                 store.stored_games(self.conn, ids)), self.sheet_memo)
+                             lambda ids: self.stored_games.update(self.look_up(ids)),
+                             self.sheet_memo)
 
     def _columnar(self, c: _Chunk, taken: sheets.Taken, early: dict[int, Accepted | Issue],
                   validator: Validator) -> sheets.Taken:
@@ -393,8 +423,10 @@ class _FileLoad:
                }
         games = {g for g, _ in ids}
         self.versions.hold(ids)
-        known = store.stored_deal_keys(self.conn, ids, self.staging.files_with(T.DEALS, games),
-                                       self.staging.held_with(T.DEALS, games))
+        staged = self.staging.files_with(T.DEALS, games)
+        held = self.staging.held_with(T.DEALS, games)
+        asked = ids if staged or held else {at for at in ids if self.may_hold_deals(at[0])}
+        known = store.stored_deal_keys(self.conn, asked, staged, held)
         fresh: list[tuple[Accepted, str]] = []
         for a in self.deals:
             d = a.record
@@ -519,12 +551,21 @@ class _FileLoad:
                                                  _merged(earlier).message)
         return rows
 
+    def _stored_keys(self, accepted: pl.DataFrame) -> pl.DataFrame:
+        """``Staging.deal_keys`` of the fast paths' deals, not asked when none of their games
+        has deals in the database (:meth:`may_hold_deals`) nor staged."""
+        games = accepted["game_id"].unique().to_list()
+        if (any(map(self.may_hold_deals, games)) or self.staging.files_with(T.DEALS, games)
+                or self.staging.held_with(T.DEALS, games)):
+            return self.staging.deal_keys(self.conn, accepted)
+        return pl.DataFrame(schema=store.DEAL_KEYS_SCHEMA)
+
     def _flush_fast(self, fast: sheets.Taken, lines: Sequence[str]) -> None:
         """Store the fast paths' deals of a chunk of ``lines``: new (with their
         ``deals_<variant>`` rows), duplicate, or a conflict sent to quarantine."""
         accepted = fast.deals
         self.versions.hold(accepted)
-        stored = self.staging.deal_keys(self.conn, accepted)
+        stored = self._stored_keys(accepted)
         if stored.height == 0:  # all new (the usual case): no join
             new, same, clash = accepted, 0, accepted.clear()
         else:
@@ -662,7 +703,7 @@ def _load_file(
     load = _FileLoad(conn, report, strict, replace, _tables(variants), staging)
     validator = Validator(load.stored_game if lookup is None else lookup(load.stored_game),
                           variants, changed_game=load.versions.game)
-    use_fast = fast and isinstance(reader, JsonlReader)
+    use_fast = fast and isinstance(reader, JsonlReader) and _fast_paths_pay(path, source)
     done = 0
     own = group is None  # the file's own transaction, else its part of the group's
     group = group or store.Group(conn)
@@ -717,6 +758,13 @@ def _load_file(
     return done
 
 
+def _fast_paths_pay(path: Path, source: str) -> bool:
+    """Whether a JSON Lines file goes through the fast paths: from ``FAST_FROM`` bytes on, and
+    whatever its size when it is read under a source name other than its path (``names``: the
+    reference path's records carry the path, the fast paths' the name)."""
+    return source != str(path) or file_size(path) >= FAST_FROM
+
+
 def _tables(variants: VariantLookup | None) -> Callable[[str], str]:
     """A variant's name -> its ``deals_<variant>`` table (from the registry)."""
     from model import variants as registry
@@ -761,7 +809,8 @@ def ingest_file(
     rolled back by the caller, ``ingest_paths``); rescoring is the caller's.
 
     ``fast``: JSON Lines go through the fast paths (``ingest/sheets.py`` for score-sheet
-    deals, ``ingest/columnar.py`` for the other deals) first. ``sha256``: the file's
+    deals, ``ingest/columnar.py`` for the other deals) first, from ``FAST_FROM`` bytes on
+    (``_fast_paths_pay``). ``sha256``: the file's
     hash, when the caller has it computed meanwhile (``ingest_paths``). ``source``: the name
     the file is stored and logged under, when it is not its path (``ingest_paths``'s
     ``names``). ``reader``: in place of the file's own (a part of a file,

@@ -8,6 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from ingest import pipeline
 from tests.ingest.fakes import FakeSettlement
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -16,6 +17,13 @@ GREEK_SAMPLES = [SAMPLES / n for n in ("league.jsonl", "bad-lines.jsonl",
                                        "club-sheet-2026-11-22.csv", "club-sheet-2026-11-29.csv")]
 """The Greek Prefa sample league (data/samples/make_samples.py); other variants' samples live in
 sub-folders of their own."""
+
+
+@pytest.fixture(autouse=True)
+def fast_paths_on_small_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast paths read JSON Lines files of any size here (``pipeline.FAST_FROM``): the
+    tests hold them to the reference on small files."""
+    monkeypatch.setattr(pipeline, "FAST_FROM", 0)
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from typing import Any
 import duckdb
 import pytest
 
+from ingest import columnar, pipeline, sheets
 from ingest.pipeline import FileReport, StrictError, ingest_paths
 from scoring.checks import run_checks
 from tests.ingest.conftest import GREEK_SAMPLES, SAMPLES
@@ -342,3 +343,50 @@ def test_values_the_tables_cannot_hold_are_quarantined(db: Path, fake: FakeSettl
     (r,) = run([p], db, fake)
     assert (r.stored, r.quarantined) == (1, 1)
     assert [(i.line, str(i.code)) for i in r.issues] == [(2, "schema")]
+
+
+def test_a_database_lacking_tables_gets_them_at_the_next_ingest(tmp_path: Path) -> None:
+    """``store.connect`` creates only the tables the catalog lacks (a database made before a
+    table was declared); the tables it has keep their rows."""
+    db = tmp_path / "older.duckdb"
+    (greek,) = ingest_paths([SAMPLES / "league.jsonl"], db)
+    conn = duckdb.connect(str(db))
+    conn.execute("DROP TABLE players; DROP TABLE player_names; DROP TABLE deals_bridge")
+    conn.close()
+    (bridge,) = ingest_paths([SAMPLES / "bridge" / "rubber-session.jsonl"], db)
+    assert greek.stored and bridge.stored and not bridge.failed
+    assert count(db, "SELECT count(*) FROM games") + count(db, "SELECT count(*) FROM deals") \
+        == greek.stored + bridge.stored
+    assert count(db, "SELECT count(*) FROM deals_bridge") \
+        == count(db, "SELECT count(*) FROM deals WHERE starts_with(variant, 'bridge')") > 0
+    assert count(db, "SELECT count(*) FROM player_names WHERE starts_with(variant, 'bridge')")
+
+
+def test_a_small_jsonl_file_is_read_by_the_reference_alone(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A JSON Lines file below ``FAST_FROM`` bytes does not go through the fast paths (unless
+    it is read under another source name); one of that size does; both give the same tables."""
+    src = SAMPLES / "league.jsonl"  # score-sheet deals and deals with cards
+    used: list[str] = []
+    real_columnar, real_sheets = columnar.accept, sheets.accept
+
+    def spy(name: str, real: Any) -> Any:
+        return lambda *args: used.append(name) or real(*args)
+
+    monkeypatch.setattr(columnar, "accept", spy("columnar", real_columnar))
+    monkeypatch.setattr(sheets, "accept", spy("sheets", real_sheets))
+    monkeypatch.setattr(pipeline, "FAST_FROM", src.stat().st_size + 1)
+    (small,) = ingest_paths([src], tmp_path / "small.duckdb")
+    assert used == []
+    monkeypatch.setattr(pipeline, "FAST_FROM", src.stat().st_size)
+    (fast,) = ingest_paths([src], tmp_path / "fast.duckdb")
+    assert set(used) == {"columnar", "sheets"}
+    assert (small.records, small.stored, small.duplicates, small.quarantined) == \
+        (fast.records, fast.stored, fast.duplicates, fast.quarantined)
+    assert snapshot(tmp_path / "small.duckdb") == snapshot(tmp_path / "fast.duckdb")
+    used.clear()  # a small file read under another name: the fast paths, which store the name
+    monkeypatch.setattr(pipeline, "FAST_FROM", src.stat().st_size + 1)
+    ingest_paths([src], tmp_path / "named.duckdb", names={src: "club-7/results"})
+    assert set(used) == {"columnar", "sheets"}
+    assert count(tmp_path / "named.duckdb",
+                 "SELECT count(*) FROM deals WHERE source <> 'club-7/results'") == 0

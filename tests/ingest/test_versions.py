@@ -11,6 +11,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from ingest import pipeline
 from ingest.pipeline import FileReport, ingest_paths
 from ingest.versions import DROPPED_LINE
 from scoring.checks import run_checks
@@ -275,3 +276,25 @@ def test_replace_removes_what_other_commands_derived_from_a_removed_deal(
     assert (r.replaced, r.dropped) == (1, 1)
     for table in ("deal_review", "some_analysis"):
         assert query(db, f"SELECT deal_no FROM {table} ORDER BY 1") == [(4,)], table
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_superseded_games_deals_from_another_source_are_still_found(
+        tmp_path: Path, fast: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``replace`` removes the stored game before its deals of other sources; a look-up of the
+    game after that finds it not stored, yet its deals of the other source are, and one this
+    version holds too is a duplicate, not stored twice (``_FileLoad.may_hold_deals``)."""
+    monkeypatch.setattr(pipeline, "LOOKUP_EVERY", 1)  # each record looked up on its own
+    db, p, other = tmp_path / "t.duckdb", tmp_path / "results.jsonl", tmp_path / "other.jsonl"
+    p.write_text(without_deals(5))
+    ingest(db, p, fast=fast)
+    lines = LEAGUE.read_text().splitlines()
+    other.write_text("\n".join([lines[0], *(line for line in lines if f'"game_id": "{GAME}"'
+                                            in line and '"deal_no": 5,' in line)]) + "\n")
+    assert ingest(db, other, fast=fast).stored == 1  # deal 5, stored from the other source
+    p.write_text(changed_header())
+    r = ingest(db, p, replace=True, fast=fast)
+    assert (r.replaced, r.quarantined) == (1, 0)
+    assert query(db, f"SELECT source FROM deals WHERE game_id = '{GAME}' AND deal_no = 5") \
+        == [(str(other),)]
+    assert query(db, "SELECT count(*) FROM deals") == [(32,)]
