@@ -10,6 +10,7 @@ games it touched.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 from collections import defaultdict
@@ -43,6 +44,7 @@ from ingest.validate import (
 )
 from ingest.versions import Versions
 from model import tables as T
+from model import variants as registry
 from model.base import DealBase, GameBase
 from model.problems import Code
 
@@ -61,13 +63,12 @@ LOOKUP_EVERY = 2_000
 """Records of a reader (other than JSON Lines) whose games are looked up in one query."""
 FAST_FROM = 64 << 10
 """Bytes from which a JSON Lines file goes through the fast paths (``fast``); a smaller one is
-read by the reference alone (unless it is read under another source name, ``_fast_paths_pay``),
-with the same outcome (the fast paths are held to the reference's tables, docs/ingest.md "The
-fast path"). Their fixed costs per batch (frames, shapes, a relation or two, about 10 ms of
-CPU) outweigh what they save on a small file: 50 one-game sample files (about 12 lines each)
-took about 29 ms each with them and 17 ms without; files of Greek deals with cards and play were
-about even at 60 deals (67 KB) and quicker with them from 100 (110 KB); score-sheet files from
-about 200 KB."""
+read by the reference alone, with the same outcome (the fast paths are held to the reference's
+tables, docs/ingest.md "The fast path"). Their fixed costs per batch (frames, shapes, a
+relation or two, about 10 ms of CPU) outweigh what they save on a small file: 50 one-game
+sample files (about 12 lines each) took about 29 ms each with them and 17 ms without; files of
+Greek deals with cards and play were about even at 60 deals (67 KB) and quicker with them from
+100 (110 KB); score-sheet files from about 200 KB."""
 KEEP_ISSUES = 100
 """Issues kept in a ``FileReport`` (all of them are in the ``quarantine`` table)."""
 Stager = Callable[[duckdb.DuckDBPyConnection], store.Staging]
@@ -703,7 +704,7 @@ def _load_file(
     load = _FileLoad(conn, report, strict, replace, _tables(variants), staging)
     validator = Validator(load.stored_game if lookup is None else lookup(load.stored_game),
                           variants, changed_game=load.versions.game)
-    use_fast = fast and isinstance(reader, JsonlReader) and _fast_paths_pay(path, source)
+    use_fast = fast and isinstance(reader, JsonlReader) and file_size(path) >= FAST_FROM
     done = 0
     own = group is None  # the file's own transaction, else its part of the group's
     group = group or store.Group(conn)
@@ -722,7 +723,8 @@ def _load_file(
                     on_record(report.records, done)
         else:
             since = 0  # bytes read since the last flush
-            for item in load.looked_up(guarded(reader.read(path), source)):
+            for item in load.looked_up(guarded(named(reader.read(path), path, source),
+                                               source)):
                 report.records += 1
                 if isinstance(item, Raw):
                     done += len(item.text) + 1
@@ -758,17 +760,18 @@ def _load_file(
     return done
 
 
-def _fast_paths_pay(path: Path, source: str) -> bool:
-    """Whether a JSON Lines file goes through the fast paths: from ``FAST_FROM`` bytes on, and
-    whatever its size when it is read under a source name other than its path (``names``: the
-    reference path's records carry the path, the fast paths' the name)."""
-    return source != str(path) or file_size(path) >= FAST_FROM
+def named(items: Iterator[Raw | Issue], path: Path, source: str) -> Iterator[Raw | Issue]:
+    """A reader's records under the name the file is stored as (``ingest_paths``'s ``names``):
+    a reader labels them with the path it read."""
+    if source == str(path):
+        yield from items
+        return
+    for item in items:
+        yield dataclasses.replace(item, source=source) if item.source == str(path) else item
 
 
 def _tables(variants: VariantLookup | None) -> Callable[[str], str]:
     """A variant's name -> its ``deals_<variant>`` table (from the registry)."""
-    from model import variants as registry
-
     lookup = variants or registry.variant
     return lambda name: lookup(name).deals_table
 
@@ -809,8 +812,8 @@ def ingest_file(
     rolled back by the caller, ``ingest_paths``); rescoring is the caller's.
 
     ``fast``: JSON Lines go through the fast paths (``ingest/sheets.py`` for score-sheet
-    deals, ``ingest/columnar.py`` for the other deals) first, from ``FAST_FROM`` bytes on
-    (``_fast_paths_pay``). ``sha256``: the file's
+    deals, ``ingest/columnar.py`` for the other deals) first, from ``FAST_FROM`` bytes on.
+    ``sha256``: the file's
     hash, when the caller has it computed meanwhile (``ingest_paths``). ``source``: the name
     the file is stored and logged under, when it is not its path (``ingest_paths``'s
     ``names``). ``reader``: in place of the file's own (a part of a file,

@@ -141,8 +141,6 @@ def test_a_variant_is_named_only_in_its_own_packages() -> None:
 OPTIONAL = {"endplay", "distributed"}
 """Extras a user may not have installed (pyproject.toml: ``dds``, ``cluster``): imported where
 they are used, so the rest works without them."""
-INSIDE_FUNCTIONS = {"ingest/pipeline.py"}
-"""Modules still importing inside a function (an allowlist that may only shrink)."""
 
 
 def _imports_inside_functions(path: Path) -> list[str]:
@@ -162,8 +160,7 @@ def test_imports_stand_at_the_top_of_modules() -> None:
     import in their bodies to keep ``--help`` fast, and optional extras are imported where used."""
     inside = {str(p.relative_to(ROOT)) for p in modules().values()
               if p.relative_to(ROOT).parts[0] != "trickbook" and _imports_inside_functions(p)}
-    assert inside <= INSIDE_FUNCTIONS, sorted(inside - INSIDE_FUNCTIONS)
-    assert inside == INSIDE_FUNCTIONS, f"no longer importing inside: {INSIDE_FUNCTIONS - inside}"
+    assert not inside, sorted(inside)
 
 
 LONGEST_FUNCTION = 80
