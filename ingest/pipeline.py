@@ -813,13 +813,13 @@ def ingest_file(
 
     ``fast``: JSON Lines go through the fast paths (``ingest/sheets.py`` for score-sheet
     deals, ``ingest/columnar.py`` for the other deals) first, from ``FAST_FROM`` bytes on.
-    ``sha256``: the file's
-    hash, when the caller has it computed meanwhile (``ingest_paths``). ``source``: the name
-    the file is stored and logged under, when it is not its path (``ingest_paths``'s
-    ``names``). ``reader``: in place of the file's own (a part of a file,
-    ``ingest/parallel.py``); ``lookup`` wraps the look-up of stored games (there: the games of
-    the file's earlier parts, and a note of each id); ``staging`` makes the staging of the
-    file's new rows in place of ``store.Staging`` (there: rows handed to the writer unloaded)."""
+    ``sha256``: the file's hash, when the caller has it computed meanwhile (``ingest_paths``).
+    ``source``: the name the file is stored and logged under, when it is not its path
+    (``ingest_paths``'s ``names``; every record carries it, :func:`named`). ``reader``: in
+    place of the file's own (a part of a file, ``ingest/parallel.py``); ``lookup`` wraps the
+    look-up of stored games (there: the games of the file's earlier parts, and a note of each
+    id); ``staging`` makes the staging of the file's new rows in place of ``store.Staging``
+    (there: rows handed to the writer unloaded)."""
     report, found = precheck(conn, path, sha256.result() if sha256 is not None else None,
                              source=source, replace=replace)
     if report.skipped is not None:
