@@ -7,9 +7,12 @@ import json
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from ingest.pipeline import ingest_paths
 from scoring.store import score_pending
+from tests.conftest import DATA
+from tests.ingest.conftest import SAMPLES
 
 GAME = {"record": "game", "game_id": "named/1", "variant": "greek-prefa",
         "players": ["Ana", "Ben", "Cy"]}
@@ -53,3 +56,25 @@ def test_versions_in_files_of_their_own_supersede_with_replace(tmp_path: Path) -
     assert len(_rows(db, "SELECT sha256 FROM ingest_log WHERE source = 'named'")) == 2
     assert _rows(db, "SELECT count(*) FROM deals_greek") == [(1,)]
     assert _rows(db, "SELECT count(*) FROM quarantine") == [(0,)]
+
+
+SOURCED = ("deals", "games", "ingest_log", "quarantine", "repairs")
+"""The tables whose rows name their source."""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize("src", [SAMPLES / "bad-lines.jsonl", SAMPLES / "club-sheet-2026-11-22.csv",
+                                 DATA / "endplay-fixtures" / "pbn" / "example1.pbn"],
+                         ids=["jsonl", "csv", "pbn"])
+def test_a_file_read_under_another_name_stores_that_name(tmp_path: Path, src: Path,
+                                                         fast: bool) -> None:
+    """``ingest_paths``'s ``names`` (how the Entry page stores its records): every row the file
+    gives names the source it was read under, never its path, on the reference path as on the
+    fast paths, for JSON Lines and the other readers alike."""
+    db = tmp_path / "t.duckdb"
+    (report,) = ingest_paths([src], db, names={src: "club-7/week-48"}, fast=fast)
+    assert report.stored and report.source == "club-7/week-48"
+    assert _rows(db, "SELECT count(*) FROM quarantine") == [(report.quarantined,)]
+    for table in SOURCED:
+        assert _rows(db, f"SELECT count(*) FROM {table} WHERE source <> 'club-7/week-48'") \
+            == [(0,)], table

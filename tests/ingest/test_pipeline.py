@@ -16,7 +16,6 @@ import pytest
 from ingest import columnar, pipeline, sheets
 from ingest.pipeline import FileReport, StrictError, ingest_paths
 from scoring.checks import run_checks
-from tests.conftest import DATA
 from tests.ingest.conftest import GREEK_SAMPLES, SAMPLES
 from tests.ingest.conftest import snapshot as snapshot_of
 from tests.ingest.fakes import FakeSettlement, fake_scorer, scorer
@@ -391,24 +390,3 @@ def test_a_small_jsonl_file_is_read_by_the_reference_alone(tmp_path: Path,
     assert used == []
     assert count(tmp_path / "named.duckdb",
                  "SELECT count(*) FROM deals WHERE source <> 'club-7/results'") == 0
-
-
-SOURCED = ("deals", "games", "ingest_log", "quarantine", "repairs")
-"""The tables whose rows name their source."""
-
-
-@pytest.mark.parametrize("fast", [True, False])
-@pytest.mark.parametrize("src", [SAMPLES / "bad-lines.jsonl", SAMPLES / "club-sheet-2026-11-22.csv",
-                                 DATA / "endplay-fixtures" / "pbn" / "example1.pbn"],
-                         ids=["jsonl", "csv", "pbn"])
-def test_a_file_read_under_another_name_stores_that_name(tmp_path: Path, src: Path,
-                                                         fast: bool) -> None:
-    """``ingest_paths``'s ``names`` (how the Entry page stores its records): every row the file
-    gives names the source it was read under, never its path, on the reference path as on the
-    fast paths, for JSON Lines and the other readers alike."""
-    db = tmp_path / "t.duckdb"
-    (report,) = ingest_paths([src], db, names={src: "club-7/week-48"}, fast=fast)
-    assert report.stored and report.source == "club-7/week-48"
-    assert count(db, "SELECT count(*) FROM quarantine") == report.quarantined
-    for table in SOURCED:
-        assert count(db, f"SELECT count(*) FROM {table} WHERE source <> 'club-7/week-48'") == 0
