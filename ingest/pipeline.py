@@ -69,6 +69,8 @@ relation or two, about 10 ms of CPU) outweigh what they save on a small file: 50
 sample files (about 12 lines each) took about 29 ms each with them and 17 ms without; files of
 Greek deals with cards and play were about even at 60 deals (67 KB) and quicker with them from
 100 (110 KB); score-sheet files from about 200 KB."""
+PROBE_SCHEMA = {"game_id": pl.String(), "deal_no": pl.Int32()}
+"""The ids of the deals whose stored keys a batch looks up (:meth:`_FileLoad._known_keys`)."""
 KEEP_ISSUES = 100
 """Issues kept in a ``FileReport`` (all of them are in the ``quarantine`` table)."""
 Stager = Callable[[duckdb.DuckDBPyConnection], store.Staging]
@@ -422,12 +424,9 @@ class _FileLoad:
         """New deals of the batch; duplicates counted, conflicting ones sent to quarantine."""
         ids = {(a.record.game_id, a.record.deal_no) for a in self.deals  # type: ignore[union-attr]
                }
-        games = {g for g, _ in ids}
         self.versions.hold(ids)
-        staged = self.staging.files_with(T.DEALS, games)
-        held = self.staging.held_with(T.DEALS, games)
-        asked = ids if staged or held else {at for at in ids if self.may_hold_deals(at[0])}
-        known = store.stored_deal_keys(self.conn, asked, staged, held)
+        probe = pl.DataFrame(list(ids), schema=PROBE_SCHEMA, orient="row")
+        known = {(g, n): k for g, n, k in self._known_keys(probe).iter_rows()}
         fresh: list[tuple[Accepted, str]] = []
         for a in self.deals:
             d = a.record
@@ -552,21 +551,26 @@ class _FileLoad:
                                                  _merged(earlier).message)
         return rows
 
-    def _stored_keys(self, accepted: pl.DataFrame) -> pl.DataFrame:
-        """``Staging.deal_keys`` of the fast paths' deals, not asked when none of their games
-        has deals in the database (:meth:`may_hold_deals`) nor staged."""
-        games = accepted["game_id"].unique().to_list()
-        if (any(map(self.may_hold_deals, games)) or self.staging.files_with(T.DEALS, games)
-                or self.staging.held_with(T.DEALS, games)):
-            return self.staging.deal_keys(self.conn, accepted)
-        return pl.DataFrame(schema=store.DEAL_KEYS_SCHEMA)
+    def _known_keys(self, probe: pl.DataFrame) -> pl.DataFrame:
+        """``store.deal_keys`` of ``probe``'s deals (``game_id, deal_no``) among the stored and
+        the staged ones; where nothing of their games is staged, the database is asked only for
+        the games whose deals it may hold (:meth:`may_hold_deals`)."""
+        games = probe["game_id"].unique().to_list()
+        staged = self.staging.files_with(T.DEALS, games)
+        held = self.staging.held_with(T.DEALS, games)
+        if not staged and not held:
+            probe = probe.filter(pl.col("game_id").is_in(
+                [g for g in games if self.may_hold_deals(g)]))
+            if probe.is_empty():
+                return pl.DataFrame(schema=store.DEAL_KEYS_SCHEMA)
+        return store.deal_keys(self.conn, probe, staged, held)
 
     def _flush_fast(self, fast: sheets.Taken, lines: Sequence[str]) -> None:
         """Store the fast paths' deals of a chunk of ``lines``: new (with their
         ``deals_<variant>`` rows), duplicate, or a conflict sent to quarantine."""
         accepted = fast.deals
         self.versions.hold(accepted)
-        stored = self._stored_keys(accepted)
+        stored = self._known_keys(accepted)
         if stored.height == 0:  # all new (the usual case): no join
             new, same, clash = accepted, 0, accepted.clear()
         else:

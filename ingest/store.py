@@ -431,24 +431,6 @@ def stored_games(
     return found
 
 
-def stored_deal_keys(
-    conn: duckdb.DuckDBPyConnection, wanted: Iterable[tuple[str, int]],
-    staged: list[str] | None = None, held: list[pa.Table] | None = None,
-) -> dict[tuple[str, int], str]:
-    """``deal_key`` of each stored (or staged: Parquet files ``staged``, Arrow tables ``held``)
-    ``(game_id, deal_no)`` among ``wanted``."""
-    ids = list(wanted)
-    if not ids:
-        return {}
-    if not staged and not held and len(ids) <= SMALL_PROBE:
-        rows = _bound_deal_keys(conn, [g for g, _ in ids], [n for _, n in ids])
-        return {(str(g), int(n)): str(k) for g, n, k in rows}
-    probe = pl.DataFrame(ids, schema={"game_id": pl.String(), "deal_no": pl.Int32()},
-                         orient="row")
-    found = deal_keys(conn, probe, staged, held)
-    return {(g, n): k for g, n, k in found.iter_rows()}
-
-
 SMALL_PROBE = 5_000
 """Deals at most looked up with their ids bound as two lists, in one statement: cheaper for a
 small file's deals than the Arrow join of :func:`deal_keys` (which a larger probe takes): a
@@ -601,12 +583,6 @@ class Staging:
         """The staged in-memory tables of ``table`` holding rows of any of ``game_ids``."""
         return _holding(self.held.get(table, []), self._held_games.get(table, []),
                         set(game_ids))
-
-    def deal_keys(self, conn: duckdb.DuckDBPyConnection, probe: pl.DataFrame) -> pl.DataFrame:
-        """:func:`deal_keys` of ``probe`` among the stored and the staged deals."""
-        games = probe["game_id"].unique().to_list()
-        return deal_keys(conn, probe, self.files_with(T.DEALS, games),
-                         self.held_with(T.DEALS, games))
 
     def load(self, conn: duckdb.DuckDBPyConnection, group: Group | None = None) -> None:
         """Insert every staged table (by column name) into the database, one statement each

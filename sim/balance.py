@@ -295,8 +295,7 @@ def store_study(db: Path, s: Study) -> None:
             conn.execute(table.ddl)
         conn.execute("BEGIN")
         insert(conn, BALANCE_RUNS, pl.DataFrame([s.runs_row]))
-        insert(conn, BALANCE_METRICS,
-                     s.metrics.with_columns(run_id=pl.lit(s.run_id)))
+        insert(conn, BALANCE_METRICS, s.metrics.with_columns(run_id=pl.lit(s.run_id)))
         conn.execute("COMMIT")
     finally:
         conn.close()
