@@ -9,8 +9,8 @@ ratio of the times, next to the load average of the machine:
 - a folder of 8 Greek Prefa files with cards and play (``data/samples/make_samples.py``, keys
   in records.md order): the columnar path reading each line with ``json.loads``;
 - one large file of each (a Balkan file of 60,000 deals, read in batches of 10,000 by both
-  runs; a Greek score-sheet file of 200,000 deals, four batches of 50,000), cut into two parts
-  (a part is a run of whole batches).
+  runs; a Greek score-sheet file of 200,000 deals, four batches of 50,000), cut into parts of
+  about 8 MiB (a part is a run of whole batches), each stored as it comes.
 
 The workers fork from a fork server that imported the pipeline (``ingest/worker.py``); it is
 started once, before the cases (as a command starts it once), and its start is printed on its
@@ -202,8 +202,8 @@ def run() -> None:
             "parallel-balkan", lambda k, p: _renamed(balkan, p, 1, f"f{k}-"))],
         "folder, 8 Greek card files (80k deals)": [_folder(
             "parallel-greek", lambda k, p: _write(p, _lines(f"g{k}", 20, 500)))],
-        "one Balkan file (60k deals in 6 batches, 2 parts)": [_big_balkan(balkan)],
-        "one Greek score-sheet file (200k deals in 4 batches, 2 parts)": [
+        "one Balkan file (60k deals in 6 batches, parts of 8 MiB)": [_big_balkan(balkan)],
+        "one Greek score-sheet file (200k deals in 4 batches, parts of 8 MiB)": [
             _league("sheet-200k.jsonl", 400, 500, cards=False)],
     }
     batches = {label: 10_000 for label in cases if "Balkan file" in label}

@@ -6,8 +6,8 @@ pipeline (:func:`ingest.pipeline.ingest_file`) against an empty in-memory databa
 back the rows it would store (Arrow tables: the new deals and ``deals_<variant>`` rows as they
 were staged, never loaded into that database; :class:`Handed`), its report, its progress and the
 ids of the games it looked up. The writer (:func:`reading`, given to ``ingest_paths``) takes the
-files in their turn and inserts each file's rows in one transaction, as a single process would:
-it parses and validates nothing.
+files in their turn and inserts each file's rows in one transaction, as a single process would
+(a file read in parts part by part, as the parts come): it parses and validates nothing.
 
 Those rows are the ones a single process stores whenever the real database holds none of the
 games the file looked up: then every look-up of the file (its games, its deals, a conflict's
@@ -22,7 +22,8 @@ cluster; whichever runs them, the result is that of a single process.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -59,8 +60,9 @@ from model import variants as registry
 from model.variant import UnknownVariant
 
 PART_BYTES = 8 << 20
-"""A JSON Lines file of at least twice this size is cut into parts of at least this size, one
-per worker at most (each part has the fixed costs of a file)."""
+"""A JSON Lines file of at least twice this size is cut into parts of about this size (each part
+has the fixed costs of a file): the writer stores each part as it comes while the workers read
+the next ones, and only the parts being read or waiting to be stored are in memory."""
 WORKER_MODULES = ("ingest.worker",)
 """What the fork server of the workers imports (``sim.run.pool_imap``'s ``preload``)."""
 KEPT_BACK = (T.INGEST_LOG, T.PENDING, T.PLAYERS, T.PLAYER_NAMES)
@@ -318,9 +320,12 @@ def cuts(path: Path, pieces: int, batch: int = BATCH) -> list[tuple[int, int, in
     starts = line_starts(path, ends)
     size = path.stat().st_size
     chosen: list[tuple[int, int]] = [(0, 0)]
-    for k in range(1, pieces):
-        at = next((i for i, s in enumerate(starts) if s >= size * k // pieces), None)
-        if at is not None and starts[at] > chosen[-1][0]:
+    for k in range(1, pieces):  # the batch's end nearest to each k-th of the file
+        wanted = size * k // pieces
+        near = bisect_left(starts, wanted)
+        at = min((i for i in (near - 1, near) if 0 <= i < len(starts)),
+                 key=lambda i: abs(starts[i] - wanted), default=None)
+        if at is not None and chosen[-1][0] < starts[at] < size:
             chosen.append((starts[at], ends[at]))
     chosen.append((size, 0))
     return [(a, b, before) for (a, before), (b, _) in pairwise(chosen)]
@@ -376,8 +381,7 @@ def parts_of(path: Path, report: FileReport, workers: int, part_bytes: int,
     """A file's parts: the whole file, or parts of a large JSON Lines file."""
     assert report.sha256 is not None
     if options.get("fast", True) and splittable(path, report.reader, part_bytes):
-        return split(path, report.sha256, min(workers, path.stat().st_size // part_bytes),
-                     **options)
+        return split(path, report.sha256, path.stat().st_size // part_bytes, **options)
     return [Part(str(path), report.sha256, **options)]
 
 
@@ -418,8 +422,9 @@ def reading(map_tasks: TaskMap, workers: int, part_bytes: int = PART_BYTES,
 
 
 class Writer:
-    """Takes the workers' results in the files' order and commits them (or reads a file here
-    when its result may differ from a single process's)."""
+    """Takes the workers' results in the files' order and stores each part of a file as it
+    comes, in the file's transaction (or reads a file here when its rows may differ from a
+    single process's)."""
 
     def __init__(self, parts: dict[Path, list[Part]], results: Iterator[PartResult],
                  hashes: dict[Path, str] | None = None) -> None:
@@ -433,32 +438,49 @@ class Writer:
                  ) -> FileReport:
         return self.ingest(conn, path, **options)
 
+    @property
+    def in_parts(self) -> frozenset[Path]:
+        """The files read in several parts: each is committed alone (``ingest_paths``), so
+        that its parts are stored as they come (:func:`commit`)."""
+        return frozenset(path for path, parts in self.parts.items() if len(parts) > 1)
+
     def ingest(self, conn: duckdb.DuckDBPyConnection, path: Path, **options: Any
                ) -> FileReport:
         """:func:`ingest_file` of ``path``, from the workers' results."""
         parts = self.parts.get(path, [])
         if not parts:
             return self.read_here(conn, path, **options)
-        try:  # taken even when unused, so that the next file gets its own results
-            results = [next(self.results) for _ in parts]
-        except Exception as exc:  # the workers are gone (one died, the cluster went away)
+        results = FileResults(self.results, len(parts))
+        try:
+            try:
+                report = self.stored(conn, path, parts, results, options)
+            finally:  # taken even when unused, so that the next file gets its own results
+                results.drain()
+        except WorkersGone as gone:  # one died, the cluster went away
             self.parts = {}  # the files after this one are read here
-            return failed_report(path, exc)
-        if options.get("source") is not None:  # a named source (its name is not the path)
-            return self.read_here(conn, path, **options)
+            return failed_report(path, gone.reason)
+        return report if report is not None else self.read_here(conn, path, **options)
+
+    @staticmethod
+    def stored(conn: duckdb.DuckDBPyConnection, path: Path, parts: list[Part],
+               results: Iterable[PartResult], options: dict[str, Any]) -> FileReport | None:
+        """The file stored from the workers' rows, or skipped; ``None`` when the writer must
+        read it itself: a named source (its name is not the path), a new version of a source
+        (read against the earlier one), or rows that may differ from a single process's."""
+        if options.get("source") is not None:
+            return None
         report, _ = precheck(conn, path, parts[0].sha256, replace=options.get("replace", False))
         if report.skipped is not None:
             return report
         if not report.new_source and has_earlier(conn, report.source, report.sha256):
-            # a new version: read against the earlier one
-            return self.read_here(conn, path, **options)
-        failed = next((r.report for r in results if r.report.failed), None)
-        if failed is not None:
-            return failed
-        if not exact(conn, parts, results):
-            return self.read_here(conn, path, **options)
-        return commit(conn, results, options.get("on_record"), options.get("group"),
-                      new_source=report.new_source)
+            return None
+        try:
+            return commit(conn, parts, results, options.get("on_record"), options.get("group"),
+                          new_source=report.new_source)
+        except NotExact:
+            return None
+        except PartFailed as failed:
+            return failed.report
 
     @staticmethod
     def read_here(conn: duckdb.DuckDBPyConnection, path: Path, **options: Any) -> FileReport:
@@ -471,28 +493,95 @@ class Writer:
             close()  # stops the workers (Ctrl-C, an error)
 
 
-def exact(conn: duckdb.DuckDBPyConnection, parts: list[Part],
-          results: list[PartResult]) -> bool:
-    """Whether the workers' rows are those a single process stores now: no game the file looked
-    up is stored; no part looked up a game an earlier part stored without knowing its game line;
-    no deal number is stored by two parts; and the file is the one hashed."""
-    if any(r.report.sha256 != parts[0].sha256 for r in results):
-        return False
-    asked = set().union(*(r.asked for r in results))
-    if any(v is not None for v in store.stored_games(conn, asked).values()):
-        return False
-    if len(results) == 1:
-        return True
-    earlier: set[str] = set()
-    for result in results:
-        if (result.asked - result.known) & earlier:
+class WorkersGone(Exception):
+    """The workers' results cannot be had: a worker died, or the cluster went away."""
+
+    def __init__(self, reason: Exception) -> None:
+        super().__init__(str(reason))
+        self.reason = reason
+
+
+class NotExact(Exception):
+    """A part's rows may differ from those a single process stores (:class:`Exact`)."""
+
+
+class PartFailed(Exception):
+    """A worker could not read a part: the file is ``failed``, with the part's reason."""
+
+    def __init__(self, report: FileReport) -> None:
+        super().__init__(report.failed)
+        self.report = report
+
+
+class FileResults:
+    """The results of a file's ``count`` parts, taken from the workers' one at a time (a part
+    is stored while the workers read the next ones); those not taken are taken by
+    :meth:`drain`."""
+
+    def __init__(self, results: Iterator[PartResult], count: int) -> None:
+        self.results = results
+        self.left = count
+
+    def __iter__(self) -> Iterator[PartResult]:
+        while self.left:
+            self.left -= 1
+            try:
+                found = next(self.results)
+            except Exception as exc:
+                self.left = 0  # nothing more comes
+                raise WorkersGone(exc) from exc
+            yield found
+
+    def drain(self) -> None:
+        for _ in self:
+            pass
+
+
+class Exact:
+    """Whether the rows of each part of a file, taken in order, are those a single process
+    stores now: the part read the file that was hashed; no game it looked up or stores is
+    stored, but by the file's earlier parts; it knew (as game lines before it) the games of
+    earlier parts it looked up; and no earlier part stores one of its deal numbers. Stored
+    deals belong to stored games, so every other look-up has the same answer here as in its
+    worker."""
+
+    def __init__(self, conn: duckdb.DuckDBPyConnection, sha256: str) -> None:
+        self.conn = conn
+        self.sha256 = sha256
+        self.earlier: set[str] = set()
+        """The games the earlier parts store."""
+        self.deals: pl.DataFrame | None = None
+        """The ``(game_id, deal_no)`` the earlier parts store."""
+
+    def __call__(self, result: PartResult) -> bool:
+        if result.report.sha256 != self.sha256 or (result.asked - result.known) & self.earlier:
             return False
         games = result.tables.get(T.GAMES)
-        if games is not None:
-            earlier.update(games["game_id"].to_pylist())
-    ids = [pl.DataFrame(r.tables[T.DEALS].select(["game_id", "deal_no"])).unique()
-           for r in results if T.DEALS in r.tables]
-    return not ids or not pl.concat(ids).is_duplicated().any()
+        storing = set(games["game_id"].to_pylist()) if games is not None else set()
+        fresh = (result.asked | storing) - self.earlier  # the earlier ones are stored by now
+        if any(v is not None for v in store.stored_games(self.conn, fresh).values()):
+            return False
+        if T.DEALS in result.tables:
+            ids = pl.DataFrame(result.tables[T.DEALS].select(["game_id", "deal_no"])).unique()
+            if self.deals is not None and not ids.join(
+                    self.deals, on=["game_id", "deal_no"], how="semi").is_empty():
+                return False
+            self.deals = ids if self.deals is None else pl.concat([self.deals, ids])
+        self.earlier |= storing
+        return True
+
+
+def checked(conn: duckdb.DuckDBPyConnection, sha256: str,
+            results: Iterable[PartResult]) -> Iterator[PartResult]:
+    """The results of a file's parts as they come, each checked (:class:`Exact`): raises
+    :class:`PartFailed` or :class:`NotExact` at the first that fails or is not exact."""
+    exact = Exact(conn, sha256)
+    for result in results:
+        if result.report.failed:
+            raise PartFailed(result.report)
+        if not exact(result):
+            raise NotExact(result.report.source)
+        yield result
 
 
 def merged(results: list[PartResult]) -> FileReport:
@@ -510,26 +599,34 @@ def merged(results: list[PartResult]) -> FileReport:
     return report
 
 
-def commit(conn: duckdb.DuckDBPyConnection, results: list[PartResult],
+def commit(conn: duckdb.DuckDBPyConnection, parts: list[Part], results: Iterable[PartResult],
            on_record: Callable[[int, int], None] | None, group: store.Group | None = None,
            new_source: bool = False) -> FileReport:
-    """Store a file's rows and its log row in one transaction, or in ``group``'s (as
-    ``ingest_file`` does); progress goes as the workers reported it. ``new_source``: no
-    version of the source is logged (``precheck``)."""
-    report = merged(results)
-    _replay_ticks(results, on_record)
-    now = datetime.now(UTC)
-    staging = store.Staging(conn)  # the load of one process: one statement a table
+    """Store a file's parts and its log row in one transaction, or in ``group``'s (as
+    ``ingest_file`` does); progress goes as the workers reported it. In its own transaction
+    each part is stored as it comes (checked by :func:`checked`: a part that fails or is not
+    exact rolls the file back and raises); in a group, whose other files share the
+    transaction, every part is checked before any is stored. ``new_source``: no version of the
+    source is logged (``precheck``)."""
     own = group is None
+    coming = checked(conn, parts[0].sha256, results)
+    if not own:
+        coming = iter(list(coming))
+    now = datetime.now(UTC)
+    staging = store.Staging(conn)  # the load of one process: one statement a table a part
     group = group or store.Group(conn)
     group.begin()
+    taken: list[PartResult] = []
     try:
         if not new_source:
-            store.clear_quarantine(conn, report.source)
-        for table in dict.fromkeys(t for r in results for t in r.tables):
-            staging.held[table] = alike([stamped(r.tables[table], now) for r in results
-                                         if table in r.tables])
-        staging.load(conn, group)
+            store.clear_quarantine(conn, parts[0].path)
+        for result in coming:
+            _tick(taken, result, len(parts), on_record)
+            taken.append(result)
+            for table, rows in result.tables.items():
+                staging.held[table] = [stamped(rows, now)]
+            staging.load(conn, group)
+        report = merged(taken)
         store.log_ingest(conn, {
             "source": report.source, "sha256": report.sha256, "records": report.records,
             "stored": report.stored, "duplicates": report.duplicates,
@@ -547,27 +644,18 @@ def commit(conn: duckdb.DuckDBPyConnection, results: list[PartResult],
     return report
 
 
-def _replay_ticks(results: list[PartResult], on_record: Callable[[int, int], None] | None
-                  ) -> None:
-    """The workers' progress of a file's parts, as one file's."""
-    records = read = 0
-    for k, result in enumerate(results):
-        # a part's last tick repeats its last batch's (the file's end): said once, at the end
-        ticks = result.ticks if k + 1 == len(results) else result.ticks[:-1]
-        for r, done in ticks:
-            if on_record is not None:
-                on_record(records + r, read + done)
-        records += result.report.records
-        read += result.ticks[-1][1] if result.ticks else 0
-
-
-def alike(pieces: list[pa.Table]) -> list[pa.Table]:
-    """A table's rows from several parts, with the same Arrow types: a part loaded in its worker
-    (``Handed``) comes with DuckDB's types (``string``), the others as staged (``string_view``);
-    polars gives both the same."""
-    if len({frozenset(zip(p.schema.names, p.schema.types, strict=True)) for p in pieces}) <= 1:
-        return pieces  # the same columns, in any order
-    return [pl.DataFrame(piece).to_arrow() for piece in pieces]
+def _tick(taken: list[PartResult], result: PartResult, parts: int,
+          on_record: Callable[[int, int], None] | None) -> None:
+    """A part's progress as the file's: after the records and bytes of the parts before it
+    (``taken``); a part's last tick repeats its last batch's (the file's end), said only by
+    the file's last part."""
+    if on_record is None:
+        return
+    records = sum(r.report.records for r in taken)
+    read = sum(r.ticks[-1][1] for r in taken if r.ticks)
+    ticks = result.ticks if len(taken) + 1 == parts else result.ticks[:-1]
+    for r, done in ticks:
+        on_record(records + r, read + done)
 
 
 def stamped(rows: pa.Table, now: datetime) -> pa.Table:

@@ -920,7 +920,8 @@ def ingest_paths(
     a deal as ``uploads/entry/<sha256>-...jsonl`` under the source ``entry/<game>/<deal>``).
 
     Small files are committed in groups, one transaction each (``_Committer``: each file stays
-    all in or all out, and a failing file fails alone).
+    all in or all out, and a failing file fails alone); a file the ``reading`` stores part by
+    part (its ``in_parts``) is committed alone.
 
     ``score`` settles the games marked pending (``rescore_pending``): it runs before the first
     file (finishing an interrupted run) and after every commit of files that touched games.
@@ -949,12 +950,13 @@ def ingest_paths(
                    "replace": replace}
         with reading(files, conn, options) as load:
             hashes.known.update(getattr(load, "hashes", {}))  # hashed by the reading already
+            in_parts: frozenset[Path] = getattr(load, "in_parts", frozenset())  # stored alone
             for no, path in enumerate(files, start=1):
                 if should_stop is not None and should_stop():
                     break
                 tick = _ticker(progress, path, no, len(files), before, sum(sizes))
-                report = run.file(load, path, sizes[no - 1], options, on_record=tick,
-                                  sha256=hashes.next())
+                report = run.file(load, path, sizes[no - 1], options, alone=path in in_parts,
+                                  on_record=tick, sha256=hashes.next())
                 before += sizes[no - 1]
                 tick(report.records, 0)
             run.commit()
@@ -997,10 +999,11 @@ class _Committer:
         self.options: dict[str, Any] = {}
 
     def file(self, load: FileIngest, path: Path, size: int, options: dict[str, Any],
-             **extra: Any) -> FileReport:
-        """Read and store one file (``load``), in the open group when it is small."""
+             alone: bool = False, **extra: Any) -> FileReport:
+        """Read and store one file (``load``), in the open group when it is small and not
+        ``alone``."""
         self.options = options
-        alone = self.group is None or size >= GROUP_BYTES
+        alone = alone or self.group is None or size >= GROUP_BYTES
         if alone:
             self.commit()
         group = None if alone else self.group

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import pyarrow as pa
 import pytest
 
 from ingest import parallel
@@ -53,11 +52,12 @@ class Counted:
         self.read_here: list[str] = []
         commit, read_here = parallel.commit, parallel.Writer.read_here
 
-        def counted_commit(conn: Any, results: list[parallel.PartResult], tick: Any,
-                           *args: Any, **kw: Any) -> FileReport:
-            self.committed.append(Path(results[0].report.source).name)
-            self.parts.append(len(results))
-            return commit(conn, results, tick, *args, **kw)
+        def counted_commit(conn: Any, parts: list[parallel.Part], *args: Any, **kw: Any
+                           ) -> FileReport:
+            report = commit(conn, parts, *args, **kw)  # raises when a part is not exact
+            self.committed.append(Path(parts[0].path).name)
+            self.parts.append(len(parts))
+            return report
 
         def counted_read(conn: Any, path: Path, **kw: Any) -> FileReport:
             self.read_here.append(path.name)
@@ -231,12 +231,17 @@ def test_the_scan_finds_every_line_that_may_be_a_game(tmp_path: Path) -> None:
 
 
 def test_parts_cover_the_file_line_by_line(big: Path) -> None:
-    """Each part is read in the batches the whole file is read in (same lines, same numbers)."""
+    """Each part is read in the batches the whole file is read in (same lines, same numbers),
+    and parts are about the same size: each cut is the batch end nearest its share."""
     whole = [list(batch) for batch in READER.read_lines(big, 7)]
     for pieces in (2, 3, 7):
         cut = parallel.cuts(big, pieces, batch=7)
         assert len(cut) == pieces and cut[0][0] == 0 and cut[-1][1] == big.stat().st_size
         assert all(a[1] == b[0] for a, b in pairwise(cut))
+        starts = parallel.line_starts(big, parallel.batch_ends(big, 7)[:-1])
+        for k, (start, _, _) in enumerate(cut[1:], start=1):  # the batch end nearest k/pieces
+            wanted = big.stat().st_size * k // pieces
+            assert abs(start - wanted) == min(abs(s - wanted) for s in starts)
         parts = [list(batch) for start, stop, before in cut
                  for batch in READER.part(start, stop, before).read_lines(big, 7)]
         assert parts == whole
@@ -255,6 +260,53 @@ def test_a_file_in_parts_equals_the_file_read_whole(big: Path, tmp_path: Path, p
     assert snapshot(tmp_path / "parts.duckdb") == snapshot(tmp_path / "one.duckdb")
     assert ticks == one_ticks
     assert {i.code for i in one[0].issues} >= {"unknown-game", "game-conflict", "parse"}
+
+
+def test_each_part_is_stored_as_it_comes(big: Path, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer stores a part before it takes the next (the workers read on meanwhile), all
+    in the file's one transaction: the tables are those of one process."""
+    events: list[str] = []
+
+    def one_at_a_time(fn: Callable[[Any], Any], tasks: list[Any]) -> Iterator[Any]:
+        for task in tasks:
+            events.append("read")
+            yield fn(task)
+
+    load = parallel.store.Staging.load
+
+    def stored(self: Any, conn: Any, *args: Any) -> None:
+        if type(self) is parallel.store.Staging:  # the writer's, not a worker's (``Handed``)
+            events.append("stored")
+        load(self, conn, *args)
+
+    monkeypatch.setattr(parallel.store.Staging, "load", stored)
+    one, _ = run([big], tmp_path / "one.duckdb", batch=9)
+    events.clear()
+    split, _ = run([big], tmp_path / "parts.duckdb",
+                   parallel.reading(one_at_a_time, 3, big.stat().st_size // 3), batch=9)
+    assert events == ["read", "stored"] * 3
+    assert split == one
+    assert snapshot(tmp_path / "parts.duckdb") == snapshot(tmp_path / "one.duckdb")
+
+
+def test_workers_gone_in_the_middle_of_a_file_leave_nothing_of_it(
+        big: Path, tmp_path: Path) -> None:
+    """A part is stored, then the workers go away: the file is ``failed`` and rolled back, and
+    the file after it is read here, as if the first had not been read."""
+    other = tmp_path / "league.jsonl"
+    shutil.copy(SAMPLES / "league.jsonl", other)
+
+    def gone_after_one(fn: Callable[[Any], Any], tasks: list[Any]) -> Iterator[Any]:
+        yield fn(tasks[0])
+        raise RuntimeError("the workers went away (planted by the test)")
+
+    reports, _ = run([big, other], tmp_path / "two.duckdb",
+                     parallel.reading(gone_after_one, 3, big.stat().st_size // 3), batch=9)
+    assert reports[0].failed == "RuntimeError: the workers went away (planted by the test)"
+    alone, _ = run([other], tmp_path / "one.duckdb", batch=9)
+    assert reports[1:] == alone and alone[0].stored
+    assert snapshot(tmp_path / "two.duckdb") == snapshot(tmp_path / "one.duckdb")
 
 
 def test_a_deal_in_two_parts_makes_the_writer_read_the_file(big: Path, tmp_path: Path,
@@ -293,9 +345,11 @@ def test_the_parts_know_the_games_of_earlier_parts(big: Path) -> None:
             conn.execute(f"CREATE TABLE {table} (game_id VARCHAR, variant VARCHAR, "
                          "record VARCHAR)" if table == "games" else
                          f"CREATE TABLE {table} (game_id VARCHAR)")
-        assert parallel.exact(conn, parts, results)
+        exact = parallel.Exact(conn, parts[0].sha256)
+        assert [exact(r) for r in results] == [True] * len(results)
         blind = [results[0], *(replace(r, known=frozenset()) for r in results[1:])]
-        assert not parallel.exact(conn, parts, blind)
+        exact = parallel.Exact(conn, parts[0].sha256)
+        assert [exact(r) for r in blind] == [True] + [False] * (len(results) - 1)
     finally:
         conn.close()
 
@@ -435,19 +489,6 @@ def test_a_worker_hands_its_new_rows_over_unloaded_unless_a_game_check_reads_the
         assert len(loads) == loaded
         table = registry.variant(variant).deals_table
         assert result.tables["deals"].num_rows == result.tables[table].num_rows > 0
-
-
-def test_rows_of_parts_with_other_string_types_are_made_alike() -> None:
-    """A part loaded in its worker gives DuckDB's ``string``, a part handed over as staged gives
-    ``string_view``: the writer stacks them as one type; columns only in another order are left
-    as they are (Arrow stacks them by name)."""
-    staged = pa.table({"game_id": pa.array(["g"], type=pa.string_view()), "deal_no": [1]})
-    loaded = pa.table({"game_id": pa.array(["h"], type=pa.string()), "deal_no": [2]})
-    turned = pa.table({"deal_no": [3], "game_id": pa.array(["i"], type=pa.string_view())})
-    assert parallel.alike([staged, turned]) == [staged, turned]
-    same = parallel.alike([staged, loaded])
-    assert same[0].schema == same[1].schema
-    assert pa.concat_tables(same).to_pydict() == {"game_id": ["g", "h"], "deal_no": [1, 2]}
 
 
 def test_the_writer_hashes_each_file_once(folder: Path, tmp_path: Path,
