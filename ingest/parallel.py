@@ -452,14 +452,24 @@ class Writer:
             return self.read_here(conn, path, **options)
         results = FileResults(self.results, len(parts))
         try:
-            try:
-                report = self.stored(conn, path, parts, results, options)
-            finally:  # taken even when unused, so that the next file gets its own results
-                results.drain()
+            report = self.stored(conn, path, parts, results, options)
         except WorkersGone as gone:  # one died, the cluster went away
             self.parts = {}  # the files after this one are read here
             return failed_report(path, gone.reason)
+        except Exception:  # the file fails (``ingest_paths``); the next gets its own results
+            self.drain(results)
+            raise
+        self.drain(results)
         return report if report is not None else self.read_here(conn, path, **options)
+
+    def drain(self, results: FileResults) -> None:
+        """Take the results of a file's parts not taken (so that the next file gets its own);
+        when the workers are gone, the files after this one are read here. A Ctrl-C takes
+        none: the run ends."""
+        try:
+            results.drain()
+        except WorkersGone:
+            self.parts = {}
 
     @staticmethod
     def stored(conn: duckdb.DuckDBPyConnection, path: Path, parts: list[Part],

@@ -309,6 +309,22 @@ def test_workers_gone_in_the_middle_of_a_file_leave_nothing_of_it(
     assert snapshot(tmp_path / "two.duckdb") == snapshot(tmp_path / "one.duckdb")
 
 
+def test_a_ctrl_c_while_a_file_waits_for_a_part_rolls_the_file_back(big: Path,
+                                                                     tmp_path: Path) -> None:
+    """A second Ctrl-C (``KeyboardInterrupt``) while the writer waits for a file's next part
+    ends the run, and the parts stored so far are rolled back with the file."""
+
+    def interrupted_after_one(fn: Callable[[Any], Any], tasks: list[Any]) -> Iterator[Any]:
+        yield fn(tasks[0])
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run([big], tmp_path / "c.duckdb",
+            parallel.reading(interrupted_after_one, 3, big.stat().st_size // 3), batch=9)
+    rows = snapshot(tmp_path / "c.duckdb", ["games", "deals", "ingest_log"])
+    assert rows == {"games": [], "deals": [], "ingest_log": []}
+
+
 def test_a_deal_in_two_parts_makes_the_writer_read_the_file(big: Path, tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch
                                                             ) -> None:
