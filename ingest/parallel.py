@@ -36,7 +36,7 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from ingest import store
+from ingest import sheets, store
 from ingest.jsonl import READER, JsonlReader, parse_line
 from ingest.pipeline import (
     BATCH,
@@ -136,7 +136,7 @@ def read_part(part: Part) -> PartResult:
                                  on_record=lambda records, read: ticks.append((records, read)),
                                  batch=part.batch, fast=part.fast, sha256=done,
                                  replace=part.replace, reader=reader, lookup=lookup,
-                                 staging=staging, group=group)
+                                 staging=staging, group=group, memo=learnt(part))
             tables = stored_rows(conn, handed[0].rows if handed else {})
     except Exception as exc:
         report = failed_report(path, exc)
@@ -205,6 +205,18 @@ def scratch() -> Iterator[tuple[duckdb.DuckDBPyConnection, store.Group]]:
             conn.close()
         raise
     group.rollback()
+
+
+def learnt(part: Part) -> sheets.Memo:
+    """The score-sheet verdicts this worker thread learnt from the parts of the same file it
+    read before (a verdict depends only on a game's content and a line's shape,
+    ``sheets.Memo``): a part does not judge again what an earlier one judged. Another file (or
+    the same read with other variants) starts afresh."""
+    key = (part.sha256, part.variants)
+    kept = getattr(_SCRATCH, "memo", None)
+    if kept is None or kept[0] != key:
+        kept = _SCRATCH.memo = (key, sheets.Memo())
+    return kept[1]
 
 
 def stored_rows(conn: duckdb.DuckDBPyConnection, handed: dict[str, pa.Table]

@@ -208,7 +208,7 @@ class _FileLoad:
 
     def __init__(self, conn: duckdb.DuckDBPyConnection, report: FileReport, strict: bool,
                  replace: bool = False, tables: Callable[[str], str] | None = None,
-                 staging: Stager | None = None) -> None:
+                 staging: Stager | None = None, memo: sheets.Memo | None = None) -> None:
         self.conn = conn
         self.report = report
         self.strict = strict
@@ -226,14 +226,13 @@ class _FileLoad:
         (by ``idx``)."""
         self.staging = (staging or store.Staging)(conn)
         """New deals and their variant rows wait here until the file's end (``store.Staging``)."""
-        self.auctions: dict[tuple[str, bytes], tuple[int, int]] = {}
-        """Auction verdicts of the columnar card path, kept from batch to batch."""
         self.stored_games: dict[str, tuple[str, str] | None] = {}
         """The stored games of the chunk's game lines, looked up together (``chunk``)."""
         self.unstored: set[str] = set()
         """Games a look-up of this file found not stored (:meth:`may_hold_deals`)."""
-        self.sheet_memo = sheets.Memo()
-        """The score-sheet path's verdicts, kept from batch to batch."""
+        self.sheet_memo = memo if memo is not None else sheets.Memo()
+        """The score-sheet path's verdicts, kept from batch to batch (and, given, from an
+        earlier part of the file)."""
         self.repaired: list[Accepted] = []
         """Deals of the batch kept (stored or duplicates); their repairs are recorded."""
         self.lines_held: dict[int, list[Issue]] = {}
@@ -699,13 +698,14 @@ def _load_file(
     strict: bool, variants: VariantLookup | None, on_record: Callable[[int, int], None] | None,
     batch: int, fast: bool, replace: bool = False,
     lookup: Callable[[StoredGame], StoredGame] | None = None, staging: Stager | None = None,
-    group: store.Group | None = None,
+    group: store.Group | None = None, memo: sheets.Memo | None = None,
 ) -> int:
     """The records of one file in one transaction, or in ``group``'s (whose caller commits or
     rolls it back); returns the bytes read. ``lookup`` wraps the look-up of stored games,
-    ``staging`` makes the file's staging (``ingest/parallel.py``)."""
+    ``staging`` makes the file's staging, ``memo`` is the score-sheet verdicts learnt so far
+    (``ingest/parallel.py``)."""
     source = report.source
-    load = _FileLoad(conn, report, strict, replace, _tables(variants), staging)
+    load = _FileLoad(conn, report, strict, replace, _tables(variants), staging, memo)
     validator = Validator(load.stored_game if lookup is None else lookup(load.stored_game),
                           variants, changed_game=load.versions.game)
     use_fast = fast and isinstance(reader, JsonlReader) and file_size(path) >= FAST_FROM
@@ -811,6 +811,7 @@ def ingest_file(
     lookup: Callable[[StoredGame], StoredGame] | None = None,
     staging: Stager | None = None,
     group: store.Group | None = None,
+    memo: sheets.Memo | None = None,
 ) -> FileReport:
     """Read, validate and store one file in one transaction, or in ``group``'s (committed or
     rolled back by the caller, ``ingest_paths``); rescoring is the caller's.
@@ -823,7 +824,9 @@ def ingest_file(
     place of the file's own (a part of a file, ``ingest/parallel.py``); ``lookup`` wraps the
     look-up of stored games (there: the games of the file's earlier parts, and a note of each
     id); ``staging`` makes the staging of the file's new rows in place of ``store.Staging``
-    (there: rows handed to the writer unloaded)."""
+    (there: rows handed to the writer unloaded); ``memo`` the score-sheet path's verdicts
+    learnt from the file's earlier parts (they depend only on a game's content and a line's
+    shape, ``sheets.Memo``)."""
     report, found = precheck(conn, path, sha256.result() if sha256 is not None else None,
                              source=source, replace=replace)
     if report.skipped is not None:
@@ -832,7 +835,7 @@ def ingest_file(
     with cycle_gc_paused():
         done = _load_file(conn, path, reader or found, report, strict=strict, variants=variants,
                           on_record=on_record, batch=batch, fast=fast, replace=replace,
-                          lookup=lookup, staging=staging, group=group)
+                          lookup=lookup, staging=staging, group=group, memo=memo)
     if on_record is not None:
         on_record(report.records, done)
     return report

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
@@ -17,7 +18,8 @@ from typing import Any
 import duckdb
 import pytest
 
-from ingest import parallel
+from data.samples.make_samples import league_lines
+from ingest import parallel, sheets
 from ingest.jsonl import READER
 from ingest.pipeline import FileReport, Progress, file_sha256, ingest_paths
 from model import variants as registry
@@ -379,6 +381,39 @@ def test_a_part_validates_only_the_earlier_games_it_is_asked_for(big: Path) -> N
     assert found is not None and json.loads(found[1])["game_id"] == some
     assert earlier.found.keys() == {some}
     assert "no such game" not in earlier
+
+
+def test_a_worker_judges_a_score_sheet_shape_once_per_file(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """The score-sheet verdicts a worker learnt from a part of a file serve its later parts
+    (``sheets.Memo``, as from batch to batch in one process): a part judges only the shapes its
+    worker has not judged yet."""
+    path = tmp_path / "sheet.jsonl"
+    path.write_text("".join(f"{line}\n" for line in
+                            league_lines(4, 300, cards=False, prefix="sheet")))
+    parts = parallel.split(path, file_sha256(path), 2, batch=200)
+    judged: list[int] = []
+    judge = sheets._judged
+
+    def counted(source: str, numbered: Any, reps: list[int], validator: Any) -> Any:
+        judged.append(len(reps))
+        return judge(source, numbered, reps, validator)
+
+    monkeypatch.setattr(sheets, "_judged", counted)
+
+    def judged_by_one_worker(chosen: list[parallel.Part]) -> list[int]:
+        counts = []
+        with ThreadPoolExecutor(1) as worker:  # a worker thread of its own: its own memo
+            for part in chosen:
+                judged.clear()
+                assert worker.submit(parallel.read_part, part).result().report.stored
+                counts.append(sum(judged))
+        return counts
+
+    alone = judged_by_one_worker([parts[1]])[0]
+    after_the_first = judged_by_one_worker(parts)[1]
+    assert len(parts) == 2 and 0 <= after_the_first < alone
 
 
 # --- a worker that fails ------------------------------------------------------------------------
