@@ -26,6 +26,7 @@ from typing import Any
 import duckdb
 import numpy as np
 import polars as pl
+from pydantic import BaseModel
 
 from ingest import columnar, sheets, store
 from ingest.csv_sheet import sidecar_of
@@ -514,7 +515,7 @@ class _FileLoad:
         checked = {gid: known for gid in self.report.games
                    if (known := validator.games.get(gid)) and known[1].check_game is not None}
         faulted: list[tuple[str, int]] = []
-        read: dict[tuple[str, str], DealBase] = {}  # deals read, for the next games
+        read: dict[tuple[str, str], BaseModel] = {}  # deals read, for the next games
         judged = GameVerdicts()
         for gid, deals in store.game_deals(self.conn, checked).items():
             game, v, canonical = checked[gid]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ingest.jsonl import quote
 from ingest.source import Issue, Raw
@@ -259,7 +259,7 @@ class Validator:
 
 def game_issues(source: str, game: GameBase, v: Variant,
                 deals: list[tuple[int, str, int, str]],
-                read: dict[tuple[str, str], DealBase] | None = None,
+                read: dict[tuple[str, str], BaseModel] | None = None,
                 judged: GameVerdicts | None = None,
                 canonical: str | None = None) -> list[tuple[int, Issue]]:
     """``v.check_game`` over a game's stored deals in order (``(deal_no, source, line, record)``,
@@ -319,26 +319,28 @@ READ_KEPT = 10_000
 
 
 def read_deals(v: Variant, game: GameBase, records: list[str],
-               read: dict[tuple[str, str], DealBase]) -> list[DealBase]:
-    """The stored deals of ``game`` read from their canonical records. Where the variant's rules
-    do not read a deal's number (``Variant.reads_deal_no``), records that differ only in their
-    number and game id are read once (``read`` remembers them, by variant and the record
-    without both) and copied with their own."""
+               read: dict[tuple[str, str], BaseModel]) -> list[Any]:
+    """The stored deals of ``game`` read from their canonical records, by the model the game
+    check reads them with (``Variant.check_game_reads``, else the deal model). Where the
+    variant's rules do not read a deal's number (``Variant.reads_deal_no``), records that
+    differ only in their number and game id are read once (``read`` remembers them, by variant
+    and the record without both) and copied with their own."""
+    model = v.check_game_reads or v.deal_model
     if v.reads_deal_no(game):
-        return [v.deal_model.model_validate_json(r) for r in records]
+        return [model.model_validate_json(r) for r in records]
     own = id_field(game.game_id)
     out = []
     for r in records:
         m = _NUMBER.search(r)
         if m is None or r.count('"deal_no":') != 1 or r.count('"game_id":') != 1:
-            out.append(v.deal_model.model_validate_json(r))
+            out.append(model.model_validate_json(r))
             continue
         shape = (v.name, r[:m.start(1)] + r[m.end(1):].replace(own, "", 1))
-        first = read.get(shape)
+        first: Any = read.get(shape)
         if first is None:
             if len(read) >= READ_KEPT:
                 read.clear()
-            first = read[shape] = v.deal_model.model_validate_json(r)
+            first = read[shape] = model.model_validate_json(r)
         no = int(m.group(1))
         out.append(first if (first.deal_no, first.game_id) == (no, game.game_id) else
                    first.model_copy(update={"deal_no": no, "game_id": game.game_id}))

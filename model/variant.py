@@ -84,6 +84,9 @@ class Variant:
     player."""
     check_game: Callable[[Any, Sequence[Any]], list[tuple[int, Problem]]] | None = None
     """Problems only a game's deals in play order show, as (deal_no, problem); ingest, per file."""
+    check_game_reads: type[BaseModel] | None = None
+    """The model :attr:`check_game` reads a stored deal's record with, holding only the fields
+    it reads (the record was checked whole when it was stored); None: :attr:`deal_model`."""
     entry_fields: tuple[str, ...] = ()
     """The deal fields a scorer types at the table, in order (the Entry page; cards last)."""
     presets: tuple[str, ...] = ()

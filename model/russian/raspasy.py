@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pydantic import BaseModel, ConfigDict
+
 from model.problems import Code, Problem
 from model.russian.contracts import parse_contract
 from model.russian.params import RussianRules
@@ -17,6 +19,21 @@ from model.russian.records import RussianDeal, RussianGame
 
 PROGRESSION = {"1,2,3cap": (1, 2, 3), "1,2,4": (1, 2, 4), "none": (1,)}
 EXIT = {"free": (6, 6, 6), "6-7-7": (6, 7, 7), "7-7-7": (7, 7, 7)}
+
+
+class RaspasyDeal(BaseModel):
+    """What the raspasy rule reads of a stored deal (7): its number, declarer, contract and
+    defence, and its game (to copy it under another id). A stored record was checked whole when
+    it was stored, so ``check_game`` reads it again without its hands and play
+    (``Variant.check_game_reads``)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    game_id: str
+    deal_no: int
+    declarer: str | None = None
+    contract: str | None = None
+    defence: dict[str, str] | None = None
 
 
 def level(rules: RussianRules, run: int) -> int:
@@ -30,7 +47,7 @@ def exit_level(rules: RussianRules, run: int) -> int:
     return 6 if run == 0 else EXIT[rules.raspasy_exit][min(run, 3) - 1]
 
 
-def played(rules: RussianRules, deal: RussianDeal) -> bool:
+def played(rules: RussianRules, deal: RussianDeal | RaspasyDeal) -> bool:
     """Was a contract deal played: somebody whisted, or a half-whist played (3)."""
     said = (deal.defence or {}).values()
     return "whist" in said or ("half" in said and rules.half_whist_play)
@@ -47,7 +64,8 @@ def run_after(rules: RussianRules, run: int, *, raspasy: bool, misere: bool,
     return run
 
 
-def check_game(game: RussianGame, deals: Sequence[RussianDeal]) -> list[tuple[int, Problem]]:
+def check_game(game: RussianGame, deals: Sequence[RussianDeal | RaspasyDeal]
+               ) -> list[tuple[int, Problem]]:
     """Problems only the game's earlier deals show, as (deal_no, problem): a contract below the
     raspasy exit (7). ``deals`` in play order."""
     out: list[tuple[int, Problem]] = []

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from model.identity import canonical_json
 from model.problems import Code
 from model.russian.params import RussianRules
-from model.russian.raspasy import check_game, level
+from model.russian.raspasy import RaspasyDeal, check_game, level
 from model.russian.records import RussianDeal, RussianGame
+from sim.run import Plan, simulate
 
 ABC = ["A", "B", "C"]
 RASPASY = {"dealer": "C", "tricks": {"A": 3, "B": 3, "C": 4}}
@@ -32,6 +36,8 @@ def problems(exit_: str, records: list[dict[str, Any]]) -> list[int]:
              for k, r in enumerate(records, 1)]
     found = check_game(g, deals)
     assert all(p.code == Code.ILLEGAL_CONTRACT for _, p in found)
+    stored = [RaspasyDeal.model_validate_json(canonical_json(d)) for d in deals]
+    assert check_game(g, stored) == found  # as ingest reads stored deals (their records)
     return [no for no, _ in found]
 
 
@@ -62,3 +68,24 @@ def test_six_seven_seven_and_a_contract_nobody_whisted_keeps_the_run():
     assert problems("6-7-7", [RASPASY, RASPASY, contract("6S")]) == [3]
     assert problems("6-7-7", [RASPASY, contract("6S", whist=False), RASPASY,
                               contract("6S")]) == [4]
+
+
+def test_a_stored_record_read_for_the_rule_says_what_the_deal_says(tmp_path: Path) -> None:
+    """``RaspasyDeal`` (the fields ``check_game`` reads of a stored record, 7) reads from each
+    simulated deal's record the values the deal model reads, and the rule says the same of a
+    game's deals read either way."""
+    path = tmp_path / "r.jsonl"
+    simulate(Plan("russian", 6, 12, seed=3), out=path, workers=1)
+    games: dict[str, tuple[RussianGame, list[RussianDeal], list[RaspasyDeal]]] = {}
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        if record["record"] == "game":
+            games[record["game_id"]] = (RussianGame.model_validate(record), [], [])
+            continue
+        full, light = RussianDeal.model_validate_json(line), RaspasyDeal.model_validate_json(line)
+        assert {f: getattr(full, f) for f in RaspasyDeal.model_fields} == light.model_dump()
+        games[full.game_id][1].append(full)
+        games[full.game_id][2].append(light)
+    assert any(d.declarer is None for _, deals, _ in games.values() for d in deals)
+    for game, full_deals, light_deals in games.values():
+        assert check_game(game, light_deals) == check_game(game, full_deals)
