@@ -61,8 +61,12 @@ from model.variant import UnknownVariant
 
 PART_BYTES = 8 << 20
 """A JSON Lines file of at least twice this size is cut into parts of about this size (each part
-has the fixed costs of a file): the writer stores each part as it comes while the workers read
-the next ones, and only the parts being read or waiting to be stored are in memory."""
+has the fixed costs of a file), at most :data:`PARTS_PER_WORKER` per worker: the writer stores
+each part as it comes while the workers read the next ones, and only the parts being read or
+waiting to be stored are in memory."""
+PARTS_PER_WORKER = 4
+"""Parts of one file per worker at most: each part scans the file before it for game lines
+(:class:`EarlierGames`), so the scans of a file grow with the square of its parts."""
 WORKER_MODULES = ("ingest.worker",)
 """What the fork server of the workers imports (``sim.run.pool_imap``'s ``preload``)."""
 KEPT_BACK = (T.INGEST_LOG, T.PENDING, T.PLAYERS, T.PLAYER_NAMES)
@@ -393,7 +397,8 @@ def parts_of(path: Path, report: FileReport, workers: int, part_bytes: int,
     """A file's parts: the whole file, or parts of a large JSON Lines file."""
     assert report.sha256 is not None
     if options.get("fast", True) and splittable(path, report.reader, part_bytes):
-        return split(path, report.sha256, path.stat().st_size // part_bytes, **options)
+        pieces = min(path.stat().st_size // part_bytes, PARTS_PER_WORKER * workers)
+        return split(path, report.sha256, pieces, **options)
     return [Part(str(path), report.sha256, **options)]
 
 

@@ -249,6 +249,21 @@ def test_parts_cover_the_file_line_by_line(big: Path) -> None:
         assert parts == whole
 
 
+def test_a_large_file_is_cut_in_parts_of_about_the_part_size_at_most_four_per_worker(
+        big: Path, tmp_path: Path) -> None:
+    conn = parallel.store.connect(tmp_path / "plan.duckdb")
+    try:
+        def parts(workers: int, part_bytes: int) -> int:
+            return len(parallel.plan([big], conn, workers, part_bytes, batch=9)[big])
+
+        size = big.stat().st_size
+        assert parts(2, size // 3) == 3  # about the part size, whatever the workers
+        assert parts(1, size // 3) == 3
+        assert parts(2, 64) == parts(3, 64) - 4 == 2 * parallel.PARTS_PER_WORKER
+    finally:
+        conn.close()
+
+
 @pytest.mark.parametrize("pieces", [2, 3, 5])
 def test_a_file_in_parts_equals_the_file_read_whole(big: Path, tmp_path: Path, pieces: int,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
