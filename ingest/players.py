@@ -23,7 +23,7 @@ from collections.abc import Iterable
 import duckdb
 import polars as pl
 
-from model.tables import GAMES, PLAYER_NAMES, PLAYERS, SETTLEMENTS, SMALL_ROWS, has_table, over_rows
+from model.tables import GAMES, PLAYER_NAMES, PLAYERS, SETTLEMENTS, has_table, insert
 
 Con = duckdb.DuckDBPyConnection
 
@@ -73,21 +73,10 @@ def register(conn: Con, game_ids: Iterable[str] | None = None) -> int:
 
 def _add_people(conn: Con, made: list[tuple[str, str]]) -> None:
     """A person ``(person_id, name)`` for each name just registered (one there already is
-    kept). Up to ``SMALL_ROWS`` of them bound as two lists, in one statement: the Arrow scan's
-    relations cost about 7 ms of CPU, which every ``ingest_paths`` run with a new name paid
-    at its commit (``bench bridge``, "LIN files")."""
-    if not made:
-        return
-    if len(made) <= SMALL_ROWS:
-        conn.execute(f"INSERT OR IGNORE INTO {PLAYERS} (person_id, name) "
-                     "SELECT unnest($1::VARCHAR[]), unnest($2::VARCHAR[])",
-                     [[i for i, _ in made], [n for _, n in made]])
-        return
-    people = pl.DataFrame(made, schema={"person_id": pl.String(), "name": pl.String()},
-                          orient="row")
-    over_rows(conn.from_arrow(people.to_arrow()), "_trickbook_people",
-              f"INSERT OR IGNORE INTO {PLAYERS} BY NAME "
-              "SELECT person_id, name FROM _trickbook_people")
+    kept), inserted as every table's rows are (``model.tables.insert``: a few bound as lists)."""
+    insert(conn, PLAYERS, pl.DataFrame(made, schema={"person_id": pl.String(),
+                                                     "name": pl.String()}, orient="row"),
+           or_ignore=True)
 
 
 def people_sql(registered: bool) -> str:

@@ -166,29 +166,37 @@ about 0.5-1.5 ms, where an Arrow scan costs four statements of DuckDB's relation
 3 ms in all), which weighs on every small file (``bench bridge``, "LIN files")."""
 
 
-def insert(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:
+def insert(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame,
+           or_ignore: bool = False) -> int:
     """Append ``frame`` to ``table`` by column name (missing columns are null; values are bound,
     never spliced into SQL). The one way rows enter the tables: a frame of at most
     :data:`SMALL_ROWS` rows as bound lists (:func:`bind_rows`), a larger one (or one with a
     column type :func:`bind_rows` does not name) through Arrow (:func:`scan_rows`); both store
-    the same rows (tests/model/test_tables_insert.py)."""
+    the same rows (tests/model/test_tables_insert.py). ``or_ignore``: a row whose key the
+    table holds already is left out (``INSERT OR IGNORE``)."""
     if frame.height == 0:
         return 0
     if frame.height > SMALL_ROWS or not bind_rows(
             conn, table, {name: frame.get_column(name).to_list() for name in frame.columns},
-            dict(zip(frame.columns, frame.dtypes, strict=True))):
-        scan_rows(conn, table, frame)
+            dict(zip(frame.columns, frame.dtypes, strict=True)), or_ignore):
+        scan_rows(conn, table, frame, or_ignore)
     return frame.height
 
 
-def scan_rows(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> None:
+def _insert_into(table: str, or_ignore: bool) -> str:
+    return f"INSERT {'OR IGNORE ' if or_ignore else ''}INTO {table}"
+
+
+def scan_rows(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame,
+              or_ignore: bool = False) -> None:
     """Append ``frame`` by column name through an Arrow scan of it."""
     over_rows(conn.from_arrow(frame.to_arrow()), "_trickbook_rows",
-              f"INSERT INTO {table} BY NAME SELECT * FROM _trickbook_rows")
+              f"{_insert_into(table, or_ignore)} BY NAME SELECT * FROM _trickbook_rows")
 
 
 def bind_rows(conn: duckdb.DuckDBPyConnection, table: str,
-              columns: Mapping[str, list[Any]], types: Mapping[str, pl.DataType]) -> bool:
+              columns: Mapping[str, list[Any]], types: Mapping[str, pl.DataType],
+              or_ignore: bool = False) -> bool:
     """Append rows given as equally long lists per column name, in one statement, each list
     bound as a parameter and read as the Arrow scan of a frame of ``types`` reads its column
     (:func:`bound_cast`); the insert then casts it to the table's column alike. False, with
@@ -208,7 +216,8 @@ def bind_rows(conn: duckdb.DuckDBPyConnection, table: str,
         return False
     names = ", ".join(f'"{name}"' for name in kept)
     values = ", ".join(f"unnest(${k}){cast}" for k, cast in enumerate(casts, 1))
-    conn.execute(f"INSERT INTO {table} ({names}) SELECT {values}", [columns[n] for n in kept])
+    conn.execute(f"{_insert_into(table, or_ignore)} ({names}) SELECT {values}",
+                 [columns[n] for n in kept])
     return True
 
 

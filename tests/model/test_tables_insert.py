@@ -223,3 +223,21 @@ def test_columns_all_null_are_left_out_and_stored_null() -> None:
                          schema={"a": pl.Int64(), "b": pl.Null()})
     assert insert(conn, "t", frame) == 2
     assert conn.execute("SELECT * FROM t").fetchall() == [(None, None), (None, None)]
+
+
+@pytest.mark.parametrize("height", [1, SMALL_ROWS + 1])
+def test_or_ignore_keeps_the_stored_row_of_a_key_both_ways(height: int) -> None:
+    """``insert(..., or_ignore=True)``, bound or scanned: a row whose key is stored is left out
+    and the stored one kept (how new people are added, ``ingest/players.py``)."""
+    conn = duckdb.connect()
+    try:
+        conn.execute("CREATE TABLE t (k VARCHAR PRIMARY KEY, v VARCHAR)")
+        conn.execute("INSERT INTO t VALUES ('0', 'stored')")
+        frame = pl.DataFrame({"k": [str(i) for i in range(height)], "v": ["new"] * height})
+        insert(conn, "t", frame, or_ignore=True)
+        assert conn.execute("SELECT v FROM t WHERE k = '0'").fetchall() == [("stored",)]
+        assert conn.execute("SELECT count(*) FROM t").fetchall() == [(height,)]
+        with pytest.raises(duckdb.ConstraintException):
+            insert(conn, "t", frame)
+    finally:
+        conn.close()
