@@ -145,3 +145,91 @@ def test_the_server_s_connections_send_each_write_at_once(monkeypatch: pytest.Mo
             server.close()
 
     assert asyncio.run(accepted_nodelay()) != 0
+
+
+def _asgi_get(app, path: str, headers: tuple = (), method: str = "GET") -> tuple[int, dict, bytes]:
+    """``app``'s answer to one HTTP request: status, headers, body."""
+    import asyncio
+
+    sent: list[dict] = []
+    requests = [{"type": "http.request", "body": b"", "more_body": False}]
+    done = asyncio.Event()
+
+    async def receive() -> dict:  # the request, then a disconnect once the answer is sent
+        if requests:
+            return requests.pop()
+        await done.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+        if message["type"] == "http.response.body" and not message.get("more_body"):
+            done.set()
+
+    scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(),
+             "root_path": "", "query_string": b"", "headers": list(headers),
+             "scheme": "http", "server": ("127.0.0.1", 8501), "http_version": "1.1"}
+    async def answer() -> None:
+        await app(scope, receive, send)
+        done.set()
+
+    asyncio.run(answer())
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], {k.decode(): v.decode() for k, v in start["headers"]}, body
+
+
+def test_streamlit_s_hashed_files_are_answered_from_memory_as_streamlit_answers_them() -> None:
+    """``dashboards.launch.HashedFiles``: a script, a style and a font under ``static/`` get the
+    bytes, type and caching Streamlit's own handler gives them, without reaching it; the page
+    itself, an unknown or escaping path, a range and another method go to Streamlit."""
+    from streamlit import file_util
+    from streamlit.web.server.starlette.starlette_static_routes import (
+        create_streamlit_static_handler,
+    )
+
+    from dashboards.launch import HashedFiles
+
+    folder = Path(file_util.get_static_dir())
+    streamlit = create_streamlit_static_handler(str(folder), None)
+    reached: list[str] = []
+
+    async def behind(scope, receive, send) -> None:
+        reached.append(scope["path"])
+        await streamlit(scope, receive, send)
+
+    app = HashedFiles(behind, folder)
+    for pattern in ("static/js/index.*.js", "static/css/index.*.css", "static/media/*.woff2"):
+        asset = path = "/" + next(folder.glob(pattern)).relative_to(folder).as_posix()
+        status, headers, body = _asgi_get(app, path)
+        _, theirs, their_body = _asgi_get(streamlit, path)
+        assert (status, body) == (200, their_body) and body
+        for name in ("content-type", "content-length", "cache-control"):
+            assert headers[name] == theirs[name], (path, name)
+        assert _asgi_get(app, path)[2] == body  # the second answer comes from memory
+    assert reached == []
+    index = (folder / "index.html").read_bytes()
+    for path, extra in [("/", {}), ("/static/js/nothere.js", {}), ("/static/../index.html", {}),
+                        (asset, {"headers": ((b"range", b"bytes=0-9"),)}),
+                        (asset, {"method": "HEAD"})]:
+        reached.clear()
+        _asgi_get(app, path, **extra)
+        assert reached == [path], path
+    assert _asgi_get(app, "/")[2] == index
+
+
+def test_answer_hashed_files_puts_them_in_front_of_streamlit_s_app(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from streamlit.web.server.starlette import starlette_server
+
+    from dashboards import launch
+
+    async def app(scope, receive, send) -> None:  # Streamlit's app, as built for a runtime
+        pass
+
+    monkeypatch.setattr(launch, "_STREAMLIT_APP", lambda runtime: app)
+    monkeypatch.setattr(starlette_server, "create_starlette_app",
+                        starlette_server.create_starlette_app)
+    launch.answer_hashed_files()
+    built = starlette_server.create_starlette_app(object())
+    assert isinstance(built, launch.HashedFiles) and built.app is app
