@@ -132,7 +132,7 @@ class HashedFiles:
     that also runs the page. Here a file is read once, at its first request, and answered with
     the headers Streamlit gives it (its type, its length, cached as immutable). A request for
     anything else (the page itself, the websocket, a range, another method, a path under a base
-    URL) goes to Streamlit unchanged."""
+    URL, a file that can no longer be read) goes to Streamlit unchanged."""
 
     def __init__(self, app: ASGIApp, folder: Path) -> None:
         self.app = app
@@ -148,7 +148,11 @@ class HashedFiles:
                 or any(name.lower() == b"range" for name, _ in scope.get("headers", ()))):
             await self.app(scope, receive, send)
             return
-        body, headers = self._answer(path)
+        try:
+            body, headers = self._answer(path)
+        except OSError:  # gone since the server started: Streamlit says what it says
+            await self.app(scope, receive, send)
+            return
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 

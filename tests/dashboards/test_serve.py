@@ -182,7 +182,8 @@ def _asgi_get(app, path: str, headers: tuple = (), method: str = "GET") -> tuple
 def test_streamlit_s_hashed_files_are_answered_from_memory_as_streamlit_answers_them() -> None:
     """``dashboards.launch.HashedFiles``: a script, a style and a font under ``static/`` get the
     bytes, type and caching Streamlit's own handler gives them, without reaching it; the page
-    itself, an unknown or escaping path, a range and another method go to Streamlit."""
+    itself, an unknown or escaping path, a file gone since the start, a range and another method
+    go to Streamlit."""
     from streamlit import file_util
     from streamlit.web.server.starlette.starlette_static_routes import (
         create_streamlit_static_handler,
@@ -209,7 +210,9 @@ def test_streamlit_s_hashed_files_are_answered_from_memory_as_streamlit_answers_
         assert _asgi_get(app, path)[2] == body  # the second answer comes from memory
     assert reached == []
     index = (folder / "index.html").read_bytes()
+    app.names.add("/static/js/gone.js")  # listed at the start, since removed
     for path, extra in [("/", {}), ("/static/js/nothere.js", {}), ("/static/../index.html", {}),
+                        ("/static/js/gone.js", {}),
                         (asset, {"headers": ((b"range", b"bytes=0-9"),)}),
                         (asset, {"method": "HEAD"})]:
         reached.clear()
