@@ -128,11 +128,12 @@ class HashedFiles:
 
     A first page fetches about 120 of them. Through Streamlit's stack (path checks, the session
     cookie, the compression choice, the router, a file opened and read on a worker thread) each
-    cost the server about 1.5 ms of CPU, and a cold page about 0.2 s of the one Python thread
-    that also runs the page. Here a file is read once, at its first request, and answered with
-    the headers Streamlit gives it (its type, its length, cached as immutable). A request for
-    anything else (the page itself, the websocket, a range, another method, a path under a base
-    URL, a file that can no longer be read) goes to Streamlit unchanged."""
+    cost the server about 1.5 ms of CPU, and a cold page about 0.2 s of the server's Python (one
+    thread at a time, the page's run among them). Here a file is read once, at its first
+    request, and answered with the headers Streamlit gives it (its type, its length, cached as
+    immutable). A request for anything else (the page itself, the websocket, a range, another
+    method, a path under a base URL, a file that can no longer be read) goes to Streamlit
+    unchanged."""
 
     def __init__(self, app: ASGIApp, folder: Path) -> None:
         self.app = app
