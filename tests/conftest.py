@@ -35,6 +35,15 @@ def fresh_process(script: str, *unset: str) -> Any:
     return json.loads(out.stdout)
 
 
+def local_cluster() -> Any:
+    """A Dask cluster of two single-threaded worker processes on this machine, without a
+    dashboard, its scheduler's HTTP port chosen free: the two test workers may start clusters at
+    once, and both would ask for the default 8787."""
+    distributed = pytest.importorskip("distributed")
+    return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                    dashboard_address=":0", scheduler_kwargs={"dashboard": False})
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--long", action="store_true",
                      help="also run the tests marked long (make test-long)")

@@ -26,9 +26,10 @@ from model import variants as registry
 from model.variant import Variant
 from scoring.store import score_pending
 from sim.run import Plan, dask_imap, pool_imap, simulate
+from tests.conftest import local_cluster
 from tests.ingest.conftest import SAMPLES, snapshot
 
-distributed = pytest.importorskip("distributed")
+pytest.importorskip("distributed")
 
 TINY_PARTS = 4_096
 """Part size that cuts every simulated file of these tests into parts..."""
@@ -128,9 +129,7 @@ def runs(folder: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[Any, An
     for n in names:
         shutil.copytree(folder, copies[n])
     found: dict[Any, Any] = {}
-    with pytest.MonkeyPatch.context() as mp, distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True,
-            dashboard_address=None) as cluster:
+    with pytest.MonkeyPatch.context() as mp, local_cluster() as cluster:
         counted = Counted(mp)
 
         def on_dask(fn: Callable[[Any], Any], tasks: list[Any]) -> Iterator[Any]:

@@ -9,8 +9,9 @@ import duckdb
 import pytest
 
 from sim.run import Plan, simulate
+from tests.conftest import local_cluster
 
-distributed = pytest.importorskip("distributed")
+pytest.importorskip("distributed")
 
 
 def _rows(db: Path) -> list[tuple[object, ...]]:
@@ -30,8 +31,7 @@ def _rows(db: Path) -> list[tuple[object, ...]]:
 
 def test_local_cluster_matches_one_process(tmp_path: Path) -> None:
     plan = Plan("greek-prefa", 16, 5, seed=8)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+    with local_cluster() as cluster:
         address = cluster.scheduler_address
         simulate(plan, out=tmp_path / "cluster.jsonl", scheduler=address, games_per_part=3)
         simulate(plan, db=tmp_path / "cluster.duckdb", scheduler=address, games_per_part=3,

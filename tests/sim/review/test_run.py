@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.review.run import review_database
+from tests.conftest import local_cluster
 from tests.sim.review.conftest import simulated_db
 from trickbook.cli import app
 
@@ -60,11 +61,9 @@ def test_process_pool_gives_the_rows_of_one_process(fresh: Path, tmp_path: Path)
 
 def test_local_cluster_gives_the_rows_of_one_process(fresh: Path, tmp_path: Path) -> None:
     pytest.importorskip("endplay")
-    distributed = pytest.importorskip("distributed")
     one, dask = _copy(fresh, tmp_path, "one.duckdb"), _copy(fresh, tmp_path, "dask.duckdb")
     _review(one, workers=1)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+    with local_cluster() as cluster:
         assert _review(dask, scheduler=cluster.scheduler_address)[0] == 36
     assert _tables(dask) == _tables(one)
 
