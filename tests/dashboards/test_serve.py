@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import socket
 from pathlib import Path
 
 import pytest
@@ -114,9 +116,6 @@ def test_the_server_s_connections_send_each_write_at_once(monkeypatch: pytest.Mo
     """``dashboards.launch.send_at_once``: a connection accepted on Streamlit's listening socket
     gets ``TCP_NODELAY`` from asyncio, as uvicorn serves it (``create_server(sock=...)``), and
     the listener stays non-blocking and inheritable."""
-    import asyncio
-    import socket
-
     from streamlit.web.server.starlette import starlette_server
 
     from dashboards.launch import send_at_once
@@ -149,8 +148,6 @@ def test_the_server_s_connections_send_each_write_at_once(monkeypatch: pytest.Mo
 
 def _asgi_get(app, path: str, headers: tuple = (), method: str = "GET") -> tuple[int, dict, bytes]:
     """``app``'s answer to one HTTP request: status, headers, body."""
-    import asyncio
-
     sent: list[dict] = []
     requests = [{"type": "http.request", "body": b"", "more_body": False}]
     done = asyncio.Event()
@@ -169,6 +166,7 @@ def _asgi_get(app, path: str, headers: tuple = (), method: str = "GET") -> tuple
     scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(),
              "root_path": "", "query_string": b"", "headers": list(headers),
              "scheme": "http", "server": ("127.0.0.1", 8501), "http_version": "1.1"}
+
     async def answer() -> None:
         await app(scope, receive, send)
         done.set()
