@@ -14,6 +14,7 @@ state, a heading, a message), with generous timeouts, so a loaded machine is slo
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import socket
@@ -89,6 +90,19 @@ def _serve(db: Path, log_path: Path) -> tuple[subprocess.Popen[bytes], str]:
             time.sleep(0.5)
 
 
+SERVER_PIDS: dict[str, int] = {}
+"""The process serving each URL of :func:`servers`, for the CPU a page costs it."""
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The process's CPU time so far (user and system), where ``/proc`` has it."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _stop(proc: subprocess.Popen[bytes]) -> None:
     proc.terminate()
     try:
@@ -117,6 +131,7 @@ def servers(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         for name, db in (("demo", demo_db), ("empty", empty)):
             proc, urls[name] = _serve(db, base / f"streamlit-{name}.log")
             procs.append(proc)
+            SERVER_PIDS[urls[name]] = proc.pid
         yield urls
     finally:
         for proc in procs:
@@ -238,12 +253,16 @@ def test_cold_page_and_step_times(page, servers: dict[str, str]) -> None:
     in a second tab (a returning browser: Streamlit's files from its cache), then the replayer's
     load and one step by key, each timed to the condition the page shows. First in the module,
     so the server is cold when it runs in a full run or alone."""
+    pid = SERVER_PIDS[servers["demo"]]
+    cpu = _cpu_seconds(pid)
     ran, drawn = _league_times(page, servers["demo"])
     page.wait_for_load_state("networkidle")
     last = page.evaluate("Math.max(...performance.getEntriesByType('resource')"
                          ".map(r => r.responseEnd))") / 1000
+    after = _cpu_seconds(pid)
+    served = "" if cpu is None or after is None else f"; the server's CPU {after - cpu:.2f} s"
     print(f"cold page (League): the app's run finished at {ran:.2f} s, the standings table was "
-          f"drawn at {drawn:.2f} s, the last request ended at {last:.2f} s")
+          f"drawn at {drawn:.2f} s, the last request ended at {last:.2f} s{served}")
     again = page.context.new_page()  # the same browser: Streamlit's files come from its cache
     ran, drawn = _league_times(again, servers["demo"])
     fetched = again.evaluate("performance.getEntriesByType('resource')"
