@@ -161,12 +161,16 @@ def _cpu() -> float:
 
 def _forkserver() -> tuple[float, float]:
     """CPU seconds of the fork server itself and of the workers it forked that have ended
-    (``/proc/PID/stat``: utime + stime, cutime + cstime); zero before it starts."""
+    (:func:`process_cpu`); zero before it starts."""
     from multiprocessing import forkserver
 
     pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
-    if pid is None:
-        return 0.0, 0.0
+    return (0.0, 0.0) if pid is None else process_cpu(pid)
+
+
+def process_cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds of the process ``pid`` (utime + stime) and of its children that have ended
+    (cutime + cstime), from ``/proc/PID/stat``."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     tick = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / tick, (int(fields[13]) + int(fields[14])) / tick

@@ -14,7 +14,6 @@ state, a heading, a message), with generous timeouts, so a loaded machine is slo
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import socket
@@ -28,6 +27,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from bench.bench_parallel import process_cpu
 from dashboards import queries as q
 from dashboards.db import read_only
 from dashboards.filters import Filters
@@ -95,12 +95,11 @@ SERVER_PIDS: dict[str, int] = {}
 
 
 def _cpu_seconds(pid: int) -> float | None:
-    """The process's CPU time so far (user and system), where ``/proc`` has it."""
+    """The process's CPU time so far, where ``/proc`` has it."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return process_cpu(pid)[0]
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
