@@ -18,9 +18,7 @@ from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
 
-import numpy as np
-
-from ingest.lines import Batch, Item, PlainLines, plain_spans
+from ingest.lines import Batch, Item, Run
 from ingest.source import Issue, Raw
 from ingest.text import HEAD, utf16
 from model.problems import Code
@@ -115,16 +113,15 @@ class JsonlReader:
 
     def read_lines(
         self, path: Path, size: int, max_chars: int | None = None
-    ) -> Iterator[list[Item] | PlainLines]:
+    ) -> Iterator[list[Item] | Run]:
         """The file's non-blank lines, unparsed, ``size`` at a time (fewer when their text
         reaches ``max_chars`` characters first): ``(line, text)`` or, for a line that is not
-        UTF-8, an issue (the pipeline's fast paths read these). A batch of plain
-        lines comes as :class:`ingest.lines.PlainLines` (the bytes read, each line decoded only
-        when asked for).
+        UTF-8, an issue (the pipeline's fast paths read these). A batch of lines that follow one
+        another comes as :class:`ingest.lines.Run` (their texts and the first line's number).
 
         Reads blocks of whole lines, about a batch's worth at a time (estimated from the first
-        lines, then from the last batch), so that a batch is mostly one read, and decodes a block
-        that is not plain at once (line by line only when it is not valid UTF-8)."""
+        lines, then from the last batch), so that a batch is mostly one read, and decodes each
+        block at once (line by line only when it is not valid UTF-8)."""
         with path.open("rb") as fh:
             wide = utf16(fh.read(HEAD)) if self.start == 0 else None
         if wide is not None:
@@ -137,11 +134,7 @@ class JsonlReader:
             fill.read = max(BLOCK, min(fill.limit,
                                        len(head) * size // max(1, head.count(b"\n"))))
         for data, lo, hi in _blocks(path, lambda: fill.read, self.start, self.stop):
-            spans = plain_spans(data, lo, hi)
-            if spans is not None:
-                yield from fill.plain(data, *spans)
-            else:
-                yield from fill.block(str(path), memoryview(data)[lo:hi])
+            yield from fill.block(str(path), memoryview(data)[lo:hi])
         if fill.batch.n:
             yield fill.take()
 
@@ -161,28 +154,12 @@ class _Filling:
     def full(self) -> bool:
         return self.batch.n >= self.size or 0 <= self.limit <= self.batch.chars
 
-    def take(self) -> list[Item] | PlainLines:
+    def take(self) -> list[Item] | Run:
         self.read = max(BLOCK, min(self.limit, self.batch.chars + self.batch.n))
         return self.batch.take()
 
-    def plain(self, data: bytes, starts: np.ndarray, ends: np.ndarray,
-              ) -> Iterator[list[Item] | PlainLines]:
-        """Plain lines, cut where :meth:`lines` would cut them."""
-        batch = self.batch
-        at = 0
-        while at < len(starts):
-            n = min(self.size - batch.n, len(starts) - at)
-            if self.limit >= 0:
-                sums = batch.chars + np.cumsum(ends[at:at + n] - starts[at:at + n])
-                n = min(n, int(np.searchsorted(sums, self.limit)) + 1)
-            batch.add_plain(data, starts[at:at + n], ends[at:at + n], self.line_no + 1)
-            self.line_no += n
-            at += n
-            if self.full():
-                yield self.take()
-
-    def block(self, source: str, block: memoryview) -> Iterator[list[Item] | PlainLines]:
-        """A block that is not plain: decoded at once (line by line when it is not UTF-8)."""
+    def block(self, source: str, block: memoryview) -> Iterator[list[Item] | Run]:
+        """A block, decoded at once (line by line when it is not UTF-8)."""
         try:
             text = str(block, "utf-8")
         except UnicodeDecodeError:
@@ -203,14 +180,13 @@ class _Filling:
             upto = list(accumulate(map(len, take), initial=batch.chars))
             if self.limit >= 0:
                 take = take[:max(1, bisect_left(upto, self.limit, lo=1))]
-            batch.add(zip(range(self.line_no + 1, self.line_no + 1 + len(take)), take,
-                          strict=True), len(take), upto[len(take)] - batch.chars)
+            batch.add_run(take, self.line_no + 1, upto[len(take)] - batch.chars)
             self.line_no += len(take)
             at += len(take)
             if self.full():
                 yield self.take()
 
-    def lines(self, lines: Sequence[str | Issue]) -> Iterator[list[Item] | PlainLines]:
+    def lines(self, lines: Sequence[str | Issue]) -> Iterator[list[Item] | Run]:
         """Lines one by one: blank ones skipped, a ``"\r"`` before the line end dropped."""
         for item in lines:
             self.line_no += 1

@@ -32,7 +32,7 @@ from ingest import columnar, sheets, store
 from ingest.csv_sheet import sidecar_of
 from ingest.formats import expand, reader_for
 from ingest.jsonl import JsonlReader, parse_line
-from ingest.lines import Item, PlainLines, Texts
+from ingest.lines import Item, Run, holding
 from ingest.source import Issue, Raw, Reader
 from ingest.validate import (
     NEVER,
@@ -56,7 +56,7 @@ BATCH_CHARS = 32 << 20
 hands and play (about 1 KiB of text each) is cut short, so their memory stays bounded too. 32 MiB
 (about 30,000 such deals): each batch has fixed costs (its games, look-ups, frames, threads, about
 0.02 s); the 20,000-deal benchmark file ran at a median 46k deals/s in batches of 8 MiB and 56k
-in one batch of 32 MiB (before plain batches stayed bytes, docs/ingest.md "Speed"), and peaks at
+in one batch of 32 MiB (docs/ingest.md "Speed"), and peaks at
 55 MiB of Python heap in one batch. Score-sheet files reach ``BATCH`` first."""
 PROGRESS_EVERY = 2_000
 """Records between two progress reports on the reference path (the fast path reports per batch)."""
@@ -301,7 +301,7 @@ class _FileLoad:
         else:
             self.accept(result)
 
-    def chunk(self, items: list[Item] | PlainLines, validator: Validator,
+    def chunk(self, items: list[Item] | Run, validator: Validator,
               score_sheets: bool = True) -> int:
         """A chunk of JSONL lines, with the same outcome as reading it line by line.
 
@@ -310,9 +310,7 @@ class _FileLoad:
         such a game only after its game line (``Validator.visible_from``). The score-sheet path
         (``ingest/sheets.py``) takes the deals without hands it accepts, the columnar path
         (``ingest/columnar.py``) what it accepts of the rest, and everything goes into the batch
-        in line order (:meth:`_in_line_order`). Returns the bytes read.
-
-        A batch of plain lines (``PlainLines``) is searched as bytes for its card lines."""
+        in line order (:meth:`_in_line_order`). Returns the bytes read."""
         c = _Chunk.of(items)
         early = self._game_lines(c, validator)
         taken = (self._score_sheets(c, early, validator) if score_sheets
@@ -344,7 +342,7 @@ class _FileLoad:
         games looked up in the database in one query."""
         hands = set(c.with_hands)
         sheet = [k for k in range(len(c.lines)) if k not in hands and k not in early]
-        return sheets.accept(self.report.source, c.every, c.texts, sheet, validator,
+        return sheets.accept(self.report.source, c.lines, c.texts, sheet, validator,
                              lambda ids: self.stored_games.update(self.look_up(ids)),
                              self.sheet_memo)
 
@@ -358,7 +356,7 @@ class _FileLoad:
         candidates = [k for k in np.flatnonzero(left).tolist() if k not in early]
         if not candidates:
             return sheets.Taken.empty()
-        return columnar.accept(c.numbered(len(candidates)), candidates, validator)
+        return columnar.accept(c.texts, candidates, validator)
 
     def _in_line_order(self, c: _Chunk, rest: list[int | Issue],
                        early: dict[int, Accepted | Issue],
@@ -606,8 +604,6 @@ class _Chunk:
     """The readable lines: ``(line number, text)``."""
     lines: Sequence[str]
     """Their texts."""
-    every: Sequence[str]
-    """The texts again, decoded at once when most lines are read as text."""
     with_hands: list[int]
     """The lines holding ``"hands"``: the card paths' (the score-sheet shape has none). A game
     line with ``"hands"`` in it (a player so named) is read in line order with the rest, and
@@ -616,16 +612,7 @@ class _Chunk:
     """The other lines that may be game lines."""
     chars: int
     first: int | None
-    """The line number of a plain batch's first line."""
-
-    def numbered(self, wanted: int) -> Sequence[tuple[int, str]]:
-        """The readable lines as ``(line number, text)``, a plain batch decoded at once when
-        ``wanted`` of its lines are to be read (more than a quarter)."""
-        if self.first is None or wanted <= len(self.texts) // 4:
-            return self.texts
-        assert isinstance(self.texts, PlainLines)
-        return list(zip(range(self.first, self.first + len(self.texts)), self.texts.texts(),
-                        strict=True))
+    """The line number of the first line of a run (``ingest.lines.Run``)."""
 
     def line_nos(self) -> pl.Series:
         """The line number of each readable line."""
@@ -635,25 +622,23 @@ class _Chunk:
         return pl.Series("line", list(map(itemgetter(0), self.texts)), dtype=pl.Int32)
 
     @classmethod
-    def of(cls, items: list[Item] | PlainLines) -> _Chunk:
-        if isinstance(items, PlainLines):
-            lines = Texts(items)
-            hands = items.holding(b'"hands"')
-            others = np.flatnonzero(~hands).tolist()
-            every = items.texts() if len(others) > len(items) // 4 else lines
-            return cls(items, lines, every, np.flatnonzero(hands).tolist(),
-                       [k for k in others if '"game"' in every[k]], items.chars, items.first)
-        texts = [it for it in items if not isinstance(it, Issue)]
-        texts_only = list(map(itemgetter(1), texts))
-        with_hands = [k for k, t in enumerate(texts_only) if '"hands"' in t]
+    def of(cls, items: list[Item] | Run) -> _Chunk:
+        if isinstance(items, Run):
+            texts: Sequence[tuple[int, str]] = items
+            lines, first = items.texts, items.first
+            chars = sum(map(len, lines))
+        else:
+            texts = [it for it in items if not isinstance(it, Issue)]
+            lines, first = list(map(itemgetter(1), texts)), None
+            chars = sum(map(len, lines)) + sum(len(it.raw) for it in items
+                                              if isinstance(it, Issue))
+        with_hands = holding(lines, '"hands"')
         hand_set = set(with_hands)
-        return cls(texts, texts_only, texts_only, with_hands,
-                   [k for k, t in enumerate(texts_only) if k not in hand_set and '"game"' in t],
-                   sum(map(len, texts_only)) + sum(len(it.raw) for it in items
-                                                   if isinstance(it, Issue)), None)
+        return cls(texts, lines, with_hands,
+                   [k for k in holding(lines, '"game"') if k not in hand_set], chars, first)
 
 
-def _left(items: list[Item] | PlainLines, readable: int, slow: np.ndarray) -> list[int | Issue]:
+def _left(items: list[Item] | Run, readable: int, slow: np.ndarray) -> list[int | Issue]:
     """The positions of the readable lines the fast paths left, with the unreadable lines'
     issues, in line order."""
     if readable == len(items):

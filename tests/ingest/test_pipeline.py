@@ -262,23 +262,24 @@ def test_fast_and_reference_paths_store_the_same(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """The fast paths (ingest/sheets.py, the card paths) change speed, never results: the same
     mixed file, in small batches so deals, games, duplicates and conflicts straddle batch ends,
-    and so that some batches are plain lines kept as bytes (ingest/lines.py) and some are not."""
+    and so that some batches are runs of lines that follow one another (ingest/lines.py) and
+    some are not."""
     import random
 
     from ingest import jsonl
     from ingest.jsonl import JsonlReader
-    from ingest.lines import PlainLines
+    from ingest.lines import Run
 
-    plain: list[bool] = []
+    runs: list[bool] = []
     read_lines = JsonlReader.read_lines
 
     def spy(self: JsonlReader, *args: Any) -> Iterator[object]:
         for batch in read_lines(self, *args):
-            plain.append(isinstance(batch, PlainLines))
+            runs.append(isinstance(batch, Run))
             yield batch
 
     monkeypatch.setattr(JsonlReader, "read_lines", spy)
-    monkeypatch.setattr(jsonl, "BLOCK", 2048)  # blocks of a few lines, plain or not
+    monkeypatch.setattr(jsonl, "BLOCK", 2048)  # blocks of a few lines, runs or not
 
     from data.samples.make_samples import league_lines
 
@@ -286,7 +287,7 @@ def test_fast_and_reference_paths_store_the_same(tmp_path: Path,
     lines = list(league_lines(3, 40, cards=False, prefix="mix"))
     lines += (SAMPLES / "league.jsonl").read_text().splitlines()
     lines += (SAMPLES / "bad-lines.jsonl").read_text().splitlines()
-    lines += ["", "oops", '{"record": "note", "text": "καφές"}']  # batches that are not plain
+    lines += ["", "oops", '{"record": "note", "text": "καφές"}']  # a blank line: not a run
     extra = [rng.choice(lines) for _ in range(30)]  # duplicates, some before their game line
     conflicts = [t.replace('"tricks": {', '"tricks": {"x": 0, ', 1) if "tricks" in t else
                  t.replace('"dealer": "Anna"', '"dealer": "Boris"') for t in extra[:10]]
@@ -304,7 +305,7 @@ def test_fast_and_reference_paths_store_the_same(tmp_path: Path,
         (r.records, r.stored, r.duplicates, r.quarantined)
     assert f.duplicates > 0 and f.quarantined > 0
     assert snapshot(fast_db) == snapshot(ref_db)
-    assert True in plain and False in plain
+    assert True in runs and False in runs
 
 
 def test_same_deal_from_csv_and_jsonl_is_one_deal(db: Path, fake: FakeSettlement,

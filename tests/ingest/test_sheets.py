@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from data.samples.make_samples import sheet_deal
 from ingest import sheets, validate
 from ingest.jsonl import parse_line
-from ingest.lines import PlainLines
+from ingest.lines import Run, holding
 from ingest.pipeline import ingest_paths
 from ingest.source import Issue, Raw
 from ingest.validate import Accepted, Validator
@@ -374,39 +374,42 @@ def test_read_lines_chunks_as_line_by_line(
     got = [[(("issue", it.line, it.raw) if isinstance(it, Issue) else it) for it in chunk]
            for chunk in chunks]
     assert got == _lines_one_by_one(data, size, max_chars)
-    for chunk in chunks:  # a batch kept as bytes holds exactly its lines
-        if isinstance(chunk, PlainLines):
-            texts = [text for _, text in chunk]
-            assert bytes(chunk.blob) == "\n".join(texts).encode("ascii")
-            assert chunk.texts() == texts
-            assert chunk.chars == sum(map(len, texts))
-            for needle in ("deal", '"a"', "x", "xx", '"b"', "{", "}", ""):
-                found = chunk.holding(needle.encode())
-                assert found.tolist() == [needle in t for t in texts]
-    if data.isascii() and b"\r" not in data and all(
-            line.startswith(b"{") for line in data.removesuffix(b"\n").split(b"\n")):
-        assert all(isinstance(chunk, PlainLines) for chunk in chunks)
+    for chunk in chunks:  # a run holds lines that follow one another
+        if isinstance(chunk, Run):
+            assert [no for no, _ in chunk] == list(range(chunk.first, chunk.first + len(chunk)))
+            assert [text for _, text in chunk] == chunk.texts
+            assert chunk[-1] == (chunk.first + len(chunk) - 1, chunk.texts[-1])
+            assert chunk[1:3] == list(chunk)[1:3]
+    if not bad and "\r" not in "\n".join(lines) and all(
+            line.strip() and not line[0].isspace() for line in lines):
+        assert all(isinstance(chunk, Run) for chunk in chunks)
 
 
-def test_batches_of_plain_lines_are_the_bytes_read(tmp_path: Path) -> None:
-    """A batch of plain ASCII lines keeps the bytes read, without a copy when they were read in
-    one piece (``ingest/lines.py``: they are searched there, a line is decoded only when
-    asked for); batches read with a line that is not ASCII are decoded (their characters are
-    not their bytes)."""
+@given(texts=st.lists(st.text(alphabet='"ab\n', max_size=8).map(lambda t: t.replace("\n", "")),
+                      max_size=20), needle=st.sampled_from(['"a"', "a", "ab", '"', "b\"a"]))
+def test_holding_finds_the_lines_a_line_by_line_search_finds(texts: list[str],
+                                                           needle: str) -> None:
+    """``ingest.lines.holding`` (one search of the joined texts) against ``in`` line by line."""
+    assert holding(texts, needle) == [k for k, t in enumerate(texts) if needle in t]
+
+
+def test_batches_of_lines_that_follow_one_another_are_runs(tmp_path: Path) -> None:
+    """A batch whose lines follow one another is a run (``ingest/lines.py``: the texts and the
+    first line's number); a batch read with a blank or an unreadable line is a list of
+    ``(line, text)`` and issues."""
     from ingest import jsonl
 
-    lines = [json.dumps({"record": "deal", "n": i}) for i in range(100)]
+    lines = [json.dumps({"record": "deal", "n": i}) for i in range(99)] + ['{"name": "Γιώργος"}']
     path = tmp_path / "x.jsonl"
     path.write_text("\n".join(lines) + "\n")
     first, second = jsonl.READER.read_lines(path, 60, 1 << 20)
-    assert isinstance(first, PlainLines) and isinstance(second, PlainLines)
-    assert first.data is second.data  # one read
-    assert bytes(second.blob) == "\n".join(lines[60:]).encode()
-    assert (second[0], second[-1]) == ((61, lines[60]), (100, lines[99]))
-    path.write_text("\n".join([*lines[:99], '{"name": "Γιώργος"}']) + "\n")
+    assert isinstance(first, Run) and isinstance(second, Run)
+    assert second.texts == lines[60:] and second.first == 61
+    assert (second[0], second[-1]) == ((61, lines[60]), (100, '{"name": "Γιώργος"}'))
+    path.write_text("\n".join([*lines[:70], "", *lines[70:]]) + "\n")
     first, second = jsonl.READER.read_lines(path, 60, 1 << 20)
-    assert not isinstance(first, PlainLines) and not isinstance(second, PlainLines)
-    assert second[-1] == (100, '{"name": "Γιώργος"}')
+    assert not isinstance(second, Run)
+    assert second[9:11] == [(70, lines[69]), (72, lines[70])]
 
 
 def test_stored_games_answers_like_stored_game(tmp_path: Path) -> None:
