@@ -44,7 +44,7 @@ test-long: install browser-deps
 	$(PY) -m pytest -n 2 --dist loadgroup --long -m long tests/sim/review tests/dashboards/test_browser.py
 	$(PY) -m tests.sim.review.invariant tests/out/invariant
 
-bench: install
+bench: install browser-deps
 	$(PY) -m bench
 
 # The mutation fuzzer over real files of every format (tests/ingest/fuzz.py): SEED, MUTANTS.

@@ -19,11 +19,11 @@ from dashboards.uploads import UPLOAD_MAX_ENV, max_upload_mb
 APP = Path(__file__).with_name("app.py")
 
 
-def command(port: int, headless: bool = True) -> list[str]:
+def command(port: int, headless: bool = True, app: Path = APP) -> list[str]:
     """The ``streamlit run`` command line (``dashboards.launch``: Streamlit's own command with the
-    dashboards' modules imported first)."""
+    dashboards' modules imported first) of ``app`` (the dashboards)."""
     return [
-        sys.executable, "-m", "dashboards.launch", "run", str(APP),
+        sys.executable, "-m", "dashboards.launch", "run", str(app),
         "--server.port", str(port),
         "--server.headless", "true" if headless else "false",
         "--server.maxUploadSize", str(max_upload_mb()),
