@@ -248,7 +248,9 @@ class EarlierGames:
         """The game lines of each game id, in file order."""
         self.found: dict[str, tuple[str, str] | None] = {}
         for line, text in game_lines(path, stop) if stop else ():
-            raw = parse_line(str(path), line, text.removeprefix("\ufeff").rstrip("\r"))
+            if line == 1:  # the reader skips a byte order mark at the file's start only
+                text = text.removeprefix("\ufeff")
+            raw = parse_line(str(path), line, text.rstrip("\r"))
             if isinstance(raw, Raw) and raw.data.get("record") == "game" and isinstance(
                     game_id := raw.data.get("game_id"), str):
                 self.lines.setdefault(game_id, []).append(raw)
@@ -271,7 +273,8 @@ class EarlierGames:
 
 def game_lines(path: Path, stop: int | None = None) -> Iterator[tuple[int, str]]:
     """``(line, text)`` of each line of a UTF-8 JSON Lines file (up to byte ``stop``, a line's
-    start) that may be a game line (holds ``"game"``), read in blocks."""
+    start) that may be a game line (holds ``"game"``), read in blocks; a line that is not UTF-8
+    is left out (the reader quarantines it)."""
     line = 1  # the line at ``at``
     rest = b""
     left = path.stat().st_size if stop is None else stop
@@ -288,7 +291,12 @@ def game_lines(path: Path, stop: int | None = None) -> Iterator[tuple[int, str]]
                 end = data.find(b"\n", hit)
                 end = len(data) if end < 0 else end
                 line += data.count(b"\n", at, start)
-                yield line, data[start:end].decode("utf-8", errors="replace")
+                try:
+                    text = data[start:end].decode("utf-8")
+                except UnicodeDecodeError:
+                    pass
+                else:
+                    yield line, text
                 at = end
             line += data.count(b"\n", at)
             if not block:

@@ -231,6 +231,36 @@ def test_the_scan_finds_every_line_that_may_be_a_game(tmp_path: Path) -> None:
         (5, '{"record":"game","game":"game"}\r'), (6, 'last "game"')]
 
 
+@pytest.mark.parametrize("spoilt", ["not UTF-8", "byte order mark"])
+def test_a_game_line_the_reader_refuses_is_no_game_of_an_earlier_part(
+        tmp_path: Path, spoilt: str) -> None:
+    """A game line that is not UTF-8 (a byte 0xFF in a name, which a lenient decoding reads as
+    U+FFFD), or that starts with a byte order mark after the file's first line, is quarantined
+    by the reader: the parts after it must not know its game, whose deals (naming the player
+    with U+FFFD, in the last part) are then unknown-game, as in one process."""
+    src = tmp_path / "g.jsonl"
+    simulate(Plan("greek-prefa", 6, 5, seed=3), out=src, workers=1)
+    lines = src.read_text().splitlines()
+    game = json.loads(lines[0])
+    name = game["players"][0]
+    odd = name[:1] + "\ufffd" + name[1:]
+    own = [t.replace(f'"{name}"', f'"{odd}"') for t in lines if game["game_id"] in t]
+    rest = [t for t in lines if game["game_id"] not in t]
+    if spoilt == "not UTF-8":
+        first = own[0].encode().replace("\ufffd".encode(), b"\xff")
+        data = first + b"\n" + "\n".join(rest + own[1:]).encode() + b"\n"
+    else:
+        data = "\n".join([rest[0], "\ufeff" + own[0], *rest[1:], *own[1:]]).encode() + b"\n"
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(data)
+    one, _ = run([path], tmp_path / "one.duckdb", batch=5)
+    split, _ = run([path], tmp_path / "parts.duckdb",
+                   parallel.reading(in_process, 3, path.stat().st_size // 3), batch=5)
+    assert len(parallel.split(path, "-", 3, batch=5)) == 3
+    assert split == one and one[0].quarantined == len(own)
+    assert snapshot(tmp_path / "parts.duckdb") == snapshot(tmp_path / "one.duckdb")
+
+
 def test_parts_cover_the_file_line_by_line(big: Path) -> None:
     """Each part is read in the batches the whole file is read in (same lines, same numbers),
     and parts are about the same size: each cut is the batch end nearest its share."""
