@@ -173,8 +173,9 @@ def file_encoding(path: Path) -> str:
 def lines(path: Path, encoding: str) -> Iterator[tuple[int, str | EncodingError]]:
     """``(line number, text)`` of every line of a file, without the line end, decoded with
     ``encoding`` (``file_encoding``); a line that does not decode comes as an ``EncodingError``
-    in place of its text, and the lines after it are read all the same. UTF-16 files are
-    decoded whole (their line ends are not single bytes)."""
+    in place of its text, and the lines after it are read all the same. A line ends at LF,
+    CRLF or a lone CR (old Mac files). UTF-16 files are decoded whole (their line ends are not
+    single bytes)."""
     if codecs.lookup(encoding).name.startswith("utf-16"):
         try:
             text = path.read_bytes().decode(encoding)
@@ -188,11 +189,14 @@ def lines(path: Path, encoding: str) -> Iterator[tuple[int, str | EncodingError]
             if fh.read(3) != codecs.BOM_UTF8:
                 fh.seek(0)
             encoding = "utf-8"
-        for no, blob in enumerate(fh, start=1):
-            try:
-                yield no, blob.decode(encoding).rstrip("\r\n")
-            except UnicodeDecodeError as exc:
-                yield no, EncodingError(f"the line is not {encoding} (byte {exc.start})")
+        no = 0
+        for blob in fh:
+            for part in blob.rstrip(b"\r\n").split(b"\r"):
+                no += 1
+                try:
+                    yield no, part.decode(encoding)
+                except UnicodeDecodeError as exc:
+                    yield no, EncodingError(f"the line is not {encoding} (byte {exc.start})")
 
 
 def decode_or_latin1(data: bytes) -> str:
