@@ -145,7 +145,8 @@ def _print_report(r: FileReport, replace: bool = False) -> None:
 
 @app.command()
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="Files, folders or globs.")],
+    paths: Annotated[list[Path], typer.Argument(help="Files, folders or globs.",
+                                                readable=False)],
     db: DbOption = DEFAULT_DB,
     strict: Annotated[bool, typer.Option(help="Stop at the first problem (exit 1).")] = False,
     replace: Annotated[bool, typer.Option(
