@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ingest import text as text_codec
-from ingest.jsonl import quote
+from ingest.jsonl import MAX_DEPTH, quote, too_deep
 from ingest.source import Issue, Raw
 from model.problems import Code
 
@@ -246,6 +246,10 @@ def _sidecar(path: Path) -> tuple[dict[str, Any], str, Issue | None]:
         text = text_codec.decode(side.read_bytes())
     except text_codec.EncodingError as exc:
         return {}, "", Issue(str(path), 0, None, Code.PARSE, f"sidecar {side.name}: {exc}", "")
+    if too_deep(text):
+        return {}, text, Issue(str(path), 0, None, Code.PARSE,
+                               f"sidecar {side.name} is nested deeper than {MAX_DEPTH} arrays or "
+                               f"objects: {quote(text)}", text)
     try:
         loaded = json.loads(text)
     except json.JSONDecodeError as exc:
