@@ -704,3 +704,23 @@ def test_deeply_nested_sidecar_is_a_sidecar_issue(tmp_path: Path) -> None:
     q = quarantine(tmp_path / "t.duckdb")
     assert r.records == r.quarantined == len(q) > 1
     assert q[0][1] == 0 and "nested deeper than 32" in q[0][3]
+
+
+@pytest.mark.parametrize("sidecar", ["", '{"record": "game", ', "[" * 1000 + "]" * 1000],
+                         ids=["empty", "cut", "deep"])
+def test_bad_sidecar_keeps_the_data_checks(tmp_path: Path, sidecar: str) -> None:
+    """A bad sidecar's issue is at line 0 with the game it should have given (a record of the
+    file): the data check counting quarantined records counts it."""
+    from scoring.checks import run_checks
+
+    sheet = SAMPLES / "club-sheet-2026-11-29.csv"
+    p = tmp_path / sheet.name
+    p.write_bytes(sheet.read_bytes())
+    p.with_name(p.stem + ".game.json").write_text(sidecar)
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.quarantined == r.records > 1
+    conn = duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True)
+    try:
+        assert [f.check for f in run_checks(conn) if not f.finding] == []
+    finally:
+        conn.close()
