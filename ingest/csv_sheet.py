@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ingest import text as text_codec
-from ingest.jsonl import quote
+from ingest.jsonl import MAX_DEPTH, quote, too_deep
 from ingest.source import Issue, Raw
 from model.problems import Code
 
@@ -159,6 +159,7 @@ class CsvSheetReader:
         header_lines: list[tuple[int, str]] = []
         header: list[str] | None = None
         delimiter = ","
+        named_twice: str | None = None
         ordinal = 0
         try:
             encoding = text_codec.file_encoding(path)
@@ -182,11 +183,15 @@ class CsvSheetReader:
                 delimiter = max(DELIMITERS, key=text.count)
                 cells_or = cells_of(text, delimiter)
                 header = [c.strip() for c in cells_or] if isinstance(cells_or, list) else []
+                named_twice = twice(header)
                 continue
             ordinal += 1
             cells = cells_of(text, delimiter)
             if isinstance(cells, str):
                 yield Issue(source, line_no, None, Code.PARSE, cells, text)
+            elif named_twice is not None:
+                yield Issue(source, line_no, None, Code.PARSE, f"{named_twice}: {quote(text)}",
+                            text)
             elif len(cells) != len(header):
                 yield Issue(source, line_no, None, Code.PARSE,
                             f"{len(cells)} cells but the header row has {len(header)} "
@@ -213,6 +218,17 @@ def cells_of(text: str, delimiter: str) -> list[str] | str:
         return f"not a CSV row ({exc}): {quote(text)}"
 
 
+def twice(header: list[str]) -> str | None:
+    """The fault of a header row that names a column twice (a row's two cells under one name:
+    which one the row means is not known), or ``None``."""
+    seen: set[str] = set()
+    for name in header:
+        if name and name in seen:
+            return f"the header row names the column {name!r} twice"
+        seen.add(name)
+    return None
+
+
 def unreadable(source: str, path: Path, exc: Exception) -> Issue:
     """The one issue of a file no encoding reads: the whole file is quarantined."""
     with path.open("rb") as fh:
@@ -230,6 +246,10 @@ def _sidecar(path: Path) -> tuple[dict[str, Any], str, Issue | None]:
         text = text_codec.decode(side.read_bytes())
     except text_codec.EncodingError as exc:
         return {}, "", Issue(str(path), 0, None, Code.PARSE, f"sidecar {side.name}: {exc}", "")
+    if too_deep(text):
+        return {}, text, Issue(str(path), 0, None, Code.PARSE,
+                               f"sidecar {side.name} is nested deeper than {MAX_DEPTH} arrays or "
+                               f"objects: {quote(text)}", text)
     try:
         loaded = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -55,6 +55,19 @@ def reader_for(path: Path) -> Reader | None:
     return None
 
 
+def unreadable(path: Path) -> str | None:
+    """Why the file or folder at ``path`` cannot be read (``unreadable: Permission denied``),
+    or ``None`` when it can."""
+    try:
+        if path.is_dir():
+            with os.scandir(path):
+                return None
+        with path.open("rb"):
+            return None
+    except OSError as exc:
+        return f"unreadable: {exc.strerror or type(exc).__name__}"
+
+
 def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
     """Files named by ``paths`` (files, folders, globs) in a stable order, each once.
 
@@ -92,9 +105,15 @@ def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
 
 
 def _walk(folder: Path) -> list[Path]:
-    """The files under ``folder``, sorted; links to folders are not followed (a link loop,
-    or a link to a parent, would otherwise be walked again and again)."""
+    """The files under ``folder``, sorted, and the folders that cannot be listed (reported as
+    unreadable); links to folders are not followed (a link loop, or a link to a parent, would
+    otherwise be walked again and again)."""
     found: list[Path] = []
-    for root, _dirs, files in os.walk(folder, followlinks=False, onerror=lambda _e: None):
+
+    def unlisted(exc: OSError) -> None:
+        if exc.filename is not None:
+            found.append(Path(exc.filename))
+
+    for root, _dirs, files in os.walk(folder, followlinks=False, onerror=unlisted):
         found += [q for name in files if (q := Path(root) / name).is_file()]
     return sorted(found)

@@ -258,7 +258,7 @@ class LinReader:
         yield from self.read_text(text_codec.decode_or_latin1(path.read_bytes()), str(path))
 
     def read_text(self, text: str, source: str, stem: str = "lin") -> Iterator[Raw | Issue]:
-        text = text.replace("\r\n", "\n")
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
         found = Boards().read(text)
         header = found.header
         for line, where in found.loose:

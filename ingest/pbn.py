@@ -328,7 +328,10 @@ class PbnReader:
                             game.text)
                 continue
             if not any(k in tags for k in ("Deal", "Contract", "Auction", "Result")):
-                continue  # a header game (Event and such only)
+                if "Board" in tags:  # else a header game (Event and such only)
+                    yield Issue(source, game.line, key, Code.PARSE, f"{key}: no Deal, "
+                                "Contract, Auction or Result: nothing to record", game.text)
+                continue
             try:
                 head, deal = convert(game, tags)
             except (PbnError, SeatError, ContractError, HandError, ValueError) as exc:

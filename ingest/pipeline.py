@@ -30,7 +30,7 @@ from pydantic import BaseModel
 
 from ingest import columnar, sheets, store
 from ingest.csv_sheet import sidecar_of
-from ingest.formats import expand, reader_for
+from ingest.formats import expand, reader_for, unreadable
 from ingest.jsonl import JsonlReader, parse_line
 from ingest.lines import Item, Run, holding
 from ingest.source import Issue, Raw, Reader
@@ -97,7 +97,8 @@ class FileReport:
     quarantined: int = 0
     skipped: str | None = None
     """Why nothing was read: ``unchanged`` (its latest ingest had this sha256), ``same content
-    as <source>`` (a copy of a file already ingested), ``no reader``, ``missing``."""
+    as <source>`` (a copy of a file already ingested), ``no reader``, ``missing``,
+    ``unreadable: <reason>`` (a file or folder without permission to read it)."""
     issues: list[Issue] = field(default_factory=list)
     games: set[str] = field(default_factory=set)
     """Games touched (a stored game line or deal)."""
@@ -836,12 +837,12 @@ def precheck(conn: duckdb.DuckDBPyConnection, path: Path, sha256: str | None = N
     ``replace``)."""
     source = source or str(path)
     report = FileReport(source)
-    if not path.is_file():
+    if not path.is_file() and not path.is_dir():
         report.skipped = "missing"
         return report, None
-    reader = reader_for(path)
+    reader = reader_for(path) if path.is_file() else None
     if reader is None:
-        report.skipped = "no reader"
+        report.skipped = unreadable(path) or "no reader"
         return report, None
     report.reader = reader.name
     report.sha256 = sha256 if sha256 is not None else file_sha256(path)
@@ -876,8 +877,10 @@ def one_by_one(files: list[Path], conn: duckdb.DuckDBPyConnection,
 
 def files_to_read(paths: Iterable[str | Path]) -> list[Path]:
     """The files of ``paths`` (files, folders, globs) in the order they are read: a named file
-    even without a reader (it is reported), a file in a folder only with one."""
-    return [p for p, explicit in expand(paths) if explicit or reader_for(p) is not None]
+    even without a reader (it is reported), a file in a folder only with one or when it
+    cannot be read (it is reported)."""
+    return [p for p, explicit in expand(paths)
+            if explicit or reader_for(p) is not None or unreadable(p) is not None]
 
 
 def ingest_paths(

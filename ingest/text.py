@@ -24,6 +24,8 @@ _DECLARED = re.compile(rb"^\s*#\s*(?:encoding|charset|coding)\s*[:=]\s*([A-Za-z0
                        re.IGNORECASE | re.MULTILINE)
 _WORD = re.compile(r"[^\W\d_]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_ESCAPED = re.compile("[\udc80-\udcff]+")
+"""Bytes that are not UTF-8, as ``surrogateescape`` decodes them."""
 
 
 class EncodingError(ValueError):
@@ -112,6 +114,8 @@ def sniff(head: bytes, whole: bool = False) -> str:
     except UnicodeDecodeError as exc:
         if not whole and exc.start >= len(head) - 3 and exc.reason == "unexpected end of data":
             return "utf-8"  # a character cut at the end of the head
+        if mostly_utf8(head):
+            return "utf-8"
         where = exc.start
     best: tuple[int, str] | None = None
     for page in CODE_PAGES:
@@ -129,6 +133,24 @@ def sniff(head: bytes, whole: bool = False) -> str:
             f"not UTF-8 (byte {where}) nor UTF-16, and no code page of {', '.join(CODE_PAGES)} "
             "reads it as text: declare its encoding with a first line '# encoding: <name>'")
     return best[1]
+
+
+def mostly_utf8(data: bytes) -> bool:
+    """Whether ``data``, not all UTF-8, is UTF-8 with a few stray bytes (a byte flipped, a
+    character cut at the end, a line pasted from another encoding): it holds at least as many
+    UTF-8 characters beyond ASCII as bytes that do not decode. Text in a single-byte code page
+    fails at nearly every letter beyond ASCII and seldom forms a UTF-8 sequence."""
+    text = data.decode("utf-8", errors="surrogateescape")
+    bad = len(data) - len(text.encode("utf-8", errors="ignore"))
+    beyond_ascii = len(text) - len(text.encode("ascii", errors="ignore"))
+    return 0 < bad <= beyond_ascii - bad
+
+
+def utf8_else_latin1(data: bytes) -> str:
+    """``data`` decoded as UTF-8, each byte that does not decode read as its Latin-1 letter."""
+    text = data.decode("utf-8", errors="surrogateescape")
+    return _ESCAPED.sub(
+        lambda m: m.group().encode("utf-8", errors="surrogateescape").decode("latin-1"), text)
 
 
 def head_text(head: bytes) -> str:
@@ -151,8 +173,9 @@ def file_encoding(path: Path) -> str:
 def lines(path: Path, encoding: str) -> Iterator[tuple[int, str | EncodingError]]:
     """``(line number, text)`` of every line of a file, without the line end, decoded with
     ``encoding`` (``file_encoding``); a line that does not decode comes as an ``EncodingError``
-    in place of its text, and the lines after it are read all the same. UTF-16 files are
-    decoded whole (their line ends are not single bytes)."""
+    in place of its text, and the lines after it are read all the same. A line ends at LF,
+    CRLF or a lone CR (old Mac files). UTF-16 files are decoded whole (their line ends are not
+    single bytes)."""
     if codecs.lookup(encoding).name.startswith("utf-16"):
         try:
             text = path.read_bytes().decode(encoding)
@@ -166,27 +189,34 @@ def lines(path: Path, encoding: str) -> Iterator[tuple[int, str | EncodingError]
             if fh.read(3) != codecs.BOM_UTF8:
                 fh.seek(0)
             encoding = "utf-8"
-        for no, blob in enumerate(fh, start=1):
-            try:
-                yield no, blob.decode(encoding).rstrip("\r\n")
-            except UnicodeDecodeError as exc:
-                yield no, EncodingError(f"the line is not {encoding} (byte {exc.start})")
+        no = 0
+        for blob in fh:
+            for part in blob.rstrip(b"\r\n").split(b"\r"):
+                no += 1
+                try:
+                    yield no, part.decode(encoding)
+                except UnicodeDecodeError as exc:
+                    yield no, EncodingError(f"the line is not {encoding} (byte {exc.start})")
 
 
 def decode_or_latin1(data: bytes) -> str:
-    """``decode``, or Latin-1 when nothing else reads the bytes (every byte is a character): for
-    formats whose readers find the bad text themselves (PBN, LIN, DDS hands)."""
+    """``decode``, or Latin-1 for the bytes that nothing else reads (every byte is a character):
+    for formats whose readers find the bad text themselves (PBN, LIN, DDS hands)."""
     try:
         return decode(data).lstrip("\ufeff")
     except EncodingError:
-        return data.decode("latin-1")
+        return utf8_else_latin1(data).lstrip("\ufeff")
 
 
 def decode(data: bytes) -> str:
-    """Bytes of a whole file as text (``sniff``; ``EncodingError`` when nothing reads them)."""
+    """Bytes of a whole file as text (``sniff``; ``EncodingError`` when nothing reads them). A
+    UTF-8 file with a few stray bytes (``mostly_utf8``) reads them as Latin-1 letters, so the
+    reader quarantines the lines they spoil and no more."""
     encoding = sniff(data[:HEAD], whole=len(data) <= HEAD)
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
+        if encoding in ("utf-8", "utf-8-sig") and mostly_utf8(data):
+            return utf8_else_latin1(data)
         raise EncodingError(f"not {encoding} at byte {exc.start} (the encoding its first "
                             f"{HEAD // 1024} KiB read as)") from exc

@@ -17,7 +17,8 @@ from typing import Any
 
 from ingest import text as text_codec
 from ingest.bridge_records import GameGroups, game_record
-from ingest.csv_sheet import cells_of, unreadable
+from ingest.csv_sheet import cells_of, twice, unreadable
+from ingest.jsonl import quote
 from ingest.source import Issue, Raw, ascii_int
 from model.bridge.contracts import ContractError, parse_contract
 from model.bridge.seats import SeatError, board_dealer, parse_seat, parse_vulnerable
@@ -105,6 +106,7 @@ class TravellerReader:
         """The rows of a traveller, one line each (``# ...`` lines before the header, such as
         ``# encoding: cp1252``, are skipped)."""
         header: list[str] | None = None
+        named_twice: str | None = None
         groups = GameGroups(stem)
         for line, raw in numbered:
             if isinstance(raw, text_codec.EncodingError):
@@ -115,9 +117,13 @@ class TravellerReader:
             cells = cells_of(raw.lstrip("\ufeff") if header is None else raw, ",")
             if header is None:
                 header = [c.strip().lower() for c in cells] if isinstance(cells, list) else []
+                named_twice = twice(header)
                 continue
             if isinstance(cells, str):
                 yield Issue(source, line, None, Code.PARSE, cells, raw)
+                continue
+            if named_twice is not None:
+                yield Issue(source, line, None, Code.PARSE, f"{named_twice}: {quote(raw)}", raw)
                 continue
             row = dict(zip(header, cells + [""] * (len(header) - len(cells)), strict=False))
             key = f"board {row.get('board')} {row.get('ns_pair')}-{row.get('ew_pair')}"

@@ -85,6 +85,9 @@ def _db_error(exc: BaseException) -> typer.Exit:
     return typer.Exit(2)
 
 DbOption = Annotated[Path, typer.Option("--db", help="The DuckDB database file.")]
+PathsArgument = Annotated[list[Path], typer.Argument(help="Files, folders or globs.",
+                                                     readable=False)]
+"""Paths to ingest; an unreadable one is reported by the pipeline, not refused by typer."""
 
 
 class Format(StrEnum):
@@ -145,7 +148,7 @@ def _print_report(r: FileReport, replace: bool = False) -> None:
 
 @app.command()
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="Files, folders or globs.")],
+    paths: PathsArgument,
     db: DbOption = DEFAULT_DB,
     strict: Annotated[bool, typer.Option(help="Stop at the first problem (exit 1).")] = False,
     replace: Annotated[bool, typer.Option(

@@ -691,3 +691,36 @@ def test_byte_order_marks_in_every_reader(tmp_path: Path, path: Path, encoding: 
     p.write_bytes(path.read_text(encoding="utf-8").encode(encoding))
     got, want = read_all(p), read_all(path)
     assert [(type(i).__name__, i.line) for i in got] == [(type(i).__name__, i.line) for i in want]
+
+
+def test_deeply_nested_sidecar_is_a_sidecar_issue(tmp_path: Path) -> None:
+    """A sidecar game file nested 100,000 deep is a parse issue of the sidecar (as a JSON Lines
+    line is), and each row of the sheet is its own issue, not one RecursionError for the file."""
+    sheet = SAMPLES / "club-sheet-2026-11-29.csv"
+    p = tmp_path / sheet.name
+    p.write_bytes(sheet.read_bytes())
+    p.with_name(p.stem + ".game.json").write_text("[" * 100_000 + "]" * 100_000)
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    q = quarantine(tmp_path / "t.duckdb")
+    assert r.records == r.quarantined == len(q) > 1
+    assert q[0][1] == 0 and "nested deeper than 32" in q[0][3]
+
+
+@pytest.mark.parametrize("sidecar", ["", '{"record": "game", ', "[" * 1000 + "]" * 1000],
+                         ids=["empty", "cut", "deep"])
+def test_bad_sidecar_keeps_the_data_checks(tmp_path: Path, sidecar: str) -> None:
+    """A bad sidecar's issue is at line 0 with the game it should have given (a record of the
+    file): the data check counting quarantined records counts it."""
+    from scoring.checks import run_checks
+
+    sheet = SAMPLES / "club-sheet-2026-11-29.csv"
+    p = tmp_path / sheet.name
+    p.write_bytes(sheet.read_bytes())
+    p.with_name(p.stem + ".game.json").write_text(sidecar)
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.quarantined == r.records > 1
+    conn = duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True)
+    try:
+        assert [f.check for f in run_checks(conn) if not f.finding] == []
+    finally:
+        conn.close()

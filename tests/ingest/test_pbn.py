@@ -175,6 +175,23 @@ def test_bad_records_do_not_stop_the_file() -> None:
     assert "scores 420" in msgs[2]
 
 
+def test_board_with_nothing_to_record_is_an_issue() -> None:
+    """A game with a Board tag but no Deal, Contract, Auction or Result (its [Deal] line lost)
+    is an issue, as LIN's board without md is; a header game (Event and such, no Board) is
+    skipped."""
+    text = (
+        '[Event "Club"]\n[Site "Here"]\n\n'
+        '[Event "Club"]\n[Board "1"]\n[North "N1"]\n[Dealer "N"]\n[Vulnerable "None"]\n\n'
+        '[Event "Club"]\n[Board "3"]\n[Dealer "S"]\n[Declarer "S"]\n[Contract "4S"]\n'
+        '[Result "10"]\n'
+    )
+    items = list(READER.read_text(text, "t.pbn", "t"))
+    issues = [i for i in items if isinstance(i, Issue)]
+    assert [(i.line, i.record_key) for i in issues] == [(4, "board 1")]
+    assert "nothing to record" in issues[0].message
+    assert [i.data["record"] for i in items if isinstance(i, Raw)] == ["game", "deal"]
+
+
 @pytest.mark.slow
 def test_example3_full() -> None:
     got = ingest(READER, EP / "pbn" / "example3.pbn")

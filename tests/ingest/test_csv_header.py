@@ -1,0 +1,46 @@
+"""A CSV header row that names a column twice (a spreadsheet column copied) makes each row an
+issue that says so, in the score sheet and the traveller reader alike: which of the two cells
+a row means is not known, so neither is taken silently (docs/csv-score-sheet.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ingest.formats import reader_for
+from ingest.source import Issue, Raw
+from tests.ingest.conftest import SAMPLES
+
+SHEET = SAMPLES / "club-sheet-2026-11-22.csv"
+TRAVELLERS = SAMPLES / "bridge" / "club-pairs-travellers.csv"
+
+
+def repeat_column(text: str, column: str) -> str:
+    """``text`` with ``column`` named twice in its header row, each row's cell doubled."""
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.split(",")[0] and
+              not line.startswith("#"))
+    k = lines[at].split(",").index(column)
+    out = lines[:at]
+    for line in lines[at:]:
+        cells = line.split(",")
+        out.append(",".join(cells[:k + 1] + cells[k:]) if line else line)
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize(("path", "column", "rows"), [(SHEET, "deal_no", 8),
+                                                      (TRAVELLERS, "board", 17)],
+                         ids=["sheet", "traveller"])
+def test_repeated_header_column_is_an_issue_on_every_row(tmp_path: Path, path: Path,
+                                                         column: str, rows: int) -> None:
+    p = tmp_path / path.name
+    p.write_text(repeat_column(path.read_text(), column))
+    reader = reader_for(p)
+    assert reader is not None
+    items = list(reader.read(p))
+    issues = [i for i in items if isinstance(i, Issue)]
+    deals = [i for i in items if isinstance(i, Raw) and i.data["record"] == "deal"]
+    assert deals == [] and len(issues) == rows
+    assert all(f"the header row names the column {column!r} twice" in i.message
+               for i in issues)

@@ -1,0 +1,39 @@
+"""Every reader but JSON Lines takes the three line ends, LF, CRLF and a lone CR (old Mac
+spreadsheets), with the same records at the same lines (docs/ingest.md, "Encodings")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ingest.formats import reader_for
+from ingest.source import Issue, Raw
+from tests.ingest.conftest import SAMPLES
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+FILES = [
+    SAMPLES / "club-sheet-2026-11-22.csv",
+    SAMPLES / "bridge" / "club-pairs-travellers.csv",
+    SAMPLES / "balkan" / "league.ppn",
+    SHARED / "endplay-fixtures" / "pbn" / "example1.pbn",
+    SHARED / "bbo-vugraph-lin" / "00001.lin",
+    SHARED / "dds-hands" / "list10.txt",
+]
+
+
+def read_all(path: Path) -> list[Raw | Issue]:
+    reader = reader_for(path)
+    assert reader is not None
+    return list(reader.read(path))
+
+
+@pytest.mark.parametrize("end", [b"\r\n", b"\r"], ids=["crlf", "cr"])
+@pytest.mark.parametrize("path", FILES, ids=["sheet", "traveller", "ppn", "pbn", "lin", "dds"])
+def test_line_ends(tmp_path: Path, path: Path, end: bytes) -> None:
+    p = tmp_path / path.name
+    p.write_bytes(path.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", end))
+    got, want = read_all(p), read_all(path)
+    assert len(want) > 3
+    assert [(type(i).__name__, i.line) for i in got] == [(type(i).__name__, i.line)
+                                                          for i in want]

@@ -1,0 +1,64 @@
+"""A UTF-8 file with a few bytes that are not UTF-8 (a byte flipped, a character cut at the end
+of the file) is still read as UTF-8 (docs/ingest.md, "Encodings"): its accented names are not
+turned into another code page's letters, and only the lines with the bad bytes suffer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ingest.formats import reader_for
+from ingest.source import Issue, Raw
+from tests.ingest.conftest import SAMPLES
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+NAMED = [
+    (SAMPLES / "club-sheet-2026-11-22.csv", "Anna", "Zoë Ñúñez"),
+    (SAMPLES / "bridge" / "club-pairs-travellers.csv", "Riverside", "Rivérside Café"),
+    (SAMPLES / "balkan" / "league.ppn", "Jelena", "Jeléna Đurić"),
+    (SHARED / "endplay-fixtures" / "pbn" / "example1.pbn", "Gloyer A", "Glöyer Ä"),
+    (SHARED / "bbo-vugraph-lin" / "00001.lin", "Bakkeren", "Bäkkerén"),
+]
+MOJIBAKE = ("cp1252", "cp1250", "cp1251", "cp1253", "latin-1")
+
+
+def read_all(path: Path) -> list[Raw | Issue]:
+    reader = reader_for(path)
+    assert reader is not None
+    return list(reader.read(path))
+
+
+def stray_byte(data: bytes) -> bytes:
+    """A byte that is not UTF-8 at the end of the line in the middle of the file."""
+    lines = data.split(b"\n")
+    lines[len(lines) // 2] += b"\xff"
+    return b"\n".join(lines)
+
+
+def cut_character(data: bytes) -> bytes:
+    """The file ends in the first byte of a two-byte character, as a cut download does."""
+    return data.rstrip(b"\r\n") + " Noé".encode()[:-1]
+
+
+@pytest.mark.parametrize("defect", [stray_byte, cut_character], ids=lambda f: f.__name__)
+@pytest.mark.parametrize(("path", "plain", "accented"), NAMED, ids=[
+    "sheet", "traveller", "ppn", "pbn", "lin"])
+def test_accented_names_survive_a_few_bad_bytes(tmp_path: Path, path: Path, plain: str,
+                                                accented: str, defect: object) -> None:
+    text = path.read_text(encoding="utf-8").replace(plain, accented)
+    clean = tmp_path / "clean" / path.name
+    clean.parent.mkdir()
+    clean.write_text(text, encoding="utf-8")
+    p = tmp_path / path.name
+    p.write_bytes(defect(text.encode()))  # type: ignore[operator]
+    items = read_all(p)
+    records = " ".join(str(i.data) for i in items if isinstance(i, Raw))
+    assert accented in records
+    for page in MOJIBAKE:
+        wrong = accented.encode().decode(page, errors="ignore")
+        assert wrong not in records, page
+    spoilt = sum(isinstance(i, Raw) for i in read_all(clean)) - sum(isinstance(i, Raw)
+                                                                     for i in items)
+    assert spoilt <= 2
+    assert all(i.line > 0 for i in items if isinstance(i, Issue))
