@@ -426,12 +426,16 @@ class _FileLoad:
         self.versions.hold(ids)
         probe = pl.DataFrame(list(ids), schema=PROBE_SCHEMA, orient="row")
         known = {(g, n): k for g, n, k in self._known_keys(probe).iter_rows()}
+        kept_out = self.versions.kept_dropped(at for at in ids if at not in known)
         fresh: list[tuple[Accepted, str]] = []
         for a in self.deals:
             d = a.record
             assert isinstance(d, DealBase)
             key, at = a.key, (d.game_id, d.deal_no)
-            if at not in known:
+            if at in kept_out:
+                self.issue(Issue(self.report.source, a.raw.line, f"{d.game_id}#{d.deal_no}",
+                                 Code.DEAL_CONFLICT, kept_out[at], a.raw.text))
+            elif at not in known:
                 known[at] = key
                 fresh.append((a, key))
                 self.repaired.append(a)
@@ -564,6 +568,20 @@ class _FileLoad:
                 return pl.DataFrame(schema=store.DEAL_KEYS_SCHEMA)
         return store.deal_keys(self.conn, probe, staged, held)
 
+    def _kept_out(self, new: pl.DataFrame, lines: Sequence[str]) -> pl.DataFrame:
+        """The fast paths' new deals less those a version read with ``--replace`` dropped
+        (``Versions.kept_dropped``), which go to quarantine."""
+        ids = list(zip(new["game_id"].to_list(), new["deal_no"].to_list(), strict=True))
+        kept_out = self.versions.kept_dropped(ids)
+        if not kept_out:
+            return new
+        for (g, n), k, line in zip(ids, new["idx"].to_list(), new["line"].to_list(),
+                                   strict=True):
+            if (g, n) in kept_out:
+                self.issue(Issue(self.report.source, line, f"{g}#{n}", Code.DEAL_CONFLICT,
+                                 kept_out[g, n], lines[k]))
+        return new.filter(pl.Series([at not in kept_out for at in ids], dtype=pl.Boolean))
+
     def _flush_fast(self, fast: sheets.Taken, lines: Sequence[str]) -> None:
         """Store the fast paths' deals of a chunk of ``lines``: new (with their
         ``deals_<variant>`` rows), duplicate, or a conflict sent to quarantine."""
@@ -578,6 +596,7 @@ class _FileLoad:
             new = f.filter(pl.col("stored").is_null())
             same = f.filter(pl.col("stored") == pl.col("deal_key")).height
             clash = f.filter(pl.col("stored") != pl.col("deal_key"))
+        new = self._kept_out(new, lines)
         taken = [row["idx"] for row in clash.iter_rows(named=True)
                  if self.conflict(row["game_id"], row["deal_no"], row["line"],
                                   lines[row["idx"]])]

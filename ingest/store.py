@@ -350,6 +350,18 @@ def delete_deals(conn: duckdb.DuckDBPyConnection, ids: Iterable[tuple[str, int]]
                   "(SELECT (game_id, deal_no) FROM _trickbook_gone)")
 
 
+def dropped_deals(conn: duckdb.DuckDBPyConnection, sources: list[str], keys: list[str],
+                  change: str) -> dict[str, tuple[str, str]]:
+    """``(source, version)`` of the latest row of ``superseded`` recording ``change`` from any
+    of ``sources`` for each deal key (``<game_id>#<deal_no>``) of ``keys`` it names."""
+    rows = conn.execute(
+        f"SELECT record_key, arg_max(source, ingested_at), arg_max(version, ingested_at) "
+        f"FROM {T.SUPERSEDED} WHERE change = ? AND list_contains(?, source) "
+        "AND list_contains(?, record_key) GROUP BY record_key",
+        [change, sources, keys]).fetchall()
+    return {str(k): (str(s), str(v)) for k, s, v in rows}
+
+
 def source_deals(conn: duckdb.DuckDBPyConnection, sources: list[str], game_id: str | None = None,
                  ) -> list[tuple[str, int, int, str]]:
     """``(game_id, deal_no, line, source)`` of the deals stored from any of

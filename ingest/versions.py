@@ -124,6 +124,23 @@ class Versions:
         self.replaced += 1
         return None
 
+    def kept_dropped(self, ids: Iterable[tuple[str, int]]) -> dict[tuple[str, int], str]:
+        """The deals of ``ids`` (none of them stored) that a version read with ``replace``
+        dropped from this source, each with its conflict's message: without ``replace`` a
+        dropped deal stays dropped (an earlier version read again changes nothing stored), as
+        a ``deal-conflict`` that says which version dropped it."""
+        if self.replace or self.previous is None:
+            return {}
+        wanted = {f"{g}#{n}": (g, n) for g, n in ids}
+        if not wanted:
+            return {}
+        found = store.dropped_deals(self.conn, self.lineage, list(wanted), DEAL_DROPPED)
+        return {wanted[key]: (
+            f"deal {wanted[key][1]} of game {wanted[key][0]!r} was dropped from {source} by "
+            f"its version {version[:12]} (read with --replace); this is version "
+            f"{self.sha256[:12]}: ingest with --replace to take this version")
+            for key, (source, version) in found.items()}
+
     def dropped(self) -> list[Issue]:
         """The deals the earlier versions stored from this source that this version does not
         hold (or holds only as a quarantined record): removed with ``replace``, else one

@@ -174,23 +174,36 @@ def test_replace_stores_the_deals_of_a_superseded_game_again_less_the_dropped(
     assert failing_checks(db) == []
 
 
+@pytest.mark.parametrize("fast", [True, False])
 @pytest.mark.parametrize("replace", [True, False])
-def test_reingesting_either_version_changes_nothing(tmp_path: Path, replace: bool) -> None:
+def test_reingesting_either_version_changes_nothing(tmp_path: Path, replace: bool,
+                                                    fast: bool) -> None:
+    """The later version again is unchanged; the earlier one read again without ``replace`` (a
+    revert) stores nothing: after a ``replace`` its changed game line and the deal that version
+    dropped are conflicts (the dropped deal is not stored again), else all its records are
+    stored already."""
     db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
     old, new = LEAGUE.read_text(), "\n".join(
         [new_header(), *without_deals(3).splitlines()[1:]]) + "\n"
     p.write_text(old)
-    ingest(db, p)
+    first = ingest(db, p, fast=fast)
     p.write_text(new)
-    ingest(db, p, replace=replace)
+    then = ingest(db, p, replace=replace, fast=fast)
     after = stored(db)
-    again = ingest(db, p, replace=replace)
+    again = ingest(db, p, replace=replace, fast=fast)
     assert again.skipped == "unchanged" and stored(db) == after
-    if not replace:  # the earlier version read again (a revert): nothing stored changes
-        p.write_text(old)
-        back = ingest(db, p)
-        assert back.stored == 0 and back.quarantined == 0 and stored(db) == after
-        assert ingest(db, p).skipped == "unchanged" and stored(db) == after
+    p.write_text(old)
+    back = ingest(db, p, fast=fast)
+    assert back.stored == 0 and stored(db) == after
+    if replace:
+        assert {(i.line, i.code) for i in back.issues} == {(1, "game-conflict"),
+                                                           (4, "deal-conflict")}
+        dropped = next(i.message for i in back.issues if i.line == 4)
+        assert "was dropped" in dropped and names_both_versions(dropped, then, back)
+        assert back.sha256 == first.sha256
+    else:
+        assert back.quarantined == 0
+    assert ingest(db, p, fast=fast).skipped == "unchanged" and stored(db) == after
     assert failing_checks(db) == []
 
 
