@@ -61,6 +61,12 @@ def _deepest(brackets: bytes) -> int:
     return deepest
 
 
+_CR_HINT = ("; the line holds carriage returns: JSON Lines end a line with a line feed, so a "
+            "file with old Mac line ends (a lone CR) reads as one line")
+"""Said of a line that is not JSON and holds a carriage return (the reader drops one only
+before a line feed)."""
+
+
 def parse_line(source: str, line_no: int, text: str) -> Raw | Issue:
     """One line of a JSONL file as a ``Raw`` record or a ``PARSE`` issue."""
     if too_deep(text):
@@ -69,8 +75,9 @@ def parse_line(source: str, line_no: int, text: str) -> Raw | Issue:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
+        hint = _CR_HINT if "\r" in text else ""
         return Issue(source, line_no, None, Code.PARSE,
-                     f"not JSON ({exc.msg} at column {exc.colno}): {quote(text)}", text)
+                     f"not JSON ({exc.msg} at column {exc.colno}{hint}): {quote(text)}", text)
     except (RecursionError, ValueError) as exc:  # nesting, an int of more than 4,300 digits
         return Issue(source, line_no, None, Code.PARSE,
                      f"not readable JSON ({str(exc)[:120]}): {quote(text)}", text)

@@ -1,5 +1,6 @@
 """Every reader but JSON Lines takes the three line ends, LF, CRLF and a lone CR (old Mac
-spreadsheets), with the same records at the same lines (docs/ingest.md, "Encodings")."""
+spreadsheets), with the same records at the same lines; a JSON Lines file with lone CRs is
+one line whose issue says so (docs/ingest.md, "Encodings")."""
 
 from __future__ import annotations
 
@@ -37,3 +38,16 @@ def test_line_ends(tmp_path: Path, path: Path, end: bytes) -> None:
     assert len(want) > 3
     assert [(type(i).__name__, i.line) for i in got] == [(type(i).__name__, i.line)
                                                           for i in want]
+
+
+def test_json_lines_with_lone_cr_line_ends_say_why_they_are_one_line(tmp_path: Path) -> None:
+    """JSON Lines end a line with a line feed only: a file saved with lone CRs is one line, one
+    issue whose message names the carriage returns as the cause."""
+    p = tmp_path / "league.jsonl"
+    p.write_bytes((SAMPLES / "league.jsonl").read_bytes().replace(b"\n", b"\r"))
+    (issue,) = read_all(p)
+    assert isinstance(issue, Issue) and issue.line == 1
+    assert "carriage returns" in issue.message and "lone CR" in issue.message
+    (fine,) = [i for i in read_all(SAMPLES / "bad-lines.jsonl") if isinstance(i, Issue)
+               and i.message.startswith("not JSON")][:1]
+    assert "carriage" not in fine.message
