@@ -55,11 +55,28 @@ def reader_for(path: Path) -> Reader | None:
     return None
 
 
+def is_file(path: Path) -> bool:
+    """``path.is_file()``, False where that cannot be told (a folder on its way that may not
+    be searched raises ``PermissionError``): the file is then reported unreadable."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def is_dir(path: Path) -> bool:
+    """``path.is_dir()``, False where that cannot be told (as :func:`is_file`)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
 def unreadable(path: Path) -> str | None:
     """Why the file or folder at ``path`` cannot be read (``unreadable: Permission denied``),
     or ``None`` when it can."""
     try:
-        if path.is_dir():
+        if is_dir(path):
             with os.scandir(path):
                 return None
         with path.open("rb"):
@@ -87,21 +104,33 @@ def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
 
     for item in paths:
         p = Path(item)
-        if p.is_dir():
+        if is_dir(p):
             for f in _walk(p):
                 yield from once(f, False)
-        elif p.exists():
+        elif os.path.exists(p):  # False where it cannot be told: named all the same below
             yield from once(p, True)
         else:
             matches = sorted(Path(m) for m in glob.glob(str(item), recursive=True))
             if not matches:
-                yield from once(p, True)  # the caller reports it as missing
+                yield from once(p, True)  # the caller reports it missing or unreadable
             for m in matches:
-                if m.is_dir():
+                if is_dir(m):
                     for f in _walk(m):
                         yield from once(f, False)
                 else:
                     yield from once(m, True)
+
+
+def hidden(path: Path) -> str | None:
+    """Why ``path`` cannot be looked at (``unreadable: Permission denied``: a folder on its way
+    may not be searched), or ``None``."""
+    try:
+        path.lstat()
+    except PermissionError as exc:
+        return f"unreadable: {exc.strerror or type(exc).__name__}"
+    except OSError:
+        return None
+    return None
 
 
 def _walk(folder: Path) -> list[Path]:
@@ -115,5 +144,5 @@ def _walk(folder: Path) -> list[Path]:
             found.append(Path(exc.filename))
 
     for root, _dirs, files in os.walk(folder, followlinks=False, onerror=unlisted):
-        found += [q for name in files if (q := Path(root) / name).is_file()]
+        found += [q for name in files if is_file(q := Path(root) / name)]
     return sorted(found)

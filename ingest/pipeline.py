@@ -30,7 +30,7 @@ from pydantic import BaseModel
 
 from ingest import columnar, sheets, store
 from ingest.csv_sheet import sidecar_of
-from ingest.formats import expand, reader_for, unreadable
+from ingest.formats import expand, hidden, is_dir, is_file, reader_for, unreadable
 from ingest.jsonl import JsonlReader, parse_line
 from ingest.lines import Item, Run, holding
 from ingest.source import Issue, Raw, Reader
@@ -856,10 +856,10 @@ def precheck(conn: duckdb.DuckDBPyConnection, path: Path, sha256: str | None = N
     ``replace``)."""
     source = source or str(path)
     report = FileReport(source)
-    if not path.is_file() and not path.is_dir():
-        report.skipped = "missing"
+    if not is_file(path) and not is_dir(path):
+        report.skipped = hidden(path) or "missing"
         return report, None
-    reader = reader_for(path) if path.is_file() else None
+    reader = reader_for(path) if is_file(path) else None
     if reader is None:
         report.skipped = unreadable(path) or "no reader"
         return report, None
@@ -1103,7 +1103,7 @@ class _Hashes:
 
     def _submit(self, at: int) -> Future[str] | None:
         path = self.files[at] if at < len(self.files) else None
-        if path is None or not path.is_file() or reader_for(path) is None:
+        if path is None or not is_file(path) or reader_for(path) is None:
             return None
         if path in self.known:
             done: Future[str] = Future()

@@ -182,7 +182,7 @@ def ingest(
     total = sum(_size(p) for p in paths)
     bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[n]}"),
                    TimeRemainingColumn(), console=err, transient=True,
-                   disable=total < PROGRESS_MIN_BYTES and all(p.is_file() for p in paths))
+                   disable=total < PROGRESS_MIN_BYTES and _all_files(paths))
     task = bar.add_task("ingest", total=None, n="")
 
     def tick(p: IngestProgress) -> None:
@@ -227,6 +227,13 @@ def ingest(
     if stop.requested:
         err.print("stopped early: run the same command again to ingest the remaining files")
         raise typer.Exit(130)
+
+
+def _all_files(paths: list[Path]) -> bool:
+    """Whether every path names a file (not a folder or a glob, nor one that cannot be told)."""
+    from ingest.formats import is_file
+
+    return all(map(is_file, paths))
 
 
 def _size(path: Path) -> int:

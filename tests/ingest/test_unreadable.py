@@ -80,3 +80,32 @@ def test_unreadable_file_named_on_the_command_line(tmp_path: Path, denied: set[P
     assert result.exit_code == 0, result.output
     assert f"{folder / 'a.jsonl'}: skipped (unreadable: Permission denied)" in result.stdout
     assert f"{folder / 'b.csv'}: 26 read, 26 stored" in result.stdout
+
+
+def test_a_file_in_a_folder_that_may_not_be_searched(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A named file whose folder may not be searched (no execute permission: looking at the
+    file raises ``PermissionError``, not a missing file) is reported unreadable, and the files
+    named beside it are read."""
+    monkeypatch.setattr(scoring.registry, "settlement", fake_settlements(FakeSettlement()))
+    folder = tmp_path / "in"
+    (folder / "sub").mkdir(parents=True)
+    shutil.copy(TRAVELLERS, folder / "b.csv")
+    shutil.copy(SAMPLES / "league.jsonl", folder / "sub" / "a.jsonl")
+    real = {"stat": os.stat, "lstat": os.lstat}
+
+    def looking(name: str) -> Any:
+        def look(p: Any, *args: Any, **kwargs: Any) -> Any:
+            if not isinstance(p, int) and Path(p).parent == folder / "sub":
+                raise PermissionError(13, "Permission denied", str(p))
+            return real[name](p, *args, **kwargs)
+        return look
+
+    for name in real:
+        monkeypatch.setattr(os, name, looking(name))
+    named = folder / "sub" / "a.jsonl"
+    result = CliRunner().invoke(app, ["ingest", str(named), str(folder / "b.csv"),
+                                      "--db", str(tmp_path / "t.duckdb")])
+    assert result.exit_code == 0, result.output
+    assert f"{named}: skipped (unreadable: Permission denied)" in result.stdout
+    assert f"{folder / 'b.csv'}: 26 read, 26 stored" in result.stdout
