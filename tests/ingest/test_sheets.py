@@ -385,6 +385,7 @@ def test_read_lines_chunks_as_line_by_line(
         assert all(isinstance(chunk, Run) for chunk in chunks)
 
 
+@settings(deadline=None)
 @given(texts=st.lists(st.text(alphabet='"ab\n', max_size=8).map(lambda t: t.replace("\n", "")),
                       max_size=20), needle=st.sampled_from(['"a"', "a", "ab", '"', "b\"a"]))
 def test_holding_finds_the_lines_a_line_by_line_search_finds(texts: list[str],
