@@ -311,9 +311,21 @@ def _in_order(pool: Any, first: Any, queued: Iterator[TaskT],
 
 def _stop(pool: Any) -> None:
     """End a process pool's workers now (Ctrl-C, an error): what they run is dropped (the pool
-    has no public way to do so before Python 3.14's ``terminate_workers``)."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    has no public way to do so before Python 3.14's ``terminate_workers``).
+
+    A worker ended while it wrote its result leaves part of a message in the results' pipe,
+    and the pool's manager thread would wait for the rest for ever (its ``shutdown`` with it:
+    a run of the tests hung there). Once the workers are gone, this process's own end for
+    writing results (no one here writes to it) is closed, so that the pipe has no writer left
+    and the manager thread's read ends (the pool is then broken, and shuts down)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
         process.terminate()
+    for process in processes:
+        process.join()
+    results = getattr(pool, "_result_queue", None)
+    if results is not None:
+        results._writer.close()
 
 
 def dask_imap(

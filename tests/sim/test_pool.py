@@ -6,8 +6,12 @@ not exist in them)."""
 
 from __future__ import annotations
 
+import os
 import re
+import struct
+import sys
 import threading
+import time
 from multiprocessing import forkserver
 from pathlib import Path
 
@@ -47,3 +51,31 @@ def test_polars_runs_in_workers_forked_from_the_fork_server() -> None:
     assert found == [grouped_sum(k) for k in tasks]
     pool = [n for n in server_threads() if re.fullmatch(r"polars-\d+", n)]
     assert not pool  # polars' thread pool (threads polars-0, polars-1, ...) is not in the server
+
+
+def half_a_result(marker: str) -> None:
+    """A worker caught while it sends its result: the start of a message (its length, 1 MiB,
+    and one byte) written to the pool's results pipe, ``marker`` created, then a long wait."""
+    frame = sys._getframe()
+    while "result_queue" not in frame.f_locals:  # the pool's worker loop, which called this
+        assert frame.f_back is not None
+        frame = frame.f_back
+    writer = frame.f_locals["result_queue"]._writer
+    os.write(writer.fileno(), struct.pack("!i", 1 << 20) + b"\x80")
+    Path(marker).touch()
+    time.sleep(HANG)
+
+
+def test_stopping_workers_caught_while_they_send_a_result_does_not_hang(tmp_path: Path) -> None:
+    """Closing the results (Ctrl-C, an error) ends the workers at once: a worker ended in the
+    middle of a result leaves part of a message in the pipe, and the pool's manager thread must
+    not wait for the rest for ever (``sim.run._stop``; a run of the tests hung there)."""
+    markers = [tmp_path / f"{k}.sent" for k in range(2)]
+    results = pool_imap(half_a_result, [str(m) for m in markers], 2, start="forkserver",
+                        preload=WORKER_MODULES)
+    while not all(m.exists() for m in markers):  # both workers are in the middle of a result
+        time.sleep(0.05)
+    closing = threading.Thread(target=results.close, daemon=True)
+    closing.start()
+    closing.join(HANG)
+    assert not closing.is_alive(), "stopping the workers hangs on a result cut short"
