@@ -12,17 +12,15 @@ page the dashboards add to what Streamlit costs on this machine. Skipped without
 
 from __future__ import annotations
 
-import socket
 import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from dashboards.serve import command, environment
+from dashboards.serve import answers, command, environment, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
@@ -45,31 +43,17 @@ def _database() -> Path:
     return path
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def _served(db: Path, app: Path | None) -> Iterator[str]:
     """A fresh server of ``app`` (the dashboards when None), its URL once it answers."""
-    port = _free_port()
+    port = free_port()
     cmd = command(port) if app is None else command(port, app=app)
     proc = subprocess.Popen(cmd, env=environment(db), cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=5):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the server of {app or 'the dashboards'} did not "
-                                       "start") from None
-                time.sleep(0.1)
+        if not answers(url, proc, 120):
+            raise RuntimeError(f"the server of {app or 'the dashboards'} did not start")
         yield url
     finally:
         proc.terminate()

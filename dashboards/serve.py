@@ -9,8 +9,11 @@ The database path reaches the app through ``$TRICKBOOK_DB``; the upload bound th
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 from dashboards.db import DB_ENV
@@ -45,6 +48,28 @@ def environment(db: Path) -> dict[str, str]:
     env[DB_ENV] = str(Path(db).resolve())
     env[UPLOAD_MAX_ENV] = str(max_upload_mb())
     return env
+
+
+def free_port() -> int:
+    """A port of this machine no one listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def answers(url: str, proc: subprocess.Popen[bytes], seconds: float) -> bool:
+    """Whether the server ``proc`` started answers its health check at ``url`` before it ends or
+    ``seconds`` pass."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=5) as r:
+                if r.status == 200:
+                    return True
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                return False
+            time.sleep(0.1)
 
 
 def main(db: Path, port: int = 8501) -> int:

@@ -81,17 +81,19 @@ class Batch:
             self.run = None
 
 
-def holding(texts: Sequence[str], needle: str) -> list[int]:
-    """The positions of the texts holding ``needle`` (which has no line end), found in one
-    search of the texts joined by line ends: a batch without the needle costs one scan."""
+def holding(texts: Sequence[str], *needles: str) -> list[list[int]]:
+    """For each needle (which has no line end), the positions of the texts holding it, found
+    in the texts joined by line ends once: a batch without a needle costs one scan for it."""
     blob = "\n".join(texts)
-    found = []
-    at = blob.find(needle)
-    while at >= 0:
-        found.append(at)
-        at = blob.find(needle, at + 1)
-    if not found:
-        return []
-    ends = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)) + 1)
-    return np.unique(np.searchsorted(ends, np.array(found, dtype=np.int64), side="right")
-                     ).tolist()
+    ends: np.ndarray | None = None
+    found: list[list[int]] = []
+    for needle in needles:
+        at, hits = blob.find(needle), []
+        while at >= 0:
+            hits.append(at)
+            at = blob.find(needle, at + 1)
+        if hits and ends is None:
+            ends = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)) + 1)
+        found.append([] if ends is None or not hits else np.unique(np.searchsorted(
+            ends, np.array(hits, dtype=np.int64), side="right")).tolist())
+    return found

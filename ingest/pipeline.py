@@ -433,8 +433,7 @@ class _FileLoad:
             assert isinstance(d, DealBase)
             key, at = a.key, (d.game_id, d.deal_no)
             if at in kept_out:
-                self.issue(Issue(self.report.source, a.raw.line, f"{d.game_id}#{d.deal_no}",
-                                 Code.DEAL_CONFLICT, kept_out[at], a.raw.text))
+                self.deal_conflict(*at, a.raw.line, kept_out[at], a.raw.text)
             elif at not in known:
                 known[at] = key
                 fresh.append((a, key))
@@ -455,10 +454,15 @@ class _FileLoad:
         where = self.versions.deal(game_id, deal_no)
         if where is None:
             return True
-        self.issue(Issue(self.report.source, line, f"{game_id}#{deal_no}", Code.DEAL_CONFLICT,
-                         f"deal {deal_no} of game {game_id!r} has other content than the one "
-                         f"{where}", text))
+        self.deal_conflict(game_id, deal_no, line, f"deal {deal_no} of game {game_id!r} has "
+                           f"other content than the one {where}", text)
         return False
+
+    def deal_conflict(self, game_id: str, deal_no: int, line: int, message: str,
+                      text: str) -> None:
+        """A ``deal-conflict`` of deal ``deal_no`` of ``game_id`` at ``line``."""
+        self.issue(Issue(self.report.source, line, f"{game_id}#{deal_no}", Code.DEAL_CONFLICT,
+                         message, text))
 
     def settle_versions(self) -> None:
         """After the file's last record: the deals of earlier versions this one dropped
@@ -571,15 +575,15 @@ class _FileLoad:
     def _kept_out(self, new: pl.DataFrame, lines: Sequence[str]) -> pl.DataFrame:
         """The fast paths' new deals less those a version read with ``--replace`` dropped
         (``Versions.kept_dropped``), which go to quarantine."""
+        if not self.versions.keeps_dropped:
+            return new
         ids = list(zip(new["game_id"].to_list(), new["deal_no"].to_list(), strict=True))
         kept_out = self.versions.kept_dropped(ids)
         if not kept_out:
             return new
-        for (g, n), k, line in zip(ids, new["idx"].to_list(), new["line"].to_list(),
-                                   strict=True):
-            if (g, n) in kept_out:
-                self.issue(Issue(self.report.source, line, f"{g}#{n}", Code.DEAL_CONFLICT,
-                                 kept_out[g, n], lines[k]))
+        for at, k, line in zip(ids, new["idx"].to_list(), new["line"].to_list(), strict=True):
+            if at in kept_out:
+                self.deal_conflict(*at, line, kept_out[at], lines[k])
         return new.filter(pl.Series([at not in kept_out for at in ids], dtype=pl.Boolean))
 
     def _flush_fast(self, fast: sheets.Taken, lines: Sequence[str]) -> None:
@@ -652,10 +656,10 @@ class _Chunk:
             lines, first = list(map(itemgetter(1), texts)), None
             chars = sum(map(len, lines)) + sum(len(it.raw) for it in items
                                               if isinstance(it, Issue))
-        with_hands = holding(lines, '"hands"')
+        with_hands, with_game = holding(lines, '"hands"', '"game"')
         hand_set = set(with_hands)
-        return cls(texts, lines, with_hands,
-                   [k for k in holding(lines, '"game"') if k not in hand_set], chars, first)
+        return cls(texts, lines, with_hands, [k for k in with_game if k not in hand_set], chars,
+                   first)
 
 
 def _left(items: list[Item] | Run, readable: int, slow: np.ndarray) -> list[int | Issue]:

@@ -210,8 +210,8 @@ def decode_or_latin1(data: bytes) -> str:
 
 def decode(data: bytes) -> str:
     """Bytes of a whole file as text (``sniff``; ``EncodingError`` when nothing reads them). A
-    UTF-8 file with a few stray bytes (``mostly_utf8``) reads them as Latin-1 letters, so the
-    reader quarantines the lines they spoil and no more."""
+    UTF-8 file with a few stray bytes (``mostly_utf8``) reads each as its Latin-1 letter, so
+    they spoil only the text they stand in, not every accented name of the file."""
     encoding = sniff(data[:HEAD], whole=len(data) <= HEAD)
     try:
         return data.decode(encoding)

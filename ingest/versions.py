@@ -124,12 +124,18 @@ class Versions:
         self.replaced += 1
         return None
 
+    @property
+    def keeps_dropped(self) -> bool:
+        """Whether a deal a ``replace`` dropped stays dropped here (:meth:`kept_dropped`): this
+        read has no ``replace``, and the source was read before."""
+        return not self.replace and self.previous is not None
+
     def kept_dropped(self, ids: Iterable[tuple[str, int]]) -> dict[tuple[str, int], str]:
         """The deals of ``ids`` (none of them stored) that a version read with ``replace``
         dropped from this source, each with its conflict's message: without ``replace`` a
         dropped deal stays dropped (an earlier version read again changes nothing stored), as
         a ``deal-conflict`` that says which version dropped it."""
-        if self.replace or self.previous is None:
+        if not self.keeps_dropped:
             return {}
         wanted = {f"{g}#{n}": (g, n) for g, n in ids}
         if not wanted:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import socket
 import subprocess
 import time
 import urllib.parse
@@ -31,7 +30,7 @@ from bench.bench_parallel import process_cpu
 from dashboards import queries as q
 from dashboards.db import read_only
 from dashboards.filters import Filters
-from dashboards.serve import command, environment
+from dashboards.serve import answers, command, environment, free_port
 from dashboards.sheets import score_sheet
 from tests.conftest import ROOT
 from tests.dashboards import fixture_db as fx
@@ -65,29 +64,16 @@ pytestmark = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _serve(db: Path, log_path: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
+    port = free_port()
     log = log_path.open("w")
     proc = subprocess.Popen(command(port), env=environment(db), stdout=log,
                             stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=5) as r:
-                if r.status == 200:
-                    return proc, url
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail(f"streamlit did not start (exit {proc.poll()}); see {log_path}")
-            time.sleep(0.5)
+    if not answers(url, proc, 180):
+        proc.kill()
+        pytest.fail(f"streamlit did not start (exit {proc.poll()}); see {log_path}")
+    return proc, url
 
 
 SERVER_PIDS: dict[str, int] = {}

@@ -391,7 +391,9 @@ def test_read_lines_chunks_as_line_by_line(
 def test_holding_finds_the_lines_a_line_by_line_search_finds(texts: list[str],
                                                            needle: str) -> None:
     """``ingest.lines.holding`` (one search of the joined texts) against ``in`` line by line."""
-    assert holding(texts, needle) == [k for k, t in enumerate(texts) if needle in t]
+    (found,) = holding(texts, needle)
+    assert found == [k for k, t in enumerate(texts) if needle in t]
+    assert holding(texts, needle, "b") == [found, [k for k, t in enumerate(texts) if "b" in t]]
 
 
 def test_batches_of_lines_that_follow_one_another_are_runs(tmp_path: Path) -> None:
