@@ -55,6 +55,8 @@ line must carry the same id)."""
 _Read = tuple[int, DealBase, GameBase, str]
 """A deal line read by its variant's model, not yet checked by the rules: its position in the
 batch, record, game and canonical JSON."""
+Read = tuple[Variant, _Read]
+"""A deal read, with its variant."""
 
 
 def accept(texts: Sequence[tuple[int, str]], candidates: Iterable[int],
@@ -63,17 +65,26 @@ def accept(texts: Sequence[tuple[int, str]], candidates: Iterable[int],
     the reference would accept them: their ``deals`` columns and ``deals_<variant>`` rows as
     frames (``sheets.Taken``, stored as the score-sheet path's are). A line sees the games the
     reference would see at its position (``Validator.position``)."""
-    by_variant: dict[str, tuple[Variant, list[_Read]]] = {}
+    reads: list[Read] = []
     for k in candidates:
         text = texts[k][1]
         validator.position = k
         found = (_canonical(validator, k, text) if text.startswith(PREFIX) else None) \
             or _any_order(validator, k, text)
         if found is not None:
-            by_variant.setdefault(found[0].name, (found[0], []))[1].append(found[1])
+            reads.append(found)
+    return judge(reads)
+
+
+def judge(reads: Iterable[Read]) -> Taken:
+    """The deals of ``reads`` the rules of their variants accept (:func:`_taken`, one call
+    per variant)."""
+    by_variant: dict[str, tuple[Variant, list[_Read]]] = {}
+    for v, read in reads:
+        by_variant.setdefault(v.name, (v, []))[1].append(read)
     taken = Taken.empty()
-    for v, reads in by_variant.values():
-        taken += _taken(v, reads)
+    for v, own in by_variant.values():
+        taken += _taken(v, own)
     return taken
 
 
@@ -81,7 +92,7 @@ for _registered in REGISTERED:  # built at import, before any thread reads (cano
     canonical_reader(_registered.deal_model)
 
 
-def _canonical(validator: Validator, k: int, text: str) -> tuple[Variant, _Read] | None:
+def _canonical(validator: Validator, k: int, text: str) -> Read | None:
     """A canonical ``text`` read when the record its variant's model reads
     (:func:`model.identity.canonical_reader`, one pass in pydantic-core) is written back as
     the line itself (``canonical_json_read``): nothing was normalised (names with spaces,
@@ -103,18 +114,26 @@ def _canonical(validator: Validator, k: int, text: str) -> tuple[Variant, _Read]
     return v, (k, deal, game, canonical)
 
 
-def _any_order(validator: Validator, k: int, text: str) -> tuple[Variant, _Read] | None:
+def _any_order(validator: Validator, k: int, text: str) -> Read | None:
     """Any other deal line read as the reference reads it (``jsonl.parse_line``, then
-    ``Validator._deal`` up to its rules): parsed by ``json.loads``, its game known at its
-    position, its variant's model validating the object; the record's canonical JSON is then
-    written from the model (``identity.canonical_json``)."""
+    :func:`read_record`): parsed by ``json.loads``."""
     if too_deep(text):
         return None
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(data, dict) or data.get("record") != "deal":
+    if not isinstance(data, dict):
+        return None
+    return read_record(validator, k, data)
+
+
+def read_record(validator: Validator, k: int, data: dict[str, Any]) -> Read | None:
+    """A deal record (a line's JSON, or what a reader of another format made) read as
+    ``Validator._deal`` reads it up to its rules: its game known at its position, its
+    variant's model validating it; its canonical JSON written from the record
+    (``identity.canonical_json``)."""
+    if data.get("record") != "deal":
         return None
     gid = data.get("game_id")
     known = validator.known_game(gid) if isinstance(gid, str) and gid else None

@@ -33,6 +33,7 @@ from ingest.csv_sheet import sidecar_of
 from ingest.formats import expand, hidden, is_dir, is_file, reader_for, unreadable
 from ingest.jsonl import JsonlReader, parse_line
 from ingest.lines import Item, Run, holding
+from ingest.records import Records
 from ingest.source import Issue, Raw, Reader
 from ingest.validate import (
     NEVER,
@@ -301,6 +302,16 @@ class _FileLoad:
             self.issue(result)
         else:
             self.accept(result)
+
+    def records(self, held: Records, validator: Validator) -> None:
+        """A batch of a reader's records (``ingest/records.py``): the reference's verdicts in
+        record order, and the deals the columnar path took, stored at the flush."""
+        verdicts, taken, texts = held.outcome()
+        for verdict in verdicts:
+            if verdict is not None:
+                self.take(verdict, validator)
+        if len(taken):
+            self.fast.append((taken, texts))
 
     def chunk(self, items: list[Item] | Run, validator: Validator,
               score_sheets: bool = True) -> int:
@@ -737,21 +748,28 @@ def _load_file(
                     on_record(report.records, done)
         else:
             since = 0  # bytes read since the last flush
+            held = Records(validator) if fast and not strict else None
             for item in load.looked_up(guarded(named(reader.read(path), path, source),
                                                source)):
                 report.records += 1
-                if isinstance(item, Raw):
-                    done += len(item.text) + 1
+                done += len(item.text if isinstance(item, Raw) else item.raw) + 1
+                if held is not None:
+                    held.add(item)
+                elif isinstance(item, Raw):
                     load.take(item, validator)
                 else:
-                    done += len(item.raw) + 1
                     load.issue(item)
-                if len(load) >= batch or done - since >= BATCH_CHARS:
+                if len(load) + len(held or ()) >= batch or done - since >= BATCH_CHARS:
+                    if held is not None:
+                        load.records(held, validator)
+                        held = Records(validator)
                     load.flush()
                     _after_batch()
                     since = done
                 if on_record is not None and report.records % PROGRESS_EVERY == 0:
                     on_record(report.records, done)
+            if held is not None:
+                load.records(held, validator)
         load.flush()
         load.settle_versions()
         load.staging.load(conn, group)

@@ -30,3 +30,18 @@ def assert_same(fast: tuple[dict[str, Any], dict[str, Any]], ref: Accepted) -> N
         ref.variant.name, deal.hands is not None or deal.play is not None)
     schema = ref.variant.frame_schema
     assert row == pl.DataFrame([ref.row], schema=schema, orient="row").row(0, named=True)
+
+
+def counted(monkeypatch: Any, module: object, name: str) -> list[int]:
+    """How many deals each call of the fast path ``module.name`` took (the function spied on
+    for the rest of the test)."""
+    used: list[int] = []
+    real = getattr(module, name)
+
+    def spy(*args: Any) -> Taken:
+        out: Taken = real(*args)
+        used.append(len(out))
+        return out
+
+    monkeypatch.setattr(module, name, spy)
+    return used

@@ -34,7 +34,7 @@ from model.variants import names
 from sim.drivers import SIMULATED
 from sim.run import Plan, simulate
 from tests.ingest.conftest import snapshot as snapshot_of
-from tests.ingest.taken import assert_same, taken_rows
+from tests.ingest.taken import assert_same, counted, taken_rows
 from tests.ingest.test_pipeline import snapshot
 
 SOURCE = "t.jsonl"
@@ -284,15 +284,7 @@ def test_a_mixed_file_gives_the_same_tables_with_the_columnar_path_on_and_off(
     rng.shuffle(lines[len(games):])
     src = tmp_path / "mixed.jsonl"
     src.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    used: list[int] = []
-    real = columnar.accept
-
-    def spy(*args: Any) -> Taken:
-        out = real(*args)
-        used.append(len(out))
-        return out
-
-    monkeypatch.setattr(columnar, "accept", spy)
+    used = counted(monkeypatch, columnar, "accept")
     (on,) = ingest_paths([src], tmp_path / "on.duckdb", batch=17)
     monkeypatch.setattr(columnar, "accept", lambda *args: Taken.empty())
     (off,) = ingest_paths([src], tmp_path / "off.duckdb", batch=17)
