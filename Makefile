@@ -38,10 +38,11 @@ test-fast: install
 	$(PY) -m pytest -n 2 --dist loadgroup -m "not slow and not browser"
 
 # The long mark: the review's invariant on thousands of simulated deals per variant (summed),
-# and the Player page's raspasy review in the browser.
+# the Player page's raspasy review in the browser, and the double-dummy tables and par of all
+# 100 deals of DDS's list100.txt.
 test-long: install browser-deps
 	rm -rf tests/out/invariant
-	$(PY) -m pytest -n 2 --dist loadgroup --long -m long tests/sim/review tests/dashboards/test_browser.py
+	$(PY) -m pytest -n 2 --dist loadgroup --long -m long tests/sim/review tests/dashboards/test_browser.py tests/scoring/bridge/test_dd.py
 	$(PY) -m tests.sim.review.invariant tests/out/invariant
 
 bench: install browser-deps

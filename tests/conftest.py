@@ -49,8 +49,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="also run the tests marked long (make test-long)")
 
 
+SHARED_FIXTURES = ("reviewed", "runs")
+"""Costly fixtures of a session or module (a reviewed database of simulated deals, a folder
+ingested six ways) whose tests run on one xdist worker (``--dist loadgroup``), so each is built
+once, not once per worker."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The ``long`` tests run only with ``--long``."""
+    """The tests of each of :data:`SHARED_FIXTURES` share an xdist group; the ``long`` tests
+    run only with ``--long``."""
+    for item in items:
+        used = [name for name in SHARED_FIXTURES if name in getattr(item, "fixturenames", ())]
+        if used:
+            item.add_marker(pytest.mark.xdist_group(used[0]))
     if config.getoption("--long"):
         return
     skip = pytest.mark.skip(reason="long: run by make test-long (--long)")

@@ -39,14 +39,16 @@ def start(at: AppTest, variant: str = "greek-prefa", players: list[str] = PLAYER
 
 def type_deal(at: AppTest, no: int, tricks: tuple[int, int, int], declarer: str = "Ana",
               contract: str = "6S") -> AppTest:
-    """A Greek deal (greek-prefa.md 6.1): ``declarer`` plays ``contract``, both defenders play."""
+    """A Greek deal (greek-prefa.md 6.1): ``declarer`` plays ``contract``, both defenders play.
+    The fields the declarer's choice draws are filled together, then the page runs once."""
     at.number_input(key="entry_deal_no").set_value(no).run()
     at.selectbox(key=f"entry_d{no}_declarer").set_value(declarer).run()
-    at.text_input(key=f"entry_d{no}_contract").input(contract).run()
+    at.text_input(key=f"entry_d{no}_contract").input(contract)
     for i, p in enumerate(PLAYERS):
         if p != declarer:
-            at.selectbox(key=f"entry_d{no}_defence_{i}").set_value("play").run()
-        at.number_input(key=f"entry_d{no}_tricks_{i}").set_value(tricks[i]).run()
+            at.selectbox(key=f"entry_d{no}_defence_{i}").set_value("play")
+        at.number_input(key=f"entry_d{no}_tricks_{i}").set_value(tricks[i])
+    at.run()
     assert not at.exception
     return at
 
@@ -189,13 +191,15 @@ def _pairs(items: list[object]) -> str:
 
 def type_cards(at: AppTest, deal: dict[str, object], players: list[str],
                hands: dict[str, list[str]]) -> AppTest:
-    """The cards section typed from a record: hands per seat, talon, auction, discard, play."""
+    """The cards section typed from a record: hands per seat, talon, auction, discard, play;
+    then the page runs once."""
     for i, p in enumerate(players):
-        at.text_input(key=f"entry_d1_hands_{i}").input(" ".join(hands[p])).run()
+        at.text_input(key=f"entry_d1_hands_{i}").input(" ".join(hands[p]))
     for name in ("talon", "discard"):
-        at.text_input(key=f"entry_d1_{name}").input(" ".join(deal[name])).run()  # type: ignore
+        at.text_input(key=f"entry_d1_{name}").input(" ".join(deal[name]))  # type: ignore
     for name in ("auction", "play"):
-        at.text_area(key=f"entry_d1_{name}").input(_pairs(deal[name])).run()  # type: ignore
+        at.text_area(key=f"entry_d1_{name}").input(_pairs(deal[name]))  # type: ignore
+    at.run()
     assert not at.exception
     return at
 

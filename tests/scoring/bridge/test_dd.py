@@ -96,6 +96,7 @@ def test_analyse_stores_table_and_par() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long  # about a minute of solving: make test-long; the first 10 deals run always
 def test_list100_in_full() -> None:
     recs = dds_records(DDS / "list100.txt", 100)
     assert len(recs) == 100
