@@ -24,7 +24,8 @@ Definitions shared by the pages (docs/dashboards.md, "Definitions"):
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+import weakref
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from datetime import date
 
 import duckdb
@@ -119,10 +120,38 @@ def _where(con: Con, f: Filters, use_player: bool = True) -> tuple[str, list[obj
     return " AND ".join(clauses), params
 
 
+_KEPT: weakref.WeakKeyDictionary[Con, dict[Hashable, str] | None] = weakref.WeakKeyDictionary()
+"""Per connection: the temporary tables :func:`_kept` made on it, by key (``None``: the connection
+may write, so nothing is kept)."""
+
+
+def _kept(con: Con, key: Hashable, select: Callable[[], tuple[str, list[object]]]
+          ) -> tuple[str, list[object]]:
+    """``select()`` (SQL and its values) as a table to read from, and the values to bind.
+
+    On a read-only connection (every page's, ``dashboards/db.py``) its rows are computed once
+    into a temporary table, found again by ``key``, so the queries of one page run that start
+    from the same rows (the people, a player's deals) do not compute them each time; on a
+    connection that may write, the rows could change, so ``select()`` is returned as it is."""
+    if con not in _KEPT:
+        mode = con.execute("SELECT current_setting('access_mode')").fetchone()
+        _KEPT[con] = {} if mode == ("read_only",) else None
+    kept = _KEPT[con]
+    if kept is None:
+        return select()
+    if key not in kept:
+        name = f"trickbook_kept_{len(kept)}"
+        sql, params = select()
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS {sql}", params)
+        kept[key] = name
+    return f"SELECT * FROM {kept[key]}", []
+
+
 def _people(con: Con) -> str:
     """Every name at the table with its person (``variant, name, person_id, person``: the
-    person's label), also on a database made before the people tables (``ingest/players.py``)."""
-    return people_sql(is_registered(con))
+    person's label), also on a database made before the people tables (``ingest/players.py``).
+    """
+    return _kept(con, "people", lambda: (people_sql(is_registered(con)), []))[0]
 
 
 def _is_person(con: Con, person: str | None, variant: str, name: str
@@ -320,7 +349,7 @@ def _player_deals(con: Con, f: Filters) -> tuple[str, list[object]]:
               JOIN {DEALS} d ON d.game_id = s.game_id AND d.deal_no = s.deal_no
               JOIN {GAMES} g ON g.game_id = s.game_id {_OUTCOME}
               WHERE {his} AND {where}"""
-    return sql, [*pairs, *params]
+    return _kept(con, ("player deals", sql, *pairs, *params), lambda: (sql, [*pairs, *params]))
 
 
 def player_summary(con: Con, f: Filters) -> pl.DataFrame:

@@ -300,3 +300,36 @@ def test_event_rankings_teams_by_imps_with_the_files_date(demo_con) -> None:
     assert ranked["imps"].to_list() == sorted(ranked["imps"].to_list(), reverse=True)
     card = q.pair_card(demo_con, Filters(), ranked["event"][0], ranked["pair"][0])
     assert card.height == ranked["boards"][0] and card["imps"].sum() == ranked["imps"][0]
+
+
+PLAYER_QUERIES = ("player_summary", "player_cash", "player_roles", "player_contracts",
+                  "player_positions", "player_over_time", "player_deal_list", "league_standings",
+                  "games")
+
+
+def test_a_page_run_keeps_the_rows_its_queries_share(demo_path: Path, tmp_path: Path) -> None:
+    """On one read-only connection (a page run's, dashboards/db.py) the people and each player's
+    deals are computed once and kept (``_kept``), and every answer equals that of a connection
+    that may write, where nothing is kept: across people and filters in one run, so a kept table
+    is found only by what it holds."""
+    copy = tmp_path / "demo.duckdb"
+    shutil.copy(demo_path, copy)
+    writable = duckdb.connect(str(copy))
+    writable.execute("SET TimeZone = 'UTC'")  # as dashboards/db.py sets it
+    try:
+        people = q.players(writable, Filters())["player"].to_list()[:6]
+        assert len(people) == 6
+        asked = [Filters(player=p, variant=v) for p in people for v in (None, "greek-prefa")]
+        with read_only(demo_path) as kept:
+            for f in asked:
+                for name in PLAYER_QUERIES:
+                    assert getattr(q, name)(kept, f).equals(getattr(q, name)(writable, f)), (
+                        name, f)
+            tables = kept.execute(
+                "SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchone()
+        # the people, and one table of deals per person and filter
+        assert tables == (1 + len(asked),)
+        assert writable.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchone() == (0,)
+    finally:
+        writable.close()
