@@ -58,7 +58,7 @@ import dashboards.uploads  # noqa: F401
 _CACHING_LOG = logging.getLogger(cache_data_api.__name__)
 _LOG_LEVEL = _CACHING_LOG.level
 _CACHING_LOG.setLevel(logging.ERROR)
-from dashboards.common import query  # noqa: E402
+from dashboards.common import query, tooltips  # noqa: E402
 from dashboards.db import one_per_run  # noqa: E402
 from dashboards.filters import Filters  # noqa: E402
 
@@ -191,7 +191,7 @@ def warm_up() -> None:
     frame = pd.DataFrame({"day": pd.to_datetime(["2026-01-01"]), "cash": [0.0], "who": ["a"]})
     (alt.Chart(frame).mark_line(point=True)
      .encode(x=alt.X("day:T"), y=alt.Y("cash:Q"), color=alt.Color("who:N"),
-             tooltip=["who", "day:T", "cash"])
+             tooltip=tooltips("who", "day:T", "cash"))
      .to_dict())
     con = duckdb.connect()  # in memory: the database file is not touched (nor locked)
     try:

@@ -16,7 +16,7 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from dashboards.common import empty, guarded, query, show
+from dashboards.common import empty, guarded, query, show, tooltips
 from dashboards.db import db_path
 from dashboards.queries import rules_change
 from dashboards.text import md, rules_table
@@ -76,10 +76,11 @@ def arms_chart(run_id: str, metric: str, order: list[str], share: bool, x_title:
         xOffset=alt.XOffset("arm:N"),
         color=alt.Color("arm:N", title="arm"),
     )
-    tooltip = ["key", "arm", "n", "estimate", "lo", "hi"]
+    tooltip = tooltips("key", "arm", "n", "estimate", "lo", "hi")
     chart = base.mark_rule(strokeWidth=2).encode(
-        y=alt.Y("lo:Q", title=y_title, axis=axis), y2="hi:Q", tooltip=tooltip,
-    ) + base.mark_point(filled=True, size=50).encode(y="estimate:Q", tooltip=tooltip)
+        y=alt.Y("lo:Q", title=y_title, axis=axis), y2=alt.Y2("hi"), tooltip=tooltip,
+    ) + base.mark_point(filled=True, size=50).encode(y=alt.Y("estimate:Q"),
+                                                           tooltip=tooltip)
     st.altair_chart(chart.properties(height=320), width="stretch")
 
 
@@ -154,14 +155,15 @@ with guarded():
         base = alt.Chart(data).encode(y=alt.Y("change:N", sort=None, title="arm b changes",
                                                axis=alt.Axis(labelLimit=480)))
         axis = alt.Axis(format="%") if share else alt.Axis()
-        tooltip = ["change", "run_id", "n", "estimate", "lo", "hi"]
+        tooltip = tooltips("change", "run_id", "n", "estimate", "lo", "hi")
         chart = (
             base.mark_rule(strokeWidth=2).encode(
-                x=alt.X("lo:Q", title=f"{effect}, b − a per deal", axis=axis), x2="hi:Q",
+                x=alt.X("lo:Q", title=f"{effect}, b − a per deal", axis=axis), x2=alt.X2("hi"),
                 tooltip=tooltip)
-            + base.mark_point(filled=True, size=60).encode(x="estimate:Q", tooltip=tooltip)
+            + base.mark_point(filled=True, size=60).encode(x=alt.X("estimate:Q"),
+                                                                   tooltip=tooltip)
             + alt.Chart(pl.DataFrame({"zero": [0.0]}).to_pandas()).mark_rule(
-                strokeDash=[4, 4], color="gray").encode(x="zero:Q")
+                strokeDash=[4, 4], color="gray").encode(x=alt.X("zero:Q"))
         )
         st.altair_chart(chart.properties(height=max(160, 60 + 36 * flags.height)),
                         width="stretch")

@@ -12,7 +12,7 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from dashboards.common import deal_link, empty, filters, guarded, query, rates, show
+from dashboards.common import deal_link, empty, filters, guarded, query, rates, show, tooltips
 from dashboards.text import md, short_source
 
 LOW_N = 10  # cells with fewer deals are drawn fainter (their rate is uncertain)
@@ -34,13 +34,13 @@ def _heatmap(cells: pl.DataFrame, order: list[str]) -> None:
         color=alt.Color("rate:Q", scale=alt.Scale(domain=[0, 1], scheme="viridis"),
                         title="made", legend=alt.Legend(format="%")),
         opacity=alt.condition("datum.enough", alt.value(1.0), alt.value(0.4)),
-        tooltip=["contract", "mode", "n", "made", alt.Tooltip("rate:Q", format=".0%"),
+        tooltip=[*tooltips("contract", "mode", "n", "made"), alt.Tooltip("rate:Q", format=".0%"),
                  alt.Tooltip("rate_low:Q", format=".0%"),
                  alt.Tooltip("rate_high:Q", format=".0%")],
     )
     if not many:  # with many contracts the labels would overlap: the tooltip carries them
         chart = chart + heat.mark_text(fontSize=11).encode(
-            text="label:N",  # dark on viridis' light (high) end, white on its dark end
+            text=alt.Text("label:N"),  # dark on viridis' light (high) end, white on its dark end
             color=alt.condition("datum.rate > 0.55", alt.value("#111"), alt.value("#fff")))
     width = max(600, 34 * len(order))
     st.altair_chart(chart.properties(height=80 + 40 * cells["mode"].n_unique(), width=width),

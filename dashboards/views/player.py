@@ -24,6 +24,7 @@ from dashboards.common import (
     rate_metric,
     rates,
     show,
+    tooltips,
 )
 from dashboards.filters import Filters
 from dashboards.queries import DEAL_ORDERS
@@ -105,8 +106,8 @@ def _review(f: Filters) -> None:
             color=alt.Color("metric:N", title=None, scale=alt.Scale(range=OKABE_ITO)))
         chart = (base.mark_line(point=True).encode(
                      y=alt.Y("rate:Q", title="share", axis=alt.Axis(format="%")),
-                     tooltip=["variant", "month:T", "metric", "n", "rate"])
-                 + base.mark_rule().encode(y="rate_low:Q", y2="rate_high:Q"))
+                     tooltip=tooltips("variant", "month:T", "metric", "n", "rate"))
+                 + base.mark_rule().encode(y=alt.Y("rate_low:Q"), y2=alt.Y2("rate_high")))
         st.altair_chart(chart.properties(height=220, title="Review of play by month"),
                         width="stretch")
     cards = query("costliest_cards", f)
@@ -192,8 +193,8 @@ with guarded():
                      y=alt.Y("rate:Q", title="made", scale=alt.Scale(domain=[0, 1]),
                              axis=alt.Axis(format="%")),
                      color=alt.Color("variant:N", scale=alt.Scale(range=OKABE_ITO)),
-                     tooltip=["variant", "contract", "n", "made", "rate"])
-                 + base.mark_rule().encode(y="rate_low:Q", y2="rate_high:Q"))
+                     tooltip=tooltips("variant", "contract", "n", "made", "rate"))
+                 + base.mark_rule().encode(y=alt.Y("rate_low:Q"), y2=alt.Y2("rate_high")))
         st.altair_chart(chart.properties(height=260), width="stretch")
 
     st.subheader("By position")
@@ -214,7 +215,7 @@ with guarded():
                 .mark_line(point=True).encode(
                     x=alt.X("month:T", title="month"),
                     y=alt.Y("cumulative:Q", title=f"cumulative cash ({unit(variant)})"),
-                    tooltip=["month:T", "deals", "declared", "cash", "cumulative"],
+                    tooltip=tooltips("month:T", "deals", "declared", "cash", "cumulative"),
                 ).properties(height=240, title=variant),
                 width="stretch",
             )
