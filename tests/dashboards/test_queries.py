@@ -310,16 +310,17 @@ PLAYER_QUERIES = ("player_summary", "player_cash", "player_roles", "player_contr
 def test_a_page_run_keeps_the_rows_its_queries_share(demo_path: Path, tmp_path: Path) -> None:
     """On one read-only connection (a page run's, dashboards/db.py) the people and each player's
     deals are computed once and kept (``_kept``), and every answer equals that of a connection
-    that may write, where nothing is kept: across people and filters in one run, so a kept table
-    is found only by what it holds."""
+    that may write, where nothing is kept: across people of four variants and two filters in one
+    run, so a kept table is found only by what it holds."""
     copy = tmp_path / "demo.duckdb"
     shutil.copy(demo_path, copy)
     writable = duckdb.connect(str(copy))
     writable.execute("SET TimeZone = 'UTC'")  # as dashboards/db.py sets it
     try:
-        people = q.players(writable, Filters())["player"].to_list()[:6]
-        assert len(people) == 6
-        asked = [Filters(player=p, variant=v) for p in people for v in (None, "greek-prefa")]
+        variants = q.variants(writable)["variant"].to_list()[:4]
+        asked = [Filters(player=q.players(writable, Filters(variant=v))["player"][0], variant=f)
+                 for v in variants for f in (None, v)]
+        assert len(asked) == 8
         with read_only(demo_path) as kept:
             for f in asked:
                 for name in PLAYER_QUERIES:
