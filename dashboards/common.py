@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-import altair as alt
 import duckdb
 import polars as pl
 import streamlit as st
@@ -185,18 +184,6 @@ def rate_metric(container: Any, label: str, hits: int, n: int, help: str | None 
 
 def position_name(position: int) -> str:
     return POSITIONS[position] if 0 <= position < len(POSITIONS) else f"seat +{position}"
-
-
-def tooltips(*fields: str) -> list[alt.Tooltip]:
-    """Tooltip channels of ``fields`` (Altair shorthands such as ``"month:T"``). Charts pass
-    channel objects, never bare strings: Altair matches a bare string against its whole schema,
-    about 5 ms a string (most of a second of the Balance page's run)."""
-    return [alt.Tooltip(field) for field in fields]
-
-
-OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
-             "#000000"]
-"""A colour-blind-safe palette (Okabe and Ito) for lines and points of several players."""
 
 
 def deal_link(game_id: str, deal_no: int) -> str:

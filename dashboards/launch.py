@@ -4,13 +4,12 @@
 done at its start what the first page a server shows would otherwise pay for (several seconds of
 CPU on the 2-core development machine, under load): the imports of the query, drawing and chart
 modules and of pandas (Streamlit converts every table and chart to pandas and Arrow), of the
-Streamlit modules a first page loads (the material icons' names, the table adapters), one small
-Altair chart turned into its Vega-Lite spec (Altair loads and checks its schema once), an
+Streamlit modules a first page loads (the material icons' names, the table adapters), an
 in-memory DuckDB connection (the first of a process loads the time zone and JSON support every
 page's connection uses), and Streamlit's once-per-process check whether it runs in a REPL (a
 walk of the whole call stack through ``inspect.stack``, pointless under ``streamlit run``). Last,
 everything imported so far is moved out of the garbage collector's sight (``gc.freeze``): a
-full collection walking the objects of pandas, polars, Altair and DuckDB cost about 0.35 s of
+full collection walking the objects of pandas, polars and DuckDB cost about 0.35 s of
 CPU, during which the server (one Python thread at a time) answers nothing else, and Python
 still runs full collections as objects accumulate (Streamlit's own after every run of a page is
 switched off, :mod:`dashboards.serve`). Before all that, the League page's queries for the
@@ -31,9 +30,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
-import altair as alt
 import duckdb
-import pandas as pd
+import pandas  # noqa: F401  (Streamlit turns tables into pandas and Arrow)
 import pyarrow  # noqa: F401  (imported for its load time, like the modules below)
 import streamlit.dataframe.lazy_df_adapters  # (a page's first table)
 import streamlit.material_icon_names  # noqa: F401  (the pages' icons, checked every run)
@@ -58,7 +56,7 @@ import dashboards.uploads  # noqa: F401
 _CACHING_LOG = logging.getLogger(cache_data_api.__name__)
 _LOG_LEVEL = _CACHING_LOG.level
 _CACHING_LOG.setLevel(logging.ERROR)
-from dashboards.common import query, tooltips  # noqa: E402
+from dashboards.common import query  # noqa: E402
 from dashboards.db import one_per_run  # noqa: E402
 from dashboards.filters import Filters  # noqa: E402
 
@@ -188,11 +186,6 @@ def answer_hashed_files() -> None:
 
 def warm_up() -> None:
     """What the first page would do once per process, done before the server listens."""
-    frame = pd.DataFrame({"day": pd.to_datetime(["2026-01-01"]), "cash": [0.0], "who": ["a"]})
-    (alt.Chart(frame).mark_line(point=True)
-     .encode(x=alt.X("day:T"), y=alt.Y("cash:Q"), color=alt.Color("who:N"),
-             tooltip=tooltips("who", "day:T", "cash"))
-     .to_dict())
     con = duckdb.connect()  # in memory: the database file is not touched (nor locked)
     try:
         con.execute("SET TimeZone = 'UTC'")

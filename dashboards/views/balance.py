@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import altair as alt
 import polars as pl
 import streamlit as st
 
-from dashboards.common import empty, guarded, query, show, tooltips
+from dashboards import charts
+from dashboards.common import empty, guarded, query, show
 from dashboards.db import db_path
 from dashboards.queries import rules_change
 from dashboards.text import md, rules_table
@@ -70,18 +70,8 @@ def arms_chart(run_id: str, metric: str, order: list[str], share: bool, x_title:
     long = query("balance_metrics", run_id, metric).filter(pl.col("arm").is_in(["a", "b"]))
     if long.is_empty():
         return
-    axis = alt.Axis(format="%") if share else alt.Axis()
-    base = alt.Chart(long.to_pandas()).encode(
-        x=alt.X("key:N", sort=order, title=x_title),
-        xOffset=alt.XOffset("arm:N"),
-        color=alt.Color("arm:N", title="arm"),
-    )
-    tooltip = tooltips("key", "arm", "n", "estimate", "lo", "hi")
-    chart = base.mark_rule(strokeWidth=2).encode(
-        y=alt.Y("lo:Q", title=y_title, axis=axis), y2=alt.Y2("hi"), tooltip=tooltip,
-    ) + base.mark_point(filled=True, size=50).encode(y=alt.Y("estimate:Q"),
-                                                           tooltip=tooltip)
-    st.altair_chart(chart.properties(height=320), width="stretch")
+    st.vega_lite_chart(long.select("key", "arm", *charts.ESTIMATE),
+                       charts.arms(order, share, x_title, y_title), width="stretch")
 
 
 def labelled(runs: pl.DataFrame) -> dict[str, str]:
@@ -151,22 +141,8 @@ with guarded():
     st.caption(f"Every stored study with this study's arm a (same rules, deals and seed): "
                f"{flags.height} arm b. `trickbook balance --sweep` stores one per flag value.")
     if not flags.is_empty():
-        data = flags.to_pandas()
-        base = alt.Chart(data).encode(y=alt.Y("change:N", sort=None, title="arm b changes",
-                                               axis=alt.Axis(labelLimit=480)))
-        axis = alt.Axis(format="%") if share else alt.Axis()
-        tooltip = tooltips("change", "run_id", "n", "estimate", "lo", "hi")
-        chart = (
-            base.mark_rule(strokeWidth=2).encode(
-                x=alt.X("lo:Q", title=f"{effect}, b − a per deal", axis=axis), x2=alt.X2("hi"),
-                tooltip=tooltip)
-            + base.mark_point(filled=True, size=60).encode(x=alt.X("estimate:Q"),
-                                                                   tooltip=tooltip)
-            + alt.Chart(pl.DataFrame({"zero": [0.0]}).to_pandas()).mark_rule(
-                strokeDash=[4, 4], color="gray").encode(x=alt.X("zero:Q"))
-        )
-        st.altair_chart(chart.properties(height=max(160, 60 + 36 * flags.height)),
-                        width="stretch")
+        st.vega_lite_chart(flags.select("change", "run_id", *charts.ESTIMATE),
+                           charts.flag_effects(effect, share, flags.height), width="stretch")
         show(with_text(flags, share).select("change", "estimate (n, 95% CI)", "run_id"),
              "balance_flags", labels={"change": "arm b changes", "run_id": "study"})
 

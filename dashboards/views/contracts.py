@@ -8,11 +8,11 @@ deals is drawn fainter.
 
 from __future__ import annotations
 
-import altair as alt
 import polars as pl
 import streamlit as st
 
-from dashboards.common import deal_link, empty, filters, guarded, query, rates, show, tooltips
+from dashboards import charts
+from dashboards.common import deal_link, empty, filters, guarded, query, rates, show
 from dashboards.text import md, short_source
 
 LOW_N = 10  # cells with fewer deals are drawn fainter (their rate is uncertain)
@@ -23,28 +23,12 @@ def _heatmap(cells: pl.DataFrame, order: list[str]) -> None:
         pl.format("{}% ({})", (pl.col("rate") * 100).round(0).cast(pl.Int64), pl.col("n"))
         .alias("label"),
         (pl.col("n") >= LOW_N).alias("enough"),
-    ).to_pandas()
+    )
     many = len(order) > 12
-    heat = alt.Chart(data).encode(
-        x=alt.X("contract:N", sort=order, title="contract",
-                axis=alt.Axis(labelAngle=-60 if many else 0, labelOverlap=False)),
-        y=alt.Y("mode:N", title="defence"),
-    )
-    chart = heat.mark_rect().encode(
-        color=alt.Color("rate:Q", scale=alt.Scale(domain=[0, 1], scheme="viridis"),
-                        title="made", legend=alt.Legend(format="%")),
-        opacity=alt.condition("datum.enough", alt.value(1.0), alt.value(0.4)),
-        tooltip=[*tooltips("contract", "mode", "n", "made"), alt.Tooltip("rate:Q", format=".0%"),
-                 alt.Tooltip("rate_low:Q", format=".0%"),
-                 alt.Tooltip("rate_high:Q", format=".0%")],
-    )
-    if not many:  # with many contracts the labels would overlap: the tooltip carries them
-        chart = chart + heat.mark_text(fontSize=11).encode(
-            text=alt.Text("label:N"),  # dark on viridis' light (high) end, white on its dark end
-            color=alt.condition("datum.rate > 0.55", alt.value("#111"), alt.value("#fff")))
-    width = max(600, 34 * len(order))
-    st.altair_chart(chart.properties(height=80 + 40 * cells["mode"].n_unique(), width=width),
-                    width="content" if many else "stretch")
+    st.vega_lite_chart(data.select("contract", "mode", "n", "made", "rate", "rate_low",
+                                   "rate_high", "label", "enough"),
+                       charts.made_heatmap(order, cells["mode"].n_unique(), not many),
+                       width="content" if many else "stretch")
     st.caption(f"Colour: share made; faint cells have fewer than {LOW_N} deals. "
                + ("Hover a cell for its rate and n." if many else "Label: rate (n)."))
 

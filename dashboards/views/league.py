@@ -12,7 +12,15 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards.common import OKABE_ITO, draw_game, empty, filters, guarded, query, show
+from dashboards import charts
+from dashboards.common import (
+    draw_game,
+    empty,
+    filters,
+    guarded,
+    query,
+    show,
+)
 from dashboards.filters import Filters
 from dashboards.text import cash, md, number, unit
 
@@ -24,27 +32,6 @@ def _standings(standings: pl.DataFrame, variant: str) -> None:
                  "cash_per_game": f"cash per game ({unit(variant)})"})
 
 
-def _time_line_spec(variant: str) -> dict[str, object]:
-    """Cumulative cash per player and day, one line each: a Vega-Lite spec written out (Altair
-    builds the same spec but validates every channel against its schema, about 0.1 s a chart,
-    and "(all)" draws one chart per variant)."""
-    def field(name: str, kind: str, title: str | None = None) -> dict[str, object]:
-        return {"field": name, "type": kind, **({"title": title} if title else {})}
-
-    return {
-        "mark": {"type": "line", "point": True},
-        "encoding": {
-            "x": field("day", "temporal", "day"),
-            "y": field("cumulative_cash", "quantitative", f"cumulative cash ({unit(variant)})"),
-            "color": {**field("player", "nominal", "player"), "scale": {"range": OKABE_ITO}},
-            "tooltip": [field("player", "nominal"), field("day", "temporal"),
-                        field("cash", "quantitative"), field("cumulative_cash", "quantitative")],
-        },
-        "height": 320,
-        "title": variant,
-    }
-
-
 def _time_line(series: pl.DataFrame, undated: pl.DataFrame, variant: str) -> None:
     part = series.filter(pl.col("variant") == variant)
     late = undated.filter(pl.col("variant") == variant)
@@ -53,7 +40,7 @@ def _time_line(series: pl.DataFrame, undated: pl.DataFrame, variant: str) -> Non
               "start time.")
     else:
         st.vega_lite_chart(part.select("player", "day", "cash", "cumulative_cash"),
-                           _time_line_spec(variant), width="stretch")
+                           charts.cash_over_time(unit(variant), variant), width="stretch")
     if not late.is_empty():
         shown = ", ".join(f"{md(r['player'])} {cash(r['cash'], variant)} in {r['games']}"
                           for r in late.iter_rows(named=True))

@@ -9,12 +9,11 @@ over time, and every deal of his, sortable, each linking to the replayer. Defini
 
 from __future__ import annotations
 
-import altair as alt
 import polars as pl
 import streamlit as st
 
+from dashboards import charts
 from dashboards.common import (
-    OKABE_ITO,
     deal_link,
     empty,
     filters,
@@ -24,7 +23,6 @@ from dashboards.common import (
     rate_metric,
     rates,
     show,
-    tooltips,
 )
 from dashboards.filters import Filters
 from dashboards.queries import DEAL_ORDERS
@@ -100,16 +98,9 @@ def _review(f: Filters) -> None:
         pl.col("month").is_not_null() & pl.col("rate").is_not_null()
         & pl.col("metric").is_in(["costly_cards", "decision_accuracy"]))
     if trend.height > 1:
-        data = trend.with_columns(pl.col("metric").replace_strict(REVIEW_LABELS)).to_pandas()
-        base = alt.Chart(data).encode(
-            x=alt.X("month:T", title="month"),
-            color=alt.Color("metric:N", title=None, scale=alt.Scale(range=OKABE_ITO)))
-        chart = (base.mark_line(point=True).encode(
-                     y=alt.Y("rate:Q", title="share", axis=alt.Axis(format="%")),
-                     tooltip=tooltips("variant", "month:T", "metric", "n", "rate"))
-                 + base.mark_rule().encode(y=alt.Y("rate_low:Q"), y2=alt.Y2("rate_high")))
-        st.altair_chart(chart.properties(height=220, title="Review of play by month"),
-                        width="stretch")
+        data = trend.with_columns(pl.col("metric").replace_strict(REVIEW_LABELS))
+        st.vega_lite_chart(data.select("variant", "month", "metric", "n", "rate", "rate_low",
+                                       "rate_high"), charts.review_by_month(), width="stretch")
     cards = query("costliest_cards", f)
     if not cards.is_empty():
         st.markdown("**My costliest cards**")
@@ -187,15 +178,9 @@ with guarded():
     else:
         _by_variant(contracts, "player_contracts", ["contract", "n", "made",
                                                     "rate (n, 95% CI)", "cash_per_deal"])
-        data = contracts.filter(pl.col("n") > 0).to_pandas()
-        base = alt.Chart(data).encode(x=alt.X("contract:N", sort=None, title="contract"))
-        chart = (base.mark_bar().encode(
-                     y=alt.Y("rate:Q", title="made", scale=alt.Scale(domain=[0, 1]),
-                             axis=alt.Axis(format="%")),
-                     color=alt.Color("variant:N", scale=alt.Scale(range=OKABE_ITO)),
-                     tooltip=tooltips("variant", "contract", "n", "made", "rate"))
-                 + base.mark_rule().encode(y=alt.Y("rate_low:Q"), y2=alt.Y2("rate_high")))
-        st.altair_chart(chart.properties(height=260), width="stretch")
+        data = contracts.filter(pl.col("n") > 0)
+        st.vega_lite_chart(data.select("variant", "contract", "n", "made", "rate", "rate_low",
+                                       "rate_high"), charts.made_by_contract(), width="stretch")
 
     st.subheader("By position")
     positions = query("player_positions", f).with_columns(
@@ -210,15 +195,10 @@ with guarded():
         empty(f"No dated games for {md(f.player)}: the time line needs games with a start time.")
     else:
         for variant in months["variant"].unique(maintain_order=True).to_list():
-            st.altair_chart(
-                alt.Chart(months.filter(pl.col("variant") == variant).to_pandas())
-                .mark_line(point=True).encode(
-                    x=alt.X("month:T", title="month"),
-                    y=alt.Y("cumulative:Q", title=f"cumulative cash ({unit(variant)})"),
-                    tooltip=tooltips("month:T", "deals", "declared", "cash", "cumulative"),
-                ).properties(height=240, title=variant),
-                width="stretch",
-            )
+            st.vega_lite_chart(
+                months.filter(pl.col("variant") == variant).select(
+                    "month", "deals", "declared", "cash", "cumulative"),
+                charts.cash_by_month(unit(variant), variant), width="stretch")
     undated = query("undated_cash", f).filter(pl.col("player") == f.player)
     if not undated.is_empty():
         st.caption("Not on the time line (counted in the cash above): " + ", ".join(

@@ -21,6 +21,7 @@ from dashboards.review import (
 from model.tables import CARD_REVIEW, DDL, DEAL_REVIEW, DECISION_REVIEW, GAMES
 from scoring.stats import wilson
 from sim.review.run import review_database
+from tests.dashboards.test_charts import chart_problems, charts_drawn
 from tests.sim.review.conftest import simulated_db
 
 NAME = "O'Brien \"Ob\""
@@ -236,6 +237,8 @@ def test_player_page_draws_the_review_by_month(tmp_path: Path,
     assert not at.exception
     charts = [c.proto.spec for c in at.get("vega_lite_chart")]
     assert any("Review of play by month" in spec for spec in charts)
+    for spec, columns in charts_drawn(at._tree):  # valid Vega-Lite of the data drawn
+        assert not chart_problems(spec, columns), chart_problems(spec, columns)
 
 
 def test_replayer_reviews_a_raspasy_deal_per_player(tmp_path: Path,

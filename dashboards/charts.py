@@ -1,0 +1,168 @@
+"""Every chart the pages draw, as a Vega-Lite spec written out: plain functions returning dicts,
+drawn with ``st.vega_lite_chart(data, spec)``.
+
+Altair would build the same specs but checks every channel against Vega-Lite's schema as the page
+runs (about 0.1 s a chart, most of a second of the Balance page); the tests check these specs
+against that schema, and their fields against the data the pages draw
+(``tests/dashboards/test_charts.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Spec = dict[str, Any]
+
+OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
+             "#000000"]
+"""A colour-blind-safe palette (Okabe and Ito) for lines and points of several players."""
+ESTIMATE = ("n", "estimate", "lo", "hi")
+"""The columns of a point estimate with its 95% interval (``sim/balance.py``)."""
+
+
+def channel(name: str, kind: str, title: str | None = None, **more: object) -> Spec:
+    """The column ``name`` as a channel of type ``kind`` (``nominal``, ``quantitative``,
+    ``temporal``), with its title and any other property (``sort``, ``axis``, ``scale`` ...)."""
+    return {"field": name, "type": kind, **({"title": title} if title else {}), **more}
+
+
+def _numbers(*names: str, **more: object) -> list[Spec]:
+    return [channel(name, "quantitative", **more) for name in names]
+
+
+def _share(share: bool) -> Spec:
+    """The axis of a share (in percent) or of money."""
+    return {"format": "%"} if share else {}
+
+
+def _cumulative_cash(when: str, column: str, unit: str, title: str, height: int,
+                     tooltip: list[Spec], **encoding: Spec) -> Spec:
+    """Cumulative cash (``column``, in ``unit``) over time (``when``), a line with points."""
+    return {
+        "mark": {"type": "line", "point": True},
+        "encoding": {"x": channel(when, "temporal", when),
+                     "y": channel(column, "quantitative", f"cumulative cash ({unit})"),
+                     **encoding, "tooltip": tooltip},
+        "height": height,
+        "title": title,
+    }
+
+
+def cash_over_time(unit: str, title: str) -> Spec:
+    """League: cumulative cash per player and day, one line each (columns ``player, day, cash,
+    cumulative_cash``)."""
+    return _cumulative_cash(
+        "day", "cumulative_cash", unit, title, 320,
+        [channel("player", "nominal"), channel("day", "temporal"),
+         *_numbers("cash", "cumulative_cash")],
+        color=channel("player", "nominal", "player", scale={"range": OKABE_ITO}))
+
+
+def cash_by_month(unit: str, title: str) -> Spec:
+    """Player: his cumulative cash by month in one variant (``month, deals, declared, cash,
+    cumulative``)."""
+    return _cumulative_cash(
+        "month", "cumulative", unit, title, 240,
+        [channel("month", "temporal"), *_numbers("deals", "declared", "cash", "cumulative")])
+
+
+def _with_interval(point: Spec, encoding: Spec, shared: Spec, **spec: Any) -> Spec:
+    """A rate drawn as ``point`` (a mark with its ``encoding``) and a rule over its 95% interval
+    (``rate_low`` to ``rate_high``), both on the ``shared`` channels."""
+    return {"layer": [
+        {"mark": point, "encoding": encoding},
+        {"mark": {"type": "rule"},
+         "encoding": {"y": channel("rate_low", "quantitative"), "y2": {"field": "rate_high"}}},
+    ], "encoding": shared, **spec}
+
+
+def made_by_contract() -> Spec:
+    """Player: share made as declarer by contract, with 95% intervals (``variant, contract, n,
+    made, rate, rate_low, rate_high``)."""
+    return _with_interval(
+        {"type": "bar"},
+        {"y": channel("rate", "quantitative", "made", scale={"domain": [0, 1]},
+                      axis=_share(True)),
+         "color": channel("variant", "nominal", scale={"range": OKABE_ITO}),
+         "tooltip": [channel("variant", "nominal"), channel("contract", "nominal"),
+                     *_numbers("n", "made", "rate")]},
+        {"x": channel("contract", "nominal", "contract", sort=None)},
+        height=260)
+
+
+def review_by_month() -> Spec:
+    """Player: the review's shares by month, with 95% intervals (``variant, month, metric, n,
+    rate, rate_low, rate_high``)."""
+    return _with_interval(
+        {"type": "line", "point": True},
+        {"y": channel("rate", "quantitative", "share", axis=_share(True)),
+         "tooltip": [channel("variant", "nominal"), channel("month", "temporal"),
+                     channel("metric", "nominal"), *_numbers("n", "rate")]},
+        {"x": channel("month", "temporal", "month"),
+         "color": {**channel("metric", "nominal"), "title": None, "scale": {"range": OKABE_ITO}}},
+        height=220, title="Review of play by month")
+
+
+def made_heatmap(order: list[str], modes: int, labelled: bool) -> Spec:
+    """Contracts: share made per contract (in ``order``) and defence mode, cells with fewer deals
+    than enough faint; ``labelled``: each cell also reads its rate and n (columns ``contract,
+    mode, n, made, rate, rate_low, rate_high, label, enough``)."""
+    cell = {
+        "x": channel("contract", "nominal", "contract", sort=order,
+                     axis={"labelAngle": 0 if labelled else -60, "labelOverlap": False}),
+        "y": channel("mode", "nominal", "defence"),
+    }
+    rect = {"mark": {"type": "rect"}, "encoding": {
+        **cell,
+        "color": channel("rate", "quantitative", "made",
+                         scale={"domain": [0, 1], "scheme": "viridis"}, legend={"format": "%"}),
+        "opacity": {"condition": {"test": "datum.enough", "value": 1.0}, "value": 0.4},
+        "tooltip": [channel("contract", "nominal"), channel("mode", "nominal"),
+                    *_numbers("n", "made"), *_numbers("rate", "rate_low", "rate_high",
+                                                      format=".0%")],
+    }}
+    text = {"mark": {"type": "text", "fontSize": 11}, "encoding": {
+        **cell,
+        "text": channel("label", "nominal"),
+        # dark on viridis' light (high) end, white on its dark end
+        "color": {"condition": {"test": "datum.rate > 0.55", "value": "#111"}, "value": "#fff"},
+    }}
+    return {**({"layer": [rect, text]} if labelled else rect),
+            "height": 80 + 40 * modes, "width": max(600, 34 * len(order))}
+
+
+def arms(order: list[str], share: bool, x_title: str, y_title: str) -> Spec:
+    """Balance: arm a and arm b side by side per key (in ``order``), a point at the estimate and a
+    rule over its 95% interval (``key, arm, n, estimate, lo, hi``)."""
+    shared = {"x": channel("key", "nominal", x_title, sort=order),
+              "xOffset": channel("arm", "nominal"), "color": channel("arm", "nominal", "arm"),
+              "tooltip": [channel("key", "nominal"), channel("arm", "nominal"),
+                          *_numbers(*ESTIMATE)]}
+    return {"layer": [
+        {"mark": {"type": "rule", "strokeWidth": 2},
+         "encoding": {**shared, "y": channel("lo", "quantitative", y_title, axis=_share(share)),
+                      "y2": {"field": "hi"}}},
+        {"mark": {"type": "point", "filled": True, "size": 50},
+         "encoding": {**shared, "y": channel("estimate", "quantitative")}},
+    ], "height": 320}
+
+
+def flag_effects(effect: str, share: bool, flags: int) -> Spec:
+    """Balance: the paired effect of each of ``flags`` arm b changes, a point at the estimate, a
+    rule over its 95% interval and a dashed line at no effect (``change, run_id, n, estimate,
+    lo, hi``)."""
+    shared = {"y": channel("change", "nominal", "arm b changes", sort=None,
+                           axis={"labelLimit": 480}),
+              "tooltip": [channel("change", "nominal"), channel("run_id", "nominal"),
+                          *_numbers(*ESTIMATE)]}
+    return {"layer": [
+        {"mark": {"type": "rule", "strokeWidth": 2},
+         "encoding": {**shared, "x": channel("lo", "quantitative", f"{effect}, b − a per deal",
+                                             axis=_share(share)),
+                      "x2": {"field": "hi"}}},
+        {"mark": {"type": "point", "filled": True, "size": 60},
+         "encoding": {**shared, "x": channel("estimate", "quantitative")}},
+        {"data": {"values": [{"zero": 0.0}]},
+         "mark": {"type": "rule", "color": "gray", "strokeDash": [4, 4]},
+         "encoding": {"x": channel("zero", "quantitative")}},
+    ], "height": max(160, 60 + 36 * flags)}
