@@ -13,14 +13,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import charts
-from dashboards.common import (
-    draw_game,
-    empty,
-    filters,
-    guarded,
-    query,
-    show,
-)
+from dashboards.common import draw_game, empty, filters, guarded, query, show
 from dashboards.filters import Filters
 from dashboards.text import cash, md, number, unit
 
