@@ -104,9 +104,9 @@ def review_by_month() -> Spec:
 
 
 def made_heatmap(order: list[str], modes: int, labelled: bool) -> Spec:
-    """Contracts: share made per contract (in ``order``) and defence mode, cells with fewer deals
-    than enough faint; ``labelled``: each cell also reads its rate and n (columns ``contract,
-    mode, n, made, rate, rate_low, rate_high, label, enough``)."""
+    """Contracts: share made per contract (in ``order``) and defence mode, a cell faint where
+    ``enough`` is false (too few deals for its rate); ``labelled``: each cell also reads its
+    rate and n (columns ``contract, mode, n, made, rate, rate_low, rate_high, label, enough``)."""
     cell = {
         "x": channel("contract", "nominal", "contract", sort=order,
                      axis={"labelAngle": 0 if labelled else -60, "labelOverlap": False}),
