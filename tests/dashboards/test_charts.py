@@ -40,14 +40,10 @@ def _fields(spec: object) -> Iterator[str]:
             yield from _fields(value)
 
 
-def charts_drawn(node: object) -> Iterator[tuple[dict, list[str]]]:
+def charts_drawn(at: AppTest) -> Iterator[tuple[dict, list[str]]]:
     """Each chart of a run page: its spec and its data's columns."""
-    proto = getattr(node, "proto", None)
-    if proto is not None and type(proto).__name__ == "VegaLiteChart":
-        yield json.loads(proto.spec), pa.ipc.open_stream(proto.data.data).schema.names
-    children = getattr(node, "children", None)
-    for child in (children.values() if isinstance(children, dict) else []):
-        yield from charts_drawn(child)
+    for chart in at.get("vega_lite_chart"):
+        yield json.loads(chart.proto.spec), pa.ipc.open_stream(chart.proto.data.data).schema.names
 
 
 def chart_problems(spec: dict, columns: list[str]) -> list[str]:
@@ -70,7 +66,7 @@ def _run(db: Path, page: str, monkeypatch: pytest.MonkeyPatch, tab: str | None =
         at.session_state["league_section"] = tab
         at.run()
     assert not at.exception, at.exception
-    return list(charts_drawn(at._tree))
+    return list(charts_drawn(at))
 
 
 DEMO_CHARTS = [  # (page, League's tab, filters, charts at least)

@@ -237,7 +237,7 @@ def test_player_page_draws_the_review_by_month(tmp_path: Path,
     assert not at.exception
     charts = [c.proto.spec for c in at.get("vega_lite_chart")]
     assert any("Review of play by month" in spec for spec in charts)
-    for spec, columns in charts_drawn(at._tree):  # valid Vega-Lite of the data drawn
+    for spec, columns in charts_drawn(at):  # valid Vega-Lite of the data drawn
         assert not chart_problems(spec, columns), chart_problems(spec, columns)
 
 
