@@ -186,6 +186,12 @@ def position_name(position: int) -> str:
     return POSITIONS[position] if 0 <= position < len(POSITIONS) else f"seat +{position}"
 
 
+def player_link(f: Filters, person: str) -> str:
+    """The Player page of ``person`` (his label) under the filters ``f`` (relative, as
+    :func:`deal_link`)."""
+    return "player?" + urlencode({**f.to_params(), "player": person})
+
+
 def deal_link(game_id: str, deal_no: int) -> str:
     """The replayer's address of one deal (relative, so it works behind any host or proxy)."""
     return "replayer?" + urlencode({"game": game_id, "deal": int(deal_no)})

@@ -18,6 +18,7 @@ from dashboards.common import (
     empty,
     filters,
     guarded,
+    player_link,
     position_name,
     query,
     rate_metric,
@@ -145,9 +146,14 @@ st.title("Player")
 with guarded():
     f = filters()
     if not f.player:
-        empty("Choose a player in the sidebar (Player filter) to see his tendencies; the most "
-              "active players are listed below.")
-        show(query("players", f).head(50), "player_list")
+        empty("Choose a player in the sidebar (Player filter) to see his tendencies, or open one "
+              "of the most active players below.")
+        people = query("players", f).head(50)
+        show(people.with_columns(pl.col("player").map_elements(
+                 lambda person: player_link(f, person), return_dtype=pl.String).alias("page")),
+             "player_list",
+             column_config={"page": st.column_config.LinkColumn("page",
+                                                                display_text="open his page")})
         st.stop()
     me = query("player_summary", f).row(0, named=True)
     if me["deals"] == 0:

@@ -4,6 +4,7 @@ query functions' numbers, widgets driven by key; hostile URLs and empty or missi
 from __future__ import annotations
 
 import shutil
+import urllib.parse
 from pathlib import Path
 
 import duckdb
@@ -116,6 +117,23 @@ def test_player_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert any(f"n={me['deals']}" in c.value for c in at.caption)  # every rate shows its n
     assert frame_with(at, "role")["n"].tolist() == roles["n"].to_list()
     assert frame_with(at, "contract")["contract"].tolist() == ["6S", "8D"]
+
+
+def test_the_player_list_opens_each_player_s_page(demo_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a player, the Player page lists the most active; each row's link opens his page
+    under the filters set (here the variant)."""
+    at = page("player", demo_path, monkeypatch, variant="swabian")
+    listed = frame_with(at, "page")
+    with read_only(demo_path) as con:
+        assert listed["player"].tolist() == q.players(con, Filters(variant="swabian"))[
+            "player"].head(50).to_list()
+    for person, link in list(zip(listed["player"], listed["page"], strict=True))[:3]:
+        path, _, query_string = link.partition("?")
+        params = dict(urllib.parse.parse_qsl(query_string))
+        assert path == "player" and params == {"variant": "swabian", "player": person}
+        opened = page("player", demo_path, monkeypatch, **params)
+        assert not opened.exception and opened.subheader[0].value == person
 
 
 def test_contracts_page_drill_down(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
