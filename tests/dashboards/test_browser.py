@@ -308,7 +308,8 @@ def _expect():
 def _pick(page, label: str, value: str, where: str = "stSidebar", tries: int = 5) -> None:
     """Choose ``value`` in the select box ``label`` (of the sidebar, or ``stMain``) and wait for
     the rerun. A rerun still under way (the one an earlier choice started) can draw the box
-    again while its list is open, which closes the list: the box is then opened again."""
+    again while its list is open, which closes the list, or after the choice, which drops it:
+    the box is then opened and the value chosen again."""
     error = pytest.importorskip("playwright.sync_api").Error
     box = page.locator(f"[data-testid='{where}']").get_by_role("combobox", name=label)
     option = page.get_by_role("option", name=value, exact=True)
@@ -318,8 +319,9 @@ def _pick(page, label: str, value: str, where: str = "stSidebar", tries: int = 5
         try:
             box.click()
             option.click(timeout=TIMEOUT_MS // 4)
+            _expect()(box).to_have_value(value, timeout=TIMEOUT_MS // 4)
             break
-        except error:  # the list closed before the choice: open the box again
+        except (error, AssertionError):  # the list closed, or the box was drawn again
             page.keyboard.press("Escape")
     else:
         shown = page.get_by_role("option").all_inner_texts()
