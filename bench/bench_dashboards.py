@@ -1,9 +1,10 @@
 """Dashboard queries on 1,000,000 synthetic deals (issue 5: each page's queries under one second).
 
 ``run()`` builds the database directly with DuckDB SQL (``generate_series``; no ingest, no
-pydantic) under ``bench/out/`` and times every query function each page calls, on a read-only
-connection as the app opens it. It prints the time of each query (the best of three runs, so the
-first run's file cache does not count) next to the one-second target.
+pydantic) under ``bench/out/`` and times every query function each page calls, each repeat of a
+page on a new read-only connection as a run of the page opens it. It prints the time of each query
+and of each page's queries together (the best of three runs, so the first run's file cache does
+not count) next to the one-second target.
 
 Synthetic data: 25,000 Greek Prefa games of 40 deals, three players drawn from 300 names, four
 leagues over two years; one deal in ten passed out, one in a hundred with its cards (the record of
