@@ -176,11 +176,14 @@ def _quality(con: duckdb.DuckDBPyConnection, deals: int) -> None:
         ('bench/deals.jsonl', repeat('a', 64), {deals + 5000}, {deals}, 0, 5000, now())""")
 
 
+LEAGUE = Filters(variant="greek-prefa", league="league 1")
+"""The League page's filters a user would typically set."""
+
+
 def targets(con: duckdb.DuckDBPyConnection) -> tuple[str, dict[str, Any]]:
     """A game of league 1 and a deal with cards: what a user opens on the League page and in the
     replayer."""
-    league = Filters(variant="greek-prefa", league="league 1")
-    return (q.games(con, league, limit=1)["game_id"][0],
+    return (q.games(con, LEAGUE, limit=1)["game_id"][0],
             q.card_deals(con, Filters(), limit=1).row(0, named=True))
 
 
@@ -188,15 +191,14 @@ def page_queries(con: duckdb.DuckDBPyConnection, game_id: str, card: dict[str, A
                  ) -> dict[str, list[tuple[str, Callable[[], Any]]]]:
     """Each page's query calls, with the filters a user would typically set."""
     everything = Filters()
-    league = Filters(variant="greek-prefa", league="league 1")
     player = Filters(player="P42")
     return {
         "League": [
             ("overview", lambda: q.overview(con, everything)),
             ("league_standings", lambda: q.league_standings(con, everything)),
-            ("cash_over_time", lambda: q.cash_over_time(con, league)),
+            ("cash_over_time", lambda: q.cash_over_time(con, LEAGUE)),
             ("undated_cash", lambda: q.undated_cash(con, everything)),
-            ("games", lambda: q.games(con, league)),
+            ("games", lambda: q.games(con, LEAGUE)),
             ("game_sheet", lambda: q.game_sheet(con, game_id)),
             ("players (filter)", lambda: q.players(con, everything)),
         ],

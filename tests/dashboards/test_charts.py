@@ -18,8 +18,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards import charts
-from dashboards.db import DB_ENV
 from tests.conftest import ROOT
+from tests.dashboards.test_pages import open_tab, page
 
 SCHEMA = json.loads((Path(altair.__file__).parent / "vegalite" / "v6" / "schema"
                      / "vega-lite-schema.json").read_text(encoding="utf-8"))
@@ -55,16 +55,11 @@ def chart_problems(spec: dict, columns: list[str]) -> list[str]:
                     for name in sorted(set(_fields(spec)) - set(columns))]
 
 
-def _run(db: Path, page: str, monkeypatch: pytest.MonkeyPatch, tab: str | None = None,
+def _run(db: Path, name: str, monkeypatch: pytest.MonkeyPatch, tab: str | None = None,
          **params: str) -> list[tuple[dict, list[str]]]:
-    monkeypatch.setenv(DB_ENV, str(db))
-    at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=60)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.switch_page(f"views/{page}.py").run()
+    at = page(name, db, monkeypatch, **params)
     if tab:
-        at.session_state["league_section"] = tab
-        at.run()
+        at = open_tab(at, "league_section", tab)
     assert not at.exception, at.exception
     return list(charts_drawn(at))
 
