@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from model.cards import Suit
 
@@ -23,6 +24,11 @@ DOUBLINGS = ("", "X", "XX")
 PASS, DOUBLE, REDOUBLE = "pass", "X", "XX"
 
 _CONTRACT = re.compile(r"^([1-7])(C|D|H|S|NT|N)(X{0,2})$")
+
+
+SPELLINGS = 4096
+"""Spellings of calls and contracts each reader remembers (a file writes the same few thousand
+over and over; the results are immutable)."""
 
 
 class ContractError(ValueError):
@@ -46,6 +52,7 @@ class Contract:
         return f"{self.level}{DENOMS[self.denom]}{DOUBLINGS[self.doubled]}"
 
 
+@lru_cache(maxsize=SPELLINGS)
 def parse_contract(text: str) -> Contract:
     """``"4SX"`` -> ``Contract(4, SPADES, 1)``; ``N`` is accepted for ``NT``."""
     m = _CONTRACT.match(text.strip().upper())
@@ -60,6 +67,7 @@ def bid_rank(level: int, denom: int) -> int:
     return 5 * (level - 1) + denom
 
 
+@lru_cache(maxsize=SPELLINGS)
 def parse_bid(text: str) -> tuple[int, int] | None:
     """``"3NT"`` -> ``(3, NOTRUMP)``; ``None`` when the call is not a bid."""
     m = _CONTRACT.match(text.strip().upper())
@@ -69,6 +77,7 @@ def parse_bid(text: str) -> tuple[int, int] | None:
     return int(m.group(1)), DENOMS.index("NT" if denom == "N" else denom)
 
 
+@lru_cache(maxsize=SPELLINGS)
 def normalise_call(text: str) -> str:
     """One spelling per call: ``pass``, ``X``, ``XX`` or a bid such as ``1NT``.
 

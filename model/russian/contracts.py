@@ -8,6 +8,7 @@ four suits, the suit of ``model/cards.py``. The ladder (2) is 6S ... 8NT, misèr
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 STRAINS = ("S", "C", "D", "H", "NT")
 NT = 4
@@ -57,13 +58,15 @@ MISERE_RANK = 15
 MISERE_CONTRACT = Contract(0, NT, misere=True)
 
 
+@lru_cache(maxsize=1024)
 def parse_contract(text: str) -> Contract:
-    """``"7H"``, ``"10nt"``, ``"misere"`` (also ``"mizer"``, ``"misère"``)."""
+    """``"7H"``, ``"10nt"``, ``"misere"`` (also ``"mizer"``, ``"misère"``); remembered, as a file
+    writes the same few contracts over and over."""
     t = text.strip().upper()
     if t in ("MISERE", "MISÈRE", "MIZER", "MISER"):
         return MISERE_CONTRACT
     for i, s in enumerate(STRAINS):
-        if t.endswith(s) and t[: -len(s)].isdigit():
+        if t.endswith(s) and t[: -len(s)].isascii() and t[: -len(s)].isdigit():
             level = int(t[: -len(s)])
             if level in LEVELS:
                 return Contract(level, i)

@@ -84,3 +84,18 @@ def test_seats() -> None:
     # board rotation (bridge.md 6): boards 1-4 None/NS/EW/All, dealer N/E/S/W; repeats every 16
     assert [board_vulnerable(b) for b in (1, 2, 3, 4, 17)] == ["None", "NS", "EW", "All", "None"]
     assert [board_dealer(b) for b in (1, 2, 3, 4, 5)] == [NORTH, EAST, SOUTH, WEST, NORTH]
+
+
+def test_spellings_are_read_alike_each_time_they_are_met() -> None:
+    """The parsers remember what they read (a file repeats its calls): a spelling read again
+    gives the same call, and a bad one raises again (bridge.md 2.1-2.3)."""
+    from model.bridge.contracts import ContractError, parse_bid
+
+    for _ in range(2):
+        assert normalise_call(" dbl ") == "X" and parse_bid("3n") == (3, 4)
+        assert parse_contract("4sx") == Contract(4, 3, 1)
+        for bad in ("8S", "1Z"):
+            with pytest.raises(ContractError):
+                normalise_call(bad)
+            with pytest.raises(ContractError):
+                parse_contract(bad)

@@ -230,3 +230,13 @@ def test_schema_rejects(fields: dict[str, Any]):
         fields = {}
     with pytest.raises(ValidationError):
         deal(**(base | fields))
+
+
+@pytest.mark.parametrize("text", ["²S", "١٠NT", "10 NT", "11S", "5H", ""])
+def test_a_contract_is_written_in_ascii_digits(text: str):
+    """russian.md 2: ``6S`` ... ``10NT`` or misère; a digit of another script is no level (it
+    used to raise a bare ``ValueError``, or read ``١٠NT`` as 10NT)."""
+    from model.russian.contracts import ContractError, parse_contract
+
+    with pytest.raises(ContractError, match="not a Russian contract"):
+        parse_contract(text)
