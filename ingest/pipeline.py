@@ -526,12 +526,13 @@ class _FileLoad:
         self.games, self.deals, self.issues = [], [], []
 
     def check_games(self, validator: Validator) -> None:
-        """``Variant.check_game`` over each game of this file with a game-level check, on its
-        stored deals in order, once every deal of the file is in (russian.md 7: a contract
-        below the raspasy exit): a deal of this file it finds fault with is removed and
-        quarantined with the check's message."""
+        """``Variant.check_game`` over each game of this file whose rules give it something to
+        find (``Variant.checks_game``), on its stored deals in order, once every deal of the
+        file is in (russian.md 7: a contract below the raspasy exit): a deal of this file it
+        finds fault with is removed and quarantined with the check's message."""
         checked = {gid: known for gid in self.report.games
-                   if (known := validator.games.get(gid)) and known[1].check_game is not None}
+                   if (known := validator.games.get(gid)) and known[1].check_game is not None
+                   and known[1].checks_game(known[0])}
         faulted: list[tuple[str, int]] = []
         read: dict[tuple[str, str], BaseModel] = {}  # deals read, for the next games
         judged = GameVerdicts()

@@ -84,6 +84,9 @@ class Variant:
     player."""
     check_game: Callable[[Any, Sequence[Any]], list[tuple[int, Problem]]] | None = None
     """Problems only a game's deals in play order show, as (deal_no, problem); ingest, per file."""
+    checks_game: Callable[[Any], bool] = lambda _game: True
+    """Whether :attr:`check_game` can find a problem in this game at all (its rules may leave
+    it nothing to check); where it is false, ingest does not read the game's deals for it."""
     check_game_reads: type[BaseModel] | None = None
     """The model :attr:`check_game` reads a stored deal's record with, holding only the fields
     it reads (the record was checked whole when it was stored); None: :attr:`deal_model`."""

@@ -64,6 +64,12 @@ def run_after(rules: RussianRules, run: int, *, raspasy: bool, misere: bool,
     return run
 
 
+def exit_binds(game: RussianGame) -> bool:
+    """Whether a contract can be below the exit in this game (7): not with ``raspasy_exit =
+    free``, where every exit is 6, the lowest contract; :func:`check_game` then finds nothing."""
+    return any(level > 6 for level in EXIT[game.rules.raspasy_exit])
+
+
 def check_game(game: RussianGame, deals: Sequence[RussianDeal | RaspasyDeal]
                ) -> list[tuple[int, Problem]]:
     """Problems only the game's earlier deals show, as (deal_no, problem): a contract below the

@@ -12,7 +12,7 @@ from model.russian.check import check_batch, check_deal
 from model.russian.contracts import STRAINS, ContractError, parse_contract
 from model.russian.frame import TABLE, deal_row, row_key
 from model.russian.params import RussianRules
-from model.russian.raspasy import RaspasyDeal, check_game
+from model.russian.raspasy import RaspasyDeal, check_game, exit_binds
 from model.russian.records import RussianDeal, RussianGame
 from model.variant import Variant
 
@@ -79,6 +79,7 @@ VARIANT = Variant(
     ),
     contract_level=pl.when(pl.col("misere")).then(pl.lit(8)).otherwise(pl.col("level")),
     check_game=check_game,
+    checks_game=exit_binds,
     check_game_reads=RaspasyDeal,
     denominations=STRAINS,
     all_pass_play=True,

@@ -116,3 +116,27 @@ def test_a_misere_or_played_contract_ends_the_run(tmp_path: Path, exit_: str) ->
                                           deal(2, contract("7D")), deal(3, contract("6D"))])
     [report] = ingest_paths([path], tmp_path / "t.duckdb", score=score_pending)
     assert (report.stored, report.quarantined) == (4, 0)
+
+
+def test_only_games_whose_exit_binds_are_read_again(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game with the free exit cannot break the rule (russian.md 7: every exit is 6), so its
+    stored deals are not read for it (``Variant.checks_game``); a hard exit's game is."""
+    from ingest import store
+
+    asked: list[str] = []
+    game_deals = store.game_deals
+
+    def counted(conn: duckdb.DuckDBPyConnection, game_ids: Any) -> Any:
+        asked.extend(game_ids)
+        return game_deals(conn, game_ids)
+
+    monkeypatch.setattr(store, "game_deals", counted)
+    hard = {**game("7-7-7"), "game_id": "club/hard"}
+    path = write(tmp_path / "two.jsonl", [
+        game("free"), deal(1, RASPASY), deal(2, contract("6S")),
+        hard, {**deal(1, RASPASY), "game_id": "club/hard"},
+        {**deal(2, contract("6S")), "game_id": "club/hard"}])
+    [report] = ingest_paths([path], tmp_path / "t.duckdb", score=score_pending)
+    assert (report.stored, report.quarantined) == (5, 1)
+    assert asked == ["club/hard"]

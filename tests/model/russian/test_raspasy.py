@@ -7,11 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from model.identity import canonical_json
 from model.problems import Code
 from model.russian.params import RussianRules
-from model.russian.raspasy import RaspasyDeal, check_game, level
+from model.russian.raspasy import RaspasyDeal, check_game, exit_binds, level
 from model.russian.records import RussianDeal, RussianGame
 from sim.run import Plan, simulate
 
@@ -89,3 +91,27 @@ def test_a_stored_record_read_for_the_rule_says_what_the_deal_says(tmp_path: Pat
     assert any(d.declarer is None for _, deals, _ in games.values() for d in deals)
     for game, full_deals, light_deals in games.values():
         assert check_game(game, light_deals) == check_game(game, full_deals)
+
+
+DEALS = st.lists(st.sampled_from(
+    [RASPASY, contract("misere"), *(contract(f"{n}{s}", whist)
+                                    for n in (6, 7, 8) for s in "SH" for whist in (True, False))]),
+    max_size=8)
+
+
+@given(exit_=st.sampled_from(["free", "6-7-7", "7-7-7"]),
+       progression=st.sampled_from(["1,2,3cap", "1,2,4", "none"]),
+       reset=st.sampled_from(["played", "any_contract"]), records=DEALS)
+def test_ingest_skips_the_check_only_where_it_can_find_nothing(
+        exit_: str, progression: str, reset: str, records: list[dict[str, Any]]) -> None:
+    """``exit_binds`` (``Variant.checks_game``: ingest reads a game's deals for the rule only
+    where it is true) is false only where :func:`check_game` finds nothing in any deals (7: the
+    free exit is 6, the lowest contract), and true for the hard exits."""
+    g = RussianGame.model_validate({"game_id": "g", "variant": "russian", "players": ABC,
+                                    "rules": {"raspasy_exit": exit_,
+                                              "raspasy_progression": progression,
+                                              "raspasy_reset": reset}})
+    deals = [RussianDeal.model_validate({"game_id": "g", "deal_no": k, **r})
+             for k, r in enumerate(records, 1)]
+    assert exit_binds(g) == (exit_ != "free")
+    assert exit_binds(g) or check_game(g, deals) == []
