@@ -52,11 +52,13 @@ def verdict(record: dict[str, Any]) -> Issue | None:
 
 
 def said() -> None:
-    """What the last write did (kept across the rerun that follows it)."""
+    """What the last write did (kept across the rerun that follows it). Its place is kept when
+    there is nothing to say, so the form below does not move when the message goes."""
+    slot = st.empty()
     last = st.session_state.pop("entry_said", None)
     if last is not None:
         ok, text = last
-        (st.success if ok else st.error)(md(text))
+        (slot.success if ok else slot.error)(md(text))
 
 
 def pick(key: str, value: Any) -> None:
@@ -119,8 +121,9 @@ def deal_form(game: dict[str, Any]) -> None:
         st.session_state["entry_deal_no"] = coming
     no = int(st.number_input("Deal", min_value=1, step=1, key="entry_deal_no"))
     before = stored.get(no, {})
+    slot = st.empty()  # a place kept for the note, so the form does not move with it
     if before:
-        st.info(f"Deal {no} is stored: saving it again stores a new version that supersedes it "
+        slot.info(f"Deal {no} is stored: saving it again stores a new version that supersedes it "
                 "(the stored one is kept as an earlier version).")
     form, check = st.columns([3, 2])
     values: dict[str, Any] = {}

@@ -327,8 +327,9 @@ def _pick(page, label: str, value: str, where: str = "stSidebar", tries: int = 5
         shown = page.get_by_role("option").all_inner_texts()
         raise AssertionError(f"{value!r} could not be chosen in {label!r} in {tries} tries "
                              f"(the list showed {shown!r})")
-    _expect()(box).to_have_value(value, timeout=TIMEOUT_MS)
     _settle(page)
+    _expect()(box).to_have_count(1, timeout=TIMEOUT_MS)  # the rerun the choice started drew it
+    _expect()(box).to_have_value(value, timeout=TIMEOUT_MS)
 
 
 def _shows_filters(page, variant: str, player: str) -> None:

@@ -251,3 +251,39 @@ def test_typed_pairs_read_as_the_record_holds_them() -> None:
     stored = [{"player": "Ben", "call": "pass"}, {"player": "Cy", "call": "6S"}]
     assert entry.calls_of(entry.pairs_text(stored)) == stored
     assert entry.pairs_text([["Ben", "AD"], ["Cy", "7D"]]) == "Ben AD, Cy 7D"
+
+
+def _place(at: AppTest, key: str) -> tuple[int, ...]:
+    """Where the widget ``key`` is drawn: its path of child indexes from the page's main body,
+    which is how the browser matches a rerun's elements to the ones it shows."""
+    def walk(node: object, path: tuple[int, ...]) -> tuple[int, ...] | None:
+        if getattr(node, "key", None) == key:
+            return path
+        for i, child in getattr(node, "children", {}).items():
+            found = walk(child, (*path, i))
+            if found is not None:
+                return found
+        return None
+
+    found = walk(at.main, ())
+    assert found is not None, f"{key!r} is not drawn"
+    return found
+
+
+def test_the_form_keeps_its_place_when_a_message_goes(
+        fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The message of the last write is shown once; the next run must draw the form where it
+    was, or the browser shows it twice (the old form, stale, until the run ends) and a choice
+    made meanwhile lands in the old one."""
+    at = start(page("entry", fixture_copy, monkeypatch))
+    assert any("is stored" in s.value for s in at.success)
+    first = _place(at, "entry_d1_declarer")
+    at.selectbox(key="entry_d1_declarer").set_value("Ana").run()
+    assert not any("is stored" in s.value for s in at.success)  # the message went
+    assert _place(at, "entry_d1_declarer") == first
+    type_deal(at, 1, (6, 2, 2))
+    at.button(key="entry_save").click().run()
+    assert any("Deal 1 is stored" in s.value for s in at.success)
+    at.number_input(key="entry_deal_no").set_value(1).run()  # the stored deal: its note shows
+    assert any("Deal 1 is stored:" in i.value for i in at.info)
+    assert _place(at, "entry_d1_declarer") == first
