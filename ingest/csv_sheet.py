@@ -47,17 +47,25 @@ def sidecar_of(path: Path) -> Path:
 
 
 def scalar(text: str) -> Any:
-    """A cell or header value as JSON would hold it: int, float, bool or string."""
+    """A cell or header value as JSON would hold it: int, float (ASCII digits), bool or string.
+    A cell has no type, so a whole number written with a fraction (``6.0``, as some
+    spreadsheets export it) is the int; the records refuse a float where they count
+    (``model.base.Integer``)."""
     t = text.strip()
     low = t.lower()
     if low in ("true", "false"):
         return low == "true"
-    for kind in (int, float):
-        try:
-            return kind(t)
-        except ValueError:
-            pass
-    return t
+    if not t.isascii():  # int() would read ² or ١٢ as numbers
+        return t
+    try:
+        return int(t)
+    except ValueError:
+        pass
+    try:
+        number = float(t)
+    except ValueError:
+        return t
+    return int(number) if number.is_integer() else number
 
 
 def _flag(text: str) -> Any:

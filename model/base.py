@@ -10,13 +10,17 @@ from datetime import datetime
 from operator import itemgetter
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import BaseModel, ConfigDict, Field, Strict, StringConstraints, field_validator
 
 from model.cards import CardError, parse_card
 from model.tricks import CARD_NAMES
 
 PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 CardName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=3)]
+Integer = Annotated[int, Strict()]
+"""A whole number of a record or its rules (a deal's number, tricks, a level, an amount): a
+number without a fraction. ``true``, ``6.0`` and ``"6"`` are refused, not read as 1 and 6 (the
+records of records.md 1 write them as plain integers; a reader hands Python ints)."""
 
 
 class Frozen(BaseModel):
@@ -66,7 +70,7 @@ class DealBase(Frozen):
 
     record: Literal["deal"] = "deal"
     game_id: Annotated[str, StringConstraints(min_length=1, max_length=200)]
-    deal_no: Annotated[int, Field(ge=1)]
+    deal_no: Annotated[Integer, Field(ge=1)]
     dealer: PlayerName
     declarer: PlayerName | None = None
     hands: dict[PlayerName, tuple[CardName, ...]] | None = None

@@ -11,7 +11,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from model.base import Frozen
+from model.base import Frozen, Integer
+
+Amount = Annotated[Integer, Field(ge=0)]
+"""Points of a bonus."""
 
 
 class BridgeRules(Frozen):
@@ -22,21 +25,18 @@ class BridgeRules(Frozen):
     dealer's side / both, duplicate-style bonuses per deal (10 [bk])."""
     honours: bool | None = None
     """Honours scored (4.6); ``None``: true in rubber and Chicago, false in duplicate."""
-    incomplete_rubber_bonus: tuple[Annotated[int, Field(ge=0)], Annotated[int, Field(ge=0)]] = (
-        300,
-        50,
-    )
+    incomplete_rubber_bonus: tuple[Amount, Amount] = (300, 50)
     """An unfinished rubber: a side with one game, a side with a partscore in the open game (5)."""
     passed_out: Literal["redeal", "zero"] | None = None
     """Both score nothing either way; ``redeal`` (rubber) means the deal does not count toward the
     Chicago cycle (10)."""
-    doubled_overtrick_value: Annotated[int, Field(ge=0)] | None = None
+    doubled_overtrick_value: Amount | None = None
     """``None``: Laws 100 NV / 200 V doubled, twice that redoubled (4.2); seed004: 50 each."""
     insult_requires_overtrick: bool | None = None
     """``None``: Laws false (4.3); seed004: true (only an over-fulfilled contract earns it)."""
-    insult_redoubled: Annotated[int, Field(ge=0)] | None = None
+    insult_redoubled: Amount | None = None
     """``None``: Laws 100; seed004: 50."""
-    seed004_defeat_bonus: Annotated[int, Field(ge=0)] | None = None
+    seed004_defeat_bonus: Amount | None = None
     """Extra points to the defenders of a defeated doubled contract, on top of the undertricks;
     ``None``: Laws 0, seed004 50 (9, BR3)."""
 

@@ -11,7 +11,15 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
-from model.base import CardName, DealBase, GameBase, PlayerName, check_card_names, check_seats
+from model.base import (
+    CardName,
+    DealBase,
+    GameBase,
+    Integer,
+    PlayerName,
+    check_card_names,
+    check_seats,
+)
 from model.bridge.params import BridgeRules
 from model.bridge.seats import Vulnerable
 
@@ -36,18 +44,18 @@ class BridgeGame(GameBase):
 class BridgeDeal(DealBase):
     contract: BridgeContract | None = None
     """``None`` with no declarer: passed out."""
-    tricks: Annotated[int, Field(ge=0, le=13)] | None = None
+    tricks: Annotated[Integer, Field(ge=0, le=13)] | None = None
     """Tricks taken by the declarer's side (the result the source states)."""
-    board: Annotated[int, Field(ge=1)] | None = None
+    board: Annotated[Integer, Field(ge=1)] | None = None
     vulnerable: Vulnerable | None = None
     """PBN value; ``None``: from the board number (duplicate) or the rubber state."""
-    claim: Annotated[int, Field(ge=0, le=13)] | None = None
+    claim: Annotated[Integer, Field(ge=0, le=13)] | None = None
     """Declarer's total tricks agreed at a claim, when the play stops before trick 13."""
     lead: CardName | None = None
     """The opening lead, as a traveller records it (checked against ``play`` when both exist)."""
     honours: dict[PlayerName, Honours] | None = None
     """Honours held (rubber, 4.6): player -> 100 or 150; computed from ``hands`` when present."""
-    score_ns: int | None = None
+    score_ns: Integer | None = None
     """The North-South score the source states (PBN ``Score``, a traveller): checked."""
     ns_pair: str | None = None
     ew_pair: str | None = None
@@ -56,9 +64,9 @@ class BridgeDeal(DealBase):
     room: str | None = None
     unplayed: bool = False
     """A dealt or solved deal without auction or result (DDS hand files): kept, not scored."""
-    dd_table: dict[str, Annotated[int, Field(ge=0, le=13)]] | None = None
+    dd_table: dict[str, Annotated[Integer, Field(ge=0, le=13)]] | None = None
     """Double-dummy tricks the source states, by ``<denomination>_<declarer seat>`` (``NT_N``)."""
-    par_ns: int | None = None
+    par_ns: Integer | None = None
     """Par score (NS view) the source states."""
     irregular: bool = False
     """The source marks the result as irregular (PBN ``^`` prefix, 3.9): e.g. a ruling."""

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from model.base import Frozen
+from model.base import Frozen, Integer
 
 Convention = Literal["sochi", "leningrad", "rostov", "soci-custom"]
 
@@ -24,7 +24,7 @@ class RussianRules(Frozen):
     convention: Convention = "sochi"
     """The preset whose values fill the flags not given (6.1, 7). ``soci-custom`` is the customised
     Soči of [rostik] (spec 0), the app behind ``russian-score-fixtures/rostiktc2-soci``."""
-    pool_target: Annotated[int, Field(ge=1, le=10_000)] = 20
+    pool_target: Annotated[Integer, Field(ge=1, le=10_000)] = 20
     """T: the game ends when every pool has reached it (8)."""
     consolation: Literal["both_opponents", "whisters_only", "none"] = "both_opponents"
     """Who writes c*u whists on a declarer who fails (6.1, 6.2, R6)."""
@@ -58,13 +58,13 @@ class RussianRules(Frozen):
     """10-trick contracts are whisted like the others (3); ``false``: never whisted."""
     misere_first_call_only: bool = True
     """Misère only as a player's first call (2)."""
-    raspasy_trick_value: Annotated[int, Field(ge=1, le=10)] = 1
+    raspasy_trick_value: Annotated[Integer, Field(ge=1, le=10)] = 1
     """Hill per raspasy trick at level 1 (7; Leningrad "most expensive" is U)."""
     raspasy_amnesty: bool = True
     """Subtract the fewest tricks of the deal from everybody's count (7)."""
     raspasy_progression: Literal["1,2,3cap", "1,2,4", "none"] = "1,2,3cap"
     """The level of consecutive raspasy (7)."""
-    raspasy_zero_bonus: Annotated[int, Field(ge=0, le=10)] = 1
+    raspasy_zero_bonus: Annotated[Integer, Field(ge=0, le=10)] = 1
     """Pool points for a player who takes no trick in raspasy (7)."""
     raspasy_exit: Literal["free", "6-7-7", "7-7-7"] = "free"
     """The lowest contract after one, two, three or more raspasy in a row (7)."""

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
-from model.base import DealBase, GameBase, PlayerName, check_seats
+from model.base import DealBase, GameBase, Integer, PlayerName, check_seats
 from model.russian.params import RussianRules
 
 RussianContract = Annotated[
@@ -26,7 +26,7 @@ Defence = Literal["whist", "pass", "half"]
 """A defender's final word (3): after a half-whist that the first opponent answered by
 retrieving his whist, the record says ``whist`` for him and ``pass`` for the other."""
 
-TrickCount = Annotated[int, Field(ge=0, le=10)]
+TrickCount = Annotated[Integer, Field(ge=0, le=10)]
 
 
 class RussianGame(GameBase):

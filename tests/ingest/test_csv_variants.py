@@ -130,3 +130,34 @@ def test_bad_rows_quarantined_with_code_and_line(tmp_path: Path) -> None:
     ]
     # the good rows of both files are stored: Balkan deal 5, Swabian deal 6, and each game
     assert sorted(r.stored for r in reports) == [2, 2]
+
+
+RUSSIAN_SPREADSHEET = """# game_id: nevsky/exported
+# variant: russian
+# players: Ivan, Olga, Pavel
+# rules.pool_target: 10.0
+deal_no,dealer,declarer,contract,defence.Ivan,defence.Olga,defence.Pavel,tricks.Ivan,tricks.Olga,tricks.Pavel
+1.0,Ivan,Olga,6S,pass,,whist,1.0,6.0,3.0
+2,Olga,Pavel,7H,whist,pass,,2,1.5,7
+3,Pavel,Pavel,7H,whist,pass,,2,true,7
+4,Ivan,Olga,6S,pass,,whist,1,٦,3
+"""
+
+
+def test_a_whole_number_with_a_fraction_is_the_number_and_a_fraction_is_refused(
+        tmp_path: Path) -> None:
+    """A sheet exported with ``6.0`` for 6 (as some spreadsheets write numbers) is read as
+    written; ``1.5``, ``true`` or an Arabic-Indic ``٦`` for tricks is refused with the cell's
+    field named, not rounded or read as 1 or 6 (records.md 1.2: tricks are counted;
+    ``model.base.Integer``)."""
+    path = tmp_path / "exported.csv"
+    path.write_text(RUSSIAN_SPREADSHEET, encoding="utf-8")
+    db = tmp_path / "x.duckdb"
+    [report] = ingest_paths([path], db, score=score_pending)
+    assert [(i.line, str(i.code)) for i in report.issues] == [(7, "schema"), (8, "schema"),
+                                                                   (9, "schema")]
+    assert all("tricks.Olga" in i.message for i in report.issues)
+    with duckdb.connect(str(db), read_only=True) as con:
+        rules = con.execute("SELECT record->>'$.rules.pool_target' FROM games").fetchall()
+        deals = con.execute("SELECT deal_no, record->>'$.tricks.Olga' FROM deals").fetchall()
+    assert rules == [("10",)] and deals == [(1, "6")]

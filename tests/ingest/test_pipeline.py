@@ -346,6 +346,32 @@ def test_values_the_tables_cannot_hold_are_quarantined(db: Path, fake: FakeSettl
     assert [(i.line, str(i.code)) for i in r.issues] == [(2, "schema")]
 
 
+@pytest.mark.parametrize("value", [True, 2.0, "2"], ids=["true", "2.0", "string"])
+def test_a_number_written_otherwise_is_quarantined_not_read_as_one(
+        db: Path, fake: FakeSettlement, tmp_path: Path, value: object) -> None:
+    """A deal number, a trick count or a house rule written as ``true``, ``2.0`` or ``"2"`` is
+    refused with the field named (model/base.py ``Integer``; records.md 1.2 writes them as
+    integers): ``"deal_no": true`` used to be stored as deal 1."""
+    game = {"record": "game", "game_id": "g", "variant": "greek-prefa",
+            "players": ["A", "B", "C"]}
+    ruled = {**game, "game_id": "r", "rules": {"initial_kassa": value}}
+    deal = {"record": "deal", "game_id": "g", "deal_no": 1, "dealer": "A", "declarer": "A",
+            "contract": "6S", "defence": {"B": "play", "C": "play"},
+            "tricks": {"A": 6, "B": 2, "C": 2}}
+    lines = [game, {**deal, "deal_no": value}, {**deal, "tricks": {"A": value, "B": 4, "C": 4}},
+             deal, ruled]
+    p = tmp_path / "typed.jsonl"
+    p.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    (r,) = run([p], db, fake)
+    assert (r.stored, r.quarantined) == (2, 3)
+    assert [(i.line, str(i.code)) for i in r.issues] == [(2, "schema"), (3, "schema"),
+                                                        (5, "schema")]
+    for issue, field in zip(r.issues, ("deal_no", "tricks.A", "rules.initial_kassa"),
+                            strict=True):
+        assert field in issue.message and "integer" in issue.message, issue.message
+    assert count(db, "SELECT count(*) FROM deals") == 1
+
+
 def test_a_database_lacking_tables_gets_them_at_the_next_ingest(tmp_path: Path) -> None:
     """``store.connect`` creates only the tables the catalog lacks (a database made before a
     table was declared); the tables it has keep their rows."""
