@@ -34,6 +34,13 @@ class Settlement(ABC):
     """The variant's canonical name (``model/variants.py``)."""
     deals_table: str
     """The ``deals_<variant>`` table it reads (the variant's ``table``)."""
+    money: pl.Expr = pl.col("cash")
+    """Over a ``settlements`` row: the player's whole result of the deal in the cash unit, what
+    a balance study compares (``sim/balance.py``): the cash and what the settlement keeps beside
+    it valued in cash (Greek: the kassa)."""
+    ledger: tuple[str, str] | None = None
+    """A ``settlements`` column the settlement keeps beside the cash, and its name in the
+    players' words (Greek ``kassa_delta``, ``kassa``): a balance study reports its change too."""
     tables: tuple[Table, ...] = ()
     """Tables of its own it writes per game beside the shared ones (each with a ``game_id``
     column; Russian ``whists``): a rescore replaces their rows of the games it settles."""

@@ -9,13 +9,14 @@ confidence intervals, go to the ``balance_*`` tables (``sim/tables.py``):
 - ``declarer_success``: how often the declarer makes each contract (Wilson interval);
 - ``seat_result``: money per deal by seat position relative to the dealer (interval over games);
 - ``money_flow``: the declarer's money per deal by contract level (interval over deals);
-- ``flag_effect``: paired differences b - a per deal of the declarer's money, chips and kassa,
-  the share of deals whose contract changed and of those whose declarer's money changed
-  (interval over games: the deals of one game share
-  its kassa and are not independent).
+- ``flag_effect``: paired differences b - a per deal of the declarer's money, of his cash (named
+  by its unit: ``declarer chips``, ``declarer whists`` ...) and of what the settlement keeps
+  beside the cash (Greek: ``declarer kassa``), the share of deals whose contract changed and of
+  those whose declarer's money changed (interval over games: the deals of one game are not
+  independent).
 
-Money: the settlement's ``cash`` plus, in Greek Prefa, the kassa change valued at ten chips per
-kassa point with a decrease counted as a gain (greek-prefa.md 8: 1 chip = 1/10 kassa point).
+Money: the settlement's ``money`` (``scoring/settlement.py``): the cash and what the settlement
+keeps beside it valued in cash (Greek Prefa: the kassa, ten chips a point).
 """
 
 from __future__ import annotations
@@ -48,7 +49,6 @@ from sim.tables import BALANCE_METRICS, BALANCE_RUNS, METRICS, TABLES
 POSITIONS = ("dealer", "first hand", "second hand")
 """Seat positions counted from the dealer in turn order (greek-prefa.md 3; in Swabian the first
 hand is Vorhand, swabian.md 2)."""
-KASSA_CHIPS = 10
 METRIC_SCHEMA = {k: v for k, v in METRICS.schema.items() if k != "run_id"}
 """A study's metric rows before they are stored under its ``run_id``."""
 
@@ -83,7 +83,7 @@ def mean_ci(values: pl.Series) -> tuple[float | None, float | None, float | None
 
 def clustered(frame: pl.DataFrame, column: str) -> tuple[int, tuple[float | None, ...]]:
     """Mean per deal of ``column`` with an interval over games (each game's mean per deal is one
-    observation: deals of a game are dependent through the kassa)."""
+    observation: deals of a game are dependent through the kassa or the bulas)."""
     per_game = frame.group_by("game_id").agg(pl.col(column).mean())[column]
     return frame.height, mean_ci(per_game)
 
@@ -120,11 +120,11 @@ def _arm_deals(variant: str, plan: Plan, workers: int) -> pl.DataFrame:
     }, schema={"game_id": pl.String(), "players": pl.List(pl.String()), "rules": pl.String()})
 
     flat = pl.DataFrame(batch.flat, schema=v.frame_schema)
-    settled = settlement(variant).settle(games, flat).settlements
-    kassa = "kassa_delta" in settled.columns
-    money = pl.col("cash") - (KASSA_CHIPS * pl.col("kassa_delta").fill_null(0) if kassa else 0)
-    wide = settled.with_columns(value=money, kassa=pl.col("kassa_delta") if kassa else pl.lit(0))
-    wide = wide.pivot(on="seat", index=["game_id", "deal_no"], values=["value", "cash", "kassa"])
+    settles = settlement(variant)
+    settled = settles.settle(games, flat).settlements
+    kept = pl.col(settles.ledger[0]) if settles.ledger else pl.lit(0)
+    wide = settled.with_columns(value=settles.money, kept=kept)
+    wide = wide.pivot(on="seat", index=["game_id", "deal_no"], values=["value", "cash", "kept"])
     deals = flat.join(wide, on=["game_id", "deal_no"], how="left")
     return _describe(v, deals)
 
@@ -140,8 +140,9 @@ def _seat_col(name: str, seat: pl.Expr) -> pl.Expr:
 
 def _describe(variant: Variant, deals: pl.DataFrame) -> pl.DataFrame:
     """One row per deal: played, contract, made (the variant's ``outcome_sql``), level, the
-    declarer's money, cash and kassa change, and the money of each seat position."""
-    for name in ("value", "cash", "kassa"):  # no settlement row (a deal after the game's end)
+    declarer's money, cash and the change of what the settlement keeps beside it, and the money
+    of each seat position."""
+    for name in ("value", "cash", "kept"):  # no settlement row (a deal after the game's end)
         for s in range(3):  # moves no money
             col = f"{name}_{s}"
             if col not in deals.columns:
@@ -160,14 +161,14 @@ def _describe(variant: Variant, deals: pl.DataFrame) -> pl.DataFrame:
         level=pl.when(played).then(level.cast(pl.Int32)),
         d_value=pl.when(played).then(_seat_col("value", decl)).otherwise(0.0),
         d_cash=pl.when(played).then(_seat_col("cash", decl)).otherwise(0.0),
-        d_kassa=pl.when(played).then(_seat_col("kassa", decl).cast(pl.Float64)).otherwise(0.0),
+        d_kept=pl.when(played).then(_seat_col("kept", decl).cast(pl.Float64)).otherwise(0.0),
         **{
             f"pos_{i}": _seat_col("value", (pl.col("dealer") + i) % 3).fill_null(0.0)
             for i in range(3)
         },
     )
     return out.select("game_id", "deal_no", "played", "contract", "made", "level", "d_value",
-                      "d_cash", "d_kassa", "pos_0", "pos_1", "pos_2")
+                      "d_cash", "d_kept", "pos_0", "pos_1", "pos_2")
 
 
 def arm_metrics(arm: str, deals: pl.DataFrame) -> list[dict[str, Any]]:
@@ -196,20 +197,35 @@ def arm_metrics(arm: str, deals: pl.DataFrame) -> list[dict[str, Any]]:
     return rows
 
 
-def paired_metrics(a: pl.DataFrame, b: pl.DataFrame) -> list[dict[str, Any]]:
-    """Paired differences b - a per deal (the same deals), intervals over games."""
+def money_effects(va: str, vb: str) -> tuple[tuple[str, str], ...]:
+    """The paired money effects of a study of ``va`` against ``vb`` as (key, column of
+    :func:`paired_metrics`): the declarer's money, his cash named by its unit (``declarer
+    cash`` when the arms count it in different units), and what the settlement keeps beside
+    the cash where both arms keep it (Greek: ``declarer kassa``)."""
+    unit_a, unit_b = lookup(va).cash_unit, lookup(vb).cash_unit
+    effects = [("declarer money", "diff_value"),
+               (f"declarer {unit_a}" if unit_a == unit_b else "declarer cash", "diff_cash")]
+    kept = settlement(va).ledger
+    if kept is not None and kept == settlement(vb).ledger:
+        effects.append((f"declarer {kept[1]}", "diff_kept"))
+    return tuple(effects)
+
+
+def paired_metrics(a: pl.DataFrame, b: pl.DataFrame, money: tuple[tuple[str, str], ...]
+                   ) -> list[dict[str, Any]]:
+    """Paired differences b - a per deal (the same deals), intervals over games: the ``money``
+    effects (:func:`money_effects`), then the shares of deals whose contract and whose
+    declarer's money changed."""
     j = a.join(b, on=["game_id", "deal_no"], suffix="_b")
     j = j.with_columns(
         diff_value=pl.col("d_value_b") - pl.col("d_value"),
         diff_cash=pl.col("d_cash_b") - pl.col("d_cash"),
-        diff_kassa=pl.col("d_kassa_b") - pl.col("d_kassa"),
+        diff_kept=pl.col("d_kept_b") - pl.col("d_kept"),
         changed=(pl.col("contract_b").fill_null("-") != pl.col("contract").fill_null("-"))
         .cast(pl.Float64),
     ).with_columns(affected=(pl.col("diff_value") != 0).cast(pl.Float64))
     rows = []
-    for key, col in (("declarer money", "diff_value"), ("declarer chips", "diff_cash"),
-                     ("declarer kassa", "diff_kassa"), ("contract changed", "changed"),
-                     ("money changed", "affected")):
+    for key, col in (*money, ("contract changed", "changed"), ("money changed", "affected")):
         n, est = clustered(j, col)
         rows.append({"metric": "flag_effect", "key": key, "arm": "b-a", "n": n,
                      "estimate": est[0], "lo": est[1], "hi": est[2]})
@@ -220,7 +236,7 @@ def _study(
     va: str, vb: str, rules_a: dict[str, Any], rules_b: dict[str, Any], a: pl.DataFrame,
     b: pl.DataFrame, plan: Plan,
 ) -> Study:
-    rows = arm_metrics("a", a) + arm_metrics("b", b) + paired_metrics(a, b)
+    rows = arm_metrics("a", a) + arm_metrics("b", b) + paired_metrics(a, b, money_effects(va, vb))
     run_id = uuid.uuid4().hex[:16]
     metrics = pl.DataFrame(rows, schema=METRIC_SCHEMA, orient="row")
     runs_row = {

@@ -21,11 +21,18 @@ from dashboards.db import db_path
 from dashboards.queries import rules_change
 from dashboards.text import md, rules_table
 
-# Paired effects that are shares of deals; the others are money per deal. (No bare strings at
-# module level here: Streamlit's magic would write them on the page.)
+# Paired effects that are shares of deals; the others are money per deal, the declarer's money
+# first (sim/balance.py money_effects). (No bare strings at module level here: Streamlit's magic
+# would write them on the page.)
 SHARES = ("contract changed", "money changed")
-EFFECTS = ("declarer money", "declarer chips", "declarer kassa", "contract changed",
-           "money changed")
+MONEY = "declarer money"
+
+
+def effect_order(keys: list[str]) -> list[str]:
+    """A study's paired effects as the page shows them: the declarer's money, the other money
+    effects it stored (its cash by unit, a Greek kassa ...), then the shares."""
+    money = sorted(k for k in set(keys) if k not in SHARES and k != MONEY)
+    return [k for k in (MONEY, *money, *SHARES) if k in keys]
 
 
 def fmt_estimate(value: float | None, share: bool) -> str:
@@ -107,8 +114,9 @@ with guarded():
     st.caption(
         f"{run['games']:,} games × {run['deals_per_game']} deals = {run['deals']:,} paired deals"
         f" · seed {run['seed']} · play {run['play']} · stored {run['created_at']:%Y-%m-%d %H:%M}"
-        " UTC. Both arms play the same deals; money is in the variant's settlement unit "
-        "(Greek: chips, a kassa point counted as ten)."
+        " UTC. Both arms play the same deals; money is the declarer's whole result in the "
+        "settlement's unit (what the settlement keeps beside the cash valued in it: a Greek "
+        "kassa point counts as ten chips)."
     )
     a_col, b_col = st.columns(2)
     a_col.markdown(f"**Arm a** · {md(run['variant'])}")
@@ -121,21 +129,20 @@ with guarded():
     st.subheader("Paired effect of arm b (b − a per deal)")
     effects = query("balance_metrics", run_id, "flag_effect")
     by_key = {r["key"]: r for r in effects.iter_rows(named=True)}
-    cols = st.columns(len(EFFECTS))
-    for col, key in zip(cols, EFFECTS, strict=True):
-        r = by_key.get(key)
-        if r is None:
-            col.metric(key.capitalize(), "—")
-            col.caption("not stored")
-            continue
+    shown = effect_order(list(by_key))
+    if not shown:
+        empty("This study stored no paired effect.")
+    for col, key in zip(st.columns(len(shown)) if shown else [], shown, strict=True):
+        r = by_key[key]
         share = key in SHARES
         col.metric(key.capitalize(), fmt_estimate(r["estimate"], share))
         col.caption(fmt_ci(r["n"], r["lo"], r["hi"], share))
     st.caption("Per deal over the paired deals (n); intervals over games, since the deals of a "
-               "game share its kassa or bulas. Kassa in kassa points, the rest in money units.")
+               "game are not independent. What the settlement keeps beside the cash (a kassa) "
+               "in its own points, the rest in the settlement's unit.")
 
     st.subheader("Effect of each house-rule flag")
-    effect = st.selectbox("Effect", list(EFFECTS), key="balance_effect")
+    effect = st.selectbox("Effect", shown or [MONEY], key="balance_effect")
     flags = query("balance_flag_effects", run_id, effect)
     share = effect in SHARES
     st.caption(f"Every stored study with this study's arm a (same rules, deals and seed): "

@@ -23,6 +23,9 @@ from scoring.greek.reference import VARIANT
 from scoring.greek.scan import SIXTHS
 from scoring.settlement import Settled, Settlement
 
+KASSA_CHIPS = 10
+"""Chips per kassa point (greek-prefa.md 8)."""
+
 
 def game_arrays(games: pl.DataFrame) -> tuple[pl.DataFrame, GameArrays]:
     """Games sorted by game_id, their rules parsed (each distinct rules text once)."""
@@ -168,6 +171,10 @@ class GreekSettlement(Settlement):
 
     variant = VARIANT
     deals_table = TABLE.name
+    money = pl.col("cash") - KASSA_CHIPS * pl.col("kassa_delta").fill_null(0)
+    """A kassa point paid down is worth ten chips (greek-prefa.md 1, 8: 1 kassa point = 10
+    chips): a kassa that falls by 6 counts as 60 chips won."""
+    ledger = ("kassa_delta", "kassa")
 
     def settle(self, games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
         """Every game at once. Deals of unknown games are ignored; deals after a game has ended

@@ -192,6 +192,23 @@ def test_page_widgets_by_key(balance_studies, monkeypatch: pytest.MonkeyPatch) -
     assert metrics(at)["Declarer money"] == f"{n_money:+.2f}"
 
 
+def test_page_shows_the_effects_each_study_stored(balance_studies,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The paired effects are the study's own: its cash named by its unit, a kassa only where
+    the settlement keeps one (greek-prefa.md 8; sim/balance.py money_effects)."""
+    path, (greek, _, swabian) = balance_studies
+    at = page(path, monkeypatch)
+    for study, cash, kept in ((greek, "Declarer chips", ["Declarer kassa"]),
+                              (swabian, "Declarer units", [])):
+        at.selectbox(key="balance_variant").set_value(study.runs_row["variant"]).run()
+        at.selectbox(key="balance_run").set_value(study.run_id).run()
+        assert not at.exception
+        stored = _expected(study, "flag_effect", "b-a")
+        assert list(metrics(at)) == ["Declarer money", cash, *kept, "Contract changed",
+                                     "Money changed"]
+        assert sorted(at.selectbox(key="balance_effect").options) == sorted(stored)
+
+
 def test_page_empty_state_names_the_command(empty_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     at = page(empty_path, monkeypatch)

@@ -221,6 +221,10 @@ def test_balance_study_compares_the_conventions() -> None:
     effect = m.filter(pl.col("metric") == "flag_effect").rows_by_key("key", named=True)
     # Leningrad doubles whists and remises (6.1): the declarer's money changes in most deals
     assert effect["money changed"][0]["estimate"] > 0.3
+    # the money is whists (russian.md 8), all of it in the cash: no chips, no kassa
+    assert set(effect) == {"declarer money", "declarer whists", "contract changed",
+                           "money changed"}
+    assert effect["declarer money"] == effect["declarer whists"]
 
 
 def test_the_bots_play_a_sensible_game() -> None:
