@@ -1,8 +1,9 @@
 """Data checks after every load (STYLE.md practice 8): small named SQL queries, one property each.
 
 Each query returns the rows that break its property; no rows means the property holds. Sources:
-``../shared/spec/records.md`` section 2 (zero-sum, transfers, ingest accounting) and
-``greek-prefa.md`` 8 (a kassa never goes below 0), 11 (end of game).
+``../shared/spec/records.md`` section 2 (zero-sum, transfers, ingest accounting, the end of a
+game), docs/review.md (the review's invariants); then each settlement's own checks of its own
+columns (``Settlement.checks``: Greek, greek-prefa.md 8, 10, no kassa below 0).
 """
 
 from __future__ import annotations
@@ -15,6 +16,10 @@ from model import tables as T
 from model.problems import Code
 from model.tables import PENDING, has_table
 from model.variants import REGISTERED
+from scoring.registry import REGISTERED as SETTLEMENTS
+from scoring.settlement import Check
+
+__all__ = ["CHECKS", "Check", "Failure", "run_checks"]
 
 ZERO_SUM_PER_DEAL = tuple(v.name for v in REGISTERED if v.zero_sum_per_deal)
 """Variants whose ``settlements.cash`` sums to 0 in every deal (records.md section 2)."""
@@ -22,18 +27,6 @@ SETTLES_BY_PAYMENTS = tuple(v.name for v in REGISTERED if v.settles_by_payments)
 """Variants whose per-deal ``transfers`` net to ``settlements.cash`` (records.md section 2); the
 games that settle at the end of the game (Balkan soups) are not."""
 TOLERANCE = 1e-6
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    name: str
-    description: str
-    sql: str
-    finding: bool = False
-    """A finding is reported but is not a failure of the data (e.g. deals after the game end)."""
-    needs: str | None = None
-    """A table made by a later step (``trickbook analyse --play``): the check runs once it
-    exists."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +71,6 @@ CHECKS: tuple[Check, ...] = (
             ORDER BY s.game_id, s.deal_no, s.player""",
     ),
     Check(
-        "kassa_never_negative",
-        "no kassa goes below 0 (greek-prefa.md 8, 10)",
-        f"""SELECT game_id, deal_no, player, kassa_after FROM {T.SETTLEMENTS}
-            WHERE kassa_after < 0 ORDER BY game_id, deal_no, player""",
-    ),
-    Check(
         "finished_games_zero_sum",
         "a finished game's standings.cash sums to 0 over its players (records.md 2)",
         f"""SELECT game_id, sum(cash) AS total FROM {T.STANDINGS} GROUP BY game_id
@@ -109,7 +96,8 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         "deals_after_game_end",
-        "deals recorded after their game ended (greek-prefa.md 11): stored, not settled",
+        "deals recorded after their game ended (the variant's end of game, e.g. "
+        "greek-prefa.md 11): stored, not settled",
         f"""SELECT d.game_id, d.deal_no, d.source, d.line FROM {T.DEALS} d
             WHERE EXISTS (SELECT 1 FROM {T.STANDINGS} t
                           WHERE t.game_id = d.game_id AND t.finished)
@@ -201,6 +189,7 @@ CHECKS: tuple[Check, ...] = (
             SELECT h.source, h.n, l.stored FROM held h LEFT JOIN logged l USING (source)
             WHERE h.n > coalesce(l.stored, 0) ORDER BY 1""",
     ),
+    *(check for s in SETTLEMENTS for check in s.checks),
 )
 
 

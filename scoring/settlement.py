@@ -21,6 +21,21 @@ from model.schema import Table
 
 
 @dataclass(frozen=True, slots=True)
+class Check:
+    """A data check (``scoring/checks.py``): a query returning the rows that break one
+    property; no rows means it holds."""
+
+    name: str
+    description: str
+    sql: str
+    finding: bool = False
+    """A finding is reported but is not a failure of the data (e.g. deals after the game end)."""
+    needs: str | None = None
+    """A table made by a later step (``trickbook analyse --play``): the check runs once it
+    exists."""
+
+
+@dataclass(frozen=True, slots=True)
 class Settled:
     settlements: pl.DataFrame
     transfers: pl.DataFrame
@@ -41,6 +56,9 @@ class Settlement(ABC):
     ledger: tuple[str, str] | None = None
     """A ``settlements`` column the settlement keeps beside the cash, and its name in the
     players' words (Greek ``kassa_delta``, ``kassa``): a balance study reports its change too."""
+    checks: tuple[Check, ...] = ()
+    """Data checks of its own settlement columns, run after every load with the shared ones
+    (``scoring/checks.py``; Greek: no kassa goes below 0)."""
     tables: tuple[Table, ...] = ()
     """Tables of its own it writes per game beside the shared ones (each with a ``game_id``
     column; Russian ``whists``): a rescore replaces their rows of the games it settles."""

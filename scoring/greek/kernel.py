@@ -12,6 +12,7 @@ import polars as pl
 
 from model.greek.frame import TABLE
 from model.greek.params import GreekRules
+from model.tables import SETTLEMENTS
 from scoring.greek.arrays import ROLE_OF_SEAT, DealArrays, GameArrays, Result, settle_arrays
 from scoring.greek.arrays import S as SITTER
 from scoring.greek.frames import (
@@ -21,7 +22,7 @@ from scoring.greek.frames import (
 )
 from scoring.greek.reference import VARIANT
 from scoring.greek.scan import SIXTHS
-from scoring.settlement import Settled, Settlement
+from scoring.settlement import Check, Settled, Settlement
 
 KASSA_CHIPS = 10
 """Chips per kassa point (greek-prefa.md 8)."""
@@ -175,6 +176,10 @@ class GreekSettlement(Settlement):
     """A kassa point paid down is worth ten chips (greek-prefa.md 1, 8: 1 kassa point = 10
     chips): a kassa that falls by 6 counts as 60 chips won."""
     ledger = ("kassa_delta", "kassa")
+    checks = (Check("kassa_never_negative", "no kassa goes below 0 (greek-prefa.md 8, 10)",
+                    f"""SELECT game_id, deal_no, player, kassa_after FROM {SETTLEMENTS}
+                        WHERE variant = '{VARIANT}' AND kassa_after < 0
+                        ORDER BY game_id, deal_no, player"""),)
 
     def settle(self, games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
         """Every game at once. Deals of unknown games are ignored; deals after a game has ended
