@@ -10,7 +10,15 @@ from datetime import datetime
 from operator import itemgetter
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, StringConstraints, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    StringConstraints,
+    field_validator,
+)
 
 from model.cards import CardError, parse_card
 from model.tricks import CARD_NAMES
@@ -21,6 +29,19 @@ Integer = Annotated[int, Strict()]
 """A whole number of a record or its rules (a deal's number, tricks, a level, an amount): a
 number without a fraction. ``true``, ``6.0`` and ``"6"`` are refused, not read as 1 and 6 (the
 records of records.md 1 write them as plain integers; a reader hands Python ints)."""
+
+
+def _written_as_a_time(value: object) -> object:
+    """A game's ``started_at`` is an ISO 8601 date or time (records.md 1.1). A number, or
+    digits alone, would be read as seconds since 1970: ``2026`` as 1970-01-01 00:33:46."""
+    text = value.strip().lstrip("+-").replace(".", "", 1) if isinstance(value, str) else None
+    if isinstance(value, int | float) or (text is not None and text.isdigit()):
+        raise ValueError(f"{value!r} is not an ISO 8601 date or time (e.g. 2026-12-03 or "
+                         "2026-12-03T19:00:00+01:00)")
+    return value
+
+
+StartedAt = Annotated[datetime, BeforeValidator(_written_as_a_time)]
 
 
 class Frozen(BaseModel):
@@ -35,7 +56,7 @@ class GameBase(Frozen):
     record: Literal["game"] = "game"
     game_id: Annotated[str, StringConstraints(min_length=1, max_length=200)]
     players: tuple[PlayerName, ...]
-    started_at: datetime | None = None
+    started_at: StartedAt | None = None
     league: str | None = None
     event: str | None = None
     stake: str | None = None

@@ -372,6 +372,23 @@ def test_a_number_written_otherwise_is_quarantined_not_read_as_one(
     assert count(db, "SELECT count(*) FROM deals") == 1
 
 
+@pytest.mark.parametrize("value", [2026, "2026", 1700000000], ids=["year", "year-text", "epoch"])
+def test_a_start_written_as_a_number_is_quarantined_not_read_as_1970(
+        db: Path, fake: FakeSettlement, tmp_path: Path, value: object) -> None:
+    """``started_at`` is an ISO 8601 date or time (records.md 1.1; model/base.py ``StartedAt``):
+    ``2026`` used to be stored as 1970-01-01 00:33:46, seconds since 1970."""
+    game = {"record": "game", "game_id": "g", "variant": "greek-prefa",
+            "players": ["A", "B", "C"], "started_at": value}
+    dated = {**game, "game_id": "d", "started_at": "2026-12-03"}
+    p = tmp_path / "started.jsonl"
+    p.write_text(json.dumps(game) + "\n" + json.dumps(dated) + "\n")
+    (r,) = run([p], db, fake)
+    assert (r.stored, r.quarantined) == (1, 1)
+    (issue,) = r.issues
+    assert (issue.line, str(issue.code)) == (1, "schema")
+    assert "started_at" in issue.message and "ISO 8601" in issue.message
+
+
 def test_a_database_lacking_tables_gets_them_at_the_next_ingest(tmp_path: Path) -> None:
     """``store.connect`` creates only the tables the catalog lacks (a database made before a
     table was declared); the tables it has keep their rows."""
