@@ -29,6 +29,8 @@ Integer = Annotated[int, Strict()]
 """A whole number of a record or its rules (a deal's number, tricks, a level, an amount): a
 number without a fraction. ``true``, ``6.0`` and ``"6"`` are refused, not read as 1 and 6 (the
 records of records.md 1 write them as plain integers; a reader hands Python ints)."""
+TrickCount = Annotated[Integer, Field(ge=0, le=10)]
+"""A player's tricks in a deal of the 32-card games: ten tricks in all."""
 
 
 def _written_as_a_time(value: object) -> object:

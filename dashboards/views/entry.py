@@ -123,8 +123,8 @@ def deal_form(game: dict[str, Any]) -> None:
     before = stored.get(no, {})
     slot = st.empty()  # a place kept for the note, so the form does not move with it
     if before:
-        slot.info(f"Deal {no} is stored: saving it again stores a new version that supersedes it "
-                "(the stored one is kept as an earlier version).")
+        slot.info(f"Deal {no} is stored: saving it again stores a new version that supersedes "
+                  "it (the stored one is kept as an earlier version).")
     form, check = st.columns([3, 2])
     values: dict[str, Any] = {}
     with form:

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from model.balkan.params import BalkanRules
-from model.base import DealBase, GameBase, Integer, PlayerName, check_seats
+from model.base import DealBase, GameBase, Integer, PlayerName, TrickCount, check_seats
 
 BalkanContract = Annotated[
     str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^G?[2-8]$")
@@ -51,7 +51,7 @@ class BalkanDeal(DealBase):
     kontra: dict[PlayerName, Annotated[Integer, Field(ge=1, le=20)]] | None = None
     """Doubling calls exchanged with each defender: 1 kontra, 2 rekontra, 3 subkontra, 4
     mortkontra, ... (balkan.md 5.3)."""
-    tricks: dict[PlayerName, Annotated[Integer, Field(ge=0, le=10)]] | None = None
+    tricks: dict[PlayerName, TrickCount] | None = None
     refa: bool | None = None
     """Played under the declarer's refa, as the source wrote it (PPN field 10). The settlement
     decides from the game's running refe; the PPN reader checks a recorded flag against it."""

@@ -23,6 +23,9 @@ from model.base import (
 from model.bridge.params import BridgeRules
 from model.bridge.seats import Vulnerable
 
+BridgeTricks = Annotated[Integer, Field(ge=0, le=13)]
+"""Tricks of a 13-trick deal."""
+
 BridgeContract = Annotated[
     str, StringConstraints(strip_whitespace=True, pattern=r"^[1-7](C|D|H|S|NT)(X|XX)?$")
 ]
@@ -44,12 +47,12 @@ class BridgeGame(GameBase):
 class BridgeDeal(DealBase):
     contract: BridgeContract | None = None
     """``None`` with no declarer: passed out."""
-    tricks: Annotated[Integer, Field(ge=0, le=13)] | None = None
+    tricks: BridgeTricks | None = None
     """Tricks taken by the declarer's side (the result the source states)."""
     board: Annotated[Integer, Field(ge=1)] | None = None
     vulnerable: Vulnerable | None = None
     """PBN value; ``None``: from the board number (duplicate) or the rubber state."""
-    claim: Annotated[Integer, Field(ge=0, le=13)] | None = None
+    claim: BridgeTricks | None = None
     """Declarer's total tricks agreed at a claim, when the play stops before trick 13."""
     lead: CardName | None = None
     """The opening lead, as a traveller records it (checked against ``play`` when both exist)."""
@@ -64,7 +67,7 @@ class BridgeDeal(DealBase):
     room: str | None = None
     unplayed: bool = False
     """A dealt or solved deal without auction or result (DDS hand files): kept, not scored."""
-    dd_table: dict[str, Annotated[Integer, Field(ge=0, le=13)]] | None = None
+    dd_table: dict[str, BridgeTricks] | None = None
     """Double-dummy tricks the source states, by ``<denomination>_<declarer seat>`` (``NT_N``)."""
     par_ns: Integer | None = None
     """Par score (NS view) the source states."""

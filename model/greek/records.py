@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import StringConstraints, model_validator
 
-from model.base import DealBase, GameBase, Integer, PlayerName, check_seats
+from model.base import DealBase, GameBase, PlayerName, TrickCount, check_seats
 from model.greek.params import GreekRules
 
 GreekContract = Annotated[
@@ -33,7 +33,7 @@ class GreekGame(GameBase):
 class GreekDeal(DealBase):
     contract: GreekContract | None = None
     defence: dict[PlayerName, Decision] | None = None
-    tricks: dict[PlayerName, Annotated[Integer, Field(ge=0, le=10)]] | None = None
+    tricks: dict[PlayerName, TrickCount] | None = None
     four_aces: bool = False
     """The declarer announced all four aces after the discard (section 14 ``four_aces``)."""
     preliminary: bool = False

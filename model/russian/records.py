@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints, field_validator, model_validator
+from pydantic import StringConstraints, field_validator, model_validator
 
-from model.base import DealBase, GameBase, Integer, PlayerName, check_seats
+from model.base import DealBase, GameBase, PlayerName, TrickCount, check_seats
 from model.russian.params import RussianRules
 
 RussianContract = Annotated[
@@ -25,9 +25,6 @@ case, stored as written here."""
 Defence = Literal["whist", "pass", "half"]
 """A defender's final word (3): after a half-whist that the first opponent answered by
 retrieving his whist, the record says ``whist`` for him and ``pass`` for the other."""
-
-TrickCount = Annotated[Integer, Field(ge=0, le=10)]
-
 
 class RussianGame(GameBase):
     variant: Literal["russian"]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints, field_validator, model_validator
+from pydantic import StringConstraints, field_validator, model_validator
 
-from model.base import DealBase, GameBase, Integer, PlayerName, check_seats
+from model.base import DealBase, GameBase, PlayerName, TrickCount, check_seats
 from model.swabian.params import SwabianRules
 
 SwabianContract = Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^[2-7]$")]
@@ -45,7 +45,7 @@ class SwabianDeal(DealBase):
     """The talon was a pair: the auction winner paid the dealer (4)."""
     defence: dict[PlayerName, Literal["play"]] | None = None
     """Optional: the declarer always plays against both (6), so only ``play`` is possible."""
-    tricks: dict[PlayerName, Annotated[Integer, Field(ge=0, le=10)]] | None = None
+    tricks: dict[PlayerName, TrickCount] | None = None
 
     @field_validator("contract", mode="before")
     @classmethod
