@@ -20,6 +20,9 @@ from dashboards.common import empty, guarded, query, show
 from dashboards.db import db_path
 from dashboards.queries import rules_change
 from dashboards.text import md, rules_table
+from model.variants import UnknownVariant
+from model.variants import variant as variant_of
+from scoring.registry import settlement
 
 # Paired effects that are shares of deals; the others are money per deal, the declarer's money
 # first (sim/balance.py money_effects). (No bare strings at module level here: Streamlit's magic
@@ -28,9 +31,21 @@ SHARES = ("contract changed", "money changed")
 MONEY = "declarer money"
 
 
+def money_note(variant: str) -> str:
+    """What a study's money holds beside the cash, from the variant's settlement
+    (``Settlement.ledger``, valued by ``Settlement.money``): `` (its kassa valued in chips)``;
+    empty where the settlement keeps nothing beside the cash."""
+    try:
+        ledger, unit = settlement(variant).ledger, variant_of(variant).cash_unit
+    except (KeyError, UnknownVariant):  # a study of a variant this version does not know
+        return ""
+    return f" (its {ledger[1]} valued in {unit})" if ledger else ""
+
+
 def effect_order(keys: list[str]) -> list[str]:
     """A study's paired effects as the page shows them: the declarer's money, the other money
-    effects it stored (its cash by unit, a Greek kassa ...), then the shares."""
+    effects it stored (its cash by unit, what its settlement keeps beside the cash), then the
+    shares."""
     money = sorted(k for k in set(keys) if k not in SHARES and k != MONEY)
     return [k for k in (MONEY, *money, *SHARES) if k in keys]
 
@@ -114,9 +129,8 @@ with guarded():
     st.caption(
         f"{run['games']:,} games × {run['deals_per_game']} deals = {run['deals']:,} paired deals"
         f" · seed {run['seed']} · play {run['play']} · stored {run['created_at']:%Y-%m-%d %H:%M}"
-        " UTC. Both arms play the same deals; money is the declarer's whole result in the "
-        "settlement's unit (what the settlement keeps beside the cash valued in it: a Greek "
-        "kassa point counts as ten chips)."
+        f" UTC. Both arms play the same deals; money is the declarer's whole result in the "
+        f"settlement's unit{money_note(run['variant'])}."
     )
     a_col, b_col = st.columns(2)
     a_col.markdown(f"**Arm a** · {md(run['variant'])}")
@@ -138,8 +152,8 @@ with guarded():
         col.metric(key.capitalize(), fmt_estimate(r["estimate"], share))
         col.caption(fmt_ci(r["n"], r["lo"], r["hi"], share))
     st.caption("Per deal over the paired deals (n); intervals over games, since the deals of a "
-               "game are not independent. What the settlement keeps beside the cash (a kassa) "
-               "in its own points, the rest in the settlement's unit.")
+               "game are not independent. What the settlement keeps beside the cash in its own "
+               "points, the rest in the settlement's unit.")
 
     st.subheader("Effect of each house-rule flag")
     effect = st.selectbox("Effect", shown or [MONEY], key="balance_effect")

@@ -195,7 +195,8 @@ def test_page_widgets_by_key(balance_studies, monkeypatch: pytest.MonkeyPatch) -
 def test_page_shows_the_effects_each_study_stored(balance_studies,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The paired effects are the study's own: its cash named by its unit, a kassa only where
-    the settlement keeps one (greek-prefa.md 8; sim/balance.py money_effects)."""
+    the settlement keeps one (greek-prefa.md 8; sim/balance.py money_effects); the caption says
+    the money counts the kassa only there."""
     path, (greek, _, swabian) = balance_studies
     at = page(path, monkeypatch)
     for study, cash, kept in ((greek, "Declarer chips", ["Declarer kassa"]),
@@ -207,6 +208,8 @@ def test_page_shows_the_effects_each_study_stored(balance_studies,
         assert list(metrics(at)) == ["Declarer money", cash, *kept, "Contract changed",
                                      "Money changed"]
         assert sorted(at.selectbox(key="balance_effect").options) == sorted(stored)
+        captions = " ".join(c.value for c in at.caption)
+        assert ("(its kassa valued in chips)" in captions) == bool(kept)
 
 
 def test_page_empty_state_names_the_command(empty_path: Path,
@@ -226,3 +229,36 @@ def test_page_is_in_the_navigation() -> None:
 
 def test_the_balance_tables_are_the_simulators() -> None:  # sim/tables.py
     assert (BALANCE_RUNS, BALANCE_METRICS) == ("balance_runs", "balance_metrics")
+
+
+def test_contract_keys_follow_the_study_variants_ladder(tmp_path: Path) -> None:
+    """Bridge contracts by level, then C < D < H < S < NT (bridge.md 2.1); the Greek ladder
+    S < C < D < H < NT (greek-prefa.md 4.1) would put spades first."""
+    from datetime import UTC, datetime
+
+    import duckdb
+
+    from model.tables import insert
+    from sim.tables import METRICS, RUNS
+
+    path = tmp_path / "study.duckdb"
+    keys = ["1NT", "1S", "2C", "1C", "1H", "1D"]
+    with duckdb.connect(str(path)) as con:
+        for table in (RUNS, METRICS):
+            con.execute(table.ddl)
+        insert(con, RUNS.name, pl.DataFrame([{
+            "run_id": "r", "variant": "bridge-duplicate", "variant_b": "bridge-duplicate",
+            "rules_a": "{}", "rules_b": "{}", "games": 1, "deals_per_game": 6, "seed": 1,
+            "play": "bots", "deals": 6,
+            "created_at": datetime(2026, 1, 1, tzinfo=UTC)}], schema=RUNS.schema))
+        insert(con, METRICS.name, pl.DataFrame(
+            [{"run_id": "r", "metric": "declarer_success", "key": k, "arm": arm, "n": 1,
+              "estimate": 0.5, "lo": 0.0, "hi": 1.0} for k in keys for arm in ("a", "b")],
+            schema=METRICS.schema))
+    with read_only(path) as con:
+        assert q.balance_arms(con, "r", "declarer_success")["key"].to_list() == [
+            "1C", "1D", "1H", "1S", "1NT", "2C"]
+        long = q.balance_metrics(con, "r", "declarer_success")
+        assert long.filter(pl.col("arm") == "a")["key"].to_list() == [
+            "1C", "1D", "1H", "1S", "1NT", "2C"]
+
