@@ -10,9 +10,11 @@ the opening leader, ``-`` where the play stopped, 3.6), Score, Room and a ``Matc
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from model.bridge.records import BridgeDeal, BridgeGame
 from model.bridge.seats import SEATS, left_of
+from model.bridge.variant import VARIANTS
 from model.cards import RANK_LETTERS, SUIT_LETTERS
 from model.tricks import card_index
 
@@ -96,3 +98,20 @@ def _play(deal: BridgeDeal, seat: dict[str, int]) -> list[str]:
 def dumps(records: Iterable[tuple[BridgeGame, BridgeDeal]]) -> str:
     """A PBN file of the deals, one game each, separated by empty lines."""
     return "% PBN 2.1\n% EXPORT\n" + "\n".join(dump_deal(g, d) for g, d in records)
+
+
+def export_games(conn: Any, game_ids: list[str] | None = None) -> str:
+    """The stored bridge games (``games`` and ``deals`` tables) as one PBN text, game by game,
+    deals in order (:func:`dumps`); ``game_ids`` limits the export."""
+    sql = "SELECT game_id, record::VARCHAR FROM games WHERE list_contains(?, variant)"
+    params: list[Any] = [[v.name for v in VARIANTS]]
+    if game_ids is not None:
+        sql += " AND list_contains(?, game_id)"
+        params.append(game_ids)
+    records: list[tuple[BridgeGame, BridgeDeal]] = []
+    for gid, rec in conn.execute(sql + " ORDER BY game_id", params).fetchall():
+        game = BridgeGame.model_validate_json(rec)
+        deals = conn.execute("SELECT record::VARCHAR FROM deals WHERE game_id = ? "
+                             "ORDER BY deal_no", [gid]).fetchall()
+        records += [(game, BridgeDeal.model_validate_json(d[0])) for d in deals]
+    return dumps(records)

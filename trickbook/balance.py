@@ -9,6 +9,7 @@ import polars as pl
 
 from sim import SimulationError
 from sim.balance import Study, store_study, study, sweep
+from sim.drivers import PREFERENCE
 from sim.run import read_rules
 
 
@@ -19,7 +20,7 @@ def _opt(flag: str, text: str) -> Any:
 
 
 def balance_command(
-    variant: Annotated[str, _opt("--variant", "Variant of arm a (greek-prefa, swabian).")],
+    variant: Annotated[str, _opt("--variant", f"Variant of arm a ({', '.join(PREFERENCE)}).")],
     rules_a: Annotated[Path | None, _opt("--rules-a", "JSON house rules of arm a.")] = None,
     rules_b: Annotated[Path | None, _opt("--rules-b", "JSON house rules of arm b.")] = None,
     variant_b: Annotated[

@@ -442,26 +442,6 @@ def exported_by(format: ExportFormat) -> list[str]:
     return [v.name for v in REGISTERED if v.export_format == format.value]
 
 
-def pbn_text(conn: duckdb.DuckDBPyConnection, game_ids: list[str] | None = None) -> str:
-    """The stored bridge games (``ingest/pbn_write.py``) as one PBN file; ``game_ids`` limits
-    the export."""
-    from ingest.pbn_write import dumps
-    from model.bridge.records import BridgeDeal, BridgeGame
-
-    sql = "SELECT game_id, record::VARCHAR FROM games WHERE list_contains(?, variant)"
-    params: list[Any] = [exported_by(ExportFormat.pbn)]
-    if game_ids is not None:
-        sql += " AND list_contains(?, game_id)"
-        params.append(game_ids)
-    records: list[tuple[BridgeGame, BridgeDeal]] = []
-    for gid, rec in conn.execute(sql + " ORDER BY game_id", params).fetchall():
-        game = BridgeGame.model_validate_json(rec)
-        deals = conn.execute("SELECT record::VARCHAR FROM deals WHERE game_id = ? "
-                             "ORDER BY deal_no", [gid]).fetchall()
-        records += [(game, BridgeDeal.model_validate_json(d[0])) for d in deals]
-    return dumps(records)
-
-
 def _ppn_games(conn: duckdb.DuckDBPyConnection) -> tuple[list[str], list[str]]:
     """Games PPN writes whose every deal has its cards (PPN can write them), and the others."""
     rows = conn.execute(
@@ -481,7 +461,7 @@ def export(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Write stored games as PPN (Balkan games) or PBN (bridge games)."""
-    from ingest.ppn import export_games
+    from ingest import pbn_write, ppn
     from ingest.ppn_codec import PpnError
 
     if not db.exists():
@@ -503,7 +483,8 @@ def export(
             ids, without_cards = _ppn_games(conn)
             for gid in without_cards:
                 err.print(f"skipped {gid}: PPN needs the cards of every deal", markup=False)
-        text = pbn_text(conn, ids) if format is ExportFormat.pbn else export_games(conn, ids)
+        writer = pbn_write if format is ExportFormat.pbn else ppn
+        text = writer.export_games(conn, ids)
     except PpnError as exc:
         err.print(f"cannot write PPN: {exc}", markup=False)
         raise typer.Exit(1) from exc

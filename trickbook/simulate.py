@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from sim import SimulationError
-from sim.drivers import PLAYS
+from sim.drivers import PLAYS, SIMULATED
 from sim.run import Plan, read_rules, simulate
 
 
@@ -19,10 +19,7 @@ def _opt(flag: str, text: str) -> Any:
 
 def simulate_command(
     variant: Annotated[str, _opt(
-        "--variant",
-        "Variant to simulate (greek-prefa, swabian, balkan, russian, bridge-rubber, "
-        "bridge-duplicate).",
-    )],
+        "--variant", f"Variant to simulate ({', '.join(SIMULATED)}).")],
     games: Annotated[int, _opt("--games", "Number of games.")] = 100,
     deals_per_game: Annotated[int, _opt("--deals-per-game", "Deals in each game.")] = 20,
     rules: Annotated[Path | None, _opt("--rules", "JSON file with the house rules.")] = None,
@@ -32,7 +29,7 @@ def simulate_command(
     ),
     players: Annotated[int | None, _opt(
         "--players", "Players at the table, where the variant's simulator offers a choice "
-        "(russian: 3 or 4, the dealer sitting out).")] = None,
+        "(e.g. 3 or 4 in a Russian game, the dealer sitting out).")] = None,
     out: Annotated[Path | None, _opt("--out", "Write canonical JSONL here.")] = None,
     db: Annotated[Path | None, _opt("--db", "Write into this DuckDB database.")] = None,
     scheduler: Annotated[str | None, _opt("--scheduler", "Dask scheduler address.")] = None,
