@@ -55,6 +55,21 @@ def reader_for(path: Path) -> Reader | None:
     return None
 
 
+SHEET_SUFFIXES = (".csv", ".tsv")
+"""Files a reader takes by their first line, not by their name (score sheets, travellers): one
+found in a folder that no reader claims is reported, not passed over (:func:`no_reader`)."""
+
+
+def no_reader(path: Path) -> str:
+    """Why no reader takes ``path`` (a file :func:`reader_for` found no reader for), in the
+    words of the report's ``skipped (...)``: for a table, what its first line lacks."""
+    if path.suffix.lower() not in SHEET_SUFFIXES:
+        return "no reader"
+    return (f"no reader: not a score sheet ('#' lines, a `dealer` column or {path.stem}"
+            f"{SIDECAR_SUFFIX} beside it) nor a traveller (columns board, ns_pair, ew_pair, "
+            "contract)")
+
+
 def is_file(path: Path) -> bool:
     """``path.is_file()``, False where that cannot be told (a folder on its way that may not
     be searched raises ``PermissionError``): the file is then reported unreadable."""

@@ -30,7 +30,16 @@ from pydantic import BaseModel
 
 from ingest import columnar, sheets, store
 from ingest.csv_sheet import sidecar_of
-from ingest.formats import expand, hidden, is_dir, is_file, reader_for, unreadable
+from ingest.formats import (
+    SHEET_SUFFIXES,
+    expand,
+    hidden,
+    is_dir,
+    is_file,
+    no_reader,
+    reader_for,
+    unreadable,
+)
 from ingest.jsonl import JsonlReader, parse_line
 from ingest.lines import Item, Run, holding
 from ingest.records import Records
@@ -884,7 +893,7 @@ def precheck(conn: duckdb.DuckDBPyConnection, path: Path, sha256: str | None = N
         return report, None
     reader = reader_for(path) if is_file(path) else None
     if reader is None:
-        report.skipped = unreadable(path) or "no reader"
+        report.skipped = unreadable(path) or no_reader(path)
         return report, None
     report.reader = reader.name
     report.sha256 = sha256 if sha256 is not None else file_sha256(path)
@@ -919,10 +928,11 @@ def one_by_one(files: list[Path], conn: duckdb.DuckDBPyConnection,
 
 def files_to_read(paths: Iterable[str | Path]) -> list[Path]:
     """The files of ``paths`` (files, folders, globs) in the order they are read: a named file
-    even without a reader (it is reported), a file in a folder only with one or when it
-    cannot be read (it is reported)."""
+    even without a reader (it is reported), a file in a folder only with one, when it cannot
+    be read, or when it is a table (``.csv``, ``.tsv``) no reader takes (each reported)."""
     return [p for p, explicit in expand(paths)
-            if explicit or reader_for(p) is not None or unreadable(p) is not None]
+            if explicit or p.suffix.lower() in SHEET_SUFFIXES or reader_for(p) is not None
+            or unreadable(p) is not None]
 
 
 def ingest_paths(

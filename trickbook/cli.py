@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from trickbook.players import app as players_app
 
@@ -124,7 +125,7 @@ class _StopFlag:
 
 def _print_report(r: FileReport, replace: bool = False) -> None:
     if r.skipped:
-        out.print(f"{r.source}: skipped ({r.skipped})")
+        out.print(f"{r.source}: skipped ({r.skipped})", markup=False)
         return
     if r.failed:
         err.print(f"{r.source}: not stored: {r.failed}", markup=False)
@@ -136,7 +137,7 @@ def _print_report(r: FileReport, replace: bool = False) -> None:
         replaced += (f", {r.dropped} deals of the earlier version not in this one "
                      + ("removed" if replace else "kept as conflicts"))
     out.print(f"{r.source}: {r.records} read, {r.stored} stored{replaced}, {r.duplicates} "
-              f"duplicates, {r.quarantined} quarantined")
+              f"duplicates, {r.quarantined} quarantined", markup=False)
     for issue in r.issues[:5]:
         out.print(f"  {issue.line}: {issue.code}: {issue.message}", markup=False)
     if r.quarantined > 5:
@@ -187,7 +188,7 @@ def ingest(
 
     def tick(p: IngestProgress) -> None:
         bar.update(task, total=p.total_bytes, completed=p.done_bytes,
-                   description=f"{p.file_no}/{p.files} {Path(p.source).name}",
+                   description=f"{p.file_no}/{p.files} {escape(Path(p.source).name)}",
                    n=f"{p.records:,} records")
 
     said = {"waiting": False}
@@ -308,7 +309,8 @@ def score(db: DbOption = DEFAULT_DB) -> None:
     out.print(f"{result.games} games settled: {result.settlements} settlement rows, "
               f"{result.transfers} transfers, {result.standings} standings")
     for name in result.unsettled_variants:
-        err.print(f"no settlement registered for variant {name!r}: its games are not scored")
+        err.print(f"no settlement registered for variant {name!r}: its games are not scored",
+                  markup=False)
 
 
 @app.command()
@@ -366,7 +368,7 @@ def report(
     """Print stored standings or the quarantined records."""
     from rich.table import Table
     if not db.exists():
-        err.print(f"no database at {db} (run `trickbook ingest` first)")
+        err.print(f"no database at {db} (run `trickbook ingest` first)", markup=False)
         raise typer.Exit(2)
     conn = _read_only(db)
     try:
@@ -465,7 +467,7 @@ def export(
     from ingest.ppn_codec import PpnError
 
     if not db.exists():
-        err.print(f"no database at {db} (run `trickbook ingest` first)")
+        err.print(f"no database at {db} (run `trickbook ingest` first)", markup=False)
         raise typer.Exit(2)
     conn = _read_only(db)
     ids = list(game) if game else None
@@ -491,7 +493,8 @@ def export(
     finally:
         conn.close()
     if not text.strip() or (format is ExportFormat.pbn and not found):
-        err.print(f"no {format.value} games to export (variant {', '.join(variants_of)})")
+        err.print(f"no {format.value} games to export (variant {', '.join(variants_of)})",
+                  markup=False)
     if out_file is None:
         sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
     else:
@@ -516,7 +519,7 @@ def analyse(
     from sim.analysis import analyse_open_hand
 
     if not db.exists():
-        err.print(f"no database at {db} (run `trickbook ingest` first)")
+        err.print(f"no database at {db} (run `trickbook ingest` first)", markup=False)
         raise typer.Exit(2)
     conn = _writable(db)
     failed = False

@@ -37,6 +37,39 @@ def test_ingest_prints_counts_per_file(tmp_path: Path, fake_registry: FakeSettle
     assert again.exit_code == 0 and "skipped (unchanged)" in again.stdout
 
 
+def test_a_table_no_reader_takes_is_reported_from_a_folder(tmp_path: Path) -> None:
+    """A ``.csv`` in a folder whose first line is neither a score sheet's nor a traveller's is
+    named with why (docs/ingest.md: nothing vanishes); a file of another kind there is not
+    ours and is passed over; the good file beside it is stored."""
+    folder = tmp_path / "week"
+    folder.mkdir()
+    (folder / "week12.csv").write_text("garbage;header\n1;2\n", encoding="utf-8")
+    (folder / "notes.md").write_text("not a record\n", encoding="utf-8")
+    (folder / "league.jsonl").write_bytes((SAMPLES / "league.jsonl").read_bytes())
+    result = runner.invoke(app, ["ingest", str(folder), "--db", str(tmp_path / "x.duckdb")])
+    assert result.exit_code == 0, result.output
+    assert (f"{folder / 'week12.csv'}: skipped (no reader: not a score sheet" in result.stdout
+            and "nor a traveller (columns board, ns_pair, ew_pair, contract)" in result.stdout)
+    assert "notes.md" not in result.stdout
+    assert "league.jsonl: 36 read, 36 stored" in result.stdout
+
+
+def test_file_names_are_printed_as_they_are(tmp_path: Path) -> None:
+    """Brackets in a path are text, not console markup: ``w[/b]x.jsonl`` (the file ``b]x.jsonl``
+    in the folder ``w[``) was an error after its file was stored."""
+    folder = tmp_path / "w["
+    folder.mkdir()
+    odd = folder / "b]x.jsonl"
+    odd.write_bytes((SAMPLES / "league.jsonl").read_bytes())
+    bold = tmp_path / "[bold]q.jsonl"
+    bold.write_text('{"record":"game"}\n', encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(odd), str(bold), "--db",
+                                 str(tmp_path / "x.duckdb")])
+    assert result.exit_code == 0, result.output
+    assert f"{tmp_path}/w[/b]x.jsonl: 36 read, 36 stored" in result.stdout
+    assert f"{bold}: 1 read, 0 stored, 0 duplicates, 1 quarantined" in result.stdout
+
+
 def test_strict_exits_non_zero_naming_file_and_line(tmp_path: Path,
                                                     fake_registry: FakeSettlement) -> None:
     db = tmp_path / "x.duckdb"
