@@ -4,8 +4,8 @@ encoding: cp1253``) or detected, else the file is refused with the reason (docs/
 "Encodings").
 
 Detection of a code page is a guess, so it is made only among the few a club's spreadsheet
-writes (Windows Western, Greek, Cyrillic and Central European) and only when the text it gives
-reads as words of one script; a user who knows better declares it.
+writes (Windows Western, Greek, Cyrillic and Central European, and KOI8-R) and only when the text
+it gives reads as words of one script, cased as words are; a user who knows better declares it.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from pathlib import Path
 
 HEAD = 1 << 16
 """Bytes an encoding is sniffed from."""
-CODE_PAGES = ("cp1252", "cp1253", "cp1251", "cp1250")
-"""Single-byte code pages tried when a file is neither UTF-8 nor UTF-16, in this order."""
+CODE_PAGES = ("cp1252", "cp1253", "cp1251", "cp1250", "koi8_r")
+"""Single-byte code pages tried when a file is neither UTF-8 nor UTF-16, in this order (the
+first of those that read it best)."""
 _DECLARED = re.compile(rb"^\s*#\s*(?:encoding|charset|coding)\s*[:=]\s*([A-Za-z0-9_.-]+)",
                        re.IGNORECASE | re.MULTILINE)
 _WORD = re.compile(r"[^\W\d_]+")
@@ -46,9 +47,11 @@ def _script(ch: str) -> str:
 def plausible(text: str) -> int:
     """How much ``text`` reads as words: letters of words that keep to one script, where a
     Latin word is mostly ASCII (an accent here and there), a Greek or Cyrillic word has no ASCII
-    letter, and a Greek word has its final sigma only at its end and at most one accent. Text
-    decoded with the wrong code page scores lower: its words mix scripts, are Latin words of
-    accented letters only, or hold symbols (``£``, ``³``, ``¹``) between letters."""
+    letter and is cased as a word is (:func:`cased`), and a Greek word has its final sigma only
+    at its end and at most one accent. Text decoded with the wrong code page scores lower: its
+    words mix scripts, are Latin words of accented letters only, hold symbols (``£``, ``³``,
+    ``¹``) between letters, or change case inside (KOI8-R read as cp1251 turns ``Иван`` into
+    ``иВАН``, read as cp1253 into ``ιΧΑΞ``)."""
     score = -3 * len(_SYMBOL_IN_WORD.findall(text))
     for word in _WORD.findall(text):
         high = [c for c in word if ord(c) > 127]
@@ -59,12 +62,24 @@ def plausible(text: str) -> int:
             score -= len(word)
         elif scripts == {"LATIN"}:
             score += len(word) if 2 * len(high) <= len(word) else -len(word)
-        elif len(high) != len(word) or (scripts == {"GREEK"} and ("ς" in word[:-1] or sum(
-                "TONOS" in unicodedata.name(c, "") for c in word) > 1)):
+        elif len(high) != len(word) or not cased(word) or (scripts == {"GREEK"} and (
+                "ς" in word[:-1] or not _RARE_GREEK.isdisjoint(word)
+                or sum("TONOS" in unicodedata.name(c, "") for c in word) > 1)):
             score -= len(word)
         else:
             score += len(word)
     return score
+
+
+_RARE_GREEK = frozenset("ΐΰ")
+"""Greek letters with both diaeresis and accent: rare in Greek words, but what cp1253 makes of
+the commonest Cyrillic letter (``а``, ``А``): Cyrillic read as Greek holds them."""
+
+
+def cased(word: str) -> bool:
+    """Whether ``word`` is cased as words are written: all small, all capitals, or a capital
+    and then small letters."""
+    return word.islower() or word.isupper() or (word[:1].isupper() and word[1:].islower())
 
 
 _SYMBOL_IN_WORD = re.compile(r"(?<=[^\W\d_])[^\w\s\x00-\x7f]|[^\w\s\x00-\x7f](?=[^\W\d_])")

@@ -620,11 +620,30 @@ def test_endplay_pbn_fixtures_95_percent_stored(tmp_path: Path) -> None:
     ("Café Müller, Jürgen Groß, Noël, François", "cp1252"),
     ("Иван Петров, Москва, Сергей", "cp1251"),
     ("Łódź, Žižkov, Dvořák, Kraków, Gdańsk", "cp1250"),
+    ("Москва", "cp1251"),  # read as cp1253 its а is ΰ, rare in Greek
+    ("ЦСКА, Київ", "cp1251"),
+    ("Иван Петров, Москва, Сергей", "koi8_r"),
+    ("Ольга, Павел, невский клуб", "koi8_r"),
 ])
 def test_single_byte_code_page_detected(text: str, encoding: str) -> None:
     from ingest.text import sniff
 
     assert sniff(f"event,north\n{text},x\n".encode(encoding), whole=True) == encoding
+
+
+def test_koi8_r_sheet_reads_its_cyrillic_names(tmp_path: Path) -> None:
+    """A Russian score sheet saved as KOI8-R: its names are Cyrillic, as written (read as
+    cp1253 they were Greek letters, as cp1251 Cyrillic with the case turned: ``иВАН``)."""
+    src = (SAMPLES / "russian" / "club-sheet-2026-12-03.csv").read_text(encoding="utf-8")
+    for latin, cyrillic in (("Ivan", "Иван"), ("Olga", "Ольга"), ("Pavel", "Павел")):
+        src = src.replace(latin, cyrillic)
+    p = tmp_path / "sheet.csv"
+    p.write_bytes(src.encode("koi8_r"))
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.stored == r.records > 0 and r.quarantined == 0
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as con:
+        assert con.execute("SELECT players FROM games").fetchall() == [
+            (["Иван", "Ольга", "Павел"],)]
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-8-sig", "cp1253"])
