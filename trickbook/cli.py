@@ -367,6 +367,8 @@ def report(
 ) -> None:
     """Print stored standings or the quarantined records."""
     from rich.table import Table
+    from rich.text import Text
+
     if not db.exists():
         err.print(f"no database at {db} (run `trickbook ingest` first)", markup=False)
         raise typer.Exit(2)
@@ -386,8 +388,8 @@ def report(
         w.writerows([safe_cell(v) for v in r] for r in rows)
     else:
         table = Table(*columns, title=f"{what.value} ({len(rows)} rows)")
-        for r in rows:
-            table.add_row(*("" if v is None else str(v) for v in r))
+        for r in rows:  # cells are the records' text, never console markup
+            table.add_row(*(Text("" if v is None else str(v)) for v in r))
         out.print(table)
 
 

@@ -96,6 +96,24 @@ def test_reports_in_three_formats(tmp_path: Path, fake_registry: FakeSettlement)
     assert shown.exit_code == 0 and "standings (3 rows)" in shown.stdout
 
 
+def test_report_tables_show_text_that_looks_like_console_markup(tmp_path: Path) -> None:
+    """A quarantined line and a player's name are shown as written: ``[/x]`` in a record
+    ended the table report in a MarkupError."""
+    source = tmp_path / "odd.jsonl"
+    source.write_text(
+        '{"record":"deal","game_id":"[/x]","deal_no":1}\n'
+        '{"record":"game","game_id":"g","variant":"greek-prefa",'
+        '"players":["[bold]Anna[/bold]","B[/i]","C"],"rules":{}}\n', encoding="utf-8")
+    db = tmp_path / "x.duckdb"
+    assert runner.invoke(app, ["ingest", str(source), "--db", str(db)]).exit_code == 0
+    quarantine = runner.invoke(app, ["report", "quarantine", "--db", str(db)])
+    assert quarantine.exit_code == 0, quarantine.output
+    assert "[/x]" in quarantine.stdout
+    standings = runner.invoke(app, ["report", "standings", "--db", str(db)])
+    assert standings.exit_code == 0, standings.output
+    assert "[bold]Anna[/bold]" in standings.stdout and "B[/i]" in standings.stdout
+
+
 def test_report_without_database_fails_cleanly(tmp_path: Path) -> None:
     result = runner.invoke(app, ["report", "standings", "--db", str(tmp_path / "none.duckdb")])
     assert result.exit_code == 2 and "no database" in result.stderr
