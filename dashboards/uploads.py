@@ -4,8 +4,9 @@ It writes through the one ingest entry point, as the Entry page does (docs/dashb
 "Dependency direction"); the other pages read the stable tables only. Uploads are data from
 outside: the name is reduced to a safe file name prefixed with the content's hash (so no upload
 overwrites another), the size is bounded (``TRICKBOOK_UPLOAD_MAX_MB``, default 20 MB),
-and a file that is not text (a NUL byte or invalid UTF-8 in its first 64 KiB) is refused before
-ingest sees it. A refused file changes nothing in the database.
+and a file that is not text (no encoding ingest reads takes its first 64 KiB, ``ingest/text.py``,
+or NUL bytes outside UTF-16) is refused before ingest sees it. A refused file changes nothing in
+the database.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import duckdb
 from dashboards.db import is_lock_error, release, retry_time
 from dashboards.text import without_paths
 from ingest.pipeline import ingest_paths
+from ingest.text import HEAD, EncodingError, sniff
 from scoring.store import score_pending
 
 T = TypeVar("T")
@@ -33,7 +35,6 @@ UPLOAD_MAX_ENV = "TRICKBOOK_UPLOAD_MAX_MB"
 WRITE_TOKEN_ENV = "TRICKBOOK_WRITE_TOKEN"
 """The club's write token: when set, pages that write (Upload) ask for it; viewing stays open."""
 DEFAULT_UPLOAD_MAX_MB = 20
-_SNIFF = 64 * 1024
 
 
 def write_token_set() -> bool:
@@ -116,16 +117,23 @@ def refuse_reason(name: str, data: bytes, limit_mb: int | None = None) -> str | 
                 f"{limit // (1024 * 1024)} MB: ingest it with `trickbook ingest` instead")
     if not data.strip():
         return f"{name!r} is empty"
-    head = data[:_SNIFF]
-    if b"\x00" in head:
+    head = data[:HEAD]
+    try:  # the encodings every reader takes (UTF-8, UTF-16, a code page a sheet is saved in)
+        encoding = sniff(head, whole=len(data) <= len(head))
+    except EncodingError as exc:
+        return f"{name!r} is not text ingest reads: {exc}; nothing was stored"
+    if b"\x00" in head and not encoding.startswith("utf-16"):
         return f"{name!r} is not a text file (it contains NUL bytes): nothing was stored"
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        if exc.start < len(head) - 4:  # not just a character cut at the sniff boundary
-            return (f"{name!r} is not UTF-8 text (byte {exc.start} cannot be read): "
-                    "nothing was stored")
     return None
+
+
+def as_uploaded(message: str, saved_as: str | None, name: str) -> str:
+    """``message`` with the stored file's name (its hash, then its safe name) as the user
+    uploaded it: ``f256...-week12.game.json`` is ``week12.game.json``."""
+    if not saved_as:
+        return message
+    stored, given = Path(saved_as), Path(safe_name(name))
+    return message.replace(stored.name, given.name).replace(stored.stem, given.stem)
 
 
 def save(folder: Path, name: str, data: bytes) -> Path:
@@ -205,7 +213,7 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
                 replaced=int(report.replaced), dropped=int(report.dropped),
                 conflicts=tuple(without_paths(i.message, folder, db_path.parent)
                                 for i in report.issues if str(i.code) in CONFLICTS)[:SHOWN],
-                message=without_paths("; ".join(n for n in notes if n), folder,
-                                      db_path.parent),
+                message=as_uploaded(without_paths("; ".join(n for n in notes if n), folder,
+                                                  db_path.parent), res.saved_as, name),
             )
     return list(results.values())

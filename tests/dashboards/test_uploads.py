@@ -6,6 +6,7 @@ import json
 import threading
 from pathlib import Path
 
+import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -27,7 +28,7 @@ def test_safe_name() -> None:
 def test_refuse_reasons() -> None:
     assert refuse_reason("big.jsonl", b"x" * (2 * 1024 * 1024 + 1), limit_mb=2) is not None
     assert "NUL" in (refuse_reason("bin", b"\x00\x01\x02garbage") or "")
-    assert "UTF-8" in (refuse_reason("latin", b"\xff\xfe\xfa" + b"a" * 100) or "")
+    assert "UTF-8" in (refuse_reason("binary", b"\x01\x02\xff\xfa" + b"a" * 100) or "")
     assert "empty" in (refuse_reason("e.jsonl", b"  \n") or "")
     assert refuse_reason("ok.jsonl", b'{"record": "game"}\n') is None
 
@@ -72,6 +73,31 @@ def test_valid_upload_is_stored(fixture_copy: Path, tmp_path: Path) -> None:
     assert results[0].records == 2, results[0]
     assert results[0].stored == 2, results[0]
     assert table_counts(fixture_copy)["deals"] == 10
+
+
+@pytest.mark.parametrize("encoding", ["cp1253", "utf-16"])
+def test_a_sheet_saved_in_another_encoding_is_read_as_the_command_reads_it(
+        tmp_path: Path, encoding: str) -> None:
+    """A Greek club's sheet saved by a spreadsheet in its Windows code page (cp1253) or as
+    UTF-16 is read, as ``trickbook ingest`` reads it (docs/ingest.md, "Encodings"); the page
+    refused every file that was not UTF-8."""
+    sheet = Path(__file__).resolve().parents[2] / "data" / "samples" / "club-sheet-2026-11-22.csv"
+    text = sheet.read_text(encoding="utf-8").replace("Anna", "Άννα")
+    (r,) = ingest_uploads([("Σάββατο.csv", text.encode(encoding))], tmp_path / "t.duckdb",
+                          tmp_path / "up")
+    assert r.saved_as is not None and r.stored == r.records > 0 and not r.message
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as con:
+        assert con.execute("SELECT players FROM games").fetchall() == [
+            (["Άννα", "Boris", "Chris"],)]
+
+
+def test_messages_name_the_file_as_uploaded(tmp_path: Path) -> None:
+    """What ingest says of a file names it as the user uploaded it, not as it is kept (its
+    content's hash, then its name)."""
+    (r,) = ingest_uploads([("week12.csv", b"garbage;header\n1;2\n")], tmp_path / "t.duckdb",
+                          tmp_path / "up")
+    assert r.saved_as is not None and "week12.game.json" in r.message
+    assert Path(r.saved_as).stem not in r.message
 
 
 def test_uploads_with_non_ascii_names_do_not_collide(tmp_path: Path) -> None:
@@ -159,8 +185,6 @@ def upload(at: AppTest, name: str, data: bytes, replace: bool) -> None:
 
 
 def tricks_of_deal_2(db: Path) -> list[tuple[object, ...]]:
-    import duckdb
-
     conn = duckdb.connect(str(db), read_only=True)
     try:
         return conn.execute("SELECT record->>'$.tricks.Boris', (SELECT count(*) FROM deals d "
