@@ -13,6 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, Protocol
 
+from pydantic import ValidationError
+
+from ingest.validate import explain
 from model.balkan.variant import VARIANT as BALKAN
 from model.base import DealBase, GameBase
 from model.bridge.variant import DUPLICATE as BRIDGE_DUPLICATE
@@ -105,7 +108,8 @@ def simulator(
     try:
         house = v.rules(rules)
     except (ValueError, KeyError) as exc:  # a bad flag value, an unknown preset
-        raise SimulationError(f"bad {v.name} rules {dict(rules or {})!r}: {exc}") from exc
+        why = explain(exc) if isinstance(exc, ValidationError) else str(exc)
+        raise SimulationError(f"bad {v.name} rules {dict(rules or {})!r}: {why}") from exc
     try:
         return SIMULATORS[v.name](house, play, **dict(options or {}))
     except (TypeError, ValueError, KeyError) as exc:  # an option it has not, a bad value

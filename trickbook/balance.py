@@ -13,10 +13,10 @@ from sim.drivers import PREFERENCE
 from sim.run import read_rules
 
 
-def _opt(flag: str, text: str) -> Any:
+def _opt(flag: str, text: str, **limits: Any) -> Any:
     import typer
 
-    return typer.Option(flag, help=text)
+    return typer.Option(flag, help=text, **limits)
 
 
 def balance_command(
@@ -26,8 +26,8 @@ def balance_command(
     variant_b: Annotated[
         str | None, _opt("--variant-b", "Variant of arm b (default: the same).")
     ] = None,
-    games: Annotated[int, _opt("--games", "Games in each arm.")] = 1000,
-    deals_per_game: Annotated[int, _opt("--deals-per-game", "Deals in each game.")] = 10,
+    games: Annotated[int, _opt("--games", "Games in each arm.", min=1)] = 1000,
+    deals_per_game: Annotated[int, _opt("--deals-per-game", "Deals in each game.", min=1)] = 10,
     seed: Annotated[int, _opt("--seed", "Seed: both arms play the same deals.")] = 0,
     play: Annotated[str, _opt("--play", "Card play: heuristic or dd.")] = "heuristic",
     db: Annotated[Path, _opt("--db", "The DuckDB database.")] = Path("data/trickbook.duckdb"),

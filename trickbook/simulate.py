@@ -7,21 +7,21 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from sim import SimulationError
-from sim.drivers import PLAYS, SIMULATED
+from sim.drivers import PLAYS, SIMULATED, simulator
 from sim.run import Plan, read_rules, simulate
 
 
-def _opt(flag: str, text: str) -> Any:
+def _opt(flag: str, text: str, **limits: Any) -> Any:
     import typer
 
-    return typer.Option(flag, help=text)
+    return typer.Option(flag, help=text, **limits)
 
 
 def simulate_command(
     variant: Annotated[str, _opt(
         "--variant", f"Variant to simulate ({', '.join(SIMULATED)}).")],
-    games: Annotated[int, _opt("--games", "Number of games.")] = 100,
-    deals_per_game: Annotated[int, _opt("--deals-per-game", "Deals in each game.")] = 20,
+    games: Annotated[int, _opt("--games", "Number of games.", min=1)] = 100,
+    deals_per_game: Annotated[int, _opt("--deals-per-game", "Deals in each game.", min=1)] = 20,
     rules: Annotated[Path | None, _opt("--rules", "JSON file with the house rules.")] = None,
     seed: Annotated[int, _opt("--seed", "Seed of the run: the same seed, the same records.")] = 0,
     play: Annotated[str, _opt("--play", "Card play: heuristic or dd (open-hand solver).")] = (
@@ -51,6 +51,7 @@ def simulate_command(
         plan = Plan(variant, games, deals_per_game, seed, read_rules(rules), play, options)
         if play not in PLAYS:
             raise SimulationError(f"--play must be one of {', '.join(PLAYS)}, got {play!r}")
+        simulator(variant, plan.rules, play, options)  # its variant, rules and options, first
         total = games * deals_per_game
         with Progress(
             TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),

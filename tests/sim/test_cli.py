@@ -68,6 +68,29 @@ def test_bad_rules_are_refused() -> None:
         simulator("greek-prefa", {"four_aces": "always"})
 
 
+def test_a_bad_rules_file_is_named_field_by_field_before_any_deal(tmp_path: Path) -> None:
+    """greek-prefa.md 14: a kassa of -5 is refused as ingest words a bad field (the field, the
+    rule, the value), before the run starts, without pydantic's own text and links."""
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps({"initial_kassa": -5}))
+    result = CliRunner().invoke(app, ["simulate", "--variant", "greek-prefa", "--games", "1",
+                                      "--rules", str(rules), "--out", str(tmp_path / "x.jsonl")])
+    assert result.exit_code == 2
+    said = " ".join(result.output.split())
+    assert "initial_kassa: Input should be greater than 0 (got -5)" in said
+    assert "pydantic.dev" not in said and "simulating" not in said
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+@pytest.mark.parametrize("args", [["--games", "0"], ["--deals-per-game", "-3"]])
+def test_a_run_of_no_deals_is_refused(tmp_path: Path, args: list[str]) -> None:
+    for command in ("simulate", "balance"):
+        where = ["--out", str(tmp_path / "x.jsonl")] if command == "simulate" else [
+            "--db", str(tmp_path / "x.duckdb")]
+        result = CliRunner().invoke(app, [command, "--variant", "greek-prefa", *args, *where])
+        assert result.exit_code == 2 and f"'{args[0]}'" in result.output
+
+
 def test_simulate_bridge_writes_jsonl(tmp_path: Path) -> None:
     # bridge.md 6: a duplicate session, board n dealt by its dealer with its vulnerability
     out = tmp_path / "bridge.jsonl"
