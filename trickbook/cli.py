@@ -244,6 +244,14 @@ def _size(path: Path) -> int:
         return 0
 
 
+def _must_exist(db: Path) -> None:
+    """Exit 2 naming ``db`` when there is no database there: a command that reads or rescores
+    stored games does not make an empty one where a mistyped path points."""
+    if not db.exists():
+        err.print(f"no database at {db} (run `trickbook ingest` first)", markup=False)
+        raise typer.Exit(2)
+
+
 def _read_only(db: Path) -> duckdb.DuckDBPyConnection:
     """The database opened read-only; exit 2 with a message when it cannot be."""
     from ingest.store import DatabaseError, connect
@@ -290,6 +298,7 @@ def score(db: DbOption = DEFAULT_DB) -> None:
     from model.tables import PENDING
     from scoring.store import rescore
 
+    _must_exist(db)
     conn = _writable(db)
     try:
         conn.execute("BEGIN")
@@ -369,9 +378,7 @@ def report(
     from rich.table import Table
     from rich.text import Text
 
-    if not db.exists():
-        err.print(f"no database at {db} (run `trickbook ingest` first)", markup=False)
-        raise typer.Exit(2)
+    _must_exist(db)
     conn = _read_only(db)
     try:
         cur = conn.execute(QUERIES[what])
@@ -398,6 +405,7 @@ def check(db: DbOption = DEFAULT_DB) -> None:
     """Run the data checks; exit 1 when one fails (findings alone do not fail)."""
     from scoring.checks import run_checks
 
+    _must_exist(db)
     conn = _read_only(db)
     try:
         failures = run_checks(conn)
@@ -468,9 +476,7 @@ def export(
     from ingest import pbn_write, ppn
     from ingest.ppn_codec import PpnError
 
-    if not db.exists():
-        err.print(f"no database at {db} (run `trickbook ingest` first)", markup=False)
-        raise typer.Exit(2)
+    _must_exist(db)
     conn = _read_only(db)
     ids = list(game) if game else None
     variants_of = exported_by(format)
@@ -520,9 +526,7 @@ def analyse(
     ``--play``, the review of play (docs/review.md)."""
     from sim.analysis import analyse_open_hand
 
-    if not db.exists():
-        err.print(f"no database at {db} (run `trickbook ingest` first)", markup=False)
-        raise typer.Exit(2)
+    _must_exist(db)
     conn = _writable(db)
     failed = False
     try:

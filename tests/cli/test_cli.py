@@ -114,9 +114,16 @@ def test_report_tables_show_text_that_looks_like_console_markup(tmp_path: Path) 
     assert "[bold]Anna[/bold]" in standings.stdout and "B[/i]" in standings.stdout
 
 
-def test_report_without_database_fails_cleanly(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["report", "standings", "--db", str(tmp_path / "none.duckdb")])
-    assert result.exit_code == 2 and "no database" in result.stderr
+@pytest.mark.parametrize("command", [["report", "standings"], ["score"], ["check"],
+                                     ["analyse"], ["export", "--format", "pbn"]])
+def test_a_command_without_its_database_fails_cleanly(tmp_path: Path, command: list[str]
+                                                       ) -> None:
+    """A mistyped --db is named, and no empty database is made there (``score`` made one and
+    said "0 games settled")."""
+    db = tmp_path / "none.duckdb"
+    result = runner.invoke(app, [*command, "--db", str(db)])
+    assert result.exit_code == 2 and f"no database at {db}" in result.stderr
+    assert not db.exists()
 
 
 def test_score_recomputes_everything(tmp_path: Path, fake_registry: FakeSettlement) -> None:
