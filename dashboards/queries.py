@@ -698,8 +698,7 @@ game names)."""
 def _ladder(con: Con, run_id: str) -> list[str]:
     """The denominations of the study's variant in bidding order (``Variant.denominations``:
     Greek S < C < D < H < NT, greek-prefa.md 4.1; bridge C < D < H < S < NT, bridge.md 2.1);
-    empty for a
-    variant whose contracts are names, or a study of no registered variant."""
+    empty for a variant whose contracts are names, or a study of no registered variant."""
     rows = con.execute(f"SELECT variant FROM {BALANCE_RUNS} WHERE run_id = ?",
                        [run_id]).fetchall()
     found = [v for v in REGISTERED if rows and v.name == rows[0][0]]
