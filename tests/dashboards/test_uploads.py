@@ -28,6 +28,7 @@ def test_safe_name() -> None:
 def test_refuse_reasons() -> None:
     assert refuse_reason("big.jsonl", b"x" * (2 * 1024 * 1024 + 1), limit_mb=2) is not None
     assert "NUL" in (refuse_reason("bin", b"\x00\x01\x02garbage") or "")
+    assert "NUL" in (refuse_reason("bin", bytes(range(256)) * 8) or "")
     assert "UTF-8" in (refuse_reason("binary", b"\x01\x02\xff\xfa" + b"a" * 100) or "")
     assert "empty" in (refuse_reason("e.jsonl", b"  \n") or "")
     assert refuse_reason("ok.jsonl", b'{"record": "game"}\n') is None
