@@ -52,6 +52,7 @@ def test_jsonl_bad_line_quotes_text_and_continues(tmp_path: Path) -> None:
     assert isinstance(first, Issue) and isinstance(second, Issue)
     assert first.code is Code.PARSE and "'{\"record\": \"game\"'" in first.message
     assert second.code is Code.PARSE and "not UTF-8" in second.message
+    assert "save the file as UTF-8" in second.message  # what to do about it
 
 
 def test_csv_bad_header_line_and_cell_count(tmp_path: Path) -> None:
