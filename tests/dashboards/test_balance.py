@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
+import duckdb
 import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards import queries as q
 from dashboards.db import DB_ENV, read_only
-from sim.tables import BALANCE_METRICS, BALANCE_RUNS
+from model.tables import insert
+from sim.tables import BALANCE_METRICS, BALANCE_RUNS, METRICS, RUNS
 from tests.conftest import ROOT
 from tests.dashboards.conftest import BALANCE_STUDIES, table_counts
 from tests.dashboards.test_pages import frame_with, metrics
@@ -234,13 +237,6 @@ def test_the_balance_tables_are_the_simulators() -> None:  # sim/tables.py
 def test_contract_keys_follow_the_study_variants_ladder(tmp_path: Path) -> None:
     """Bridge contracts by level, then C < D < H < S < NT (bridge.md 2.1); the Greek ladder
     S < C < D < H < NT (greek-prefa.md 4.1) would put spades first."""
-    from datetime import UTC, datetime
-
-    import duckdb
-
-    from model.tables import insert
-    from sim.tables import METRICS, RUNS
-
     path = tmp_path / "study.duckdb"
     keys = ["1NT", "1S", "2C", "1C", "1H", "1D"]
     with duckdb.connect(str(path)) as con:
