@@ -687,22 +687,14 @@ def quarantine(
 # ---------------------------------------------------------------- Balance (docs/balance-study.md)
 
 _METRIC_COLUMNS = "m.metric, m.key, m.arm, m.n, m.estimate, m.lo, m.hi"
-_KEY_ORDER = """list_position(['dealer', 'first hand', 'second hand'], m.key) NULLS LAST,
+_KEY_ORDER = f"""list_position(['dealer', 'first hand', 'second hand'], m.key) NULLS LAST,
     TRY_CAST(regexp_extract(m.key, '^([0-9]+)', 1) AS INTEGER) NULLS LAST,
-    list_position(?::VARCHAR[], regexp_extract(m.key, '^[0-9]+([A-Z]+)$', 1)), m.key"""
+    list_position((SELECT CASE r.variant {_LADDERS} END FROM {BALANCE_RUNS} r
+                   WHERE r.run_id = ?), regexp_extract(m.key, '^[0-9]+([A-Z]+)$', 1)), m.key"""
 """Keys in reading order: seat positions from the dealer, then levels and contracts by level and
-the study's denomination ladder (a ``?`` bound to :func:`_ladder`), then by text (``concede``,
-game names)."""
-
-
-def _ladder(con: Con, run_id: str) -> list[str]:
-    """The denominations of the study's variant in bidding order (``Variant.denominations``:
-    Greek S < C < D < H < NT, greek-prefa.md 4.1; bridge C < D < H < S < NT, bridge.md 2.1);
-    empty for a variant whose contracts are names, or a study of no registered variant."""
-    rows = con.execute(f"SELECT variant FROM {BALANCE_RUNS} WHERE run_id = ?",
-                       [run_id]).fetchall()
-    found = [v for v in REGISTERED if rows and v.name == rows[0][0]]
-    return list(found[0].denominations) if found else []
+the denomination ladder of the study's variant (the ``?`` is its ``run_id``; ``_LADDERS``: Greek
+S < C < D < H < NT, greek-prefa.md 4.1; bridge C < D < H < S < NT, bridge.md 2.1), then by text
+(``concede``, game names)."""
 
 
 BALANCE_RUN_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
@@ -762,7 +754,7 @@ def balance_metrics(con: Con, run_id: str, metric: str | None = None) -> pl.Data
     sql = f"""SELECT {_METRIC_COLUMNS} FROM {BALANCE_METRICS} m
               WHERE m.run_id = ? {clause}
               ORDER BY m.metric, {_KEY_ORDER}, m.arm"""
-    return _frame(con, sql, [run_id, *extra, _ladder(con, run_id)])
+    return _frame(con, sql, [run_id, *extra, run_id])
 
 
 def balance_arms(con: Con, run_id: str, metric: str) -> pl.DataFrame:
@@ -775,7 +767,7 @@ def balance_arms(con: Con, run_id: str, metric: str) -> pl.DataFrame:
               FROM (SELECT * FROM m WHERE arm = 'a') a
               FULL JOIN (SELECT * FROM m WHERE arm = 'b') b ON a.key = b.key"""
     ordered = f"SELECT * FROM ({sql}) m ORDER BY {_KEY_ORDER}"
-    return _frame(con, ordered, [run_id, metric, _ladder(con, run_id)])
+    return _frame(con, ordered, [run_id, metric, run_id])
 
 
 def rules_change(rules_a: str, rules_b: str, variant: str = "", variant_b: str = "") -> str:

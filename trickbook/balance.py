@@ -11,29 +11,24 @@ from sim import SimulationError
 from sim.balance import Study, store_study, study, sweep
 from sim.drivers import PREFERENCE
 from sim.run import read_rules
-
-
-def _opt(flag: str, text: str, **limits: Any) -> Any:
-    import typer
-
-    return typer.Option(flag, help=text, **limits)
+from trickbook.simulate import option
 
 
 def balance_command(
-    variant: Annotated[str, _opt("--variant", f"Variant of arm a ({', '.join(PREFERENCE)}).")],
-    rules_a: Annotated[Path | None, _opt("--rules-a", "JSON house rules of arm a.")] = None,
-    rules_b: Annotated[Path | None, _opt("--rules-b", "JSON house rules of arm b.")] = None,
+    variant: Annotated[str, option("--variant", f"Variant of arm a ({', '.join(PREFERENCE)}).")],
+    rules_a: Annotated[Path | None, option("--rules-a", "JSON house rules of arm a.")] = None,
+    rules_b: Annotated[Path | None, option("--rules-b", "JSON house rules of arm b.")] = None,
     variant_b: Annotated[
-        str | None, _opt("--variant-b", "Variant of arm b (default: the same).")
+        str | None, option("--variant-b", "Variant of arm b (default: the same).")
     ] = None,
-    games: Annotated[int, _opt("--games", "Games in each arm.", min=1)] = 1000,
-    deals_per_game: Annotated[int, _opt("--deals-per-game", "Deals in each game.", min=1)] = 10,
-    seed: Annotated[int, _opt("--seed", "Seed: both arms play the same deals.")] = 0,
-    play: Annotated[str, _opt("--play", "Card play: heuristic or dd.")] = "heuristic",
-    db: Annotated[Path, _opt("--db", "The DuckDB database.")] = Path("data/trickbook.duckdb"),
-    workers: Annotated[int | None, _opt("--workers", "Local processes (default: all).")] = None,
+    games: Annotated[int, option("--games", "Games in each arm.", min=1)] = 1000,
+    deals_per_game: Annotated[int, option("--deals-per-game", "Deals in each game.", min=1)] = 10,
+    seed: Annotated[int, option("--seed", "Seed: both arms play the same deals.")] = 0,
+    play: Annotated[str, option("--play", "Card play: heuristic or dd.")] = "heuristic",
+    db: Annotated[Path, option("--db", "The DuckDB database.")] = Path("data/trickbook.duckdb"),
+    workers: Annotated[int | None, option("--workers", "Local processes (default: all).")] = None,
     sweep_flags: Annotated[
-        bool, _opt("--sweep", "Study every house-rule flag against --rules-a (one run each).")
+        bool, option("--sweep", "Study every house-rule flag against --rules-a (one run each).")
     ] = False,
 ) -> None:
     """Paired simulations under two rule sets or variants (docs/balance-study.md).

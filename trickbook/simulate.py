@@ -11,33 +11,35 @@ from sim.drivers import PLAYS, SIMULATED, simulator
 from sim.run import Plan, read_rules, simulate
 
 
-def _opt(flag: str, text: str, **limits: Any) -> Any:
+def option(flag: str, text: str, **limits: Any) -> Any:
+    """A typer option with its help text (and bounds, ``min=1``), typer imported when the
+    command is (``trickbook balance`` shares it)."""
     import typer
 
     return typer.Option(flag, help=text, **limits)
 
 
 def simulate_command(
-    variant: Annotated[str, _opt(
+    variant: Annotated[str, option(
         "--variant", f"Variant to simulate ({', '.join(SIMULATED)}).")],
-    games: Annotated[int, _opt("--games", "Number of games.", min=1)] = 100,
-    deals_per_game: Annotated[int, _opt("--deals-per-game", "Deals in each game.", min=1)] = 20,
-    rules: Annotated[Path | None, _opt("--rules", "JSON file with the house rules.")] = None,
-    seed: Annotated[int, _opt("--seed", "Seed of the run: the same seed, the same records.")] = 0,
-    play: Annotated[str, _opt("--play", "Card play: heuristic or dd (open-hand solver).")] = (
+    games: Annotated[int, option("--games", "Number of games.", min=1)] = 100,
+    deals_per_game: Annotated[int, option("--deals-per-game", "Deals in each game.", min=1)] = 20,
+    rules: Annotated[Path | None, option("--rules", "JSON file with the house rules.")] = None,
+    seed: Annotated[int, option("--seed", "Seed of the run: the same seed, the same records.")] = 0,
+    play: Annotated[str, option("--play", "Card play: heuristic or dd (open-hand solver).")] = (
         "heuristic"
     ),
-    players: Annotated[int | None, _opt(
+    players: Annotated[int | None, option(
         "--players", "Players at the table, where the variant's simulator offers a choice "
         "(e.g. 3 or 4 in a Russian game, the dealer sitting out).")] = None,
-    out: Annotated[Path | None, _opt("--out", "Write canonical JSONL here.")] = None,
-    db: Annotated[Path | None, _opt("--db", "Write into this DuckDB database.")] = None,
-    scheduler: Annotated[str | None, _opt("--scheduler", "Dask scheduler address.")] = None,
-    workers: Annotated[int | None, _opt("--workers", "Local processes (default: all cores).")] = (
+    out: Annotated[Path | None, option("--out", "Write canonical JSONL here.")] = None,
+    db: Annotated[Path | None, option("--db", "Write into this DuckDB database.")] = None,
+    scheduler: Annotated[str | None, option("--scheduler", "Dask scheduler address.")] = None,
+    workers: Annotated[int | None, option("--workers", "Local processes (default: all cores).")] = (
         None
     ),
     parts_dir: Annotated[
-        Path | None, _opt("--parts-dir", "Shared directory for the cluster's Parquet parts.")
+        Path | None, option("--parts-dir", "Shared directory for the cluster's Parquet parts.")
     ] = None,
 ) -> None:
     """Simulate hand histories with bots at every seat (docs/simulation.md)."""
