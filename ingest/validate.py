@@ -120,6 +120,8 @@ class Validator:
         self._games: dict[str, tuple[GameBase, Variant, str]] = {}
         self.position = NEVER
         """Where in the file the record being validated stands (batch validation sets it)."""
+        self._quarantined_games: dict[str, int] = {}
+        """Game id -> the line of this file where its game line was quarantined."""
         self.visible_from: dict[str, int] = {}
         """Games validated ahead of their turn (a batch's game lines first): a deal sees such a
         game only from the game line's position on, exactly as in line-by-line validation."""
@@ -169,7 +171,11 @@ class Validator:
     def _validate(self, raw: Raw) -> Accepted | Issue:
         kind = raw.data.get("record")
         if kind == "game":
-            return self._game(raw)
+            verdict = self._game(raw)
+            gid = raw.data.get("game_id")
+            if isinstance(verdict, Issue) and isinstance(gid, str):
+                self._quarantined_games.setdefault(gid, raw.line)
+            return verdict
         if kind == "deal":
             return self._deal(raw)
         what = "no 'record' field" if kind is None else f"'record' is {shown(kind)}"
@@ -236,9 +242,11 @@ class Validator:
             return self._issue(raw, Code.SCHEMA, "game_id: field required (a non-empty string)")
         known = self.known_game(gid)
         if known is None:
-            return self._issue(raw, Code.UNKNOWN_GAME,
-                               f"game {gid!r} has no game line (in this file before the deal, "
-                               "nor in the database)")
+            line = self._quarantined_games.get(gid)
+            where = (f"its game line at line {line} was quarantined"
+                     if line is not None and line < raw.line
+                     else "in this file before the deal, nor in the database")
+            return self._issue(raw, Code.UNKNOWN_GAME, f"game {gid!r} has no game line ({where})")
         game, v, _ = known
         try:
             deal = v.deal_model.model_validate(raw.data)

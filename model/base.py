@@ -29,6 +29,14 @@ Integer = Annotated[int, Strict()]
 """A whole number of a record or its rules (a deal's number, tricks, a level, an amount): a
 number without a fraction. ``true``, ``6.0`` and ``"6"`` are refused, not read as 1 and 6 (the
 records of records.md 1 write them as plain integers; a reader hands Python ints)."""
+HOUSE_NUMBER_MAX = 10_000
+HouseNumber = Annotated[Integer, Field(ge=0, le=HOUSE_NUMBER_MAX)]
+"""A number a house rule sets for a deal or a session (a bonus, a raise, a count of rounds or
+deals): at most 10,000, far above any table's, so that a game's sums stay in the settlement's
+32-bit columns. A rule that needs a positive value adds ``Field(gt=0)``."""
+STOCK_MAX = 1_000_000
+Stock = Annotated[Integer, Field(gt=0, le=STOCK_MAX)]
+"""What every player starts a game with (a kassa, a bula): at most 1,000,000."""
 TrickCount = Annotated[Integer, Field(ge=0, le=10)]
 """A player's tricks in a deal of the 32-card games: ten tricks in all."""
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from model.base import Frozen, Integer
+from model.base import Frozen, HouseNumber, Stock
 
 
 class UnknownPreset(KeyError):
@@ -23,17 +23,17 @@ class BalkanRules(Frozen):
     direction: Literal["clockwise", "counterclockwise"] = "clockwise"
     """Which physical side the next player in turn order sits on (2): clockwise puts him on the
     left, so a player's *left* column is written against the next player in turn order."""
-    start_bula: Annotated[Integer, Field(gt=0)] = 30
+    start_bula: Stock = 30
     """Starting bula of every player (7.1)."""
     value_scale: Literal[1, 2] = 1
     """s in v = s * (n + igra) (7.2): 1 pagat/seed units, 2 Serbian club units."""
-    igra_increment: Annotated[Integer, Field(ge=0)] = 1
+    igra_increment: HouseNumber = 1
     """Number steps a game without the talon adds to its value (7.2)."""
     preferans_bid: bool = False
     """The optional 8 = Preferans, all ten tricks, no trump (1, 4)."""
-    max_refe: Annotated[Integer, Field(ge=0)] | None = None
+    max_refe: HouseNumber | None = None
     """Refa rounds per game; ``None`` unlimited (7.4). When used up, an all-pass deal is redealt."""
-    kontra_max_level: Annotated[Integer, Field(ge=1)] | None = None
+    kontra_max_level: Annotated[HouseNumber, Field(ge=1)] | None = None
     """Longest doubling chain: ``None`` unlimited, 4 up to mortkontra (x16), 2 kontra/rekontra."""
     pik_needs_kontra: bool = True
     """Plain Pik (2) with talon and without refa is played only if a defender says kontra (5.3)."""

@@ -7,13 +7,11 @@ profile says".
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import Field
+from model.base import Frozen, HouseNumber
 
-from model.base import Frozen, Integer
-
-Amount = Annotated[Integer, Field(ge=0)]
+Amount = HouseNumber
 """Points of a bonus."""
 
 

@@ -6,15 +6,13 @@ The defaults are the spec's (first value of each row); where the spec lists an o
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import Field
-
-from model.base import Frozen, Integer
+from model.base import Frozen, HouseNumber, Stock
 
 
 class GreekRules(Frozen):
-    initial_kassa: Annotated[Integer, Field(gt=0)] = 31
+    initial_kassa: Stock = 31
     """Starting kassa of every player (section 8, 14)."""
     first_bidder_by_7d: bool = False
     preliminary_bid: bool = True
@@ -28,7 +26,7 @@ class GreekRules(Frozen):
     ten_as_nine: bool = False
     """A 10-trick contract settles with the 9-trick obligations (section 14)."""
     four_aces: Literal["none", "raise_value", "fixed_chips"] = "none"
-    four_aces_amount: Annotated[Integer, Field(ge=0)] | None = None
+    four_aces_amount: HouseNumber | None = None
     """``raise_value``: kassa points added to v (default initial_kassa // 10, the seed's "K0/10").
     ``fixed_chips``: chips paid by or to each other player (default 25 at 6-level, 50 above,
     as prefadoros-code does)."""

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from model.base import Frozen, Integer
+from model.base import Frozen, HouseNumber, Integer
 
 Convention = Literal["sochi", "leningrad", "rostov", "soci-custom"]
 
@@ -24,7 +24,7 @@ class RussianRules(Frozen):
     convention: Convention = "sochi"
     """The preset whose values fill the flags not given (6.1, 7). ``soci-custom`` is the customised
     Soči of [rostik] (spec 0), the app behind ``russian-score-fixtures/rostiktc2-soci``."""
-    pool_target: Annotated[Integer, Field(ge=1, le=10_000)] = 20
+    pool_target: Annotated[HouseNumber, Field(ge=1)] = 20
     """T: the game ends when every pool has reached it (8)."""
     consolation: Literal["both_opponents", "whisters_only", "none"] = "both_opponents"
     """Who writes c*u whists on a declarer who fails (6.1, 6.2, R6)."""

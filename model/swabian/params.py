@@ -10,11 +10,11 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from model.base import Frozen, Integer
+from model.base import Frozen, HouseNumber
 
 
 class SwabianRules(Frozen):
-    kunstwerk_units: Annotated[Integer, Field(ge=0, le=1000)] = 2
+    kunstwerk_units: Annotated[HouseNumber, Field(le=1000)] = 2
     """Units the auction winner pays the dealer for an equal-rank talon (section 4, 10)."""
     kunstwerk_on_hand_game: bool = False
     """Check the talon for a Kunstwerk even when it is set aside (aus den Händen; 4, 10)."""
@@ -31,7 +31,7 @@ class SwabianRules(Frozen):
     """All three pass: the deal is thrown in and the deal passes on (3.2, 11 S6)."""
     session_end: Literal["by_agreement", "fixed_deals"] = "by_agreement"
     """No end in the seed (7): the session stops by agreement, or after ``session_deals`` deals."""
-    session_deals: Annotated[Integer, Field(ge=1)] | None = None
+    session_deals: Annotated[HouseNumber, Field(ge=1)] | None = None
     """The number of deals of a ``fixed_deals`` session."""
 
     @model_validator(mode="after")

@@ -90,6 +90,26 @@ def test_bridge_board_above_int32_jsonl(tmp_path: Path, board: int) -> None:
     assert q[1] == 2 and "board" in q[3]
 
 
+@pytest.mark.parametrize("variant, rule", [("greek-prefa", "initial_kassa"),
+                                           ("balkan", "start_bula")])
+def test_a_house_number_too_large_quarantines_its_game_and_says_so_on_its_deals(
+        tmp_path: Path, variant: str, rule: str) -> None:
+    """model/base.py ``HouseNumber``: a score sheet's ``# rules.<rule>:`` above 10,000 (here
+    above any 64-bit integer) is refused when read, and each deal of the game names the line
+    of its quarantined game line."""
+    p = tmp_path / "s.csv"
+    p.write_text(f"# game_id: g1\n# variant: {variant}\n# players: Anna, Boris, Chris\n"
+                 f"# rules.{rule}: {10**23}\n"
+                 "deal_no,dealer,declarer,contract,tricks.Anna,tricks.Boris,tricks.Chris\n"
+                 "1,Anna,Boris,6S,2,6,2\n2,Boris,Chris,6S,2,2,6\n")
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert (r.stored, r.quarantined) == (0, 3)
+    game, *deals = quarantine(tmp_path / "t.duckdb")
+    assert game[1:3] == (1, "schema") and rule in game[3] and "10000" in game[3]
+    assert [(q[1], q[2]) for q in deals] == [(6, "unknown-game"), (7, "unknown-game")]
+    assert all("its game line at line 1 was quarantined" in q[3] for q in deals)
+
+
 def test_bridge_board_above_int32_pbn(tmp_path: Path) -> None:
     p = tmp_path / "b.pbn"
     text = PBN_SAMPLE.read_text()
