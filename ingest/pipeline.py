@@ -58,6 +58,7 @@ from model import tables as T
 from model import variants as registry
 from model.base import DealBase, GameBase
 from model.problems import Code
+from scoring.store import GamesNotScored
 
 BATCH = 50_000
 """Records validated between two bulk inserts (memory stays flat at any file size)."""
@@ -1208,4 +1209,5 @@ def score_pending_safely(
         if strict:
             raise
         if report is not None:
-            report.score_error = f"{type(exc).__name__}: {exc}"
+            report.score_error = (str(exc) if isinstance(exc, GamesNotScored)
+                                  else f"{type(exc).__name__}: {exc}")

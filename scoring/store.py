@@ -176,24 +176,65 @@ def _views(conn: duckdb.DuckDBPyConnection, transaction: bool) -> None:
         raise
 
 
+class GamesNotScored(Exception):
+    """Some pending games could not be settled (a settlement bug, or data no rule foresaw):
+    they stay pending with their reason; every other pending game is settled."""
+
+    def __init__(self, failures: dict[str, BaseException]) -> None:
+        self.failures = failures
+        first, exc = next(iter(failures.items()))
+        more = f" and {len(failures) - 1} more" if len(failures) > 1 else ""
+        super().__init__(f"game {first!r}{more}: {type(exc).__name__}: {exc}")
+
+
+SETTLE_TRIES = 64
+"""How many settlements one ``score_pending`` tries at most while it halves a failing batch: a
+single failing game among a million is found in 40; when most games fail (a settlement bug),
+the search stops there and leaves what is left pending."""
+
+
 def score_pending(
     conn: duckdb.DuckDBPyConnection, settlements: SettlementLookup | None = None
 ) -> list[str]:
-    """Rescore every game marked in ``rescore_pending`` and clear the marks of those settled, in
-    one transaction; games of a variant without a settlement stay marked."""
+    """Rescore every game marked in ``rescore_pending`` and clear the marks of those settled;
+    games of a variant without a settlement stay marked. All games are settled in one
+    transaction; if that fails, the batch is halved until each failing game is found (at most
+    ``SETTLE_TRIES`` settlements), so a game a settlement cannot settle keeps only itself
+    pending: ``GamesNotScored`` names it after every other game is settled."""
     pending = [r[0] for r in conn.execute(f"SELECT game_id FROM {T.PENDING} ORDER BY 1").fetchall()]
-    if not pending:
-        return []
+    failures: dict[str, BaseException] = {}
+    batches = [pending] if pending else []
+    tries = 0
+    while batches:
+        batch = batches.pop()
+        tries += 1
+        try:
+            _settle_pending(conn, batch, settlements)
+        except Exception as exc:
+            if len(batch) == 1 or tries + 2 > SETTLE_TRIES:
+                failures.update(dict.fromkeys(batch, exc))
+                continue
+            half = len(batch) // 2
+            batches += [batch[half:], batch[:half]]
+    if failures:
+        raise GamesNotScored(failures)
+    return pending
+
+
+def _settle_pending(
+    conn: duckdb.DuckDBPyConnection, game_ids: list[str], settlements: SettlementLookup | None
+) -> None:
+    """Settle ``game_ids`` and clear their pending marks, in one transaction."""
     conn.execute("BEGIN")
     try:
-        result = rescore(conn, pending, settlements=settlements, transaction=False)
+        result = rescore(conn, game_ids, settlements=settlements, transaction=False)
         conn.execute(
-            f"DELETE FROM {T.PENDING} WHERE game_id IN "
-            f"(SELECT game_id FROM {T.GAMES} WHERE NOT list_contains(?::VARCHAR[], variant))",
-            [result.unsettled_variants],
+            f"DELETE FROM {T.PENDING} WHERE game_id IN (SELECT unnest(?::VARCHAR[])) "
+            f"AND game_id IN (SELECT game_id FROM {T.GAMES} "
+            "WHERE NOT list_contains(?::VARCHAR[], variant))",
+            [game_ids, result.unsettled_variants],
         )
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
-    return pending

@@ -143,7 +143,7 @@ def _print_report(r: FileReport, replace: bool = False) -> None:
     if r.quarantined > 5:
         out.print(f"  ... see `trickbook report quarantine` for all {r.quarantined}")
     if r.score_error:
-        err.print(f"  scoring failed, games kept for the next run: {r.score_error}",
+        err.print(f"  not scored, kept for the next run: {r.score_error}",
                   markup=False)
 
 
@@ -223,7 +223,7 @@ def ingest(
     for r in reports:
         _print_report(r, replace)
     failed = _after_load_checks(db)
-    if (strict and failed) or any(r.failed for r in reports):
+    if (strict and failed) or any(r.failed or r.score_error for r in reports):
         raise typer.Exit(1)
     if stop.requested:
         err.print("stopped early: run the same command again to ingest the remaining files")

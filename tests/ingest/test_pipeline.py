@@ -13,6 +13,7 @@ from typing import Any
 import duckdb
 import pytest
 
+import scoring.store as scoring_store
 from ingest import columnar, pipeline, sheets
 from ingest.pipeline import FileReport, StrictError, ingest_paths
 from scoring.checks import run_checks
@@ -245,12 +246,20 @@ def test_deals_after_game_end_are_a_finding(db: Path, fake: FakeSettlement, tmp_
         [("deals_after_game_end", True, ("short", 2))]
 
 
-def test_failing_settlement_keeps_data_and_games_pending(db: Path, tmp_path: Path) -> None:
+def test_failing_settlement_keeps_data_and_games_pending(
+        db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A settlement that fails on every game: the search for the failing games (scoring/store.py
+    ``score_pending``) stops after ``SETTLE_TRIES`` settlements plus the halves still queued."""
+    tries = []
+
     def broken(name: str) -> FakeSettlement:
+        tries.append(name)
         raise RuntimeError("kernel bug")
 
+    monkeypatch.setattr(scoring_store, "SETTLE_TRIES", 3)
     (r,) = ingest_paths([SAMPLES / "league.jsonl"], db, score=scorer(broken))
-    assert r.score_error == "RuntimeError: kernel bug"
+    assert len(tries) == 3  # the 4 games, then each half once
+    assert r.score_error == "game 'club-7/2026-11-08/table-1' and 3 more: RuntimeError: kernel bug"
     assert count(db, "SELECT count(*) FROM rescore_pending") == 4
     fake = FakeSettlement()
     run([SAMPLES / "league.jsonl"], db, fake)  # unchanged file; the pending games are settled

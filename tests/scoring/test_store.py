@@ -17,7 +17,7 @@ from scoring.registry import REGISTERED
 from scoring.settlement import Settled
 from scoring.store import rescore
 from tests.ingest.conftest import SAMPLES
-from tests.ingest.fakes import FakeSettlement, fake_scorer
+from tests.ingest.fakes import FakeSettlement, fake_scorer, fake_settlements, scorer
 
 RESULTS = (T.SETTLEMENTS, T.TRANSFERS, T.STANDINGS)
 WRITTEN = {**{name: T.TABLES[name] for name in RESULTS},
@@ -77,3 +77,36 @@ def test_a_settlement_that_repeats_a_key_changes_nothing(tmp_path: Path, name: s
                 for t in RESULTS} == before
     finally:
         conn.close()
+
+
+class FailsOn(FakeSettlement):
+    """The fake settlement, failing whenever it is asked to settle ``game``."""
+
+    def __init__(self, game: str) -> None:
+        super().__init__()
+        self.game = game
+
+    def settle(self, games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
+        if self.game in games["game_id"].to_list():
+            raise OverflowError("a number too large for its column")
+        return super().settle(games, deals)
+
+
+def test_a_game_that_cannot_be_settled_keeps_only_itself_pending(tmp_path: Path) -> None:
+    """One game the settlement fails on stays pending with its reason named on the file's
+    report; every other game of the file is settled (scoring/store.py ``score_pending``),
+    and so are the games of every later ingest."""
+    db = tmp_path / "t.duckdb"
+    bad = "club-7/2026-11-15/table-1"
+    fake = FailsOn(bad)
+    [report] = ingest_paths([SAMPLES / "league.jsonl"], db, score=scorer(fake_settlements(fake)))
+    assert report.score_error == f"game {bad!r}: OverflowError: a number too large for its column"
+    conn = store.connect(db, read_only=True)
+    try:
+        assert conn.execute(f"SELECT game_id FROM {T.PENDING}").fetchall() == [(bad,)]
+        settled = {r[0] for r in conn.execute(f"SELECT DISTINCT game_id FROM {T.SETTLEMENTS}")
+                   .fetchall()}
+        games = {r[0] for r in conn.execute(f"SELECT game_id FROM {T.GAMES}").fetchall()}
+    finally:
+        conn.close()
+    assert settled == games - {bad} and len(settled) >= 3
