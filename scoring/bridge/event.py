@@ -8,6 +8,7 @@ spec's background rules. Matchpoints are on the 2-per-beaten, 1-per-tie scale (t
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import Counter
 
 import duckdb
 import polars as pl
@@ -39,10 +40,15 @@ def imps(diff: int) -> int:
 
 
 def matchpoints(scores: list[int]) -> list[float]:
-    """NS matchpoints of each result: 2 for each result beaten, 1 for each tie (Law 78A [bk])."""
-    return [
-        float(sum(2 if s > o else 1 if s == o else 0 for o in scores) - 1) for s in scores
-    ]
+    """NS matchpoints of each result: 2 for each result beaten, 1 for each tie (Law 78A [bk]).
+    Counted over the distinct scores, so a board played at many tables costs n log n."""
+    counts = Counter(scores)
+    beaten: dict[int, int] = {}
+    below = 0
+    for score in sorted(counts):
+        beaten[score] = below
+        below += counts[score]
+    return [float(2 * beaten[s] + counts[s] - 1) for s in scores]
 
 
 def neuberg(mp: float, results: int, tables: int) -> float:
@@ -52,12 +58,14 @@ def neuberg(mp: float, results: int, tables: int) -> float:
 
 
 def cross_imps(scores: list[int]) -> list[float]:
-    """Each result against every other, in IMPs, averaged over the others [bk]."""
+    """Each result against every other, in IMPs, averaged over the others [bk]. Summed over the
+    distinct scores (a board has a few dozen at most, however many tables played it)."""
     n = len(scores)
     if n < 2:
         return [0.0] * n
-    return [sum(imps(s - o) for j, o in enumerate(scores) if j != i) / (n - 1)
-            for i, s in enumerate(scores)]
+    counts = Counter(scores)
+    total = {s: sum(imps(s - o) * c for o, c in counts.items()) for s in counts}
+    return [total[s] / (n - 1) for s in scores]
 
 
 def event_results(deals: pl.DataFrame, settlements: pl.DataFrame) -> pl.DataFrame:

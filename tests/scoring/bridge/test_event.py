@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ingest.lin import READER as LIN
 from model.bridge.frame import deal_row as bridge_row
@@ -39,6 +41,18 @@ def test_cross_imps() -> None:
     got = cross_imps([420, 170, -50])
     assert got == pytest.approx([(imps(250) + imps(470)) / 2, (imps(-250) + imps(220)) / 2,
                                  (imps(-470) + imps(-220)) / 2])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([-1400, -200, -50, 0, 90, 110, 140, 170, 420, 430, 450, 990,
+                                 1430, 2220]), max_size=40))
+def test_matchpoints_and_cross_imps_are_the_pairwise_comparisons(scores: list[int]) -> None:
+    """Law 78A/B [bk], written pairwise: each result against every other one."""
+    assert matchpoints(scores) == [
+        float(sum(2 if s > o else 1 if s == o else 0 for o in scores) - 1) for s in scores]
+    assert cross_imps(scores) == pytest.approx(
+        [sum(imps(s - o) for j, o in enumerate(scores) if j != i) / (len(scores) - 1)
+         for i, s in enumerate(scores)] if len(scores) > 1 else [0.0] * len(scores))
 
 
 def test_event_results_pairs_and_neuberg() -> None:
