@@ -204,15 +204,27 @@ class GameGroups:
     kind: str
     games: dict[tuple[Any, ...], tuple[str, int]] = field(default_factory=dict)
 
-    def place(self, key: tuple[Any, ...]) -> tuple[str, int, bool]:
-        """``(game_id, deal_no, new)`` for the next deal of the game keyed ``key``."""
+    def place(self, key: tuple[Any, ...], board: int | None = None) -> tuple[str, int, bool]:
+        """``(game_id, deal_no, new)`` for the next deal of the game keyed ``key``. A deal whose
+        ``board`` number is given is numbered by it: a board is played once at a table in a
+        session, so the same board read again (a repeated row, a file pasted twice, a corrected
+        copy with a board taken out) is the same deal, a duplicate or, when its result differs,
+        a conflict. A reader gives the board only when the table is known (``table_known``);
+        else the deal is numbered by its place in the game."""
         if key in self.games:
             gid, n = self.games[key]
             self.games[key] = (gid, n + 1)
-            return gid, n + 1, False
+            return gid, board or n + 1, False
         gid = f"{self.kind}/{content_id(key)}"
         self.games[key] = (gid, 1)
-        return gid, 1, True
+        return gid, board or 1, True
+
+
+def table_known(players: list[str]) -> bool:
+    """Whether a deal names a player (not only the seat placeholders of ``seat_players``): a
+    file that leaves the seats out (PBN seat tags are not inherited) may hold the board's other
+    tables under the same placeholder players, so its boards repeat within the game."""
+    return any(p != seat for p, seat in zip(players, SEAT_NAMES, strict=True))
 
 
 def game_record(
@@ -250,6 +262,7 @@ __all__ = [
     "play_from_columns",
     "played",
     "seat_players",
+    "table_known",
 ]
 
 

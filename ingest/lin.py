@@ -34,6 +34,7 @@ from ingest.bridge_records import (
     played,
     seat_players,
     suit_rank_card,
+    table_known,
 )
 from ingest.source import Issue, Raw, ascii_int, is_ascii_int
 from model.bridge.auction import AuctionResult
@@ -293,7 +294,8 @@ def _records(b: Board, header: Header, groups: GameGroups, source: str
     event, match = header.event, header.match
     if match:
         deal["match"] = match
-    gid, no, new = groups.place((event, match, deal.get("room"), tuple(players)))
+    gid, no, new = groups.place((event, match, deal.get("room"), tuple(players)),
+                                 deal.get("board") if table_known(players) else None)
     if new:
         yield Raw(source, b.line, game_record(gid, players, event), raw)
     yield Raw(source, b.line, {"record": "deal", "game_id": gid, "deal_no": no, **deal}, raw)

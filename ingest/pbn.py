@@ -33,6 +33,7 @@ from ingest.bridge_records import (
     played,
     seat_players,
     suit_rank_card,
+    table_known,
 )
 from ingest.bridge_repairs import repair_auction, repair_play
 from ingest.pbn_syntax import PbnGame, split_games
@@ -340,7 +341,8 @@ class PbnReader:
             repairs = repair_auction(deal, head["players"]) + repair_play(deal, head["players"])
             gid, no, new = groups.place(
                 (head["event"], _value(tags.get("Date")), deal.get("match"), deal.get("room"),
-                 tuple(head["players"])))
+                 tuple(head["players"])),
+                deal.get("board") if table_known(head["players"]) else None)
             if new:
                 yield Raw(source, game.line, game_record(gid, head["players"], head["event"],
                                                          started_at=head["started_at"]),

@@ -136,7 +136,8 @@ class TravellerReader:
             except (TravellerError, ContractError, SeatError, ValueError) as exc:
                 yield Issue(source, line, key, Code.PARSE, str(exc), raw)
                 continue
-            gid, no, new = groups.place((event, deal["ns_pair"], deal["ew_pair"], tuple(players)))
+            gid, no, new = groups.place((event, deal["ns_pair"], deal["ew_pair"], tuple(players)),
+                                         deal["board"])
             if new:
                 yield Raw(source, line, game_record(gid, players, event), raw)
             yield Raw(source, line, {"record": "deal", "game_id": gid, "deal_no": no, **deal}, raw)
