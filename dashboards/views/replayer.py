@@ -24,6 +24,8 @@ from model.bridge.seats import board_vulnerable
 from model.cards import iter_cards, parse_card
 
 STEP = "replay_step"
+DEAL = "replay_deal"
+LABELS = "_replay_labels"
 PAGE_ROWS = 200
 URL_DEAL = "_replay_url_deal"
 
@@ -48,7 +50,7 @@ def _deal_from_url() -> tuple[str, int] | None:
             wanted = (game, int(deal))
         state[URL_DEAL] = wanted
         if wanted:
-            state["replay_deal"] = f"{wanted[0]}#{wanted[1]}"
+            state[DEAL] = f"{wanted[0]}#{wanted[1]}"
     return state[URL_DEAL]
 
 
@@ -59,8 +61,18 @@ def _label(r: dict[str, Any]) -> str:
             f"{r['declarer'] or 'no declarer'} {r['contract'] or ''}")
 
 
+def _deal_key(value: object) -> tuple[str, int] | None:
+    """``(game_id, deal_no)`` of a select-box key ``game#n``; None for anything else."""
+    game_id, mark, deal_no = str(value).rpartition("#")
+    return (game_id, int(deal_no)) if mark and game_id and deal_no.isdigit() else None
+
+
 def _choose() -> tuple[str, int] | None:
-    """The search, the page of matching deals and the chosen deal."""
+    """The search, the page of matching deals and the chosen deal.
+
+    A deal keeps the label it was first shown with for the whole session: the browser names
+    the choice by its label, so a label that changed between two runs (a deal from the URL or
+    an earlier search that then shows up on the page) would no longer be found."""
     f = filters()
     c1, c2 = st.columns([3, 1])
     search = c1.text_input("Find a deal", key="replay_search", max_chars=200,
@@ -69,23 +81,43 @@ def _choose() -> tuple[str, int] | None:
     pages = max(1, -(-total // PAGE_ROWS))
     page_no = int(c2.number_input(f"Page (of {pages})", 1, pages, 1, key="replay_page"))
     deals = query("card_deals", f, search, PAGE_ROWS, (page_no - 1) * PAGE_ROWS)
-    keys = [f"{r['game_id']}#{r['deal_no']}" for r in deals.iter_rows(named=True)]
-    labels = {k: _label(r) for k, r in zip(keys, deals.iter_rows(named=True), strict=True)}
-    chosen = st.session_state.get("replay_deal")
-    if chosen and chosen not in labels:  # a deal from the URL or an earlier page stays choosable
+    labels: dict[str, str] = st.session_state.setdefault(LABELS, {})
+    keys = []
+    for r in deals.iter_rows(named=True):
+        keys.append(f"{r['game_id']}#{r['deal_no']}")
+        labels.setdefault(keys[-1], _label(r))
+    chosen = _chosen(labels)
+    if chosen and chosen not in keys:  # a deal from the URL or an earlier page stays choosable
         keys.insert(0, chosen)
-        labels[chosen] = chosen.replace("#", " · deal ")
+        labels.setdefault(chosen, chosen.replace("#", " · deal "))
     if not keys:
         who = f"for {md(f.player)}" if f.player else "for these filters"
         empty(f"No deals with cards {who}{' matching the search' if search else ''}: only deals "
               "recorded with hands and play can be replayed (score-sheet records have no cards).")
         return None
-    st.caption(f"{total:,} deals with cards match; this page shows "
-               f"{(page_no - 1) * PAGE_ROWS + 1:,} to {min(total, page_no * PAGE_ROWS):,}.")
-    picked = st.selectbox("Deal", keys, key="replay_deal", format_func=lambda k: labels[k],
+    if total:
+        st.caption(f"{total:,} deals with cards match; this page shows "
+                   f"{(page_no - 1) * PAGE_ROWS + 1:,} to {min(total, page_no * PAGE_ROWS):,}.")
+    else:
+        st.caption("No deal with cards matches the search; the deal chosen before stays open.")
+    picked = st.selectbox("Deal", keys, key=DEAL, format_func=labels.__getitem__,
                           on_change=_reset_step)
-    game_id, _, deal_no = str(picked).rpartition("#")
-    return game_id, int(deal_no)
+    return _deal_key(picked) or _deal_key(keys[0])
+
+
+def _chosen(labels: dict[str, str]) -> str | None:
+    """The deal chosen in the session, as a key of ``labels``; a value the browser sent back
+    as a label is turned into its key, anything else is forgotten."""
+    state = st.session_state
+    value = state.get(DEAL)
+    if value is None or value in labels or _deal_key(value):
+        return value
+    key = next((k for k, label in labels.items() if label == value), None)
+    if key is None:
+        del state[DEAL]
+    else:
+        state[DEAL] = key
+    return key
 
 
 VULNERABLE_WORDS = {"None": "nobody", "NS": "N-S", "EW": "E-W", "All": "both sides"}

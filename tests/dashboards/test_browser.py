@@ -400,6 +400,25 @@ def test_replayer_steps_with_the_arrow_keys(page, servers: dict[str, str]) -> No
     assert page.locator("[data-testid='stException']").count() == 0
 
 
+def test_replayer_search_that_finds_nothing_then_another(page, servers: dict[str, str]) -> None:
+    """A search that finds nothing keeps the open deal and says so; the next search, or
+    clearing it, finds the deals again. The browser names the kept deal by the label it was
+    shown with (dashboards/views/replayer.py ``_choose``): that once ended in a ValueError."""
+    _open(page, f"{servers['demo']}/replayer", "Hand replayer")
+    page.get_by_text("After 0 of").first.wait_for()
+    page.locator("[data-testid='stMain']").get_by_role("combobox", name="Deal").click()
+    second = page.get_by_role("option").all_inner_texts()[1]
+    page.keyboard.press("Escape")
+    _pick(page, "Deal", second, where="stMain")  # the browser now holds the deal by its label
+    _type(page, "textbox", "Find a deal", "zzz")
+    page.get_by_text("No deal with cards matches the search").wait_for()
+    for search in ("anna", ""):
+        _type(page, "textbox", "Find a deal", search)
+        page.get_by_text("deals with cards match").wait_for()
+        page.get_by_text("After 0 of").first.wait_for()
+        assert page_problems(page, []) == [], search
+
+
 def _choose_file(page, path: Path) -> None:
     """Put ``path`` in the uploader and wait until the server has the file (the page lists it
     under "Ready to ingest" in the run after the upload) and the Ingest button is enabled."""

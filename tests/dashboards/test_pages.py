@@ -214,6 +214,24 @@ def test_replayer_search_pages_without_a_silent_cap(demo_path: Path) -> None:
     assert found.height == found_count > 0 and all("Anna" in p for p in players)
 
 
+def test_replayer_keeps_the_deal_when_a_search_finds_nothing_and_is_cleared(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search that finds nothing keeps the chosen deal open and says so; the browser then
+    names the choice by the label it was shown with, and clearing the search must find that
+    deal again (it used to end in ``ValueError: invalid literal for int()``)."""
+    at = page("replayer", demo_path, monkeypatch)
+    chosen = at.selectbox(key="replay_deal").value
+    at.text_input(key="replay_search").set_value("zzz").run()
+    assert not at.exception
+    assert any("No deal with cards matches the search" in c.value for c in at.caption)
+    box = at.selectbox(key="replay_deal")
+    assert box.options == [box.format_func(chosen)]
+    at.session_state["replay_deal"] = box.options[0]  # what the browser sends back
+    at.text_input(key="replay_search").set_value("").run()
+    assert not at.exception
+    assert at.selectbox(key="replay_deal").value == chosen
+
+
 def test_replayer_swabian_german_names(fixture_path: Path,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     at = page("replayer", fixture_path, monkeypatch, variant="swabian")
