@@ -592,23 +592,32 @@ def deal_result(con: Con, game_id: str, deal_no: int) -> pl.DataFrame:
 
 # ---------------------------------------------------------------- Club results (bridge)
 
-_SIDES = f"""WITH r AS (
-        SELECT e.event, CAST(g.started_at AS DATE) AS day, e.board, e.game_id, e.deal_no,
-               coalesce(e.ns_pair, g.players[1] || ' & ' || g.players[3]) AS ns,
-               coalesce(e.ew_pair, g.players[2] || ' & ' || g.players[4]) AS ew,
-               e.score_ns, e.mp_ns, e.mp_ew, e.tables, e.pct_ns, e.cross_imp_ns, e.team_imp_ns
+_SIDES = f"""WITH e AS (
+        SELECT e.*, CAST(g.started_at AS DATE) AS day, g.players,
+               coalesce(bool_or(e.ns_pair = e.ew_pair) OVER (
+                   PARTITION BY e.event, CAST(g.started_at AS DATE)), false) AS mitchell
         FROM {EVENT_RESULTS} e JOIN {GAMES} g ON g.game_id = e.game_id
         WHERE {{where}}),
+    r AS (
+        SELECT event, day, board, game_id, deal_no,
+               coalesce(CASE WHEN mitchell THEN 'N-S ' END || ns_pair, ns_pair,
+                        players[1] || ' & ' || players[3]) AS ns,
+               coalesce(CASE WHEN mitchell THEN 'E-W ' END || ew_pair, ew_pair,
+                        players[2] || ' & ' || players[4]) AS ew,
+               score_ns, mp_ns, mp_ew, pct_ns, cross_imp_ns, team_imp_ns
+        FROM e),
     sides AS (
         SELECT event, day, ns AS pair, 'N-S' AS direction, board, game_id, deal_no, score_ns,
-               mp_ns AS mp, 2 * (tables - 1) AS top, pct_ns AS pct, cross_imp_ns AS butler,
+               mp_ns AS mp, mp_ns + mp_ew AS top, pct_ns AS pct, cross_imp_ns AS butler,
                team_imp_ns AS imps FROM r
         UNION ALL
         SELECT event, day, ew, 'E-W', board, game_id, deal_no, -score_ns, mp_ew,
-               2 * (tables - 1), 100 - pct_ns, -cross_imp_ns, -team_imp_ns FROM r)"""
-"""Every board result once per pair (N-S and E-W; a pair without a name is its two players),
-from ``event_results`` (scoring/bridge/event.py: matchpoints 2 per result beaten, Law 78A;
-IMPs, Law 78B)."""
+               mp_ns + mp_ew, 100 - pct_ns, -cross_imp_ns, -team_imp_ns FROM r)"""
+"""Every board result once per pair (N-S and E-W), from ``event_results``
+(scoring/bridge/event.py: matchpoints 2 per result beaten, Law 78A, on the event's top, Neuberg
+where a board was played fewer times; IMPs, Law 78B). A pair is its number; in a Mitchell (some
+board pits a pair number against the same number, so the numbers are counted per direction) it
+is ``N-S 2`` or ``E-W 2``; a pair without a number is its two players (N-S first)."""
 
 
 RANKINGS = {

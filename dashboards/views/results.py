@@ -15,6 +15,16 @@ from dashboards.text import md
 
 BY_WORDS = {"percent": "matchpoint %", "imps": "IMPs"}
 
+SCALES = ("percent", "cross_imps", "imps")
+"""The comparisons of a board: a pairs event has no team IMPs, a teams event may lack
+matchpoints; a scale no pair of the session has is not shown."""
+
+
+def unscored(ranked: pl.DataFrame) -> list[str]:
+    """The scales of :data:`SCALES` that are null for every pair of ``ranked``."""
+    return [c for c in SCALES if c in ranked.columns and ranked[c].null_count() == ranked.height]
+
+
 st.title("Club results")
 with guarded():
     f = filters()
@@ -24,7 +34,8 @@ with guarded():
               "travellers of a pairs or teams event (bridge-duplicate).")
         st.stop()
     sessions = everything.select("event", "day").unique(maintain_order=True)
-    labels = [f"{r['event']} · {r['day'] or 'undated'}" for r in sessions.iter_rows(named=True)]
+    labels = [" · ".join(str(v) for v in (r["event"], r["day"]) if v is not None)
+              for r in sessions.iter_rows(named=True)]
     c1, c2 = st.columns([3, 1])
     picked = c1.selectbox("Event and session", range(len(labels)), key="results_event",
                           format_func=lambda i: labels[i])
@@ -35,9 +46,10 @@ with guarded():
     ranked = query("event_rankings", f, by).filter(
         (pl.col("event") == event) & (pl.col("day").eq_missing(day)))
     st.subheader(md(event))
-    st.caption(f"{'undated' if day is None else day} · {ranked.height} pairs · ranked by "
-               f"{BY_WORDS[by]}; a pair without a name is its two players (N-S first).")
-    show(ranked.drop("event", "day"), "results_ranking",
+    st.caption(" · ".join([*([str(day)] if day is not None else []), f"{ranked.height} pairs",
+                           f"ranked by {BY_WORDS[by]}; a pair without a number is its two "
+                           "players (N-S first), a Mitchell's pairs are named by direction"]))
+    show(ranked.drop("event", "day", *unscored(ranked)), "results_ranking",
          missing={"percent": "—", "cross_imps": "—", "imps": "—"},
          labels={"top": "of a top of", "percent": "%", "cross_imps": "cross-IMPs",
                  "imps": "IMPs"})
@@ -50,7 +62,7 @@ with guarded():
             pl.struct("game_id", "deal_no").map_elements(
                 lambda r: deal_link(r["game_id"], r["deal_no"]), return_dtype=pl.String)
             .alias("replay"),
-        ).drop("game_id", "deal_no", "has_cards")
+        ).drop("game_id", "deal_no", "has_cards", *unscored(ranked))
         show(card, "results_card",
              missing={"contract": "passed out", "declarer": "—", "percent": "—",
                       "cross_imps": "—", "imps": "—"},

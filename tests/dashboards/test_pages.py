@@ -232,6 +232,20 @@ def test_replayer_keeps_the_deal_when_a_search_finds_nothing_and_is_cleared(
     assert at.selectbox(key="replay_deal").value == chosen
 
 
+def test_results_of_a_pairs_mitchell(demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Club results on data/samples/bridge/club-pairs-travellers.csv (a traveller file without a
+    date): six pairs named by direction, no team-IMPs column in a pairs event, no "undated"."""
+    at = page("results", demo_path, monkeypatch, variant="bridge-duplicate")
+    box = at.selectbox(key="results_event")
+    riverside = next(i for i in box.options if "Riverside" in i)
+    box.set_value(box.options.index(riverside)).run()
+    assert not at.exception
+    assert not any("undated" in c.value for c in at.caption) and "undated" not in riverside
+    ranking = frame_with(at, "pair")
+    assert sorted(ranking["pair"]) == ["E-W 1", "E-W 2", "E-W 3", "N-S 1", "N-S 2", "N-S 3"]
+    assert "IMPs" not in ranking.columns and {"%", "cross-IMPs"} <= set(ranking.columns)
+
+
 def test_replayer_swabian_german_names(fixture_path: Path,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     at = page("replayer", fixture_path, monkeypatch, variant="swabian")

@@ -274,16 +274,22 @@ def test_broken_sample_file_is_no_clubs_result(demo_con) -> None:
 
 
 def test_event_rankings_pairs_by_percentage(demo_con) -> None:
-    """data/samples/bridge/club-pairs-travellers.csv: a pairs event; each pair's percentage is
-    the mean of its boards' percentages, N-S as stored and E-W as 100 minus it (Law 78A)."""
+    """data/samples/bridge/club-pairs-travellers.csv: a 6-pair Mitchell (board 1 pits N-S 1
+    against E-W 1), so N-S 2 and E-W 2 are two pairs. Each pair's percentage is the mean of its
+    boards' percentages, N-S as stored and E-W as 100 minus it, and equals its matchpoints over
+    its top: every board is on the event's top of 4, board 6 Neuberg-adjusted (Law 78A)."""
     ranked = q.event_rankings(demo_con, Filters(variant="bridge-duplicate"))
     riverside = ranked.filter(pl.col("event").str.starts_with("Riverside"))
     rows = demo_con.sql("SELECT ns_pair, ew_pair, pct_ns FROM event_results "
                         "WHERE event LIKE 'Riverside%'").pl()
+    assert sorted(riverside["pair"].to_list()) == [f"{d} {n}" for d in ("E-W", "N-S")
+                                                   for n in "123"]
     for r in riverside.iter_rows(named=True):
-        mine = [p for ns, ew, p in rows.iter_rows() if ns == r["pair"]] + \
-               [100 - p for ns, ew, p in rows.iter_rows() if ew == r["pair"]]
+        mine = [p for ns, ew, p in rows.iter_rows() if f"N-S {ns}" == r["pair"]] + \
+               [100 - p for ns, ew, p in rows.iter_rows() if f"E-W {ew}" == r["pair"]]
         assert r["boards"] == len(mine) and r["percent"] == pytest.approx(sum(mine) / len(mine))
+        assert r["top"] == 4 * r["boards"]
+        assert r["percent"] == pytest.approx(100 * r["matchpoints"] / r["top"])
     assert riverside["rank"].to_list() == list(range(1, riverside.height + 1))
     assert riverside["percent"].to_list() == sorted(riverside["percent"].to_list(), reverse=True)
 
