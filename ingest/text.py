@@ -144,6 +144,8 @@ def sniff(head: bytes, whole: bool = False) -> str:
         if best is None or score > best[0]:
             best = (score, page)
     if best is None or best[0] < 0:
+        if stray_bytes_only(head):
+            return "utf-8"
         raise EncodingError(
             f"not UTF-8 (byte {where}) nor UTF-16, and no code page of {', '.join(CODE_PAGES)} "
             "reads it as text: declare its encoding with a first line '# encoding: <name>'")
@@ -159,6 +161,20 @@ def mostly_utf8(data: bytes) -> bool:
     bad = len(data) - len(text.encode("utf-8", errors="ignore"))
     beyond_ascii = len(text) - len(text.encode("ascii", errors="ignore"))
     return 0 < bad <= beyond_ascii - bad
+
+
+STRAY_SHARE = 1000
+"""At most one byte in this many (and at least one in any file) may be stray for
+:func:`stray_bytes_only`."""
+
+
+def stray_bytes_only(data: bytes) -> bool:
+    """Whether ``data`` is UTF-8 (most often plain ASCII) but for a few stray bytes that no code
+    page makes words of (a ``0x81`` from a broken copy): at most one in :data:`STRAY_SHARE`.
+    Such a file is read as UTF-8, so only the lines holding a stray byte are lost."""
+    text = data.decode("utf-8", errors="surrogateescape")
+    bad = len(data) - len(text.encode("utf-8", errors="ignore"))
+    return 0 < bad <= max(1, len(data) // STRAY_SHARE)
 
 
 def utf8_else_latin1(data: bytes) -> str:
@@ -211,7 +227,8 @@ def lines(path: Path, encoding: str) -> Iterator[tuple[int, str | EncodingError]
                 try:
                     yield no, part.decode(encoding)
                 except UnicodeDecodeError as exc:
-                    yield no, EncodingError(f"the line is not {encoding} (byte {exc.start})")
+                    yield no, EncodingError(f"the line is not {encoding}: its byte "
+                                            f"{exc.start + 1} is 0x{part[exc.start]:02x}")
 
 
 def decode_or_latin1(data: bytes) -> str:
@@ -231,7 +248,7 @@ def decode(data: bytes) -> str:
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
-        if encoding in ("utf-8", "utf-8-sig") and mostly_utf8(data):
+        if encoding in ("utf-8", "utf-8-sig") and (mostly_utf8(data) or stray_bytes_only(data)):
             return utf8_else_latin1(data)
         raise EncodingError(f"not {encoding} at byte {exc.start} (the encoding its first "
                             f"{HEAD // 1024} KiB read as)") from exc
