@@ -138,10 +138,13 @@ def as_uploaded(message: str, saved_as: str | None, name: str) -> str:
 
 def save(folder: Path, name: str, data: bytes) -> Path:
     """``data`` as ``folder/name``, written whole or not at all (a ``.part`` file renamed); a
-    file already there (the same content under the same name) is kept."""
+    file already there (the same content under the same name) is kept, its time set to now: it
+    is the latest upload of its name (``ingest.formats.reading_order``)."""
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / name
-    if not target.exists():
+    if target.exists():
+        os.utime(target)
+    else:
         partial = target.with_name(target.name + ".part")
         partial.write_bytes(data)
         partial.replace(target)

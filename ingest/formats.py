@@ -19,7 +19,7 @@ from ingest.jsonl import READER as JSONL
 from ingest.lin import READER as LIN
 from ingest.pbn import READER as PBN
 from ingest.ppn import READER as PPN
-from ingest.source import Reader
+from ingest.source import CONTENT_NAME, Reader
 from ingest.traveller_csv import READER as TRAVELLER
 
 HEAD_BYTES = 4096
@@ -160,4 +160,18 @@ def _walk(folder: Path) -> list[Path]:
 
     for root, _dirs, files in os.walk(folder, followlinks=False, onerror=unlisted):
         found += [q for name in files if is_file(q := Path(root) / name)]
-    return sorted(found)
+    return sorted(found, key=reading_order)
+
+
+def reading_order(path: Path) -> tuple[str, str, float, str]:
+    """Files of a folder by name; the versions of one upload (``CONTENT_NAME``,
+    ``<16 hex digits>-<name>``) by their ``name`` and then oldest first, so the last upload is
+    read last (and, with ``--replace``, is the version that stands)."""
+    named = CONTENT_NAME.fullmatch(path.name)
+    if named is None:
+        return str(path.parent), path.name, 0.0, path.name
+    try:
+        uploaded = path.stat().st_mtime
+    except OSError:
+        uploaded = 0.0
+    return str(path.parent), named["name"], uploaded, path.name

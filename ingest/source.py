@@ -84,6 +84,11 @@ def is_ascii_int(text: str) -> bool:
         int(t) <= INT32_MAX)
 
 
+CONTENT_NAME = re.compile(r"[0-9a-f]{16}-(?P<name>.+)")
+"""A file saved under its content's name (``dashboards.uploads.stored_name``): a version of
+every such file of the same ``name`` in its folder (``ingest/versions.py``)."""
+
+
 def content_id(key: object) -> str:
     """16 hex digits of the sha256 of ``key`` as JSON: a game's id from its content (event,
     date, players, ...), never from the file's path (STYLE.md 6)."""

@@ -17,7 +17,6 @@ uploads, so that none overwrites another), is a version of every such file of th
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
@@ -26,16 +25,13 @@ import duckdb
 import polars as pl
 
 from ingest import store
-from ingest.source import Issue
+from ingest.source import CONTENT_NAME, Issue
 from model import tables as T
 from model.problems import Code
 
 DROPPED_LINE = 0
 """The quarantine line of the deals an earlier version stored that this one does not hold (the
 lines of a file start at 1): one row, ``<n> records at this line:`` and each deal."""
-
-CONTENT_NAME = re.compile(r"[0-9a-f]{16}-(?P<name>.+)")
-"""A file saved under its content's name (``dashboards.uploads.stored_name``)."""
 
 GAME_REPLACED, DEAL_REPLACED, DEAL_DROPPED = "game replaced", "deal replaced", "deal dropped"
 """The changes a row of ``superseded`` records."""

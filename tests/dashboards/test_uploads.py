@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboards.uploads import ingest_uploads, refuse_reason, safe_name
+from dashboards.uploads import ingest_uploads, refuse_reason, safe_name, save, stored_name
 from tests.dashboards.conftest import table_counts
 
 GOOD = (b'{"record": "game", "game_id": "late/1", "variant": "greek-prefa", '
@@ -245,3 +246,16 @@ def test_quality_page_shows_what_a_new_version_replaced(
     assert sorted(shown["change"]) == ["deal dropped", "deal replaced"]
     assert set(shown["by version"]) == {(r.sha256 or "")[:12]}
     assert str(tmp_path) not in shown.to_string()
+
+
+def test_the_same_file_uploaded_again_is_its_latest_upload(tmp_path: Path) -> None:
+    """Week 1, week 2, then week 1 again: the folder is read with week 1 last, as it was last
+    uploaded (dashboards/uploads.py ``save``, ingest/formats.py ``reading_order``)."""
+    from ingest.formats import expand
+
+    first, second = b'{"week": 1}\n', b'{"week": 2}\n'
+    for age, data in enumerate((first, second, first)):
+        saved = save(tmp_path, stored_name("week.jsonl", data), data)
+        if age < 2:
+            os.utime(saved, (1_000_000 + age, 1_000_000 + age))
+    assert [p.read_bytes() for p, _ in expand([tmp_path])] == [second, first]

@@ -6,6 +6,7 @@ and the games rescored. Re-ingesting either version changes nothing stored."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import duckdb
@@ -311,3 +312,27 @@ def test_a_superseded_games_deals_from_another_source_are_still_found(
     assert query(db, f"SELECT source FROM deals WHERE game_id = '{GAME}' AND deal_no = 5") \
         == [(str(other),)]
     assert query(db, "SELECT count(*) FROM deals") == [(32,)]
+
+
+def test_a_folder_of_uploads_is_read_oldest_upload_first(tmp_path: Path) -> None:
+    """Three uploads of one weekly file, saved under their content's names (hash first), so
+    their names sort in another order than they were uploaded: ``ingest <folder> --replace``
+    leaves the last upload standing (ingest/formats.py ``reading_order``)."""
+    from dashboards.uploads import stored_name
+
+    folder = tmp_path / "uploads"
+    folder.mkdir()
+    texts = [without_deals(3), changed_header(), without_deals(5)]
+    paths = [folder / stored_name("week.jsonl", t.encode()) for t in texts]
+    assert sorted(paths) != paths  # the hashes do not sort by upload
+    for age, (p, text) in enumerate(zip(paths, texts, strict=True)):
+        p.write_text(text)
+        os.utime(p, (1_000_000 + age, 1_000_000 + age))
+    ingest(tmp_path / "last.duckdb", paths[-1])
+    reports = ingest_paths([folder], tmp_path / "t.duckdb", score=fake_scorer(FakeSettlement()),
+                           replace=True)
+    assert [r.source for r in reports] == [str(p) for p in paths]
+    kept = "SELECT * EXCLUDE (source, line) FROM {} ORDER BY ALL"
+    for table in ("games", "deals"):
+        assert query(tmp_path / "t.duckdb", kept.format(table)) == \
+            query(tmp_path / "last.duckdb", kept.format(table)), table
