@@ -91,6 +91,16 @@ def short_source(source: object) -> str:
     return "/".join(parts[-2:]) if path.is_absolute() or len(parts) > 2 else "/".join(parts)
 
 
+_ABSOLUTE = re.compile(r"(?<![\w.])/(?:[^\s/:;,'\"()]+/)+[^\s/:;,'\"()]+")
+"""An absolute path quoted in a message: ``/`` not after a word, two parts or more."""
+
+
+def short_paths(message: str) -> str:
+    """``message`` with every absolute path it quotes cut to its folder and name
+    (:func:`short_source`): a conflict names the file its stored record came from."""
+    return _ABSOLUTE.sub(lambda m: short_source(m.group()), message)
+
+
 def without_paths(message: str, *folders: object) -> str:
     """``message`` with each of ``folders`` (server paths it may quote) cut to its last part."""
     for folder in sorted({str(f) for f in folders if f}, key=len, reverse=True):

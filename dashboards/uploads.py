@@ -25,9 +25,10 @@ from typing import TypeVar
 import duckdb
 
 from dashboards.db import is_lock_error, release, retry_time
-from dashboards.text import without_paths
+from dashboards.text import short_paths, without_paths
 from ingest.pipeline import ingest_paths
 from ingest.text import HEAD, EncodingError, sniff, utf16
+from ingest.versions import WITH_REPLACE
 from scoring.store import score_pending
 
 T = TypeVar("T")
@@ -136,6 +137,17 @@ def as_uploaded(message: str, saved_as: str | None, name: str) -> str:
     return message.replace(stored.name, given.name).replace(stored.stem, given.stem)
 
 
+REPLACE_BOX = "this file replaces its earlier version"
+"""The Upload page's box that reads the files as ``trickbook ingest --replace`` does."""
+
+
+def for_the_page(message: str, *folders: Path) -> str:
+    """An ingest message as the Upload page shows it: the server's folders cut off, every other
+    path to its folder and name, and the page's box where the command's option is named."""
+    shown = short_paths(without_paths(message, *folders))
+    return shown.replace(WITH_REPLACE, f'upload it again with "{REPLACE_BOX}" ticked')
+
+
 def save(folder: Path, name: str, data: bytes) -> Path:
     """``data`` as ``folder/name``, written whole or not at all (a ``.part`` file renamed); a
     file already there (the same content under the same name) is kept, its time set to now: it
@@ -214,9 +226,9 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
                 name, res.saved_as, records=int(report.records), stored=int(report.stored),
                 duplicates=int(report.duplicates), quarantined=int(report.quarantined),
                 replaced=int(report.replaced), dropped=int(report.dropped),
-                conflicts=tuple(without_paths(i.message, folder, db_path.parent)
+                conflicts=tuple(for_the_page(i.message, folder, db_path.parent)
                                 for i in report.issues if str(i.code) in CONFLICTS)[:SHOWN],
-                message=as_uploaded(without_paths("; ".join(n for n in notes if n), folder,
-                                                  db_path.parent), res.saved_as, name),
+                message=as_uploaded(for_the_page("; ".join(n for n in notes if n), folder,
+                                                 db_path.parent), res.saved_as, name),
             )
     return list(results.values())

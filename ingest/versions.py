@@ -33,6 +33,9 @@ DROPPED_LINE = 0
 """The quarantine line of the deals an earlier version stored that this one does not hold (the
 lines of a file start at 1): one row, ``<n> records at this line:`` and each deal."""
 
+WITH_REPLACE = "ingest with --replace"
+"""How a conflict's message says to take the new version (the Upload page names its box)."""
+
 GAME_REPLACED, DEAL_REPLACED, DEAL_DROPPED = "game replaced", "deal replaced", "deal dropped"
 """The changes a row of ``superseded`` records."""
 
@@ -74,7 +77,7 @@ class Versions:
     def _where(self, source: str, line: int, version: str | None) -> str:
         where = (f"stored from {source} line {line} (version {(version or '?')[:12]}); this "
                  f"is version {self.sha256[:12]}")
-        return where + (": ingest with --replace to take this version"
+        return where + (f": {WITH_REPLACE} to take this version"
                         if source in self.lineage else "")
 
     def _record(self, change: str, key: str, line: int, record: str) -> None:
@@ -140,7 +143,7 @@ class Versions:
         return {wanted[key]: (
             f"deal {wanted[key][1]} of game {wanted[key][0]!r} was dropped from {source} by "
             f"its version {version[:12]} (read with --replace); this is version "
-            f"{self.sha256[:12]}: ingest with --replace to take this version")
+            f"{self.sha256[:12]}: {WITH_REPLACE} to take this version")
             for key, (source, version) in found.items()}
 
     def dropped(self) -> list[Issue]:
@@ -156,7 +159,7 @@ class Versions:
             return [Issue(self.source, DROPPED_LINE, f"{g}#{n}", Code.DEAL_CONFLICT,
                           f"deal {n} of game {g!r} stored from {s} line {li} (version "
                           f"{self.previous[:12]}) is not in this version {self.sha256[:12]}: "
-                          "ingest with --replace to drop it", records[g, n])
+                          f"{WITH_REPLACE} to drop it", records[g, n])
                     for g, n, li, s in gone]
         self.dropped_deals = len(gone) + sum(1 for k in self.cleared if k not in self.held)
         store.delete_deals(self.conn, [(g, n) for g, n, *_ in gone])

@@ -14,7 +14,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards.common import ALL, empty, guarded, query, show
-from dashboards.text import short_source
+from dashboards.text import short_paths, short_source
 
 HASH_CHARS = 12
 
@@ -22,6 +22,9 @@ HASH_CHARS = 12
 def _short(frame: pl.DataFrame) -> pl.DataFrame:
     out = frame.with_columns(pl.col("source").map_elements(short_source,
                                                            return_dtype=pl.String))
+    if "message" in out.columns:
+        out = out.with_columns(pl.col("message").map_elements(short_paths,
+                                                              return_dtype=pl.String))
     if "sha256" in out.columns:
         out = out.with_columns(pl.col("sha256").str.slice(0, HASH_CHARS))
     return out

@@ -15,9 +15,9 @@ from dashboards.text import md
 
 BY_WORDS = {"percent": "matchpoint %", "imps": "IMPs"}
 
+# The comparisons of a board: a pairs event has no team IMPs, a teams event may lack
+# matchpoints; a scale no pair of the session has is not shown.
 SCALES = ("percent", "cross_imps", "imps")
-"""The comparisons of a board: a pairs event has no team IMPs, a teams event may lack
-matchpoints; a scale no pair of the session has is not shown."""
 
 
 def unscored(ranked: pl.DataFrame) -> list[str]:

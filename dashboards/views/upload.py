@@ -13,7 +13,7 @@ import streamlit as st
 from dashboards.common import show, write_gate
 from dashboards.db import db_path
 from dashboards.text import md
-from dashboards.uploads import ingest_uploads, max_upload_mb, version_note
+from dashboards.uploads import REPLACE_BOX, ingest_uploads, max_upload_mb, version_note
 
 st.title("Upload")
 limit = max_upload_mb()
@@ -28,7 +28,7 @@ files = st.file_uploader("Files", accept_multiple_files=True, key="upload_files"
 if files:  # what the server holds: a file still on its way is not listed yet
     st.caption("Ready to ingest: " + ", ".join(md(f.name) for f in files))
 replace = st.checkbox(
-    "this file replaces its earlier version", value=False, key="upload_replace",
+    REPLACE_BOX, value=False, key="upload_replace",
     help="A file uploaded again under the same name is a new version of it. Ticked, its game "
          "lines and deals replace the stored ones and the deals it no longer holds are removed; "
          "otherwise every change is a conflict, listed on the Data quality page.")
@@ -55,7 +55,7 @@ if results:
                        + version_note(r))
         if r["conflicts"]:
             st.warning(f"{md(r['name'])}: conflicts with the earlier version (kept; tick "
-                       "\"this file replaces its earlier version\" and upload it again to take "
-                       "this one):\n\n" + "\n".join(f"- {md(c)}" for c in r["conflicts"]))
+                       f"\"{REPLACE_BOX}\" and upload it again to take this one):\n\n"
+                       + "\n".join(f"- {md(c)}" for c in r["conflicts"]))
 elif not files:
     st.info("No file chosen yet: drop files above, then press Ingest.")

@@ -11,8 +11,16 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboards.uploads import ingest_uploads, refuse_reason, safe_name, save, stored_name
+from dashboards.uploads import (
+    REPLACE_BOX,
+    ingest_uploads,
+    refuse_reason,
+    safe_name,
+    save,
+    stored_name,
+)
 from tests.dashboards.conftest import table_counts
+from tests.ingest.conftest import SAMPLES
 
 GOOD = (b'{"record": "game", "game_id": "late/1", "variant": "greek-prefa", '
         b'"players": ["Ana", "Ben", "Cy"]}\n'
@@ -259,3 +267,28 @@ def test_the_same_file_uploaded_again_is_its_latest_upload(tmp_path: Path) -> No
         if age < 2:
             os.utime(saved, (1_000_000 + age, 1_000_000 + age))
     assert [p.read_bytes() for p, _ in expand([tmp_path])] == [second, first]
+
+
+def test_a_changed_upload_names_the_box_and_no_server_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A weekly file uploaded again with a deal changed: the conflict says to tick the page's
+    box (not the command's ``--replace``), and neither the Upload page's message nor the Data
+    quality page shows the server's folder (dashboards/text.py ``short_paths``)."""
+    from tests.dashboards.fixture_db import build_empty
+    from tests.dashboards.test_pages import page
+
+    (tmp_path / "db").mkdir()
+    db = build_empty(tmp_path / "db" / "t.duckdb")
+    week = (SAMPLES / "league.jsonl").read_text()
+    changed = week.replace('"tricks": {"Anna": 6, "Boris": 4, "Chris": 0}',
+                           '"tricks": {"Anna": 5, "Boris": 5, "Chris": 0}', 1)
+    assert changed != week
+    ingest_uploads([("week.jsonl", week.encode())], db)
+    (r,) = ingest_uploads([("week.jsonl", changed.encode())], db)
+    assert r.conflicts and all(f'"{REPLACE_BOX}" ticked' in c for c in r.conflicts)
+    server = str(db.parent)
+    assert not any(server in c or "--replace" in c for c in r.conflicts)
+    at = page("quality", db, monkeypatch)
+    assert not at.exception
+    shown = " ".join(df.value.to_string() for df in at.dataframe)
+    assert "uploads/" in shown and server not in shown
