@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -55,17 +56,16 @@ def scalar(text: str) -> Any:
     low = t.lower()
     if low in ("true", "false"):
         return low == "true"
-    if not t.isascii():  # int() would read ² or ١٢ as numbers
-        return t
-    try:
+    if _WHOLE.fullmatch(t):
         return int(t)
-    except ValueError:
-        pass
-    try:
-        number = float(t)
-    except ValueError:
+    if not _DECIMAL.fullmatch(t):  # int() and float() would read ², ١٢, 1_000, 1e3, inf
         return t
+    number = float(t)
     return int(number) if number.is_integer() else number
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+)")
 
 
 def _flag(text: str) -> Any:

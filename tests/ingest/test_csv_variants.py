@@ -141,6 +141,9 @@ deal_no,dealer,declarer,contract,defence.Ivan,defence.Olga,defence.Pavel,tricks.
 2,Olga,Pavel,7H,whist,pass,,2,1.5,7
 3,Pavel,Pavel,7H,whist,pass,,2,true,7
 4,Ivan,Olga,6S,pass,,whist,1,٦,3
+1e1,Ivan,Olga,6S,pass,,whist,1,6,3
+1_1,Ivan,Olga,6S,pass,,whist,1,6,3
+12,Ivan,Olga,6S,pass,,whist,1,nan,3
 """
 
 
@@ -149,14 +152,15 @@ def test_a_whole_number_with_a_fraction_is_the_number_and_a_fraction_is_refused(
     """A sheet exported with ``6.0`` for 6 (as some spreadsheets write numbers) is read as
     written; ``1.5``, ``true`` or an Arabic-Indic ``٦`` for tricks is refused with the cell's
     field named, not rounded or read as 1 or 6 (records.md 1.2: tricks are counted;
-    ``model.base.Integer``)."""
+    ``model.base.Integer``); so are ``1e1`` and ``1_1`` (not deal 10 and 11) and ``nan``."""
     path = tmp_path / "exported.csv"
     path.write_text(RUSSIAN_SPREADSHEET, encoding="utf-8")
     db = tmp_path / "x.duckdb"
     [report] = ingest_paths([path], db, score=score_pending)
-    assert [(i.line, str(i.code)) for i in report.issues] == [(7, "schema"), (8, "schema"),
-                                                                   (9, "schema")]
-    assert all("tricks.Olga" in i.message for i in report.issues)
+    assert [(i.line, str(i.code)) for i in report.issues] == [
+        (n, "schema") for n in (7, 8, 9, 10, 11, 12)]
+    assert [i.message.split(":")[0] for i in report.issues] == [
+        "tricks.Olga", "tricks.Olga", "tricks.Olga", "deal_no", "deal_no", "tricks.Olga"]
     with duckdb.connect(str(db), read_only=True) as con:
         rules = con.execute("SELECT record->>'$.rules.pool_target' FROM games").fetchall()
         deals = con.execute("SELECT deal_no, record->>'$.tricks.Olga' FROM deals").fetchall()
