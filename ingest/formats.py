@@ -136,6 +136,16 @@ def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
                     yield from once(m, True)
 
 
+def not_a_file(path: Path) -> str | None:
+    """``not a regular file`` when something is at ``path`` that is neither a file nor a folder
+    (a pipe, a socket, a device): its bytes are not read (a pipe would wait for a writer)."""
+    try:
+        path.stat()
+    except OSError:
+        return None
+    return "not a regular file (a pipe, socket or device)"
+
+
 def hidden(path: Path) -> str | None:
     """Why ``path`` cannot be looked at (``unreadable: Permission denied``: a folder on its way
     may not be searched), or ``None``."""

@@ -37,6 +37,7 @@ from ingest.formats import (
     is_dir,
     is_file,
     no_reader,
+    not_a_file,
     reader_for,
     unreadable,
 )
@@ -890,7 +891,7 @@ def precheck(conn: duckdb.DuckDBPyConnection, path: Path, sha256: str | None = N
     source = source or str(path)
     report = FileReport(source)
     if not is_file(path) and not is_dir(path):
-        report.skipped = hidden(path) or "missing"
+        report.skipped = hidden(path) or not_a_file(path) or "missing"
         return report, None
     reader = reader_for(path) if is_file(path) else None
     if reader is None:

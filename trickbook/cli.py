@@ -223,11 +223,17 @@ def ingest(
     for r in reports:
         _print_report(r, replace)
     failed = _after_load_checks(db)
-    if (strict and failed) or any(r.failed or r.score_error for r in reports):
+    if (strict and failed) or any(r.failed or r.score_error or _not_found(r) for r in reports):
         raise typer.Exit(1)
     if stop.requested:
         err.print("stopped early: run the same command again to ingest the remaining files")
         raise typer.Exit(130)
+
+
+def _not_found(report: FileReport) -> bool:
+    """A path that is not there (a mistyped name), cannot be read or is not a file: the
+    command exits 1."""
+    return (report.skipped or "").startswith(("missing", "unreadable", "not a regular file"))
 
 
 def _all_files(paths: list[Path]) -> bool:

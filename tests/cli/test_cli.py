@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from pathlib import Path
 
 import duckdb
@@ -164,6 +165,20 @@ def test_real_settlement_on_samples_passes_checks(tmp_path: Path) -> None:
     assert result.exit_code == 0 and "not scored" not in result.stderr
     check = runner.invoke(app, ["check", "--db", str(db)])
     assert check.exit_code == 0, check.stdout
+
+
+def test_a_named_file_not_there_or_not_a_file_exits_1(tmp_path: Path) -> None:
+    """docs/cli.md: a mistyped name, or a pipe, is said and makes the command exit 1; the other
+    files are stored all the same."""
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    db = tmp_path / "x.duckdb"
+    result = runner.invoke(app, ["ingest", str(tmp_path / "nothere.csv"), str(fifo),
+                                 str(GREEK_SAMPLES[0]), "--db", str(db)])
+    assert result.exit_code == 1
+    assert "nothere.csv: skipped (missing)" in result.stdout
+    assert "pipe.jsonl: skipped (not a regular file" in result.stdout
+    assert f"{GREEK_SAMPLES[0]}: " in result.stdout and " 0 stored" not in result.stdout
 
 
 @pytest.mark.slow

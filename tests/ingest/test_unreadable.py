@@ -77,7 +77,7 @@ def test_unreadable_file_named_on_the_command_line(tmp_path: Path, denied: set[P
     folder = a_folder(tmp_path, denied)
     result = CliRunner().invoke(app, ["ingest", str(folder / "a.jsonl"), str(folder / "b.csv"),
                                       "--db", str(tmp_path / "t.duckdb")])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # a file it could not read (docs/cli.md)
     assert f"{folder / 'a.jsonl'}: skipped (unreadable: Permission denied)" in result.stdout
     assert f"{folder / 'b.csv'}: 26 read, 26 stored" in result.stdout
 
@@ -106,6 +106,6 @@ def test_a_file_in_a_folder_that_may_not_be_searched(tmp_path: Path,
     named = folder / "sub" / "a.jsonl"
     result = CliRunner().invoke(app, ["ingest", str(named), str(folder / "b.csv"),
                                       "--db", str(tmp_path / "t.duckdb")])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # a file it could not read (docs/cli.md)
     assert f"{named}: skipped (unreadable: Permission denied)" in result.stdout
     assert f"{folder / 'b.csv'}: 26 read, 26 stored" in result.stdout
