@@ -13,6 +13,7 @@ import csv
 import importlib
 import json
 import os
+import re
 import signal
 import sys
 import traceback
@@ -123,12 +124,22 @@ class _StopFlag:
         err.print("[yellow]stopping after the current file (Ctrl-C again to abort it)[/]")
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def shown(text: object) -> str:
+    """``text`` for the terminal: a control character a file or its name holds (an escape
+    sequence that would recolour or clear the screen, a NUL) is written as ``\\x1b``."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+
+
 def _print_report(r: FileReport, replace: bool = False) -> None:
+    source = shown(r.source)
     if r.skipped:
-        out.print(f"{r.source}: skipped ({r.skipped})", markup=False)
+        out.print(f"{source}: skipped ({shown(r.skipped)})", markup=False)
         return
     if r.failed:
-        err.print(f"{r.source}: not stored: {r.failed}", markup=False)
+        err.print(f"{source}: not stored: {shown(r.failed)}", markup=False)
         if DEBUG["on"] and r.error is not None:
             err.print("".join(traceback.format_exception(r.error)), markup=False)
         return
@@ -136,14 +147,14 @@ def _print_report(r: FileReport, replace: bool = False) -> None:
     if r.dropped:
         replaced += (f", {r.dropped} deals of the earlier version not in this one "
                      + ("removed" if replace else "kept as conflicts"))
-    out.print(f"{r.source}: {r.records} read, {r.stored} stored{replaced}, {r.duplicates} "
+    out.print(f"{source}: {r.records} read, {r.stored} stored{replaced}, {r.duplicates} "
               f"duplicates, {r.quarantined} quarantined", markup=False)
     for issue in r.issues[:5]:
-        out.print(f"  {issue.line}: {issue.code}: {issue.message}", markup=False)
+        out.print(f"  {issue.line}: {issue.code}: {shown(issue.message)}", markup=False)
     if r.quarantined > 5:
         out.print(f"  ... see `trickbook report quarantine` for all {r.quarantined}")
     if r.score_error:
-        err.print(f"  not scored, kept for the next run: {r.score_error}",
+        err.print(f"  not scored, kept for the next run: {shown(r.score_error)}",
                   markup=False)
 
 
@@ -402,7 +413,7 @@ def report(
     else:
         table = Table(*columns, title=f"{what.value} ({len(rows)} rows)")
         for r in rows:  # cells are the records' text, never console markup
-            table.add_row(*(Text("" if v is None else str(v)) for v in r))
+            table.add_row(*(Text("" if v is None else shown(v)) for v in r))
         out.print(table)
 
 

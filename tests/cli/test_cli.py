@@ -223,3 +223,17 @@ def test_ctrl_c_stops_between_files(tmp_path: Path) -> None:
     for f in files[:len(logged)]:
         assert f"{f}: 5010 read, 5010 stored" in out
     assert files[len(logged)] not in out  # the next file was never read
+
+
+def test_control_characters_of_a_file_do_not_reach_the_terminal(tmp_path: Path) -> None:
+    """An escape sequence or a NUL in a quarantined line (or a file's name) is printed as
+    ``\\x1b``/``\\x00`` by ``ingest`` and ``report``: it neither recolours nor clears the
+    user's terminal."""
+    bad = tmp_path / "evil\x1b[2J.jsonl"
+    bad.write_text('{"record": "deal", "game_id": "\x1b[31mred\x00"}\n')
+    db = tmp_path / "x.duckdb"
+    ingested = runner.invoke(app, ["ingest", str(bad), "--db", str(db)])
+    report = runner.invoke(app, ["report", "quarantine", "--db", str(db)])
+    for result in (ingested, report):
+        assert "\x1b" not in result.output and "\x00" not in result.output
+        assert "\\x1b" in result.output
