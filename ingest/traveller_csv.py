@@ -125,9 +125,9 @@ class TravellerReader:
             if named_twice is not None:
                 yield Issue(source, line, None, Code.PARSE, f"{named_twice}: {quote(raw)}", raw)
                 continue
-            row = dict(zip(header, cells + [""] * (len(header) - len(cells)), strict=False))
+            row = dict(zip(header, cells, strict=False))
             key = f"board {row.get('board')} {row.get('ns_pair')}-{row.get('ew_pair')}"
-            if len(cells) > len(header):
+            if len(cells) != len(header):  # a row cut short, or cells run together
                 yield Issue(source, line, key, Code.PARSE,
                             f"{len(cells)} fields, the header has {len(header)}", raw)
                 continue

@@ -62,11 +62,13 @@ def test_bad_rows_are_issues_and_the_rest_goes_on() -> None:
             "E,3,1,2,4Q,N,AH,10,420\n"
             "E,2,1,2,4S,N,AH,10,420\n"
             "E,4,1,2,4S,N,AH,10,420,extra\n"
-            "E,5,1,2,pass,,,,0\n")
+            "E,5,1,2,pass,,,,0\n"
+            "E,6,1,2,4S,N\n")  # cut short: not stored as a deal without its result
     got = validate(READER.read_text(text, "t.csv", "t"))
     msgs = [(i.line, i.message) for i in got.issues]
     assert [d.board for _, d, _ in got.deals] == [1, 5]
-    assert [m[0] for m in msgs] == [3, 4, 5, 6]
+    assert [m[0] for m in msgs] == [3, 4, 5, 6, 8]
     assert "'x'" in msgs[0][1] and "'4Q'" in msgs[1][1]
     assert "scores 620" in msgs[2][1]  # board 2 is NS vulnerable
-    assert "fields" in msgs[3][1]
+    assert msgs[3][1] == "10 fields, the header has 9"
+    assert msgs[4][1] == "6 fields, the header has 9"
