@@ -27,7 +27,7 @@ import duckdb
 from dashboards.db import is_lock_error, release, retry_time
 from dashboards.text import short_paths, without_paths
 from ingest.pipeline import ingest_paths
-from ingest.text import HEAD, EncodingError, sniff, utf16
+from ingest.text import HEAD, EncodingError, sniff, wide
 from ingest.versions import WITH_REPLACE
 from scoring.store import score_pending
 
@@ -119,7 +119,7 @@ def refuse_reason(name: str, data: bytes, limit_mb: int | None = None) -> str | 
     if not data.strip():
         return f"{name!r} is empty"
     head = data[:HEAD]
-    if b"\x00" in head and utf16(head) is None:
+    if b"\x00" in head and wide(head) is None:
         return f"{name!r} is not a text file (it contains NUL bytes): nothing was stored"
     try:  # the encodings every reader takes (UTF-8, UTF-16, a code page a sheet is saved in)
         sniff(head, whole=len(data) <= len(head))

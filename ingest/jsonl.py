@@ -1,7 +1,7 @@
 """Canonical JSON Lines reader (``../shared/spec/records.md`` section 1).
 
-One JSON object per line, UTF-8 (with or without a byte order mark), or UTF-16 (with a byte order
-mark, or detected by its zero bytes: ``ingest.text.utf16``). Blank lines are skipped; a line
+One JSON object per line, UTF-8 (with or without a byte order mark), or UTF-16 or UTF-32 (with a
+byte order mark, or detected by its zero bytes: ``ingest.text.wide``). Blank lines are skipped; a line
 that is not a JSON object is an ``Issue`` with code ``PARSE`` and never stops the file. The
 reader streams: it holds about one batch of lines at a time (``read_lines``), so a file of any
 size reads in bounded memory.
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ingest.lines import Batch, Item, Run
 from ingest.source import Issue, Raw
-from ingest.text import HEAD, utf16
+from ingest.text import HEAD, wide
 from model.problems import Code
 
 QUOTE_LIMIT = 500
@@ -130,9 +130,9 @@ class JsonlReader:
         lines, then from the last batch), so that a batch is mostly one read, and decodes each
         block at once (line by line only when it is not valid UTF-8)."""
         with path.open("rb") as fh:
-            wide = utf16(fh.read(HEAD)) if self.start == 0 else None
-        if wide is not None:
-            yield from _utf16_lines(path, size, max_chars, wide)
+            encoding = wide(fh.read(HEAD)) if self.start == 0 else None
+        if encoding is not None:
+            yield from _wide_lines(path, size, max_chars, encoding)
             return
         fill = _Filling(size, max_chars if max_chars is not None else -1, self.lines_before)
         if fill.limit > BLOCK:
@@ -272,10 +272,10 @@ def _undecoded(exc: UnicodeError) -> tuple[str, int]:
 codecs.register_error("trickbook-undecoded", _undecoded)
 
 
-def _utf16_lines(path: Path, size: int, max_chars: int | None,
-                 encoding: str = "utf-16") -> Iterator[list[Item]]:
-    """:meth:`JsonlReader.read_lines` of a UTF-16 file (``encoding``: ``utf-16`` with its byte
-    order mark, ``utf-16-le``/``-be`` without, ``ingest.text.utf16``): decoded as it is read;
+def _wide_lines(path: Path, size: int, max_chars: int | None,
+                encoding: str = "utf-16") -> Iterator[list[Item]]:
+    """:meth:`JsonlReader.read_lines` of a UTF-16 or UTF-32 file (``encoding``, with its byte
+    order mark or ``-le``/``-be`` without, ``ingest.text.wide``): decoded as it is read;
     a line with bytes that do not decode is its own issue, and the lines after it are read."""
     items: list[Item] = []
     chars = 0

@@ -52,7 +52,7 @@ from ingest.pipeline import (
     precheck,
 )
 from ingest.source import Issue, Raw
-from ingest.text import HEAD, utf16
+from ingest.text import HEAD, wide
 from ingest.validate import Accepted, StoredGame, Validator, VariantLookup
 from ingest.versions import has_earlier
 from model import tables as T
@@ -370,7 +370,7 @@ def splittable(path: Path, reader_name: str | None, part_bytes: int) -> bool:
         return False
     with path.open("rb") as fh:
         head = fh.read(HEAD)
-    return path.stat().st_size >= 2 * part_bytes and utf16(head) is None
+    return path.stat().st_size >= 2 * part_bytes and wide(head) is None
 
 
 def plan(files: list[Path], conn: duckdb.DuckDBPyConnection, workers: int, part_bytes: int,

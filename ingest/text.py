@@ -97,6 +97,30 @@ def _utf16(head: bytes) -> str | None:
     return None
 
 
+def utf32(head: bytes) -> str | None:
+    """``utf-32`` with a byte order mark, ``utf-32-le``/``-be`` without one (three bytes of every
+    four zero, as text of the first 65,536 characters is), else ``None``. (Its zeros would
+    otherwise decode as UTF-8 NULs between the letters.)"""
+    if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "utf-32"
+    n = len(head) // 4 * 4
+    if n < 8:
+        return None
+    lanes = [head[i:n:4] for i in range(4)]
+    zeros = [lane.count(0) for lane in lanes]
+    if zeros[1] == zeros[2] == zeros[3] == n // 4 and zeros[0] == 0:
+        return "utf-32-le"
+    if zeros[0] == zeros[1] == n // 4 and zeros[3] == 0:
+        return "utf-32-be"
+    return None
+
+
+def wide(head: bytes) -> str | None:
+    """The UTF-32 or UTF-16 encoding of a file whose first bytes are ``head`` (:func:`utf32`,
+    :func:`utf16`), else ``None``: text whose line ends are not single bytes."""
+    return utf32(head) or utf16(head)
+
+
 def utf16(head: bytes) -> str | None:
     """The UTF-16 encoding of a file whose first bytes are ``head``: ``utf-16`` with a byte
     order mark, ``utf-16-le``/``-be`` without one (detected by its zero bytes), else ``None``."""
@@ -111,6 +135,9 @@ def sniff(head: bytes, whole: bool = False) -> str:
     Raises ``EncodingError`` naming what was tried."""
     if head.startswith(codecs.BOM_UTF8):
         return "utf-8-sig"
+    wider = utf32(head)
+    if wider is not None:
+        return wider
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
     name = declared(head)
@@ -207,7 +234,7 @@ def lines(path: Path, encoding: str) -> Iterator[tuple[int, str | EncodingError]
     in place of its text, and the lines after it are read all the same. A line ends at LF,
     CRLF or a lone CR (old Mac files). UTF-16 files are decoded whole (their line ends are not
     single bytes)."""
-    if codecs.lookup(encoding).name.startswith("utf-16"):
+    if codecs.lookup(encoding).name.startswith(("utf-16", "utf-32")):
         try:
             text = path.read_bytes().decode(encoding)
         except UnicodeDecodeError as exc:

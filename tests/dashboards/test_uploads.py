@@ -85,7 +85,7 @@ def test_valid_upload_is_stored(fixture_copy: Path, tmp_path: Path) -> None:
     assert table_counts(fixture_copy)["deals"] == 10
 
 
-@pytest.mark.parametrize("encoding", ["cp1253", "utf-16"])
+@pytest.mark.parametrize("encoding", ["cp1253", "utf-16", "utf-32"])
 def test_a_sheet_saved_in_another_encoding_is_read_as_the_command_reads_it(
         tmp_path: Path, encoding: str) -> None:
     """A Greek club's sheet saved by a spreadsheet in its Windows code page (cp1253) or as

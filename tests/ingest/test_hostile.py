@@ -763,3 +763,22 @@ def test_bad_sidecar_keeps_the_data_checks(tmp_path: Path, sidecar: str) -> None
         assert [f.check for f in run_checks(conn) if not f.finding] == []
     finally:
         conn.close()
+
+
+@pytest.mark.parametrize("encoding", ["utf-32", "utf-32-be"])
+@pytest.mark.parametrize("path", [SAMPLES / "league.jsonl", SAMPLES / "club-sheet-2026-11-22.csv",
+                                  SAMPLES / "balkan" / "league.ppn", PBN_SAMPLE, LIN_SAMPLE],
+                         ids=["jsonl", "sheet", "ppn", "pbn", "lin"])
+def test_utf32_file_reads_as_its_utf8_twin(tmp_path: Path, path: Path, encoding: str) -> None:
+    """ingest/text.py ``utf32``: a file saved as UTF-32 (with its byte order mark, or big-endian
+    without one) is read as the same text; its zero bytes used to decode as UTF-8 NULs between
+    the letters, and a LIN file gave thousands of quarantined lines."""
+    twin = tmp_path / "utf8" / path.name
+    twin.parent.mkdir()
+    twin.write_bytes(path.read_bytes())
+    wide = tmp_path / path.name
+    wide.write_bytes(path.read_text(encoding="utf-8").encode(encoding))
+    (a,) = ingest(tmp_path / "a.duckdb", twin)
+    (b,) = ingest(tmp_path / "b.duckdb", wide)
+    assert (b.records, b.stored, b.quarantined) == (a.records, a.stored, a.quarantined)
+    assert a.stored > 0
