@@ -402,8 +402,8 @@ def _play(b: Board, deal: dict[str, Any], players: list[str], full: list[int | N
     order = attribute_play([suit_rank_card(c) for c in b.cards], play_contract, play_declarer)
     if order:
         deal["play"] = played(order, players)
-    if b.mc is not None and b.mc.strip().isdigit():
-        deal["claim"] = ascii_int(b.mc, "mc (tricks claimed)")
+    if b.mc is not None and b.mc.strip():
+        deal["claim"] = ascii_int(b.mc, "mc (tricks claimed)")  # -3 or x: the board's issue
     if tricks is None:
         tricks = deal.get("claim")
     if tricks is None and len(order) == 52 and all(h is not None for h in full):

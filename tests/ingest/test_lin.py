@@ -84,6 +84,19 @@ def test_passed_out_board_and_claim_after_lead() -> None:
     assert b16c.play is not None and len(b16c.play) <= 4 and b16c.claim == b16c.tricks
 
 
+@pytest.mark.parametrize("claim", ["-3", "x", "1e1"])
+def test_a_claim_that_is_not_a_count_is_the_boards_issue(claim: str) -> None:
+    """``mc`` is the declarer's trick total after a claim (ingest/lin.py): ``-3`` was passed
+    over in silence and the board stored; now the board is quarantined naming ``mc``."""
+    text = (LIN / "36117.lin").read_text(encoding="utf-8")
+    first = text.index("mc|") + 3
+    bad = text[:first] + claim + text[text.index("|", first):]
+    got = validate(READER.read_text(bad, "t.lin", "t"))
+    ok = validate(READER.read_text(text, "t.lin", "t"))
+    assert len(got.deals) == len(ok.deals) - 1
+    assert [i.message for i in got.issues if "mc (tricks claimed)" in i.message]
+
+
 def test_names_crlf_and_upper_case_passes() -> None:
     # 08000.lin: UTF-8 names and upper-case P; 40000.lin: CRLF and placeholder names.
     got = ingest(READER, LIN / "08000.lin")
