@@ -1,8 +1,8 @@
 """Canonical JSON Lines reader (``../shared/spec/records.md`` section 1).
 
 One JSON object per line, UTF-8 (with or without a byte order mark), or UTF-16 or UTF-32 (with a
-byte order mark, or detected by its zero bytes: ``ingest.text.wide``). Blank lines are skipped; a line
-that is not a JSON object is an ``Issue`` with code ``PARSE`` and never stops the file. The
+byte order mark, or detected by its zero bytes: ``ingest.text.wide``). Blank lines are skipped; a
+line that is not a JSON object is an ``Issue`` with code ``PARSE`` and never stops the file. The
 reader streams: it holds about one batch of lines at a time (``read_lines``), so a file of any
 size reads in bounded memory.
 """

@@ -244,7 +244,7 @@ class Validator:
         if known is None:
             line = self._quarantined_games.get(gid)
             where = (f"its game line at line {line} was quarantined"
-                     if line is not None and line < raw.line
+                     if line is not None and line <= raw.line
                      else "in this file before the deal, nor in the database")
             return self._issue(raw, Code.UNKNOWN_GAME, f"game {gid!r} has no game line ({where})")
         game, v, _ = known

@@ -25,6 +25,9 @@ from model.tricks import CARD_NAMES
 
 PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 CardName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=3)]
+Label = Annotated[str, StringConstraints(max_length=200)]
+"""A game's league, event or stake: a name a page shows, not a document (a PBN ``Event`` of
+megabytes is refused, not stored)."""
 Integer = Annotated[int, Strict()]
 """A whole number of a record or its rules (a deal's number, tricks, a level, an amount): a
 number without a fraction. ``true``, ``6.0`` and ``"6"`` are refused, not read as 1 and 6 (the
@@ -67,9 +70,9 @@ class GameBase(Frozen):
     game_id: Annotated[str, StringConstraints(min_length=1, max_length=200)]
     players: tuple[PlayerName, ...]
     started_at: StartedAt | None = None
-    league: str | None = None
-    event: str | None = None
-    stake: str | None = None
+    league: Label | None = None
+    event: Label | None = None
+    stake: Label | None = None
 
 
 def check_seats(game: str, players: tuple[str, ...], counts: tuple[int, ...],

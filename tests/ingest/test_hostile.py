@@ -782,3 +782,16 @@ def test_utf32_file_reads_as_its_utf8_twin(tmp_path: Path, path: Path, encoding:
     (b,) = ingest(tmp_path / "b.duckdb", wide)
     assert (b.records, b.stored, b.quarantined) == (a.records, a.stored, a.quarantined)
     assert a.stored > 0
+
+
+def test_a_pbn_event_of_a_megabyte_is_refused_not_stored(tmp_path: Path) -> None:
+    """model/base.py ``Label``: a game's event is a name of at most 200 characters; a PBN
+    ``Event`` of 1 MB quarantines its game (and its deal says why), the other game is stored."""
+    p = tmp_path / "big.pbn"
+    text = PBN_SAMPLE.read_text()
+    p.write_text(text.replace("[Event ", '[Event "' + "E" * 2**20 + '"]\n[Ignored ', 1))
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.stored > 0 and r.quarantined == 2
+    (q,) = quarantine(tmp_path / "t.duckdb")
+    assert "event: String should have at most 200 characters" in q[3]
+    assert "its game line at line" in q[3]
