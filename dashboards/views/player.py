@@ -52,11 +52,12 @@ def _money(f: Filters) -> None:
     if money.height == 1:
         r = money.row(0, named=True)
         cols = st.columns(3)
-        cols[0].metric(f"Cash ({unit(r['variant'])})", cash(r["cash"], r["variant"]))
-        cols[1].metric("Cash per deal", cash(r["cash_per_deal"], r["variant"]),
+        what = unit(r["variant"])  # in the labels: a value with its unit is cut in a column
+        cols[0].metric(f"Cash ({what})", number(r["cash"], True))
+        cols[1].metric(f"Cash per deal ({what})", number(r["cash_per_deal"], True),
                        delta=f"{number(r['cash_per_deal'] - (r['field_cash_per_deal'] or 0), True)}"
                              " vs field")
-        cols[2].metric("Cash per game", cash(r["cash_per_game"], r["variant"]))
+        cols[2].metric(f"Cash per game ({what})", number(r["cash_per_game"], True))
         return
     st.caption("Cash per variant, each in its own unit (never added across variants).")
     table = money.with_columns(

@@ -117,6 +117,10 @@ def test_player_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert any(f"n={me['deals']}" in c.value for c in at.caption)  # every rate shows its n
     assert frame_with(at, "role")["n"].tolist() == roles["n"].to_list()
     assert frame_with(at, "contract")["contract"].tolist() == ["6S", "8D"]
+    # one variant: its unit in the labels, so a value is never cut to "+3,318.00 soup p…"
+    money = {k: v for k, v in shown.items() if k.startswith("Cash")}
+    assert set(money) == {"Cash (chips)", "Cash per deal (chips)", "Cash per game (chips)"}
+    assert not any("chips" in v for v in money.values())
 
 
 def test_the_player_list_opens_each_player_s_page(demo_path: Path,
