@@ -25,7 +25,7 @@ from typing import TypeVar
 import duckdb
 
 from dashboards.db import is_lock_error, release, retry_time
-from dashboards.text import short_paths, without_paths
+from dashboards.text import counted, short_paths, without_paths
 from ingest.pipeline import ingest_paths
 from ingest.text import HEAD, EncodingError, sniff, wide
 from ingest.versions import WITH_REPLACE
@@ -90,7 +90,7 @@ def version_note(r: dict[str, object]) -> str:
     upload of its name, for the page's summary line."""
     note = f"; {r['replaced']} replacing the earlier version" if r["replaced"] else ""
     if r["dropped"]:
-        note += (f"; {r['dropped']} deals of the earlier version not in this one "
+        note += (f"; {counted(r['dropped'], 'deal')} of the earlier version not in this one "
                  + ("removed" if r["replace"] else "kept as conflicts"))
     return note
 

@@ -145,7 +145,8 @@ def _print_report(r: FileReport, replace: bool = False) -> None:
         return
     replaced = f" ({r.replaced} replacing an earlier version)" if r.replaced else ""
     if r.dropped:
-        replaced += (f", {r.dropped} deals of the earlier version not in this one "
+        replaced += (f", {r.dropped} deal{'' if r.dropped == 1 else 's'} of the earlier "
+                     "version not in this one "
                      + ("removed" if replace else "kept as conflicts"))
     out.print(f"{source}: {r.records} read, {r.stored} stored{replaced}, {r.duplicates} "
               f"duplicates, {r.quarantined} quarantined", markup=False)

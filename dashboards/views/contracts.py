@@ -13,7 +13,7 @@ import streamlit as st
 
 from dashboards import charts
 from dashboards.common import deal_link, empty, filters, guarded, query, rates, show
-from dashboards.text import md, short_source
+from dashboards.text import counted, md, short_source
 
 LOW_N = 10  # cells with fewer deals are drawn fainter (their rate is uncertain)
 
@@ -56,7 +56,7 @@ with guarded():
     cell = cells.filter((pl.col("contract") == contract) & (pl.col("mode") == mode))
     if not cell.is_empty():
         st.caption(f"{md(variant)} {md(contract)} with defence {md(mode)}: "
-                   f"{cell['rate (n, 95% CI)'][0]}; {cell['deals'][0]} deals")
+                   f"{cell['rate (n, 95% CI)'][0]}; {counted(cell['deals'][0], 'deal')}")
     deals = query("contract_deals", f, variant, contract, mode)
     if deals.is_empty():
         empty("No deals in this cell.")

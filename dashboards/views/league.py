@@ -15,7 +15,7 @@ import streamlit as st
 from dashboards import charts
 from dashboards.common import draw_game, empty, filters, guarded, query, show
 from dashboards.filters import Filters
-from dashboards.text import cash, md, number, unit
+from dashboards.text import cash, counted, md, number, unit
 
 
 def _standings(standings: pl.DataFrame, variant: str) -> None:
@@ -67,7 +67,7 @@ def _cash_section(f: Filters, variants: list[str]) -> None:
 def _sheet_section(f: Filters) -> None:
     games = query("games", f)
     labels = {
-        r["game_id"]: f"{r['game_id']} · {r['variant']} · {r['deals']} deals"
+        r["game_id"]: f"{r['game_id']} · {r['variant']} · {counted(r['deals'], 'deal')}"
         for r in games.iter_rows(named=True)
     }
     game_id = st.selectbox("Game", games["game_id"].to_list(), key="league_game",

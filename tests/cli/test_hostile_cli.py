@@ -227,8 +227,8 @@ def test_ingest_says_what_a_new_version_dropped(tmp_path: Path) -> None:
     p.write_text("\n".join(lines[:3] + lines[4:]) + "\n")  # deal 3 of the first game left out
     kept = runner.invoke(app, ["ingest", str(p), "--db", str(db)])
     assert kept.exit_code == 0, kept.output
-    assert "1 deals of the earlier version not in this one kept as conflicts" in kept.output
+    assert "1 deal of the earlier version not in this one kept as conflicts" in kept.output
     assert "0: deal-conflict: deal 3 of game" in kept.output and "--replace" in kept.output
     removed = runner.invoke(app, ["ingest", str(p), "--db", str(db), "--replace"])
     assert removed.exit_code == 0, removed.output
-    assert "1 deals of the earlier version not in this one removed" in removed.output
+    assert "1 deal of the earlier version not in this one removed" in removed.output

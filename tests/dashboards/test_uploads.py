@@ -225,7 +225,7 @@ def test_upload_page_replaces_an_earlier_version_only_when_asked(
 
     upload(at, "weekly.jsonl", second, replace=True)
     shown = " ".join(s.value for s in at.success)
-    assert "1 replacing the earlier version" in shown and "1 deals of the earlier version" \
+    assert "1 replacing the earlier version" in shown and "1 deal of the earlier version" \
         " not in this one removed" in shown, shown
     assert not at.warning
     assert tricks_of_deal_2(fixture_copy) == [("7", 8)]
