@@ -136,13 +136,21 @@ def _names_of(mask: int) -> list[str]:
     return out
 
 
+NAME_MAX = 80
+"""The longest player name (records.md 1.1, ``model.base.PlayerName``)."""
+
+
 def seat_players(names: list[str | None]) -> list[str]:
     """Player names by seat N E S W: placeholders become the seat name, a name used twice gets
-    its seat appended, so a game always has four distinct players."""
+    its seat appended, so a game always has four distinct players. A name longer than
+    ``NAME_MAX`` is refused (``ValueError``), not cut: two cut names could become one."""
     out = []
     for i, n in enumerate(names):
         n = (n or "").strip()
-        out.append(SEAT_NAMES[i] if n in PLACEHOLDERS else n[:80])
+        if len(n) > NAME_MAX:
+            raise ValueError(f"the player at {SEATS[i]} has a name of {len(n):,} characters "
+                             f"(at most {NAME_MAX}): {n[:40]!r}…")
+        out.append(SEAT_NAMES[i] if n in PLACEHOLDERS else n)
     for i, n in enumerate(out):
         if out.count(n) > 1:
             out[i] = f"{n} ({SEATS[i]})"

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 from ingest.jsonl import quote
 from ingest.source import Issue, Raw
 from model import variants as registry
-from model.base import DealBase, GameBase
+from model.base import PRINTABLE, DealBase, GameBase
 from model.identity import canonical, canonical_json, deal_key
 from model.problems import Code, Problem
 from model.variants import UnknownVariant, Variant
@@ -67,6 +67,9 @@ def explain(exc: ValidationError) -> str:
             parts.append(msg)
         elif err["type"] == "missing":
             parts.append(f"{loc}: field required")
+        elif err["type"] == "string_pattern_mismatch" and err.get("ctx", {}).get(
+                "pattern") == PRINTABLE:
+            parts.append(f"{loc}: holds a control character (got {shown(err.get('input'))})")
         else:
             parts.append(f"{loc}: {msg} (got {shown(err.get('input'))})")
     return "; ".join(parts)

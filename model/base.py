@@ -25,9 +25,15 @@ from model.tricks import CARD_NAMES
 
 PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 CardName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=3)]
-Label = Annotated[str, StringConstraints(max_length=200)]
+PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
+"""Text without control characters (a NUL, an escape sequence): what a page or a terminal shows
+as it is."""
+Label = Annotated[str, StringConstraints(max_length=200, pattern=PRINTABLE)]
 """A game's league, event or stake: a name a page shows, not a document (a PBN ``Event`` of
-megabytes is refused, not stored)."""
+megabytes is refused, not stored), without control characters."""
+SeatedName = Annotated[PlayerName, StringConstraints(pattern=PRINTABLE)]
+"""A player of a game line: without control characters. (A deal names the game's players, so
+its names need no check of their own.)"""
 Integer = Annotated[int, Strict()]
 """A whole number of a record or its rules (a deal's number, tricks, a level, an amount): a
 number without a fraction. ``true``, ``6.0`` and ``"6"`` are refused, not read as 1 and 6 (the
@@ -68,7 +74,7 @@ class GameBase(Frozen):
 
     record: Literal["game"] = "game"
     game_id: Annotated[str, StringConstraints(min_length=1, max_length=200)]
-    players: tuple[PlayerName, ...]
+    players: tuple[SeatedName, ...]
     started_at: StartedAt | None = None
     league: Label | None = None
     event: Label | None = None

@@ -795,3 +795,40 @@ def test_a_pbn_event_of_a_megabyte_is_refused_not_stored(tmp_path: Path) -> None
     (q,) = quarantine(tmp_path / "t.duckdb")
     assert "event: String should have at most 200 characters" in q[3]
     assert "its game line at line" in q[3]
+
+
+def test_a_control_character_in_a_name_or_event_quarantines_the_game_line(
+        tmp_path: Path) -> None:
+    """model/base.py ``PRINTABLE``: a NUL in a player's name or an escape sequence in an event
+    would be stored and drawn on every page; the game line is quarantined naming the field."""
+    lines = (SAMPLES / "league.jsonl").read_text().splitlines()
+    game = json.loads(lines[0])
+    p = tmp_path / "c.jsonl"
+    p.write_text("\n".join([
+        json.dumps({**game, "game_id": "nul", "players": ["An\x00na", "Boris", "Chris"]}),
+        json.dumps({**game, "game_id": "esc", "event": "club\x1b[2J"}),
+        lines[0]]) + "\n")
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert (r.stored, r.quarantined) == (1, 2)
+    messages = [q[3] for q in quarantine(tmp_path / "t.duckdb")]
+    assert messages[0].startswith("players.0: holds a control character")
+    assert messages[1].startswith("event: holds a control character")
+
+
+@pytest.mark.parametrize("fmt", ["pbn", "lin"])
+def test_a_player_name_too_long_is_its_boards_issue_not_cut(tmp_path: Path, fmt: str) -> None:
+    """ingest/bridge_records.py ``seat_players``: a name of 90 characters used to be cut to 80
+    (two such names could become one player); now its board is quarantined saying why."""
+    long = "L" * 90
+    if fmt == "pbn":
+        text = PBN_SAMPLE.read_text().replace('[North "Linde J"]', f'[North "{long}"]', 1)
+    else:
+        text = LIN_SAMPLE.read_text(encoding="utf-8")
+        start = text.index("pn|") + 3
+        text = text[:start] + long + text[text.index(",", start):]
+    p = tmp_path / f"long.{fmt}"
+    p.write_text(text, encoding="utf-8")
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.quarantined >= 1
+    assert all("has a name of 90 characters (at most 80)" in q[3]
+               for q in quarantine(tmp_path / "t.duckdb"))
