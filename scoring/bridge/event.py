@@ -52,9 +52,11 @@ def matchpoints(scores: list[int]) -> list[float]:
 
 
 def neuberg(mp: float, results: int, tables: int) -> float:
-    """Neuberg's formula on the 2/1 scale: a board played ``results`` times, scored as if played
-    ``tables`` times: ``(mp + 2) * tables / results - 2`` (i.e. ``(MP+1)N/n - 1`` in 1/0.5)."""
-    return (mp + 2.0) * tables / results - 2.0
+    """Neuberg's formula [bk]: a board played ``results`` times, scored as if played ``tables``
+    times. On the 1/0.5 scale it is ``(MP + 0.5) * N / n - 0.5``; on this 2/1 scale
+    ``(mp + 1) * tables / results - 1``. Over a board's results it keeps the average at half
+    the new top (the results' matchpoints sum to ``results * (tables - 1)``)."""
+    return (mp + 1.0) * tables / results - 1.0
 
 
 def cross_imps(scores: list[int]) -> list[float]:

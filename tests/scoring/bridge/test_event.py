@@ -32,9 +32,20 @@ def test_matchpoints_with_ties() -> None:
 
 
 def test_neuberg() -> None:
-    # A top on a board played 3 times in an event of 4 tables: (4 + 2) * 4 / 3 - 2 = 6 = new top.
-    assert neuberg(4.0, 3, 4) == pytest.approx(6.0)
-    assert neuberg(2.0, 3, 4) == pytest.approx(10 / 3)
+    # A top on a board played 3 times in an event of 4 tables: (4 + 1) * 4 / 3 - 1 = 17/3, a
+    # little below the new top of 6 (the 1/0.5 scale's (2 + 0.5) * 4/3 - 0.5 = 17/6, doubled).
+    assert neuberg(4.0, 3, 4) == pytest.approx(17 / 3)
+    assert neuberg(2.0, 3, 4) == pytest.approx(3.0)  # an average stays an average
+    assert neuberg(0.0, 1, 4) == pytest.approx(3.0)  # a board played once: half the top
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-1000, 1000), min_size=1, max_size=12), st.integers(0, 12))
+def test_neuberg_keeps_a_boards_average_at_half_the_top(scores: list[int], more: int) -> None:
+    """Whatever the results, a board's adjusted matchpoints average half the event's top."""
+    tables = len(scores) + more
+    adjusted = [neuberg(m, len(scores), tables) for m in matchpoints(scores)]
+    assert sum(adjusted) == pytest.approx(len(scores) * (tables - 1))
 
 
 def test_cross_imps() -> None:
@@ -70,8 +81,8 @@ def test_event_results_pairs_and_neuberg() -> None:
     out = event_results(deals, DUPLICATE.settle(games, deals).settlements).sort("deal_no")
     assert out["score_ns"].to_list() == [420, -50, 140, 0, -400, 50, -120]
     assert out["mp_ns"].to_list()[:4] == [6.0, 0.0, 4.0, 2.0]
-    # board 2: raw 0, 4, 2 on a top of 4 -> Neuberg (mp + 2) * 4 / 3 - 2
-    assert out["mp_ns"].to_list()[4:] == pytest.approx([2 / 3, 6.0, 10 / 3])
+    # board 2: raw 0, 4, 2 on a top of 4 -> Neuberg (mp + 1) * 4 / 3 - 1
+    assert out["mp_ns"].to_list()[4:] == pytest.approx([1 / 3, 17 / 3, 3.0])
     assert (out["mp_ns"] + out["mp_ew"]).to_list() == [6.0] * 7
     assert out["team_imp_ns"].null_count() == 7
 
