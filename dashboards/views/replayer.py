@@ -277,6 +277,10 @@ with guarded():
     st.html(render.CSS)
     _headline(row, record, replay)
     _result(row, replay)
+    if not row["has_cards"]:  # a link or an address can name a deal recorded without them
+        empty("This deal was recorded without its cards (a score sheet or a traveller): "
+              "there is nothing to replay, only its result above.")
+        st.stop()
     _table(replay, row["variant"])
     left, right = st.columns(2)
     with left:

@@ -41,11 +41,15 @@ with guarded():
                           format_func=lambda i: labels[i])
     event, day = sessions.row(int(picked or 0))
     teams = everything.filter((pl.col("event") == event) & pl.col("imps").is_not_null()).height
-    by = c2.radio("Rank by", list(RANKINGS), index=1 if teams else 0, key="results_by",
+    by = c2.radio("Rank by", list(RANKINGS), index=1 if teams else 0,
+                  key=f"results_by_{picked}",  # each session opens on its own kind of event
                   format_func=BY_WORDS.get, horizontal=True)
     ranked = query("event_rankings", f, by).filter(
         (pl.col("event") == event) & (pl.col("day").eq_missing(day)))
     st.subheader(md(event))
+    if not (ranked["top"] > 0).any():
+        empty("Every board of this session was played at one table only: there is no other "
+              "result to compare it with, so the ranking below means nothing yet.")
     st.caption(" · ".join([*([str(day)] if day is not None else []), f"{ranked.height} pairs",
                            f"ranked by {BY_WORDS[by]}; a pair without a number is its two "
                            "players (N-S first), a Mitchell's pairs are named by direction"]))
@@ -58,11 +62,15 @@ with guarded():
     pair = st.selectbox("Pair", ranked["pair"].to_list(), key="results_pair")
     if pair is not None:
         card = query("pair_card", f, event, pair)
-        card = card.with_columns(
-            pl.struct("game_id", "deal_no").map_elements(
-                lambda r: deal_link(r["game_id"], r["deal_no"]), return_dtype=pl.String)
-            .alias("replay"),
+        card = card.with_columns(  # only a deal recorded with its cards can be replayed
+            pl.struct("game_id", "deal_no", "has_cards").map_elements(
+                lambda r: deal_link(r["game_id"], r["deal_no"]) if r["has_cards"] else "",
+                return_dtype=pl.String).alias("replay"),
         ).drop("game_id", "deal_no", "has_cards", *unscored(ranked))
+        if not card["replay"].str.len_chars().gt(0).any():
+            card = card.drop("replay")
+            st.caption("These boards were recorded without their cards (a traveller): there "
+                       "is nothing to replay.")
         show(card, "results_card",
              missing={"contract": "passed out", "declarer": "—", "percent": "—",
                       "cross_imps": "—", "imps": "—"},

@@ -448,3 +448,32 @@ def test_pages_show_the_merged_person(demo_path: Path, tmp_path: Path,
     league = page("league", copy, monkeypatch, player="Anna")
     tables = [t for t in standings_tables(league) if "player" in t.columns]
     assert sum("Anna" in t["player"].tolist() for t in tables) >= 2  # one table per variant
+
+
+def test_replayer_says_a_deal_without_cards_has_nothing_to_replay(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A traveller deal (no cards) opened by its address: its result and a sentence, not an
+    empty table reading "After 0 of 0 tricks · taken:"."""
+    with read_only(demo_path) as con:
+        game, deal = con.execute("SELECT game_id, deal_no FROM deals WHERE NOT has_cards "
+                                 "AND game_id LIKE 'traveller/%' LIMIT 1").fetchone()
+    at = page("replayer", demo_path, monkeypatch, game=game, deal=str(deal))
+    assert not at.exception
+    assert any("recorded without its cards" in i.value for i in at.info)
+    assert not any("After 0 of 0 tricks" in m.value for m in at.markdown)
+
+
+def test_results_card_links_only_deals_with_cards(demo_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Club results: a traveller's boards have no cards, so the pair's card offers no replay
+    link (it opened an empty table); a session of boards played once says so; a pairs event
+    opens ranked by matchpoints though the session shown before was a teams match."""
+    at = page("results", demo_path, monkeypatch, variant="bridge-duplicate")
+    box = at.selectbox(key="results_event")
+    assert at.radio(key=f"results_by_{box.value}").value == "imps"  # the first: a teams match
+    riverside = next(i for i, o in enumerate(box.options) if "Riverside" in o)
+    box.set_value(riverside).run()
+    assert at.radio(key=f"results_by_{riverside}").value == "percent"
+    card = [df.value for df in at.dataframe][-1]
+    assert "replay" not in card.columns
+    assert any("recorded without their cards" in c.value for c in at.caption)
