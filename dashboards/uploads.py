@@ -74,15 +74,18 @@ class UploadResult:
     """Deals of the earlier upload of this name that this one does not hold (removed when it
     replaces it, else kept as conflicts)."""
     conflicts: tuple[str, ...] = ()
-    """The first conflicts with the earlier upload of this name (``game-conflict``,
-    ``deal-conflict``), as ingest words them."""
+    """The first conflicts with stored records (``game-conflict``, ``deal-conflict``), as ingest
+    words them: each says whether ticking :data:`REPLACE_BOX` can take this version (only over
+    an earlier upload of this name)."""
+    issues: tuple[str, ...] = ()
+    """The first other quarantined records, ``line N: code: message``."""
     message: str = ""
     """Why the file was refused or skipped, or what ingest reported; empty when all went well."""
 
 
 CONFLICTS = ("game-conflict", "deal-conflict")
 SHOWN = 5
-"""Conflicts listed per upload (the Data quality page lists all)."""
+"""Conflicts, and other issues, listed per upload (the Data quality page lists all)."""
 
 
 def version_note(r: dict[str, object]) -> str:
@@ -228,6 +231,9 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
                 replaced=int(report.replaced), dropped=int(report.dropped),
                 conflicts=tuple(for_the_page(i.message, folder, db_path.parent)
                                 for i in report.issues if str(i.code) in CONFLICTS)[:SHOWN],
+                issues=tuple(for_the_page(f"line {i.line}: {i.code}: {i.message}", folder,
+                                          db_path.parent)
+                             for i in report.issues if str(i.code) not in CONFLICTS)[:SHOWN],
                 message=as_uploaded(for_the_page("; ".join(n for n in notes if n), folder,
                                                  db_path.parent), res.saved_as, name),
             )

@@ -14,7 +14,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards.common import ALL, empty, guarded, query, show
-from dashboards.text import short_paths, short_source
+from dashboards.text import counted, short_paths, short_source
 
 HASH_CHARS = 12
 
@@ -37,7 +37,7 @@ def listing(title: str, rows: pl.DataFrame, none: str, what: str, key: str,
     if rows.is_empty():
         empty(none)
         return
-    st.caption(f"{rows.height:,} {what}")
+    st.caption(f"{counted(rows.height, 'record')} {what}")
     show(_short(rows), key, missing={"record_key": "—"}, labels=labels)
 
 
@@ -69,14 +69,14 @@ with guarded():
 
     listing("Repairs", query("repairs", source_arg),
             "No record needed a repair: every stored record was stored as read.",
-            "records stored after a named fix (first 1,000; `--strict` refuses them; "
+            "stored after a named fix (first 1,000; `--strict` refuses them; "
             "docs/ingest.md).", "quality_repairs",
             labels={"code": "repair", "message": "what was changed"})
     changed = query("superseded", source_arg)
     listing("Versions",
             changed.with_columns(pl.col("previous", "version").str.slice(0, HASH_CHARS)),
             "No new version of a file has replaced or dropped stored records (`--replace`).",
-            "records of an earlier version replaced or dropped by a later one (first 1,000; "
+            "of an earlier version replaced or dropped by a later one (first 1,000; "
             "docs/ingest.md, \"Versions of a source\").", "quality_versions",
             labels={"previous": "earlier version", "version": "by version"})
 

@@ -42,7 +42,7 @@ if st.button("Ingest", key="upload_go", type="primary", disabled=not files):
 results: list[dict[str, Any]] | None = st.session_state.get("upload_results")
 if results:
     st.subheader("Per file")
-    table = pl.DataFrame(results).drop("saved_as", "message", "replace", "conflicts")
+    table = pl.DataFrame(results).drop("saved_as", "message", "replace", "conflicts", "issues")
     show(table, "upload_table", labels={"name": "file"})
     for r in results:
         if r["saved_as"] is None:
@@ -53,9 +53,11 @@ if results:
             st.success(f"{md(r['name'])}: {r['records']} records, {r['stored']} stored, "
                        f"{r['duplicates']} duplicates, {r['quarantined']} quarantined"
                        + version_note(r))
+        if r["issues"]:
+            st.warning(f"{md(r['name'])}: quarantined (all of them on the Data quality "
+                       "page):\n\n" + "\n".join(f"- {md(i)}" for i in r["issues"]))
         if r["conflicts"]:
-            st.warning(f"{md(r['name'])}: conflicts with the earlier version (kept; tick "
-                       f"\"{REPLACE_BOX}\" and upload it again to take this one):\n\n"
+            st.warning(f"{md(r['name'])}: conflicts with stored records, which are kept:\n\n"
                        + "\n".join(f"- {md(c)}" for c in r["conflicts"]))
 elif not files:
     st.info("No file chosen yet: drop files above, then press Ingest.")

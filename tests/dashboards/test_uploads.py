@@ -292,3 +292,23 @@ def test_a_changed_upload_names_the_box_and_no_server_path(
     assert not at.exception
     shown = " ".join(df.value.to_string() for df in at.dataframe)
     assert "uploads/" in shown and server not in shown
+
+
+def test_a_conflict_with_another_file_gives_no_advice_the_box_cannot_follow(
+        tmp_path: Path) -> None:
+    """The stored deal came from another file (the samples), so ticking the box cannot take the
+    upload's version: the conflict says where the stored deal is from and nothing more. An
+    upload's other quarantined records are listed with their line and reason."""
+    from ingest.pipeline import ingest_paths
+    from tests.dashboards.fixture_db import build_empty
+
+    (tmp_path / "db").mkdir()
+    db = build_empty(tmp_path / "db" / "t.duckdb")
+    ingest_paths([SAMPLES / "league.jsonl"], db)
+    changed = (SAMPLES / "league.jsonl").read_text().replace(
+        '"tricks": {"Anna": 6, "Boris": 4, "Chris": 0}',
+        '"tricks": {"Anna": 5, "Boris": 5, "Chris": 0}', 1) + "not json\n"
+    (r,) = ingest_uploads([("week.jsonl", changed.encode())], db)
+    assert r.conflicts and "samples/league.jsonl" in r.conflicts[0]
+    assert not any(REPLACE_BOX in c or "--replace" in c for c in r.conflicts)
+    assert len(r.issues) == 1 and r.issues[0].startswith("line 37: parse: ")
