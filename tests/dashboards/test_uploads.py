@@ -219,7 +219,8 @@ def test_upload_page_replaces_an_earlier_version_only_when_asked(
 
     upload(at, "weekly.jsonl", second, replace=False)
     warned = " ".join(w.value for w in at.warning)
-    assert "conflicts with the earlier version" in warned and "deal 2 " in warned
+    assert "conflicts with stored records, which are kept" in warned and "deal 2 " in warned
+    assert "this file replaces its earlier version" in warned
     assert "deal 5 " in warned and "is not in this version" in warned
     assert tricks_of_deal_2(fixture_copy) == [("8", 9)]
 
