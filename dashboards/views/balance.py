@@ -19,7 +19,7 @@ from dashboards import charts
 from dashboards.common import empty, guarded, query, show
 from dashboards.db import db_path
 from dashboards.queries import rules_change
-from dashboards.text import md, rules_table
+from dashboards.text import md, rules_table, unit
 from model.variants import UnknownVariant
 from model.variants import variant as variant_of
 from scoring.registry import settlement
@@ -179,13 +179,14 @@ with guarded():
 
     st.subheader("Money flow per contract level")
     money = arms_table(run_id, "money_flow", False, "level", "balance_money")
+    units = " / ".join(dict.fromkeys(unit(v) for v in (run["variant"], run["variant_b"])))
     arms_chart(run_id, "money_flow", money["key"].to_list(), False, "contract level",
-               "declarer's money per deal")
+               f"declarer's money per deal ({units})")
     st.caption("The declarer's money per deal played at that level (normal 95% CI over deals).")
 
     st.subheader("Result per seat position")
     seats = arms_table(run_id, "seat_result", False, "position", "balance_seats")
     arms_chart(run_id, "seat_result", seats["key"].to_list(), False, "position from the dealer",
-               "money per deal")
+               f"money per deal ({units})")
     st.caption("Money per deal of each seat position counted from the dealer (interval over "
                "games).")

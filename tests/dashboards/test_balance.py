@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboards import queries as q
 from dashboards.db import DB_ENV, read_only
+from dashboards.text import unit
 from model.tables import insert
 from sim.tables import BALANCE_METRICS, BALANCE_RUNS, METRICS, RUNS
 from tests.conftest import ROOT
@@ -176,7 +177,17 @@ def test_page_shows_the_query_numbers(balance_studies, monkeypatch: pytest.Monke
     sweep = frame_with(at, "arm b changes")
     assert [t.split(" (")[0] for t in sweep["estimate (n, 95% CI)"]] == [
         f"{e:+.2f}" for e in flags["estimate"]]
-    assert len(at.get("vega_lite_chart")) == 4  # flag effects, success, money, seats
+    charts = at.get("vega_lite_chart")
+    assert len(charts) == 4  # flag effects, success, money, seats
+    run = q_run(path, run_id)
+    money_axes = json.dumps([json.loads(c.proto.spec) for c in charts[2:]])
+    assert f"declarer's money per deal ({unit(run['variant'])}" in money_axes  # its unit
+    assert f"money per deal ({unit(run['variant'])}" in money_axes
+
+
+def q_run(path: Path, run_id: str) -> dict:
+    with read_only(path) as c:
+        return q.balance_runs(c).filter(pl.col("run_id") == run_id).row(0, named=True)
 
 
 def test_page_widgets_by_key(balance_studies, monkeypatch: pytest.MonkeyPatch) -> None:
