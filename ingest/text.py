@@ -98,8 +98,8 @@ def _utf16(head: bytes) -> str | None:
 
 
 def utf32(head: bytes) -> str | None:
-    """``utf-32`` with a byte order mark, ``utf-32-le``/``-be`` without one (three bytes of every
-    four zero, as text of the first 65,536 characters is), else ``None``. (Its zeros would
+    """``utf-32`` with a byte order mark, ``utf-32-le``/``-be`` without one (the two high bytes of
+    every four zero, as in text of the first 65,536 characters), else ``None``. (Its zeros would
     otherwise decode as UTF-8 NULs between the letters.)"""
     if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
         return "utf-32"
@@ -108,9 +108,9 @@ def utf32(head: bytes) -> str | None:
         return None
     lanes = [head[i:n:4] for i in range(4)]
     zeros = [lane.count(0) for lane in lanes]
-    if zeros[1] == zeros[2] == zeros[3] == n // 4 and zeros[0] == 0:
+    if zeros[2] == zeros[3] == n // 4 and zeros[0] < n // 4:  # Greek Ά is 86 03 00 00
         return "utf-32-le"
-    if zeros[0] == zeros[1] == n // 4 and zeros[3] == 0:
+    if zeros[0] == zeros[1] == n // 4 and zeros[3] < n // 4:
         return "utf-32-be"
     return None
 
@@ -191,8 +191,9 @@ def mostly_utf8(data: bytes) -> bool:
 
 
 STRAY_SHARE = 1000
-"""At most one byte in this many (and at least one in any file) may be stray for
+"""At most one byte in this many (and at least ``STRAY_FEW`` in any file) may be stray for
 :func:`stray_bytes_only`."""
+STRAY_FEW = 8
 
 
 def stray_bytes_only(data: bytes) -> bool:
@@ -201,7 +202,7 @@ def stray_bytes_only(data: bytes) -> bool:
     Such a file is read as UTF-8, so only the lines holding a stray byte are lost."""
     text = data.decode("utf-8", errors="surrogateescape")
     bad = len(data) - len(text.encode("utf-8", errors="ignore"))
-    return 0 < bad <= max(1, len(data) // STRAY_SHARE)
+    return 0 < bad <= max(STRAY_FEW, len(data) // STRAY_SHARE)
 
 
 def utf8_else_latin1(data: bytes) -> str:
@@ -254,8 +255,10 @@ def lines(path: Path, encoding: str) -> Iterator[tuple[int, str | EncodingError]
                 try:
                     yield no, part.decode(encoding)
                 except UnicodeDecodeError as exc:
-                    yield no, EncodingError(f"the line is not {encoding}: its byte "
-                                            f"{exc.start + 1} is 0x{part[exc.start]:02x}")
+                    yield no, EncodingError(
+                        f"the line is not {encoding}: its byte {exc.start + 1} is "
+                        f"0x{part[exc.start]:02x} (a stray byte; if the file is saved in "
+                        "another encoding, name it in a first line '# encoding: <name>')")
 
 
 def decode_or_latin1(data: bytes) -> str:

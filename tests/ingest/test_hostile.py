@@ -765,7 +765,7 @@ def test_bad_sidecar_keeps_the_data_checks(tmp_path: Path, sidecar: str) -> None
         conn.close()
 
 
-@pytest.mark.parametrize("encoding", ["utf-32", "utf-32-be"])
+@pytest.mark.parametrize("encoding", ["utf-32", "utf-32-be", "utf-32-le"])
 @pytest.mark.parametrize("path", [SAMPLES / "league.jsonl", SAMPLES / "club-sheet-2026-11-22.csv",
                                   SAMPLES / "balkan" / "league.ppn", PBN_SAMPLE, LIN_SAMPLE],
                          ids=["jsonl", "sheet", "ppn", "pbn", "lin"])
@@ -776,8 +776,10 @@ def test_utf32_file_reads_as_its_utf8_twin(tmp_path: Path, path: Path, encoding:
     twin = tmp_path / "utf8" / path.name
     twin.parent.mkdir()
     twin.write_bytes(path.read_bytes())
-    wide = tmp_path / path.name
-    wide.write_bytes(path.read_text(encoding="utf-8").encode(encoding))
+    wide = tmp_path / path.name  # with Greek letters: Ά is 86 03 00 00 in UTF-32-LE
+    greek = path.read_text(encoding="utf-8").replace("Anna", "Άννα").replace("Ann", "Άνν")
+    twin.write_text(greek, encoding="utf-8")
+    wide.write_bytes(greek.encode(encoding))
     (a,) = ingest(tmp_path / "a.duckdb", twin)
     (b,) = ingest(tmp_path / "b.duckdb", wide)
     assert (b.records, b.stored, b.quarantined) == (a.records, a.stored, a.quarantined)

@@ -65,7 +65,7 @@ def test_accented_names_survive_a_few_bad_bytes(tmp_path: Path, path: Path, plai
     assert all(i.line > 0 for i in items if isinstance(i, Issue))
 
 
-def deals(items: list[Raw | Issue]) -> int:
+def deals_of(items: list[Raw | Issue]) -> int:
     return sum(isinstance(i, Raw) and i.data.get("record") == "deal" for i in items)
 
 
@@ -90,5 +90,21 @@ def test_one_stray_byte_in_an_ascii_file_costs_at_most_its_record(
     p = tmp_path / path.name
     p.write_bytes(stray_0x81_in_a_word(data))
     items = read_all(p)
-    assert deals(read_all(path)) - deals(items) <= 1
+    assert deals_of(read_all(path)) - deals_of(items) <= 1
     assert all(i.line > 0 for i in items if isinstance(i, Issue))
+
+
+def test_a_few_stray_bytes_on_two_lines_cost_those_two_lines(tmp_path: Path) -> None:
+    """ingest/text.py ``STRAY_FEW``: two stray bytes in a short sheet used to refuse it whole."""
+    data = (SAMPLES / "club-sheet-2026-11-22.csv").read_bytes()
+    lines = data.split(b"\n")
+    deals = [i for i, line in enumerate(lines) if line[:2] in (b"5,", b"6,")]
+    for i, byte in zip(deals, (b"\x88", b"\x81"), strict=True):  # after a contract's letters
+        lines[i] = re.sub(rb"([A-Z]),", lambda m, b=byte: m[1] + b + b",", lines[i], count=1)
+    p = tmp_path / "sheet.csv"
+    p.write_bytes(b"\n".join(lines))
+    items = read_all(p)
+    issues = [i for i in items if isinstance(i, Issue)]
+    assert [i.line for i in issues] == [i + 1 for i in deals]
+    assert all("(a stray byte" in i.message for i in issues)
+    assert deals_of(items) == deals_of(read_all(SAMPLES / "club-sheet-2026-11-22.csv")) - 2
