@@ -198,11 +198,12 @@ STRAY_FEW = 8
 
 def stray_bytes_only(data: bytes) -> bool:
     """Whether ``data`` is UTF-8 (most often plain ASCII) but for a few stray bytes that no code
-    page makes words of (a ``0x81`` from a broken copy): at most one in :data:`STRAY_SHARE`.
+    page makes words of (a ``0x81`` from a broken copy), without control characters (binary
+    data has them): at most ``STRAY_FEW``, or one in :data:`STRAY_SHARE`.
     Such a file is read as UTF-8, so only the lines holding a stray byte are lost."""
     text = data.decode("utf-8", errors="surrogateescape")
     bad = len(data) - len(text.encode("utf-8", errors="ignore"))
-    return 0 < bad <= max(STRAY_FEW, len(data) // STRAY_SHARE)
+    return 0 < bad <= max(STRAY_FEW, len(data) // STRAY_SHARE) and not _CONTROL.search(text)
 
 
 def utf8_else_latin1(data: bytes) -> str:
