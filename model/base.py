@@ -73,7 +73,7 @@ class GameBase(Frozen):
     """A game line (records.md 1.1). ``variant`` is the discriminator; ``rules`` is per variant."""
 
     record: Literal["game"] = "game"
-    game_id: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    game_id: Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=PRINTABLE)]
     players: tuple[SeatedName, ...]
     started_at: StartedAt | None = None
     league: Label | None = None
@@ -109,7 +109,7 @@ class DealBase(Frozen):
     """A deal line (records.md 1.2): the fields every variant shares."""
 
     record: Literal["deal"] = "deal"
-    game_id: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    game_id: Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=PRINTABLE)]
     deal_no: Annotated[Integer, Field(ge=1)]
     dealer: PlayerName
     declarer: PlayerName | None = None

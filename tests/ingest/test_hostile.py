@@ -809,12 +809,14 @@ def test_a_control_character_in_a_name_or_event_quarantines_the_game_line(
     p.write_text("\n".join([
         json.dumps({**game, "game_id": "nul", "players": ["An\x00na", "Boris", "Chris"]}),
         json.dumps({**game, "game_id": "esc", "event": "club\x1b[2J"}),
+        json.dumps({**game, "game_id": "id\x1b[2J"}),
         lines[0]]) + "\n")
     (r,) = ingest(tmp_path / "t.duckdb", p)
-    assert (r.stored, r.quarantined) == (1, 2)
+    assert (r.stored, r.quarantined) == (1, 3)
     messages = [q[3] for q in quarantine(tmp_path / "t.duckdb")]
     assert messages[0].startswith("players.0: holds a control character")
     assert messages[1].startswith("event: holds a control character")
+    assert messages[2].startswith("game_id: holds a control character")
 
 
 @pytest.mark.parametrize("fmt", ["pbn", "lin"])
