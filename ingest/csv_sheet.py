@@ -77,10 +77,13 @@ def _flag(text: str) -> Any:
     return scalar(text)
 
 
-def _header_game(lines: list[tuple[int, str]], source: str) -> tuple[dict[str, Any], list[Issue]]:
-    """The game fields of the ``# key: value`` lines, and an issue for each unreadable line."""
+def _header_game(lines: list[tuple[int, str]], source: str
+                 ) -> tuple[dict[str, Any], list[Issue], bool]:
+    """The game fields of the ``# key: value`` lines, an issue for each unreadable line, and
+    whether the game is refused (a key given twice with two values: the fields read so far)."""
     game: dict[str, Any] = {}
     issues: list[Issue] = []
+    given: dict[str, tuple[int, str]] = {}
     for line_no, text in lines:
         body = text.lstrip()[1:].strip()
         if not body:
@@ -93,6 +96,13 @@ def _header_game(lines: list[tuple[int, str]], source: str) -> tuple[dict[str, A
             continue
         if key in ("encoding", "charset", "coding"):
             continue  # read by ingest/text.py
+        first, before = given.setdefault(key, (line_no, value))
+        if before != value:  # which one holds is not for the reader to guess
+            issues.append(Issue(source, line_no, None, Code.PARSE,
+                                f"the header gives {key!r} twice, {quote(before, 40)} at line "
+                                f"{first} and {quote(value, 40)} here: the game is not read "
+                                "until one of them is removed", text))
+            return game, issues, True
         if key == "players":
             game["players"] = [p.strip() for p in value.split(",") if p.strip()]
         elif key.startswith("rules."):
@@ -101,7 +111,7 @@ def _header_game(lines: list[tuple[int, str]], source: str) -> tuple[dict[str, A
             game[key] = value
         else:
             game[key] = scalar(value)
-    return game, issues
+    return game, issues, False
 
 
 def _group_value(group: str, text: str) -> Any:
@@ -277,8 +287,11 @@ def _game(
 
     Its line is the first header line, or 0 when the game comes from the sidecar alone; with a bad
     sidecar and no header the game is missing (its deals then have no game)."""
-    fields, issues = _header_game(header_lines, source)
+    fields, issues, refused = _header_game(header_lines, source)
     yield from issues
+    if refused:  # its deals have no game
+        game["game_id"] = str(fields.get("game_id") or path.stem)
+        return
     game.update(fields)
     game.setdefault("record", "game")
     game.setdefault("game_id", path.stem)

@@ -44,3 +44,26 @@ def test_repeated_header_column_is_an_issue_on_every_row(tmp_path: Path, path: P
     assert deals == [] and len(issues) == rows
     assert all(f"the header row names the column {column!r} twice" in i.message
                for i in issues)
+
+
+@pytest.mark.parametrize(("again", "refused"), [("30", True), ("20", False)])
+def test_a_header_key_given_twice_with_two_values_refuses_the_game(
+        tmp_path: Path, again: str, refused: bool) -> None:
+    """docs/csv-score-sheet.md: ``# rules.initial_kassa: 20`` and then ``30`` leave the kassa
+    unknown, so the game is not read (the last one used to win in silence); the same value
+    twice is harmless."""
+    text = (SAMPLES / "club-sheet-2026-11-22.csv").read_text(encoding="utf-8")
+    text = text.replace("# rules.initial_kassa: 20\n",
+                        f"# rules.initial_kassa: 20\n# rules.initial_kassa: {again}\n", 1)
+    p = tmp_path / "sheet.csv"
+    p.write_text(text, encoding="utf-8")
+    items = list(reader_for(p).read(p))  # type: ignore[union-attr]
+    games = [i for i in items if isinstance(i, Raw) and i.data["record"] == "game"]
+    issues = [i for i in items if isinstance(i, Issue)]
+    if refused:
+        assert not games and len(issues) == 1
+        assert issues[0].message.startswith(
+            "the header gives 'rules.initial_kassa' twice, '20' at line")
+    else:
+        assert len(games) == 1 and not issues
+        assert games[0].data["rules"]["initial_kassa"] == 20
