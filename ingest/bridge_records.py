@@ -211,6 +211,7 @@ class GameGroups:
 
     kind: str
     games: dict[tuple[Any, ...], tuple[str, int]] = field(default_factory=dict)
+    """Game key -> its id and the highest deal number given in it."""
 
     def place(self, key: tuple[Any, ...], board: int | None = None) -> tuple[str, int, bool]:
         """``(game_id, deal_no, new)`` for the next deal of the game keyed ``key``. A deal whose
@@ -218,14 +219,12 @@ class GameGroups:
         session, so the same board read again (a repeated row, a file pasted twice, a corrected
         copy with a board taken out) is the same deal, a duplicate or, when its result differs,
         a conflict. A reader gives the board only when the table is known (``table_known``);
-        else the deal is numbered by its place in the game."""
-        if key in self.games:
-            gid, n = self.games[key]
-            self.games[key] = (gid, n + 1)
-            return gid, board or n + 1, False
-        gid = f"{self.kind}/{content_id(key)}"
-        self.games[key] = (gid, 1)
-        return gid, board or 1, True
+        else the deal is numbered after the highest number given in the game so far."""
+        new = key not in self.games
+        gid, top = self.games.get(key) or (f"{self.kind}/{content_id(key)}", 0)
+        deal_no = board or top + 1
+        self.games[key] = (gid, max(top, deal_no))
+        return gid, deal_no, new
 
 
 def table_known(players: list[str]) -> bool:

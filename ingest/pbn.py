@@ -198,8 +198,10 @@ def convert(game: PbnGame, tags: dict[str, str]) -> tuple[dict[str, Any], dict[s
 def _board_and_dealer(tags: dict[str, str]) -> tuple[int | None, int]:
     """The board number (``None`` when not a number) and the dealer: the ``Dealer`` tag, else
     the board's (bridge.md 6)."""
-    board_text = _value(tags.get("Board"))
-    board = ascii_int(board_text, "Board") if board_text and board_text.isdigit() else None
+    board_text = _value(tags.get("Board"))  # "" or "?": not known; "1.5", "-1", "0": wrong
+    board = None if board_text is None else ascii_int(board_text, "Board")
+    if board == 0:
+        raise PbnError("Board '0' is not a board number (boards are numbered from 1)")
     dealer_text = _value(tags.get("Dealer"))
     if dealer_text is not None:
         return board, parse_seat(dealer_text)

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from ingest.pipeline import FileReport, ingest_paths
 from tests.conftest import DATA, ROOT
@@ -75,3 +76,36 @@ def test_a_corrected_pbn_without_one_board_changes_only_that_board(tmp_path: Pat
     assert count(db, "SELECT count(*) FROM deals") == before
     r = ingest(db, p, replace=True)
     assert count(db, "SELECT count(*) FROM deals") == before - gone
+
+
+def named_boards(*boards: str) -> str:
+    """The first game of ``NAMED`` (its players named) once per Board value of ``boards``, each
+    with another result, so no two are the same deal."""
+    first = re.split(r"\n(?=\[Event )", NAMED.read_text(encoding="latin-1"))[1]
+    out = []
+    for i, board in enumerate(boards):
+        game = re.sub(r'\[Board "[^"]*"\]', f'[Board "{board}"]', first, count=1)
+        game = re.sub(r'\[Score "[^"]*"\]\n', "", game)  # the stated score would not agree
+        out.append(re.sub(r'\[Result "[^"]*"\]', f'[Result "{6 + i}"]', game, count=1))
+    return "\n".join(out)
+
+
+def test_a_board_without_a_number_takes_no_numbered_boards_place(tmp_path: Path) -> None:
+    """Board 2, then a board whose number is not known (``?``), then board 4: three deals, the
+    unknown one numbered after the highest so far (it used to take 2, a conflict)."""
+    p = tmp_path / "mix.pbn"
+    p.write_text(named_boards("2", "?", "4"), encoding="latin-1")
+    r = ingest(tmp_path / "t.duckdb", p)
+    assert r.quarantined == 0
+    numbers = duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True).execute(
+        "SELECT deal_no FROM deals ORDER BY 1").fetchall()
+    assert numbers == [(2,), (3,), (4,)]
+
+
+@pytest.mark.parametrize("board", ["1.5", "-1", "0", "x"])
+def test_a_board_number_that_is_not_one_is_the_games_issue(tmp_path: Path, board: str) -> None:
+    p = tmp_path / "bad.pbn"
+    p.write_text(named_boards("1", board), encoding="latin-1")
+    r = ingest(tmp_path / "t.duckdb", p)
+    assert r.quarantined == 1 and r.issues[0].code == "parse" and "Board" in r.issues[0].message
+    assert count(tmp_path / "t.duckdb", "SELECT count(*) FROM deals") == 1
