@@ -178,6 +178,7 @@ class CsvSheetReader:
         header: list[str] | None = None
         delimiter = ","
         named_twice: str | None = None
+        header_at = 0
         ordinal = 0
         try:
             encoding = text_codec.file_encoding(path)
@@ -201,10 +202,17 @@ class CsvSheetReader:
                 delimiter = max(DELIMITERS, key=text.count)
                 cells_or = cells_of(text, delimiter)
                 header = [c.strip() for c in cells_or] if isinstance(cells_or, list) else []
+                header_at = line_no
                 named_twice = twice(header)
                 continue
-            ordinal += 1
             cells = cells_of(text, delimiter)
+            if isinstance(cells, list) and [c.strip() for c in cells] == header:
+                yield Issue(source, line_no, None, Code.PARSE,
+                            f"the header row of line {header_at} again (the sheet pasted "
+                            "twice?); the rows after it are read as deals of the same game",
+                            text)
+                continue
+            ordinal += 1
             if isinstance(cells, str):
                 yield Issue(source, line_no, None, Code.PARSE, cells, text)
             elif named_twice is not None:

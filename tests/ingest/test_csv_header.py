@@ -67,3 +67,19 @@ def test_a_header_key_given_twice_with_two_values_refuses_the_game(
     else:
         assert len(games) == 1 and not issues
         assert games[0].data["rules"]["initial_kassa"] == 20
+
+
+def test_a_sheet_pasted_twice_says_so_and_its_deals_are_duplicates(tmp_path: Path) -> None:
+    """The second copy's header row is one issue that says what it is (it used to be a deal
+    refused with a 661-character message); the second copy's deals are duplicates."""
+    from ingest.pipeline import ingest_paths
+    from tests.ingest.fakes import FakeSettlement, fake_scorer
+
+    text = SHEET.read_text(encoding="utf-8")
+    p = tmp_path / "twice.csv"
+    p.write_text(text + text, encoding="utf-8")
+    (r,) = ingest_paths([p], tmp_path / "t.duckdb", score=fake_scorer(FakeSettlement()))
+    (issue,) = r.issues
+    header_at = next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith("deal_no"))
+    assert issue.message.startswith(f"the header row of line {header_at} again (the sheet pasted")
+    assert r.duplicates == r.stored - 1  # the second copy's deals; the game line once
