@@ -12,6 +12,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from contextlib import suppress
 from pathlib import Path
@@ -686,9 +687,19 @@ MERGED = "{n} records at this line: "
 are counted by the data check ``quarantine_matches_last_ingest``)."""
 
 
+MERGED_SHOWN = 5
+"""Different issues a merged row spells out; the rest are counted."""
+
+
 def merged_message(parts: list[str]) -> str:
-    """The message of a quarantine row holding the issues of ``len(parts)`` records."""
-    return MERGED.format(n=len(parts)) + " | ".join(parts)
+    """The message of a quarantine row holding the issues of ``len(parts)`` records: each
+    different issue once with how many records have it (``(x69)``), the first
+    ``MERGED_SHOWN`` of them, then how many more there are."""
+    times = Counter(parts)
+    shown = [p if times[p] == 1 else f"{p} (x{times[p]})" for p in list(times)[:MERGED_SHOWN]]
+    more = len(times) - len(shown)
+    return (MERGED.format(n=len(parts)) + " | ".join(shown)
+            + (f" | and {more} more different issues" if more else ""))
 
 
 def replace_quarantine_message(conn: duckdb.DuckDBPyConnection, source: str, line: int,

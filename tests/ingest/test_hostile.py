@@ -836,3 +836,15 @@ def test_a_player_name_too_long_is_its_boards_issue_not_cut(tmp_path: Path, fmt:
     assert r.quarantined >= 1
     assert all("has a name of 90 characters (at most 80)" in q[3]
                for q in quarantine(tmp_path / "t.duckdb"))
+
+
+def test_many_records_of_one_line_make_a_short_message(tmp_path: Path) -> None:
+    """ingest/store.py ``merged_message``: 70 LIN boards with the same fault on one line were
+    70 copies of it in one message of 2,000 characters; now each different issue is said once
+    with how many records have it."""
+    from ingest.store import merged_message
+
+    parts = ["board 1: no md"] * 69 + [f"board {n}: bad" for n in range(2, 9)]
+    message = merged_message(parts)
+    assert message.startswith("76 records at this line: board 1: no md (x69) | board 2: bad")
+    assert message.endswith(" | and 3 more different issues") and len(message) < 200
