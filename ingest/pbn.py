@@ -175,6 +175,10 @@ def _play_rows(tokens: list[str]) -> list[list[int | None]]:
 def convert(game: PbnGame, tags: dict[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(game key fields, deal fields) of one PBN game, raising ``PbnError`` with the reason."""
     sections = {KNOWN.get(k.lower(), k): v for k, v in game.sections.items()}
+    for name, tokens in sections.items():
+        if tokens and name not in ("Auction", "Play") and not name.endswith("Table"):
+            raise PbnError(f"text after the {name} tag, where PBN has no section: "
+                           f"{' '.join(tokens)[:60]!r}")
     players = seat_players([_value(tags.get(t)) for t in SEAT_TAGS])
     board, dealer = _board_and_dealer(tags)
     deal: dict[str, Any] = {"dealer": players[dealer]}

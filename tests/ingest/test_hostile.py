@@ -848,3 +848,18 @@ def test_many_records_of_one_line_make_a_short_message(tmp_path: Path) -> None:
     message = merged_message(parts)
     assert message.startswith("76 records at this line: board 1: no md (x69) | board 2: bad")
     assert message.endswith(" | and 3 more different issues") and len(message) < 200
+
+
+@pytest.mark.parametrize(("after", "junk"), [('[Contract "4H"]', "6NT junk"),
+                                             ('[Dealer "N"]', "this line is garbage 1S 2H")])
+def test_text_after_a_tag_without_a_section_is_the_games_issue(
+        tmp_path: Path, after: str, junk: str) -> None:
+    """PBN 2.1: only the Auction and Play tags (and the tables) carry a section; text after any
+    other tag was passed over in silence and the game stored."""
+    text = PBN_SAMPLE.read_text()
+    assert after in text
+    p = tmp_path / "junk.pbn"
+    p.write_text(text.replace(after, f"{after}\n{junk}", 1))
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.quarantined >= 1
+    assert any(f"where PBN has no section: {junk!r}" in i.message for i in r.issues)
