@@ -94,8 +94,11 @@ def _blocks(source: str, text: str) -> Iterator[_Game | Issue]:
         elif isinstance(part, list):
             game.deals.append((no, line.strip(), part))
         elif re.match(r"^\s*\[[0-9]", line):
-            yield Issue(source, no, None, Code.PARSE,
-                        f"truncated deal record (no closing ']'): {quote(line.strip())}",
+            closed = line.rstrip().rfind("]")
+            what = ("truncated deal record (no closing ']')" if closed < 0 else
+                    "a deal record with text after its closing ']' "
+                    f"({quote(line.rstrip()[closed + 1:], 40)})")
+            yield Issue(source, no, None, Code.PARSE, f"{what}: {quote(line.strip())}",
                         line.strip())
         else:
             yield Issue(source, no, None, Code.PARSE,

@@ -184,3 +184,17 @@ def test_auction_rebuilt_from_highest_bids() -> None:
     assert calls == [("p2", "2"), ("p3", "pass"), ("p1", "3"), ("p2", "here"), ("p1", "pass")]
     with pytest.raises(ValueError, match="not the highest bids of a legal auction"):
         rebuild_auction(["p1", "p2", "p3"], ["3", "P", "P"], BalkanRules.preset("serbian-club"))
+
+
+def test_a_deal_record_with_text_after_its_bracket_says_so(tmp_path: Path) -> None:
+    """A deal line that runs on after its ']' used to be called truncated ("no closing ']'")."""
+    from ingest.source import Issue
+    from tests.ingest.conftest import SAMPLES
+
+    lines = (SAMPLES / "balkan" / "league.ppn").read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("[1 "))
+    lines[at] += "xxxx"
+    p = tmp_path / "on.ppn"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (issue,) = [i for i in READER.read(p) if isinstance(i, Issue) and i.line == at + 1]
+    assert issue.message.startswith("a deal record with text after its closing ']' ('xxxx')")
