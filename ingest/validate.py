@@ -371,7 +371,8 @@ def too_wide(row: dict[str, object], ranges: Mapping[str, tuple[int, int]]) -> s
 
 
 def problem_message(problems: list[Problem]) -> str:
-    """One message for the problems of a deal; the first one's code is the issue's code."""
-    if len(problems) == 1:
-        return problems[0].message
-    return "; ".join(str(p) for p in problems)
+    """One message for the problems of a deal; the first one's code is the issue's code, so a
+    problem of that code is said without it (``dealer: 'Άννα' is not a player ...;
+    declarer: ...``), another with its own."""
+    first = problems[0].code
+    return "; ".join(p.message if p.code == first else str(p) for p in problems)

@@ -863,3 +863,19 @@ def test_text_after_a_tag_without_a_section_is_the_games_issue(
     (r,) = ingest(tmp_path / "t.duckdb", p)
     assert r.quarantined >= 1
     assert any(f"where PBN has no section: {junk!r}" in i.message for i in r.issues)
+
+
+def test_a_deals_problems_of_one_code_are_not_prefixed_with_it(tmp_path: Path) -> None:
+    """ingest/validate.py ``problem_message``: the issue's code is shown beside its message, so
+    the message used to start "unknown-player: unknown-player: dealer: ..."."""
+    text = (SAMPLES / "club-sheet-2026-11-22.csv").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("1,"))
+    lines[at] = lines[at].replace("Anna", "Zoe").replace("Boris", "Zed", 1)
+    p = tmp_path / "s.csv"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    (issue,) = r.issues
+    assert str(issue.code) == "unknown-player"
+    assert issue.message.startswith("dealer: 'Zoe' is not a player of this game")
+    assert "unknown-player" not in issue.message
