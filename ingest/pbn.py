@@ -200,8 +200,9 @@ def convert(game: PbnGame, tags: dict[str, str]) -> tuple[dict[str, Any], dict[s
 
 
 def _board_and_dealer(tags: dict[str, str]) -> tuple[int | None, int]:
-    """The board number (``None`` when not a number) and the dealer: the ``Dealer`` tag, else
-    the board's (bridge.md 6)."""
+    """The board number (``None`` when the tag is absent, empty or ``?``; ``ValueError`` for
+    one that is not a number from 1) and the dealer: the ``Dealer`` tag, else the board's
+    (bridge.md 6)."""
     board_text = _value(tags.get("Board"))  # "" or "?": not known; "1.5", "-1", "0": wrong
     board = None if board_text is None else ascii_int(board_text, "Board")
     if board == 0:

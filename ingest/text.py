@@ -234,8 +234,8 @@ def lines(path: Path, encoding: str) -> Iterator[tuple[int, str | EncodingError]
     """``(line number, text)`` of every line of a file, without the line end, decoded with
     ``encoding`` (``file_encoding``); a line that does not decode comes as an ``EncodingError``
     in place of its text, and the lines after it are read all the same. A line ends at LF,
-    CRLF or a lone CR (old Mac files). UTF-16 files are decoded whole (their line ends are not
-    single bytes)."""
+    CRLF or a lone CR (old Mac files). UTF-16 and UTF-32 files are decoded whole (their line
+    ends are not single bytes)."""
     if codecs.lookup(encoding).name.startswith(("utf-16", "utf-32")):
         try:
             text = path.read_bytes().decode(encoding)
