@@ -27,7 +27,9 @@ from typing import Any
 from ingest import text as text_codec
 from ingest.jsonl import MAX_DEPTH, quote, too_deep
 from ingest.source import Issue, Raw
+from model import variants
 from model.problems import Code
+from model.variant import UnknownVariant
 
 SIDECAR_SUFFIX = ".game.json"
 DELIMITERS = (",", ";", "\t")
@@ -178,6 +180,7 @@ class CsvSheetReader:
         header: list[str] | None = None
         delimiter = ","
         named_twice: str | None = None
+        unknown: set[str] = set()
         header_at = 0
         ordinal = 0
         try:
@@ -204,6 +207,13 @@ class CsvSheetReader:
                 header = [c.strip() for c in cells_or] if isinstance(cells_or, list) else []
                 header_at = line_no
                 named_twice = twice(header)
+                unknown = unknown_columns(header, game)
+                if any(unknown):
+                    yield Issue(source, line_no, None, Code.PARSE,
+                                f"unknown column {', '.join(map(repr, filter(None, unknown)))}: "
+                                f"not a field of a {game.get('variant')} deal nor "
+                                f"<{'|'.join(GROUPS)}>.<player>; a row that fills it is not "
+                                "read", text)
                 continue
             cells = cells_of(text, delimiter)
             if isinstance(cells, list) and [c.strip() for c in cells] == header:
@@ -222,11 +232,28 @@ class CsvSheetReader:
                 yield Issue(source, line_no, None, Code.PARSE,
                             f"{len(cells)} cells but the header row has {len(header)} "
                             f"columns: {quote(text)}", text)
+            elif filled := [h for h, c in zip(header, cells, strict=True)
+                            if h in unknown and c.strip()]:
+                yield Issue(source, line_no, None, Code.PARSE,
+                            f"a cell under the unknown column {filled[0]!r} of the header row "
+                            f"(line {header_at})", text)
             else:
                 yield Raw(source, line_no, _deal(header, cells, ordinal, game["game_id"]), text)
         if header is None:
             yield from _game(source, path, game, header_lines, sidecar_text,
                              sidecar_issue is not None)
+
+
+def unknown_columns(header: list[str], game: dict[str, Any]) -> set[str]:
+    """The columns of ``header`` that are not a field of the game's variant's deal nor
+    ``<group>.<player>`` (``GROUPS``): a damaged name (``defe›ce.Bojan``), or one without a
+    name. Nothing when the variant is not known (the game line says why)."""
+    try:
+        fields = set(variants.variant(str(game.get("variant"))).deal_model.model_fields)
+    except UnknownVariant:
+        return set()
+    return {h for h in header if h not in fields and h != "flags"
+            and h.partition(".")[0] not in GROUPS}
 
 
 MAX_LINE = 1 << 16

@@ -83,3 +83,19 @@ def test_a_sheet_pasted_twice_says_so_and_its_deals_are_duplicates(tmp_path: Pat
     header_at = next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith("deal_no"))
     assert issue.message.startswith(f"the header row of line {header_at} again (the sheet pasted")
     assert r.duplicates == r.stored - 1  # the second copy's deals; the game line once
+
+
+def test_a_damaged_column_name_is_said_once_at_the_header(tmp_path: Path) -> None:
+    """``defe›ce.Anna`` (a byte changed in a column name): one issue at the header row names
+    the column, and each row that fills it points there (it used to repeat pydantic's "Extra
+    inputs are not permitted" on every deal)."""
+    text = SHEET.read_text(encoding="utf-8").replace("defence.Anna", "defe›ce.Anna", 1)
+    p = tmp_path / "sheet.csv"
+    p.write_text(text, encoding="utf-8")
+    issues = [i for i in reader_for(p).read(p) if isinstance(i, Issue)]  # type: ignore[union-attr]
+    header_at = next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith("deal_no"))
+    assert issues[0].line == header_at
+    assert issues[0].message.startswith("unknown column 'defe›ce.Anna': not a field of a "
+                                        "greek-prefa deal")
+    assert issues[1:] and all(i.message == "a cell under the unknown column 'defe›ce.Anna' of "
+                              f"the header row (line {header_at})" for i in issues[1:])
