@@ -184,10 +184,16 @@ def mostly_utf8(data: bytes) -> bool:
     character cut at the end, a line pasted from another encoding): it holds at least as many
     UTF-8 characters beyond ASCII as bytes that do not decode. Text in a single-byte code page
     fails at nearly every letter beyond ASCII and seldom forms a UTF-8 sequence."""
-    text = data.decode("utf-8", errors="surrogateescape")
-    bad = len(data) - len(text.encode("utf-8", errors="ignore"))
+    text, bad = _undecoded(data)
     beyond_ascii = len(text) - len(text.encode("ascii", errors="ignore"))
     return 0 < bad <= beyond_ascii - bad
+
+
+def _undecoded(data: bytes) -> tuple[str, int]:
+    """``data`` as UTF-8, each byte that does not decode kept as a surrogate, and how many
+    such bytes there are."""
+    text = data.decode("utf-8", errors="surrogateescape")
+    return text, len(data) - len(text.encode("utf-8", errors="ignore"))
 
 
 STRAY_SHARE = 1000
@@ -201,8 +207,7 @@ def stray_bytes_only(data: bytes) -> bool:
     page makes words of (a ``0x81`` from a broken copy), without control characters (binary
     data has them): at most ``STRAY_FEW``, or one in :data:`STRAY_SHARE`.
     Such a file is read as UTF-8, so only the lines holding a stray byte are lost."""
-    text = data.decode("utf-8", errors="surrogateescape")
-    bad = len(data) - len(text.encode("utf-8", errors="ignore"))
+    text, bad = _undecoded(data)
     return 0 < bad <= max(STRAY_FEW, len(data) // STRAY_SHARE) and not _CONTROL.search(text)
 
 

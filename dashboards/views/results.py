@@ -53,7 +53,8 @@ with guarded():
     st.caption(" · ".join([*([str(day)] if day is not None else []), f"{ranked.height} pairs",
                            f"ranked by {BY_WORDS[by]}; a pair without a number is its two "
                            "players (N-S first), a Mitchell's pairs are named by direction"]))
-    show(ranked.drop("event", "day", *unscored(ranked)), "results_ranking",
+    hidden = unscored(ranked)
+    show(ranked.drop("event", "day", *hidden), "results_ranking",
          missing={"percent": "—", "cross_imps": "—", "imps": "—"},
          labels={"top": "of a top of", "percent": "%", "cross_imps": "cross-IMPs",
                  "imps": "IMPs"})
@@ -66,7 +67,7 @@ with guarded():
             pl.struct("game_id", "deal_no", "has_cards").map_elements(
                 lambda r: deal_link(r["game_id"], r["deal_no"]) if r["has_cards"] else "",
                 return_dtype=pl.String).alias("replay"),
-        ).drop("game_id", "deal_no", "has_cards", *unscored(ranked))
+        ).drop("game_id", "deal_no", "has_cards", *hidden)
         if not card["replay"].str.len_chars().gt(0).any():
             card = card.drop("replay")
             st.caption("These boards were recorded without their cards (a traveller): there "
