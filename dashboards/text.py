@@ -86,14 +86,25 @@ def number(value: float | None, sign: bool = False) -> str:
     return f"+{text}" if sign and value > 0 else text
 
 
+UPLOAD_HASH = 16
+"""Hex digits of an upload's content hash that start its stored name
+(``dashboards.uploads.stored_name``: ``9f3a6c2e1b7d4a50-week12.csv``)."""
+_STORED_UPLOAD = re.compile(rf"([0-9a-f]{{{UPLOAD_HASH}}})-(.+)")
+
+
 def short_source(source: object) -> str:
     """An ingested file as a user knows it: the file name and its folder, never the server's
-    absolute path (``/srv/x/data/samples/league.jsonl`` -> ``samples/league.jsonl``)."""
+    absolute path (``/srv/x/data/samples/league.jsonl`` -> ``samples/league.jsonl``). An upload
+    is named as uploaded, with the start of its content's hash to tell its versions apart
+    (``uploads/9f3a6c2e1b7d4a50-week12.csv`` -> ``uploads/week12.csv (upload 9f3a6c2e)``)."""
     if source is None:
         return DASH
     path = PurePosixPath(str(source).replace("\\", "/"))
     parts = [p for p in path.parts if p not in ("/", "..", ".")]
-    return "/".join(parts[-2:]) if path.is_absolute() or len(parts) > 2 else "/".join(parts)
+    short = "/".join(parts[-2:]) if path.is_absolute() or len(parts) > 2 else "/".join(parts)
+    if parts and (upload := _STORED_UPLOAD.fullmatch(parts[-1])):
+        return f"{short.removesuffix(parts[-1])}{upload[2]} (upload {upload[1][:8]})"
+    return short
 
 
 _ABSOLUTE = re.compile(r"(?<![\w.])/(?:[^\s/:;,'\"()]+/)+[^\s/:;,'\"()]+")

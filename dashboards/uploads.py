@@ -25,7 +25,7 @@ from typing import TypeVar
 import duckdb
 
 from dashboards.db import is_lock_error, release, retry_time
-from dashboards.text import counted, short_paths, without_paths
+from dashboards.text import UPLOAD_HASH, counted, short_paths, without_paths
 from ingest.pipeline import ingest_paths
 from ingest.text import HEAD, EncodingError, sniff, wide
 from ingest.versions import WITH_REPLACE
@@ -110,7 +110,7 @@ def stored_name(name: str, data: bytes) -> str:
     """Where an upload is kept: its content's hash, then its safe name. Two uploads never
     overwrite each other (different content, different name), and the same content uploaded
     twice is the same file (ingest skips it as unchanged)."""
-    return f"{hashlib.sha256(data).hexdigest()[:16]}-{safe_name(name)}"
+    return f"{hashlib.sha256(data).hexdigest()[:UPLOAD_HASH]}-{safe_name(name)}"
 
 
 def refuse_reason(name: str, data: bytes, limit_mb: int | None = None) -> str | None:

@@ -15,10 +15,12 @@ from dashboards.text import (
     md,
     number,
     readable,
+    short_paths,
     short_source,
     unit,
     without_paths,
 )
+from dashboards.uploads import stored_name
 from tests.dashboards import fixture_db as fx
 from tests.dashboards.test_pages import html_of, page
 
@@ -48,6 +50,16 @@ def test_units_numbers_and_sources() -> None:
     assert short_source("data/samples/league.jsonl") == "samples/league.jsonl"
     assert without_paths("cannot open /srv/x/uploads/a.jsonl", "/srv/x/uploads") == \
         "cannot open uploads/a.jsonl"
+
+
+def test_an_upload_is_named_as_uploaded() -> None:
+    """Data quality lists a stored upload by the name the user gave it, not by its hash."""
+    stored = stored_name("Week 12.csv", b"game_id,deal_no\n")
+    assert short_source(f"/srv/club/uploads/{stored}") == \
+        f"uploads/Week_12.csv (upload {stored[:8]})"
+    assert short_paths(f"conflicts with /srv/club/uploads/{stored} line 3") == \
+        f"conflicts with uploads/Week_12.csv (upload {stored[:8]}) line 3"
+    assert short_source("samples/0123-league.jsonl") == "samples/0123-league.jsonl"
 
 
 def test_readable_has_no_none_or_nan() -> None:
