@@ -202,7 +202,7 @@ class CsvSheetReader:
             if header is None:
                 yield from _game(source, path, game, header_lines, sidecar_text,
                                  sidecar_issue is not None)
-                delimiter = max(DELIMITERS, key=text.count)
+                delimiter = delimiter_of(text)
                 cells_or = cells_of(text, delimiter)
                 header = [c.strip() for c in cells_or] if isinstance(cells_or, list) else []
                 header_at = line_no
@@ -259,6 +259,12 @@ def unknown_columns(header: list[str], game: dict[str, Any]) -> set[str]:
 MAX_LINE = 1 << 16
 """Longest row read, in characters (a score-sheet row is a few hundred; Python's csv module
 refuses a cell over 131,072)."""
+
+
+def delimiter_of(header: str) -> str:
+    """The delimiter of a table whose header row is ``header``: whichever of
+    :data:`DELIMITERS` it uses most (a comma on a tie), as a spreadsheet's export writes."""
+    return max(DELIMITERS, key=header.count)
 
 
 def cells_of(text: str, delimiter: str) -> list[str] | str:

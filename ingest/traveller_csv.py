@@ -17,7 +17,7 @@ from typing import Any
 
 from ingest import text as text_codec
 from ingest.bridge_records import GameGroups, game_record
-from ingest.csv_sheet import cells_of, twice, unreadable
+from ingest.csv_sheet import cells_of, delimiter_of, twice, unreadable
 from ingest.jsonl import quote
 from ingest.source import Issue, Raw, ascii_int
 from model.bridge.contracts import ContractError, parse_contract
@@ -77,16 +77,20 @@ def _row(row: dict[str, str]) -> tuple[list[str], str, dict[str, Any]]:
 
 
 class TravellerReader:
-    """Reads ``*.csv`` files whose header has board, ns_pair, ew_pair and contract columns."""
+    """Reads ``*.csv`` and ``*.tsv`` files whose header has board, ns_pair, ew_pair and contract
+    columns, separated by commas, semicolons or tabs (:func:`csv_sheet.delimiter_of`)."""
 
     name = "bridge-traveller-csv"
 
     def sniff(self, path: Path, head: bytes) -> bool:
-        if path.suffix.lower() != ".csv":
+        """A ``.csv``/``.tsv`` whose header row (its first line not a ``#`` comment, cells
+        separated as :func:`csv_sheet.delimiter_of` finds) names :data:`HEADER_MARK`."""
+        if path.suffix.lower() not in (".csv", ".tsv"):
             return False
         first = [t for t in text_codec.head_text(head).splitlines()
                  if t.strip() and not t.lstrip().startswith("#")][:1]
-        cols = {c.strip().strip('"').lower() for c in first[0].split(",")} if first else set()
+        cols = {c.strip().strip('"').lower() for c in first[0].split(delimiter_of(first[0]))} \
+            if first else set()
         return cols >= HEADER_MARK
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
@@ -106,6 +110,7 @@ class TravellerReader:
         """The rows of a traveller, one line each (``# ...`` lines before the header, such as
         ``# encoding: cp1252``, are skipped)."""
         header: list[str] | None = None
+        header_at, delimiter = 0, ","
         named_twice: str | None = None
         groups = GameGroups(stem)
         for line, raw in numbered:
@@ -114,13 +119,22 @@ class TravellerReader:
                 continue
             if not raw.strip() or (header is None and raw.lstrip().startswith("#")):
                 continue
-            cells = cells_of(raw.lstrip("\ufeff") if header is None else raw, ",")
             if header is None:
+                raw = raw.lstrip("\ufeff")
+                delimiter, header_at = delimiter_of(raw), line
+                cells = cells_of(raw, delimiter)
                 header = [c.strip().lower() for c in cells] if isinstance(cells, list) else []
                 named_twice = twice(header)
                 continue
+            cells = cells_of(raw, delimiter)
             if isinstance(cells, str):
                 yield Issue(source, line, None, Code.PARSE, cells, raw)
+                continue
+            if [c.strip().lower() for c in cells] == header:
+                yield Issue(source, line, None, Code.PARSE,
+                            f"the header row of line {header_at} again (the traveller pasted "
+                            "twice?); the rows after it are read as rows of the same traveller",
+                            raw)
                 continue
             if named_twice is not None:
                 yield Issue(source, line, None, Code.PARSE, f"{named_twice}: {quote(raw)}", raw)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import csv
+from pathlib import Path
+
+import duckdb
 import polars as pl
 
 from ingest.jsonl import READER as JSONL
+from ingest.pipeline import FileReport, ingest_paths
 from ingest.traveller_csv import READER
 from model.bridge.frame import deal_row, deals_frame
 from scoring.bridge import DUPLICATE, RUBBER
@@ -72,3 +77,40 @@ def test_bad_rows_are_issues_and_the_rest_goes_on() -> None:
     assert "scores 620" in msgs[2][1]  # board 2 is NS vulnerable
     assert msgs[3][1] == "10 fields, the header has 9"
     assert msgs[4][1] == "6 fields, the header has 9"
+
+
+def _stored(path: Path, db: Path) -> tuple[FileReport, list[tuple[object, ...]]]:
+    (report,) = ingest_paths([path], db)
+    with duckdb.connect(str(db), read_only=True) as con:
+        deals = con.execute("SELECT game_id, deal_no, record FROM deals ORDER BY ALL").fetchall()
+    return report, deals
+
+
+def test_a_traveller_exported_with_tabs_or_semicolons_reads_as_with_commas(tmp_path: Path) -> None:
+    """A spreadsheet's export of a traveller (docs/bridge.md, traveller_csv.py) may separate its
+    cells by tabs or semicolons: the same deals are stored as from the comma file."""
+    sample = SAMPLES / "club-pairs-travellers.csv"
+    rows = list(csv.reader(sample.read_text(encoding="utf-8").splitlines()))
+    _, expected = _stored(sample, tmp_path / "comma.duckdb")
+    for name, delimiter in (("tabs.tsv", "\t"), ("tabs.csv", "\t"), ("semicolons.csv", ";")):
+        path = tmp_path / "exports" / name
+        path.parent.mkdir(exist_ok=True)
+        with path.open("w", encoding="utf-8", newline="") as fh:
+            csv.writer(fh, delimiter=delimiter).writerows(rows)
+        report, deals = _stored(path, tmp_path / f"{name}.duckdb")
+        assert report.reader == READER.name and report.quarantined == 0, (name, report)
+        assert deals == expected, name
+
+
+def test_a_traveller_pasted_twice_says_so(tmp_path: Path) -> None:
+    """The header row again is one issue that says what it is; the rows after it are the same
+    table results again (duplicates), not issues of a board called 'board'."""
+    text = (SAMPLES / "club-pairs-travellers.csv").read_text(encoding="utf-8")
+    header_at = 1 + next(i for i, t in enumerate(text.splitlines()) if not t.startswith("#"))
+    path = tmp_path / "twice.csv"
+    path.write_text(text + text, encoding="utf-8")
+    report, deals = _stored(path, tmp_path / "twice.duckdb")
+    assert report.quarantined == 1
+    (issue,) = report.issues
+    assert f"the header row of line {header_at} again" in issue.message
+    assert report.duplicates == len(deals) == 17  # every table result again; no new game
