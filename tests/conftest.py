@@ -6,9 +6,12 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import dask
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,13 +38,23 @@ def fresh_process(script: str, *unset: str) -> Any:
     return json.loads(out.stdout)
 
 
-def local_cluster() -> Any:
+CLUSTER_PATIENCE = {"distributed.comm.timeouts.connect": "300s",
+                    "distributed.comm.timeouts.tcp": "300s",
+                    "distributed.deploy.lost-worker-timeout": "300s"}
+"""Dask's waits in the tests, longer than its defaults (30 s, 15 s): on a loaded two-core
+machine a worker process can take longer than that to start or answer, and the test failed."""
+
+
+@contextmanager
+def local_cluster() -> Iterator[Any]:
     """A Dask cluster of two single-threaded worker processes on this machine, without a
     dashboard, its scheduler's HTTP port chosen free: the two test workers may start clusters at
-    once, and both would ask for the default 8787."""
+    once, and both would ask for the default 8787. Its waits are :data:`CLUSTER_PATIENCE`."""
     distributed = pytest.importorskip("distributed")
-    return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                    dashboard_address=":0", scheduler_kwargs={"dashboard": False})
+    with dask.config.set(CLUSTER_PATIENCE), distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+            scheduler_kwargs={"dashboard": False}) as cluster:
+        yield cluster
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
