@@ -29,10 +29,16 @@ PAGES = [
 ]
 
 st.set_page_config(page_title="trickbook", page_icon=":material/playing_cards:", layout="wide")
-navigation = st.navigation(
-    [st.Page(HERE / "views" / file, title=title, icon=icon, url_path=path,
-             default=(path == "league"))
-     for file, title, icon, path in PAGES]
-)
+first_file, first_title, first_icon, first_path = PAGES[0]
+navigation = st.navigation([
+    # The first page is the default: Streamlit serves it at the app's root URL and only there
+    # (its own url_path is reserved but not served) ...
+    *(st.Page(HERE / "views" / file, title=title, icon=icon, url_path=path + "-home" * (i == 0),
+              default=i == 0)
+      for i, (file, title, icon, path) in enumerate(PAGES)),
+    # ... so it has its own name too (/league), as every other page has, out of the menu.
+    st.Page(HERE / "views" / first_file, title=first_title, icon=first_icon,
+            url_path=first_path, visibility="hidden"),
+])
 with one_per_run():
     navigation.run()

@@ -361,6 +361,25 @@ def test_filters_survive_page_switches_and_reload(page, servers: dict[str, str])
     _shot(page, "filters_after_reload")
 
 
+def test_league_has_its_own_url(page, servers: dict[str, str]) -> None:
+    """/league opens League with its filters, as /player opens Player: Streamlit serves its
+    default page only at the root, and a typed /league said "Page not found" (dashboards/app.py).
+    From there the menu's pages open as from the root."""
+    query = urllib.parse.urlencode({"variant": "greek-prefa", "player": ANNA})
+    _open(page, f"{servers['demo']}/league?{query}", "League")
+    _shows_filters(page, "greek-prefa", ANNA)
+    assert page.get_by_text("Page not found").count() == 0
+    assert page.get_by_role("dialog").count() == 0
+    assert not page_problems(page, [])
+    nav = page.locator("[data-testid='stSidebarNav']")
+    for title in ("Player", "League"):
+        nav.get_by_text(title, exact=True).click()
+        page.get_by_role("heading", name=title, exact=True).wait_for()
+        _settle(page)
+        _shows_filters(page, "greek-prefa", ANNA)
+    assert page.get_by_role("dialog").count() == 0
+
+
 def test_replayer_click_through(page, servers: dict[str, str]) -> None:
     league = urllib.parse.quote_plus(fx.LEAGUE7)
     _open(page, f"{servers['demo']}/replayer?league={league}", "Hand replayer")
