@@ -84,9 +84,11 @@ def split_games(text: str) -> Iterator[PbnGame]:
     that starts a game's tags, or at a tag line after an empty line (the game it opened in gets
     an error naming the lines skipped),
     and a tag that a game already has starts the next game (two games without an empty line
-    between them, 2.3)."""
+    between them, 2.3), unless it is the line before again (a line doubled: skipped). A line end
+    written ``CR CR LF`` (a file converted to Windows line ends twice) is one line end, not an
+    empty line after each line (which would end a game at every tag)."""
     splitter = _Splitter()
-    for no, raw in enumerate(text.splitlines(), start=1):
+    for no, raw in enumerate(text.replace("\r\r\n", "\n").splitlines(), start=1):
         yield from splitter.line(no, raw)
     yield from splitter.end()
 
@@ -171,6 +173,9 @@ class _Splitter:
         """A tag pair at ``pos`` of the line: a tag the game already has starts the next game."""
         lower = name.lower()
         game = self.game
+        if game is not None and game.tags and game.tags[-1] == (name, value) \
+                and not game.sections.get(name):
+            return  # the same tag pair twice in a row: a doubled line, not a game
         if game is not None and lower in game.identity:
             game.lines.append(raw[:pos])  # the next game starts here
             yield from self._done()

@@ -276,3 +276,32 @@ def test_junk_names_its_first_syntax_errors_and_counts_the_rest(tmp_path: Path) 
     message = issues[0].message
     assert len(re.findall(r"(?:^|; )line \d+: ", message)) == SHOWN_ERRORS, message
     assert re.search(r"; and \d+ more$", message), message
+
+
+def test_line_ends_converted_twice_read_as_once(tmp_path: Path) -> None:
+    """A CRLF file converted to CRLF again ends each line with CR CR LF: read as the file
+    itself, not as an empty line after every line (each tag a game of its own: example1.pbn's 4
+    records read as 57). PBN 2.3: only an empty line ends a game."""
+    path = EP / "pbn" / "example1.pbn"
+    text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
+    twice = tmp_path / "example1.pbn"
+    twice.write_bytes(text.replace("\n", "\r\r\n").encode())
+    got, expected = ingest(READER, twice), ingest(READER, path)
+    assert not got.issues and len(got.deals) == len(expected.deals) == FILES[path][0]
+    assert [d.model_dump() for _, d, _ in got.deals] == \
+        [d.model_dump() for _, d, _ in expected.deals]
+
+
+def test_a_doubled_tag_line_is_no_new_game(tmp_path: Path) -> None:
+    """A tag line twice in a row (a paste, an editor's slip) is the same line: before, the first
+    made a game of its own that took the board's other tags by carry-over (a phantom deal)."""
+    path = EP / "pbn" / "example1.pbn"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    doubled = []
+    for line in lines:
+        doubled.append(line)
+        if line.startswith("[Event "):
+            doubled.append(line)
+    (tmp_path / "doubled.pbn").write_text("\n".join(doubled) + "\n", encoding="utf-8")
+    got, expected = ingest(READER, tmp_path / "doubled.pbn"), ingest(READER, path)
+    assert not got.issues and len(got.deals) == len(expected.deals) == FILES[path][0]
