@@ -20,7 +20,10 @@ from ingest.lin import READER as LIN
 from ingest.pbn import READER as PBN
 from ingest.ppn import READER as PPN
 from ingest.source import CONTENT_NAME, Reader
+from ingest.text import head_text
+from ingest.traveller_csv import HEADER_MARK as TRAVELLER_MARK
 from ingest.traveller_csv import READER as TRAVELLER
+from ingest.traveller_csv import lacks as traveller_lacks
 
 HEAD_BYTES = 4096
 
@@ -65,9 +68,24 @@ def no_reader(path: Path) -> str:
     words of the report's ``skipped (...)``: for a table, what its first line lacks."""
     if path.suffix.lower() not in SHEET_SUFFIXES:
         return "no reader"
-    return (f"no reader: not a score sheet ('#' lines, a `dealer` column or {path.stem}"
-            f"{SIDECAR_SUFFIX} beside it) nor a traveller (columns board, ns_pair, ew_pair, "
-            "contract)")
+    sheet = (f"not a score sheet ('#' lines, a `dealer` column or {path.stem}{SIDECAR_SUFFIX} "
+             "beside it)")
+    lacks = traveller_lacks(_first_line(path))
+    if len(lacks) < len(TRAVELLER_MARK) // 2:  # most of a traveller's header: say what is not
+        return (f"no reader: {sheet} nor a traveller: its header row lacks "
+                f"{', '.join(map(repr, lacks))}")
+    return f"no reader: {sheet} nor a traveller (columns {', '.join(TRAVELLER_MARK)})"
+
+
+def _first_line(path: Path) -> str:
+    """The first line of ``path`` that is not empty or a ``#`` comment ("" when unreadable)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(HEAD_BYTES)
+    except OSError:
+        return ""
+    return next((t for t in head_text(head).splitlines()
+                 if t.strip() and not t.lstrip().startswith("#")), "")
 
 
 def is_file(path: Path) -> bool:

@@ -25,7 +25,17 @@ from model.bridge.seats import SeatError, board_dealer, parse_seat, parse_vulner
 from model.problems import Code
 
 REQUIRED = ("event", "board", "ns_pair", "ew_pair", "contract")
-HEADER_MARK = {"board", "ns_pair", "ew_pair", "contract"}
+HEADER_MARK = ("board", "ns_pair", "ew_pair", "contract")
+"""The columns that make a table a traveller."""
+COLUMNS = frozenset((*REQUIRED, "declarer", "lead", "tricks", "result", "score_ns", "north",
+                     "east", "south", "west", "vulnerable", "dealer", "room", "match"))
+"""Every column a traveller may have (the module's docstring)."""
+
+
+def lacks(header: str) -> list[str]:
+    """The columns of :data:`HEADER_MARK` the header row ``header`` does not name."""
+    cols = {c.strip().strip('"').lower() for c in header.split(delimiter_of(header))}
+    return [c for c in HEADER_MARK if c not in cols]
 
 
 class TravellerError(ValueError):
@@ -89,9 +99,7 @@ class TravellerReader:
             return False
         first = [t for t in text_codec.head_text(head).splitlines()
                  if t.strip() and not t.lstrip().startswith("#")][:1]
-        cols = {c.strip().strip('"').lower() for c in first[0].split(delimiter_of(first[0]))} \
-            if first else set()
-        return cols >= HEADER_MARK
+        return not lacks(first[0] if first else "")
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
         source = str(path)
@@ -112,6 +120,7 @@ class TravellerReader:
         header: list[str] | None = None
         header_at, delimiter = 0, ","
         named_twice: str | None = None
+        unknown: set[str] = set()
         groups = GameGroups(stem)
         for line, raw in numbered:
             if isinstance(raw, text_codec.EncodingError):
@@ -125,6 +134,12 @@ class TravellerReader:
                 cells = cells_of(raw, delimiter)
                 header = [c.strip().lower() for c in cells] if isinstance(cells, list) else []
                 named_twice = twice(header)
+                unknown = {c for c in header if c not in COLUMNS}
+                if unknown - {""}:
+                    yield Issue(source, line, None, Code.PARSE,
+                                f"unknown column {', '.join(map(repr, sorted(unknown - {''})))}"
+                                f": not a traveller column ({', '.join(sorted(COLUMNS))}); a "
+                                "row that fills it is not read", raw)
                 continue
             cells = cells_of(raw, delimiter)
             if isinstance(cells, str):
@@ -144,6 +159,11 @@ class TravellerReader:
             if len(cells) != len(header):  # a row cut short, or cells run together
                 yield Issue(source, line, key, Code.PARSE,
                             f"{len(cells)} fields, the header has {len(header)}", raw)
+                continue
+            if filled := [h for h, c in row.items() if h in unknown and c.strip()]:
+                yield Issue(source, line, key, Code.PARSE,
+                            f"a cell under the unknown column {filled[0]!r} of the header row "
+                            f"(line {header_at})", raw)
                 continue
             try:
                 players, event, deal = _row(row)

@@ -243,9 +243,10 @@ def ingest(
 
 
 def _not_found(report: FileReport) -> bool:
-    """A path that is not there (a mistyped name), cannot be read or is not a file: the
-    command exits 1."""
-    return (report.skipped or "").startswith(("missing", "unreadable", "not a regular file"))
+    """A path that is not there (a mistyped name), cannot be read or is not a file, or a table
+    no reader takes (``no reader: ...``, its records not read): the command exits 1."""
+    return (report.skipped or "").startswith(("missing", "unreadable", "not a regular file",
+                                              "no reader:"))
 
 
 def _all_files(paths: list[Path]) -> bool:

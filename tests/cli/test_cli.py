@@ -41,18 +41,29 @@ def test_ingest_prints_counts_per_file(tmp_path: Path, fake_registry: FakeSettle
 def test_a_table_no_reader_takes_is_reported_from_a_folder(tmp_path: Path) -> None:
     """A ``.csv`` in a folder whose first line is neither a score sheet's nor a traveller's is
     named with why (docs/ingest.md: nothing vanishes); a file of another kind there is not
-    ours and is passed over; the good file beside it is stored."""
+    ours and is passed over; the good file beside it is stored. The command exits 1."""
     folder = tmp_path / "week"
     folder.mkdir()
     (folder / "week12.csv").write_text("garbage;header\n1;2\n", encoding="utf-8")
     (folder / "notes.md").write_text("not a record\n", encoding="utf-8")
     (folder / "league.jsonl").write_bytes((SAMPLES / "league.jsonl").read_bytes())
     result = runner.invoke(app, ["ingest", str(folder), "--db", str(tmp_path / "x.duckdb")])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # its records were not read
     assert (f"{folder / 'week12.csv'}: skipped (no reader: not a score sheet" in result.stdout
             and "nor a traveller (columns board, ns_pair, ew_pair, contract)" in result.stdout)
     assert "notes.md" not in result.stdout
     assert "league.jsonl: 36 read, 36 stored" in result.stdout
+
+
+def test_a_traveller_with_a_damaged_header_says_which_column(tmp_path: Path) -> None:
+    """A traveller whose header row misspells one of its columns is named with that column
+    (it was told all four), and the command exits 1: none of its rows were read."""
+    text = (SAMPLES / "bridge" / "club-pairs-travellers.csv").read_text(encoding="utf-8")
+    path = tmp_path / "tuesday.csv"
+    path.write_text(text.replace("contract", "contrct", 1), encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(path), "--db", str(tmp_path / "x.duckdb")])
+    assert result.exit_code == 1, result.output
+    assert "nor a traveller: its header row lacks 'contract')" in result.stdout
 
 
 def test_file_names_are_printed_as_they_are(tmp_path: Path) -> None:

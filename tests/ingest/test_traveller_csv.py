@@ -114,3 +114,18 @@ def test_a_traveller_pasted_twice_says_so(tmp_path: Path) -> None:
     (issue,) = report.issues
     assert f"the header row of line {header_at} again" in issue.message
     assert report.duplicates == len(deals) == 17  # every table result again; no new game
+
+
+def test_an_unknown_column_is_said_not_dropped(tmp_path: Path) -> None:
+    """A misspelt column (``score-ns``) was dropped in silence, and with it the check of the
+    stated score (Law 77): it is one issue at the header row, and each row that fills it points
+    there, as in a score sheet (docs/csv-score-sheet.md)."""
+    text = (SAMPLES / "club-pairs-travellers.csv").read_text(encoding="utf-8")
+    path = tmp_path / "typo.csv"
+    path.write_text(text.replace("score_ns", "score-ns", 1), encoding="utf-8")
+    report, deals = _stored(path, tmp_path / "typo.duckdb")
+    first, *rows = report.issues
+    assert first.line == 1 and "unknown column 'score-ns'" in first.message
+    assert len(rows) == 17 and not deals
+    assert all("under the unknown column 'score-ns' of the header row (line 1)" in i.message
+               for i in rows)
