@@ -22,7 +22,7 @@ from streamlit.errors import StreamlitAuthError
 
 from dashboards import gate, queries, review
 from dashboards.db import DatabaseError, db_path, db_version, read_only
-from dashboards.filters import Filters, from_params
+from dashboards.filters import REVERSED, Filters, from_params
 from dashboards.pulya import as_img
 from dashboards.sheets import score_sheet, sheet_picture
 from dashboards.stats import format_rate, with_rate
@@ -83,21 +83,30 @@ def _keep(key: str) -> None:
 
 
 def _choice(label: str, options: list[str], key: str, wanted: str | None,
-            problems: list[str]) -> str | None:
-    """A select box of ``options`` (plus ALL); a wanted value that is not an option is dropped."""
-    choices = [ALL, *options]
+            problems: list[str], known: list[str] | None = None) -> str | None:
+    """A select box of ``options`` (plus ALL). A wanted value that is not in the database
+    (``known``, every value whatever the other filters; ``options`` when not given) is dropped
+    and said; one that is, but has no games under the other filters (a player outside the
+    chosen dates), stays chosen, with a note under the box: narrowing a filter does not lose
+    another."""
     state = st.session_state
+    known_set = set(options if known is None else known)
     if _kept(key) not in state:
-        if wanted is not None and wanted not in options:
+        if wanted is not None and wanted not in known_set:
             problems.append(
                 f"no {label.lower()} {md(repr(wanted[:60]))} in the database: showing all instead"
             )
             wanted = None
         state[_kept(key)] = wanted or ALL
-    elif state[_kept(key)] not in choices:
+    elif state[_kept(key)] != ALL and state[_kept(key)] not in known_set:
         state[_kept(key)] = ALL
-    state[key] = state[_kept(key)]
+    kept = state[_kept(key)]
+    outside = kept != ALL and kept not in options
+    choices = [ALL, *options, *([kept] if outside else [])]
+    state[key] = kept
     picked = st.sidebar.selectbox(label, choices, key=key, on_change=_keep, args=(key,))
+    if outside and picked == kept:
+        st.sidebar.caption(f"No games of {md(kept)} for the other filters.")
     return None if picked == ALL else picked
 
 
@@ -118,11 +127,16 @@ def filters() -> Filters:
     variant = _choice("Variant", query("variants")["variant"].to_list(), "f_variant",
                       wanted.variant, problems)
     league = _choice("League", query("leagues", Filters(variant=variant))["league"].to_list(),
-                     "f_league", wanted.league, problems)
+                     "f_league", wanted.league, problems,
+                     known=query("leagues", Filters())["league"].to_list())
     date_from, date_to = _dates(wanted)
+    if date_from and date_to and date_from > date_to:  # as a URL's range is (``from_params``)
+        date_from, date_to = date_to, date_from
+        problems.append(REVERSED)
     base = Filters(variant=variant, league=league, date_from=date_from, date_to=date_to)
     player = _choice("Player", query("players", base)["player"].to_list(), "f_player",
-                     wanted.player, problems)
+                     wanted.player, problems,
+                     known=query("players", Filters())["player"].to_list())
     current = Filters(variant, league, date_from, date_to, player)
     st.query_params.from_dict(current.to_params())
     for problem in problems:

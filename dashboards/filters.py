@@ -44,6 +44,10 @@ class Filters:
         return replace(self, player=None)
 
 
+REVERSED = "the date range was reversed (from after to): swapped it"
+"""Said where a range's From comes after its To, in the URL or typed in the sidebar."""
+
+
 def _text(raw: object, key: str, problems: list[str]) -> str | None:
     if raw is None:
         return None
@@ -78,6 +82,6 @@ def from_params(params: Mapping[str, object]) -> tuple[Filters, list[str]]:
         player=_text(params.get("player"), "player", problems),
     )
     if filters.date_from and filters.date_to and filters.date_from > filters.date_to:
-        problems.append("the date range was reversed (from after to): swapped it")
+        problems.append(REVERSED)
         filters = replace(filters, date_from=filters.date_to, date_to=filters.date_from)
     return filters, problems

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import urllib.parse
+from datetime import date
 from pathlib import Path
 
 import duckdb
@@ -121,6 +122,34 @@ def test_player_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     money = {k: v for k, v in shown.items() if k.startswith("Cash")}
     assert set(money) == {"Cash (chips)", "Cash per deal (chips)", "Cash per game (chips)"}
     assert not any("chips" in v for v in money.values())
+
+
+def test_narrowing_the_dates_keeps_the_player(fixture_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/dashboards.md, "Shared filters and the URL": a range in which the chosen player has
+    no games keeps him chosen and says so (he fell back to "(all)" in silence, and a URL said he
+    was not in the database); widening it again shows his deals."""
+    at = page("player", fixture_path, monkeypatch, player="Boris", **{"from": "2030-01-01"})
+    assert not at.exception
+    assert at.sidebar.selectbox(key="f_player").value == "Boris"
+    assert not [w.value for w in at.warning if "in the database" in w.value]
+    assert any("No games of Boris for the other filters" in c.value for c in at.sidebar.caption)
+    at.sidebar.date_input(key="f_from").set_value(None).run()
+    assert at.sidebar.selectbox(key="f_player").value == "Boris"
+    assert int(metrics(at)["Deals at the table"]) > 0
+    at = page("player", fixture_path, monkeypatch, player="Nobody")  # in no game at all
+    assert any("Nobody" in w.value and "in the database" in w.value for w in at.warning)
+
+
+def test_a_reversed_range_typed_in_the_sidebar_is_swapped(fixture_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A From after the To typed in the sidebar is swapped and said, as in a URL: it showed
+    nothing, without a word."""
+    at = page("league", fixture_path, monkeypatch, **{"from": "2030-01-01"})
+    at.sidebar.date_input(key="f_to").set_value(date(2020, 1, 1)).run()
+    assert any("reversed" in w.value for w in at.warning)
+    right = page("league", fixture_path, monkeypatch, **{"from": "2020-01-01", "to": "2030-01-01"})
+    assert metrics(at)["Games"] == metrics(right)["Games"] != "0"
 
 
 def test_the_player_list_opens_each_player_s_page(demo_path: Path,
