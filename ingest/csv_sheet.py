@@ -82,12 +82,14 @@ def _flag(text: str) -> Any:
 def _header_game(lines: list[tuple[int, str]], source: str
                  ) -> tuple[dict[str, Any], list[Issue], bool]:
     """The game fields of the ``# key: value`` lines, an issue for each unreadable line, and
-    whether the game is refused (a key given twice with two values: the fields read so far)."""
+    whether the game is refused (a key given twice with two values: the fields read so far).
+    Delimiters that end a line are not its value: a spreadsheet saves a sheet back with every
+    row padded to the table's width (``# variant: greek-prefa,,,,,,``)."""
     game: dict[str, Any] = {}
     issues: list[Issue] = []
     given: dict[str, tuple[int, str]] = {}
     for line_no, text in lines:
-        body = text.lstrip()[1:].strip()
+        body = text.strip().rstrip("".join(DELIMITERS)).lstrip()[1:].strip()
         if not body:
             continue
         key, sep, value = body.partition(":")

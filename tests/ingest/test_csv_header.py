@@ -99,3 +99,23 @@ def test_a_damaged_column_name_is_said_once_at_the_header(tmp_path: Path) -> Non
                                         "greek-prefa deal")
     assert issues[1:] and all(i.message == "a cell under the unknown column 'defe›ce.Anna' of "
                               f"the header row (line {header_at})" for i in issues[1:])
+
+
+@pytest.mark.parametrize("delimiter", [",", ";", "\t"])
+def test_a_sheet_saved_back_by_a_spreadsheet_reads_as_written(tmp_path: Path,
+                                                              delimiter: str) -> None:
+    """A spreadsheet pads every row to the table's width: ``# variant: greek-prefa,,,,,,``.
+    The padding is not part of the value (the whole sheet was refused as of the unknown
+    variant 'greek-prefa,,,,,,'); the sheet stores what the sheet itself stores."""
+    from ingest.pipeline import ingest_paths
+
+    lines = SHEET.read_text(encoding="utf-8").splitlines()
+    width = max(len(line.split(",")) for line in lines if not line.startswith("#"))
+    padded = [line + delimiter * (width - 1) if line.startswith("#")
+              else line.replace(",", delimiter) for line in lines]
+    path = tmp_path / "saved.csv"
+    path.write_text("\n".join(padded) + "\n", encoding="utf-8")
+    (saved,) = ingest_paths([path], tmp_path / "t.duckdb")
+    (original,) = ingest_paths([SHEET], tmp_path / "t.duckdb")
+    assert not saved.issues and saved.stored == saved.records > 1
+    assert original.duplicates == saved.stored  # the same records
