@@ -38,6 +38,15 @@ def lacks(header: str) -> list[str]:
     return [c for c in HEADER_MARK if c not in cols]
 
 
+def _ran_over(open_from: int) -> str:
+    """Why a line of a row whose quoted cell runs over lines is not read (a row is one line)."""
+    if open_from:
+        return (f"the rest of the quoted cell opened at line {open_from}: a cell may not hold a "
+                "line break, so neither line is read")
+    return ("a quoted cell not closed on its line (a line break inside quotes): the row is not "
+            "read, nor the lines up to its closing quote")
+
+
 class TravellerError(ValueError):
     pass
 
@@ -119,6 +128,7 @@ class TravellerReader:
         ``# encoding: cp1252``, are skipped)."""
         header: list[str] | None = None
         header_at, delimiter = 0, ","
+        open_from = 0  # the line of a quoted cell not closed yet (0: none)
         named_twice: str | None = None
         unknown: set[str] = set()
         groups = GameGroups(stem)
@@ -140,6 +150,10 @@ class TravellerReader:
                                 f"unknown column {', '.join(map(repr, sorted(unknown - {''})))}"
                                 f": not a traveller column ({', '.join(sorted(COLUMNS))}); a "
                                 "row that fills it is not read", raw)
+                continue
+            if open_from or raw.count('"') % 2:  # a line break inside a quoted cell
+                yield Issue(source, line, None, Code.PARSE, _ran_over(open_from), raw)
+                open_from = (0 if open_from else line) if raw.count('"') % 2 else open_from
                 continue
             cells = cells_of(raw, delimiter)
             if isinstance(cells, str):

@@ -129,3 +129,20 @@ def test_an_unknown_column_is_said_not_dropped(tmp_path: Path) -> None:
     assert len(rows) == 17 and not deals
     assert all("under the unknown column 'score-ns' of the header row (line 1)" in i.message
                for i in rows)
+
+
+def test_a_quoted_cell_with_a_line_break_is_not_half_read(tmp_path: Path) -> None:
+    """A spreadsheet cell holding a line break is written quoted over two lines: the reader
+    reads a row a line, so both lines are issues that say why. Before, the first was cut short
+    and the second stored under a made-up event ('Tuesday pairs 2026-11-24"')."""
+    lines = (SAMPLES / "club-pairs-travellers.csv").read_text(encoding="utf-8").splitlines()
+    event = lines[3].split(",")[0]
+    lines[3] = lines[3].replace(event, '"' + event.replace(" Tuesday", '\nTuesday') + '"', 1)
+    path = tmp_path / "broken.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report, deals = _stored(path, tmp_path / "broken.duckdb")
+    assert [(i.line, "quoted cell" in i.message) for i in report.issues] == [(4, True), (5, True)]
+    assert len(deals) == 16
+    with duckdb.connect(str(tmp_path / "broken.duckdb"), read_only=True) as con:
+        events = con.execute("SELECT DISTINCT event FROM games").fetchall()
+    assert events == [(event,)]
