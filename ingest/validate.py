@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 from ingest.jsonl import quote
 from ingest.source import Issue, Raw
 from model import variants as registry
-from model.base import PRINTABLE, DealBase, GameBase
+from model.base import PRINTABLE, SPELLINGS, DealBase, GameBase
 from model.identity import canonical, canonical_json, deal_key
 from model.problems import Code, Problem
 from model.variants import UnknownVariant, Variant
@@ -70,6 +70,9 @@ def explain(exc: ValidationError) -> str:
         elif err["type"] == "string_pattern_mismatch" and err.get("ctx", {}).get(
                 "pattern") == PRINTABLE:
             parts.append(f"{loc}: holds a control character (got {shown(err.get('input'))})")
+        elif err["type"] == "string_pattern_mismatch" and (
+                words := SPELLINGS.get(err.get("ctx", {}).get("pattern"))):
+            parts.append(f"{loc}: {shown(err.get('input'))} is not {words}")
         else:
             parts.append(f"{loc}: {msg} (got {shown(err.get('input'))})")
     return "; ".join(parts)

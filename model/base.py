@@ -23,6 +23,17 @@ from pydantic import (
 from model.cards import CardError, parse_card
 from model.tricks import CARD_NAMES
 
+SPELLINGS: dict[str, str] = {}
+"""What a text of a constrained pattern looks like, in words, by its pattern: a message says
+``'6s' is not a contract: 6 to 10 and S, C, D, H or NT`` (:func:`spelled`), not the regex."""
+
+
+def spelled(words: str, pattern: str, **constraints: bool) -> StringConstraints:
+    """``StringConstraints`` of ``pattern`` whose mismatch a message says in ``words``."""
+    SPELLINGS[pattern] = words
+    return StringConstraints(pattern=pattern, **constraints)
+
+
 PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 CardName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=3)]
 PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
@@ -90,7 +101,8 @@ def check_seats(game: str, players: tuple[str, ...], counts: tuple[int, ...],
         allowed = " or ".join(str(c) for c in counts)
         raise ValueError(f"{game} needs {allowed} players, got {n}")
     if len(set(players)) != n:
-        raise ValueError(f"players repeat: {list(players)!r}")
+        twice = sorted({p for p in players if players.count(p) > 1})
+        raise ValueError(f"a player is named twice: {', '.join(twice)}")
     if four_players is not None and (n == 4) != four_players:
         raise ValueError(
             f"{n} players but rules.four_players is {four_players}: "

@@ -6,7 +6,7 @@ stage turns into an ``Issue`` (what + where: source, line, record key) and a qua
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -56,6 +56,12 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
+
+
+def by_player(values: Mapping[str, object] | None) -> str:
+    """A value per player as a message says it: ``Anna 5, Boris 3, Chris 3`` (``none`` when
+    there is none), not a Python dict."""
+    return ", ".join(f"{p} {v}" for p, v in (values or {}).items()) or "none"
 
 
 def once_per_input(run: Callable[..., T], error: type[Exception]) -> Callable[..., T | Exception]:

@@ -29,7 +29,7 @@ from model.balkan.params import BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
 from model.card_batch import Layout, batch_check, calls, counted, items
 from model.cards import DECK_32, CardError, count, format_cards, parse_cards
-from model.problems import Code, Problem, once_per_input
+from model.problems import Code, Problem, by_player, once_per_input
 from model.replay_kernel import Play, Replayed, moves
 from model.tricks import card_index, legal_cards, trick_winner
 
@@ -247,13 +247,15 @@ def _tricks(deal: BalkanDeal, contract: Contract, players_in: list[str],
         return [Problem(Code.TRICK_COUNT, "the deal was played: tricks are missing")], False
     if set(tricks) != set(players_in):
         return [Problem(Code.TRICK_COUNT,
-                        f"tricks must name {sorted(players_in)!r}, got {sorted(tricks)!r}")], False
+                        f"tricks must name {', '.join(sorted(players_in))}, got "
+                        f"{', '.join(sorted(tricks))}")], False
     assert deal.declarer is not None
     t_d = tricks[deal.declarer]
     t_x = sum(t for p, t in tricks.items() if p != deal.declarer)
     if not trick_domain_ok(contract.number, t_d, t_x):
         return [Problem(Code.TRICK_COUNT,
-                        f"tricks {tricks!r} cannot end a play of {contract.name} (6: play "
+                        f"tricks ({by_player(tricks)}) cannot end a play of {contract.name} "
+                        "(6: play "
                         "stops at the defence's fifth trick, Bettel at the declarer's "
                         "first)")], True
     return [], True
@@ -437,8 +439,8 @@ class BalkanPlay:
                             "is decided (6)")]
         if taken != dict(deal.tricks or {}):
             return [Problem(Code.REPLAY_MISMATCH,
-                            f"replaying the play gives tricks {taken!r}, the deal records "
-                            f"{dict(deal.tricks or {})!r}")]
+                            f"replaying the play gives tricks {by_player(taken)}, the deal records "
+                            f"{by_player(deal.tricks)}")]
         return []
 
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from model.balkan.params import BalkanRules
-from model.base import DealBase, GameBase, Integer, PlayerName, TrickCount, check_seats
+from model.base import DealBase, GameBase, Integer, PlayerName, TrickCount, check_seats, spelled
 
 BalkanContract = Annotated[
-    str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^G?[2-8]$")
+    str, spelled("a contract code: 2 to 8, with G before it for igra (2, 5, G3)", r"^G?[2-8]$",
+                 strip_whitespace=True, to_upper=True)
 ]
 """The PPN contract code: ``2``..``7`` (``8`` with ``preferans_bid``), ``G`` = igra."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from model.base import (
     CardName,
@@ -19,6 +19,7 @@ from model.base import (
     PlayerName,
     check_card_names,
     check_seats,
+    spelled,
 )
 from model.bridge.params import BridgeRules
 from model.bridge.seats import Vulnerable
@@ -27,7 +28,8 @@ BridgeTricks = Annotated[Integer, Field(ge=0, le=13)]
 """Tricks of a 13-trick deal."""
 
 BridgeContract = Annotated[
-    str, StringConstraints(strip_whitespace=True, pattern=r"^[1-7](C|D|H|S|NT)(X|XX)?$")
+    str, spelled("a contract: 1 to 7 and C, D, H, S or NT, then X or XX if doubled (4S, 3NTX)",
+                 r"^[1-7](C|D|H|S|NT)(X|XX)?$", strip_whitespace=True)
 ]
 """``<level><C|D|H|S|NT>[X|XX]`` (records.md 1.2)."""
 

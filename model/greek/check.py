@@ -33,7 +33,7 @@ from model.greek.play import (
     replay_play,
 )
 from model.greek.records import GreekDeal, GreekGame
-from model.problems import Code, Problem
+from model.problems import Code, Problem, by_player
 from model.replay_kernel import Play, Replayed, moves
 from model.tricks import card_index, cards_mask
 
@@ -227,20 +227,23 @@ def _tricks(order: tuple[str, ...], deal: GreekDeal, problems: list[Problem]) ->
     if not order:
         if tricks:
             _add(
-                problems, Code.TRICK_COUNT, f"tricks {tricks!r} recorded but nobody plays this deal"
+                problems, Code.TRICK_COUNT,
+                f"tricks ({by_player(tricks)}) recorded but nobody plays this deal"
             )
         return
     if deal.tricks is None:
-        _add(problems, Code.TRICK_COUNT, f"tricks missing: {', '.join(order)} played this deal")
+        _add(problems, Code.TRICK_COUNT, f"no tricks given: {', '.join(order)} played this deal")
         return
     if set(tricks) != set(order):
         _add(
             problems,
             Code.TRICK_COUNT,
-            f"tricks {tricks!r} should name exactly the players who played: {', '.join(order)}",
+            f"tricks ({by_player(tricks)}) should name exactly the players who played: "
+            f"{', '.join(order)}",
         )
     elif sum(tricks.values()) != 10:
-        _add(problems, Code.TRICK_COUNT, f"tricks {tricks!r} sum to {sum(tricks.values())}, not 10")
+        _add(problems, Code.TRICK_COUNT,
+             f"tricks ({by_player(tricks)}) sum to {sum(tricks.values())}, not 10")
 
 
 def _mask(cards: Sequence[str], what: str, problems: list[Problem], code: Code) -> CardSet | None:
@@ -515,9 +518,8 @@ class GreekPlay:
     def _against_record(self, got: dict[str, int]) -> Problem | None:
         tricks = self.deal.tricks
         if tricks is not None and set(tricks) == set(got) and tricks != got:
-            said = ", ".join(f"{p} {t}" for p, t in got.items())
-            return Problem(Code.REPLAY_MISMATCH,
-                           f"replaying the play gives {said}; the record says {tricks!r}")
+            return Problem(Code.REPLAY_MISMATCH, f"replaying the play gives {by_player(got)}; "
+                                                 f"the record says {by_player(tricks)}")
         return None
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import StringConstraints, model_validator
+from pydantic import model_validator
 
-from model.base import DealBase, GameBase, PlayerName, TrickCount, check_seats
+from model.base import DealBase, GameBase, PlayerName, TrickCount, check_seats, spelled
 from model.greek.params import GreekRules
 
 GreekContract = Annotated[
-    str, StringConstraints(strip_whitespace=True, pattern=r"^(6|7|8|9|10)(S|C|D|H|NT)$")
+    str, spelled("a contract: 6 to 10 and S, C, D, H or NT (6S, 7NT, 10H)",
+                 r"^(6|7|8|9|10)(S|C|D|H|NT)$", strip_whitespace=True)
 ]
 """``<tricks><S|C|D|H|NT>``: ``6S`` ... ``10H``; ``10NT`` only where the rules allow it."""
 

@@ -13,7 +13,7 @@ from functools import cache
 
 from model.card_batch import Layout, batch_check, calls, counted, items, names_in
 from model.cards import DECK_32, CardError, CardSet, format_card_symbol, iter_cards
-from model.problems import Code, Problem, once_per_input
+from model.problems import Code, Problem, by_player, once_per_input
 from model.replay_kernel import Play, Replayed, moves
 from model.russian import auction
 from model.russian.contracts import HALF_WHIST_LEVELS, parse_contract
@@ -66,7 +66,8 @@ def _tricks(players: list[str], deal: RussianDeal) -> list[Problem]:
         return [
             Problem(
                 Code.TRICK_COUNT,
-                f"tricks must give {', '.join(players)} ten between them (4), got {tricks!r}",
+                f"tricks must give {', '.join(players)} ten between them (4), got "
+                f"{by_player(tricks)}",
             )
         ]
     return []
@@ -329,7 +330,8 @@ class RussianPlay:
         got = dict(zip(players, out, strict=True))
         if got != dict(deal.tricks or {}):
             return [Problem(Code.REPLAY_MISMATCH,
-                            f"the play gives {got!r}, the record says {deal.tricks!r}")]
+                            f"the play gives {by_player(got)}, the record says "
+                            f"{by_player(deal.tricks)}")]
         return []
 
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import StringConstraints, field_validator, model_validator
+from pydantic import field_validator, model_validator
 
-from model.base import DealBase, GameBase, PlayerName, TrickCount, check_seats
+from model.base import DealBase, GameBase, PlayerName, TrickCount, check_seats, spelled
 from model.russian.params import RussianRules
 
 RussianContract = Annotated[
-    str, StringConstraints(pattern=r"^((6|7|8|9|10)(S|C|D|H|NT)|misere)$")
+    str, spelled("a contract: 6 to 10 and S, C, D, H or NT (6S, 7NT, 10H), or misere",
+                 r"^((6|7|8|9|10)(S|C|D|H|NT)|misere)$")
 ]
 """``<tricks><S|C|D|H|NT>`` (``6S`` ... ``10NT``) or ``misere`` (records.md 1.2); read in any
 case, stored as written here."""

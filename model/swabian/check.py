@@ -21,7 +21,7 @@ from model.cards import (
     iter_cards,
     rank_of,
 )
-from model.problems import Code, Problem, once_per_input
+from model.problems import Code, Problem, by_player, once_per_input
 from model.replay_kernel import Play, Replayed, moves
 from model.swabian import auction
 from model.swabian.games import BETTEL, DURCHMARSCH, TRUMP, label, parse_game
@@ -62,7 +62,8 @@ def _tricks(game: SwabianGame, deal: SwabianDeal, number: int) -> list[Problem]:
     tricks = deal.tricks or {}
     assert deal.declarer is not None
     if set(tricks) != set(game.players):
-        return [Problem(Code.TRICK_COUNT, f"tricks must name all three players, got {tricks!r}")]
+        return [Problem(Code.TRICK_COUNT,
+                        f"tricks must name all three players, got {by_player(tricks)}")]
     t = tricks[deal.declarer]
     total = sum(tricks.values())
     others = total - t
@@ -73,7 +74,7 @@ def _tricks(game: SwabianGame, deal: SwabianDeal, number: int) -> list[Problem]:
         bad = f"Bettel with declarer {t} of {total} tricks; play ends at his first trick (6)"
     elif number == DURCHMARSCH and (others > 1 or (others == 0 and total != 10)):
         bad = f"Durchmarsch with {others} lost of {total} tricks; play ends at his first loss (6)"
-    return [] if bad is None else [Problem(Code.TRICK_COUNT, f"{bad}: {tricks!r}")]
+    return [] if bad is None else [Problem(Code.TRICK_COUNT, f"{bad}: {by_player(tricks)}")]
 
 
 def check_rules(game: SwabianGame, deal: SwabianDeal, play_names: bool = True) -> list[Problem]:
@@ -335,7 +336,8 @@ class SwabianPlay:
         got = self._got(out.tricks)
         if got != dict(self.deal.tricks or {}):
             return [Problem(Code.REPLAY_MISMATCH, f"the play ({out.played} tricks) gives "
-                                                  f"{got!r}, the record says {self.deal.tricks!r}")]
+                                                  f"{by_player(got)}, the record says "
+                                                  f"{by_player(self.deal.tricks)}")]
         return []
 
 

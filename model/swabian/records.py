@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import StringConstraints, field_validator, model_validator
+from pydantic import field_validator, model_validator
 
-from model.base import DealBase, GameBase, PlayerName, TrickCount, check_seats
+from model.base import DealBase, GameBase, PlayerName, TrickCount, check_seats, spelled
 from model.swabian.params import SwabianRules
 
-SwabianContract = Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^[2-7]$")]
+SwabianContract = Annotated[str, spelled("a game number 2 to 7", r"^[2-7]$",
+                                          strip_whitespace=True)]
 """The game number ``2``..``7`` (swabian.md 3.1); an integer in the input is read as its text."""
 
 ContraCall = Literal["contra", "recontra"]
