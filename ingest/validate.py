@@ -71,7 +71,7 @@ def explain(exc: ValidationError) -> str:
                 "pattern") == PRINTABLE:
             parts.append(f"{loc}: holds a control character (got {shown(err.get('input'))})")
         elif err["type"] == "string_pattern_mismatch" and (
-                words := SPELLINGS.get(err.get("ctx", {}).get("pattern"))):
+                words := SPELLINGS.get(str(err.get("ctx", {}).get("pattern")))):
             parts.append(f"{loc}: {shown(err.get('input'))} is not {words}")
         else:
             parts.append(f"{loc}: {msg} (got {shown(err.get('input'))})")
