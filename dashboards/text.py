@@ -81,8 +81,8 @@ def number(value: float | None, sign: bool = False) -> str:
     """A number for reading: whole numbers without decimals, others to two places."""
     if value is None:
         return DASH
-    whole = float(value).is_integer()
-    text = f"{value:,.0f}" if whole else f"{value:,.2f}"
+    value = round(float(value), 2) + 0.0  # 3318.0000000001 is 3318; -0.001 is 0, not -0
+    text = f"{value:,.0f}" if value.is_integer() else f"{value:,.2f}"
     return f"+{text}" if sign and value > 0 else text
 
 

@@ -54,9 +54,14 @@ def _money(f: Filters) -> None:
         cols = st.columns(3)
         what = unit(r["variant"])  # in the labels: a value with its unit is cut in a column
         cols[0].metric(f"Cash ({what})", number(r["cash"], True))
+        field = r["field_cash_per_deal"] or 0
+        # Against the field only where it does not break even: in a zero-sum game the field's
+        # cash per deal is 0, and "vs field" would repeat the value itself.
         cols[1].metric(f"Cash per deal ({what})", number(r["cash_per_deal"], True),
-                       delta=f"{number(r['cash_per_deal'] - (r['field_cash_per_deal'] or 0), True)}"
-                             " vs field")
+                       delta=(f"{number(r['cash_per_deal'] - field, True)} vs field"
+                              if number(field) != "0" else None),
+                       help=None if number(field) != "0" else
+                       "The field breaks even: the players' cash adds up to zero.")
         cols[2].metric(f"Cash per game ({what})", number(r["cash_per_game"], True))
         return
     st.caption("Cash per variant, each in its own unit (never added across variants).")

@@ -121,6 +121,10 @@ def test_player_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     # one variant: its unit in the labels, so a value is never cut to "+3,318.00 soup p…"
     money = {k: v for k, v in shown.items() if k.startswith("Cash")}
     assert set(money) == {"Cash (chips)", "Cash per deal (chips)", "Cash per game (chips)"}
+    # Greek chips add up to zero over the table: the field breaks even, and "vs field" would
+    # repeat the value
+    per_deal = next(m for m in at.metric if m.label == "Cash per deal (chips)")
+    assert not per_deal.delta and "breaks even" in (per_deal.help or "")
     assert not any("chips" in v for v in money.values())
 
 

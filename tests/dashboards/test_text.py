@@ -46,6 +46,8 @@ def test_units_numbers_and_sources() -> None:
     assert unit("greek-prefa") == "chips" and unit("balkan") == "soup points"
     assert unit("bridge-duplicate") == "points" and unit(None) == "units"
     assert number(46.33333) == "46.33" and number(20.0, sign=True) == "+20"
+    # a sum of thirds is whole up to floating point: "+3,318", not "+3,318.00"; never "-0"
+    assert number(3318.0000000001, sign=True) == "+3,318" and number(-0.001) == "0"
     assert short_source("/srv/club/data/samples/league.jsonl") == "samples/league.jsonl"
     assert short_source("data/samples/league.jsonl") == "samples/league.jsonl"
     assert without_paths("cannot open /srv/x/uploads/a.jsonl", "/srv/x/uploads") == \
