@@ -27,7 +27,7 @@ def _shown(value: Any) -> str:
         return "yes"
     if value is False:
         return "no"
-    return str(value)
+    return str(value).replace("_", " ")  # a rule's option as words: "after first round"
 
 
 def _one(field: FormField, label: str, key: str, players: list[str], value: Any,

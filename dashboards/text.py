@@ -124,6 +124,15 @@ def without_paths(message: str, *folders: object) -> str:
     return message
 
 
+def rule_value(value: object) -> str:
+    """A house rule's value in words: ``yes``/``no``, ``default`` (not set), ``fixed chips``."""
+    if value is None:
+        return "default"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value).replace("_", " ") if isinstance(value, str) else json.dumps(value)
+
+
 def rules_table(rules_json: str | None) -> pl.DataFrame:
     """A game's house rules (the ``rules`` JSON of records.md 1.1) as rows of rule and value."""
     try:
@@ -134,8 +143,7 @@ def rules_table(rules_json: str | None) -> pl.DataFrame:
         return pl.DataFrame({"rule": ["(none: the variant's defaults)"], "value": [DASH]})
     return pl.DataFrame({
         "rule": [str(k).replace("_", " ") for k in rules],
-        "value": [DASH if v is None else v if isinstance(v, str) else json.dumps(v)
-                  for v in rules.values()],
+        "value": [DASH if v is None else rule_value(v) for v in rules.values()],
     })
 
 

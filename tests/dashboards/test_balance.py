@@ -108,20 +108,23 @@ def test_flag_effects_group_the_sweep(con, balance_studies) -> None:
     effects = q.balance_flag_effects(con, raise_value.run_id, "declarer money")
     assert sorted(effects["run_id"]) == sorted([raise_value.run_id, fixed_chips.run_id])
     by_id = {r["run_id"]: r for r in effects.iter_rows(named=True)}
-    assert by_id[raise_value.run_id]["change"] == "four_aces=raise_value"
-    assert by_id[fixed_chips.run_id]["change"] == "four_aces=fixed_chips"
+    assert by_id[raise_value.run_id]["change"] == "four aces: raise value"
+    assert by_id[fixed_chips.run_id]["change"] == "four aces: fixed chips"
     for s in (raise_value, fixed_chips):
         n, est = _expected(s, "flag_effect", "b-a")["declarer money"]
         assert (by_id[s.run_id]["n"], by_id[s.run_id]["estimate"]) == (n, est)
     assert effects["estimate"].is_sorted(descending=True)
     alone = q.balance_flag_effects(con, swabian.run_id, "contract changed")
     assert alone["run_id"].to_list() == [swabian.run_id]
-    assert alone["change"].to_list() == ["vorhand_must_bid=true"]
+    assert alone["change"].to_list() == ["vorhand must bid: yes"]
 
 
 def test_rules_change_in_words() -> None:
-    assert q.rules_change("{}", '{"four_aces": "raise_value"}') == "four_aces=raise_value"
-    assert q.rules_change('{"a": 1, "b": true}', '{"a": 1, "b": false}') == "b=false"
+    """Words, not identifiers: the walk of the Balance page read ``four_aces=fixed_chips``."""
+    assert q.rules_change("{}", '{"four_aces": "raise_value"}') == "four aces: raise value"
+    assert q.rules_change('{"a": 1, "b": true}', '{"a": 1, "b": false}') == "b: no"
+    assert q.rules_change('{"kassa": 10}', '{"kassa": 20}') == "kassa: 20"
+    assert q.rules_change('{"x": 1}', "{}") == "x: default"
     assert q.rules_change("{}", "{}") == "no change"
     assert q.rules_change("{}", "{}", "greek-prefa", "swabian") == "variant swabian"
 

@@ -15,6 +15,7 @@ from dashboards.text import (
     md,
     number,
     readable,
+    rules_table,
     short_paths,
     short_source,
     unit,
@@ -98,3 +99,10 @@ def test_a_hostile_name_renders_as_text_on_every_page(tmp_path: Path,
                                           (1200, "1,200 deals")])
 def test_counted(n: int, shown: str) -> None:
     assert counted(n, "deal") == shown
+
+
+def test_house_rules_read_as_words() -> None:
+    """A game's rules on League and Balance: words, not identifiers (``fixed_chips``, ``true``)."""
+    table = rules_table('{"four_aces": "fixed_chips", "ten_nt": true, "kassa": 20, "x": null}')
+    assert table["rule"].to_list() == ["four aces", "ten nt", "kassa", "x"]
+    assert table["value"].to_list() == ["fixed chips", "yes", "20", "—"]
