@@ -106,32 +106,45 @@ class DdsHandsReader:
                                   path.name)
 
     def read_text(self, text: str, source: str, stem: str = "dds") -> Iterator[Raw | Issue]:
-        gid = f"dds-hands/{content_id(text)}"  # the file's content, not its name
-        yield Raw(source, 1, game_record(gid, list(SEAT_NAMES), "DDS hands"), "")
-        blocks: list[list[tuple[int, str]]] = []
-        for no, raw in enumerate(text.splitlines(), start=1):
-            line = raw.strip()
-            if not line:
-                continue
-            if line.startswith("NUMBER"):
-                continue  # the file's deal count
-            if line.startswith("PBN ") or _GIB.match(line) or not blocks:
-                blocks.append([])
-            blocks[-1].append((no, line))
-        deal_no = 0
-        for block in blocks:
-            if not block:
-                continue
-            first = block[0][0]
-            raw_text = "\n".join(t for _, t in block)
+        """The file's deals, one game whose id is the hash of its deals (hands, dealer and
+        vulnerability, in order), not of its text or name: the file saved with other line ends,
+        or with a stated table or par corrected, is the same game (its deals duplicates, a
+        corrected one a conflict)."""
+        read: list[tuple[int, str, dict[str, Any] | Exception]] = []
+        for block in _blocks(text):
+            first, raw_text = block[0][0], "\n".join(t for _, t in block)
             try:
-                deal = _gib(block[0][1]) if _GIB.match(block[0][1]) else _record(block)
+                read.append((first, raw_text, _gib(block[0][1]) if _GIB.match(block[0][1])
+                             else _record(block)))
             except (DdsFormatError, HandError) as exc:
-                yield Issue(source, first, f"{gid} line {first}", Code.PARSE, str(exc), raw_text)
+                read.append((first, raw_text, exc))
+        gid = "dds-hands/" + content_id(tuple(
+            (d["hands"], d["dealer"], d.get("vulnerable")) for _, _, d in read
+            if not isinstance(d, Exception)))
+        yield Raw(source, 1, game_record(gid, list(SEAT_NAMES), "DDS hands"), "")
+        deal_no = 0
+        for first, raw_text, deal in read:
+            if isinstance(deal, Exception):
+                yield Issue(source, first, f"{gid} line {first}", Code.PARSE, str(deal),
+                            raw_text)
                 continue
             deal_no += 1
             yield Raw(source, first, {"record": "deal", "game_id": gid, "deal_no": deal_no,
                                       **deal}, raw_text)
+
+
+def _blocks(text: str) -> list[list[tuple[int, str]]]:
+    """The numbered lines of each deal of a DDS file (a ``PBN`` line or a GIB line starts one;
+    ``NUMBER`` and empty lines are left out)."""
+    blocks: list[list[tuple[int, str]]] = []
+    for no, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("NUMBER"):  # NUMBER: the file's deal count
+            continue
+        if line.startswith("PBN ") or _GIB.match(line) or not blocks:
+            blocks.append([])
+        blocks[-1].append((no, line))
+    return blocks
 
 
 READER = DdsHandsReader()

@@ -68,3 +68,28 @@ def test_analyse_agrees_with_the_stated_tables(name: str) -> None:
             assert ours[(deal.deal_no, cell)] == tricks
         if deal.par_ns is not None:
             assert {p for n, _, _, _, p in rows if n == deal.deal_no} == {deal.par_ns}
+
+
+def test_a_changed_file_is_the_same_game(tmp_path) -> None:
+    """The game is its deals, not the file's text: list10.txt saved with Windows line ends is
+    10 duplicates (it was stored again, 10 new deals), and a par corrected in one deal is that
+    deal's conflict (it was 10 conflicts and 10 new deals)."""
+    from ingest.pipeline import ingest_paths
+
+    text = (DDS / "list10.txt").read_text(encoding="utf-8")
+    db = tmp_path / "dds.duckdb"
+    ingest_paths([DDS / "list10.txt"], db)
+    crlf = tmp_path / "crlf" / "list10.txt"
+    crlf.parent.mkdir()
+    crlf.write_bytes(text.replace("\n", "\r\n").encode())
+    (again,) = ingest_paths([crlf], db)
+    assert (again.stored, again.duplicates) == (0, 11)  # the game line and its 10 deals
+    par = text.index('PAR2 "-110"')
+    fixed = tmp_path / "fixed" / "list10.txt"
+    fixed.parent.mkdir()
+    fixed.write_text(text[:par] + 'PAR2 "-120"' + text[par + len('PAR2 "-110"'):],
+                     encoding="utf-8")
+    (changed,) = ingest_paths([fixed], db)
+    assert (changed.stored, changed.duplicates, changed.quarantined) == (0, 10, 1)
+    (issue,) = changed.issues
+    assert issue.code == "deal-conflict"
