@@ -97,7 +97,7 @@ class DdsHandsReader:
     name = "dds-hands"
 
     def sniff(self, path: Path, head: bytes) -> bool:
-        text = text_codec.head_text(head)
+        text = text_codec.without_declaration(text_codec.head_text(head)).lstrip()
         return path.suffix.lower() == ".txt" and (
             text.startswith("NUMBER ") or bool(_GIB.match(text.split("\n", 1)[0].strip())))
 

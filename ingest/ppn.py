@@ -541,7 +541,7 @@ class PpnReader:
     def read(self, path: Path) -> Iterator[Raw | Issue]:
         source = str(path)
         try:
-            text = text_codec.decode(path.read_bytes()).lstrip("\ufeff")
+            text = text_codec.without_declaration(text_codec.decode(path.read_bytes()))
         except text_codec.EncodingError as exc:
             yield Issue(source, 1, None, Code.PARSE, f"cannot read the file: {exc}", "")
             return

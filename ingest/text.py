@@ -269,11 +269,24 @@ def lines(path: Path, encoding: str) -> Iterator[tuple[int, str | EncodingError]
 
 def decode_or_latin1(data: bytes) -> str:
     """``decode``, or Latin-1 for the bytes that nothing else reads (every byte is a character):
-    for formats whose readers find the bad text themselves (PBN, LIN, DDS hands)."""
+    for formats whose readers find the bad text themselves (PBN, LIN, DDS hands); without its
+    encoding's declaration (:func:`without_declaration`)."""
     try:
-        return decode(data).lstrip("\ufeff")
+        return without_declaration(decode(data))
     except EncodingError:
-        return utf8_else_latin1(data).lstrip("\ufeff")
+        return without_declaration(utf8_else_latin1(data))
+
+
+def without_declaration(text: str) -> str:
+    """``text`` without a byte order mark, and with a first line that declares its encoding
+    (``# encoding: cp1251``, as the message of an unreadable file advises) left empty: it is
+    for this module, not a line of the format (a PBN, LIN, PPN or DDS file has no ``#`` line).
+    The lines keep their numbers."""
+    text = text.lstrip("\ufeff")
+    first, end, rest = text.partition("\n")
+    if _DECLARED.match(first.encode("utf-8", "replace")):
+        return end + rest
+    return text
 
 
 def decode(data: bytes) -> str:

@@ -15,6 +15,8 @@ from ingest.formats import expand, reader_for
 from ingest.jsonl import READER as JSONL
 from ingest.source import Issue, Raw
 from model.problems import Code
+from tests.conftest import DATA
+from tests.ingest.conftest import SAMPLES
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -92,3 +94,27 @@ def test_formats_pick_reader_and_skip_sidecars(tmp_path: Path) -> None:
     found = [(p.name, explicit) for p, explicit in expand([tmp_path, tmp_path / "a.jsonl"])]
     assert ("a.jsonl", False) in found and len(found) == 6
     assert [p.name for p, _ in expand([str(tmp_path / "*.csv")])] == ["b.csv", "travellers.csv"]
+
+
+DECLARED_FILES = [DATA / "endplay-fixtures" / "pbn" / "example1.pbn",
+                  DATA / "endplay-fixtures" / "lin" / "example1.lin",
+                  DATA / "dds-hands" / "list10.txt", SAMPLES / "balkan" / "league.ppn"]
+
+
+@pytest.mark.parametrize("path", DECLARED_FILES, ids=lambda p: p.name)
+def test_an_encoding_declared_as_advised_is_no_line_of_the_file(tmp_path: Path,
+                                                                 path: Path) -> None:
+    """The message of a file no encoding reads advises a first line '# encoding: <name>'
+    (ingest/text.py): a PBN, LIN, PPN or DDS file with it reads as without it (it was one
+    issue, or it broke the next LIN board, or no reader took the DDS file). The file is
+    written in the code page it names."""
+    from ingest.pipeline import ingest_paths
+
+    declared = tmp_path / "declared" / path.name
+    declared.parent.mkdir()
+    text = path.read_bytes().decode("utf-8-sig")
+    declared.write_bytes(b"# encoding: cp1251\n" + text.encode("cp1251", errors="strict"))
+    (plain,) = ingest_paths([path], tmp_path / "plain.duckdb")
+    (read,) = ingest_paths([declared], tmp_path / "declared.duckdb")
+    assert read.reader == plain.reader and not read.issues
+    assert (read.records, read.stored) == (plain.records, plain.stored)
