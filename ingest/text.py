@@ -204,11 +204,13 @@ STRAY_FEW = 8
 
 def stray_bytes_only(data: bytes) -> bool:
     """Whether ``data`` is UTF-8 (most often plain ASCII) but for a few stray bytes that no code
-    page makes words of (a ``0x81`` from a broken copy), without control characters (binary
-    data has them): at most ``STRAY_FEW``, or one in :data:`STRAY_SHARE`.
-    Such a file is read as UTF-8, so only the lines holding a stray byte are lost."""
+    page makes words of (a ``0x81`` from a broken copy) and control characters (a NUL; binary
+    data has them by the hundred): at most ``STRAY_FEW`` of both together, or one in
+    :data:`STRAY_SHARE`. Such a file is read as UTF-8, so only the lines holding a stray byte
+    or a control character are lost."""
     text, bad = _undecoded(data)
-    return 0 < bad <= max(STRAY_FEW, len(data) // STRAY_SHARE) and not _CONTROL.search(text)
+    controls = len(_CONTROL.findall(text))
+    return bad > 0 and bad + controls <= max(STRAY_FEW, len(data) // STRAY_SHARE)
 
 
 def utf8_else_latin1(data: bytes) -> str:

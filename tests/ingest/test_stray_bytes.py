@@ -108,3 +108,18 @@ def test_a_few_stray_bytes_on_two_lines_cost_those_two_lines(tmp_path: Path) -> 
     assert [i.line for i in issues] == [i + 1 for i in deals]
     assert all("(a stray byte" in i.message for i in issues)
     assert deals_of(items) == deals_of(read_all(SAMPLES / "club-sheet-2026-11-22.csv")) - 2
+
+
+@pytest.mark.parametrize(("path", "plain"), [(p, plain) for p, plain, _ in NAMED],
+                         ids=["sheet", "traveller", "ppn", "pbn", "lin"])
+def test_a_stray_byte_and_a_nul_cost_their_lines_not_the_file(tmp_path: Path, path: Path,
+                                                              plain: str) -> None:
+    """A NUL alone, or a stray byte alone, costs only its line; both in one file refused the
+    file whole ('not UTF-8 ... nor UTF-16, and no code page reads it'), as if it were binary."""
+    lines = stray_0x81_in_a_word(path.read_bytes()).rstrip(b"\r\n").split(b"\n")
+    lines[-1] += b"\x00"  # the last line: a PPN game's later deals hang on its earlier ones
+    p = tmp_path / path.name
+    p.write_bytes(b"\n".join(lines))
+    items = read_all(p)
+    assert deals_of(read_all(path)) - deals_of(items) <= 2
+    assert not any("cannot read the file" in i.message for i in items if isinstance(i, Issue))
