@@ -380,11 +380,12 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 def safe_cell(value: object) -> object:
     """A CSV cell that no spreadsheet runs: text starting ``= + - @`` (or a tab or carriage
-    return) gets a leading ``'``, so a player named ``=HYPERLINK(...)`` stays a name. Numbers
-    are written as they are."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
+    return) gets a leading ``'``, so a player named ``=HYPERLINK(...)`` stays a name; its
+    control characters are written as ``\\x1b`` (:func:`shown`: a NUL ends a CSV reader's
+    line, an escape sequence recolours the terminal). Numbers are written as they are."""
+    if not isinstance(value, str):
+        return value
+    return ("'" if value.startswith(FORMULA_STARTS) else "") + shown(value)
 
 
 @app.command()

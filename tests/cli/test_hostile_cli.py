@@ -148,6 +148,23 @@ def test_report_csv_neutralises_formulas(tmp_path: Path) -> None:
     assert any(r["cash"].startswith("-") for r in rows)  # numbers are left as they are
 
 
+def test_report_csv_escapes_control_characters(tmp_path: Path) -> None:
+    """The quarantine's offending text of a line with a NUL and an escape sequence was written
+    raw to the CSV (a NUL ends a CSV reader's line; the escape recolours the terminal); the table
+    and JSON forms escape them, and now the CSV does too."""
+    import csv
+    import io
+
+    src = tmp_path / "odd.jsonl"
+    src.write_bytes(b'{"record": "deal", \x1b[31m red \x00 nul\n')
+    db = tmp_path / "t.duckdb"
+    runner.invoke(app, ["ingest", str(src), "--db", str(db)])
+    result = runner.invoke(app, ["report", "quarantine", "--db", str(db), "--format", "csv"])
+    assert result.exit_code == 0 and "\x00" not in result.stdout and "\x1b" not in result.stdout
+    (row,) = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert "\\x1b[31m red \\x00 nul" in row["raw"]
+
+
 def json_string(text: str) -> str:
     import json
 
