@@ -345,7 +345,8 @@ def _player_deals(con: Con, f: Filters) -> tuple[str, list[object]]:
                                         = 0 THEN 'dummy' ELSE 'defender' END
                           ELSE coalesce(json_extract_string(d.record, {_KEY_PATH}), 'sat out')
                      END AS role,
-                     CASE WHEN d.declarer = s.player THEN o.made END AS made
+                     CASE WHEN d.declarer = s.player THEN o.made END AS made,
+                     o.made AS contract_made
               FROM {SETTLEMENTS} s
               JOIN {DEALS} d ON d.game_id = s.game_id AND d.deal_no = s.deal_no
               JOIN {GAMES} g ON g.game_id = s.game_id {_OUTCOME}
@@ -429,11 +430,13 @@ DEAL_ORDERS = {
 
 def player_deal_list(con: Con, f: Filters, order: str = "newest first",
                      limit: int = 1000, offset: int = 0) -> pl.DataFrame:
-    """The player's deals: date, game, deal, variant, role, contract, result, cash; in one of
-    :data:`DEAL_ORDERS`, a page of ``limit`` rows from ``offset`` (the page says how many)."""
+    """The player's deals: date, game, deal, variant, role, contract, result (of the contract,
+    whoever declared it), cash; in one of :data:`DEAL_ORDERS`, a page of ``limit`` rows from
+    ``offset`` (the page says how many)."""
     base, params = _player_deals(con, f)
     sql = f"""SELECT started_at, game_id, deal_no, variant, role, declarer, contract,
-                     CASE WHEN made THEN 'made' WHEN NOT made THEN 'down' END AS result,
+                     CASE WHEN contract_made THEN 'made' WHEN NOT contract_made THEN 'down'
+                     END AS result,
                      declarer_tricks, cash, has_cards, count(*) OVER () AS total
               FROM ({base})
               ORDER BY {DEAL_ORDERS[order]} LIMIT ? OFFSET ?"""

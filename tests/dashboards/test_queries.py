@@ -340,3 +340,19 @@ def test_a_page_run_keeps_the_rows_its_queries_share(demo_path: Path, tmp_path: 
             "SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchone() == (0,)
     finally:
         writable.close()
+
+
+def test_my_deals_give_the_contracts_result_in_every_role(demo_path: Path) -> None:
+    """My deals: the result is the contract's, whoever declared it. A defender's row read "—"
+    beside the declarer's tricks (the result was kept for the declarer's own rates only)."""
+    with read_only(demo_path) as con:
+        person = q.players(con, Filters(variant="greek-prefa"))["player"][0]
+        deals = q.player_deal_list(con, Filters(player=person), limit=100_000)
+        outcomes = con.execute("SELECT game_id, deal_no, made FROM deal_outcomes").fetchall()
+    made = {(g, n): m for g, n, m in outcomes}
+    defended = deals.filter((pl.col("role") != "declarer") & pl.col("declarer").is_not_null()
+                            & pl.col("declarer_tricks").is_not_null())
+    assert defended.height > 0
+    for r in defended.iter_rows(named=True):
+        expected = made.get((r["game_id"], r["deal_no"]))
+        assert r["result"] == (None if expected is None else "made" if expected else "down"), r
