@@ -152,9 +152,13 @@ st.title("Player")
 with guarded():
     f = filters()
     if not f.player:
+        people = query("players", f).head(50)
+        if people.is_empty():
+            empty("No games match these filters, so no players: widen the date range or choose "
+                  "another league or variant, or add games on the Upload or Entry page.")
+            st.stop()
         empty("Choose a player in the sidebar (Player filter) to see his tendencies, or open one "
               "of the most active players below.")
-        people = query("players", f).head(50)
         show(people.with_columns(pl.col("player").map_elements(
                  lambda person: player_link(f, person), return_dtype=pl.String).alias("page")),
              "player_list",

@@ -358,6 +358,14 @@ def test_empty_database_says_what_is_missing(name: str, empty_path: Path,
     assert at.info, "an empty state must say what is missing"
 
 
+def test_player_page_of_an_empty_database_has_no_empty_list(
+        empty_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It asked to open 'one of the most active players below' above an empty table."""
+    at = page("player", empty_path, monkeypatch)
+    assert any("No games match these filters" in i.value for i in at.info)
+    assert not any("players below" in i.value for i in at.info) and not at.dataframe
+
+
 @pytest.mark.parametrize("name", ["league", "quality"])
 def test_missing_database_is_a_message(name: str, tmp_path: Path,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
