@@ -7,6 +7,7 @@ Each format is one module under ``ingest/`` exposing a ``READER`` (the ``Reader`
 
 from __future__ import annotations
 
+import errno
 import glob
 import os
 from collections.abc import Iterable, Iterator
@@ -162,6 +163,20 @@ def not_a_file(path: Path) -> str | None:
     except OSError:
         return None
     return "not a regular file (a pipe, socket or device)"
+
+
+def broken_link(path: Path) -> str | None:
+    """Why a symbolic link at ``path`` leads to no file (a loop, or nothing at its end), or
+    ``None`` (not a link, or one that leads somewhere)."""
+    try:
+        if not path.is_symlink():
+            return None
+        path.stat()
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "unreadable: a loop of symbolic links"
+        return "unreadable: a symbolic link to nothing (its target is missing)"
+    return None
 
 
 def hidden(path: Path) -> str | None:

@@ -32,6 +32,7 @@ from ingest import columnar, sheets, store
 from ingest.csv_sheet import sidecar_of
 from ingest.formats import (
     SHEET_SUFFIXES,
+    broken_link,
     expand,
     hidden,
     is_dir,
@@ -891,7 +892,7 @@ def precheck(conn: duckdb.DuckDBPyConnection, path: Path, sha256: str | None = N
     source = source or str(path)
     report = FileReport(source)
     if not is_file(path) and not is_dir(path):
-        report.skipped = hidden(path) or not_a_file(path) or "missing"
+        report.skipped = hidden(path) or not_a_file(path) or broken_link(path) or "missing"
         return report, None
     reader = reader_for(path) if is_file(path) else None
     if reader is None:

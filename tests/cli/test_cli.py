@@ -248,3 +248,15 @@ def test_control_characters_of_a_file_do_not_reach_the_terminal(tmp_path: Path) 
     for result in (ingested, report):
         assert "\x1b" not in result.output and "\x00" not in result.output
         assert "\\x1b" in result.output
+
+
+def test_a_link_loop_or_a_dangling_link_is_said_as_such(tmp_path: Path) -> None:
+    """A named link that leads nowhere was reported 'missing', as if mistyped."""
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    (tmp_path / "gone.jsonl").symlink_to(tmp_path / "nothing.jsonl")
+    result = runner.invoke(app, ["ingest", str(tmp_path / "a"), str(tmp_path / "gone.jsonl"),
+                                 "--db", str(tmp_path / "x.duckdb")])
+    assert result.exit_code == 1
+    assert "a: skipped (unreadable: a loop of symbolic links)" in result.stdout
+    assert "gone.jsonl: skipped (unreadable: a symbolic link to nothing" in result.stdout
