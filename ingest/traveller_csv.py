@@ -151,9 +151,11 @@ class TravellerReader:
                                 f": not a traveller column ({', '.join(sorted(COLUMNS))}); a "
                                 "row that fills it is not read", raw)
                 continue
-            if open_from or raw.count('"') % 2:  # a line break inside a quoted cell
+            quotes_open = raw.count('"') % 2 == 1  # a quoted cell opened or closed, not both
+            if open_from or quotes_open:  # a line break inside a quoted cell
                 yield Issue(source, line, None, Code.PARSE, _ran_over(open_from), raw)
-                open_from = (0 if open_from else line) if raw.count('"') % 2 else open_from
+                if quotes_open:
+                    open_from = 0 if open_from else line
                 continue
             cells = cells_of(raw, delimiter)
             if isinstance(cells, str):
