@@ -16,6 +16,9 @@ Spec = dict[str, Any]
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
              "#000000"]
 """A colour-blind-safe palette (Okabe and Ito) for lines and points of several players."""
+DASHES = [[1, 0], [6, 3], [2, 2]]
+"""Line patterns (solid, dashed, dotted) beside :data:`OKABE_ITO`: eight colours and three
+patterns tell 24 players apart (colours alone repeat from the ninth)."""
 ESTIMATE = ("n", "estimate", "lo", "hi")
 """The columns of a point estimate with its 95% interval (``sim/balance.py``)."""
 
@@ -48,6 +51,13 @@ def _cumulative_cash(when: str, column: str, unit: str, title: str, height: int,
     }
 
 
+PLAYERS_LEGEND = {"orient": "bottom", "columns": 4, "labelLimit": 240, "symbolType": "stroke",
+                  "symbolStrokeWidth": 3, "symbolSize": 400}
+"""A legend of many players below the chart, in columns, each name whole (at the right it was
+cut at the chart's height), each drawn as a stroke of his line: colour and pattern share it (the
+same field, title and legend)."""
+
+
 def cash_over_time(unit: str, title: str) -> Spec:
     """League: cumulative cash per player and day, one line each (columns ``player, day, cash,
     cumulative_cash``)."""
@@ -55,7 +65,10 @@ def cash_over_time(unit: str, title: str) -> Spec:
         "day", "cumulative_cash", unit, title, 320,
         [channel("player", "nominal"), channel("day", "temporal"),
          *_numbers("cash", "cumulative_cash")],
-        color=channel("player", "nominal", "player", scale={"range": OKABE_ITO}))
+        color=channel("player", "nominal", "player", scale={"range": OKABE_ITO},
+                      legend=PLAYERS_LEGEND),
+        strokeDash=channel("player", "nominal", "player", scale={"range": DASHES},
+                           legend=PLAYERS_LEGEND))
 
 
 def cash_by_month(unit: str, title: str) -> Spec:

@@ -117,3 +117,17 @@ def test_no_page_builds_charts_with_altair() -> None:
                and any((alias.name if isinstance(node, ast.Import) else node.module or "")
                        .split(".")[0] == "altair" for alias in node.names)}
     assert not imports
+
+
+def test_cash_over_time_tells_24_players_apart() -> None:
+    """The League's cash over time: colours alone repeat from the ninth player (a walk of the
+    demo found two players in one dark blue); colour and line pattern together do not repeat
+    before 24, each assigned in the players' order."""
+    spec = charts.cash_over_time("chips", "greek-prefa")
+    colours = spec["encoding"]["color"]["scale"]["range"]
+    dashes = spec["encoding"]["strokeDash"]["scale"]["range"]
+    assert spec["encoding"]["strokeDash"]["field"] == spec["encoding"]["color"]["field"]
+    pairs = {(colours[i % len(colours)], str(dashes[i % len(dashes)])) for i in range(24)}
+    assert len(pairs) == 24
+    assert spec["encoding"]["color"]["legend"] == spec["encoding"]["strokeDash"]["legend"]
+    assert not chart_problems(spec, ["player", "day", "cash", "cumulative_cash"])
