@@ -34,8 +34,9 @@ def _numbers(*names: str, **more: object) -> list[Spec]:
 
 
 def _share(share: bool) -> Spec:
-    """The axis of a share (in percent) or of money."""
-    return {"format": "%"} if share else {}
+    """The axis of a share (in percent) or of money (at most four significant digits, trailing
+    zeros dropped: an axis around an effect of zero read 0.000000)."""
+    return {"format": "%"} if share else {"format": ",.4~g"}
 
 
 def _cumulative_cash(when: str, column: str, unit: str, title: str, height: int,
@@ -170,7 +171,9 @@ def flag_effects(effect: str, share: bool, flags: int) -> Spec:
                           *_numbers(*ESTIMATE)]}
     return {"layer": [
         {"mark": {"type": "rule", "strokeWidth": 2},
-         "encoding": {**shared, "x": channel("lo", "quantitative", f"{effect}, b − a per deal",
+         "encoding": {**shared, "x": channel("lo", "quantitative",
+                                             f"share of the paired deals whose {effect}"
+                                             if share else f"{effect}, b − a per deal",
                                              axis=_share(share)),
                       "x2": {"field": "hi"}}},
         {"mark": {"type": "point", "filled": True, "size": 60},

@@ -140,6 +140,7 @@ with guarded():
     with b_col:
         show(rules_table(run["rules_b"]), "balance_rules_b")
 
+    units = " / ".join(dict.fromkeys(unit(v) for v in (run["variant"], run["variant_b"])))
     st.subheader("Paired effect of arm b (b − a per deal)")
     effects = query("balance_metrics", run_id, "flag_effect")
     by_key = {r["key"]: r for r in effects.iter_rows(named=True)}
@@ -149,7 +150,8 @@ with guarded():
     for col, key in zip(st.columns(len(shown)) if shown else [], shown, strict=True):
         r = by_key[key]
         share = key in SHARES
-        col.metric(key.capitalize(), fmt_estimate(r["estimate"], share))
+        unit_of = f" ({units})" if key == MONEY else ""  # the others name theirs, or are shares
+        col.metric(key.capitalize() + unit_of, fmt_estimate(r["estimate"], share))
         col.caption(fmt_ci(r["n"], r["lo"], r["hi"], share))
     st.caption("Per deal over the paired deals (n); intervals over games, since the deals of a "
                "game are not independent. What the settlement keeps beside the cash in its own "
@@ -179,7 +181,6 @@ with guarded():
 
     st.subheader("Money flow per contract level")
     money = arms_table(run_id, "money_flow", False, "level", "balance_money")
-    units = " / ".join(dict.fromkeys(unit(v) for v in (run["variant"], run["variant_b"])))
     arms_chart(run_id, "money_flow", money["key"].to_list(), False, "contract level",
                f"declarer's money per deal ({units})")
     st.caption("The declarer's money per deal played at that level (normal 95% CI over deals).")

@@ -161,7 +161,8 @@ def test_page_shows_the_query_numbers(balance_studies, monkeypatch: pytest.Monke
         money = q.balance_arms(c, run_id, "money_flow")
         flags = q.balance_flag_effects(c, run_id, "declarer money")
     money_effect = effects.filter(pl.col("key") == "declarer money").row(0, named=True)
-    assert metrics(at)["Declarer money"] == f"{money_effect['estimate']:+.2f}"
+    money_label = f"Declarer money ({unit(at.selectbox(key='balance_variant').value)})"
+    assert metrics(at)[money_label] == f"{money_effect['estimate']:+.2f}"  # with its unit
     changed = effects.filter(pl.col("key") == "contract changed").row(0, named=True)
     assert metrics(at)["Contract changed"] == f"{100 * changed['estimate']:.1f}%"
     captions = [c.value for c in at.caption]
@@ -206,7 +207,7 @@ def test_page_widgets_by_key(balance_studies, monkeypatch: pytest.MonkeyPatch) -
     assert not at.exception
     assert at.selectbox(key="balance_run").value == swabian.run_id
     _, n_money = _expected(swabian, "flag_effect", "b-a")["declarer money"]
-    assert metrics(at)["Declarer money"] == f"{n_money:+.2f}"
+    assert metrics(at)["Declarer money (units)"] == f"{n_money:+.2f}"
 
 
 def test_page_shows_the_effects_each_study_stored(balance_studies,
@@ -222,8 +223,8 @@ def test_page_shows_the_effects_each_study_stored(balance_studies,
         at.selectbox(key="balance_run").set_value(study.run_id).run()
         assert not at.exception
         stored = _expected(study, "flag_effect", "b-a")
-        assert list(metrics(at)) == ["Declarer money", cash, *kept, "Contract changed",
-                                     "Money changed"]
+        money = f"Declarer money ({unit(study.runs_row['variant'])})"
+        assert list(metrics(at)) == [money, cash, *kept, "Contract changed", "Money changed"]
         assert sorted(at.selectbox(key="balance_effect").options) == sorted(stored)
         captions = " ".join(c.value for c in at.caption)
         assert ("(its kassa valued in chips)" in captions) == bool(kept)

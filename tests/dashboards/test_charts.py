@@ -131,3 +131,14 @@ def test_cash_over_time_tells_24_players_apart() -> None:
     assert len(pairs) == 24
     assert spec["encoding"]["color"]["legend"] == spec["encoding"]["strokeDash"]["legend"]
     assert not chart_problems(spec, ["player", "day", "cash", "cumulative_cash"])
+
+
+def test_balance_axes_say_what_they_count() -> None:
+    """A share's axis reads as a share of deals (it said "money changed, b − a per deal"), and a
+    money axis drops trailing zeros (an effect of zero read 0.000000)."""
+    share = charts.flag_effects("money changed", True, 2)["layer"][0]["encoding"]["x"]
+    money = charts.flag_effects("declarer kassa", False, 2)["layer"][0]["encoding"]["x"]
+    assert share["title"] == "share of the paired deals whose money changed"
+    assert share["axis"] == {"format": "%"}
+    assert money["title"] == "declarer kassa, b − a per deal"
+    assert money["axis"]["format"] == ",.4~g"
