@@ -443,7 +443,8 @@ def dashboard(
     db: DbOption = DEFAULT_DB,
     port: Annotated[int, typer.Option(help="Port of the Streamlit server.")] = 8501,
 ) -> None:
-    """Serve the Streamlit dashboards on the database (read-only)."""
+    """Serve the Streamlit dashboards on the database: pages read it read-only; Upload and Entry
+    write through ingest (with `TRICKBOOK_WRITE_TOKEN` or a login when one is configured)."""
     try:
         serve = importlib.import_module("dashboards.serve")
     except ModuleNotFoundError as exc:

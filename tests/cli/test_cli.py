@@ -260,3 +260,10 @@ def test_a_link_loop_or_a_dangling_link_is_said_as_such(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "a: skipped (unreadable: a loop of symbolic links)" in result.stdout
     assert "gone.jsonl: skipped (unreadable: a symbolic link to nothing" in result.stdout
+
+
+def test_dashboard_help_says_which_pages_write() -> None:
+    """It said the dashboards open the database read-only, and Entry and Upload write."""
+    result = runner.invoke(app, ["dashboard", "--help"])
+    text = " ".join(result.stdout.split())
+    assert result.exit_code == 0 and "Upload and Entry write" in text
