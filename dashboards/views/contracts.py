@@ -36,6 +36,9 @@ def _heatmap(cells: pl.DataFrame, order: list[str]) -> None:
 st.title("Contracts")
 with guarded():
     f = filters()
+    if f.player:  # the player filter chooses games, as on every page; his own are on Player
+        st.caption(f"Every contract of the games {md(f.player)} sat in, whoever declared it; his "
+                   "own contracts are on the Player page.")
     table = rates(query("contract_rates", f), "made", "n")
     if table.is_empty():
         empty("No declared deals match these filters: there is no contract to rate.")

@@ -156,6 +156,17 @@ def test_a_reversed_range_typed_in_the_sidebar_is_swapped(fixture_path: Path,
     assert metrics(at)["Games"] == metrics(right)["Games"] != "0"
 
 
+def test_contracts_say_what_the_player_filter_chooses(fixture_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a player chosen, Contracts rates every contract of his games: the page says so (a
+    user read them as his own contracts)."""
+    at = page("contracts", fixture_path, monkeypatch, player="Boris")
+    assert not at.exception
+    assert any("whoever declared it" in c.value for c in at.caption)
+    assert not any("whoever declared it" in c.value
+                   for c in page("contracts", fixture_path, monkeypatch).caption)
+
+
 def test_the_player_list_opens_each_player_s_page(demo_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Without a player, the Player page lists the most active; each row's link opens his page
