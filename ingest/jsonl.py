@@ -27,8 +27,13 @@ QUOTE_LIMIT = 500
 """Longest bad text quoted in a message (the whole line is kept in ``Issue.raw``)."""
 
 
-def quote(text: str, limit: int = 80) -> str:
-    """``text`` as ``repr``, cut to ``limit`` characters with an ellipsis."""
+def quote(text: str, limit: int = 80, at: int = 0) -> str:
+    """``text`` as ``repr``, cut to ``limit`` characters with an ellipsis; where position ``at``
+    would be cut off, the part around it (what a message about that place must show)."""
+    if at > limit - 20:
+        start = at - limit // 2
+        part = text[start:start + limit - 2]
+        return repr("…" + part + ("…" if start + limit - 2 < len(text) else ""))
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
@@ -77,7 +82,8 @@ def parse_line(source: str, line_no: int, text: str) -> Raw | Issue:
     except json.JSONDecodeError as exc:
         hint = _CR_HINT if "\r" in text else ""
         return Issue(source, line_no, None, Code.PARSE,
-                     f"not JSON ({exc.msg} at column {exc.colno}{hint}): {quote(text)}", text)
+                     f"not JSON ({exc.msg} at column {exc.colno}{hint}): "
+                     f"{quote(text, at=exc.pos)}", text)
     except (RecursionError, ValueError) as exc:  # nesting, an int of more than 4,300 digits
         return Issue(source, line_no, None, Code.PARSE,
                      f"not readable JSON ({str(exc)[:120]}): {quote(text)}", text)

@@ -118,3 +118,16 @@ def test_an_encoding_declared_as_advised_is_no_line_of_the_file(tmp_path: Path,
     (read,) = ingest_paths([declared], tmp_path / "declared.duckdb")
     assert read.reader == plain.reader and not read.issues
     assert (read.records, read.stored) == (plain.records, plain.stored)
+
+
+def test_not_json_quotes_the_place_of_the_error(tmp_path: Path) -> None:
+    """A long line broken far from its start quotes the text around the column named; it quoted
+    the line's first 80 characters, which were fine."""
+    line = '{"record": "deal", "game_id": "g", "deal_no": 1, "dealer": "Anna", ' \
+           '"declarer": "Anna", "contract": "6S", "tricks": {"Anna": 6 "Boris": 2}}'
+    p = tmp_path / "x.jsonl"
+    p.write_text(line + "\n", encoding="utf-8")
+    (issue,) = list(JSONL.read(p))
+    column = line.index(' "Boris') + 2  # json.loads: expecting ',' at the space before it
+    assert isinstance(issue, Issue) and f"column {column}" in issue.message, issue.message
+    assert '6 "Boris' in issue.message
