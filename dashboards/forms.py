@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from dashboards.entry import FormField, calls_of, cards_of, pairs_text, plays_of
-from dashboards.text import DASH, md
+from dashboards.text import DASH, md, rule_value
 
 NOBODY = "(nobody)"
 PAIRS = {"calls": "player call, in order: Boris pass, Chris 6S, Anna pass",
@@ -21,13 +21,9 @@ PAIRS = {"calls": "player call, in order: Boris pass, Chris 6S, Anna pass",
 
 
 def _shown(value: Any) -> str:
-    if value is None:
-        return DASH
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    return str(value).replace("_", " ")  # a rule's option as words: "after first round"
+    """A choice as words (:func:`dashboards.text.rule_value`: ``yes``, ``after first round``);
+    a dash for none."""
+    return DASH if value is None else rule_value(value)
 
 
 def _one(field: FormField, label: str, key: str, players: list[str], value: Any,

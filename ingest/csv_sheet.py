@@ -20,7 +20,7 @@ from __future__ import annotations
 import csv
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -211,18 +211,14 @@ class CsvSheetReader:
                 named_twice = twice(header)
                 unknown = unknown_columns(header, game)
                 if any(unknown):
-                    yield Issue(source, line_no, None, Code.PARSE,
-                                f"unknown column {', '.join(map(repr, filter(None, unknown)))}: "
-                                f"not a field of a {game.get('variant')} deal nor "
-                                f"<{'|'.join(GROUPS)}>.<player>; a row that fills it is not "
-                                "read", text)
+                    yield Issue(source, line_no, None, Code.PARSE, unknown_said(
+                        unknown, f"not a field of a {game.get('variant')} deal nor "
+                                 f"<{'|'.join(GROUPS)}>.<player>"), text)
                 continue
             cells = cells_of(text, delimiter)
             if isinstance(cells, list) and [c.strip() for c in cells] == header:
                 yield Issue(source, line_no, None, Code.PARSE,
-                            f"the header row of line {header_at} again (the sheet pasted "
-                            "twice?); the rows after it are read as deals of the same game",
-                            text)
+                            header_again(header_at, "sheet", "deals of the same game"), text)
                 continue
             ordinal += 1
             if isinstance(cells, str):
@@ -234,11 +230,8 @@ class CsvSheetReader:
                 yield Issue(source, line_no, None, Code.PARSE,
                             f"{len(cells)} cells but the header row has {len(header)} "
                             f"columns: {quote(text)}", text)
-            elif filled := [h for h, c in zip(header, cells, strict=True)
-                            if h in unknown and c.strip()]:
-                yield Issue(source, line_no, None, Code.PARSE,
-                            f"a cell under the unknown column {filled[0]!r} of the header row "
-                            f"(line {header_at})", text)
+            elif filled := filled_unknown(header, cells, unknown, header_at):
+                yield Issue(source, line_no, None, Code.PARSE, filled, text)
             else:
                 yield Raw(source, line_no, _deal(header, cells, ordinal, game["game_id"]), text)
         if header is None:
@@ -261,6 +254,27 @@ def unknown_columns(header: list[str], game: dict[str, Any]) -> set[str]:
 MAX_LINE = 1 << 16
 """Longest row read, in characters (a score-sheet row is a few hundred; Python's csv module
 refuses a cell over 131,072)."""
+
+
+def header_again(header_at: int, table: str, rows_are: str) -> str:
+    """Said of the header row met again below itself (a ``table`` pasted twice)."""
+    return (f"the header row of line {header_at} again (the {table} pasted twice?); the rows "
+            f"after it are read as {rows_are}")
+
+
+def unknown_said(unknown: Iterable[str], why: str) -> str:
+    """Said at a header row of its columns that the reader does not know (``why``)."""
+    return (f"unknown column {', '.join(map(repr, sorted(filter(None, unknown))))}: {why}; a "
+            "row that fills it is not read")
+
+
+def filled_unknown(header: list[str], cells: list[str], unknown: set[str],
+                   header_at: int) -> str | None:
+    """Why a row is not read when it fills a column of ``unknown`` (said once at the header row
+    of line ``header_at``), or ``None``."""
+    filled = [h for h, c in zip(header, cells, strict=False) if h in unknown and c.strip()]
+    return (f"a cell under the unknown column {filled[0]!r} of the header row (line "
+            f"{header_at})") if filled else None
 
 
 def delimiter_of(header: str) -> str:

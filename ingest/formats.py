@@ -21,9 +21,9 @@ from ingest.lin import READER as LIN
 from ingest.pbn import READER as PBN
 from ingest.ppn import READER as PPN
 from ingest.source import CONTENT_NAME, Reader
-from ingest.text import head_text
 from ingest.traveller_csv import HEADER_MARK as TRAVELLER_MARK
 from ingest.traveller_csv import READER as TRAVELLER
+from ingest.traveller_csv import header_line
 from ingest.traveller_csv import lacks as traveller_lacks
 
 HEAD_BYTES = 4096
@@ -71,22 +71,15 @@ def no_reader(path: Path) -> str:
         return "no reader"
     sheet = (f"not a score sheet ('#' lines, a `dealer` column or {path.stem}{SIDECAR_SUFFIX} "
              "beside it)")
-    lacks = traveller_lacks(_first_line(path))
+    try:
+        with path.open("rb") as fh:
+            lacks = traveller_lacks(header_line(fh.read(HEAD_BYTES)))
+    except OSError:
+        lacks = list(TRAVELLER_MARK)
     if len(lacks) < len(TRAVELLER_MARK) // 2:  # most of a traveller's header: say what is not
         return (f"no reader: {sheet} nor a traveller: its header row lacks "
                 f"{', '.join(map(repr, lacks))}")
     return f"no reader: {sheet} nor a traveller (columns {', '.join(TRAVELLER_MARK)})"
-
-
-def _first_line(path: Path) -> str:
-    """The first line of ``path`` that is not empty or a ``#`` comment ("" when unreadable)."""
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(HEAD_BYTES)
-    except OSError:
-        return ""
-    return next((t for t in head_text(head).splitlines()
-                 if t.strip() and not t.lstrip().startswith("#")), "")
 
 
 def is_file(path: Path) -> bool:

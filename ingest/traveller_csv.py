@@ -17,7 +17,15 @@ from typing import Any
 
 from ingest import text as text_codec
 from ingest.bridge_records import GameGroups, game_record
-from ingest.csv_sheet import cells_of, delimiter_of, twice, unreadable
+from ingest.csv_sheet import (
+    cells_of,
+    delimiter_of,
+    filled_unknown,
+    header_again,
+    twice,
+    unknown_said,
+    unreadable,
+)
 from ingest.jsonl import quote
 from ingest.source import Issue, Raw, ascii_int
 from model.bridge.contracts import ContractError, parse_contract
@@ -30,6 +38,13 @@ HEADER_MARK = ("board", "ns_pair", "ew_pair", "contract")
 COLUMNS = frozenset((*REQUIRED, "declarer", "lead", "tricks", "result", "score_ns", "north",
                      "east", "south", "west", "vulnerable", "dealer", "room", "match"))
 """Every column a traveller may have (the module's docstring)."""
+
+
+def header_line(head: bytes) -> str:
+    """The header row of a table whose first bytes are ``head``: its first line that is not
+    empty or a ``#`` comment (``""`` when there is none)."""
+    return next((t for t in text_codec.head_text(head).splitlines()
+                 if t.strip() and not t.lstrip().startswith("#")), "")
 
 
 def lacks(header: str) -> list[str]:
@@ -104,11 +119,7 @@ class TravellerReader:
     def sniff(self, path: Path, head: bytes) -> bool:
         """A ``.csv``/``.tsv`` whose header row (its first line not a ``#`` comment, cells
         separated as :func:`csv_sheet.delimiter_of` finds) names :data:`HEADER_MARK`."""
-        if path.suffix.lower() not in (".csv", ".tsv"):
-            return False
-        first = [t for t in text_codec.head_text(head).splitlines()
-                 if t.strip() and not t.lstrip().startswith("#")][:1]
-        return not lacks(first[0] if first else "")
+        return path.suffix.lower() in (".csv", ".tsv") and not lacks(header_line(head))
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
         source = str(path)
@@ -146,10 +157,8 @@ class TravellerReader:
                 named_twice = twice(header)
                 unknown = {c for c in header if c not in COLUMNS}
                 if unknown - {""}:
-                    yield Issue(source, line, None, Code.PARSE,
-                                f"unknown column {', '.join(map(repr, sorted(unknown - {''})))}"
-                                f": not a traveller column ({', '.join(sorted(COLUMNS))}); a "
-                                "row that fills it is not read", raw)
+                    yield Issue(source, line, None, Code.PARSE, unknown_said(
+                        unknown, f"not a traveller column ({', '.join(sorted(COLUMNS))})"), raw)
                 continue
             quotes_open = raw.count('"') % 2 == 1  # a quoted cell opened or closed, not both
             if open_from or quotes_open:  # a line break inside a quoted cell
@@ -163,8 +172,7 @@ class TravellerReader:
                 continue
             if [c.strip().lower() for c in cells] == header:
                 yield Issue(source, line, None, Code.PARSE,
-                            f"the header row of line {header_at} again (the traveller pasted "
-                            "twice?); the rows after it are read as rows of the same traveller",
+                            header_again(header_at, "traveller", "rows of the same traveller"),
                             raw)
                 continue
             if named_twice is not None:
@@ -176,10 +184,8 @@ class TravellerReader:
                 yield Issue(source, line, key, Code.PARSE,
                             f"{len(cells)} fields, the header has {len(header)}", raw)
                 continue
-            if filled := [h for h, c in row.items() if h in unknown and c.strip()]:
-                yield Issue(source, line, key, Code.PARSE,
-                            f"a cell under the unknown column {filled[0]!r} of the header row "
-                            f"(line {header_at})", raw)
+            if filled := filled_unknown(header, cells, unknown, header_at):
+                yield Issue(source, line, key, Code.PARSE, filled, raw)
                 continue
             try:
                 players, event, deal = _row(row)

@@ -57,11 +57,12 @@ def _money(f: Filters) -> None:
         field = r["field_cash_per_deal"] or 0
         # Against the field only where it does not break even: in a zero-sum game the field's
         # cash per deal is 0, and "vs field" would repeat the value itself.
+        even = number(field) == "0"
         cols[1].metric(f"Cash per deal ({what})", number(r["cash_per_deal"], True),
-                       delta=(f"{number(r['cash_per_deal'] - field, True)} vs field"
-                              if number(field) != "0" else None),
-                       help=None if number(field) != "0" else
-                       "The field breaks even: the players' cash adds up to zero.")
+                       delta=None if even else
+                       f"{number(r['cash_per_deal'] - field, True)} vs field",
+                       help="The field breaks even: the players' cash adds up to zero."
+                       if even else None)
         cols[2].metric(f"Cash per game ({what})", number(r["cash_per_game"], True))
         return
     st.caption("Cash per variant, each in its own unit (never added across variants).")
