@@ -2,10 +2,12 @@
 
 Two forms. A file starts with ``NUMBER n``; then 6-line records: ``PBN dealer vul trump first
 "deal"``, ``FUT``, ``TABLE`` (20 numbers: declarer's tricks for S H D C NT x declarer N E S W),
-``PAR``, ``PAR2``, ``PLAY``, ``TRACE``. Each becomes a deal with its hands, dealer, vulnerability,
-the stated double-dummy table and the PAR2 score (NS). ``FUT``, ``PLAY`` and ``TRACE`` (solver
-traces for one trump and leader) are not kept. The GIB one-line form of ``sol10.txt`` (hands W N
-E S, then 20 hex digits: strains NT S H D C, declarer E N W S, each the tricks North-South take)
+``PAR``, ``PAR2``, ``PLAY``, ``TRACE``. Each becomes a deal with its hands, dealer,
+vulnerability, the stated double-dummy table and the PAR2 score (NS). ``FUT``, ``PLAY`` and
+``TRACE`` (solver traces for one trump and leader) are not kept. Any other line is an issue of
+its own, and so is a ``NUMBER`` that is not the count of the deals after it (a file cut short).
+The GIB one-line form of ``sol10.txt`` (hands W N E S, then 20 hex digits: strains NT S H D C,
+declarer E N W S, each the tricks North-South take)
 has no dealer or vulnerability: dealer North, none vulnerable. One ``bridge-duplicate`` game per
 file, players named by seat; the deals are ``unplayed`` (kept, not scored).
 """
@@ -37,6 +39,8 @@ GIB_SEATS = (1, 0, 3, 2)
 """Seat (N E S W) of the GIB declarer order E, N, W, S."""
 _PBN = re.compile(r'^PBN ([0-9]) ([0-9]) ([0-9]) ([0-9]) "([NESW]):([^"]+)"')
 _GIB = re.compile(r"^([^:]+):([0-9A-Fa-f]{20})\s*$")
+KEYWORDS = ("PBN", "FUT", "TABLE", "PAR", "PAR2", "PLAY", "TRACE")
+"""The lines of a deal of the six-line form, each named by its first word."""
 
 
 class DdsFormatError(ValueError):
@@ -111,13 +115,20 @@ class DdsHandsReader:
         or with a stated table or par corrected, is the same game (its deals duplicates, a
         corrected one a conflict)."""
         read: list[tuple[int, str, dict[str, Any] | Exception]] = []
-        for block in _blocks(text):
+        blocks, counts = _blocks(text)
+        for block in blocks:
             first, raw_text = block[0][0], "\n".join(t for _, t in block)
+            gib = _GIB.match(block[0][1]) is not None
+            own = [block[0]] + [(no, t) for no, t in block[1:] if not gib and _keyword(t)]
             try:
-                read.append((first, raw_text, _gib(block[0][1]) if _GIB.match(block[0][1])
-                             else _record(block)))
+                read.append((first, raw_text, _gib(block[0][1]) if gib else _record(own)))
             except (DdsFormatError, HandError) as exc:
                 read.append((first, raw_text, exc))
+            if gib or _keyword(block[0][1]):
+                read += [(no, t, DdsFormatError(_STRAY + f": {t[:60]!r}"))
+                         for no, t in block[1:] if (no, t) not in own]
+        read += counts
+        read.sort(key=lambda entry: entry[0])
         gid = "dds-hands/" + content_id(tuple(
             (d["hands"], d["dealer"], d.get("vulnerable")) for _, _, d in read
             if not isinstance(d, Exception)))
@@ -133,18 +144,41 @@ class DdsHandsReader:
                                       **deal}, raw_text)
 
 
-def _blocks(text: str) -> list[list[tuple[int, str]]]:
+_STRAY = ("not a line of a DDS hand file (after a PBN line: " + ", ".join(KEYWORDS[1:])
+          + "; a GIB line stands alone)")
+
+
+def _keyword(line: str) -> bool:
+    return line.split(" ", 1)[0] in KEYWORDS
+
+
+def _blocks(text: str) -> tuple[list[list[tuple[int, str]]],
+                                list[tuple[int, str, DdsFormatError]]]:
     """The numbered lines of each deal of a DDS file (a ``PBN`` line or a GIB line starts one;
-    ``NUMBER`` and empty lines are left out)."""
+    ``NUMBER`` and empty lines are left out), and an issue for each ``NUMBER n`` whose ``n`` is
+    not the count of deals after it, up to the next ``NUMBER`` (files joined keep theirs)."""
     blocks: list[list[tuple[int, str]]] = []
+    numbers: list[tuple[int, str, int]] = []
     for no, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
-        if not line or line.startswith("NUMBER"):  # NUMBER: the file's deal count
+        if line.startswith("NUMBER"):  # the count of the deals that follow
+            numbers.append((no, line, len(blocks)))
+            continue
+        if not line:
             continue
         if line.startswith("PBN ") or _GIB.match(line) or not blocks:
             blocks.append([])
         blocks[-1].append((no, line))
-    return blocks
+    wrong = []
+    for i, (no, line, at) in enumerate(numbers):
+        until = numbers[i + 1][2] if i + 1 < len(numbers) else len(blocks)
+        said = line.split()[1:]
+        if len(said) != 1 or not is_ascii_int(said[0]) or int(said[0]) != until - at:
+            wrong.append((no, line, DdsFormatError(
+                f"{line[:40]!r} is not the count of the deals that follow it: {until - at}"
+                + (" (the file may be cut short)" if said and is_ascii_int(said[0])
+                   and int(said[0]) > until - at else ""))))
+    return blocks, wrong
 
 
 READER = DdsHandsReader()

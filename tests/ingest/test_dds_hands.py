@@ -93,3 +93,34 @@ def test_a_changed_file_is_the_same_game(tmp_path) -> None:
     assert (changed.stored, changed.duplicates, changed.quarantined) == (0, 10, 1)
     (issue,) = changed.issues
     assert issue.code == "deal-conflict"
+
+
+def test_a_stray_line_and_a_wrong_count_are_issues_of_their_own(tmp_path) -> None:
+    """A line that is none of a deal's six (data/README.md, dds-hands) was dropped in silence;
+    it is now an issue at its line and the deal around it still reads. ``NUMBER`` is the count
+    of the deals after it: list10.txt cut after its fourth deal says so at line 1, while two
+    files joined, each with its own ``NUMBER``, read clean."""
+    from ingest.pipeline import ingest_paths
+
+    lines = (DDS / "list2.txt").read_text(encoding="utf-8").splitlines()
+    text = "\n".join([*lines[:3], "hello from a spreadsheet", *lines[3:]]) + "\n"
+    got = validate(READER.read_text(text, "t.txt", "t"))
+    (issue,) = got.issues
+    assert issue.line == 4 and "not a line of a DDS hand file" in issue.message
+    assert "'hello from a spreadsheet'" in issue.message
+    assert len(got.deals) == 2 and got.deals[0][1].dd_table is not None
+    gib = (DDS / "sol10.txt").read_text(encoding="utf-8").splitlines()
+    got = validate(READER.read_text("\n".join([gib[0], "junk", *gib[1:3]]), "s.txt", "s"))
+    assert [i.line for i in got.issues] == [2] and len(got.deals) == 3
+
+    ten = (DDS / "list10.txt").read_text(encoding="utf-8").splitlines()
+    cut = tmp_path / "list10.txt"
+    cut.write_text("\n".join(ten[:1 + 4 * 7]) + "\n", encoding="utf-8")
+    (report,) = ingest_paths([cut], tmp_path / "d.duckdb")
+    (issue,) = report.issues
+    assert issue.line == 1 and "'NUMBER 10' is not the count" in issue.message
+    assert "4 (the file may be cut short)" in issue.message
+    assert report.stored == 5 and report.records == report.stored + report.quarantined
+    joined = "\n".join([*lines, *(DDS / "thomas1.txt").read_text(encoding="utf-8").splitlines()])
+    got = validate(READER.read_text(joined, "j.txt", "j"))
+    assert not got.issues and len(got.deals) == 3
