@@ -185,9 +185,11 @@ def hidden(path: Path) -> str | None:
 
 
 def _walk(folder: Path) -> list[Path]:
-    """The files under ``folder``, sorted, and the folders that cannot be listed (reported as
-    unreadable); links to folders are not followed (a link loop, or a link to a parent, would
-    otherwise be walked again and again)."""
+    """The files under ``folder``, sorted, and what is reported as unreadable: the folders that
+    cannot be listed and the links that lead to no file (a loop, or a missing target; a
+    hidden one, such as an editor's lock ``.#week12.csv``, is passed over). Links to folders
+    are not followed (a link loop, or a link to a parent, would otherwise be walked again and
+    again)."""
     found: list[Path] = []
 
     def unlisted(exc: OSError) -> None:
@@ -195,7 +197,8 @@ def _walk(folder: Path) -> list[Path]:
             found.append(Path(exc.filename))
 
     for root, _dirs, files in os.walk(folder, followlinks=False, onerror=unlisted):
-        found += [q for name in files if is_file(q := Path(root) / name)]
+        found += [q for name in files if is_file(q := Path(root) / name)
+                  or (not name.startswith(".") and broken_link(q) is not None)]
     return sorted(found, key=reading_order)
 
 

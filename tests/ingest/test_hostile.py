@@ -879,3 +879,22 @@ def test_a_deals_problems_of_one_code_are_not_prefixed_with_it(tmp_path: Path) -
     assert str(issue.code) == "unknown-player"
     assert issue.message.startswith("dealer: 'Zoe' is not a player of this game")
     assert "unknown-player" not in issue.message
+
+
+def test_a_link_to_nothing_in_a_folder_is_reported(tmp_path: Path) -> None:
+    """A link in a folder whose target is gone (a week's file moved) was passed over in
+    silence, as if the folder had no such file; it is now reported unreadable, as a link named
+    on the command line is. A loop of links is too; an editor's hidden lock link is not."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "league.jsonl").write_bytes((SAMPLES / "league.jsonl").read_bytes())
+    (folder / "week12.csv").symlink_to(tmp_path / "moved" / "week12.csv")
+    (folder / "a.pbn").symlink_to(folder / "b.pbn")
+    (folder / "b.pbn").symlink_to(folder / "a.pbn")
+    (folder / ".#league.jsonl").symlink_to("user@host.1234:1700000000")
+    reports = {Path(r.source).name: r for r in ingest(tmp_path / "t.duckdb", folder)}
+    assert sorted(reports) == ["a.pbn", "b.pbn", "league.jsonl", "week12.csv"]
+    assert reports["week12.csv"].skipped == ("unreadable: a symbolic link to nothing (its "
+                                             "target is missing)")
+    assert reports["a.pbn"].skipped == "unreadable: a loop of symbolic links"
+    assert reports["league.jsonl"].skipped is None and reports["league.jsonl"].stored
