@@ -101,9 +101,12 @@ class DdsHandsReader:
     name = "dds-hands"
 
     def sniff(self, path: Path, head: bytes) -> bool:
+        return path.suffix.lower() == ".txt" and self.looks_like(head)
+
+    def looks_like(self, head: bytes) -> bool:
+        """A file that opens with ``NUMBER`` or a GIB line (hands, a colon, 20 hex digits)."""
         text = text_codec.without_declaration(text_codec.head_text(head)).lstrip()
-        return path.suffix.lower() == ".txt" and (
-            text.startswith("NUMBER ") or bool(_GIB.match(text.split("\n", 1)[0].strip())))
+        return text.startswith("NUMBER ") or bool(_GIB.match(text.split("\n", 1)[0].strip()))
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
         yield from self.read_text(text_codec.decode_or_latin1(path.read_bytes()), str(path),

@@ -44,6 +44,12 @@ READERS: tuple[Reader, ...] = (
 def reader_for(path: Path) -> Reader | None:
     """The reader of ``path``, or ``None`` when no registered format claims it.
 
+    The first reader whose ``sniff`` takes the file reads it, unless the readers that know the
+    content as their own (``looks_like``) say otherwise: one that also owns the file's name
+    comes first (a ``.ppn`` file that opens with an ``Event`` tag is PPN, not PBN), and one
+    reads the file another took by its name alone (a LIN, PPN or DDS file saved as ``.pbn`` is
+    read as what it is, not quarantined as a PBN file without tags).
+
     Sidecar game files (``<sheet>.game.json``) belong to their score sheet and are never read alone.
     """
     if path.name.endswith(SIDECAR_SUFFIX):
@@ -53,10 +59,19 @@ def reader_for(path: Path) -> Reader | None:
             head = fh.read(HEAD_BYTES)
     except OSError:
         return None
-    for reader in READERS:
-        if reader.sniff(path, head):
-            return reader
-    return None
+    claimed = [reader for reader in READERS if reader.sniff(path, head)]
+    if not claimed or (first := _looks_like(claimed[0], head)) is None:
+        return claimed[0] if claimed else None
+    knows = [reader for reader in READERS if _looks_like(reader, head)]
+    named = [reader for reader in knows if path.suffix.lower() in getattr(reader, "extensions", ())]
+    return (named or ([] if first else knows) or claimed)[0]
+
+
+def _looks_like(reader: Reader, head: bytes) -> bool | None:
+    """Whether ``head`` is ``reader``'s format by its content alone (``looks_like``), or
+    ``None`` for a reader that does not tell."""
+    looks = getattr(reader, "looks_like", None)
+    return None if looks is None else bool(looks(head))
 
 
 SHEET_SUFFIXES = (".csv", ".tsv")

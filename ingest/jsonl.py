@@ -113,8 +113,10 @@ class JsonlReader:
         return reader
 
     def sniff(self, path: Path, head: bytes) -> bool:
-        if path.suffix.lower() in self.extensions:
-            return True
+        return path.suffix.lower() in self.extensions or self.looks_like(head)
+
+    def looks_like(self, head: bytes) -> bool:
+        """A first line that is a JSON object with a ``record`` key, whatever the file's name."""
         first = head.lstrip()
         return first.startswith(b"{") and b'"record"' in first.split(b"\n", 1)[0]
 

@@ -251,8 +251,10 @@ class LinReader:
     extensions = (".lin",)
 
     def sniff(self, path: Path, head: bytes) -> bool:
-        if path.suffix.lower() in self.extensions:
-            return True
+        return path.suffix.lower() in self.extensions or self.looks_like(head)
+
+    def looks_like(self, head: bytes) -> bool:
+        """A file that opens with a LIN key (``vg|``, ``pn|``, ``qx|``, ``md|``, ``rs|``)."""
         return bool(re.match(rb"\s*(vg|pn|qx|md|rs)\|", head))
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:

@@ -315,8 +315,10 @@ class PbnReader:
     extensions = (".pbn",)
 
     def sniff(self, path: Path, head: bytes) -> bool:
-        if path.suffix.lower() in self.extensions:
-            return True
+        return path.suffix.lower() in self.extensions or self.looks_like(head)
+
+    def looks_like(self, head: bytes) -> bool:
+        """A file that opens with ``% PBN`` or an ``Event``, ``Board`` or ``Deal`` tag."""
         text = head.lstrip()
         return text.startswith(b"% PBN") or bool(re.match(rb'\[(Event|Board|Deal) "', text))
 

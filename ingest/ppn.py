@@ -533,10 +533,12 @@ class PpnReader:
     extensions = (".ppn",)
 
     def sniff(self, path: Path, head: bytes) -> bool:
-        if path.suffix.lower() in self.extensions:
-            return True
+        return path.suffix.lower() in self.extensions or self.looks_like(head)
+
+    def looks_like(self, head: bytes) -> bool:
+        """A file whose first tags hold a PPN game's ``Bula``, ``Refe`` or ``Player1``."""
         text = head.decode("utf-8", errors="replace").lstrip()
-        return bool(re.match(r"^\[(Bula|Refe|Player1)\s", text))
+        return bool(re.match(r"(?:\[[^\]\n]*\]\s*)*\[(?:Bula|Refe|Player1)\s", text))
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
         source = str(path)

@@ -131,3 +131,42 @@ def test_not_json_quotes_the_place_of_the_error(tmp_path: Path) -> None:
     column = line.index(' "Boris') + 2  # json.loads: expecting ',' at the space before it
     assert isinstance(issue, Issue) and f"column {column}" in issue.message, issue.message
     assert '6 "Boris' in issue.message
+
+
+LIN_FILE = sorted((DATA / "bbo-vugraph-lin").glob("*.lin"))[0]
+PBN_FILE = DATA / "endplay-fixtures" / "pbn" / "example1.pbn"
+PPN_FILE = SAMPLES / "balkan" / "league.ppn"
+DDS_FILE = DATA / "dds-hands" / "list10.txt"
+
+
+@pytest.mark.parametrize(("source", "saved_as", "reader"), [
+    (LIN_FILE, "board.pbn", "lin"), (PPN_FILE, "league.pbn", "ppn"),
+    (DDS_FILE, "list10.pbn", "dds-hands"), (PBN_FILE, "example1.lin", "pbn"),
+    (PBN_FILE, "example1.ppn", "pbn"), (LIN_FILE, "board.ppn", "lin"),
+])
+def test_a_file_under_another_format_s_name_is_read_as_what_it_is(
+        tmp_path: Path, source: Path, saved_as: str, reader: str) -> None:
+    """A LIN, PPN or DDS file saved as ``.pbn`` was quarantined whole as a PBN file without
+    tags ("token 'vg|2005' before any tag ..."); a reader that takes a file by its name gives it
+    up to one that knows its content (``formats.reader_for``), and the file reads as it does
+    under its own name. (Data: data/README.md, bbo-vugraph-lin, endplay-fixtures, dds-hands.)"""
+    from ingest.pipeline import ingest_paths
+
+    renamed = tmp_path / "renamed" / saved_as
+    renamed.parent.mkdir()
+    renamed.write_bytes(source.read_bytes())
+    found = reader_for(renamed)
+    assert found is not None and found.name == reader
+    (own,) = ingest_paths([source], tmp_path / "own.duckdb")
+    (other,) = ingest_paths([renamed], tmp_path / "other.duckdb")
+    assert (other.stored, other.quarantined) == (own.stored, own.quarantined) and own.stored
+
+
+def test_a_file_its_name_and_content_agree_on_stays_with_its_reader(tmp_path: Path) -> None:
+    """A PPN file that opens with an ``Event`` tag, as a PBN file does, was read as PBN (the
+    PBN reader comes first); its name and its ``Bula`` tag say PPN, and PPN reads it."""
+    ppn = tmp_path / "event.ppn"
+    ppn.write_text('[Event "Club night"]\n' + PPN_FILE.read_text(encoding="utf-8"),
+                   encoding="utf-8")
+    found = reader_for(ppn)
+    assert found is not None and found.name == "ppn"
