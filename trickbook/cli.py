@@ -133,10 +133,16 @@ def shown(text: object) -> str:
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
 
 
+def one_line(text: object) -> str:
+    """:func:`shown`, a line break or tab written as ``\\x0a`` too: a file's name or a message
+    printed as one line of the report stays one (a name may hold a line break)."""
+    return shown(text).replace("\t", "\\x09").replace("\n", "\\x0a")
+
+
 def _print_report(r: FileReport, replace: bool = False) -> None:
-    source = shown(r.source)
+    source = one_line(r.source)
     if r.skipped:
-        out.print(f"{source}: skipped ({shown(r.skipped)})", markup=False)
+        out.print(f"{source}: skipped ({one_line(r.skipped)})", markup=False)
         return
     if r.failed:
         err.print(f"{source}: not stored: {shown(r.failed)}", markup=False)
@@ -151,7 +157,7 @@ def _print_report(r: FileReport, replace: bool = False) -> None:
     out.print(f"{source}: {r.records} read, {r.stored} stored{replaced}, {r.duplicates} "
               f"duplicates, {r.quarantined} quarantined", markup=False)
     for issue in r.issues[:5]:
-        out.print(f"  {issue.line}: {issue.code}: {shown(issue.message)}", markup=False)
+        out.print(f"  {issue.line}: {issue.code}: {one_line(issue.message)}", markup=False)
     if r.quarantined > 5:
         out.print(f"  ... see `trickbook report quarantine` for all {r.quarantined}")
     if r.score_error:

@@ -267,3 +267,13 @@ def test_dashboard_help_says_which_pages_write() -> None:
     result = runner.invoke(app, ["dashboard", "--help"])
     text = " ".join(result.stdout.split())
     assert result.exit_code == 0 and "Upload and Entry write" in text
+
+
+def test_a_line_break_in_a_file_s_name_keeps_the_report_one_line_a_file(tmp_path: Path) -> None:
+    """A file named with a line break printed it raw, so its report read as two lines, the
+    second 'ok.jsonl: 36 read ...' as if another file's; it is written ``\\x0a``."""
+    odd = tmp_path / "week\nok.jsonl"
+    odd.write_bytes((SAMPLES / "league.jsonl").read_bytes())
+    result = runner.invoke(app, ["ingest", str(odd), "--db", str(tmp_path / "x.duckdb")])
+    (line,) = [t for t in result.output.splitlines() if "read," in t]
+    assert line.startswith(f"{tmp_path}/week\\x0aok.jsonl: 36 read, 36 stored"), result.output
