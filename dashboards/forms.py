@@ -42,10 +42,7 @@ def _one(field: FormField, label: str, key: str, players: list[str], value: Any,
     if field.kind == "flag":
         return container.checkbox(label, value=bool(value), key=key)
     if field.kind == "number":
-        start = value if isinstance(value, int) else (None if field.optional else field.low or 0)
-        got = container.number_input(label, min_value=field.low, max_value=field.high,
-                                     value=start, step=1, key=key)
-        return None if got is None else int(got)
+        return _number(field, label, key, value, container)
     if field.kind in ("calls", "plays"):
         typed = container.text_area(label, value=pairs_text(value), key=key,
                                     height=80 if field.kind == "calls" else 130,
@@ -58,14 +55,27 @@ def _one(field: FormField, label: str, key: str, players: list[str], value: Any,
     return typed.strip() or None
 
 
+def _number(field: FormField, label: str, key: str, value: Any, container: Any) -> Any:
+    """A whole number, typed as it is: no bounds or rounding in the widget, so a number out of
+    the field's range (11 tricks of 10) or with a fraction (2.5) reaches ingest's validation,
+    which names the field and the problem (the widget refused the first without a word and
+    cut the second to 2). A whole number is returned as an ``int``."""
+    start = (float(value) if isinstance(value, int)
+             else None if field.optional else float(field.low or 0))
+    got = container.number_input(label, value=start, step=1.0, format="%g", key=key)
+    return None if got is None else int(got) if float(got).is_integer() else got
+
+
 def ask(field: FormField, key: str, players: list[str], value: Any = None,
-        container: Any = st) -> Any:
+        container: Any = st, asked: list[str] | None = None) -> Any:
     """The value of ``field`` as typed (in ``container``): for a field by player, a dict of the
-    players' values (blank ones left out), one column per player."""
+    players' values (blank ones left out), one column per player of ``asked`` (default: all;
+    each keeps its widget key, the player's place in ``players``)."""
     if not field.per_player:
         return _one(field, md(field.label), key, players, value, container)
     given = value if isinstance(value, dict) else {}
-    columns = st.columns(len(players)) if players else []
+    seats = [(i, p) for i, p in enumerate(players) if asked is None or p in asked]
+    columns = st.columns(len(seats)) if seats else []
     return {p: _one(field, f"{md(field.label)}: {md(p)}", f"{key}_{i}", players, given.get(p),
                     col)
-            for i, (p, col) in enumerate(zip(players, columns, strict=True))}
+            for (i, p), col in zip(seats, columns, strict=True)}

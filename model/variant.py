@@ -92,6 +92,9 @@ class Variant:
     it reads (the record was checked whole when it was stored); None: :attr:`deal_model`."""
     entry_fields: tuple[str, ...] = ()
     """The deal fields a scorer types at the table, in order (the Entry page; cards last)."""
+    by_defenders: tuple[str, ...] = ()
+    """Of :attr:`entry_fields`, those given by player that only the defenders fill (each
+    defender's choice to play or pass): the Entry page does not ask the declarer."""
     presets: tuple[str, ...] = ()
     """Named bundles of house rules a game's ``rules.preset`` may name (:meth:`rules`)."""
     denominations: tuple[str, ...] = ()

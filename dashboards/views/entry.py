@@ -134,7 +134,10 @@ def deal_form(game: dict[str, Any]) -> None:
             start = before.get(f.name)
             if start is None and f.name == "dealer":
                 start = players[(no - 1) % len(players)]
-            values[f.name] = ask(f, f"entry_d{no}_{f.name}", players, start)
+            asked = ([p for p in players if p != values.get("declarer")]
+                     if f.name in v.by_defenders else None)
+            if asked is None or values.get("declarer") is not None:  # defenders of a contract
+                values[f.name] = ask(f, f"entry_d{no}_{f.name}", players, start, asked=asked)
         for f, col in zip(flags, st.columns(len(flags)) if flags else [], strict=True):
             values[f.name] = ask(f, f"entry_d{no}_{f.name}", players, before.get(f.name), col)
         with st.expander("Cards (optional)", expanded=any(

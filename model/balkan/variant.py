@@ -63,6 +63,7 @@ VARIANT = Variant(
     settles_by_payments=False,
     cash_unit="soup points",
     sheet="bula",
+    by_defenders=("defence",),
     entry_fields=("dealer", "declarer", "contract", "defence", "kontra", "tricks", "repealed",
                   "hands", "talon", "auction", "discard", "play"),
     presets=tuple(PRESETS),

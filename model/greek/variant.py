@@ -68,6 +68,7 @@ VARIANT = Variant(
     settles_by_payments=True,
     cash_unit="chips",
     sheet="kassa",
+    by_defenders=("defence",),
     entry_fields=("dealer", "declarer", "contract", "defence", "tricks", "preliminary",
                   "conceded", "four_aces", "hands", "talon", "auction", "discard", "play"),
     contract_label=(

@@ -69,6 +69,7 @@ VARIANT = Variant(
     settles_by_payments=True,
     cash_unit="whists",
     sheet="pulya",
+    by_defenders=("defence",),
     entry_fields=("dealer", "declarer", "contract", "defence", "open", "tricks", "hands",
                   "talon", "auction", "discard", "play"),
     contract_label=(

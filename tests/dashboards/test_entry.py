@@ -53,6 +53,11 @@ def type_deal(at: AppTest, no: int, tricks: tuple[int, int, int], declarer: str 
     return at
 
 
+def widget_keys(at: AppTest) -> set[str]:
+    return {str(w.key) for kind in ("selectbox", "text_input", "number_input", "checkbox",
+                                    "text_area") for w in at.get(kind)}
+
+
 def rows(db: Path, sql: str, params: list[object]) -> list[tuple[object, ...]]:
     con = duckdb.connect(str(db), read_only=True)
     try:
@@ -148,8 +153,8 @@ def test_every_variant_gets_its_form(variant: str, fixture_copy: Path,
     v = next(v for v in registered() if v.name == variant)
     players = ["Ana", "Ben", "Cy", "Dan"] if v.partnerships else PLAYERS
     at = start(page("entry", fixture_copy, monkeypatch), variant, players, f"{variant}/1")
-    keys = {w.key for kind in ("selectbox", "text_input", "number_input", "checkbox",
-                               "text_area") for w in at.get(kind)}
+    at.selectbox(key="entry_d1_declarer").set_value("Ben").run()  # the defenders' fields
+    keys = widget_keys(at)
     for name in v.entry_fields:
         assert {f"entry_d1_{name}", f"entry_d1_{name}_0"} & keys, name
     assert at.success or at.error  # ingest's verdict on the deal as typed so far
@@ -287,3 +292,30 @@ def test_the_form_keeps_its_place_when_a_message_goes(
     at.number_input(key="entry_deal_no").set_value(1).run()  # the stored deal: its note shows
     assert any("Deal 1 is stored:" in i.value for i in at.info)
     assert _place(at, "entry_d1_declarer") == first
+
+
+@pytest.mark.parametrize("variant", [v.name for v in registered() if v.by_defenders])
+def test_the_declarer_is_not_asked_his_own_defence(variant: str, fixture_copy: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each defender plays or passes (greek-prefa.md 6.1, balkan.md, russian.md: the defence);
+    the form asked the declarer too, and with nobody declaring it asked all three."""
+    at = start(page("entry", fixture_copy, monkeypatch), variant, game_id=f"{variant}/1")
+    assert not {k for k in widget_keys(at) if k.startswith("entry_d1_defence")}
+    at.selectbox(key="entry_d1_declarer").set_value("Ben").run()
+    assert {k for k in widget_keys(at) if k.startswith("entry_d1_defence")} == {
+        "entry_d1_defence_0", "entry_d1_defence_2"}  # Ana and Cy, in their places
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    (11, "11"), (2.5, "valid integer"), (-1, "-1")])
+def test_a_number_out_of_range_or_with_a_fraction_gets_ingest_s_message(
+        typed: float, said: str, fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tricks are 0 to 10 (greek-prefa.md 7). The widget held its bounds and whole steps itself:
+    11 was refused without a word, 2.5 stored as 2. Now the number typed reaches ingest, whose
+    message names the field, and nothing can be saved."""
+    at = start(page("entry", fixture_copy, monkeypatch))
+    type_deal(at, 1, (6, 2, 2))
+    at.number_input(key="entry_d1_tricks_1").set_value(typed).run()
+    errors = [e.value for e in at.error]
+    assert any("tricks" in e and said in e for e in errors), errors
+    assert at.button(key="entry_save").disabled
