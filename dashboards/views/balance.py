@@ -50,6 +50,17 @@ def effect_order(keys: list[str]) -> list[str]:
     return [k for k in (MONEY, *money, *SHARES) if k in keys]
 
 
+def same_as_money(by_key: dict[str, dict[str, object]]) -> list[str]:
+    """The money effects other than the declarer's money whose estimate and interval are his
+    money's (his cash where nothing beside it changed, or where the settlement keeps nothing
+    beside it): shown once, as the money."""
+    money = by_key.get(MONEY)
+    if money is None:
+        return []
+    return [k for k, r in by_key.items() if k not in (MONEY, *SHARES)
+            and all(r[f] == money[f] for f in ("estimate", "lo", "hi", "n"))]
+
+
 def fmt_estimate(value: float | None, share: bool) -> str:
     if value is None:
         return "—"
@@ -145,17 +156,21 @@ with guarded():
     effects = query("balance_metrics", run_id, "flag_effect")
     by_key = {r["key"]: r for r in effects.iter_rows(named=True)}
     shown = effect_order(list(by_key))
+    same = same_as_money(by_key)
+    drawn = [k for k in shown if k not in same]
     if not shown:
         empty("This study stored no paired effect.")
-    for col, key in zip(st.columns(len(shown)) if shown else [], shown, strict=True):
+    for col, key in zip(st.columns(len(drawn)) if drawn else [], drawn, strict=True):
         r = by_key[key]
         share = key in SHARES
         unit_of = f" ({units})" if key == MONEY else ""  # the others name theirs, or are shares
         col.metric(key.capitalize() + unit_of, fmt_estimate(r["estimate"], share))
         col.caption(fmt_ci(r["n"], r["lo"], r["hi"], share))
+    once = (f" {', '.join(k.capitalize() for k in same)}: the same as the declarer money "
+            "(nothing beside the cash changed), so shown once." if same else "")
     st.caption("Per deal over the paired deals (n); intervals over games, since the deals of a "
                "game are not independent. What the settlement keeps beside the cash in its own "
-               "points, the rest in the settlement's unit.")
+               f"points, the rest in the settlement's unit.{once}")
 
     st.subheader("Effect of each house-rule flag")
     effect = st.selectbox("Effect", shown or [MONEY], key="balance_effect")

@@ -214,7 +214,9 @@ def test_page_shows_the_effects_each_study_stored(balance_studies,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The paired effects are the study's own: its cash named by its unit, a kassa only where
     the settlement keeps one (greek-prefa.md 8; sim/balance.py money_effects); the caption says
-    the money counts the kassa only there."""
+    the money counts the kassa only there. A cash effect that is the money's to the last digit
+    (Swabian keeps nothing beside the cash) was a second metric with the same figure; it is
+    said once, in the caption, and stays among the effects to chart."""
     path, (greek, _, swabian) = balance_studies
     at = page(path, monkeypatch)
     for study, cash, kept in ((greek, "Declarer chips", ["Declarer kassa"]),
@@ -224,10 +226,14 @@ def test_page_shows_the_effects_each_study_stored(balance_studies,
         assert not at.exception
         stored = _expected(study, "flag_effect", "b-a")
         money = f"Declarer money ({unit(study.runs_row['variant'])})"
-        assert list(metrics(at)) == [money, cash, *kept, "Contract changed", "Money changed"]
+        same = stored[cash.lower()] == stored["declarer money"]
+        assert same == (not kept)  # in these studies, where nothing is kept beside the cash
+        assert list(metrics(at)) == [money, *([] if same else [cash]), *kept,
+                                     "Contract changed", "Money changed"]
         assert sorted(at.selectbox(key="balance_effect").options) == sorted(stored)
         captions = " ".join(c.value for c in at.caption)
         assert ("(its kassa valued in chips)" in captions) == bool(kept)
+        assert (f"{cash}: the same as the declarer money" in captions) == same
 
 
 def test_page_empty_state_names_the_command(empty_path: Path,
