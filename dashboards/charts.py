@@ -145,10 +145,17 @@ def made_heatmap(order: list[str], modes: int, labelled: bool) -> Spec:
             "height": 80 + 40 * modes, "width": max(600, 34 * len(order))}
 
 
+FLAT_LABELS = 12
+"""Categories up to which an axis reads its labels level (seat positions, contract levels);
+more (a variant's 25 contracts) stand on end, where each has room."""
+
+
 def arms(order: list[str], share: bool, x_title: str, y_title: str) -> Spec:
     """Balance: arm a and arm b side by side per key (in ``order``), a point at the estimate and a
-    rule over its 95% interval (``key, arm, n, estimate, lo, hi``)."""
-    shared = {"x": channel("key", "nominal", x_title, sort=order),
+    rule over its 95% interval (``key, arm, n, estimate, lo, hi``); the keys' labels level when
+    there are few of them (:data:`FLAT_LABELS`)."""
+    shared = {"x": channel("key", "nominal", x_title, sort=order,
+                           axis={"labelAngle": 0} if len(order) <= FLAT_LABELS else {}),
               "xOffset": channel("arm", "nominal"), "color": channel("arm", "nominal", "arm"),
               "tooltip": [channel("key", "nominal"), channel("arm", "nominal"),
                           *_numbers(*ESTIMATE)]}

@@ -142,3 +142,14 @@ def test_balance_axes_say_what_they_count() -> None:
     assert share["axis"] == {"format": "%"}
     assert money["title"] == "declarer kassa, b − a per deal"
     assert money["axis"]["format"] == ",.4~g"
+
+
+def test_few_categories_read_level() -> None:
+    """Balance's seat positions ('first hand') and contract levels stood on end, read bottom to
+    top; they read level. A variant's 25 contracts stay on end: slanted, every other one was
+    dropped for want of room."""
+    seats = charts.arms(["dealer", "first hand", "second hand"], False, "position", "money")
+    contracts = charts.arms([f"{n}{d}" for n in range(6, 11) for d in "SCDHN"], True,
+                            "contract", "made")
+    assert seats["layer"][0]["encoding"]["x"]["axis"]["labelAngle"] == 0
+    assert "labelAngle" not in contracts["layer"][0]["encoding"]["x"].get("axis", {})
