@@ -206,9 +206,27 @@ def player_link(f: Filters, person: str) -> str:
     return "player?" + urlencode({**f.to_params(), "player": person})
 
 
-def deal_link(game_id: str, deal_no: int) -> str:
-    """The replayer's address of one deal (relative, so it works behind any host or proxy)."""
-    return "replayer?" + urlencode({"game": game_id, "deal": int(deal_no)})
+def deal_link(game_id: str, deal_no: int, f: Filters | None = None) -> str:
+    """The replayer's address of one deal under the filters ``f`` (relative, so it works behind
+    any host or proxy): a link opened in a new tab starts a session from its URL alone, and
+    without them the sidebar there read "(all)"."""
+    return "replayer?" + urlencode({**(f.to_params() if f else {}), "game": game_id,
+                                    "deal": int(deal_no)})
+
+
+REPLAY_COLUMN = {"replay": st.column_config.LinkColumn("replay",
+                                                      display_text="open in the replayer")}
+"""How a table shows the ``replay`` column of :func:`replay_links`."""
+
+
+def replay_links(f: Filters | None, with_cards_only: bool = False) -> pl.Expr:
+    """A ``replay`` column: each row's :func:`deal_link` (columns ``game_id``, ``deal_no``);
+    with ``with_cards_only``, empty for a deal recorded without its cards (``has_cards``)."""
+    def link(r: dict[str, Any]) -> str:
+        return "" if with_cards_only and not r["has_cards"] else deal_link(
+            r["game_id"], r["deal_no"], f)
+    names = ("game_id", "deal_no", *(("has_cards",) if with_cards_only else ()))
+    return pl.struct(*names).map_elements(link, return_dtype=pl.String).alias("replay")
 
 
 def show(frame: pl.DataFrame, key: str, missing: dict[str, str] | None = None,
@@ -224,9 +242,10 @@ def empty(message: str) -> None:
     st.info(message)
 
 
-def draw_game(game_id: str, key: str) -> None:
+def draw_game(game_id: str, key: str, f: Filters | None = None) -> None:
     """One game: its players, rules, score sheet (drawn as its players draw it,
-    :mod:`dashboards.sheets`) and standings; ``key`` prefixes the tables' keys."""
+    :mod:`dashboards.sheets`) and standings; ``key`` prefixes the tables' keys, ``f`` the
+    filters its rows' replayer links keep."""
     info = query("game_info", game_id)
     if info.is_empty():
         empty(f"The game {md(game_id)} is no longer in the database.")
@@ -244,7 +263,7 @@ def draw_game(game_id: str, key: str) -> None:
     else:
         sheet = score_sheet(rows, game["variant"], players)
         sheet = sheet.with_columns(
-            pl.col("deal").map_elements(lambda n: deal_link(game_id, n),
+            pl.col("deal").map_elements(lambda n: deal_link(game_id, n, f),
                                         return_dtype=pl.String).alias("replay"))
         st.caption(f"Money in {unit(game['variant'])}; open a deal in the replayer from its row "
                    "(deals recorded with their cards show them).")
@@ -257,9 +276,7 @@ def draw_game(game_id: str, key: str) -> None:
             drawn.caption("Pool (inside), hill and the whists written on each opponent, each "
                           "value after a change; the pool target in the centre.")
         with beside:
-            show(sheet, f"{key}_sheet", missing={"replay": ""},
-                 column_config={"replay": st.column_config.LinkColumn(
-                     "replay", display_text="open in the replayer")})
+            show(sheet, f"{key}_sheet", missing={"replay": ""}, column_config=REPLAY_COLUMN)
     show(query("game_standings", game_id), f"{key}_game_standings",
          labels={"cash": f"cash ({unit(game['variant'])})"})
 

@@ -12,7 +12,16 @@ import polars as pl
 import streamlit as st
 
 from dashboards import charts
-from dashboards.common import deal_link, empty, filters, guarded, query, rates, show
+from dashboards.common import (
+    REPLAY_COLUMN,
+    empty,
+    filters,
+    guarded,
+    query,
+    rates,
+    replay_links,
+    show,
+)
 from dashboards.text import counted, md, short_source
 
 LOW_N = 10  # cells with fewer deals are drawn fainter (their rate is uncertain)
@@ -68,11 +77,8 @@ with guarded():
             pl.col("source").map_elements(short_source, return_dtype=pl.String),
             pl.when(pl.col("made")).then(pl.lit("made")).when(~pl.col("made"))
             .then(pl.lit("down")).alias("made"),
-            pl.struct("game_id", "deal_no").map_elements(
-                lambda r: deal_link(r["game_id"], r["deal_no"]), return_dtype=pl.String)
-            .alias("replay"),
+            replay_links(f),
         ).drop("has_cards")
         show(shown, "contracts_deals", missing={"started_at": "undated", "made": "—",
                                                  "declarer_tricks": "not recorded"},
-             column_config={"replay": st.column_config.LinkColumn(
-                 "replay", display_text="open in the replayer")})
+             column_config=REPLAY_COLUMN)

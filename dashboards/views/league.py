@@ -75,7 +75,7 @@ def _sheet_section(f: Filters) -> None:
     if game_id is None:
         empty("No game to draw.")
     else:
-        draw_game(game_id, "league")
+        draw_game(game_id, "league", f)
 
 
 st.title("League")

@@ -14,7 +14,7 @@ import streamlit as st
 
 from dashboards import charts
 from dashboards.common import (
-    deal_link,
+    REPLAY_COLUMN,
     empty,
     filters,
     guarded,
@@ -23,6 +23,7 @@ from dashboards.common import (
     query,
     rate_metric,
     rates,
+    replay_links,
     show,
 )
 from dashboards.filters import Filters
@@ -39,12 +40,7 @@ REVIEW_LABELS = {
     "all_pass_tricks_lost": "deals in raspasy (all-pass play) with tricks lost",
     "decision_accuracy": "decisions the open-hand answer agrees with",
 }
-# The review's metrics (dashboards/review.py, docs/review.md) in the players' words above; a deal
-# row's link to the replayer below (a bare string here would be drawn: Streamlit's magic).
-REPLAY = pl.struct("game_id", "deal_no").map_elements(
-    lambda r: deal_link(r["game_id"], r["deal_no"]), return_dtype=pl.String).alias("replay")
-REPLAY_COLUMN = {"replay": st.column_config.LinkColumn("replay",
-                                                      display_text="open in the replayer")}
+# The review's metrics (dashboards/review.py, docs/review.md) in the players' words above.
 
 
 def _money(f: Filters) -> None:
@@ -113,7 +109,7 @@ def _review(f: Filters) -> None:
     if not cards.is_empty():
         st.markdown("**My costliest cards**")
         show(cards.with_columns(
-            REPLAY,
+            replay_links(f),
             pl.col("best_cards").list.join(" ").alias("best"),
         ).select("variant", "game_id", "deal_no", "card_no", "card", "cost", "best", "replay"),
             "player_costly_cards", column_config=REPLAY_COLUMN)
@@ -121,7 +117,7 @@ def _review(f: Filters) -> None:
     if not decisions.is_empty():
         st.markdown("**My decisions the open-hand answer disagrees with**")
         show(decisions.with_columns(
-            REPLAY,
+            replay_links(f),
             pl.col("best").list.join(" ").alias("best"),
         ).select("variant", "game_id", "deal_no", "kind", "choice", "best", "cost", "replay"),
             "player_costly_decisions", missing={"cost": "—"},
@@ -141,7 +137,7 @@ def _my_deals(f: Filters) -> None:
                f"{min(total, page_no * PAGE_ROWS):,}. Click a column to sort this page; open a "
                "deal in the replayer from its row.")
     table = deals.with_columns(
-        REPLAY,
+        replay_links(f),
         pl.col("variant").map_elements(unit, return_dtype=pl.String).alias("unit"),
     ).select("started_at", "game_id", "deal_no", "variant", "role", "contract", "result",
              "declarer_tricks", "cash", "unit", "replay")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards.common import deal_link, empty, filters, guarded, query, show
+from dashboards.common import REPLAY_COLUMN, empty, filters, guarded, query, replay_links, show
 from dashboards.queries import RANKINGS
 from dashboards.text import md
 
@@ -64,9 +64,7 @@ with guarded():
     if pair is not None:
         card = query("pair_card", f, event, pair)
         card = card.with_columns(  # only a deal recorded with its cards can be replayed
-            pl.struct("game_id", "deal_no", "has_cards").map_elements(
-                lambda r: deal_link(r["game_id"], r["deal_no"]) if r["has_cards"] else "",
-                return_dtype=pl.String).alias("replay"),
+            replay_links(f, with_cards_only=True),
         ).drop("game_id", "deal_no", "has_cards", *hidden)
         if not card["replay"].str.len_chars().gt(0).any():
             card = card.drop("replay")
@@ -77,5 +75,4 @@ with guarded():
                       "cross_imps": "—", "imps": "—"},
              labels={"score": "score (the pair's side)", "top": "of a top of", "percent": "%",
                      "cross_imps": "cross-IMPs", "imps": "IMPs"},
-             column_config={"replay": st.column_config.LinkColumn(
-                 "replay", display_text="open in the replayer")})
+             column_config=REPLAY_COLUMN)

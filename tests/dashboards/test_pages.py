@@ -529,3 +529,21 @@ def test_results_card_links_only_deals_with_cards(demo_path: Path,
     card = [df.value for df in at.dataframe][-1]
     assert "replay" not in card.columns
     assert any("recorded without their cards" in c.value for c in at.caption)
+
+
+def test_a_deal_link_keeps_the_filters_in_a_new_tab(fixture_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal row's replayer link held only the deal: opened in a new tab (a new session, its
+    URL alone) the sidebar read "(all)". It carries the filters, and the replayer opens with
+    them and the deal."""
+    at = page("contracts", fixture_path, monkeypatch, variant="greek-prefa")
+    at.selectbox(key="contracts_contract").set_value("6S").run()
+    at.selectbox(key="contracts_mode").set_value("both").run()
+    link = frame_with(at, "replay")["replay"].tolist()[0]
+    path, _, query_string = link.partition("?")
+    params = dict(urllib.parse.parse_qsl(query_string))
+    assert path == "replayer" and params["variant"] == "greek-prefa" and params["deal"]
+    opened = page("replayer", fixture_path, monkeypatch, **params)
+    assert not opened.exception
+    assert opened.selectbox(key="f_variant").value == "greek-prefa"
+    assert opened.selectbox(key="replay_deal").value == f"{params['game']}#{params['deal']}"

@@ -164,7 +164,7 @@ def test_player_page_shows_the_review_with_links(tmp_path: Path,
     reviewed = expected.filter(pl.col("metric") == "cards_reviewed")["n"][0]
     assert shown.loc[shown["what"] == "cards reviewed", "n"].tolist() == [reviewed]
     cards = frame_with(at, "best")
-    assert cards["replay"].str.startswith("replayer?game=").all()
+    assert cards["replay"].str.startswith("replayer?player=P1&game=").all()  # filters kept
 
 
 def test_player_page_shows_raspasy_tricks_lost(tmp_path: Path,
