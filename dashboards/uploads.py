@@ -73,6 +73,8 @@ class UploadResult:
     dropped: int = 0
     """Deals of the earlier upload of this name that this one does not hold (removed when it
     replaces it, else kept as conflicts)."""
+    removed: bool = False
+    """The ``dropped`` deals were removed (``FileReport.removed``)."""
     conflicts: tuple[str, ...] = ()
     """The first conflicts with stored records (``game-conflict``, ``deal-conflict``), as ingest
     words them: each says whether ticking :data:`REPLACE_BOX` can take this version (only over
@@ -94,7 +96,7 @@ def version_note(r: dict[str, object]) -> str:
     note = f"; {r['replaced']} replacing the earlier version" if r["replaced"] else ""
     if r["dropped"]:
         note += (f"; {counted(r['dropped'], 'deal')} of the earlier version not in this one "
-                 + ("removed" if r["replace"] else "kept as conflicts"))
+                 + ("removed" if r["removed"] else "kept as conflicts"))
     return note
 
 
@@ -229,6 +231,7 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
                 name, res.saved_as, records=int(report.records), stored=int(report.stored),
                 duplicates=int(report.duplicates), quarantined=int(report.quarantined),
                 replaced=int(report.replaced), dropped=int(report.dropped),
+                removed=bool(report.removed),
                 conflicts=tuple(for_the_page(i.message, folder, db_path.parent)
                                 for i in report.issues if str(i.code) in CONFLICTS)[:SHOWN],
                 issues=tuple(for_the_page(f"line {i.line}: {i.code}: {i.message}", folder,

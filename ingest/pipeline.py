@@ -55,7 +55,7 @@ from ingest.validate import (
     VariantLookup,
     game_issues,
 )
-from ingest.versions import Versions
+from ingest.versions import CONFLICTS, Unread, Versions
 from model import tables as T
 from model import variants as registry
 from model.base import DealBase, GameBase
@@ -124,6 +124,9 @@ class FileReport:
     """Deals an earlier version of this source stored that this one does not hold: removed
     with ``replace``, else conflicts (``ingest/versions.py``; no records of this file, so not
     counted in ``quarantined``)."""
+    removed: bool = False
+    """The ``dropped`` deals were removed (``replace``, and no record of this version was left
+    unread); else they are kept, as conflicts."""
     failed: str | None = None
     """The file could not be stored (a full disk, a lost database, a bug): its transaction was
     rolled back, nothing of it is stored, and the files after it are read all the same."""
@@ -236,6 +239,9 @@ class _FileLoad:
         self.games: list[Accepted] = []
         self.deals: list[Accepted] = []
         self.issues: list[Issue] = []
+        self.unread = Unread()
+        """This file's records not stored for a reason of their own (not a conflict with a
+        stored record): while there are any, no deal of an earlier version is dropped."""
         self.fast: list[tuple[sheets.Taken, Sequence[str]]] = []
         """The fast paths' deals of each chunk (with their line numbers), and the chunk's lines
         (by ``idx``)."""
@@ -430,6 +436,8 @@ class _FileLoad:
             raise StrictError(issue)
         self.issues.append(issue)
         self.report.quarantined += 1
+        if issue.code not in CONFLICTS:
+            self.unread.add(issue.line)
         if len(self.report.issues) < KEEP_ISSUES:
             self.report.issues.append(issue)
 
@@ -491,12 +499,13 @@ class _FileLoad:
         """After the file's last record: the deals of earlier versions this one dropped
         (``Versions.dropped``; their conflicts are one quarantine row), and the games whose
         stored game line or deals this version changed, to be rescored."""
-        dropped = self.versions.dropped()
+        dropped = self.versions.dropped(self.unread)
         if dropped:
             T.insert(self.conn, T.QUARANTINE, store.frame(
                 [_quarantine_row(_merged(dropped), self.now)], store.QUARANTINE_SCHEMA))
             self.report.issues[:0] = dropped[:KEEP_ISSUES]
         self.report.dropped = len(dropped) or self.versions.dropped_deals
+        self.report.removed = not dropped and self.versions.dropped_deals > 0
         self.report.replaced = self.versions.replaced
         self.report.games.update(self.versions.games)
 

@@ -18,6 +18,7 @@ uploads, so that none overwrites another), is a version of every such file of th
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -38,6 +39,29 @@ WITH_REPLACE = "ingest with --replace"
 
 GAME_REPLACED, DEAL_REPLACED, DEAL_DROPPED = "game replaced", "deal replaced", "deal dropped"
 """The changes a row of ``superseded`` records."""
+CONFLICTS = (Code.GAME_CONFLICT, Code.DEAL_CONFLICT)
+"""What a record's difference from a stored one is; any other issue leaves it unread."""
+
+
+@dataclass
+class Unread:
+    """A version's records quarantined for a reason of their own (not a conflict with a stored
+    record): how many, and the lines of the first few. Any one of them may be a deal the
+    earlier version stored, cut off or mistyped in this one."""
+
+    count: int = 0
+    lines: list[int] = field(default_factory=list)
+
+    def add(self, line: int) -> None:
+        self.count += 1
+        if len(self.lines) < 3:
+            self.lines.append(line)
+
+    def __str__(self) -> str:
+        """``1 record not stored (line 14)``, ``4 records not stored (lines 14, 20, 31, ...)``."""
+        lines = ", ".join(map(str, self.lines)) + (", ..." if self.count > len(self.lines) else "")
+        return (f"{self.count} record{'s' if self.count != 1 else ''} not stored "
+                f"(line{'s' if self.count != 1 else ''} {lines})")
 
 
 class Versions:
@@ -146,20 +170,25 @@ class Versions:
             f"{self.sha256[:12]}: {WITH_REPLACE} to take this version")
             for key, (source, version) in found.items()}
 
-    def dropped(self) -> list[Issue]:
+    def dropped(self, unread: Unread | None = None) -> list[Issue]:
         """The deals the earlier versions stored from this source that this version does not
         hold (or holds only as a quarantined record): removed with ``replace``, else one
-        ``deal-conflict`` each (at ``DROPPED_LINE``)."""
+        ``deal-conflict`` each (at ``DROPPED_LINE``). While this version has ``unread``
+        records (a file cut short, a line mistyped), none is removed, even with ``replace``:
+        it may be one of them."""
         if self.previous is None:
             return []
         gone = [d for d in store.source_deals(self.conn, self.lineage)
                 if (d[0], d[1]) not in self.held]
         records = store.deal_records(self.conn, [(g, n) for g, n, *_ in gone])
-        if not self.replace:
+        if not self.replace or (unread is not None and unread.count):
+            why = (f"{WITH_REPLACE} to drop it" if unread is None or not unread.count else
+                   f"it is kept while this version has {unread}; to drop it, fix "
+                   f"{'that' if unread.count == 1 else 'those'} and {WITH_REPLACE}")
             return [Issue(self.source, DROPPED_LINE, f"{g}#{n}", Code.DEAL_CONFLICT,
                           f"deal {n} of game {g!r} stored from {s} line {li} (version "
                           f"{self.previous[:12]}) is not in this version {self.sha256[:12]}: "
-                          f"{WITH_REPLACE} to drop it", records[g, n])
+                          + why, records[g, n])
                     for g, n, li, s in gone]
         self.dropped_deals = len(gone) + sum(1 for k in self.cleared if k not in self.held)
         store.delete_deals(self.conn, [(g, n) for g, n, *_ in gone])

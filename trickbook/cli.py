@@ -139,7 +139,7 @@ def one_line(text: object) -> str:
     return shown(text).replace("\t", "\\x09").replace("\n", "\\x0a")
 
 
-def _print_report(r: FileReport, replace: bool = False) -> None:
+def _print_report(r: FileReport) -> None:
     source = one_line(r.source)
     if r.skipped:
         out.print(f"{source}: skipped ({one_line(r.skipped)})", markup=False)
@@ -153,7 +153,7 @@ def _print_report(r: FileReport, replace: bool = False) -> None:
     if r.dropped:
         replaced += (f", {r.dropped} deal{'' if r.dropped == 1 else 's'} of the earlier "
                      "version not in this one "
-                     + ("removed" if replace else "kept as conflicts"))
+                     + ("removed" if r.removed else "kept as conflicts"))
     out.print(f"{source}: {r.records} read, {r.stored} stored{replaced}, {r.duplicates} "
               f"duplicates, {r.quarantined} quarantined", markup=False)
     for issue in r.issues[:5]:
@@ -239,7 +239,7 @@ def ingest(
     finally:
         signal.signal(signal.SIGINT, previous)
     for r in reports:
-        _print_report(r, replace)
+        _print_report(r)
     failed = _after_load_checks(db)
     if (strict and failed) or any(r.failed or r.score_error or _not_found(r) for r in reports):
         raise typer.Exit(1)

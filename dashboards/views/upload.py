@@ -42,17 +42,21 @@ if st.button("Ingest", key="upload_go", type="primary", disabled=not files):
 results: list[dict[str, Any]] | None = st.session_state.get("upload_results")
 if results:
     st.subheader("Per file")
-    table = pl.DataFrame(results).drop("saved_as", "message", "replace", "conflicts", "issues")
-    show(table, "upload_table", labels={"name": "file"})
+    table = pl.DataFrame(results).drop("saved_as", "message", "replace", "removed",
+                                       "conflicts", "issues")
+    show(table, "upload_table", labels={"name": "file", "replaced": "replacing earlier",
+                                        "dropped": "earlier deals not in it"})
     for r in results:
         if r["saved_as"] is None:
             st.error(md(r["message"]))
         elif r["message"]:
             st.warning(f"{md(r['name'])}: {md(r['message'])}")
-        else:
-            st.success(f"{md(r['name'])}: {r['records']} records, {r['stored']} stored, "
-                       f"{r['duplicates']} duplicates, {r['quarantined']} quarantined"
-                       + version_note(r))
+        else:  # green only when every record is stored or known and nothing is in conflict
+            said = st.warning if r["quarantined"] or (r["dropped"] and not r["removed"]) \
+                else st.success
+            said(f"{md(r['name'])}: {r['records']} records, {r['stored']} stored, "
+                 f"{r['duplicates']} duplicates, {r['quarantined']} quarantined"
+                 + version_note(r))
         if r["issues"]:
             st.warning(f"{md(r['name'])}: quarantined (all of them on the Data quality "
                        "page):\n\n" + "\n".join(f"- {md(i)}" for i in r["issues"]))

@@ -235,6 +235,30 @@ def test_upload_page_replaces_an_earlier_version_only_when_asked(
     assert tricks_of_deal_2(fixture_copy) == [("7", 8)]
 
 
+def test_a_weekly_file_cut_off_removes_nothing_and_is_not_green(
+        fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The weekly file uploaded again but cut off in its sixth line: the cut line is
+    quarantined and deals 5 to 9 are missing. The page said in green "5 deals ... kept as
+    conflicts" beside a table reading "dropped 5", and each conflict advised ticking the box,
+    which then removed the five good deals. Nothing is removed while a line is unread; the
+    summary is a warning, and the conflicts say to fix the file first."""
+    from dashboards.text import md
+    from tests.dashboards.test_pages import frame_with, page
+
+    first, _ = weekly_versions()
+    cut = first[:first.index(b'"deal_no": 5,') + 20]
+    at = page("upload", fixture_copy, monkeypatch)
+    upload(at, "weekly.jsonl", first, replace=False)
+    for replace in (False, True):
+        upload(at, "weekly.jsonl", cut, replace=replace)
+        assert not at.success
+        warned = " ".join(w.value for w in at.warning)
+        assert "kept as conflicts" in warned and "removed" not in warned
+        assert md("it is kept while this version has 1 record not stored (line 6)") in warned
+        assert frame_with(at, "earlier deals not in it")["earlier deals not in it"].tolist() == [5]
+        assert tricks_of_deal_2(fixture_copy) == [("8", 9)]  # the game keeps its 9 deals
+
+
 def test_quality_page_shows_what_a_new_version_replaced(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/ingest.md "Versions of a source": the Data quality page lists the rows of

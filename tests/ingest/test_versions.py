@@ -159,6 +159,31 @@ def test_replace_removes_the_dropped_deals_and_rescores(tmp_path: Path, fast: bo
     assert failing_checks(db) == []
 
 
+@pytest.mark.parametrize("replace", [True, False])
+def test_a_version_cut_short_drops_nothing_even_with_replace(tmp_path: Path,
+                                                             replace: bool) -> None:
+    """A weekly file saved again but cut off mid-line: its broken line is quarantined and the
+    deals after it are missing. The conflicts advised '--replace to drop it', and with it the
+    good deals were removed. While a version has records not stored, no deal of the earlier
+    version is dropped; the conflicts say why and what to do."""
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    text = LEAGUE.read_text()
+    p.write_text(text)
+    ingest(db, p)
+    before = stored(db)
+    lines = text.splitlines()
+    p.write_text("\n".join(lines[:4]) + "\n" + lines[4][:50])  # line 5 cut off mid-record
+    r = ingest(db, p, replace=replace)
+    after = [line for line in lines[4:] if '"record": "deal"' in line]  # the cut and all after
+    assert r.dropped == len(after) and r.replaced == 0
+    ((_, code, message),) = query(db, "SELECT line, code, message FROM quarantine "
+                                      f"WHERE line = {DROPPED_LINE}")
+    assert code == "deal-conflict"
+    assert "it is kept while this version has 1 record not stored (line 5)" in str(message)
+    assert "to drop it, fix that and ingest with --replace" in str(message)
+    assert stored(db) == before and failing_checks(db) == []
+
+
 def test_replace_stores_the_deals_of_a_superseded_game_again_less_the_dropped(
         tmp_path: Path) -> None:
     db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
