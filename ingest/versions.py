@@ -99,10 +99,17 @@ class Versions:
         self.held.update(ids)
 
     def _where(self, source: str, line: int, version: str | None) -> str:
+        """Where the stored record comes from, both versions, and what takes this one: for a
+        record of this source, ``--replace``; for another file's, a new version of that file
+        (a sheet ingested from a folder is not changed by an upload of a copy of it)."""
         where = (f"stored from {source} line {line} (version {(version or '?')[:12]}); this "
                  f"is version {self.sha256[:12]}")
-        return where + (f": {WITH_REPLACE} to take this version"
-                        if source in self.lineage else "")
+        if source in self.lineage:
+            return where + f": {WITH_REPLACE} to take this version"
+        named = Path(source).name
+        own = CONTENT_NAME.fullmatch(named)
+        return where + (f": it comes from another file, and only a new version of "
+                        f"{own['name'] if own else named} can change it")
 
     def _record(self, change: str, key: str, line: int, record: str) -> None:
         T.insert(self.conn, T.SUPERSEDED, store.frame([{

@@ -339,4 +339,6 @@ def test_a_conflict_with_another_file_gives_no_advice_the_box_cannot_follow(
     (r,) = ingest_uploads([("week.jsonl", changed.encode())], db)
     assert r.conflicts and "samples/league.jsonl" in r.conflicts[0]
     assert not any(REPLACE_BOX in c or "--replace" in c for c in r.conflicts)
+    assert r.conflicts[0].endswith("it comes from another file, and only a new version of "
+                                   "league.jsonl can change it")  # the way forward
     assert len(r.issues) == 1 and r.issues[0].startswith("line 37: parse: ")
