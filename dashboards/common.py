@@ -214,7 +214,7 @@ def deal_link(game_id: str, deal_no: int, f: Filters | None = None) -> str:
                                     "deal": int(deal_no)})
 
 
-REPLAY_COLUMN = {"replay": st.column_config.LinkColumn("replay",
+REPLAY_COLUMN = {"replay": st.column_config.LinkColumn("replay", width="medium",
                                                       display_text="open in the replayer")}
 """How a table shows the ``replay`` column of :func:`replay_links`."""
 

@@ -134,6 +134,8 @@ def deal_form(game: dict[str, Any]) -> None:
             start = before.get(f.name)
             if start is None and f.name == "dealer":
                 start = players[(no - 1) % len(players)]
+            if start is None and f.name == "board":  # a duplicate session's boards in order
+                start = no
             asked = ([p for p in players if p != values.get("declarer")]
                      if f.name in v.by_defenders else None)
             if asked is None or values.get("declarer") is not None:  # defenders of a contract

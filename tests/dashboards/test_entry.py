@@ -319,3 +319,15 @@ def test_a_number_out_of_range_or_with_a_fraction_gets_ingest_s_message(
     errors = [e.value for e in at.error]
     assert any("tricks" in e and said in e for e in errors), errors
     assert at.button(key="entry_save").disabled
+
+
+def test_a_duplicate_deal_starts_on_its_board(fixture_copy: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new duplicate game opened on the error 'a duplicate deal needs its board or
+    vulnerable' before anything was typed; deal n starts on board n (bridge.md 6: the board
+    number gives the vulnerability), as the dealer starts in turn."""
+    players = ["Ana", "Ben", "Cy", "Dan"]
+    at = start(page("entry", fixture_copy, monkeypatch), "bridge-duplicate", players,
+               "bridge-duplicate/1")
+    assert at.number_input(key="entry_d1_board").value == 1
+    assert not any("board or vulnerable" in e.value for e in at.error)
