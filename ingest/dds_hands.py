@@ -5,7 +5,9 @@ Two forms. A file starts with ``NUMBER n``; then 6-line records: ``PBN dealer vu
 ``PAR``, ``PAR2``, ``PLAY``, ``TRACE``. Each becomes a deal with its hands, dealer,
 vulnerability, the stated double-dummy table and the PAR2 score (NS). ``FUT``, ``PLAY`` and
 ``TRACE`` (solver traces for one trump and leader) are not kept. Any other line is an issue of
-its own, and so is a ``NUMBER`` that is not the count of the deals after it (a file cut short).
+its own, and so is a ``NUMBER`` that is not the count of the deals after it (a file cut short);
+a line given twice in one deal, or a dealer or vulnerability digit outside 0-3, makes the deal
+an issue. Lines end at LF, CR LF or CR only, as an editor numbers them.
 The GIB one-line form of ``sol10.txt`` (hands W N E S, then 20 hex digits: strains NT S H D C,
 declarer E N W S, each the tricks North-South take)
 has no dealer or vulnerability: dealer North, none vulnerable. One ``bridge-duplicate`` game per
@@ -37,7 +39,12 @@ TABLE_DENOMS = ("S", "H", "D", "C", "NT")
 GIB_DENOMS = ("NT", "S", "H", "D", "C")
 GIB_SEATS = (1, 0, 3, 2)
 """Seat (N E S W) of the GIB declarer order E, N, W, S."""
-_PBN = re.compile(r'^PBN ([0-9]) ([0-9]) ([0-9]) ([0-9]) "([NESW]):([^"]+)"')
+_PBN = re.compile(r'^PBN ([0-3]) ([0-3]) ([0-4]) ([0-3]) "([NESW]):([^"]+)"')
+"""A deal's first line: dealer and vulnerability (0-3), trump (0-4), the first seat's digit and
+the hands from the seat named."""
+_LINES = re.compile(r"\r\n|\r|\n")
+"""A line end of the file (``str.splitlines`` would also end a line at a form feed or U+2028,
+and number the lines after it unlike an editor)."""
 _GIB = re.compile(r"^([^:]+):([0-9A-Fa-f]{20})\s*$")
 KEYWORDS = ("PBN", "FUT", "TABLE", "PAR", "PAR2", "PLAY", "TRACE")
 """The lines of a deal of the six-line form, each named by its first word."""
@@ -50,21 +57,26 @@ class DdsFormatError(ValueError):
 def _hands(first: int, text: str) -> dict[str, list[str]]:
     parts = text.split()
     if len(parts) != 4:
-        raise DdsFormatError(f"a deal has four hands: {text!r}")
+        raise DdsFormatError(f"a deal has four hands: {text[:60]!r}")
     return {SEAT_NAMES[(first + i) % 4]: hand_names(parse_hand(h, dotted=True))
             for i, h in enumerate(parts)}
 
 
 def _record(lines: list[tuple[int, str]]) -> dict[str, Any]:
     deal: dict[str, Any] = {"unplayed": True}
-    for _, line in lines:
+    seen: set[str] = set()
+    for no, line in lines:
+        keyword = line.split(" ", 1)[0]
+        if keyword in seen:
+            raise DdsFormatError(f"a second {keyword} line in one deal, at line {no}")
+        seen.add(keyword)
         if line.startswith("PBN "):
             m = _PBN.match(line)
             if m is None:
                 raise DdsFormatError(f"PBN line not 'PBN dealer vul trump first \"deal\"': "
                                      f"{line[:60]!r}")
-            deal["dealer"] = SEAT_NAMES[int(m.group(1)) % 4]
-            deal["vulnerable"] = DDS_VUL[int(m.group(2)) % 4]
+            deal["dealer"] = SEAT_NAMES[int(m.group(1))]
+            deal["vulnerable"] = DDS_VUL[int(m.group(2))]
             deal["hands"] = _hands(SEATS.index(m.group(5)), m.group(6))
         elif line.startswith("TABLE "):
             nums = line.split()[1:]
@@ -104,9 +116,12 @@ class DdsHandsReader:
         return path.suffix.lower() == ".txt" and self.looks_like(head)
 
     def looks_like(self, head: bytes) -> bool:
-        """A file that opens with ``NUMBER`` or a GIB line (hands, a colon, 20 hex digits)."""
+        """A file that opens with ``NUMBER``, a deal's ``PBN`` line or a GIB line (hands, a
+        colon, 20 hex digits), whatever its line ends."""
         text = text_codec.without_declaration(text_codec.head_text(head)).lstrip()
-        return text.startswith("NUMBER ") or bool(_GIB.match(text.split("\n", 1)[0].strip()))
+        first = _LINES.split(text, maxsplit=1)[0].strip()
+        return (_is_number(first) or _PBN.match(first) is not None
+                or _GIB.match(first) is not None)
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
         yield from self.read_text(text_codec.decode_or_latin1(path.read_bytes()), str(path),
@@ -162,9 +177,9 @@ def _blocks(text: str) -> tuple[list[list[tuple[int, str]]],
     not the count of deals after it, up to the next ``NUMBER`` (files joined keep theirs)."""
     blocks: list[list[tuple[int, str]]] = []
     numbers: list[tuple[int, str, int]] = []
-    for no, raw in enumerate(text.splitlines(), start=1):
+    for no, raw in enumerate(_LINES.split(text), start=1):
         line = raw.strip()
-        if line.startswith("NUMBER"):  # the count of the deals that follow
+        if _is_number(line):  # the count of the deals that follow
             numbers.append((no, line, len(blocks)))
             continue
         if not line:
@@ -173,15 +188,21 @@ def _blocks(text: str) -> tuple[list[list[tuple[int, str]]],
             blocks.append([])
         blocks[-1].append((no, line))
     wrong = []
+    deals = [b[0][1].startswith("PBN ") or _GIB.match(b[0][1]) is not None for b in blocks]
     for i, (no, line, at) in enumerate(numbers):
-        until = numbers[i + 1][2] if i + 1 < len(numbers) else len(blocks)
+        count = sum(deals[at:numbers[i + 1][2] if i + 1 < len(numbers) else len(blocks)])
         said = line.split()[1:]
-        if len(said) != 1 or not is_ascii_int(said[0]) or int(said[0]) != until - at:
+        if len(said) != 1 or not is_ascii_int(said[0]) or int(said[0]) != count:
             wrong.append((no, line, DdsFormatError(
-                f"{line[:40]!r} is not the count of the deals that follow it: {until - at}"
+                f"{line[:40]!r} is not the count of the deals that follow it: {count}"
                 + (" (the file may be cut short)" if said and is_ascii_int(said[0])
-                   and int(said[0]) > until - at else ""))))
+                   and int(said[0]) > count else ""))))
     return blocks, wrong
+
+
+def _is_number(line: str) -> bool:
+    """A ``NUMBER n`` line (its word alone: ``NUMBERX`` is not one)."""
+    return line.split(maxsplit=1)[:1] == ["NUMBER"]
 
 
 READER = DdsHandsReader()

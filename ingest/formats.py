@@ -27,6 +27,8 @@ from ingest.traveller_csv import header_line
 from ingest.traveller_csv import lacks as traveller_lacks
 
 HEAD_BYTES = 4096
+BOM = b"\xef\xbb\xbf"
+"""UTF-8's byte order mark, which some editors write at a file's start."""
 
 
 READERS: tuple[Reader, ...] = (
@@ -60,6 +62,7 @@ def reader_for(path: Path) -> Reader | None:
     except OSError:
         return None
     claimed = [reader for reader in READERS if reader.sniff(path, head)]
+    head = head.removeprefix(BOM)  # a file saved "with signature" opens as any other
     if not claimed or (first := _looks_like(claimed[0], head)) is None:
         return claimed[0] if claimed else None
     knows = [reader for reader in READERS if _looks_like(reader, head)]

@@ -30,7 +30,7 @@ def test_every_deal_ingests(name: str) -> None:
 
 def test_bad_record_is_an_issue() -> None:
     text = ('NUMBER 2\nPBN 0 0 0 0 "N:AKQ.AKQ.AKQ.AKQ2 - - -"\nTABLE 1 2\n'
-            'PBN 0 9 0 0 "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 '
+            'PBN 0 1 0 0 "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 '
             'AT942.AQ4.32.KJ3"\n')
     got = validate(READER.read_text(text, "t.txt", "t"))
     assert len(got.issues) == 1 and "four suits S.H.D.C: '-'" in got.issues[0].message
@@ -124,3 +124,43 @@ def test_a_stray_line_and_a_wrong_count_are_issues_of_their_own(tmp_path) -> Non
     joined = "\n".join([*lines, *(DDS / "thomas1.txt").read_text(encoding="utf-8").splitlines()])
     got = validate(READER.read_text(joined, "j.txt", "j"))
     assert not got.issues and len(got.deals) == 3
+
+
+@pytest.mark.parametrize(("change", "line", "said"), [
+    (lambda t: t.replace("PBN 0 0 0 0", "PBN 9 9 9 9", 1), 2, "PBN line not"),  # 9 % 4 was read
+    (lambda t: t.replace("TABLE", "TABLE 13 13 13 13 13 13 13 13 13 13 13 13 13 13 13 13 13 13 "
+                         "13 13\nTABLE", 1), 2, "a second TABLE line in one deal, at line 5"),
+    (lambda t: t.replace("NUMBER 2 \n", "NUMBER 2\nexported by tool X\n", 1), 2,
+     "record without a PBN line"),  # and NUMBER 2 still counts the two deals
+    (lambda t: t.replace("\nTABLE", "\f\nTABLE", 1), 7, "not a line of a DDS hand file"),
+], ids=["digits out of range", "TABLE twice", "a note before the deals", "a form feed"])
+def test_a_deal_s_lines_are_read_as_written(change, line: int, said: str) -> None:
+    """data/README.md, dds-hands: dealer and vulnerability are 0-3 (PBN 9 9 9 9 was stored as
+    East, All); a TABLE or PAR2 given twice was the second in silence; a note before the first
+    deal was counted as a deal, so a right NUMBER read as wrong; a form feed inside a line
+    moved every later line number by one (str.splitlines)."""
+    text = change((DDS / "list2.txt").read_text(encoding="utf-8"))
+    if "\f" in text:
+        text = text.replace("PLAY", "hello\nPLAY", 1)  # a stray line after the form feed
+    got = validate(READER.read_text(text, "t.txt", "t"))
+    assert any(said in i.message for i in got.issues), [i.message for i in got.issues]
+    if "\f" in text:
+        (issue,) = [i for i in got.issues if said in i.message]
+        assert issue.line == 7  # as an editor numbers it
+    assert not any("NUMBER" in i.message for i in got.issues)
+
+
+@pytest.mark.parametrize("text", [
+    "\n".join((DDS / "list2.txt").read_text(encoding="utf-8").splitlines()[1:]),  # no NUMBER
+    (DDS / "list2.txt").read_text(encoding="utf-8").replace("NUMBER ", "NUMBER\t", 1),
+    (DDS / "sol10.txt").read_text(encoding="utf-8").replace("\n", "\r"),  # CR-only GIB
+], ids=["no NUMBER", "NUMBER and a tab", "CR-only GIB"])
+def test_a_dds_file_is_known_by_its_first_deal_too(tmp_path, text: str) -> None:
+    """A six-line file without its NUMBER line, one with a tab after NUMBER, and a CR-only GIB
+    file got no reader ('skipped (no reader)'); each reads as a DDS file."""
+    path = tmp_path / "hands.txt"
+    path.write_bytes(text.encode())
+    from ingest.formats import reader_for
+
+    found = reader_for(path)
+    assert found is not None and found.name == "dds-hands"

@@ -143,6 +143,7 @@ DDS_FILE = DATA / "dds-hands" / "list10.txt"
     (LIN_FILE, "board.pbn", "lin"), (PPN_FILE, "league.pbn", "ppn"),
     (DDS_FILE, "list10.pbn", "dds-hands"), (PBN_FILE, "example1.lin", "pbn"),
     (PBN_FILE, "example1.ppn", "pbn"), (LIN_FILE, "board.ppn", "lin"),
+    (LIN_FILE, "bom:board.pbn", "lin"), (PPN_FILE, "bom:league.pbn", "ppn"),
 ])
 def test_a_file_under_another_format_s_name_is_read_as_what_it_is(
         tmp_path: Path, source: Path, saved_as: str, reader: str) -> None:
@@ -152,9 +153,10 @@ def test_a_file_under_another_format_s_name_is_read_as_what_it_is(
     under its own name. (Data: data/README.md, bbo-vugraph-lin, endplay-fixtures, dds-hands.)"""
     from ingest.pipeline import ingest_paths
 
+    bom, _, saved_as = saved_as.rpartition(":")  # "bom:": saved with UTF-8's byte order mark
     renamed = tmp_path / "renamed" / saved_as
     renamed.parent.mkdir()
-    renamed.write_bytes(source.read_bytes())
+    renamed.write_bytes(b"\xef\xbb\xbf" * bool(bom) + source.read_bytes())
     found = reader_for(renamed)
     assert found is not None and found.name == reader
     (own,) = ingest_paths([source], tmp_path / "own.duckdb")
