@@ -83,8 +83,9 @@ def mean_ci(values: pl.Series) -> tuple[float | None, float | None, float | None
 
 def clustered(frame: pl.DataFrame, column: str) -> tuple[int, tuple[float | None, ...]]:
     """Mean per deal of ``column`` with an interval over games (each game's mean per deal is one
-    observation: deals of a game are dependent through the kassa or the bulas)."""
-    per_game = frame.group_by("game_id").agg(pl.col(column).mean())[column]
+    observation: deals of a game are dependent through the kassa or the bulas). The games are
+    summed in the order of their first deal, so a study run again gives the same digits."""
+    per_game = frame.group_by("game_id", maintain_order=True).agg(pl.col(column).mean())[column]
     return frame.height, mean_ci(per_game)
 
 

@@ -10,7 +10,9 @@ money flow. The page does not use the sidebar filters: studies are simulations, 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from typing import Any
 
 import polars as pl
 import streamlit as st
@@ -50,15 +52,21 @@ def effect_order(keys: list[str]) -> list[str]:
     return [k for k in (MONEY, *money, *SHARES) if k in keys]
 
 
-def same_as_money(by_key: dict[str, dict[str, object]]) -> list[str]:
-    """The money effects other than the declarer's money whose estimate and interval are his
-    money's (his cash where nothing beside it changed, or where the settlement keeps nothing
-    beside it): shown once, as the money."""
+def same_as_money(by_key: dict[str, dict[str, Any]]) -> list[str]:
+    """The money effects other than the declarer's money whose n, estimate and interval are his
+    money's, to the last few digits (his cash where nothing beside it changed, or where the
+    settlement keeps nothing beside it; sums over games in another order differ in the last
+    bits): shown once, as the money."""
     money = by_key.get(MONEY)
     if money is None:
         return []
-    return [k for k, r in by_key.items() if k not in (MONEY, *SHARES)
-            and all(r[f] == money[f] for f in ("estimate", "lo", "hi", "n"))]
+    return [k for k, r in by_key.items() if k not in (MONEY, *SHARES) and r["n"] == money["n"]
+            and all(_close(r[f], money[f]) for f in ("estimate", "lo", "hi"))]
+
+
+def _close(a: float | None, b: float | None) -> bool:
+    return a == b or (a is not None and b is not None
+                      and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9))
 
 
 def fmt_estimate(value: float | None, share: bool) -> str:
