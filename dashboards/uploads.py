@@ -28,7 +28,7 @@ from dashboards.db import is_lock_error, release, retry_time
 from dashboards.text import UPLOAD_HASH, counted, short_paths, without_paths
 from ingest.pipeline import ingest_paths
 from ingest.text import HEAD, EncodingError, sniff, wide
-from ingest.versions import WITH_REPLACE
+from ingest.versions import CONFLICTS, WITH_REPLACE
 from scoring.store import score_pending
 
 T = TypeVar("T")
@@ -85,7 +85,6 @@ class UploadResult:
     """Why the file was refused or skipped, or what ingest reported; empty when all went well."""
 
 
-CONFLICTS = ("game-conflict", "deal-conflict")
 SHOWN = 5
 """Conflicts, and other issues, listed per upload (the Data quality page lists all)."""
 

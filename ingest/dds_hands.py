@@ -184,11 +184,11 @@ def _blocks(text: str) -> tuple[list[list[tuple[int, str]]],
             continue
         if not line:
             continue
-        if line.startswith("PBN ") or _GIB.match(line) or not blocks:
+        if _starts_deal(line) or not blocks:
             blocks.append([])
         blocks[-1].append((no, line))
     wrong = []
-    deals = [b[0][1].startswith("PBN ") or _GIB.match(b[0][1]) is not None for b in blocks]
+    deals = [_starts_deal(b[0][1]) for b in blocks]
     for i, (no, line, at) in enumerate(numbers):
         count = sum(deals[at:numbers[i + 1][2] if i + 1 < len(numbers) else len(blocks)])
         said = line.split()[1:]
@@ -198,6 +198,11 @@ def _blocks(text: str) -> tuple[list[list[tuple[int, str]]],
                 + (" (the file may be cut short)" if said and is_ascii_int(said[0])
                    and int(said[0]) > count else ""))))
     return blocks, wrong
+
+
+def _starts_deal(line: str) -> bool:
+    """A deal's first line: its ``PBN`` line, or a GIB line (a deal of its own)."""
+    return line.startswith("PBN ") or _GIB.match(line) is not None
 
 
 def _is_number(line: str) -> bool:

@@ -61,8 +61,8 @@ def reader_for(path: Path) -> Reader | None:
             head = fh.read(HEAD_BYTES)
     except OSError:
         return None
-    claimed = [reader for reader in READERS if reader.sniff(path, head)]
     head = head.removeprefix(BOM)  # a file saved "with signature" opens as any other
+    claimed = [reader for reader in READERS if reader.sniff(path, head)]
     if not claimed or (first := _looks_like(claimed[0], head)) is None:
         return claimed[0] if claimed else None
     knows = [reader for reader in READERS if _looks_like(reader, head)]

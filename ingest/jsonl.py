@@ -19,7 +19,7 @@ from itertools import accumulate
 from pathlib import Path
 
 from ingest.lines import Batch, Item, Run
-from ingest.source import Issue, Raw
+from ingest.source import Issue, NamedOrRecognised, Raw
 from ingest.text import HEAD, wide
 from model.problems import Code
 
@@ -93,7 +93,7 @@ def parse_line(source: str, line_no: int, text: str) -> Raw | Issue:
     return Raw(source, line_no, data, text)
 
 
-class JsonlReader:
+class JsonlReader(NamedOrRecognised):
     """Reads ``*.jsonl`` / ``*.ndjson``: one record per line."""
 
     name = "jsonl"
@@ -111,9 +111,6 @@ class JsonlReader:
         reader = JsonlReader()
         reader.start, reader.stop, reader.lines_before = start, stop, lines_before
         return reader
-
-    def sniff(self, path: Path, head: bytes) -> bool:
-        return path.suffix.lower() in self.extensions or self.looks_like(head)
 
     def looks_like(self, head: bytes) -> bool:
         """A first line that is a JSON object with a ``record`` key, whatever the file's name."""

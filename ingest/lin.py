@@ -36,7 +36,7 @@ from ingest.bridge_records import (
     suit_rank_card,
     table_known,
 )
-from ingest.source import Issue, Raw, ascii_int, is_ascii_int
+from ingest.source import Issue, NamedOrRecognised, Raw, ascii_int, is_ascii_int
 from model.bridge.auction import AuctionResult
 from model.bridge.check import auction_of
 from model.bridge.contracts import TRUMP_SUIT, ContractError, parse_contract
@@ -244,14 +244,11 @@ def _take(cur: Board, key: str, value: str, header: Header) -> None:
         cur.mc = value.strip()
 
 
-class LinReader:
+class LinReader(NamedOrRecognised):
     """Reads ``*.lin``: each board (and room) is one deal of a ``bridge-duplicate`` game."""
 
     name = "lin"
     extensions = (".lin",)
-
-    def sniff(self, path: Path, head: bytes) -> bool:
-        return path.suffix.lower() in self.extensions or self.looks_like(head)
 
     def looks_like(self, head: bytes) -> bool:
         """A file that opens with a LIN key (``vg|``, ``pn|``, ``qx|``, ``md|``, ``rs|``)."""

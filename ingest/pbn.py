@@ -37,7 +37,7 @@ from ingest.bridge_records import (
 )
 from ingest.bridge_repairs import repair_auction, repair_play
 from ingest.pbn_syntax import PbnGame, split_games
-from ingest.source import Issue, Raw, ascii_int, is_ascii_int
+from ingest.source import Issue, NamedOrRecognised, Raw, ascii_int, is_ascii_int
 from model.bridge.contracts import ContractError, parse_contract
 from model.bridge.seats import SEATS, SeatError, board_dealer, parse_seat, parse_vulnerable
 from model.problems import Code
@@ -308,14 +308,11 @@ def _date(value: str | None) -> str | None:
     return f"{day.isoformat()}T00:00:00Z"
 
 
-class PbnReader:
+class PbnReader(NamedOrRecognised):
     """Reads ``*.pbn``: every game is one table record of a ``bridge-duplicate`` game."""
 
     name = "pbn"
     extensions = (".pbn",)
-
-    def sniff(self, path: Path, head: bytes) -> bool:
-        return path.suffix.lower() in self.extensions or self.looks_like(head)
 
     def looks_like(self, head: bytes) -> bool:
         """A file that opens with ``% PBN`` or an ``Event``, ``Board`` or ``Deal`` tag."""

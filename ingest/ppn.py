@@ -48,7 +48,7 @@ from ingest.ppn_rules import (
     rules_record,
     rules_tags,
 )
-from ingest.source import Issue, Raw, content_id, is_ascii_int
+from ingest.source import Issue, NamedOrRecognised, Raw, content_id, is_ascii_int
 from model.balkan.check import active_players, check_deal, defenders_of, first_leader, mode_of
 from model.balkan.contracts import parse_contract
 from model.balkan.frame import deal_row
@@ -526,14 +526,11 @@ def _final(sheet: Sheet) -> list[int]:
     return [round(x - mean) for x in s]
 
 
-class PpnReader:
+class PpnReader(NamedOrRecognised):
     """Reads ``*.ppn`` files, or files that open with PPN tag pairs."""
 
     name = "ppn"
     extensions = (".ppn",)
-
-    def sniff(self, path: Path, head: bytes) -> bool:
-        return path.suffix.lower() in self.extensions or self.looks_like(head)
 
     def looks_like(self, head: bytes) -> bool:
         """A file whose first tags hold a PPN game's ``Bula``, ``Refe`` or ``Player1``."""

@@ -104,3 +104,17 @@ class Reader(Protocol):
         ...
 
     def read(self, path: Path) -> Iterator[Raw | Issue]: ...
+
+
+class NamedOrRecognised:
+    """A reader that takes a file by its name (``extensions``) or by its content
+    (``looks_like``, which ``ingest.formats.reader_for`` also asks of a file another reader
+    took by its name)."""
+
+    extensions: tuple[str, ...] = ()
+
+    def looks_like(self, head: bytes) -> bool:
+        raise NotImplementedError
+
+    def sniff(self, path: Path, head: bytes) -> bool:
+        return path.suffix.lower() in self.extensions or self.looks_like(head)
