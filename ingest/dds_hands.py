@@ -113,7 +113,9 @@ class DdsHandsReader:
     name = "dds-hands"
 
     def sniff(self, path: Path, head: bytes) -> bool:
-        return path.suffix.lower() == ".txt" and self.looks_like(head)
+        """A file of DDS hands by its content, whatever its name (``list10.txt``, ``hands.dat``,
+        ``deals``): the format has no extension of its own."""
+        return self.looks_like(head)
 
     def looks_like(self, head: bytes) -> bool:
         """A file that opens with ``NUMBER``, a deal's ``PBN`` line or a GIB line (hands, a

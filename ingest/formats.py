@@ -35,10 +35,10 @@ READERS: tuple[Reader, ...] = (
     JSONL,
     TRAVELLER,  # bridge travellers before generic score sheets
     CSV_SHEET,
+    PPN,  # a PPN file is tagged as PBN is, with a game's Bula, Refe or Player1 among its tags
     PBN,
     LIN,
     DDS_HANDS,
-    PPN,
 )
 """Every registered reader, most specific first: one line per format."""
 
@@ -46,11 +46,10 @@ READERS: tuple[Reader, ...] = (
 def reader_for(path: Path) -> Reader | None:
     """The reader of ``path``, or ``None`` when no registered format claims it.
 
-    The first reader whose ``sniff`` takes the file reads it, unless the readers that know the
-    content as their own (``looks_like``) say otherwise: one that also owns the file's name
-    comes first (a ``.ppn`` file that opens with an ``Event`` tag is PPN, not PBN), and one
-    reads the file another took by its name alone (a LIN, PPN or DDS file saved as ``.pbn`` is
-    read as what it is, not quarantined as a PBN file without tags).
+    The first reader whose ``sniff`` takes the file reads it, unless it took the file by its
+    name alone and another knows the content as its own (``looks_like``): then the first of
+    those reads it (a LIN, PPN or DDS file saved as ``.pbn`` is read as what it is, not
+    quarantined as a PBN file without tags).
 
     Sidecar game files (``<sheet>.game.json``) belong to their score sheet and are never read alone.
     """
@@ -63,11 +62,10 @@ def reader_for(path: Path) -> Reader | None:
         return None
     head = head.removeprefix(BOM)  # a file saved "with signature" opens as any other
     claimed = [reader for reader in READERS if reader.sniff(path, head)]
-    if not claimed or (first := _looks_like(claimed[0], head)) is None:
+    if not claimed or _looks_like(claimed[0], head) is not False:
         return claimed[0] if claimed else None
-    knows = [reader for reader in READERS if _looks_like(reader, head)]
-    named = [reader for reader in knows if path.suffix.lower() in getattr(reader, "extensions", ())]
-    return (named or ([] if first else knows) or claimed)[0]
+    knows = [reader for reader in claimed if _looks_like(reader, head)]
+    return (knows or claimed)[0]
 
 
 def _looks_like(reader: Reader, head: bytes) -> bool | None:

@@ -214,21 +214,13 @@ def frame(rows: list[dict[str, object]], schema: dict[str, pl.DataType]) -> pl.D
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
-def already_logged(conn: duckdb.DuckDBPyConnection, source: str, sha256: str) -> bool:
-    """True when the source's latest ingest was of this content. A file reverted to an earlier
-    version is read again, so that the quarantine rows of the version in between (its
-    ``deal-conflict``s) are replaced."""
-    rows = conn.execute(
-        f"SELECT arg_max(sha256, ingested_at) FROM {T.INGEST_LOG} WHERE source = ?", [source]
-    ).fetchall()
-    return bool(rows) and rows[0][0] == sha256
-
-
 def log_state(conn: duckdb.DuckDBPyConnection, source: str, sha256: str
               ) -> tuple[str | None, bool, str | None]:
     """What ``ingest_log`` says of a file about to be read, in one query: the sha256 of the
-    source's latest ingest (:func:`already_logged`), whether any version of the source is
-    logged, and another source already ingested with this content (:func:`same_content`)."""
+    source's latest ingest (a file reverted to an earlier version is read again, so that the
+    quarantine rows of the version in between are replaced), whether any version of the source
+    is logged, and another source already ingested with this content (a copy under another
+    name or folder: sources are identified by their content)."""
     rows = conn.execute(
         f"""SELECT arg_max(sha256, ingested_at) FILTER (WHERE source = $1),
                    count(*) FILTER (WHERE source = $1),
@@ -408,15 +400,6 @@ def game_deals(conn: duckdb.DuckDBPyConnection, game_ids: Iterable[str]
     for gid, no, source, line, record in rows:
         found[str(gid)].append((int(no), str(source), int(line or 0), str(record)))
     return found
-
-
-def same_content(conn: duckdb.DuckDBPyConnection, source: str, sha256: str) -> str | None:
-    """Another source already ingested with exactly this content (a copy under another name
-    or folder), or ``None``: sources are identified by their content."""
-    rows = conn.execute(
-        f"SELECT min(source) FROM {T.INGEST_LOG} WHERE sha256 = ? AND source <> ?",
-        [sha256, source]).fetchall()
-    return str(rows[0][0]) if rows and rows[0][0] is not None else None
 
 
 def stored_game(conn: duckdb.DuckDBPyConnection, game_id: str) -> tuple[str, str] | None:
