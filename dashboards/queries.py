@@ -430,16 +430,21 @@ DEAL_ORDERS = {
 
 def player_deal_list(con: Con, f: Filters, order: str = "newest first",
                      limit: int = 1000, offset: int = 0) -> pl.DataFrame:
-    """The player's deals: date, game, deal, variant, role, contract, result (of the contract,
+    """The player's deals: date, game (its event or league and the names at its table, as a
+    player knows it, besides its id), deal, variant, role, contract, result (of the contract,
     whoever declared it), cash; in one of :data:`DEAL_ORDERS`, a page of ``limit`` rows from
     ``offset`` (the page says how many)."""
     base, params = _player_deals(con, f)
-    sql = f"""SELECT started_at, game_id, deal_no, variant, role, declarer, contract,
-                     CASE WHEN contract_made THEN 'made' WHEN NOT contract_made THEN 'down'
-                     END AS result,
-                     declarer_tricks, cash, has_cards, count(*) OVER () AS total
-              FROM ({base})
-              ORDER BY {DEAL_ORDERS[order]} LIMIT ? OFFSET ?"""
+    sql = f"""SELECT p.* EXCLUDE (k), coalesce(g.event, g.league) AS event,
+                     array_to_string(g.players, ', ') AS table_names
+              FROM (SELECT started_at, game_id, deal_no, variant, role, declarer, contract,
+                           CASE WHEN contract_made THEN 'made' WHEN NOT contract_made
+                                THEN 'down' END AS result,
+                           declarer_tricks, cash, has_cards, count(*) OVER () AS total,
+                           row_number() OVER (ORDER BY {DEAL_ORDERS[order]}) AS k
+                    FROM ({base}) ORDER BY k LIMIT ? OFFSET ?) p
+              JOIN {GAMES} g ON g.game_id = p.game_id
+              ORDER BY p.k"""
     return _frame(con, sql, [*params, limit, offset])
 
 
