@@ -152,8 +152,14 @@ def deal_form(game: dict[str, Any]) -> None:
                 values[f.name] = ask(f, f"entry_d{no}_{f.name}", players, before.get(f.name))
     record = entry.deal_record(gid, no, values)
     issue = verdict(record)
+    # a new deal as first drawn (its dealer, or board, and nothing typed): what it lacks is
+    # said as what to type, not as an error (a Russian deal without a declarer is raspasy,
+    # which needs everyone's tricks)
+    blank = None if before else st.session_state.setdefault(f"entry_blank_{gid}_{no}", record)
     with check:
-        if issue is not None:
+        if issue is not None and record == blank:
+            st.info(f"Type deal {no}: {md(entry.message(issue))}")
+        elif issue is not None:
             st.error(md(entry.message(issue)))
             st.caption("Nothing is stored while the deal has a problem.")
         else:

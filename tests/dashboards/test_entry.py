@@ -331,3 +331,21 @@ def test_a_duplicate_deal_starts_on_its_board(fixture_copy: Path,
                "bridge-duplicate/1")
     assert at.number_input(key="entry_d1_board").value == 1
     assert not any("board or vulnerable" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize(("variant", "players"), [
+    ("russian", PLAYERS), ("bridge-rubber", ["Nia", "Eli", "Sam", "Wes"])])
+def test_a_new_deal_opens_on_what_to_type_not_on_an_error(
+        fixture_copy: Path, monkeypatch: pytest.MonkeyPatch, variant: str,
+        players: list[str]) -> None:
+    """A Russian game opened its first deal on an error before anything was typed ("a raspasy
+    deal (no declarer) needs the tricks of each player", russian.md: a deal nobody declares is
+    raspasy); the blank deal now says what to type, and the error comes with what is typed."""
+    at = start(page("entry", fixture_copy, monkeypatch), variant, players)
+    assert not at.error, [e.value for e in at.error]
+    hint = [i.value for i in at.info if i.value.startswith("Type deal 1:")]
+    assert at.button(key="entry_save").disabled == bool(hint)
+    assert bool(hint) == (variant == "russian"), hint  # a blank bridge deal is passed out
+    at.selectbox(key="entry_d1_declarer").set_value(players[1]).run()
+    at.text_input(key="entry_d1_contract").input("no such contract").run()
+    assert at.error and at.button(key="entry_save").disabled
