@@ -374,5 +374,20 @@ def _as_typed(folder: Path, source: str, sha256: str) -> str:
         record = json.loads(matches[0].read_text(encoding="utf-8"))
     except (IndexError, OSError, ValueError):
         return "(its file is gone)"
-    return " · ".join(f"{k} {json.dumps(v, ensure_ascii=False)}" for k, v in record.items()
+    return " · ".join(f"{k.replace('_', ' ')}: {typed_value(v)}" for k, v in record.items()
                       if k not in ("record", "game_id", "deal_no"))
+
+
+def typed_value(value: Any) -> str:
+    """A field's value as the form takes it: a name or word as it is, a map by player as
+    ``Ben play, Cy play``, cards separated by spaces, an auction or a play as ``player item``
+    pairs (:func:`pairs_text`), a flag as yes or no."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {typed_value(v)}".rstrip() for k, v in value.items())
+    if isinstance(value, list | tuple):
+        if any(isinstance(v, Mapping | list | tuple) for v in value):
+            return pairs_text(value)
+        return " ".join(map(typed_value, value))
+    return str(value)

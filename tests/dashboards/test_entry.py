@@ -125,7 +125,11 @@ def test_a_correction_keeps_both_versions(fixture_copy: Path,
     assert json.loads(str(record[0]))["tricks"] == {"Ana": 5, "Ben": 3, "Cy": 2}
     versions = frame_with(at, "as typed")
     assert versions["status"].tolist() == ["superseded", "stored"]
-    assert '"Ana": 6' in versions["as typed"].iloc[0] and '"Ana": 5' in versions["as typed"].iloc[1]
+    # the fields as the form takes them, not as JSON ('tricks {"Ana": 6, ...}')
+    assert "tricks: Ana 6, Ben 2, Cy 2" in versions["as typed"].iloc[0]
+    assert "tricks: Ana 5, Ben 3, Cy 2" in versions["as typed"].iloc[1]
+    assert "defence: Ben play, Cy play" in versions["as typed"].iloc[1]
+    assert not versions["as typed"].str.contains('[{"]').any()
     files = sorted((fixture_copy.parent / "uploads" / "entry").glob("*.jsonl"))
     assert len(files) == 3  # the game line and both versions of the deal, each kept
 
@@ -349,3 +353,14 @@ def test_a_new_deal_opens_on_what_to_type_not_on_an_error(
     at.selectbox(key="entry_d1_declarer").set_value(players[1]).run()
     at.text_input(key="entry_d1_contract").input("no such contract").run()
     assert at.error and at.button(key="entry_save").disabled
+
+
+def test_a_version_reads_as_the_form_takes_it() -> None:
+    """Versions, "as typed": cards, an auction and a play in the words the form takes them
+    (docs/dashboards.md, Entry), not as JSON."""
+    assert entry.typed_value(["AS", "KS", "TH"]) == "AS KS TH"
+    assert entry.typed_value([{"call": "pass", "player": "Ben"},
+                              {"call": "6S", "player": "Cy"}]) == "Ben pass, Cy 6S"
+    assert entry.typed_value([["Ben", "AD"], ["Cy", "7D"]]) == "Ben AD, Cy 7D"
+    assert entry.typed_value({"Ana": ["AS"], "Ben": []}) == "Ana AS, Ben"
+    assert entry.typed_value(True) == "yes"
