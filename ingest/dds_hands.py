@@ -133,7 +133,7 @@ class DdsHandsReader:
         """The file's deals, one game whose id is the hash of its deals (hands, dealer and
         vulnerability, in order), not of its text or name: the file saved with other line ends,
         or with a stated table or par corrected, is the same game (its deals duplicates, a
-        corrected one a conflict)."""
+        corrected one a conflict). A file of which no deal reads stores no game."""
         read: list[tuple[int, str, dict[str, Any] | Exception]] = []
         blocks, counts = _blocks(text)
         for block in blocks:
@@ -152,7 +152,11 @@ class DdsHandsReader:
         gid = "dds-hands/" + content_id(tuple(
             (d["hands"], d["dealer"], d.get("vulnerable")) for _, _, d in read
             if not isinstance(d, Exception)))
-        yield Raw(source, 1, game_record(gid, list(SEAT_NAMES), "DDS hands"), "")
+        if any(not isinstance(deal, Exception) for _, _, deal in read):
+            yield Raw(source, 1, game_record(gid, list(SEAT_NAMES), "DDS hands"), "")
+        elif not read:  # no deal, and nothing wrong with one: say so, store no empty game
+            yield Issue(source, 1, stem, Code.PARSE, "the file has no deals (no PBN or GIB "
+                        "line): nothing to ingest", text[:500])
         deal_no = 0
         for first, raw_text, deal in read:
             if isinstance(deal, Exception):

@@ -164,3 +164,22 @@ def test_a_dds_file_is_known_by_its_first_deal_too(tmp_path, text: str) -> None:
 
     found = reader_for(path)
     assert found is not None and found.name == "dds-hands"
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("NUMBER 3\n", "'NUMBER 3' is not the count"),
+    ("NUMBER 0\n", "the file has no deals"),
+    ("NUMBER 1\nPBN N:\xff garbage\n", "PBN line not"),
+], ids=["a count and no deals", "no deals", "no deal reads"])
+def test_a_file_of_which_no_deal_reads_stores_no_game(tmp_path, text: str, said: str) -> None:
+    """A DDS file of which no deal reads stored an empty game "DDS hands" (the hash of no deals),
+    which every such file then shared; it now stores nothing, and says why."""
+    from ingest.pipeline import ingest_paths
+
+    path = tmp_path / "hands.txt"
+    path.write_text(text, encoding="utf-8")
+    (report,) = ingest_paths([path], tmp_path / "d.duckdb")
+    assert report.stored == 0 and report.records == report.quarantined >= 1
+    assert any(said in i.message for i in report.issues), [i.message for i in report.issues]
+    with duckdb.connect(str(tmp_path / "d.duckdb"), read_only=True) as con:
+        assert con.execute(f"SELECT count(*) FROM {GAMES}").fetchone() == (0,)
