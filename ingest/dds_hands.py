@@ -17,6 +17,7 @@ file, players named by seat; the deals are ``unplayed`` (kept, not scored).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -130,12 +131,14 @@ class DdsHandsReader:
                                   path.name)
 
     def read_text(self, text: str, source: str, stem: str = "dds") -> Iterator[Raw | Issue]:
-        """The file's deals, one game whose id is the hash of its deals (hands, dealer and
+        """The file's deals as games: one game per file joined in it (a ``NUMBER`` line after
+        deals starts the next), whose id is the hash of its deals (hands, dealer and
         vulnerability, in order), not of its text or name: the file saved with other line ends,
         or with a stated table or par corrected, is the same game (its deals duplicates, a
-        corrected one a conflict). A file of which no deal reads stores no game."""
-        read: list[tuple[int, str, dict[str, Any] | Exception]] = []
-        blocks, counts = _blocks(text)
+        corrected one a conflict), and so is a file joined to another. A file of which no deal
+        reads stores no game."""
+        read: list[_Read] = []
+        blocks, counts, joined = _blocks(text)
         for block in blocks:
             first, raw_text = block[0][0], "\n".join(t for _, t in block)
             gib = _GIB.match(block[0][1]) is not None
@@ -149,23 +152,36 @@ class DdsHandsReader:
                          for no, t in block[1:] if (no, t) not in own]
         read += counts
         read.sort(key=lambda entry: entry[0])
-        gid = "dds-hands/" + content_id(tuple(
-            (d["hands"], d["dealer"], d.get("vulnerable")) for _, _, d in read
-            if not isinstance(d, Exception)))
-        if any(not isinstance(deal, Exception) for _, _, deal in read):
-            yield Raw(source, 1, game_record(gid, list(SEAT_NAMES), "DDS hands"), "")
-        elif not read:  # no deal, and nothing wrong with one: say so, store no empty game
+        if not read:  # no deal, and nothing wrong with one: say so, store no empty game
             yield Issue(source, 1, stem, Code.PARSE, "the file has no deals (no PBN or GIB "
                         "line): nothing to ingest", text[:500])
-        deal_no = 0
-        for first, raw_text, deal in read:
-            if isinstance(deal, Exception):
-                yield Issue(source, first, f"{gid} line {first}", Code.PARSE, str(deal),
-                            raw_text)
-                continue
-            deal_no += 1
-            yield Raw(source, first, {"record": "deal", "game_id": gid, "deal_no": deal_no,
-                                      **deal}, raw_text)
+        files: list[list[_Read]] = [[] for _ in range(len(joined) + 1)]
+        for entry in read:
+            files[bisect_right(joined, entry[0])].append(entry)
+        for own_read in files:
+            yield from _game(source, own_read)
+
+
+_Read = tuple[int, str, "dict[str, Any] | Exception"]
+"""A deal of a DDS file as read: its first line, its text, and its record or why it has none."""
+
+
+def _game(source: str, read: list[_Read]) -> Iterator[Raw | Issue]:
+    """The game of one file's deals (``read``, in order): its game line when a deal reads, each
+    deal numbered from 1, each deal that does not read an issue."""
+    gid = "dds-hands/" + content_id(tuple(
+        (d["hands"], d["dealer"], d.get("vulnerable")) for _, _, d in read
+        if not isinstance(d, Exception)))
+    if any(not isinstance(deal, Exception) for _, _, deal in read):
+        yield Raw(source, 1, game_record(gid, list(SEAT_NAMES), "DDS hands"), "")
+    deal_no = 0
+    for first, raw_text, deal in read:
+        if isinstance(deal, Exception):
+            yield Issue(source, first, f"{gid} line {first}", Code.PARSE, str(deal), raw_text)
+            continue
+        deal_no += 1
+        yield Raw(source, first, {"record": "deal", "game_id": gid, "deal_no": deal_no,
+                                  **deal}, raw_text)
 
 
 _STRAY = ("not a line of a DDS hand file (after a PBN line: " + ", ".join(KEYWORDS[1:])
@@ -177,10 +193,12 @@ def _keyword(line: str) -> bool:
 
 
 def _blocks(text: str) -> tuple[list[list[tuple[int, str]]],
-                                list[tuple[int, str, DdsFormatError]]]:
+                                list[tuple[int, str, DdsFormatError]], list[int]]:
     """The numbered lines of each deal of a DDS file (a ``PBN`` line or a GIB line starts one;
-    ``NUMBER`` and empty lines are left out), and an issue for each ``NUMBER n`` whose ``n`` is
-    not the count of deals after it, up to the next ``NUMBER`` (files joined keep theirs)."""
+    ``NUMBER`` and empty lines are left out), an issue for each ``NUMBER n`` whose ``n`` is
+    not the count of deals after it, up to the next ``NUMBER`` (files joined keep theirs), and
+    the lines of the ``NUMBER``s that come after deals (each starts a file joined to the one
+    before)."""
     blocks: list[list[tuple[int, str]]] = []
     numbers: list[tuple[int, str, int]] = []
     for no, raw in enumerate(_LINES.split(text), start=1):
@@ -203,7 +221,7 @@ def _blocks(text: str) -> tuple[list[list[tuple[int, str]]],
                 f"{line[:40]!r} is not the count of the deals that follow it: {count}"
                 + (" (the file may be cut short)" if said and is_ascii_int(said[0])
                    and int(said[0]) > count else ""))))
-    return blocks, wrong
+    return blocks, wrong, [no for no, _, at in numbers if at]
 
 
 def _starts_deal(line: str) -> bool:

@@ -183,3 +183,27 @@ def test_a_file_of_which_no_deal_reads_stores_no_game(tmp_path, text: str, said:
     assert any(said in i.message for i in report.issues), [i.message for i in report.issues]
     with duckdb.connect(str(tmp_path / "d.duckdb"), read_only=True) as con:
         assert con.execute(f"SELECT count(*) FROM {GAMES}").fetchone() == (0,)
+
+
+def test_files_joined_are_the_games_they_were(tmp_path) -> None:
+    """Two DDS files joined into one (each keeps its ``NUMBER`` line, data/README.md,
+    dds-hands) were one new game: a file ingested before and then joined to another stored its
+    deals a second time, under new numbers. Each file joined is now its own game, the one it
+    was alone, so its deals are duplicates."""
+    from ingest.pipeline import ingest_paths
+
+    db = tmp_path / "d.duckdb"
+    ten, two = DDS / "list10.txt", DDS / "list2.txt"
+    joined = tmp_path / "joined.txt"
+    joined.write_text(ten.read_text(encoding="utf-8") + two.read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    (alone,) = ingest_paths([ten], db)
+    (report,) = ingest_paths([joined], db)
+    assert alone.stored == 11 and not report.issues
+    assert (report.stored, report.duplicates) == (1 + 2, 11)  # list2's game and deals
+    other = tmp_path / "o.duckdb"
+    ingest_paths([ten, two], other)
+    query = f"SELECT game_id, deal_no, record FROM {DEALS} ORDER BY ALL"
+    with duckdb.connect(str(db), read_only=True) as a, \
+            duckdb.connect(str(other), read_only=True) as b:
+        assert a.execute(query).fetchall() == b.execute(query).fetchall()
