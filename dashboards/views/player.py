@@ -140,7 +140,7 @@ def _my_deals(f: Filters) -> None:
         replay_links(f),
         pl.col("variant").map_elements(unit, return_dtype=pl.String).alias("unit"),
     ).select("started_at", "event", "table_names", "deal_no", "variant", "role", "contract",
-             "result", "declarer_tricks", "cash", "unit", "game_id", "replay")
+             "result", "declarer_tricks", "cash", "unit", "replay", "game_id")
     show(table, "player_deals", missing={"started_at": "undated", "result": "—", "event": "—"},
          labels={"event": "event or league", "table_names": "at the table"},
          column_config=REPLAY_COLUMN)

@@ -553,8 +553,8 @@ def test_my_deals_name_a_game_as_its_players_know_it(demo_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Player, My deals: a game was shown by its id alone, and a PPN game's id is a hash
     (``ppn/adf0925e5415a7ef``, docs/ingest.md "Versions of a source"); a row now says the
-    game's event or league and the names at its table first, its id last (two undated games
-    of one table differ only there)."""
+    game's event or league and the names at its table first, its id last, after the
+    replayer's link (two undated games of one table differ only there)."""
     with read_only(demo_path) as con:
         people = q.players(con, Filters(variant="balkan"))["player"].to_list()
         games = dict(con.execute(
@@ -564,7 +564,8 @@ def test_my_deals_name_a_game_as_its_players_know_it(demo_path: Path,
     assert not at.exception
     deals = frame_with(at, "at the table")
     assert list(deals.columns)[1:3] == ["event or league", "at the table"]
-    assert list(deals.columns)[-2:] == ["game", "replay"]
+    # the link within a page's width, the id after it
+    assert list(deals.columns)[-2:] == ["replay", "game"]
     assert not deals["at the table"].str.contains("/").any()
     assert set(deals["at the table"]) <= set(games.values())
     assert "Jelena, Ana, Marko" in set(deals["at the table"])  # the PPN game's table
