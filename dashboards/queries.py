@@ -430,13 +430,13 @@ DEAL_ORDERS = {
 
 def player_deal_list(con: Con, f: Filters, order: str = "newest first",
                      limit: int = 1000, offset: int = 0) -> pl.DataFrame:
-    """The player's deals: date, game (its event or league and the names at its table, as a
-    player knows it, besides its id), deal, variant, role, contract, result (of the contract,
+    """The player's deals: date, game (as a player knows it: its event or league and the names
+    at its table, besides its id), deal, variant, role, contract, result (of the contract,
     whoever declared it), cash; in one of :data:`DEAL_ORDERS`, a page of ``limit`` rows from
     ``offset`` (the page says how many)."""
     base, params = _player_deals(con, f)
-    sql = f"""SELECT p.* EXCLUDE (k), coalesce(g.event, g.league) AS event,
-                     array_to_string(g.players, ', ') AS table_names
+    sql = f"""SELECT p.* EXCLUDE (k), concat_ws(' · ', coalesce(g.event, g.league),
+                                                 array_to_string(g.players, ', ')) AS game
               FROM (SELECT started_at, game_id, deal_no, variant, role, declarer, contract,
                            CASE WHEN contract_made THEN 'made' WHEN NOT contract_made
                                 THEN 'down' END AS result,
