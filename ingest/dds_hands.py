@@ -162,7 +162,7 @@ class DdsHandsReader:
             yield from _game(source, own_read)
 
 
-_Read = tuple[int, str, "dict[str, Any] | Exception"]
+_Read = tuple[int, str, dict[str, Any] | Exception]
 """A deal of a DDS file as read: its first line, its text, and its record or why it has none."""
 
 

@@ -133,16 +133,17 @@ def _my_deals(f: Filters) -> None:
     pages = max(1, -(-total // PAGE_ROWS))
     page_no = int(c2.number_input(f"Page (of {pages})", 1, pages, 1, key="player_deal_page"))
     deals = query("player_deal_list", f, order, PAGE_ROWS, (page_no - 1) * PAGE_ROWS)
-    every = f.variant is None  # several variants: each row says its own and its unit
-    money = "" if every else f" Cash in {unit(f.variant)}."
+    money = "" if f.variant is None else f" Cash in {unit(f.variant)}."
     st.caption(f"{total:,} deals; rows {(page_no - 1) * PAGE_ROWS + 1:,} to "
                f"{min(total, page_no * PAGE_ROWS):,}.{money} Click a column to sort this page; "
                "open a deal in the replayer from its row.")
     table = deals.with_columns(
         replay_links(f),
         pl.col("variant").map_elements(unit, return_dtype=pl.String).alias("unit"),
-    ).select("started_at", "game", "deal_no", *["variant"] * every, "role", "contract",
-             "result", "declarer_tricks", "cash", *["unit"] * every, "replay", "game_id")
+    ).select("started_at", "game", "deal_no", "variant", "role", "contract", "result",
+             "declarer_tricks", "cash", "unit", "replay", "game_id")
+    if f.variant is not None:  # one variant: its unit is said above the table
+        table = table.drop("variant", "unit")
     show(table, "player_deals", missing={"started_at": "undated", "result": "—"},
          labels={"game_id": "game id"}, column_config=REPLAY_COLUMN)
 
