@@ -443,7 +443,7 @@ def player_deal_list(con: Con, f: Filters, order: str = "newest first",
                            declarer_tricks, cash, has_cards, count(*) OVER () AS total,
                            row_number() OVER (ORDER BY {DEAL_ORDERS[order]}) AS k
                     FROM ({base}) ORDER BY k LIMIT ? OFFSET ?) p
-              JOIN {GAMES} g ON g.game_id = p.game_id
+              LEFT JOIN {GAMES} g ON g.game_id = p.game_id
               ORDER BY p.k"""
     return _frame(con, sql, [*params, limit, offset])
 
