@@ -209,7 +209,8 @@ def _decisions(contract: Contract, defence: Mapping[str, str]) -> list[Problem]:
                              "pass+pass, invite+pass, alone+pass)"))
     if contract.number == BETL and decisions != ["play", "play"]:
         probs.append(Problem(Code.ILLEGAL_DEFENCE,
-                             f"in Bettel both defenders must play (5.1), got {defence!r}"))
+                             "in Bettel both defenders must play "
+                             f"(balkan.md 5.1), got {defence!r}"))
     return probs
 
 
@@ -226,7 +227,7 @@ def _kontra(deal: BalkanDeal, defenders: list[str], rules: BalkanRules) -> list[
         elif defence[p] == "alone":
             probs.append(Problem(Code.ILLEGAL_DEFENCE,
                                  f"{p!r} plays alone with a kontra: a kontra by the only "
-                                 "playing defender is an invitation (5.3)"))
+                                 "playing defender is an invitation (balkan.md 5.3)"))
         if rules.kontra_max_level is not None and k > rules.kontra_max_level:
             probs.append(Problem(Code.ILLEGAL_DEFENCE,
                                  f"kontra chain of {k} with {p!r} exceeds kontra_max_level "
@@ -234,7 +235,7 @@ def _kontra(deal: BalkanDeal, defenders: list[str], rules: BalkanRules) -> list[
     if len(kontra) > 1 and rules.kontra_scope != "pairwise":
         probs.append(Problem(Code.ILLEGAL_DEFENCE,
                              f"both defenders kontra {kontra!r}: under kontra_scope "
-                             f"{rules.kontra_scope} only one defender may (5.3)"))
+                             f"{rules.kontra_scope} only one defender may (balkan.md 5.3)"))
     return probs
 
 
@@ -319,7 +320,7 @@ def _check_cards(game: BalkanGame, deal: BalkanDeal, active: list[str], contract
             stray = format_cards(disc & ~(hands[d] | talon))
             probs.append(Problem(Code.DISCARD,
                                  f"the discard {list(deal.discard)!r} must be two cards of the "
-                                 f"declarer's hand and the talon (4); not held: {stray}"))
+                                 f"declarer's hand and the talon (balkan.md 4); not held: {stray}"))
             hands[d] |= talon  # keep replaying to find every fault of the deal
         else:
             hands[d] = (hands[d] | talon) & ~disc
@@ -330,7 +331,7 @@ def _check_cards(game: BalkanGame, deal: BalkanDeal, active: list[str], contract
     return probs, _balkan_play(game, deal, active, contract, players_in, hands)
 
 
-IGRA_DISCARD = Problem(Code.DISCARD, "igra is played without the talon: no discard (4)")
+IGRA_DISCARD = Problem(Code.DISCARD, "igra is played without the talon: no discard (balkan.md 4)")
 NO_DISCARD = Problem(Code.DISCARD, "the play is given but the discard is missing")
 
 
@@ -349,7 +350,7 @@ def _against_auction(game: BalkanGame, deal: BalkanDeal, active: list[str]) -> P
     if deal.contract is not None and deal.contract not in res.allowed:
         return Problem(Code.CONTRACT_NOT_ALLOWED,
                        f"contract {deal.contract!r} not allowed after this auction; "
-                       f"allowed: {sorted(res.allowed)!r} (4: not lower than the bid)")
+                       f"allowed: {sorted(res.allowed)!r} (balkan.md 4: not lower than the bid)")
     return None
 
 
@@ -409,7 +410,7 @@ class BalkanPlay:
             n_trick = sum(taken.values()) + 1
             if stopped:
                 return [Problem(Code.ILLEGAL_CARD,
-                                f"card {i + 1} ({p} {text}) after the play stopped (6)")]
+                                f"card {i + 1} ({p} {text}) after the play stopped (balkan.md 6)")]
             c = card_index(text)
             if p != turn:
                 return [Problem(Code.ILLEGAL_CARD,
@@ -420,7 +421,7 @@ class BalkanPlay:
             if not legal_cards(left[p], trick, trump, must_trump=True) >> c & 1:
                 return [Problem(Code.ILLEGAL_CARD,
                                 f"trick {n_trick}: {p!r} plays {text} but must follow suit or "
-                                "trump (6)")]
+                                "trump (balkan.md 6)")]
             left[p] &= ~(1 << c)
             trick.append(c)
             who.append(p)
@@ -436,7 +437,7 @@ class BalkanPlay:
         if not stopped:
             return [Problem(Code.REPLAY_MISMATCH,
                             f"the play stops after {sum(taken.values())} tricks, before the deal "
-                            "is decided (6)")]
+                            "is decided (balkan.md 6)")]
         if taken != dict(deal.tricks or {}):
             return [Problem(Code.REPLAY_MISMATCH,
                             f"replaying the play gives tricks {by_player(taken)}, the deal records "

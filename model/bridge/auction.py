@@ -58,19 +58,21 @@ def run_auction(dealer: int, calls: list[str]) -> AuctionResult:
             passes += 1
         elif call == DOUBLE:
             if last_bid is None or doubled != 0 or side_of(last_bidder) == side_of(seat):
-                problems.append(f"{where}: a double needs an undoubled bid by an opponent (2.2)")
+                problems.append(f"{where}: a double needs an undoubled bid by an opponent "
+                                "(bridge.md 2.2)")
                 break
             doubled, last_active, passes = 1, seat, 0
         elif call == REDOUBLE:
             if doubled != 1 or side_of(last_bidder) != side_of(seat):
-                problems.append(f"{where}: a redouble needs an opponent's double of our bid (2.2)")
+                problems.append(f"{where}: a redouble needs an opponent's double of our bid "
+                                "(bridge.md 2.2)")
                 break
             doubled, last_active, passes = 2, seat, 0
         else:
             bid = parse_bid(call)
             assert bid is not None
             if last_bid is not None and bid_rank(*bid) <= bid_rank(*last_bid):
-                problems.append(f"{where} does not outrank the last bid (2.1)")
+                problems.append(f"{where} does not outrank the last bid (bridge.md 2.1)")
                 break
             last_bid, last_bidder, doubled, last_active, passes = bid, seat, 0, seat, 0
             first_namer.setdefault((side_of(seat), bid[1]), seat)

@@ -199,7 +199,7 @@ def _after_play(game: BridgeGame, deal: BridgeDeal, contract: Contract | None,
         held = {game.players[s]: v for s, v in honours_held(hands, contract).items()}
         if held != dict(deal.honours):
             return [Problem(Code.REPLAY_MISMATCH, f"honours stated {dict(deal.honours)} but the "
-                                                  f"hands hold {held or 'none'} (4.6)")]
+                                                  f"hands hold {held or 'none'} (bridge.md 4.6)")]
     if deal.score_ns is not None and game.variant == "bridge-duplicate":
         return _score(game, deal, contract, declarer)
     return []
@@ -348,7 +348,8 @@ class BridgePlay:
             who = SEATS[f.seat] if 0 <= f.seat < 4 else str(f.seat)
             why = FAULTS.get(f.kind, f.kind)
             if f.kind == "turn" and f.index == 0:
-                why = f"out of turn: the opening lead is {SEATS[leader]}'s, left of declarer (3)"
+                why = (f"out of turn: the opening lead is {SEATS[leader]}'s, left of declarer "
+                       "(bridge.md 3)")
             elif f.kind == "turn":
                 why = f"out of turn: {SEATS[f.expected]} was to play"
             return _irregular(self.deal, [Problem(Code.ILLEGAL_CARD,

@@ -71,7 +71,8 @@ def run(
             turn %= len(live)
     done = (len(live) == 1 and best is not None and holder == live[0]) or not live
     if not done:
-        raise CallError("the auction stops before one bidder is left or all have passed (2)")
+        raise CallError("the auction stops before one bidder is left or all have passed "
+                        "(russian.md 2)")
     return Won(holder, best)
 
 
@@ -85,9 +86,10 @@ def _check_bid(
     names: Sequence[str],
 ) -> None:
     if bid.misere and spoke and rules.misere_first_call_only:
-        raise CallError(f"{names[seat]} bids misère after his first call (2)")
+        raise CallError(f"{names[seat]} bids misère after his first call (russian.md 2)")
     if best is None or bid.rank > best.rank:
         return
     if rules.elder_hold and elder and bid == best and bid != MISERE_CONTRACT:
         return
-    raise CallError(f"{names[seat]} bids {bid} over {best}: every bid must outrank the last (2)")
+    raise CallError(f"{names[seat]} bids {bid} over {best}: every bid must outrank the last "
+                    "(russian.md 2)")

@@ -52,7 +52,8 @@ def _names(game: RussianGame, deal: RussianDeal, play_names: bool = True) -> lis
     ]
     if not problems and len(known) == 4:
         problems += [
-            Problem(Code.UNKNOWN_PLAYER, f"{field} names the dealer {p!r}, who sits out (1)")
+            Problem(Code.UNKNOWN_PLAYER, f"{field} names the dealer {p!r}, who sits out "
+                                         "(russian.md 1)")
             for field, p in dict.fromkeys(used[1:])
             if p == deal.dealer
         ]
@@ -87,23 +88,25 @@ def _defence(game: RussianGame, deal: RussianDeal, first: str, second: str) -> l
         return bad(f"the defenders are {first} and {second}")
     a, b = said[first], said[second]
     if a == "half":
-        return bad(f"only the second defender ({second}) may say half-whist, after a pass (3)")
+        return bad(f"only the second defender ({second}) may say half-whist, after a pass "
+                   "(russian.md 3)")
     if b == "half" and (a != "pass" or not rules.half_whist or c.level not in HALF_WHIST_LEVELS):
         return bad("half-whist: only on 6 or 7, after the first defender passed, "
-                   "when half_whist is on (3)")
+                   "when half_whist is on (russian.md 3)")
     if rules.stalingrad and str(c) == "6S" and (a, b) != ("whist", "whist"):
-        return bad("Stalingrad: 6S is whisted by both opponents (3)")
+        return bad("Stalingrad: 6S is whisted by both opponents (russian.md 3)")
     if c.level == 10 and not rules.ten_whisted and "whist" in (a, b):
-        return bad("a 10-trick contract is not whisted (ten_whisted is false, 3)")
+        return bad("a 10-trick contract is not whisted (ten_whisted is false, russian.md 3)")
     whisters = (a, b).count("whist")
     if deal.open and whisters != 1:
-        return bad("open play needs exactly one whister (3)")
+        return bad("open play needs exactly one whister (russian.md 3)")
     played = whisters > 0 or (b == "half" and rules.half_whist_play)
     if not played and (deal.tricks is not None or deal.play is not None):
         return [Problem(Code.TRICK_COUNT,
-                        f"nobody whisted {deal.contract}: no play, no tricks (3)")]
+                        f"nobody whisted {deal.contract}: no play, no tricks (russian.md 3)")]
     if played and deal.tricks is None:
-        return [Problem(Code.TRICK_COUNT, f"{deal.contract} is played: give the tricks (4)")]
+        return [Problem(Code.TRICK_COUNT, f"{deal.contract} is played: give the tricks "
+                                          "(russian.md 4)")]
     return []
 
 
@@ -129,7 +132,8 @@ def _deck(players: list[str], deal: RussianDeal) -> tuple[list[CardSet], list[in
     """The three hands (10 each) and the talon (2) partition the 32-card deck (1)."""
     hands = deal.hands or {}
     if set(hands) != set(players) or deal.talon is None:
-        return Problem(Code.DECK, f"hands of {', '.join(players)} and the talon go together (1)")
+        return Problem(Code.DECK, f"hands of {', '.join(players)} and the talon go together "
+                                  "(russian.md 1)")
     whole = dealt([hands[p] for p in players], deal.talon, 10, 2, DECK_32)
     if whole is not None:
         return whole[0], [card_index(n) for n in deal.talon]
@@ -142,7 +146,7 @@ def _deck(players: list[str], deal: RussianDeal) -> tuple[list[CardSet], list[in
             twice |= (m | seen) & b
             m |= b
         if len(hands[p]) != 10:
-            return Problem(Code.DECK, f"{p} holds {len(hands[p])} cards, not 10 (1)")
+            return Problem(Code.DECK, f"{p} holds {len(hands[p])} cards, not 10 (russian.md 1)")
         seen |= m
         masks.append(m)
     talon = [card_index(name) for name in deal.talon]
@@ -150,7 +154,7 @@ def _deck(players: list[str], deal: RussianDeal) -> tuple[list[CardSet], list[in
         twice |= seen & (1 << c)
         seen |= 1 << c
     if len(talon) != 2:
-        return Problem(Code.DECK, f"the talon has {len(talon)} cards, not 2 (1)")
+        return Problem(Code.DECK, f"the talon has {len(talon)} cards, not 2 (russian.md 1)")
     if twice:
         return Problem(Code.DECK, f"dealt twice: {symbols(twice)}")
     if seen != DECK_32:
@@ -170,7 +174,7 @@ def _against_auction(deal: RussianDeal, won: auction.Won, names: list[str]) -> l
     if won.bid.misere != c.misere or c.rank < won.bid.rank:
         return [Problem(Code.CONTRACT_NOT_ALLOWED,
                         f"contract {c} after the winning bid {won.bid}: not below it, and a "
-                        "misère stays a misère (3)")]
+                        "misère stays a misère (russian.md 3)")]
     return []
 
 
@@ -180,7 +184,8 @@ def _discard(deal: RussianDeal, hand: CardSet, talon: list[int]) -> CardSet | Pr
     discard = sum({1 << card_index(n) for n in deal.discard or ()})
     if len(deal.discard or ()) != 2 or discard.bit_count() != 2 or discard & ~held:
         return Problem(Code.DISCARD, f"{deal.declarer} discards {symbols(discard) or '-'}: not 2 "
-                                     f"of his hand and the talon {symbols(held & ~hand)} (3)")
+                                     f"of his hand and the talon {symbols(held & ~hand)} "
+                                     "(russian.md 3)")
     return held & ~discard
 
 
@@ -216,7 +221,7 @@ def check_cards(game: RussianGame, deal: RussianDeal,
     return problems, RussianPlay(deal, players, masks, talon, game.rules.raspasy_talon_lead)
 
 
-NEEDS_DISCARD = Problem(Code.DISCARD, "a played contract needs the discard (3)")
+NEEDS_DISCARD = Problem(Code.DISCARD, "a played contract needs the discard (russian.md 3)")
 
 
 def _auction(game: RussianGame, deal: RussianDeal, seat: dict[str, int],

@@ -27,14 +27,15 @@ def fault_text(fault: PlayFault, names: Sequence[str], first_trick: int = 1) -> 
         return f"{where}, a card he does not hold (or played already)"
     suit = SUIT_NAMES[fault.suit] if fault.suit is not None else "?"
     if fault.kind == "follow":
-        return f"{where} but holds {suit} and must follow suit (4)"
-    return f"{where} but is void in the led suit and must trump with {suit} (4)"
+        return f"{where} but holds {suit} and must follow suit (russian.md 4)"
+    return f"{where} but is void in the led suit and must trump with {suit} (russian.md 4)"
 
 
 def _complete(tricks: list[int], play: Sequence[tuple[int, Card]], start: int) -> list[int] | str:
     if len(play) != 3 * (TRICKS - start):
         done = len(play) // 3 + start
-        return f"{done} tricks and {len(play) % 3} cards played; all 10 tricks are played (4)"
+        return (f"{done} tricks and {len(play) % 3} cards played; all 10 tricks are played "
+                "(russian.md 4)")
     return tricks
 
 
@@ -75,9 +76,10 @@ def replay_raspasy(
                 lead_suit = left[pos] & SUIT_MASK[suit_of(shown)]
                 if lead_suit and not lead_suit & (1 << c):
                     return (f"{where} but holds {SUIT_NAMES[suit_of(shown)]}, the suit of the "
-                            f"talon card {format_card_symbol(shown)} (4)")
+                            f"talon card {format_card_symbol(shown)} (russian.md 4)")
             elif not legal_cards(left[pos], trick, None, must_trump=False) & (1 << c):
-                return f"{where} but holds {SUIT_NAMES[suit_of(trick[0])]} and must follow suit (4)"
+                return (f"{where} but holds {SUIT_NAMES[suit_of(trick[0])]} and must follow "
+                        "suit (russian.md 4)")
             trick.append(c)
             left[pos] ^= 1 << c
         if len(cards) < 3:

@@ -57,19 +57,20 @@ class RussianDeal(DealBase):
         if self.declarer is None:
             for name in ("contract", "defence", "discard"):
                 if getattr(self, name) is not None:
-                    raise ValueError(f"{name} given but nobody declared (raspasy, 7)")
+                    raise ValueError(f"{name} given but nobody declared (raspasy, russian.md 7)")
             if self.tricks is None:
-                raise ValueError("a raspasy deal (no declarer) needs the tricks of each player (7)")
+                raise ValueError("a raspasy deal (no declarer) needs the tricks of each player "
+                                 "(russian.md 7)")
             if self.open:
-                raise ValueError("open play needs a whister (3)")
+                raise ValueError("open play needs a whister (russian.md 3)")
             return self
         if self.contract is None:
             raise ValueError("a declarer needs a contract (6S ... 10NT or misere)")
         if self.contract == "misere":
             if self.defence is not None and set(self.defence.values()) != {"pass"}:
-                raise ValueError("misère is not whisted (3): drop defence")
+                raise ValueError("misère is not whisted (russian.md 3): drop defence")
             if self.tricks is None:
-                raise ValueError("a misère is played: give the tricks (4)")
+                raise ValueError("a misère is played: give the tricks (russian.md 4)")
             return self
         if self.defence is None:
             raise ValueError("a contract needs each defender's decision (defence: whist/pass/half)")

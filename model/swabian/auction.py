@@ -94,16 +94,17 @@ class Auction:
         first = seat not in self.called
         if call == PASS:
             if first and seat == self.vorhand and self.rules.vorhand_must_bid:
-                return f"Vorhand {who} may not pass his first call (vorhand_must_bid, 11 S1)"
+                return (f"Vorhand {who} may not pass his first call (vorhand_must_bid, "
+                        "swabian.md 11 S1)")
             return None
         if call == HOLD:
             if self.high is None or self.high_seat == seat:
                 return f"{who} says 'Das kann ich' ({text!r}) with no bid of another to hold"
             if self.high[1]:
-                return f"{who} cannot hold an aus-den-Händen declaration ({text!r}, 3.2)"
+                return f"{who} cannot hold an aus-den-Händen declaration ({text!r}, swabian.md 3.2)"
             assert self.high_seat is not None
             if self.rules.hold_only_vorhand and seat != self.vorhand:
-                return f"only Vorhand may say 'Das kann ich'; {who} said {text!r} (3.2)"
+                return f"only Vorhand may say 'Das kann ich'; {who} said {text!r} (swabian.md 3.2)"
             if self._priority(seat) > self._priority(self.high_seat):
                 return f"{who} may not hold the bid of {self.names[self.high_seat]} ({text!r})"
             return None
@@ -111,15 +112,17 @@ class Auction:
         game, hand = call
         if hand:
             if not first:
-                return f"{who} declares {text!r} after his first call (aus den Händen, 11 S2)"
+                return (f"{who} declares {text!r} after his first call (aus den Händen, "
+                        "swabian.md 11 S2)")
             if self.high is not None and self.high[1] and game <= self.high[0]:
-                return f"{who} declares {text!r}: not higher than hand{self.high[0]} (3.2)"
+                return (f"{who} declares {text!r}: not higher than hand{self.high[0]} "
+                        "(swabian.md 3.2)")
             return None
         if self.high is not None and self.high[1]:
-            return f"{who} bids {text!r} against an aus-den-Händen declaration (3.2)"
+            return f"{who} bids {text!r} against an aus-den-Händen declaration (swabian.md 3.2)"
         floor = 1 if self.high is None else self.high[0]
         if game <= floor:
-            return f"{who} bids {text!r}, not higher than {floor} (3.2)"
+            return f"{who} bids {text!r}, not higher than {floor} (swabian.md 3.2)"
         if not self.rules.jump_bids and game != floor + 1 and not (self.high is None and game == 2):
             return f"{who} jumps to {text!r}; without jump_bids the next bid is {max(2, floor + 1)}"
         return None

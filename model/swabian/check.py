@@ -71,9 +71,11 @@ def _tricks(game: SwabianGame, deal: SwabianDeal, number: int) -> list[Problem]:
     if number <= 5 and total != 10:
         bad = f"{total} tricks in {label(number, deal.hand)}; a suit game plays all 10"
     elif number == BETTEL and (t > 1 or (t == 0 and total != 10)):
-        bad = f"Bettel with declarer {t} of {total} tricks; play ends at his first trick (6)"
+        bad = (f"Bettel with declarer {t} of {total} tricks; play ends at his first trick "
+               "(swabian.md 6)")
     elif number == DURCHMARSCH and (others > 1 or (others == 0 and total != 10)):
-        bad = f"Durchmarsch with {others} lost of {total} tricks; play ends at his first loss (6)"
+        bad = (f"Durchmarsch with {others} lost of {total} tricks; play ends at his first "
+               "loss (swabian.md 6)")
     return [] if bad is None else [Problem(Code.TRICK_COUNT, f"{bad}: {by_player(tricks)}")]
 
 
@@ -103,7 +105,8 @@ def check_rules(game: SwabianGame, deal: SwabianDeal, play_names: bool = True) -
     contra = deal.contra or {}
     if deal.declarer in contra:
         problems.append(
-            Problem(Code.ILLEGAL_DEFENCE, f"the declarer {deal.declarer!r} cannot say Contra (5)")
+            Problem(Code.ILLEGAL_DEFENCE, f"the declarer {deal.declarer!r} cannot say Contra "
+                                          "(swabian.md 5)")
         )
     if rules.recontra_scope == "all_contra_players" and len(set(contra.values())) > 1:
         problems.append(
@@ -142,7 +145,7 @@ def _deck(game: SwabianGame, deal: SwabianDeal) -> tuple[list[int], int] | Probl
             twice |= (m | seen) & b
             m |= b
         if len(hands[p]) != 10:
-            return Problem(Code.DECK, f"{p} holds {len(hands[p])} cards, not 10 (2)")
+            return Problem(Code.DECK, f"{p} holds {len(hands[p])} cards, not 10 (swabian.md 2)")
         seen |= m
         masks.append(m)
     talon = 0
@@ -151,7 +154,7 @@ def _deck(game: SwabianGame, deal: SwabianDeal) -> tuple[list[int], int] | Probl
         twice |= (talon | seen) & b
         talon |= b
     if len(deal.talon) != 2:
-        return Problem(Code.DECK, f"the talon has {len(deal.talon)} cards, not 2 (2)")
+        return Problem(Code.DECK, f"the talon has {len(deal.talon)} cards, not 2 (swabian.md 2)")
     if twice:
         return Problem(Code.DECK, f"dealt twice: {german(twice)}")
     if (seen | talon) != DECK_32:
@@ -194,7 +197,7 @@ def check_cards(game: SwabianGame, deal: SwabianDeal,
         problems.append(
             Problem(
                 Code.DECK,
-                f"kunstwerk is {deal.kunstwerk} but the talon is {german(talon)} (4)",
+                f"kunstwerk is {deal.kunstwerk} but the talon is {german(talon)} (swabian.md 4)",
             )
         )
     if deal.declarer is None:
@@ -215,7 +218,7 @@ def check_cards(game: SwabianGame, deal: SwabianDeal,
                     Problem(
                         Code.DISCARD,
                         f"{deal.declarer} discards {german(discard)}: not 2 of his hand and the "
-                        f"talon {german(talon)} (4)",
+                        f"talon {german(talon)} (swabian.md 4)",
                     )
                 )
                 return problems, None
@@ -361,7 +364,7 @@ def _against_auction(deal: SwabianDeal, won: auction.Won, players: list[str]) ->
             Problem(
                 Code.CONTRACT_NOT_ALLOWED,
                 f"game {label(int(deal.contract), deal.hand)} is below the winning bid "
-                f"{label(won.game, won.hand)} (4)",
+                f"{label(won.game, won.hand)} (swabian.md 4)",
             )
         ]
     return []

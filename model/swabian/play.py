@@ -57,8 +57,8 @@ def fault_text(fault: PlayFault, names: Sequence[str]) -> str:
         return f"{where}, a card he does not hold (or played already)"
     suit = GERMAN_SUITS[fault.suit] if fault.suit is not None else "?"
     if fault.kind == "follow":
-        return f"{where} but holds {suit} and must follow suit (6)"
-    return f"{where} but is void in the led suit and must trump with {suit} (6)"
+        return f"{where} but holds {suit} and must follow suit (swabian.md 6)"
+    return f"{where} but is void in the led suit and must trump with {suit} (swabian.md 6)"
 
 
 def replay_play(
@@ -83,7 +83,7 @@ def replay_play(
     if len(winners) > end:
         kind = "Bettel" if game == BETTEL else "Durchmarsch"
         first = format_card_german(play[3 * end][1])
-        return f"the {kind} ended at trick {end}, but the play goes on with {first} (6)"
+        return f"the {kind} ended at trick {end}, but the play goes on with {first} (swabian.md 6)"
     if len(play) % 3:
         return f"the play stops inside trick {len(winners) + 1} ({len(play) % 3} cards of 3)"
     return Played(result, len(winners))

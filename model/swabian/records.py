@@ -67,5 +67,6 @@ class SwabianDeal(DealBase):
         if self.tricks is None:
             raise ValueError("a declarer needs the tricks of the play (tricks)")
         if self.hand and self.discard:
-            raise ValueError("aus den Händen sets the talon aside: there is no discard (3.2)")
+            raise ValueError("aus den Händen sets the talon aside: there is no discard "
+                             "(swabian.md 3.2)")
         return self
