@@ -205,7 +205,7 @@ def _decisions(contract: Contract, defence: Mapping[str, str]) -> list[Problem]:
     if decisions not in (["play", "play"], ["pass", "pass"], ["invite", "pass"],
                          ["alone", "pass"]):
         probs.append(Problem(Code.ILLEGAL_DEFENCE,
-                             f"impossible pair of decisions {defence!r} (5.1: play+play, "
+                             f"impossible pair of decisions {defence!r} (balkan.md 5.1: play+play, "
                              "pass+pass, invite+pass, alone+pass)"))
     if contract.number == BETL and decisions != ["play", "play"]:
         probs.append(Problem(Code.ILLEGAL_DEFENCE,
@@ -256,7 +256,7 @@ def _tricks(deal: BalkanDeal, contract: Contract, players_in: list[str],
     if not trick_domain_ok(contract.number, t_d, t_x):
         return [Problem(Code.TRICK_COUNT,
                         f"tricks ({by_player(tricks)}) cannot end a play of {contract.name} "
-                        "(6: play "
+                        "(balkan.md 6: play "
                         "stops at the defence's fifth trick, Bettel at the declarer's "
                         "first)")], True
     return [], True

@@ -246,7 +246,7 @@ def _auction(game: BridgeGame, deal: BridgeDeal, contract: Contract | None) -> l
         hint = _missing_passes(game, deal, contract, dealer, list(said))
         return [Problem(Code.CONTRACT_NOT_ALLOWED,
                         f"declarer is {SEATS[result.declarer]} ({game.players[result.declarer]}), "
-                        f"first of the side to name the denomination (2.3), "
+                        f"first of the side to name the denomination (bridge.md 2.3), "
                         f"not {deal.declarer!r}{hint}")]
     return []
 

@@ -67,7 +67,7 @@ def _tricks(players: list[str], deal: RussianDeal) -> list[Problem]:
         return [
             Problem(
                 Code.TRICK_COUNT,
-                f"tricks must give {', '.join(players)} ten between them (4), got "
+                f"tricks must give {', '.join(players)} ten between them (russian.md 4), got "
                 f"{by_player(tricks)}",
             )
         ]

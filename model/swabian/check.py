@@ -121,7 +121,7 @@ def check_rules(game: SwabianGame, deal: SwabianDeal, play_names: bool = True) -
         problems.append(
             Problem(
                 Code.ILLEGAL_DEFENCE,
-                f"the declarer plays against both {sorted(defenders)!r} (6), "
+                f"the declarer plays against both {sorted(defenders)!r} (swabian.md 6), "
                 f"defence names {sorted(deal.defence)!r}",
             )
         )
