@@ -151,9 +151,9 @@ def test_a_file_under_another_format_s_name_is_read_as_what_it_is(
         tmp_path: Path, source: Path, saved_as: str, reader: str) -> None:
     """A LIN, PPN or DDS file saved as ``.pbn`` was quarantined whole as a PBN file without
     tags ("token 'vg|2005' before any tag ..."), and a DDS file not named ``.txt`` had no
-    reader; a reader that takes a file by its name gives it
-    up to one that knows its content (``formats.reader_for``), and the file reads as it does
-    under its own name. (Data: data/README.md, bbo-vugraph-lin, endplay-fixtures, dds-hands.)"""
+    reader; a reader that takes a file by its name gives it up to one that knows its content
+    (``formats.reader_for``), and the file reads as it does under its own name. (Data:
+    data/README.md, bbo-vugraph-lin, endplay-fixtures, dds-hands.)"""
     from ingest.pipeline import ingest_paths
 
     bom, _, saved_as = saved_as.rpartition(":")  # "bom:": saved with UTF-8's byte order mark
@@ -171,13 +171,13 @@ def test_a_file_under_another_format_s_name_is_read_as_what_it_is(
 def test_a_ppn_file_that_opens_with_an_event_tag_is_ppn(tmp_path: Path, name: str) -> None:
     """A PPN file that opens with an ``Event`` tag, as a PBN file does, was read as PBN (the
     PBN reader came first); its ``Bula`` tag says PPN, and PPN reads it, whatever its name."""
+    from ingest.pipeline import ingest_paths
+
     ppn = tmp_path / name
     ppn.write_text('[Event "Club night"]\n' + PPN_FILE.read_text(encoding="utf-8"),
                    encoding="utf-8")
     found = reader_for(ppn)
     assert found is not None and found.name == "ppn"
-    from ingest.pipeline import ingest_paths
-
     (own,) = ingest_paths([PPN_FILE], tmp_path / "own.duckdb")
     (tagged,) = ingest_paths([ppn], tmp_path / "tagged.duckdb")
     assert (tagged.stored, tagged.quarantined) == (own.stored, own.quarantined) and own.stored
