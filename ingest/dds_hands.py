@@ -169,10 +169,10 @@ _Read = tuple[int, str, dict[str, Any] | Exception]
 def _game(source: str, read: list[_Read]) -> Iterator[Raw | Issue]:
     """The game of one file's deals (``read``, in order): its game line when a deal reads, each
     deal numbered from 1, each deal that does not read an issue."""
+    deals = [d for _, _, d in read if not isinstance(d, Exception)]
     gid = "dds-hands/" + content_id(tuple(
-        (d["hands"], d["dealer"], d.get("vulnerable")) for _, _, d in read
-        if not isinstance(d, Exception)))
-    if any(not isinstance(deal, Exception) for _, _, deal in read):
+        (d["hands"], d["dealer"], d.get("vulnerable")) for d in deals))
+    if deals:
         yield Raw(source, 1, game_record(gid, list(SEAT_NAMES), "DDS hands"), "")
     deal_no = 0
     for first, raw_text, deal in read:
