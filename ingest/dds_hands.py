@@ -31,7 +31,7 @@ from ingest.bridge_records import (
     hand_names,
     parse_hand,
 )
-from ingest.source import Issue, Raw, is_ascii_int
+from ingest.source import Issue, NamedOrRecognised, Raw, is_ascii_int
 from model.bridge.seats import SEATS
 from model.problems import Code
 
@@ -108,15 +108,11 @@ def _gib(line: str) -> dict[str, Any]:
             "hands": _hands(3, m.group(1)), "dd_table": table}
 
 
-class DdsHandsReader:
-    """Reads DDS ``hands/`` files (``list*.txt``, ``sol*.txt`` ...)."""
+class DdsHandsReader(NamedOrRecognised):
+    """Reads DDS ``hands/`` files (``list*.txt``, ``sol*.txt`` ...), known by their content
+    whatever their name (``hands.dat``, ``deals``): the format has no extension of its own."""
 
     name = "dds-hands"
-
-    def sniff(self, path: Path, head: bytes) -> bool:
-        """A file of DDS hands by its content, whatever its name (``list10.txt``, ``hands.dat``,
-        ``deals``): the format has no extension of its own."""
-        return self.looks_like(head)
 
     def looks_like(self, head: bytes) -> bool:
         """A file that opens with ``NUMBER``, a deal's ``PBN`` line or a GIB line (hands, a
