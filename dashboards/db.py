@@ -27,6 +27,7 @@ from pathlib import Path
 
 import duckdb
 
+from model.tables import TABLES
 from model.views import ensure_views
 
 DB_ENV = "TRICKBOOK_DB"
@@ -166,8 +167,23 @@ def _open(path: Path, retry_seconds: float | None) -> duckdb.DuckDBPyConnection:
     try:
         con.execute("SET TimeZone = 'UTC'")
         con.execute("SET enable_progress_bar = false")
+        # a missing table is the database's fault, not a Python name's of the page that asks
+        con.execute("SET python_enable_replacements = false")
+        if not _holds_tables(con):
+            raise DatabaseMissing(
+                f"the database {path.name!r} holds no trickbook tables yet: ingest files into it "
+                f"with `trickbook ingest FILES --db {path.name}` or upload files on the Upload "
+                "page")
         ensure_views(con)
     except BaseException:
         con.close()
         raise
     return con
+
+
+def _holds_tables(con: duckdb.DuckDBPyConnection) -> bool:
+    """The file has the tables of records.md section 2 (any of them: a table added since it was
+    written is the page's to name, ``dashboards.common.query``); an empty DuckDB file has none."""
+    found = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name IN "
+                        "(SELECT unnest(?::VARCHAR[]))", [list(TABLES)]).fetchone()
+    return bool(found and found[0])

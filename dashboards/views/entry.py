@@ -20,7 +20,7 @@ import streamlit as st
 
 from dashboards import entry
 from dashboards.common import PageError, draw_game, empty, guarded, show, write_gate
-from dashboards.db import DatabaseError, db_path, read_only
+from dashboards.db import DatabaseError, DatabaseMissing, db_path, read_only
 from dashboards.forms import ask
 from dashboards.text import md
 from ingest.source import Issue
@@ -33,12 +33,11 @@ NEW = "(new game)"
 
 def read(fn: Callable[..., T], *args: Any, default: T) -> T:
     """``fn(con, *args)`` on a read-only connection; ``default`` while there is no database."""
-    path = db_path()
-    if not path.is_file():
-        return default
     try:
-        with read_only(path) as con:
+        with read_only(db_path()) as con:
             return fn(con, *args)
+    except DatabaseMissing:
+        return default
     except DatabaseError as exc:
         raise PageError(str(exc)) from exc
 
