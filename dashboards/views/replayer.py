@@ -2,10 +2,11 @@
 
 Reads the canonical record (records.md 1.2: hands, talon, auction, discard, play, bridge board,
 vulnerability and claim) of one deal; the model is :mod:`dashboards.replay`, the drawing
-:mod:`dashboards.render`. The deal is in the URL (``?game=...&deal=N``), so every deal row of
-every page links here; any deal is found by game, board, player or day, a page at a time (the
-count of matches is shown, nothing is cut off silently). Stepping (buttons, or the left and right
-arrow keys, Home and End) runs in an ``st.fragment``: a step redraws the table, not the page.
+:mod:`dashboards.render`. The deal is in the URL (``?game=...&deal=N``, and ``&trick=K`` once
+stepped), so every deal row of every page links here; any deal is found by game, board, player
+or day, a page at a time (the count of matches is shown, nothing is cut off silently). Stepping
+(buttons, or the left and right arrow keys, Home and End) runs in an ``st.fragment``: a step
+redraws the table, not the page.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ DEAL = "replay_deal"
 LABELS = "_replay_labels"
 PAGE_ROWS = 200
 URL_DEAL = "_replay_url_deal"
+NEW_SEARCH = "_replay_new_search"
 
 
 def _reset_step() -> None:
@@ -39,19 +41,31 @@ def _move(delta: int, last: int) -> None:
 
 
 def _deal_from_url() -> tuple[str, int] | None:
-    """The ``game`` and ``deal`` of the URL, read once per session (before the filters rewrite
-    the query string); None when absent or not a deal number."""
+    """The ``game``, ``deal`` and ``trick`` of the URL, read once per session (before the
+    filters rewrite the query string); None when absent or not a deal number (said above the
+    page: the deal shown is then another)."""
     state = st.session_state
     if URL_DEAL not in state:
         game = st.query_params.get("game")
         deal = st.query_params.get("deal")
+        trick = st.query_params.get("trick", "")
         wanted = None
         if game and deal and deal.isdigit() and len(game) <= 200:
             wanted = (game, int(deal))
+        elif game or deal:
+            st.warning(f"The address asks for deal {md(repr((deal or '')[:20]))} of game "
+                       f"{md(repr((game or '')[:200]))}: that names no deal (a game id and a "
+                       "deal number are needed), so the first deal of the list is shown.")
         state[URL_DEAL] = wanted
         if wanted:
             state[DEAL] = f"{wanted[0]}#{wanted[1]}"
+            if trick.isdigit() and len(trick) <= 3:
+                state[STEP] = int(trick)
     return state[URL_DEAL]
+
+
+def _new_search() -> None:
+    st.session_state[NEW_SEARCH] = True
 
 
 def _label(r: dict[str, Any]) -> str:
@@ -76,7 +90,8 @@ def _choose() -> tuple[str, int] | None:
     f = filters()
     c1, c2 = st.columns([3, 1])
     search = c1.text_input("Find a deal", key="replay_search", max_chars=200,
-                           placeholder="game, board or deal number, player, day (YYYY-MM-DD)")
+                           placeholder="game, board or deal number, player, day (YYYY-MM-DD)",
+                           on_change=_new_search)
     total = query("card_deal_count", f, search)
     pages = max(1, -(-total // PAGE_ROWS))
     page_no = int(c2.number_input(f"Page (of {pages})", 1, pages, 1, key="replay_page"))
@@ -87,6 +102,9 @@ def _choose() -> tuple[str, int] | None:
         keys.append(f"{r['game_id']}#{r['deal_no']}")
         labels.setdefault(keys[-1], _label(r))
     chosen = _chosen(labels)
+    if st.session_state.pop(NEW_SEARCH, False) and search and keys and chosen not in keys:
+        chosen = st.session_state[DEAL] = keys[0]  # a search that finds deals opens the first
+        _reset_step()
     if chosen and chosen not in keys:  # a deal from the URL or an earlier page stays choosable
         keys.insert(0, chosen)
         labels.setdefault(chosen, chosen.replace("#", " · deal "))
@@ -175,8 +193,7 @@ def _table(replay: Replay, variant: str) -> None:
     right arrows, Home, End: Streamlit's button shortcuts); a step reruns this fragment alone,
     not the page."""
     last = replay.steps
-    if STEP not in st.session_state or st.session_state[STEP] > last:
-        st.session_state[STEP] = 0
+    st.session_state[STEP] = min(int(st.session_state.get(STEP, 0)), last)
     b1, b2, b3, b4 = st.columns(4)
     b1.button("Start", key="replay_start", on_click=_reset_step, shortcut="Home")
     b2.button("◀ Back", key="replay_back", on_click=_move, args=(-1, last), disabled=last == 0,
@@ -186,6 +203,10 @@ def _table(replay: Replay, variant: str) -> None:
     b4.button("End", key="replay_end", on_click=_move, args=(last, last), disabled=last == 0,
               shortcut="End")
     step = int(st.slider("Tricks played", 0, max(last, 1), key=STEP, disabled=last == 0))
+    if step:  # the position is in the address too: a reload or a shared link shows it
+        st.query_params["trick"] = str(step)
+    else:
+        st.query_params.pop("trick", None)
     held = replay.hands_at(step)
     taken = replay.taken_by_side(step)
     st.markdown(f"**After {step} of {last} tricks** · taken: "

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
+import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -278,6 +279,47 @@ def test_replayer_keeps_the_deal_when_a_search_finds_nothing_and_is_cleared(
     at.text_input(key="replay_search").set_value("").run()
     assert not at.exception
     assert at.selectbox(key="replay_deal").value == chosen
+
+
+def test_replayer_search_opens_its_first_match(demo_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search for a day said "12 deals with cards match" and left the deal open before, of
+    another day, on the table; a search that finds deals opens the first of them."""
+    with read_only(demo_path) as con:
+        every = q.card_deals(con, Filters(), None, 10_000, 0)
+    at = page("replayer", demo_path, monkeypatch)
+    chosen = at.selectbox(key="replay_deal").value
+    other = every.filter(pl.col("game_id") != chosen.rpartition("#")[0]).row(-1, named=True)
+    at.button(key="replay_next").click().run()
+    at.text_input(key="replay_search").set_value(other["game_id"]).run()
+    assert not at.exception
+    box = at.selectbox(key="replay_deal")
+    assert box.value.rpartition("#")[0] == other["game_id"] and chosen not in box.options
+    assert at.slider(key="replay_step").value == 0
+    assert at.query_params["game"] in (other["game_id"], [other["game_id"]])
+
+
+def test_replayer_keeps_the_trick_in_the_url(fixture_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reload or a shared link opened the deal at trick 0 wherever it had been stepped to."""
+    at = page("replayer", fixture_path, monkeypatch, game=fx.G1, deal="1", trick="4")
+    assert not at.exception
+    assert at.slider(key="replay_step").value == 4
+    at.button(key="replay_next").click().run()
+    assert at.query_params["trick"] in ("5", ["5"])
+    at.button(key="replay_start").click().run()
+    assert "trick" not in at.query_params
+    far = page("replayer", fixture_path, monkeypatch, game=fx.G1, deal="1", trick="99")
+    assert far.slider(key="replay_step").value == 10  # past the last trick: the last
+
+
+def test_replayer_says_when_the_url_names_no_deal(fixture_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """``?game=nonexistent&deal=abc`` silently opened the first deal of the list."""
+    at = page("replayer", fixture_path, monkeypatch, game="nonexistent", deal="abc")
+    assert not at.exception
+    assert any("names no deal" in w.value and "nonexistent" in w.value for w in at.warning)
+    assert at.selectbox(key="replay_deal").value  # the first deal, said to be another
 
 
 def test_results_of_a_pairs_mitchell(demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
