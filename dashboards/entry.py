@@ -267,8 +267,9 @@ def validate(record: Mapping[str, Any],
 
 
 def message(issue: Issue) -> str:
-    """An issue as the quarantine shows it: its code and message."""
-    return f"{issue.code}: {issue.message}"
+    """An issue's message, as the quarantine has it, without its code (``schema``,
+    ``deck``: ingest's word for the kind of problem, not the scorer's)."""
+    return issue.message
 
 
 def check(con: duckdb.DuckDBPyConnection, record: Mapping[str, Any]) -> Accepted | Issue:

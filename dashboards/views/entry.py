@@ -24,6 +24,7 @@ from dashboards.db import DatabaseError, DatabaseMissing, db_path, read_only
 from dashboards.forms import ask
 from dashboards.text import md
 from ingest.source import Issue
+from model.problems import Code
 from model.variants import registered
 from model.variants import variant as lookup
 
@@ -94,8 +95,13 @@ def new_game() -> None:
         rules = rules_form(name)
     record = entry.game_record(lookup(name), game_id, players, rules, started, league)
     issue = verdict(record)
-    if not players:
+    if not game_id:
+        st.info("Type the game's id: any name the table will know it by.")
+    elif not players:
         st.info("Type the players to check the game line.")
+    elif issue is not None and issue.code is Code.GAME_CONFLICT:
+        st.error(f"A game {md(repr(game_id))} is stored already, with other players or rules: "
+                 "choose another id, or choose that game above to enter its deals.")
     elif issue is not None:
         st.error(md(entry.message(issue)))
     else:
@@ -124,6 +130,10 @@ def deal_form(game: dict[str, Any]) -> None:
     if before:
         slot.info(f"Deal {no} is stored: saving it again stores a new version that supersedes "
                   "it (the stored one is kept as an earlier version).")
+    elif no > coming:
+        missing = f"Deal {coming} is" if no == coming + 1 else f"Deals {coming} to {no - 1} are"
+        slot.warning(f"{missing} not entered yet: deal {no} leaves a gap in the sheet until "
+                     f"{'it is' if no == coming + 1 else 'they are'} entered.")
     form, check = st.columns([3, 2])
     values: dict[str, Any] = {}
     with form:
@@ -161,6 +171,9 @@ def deal_form(game: dict[str, Any]) -> None:
         elif issue is not None:
             st.error(md(entry.message(issue)))
             st.caption("Nothing is stored while the deal has a problem.")
+        elif record == blank:  # valid untouched: a deal nobody declared, if that is what it was
+            st.info(f"Type deal {no}: its declarer, contract and tricks; saved as it is, it is "
+                    "a deal nobody declared.")
         else:
             nobody = "" if record.get("declarer") else ": nobody declared"
             st.success(f"Deal {no} is valid{nobody}.")
