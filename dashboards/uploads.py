@@ -25,8 +25,8 @@ from typing import TypeVar
 import duckdb
 
 from dashboards.db import is_lock_error, release, retry_time
-from dashboards.text import UPLOAD_HASH, counted, short_paths, without_paths
-from ingest.pipeline import ingest_paths
+from dashboards.text import UPLOAD_HASH, counted, short_paths, short_source, without_paths
+from ingest.pipeline import SAME_CONTENT, ingest_paths
 from ingest.text import HEAD, EncodingError, sniff, wide
 from ingest.versions import CONFLICTS, WITH_REPLACE
 from scoring.store import score_pending
@@ -141,6 +141,20 @@ def as_uploaded(message: str, saved_as: str | None, name: str) -> str:
     return message.replace(stored.name, given.name).replace(stored.stem, given.stem)
 
 
+def skip_note(skipped: str | None) -> str:
+    """Why ingest did not read an uploaded file, in the page's words: a file ingested before
+    has nothing new to store (its records are all in the database already)."""
+    if skipped == "unchanged":
+        return f"uploaded before with this same content: {NOTHING_NEW}"
+    if skipped and skipped.startswith(SAME_CONTENT):
+        return (f"the same content as {short_source(skipped.removeprefix(SAME_CONTENT))}, "
+                f"ingested before: {NOTHING_NEW}")
+    return skipped or ""
+
+
+NOTHING_NEW = "nothing new to store"
+"""The end of the note on a file ingested before (said as information, not a warning)."""
+
 REPLACE_BOX = "this file replaces its earlier version"
 """The Upload page's box that reads the files as ``trickbook ingest --replace`` does."""
 
@@ -223,7 +237,7 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
             report = by_path.get(res.saved_as or "")
             if report is None:
                 continue
-            notes = [str(getattr(report, "skipped", None) or "")]
+            notes = [skip_note(getattr(report, "skipped", None))]
             if getattr(report, "score_error", None):
                 notes.append(f"scoring failed: {report.score_error}")
             results[name] = UploadResult(

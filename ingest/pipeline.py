@@ -891,6 +891,10 @@ def ingest_file(
     return report
 
 
+SAME_CONTENT = "same content as "
+"""How a file that is a copy of another source is skipped: ``same content as <source>``."""
+
+
 def precheck(conn: duckdb.DuckDBPyConnection, path: Path, sha256: str | None = None,
              source: str | None = None, replace: bool = False,
              ) -> tuple[FileReport, Reader | None]:
@@ -917,7 +921,7 @@ def precheck(conn: duckdb.DuckDBPyConnection, path: Path, sha256: str | None = N
     # a sheet whose game is its sidecar file (<sheet>.game.json) is not a copy of another sheet
     # with the same rows: its content is the two files
     if copy is not None and not sidecar_of(path).is_file():
-        report.skipped = f"same content as {copy}"
+        report.skipped = f"{SAME_CONTENT}{copy}"
     return report, reader
 
 

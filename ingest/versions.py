@@ -108,8 +108,12 @@ class Versions:
             return where + f": {WITH_REPLACE} to take this version"
         named = Path(source).name
         own = CONTENT_NAME.fullmatch(named)
-        return where + (f": it comes from another file, and only a new version of "
-                        f"{own['name'] if own else named} can change it")
+        if own:  # an upload: its name as uploaded
+            return where + (f": it comes from another file, and only a new version of "
+                            f"{own['name']} uploaded under that name can change it")
+        return where + (f": it comes from another file, and only a new version of {named} "
+                        "ingested in its place (the same folder and name) can change it; an "
+                        "upload cannot")
 
     def _record(self, change: str, key: str, line: int, record: str) -> None:
         T.insert(self.conn, T.SUPERSEDED, store.frame([{

@@ -13,7 +13,13 @@ import streamlit as st
 from dashboards.common import show, write_gate
 from dashboards.db import db_path
 from dashboards.text import md
-from dashboards.uploads import REPLACE_BOX, ingest_uploads, max_upload_mb, version_note
+from dashboards.uploads import (
+    NOTHING_NEW,
+    REPLACE_BOX,
+    ingest_uploads,
+    max_upload_mb,
+    version_note,
+)
 
 st.title("Upload")
 limit = max_upload_mb()
@@ -50,7 +56,8 @@ if results:
         if r["saved_as"] is None:
             st.error(md(r["message"]))
         elif r["message"]:
-            st.warning(f"{md(r['name'])}: {md(r['message'])}")
+            said = st.info if r["message"].endswith(NOTHING_NEW) else st.warning
+            said(f"{md(r['name'])}: {md(r['message'])}")
         else:  # green only when every record is stored or known and nothing is in conflict
             said = st.warning if r["quarantined"] or (r["dropped"] and not r["removed"]) \
                 else st.success

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -339,6 +340,25 @@ def test_a_conflict_with_another_file_gives_no_advice_the_box_cannot_follow(
     (r,) = ingest_uploads([("week.jsonl", changed.encode())], db)
     assert r.conflicts and "samples/league.jsonl" in r.conflicts[0]
     assert not any(REPLACE_BOX in c or "--replace" in c for c in r.conflicts)
-    assert r.conflicts[0].endswith("it comes from another file, and only a new version of "
-                                   "league.jsonl can change it")  # the way forward
+    assert r.conflicts[0].endswith(  # the way forward, and that the page is not it
+        "it comes from another file, and only a new version of league.jsonl ingested in its "
+        "place (the same folder and name) can change it; an upload cannot")
     assert len(r.issues) == 1 and r.issues[0].startswith("line 37: parse: ")
+
+
+def test_a_file_uploaded_again_says_it_has_nothing_new(tmp_path: Path) -> None:
+    """The same file uploaded again read "unchanged" beside a row of noughts, and a copy under
+    another name "same content as uploads/<16 hex digits>-week.jsonl", the server's name."""
+    from tests.dashboards.fixture_db import build_empty
+
+    (tmp_path / "db").mkdir()
+    db = build_empty(tmp_path / "db" / "t.duckdb")
+    data = (SAMPLES / "league.jsonl").read_bytes()
+    (first,) = ingest_uploads([("week.jsonl", data)], db)
+    assert first.stored > 0 and not first.message
+    (again,) = ingest_uploads([("week.jsonl", data)], db)
+    assert again.message == "uploaded before with this same content: nothing new to store"
+    (copy,) = ingest_uploads([("copy.jsonl", data)], db)
+    assert copy.message.startswith("the same content as uploads/week.jsonl (upload ")
+    assert copy.message.endswith(", ingested before: nothing new to store")
+    assert re.search(r"[0-9a-f]{16}", copy.message) is None
