@@ -229,12 +229,24 @@ def replay_links(f: Filters | None, with_cards_only: bool = False) -> pl.Expr:
     return pl.struct(*names).map_elements(link, return_dtype=pl.String).alias("replay")
 
 
+NOT_AMOUNTS = frozenset({"season", "year", "deal", "deal_no", "board", "line", "version",
+                         "seed", "rank", "card_no", "trick", "#"})
+"""Number columns that name a thing rather than count or measure it: shown without thousands
+separators (season 2026, not 2,026)."""
+
+
 def show(frame: pl.DataFrame, key: str, missing: dict[str, str] | None = None,
          labels: dict[str, str] | None = None, **config: Any) -> None:
     """A table as a user reads it (:func:`dashboards.text.readable`: human labels, no None or
-    NaN, numbers rounded), without the index."""
-    st.dataframe(readable(frame, missing=missing, labels=labels), hide_index=True, key=key,
-                 **config)
+    NaN, numbers rounded; amounts with the reader's thousands separators, as the pages' own
+    figures have them, still sorted as numbers), without the index."""
+    shown = readable(frame, missing=missing, labels=labels)
+    columns = dict(config.pop("column_config", None) or {})
+    for name, title in zip(frame.columns, shown.columns, strict=True):
+        if (shown[title].dtype.is_numeric() and name not in NOT_AMOUNTS
+                and title not in NOT_AMOUNTS and title not in columns):
+            columns[title] = st.column_config.NumberColumn(title, format="localized")
+    st.dataframe(shown, hide_index=True, key=key, column_config=columns, **config)
 
 
 def empty(message: str) -> None:

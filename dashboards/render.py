@@ -22,7 +22,8 @@ CSS = """<style>
             padding: 0.5rem; min-height: 6rem;}
 .tb-centre .tb-name {color: #fff;}
 .tb-role {font-size: 0.8em; background: #444; color: #fff; border-radius: 3px; padding: 0 4px;
-          margin-left: 4px;}
+          margin: 0 0.4rem 0 4px;}
+.tb-seat .tb-suit {display: block;}
 .tb-auction {border-collapse: collapse; font-family: ui-monospace, monospace;}
 .tb-auction th, .tb-auction td {border: 1px solid #ccc; padding: 2px 10px; text-align: center;}
 </style>"""
@@ -47,7 +48,8 @@ def hand_html(player: str, cards: CardSet, variant: str, note: str = "") -> str:
     for symbol, labels in groups:
         red = " tb-red" if symbol in "♦♥" else ""
         cards_text = " ".join(f'<span class="tb-card{red}">{escape(x)}</span>' for x in labels)
-        parts.append(f'<span class="{red.strip()}">{symbol}</span> {cards_text} &nbsp;')
+        parts.append(f'<span class="tb-suit"><span class="{red.strip()}">{symbol}</span> '
+                     f'{cards_text} &nbsp;</span>')
     parts.append("</div>")
     return "".join(parts)
 

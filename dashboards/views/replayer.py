@@ -228,6 +228,9 @@ def _table(replay: Replay, variant: str) -> None:
     elif last == 0:
         centre = "<em>no play recorded: only the hands</em>"
     st.html(render.table_html(seats, centre))
+    if step == last > 0 and replay.claim is None and any(held.values()):
+        st.caption(f"The record's play ends after trick {last}, with cards still in hand: "
+                   "the rest was not played (the outcome was settled) or not recorded.")
     if replay.discard:
         st.caption("The declarer is shown holding the talon, less his discard.")
 

@@ -3,6 +3,7 @@ query functions' numbers, widgets driven by key; hostile URLs and empty or missi
 
 from __future__ import annotations
 
+import json
 import shutil
 import urllib.parse
 from datetime import date
@@ -632,3 +633,30 @@ def test_my_deals_name_a_game_as_its_players_know_it(demo_path: Path,
     at.sidebar.selectbox(key="f_variant").set_value(None).run()
     deals = frame_with(at, "game id")
     assert {"variant", "unit"} <= set(deals.columns) and not at.exception
+
+
+def test_amounts_are_shown_with_thousands_separators(demo_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """League's standings read 3218 and -4298 where the Player page reads +3,318: a table's
+    amounts take the reader's separators (still numbers, sorted as such); a season does not."""
+    at = page("league", demo_path, monkeypatch, variant="greek-prefa")
+    (table, *_) = at.dataframe
+    config = json.loads(table.proto.columns)
+    assert config["cash (chips)"]["type_config"]["format"] == "localized"
+    assert "season" not in config or "format" not in config["season"].get("type_config", {})
+    assert table.value["cash (chips)"].dtype.kind in "if"  # sorted as numbers
+
+
+def test_replayer_says_why_play_ends_with_cards_in_hand(demo_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Balkan deal of data/samples/balkan (PPN) whose play stops after 7 tricks, the outcome
+    settled, ended "After 7 of 7 tricks" with three cards in each hand and no word why."""
+    game = "ppn/adf0925e5415a7ef"
+    with read_only(demo_path) as con:
+        if q.deal_detail(con, game, 28).is_empty():
+            pytest.skip("the Balkan sample is not in the demo database")
+    at = page("replayer", demo_path, monkeypatch, game=game, deal="28", trick="7")
+    assert not at.exception
+    assert any("play ends after trick 7" in c.value for c in at.caption)
+    at.button(key="replay_back").click().run()
+    assert not any("play ends after" in c.value for c in at.caption)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dashboards.render import hand_html, trick_html
+from dashboards.render import CSS, hand_html, seat_html, trick_html
 from dashboards.replay import build, card_label, suit_groups, trick_winner, trump_of
 from model.cards import parse_card, parse_cards
 from tests.dashboards import fixture_db as fx
@@ -65,6 +65,15 @@ def test_render_escapes_names() -> None:
     assert "<script>" not in html and "&lt;script&gt;" in html
     trick = trick_html((("<b>", parse_card("AH")),), "<b>", "greek-prefa")
     assert "<b>" not in trick.replace('<b class', '')
+
+
+def test_a_seat_shows_each_suit_on_its_line_and_its_role_apart() -> None:
+    """A seat read "declarer♥ A♥ ..." (the badge ran into the first suit) and a long Swabian
+    hand wrapped anywhere: each suit is a line of its own, as a hand diagram has it."""
+    html = seat_html("Ana", parse_cards(["AH", "7H", "KS", "9D"]), "greek-prefa", "declarer")
+    assert html.count('class="tb-suit"') == 3
+    assert 'declarer</span><span class="tb-suit">' in html
+    assert ".tb-seat .tb-suit {display: block;}" in CSS and "margin: 0 0.4rem 0 4px" in CSS
 
 
 def test_broken_record_reports_problems() -> None:
