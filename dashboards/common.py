@@ -110,6 +110,26 @@ def _choice(label: str, options: list[str], key: str, wanted: str | None,
     return None if picked == ALL else picked
 
 
+def url_param(name: str) -> str | None:
+    """A page's own choice as the URL the session opened on gave it (``?order=...``), once: the
+    first call in a session returns it, later ones None (the widget keeps the choice from
+    then on). Called before :func:`filters`, which rewrites the query string."""
+    read: set[str] = st.session_state.setdefault("_url_params_read", set())
+    if name in read:
+        return None
+    read.add(name)
+    return st.query_params.get(name)
+
+
+def keep_in_url(name: str, value: str | None, default: str | None = None) -> None:
+    """A page's own choice written into the URL beside the filters (left out at its default),
+    so that a reload or a shared link shows the same; called after :func:`filters`."""
+    if value is None or value == default:
+        st.query_params.pop(name, None)
+    else:
+        st.query_params[name] = value
+
+
 def filters() -> Filters:
     """Draw the shared filters in the sidebar and keep them in the URL (``st.query_params``).
 

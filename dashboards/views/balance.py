@@ -134,8 +134,15 @@ with guarded():
               "effect of every house-rule flag); see docs/balance-study.md.")
         st.stop()
     c1, c2 = st.columns([1, 3])
-    variant = c1.selectbox("Variant (arm a)", runs["variant"].unique(maintain_order=True).to_list(),
-                           key="balance_variant")
+    studied = runs["variant"].unique(maintain_order=True).to_list()
+    wanted = st.query_params.get("variant")  # the filters' variant, where a page set it
+    if wanted and "balance_variant" not in st.session_state:
+        if wanted in studied:
+            st.session_state["balance_variant"] = wanted
+        else:
+            st.caption(f"No balance study of {md(wanted)} in this database: the studies of "
+                       "other variants are below.")
+    variant = c1.selectbox("Variant (arm a)", studied, key="balance_variant")
     chosen = runs.filter(pl.col("variant") == variant)
     labels = labelled(chosen)
     format_run: Callable[[str], str] = lambda r: labels.get(r, r)  # noqa: E731

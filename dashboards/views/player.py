@@ -18,6 +18,7 @@ from dashboards.common import (
     empty,
     filters,
     guarded,
+    keep_in_url,
     player_link,
     position_name,
     query,
@@ -25,6 +26,7 @@ from dashboards.common import (
     rates,
     replay_links,
     show,
+    url_param,
 )
 from dashboards.filters import Filters
 from dashboards.queries import DEAL_ORDERS
@@ -124,10 +126,14 @@ def _review(f: Filters) -> None:
             column_config=REPLAY_COLUMN)
 
 
-def _my_deals(f: Filters) -> None:
+def _my_deals(f: Filters, wanted: str | None) -> None:
+    """The player's deals, a page at a time, in the order chosen (``wanted``: the URL's)."""
     st.subheader("My deals")
     c1, c2 = st.columns([2, 1])
+    if wanted in DEAL_ORDERS and "player_deal_order" not in st.session_state:
+        st.session_state["player_deal_order"] = wanted
     order = c1.radio("Order", list(DEAL_ORDERS), horizontal=True, key="player_deal_order")
+    keep_in_url("order", order, default=next(iter(DEAL_ORDERS)))
     first = query("player_deal_list", f, order, 1, 0)
     total = int(first["total"][0]) if first.height else 0
     pages = max(1, -(-total // PAGE_ROWS))
@@ -150,6 +156,7 @@ def _my_deals(f: Filters) -> None:
 
 st.title("Player")
 with guarded():
+    deal_order = url_param("order")
     f = filters()
     if not f.player:
         people = query("players", f).head(50)
@@ -221,4 +228,4 @@ with guarded():
             f"{r['games']} undated {md(r['variant'])} games, {cash(r['cash'], r['variant'])}"
             for r in undated.iter_rows(named=True)) + ".")
     _review(f)
-    _my_deals(f)
+    _my_deals(f, deal_order)

@@ -9,7 +9,17 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards.common import REPLAY_COLUMN, empty, filters, guarded, query, replay_links, show
+from dashboards.common import (
+    REPLAY_COLUMN,
+    empty,
+    filters,
+    guarded,
+    keep_in_url,
+    query,
+    replay_links,
+    show,
+    url_param,
+)
 from dashboards.queries import RANKINGS
 from dashboards.text import md
 
@@ -27,6 +37,7 @@ def unscored(ranked: pl.DataFrame) -> list[str]:
 
 st.title("Club results")
 with guarded():
+    wanted_event, wanted_pair = url_param("event"), url_param("pair")
     f = filters()
     everything = query("event_rankings", f)
     if everything.is_empty():
@@ -37,8 +48,11 @@ with guarded():
     labels = [" · ".join(str(v) for v in (r["event"], r["day"]) if v is not None)
               for r in sessions.iter_rows(named=True)]
     c1, c2 = st.columns([3, 1])
+    if wanted_event in labels and "results_event" not in st.session_state:
+        st.session_state["results_event"] = labels.index(wanted_event)
     picked = c1.selectbox("Event and session", range(len(labels)), key="results_event",
                           format_func=lambda i: labels[i])
+    keep_in_url("event", labels[int(picked or 0)], default=labels[0])
     event, day = sessions.row(int(picked or 0))
     teams = everything.filter((pl.col("event") == event) & pl.col("imps").is_not_null()).height
     by = c2.radio("Rank by", list(RANKINGS), index=1 if teams else 0,
@@ -60,7 +74,11 @@ with guarded():
                  "imps": "IMPs"})
 
     st.subheader("A pair's card")
-    pair = st.selectbox("Pair", ranked["pair"].to_list(), key="results_pair")
+    pairs = ranked["pair"].to_list()
+    if wanted_pair in pairs and "results_pair" not in st.session_state:
+        st.session_state["results_pair"] = wanted_pair
+    pair = st.selectbox("Pair", pairs, key="results_pair")
+    keep_in_url("pair", pair, default=pairs[0] if pairs else None)
     if pair is not None:
         card = query("pair_card", f, event, pair)
         card = card.with_columns(  # only a deal recorded with its cards can be replayed

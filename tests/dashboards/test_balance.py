@@ -211,6 +211,25 @@ def test_page_widgets_by_key(balance_studies, monkeypatch: pytest.MonkeyPatch) -
     assert metrics(at)["Declarer money (units)"] == f"{n_money:+.2f}"
 
 
+def test_page_opens_on_the_variant_of_the_address(balance_studies,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opened with ``?variant=...`` (the filters' variant of the page before), Balance showed
+    the first variant's study whatever the address said, and said nothing of one without."""
+    path, (_, _, swabian) = balance_studies
+    monkeypatch.setenv(DB_ENV, str(path))
+    at = AppTest.from_file(str(PAGE), default_timeout=60)
+    at.query_params["variant"] = "swabian"
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="balance_variant").value == "swabian"
+    assert at.selectbox(key="balance_run").value == swabian.run_id
+    other = AppTest.from_file(str(PAGE), default_timeout=60)
+    other.query_params["variant"] = "bridge-duplicate"
+    other.run()
+    assert any("No balance study of bridge-duplicate" in c.value.replace("\\", "")
+               for c in other.caption)
+
+
 def test_page_shows_the_effects_each_study_stored(balance_studies,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The paired effects are the study's own: its cash named by its unit, a kassa only where

@@ -660,3 +660,29 @@ def test_replayer_says_why_play_ends_with_cards_in_hand(demo_path: Path,
     assert any("play ends after trick 7" in c.value for c in at.caption)
     at.button(key="replay_back").click().run()
     assert not any("play ends after" in c.value for c in at.caption)
+
+
+def test_my_deals_order_and_the_results_choices_are_in_the_url(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Biggest losses first", a Club results event and a pair were lost on a reload: none was
+    in the URL. Each is, beside the filters, and an address with them opens on them."""
+    at = page("player", demo_path, monkeypatch, variant="balkan", player="Ana")
+    at.radio(key="player_deal_order").set_value("biggest losses first").run()
+    assert at.query_params["order"] in ("biggest losses first", ["biggest losses first"])
+    again = page("player", demo_path, monkeypatch, **{k: v if isinstance(v, str) else v[0]
+                                                       for k, v in at.query_params.items()})
+    assert again.radio(key="player_deal_order").value == "biggest losses first"
+    cash = frame_with(again, "cash")["cash"].tolist()
+    assert cash == sorted(cash)  # the losses first
+    res = page("results", demo_path, monkeypatch, variant="bridge-duplicate")
+    box = res.selectbox(key="results_event")
+    if len(box.options) < 2:
+        pytest.skip("one event only")
+    box.set_value(len(box.options) - 1).run()
+    pairs = res.selectbox(key="results_pair")
+    pairs.set_value(pairs.options[-1]).run()
+    params = {k: v if isinstance(v, str) else v[0] for k, v in res.query_params.items()}
+    assert {"event", "pair"} <= params.keys()
+    opened = page("results", demo_path, monkeypatch, **params)
+    assert opened.selectbox(key="results_event").value == len(box.options) - 1
+    assert opened.selectbox(key="results_pair").value == pairs.options[-1]
