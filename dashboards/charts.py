@@ -48,6 +48,9 @@ def _cumulative_cash(when: str, column: str, unit: str, title: str, height: int,
                      "y": channel(column, "quantitative", f"cumulative cash ({unit})"),
                      **encoding, "tooltip": tooltip},
         "height": height,
+        # the width fits the page, the height is the plot's own: with Streamlit's default
+        # ("fit" in both) a legend of many players below took it from the plot (about 100 px)
+        "autosize": {"type": "fit-x", "contains": "padding"},
         "title": title,
     }
 

@@ -133,6 +133,15 @@ def test_cash_over_time_tells_24_players_apart() -> None:
     assert not chart_problems(spec, ["player", "day", "cash", "cumulative_cash"])
 
 
+@pytest.mark.parametrize("spec", [charts.cash_over_time("chips", "greek-prefa"),
+                                  charts.cash_by_month("chips", "greek-prefa")])
+def test_cash_charts_keep_their_height_for_the_plot(spec: dict) -> None:
+    """Streamlit sizes a chart without ``autosize`` to "fit" its height: with nine players' legend
+    below, League's cash over time was a plot about 100 px high in its 320. The width fits the
+    page; the height is the plot's own, the legend below it."""
+    assert spec.get("autosize", {}).get("type") == "fit-x" and spec["height"] >= 240
+
+
 def test_balance_axes_say_what_they_count() -> None:
     """A share's axis reads as a share of deals (it said "money changed, b − a per deal"), and a
     money axis drops trailing zeros (an effect of zero read 0.000000)."""
