@@ -563,7 +563,7 @@ def _deal_with_cards(page) -> None:
     given twice shows ingest's message, the right hands let it be saved with its cards."""
     names = {"Anna": "Ana", "Boris": "Ben", "Chris": "Cy"}
     deal = fx.full_deal("browser/entry", names)
-    _alert(page, "Deal 2 is valid")  # the next deal, nobody declared yet
+    _alert(page, "Type deal 2:")  # the next deal, untouched: what to type, not "valid"
     _pick(page, "dealer", "Ana", "stMain")
     _pick(page, "declarer", "Cy", "stMain")
     _type(page, "textbox", "contract", "6S")
