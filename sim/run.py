@@ -146,9 +146,11 @@ class JsonlSink:
 
 class DbSink:
     """The database: each batch in one transaction (replacing games of the same id, so a rerun
-    of the same seed gives the same rows, and marking them pending as ingest does), then the
+    of the same plan gives the same rows, and marking them pending as ingest does), then the
     pending games are settled; a settlement cut short is finished by the next run or by
-    ``trickbook score``."""
+    ``trickbook score``. A game of the same id stored by another plan (other rules, players or
+    deals per game: the ids name only the variant, seed and game) is never replaced: the run
+    stops with :class:`SimulationError` before it writes (:meth:`_others`)."""
 
     def __init__(self, path: Path, variant: str) -> None:
 
@@ -162,6 +164,12 @@ class DbSink:
         probe = pl.DataFrame({"game_id": ids}, schema={"game_id": pl.String()})
         self.conn.execute("BEGIN")
         try:
+            others = self._others(tables)
+            if others:
+                raise SimulationError(
+                    f"{len(others)} of these games are stored already from another run (other "
+                    f"rules, players or deals per game), {others[0]!r} first; nothing of this "
+                    "batch was stored. Simulate with another --seed, or into another --db.")
             self.conn.register("_sim_ids", probe.to_arrow())
             try:
                 for table in tables:
@@ -180,6 +188,32 @@ class DbSink:
             self.conn.execute("ROLLBACK")
             raise
         return ids
+
+    def _others(self, tables: dict[str, pl.DataFrame]) -> list[str]:
+        """The ids of these games stored with another game line or other deals: a game of the
+        same plan is the same (the simulation is deterministic), so only another plan's
+        differs."""
+        games = tables[T.GAMES].select("game_id", "record")
+        deals = tables[T.DEALS].select("game_id", "deal_no", "deal_key")
+        self.conn.register("_sim_games", games.to_arrow())
+        self.conn.register("_sim_deals", deals.to_arrow())
+        try:
+            found = self.conn.execute(f"""
+                SELECT g.game_id FROM {T.GAMES} g JOIN _sim_games n USING (game_id)
+                WHERE g.record::VARCHAR IS DISTINCT FROM n.record
+                UNION
+                SELECT coalesce(s.game_id, n.game_id) FROM
+                    (SELECT game_id, deal_no, deal_key FROM {T.DEALS}
+                     WHERE game_id IN (SELECT game_id FROM _sim_games)) s
+                    FULL JOIN (SELECT * FROM _sim_deals
+                               WHERE game_id IN (SELECT game_id FROM {T.GAMES})) n
+                    USING (game_id, deal_no)
+                WHERE s.deal_key IS DISTINCT FROM n.deal_key
+                ORDER BY 1""").fetchall()
+        finally:
+            self.conn.unregister("_sim_games")
+            self.conn.unregister("_sim_deals")
+        return [gid for (gid,) in found]
 
     def _log(self, deals: pl.DataFrame, ids: list[str]) -> None:
         """One ``ingest_log`` row per stored partition, so simulated deals are counted like read

@@ -149,3 +149,33 @@ def test_simulated_deals_pass_the_data_checks(tmp_path: Path) -> None:
         assert logged == stored == (12,)
     finally:
         conn.close()
+
+
+def test_a_run_of_another_plan_never_replaces_stored_games(tmp_path: Path) -> None:
+    """Simulated ids name the variant, seed and game only: a second run with other rules, or
+    fewer deals per game, replaced the first run's games (4,000 deals became 3,900, nothing
+    said). It is refused, and nothing of it is stored; the same plan again, or more games of
+    it, still runs."""
+    db = tmp_path / "sim.duckdb"
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps({"four_aces": "fixed_chips"}))
+    base = ["simulate", "--variant", "greek", "--seed", "3", "--db", str(db), "--workers", "1"]
+
+    def stored() -> list[tuple[object, ...]]:
+        with duckdb.connect(str(db), read_only=True) as conn:
+            return conn.execute("SELECT g.game_id, g.record::VARCHAR, d.deal_no, d.deal_key "
+                                "FROM games g JOIN deals d USING (game_id) ORDER BY 1, 3"
+                                ).fetchall()
+
+    first = CliRunner().invoke(app, [*base, "--games", "3", "--deals-per-game", "4"])
+    assert first.exit_code == 0, first.output
+    before = stored()
+    for other in (["--games", "3", "--deals-per-game", "2"],
+                  ["--games", "3", "--deals-per-game", "4", "--rules", str(rules)]):
+        result = CliRunner().invoke(app, [*base, *other])
+        assert result.exit_code == 2, result.output
+        assert "stored already from another run" in result.output
+        assert stored() == before
+    more = CliRunner().invoke(app, [*base, "--games", "5", "--deals-per-game", "4"])
+    assert more.exit_code == 0, more.output
+    assert stored()[:len(before)] == before and len(stored()) > len(before)
