@@ -145,6 +145,7 @@ def merge(conn: Con, keep: str, other: str) -> int:
         into, gone = resolve(conn, keep), resolve(conn, other)
         moved = 0
         if into != gone:
+            _refuse_two_seats(conn, into, gone, keep, other)
             moved = len(conn.execute(
                 f"UPDATE {PLAYER_NAMES} SET person_id = ? WHERE person_id = ? RETURNING name",
                 [into, gone]).fetchall())
@@ -154,6 +155,22 @@ def merge(conn: Con, keep: str, other: str) -> int:
         conn.execute("ROLLBACK")
         raise
     return moved
+
+
+def _refuse_two_seats(conn: Con, into: str, gone: str, keep: str, other: str) -> None:
+    """Two people who sat at one table are two people: merging them would count each deal of
+    those games twice for one person (``PersonError``)."""
+    found = conn.execute(f"""
+        SELECT count(*), min(g.game_id) FROM {GAMES} g
+        WHERE EXISTS (SELECT 1 FROM {PLAYER_NAMES} a WHERE a.person_id = ?
+                      AND a.variant = g.variant AND list_contains(g.players, a.name))
+          AND EXISTS (SELECT 1 FROM {PLAYER_NAMES} b WHERE b.person_id = ?
+                      AND b.variant = g.variant AND list_contains(g.players, b.name))""",
+        [into, gone]).fetchone()
+    if found and found[0]:
+        raise PersonError(
+            f"{keep!r} and {other!r} sat at the same table in {found[0]} game(s) "
+            f"({found[1]!r} first): they are two people, and nothing was merged")
 
 
 def rename(conn: Con, who: str, name: str) -> str:

@@ -129,3 +129,12 @@ def test_a_database_made_before_the_tables_gets_them(tmp_path: Path) -> None:
     code, out, _ = _run(path, "players", "list")
     assert code == 0 and out.startswith("Anna")
     assert ("greek-prefa:Anna", "Anna") in _people(path)
+
+
+def test_two_people_of_one_table_are_never_merged(db: Path) -> None:
+    """Merging Boris into Anna, who sat at the same Greek tables (data/samples/league.jsonl),
+    gave one person two seats and counted each of those deals twice in his total."""
+    before = (_people(db), _names(db))
+    code, _, err = _run(db, "players", "merge", "greek-prefa:Anna", "greek-prefa:Boris")
+    assert code == 1 and "sat at the same table" in err and "nothing was merged" in err
+    assert (_people(db), _names(db)) == before
