@@ -30,9 +30,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import polars as pl
 
+from ingest import store
 from model.tables import insert
 from model.variant import Variant
 from model.variants import variant as lookup
@@ -304,9 +304,9 @@ def sweep(
 
 
 def store_study(db: Path, s: Study) -> None:
-    """Write a study into the ``balance_*`` tables of ``db`` (one transaction)."""
-    db.parent.mkdir(parents=True, exist_ok=True)
-    conn = duckdb.connect(str(db))
+    """Write a study into the ``balance_*`` tables of ``db`` (one transaction); a database it
+    cannot write is ``ingest.store.DatabaseError``."""
+    conn = store.connect(db)  # the stable tables too: every command reads a study's file
     try:
         for table in TABLES:
             conn.execute(table.ddl)

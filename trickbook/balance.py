@@ -9,7 +9,7 @@ import polars as pl
 
 from sim import SimulationError
 from sim.balance import Study, store_study, study, sweep
-from sim.drivers import PREFERENCE
+from sim.drivers import PREFERENCE, simulator
 from sim.run import read_rules
 from trickbook.simulate import option
 
@@ -39,8 +39,14 @@ def balance_command(
     from rich.console import Console
     from rich.table import Table
 
+    from ingest.store import DatabaseError, check_database_path
+
     out, err = Console(), Console(stderr=True)
     try:
+        check_database_path(db)  # before the study's work, not after it
+        simulator(variant, read_rules(rules_a), play)  # each arm's rules, field by field
+        if not sweep_flags:
+            simulator(variant_b or variant, read_rules(rules_b), play)
         if sweep_flags:
             studies, skipped = sweep(variant, games, deals_per_game, base=read_rules(rules_a),
                                      seed=seed, play=play, workers=workers)
@@ -48,18 +54,21 @@ def balance_command(
             one = study(variant, read_rules(rules_a), read_rules(rules_b), games,
                         deals_per_game, seed=seed, play=play, variant_b=variant_b,
                         workers=workers)
-    except SimulationError as exc:
+    except (SimulationError, DatabaseError) as exc:
         err.print(f"balance: {exc}", markup=False)
+        raise typer.Exit(2) from exc
+    try:
+        for _, s in studies if sweep_flags else [("", one)]:
+            store_study(db, s)
+    except DatabaseError as exc:
+        err.print(f"balance: the study is not stored: {exc}", markup=False)
         raise typer.Exit(2) from exc
     if sweep_flags:
         _print_sweep(out, studies)
-        for _, s in studies:
-            store_study(db, s)
         for note in skipped:
             err.print(f"skipped {note}", markup=False)
         return
     s = one
-    store_study(db, s)
     table = Table(title=f"balance run {s.run_id}: b - a per deal (95% CI over games)")
     for col in ("effect", "n", "estimate", "95% CI"):
         table.add_column(col)

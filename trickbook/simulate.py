@@ -47,8 +47,12 @@ def simulate_command(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+    from ingest.store import DatabaseError, check_database_path
+
     err = Console(stderr=True)
     try:
+        if out is None and db is not None:
+            check_database_path(db)  # before the first deal, not when the first batch is stored
         options = {} if players is None else {"players": players}
         plan = Plan(variant, games, deals_per_game, seed, read_rules(rules), play, options)
         if play not in PLAYS:
@@ -70,7 +74,7 @@ def simulate_command(
 
             report = simulate(plan, out=out, db=db, scheduler=scheduler, workers=workers,
                               parts_dir=parts_dir, on_progress=tick)
-    except SimulationError as exc:
+    except (SimulationError, DatabaseError) as exc:
         err.print(f"simulate: {exc}", markup=False)
         raise typer.Exit(2) from exc
     where = str(out if out is not None else db)

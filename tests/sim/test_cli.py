@@ -179,3 +179,43 @@ def test_a_run_of_another_plan_never_replaces_stored_games(tmp_path: Path) -> No
     more = CliRunner().invoke(app, [*base, "--games", "5", "--deals-per-game", "4"])
     assert more.exit_code == 0, more.output
     assert stored()[:len(before)] == before and len(stored()) > len(before)
+
+
+def test_a_balance_database_reads_like_any_other(tmp_path: Path) -> None:
+    """A database made by ``balance`` alone failed ``check`` and ``report`` ("Table with name
+    settlements does not exist"): it has the stable tables too."""
+    from trickbook.cli import app as trickbook
+
+    db = tmp_path / "study.duckdb"
+    made = CliRunner().invoke(app, ["balance", "--variant", "balkan", "--games", "2",
+                                    "--deals-per-game", "2", "--db", str(db), "--workers", "1"])
+    assert made.exit_code == 0, made.output
+    for args in (["check"], ["report", "standings"], ["report", "quarantine"]):
+        result = CliRunner().invoke(trickbook, [*args, "--db", str(db)])
+        assert result.exit_code == 0 and "Exception" not in result.output, (args, result.output)
+
+
+@pytest.mark.parametrize("command", ["simulate", "balance"])
+def test_a_database_that_cannot_be_written_is_said_before_the_work(tmp_path: Path,
+                                                                   command: str) -> None:
+    """A folder or a CSV file as ``--db``: ``balance`` ran its whole study, then ended in
+    DuckDB's "IO Error"; ``simulate`` started its progress bar first (exit 1 both)."""
+    not_db = tmp_path / "sheet.csv"
+    not_db.write_text("a,b\n1,2\n")
+    for db, said in ((tmp_path, "is a folder"), (not_db, "is not a DuckDB database")):
+        result = CliRunner().invoke(app, [command, "--variant", "balkan", "--games", "2",
+                                          "--deals-per-game", "2", "--db", str(db)])
+        shown = " ".join(result.output.split())  # as read, without the console's line breaks
+        assert result.exit_code == 2 and said in shown, shown
+        assert "simulating" not in shown and "IO Error" not in shown
+
+
+def test_balance_names_the_bad_field_of_either_arm(tmp_path: Path) -> None:
+    """A bad ``--rules-b`` gave "ValidationError: 1 validation error for GreekRules" and the
+    field only with --debug; it is named at once, as ``simulate --rules`` names it."""
+    bad = tmp_path / "b.json"
+    bad.write_text(json.dumps({"bogus_flag": 1}))
+    result = CliRunner().invoke(app, ["balance", "--variant", "greek-prefa", "--games", "2",
+                                      "--deals-per-game", "2", "--rules-b", str(bad), "--db",
+                                      str(tmp_path / "b.duckdb")])
+    assert result.exit_code == 2 and "bogus_flag" in result.output, result.output
