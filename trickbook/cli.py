@@ -533,8 +533,12 @@ def export(
     if out_file is None:
         sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
     else:
-        out_file.write_text(text if text.endswith("\n") or not text else text + "\n",
-                            encoding="utf-8")
+        try:
+            out_file.write_text(text if text.endswith("\n") or not text else text + "\n",
+                                encoding="utf-8")
+        except OSError as exc:  # a folder, a missing folder, no permission, a full disk
+            err.print(f"cannot write {out_file}: {exc.strerror or exc}", markup=False)
+            raise typer.Exit(2) from exc
         err.print(f"wrote {out_file}", markup=False)
 
 

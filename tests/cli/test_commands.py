@@ -80,6 +80,19 @@ def test_export_unknown_game_exits_1_naming_it(tmp_path: Path) -> None:
     assert missing.exit_code == 2
 
 
+@pytest.mark.parametrize("where", ["a folder", "a missing folder"])
+def test_export_to_a_place_it_cannot_write_says_so(tmp_path: Path, where: str) -> None:
+    """``--out`` a folder, or in a folder that does not exist, ended in "trickbook:
+    IsADirectoryError: [Errno 21] ..." (exit 1, an unexpected error)."""
+    db = tmp_path / "a.duckdb"
+    _ingest(db, SAMPLES / "bridge" / "rubber-session.jsonl")
+    out = tmp_path if where == "a folder" else tmp_path / "nowhere" / "x.pbn"
+    result = runner.invoke(app, ["export", "--format", "pbn", "--out", str(out), "--db", str(db)])
+    assert result.exit_code == 2, result.output
+    shown = " ".join(result.stderr.split())
+    assert f"cannot write {out}" in shown and "Error:" not in shown
+
+
 # ---------------------------------------------------------------- analyse
 
 _SPADES = ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S"]
