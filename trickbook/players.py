@@ -27,9 +27,10 @@ PersonArg = Annotated[str, typer.Argument(
     help="A person: his id, <variant>:<name>, his shown name or a name of his at the table.")]
 
 
-def _open(db: Path) -> duckdb.DuckDBPyConnection:
+def _open(db: Path, write: bool = True) -> duckdb.DuckDBPyConnection:
     """The database for writing, every name at its tables given a person (a database made
-    before the people tables gets them here); exit 2 with what is wrong when it cannot be."""
+    before the people tables gets them here), or for reading only (``write=False``: a listing,
+    which ``people`` reads the same either way); exit 2 with what is wrong when it cannot be."""
     from ingest.players import register
     from ingest.store import DatabaseError, connect
 
@@ -37,19 +38,20 @@ def _open(db: Path) -> duckdb.DuckDBPyConnection:
         err.print(f"no database {db}: ingest files first (trickbook ingest)", markup=False)
         raise typer.Exit(2)
     try:
-        conn = connect(db)
+        conn = connect(db, read_only=not write)
     except DatabaseError as exc:
         err.print(str(exc), markup=False)
         raise typer.Exit(2) from exc
-    register(conn)
+    if write:
+        register(conn)
     return conn
 
 
-def _apply(db: Path, action: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
+def _apply(db: Path, action: Callable[[duckdb.DuckDBPyConnection], T], write: bool = True) -> T:
     """``action`` on the opened database; an unknown or ambiguous person is one line, exit 1."""
     from ingest.players import PersonError
 
-    conn = _open(db)
+    conn = _open(db, write)
     try:
         return action(conn)
     except PersonError as exc:
@@ -65,7 +67,7 @@ def list_people(db: DbOption = DEFAULT_DB) -> None:
     """Every person: id, shown name, his names per variant, his settled deals."""
     from ingest.players import people
 
-    table = _apply(db, people)
+    table = _apply(db, people, write=False)  # a listing only reads: a read-only file will do
     if table.is_empty():
         out.print("no players yet")
         return

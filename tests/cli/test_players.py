@@ -128,6 +128,11 @@ def test_a_database_made_before_the_tables_gets_them(tmp_path: Path) -> None:
     con.close()
     code, out, _ = _run(path, "players", "list")
     assert code == 0 and out.startswith("Anna")
+    # the listing only reads (it opened the file for writing, so a read-only file was refused
+    # with "no permission to write"); a command that writes gives the names their people
+    assert not {"players", "player_names"} & {
+        t for (t,) in _rows(path, "SELECT table_name FROM duckdb_tables()")}
+    assert _run(path, "players", "rename", "greek-prefa:Anna", "Anna")[0] == 0
     assert ("greek-prefa:Anna", "Anna") in _people(path)
 
 
@@ -138,3 +143,4 @@ def test_two_people_of_one_table_are_never_merged(db: Path) -> None:
     code, _, err = _run(db, "players", "merge", "greek-prefa:Anna", "greek-prefa:Boris")
     assert code == 1 and "sat at the same table" in err and "nothing was merged" in err
     assert (_people(db), _names(db)) == before
+
