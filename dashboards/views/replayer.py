@@ -18,7 +18,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import render
-from dashboards.common import empty, filters, guarded, query, show
+from dashboards.common import empty, filters, guarded, query, show, url_param
 from dashboards.replay import Replay, build, card_label
 from dashboards.text import cash, md, number
 from model.bridge.seats import board_vulnerable
@@ -46,9 +46,7 @@ def _deal_from_url() -> tuple[str, int] | None:
     page: the deal shown is then another)."""
     state = st.session_state
     if URL_DEAL not in state:
-        game = st.query_params.get("game")
-        deal = st.query_params.get("deal")
-        trick = st.query_params.get("trick", "")
+        game, deal, trick = url_param("game"), url_param("deal"), url_param("trick") or ""
         wanted = None
         if game and deal and deal.isdigit() and len(game) <= 200:
             wanted = (game, int(deal))
