@@ -141,6 +141,10 @@ def as_uploaded(message: str, saved_as: str | None, name: str) -> str:
     return message.replace(stored.name, given.name).replace(stored.stem, given.stem)
 
 
+NOTHING_NEW = "nothing new to store"
+"""The end of the note on a file ingested before (said as information, not a warning)."""
+
+
 def skip_note(skipped: str | None) -> str:
     """Why ingest did not read an uploaded file, in the page's words: a file ingested before
     has nothing new to store (its records are all in the database already)."""
@@ -151,9 +155,6 @@ def skip_note(skipped: str | None) -> str:
                 f"ingested before: {NOTHING_NEW}")
     return skipped or ""
 
-
-NOTHING_NEW = "nothing new to store"
-"""The end of the note on a file ingested before (said as information, not a warning)."""
 
 REPLACE_BOX = "this file replaces its earlier version"
 """The Upload page's box that reads the files as ``trickbook ingest --replace`` does."""
