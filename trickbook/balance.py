@@ -44,16 +44,16 @@ def balance_command(
     out, err = Console(), Console(stderr=True)
     try:
         check_database_path(db)  # before the study's work, not after it
-        simulator(variant, read_rules(rules_a), play)  # each arm's rules, field by field
+        arm_a, arm_b = read_rules(rules_a), read_rules(rules_b)
+        simulator(variant, arm_a, play)  # each arm's rules, field by field
         if not sweep_flags:
-            simulator(variant_b or variant, read_rules(rules_b), play)
+            simulator(variant_b or variant, arm_b, play)
         if sweep_flags:
-            studies, skipped = sweep(variant, games, deals_per_game, base=read_rules(rules_a),
+            studies, skipped = sweep(variant, games, deals_per_game, base=arm_a,
                                      seed=seed, play=play, workers=workers)
         else:
-            one = study(variant, read_rules(rules_a), read_rules(rules_b), games,
-                        deals_per_game, seed=seed, play=play, variant_b=variant_b,
-                        workers=workers)
+            one = study(variant, arm_a, arm_b, games, deals_per_game, seed=seed, play=play,
+                        variant_b=variant_b, workers=workers)
     except (SimulationError, DatabaseError) as exc:
         err.print(f"balance: {exc}", markup=False)
         raise typer.Exit(2) from exc

@@ -28,7 +28,6 @@ STEP = "replay_step"
 DEAL = "replay_deal"
 LABELS = "_replay_labels"
 PAGE_ROWS = 200
-URL_DEAL = "_replay_url_deal"
 NEW_SEARCH = "_replay_new_search"
 
 
@@ -40,26 +39,19 @@ def _move(delta: int, last: int) -> None:
     st.session_state[STEP] = min(last, max(0, int(st.session_state.get(STEP, 0)) + delta))
 
 
-def _deal_from_url() -> tuple[str, int] | None:
-    """The ``game``, ``deal`` and ``trick`` of the URL, read once per session (before the
-    filters rewrite the query string); None when absent or not a deal number (said above the
-    page: the deal shown is then another)."""
-    state = st.session_state
-    if URL_DEAL not in state:
-        game, deal, trick = url_param("game"), url_param("deal"), url_param("trick") or ""
-        wanted = None
-        if game and deal and deal.isdigit() and len(game) <= 200:
-            wanted = (game, int(deal))
-        elif game or deal:
-            st.warning(f"The address asks for deal {md(repr((deal or '')[:20]))} of game "
-                       f"{md(repr((game or '')[:200]))}: that names no deal (a game id and a "
-                       "deal number are needed), so the first deal of the list is shown.")
-        state[URL_DEAL] = wanted
-        if wanted:
-            state[DEAL] = f"{wanted[0]}#{wanted[1]}"
-            if trick.isdigit() and len(trick) <= 3:
-                state[STEP] = int(trick)
-    return state[URL_DEAL]
+def _deal_from_url() -> None:
+    """The ``game``, ``deal`` and ``trick`` of the URL the session opened on, chosen (read once,
+    before the filters rewrite the query string, ``common.url_param``); an address that names
+    no deal is said above the page: the deal shown is then another."""
+    game, deal, trick = url_param("game"), url_param("deal"), url_param("trick") or ""
+    if game and deal and deal.isdigit() and len(game) <= 200:
+        st.session_state[DEAL] = f"{game}#{int(deal)}"
+        if trick.isdigit() and len(trick) <= 3:
+            st.session_state[STEP] = int(trick)
+    elif game or deal:
+        st.warning(f"The address asks for deal {md(repr((deal or '')[:20]))} of game "
+                   f"{md(repr((game or '')[:200]))}: that names no deal (a game id and a deal "
+                   "number are needed), so the first deal of the list is shown.")
 
 
 def _new_search() -> None:
