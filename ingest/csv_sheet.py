@@ -167,7 +167,7 @@ class CsvSheetReader:
         lines = [t for t in lines if t]
         if not lines:
             return False
-        if lines[0].startswith("#"):
+        if header_line(lines[0]) is not None:
             return True
         cells = {c.strip().strip('"').lower() for c in lines[0].replace(";", ",").replace(
             "\t", ",").split(",")}
@@ -197,9 +197,9 @@ class CsvSheetReader:
                 continue
             if not text.strip():
                 continue
-            if text.lstrip().startswith("#"):
+            if (line := header_line(text)) is not None:
                 if header is None:
-                    header_lines.append((line_no, text))
+                    header_lines.append((line_no, line))
                 continue
             if header is None:
                 yield from _game(source, path, game, header_lines, sidecar_text,
@@ -275,6 +275,22 @@ def filled_unknown(header: list[str], cells: list[str], unknown: set[str],
     filled = [h for h, c in zip(header, cells, strict=False) if h in unknown and c.strip()]
     return (f"a cell under the unknown column {filled[0]!r} of the header row (line "
             f"{header_at})") if filled else None
+
+
+def header_line(text: str) -> str | None:
+    """The ``# key: value`` text of a header-section line, or ``None`` for a table row.
+
+    A spreadsheet quotes a cell that holds its delimiter and pads the row to the table's width,
+    so Excel saves ``# players: Anna, Boris, Chris`` as ``"# players: Anna, Boris, Chris",,,,``:
+    a row whose first cell starts with ``#`` and whose other cells are empty is that line."""
+    stripped = text.lstrip()
+    if stripped.startswith("#"):
+        return text
+    if not stripped.startswith('"#'):
+        return None
+    rows = [cells for d in DELIMITERS if isinstance(cells := cells_of(stripped, d), list)]
+    rows = [cells for cells in rows if cells and not any(c.strip() for c in cells[1:])]
+    return max(rows, key=len)[0] if rows else None
 
 
 def delimiter_of(header: str) -> str:

@@ -119,3 +119,30 @@ def test_a_sheet_saved_back_by_a_spreadsheet_reads_as_written(tmp_path: Path,
     (original,) = ingest_paths([SHEET], tmp_path / "t.duckdb")
     assert not saved.issues and saved.stored == saved.records > 1
     assert original.duplicates == saved.stored  # the same records
+
+
+@pytest.mark.parametrize("delimiter", [",", ";", "\t"])
+def test_a_sheet_written_by_a_spreadsheet_with_quoted_header_cells_reads_as_written(
+        tmp_path: Path, delimiter: str) -> None:
+    """A spreadsheet quotes a cell that holds its delimiter, so Excel saves the header line
+    ``# players: Anna, Boris, Chris`` as ``"# players: Anna, Boris, Chris",,,,`` (with a UTF-8
+    byte-order mark). That quoted cell is still a header line (docs/csv-score-sheet.md): the
+    game was lost and every deal quarantined for want of it."""
+    import csv
+
+    from ingest.pipeline import ingest_paths
+
+    lines = SHEET.read_text(encoding="utf-8").splitlines()
+    width = max(len(line.split(",")) for line in lines if not line.startswith("#"))
+    path = tmp_path / "excel.csv"
+    with path.open("w", encoding="utf-8-sig", newline="") as fh:
+        writer = csv.writer(fh, delimiter=delimiter, lineterminator="\r\n")
+        for line in lines:
+            writer.writerow([line] + [""] * (width - 1) if line.startswith("#")
+                            else line.split(","))
+    if delimiter == ",":
+        assert '"# players: Anna, Boris, Chris",' in path.read_text(encoding="utf-8-sig")
+    (saved,) = ingest_paths([path], tmp_path / "t.duckdb")
+    (original,) = ingest_paths([SHEET], tmp_path / "t.duckdb")
+    assert not saved.issues and saved.stored == saved.records > 1
+    assert original.duplicates == saved.stored  # the same records
