@@ -13,8 +13,11 @@ from pathlib import Path
 
 def main(argv: list[str]) -> None:
     here = Path(__file__).parent
-    names = argv or sorted(p.stem.removeprefix("bench_") for p in here.glob("bench_*.py"))
-    for name in names:
+    known = sorted(p.stem.removeprefix("bench_") for p in here.glob("bench_*.py"))
+    if unknown := [name for name in argv if name not in known]:
+        sys.exit(f"usage: python -m bench [NAME ...]; unknown {', '.join(unknown)}; "
+                 f"the benchmarks are {', '.join(known)}")
+    for name in argv or known:
         print(f"\n== bench {name} ==", flush=True)
         importlib.import_module(f"bench.bench_{name}").run()
 
