@@ -33,6 +33,14 @@ from model.variant import UnknownVariant
 
 SIDECAR_SUFFIX = ".game.json"
 DELIMITERS = (",", ";", "\t")
+NAMED_TABLES = (".csv", ".tsv")
+"""The names of a table a spreadsheet exports as comma or tab separated values."""
+TABLE_SUFFIXES = (*NAMED_TABLES, ".txt", "")
+"""Where a table may be: also Excel's "Text (Tab delimited)" and "Unicode Text" (UTF-16)
+exports, ``.txt``, and a file saved without a name's extension (read by content)."""
+GAME_KEYS = frozenset({"game_id", "variant", "players", "league", "event", "started_at",
+                       "stake"})
+"""The ``# key: value`` lines of a game a score sheet's header section most often starts with."""
 GROUPS = ("defence", "tricks", "kontra", "contra")
 """Columns ``<group>.<player>``: one map per deal from player to value (records.md 1.2)."""
 KONTRA_WORDS = {"kontra": 1, "rekontra": 2, "subkontra": 3, "mortkontra": 4}
@@ -158,8 +166,11 @@ class CsvSheetReader:
     name = "csv-sheet"
 
     def sniff(self, path: Path, head: bytes) -> bool:
-        """A ``.csv``/``.tsv`` with a ``#`` header section, a sidecar, or a ``dealer`` column."""
-        if path.suffix.lower() not in (".csv", ".tsv"):
+        """A table (:data:`TABLE_SUFFIXES`) with a ``#`` header section, a sidecar, or a
+        ``dealer`` column; a ``.txt`` or unnamed file only when a ``#`` line gives a field of
+        a game (``# game_id: ...``), as a note beginning with ``#`` does not."""
+        suffix = path.suffix.lower()
+        if suffix not in TABLE_SUFFIXES:
             return False
         if sidecar_of(path).is_file():
             return True
@@ -168,7 +179,7 @@ class CsvSheetReader:
         if not lines:
             return False
         if header_line(lines[0]) is not None:
-            return True
+            return suffix in NAMED_TABLES or any(_gives_a_game_field(line) for line in lines)
         cells = {c.strip().strip('"').lower() for c in lines[0].replace(";", ",").replace(
             "\t", ",").split(",")}
         return "dealer" in cells
@@ -275,6 +286,13 @@ def filled_unknown(header: list[str], cells: list[str], unknown: set[str],
     filled = [h for h, c in zip(header, cells, strict=False) if h in unknown and c.strip()]
     return (f"a cell under the unknown column {filled[0]!r} of the header row (line "
             f"{header_at})") if filled else None
+
+
+def _gives_a_game_field(line: str) -> bool:
+    """Whether ``line`` is a header line ``# <a field of a game>: value``."""
+    text = header_line(line)
+    key = "" if text is None else text.lstrip()[1:].partition(":")[0].strip()
+    return key in GAME_KEYS or key.startswith("rules.")
 
 
 def header_line(text: str) -> str | None:

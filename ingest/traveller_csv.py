@@ -18,6 +18,7 @@ from typing import Any
 from ingest import text as text_codec
 from ingest.bridge_records import GameGroups, game_record
 from ingest.csv_sheet import (
+    TABLE_SUFFIXES,
     cells_of,
     delimiter_of,
     filled_unknown,
@@ -117,9 +118,10 @@ class TravellerReader:
     name = "bridge-traveller-csv"
 
     def sniff(self, path: Path, head: bytes) -> bool:
-        """A ``.csv``/``.tsv`` whose header row (its first line not a ``#`` comment, cells
-        separated as :func:`csv_sheet.delimiter_of` finds) names :data:`HEADER_MARK`."""
-        return path.suffix.lower() in (".csv", ".tsv") and not lacks(header_line(head))
+        """A table (``csv_sheet.TABLE_SUFFIXES``: ``.csv``, ``.tsv``, ``.txt`` or no extension)
+        whose header row (its first line not a ``#`` comment, cells separated as
+        :func:`csv_sheet.delimiter_of` finds) names :data:`HEADER_MARK`."""
+        return path.suffix.lower() in TABLE_SUFFIXES and not lacks(header_line(head))
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
         source = str(path)

@@ -146,3 +146,27 @@ def test_a_sheet_written_by_a_spreadsheet_with_quoted_header_cells_reads_as_writ
     (original,) = ingest_paths([SHEET], tmp_path / "t.duckdb")
     assert not saved.issues and saved.stored == saved.records > 1
     assert original.duplicates == saved.stored  # the same records
+
+
+def test_excel_unicode_text_exports_are_read_by_their_content(tmp_path: Path) -> None:
+    """Excel's "Unicode Text (*.txt)" export is UTF-16, tab separated, named ``.txt``; a file
+    may also lose its extension on the way. A score sheet and a traveller saved so are read as
+    their ``.csv`` originals (docs/csv-score-sheet.md), while a note that begins with ``#`` is
+    not taken for a sheet: a folder walk passes it over."""
+    import csv
+
+    from ingest.pipeline import ingest_paths
+
+    folder = tmp_path / "week"
+    folder.mkdir()
+    for source, name in [(SHEET, "sheet.txt"), (TRAVELLERS, "travellers")]:
+        with (folder / name).open("w", encoding="utf-16", newline="") as fh:
+            writer = csv.writer(fh, delimiter="\t", lineterminator="\r\n")
+            for line in source.read_text(encoding="utf-8").splitlines():
+                writer.writerow([line] if line.startswith("#") else next(csv.reader([line])))
+    (folder / "notes.txt").write_text("# Notes\nTable 2 started late.\n", encoding="utf-8")
+    reports = ingest_paths([folder], tmp_path / "t.duckdb")
+    assert sorted(Path(r.source).name for r in reports) == ["sheet.txt", "travellers"]
+    assert all(not r.issues and r.stored == r.records > 1 for r in reports)
+    originals = ingest_paths([SHEET, TRAVELLERS], tmp_path / "t.duckdb")
+    assert [r.duplicates for r in originals] == [r.stored for r in reports]
