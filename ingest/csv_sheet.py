@@ -3,6 +3,8 @@
 A sheet is one game: a header section of ``# key: value`` lines (``game_id``, ``variant``,
 ``players`` in turn order, ``league``, ``started_at``, ``rules.<flag>`` ...) and/or a sidecar
 ``<name>.game.json`` holding the game record, then a column header row and one row per deal.
+A ``#`` line giving a field of a game below the table starts the next game of the sheet, with a
+header section and header row of its own (the sidecar, if any, is the first game's).
 
 Columns (records.md 1.2): ``deal_no`` (optional: rows are numbered 1, 2, ... when absent),
 ``dealer``, ``declarer``, ``contract``, ``defence.<player>`` (each defender's decision),
@@ -209,6 +211,9 @@ class CsvSheetReader:
             if not text.strip():
                 continue
             if (line := header_line(text)) is not None:
+                if header is not None and _gives_a_game_field(line):  # the next game's section
+                    game, header, header_lines, ordinal = {}, None, [], 0
+                    sidecar_text, sidecar_issue = "", None
                 if header is None:
                     header_lines.append((line_no, line))
                 continue

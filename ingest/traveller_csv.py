@@ -54,6 +54,17 @@ def lacks(header: str) -> list[str]:
     return [c for c in HEADER_MARK if c not in cols]
 
 
+def _another_header(text: str, header: list[str]) -> bool:
+    """Whether the row ``text`` is the header row of another traveller pasted below (every cell
+    a traveller column, :data:`HEADER_MARK` among them, in another order than ``header``): the
+    rows after it are read under it."""
+    cells = cells_of(text, delimiter_of(text))
+    if not isinstance(cells, list):
+        return False
+    names = [c.strip().lower() for c in cells]
+    return names != header and not lacks(text) and all(n in COLUMNS for n in names)
+
+
 def _ran_over(open_from: int) -> str:
     """Why a line of a row whose quoted cell runs over lines is not read (a row is one line)."""
     if open_from:
@@ -138,7 +149,8 @@ class TravellerReader:
     def read_lines(self, numbered: Iterable[tuple[int, str | text_codec.EncodingError]],
                    source: str, stem: str) -> Iterator[Raw | Issue]:
         """The rows of a traveller, one line each (``# ...`` lines before the header, such as
-        ``# encoding: cp1252``, are skipped)."""
+        ``# encoding: cp1252``, are skipped); a header row in another column order below is
+        another traveller's, whose rows are read under it."""
         header: list[str] | None = None
         header_at, delimiter = 0, ","
         open_from = 0  # the line of a quoted cell not closed yet (0: none)
@@ -151,7 +163,7 @@ class TravellerReader:
                 continue
             if not raw.strip() or (header is None and raw.lstrip().startswith("#")):
                 continue
-            if header is None:
+            if header is None or (header_at and _another_header(raw, header)):
                 raw = raw.lstrip("\ufeff")
                 delimiter, header_at = delimiter_of(raw), line
                 cells = cells_of(raw, delimiter)

@@ -69,9 +69,11 @@ def test_a_header_key_given_twice_with_two_values_refuses_the_game(
         assert games[0].data["rules"]["initial_kassa"] == 20
 
 
-def test_a_sheet_pasted_twice_says_so_and_its_deals_are_duplicates(tmp_path: Path) -> None:
-    """The second copy's header row is one issue that says what it is (it used to be a deal
-    refused with a 661-character message); the second copy's deals are duplicates."""
+def test_a_sheet_pasted_twice_is_its_game_again_and_its_deals_are_duplicates(
+        tmp_path: Path) -> None:
+    """The second copy's header section starts a game (docs/csv-score-sheet.md): the same
+    game again, so its game line and deals are duplicates. A header row alone pasted again is
+    one issue that says what it is (it used to be a deal refused with a 661-character message)."""
     from ingest.pipeline import ingest_paths
     from tests.ingest.fakes import FakeSettlement, fake_scorer
 
@@ -79,10 +81,43 @@ def test_a_sheet_pasted_twice_says_so_and_its_deals_are_duplicates(tmp_path: Pat
     p = tmp_path / "twice.csv"
     p.write_text(text + text, encoding="utf-8")
     (r,) = ingest_paths([p], tmp_path / "t.duckdb", score=fake_scorer(FakeSettlement()))
+    assert not r.issues and r.duplicates == r.stored > 1
+    table = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
+    p.write_text(text + table + "\n", encoding="utf-8")
+    (r,) = ingest_paths([p], tmp_path / "t2.duckdb", score=fake_scorer(FakeSettlement()))
     (issue,) = r.issues
     header_at = next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith("deal_no"))
     assert issue.message.startswith(f"the header row of line {header_at} again (the sheet pasted")
     assert r.duplicates == r.stored - 1  # the second copy's deals; the game line once
+
+
+def test_the_games_of_a_sheet_are_read_one_after_another(tmp_path: Path) -> None:
+    """Two tables' games in one sheet, the second with other players and another column order:
+    each game is read with its own header section and header row (docs/csv-score-sheet.md),
+    storing what the two sheets store apart. The second game's deals were quarantined as rows
+    of the wrong width, and nothing said a second game was there."""
+    from ingest.pipeline import ingest_paths
+
+    first = SHEET.read_text(encoding="utf-8")
+    second = (first.replace("table-1", "table-2").replace("Anna", "Dora")
+              .replace("deal_no,dealer,", "dealer,deal_no,"))
+    second = "\n".join(_swap_first_two(line) if line[:1].isdigit() else line
+                       for line in second.splitlines()) + "\n"
+    apart = [tmp_path / "t1.csv", tmp_path / "t2.csv"]
+    apart[0].write_text(first, encoding="utf-8")
+    apart[1].write_text(second, encoding="utf-8")
+    both = tmp_path / "both.csv"
+    both.write_text(first + "\n" + second, encoding="utf-8")
+    (together,) = ingest_paths([both], tmp_path / "t.duckdb")
+    assert not together.issues and together.stored == together.records
+    reports = ingest_paths(apart, tmp_path / "t.duckdb")
+    assert [r.duplicates for r in reports] == [r.records for r in reports]
+    assert sum(r.records for r in reports) == together.stored
+
+
+def _swap_first_two(line: str) -> str:
+    cells = line.split(",")
+    return ",".join([cells[1], cells[0], *cells[2:]])
 
 
 def test_a_damaged_column_name_is_said_once_at_the_header(tmp_path: Path) -> None:

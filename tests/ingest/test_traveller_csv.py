@@ -116,6 +116,27 @@ def test_a_traveller_pasted_twice_says_so(tmp_path: Path) -> None:
     assert report.duplicates == len(deals) == 17  # every table result again; no new game
 
 
+def test_a_second_traveller_in_another_column_order_is_read_under_its_own_header(
+        tmp_path: Path) -> None:
+    """Two exports pasted one below the other, the second with its columns in another order:
+    each row is read under the header row above it (docs/bridge.md, travellers), storing what
+    the two files store apart. The second one's rows were read under the first header, each
+    misread or quarantined."""
+    text = (SAMPLES / "club-pairs-travellers.csv").read_text(encoding="utf-8")
+    rows = [line.split(",") for line in text.splitlines() if line]
+    order = [1, 0, *range(2, len(rows[0]))][::-1]
+    second = "\n".join(",".join(row[k] for k in order) for row in rows) + "\n"
+    apart = tmp_path / "second.csv"
+    apart.write_text(second.replace("Riverside", "Hillside"), encoding="utf-8")
+    both = tmp_path / "both.csv"
+    both.write_text(text + apart.read_text(encoding="utf-8"), encoding="utf-8")
+    report, deals = _stored(both, tmp_path / "t.duckdb")
+    first, _ = _stored(SAMPLES / "club-pairs-travellers.csv", tmp_path / "t.duckdb")
+    again, _ = _stored(apart, tmp_path / "t.duckdb")
+    assert report.quarantined == 0 and len(deals) == 2 * 17
+    assert first.duplicates + again.duplicates == report.stored
+
+
 def test_an_unknown_column_is_said_not_dropped(tmp_path: Path) -> None:
     """A misspelt column (``score-ns``) was dropped in silence, and with it the check of the
     stated score (Law 77): it is one issue at the header row, and each row that fills it points
