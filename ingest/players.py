@@ -184,6 +184,14 @@ def rename(conn: Con, who: str, name: str) -> str:
     return pid
 
 
+def labels_of(conn: Con, shown: str) -> list[str]:
+    """The labels of the people shown as ``shown`` (``people_sql``: followed by their variants
+    or id where several share it), one per person."""
+    sql = f"""SELECT DISTINCT l.person FROM ({people_sql(is_registered(conn))}) l
+              JOIN {PLAYERS} p ON p.person_id = l.person_id WHERE p.name = ? ORDER BY 1"""
+    return [str(r[0]) for r in conn.execute(sql, [shown]).fetchall()]
+
+
 def people(conn: Con) -> pl.DataFrame:
     """Every person: ``person_id``, ``person`` (his label), ``names`` (``variant: name`` each)
     and ``deals`` (his settled deals at the table, all variants)."""

@@ -93,7 +93,13 @@ def merge(keep: PersonArg, other: PersonArg, db: DbOption = DEFAULT_DB) -> None:
 def rename(who: PersonArg, name: Annotated[str, typer.Argument(help="The new shown name.")],
            db: DbOption = DEFAULT_DB) -> None:
     """Show the person WHO as NAME on every page (his names at the table stay as they are)."""
+    from ingest.players import labels_of
     from ingest.players import rename as rename_person
 
-    pid = _apply(db, lambda conn: rename_person(conn, who, name))
+    pid, labels = _apply(db, lambda conn: (rename_person(conn, who, name),
+                                           labels_of(conn, name.strip())))
     out.print(f"{pid} is shown as {name.strip()!r}", markup=False)
+    if len(labels) > 1:
+        out.print(f"{len(labels)} people are shown as {name.strip()!r} now; the pages tell them "
+                  f"apart as {', '.join(map(repr, labels))} (`trickbook players merge` makes "
+                  "them one person)", markup=False)

@@ -106,6 +106,20 @@ def test_rename_changes_the_shown_name_only(db: Path) -> None:
     assert code == 0 and ("bridge-rubber:Anna", "Anna P.") in _people(db)
 
 
+def test_a_rename_to_a_name_another_person_shows_says_how_the_pages_tell_them_apart(
+        db: Path) -> None:
+    """Two people may be shown by one name (the Greek and the bridge Anna of
+    data/samples/league.jsonl and the bridge samples): the rename says so, with the labels the
+    pages show them by and how to make them one person (docs/cli.md)."""
+    assert _run(db, "players", "rename", "bridge-rubber:Anna", "Anna Papadopoulou")[0] == 0
+    code, out, _ = _run(db, "players", "rename", "greek-prefa:Anna", "Anna Papadopoulou")
+    out = " ".join(out.split())
+    assert code == 0 and "2 people are shown as 'Anna Papadopoulou' now" in out
+    assert "'Anna Papadopoulou (bridge-rubber)', 'Anna Papadopoulou (greek-prefa)'" in out
+    code, out, _ = _run(db, "players", "rename", "greek-prefa:Anna", "Anna K.")
+    assert code == 0 and "people are shown" not in out
+
+
 def test_unknown_or_ambiguous_person_is_a_clear_error(db: Path) -> None:
     before = (_people(db), _names(db))
     code, _, err = _run(db, "players", "merge", "greek-prefa:Anna", "Nobody'); DROP TABLE x;--")
