@@ -240,6 +240,9 @@ def ingest(
         signal.signal(signal.SIGINT, previous)
     for r in reports:
         _print_report(r)
+    if not reports:
+        out.print(f"nothing to ingest: no file in {', '.join(one_line(str(p)) for p in paths)} "
+                  "is one of the formats read (docs/ingest.md)", markup=False)
     failed = _after_load_checks(db)
     if (strict and failed) or any(r.failed or r.score_error or _not_found(r) for r in reports):
         raise typer.Exit(1)

@@ -55,6 +55,19 @@ def test_a_table_no_reader_takes_is_reported_from_a_folder(tmp_path: Path) -> No
     assert "league.jsonl: 36 read, 36 stored" in result.stdout
 
 
+def test_a_folder_without_records_says_so(tmp_path: Path) -> None:
+    """An empty folder, or one of files no reader takes, says there was nothing to ingest (it
+    printed a blank line); it is not an error (docs/cli.md)."""
+    folder = tmp_path / "week"
+    folder.mkdir()
+    db = str(tmp_path / "x.duckdb")
+    result = runner.invoke(app, ["ingest", str(folder), "--db", db])
+    assert result.exit_code == 0 and f"nothing to ingest: no file in {folder}" in result.stdout
+    (folder / "notes.md").write_text("not a record\n", encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(folder), "--db", db])
+    assert result.exit_code == 0 and "nothing to ingest" in result.stdout
+
+
 def test_a_traveller_with_a_damaged_header_says_which_column(tmp_path: Path) -> None:
     """A traveller whose header row misspells one of its columns is named with that column
     (it was told all four), and the command exits 1: none of its rows were read."""
