@@ -28,6 +28,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import polars as pl
@@ -101,7 +102,12 @@ def _studied(variant: str) -> str:
     return name
 
 
-def _arm_deals(variant: str, plan: Plan, workers: int) -> pl.DataFrame:
+Progress = Callable[[int], None]
+"""Told the number of games of each batch an arm has simulated (a progress bar's step)."""
+
+
+def _arm_deals(variant: str, plan: Plan, workers: int,
+               progress: Progress | None = None) -> pl.DataFrame:
     """Simulate and settle one arm: one row per deal with its contract, success and money."""
     v = lookup(variant)
     if getattr(v.rules(plan.rules), "four_players", False) or plan.options:
@@ -112,6 +118,8 @@ def _arm_deals(variant: str, plan: Plan, workers: int) -> pl.DataFrame:
     batch = Batch()
     for part in run_local(plan, plan.partitions(), workers, False):
         batch.extend(part)
+        if progress is not None:
+            progress(len(part.games["game_id"]))
     sim = simulator(variant, plan.rules, plan.play, plan.options)
     rules_json = getattr(sim, "rules_json", "{}")
     games = pl.DataFrame({
@@ -260,14 +268,16 @@ def study(
     play: str = "heuristic",
     variant_b: str | None = None,
     workers: int | None = None,
+    progress: Progress | None = None,
 ) -> Study:
-    """Run a paired study and return its run row and metrics (nothing is stored)."""
+    """Run a paired study and return its run row and metrics (nothing is stored); ``progress``
+    is told the games simulated as they come (``2 * games`` in all)."""
     va = _studied(variant)
     vb = _studied(variant_b or variant)
     n = workers or os.cpu_count() or 1
     plan = Plan(va, games, deals_per_game, seed, rules_a, play)
-    a = _arm_deals(va, plan, n)
-    b = _arm_deals(vb, Plan(vb, games, deals_per_game, seed, rules_b, play), n)
+    a = _arm_deals(va, plan, n, progress)
+    b = _arm_deals(vb, Plan(vb, games, deals_per_game, seed, rules_b, play), n, progress)
     return _study(va, vb, rules_a, rules_b, a, b, plan)
 
 
@@ -280,22 +290,25 @@ def sweep(
     seed: int = 0,
     play: str = "heuristic",
     workers: int | None = None,
+    progress: Progress | None = None,
 ) -> tuple[list[tuple[str, Study]], list[str]]:
     """The effect of each house-rule flag: one paired study per alternative value of every
     finite option (``sim/flags.py``) against ``base`` (the defaults), on the same deals;
     arm a is simulated once. Returns ``(label, study)`` pairs and the alternatives skipped
-    (rules the simulator or the settlement does not play), with the reason."""
+    (rules the simulator or the settlement does not play), with the reason. ``progress`` is told
+    the games simulated as they come (``games`` per arm: one more arm than alternatives)."""
     va = _studied(variant)
     rules_a = dict(base or {})
     n = workers or os.cpu_count() or 1
     plan = Plan(va, games, deals_per_game, seed, rules_a, play)
-    a = _arm_deals(va, plan, n)
+    a = _arm_deals(va, plan, n, progress)
     done: list[tuple[str, Study]] = []
     skipped: list[str] = []
     for label, flag in alternatives(va):
         rules_b = {**rules_a, **flag}
         try:
-            b = _arm_deals(va, Plan(va, games, deals_per_game, seed, rules_b, play), n)
+            b = _arm_deals(va, Plan(va, games, deals_per_game, seed, rules_b, play), n,
+                           progress)
         except (SimulationError, NotImplementedError, ValueError) as exc:
             skipped.append(f"{label}: {str(exc).splitlines()[0]}")
             continue

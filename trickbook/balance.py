@@ -10,6 +10,7 @@ import polars as pl
 from sim import SimulationError
 from sim.balance import Study, store_study, study, sweep
 from sim.drivers import PREFERENCE, simulator
+from sim.flags import alternatives
 from sim.run import read_rules
 from trickbook.simulate import option
 
@@ -37,6 +38,7 @@ def balance_command(
     paired effects."""
     import typer
     from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
 
     from ingest.store import DatabaseError, check_database_path
@@ -48,15 +50,27 @@ def balance_command(
         simulator(variant, arm_a, play)  # each arm's rules, field by field
         if not sweep_flags:
             simulator(variant_b or variant, arm_b, play)
-        if sweep_flags:
-            studies, skipped = sweep(variant, games, deals_per_game, base=arm_a,
-                                     seed=seed, play=play, workers=workers)
-        else:
-            one = study(variant, arm_a, arm_b, games, deals_per_game, seed=seed, play=play,
-                        variant_b=variant_b, workers=workers)
+        arms = 1 + len(alternatives(variant)) if sweep_flags else 2
+        with Progress(TextColumn("simulating games"), BarColumn(), MofNCompleteColumn(),
+                      console=err, transient=True) as bar:
+            task = bar.add_task("games", total=arms * games)
+
+            def tick(done: int) -> None:
+                bar.update(task, advance=done)
+
+            if sweep_flags:
+                studies, skipped = sweep(variant, games, deals_per_game, base=arm_a, seed=seed,
+                                         play=play, workers=workers, progress=tick)
+            else:
+                one = study(variant, arm_a, arm_b, games, deals_per_game, seed=seed, play=play,
+                            variant_b=variant_b, workers=workers, progress=tick)
     except (SimulationError, DatabaseError) as exc:
         err.print(f"balance: {exc}", markup=False)
         raise typer.Exit(2) from exc
+    except KeyboardInterrupt as exc:
+        err.print("balance: interrupted; nothing is stored (a study is stored whole, once both "
+                  "arms are simulated)", markup=False)
+        raise typer.Exit(130) from exc
     try:
         for _, s in studies if sweep_flags else [("", one)]:
             store_study(db, s)

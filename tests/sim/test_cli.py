@@ -130,6 +130,31 @@ def test_balance_command_stores_a_study(tmp_path: Path) -> None:
     assert rows == [('{"four_aces": "fixed_chips"}', 30)]
 
 
+def test_a_study_tells_its_progress_and_an_interrupted_one_says_nothing_is_stored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A study tells the games simulated as they come, both arms' (the command's progress bar),
+    and Ctrl-C says that nothing is stored, exit 130 (docs/balance-study.md); it exited 130
+    without a word."""
+    import sim.balance
+    import trickbook.balance
+
+    told: list[int] = []
+    sim.balance.study("greek-prefa", {}, {"four_aces": "fixed_chips"}, 12, 2, workers=1,
+                      progress=told.append)
+    assert told and sum(told) == 2 * 12
+
+    def interrupted(*args: object, progress: object = None, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(trickbook.balance, "study", interrupted)
+    db = tmp_path / "bal.duckdb"
+    result = CliRunner().invoke(app, ["balance", "--variant", "greek-prefa", "--games", "10",
+                                      "--db", str(db), "--workers", "1"])
+    assert result.exit_code == 130
+    assert "interrupted; nothing is stored" in " ".join(result.output.split())
+    assert not db.exists()
+
+
 def test_simulated_deals_pass_the_data_checks(tmp_path: Path) -> None:
     """records.md 2: every stored record is logged once, simulated ones too; a rerun of the same
     seed replaces its partition and its log row instead of adding to them."""
