@@ -37,7 +37,7 @@ def unscored(ranked: pl.DataFrame) -> list[str]:
 
 st.title("Club results")
 with guarded():
-    wanted_event, wanted_pair = url_param("event"), url_param("pair")
+    wanted_event, wanted_pair, wanted_by = url_param("event"), url_param("pair"), url_param("by")
     f = filters()
     everything = query("event_rankings", f)
     if everything.is_empty():
@@ -55,9 +55,12 @@ with guarded():
     keep_in_url("event", labels[int(picked or 0)], default=labels[0])
     event, day = sessions.row(int(picked or 0))
     teams = everything.filter((pl.col("event") == event) & pl.col("imps").is_not_null()).height
-    by = c2.radio("Rank by", list(RANKINGS), index=1 if teams else 0,
-                  key=f"results_by_{picked}",  # each session opens on its own kind of event
-                  format_func=BY_WORDS.get, horizontal=True)
+    opens_on = list(RANKINGS)[1 if teams else 0]  # each session on its own kind of event
+    if wanted_by in RANKINGS and f"results_by_{picked}" not in st.session_state:
+        st.session_state[f"results_by_{picked}"] = wanted_by
+    by = c2.radio("Rank by", list(RANKINGS), index=list(RANKINGS).index(opens_on),
+                  key=f"results_by_{picked}", format_func=BY_WORDS.get, horizontal=True)
+    keep_in_url("by", by, default=opens_on)
     ranked = query("event_rankings", f, by).filter(
         (pl.col("event") == event) & (pl.col("day").eq_missing(day)))
     st.subheader(md(event))

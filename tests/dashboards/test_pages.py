@@ -681,8 +681,12 @@ def test_my_deals_order_and_the_results_choices_are_in_the_url(
     box.set_value(len(box.options) - 1).run()
     pairs = res.selectbox(key="results_pair")
     pairs.set_value(pairs.options[-1]).run()
+    ranking = res.radio(key=f"results_by_{len(box.options) - 1}")
+    other = next(o for o in q.RANKINGS if o != ranking.value)
+    ranking.set_value(other).run()
     params = {k: v if isinstance(v, str) else v[0] for k, v in res.query_params.items()}
-    assert {"event", "pair"} <= params.keys()
+    assert {"event", "pair", "by"} <= params.keys()
     opened = page("results", demo_path, monkeypatch, **params)
     assert opened.selectbox(key="results_event").value == len(box.options) - 1
     assert opened.selectbox(key="results_pair").value == pairs.options[-1]
+    assert opened.radio(key=f"results_by_{len(box.options) - 1}").value == other
