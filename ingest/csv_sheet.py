@@ -104,6 +104,8 @@ def _header_game(lines: list[tuple[int, str]], source: str
             continue
         key, sep, value = body.partition(":")
         key, value = key.strip(), value.strip()
+        if key.lower() in GAME_KEYS or key.lower().startswith("rules."):
+            key = key.lower()  # "# Players: ...", as a user titles a line
         if not sep or not key:
             issues.append(Issue(source, line_no, None, Code.PARSE,
                                 f"a header line is '# key: value', got {quote(text)}", text))
@@ -193,6 +195,7 @@ class CsvSheetReader:
             yield sidecar_issue
         header_lines: list[tuple[int, str]] = []
         header: list[str] | None = None
+        written: list[str] = []
         delimiter = ","
         named_twice: str | None = None
         unknown: set[str] = set()
@@ -222,7 +225,8 @@ class CsvSheetReader:
                                  sidecar_issue is not None)
                 delimiter = delimiter_of(text)
                 cells_or = cells_of(text, delimiter)
-                header = [c.strip() for c in cells_or] if isinstance(cells_or, list) else []
+                written = [c.strip() for c in cells_or] if isinstance(cells_or, list) else []
+                header = column_names(written, game)
                 header_at = line_no
                 named_twice = twice(header)
                 unknown = unknown_columns(header, game)
@@ -232,7 +236,7 @@ class CsvSheetReader:
                                  f"<{'|'.join(GROUPS)}>.<player>"), text)
                 continue
             cells = cells_of(text, delimiter)
-            if isinstance(cells, list) and [c.strip() for c in cells] == header:
+            if isinstance(cells, list) and [c.strip() for c in cells] == written:
                 yield Issue(source, line_no, None, Code.PARSE,
                             header_again(header_at, "sheet", "deals of the same game"), text)
                 continue
@@ -253,6 +257,27 @@ class CsvSheetReader:
         if header is None:
             yield from _game(source, path, game, header_lines, sidecar_text,
                              sidecar_issue is not None)
+
+
+def column_names(header: list[str], game: dict[str, Any]) -> list[str]:
+    """The columns of ``header`` as the records name them: a field of the game's variant's deal,
+    ``flags`` or a ``<group>.`` prefix written in capitals (``Dealer``, ``Tricks.Anna``, as a
+    spreadsheet user titles a column) is read in small letters; a player's name keeps its own."""
+    try:
+        fields = set(variants.variant(str(game.get("variant"))).deal_model.model_fields)
+    except UnknownVariant:
+        return header
+    known = fields | {"flags"}
+
+    def named(h: str) -> str:
+        group, dot, player = h.partition(".")
+        if h in known or (dot and group in GROUPS):
+            return h
+        if h.lower() in known:
+            return h.lower()
+        return f"{group.lower()}.{player}" if dot and group.lower() in GROUPS else h
+
+    return [named(h) for h in header]
 
 
 def unknown_columns(header: list[str], game: dict[str, Any]) -> set[str]:
@@ -296,7 +321,7 @@ def filled_unknown(header: list[str], cells: list[str], unknown: set[str],
 def _gives_a_game_field(line: str) -> bool:
     """Whether ``line`` is a header line ``# <a field of a game>: value``."""
     text = header_line(line)
-    key = "" if text is None else text.lstrip()[1:].partition(":")[0].strip()
+    key = "" if text is None else text.lstrip()[1:].partition(":")[0].strip().lower()
     return key in GAME_KEYS or key.startswith("rules.")
 
 
