@@ -196,6 +196,7 @@ class CsvSheetReader:
         header_lines: list[tuple[int, str]] = []
         header: list[str] | None = None
         written: list[str] = []
+        open_from = 0  # the line of a quoted cell not closed yet (0: none)
         delimiter = ","
         named_twice: str | None = None
         unknown: set[str] = set()
@@ -234,6 +235,13 @@ class CsvSheetReader:
                     yield Issue(source, line_no, None, Code.PARSE, unknown_said(
                         unknown, f"not a field of a {game.get('variant')} deal nor "
                                  f"<{'|'.join(GROUPS)}>.<player>"), text)
+                continue
+            quotes_open = text.count('"') % 2 == 1  # a quoted cell opened or closed, not both
+            if open_from or quotes_open:  # a line break inside a quoted cell
+                ordinal += not open_from  # the deal's first line
+                yield Issue(source, line_no, None, Code.PARSE, ran_over(open_from), text)
+                if quotes_open:
+                    open_from = 0 if open_from else line_no
                 continue
             cells = cells_of(text, delimiter)
             if isinstance(cells, list) and [c.strip() for c in cells] == written:
@@ -295,6 +303,15 @@ def unknown_columns(header: list[str], game: dict[str, Any]) -> set[str]:
 MAX_LINE = 1 << 16
 """Longest row read, in characters (a score-sheet row is a few hundred; Python's csv module
 refuses a cell over 131,072)."""
+
+
+def ran_over(open_from: int) -> str:
+    """Why a line of a row whose quoted cell runs over lines is not read (a row is one line)."""
+    if open_from:
+        return (f"the rest of the quoted cell opened at line {open_from}: a cell may not hold a "
+                "line break, so neither line is read")
+    return ("a quoted cell not closed on its line (a line break inside quotes): the row is not "
+            "read, nor the lines up to its closing quote")
 
 
 def header_again(header_at: int, table: str, rows_are: str) -> str:

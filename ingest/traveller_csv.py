@@ -23,6 +23,7 @@ from ingest.csv_sheet import (
     delimiter_of,
     filled_unknown,
     header_again,
+    ran_over,
     twice,
     unknown_said,
     unreadable,
@@ -63,15 +64,6 @@ def _another_header(text: str, header: list[str]) -> bool:
         return False
     names = [c.strip().lower() for c in cells]
     return names != header and not lacks(text) and all(n in COLUMNS for n in names)
-
-
-def _ran_over(open_from: int) -> str:
-    """Why a line of a row whose quoted cell runs over lines is not read (a row is one line)."""
-    if open_from:
-        return (f"the rest of the quoted cell opened at line {open_from}: a cell may not hold a "
-                "line break, so neither line is read")
-    return ("a quoted cell not closed on its line (a line break inside quotes): the row is not "
-            "read, nor the lines up to its closing quote")
 
 
 class TravellerError(ValueError):
@@ -176,7 +168,7 @@ class TravellerReader:
                 continue
             quotes_open = raw.count('"') % 2 == 1  # a quoted cell opened or closed, not both
             if open_from or quotes_open:  # a line break inside a quoted cell
-                yield Issue(source, line, None, Code.PARSE, _ran_over(open_from), raw)
+                yield Issue(source, line, None, Code.PARSE, ran_over(open_from), raw)
                 if quotes_open:
                     open_from = 0 if open_from else line
                 continue
