@@ -59,6 +59,8 @@ def _another_header(text: str, header: list[str]) -> bool:
     """Whether the row ``text`` is the header row of another traveller pasted below (every cell
     a traveller column, :data:`HEADER_MARK` among them, in another order than ``header``): the
     rows after it are read under it."""
+    if "ns_pair" not in text.lower():  # most rows: no parse
+        return False
     cells = cells_of(text, delimiter_of(text))
     if not isinstance(cells, list):
         return False
@@ -155,7 +157,7 @@ class TravellerReader:
                 continue
             if not raw.strip() or (header is None and raw.lstrip().startswith("#")):
                 continue
-            if header is None or (header_at and _another_header(raw, header)):
+            if header is None or _another_header(raw, header):
                 raw = raw.lstrip("\ufeff")
                 delimiter, header_at = delimiter_of(raw), line
                 cells = cells_of(raw, delimiter)
