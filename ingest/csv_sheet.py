@@ -23,6 +23,7 @@ import csv
 import json
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,10 @@ TABLE_SUFFIXES = (*NAMED_TABLES, ".txt", "")
 exports, ``.txt``, and a file saved without a name's extension (read by content)."""
 GAME_KEYS = frozenset({"game_id", "variant", "players", "league", "event", "started_at",
                        "stake"})
-"""The ``# key: value`` lines of a game a score sheet's header section most often starts with."""
+"""The ``# key: value`` lines of a game's fields (and ``rules.<flag>``): one below a table starts
+the next game."""
+SHEET_KEYS = frozenset({"game_id", "variant", "players"})
+"""The lines that make a ``.txt`` or unnamed file a score sheet (a note may give an event)."""
 GROUPS = ("defence", "tricks", "kontra", "contra")
 """Columns ``<group>.<player>``: one map per deal from player to value (records.md 1.2)."""
 KONTRA_WORDS = {"kontra": 1, "rekontra": 2, "subkontra": 3, "mortkontra": 4}
@@ -89,6 +93,10 @@ def _flag(text: str) -> Any:
     return scalar(text)
 
 
+_DECLARATION = re.compile(r"(?:encoding|charset|coding)\s*[:=]", re.IGNORECASE)
+"""A ``#`` line declaring the file's encoding (``ingest/text.py`` reads it; not a game field)."""
+
+
 def _header_game(lines: list[tuple[int, str]], source: str
                  ) -> tuple[dict[str, Any], list[Issue], bool]:
     """The game fields of the ``# key: value`` lines, an issue for each unreadable line, and
@@ -104,14 +112,14 @@ def _header_game(lines: list[tuple[int, str]], source: str
             continue
         key, sep, value = body.partition(":")
         key, value = key.strip(), value.strip()
+        if _DECLARATION.match(body):
+            continue  # "# encoding: cp1252", read by ingest/text.py
         if key.lower() in GAME_KEYS or key.lower().startswith("rules."):
             key = key.lower()  # "# Players: ...", as a user titles a line
         if not sep or not key:
             issues.append(Issue(source, line_no, None, Code.PARSE,
                                 f"a header line is '# key: value', got {quote(text)}", text))
             continue
-        if key in ("encoding", "charset", "coding"):
-            continue  # read by ingest/text.py
         first, before = given.setdefault(key, (line_no, value))
         if before != value:  # which one holds is not for the reader to guess
             issues.append(Issue(source, line_no, None, Code.PARSE,
@@ -172,7 +180,7 @@ class CsvSheetReader:
     def sniff(self, path: Path, head: bytes) -> bool:
         """A table (:data:`TABLE_SUFFIXES`) with a ``#`` header section, a sidecar, or a
         ``dealer`` column; a ``.txt`` or unnamed file only when a ``#`` line gives a field of
-        a game (``# game_id: ...``), as a note beginning with ``#`` does not."""
+        a game's id, variant or players or a house rule, as a note does not."""
         suffix = path.suffix.lower()
         if suffix not in TABLE_SUFFIXES:
             return False
@@ -183,7 +191,8 @@ class CsvSheetReader:
         if not lines:
             return False
         if header_line(lines[0]) is not None:
-            return suffix in NAMED_TABLES or any(_gives_a_game_field(line) for line in lines)
+            return suffix in NAMED_TABLES or any(_gives_a_game_field(line, SHEET_KEYS)
+                                                 for line in lines)
         cells = {c.strip().strip('"').lower() for c in lines[0].replace(";", ",").replace(
             "\t", ",").split(",")}
         return "dealer" in cells
@@ -193,78 +202,136 @@ class CsvSheetReader:
         game, sidecar_text, sidecar_issue = _sidecar(path)
         if sidecar_issue is not None:
             yield sidecar_issue
-        header_lines: list[tuple[int, str]] = []
-        header: list[str] | None = None
-        written: list[str] = []
-        open_from = 0  # the line of a quoted cell not closed yet (0: none)
-        delimiter = ","
-        named_twice: str | None = None
-        unknown: set[str] = set()
-        header_at = 0
-        ordinal = 0
         try:
             encoding = text_codec.file_encoding(path)
         except text_codec.EncodingError as exc:
             yield unreadable(source, path, exc)
             return
+        header_lines: list[tuple[int, str]] = []
+        table: _Table | None = None  # the table of the game being read, from its header row
+        games: dict[str, tuple[int, dict[str, Any]]] = {}  # this file's: first line, record
         for line_no, text in text_codec.lines(path, encoding):
             if isinstance(text, text_codec.EncodingError):
-                ordinal += header is not None
+                if table is not None:
+                    table.ordinal += 1
                 yield Issue(source, line_no, None, Code.PARSE, str(text), "")
                 continue
             if not text.strip():
                 continue
             if (line := header_line(text)) is not None:
-                if header is not None and _gives_a_game_field(line):  # the next game's section
-                    game, header, header_lines, ordinal = {}, None, [], 0
+                if table is not None and _gives_a_game_field(line):  # the next game's section
+                    game, table, header_lines = {}, None, []
                     sidecar_text, sidecar_issue = "", None
-                if header is None:
+                if table is None:
                     header_lines.append((line_no, line))
                 continue
-            if header is None:
-                yield from _game(source, path, game, header_lines, sidecar_text,
-                                 sidecar_issue is not None)
-                delimiter = delimiter_of(text)
-                cells_or = cells_of(text, delimiter)
-                written = [c.strip() for c in cells_or] if isinstance(cells_or, list) else []
-                header = column_names(written, game)
-                header_at = line_no
-                named_twice = twice(header)
-                unknown = unknown_columns(header, game)
-                if any(unknown):
-                    yield Issue(source, line_no, None, Code.PARSE, unknown_said(
-                        unknown, f"not a field of a {game.get('variant')} deal nor "
-                                 f"<{'|'.join(GROUPS)}>.<player>"), text)
+            if table is None:
+                made = list(_game(source, path, game, header_lines, sidecar_text,
+                                  sidecar_issue is not None))
+                refused = _again(made, games, header_lines, path)
+                yield from made
+                table = _Table.of(text, line_no, game, refused)
+                if table.said is not None:
+                    yield Issue(source, line_no, None, Code.PARSE, table.said, text)
                 continue
-            quotes_open = text.count('"') % 2 == 1  # a quoted cell opened or closed, not both
-            if open_from or quotes_open:  # a line break inside a quoted cell
-                ordinal += not open_from  # the deal's first line
-                yield Issue(source, line_no, None, Code.PARSE, ran_over(open_from), text)
-                if quotes_open:
-                    open_from = 0 if open_from else line_no
-                continue
-            cells = cells_of(text, delimiter)
-            if isinstance(cells, list) and [c.strip() for c in cells] == written:
-                yield Issue(source, line_no, None, Code.PARSE,
-                            header_again(header_at, "sheet", "deals of the same game"), text)
-                continue
-            ordinal += 1
-            if isinstance(cells, str):
-                yield Issue(source, line_no, None, Code.PARSE, cells, text)
-            elif named_twice is not None:
-                yield Issue(source, line_no, None, Code.PARSE, f"{named_twice}: {quote(text)}",
-                            text)
-            elif len(cells) != len(header):
-                yield Issue(source, line_no, None, Code.PARSE,
-                            f"{len(cells)} cells but the header row has {len(header)} "
-                            f"columns: {quote(text)}", text)
-            elif filled := filled_unknown(header, cells, unknown, header_at):
-                yield Issue(source, line_no, None, Code.PARSE, filled, text)
-            else:
-                yield Raw(source, line_no, _deal(header, cells, ordinal, game["game_id"]), text)
-        if header is None:
+            if (row := table.row(source, line_no, text)) is not None:
+                yield row
+        if table is None:
             yield from _game(source, path, game, header_lines, sidecar_text,
                              sidecar_issue is not None)
+
+
+def _again(made: list[Raw | Issue], games: dict[str, tuple[int, dict[str, Any]]],
+           header_lines: list[tuple[int, str]], path: Path) -> str | None:
+    """Why the deals of a sheet's game are not read, when its game id is an earlier game's of
+    the same file (``games``, to which it is added otherwise) and its game is not that one:
+    they would be taken for that game's deals. ``made`` (the game's record and issues) then
+    has the issue in place of the record."""
+    found = [(k, m) for k, m in enumerate(made) if isinstance(m, Raw)]
+    if not found:
+        return None
+    at, record = found[0]
+    line, gid = (header_lines[0][0] if header_lines else 0), str(record.data.get("game_id"))
+    if gid not in games:
+        games[gid] = (line, record.data)
+        return None
+    first, data = games[gid]
+    if data == record.data:
+        return None  # the same game again (a sheet pasted twice): its deals are duplicates
+    named = (f" (without a '# game_id' line a game is named after the file, {path.stem!r})"
+             if gid == path.stem else "")
+    made[at] = Issue(str(path), line, None, Code.GAME_CONFLICT,
+                     f"game {gid!r} is the sheet's game of line {first} already, with other "
+                     f"fields{named}: each game of a sheet needs an id of its own; this game and "
+                     "its deals are not read", record.text)
+    return f"game {gid!r} of line {line} is not read (its id is the game's of line {first})"
+
+
+@dataclass
+class _Table:
+    """One game's table: its header row and what its rows need to be read."""
+
+    written: list[str]
+    """The header row's cells as written."""
+    header: list[str]
+    """Its columns as the records name them (:func:`column_names`)."""
+    delimiter: str
+    at: int
+    """The header row's line."""
+    game_id: Any
+    unknown: set[str]
+    fault: str | None
+    """Why no row is read (a column named twice, a header row that cannot be read, a game
+    that is not read), or ``None``."""
+    said: str | None
+    """The issue of the header row itself, or ``None``."""
+    ordinal: int = 0
+    """Deal rows so far (a deal's number when the table has no ``deal_no``)."""
+    open_from: int = 0
+    """The line of a quoted cell not closed yet (0: none)."""
+
+    @classmethod
+    def of(cls, text: str, line_no: int, game: dict[str, Any], refused: str | None) -> _Table:
+        delimiter = delimiter_of(text)
+        cells = cells_of(text, delimiter)
+        written = [c.strip() for c in cells] if isinstance(cells, list) else []
+        header = column_names(written, game)
+        unknown = unknown_columns(header, game)
+        said = (f"the header row is not read: {cells}" if isinstance(cells, str) else
+                unknown_said(unknown, f"not a field of a {game.get('variant')} deal nor "
+                                      f"<{'|'.join(GROUPS)}>.<player>") if any(unknown) else None)
+        fault = refused or (f"the header row of line {line_no} is not read"
+                            if isinstance(cells, str) else twice(header))
+        return cls(written, header, delimiter, line_no, game["game_id"], unknown, fault, said)
+
+    def row(self, source: str, line_no: int, text: str) -> Raw | Issue | None:
+        """The deal of a row, or its issue; ``None`` for a row of empty cells (a spreadsheet
+        pads a table with them)."""
+        before = self.open_from
+        if before or '"' in text:
+            if quote_left_open(text, self.delimiter, bool(before)) != bool(before):
+                self.open_from = 0 if before else line_no
+            if before or self.open_from:  # a line break inside a quoted cell
+                self.ordinal += not before  # the deal's first line
+                return Issue(source, line_no, None, Code.PARSE, ran_over(before), text)
+        cells = cells_of(text, self.delimiter)
+        if isinstance(cells, list) and not any(c.strip() for c in cells):
+            return None
+        if isinstance(cells, list) and [c.strip() for c in cells] == self.written:
+            return Issue(source, line_no, None, Code.PARSE,
+                         header_again(self.at, "sheet", "deals of the same game"), text)
+        self.ordinal += 1
+        if isinstance(cells, str):
+            return Issue(source, line_no, None, Code.PARSE, cells, text)
+        if self.fault is not None:
+            return Issue(source, line_no, None, Code.PARSE, f"{self.fault}: {quote(text)}", text)
+        if len(cells) != len(self.header):
+            return Issue(source, line_no, None, Code.PARSE,
+                         f"{len(cells)} cells but the header row has {len(self.header)} "
+                         f"columns: {quote(text)}", text)
+        if filled := filled_unknown(self.header, cells, self.unknown, self.at):
+            return Issue(source, line_no, None, Code.PARSE, filled, text)
+        return Raw(source, line_no, _deal(self.header, cells, self.ordinal, self.game_id), text)
 
 
 def column_names(header: list[str], game: dict[str, Any]) -> list[str]:
@@ -305,6 +372,28 @@ MAX_LINE = 1 << 16
 refuses a cell over 131,072)."""
 
 
+def quote_left_open(text: str, delimiter: str, inside: bool = False) -> bool:
+    """Whether a quoted cell is still open at the end of the line ``text`` (``inside``: the
+    line goes on a quoted cell opened above), read as Python's ``csv`` and a spreadsheet read
+    it: a cell opens a quote only with its first character, ``""`` is a quote inside one, and
+    a ``"`` elsewhere (``inv"ite``) is a character of its cell."""
+    at_start = not inside
+    k, n = 0, len(text)
+    while k < n:
+        c = text[k]
+        if inside:
+            if c == '"':
+                if text.startswith('"', k + 1):
+                    k += 1
+                else:
+                    inside = False
+        elif c == '"' and at_start:
+            inside = True
+        at_start = not inside and c == delimiter
+        k += 1
+    return inside
+
+
 def ran_over(open_from: int) -> str:
     """Why a line of a row whose quoted cell runs over lines is not read (a row is one line)."""
     if open_from:
@@ -335,11 +424,12 @@ def filled_unknown(header: list[str], cells: list[str], unknown: set[str],
             f"{header_at})") if filled else None
 
 
-def _gives_a_game_field(line: str) -> bool:
-    """Whether ``line`` is a header line ``# <a field of a game>: value``."""
+def _gives_a_game_field(line: str, keys: frozenset[str] = GAME_KEYS) -> bool:
+    """Whether ``line`` is a header line ``# <key>: value`` of one of ``keys`` or a house rule
+    (``# rules.<flag>: value``)."""
     text = header_line(line)
     key = "" if text is None else text.lstrip()[1:].partition(":")[0].strip().lower()
-    return key in GAME_KEYS or key.startswith("rules.")
+    return key in keys or key.startswith("rules.")
 
 
 def header_line(text: str) -> str | None:
@@ -353,6 +443,8 @@ def header_line(text: str) -> str | None:
         return text
     if not stripped.startswith('"#'):
         return None
+    if len(stripped) > MAX_LINE:  # too long to read as a row: a header line all the same
+        return stripped[1:]
     rows = [cells for d in DELIMITERS if isinstance(cells := cells_of(stripped, d), list)]
     rows = [cells for cells in rows if cells and not any(c.strip() for c in cells[1:])]
     return max(rows, key=len)[0] if rows else None

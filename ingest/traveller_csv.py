@@ -23,11 +23,13 @@ from ingest.csv_sheet import (
     delimiter_of,
     filled_unknown,
     header_again,
+    quote_left_open,
     ran_over,
     twice,
     unknown_said,
     unreadable,
 )
+from ingest.csv_sheet import header_line as comment
 from ingest.jsonl import quote
 from ingest.source import Issue, Raw, ascii_int
 from model.bridge.contracts import ContractError, parse_contract
@@ -46,7 +48,7 @@ def header_line(head: bytes) -> str:
     """The header row of a table whose first bytes are ``head``: its first line that is not
     empty or a ``#`` comment (``""`` when there is none)."""
     return next((t for t in text_codec.head_text(head).splitlines()
-                 if t.strip() and not t.lstrip().startswith("#")), "")
+                 if t.strip() and comment(t) is None), "")
 
 
 def lacks(header: str) -> list[str]:
@@ -56,16 +58,13 @@ def lacks(header: str) -> list[str]:
 
 
 def _another_header(text: str, header: list[str]) -> bool:
-    """Whether the row ``text`` is the header row of another traveller pasted below (every cell
-    a traveller column, :data:`HEADER_MARK` among them, in another order than ``header``): the
-    rows after it are read under it."""
+    """Whether the row ``text`` is the header row of another traveller pasted below (it names
+    :data:`HEADER_MARK`, and not as ``header`` does): the rows after it are read under it."""
     if "ns_pair" not in text.lower():  # most rows: no parse
         return False
     cells = cells_of(text, delimiter_of(text))
-    if not isinstance(cells, list):
-        return False
-    names = [c.strip().lower() for c in cells]
-    return names != header and not lacks(text) and all(n in COLUMNS for n in names)
+    return (isinstance(cells, list) and [c.strip().lower() for c in cells] != header
+            and not lacks(text))
 
 
 class TravellerError(ValueError):
@@ -155,7 +154,7 @@ class TravellerReader:
             if isinstance(raw, text_codec.EncodingError):
                 yield Issue(source, line, None, Code.PARSE, str(raw), "")
                 continue
-            if not raw.strip() or (header is None and raw.lstrip().startswith("#")):
+            if not raw.strip() or (header is None and comment(raw) is not None):
                 continue
             if header is None or _another_header(raw, header):
                 raw = raw.lstrip("\ufeff")
@@ -163,20 +162,28 @@ class TravellerReader:
                 cells = cells_of(raw, delimiter)
                 header = [c.strip().lower() for c in cells] if isinstance(cells, list) else []
                 named_twice = twice(header)
+                if isinstance(cells, str):
+                    named_twice = f"the header row of line {line} is not read"
+                    yield Issue(source, line, None, Code.PARSE,
+                                f"the header row is not read: {cells}", raw)
+                    continue
                 unknown = {c for c in header if c not in COLUMNS}
                 if unknown - {""}:
                     yield Issue(source, line, None, Code.PARSE, unknown_said(
                         unknown, f"not a traveller column ({', '.join(sorted(COLUMNS))})"), raw)
                 continue
-            quotes_open = raw.count('"') % 2 == 1  # a quoted cell opened or closed, not both
-            if open_from or quotes_open:  # a line break inside a quoted cell
-                yield Issue(source, line, None, Code.PARSE, ran_over(open_from), raw)
-                if quotes_open:
-                    open_from = 0 if open_from else line
-                continue
+            before = open_from
+            if before or '"' in raw:
+                if quote_left_open(raw, delimiter, bool(before)) != bool(before):
+                    open_from = 0 if before else line
+                if before or open_from:  # a line break inside a quoted cell
+                    yield Issue(source, line, None, Code.PARSE, ran_over(before), raw)
+                    continue
             cells = cells_of(raw, delimiter)
             if isinstance(cells, str):
                 yield Issue(source, line, None, Code.PARSE, cells, raw)
+                continue
+            if not any(c.strip() for c in cells):  # a spreadsheet pads a table with such rows
                 continue
             if [c.strip().lower() for c in cells] == header:
                 yield Issue(source, line, None, Code.PARSE,

@@ -251,3 +251,93 @@ def test_a_cell_holding_a_line_break_says_so_and_the_deals_after_keep_their_numb
         (at + 4, "the rest of the quoted cell opened at line " + str(at + 3))]
     (original,) = ingest_paths([SHEET], tmp_path / "t.duckdb")
     assert original.duplicates == r.stored and original.records == r.stored + 1
+
+
+def _sheet_lines() -> list[str]:
+    return SHEET.read_text(encoding="utf-8").splitlines()
+
+
+def test_a_second_game_of_a_sheet_under_the_first_ones_id_is_not_read(tmp_path: Path) -> None:
+    """A second game whose id is the first's but whose fields are not (another start time, or
+    no ``# game_id`` line in either, so both are named after the file): its deals would be the
+    first game's. The game is a ``game-conflict`` that says so and each of its deals an issue
+    pointing there; the first game is stored as alone (docs/csv-score-sheet.md)."""
+    from ingest.pipeline import ingest_paths
+
+    lines = _sheet_lines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("deal_no"))
+    second = [line.replace("19:00", "21:00") for line in lines[:at + 1]] + [
+        "9,Anna,Boris,6S,play,,play,2,6,2,", "10,Boris,Chris,7H,pass,pass,,,,,"]
+    path = tmp_path / "two.csv"
+    path.write_text("\n".join(lines + second) + "\n", encoding="utf-8")
+    (r,) = ingest_paths([path], tmp_path / "t.duckdb")
+    game, *deals = r.issues
+    assert game.code == "game-conflict" and game.line == len(lines) + 1
+    assert "is the sheet's game of line 1 already, with other fields" in game.message
+    assert [d.line for d in deals] == [len(lines) + at + 2, len(lines) + at + 3]
+    assert all(d.message.startswith(f"game 'club-7/2026-11-22/table-1' of line {len(lines) + 1}"
+                                    " is not read") for d in deals)
+    (alone,) = ingest_paths([SHEET], tmp_path / "t.duckdb")
+    assert alone.duplicates == alone.records == r.stored
+
+    unnamed = [line for line in lines + second if not line.startswith("# game_id")]
+    path.write_text("\n".join(unnamed) + "\n", encoding="utf-8")
+    (r,) = ingest_paths([path], tmp_path / "u.duckdb")
+    assert "without a '# game_id' line a game is named after the file, 'two'" in r.issues[0].message
+
+
+def test_a_quote_inside_a_cell_is_a_character_and_padding_rows_are_passed_over(
+        tmp_path: Path) -> None:
+    """``inv"ite``: a quote that does not open its cell is a character of it, as for Python's
+    ``csv`` and a spreadsheet; only that row is refused (every row after it was quarantined as
+    the rest of a quoted cell). Rows of empty cells, which a spreadsheet pads a table with,
+    are no deals."""
+    from ingest.pipeline import ingest_paths
+
+    lines = _sheet_lines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("deal_no"))
+    lines[at + 2] = lines[at + 2].replace(",invite,", ',inv"ite,')
+    path = tmp_path / "quote.csv"
+    path.write_text("\n".join(lines + [",,,,,,,,,,"] * 3) + "\n", encoding="utf-8")
+    (r,) = ingest_paths([path], tmp_path / "t.duckdb")
+    (issue,) = r.issues
+    assert issue.line == at + 3 and "inv\"ite" in issue.message and r.records == len(lines) - at
+
+
+def test_what_is_not_a_game_field_in_a_header_and_a_header_too_long_are_said(
+        tmp_path: Path) -> None:
+    """``# Encoding: utf-8`` and ``# coding=utf-8`` declare the encoding (ingest/text.py), in
+    any case: the game is read (it was refused for an extra field 'Encoding'). A header row too
+    long to read is an issue at its line, and each row under it points there; a quoted ``#``
+    line too long is still a header line."""
+    from ingest.pipeline import ingest_paths
+
+    lines = _sheet_lines()
+    path = tmp_path / "declared.csv"
+    path.write_text("\n".join(["# Encoding: utf-8", "# coding=utf-8", *lines]) + "\n",
+                    encoding="utf-8")
+    (r,) = ingest_paths([path], tmp_path / "t.duckdb")
+    assert not r.issues and r.stored == r.records > 1
+
+    at = next(i for i, line in enumerate(lines) if line.startswith("deal_no"))
+    long = [*lines[:at], lines[at] + ",x" * 40000, *lines[at + 1:]]
+    path.write_text("\n".join(long) + "\n", encoding="utf-8")
+    (r,) = ingest_paths([path], tmp_path / "long.duckdb")
+    first, *rows = r.issues
+    assert first.line == at + 1 and first.message.startswith("the header row is not read: a row")
+    assert rows and all(i.message.startswith(f"the header row of line {at + 1} is not read")
+                        for i in rows)
+    quoted = ['"# league: ' + "y" * 70_000 + '",,,', *lines]
+    path.write_text("\n".join(quoted) + "\n", encoding="utf-8")
+    (r,) = ingest_paths([path], tmp_path / "q.duckdb")
+    assert "the header gives 'league' twice" in r.issues[0].message  # line 1 is a header line
+    assert "at line 1 and 'club-7 autumn league' here" in r.issues[0].message
+
+
+def test_a_note_is_not_a_sheet(tmp_path: Path) -> None:
+    """A ``.txt`` note that gives an event or a stake is not a score sheet: only a game's id,
+    variant, players or a house rule make a ``.txt`` or unnamed file one."""
+    note = tmp_path / "note.txt"
+    note.write_text("# Club night\n# Event: Christmas cup, bring snacks\n# stake: 5 EUR\n",
+                    encoding="utf-8")
+    assert reader_for(note) is None

@@ -137,6 +137,45 @@ def test_a_second_traveller_in_another_column_order_is_read_under_its_own_header
     assert first.duplicates + again.duplicates == report.stored
 
 
+def test_a_second_header_with_an_unknown_column_is_a_header_that_says_so(
+        tmp_path: Path) -> None:
+    """The second traveller's header row names a column that is not one (``score-ns``): it is
+    still the header of the rows below it, its unknown column said at its line and each row
+    that fills it pointing there (the rows were read under the first header, pairs swapped)."""
+    text = (SAMPLES / "club-pairs-travellers.csv").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    swapped = ["event,board,ew_pair,ns_pair,contract,declarer,lead,tricks,score-ns"] + [
+        ",".join([c[0], c[1], c[3], c[2], *c[4:]]) for c in
+        (line.split(",") for line in lines[10:])]
+    path = tmp_path / "both.csv"
+    path.write_text("\n".join(lines[:10] + swapped) + "\n", encoding="utf-8")
+    report, _deals = _stored(path, tmp_path / "t.duckdb")
+    first, *rows = report.issues
+    assert first.line == 11 and "unknown column 'score-ns'" in first.message
+    assert len(rows) == len(lines) - 10
+    assert all("under the unknown column 'score-ns' of the header row (line 11)" in i.message
+               for i in rows)
+
+
+def test_a_quoted_comment_a_quote_inside_a_cell_and_padding_rows(tmp_path: Path) -> None:
+    """What a spreadsheet writes: a ``#`` comment quoted as one cell and padded
+    (``"# exported by ...",,,,``: the file was read as a score sheet and every row quarantined),
+    a quote inside a cell (``A"H``: only its row is refused; every row after it was the rest of a
+    quoted cell), rows of empty cells (no deals)."""
+    text = (SAMPLES / "club-pairs-travellers.csv").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    lines[3] = lines[3].replace(",AH,", ',A"H,')
+    path = tmp_path / "export.csv"
+    path.write_text("\n".join(['"# exported by the club\'s scorer, v8",,,,,,,,', *lines,
+                               ",,,,,,,,", ",,,,,,,,"]) + "\n", encoding="utf-8")
+    report, _deals = _stored(path, tmp_path / "t.duckdb")
+    assert report.reader == READER.name
+    (issue,) = report.issues
+    assert issue.line == 5 and 'A"H' in issue.message
+    clean, _ = _stored(SAMPLES / "club-pairs-travellers.csv", tmp_path / "t.duckdb")
+    assert clean.duplicates == clean.records - 1 == report.stored
+
+
 def test_an_unknown_column_is_said_not_dropped(tmp_path: Path) -> None:
     """A misspelt column (``score-ns``) was dropped in silence, and with it the check of the
     stated score (Law 77): it is one issue at the header row, and each row that fills it points
