@@ -139,12 +139,14 @@ def read_only(
         con.close()
 
 
+FILL_IT = ("upload files on the Upload page, or ingest them with `trickbook ingest FILES --db "
+           "PATH`, PATH being the `--db` the dashboard was started with")
+"""How a user fills the database the pages read (its path is the server's, never shown)."""
+
+
 def _open(path: Path, retry_seconds: float | None) -> duckdb.DuckDBPyConnection:
     if not path.is_file():
-        raise DatabaseMissing(
-            f"no database {path.name!r}: build one with `trickbook ingest FILES --db {path.name}` "
-            "(in the folder the dashboard was started from) or upload files on the Upload page"
-        )
+        raise DatabaseMissing(f"no database {path.name!r} yet: {FILL_IT}")
     wait = retry_time() if retry_seconds is None else retry_seconds
     deadline = time.monotonic() + wait
     delay = 0.05
@@ -170,9 +172,7 @@ def _open(path: Path, retry_seconds: float | None) -> duckdb.DuckDBPyConnection:
         con.execute("SET python_enable_replacements = false")
         if not _holds_tables(con):
             raise DatabaseMissing(
-                f"the database {path.name!r} holds no trickbook tables yet: ingest files into it "
-                f"with `trickbook ingest FILES --db {path.name}` or upload files on the Upload "
-                "page")
+                f"the database {path.name!r} holds no trickbook tables yet: {FILL_IT}")
         ensure_views(con)
     except BaseException:
         con.close()
