@@ -621,12 +621,13 @@ _SIDES = f"""WITH e AS (
                team_imp_ns AS imps FROM r
         UNION ALL
         SELECT event, day, ew, 'E-W', board, game_id, deal_no, -score_ns, mp_ew,
-               mp_ns + mp_ew, 100 - pct_ns, -cross_imp_ns, -team_imp_ns FROM r)"""
+               mp_ns + mp_ew, 100 - pct_ns, 0 - cross_imp_ns, -team_imp_ns FROM r)"""
 """Every board result once per pair (N-S and E-W), from ``event_results``
 (scoring/bridge/event.py: matchpoints 2 per result beaten, Law 78A, on the event's top, Neuberg
 where a board was played fewer times; IMPs, Law 78B). A pair is its number; in a Mitchell (some
 board pits a pair number against the same number, so the numbers are counted per direction) it
-is ``N-S 2`` or ``E-W 2``; a pair without a number is its two players (N-S first)."""
+is ``N-S 2`` or ``E-W 2``; a pair without a number is its two players (N-S first). E-W's
+cross-IMPs are ``0 - x``, never ``-0.0`` (shown "-0")."""
 
 
 RANKINGS = {

@@ -356,3 +356,25 @@ def test_my_deals_give_the_contracts_result_in_every_role(demo_path: Path) -> No
     for r in defended.iter_rows(named=True):
         expected = made.get((r["game_id"], r["deal_no"]))
         assert r["result"] == (None if expected is None else "made" if expected else "down"), r
+
+
+def test_a_pair_card_shows_no_negative_zero(tmp_path: Path) -> None:
+    """Two tables with the same result: every cross-IMP is 0, and E-W's was -0.0 (N-S's
+    negated), shown as "-0" (scoring/bridge/event.py, Law 78B)."""
+    from ingest.pipeline import ingest_paths
+    from scoring.store import score_pending
+
+    traveller = tmp_path / "even.csv"
+    traveller.write_text("event,board,ns_pair,ew_pair,contract,declarer,tricks\n"
+                         "Even night,1,1,2,4S,N,10\nEven night,1,3,4,4S,N,10\n"
+                         "Even night,2,1,4,3NT,S,9\nEven night,2,3,2,3NT,S,9\n",
+                         encoding="utf-8")
+    db = tmp_path / "even.duckdb"
+    ingest_paths([traveller], db, score=score_pending)
+    with read_only(db) as c:
+        ranked = q.event_rankings(c, Filters())
+        cards = [q.pair_card(c, Filters(), "Even night", p) for p in ranked["pair"]]
+    values = [*ranked["cross_imps"].to_list(), *(v for card in cards
+                                                  for v in card["cross_imps"].to_list())]
+    assert len(values) == 4 + 8 and all(v == 0 for v in values)
+    assert all(str(v) == "0.0" for v in values), values  # not "-0.0"
