@@ -5,7 +5,8 @@ with two worker processes (``ingest.parallel.reading`` on ``sim.run.pool_imap``)
 ratio of the times, next to the load average of the machine:
 
 - a folder of 8 Balkan files with cards and play (simulated once, then each file's games
-  renamed, so that every file is new content): the per-record path, validation-bound;
+  renamed, so that every file is new content): canonical lines, which the columnar path
+  (``ingest/columnar.py``) reads in one pass of the variant's model each;
 - a folder of 8 Greek Prefa files with cards and play (``data/samples/make_samples.py``, keys
   in records.md order): the columnar path reading each line with ``json.loads``;
 - one large file of each (a Balkan file of 60,000 deals, read in batches of 10,000 by both
