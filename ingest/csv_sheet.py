@@ -218,7 +218,8 @@ class CsvSheetReader:
                 continue
             if not text.strip():
                 continue
-            if (line := header_line(text)) is not None:
+            in_cell = table is not None and table.open_from  # a quoted cell's next line
+            if not in_cell and (line := header_line(text)) is not None:
                 if table is not None and _gives_a_game_field(line):  # the next game's section
                     game, table, header_lines = {}, None, []
                     sidecar_text, sidecar_issue = "", None

@@ -242,7 +242,7 @@ def test_a_cell_holding_a_line_break_says_so_and_the_deals_after_keep_their_numb
     lines = SHEET.read_text(encoding="utf-8").splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("deal_no"))
     table = [line.partition(",")[2] for line in lines[at:]]  # without deal_no
-    table[2] = table[2].replace(",invite,", ',"invite\nat once",')
+    table[2] = table[2].replace(",invite,", ',"invite\n# variant: balkan",')  # not a header
     path = tmp_path / "break.csv"
     path.write_text("\n".join(lines[:at] + table) + "\n", encoding="utf-8")
     (r,) = ingest_paths([path], tmp_path / "t.duckdb")
