@@ -238,17 +238,22 @@ def ingest(
         raise typer.Exit(130) from exc
     finally:
         signal.signal(signal.SIGINT, previous)
-    for r in reports:
-        _print_report(r)
-    if not reports:
-        out.print(f"nothing to ingest: no file in {', '.join(one_line(str(p)) for p in paths)} "
-                  "is one of the formats read (docs/ingest.md)", markup=False)
+    _print_reports(reports, paths)
     failed = _after_load_checks(db)
     if (strict and failed) or any(r.failed or r.score_error or _not_found(r) for r in reports):
         raise typer.Exit(1)
     if stop.requested:
         err.print("stopped early: run the same command again to ingest the remaining files")
         raise typer.Exit(130)
+
+
+def _print_reports(reports: list[FileReport], paths: list[Path]) -> None:
+    """Each file's report, or that no file of ``paths`` is one of the formats read."""
+    for r in reports:
+        _print_report(r)
+    if not reports:
+        out.print(f"nothing to ingest: no file in {', '.join(one_line(str(p)) for p in paths)} "
+                  "is one of the formats read (docs/ingest.md)", markup=False)
 
 
 def _not_found(report: FileReport) -> bool:
