@@ -35,7 +35,7 @@ from ingest.source import Issue, Raw
 from ingest.store import stored_game
 from ingest.validate import Accepted, Validator
 from model import tables as T
-from model.base import Call, CardName, PlayerName
+from model.base import Call, CardName, GameBase, PlayerName
 from model.variant import Variant
 from scoring.store import score_pending
 
@@ -268,8 +268,24 @@ def validate(record: Mapping[str, Any],
 
 def message(issue: Issue) -> str:
     """An issue's message, as the quarantine has it, without its code (``schema``,
-    ``deck``: ingest's word for the kind of problem, not the scorer's)."""
-    return issue.message
+    ``deck``: ingest's word for the kind of problem, not the scorer's) and without the rulebook
+    sections it cites (``(russian.md 7)``, ``(raspasy, russian.md 7)``: the spec's, not the
+    table's)."""
+    return _CITED.sub("", _CITED_TOO.sub("", issue.message))
+
+
+_CITED = re.compile(r"\s*\([a-z-]+\.md[ 0-9.,]*\)")
+_CITED_TOO = re.compile(r",\s*[a-z-]+\.md[ 0-9.]*(?=\))")
+
+
+def longest(model: type[BaseModel], name: str) -> int | None:
+    """The most characters the text field ``name`` of ``model`` takes (its ``max_length``)."""
+    return next((m.max_length for m in model.model_fields[name].metadata
+                 if getattr(m, "max_length", None)), None)
+
+
+GAME_ID_CHARS = longest(GameBase, "game_id")
+"""The most characters a game id may have (``model.base.GameBase``)."""
 
 
 def check(con: duckdb.DuckDBPyConnection, record: Mapping[str, Any]) -> Accepted | Issue:
@@ -347,12 +363,14 @@ def stored_deals(con: duckdb.DuckDBPyConnection, game_id: str) -> dict[int, dict
 
 def versions(con: duckdb.DuckDBPyConnection, game_id: str, folder: Path) -> pl.DataFrame:
     """Every version of every deal entered for the game (``ingest_log``), oldest first: deal,
-    version, when, whether it is the stored one, and the deal as it was typed (from its file)."""
+    version, when, whether it is the stored one, what it changed from the version before, and
+    the deal as it was typed (from its file)."""
     prefix = f"{PREFIX}{game_id}/"
     rows = con.execute(
         f"""SELECT source, sha256, ingested_at FROM {T.INGEST_LOG}
             WHERE starts_with(source, ?) ORDER BY source, ingested_at""", [prefix]).fetchall()
     out: list[dict[str, Any]] = []
+    typed: dict[int, dict[str, Any] | None] = {}  # each deal's latest version as typed
     for source, sha, at in rows:
         deal = source.removeprefix(prefix)  # a game "a/b" is not a deal of game "a"
         if not deal.isascii() or not deal.isdigit():
@@ -360,23 +378,44 @@ def versions(con: duckdb.DuckDBPyConnection, game_id: str, folder: Path) -> pl.D
         earlier = [r for r in out if r["deal"] == int(deal)]
         for r in earlier:
             r["status"] = "superseded"
+        fields = _typed(folder, sha)
         out.append({"deal": int(deal), "version": len(earlier) + 1, "entered_at": at,
-                    "status": "stored", "as_typed": _as_typed(folder, source, sha)})
+                    "status": "stored",
+                    "changed": changes(typed[int(deal)], fields) if earlier else "",
+                    "as_typed": "(its file is gone)" if fields is None else " · ".join(
+                        f"{k.replace('_', ' ')}: {typed_value(v)}" for k, v in fields.items())})
+        typed[int(deal)] = fields
     schema: dict[str, pl.DataType] = {"deal": pl.Int64(), "version": pl.Int64(),
                                       "entered_at": pl.Datetime("us", "UTC"),
-                                      "status": pl.String(), "as_typed": pl.String()}
+                                      "status": pl.String(), "changed": pl.String(),
+                                      "as_typed": pl.String()}
     return pl.DataFrame(out, schema=schema).sort("deal", "version")
 
 
-def _as_typed(folder: Path, source: str, sha256: str) -> str:
-    """The deal's fields as one line, read from the version's file (its name is its hash)."""
+def _typed(folder: Path, sha256: str) -> dict[str, Any] | None:
+    """The deal's fields as typed, read from the version's file (its name is its hash), or
+    ``None`` when the file is gone."""
     matches = sorted(folder.glob(f"{sha256[:16]}-*.jsonl")) if folder.is_dir() else []
     try:
         record = json.loads(matches[0].read_text(encoding="utf-8"))
     except (IndexError, OSError, ValueError):
-        return "(its file is gone)"
-    return " · ".join(f"{k.replace('_', ' ')}: {typed_value(v)}" for k, v in record.items()
-                      if k not in ("record", "game_id", "deal_no"))
+        return None
+    return {k: v for k, v in record.items() if k not in ("record", "game_id", "deal_no")}
+
+
+def changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
+    """What a version changed from the one before: ``tricks: Anna 2, Boris 6 (was Anna 1,
+    Boris 7)`` for each field that differs (blank where one was not typed)."""
+    if before is None or after is None:
+        return "(a version's file is gone)"
+    said = []
+    for k in [*before, *(k for k in after if k not in before)]:
+        old, new = before.get(k), after.get(k)
+        if old != new:
+            now = "blank" if new is None else typed_value(new)
+            was = "blank" if old is None else typed_value(old)
+            said.append(f"{k.replace('_', ' ')}: {now} (was {was})")
+    return "; ".join(said) or "nothing"
 
 
 def typed_value(value: Any) -> str:

@@ -163,15 +163,16 @@ def _cell(value: object, digits: int) -> str:
 
 def readable(frame: pl.DataFrame, digits: int = 2, missing: Mapping[str, str] | None = None,
              labels: Mapping[str, str] | None = None) -> pl.DataFrame:
-    """The frame as shown: floats rounded to ``digits``; a column with missing values becomes
-    text with a dash (or ``missing[column]``, a word that says why) in their place; columns
-    renamed to human labels (``labels`` first, then :data:`LABELS`)."""
+    """The frame as shown: floats rounded to ``digits`` (no negative zero); a column with
+    missing values becomes text with a dash (or ``missing[column]``, a word that says why) in
+    their place; columns renamed to human labels (``labels`` first, then :data:`LABELS`)."""
     missing = missing or {}
     out = []
     for name in frame.columns:
         col = frame[name]
         if col.dtype.is_float():
             col = col.fill_nan(None).round(digits)
+            col = col.zip_with(col != 0, col.abs())  # -0.0 (-0.0001 rounded) is never "-0"
         elif isinstance(col.dtype, pl.Datetime):
             col = col.dt.strftime("%Y-%m-%d %H:%M")
         elif col.dtype == pl.Boolean:

@@ -19,7 +19,16 @@ import polars as pl
 import streamlit as st
 
 from dashboards import entry
-from dashboards.common import PageError, draw_game, empty, guarded, show, write_gate
+from dashboards.common import (
+    PageError,
+    draw_game,
+    empty,
+    guarded,
+    keep_in_url,
+    show,
+    url_param,
+    write_gate,
+)
 from dashboards.db import DatabaseError, DatabaseMissing, db_path, read_only
 from dashboards.forms import ask
 from dashboards.text import md
@@ -86,6 +95,7 @@ def new_game() -> None:
     names = [v.name for v in registered()]
     name = st.selectbox("Variant", names, key="entry_variant")
     game_id = st.text_input("Game id", value=f"table-{started:%Y%m%d-%H%M}",
+                            max_chars=entry.GAME_ID_CHARS,
                             key="entry_game_id").strip()
     players = entry.players_of(st.text_input(
         "Players, in seat order, separated by commas", key="entry_players",
@@ -167,7 +177,9 @@ def deal_form(game: dict[str, Any]) -> None:
     blank = None if before else st.session_state.setdefault(f"entry_blank_{gid}_{no}", record)
     with check:
         if issue is not None and record == blank:
-            st.info(f"Type deal {no}: {md(entry.message(issue))}")
+            lacks = entry.message(issue)
+            st.info(f"Type deal {no}: its declarer, contract and tricks. "
+                    f"{md(lacks[:1].upper() + lacks[1:])}.")
         elif issue is not None:
             st.error(md(entry.message(issue)))
             st.caption("Nothing is stored while the deal has a problem.")
@@ -198,7 +210,8 @@ def versions(game_id: str) -> None:
     st.caption("Every version of the corrected deals: the stored one and the earlier ones it "
                "supersedes (kept in the ingest log and the uploads folder).")
     show(found.filter(pl.col("deal").is_in(corrected.to_list())), "entry_versions",
-         labels={"entered_at": "entered (UTC)", "as_typed": "as typed"})
+         labels={"entered_at": "entered (UTC)", "changed": "changed from the version before",
+                 "as_typed": "as typed"})
 
 
 st.title("Entry")
@@ -211,7 +224,11 @@ for key, value in st.session_state.pop("entry_next", {}).items():
 with guarded():
     games = read(entry.entry_games, default=None)
     ids = [] if games is None else games["game_id"].to_list()
+    wanted = url_param("game")
+    if wanted in ids and "entry_game" not in st.session_state:  # a reload keeps its game
+        st.session_state["entry_game"] = wanted
     chosen = st.selectbox("Game", [NEW, *ids], key="entry_game")
+    keep_in_url("game", None if chosen == NEW else chosen)
     if st.session_state.get("entry_for") != chosen:  # another game: its deals start afresh
         for key in [k for k in st.session_state if str(k).startswith("entry_d")]:
             del st.session_state[key]

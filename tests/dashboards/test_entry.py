@@ -82,7 +82,7 @@ def test_a_deal_with_an_error_shows_the_ingest_message_and_stores_nothing(
     lines.write_text(f"{game}\n{json.dumps(deal)}\n")
     (report,) = ingest_paths([lines], fx.build_empty(tmp_path / "other.duckdb"))
     (issue,) = report.issues
-    assert md(issue.message) in [e.value for e in at.error]  # its words, without its code
+    assert md(entry.message(issue)) in [e.value for e in at.error]  # its words, not its code
     assert "tricks (Ana 6, Ben 2, Cy 1) sum to 9, not 10" in issue.message  # not a dict
     assert at.button(key="entry_save").disabled
     assert table_counts(fixture_copy) == before
@@ -130,6 +130,9 @@ def test_a_correction_keeps_both_versions(fixture_copy: Path,
     assert "tricks: Ana 5, Ben 3, Cy 2" in versions["as typed"].iloc[1]
     assert "defence: Ben play, Cy play" in versions["as typed"].iloc[1]
     assert not versions["as typed"].str.contains('[{"]').any()
+    # what the correction changed, readable where "as typed" is cut off at the column's width
+    changed = versions["changed from the version before"].tolist()
+    assert changed == ["", "tricks: Ana 5, Ben 3, Cy 2 (was Ana 6, Ben 2, Cy 2)"]
     files = sorted((fixture_copy.parent / "uploads" / "entry").glob("*.jsonl"))
     assert len(files) == 3  # the game line and both versions of the deal, each kept
 
@@ -233,7 +236,7 @@ def test_cards_typed_are_checked_as_ingest_checks_them_and_stored(
                      + json.dumps({**deal, "hands": bad}) + "\n")
     (report,) = ingest_paths([lines], fx.build_empty(tmp_path / "other.duckdb"))
     (issue,) = report.issues
-    assert md(issue.message) in [e.value for e in at.error]  # its words, without its code
+    assert md(entry.message(issue)) in [e.value for e in at.error]  # its words, not its code
     assert at.button(key="entry_save").disabled
     assert table_counts(fixture_copy) == before
     type_cards(at, deal, PLAYERS, deal["hands"])
@@ -401,3 +404,37 @@ def test_a_version_reads_as_the_form_takes_it() -> None:
     assert entry.typed_value([["Ben", "AD"], ["Cy", "7D"]]) == "Ben AD, Cy 7D"
     assert entry.typed_value({"Ana": ["AS"], "Ben": []}) == "Ana AS, Ben"
     assert entry.typed_value(True) == "yes"
+
+
+def test_a_reload_keeps_the_game_and_a_scorer_reads_no_spec_sections(
+        fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game being entered is in the URL (``?game=``): a reload opened "(new game)" with a
+    new id, as if the game were gone. A new Russian deal says what to type in the table's words,
+    without ingest's citation of the rulebook ("russian.md 7"); a game id is typed within the
+    200 characters the records take (model.base.GameBase)."""
+    at = page("entry", fixture_copy, monkeypatch)
+    assert at.text_input(key="entry_game_id").max_chars == entry.GAME_ID_CHARS == 200
+    at = start(at, "russian", ["Ivan", "Olga", "Pavel"], "club-night/ru")
+    assert at.query_params["game"] in ("club-night/ru", ["club-night/ru"])
+    (prompt,) = [i.value for i in at.info if i.value.startswith("Type deal 1")]
+    assert prompt.startswith("Type deal 1: its declarer, contract and tricks. A raspasy deal")
+    assert ".md" not in prompt
+    again = page("entry", fixture_copy, monkeypatch, game="club-night/ru")
+    assert again.selectbox(key="entry_game").value == "club-night/ru"
+    assert not again.exception
+
+
+def test_a_message_loses_its_rulebook_citation_only() -> None:
+    """``entry.message``: ingest's words without the sections they cite (russian.md 7)."""
+    from ingest.source import Issue
+    from model.problems import Code
+
+    def said(text: str) -> str:
+        return entry.message(Issue("s", 1, None, Code.SCHEMA, text, ""))
+
+    assert said("x given but nobody declared (raspasy, russian.md 7)") == (
+        "x given but nobody declared (raspasy)")
+    assert said("needs the tricks of each player (russian.md 7)") == (
+        "needs the tricks of each player")
+    plain = "tricks (Ana 6, Ben 2) sum to 8, not 10"
+    assert said(plain) == plain

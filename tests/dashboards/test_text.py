@@ -74,6 +74,14 @@ def test_readable_has_no_none_or_nan() -> None:
     assert shown["season"].to_list() == ["2026", "undated", "2025"]
 
 
+def test_readable_shows_no_negative_zero() -> None:
+    """A Balkan total of -0.0001 soups (thirds summed) rounds to -0.0, which a table shows as
+    "-0"; the Entry page's standings read "Bojan -0"."""
+    shown = readable(pl.DataFrame({"cash": [-0.0001, -0.0, 1.5], "n": [-0.004, None, 2.0]}))
+    assert [str(v) for v in shown["cash"].to_list()] == ["0.0", "0.0", "1.5"]
+    assert shown["n"].to_list() == ["0", "—", "2"]
+
+
 def test_a_hostile_name_renders_as_text_on_every_page(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     db = fx.build(tmp_path / "evil.duckdb")
