@@ -81,4 +81,5 @@ with guarded():
         ).drop("has_cards")
         show(shown, "contracts_deals", missing={"started_at": "undated", "made": "—",
                                                  "declarer_tricks": "not recorded"},
+             labels={"made": "result"},  # as My deals names it
              column_config=REPLAY_COLUMN)

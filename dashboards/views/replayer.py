@@ -192,7 +192,7 @@ def _table(replay: Replay, variant: str) -> None:
               shortcut="Right")
     b4.button("End", key="replay_end", on_click=_move, args=(last, last), disabled=last == 0,
               shortcut="End")
-    step = int(st.slider("Tricks played", 0, max(last, 1), key=STEP, disabled=last == 0))
+    step = int(st.slider("Tricks played", 0, last, key=STEP)) if last else 0  # no play: none
     if step:  # the position is in the address too: a reload or a shared link shows it
         st.query_params["trick"] = str(step)
     else:

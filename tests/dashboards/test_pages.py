@@ -198,6 +198,7 @@ def test_contracts_page_drill_down(fixture_path: Path, monkeypatch: pytest.Monke
     at.selectbox(key="contracts_mode").set_value("both").run()
     deals = frame_with(at, "replay")
     assert sorted(deals["game"]) == sorted([fx.G1, fx.G3])
+    assert set(deals["result"]) <= {"made", "down", "—"}  # named as My deals names it
     assert f"replayer?game={fx.G1.replace('/', '%2F')}&deal=1" in deals["replay"].tolist()
 
 
@@ -695,3 +696,18 @@ def test_my_deals_order_and_the_results_choices_are_in_the_url(
     assert opened.selectbox(key="results_event").value == len(box.options) - 1
     assert opened.selectbox(key="results_pair").value == pairs.options[-1]
     assert opened.radio(key=f"results_by_{len(box.options) - 1}").value == other
+
+
+def test_a_deal_with_hands_and_no_play_has_no_trick_slider(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal recorded with its hands and without a play (data/samples' PPN) shows the hands
+    only: there is no trick to step to, so no slider (it ran from 0 to 1)."""
+    with read_only(demo_path) as con:
+        found = con.execute("""SELECT game_id, deal_no FROM deals WHERE has_cards
+                               AND (record->'$.play') IS NULL ORDER BY ALL LIMIT 1""").fetchone()
+    assert found is not None
+    at = page("replayer", demo_path, monkeypatch, game=found[0], deal=str(found[1]))
+    assert not at.exception
+    assert at.selectbox(key="replay_deal").value == f"{found[0]}#{found[1]}"
+    assert not at.get("slider")
+    assert any("After 0 of 0 tricks" in m.value for m in at.markdown)
