@@ -19,7 +19,6 @@ import streamlit as st
 
 from dashboards import charts
 from dashboards.common import empty, guarded, query, show
-from dashboards.db import db_path
 from dashboards.queries import rules_change
 from dashboards.text import md, rules_table, unit
 from model.variants import UnknownVariant
@@ -94,10 +93,17 @@ def with_text(frame: pl.DataFrame, share: bool, suffix: str = "", label: str = "
     return frame.with_columns(pl.Series(label or "estimate (n, 95% CI)", text, pl.String))
 
 
+# The study's key for every contract together, in words (a Russian player reads "all" as the
+# all-pass of raspasy).
+ALL_CONTRACTS = {"all": "all contracts"}
+
+
 def arms_table(run_id: str, metric: str, share: bool, key_title: str,
-               table_key: str) -> pl.DataFrame:
-    """One metric, arm a against arm b, as a table with both texts and the stored numbers."""
-    arms = query("balance_arms", run_id, metric)
+               table_key: str, named: dict[str, str] | None = None) -> pl.DataFrame:
+    """One metric, arm a against arm b, as a table with both texts and the stored numbers
+    (``named``: keys shown in other words)."""
+    arms = query("balance_arms", run_id, metric).with_columns(
+        pl.col("key").replace(named or {}))
     arms = with_text(arms, share, "_a", "arm a (n, 95% CI)")
     arms = with_text(arms, share, "_b", "arm b (n, 95% CI)")
     shown = arms.select("key", "arm a (n, 95% CI)", "arm b (n, 95% CI)")
@@ -106,9 +112,10 @@ def arms_table(run_id: str, metric: str, share: bool, key_title: str,
 
 
 def arms_chart(run_id: str, metric: str, order: list[str], share: bool, x_title: str,
-               y_title: str) -> None:
+               y_title: str, named: dict[str, str] | None = None) -> None:
     """Arm a and arm b side by side per key: a point at the estimate, a bar for the 95% CI."""
-    long = query("balance_metrics", run_id, metric).filter(pl.col("arm").is_in(["a", "b"]))
+    long = query("balance_metrics", run_id, metric).filter(
+        pl.col("arm").is_in(["a", "b"])).with_columns(pl.col("key").replace(named or {}))
     if long.is_empty():
         return
     st.vega_lite_chart(long.select("key", "arm", *charts.ESTIMATE),
@@ -130,8 +137,9 @@ with guarded():
     if runs.is_empty():
         empty("No balance study in this database yet. Create one with `trickbook balance "
               "--variant greek-prefa --rules-a a.json --rules-b b.json --games 1000 "
-              f"--deals-per-game 10 --seed 1 --db {db_path().name}` (add `--sweep` for the "
-              "effect of every house-rule flag); see docs/balance-study.md.")
+              "--deals-per-game 10 --seed 1 --db PATH` (PATH: the `--db` the dashboard was "
+              "started with; add `--sweep` for the effect of every house-rule flag); see "
+              "docs/balance-study.md.")
         st.stop()
     c1, c2 = st.columns([1, 3])
     studied = runs["variant"].unique(maintain_order=True).to_list()
@@ -153,7 +161,8 @@ with guarded():
         st.stop()
     run = chosen.filter(pl.col("run_id") == run_id).row(0, named=True)
     st.caption(
-        f"{run['games']:,} games × {run['deals_per_game']} deals = {run['deals']:,} paired deals"
+        f"{run['games']:,} games of up to {run['deals_per_game']} deals · {run['deals']:,} deals "
+        "played in both arms (paired; a game ends early where its rules end it)"
         f" · seed {run['seed']} · play {run['play']} · stored {run['created_at']:%Y-%m-%d %H:%M}"
         f" UTC. Both arms play the same deals; money is the declarer's whole result in the "
         f"settlement's unit{money_note(run['variant'])}."
@@ -200,8 +209,10 @@ with guarded():
              "balance_flags", labels={"change": "arm b changes", "run_id": "study"})
 
     st.subheader("Declarer success by contract")
-    success = arms_table(run_id, "declarer_success", True, "contract", "balance_success")
-    arms_chart(run_id, "declarer_success", success["key"].to_list(), True, "contract", "made")
+    success = arms_table(run_id, "declarer_success", True, "contract", "balance_success",
+                         ALL_CONTRACTS)
+    arms_chart(run_id, "declarer_success", success["key"].to_list(), True, "contract", "made",
+               ALL_CONTRACTS)
     st.caption("Share of played contracts the declarer made (Wilson 95% CI); n = deals played in "
                "that contract in the arm.")
 
@@ -213,11 +224,12 @@ with guarded():
     money = arms_table(run_id, "money_flow", False, "level", "balance_money")
     arms_chart(run_id, "money_flow", money["key"].to_list(), False, "contract level",
                f"declarer's money per deal ({units})")
-    st.caption("The declarer's money per deal played at that level (normal 95% CI over deals).")
+    st.caption(f"The declarer's money per deal played at that level, in {units} (normal 95% CI "
+               "over deals).")
 
     st.subheader("Result per seat position")
     seats = arms_table(run_id, "seat_result", False, "position", "balance_seats")
     arms_chart(run_id, "seat_result", seats["key"].to_list(), False, "position from the dealer",
                f"money per deal ({units})")
-    st.caption("Money per deal of each seat position counted from the dealer (interval over "
-               "games).")
+    st.caption(f"Money per deal of each seat position counted from the dealer, in {units} "
+               "(interval over games).")

@@ -188,6 +188,13 @@ def test_page_shows_the_query_numbers(balance_studies, monkeypatch: pytest.Monke
     money_axes = json.dumps([json.loads(c.proto.spec) for c in charts[2:]])
     assert f"declarer's money per deal ({unit(run['variant'])}" in money_axes  # its unit
     assert f"money per deal ({unit(run['variant'])}" in money_axes
+    # the money tables say their unit too; every contract together is said in words ("all"
+    # read as raspasy's all-pass); the deals paired are not said to be games x deals
+    assert sum(f"in {unit(run['variant'])}" in c for c in captions) == 2
+    assert "all" not in shown["contract"].to_list() and (
+        "all contracts" in shown["contract"].to_list())
+    assert any(f"{run['deals']:,} deals played in both arms" in c for c in captions)
+    assert not any(" × " in c for c in captions)
 
 
 def q_run(path: Path, run_id: str) -> dict:
@@ -263,6 +270,7 @@ def test_page_empty_state_names_the_command(empty_path: Path,
     at = page(empty_path, monkeypatch)
     assert not at.exception
     assert any("trickbook balance --variant" in i.value for i in at.info)
+    assert not any("--db empty" in i.value for i in at.info)  # PATH: the server's own --db
     assert not at.metric
 
 
