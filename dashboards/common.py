@@ -28,6 +28,8 @@ from dashboards.sheets import score_sheet, sheet_picture
 from dashboards.stats import format_rate, with_rate
 from dashboards.text import md, readable, rules_table, unit
 from dashboards.uploads import WRITE_TOKEN_ENV, write_allowed, write_token_set
+from model.variant import UnknownVariant
+from scoring.registry import settlement
 from scoring.stats import wilson
 
 ALL = "(all)"
@@ -253,6 +255,16 @@ NOT_AMOUNTS = frozenset({"season", "year", "deal", "deal_no", "board", "line", "
                          "seed", "rank", "card_no", "trick", "#"})
 """Number columns that name a thing rather than count or measure it: shown without thousands
 separators (season 2026, not 2,026)."""
+
+
+def kept_beside_cash(variant: str) -> tuple[str, str] | None:
+    """The column and the name of what ``variant``'s settlement keeps beside the cash
+    (``Settlement.ledger``: the Greek kassa, ``("kassa_delta", "kassa")``), or ``None`` where it
+    keeps nothing, or the variant is not one this version knows."""
+    try:
+        return settlement(variant).ledger
+    except (KeyError, UnknownVariant):
+        return None
 
 
 def show(frame: pl.DataFrame, key: str, missing: dict[str, str] | None = None,

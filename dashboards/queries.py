@@ -590,9 +590,9 @@ def deal_detail(con: Con, game_id: str, deal_no: int) -> pl.DataFrame:
 
 
 def deal_result(con: Con, game_id: str, deal_no: int) -> pl.DataFrame:
-    """The deal's outcome (made, declarer's tricks) and each player's settlement (cash; bridge
-    ``score_ns``), in seat order."""
-    sql = f"""SELECT s.player, s.cash, s.score_ns, o.made, o.declarer_tricks
+    """The deal's outcome (made, declarer's tricks) and each player's settlement (its row of
+    ``settlements``: cash, bridge ``score_ns``, the Greek ``kassa_delta`` ...), in seat order."""
+    sql = f"""SELECT s.*, o.made, o.declarer_tricks
               FROM {SETTLEMENTS} s
               LEFT JOIN {DEAL_OUTCOMES} o ON o.game_id = s.game_id AND o.deal_no = s.deal_no
               WHERE s.game_id = ? AND s.deal_no = ? ORDER BY s.seat"""

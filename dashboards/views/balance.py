@@ -18,12 +18,9 @@ import polars as pl
 import streamlit as st
 
 from dashboards import charts
-from dashboards.common import empty, guarded, query, show
+from dashboards.common import empty, guarded, kept_beside_cash, query, show
 from dashboards.queries import rules_change
 from dashboards.text import md, rules_table, unit
-from model.variants import UnknownVariant
-from model.variants import variant as variant_of
-from scoring.registry import settlement
 
 # Paired effects that are shares of deals; the others are money per deal, the declarer's money
 # first (sim/balance.py money_effects). (No bare strings at module level here: Streamlit's magic
@@ -36,11 +33,8 @@ def money_note(variant: str) -> str:
     """What a study's money holds beside the cash, from the variant's settlement
     (``Settlement.ledger``, valued by ``Settlement.money``): `` (its kassa valued in chips)``;
     empty where the settlement keeps nothing beside the cash."""
-    try:
-        ledger, unit = settlement(variant).ledger, variant_of(variant).cash_unit
-    except (KeyError, UnknownVariant):  # a study of a variant this version does not know
-        return ""
-    return f" (its {ledger[1]} valued in {unit})" if ledger else ""
+    ledger = kept_beside_cash(variant)
+    return f" (its {ledger[1]} valued in {unit(variant)})" if ledger else ""
 
 
 def effect_order(keys: list[str]) -> list[str]:

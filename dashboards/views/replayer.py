@@ -18,7 +18,15 @@ import polars as pl
 import streamlit as st
 
 from dashboards import render
-from dashboards.common import empty, filters, guarded, query, show, url_param
+from dashboards.common import (
+    empty,
+    filters,
+    guarded,
+    kept_beside_cash,
+    query,
+    show,
+    url_param,
+)
 from dashboards.replay import Replay, build, card_label
 from dashboards.text import cash, md, number
 from model.bridge.seats import board_vulnerable
@@ -172,8 +180,15 @@ def _result(row: dict[str, Any], replay: Replay) -> None:
     if result.height:
         if replay.partnerships and result["score_ns"][0] is not None:
             st.caption(f"Score N-S {number(result['score_ns'][0], True)}")
+        kept = kept_beside_cash(row["variant"])
+
+        def beside(r: dict[str, Any]) -> str:  # a made Greek contract may cost chips: the kassa
+            if kept is None or not r.get(kept[0]):
+                return ""
+            return f" ({kept[1]} {number(r[kept[0]], True)})"
+
         st.caption("Settled: " + ", ".join(
-            f"{md(r['player'])} {cash(r['cash'], row['variant'])}"
+            f"{md(r['player'])} {cash(r['cash'], row['variant'])}{beside(r)}"
             for r in result.iter_rows(named=True)))
 
 

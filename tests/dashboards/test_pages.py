@@ -711,3 +711,20 @@ def test_a_deal_with_hands_and_no_play_has_no_trick_slider(
     assert at.selectbox(key="replay_deal").value == f"{found[0]}#{found[1]}"
     assert not at.get("slider")
     assert any("After 0 of 0 tricks" in m.value for m in at.markdown)
+
+
+def test_the_replayer_says_the_kassa_beside_the_chips(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A made Greek contract can cost its declarer chips while his kassa falls (greek-prefa.md
+    8): "made" beside "-16 chips" alone read as a scoring fault. The settled line says the kassa
+    change (the settlement's ledger) beside the chips; a variant that keeps nothing beside the
+    cash says nothing more."""
+    with read_only(demo_path) as con:
+        found = con.execute("""SELECT game_id, deal_no, player, cash, kassa_delta
+                               FROM settlements WHERE variant = 'greek-prefa'
+                               AND kassa_delta < 0 AND cash < 0 ORDER BY ALL LIMIT 1""").fetchone()
+    assert found is not None
+    game, deal, player, chips, kassa = found
+    at = page("replayer", demo_path, monkeypatch, game=game, deal=str(deal))
+    (settled,) = [c.value.replace("\\", "") for c in at.caption if "Settled:" in c.value]
+    assert f"{player} {chips:+,.0f} chips (kassa {kassa:+d})" in settled
