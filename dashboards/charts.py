@@ -39,12 +39,17 @@ def _share(share: bool) -> Spec:
     return {"format": "%"} if share else {"format": ",.4~g"}
 
 
+TIME_UNITS = {"day": "yearmonthdate", "month": "yearmonth"}
+"""The Vega-Lite time unit of a column of days or months."""
+
+
 def _cumulative_cash(when: str, column: str, unit: str, title: str, height: int,
                      tooltip: list[Spec], **encoding: Spec) -> Spec:
-    """Cumulative cash (``column``, in ``unit``) over time (``when``), a line with points."""
+    """Cumulative cash (``column``, in ``unit``) over time (``when``: ``day`` or ``month``), a
+    line with points; the axis ticks at that step (a few days' range was ticked by the hour)."""
     return {
         "mark": {"type": "line", "point": True},
-        "encoding": {"x": channel(when, "temporal", when),
+        "encoding": {"x": channel(when, "temporal", when, timeUnit=TIME_UNITS[when]),
                      "y": channel(column, "quantitative", f"cumulative cash ({unit})"),
                      **encoding, "tooltip": tooltip},
         "height": height,

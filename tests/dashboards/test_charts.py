@@ -140,6 +140,8 @@ def test_cash_charts_keep_their_height_for_the_plot(spec: dict) -> None:
     below, League's cash over time was a plot about 100 px high in its 320. The width fits the
     page; the height is the plot's own, the legend below it."""
     assert spec.get("autosize", {}).get("type") == "fit-x" and spec["height"] >= 240
+    # ticked by its own step: a range of a few days was ticked "06 AM, 12 PM, 06 PM"
+    assert spec["encoding"]["x"]["timeUnit"] in ("yearmonthdate", "yearmonth")
 
 
 def test_balance_axes_say_what_they_count() -> None:
