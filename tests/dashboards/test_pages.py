@@ -199,6 +199,16 @@ def test_contracts_page_drill_down(fixture_path: Path, monkeypatch: pytest.Monke
     deals = frame_with(at, "replay")
     assert sorted(deals["game"]) == sorted([fx.G1, fx.G3])
     assert set(deals["result"]) <= {"made", "down", "—"}  # named as My deals names it
+    # the cell is in the URL beside the filters: a reload or a shared link opens on it
+    at.selectbox(key="contracts_contract").set_value("7H").run()
+    params = {k: v if isinstance(v, str) else v[0] for k, v in at.query_params.items()}
+    assert params.get("contract") == "7H"  # not the first contract: kept in the URL
+    again = page("contracts", fixture_path, monkeypatch, **params)
+    assert again.selectbox(key="contracts_contract").value == "7H"
+    assert frame_with(again, "replay")["game"].tolist() == frame_with(at, "replay")[
+        "game"].tolist()
+    other = page("contracts", fixture_path, monkeypatch, heatmap="swabian")
+    assert other.selectbox(key="contracts_variant").value == "swabian"
     assert f"replayer?game={fx.G1.replace('/', '%2F')}&deal=1" in deals["replay"].tolist()
 
 
