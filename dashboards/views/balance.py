@@ -156,7 +156,8 @@ with guarded():
     run = chosen.filter(pl.col("run_id") == run_id).row(0, named=True)
     st.caption(
         f"{run['games']:,} games of up to {run['deals_per_game']} deals · {run['deals']:,} deals "
-        "played in both arms (paired; a game ends early where its rules end it)"
+        "played in both arms (paired; a game ends early where its rules end it, so an arm's "
+        "own n below may be larger)"
         f" · seed {run['seed']} · play {run['play']} · stored {run['created_at']:%Y-%m-%d %H:%M}"
         f" UTC. Both arms play the same deals; money is the declarer's whole result in the "
         f"settlement's unit{money_note(run['variant'])}."
