@@ -1,6 +1,6 @@
 """The CSV club score sheet (``docs/csv-score-sheet.md``).
 
-A sheet is one game: a header section of ``# key: value`` lines (``game_id``, ``variant``,
+A sheet holds a game: a header section of ``# key: value`` lines (``game_id``, ``variant``,
 ``players`` in turn order, ``league``, ``started_at``, ``rules.<flag>`` ...) and/or a sidecar
 ``<name>.game.json`` holding the game record, then a column header row and one row per deal.
 A ``#`` line giving a field of a game below the table starts the next game of the sheet, with a
@@ -173,7 +173,8 @@ def _deal(header: list[str], cells: list[str], ordinal: int, game_id: Any) -> di
 
 
 class CsvSheetReader:
-    """Reads a club score sheet (``*.csv``) with its header section or sidecar game file."""
+    """Reads a club score sheet (``*.csv``, ``*.tsv``, or a ``.txt`` known by its content) with
+    its header section or sidecar game file."""
 
     name = "csv-sheet"
 
