@@ -116,8 +116,9 @@ def _row(row: dict[str, str]) -> tuple[list[str], str, dict[str, Any]]:
 
 
 class TravellerReader:
-    """Reads ``*.csv`` and ``*.tsv`` files whose header has board, ns_pair, ew_pair and contract
-    columns, separated by commas, semicolons or tabs (:func:`csv_sheet.delimiter_of`)."""
+    """Reads tables (``*.csv``, ``*.tsv``, ``*.txt`` or unnamed) whose header has board,
+    ns_pair, ew_pair and contract columns, separated by commas, semicolons or tabs
+    (:func:`csv_sheet.delimiter_of`)."""
 
     name = "bridge-traveller-csv"
 
