@@ -1,6 +1,8 @@
-"""A CSV header row that names a column twice (a spreadsheet column copied) makes each row an
-issue that says so, in the score sheet and the traveller reader alike: which of the two cells
-a row means is not known, so neither is taken silently (docs/csv-score-sheet.md)."""
+"""The header section and header row of a score sheet, and tables as spreadsheets write them
+(docs/csv-score-sheet.md): a column named twice makes each row an issue that says so, in the
+score sheet and the traveller reader alike (which of the two cells a row means is not known);
+Excel's quoted and padded lines, its .txt exports, capitals, several games in one sheet, quotes
+inside cells and cells holding line breaks."""
 
 from __future__ import annotations
 
