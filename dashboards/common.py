@@ -132,6 +132,18 @@ def keep_in_url(name: str, value: str | None, default: str | None = None) -> Non
         st.query_params[name] = value
 
 
+def url_choice(label: str, options: list[Any], key: str, wanted: str | None,
+               param: str) -> Any:
+    """A select box of the page's own kept in the URL as ``param`` (:func:`keep_in_url`, left
+    out at the first option), opened on ``wanted`` (the URL's, :func:`url_param`) where it is
+    one of ``options``."""
+    if wanted in options and key not in st.session_state:
+        st.session_state[key] = wanted
+    value = st.selectbox(label, options, key=key)
+    keep_in_url(param, value, default=options[0] if options else None)
+    return value
+
+
 def filters() -> Filters:
     """Draw the shared filters in the sidebar and keep them in the URL (``st.query_params``).
 

@@ -110,12 +110,9 @@ def _header_game(lines: list[tuple[int, str]], source: str
         body = text.strip().rstrip("".join(DELIMITERS)).lstrip()[1:].strip()
         if not body:
             continue
-        key, sep, value = body.partition(":")
-        key, value = key.strip(), value.strip()
+        key, sep, value = _key_value(body)
         if _DECLARATION.match(body):
             continue  # "# encoding: cp1252", read by ingest/text.py
-        if key.lower() in GAME_KEYS or key.lower().startswith("rules."):
-            key = key.lower()  # "# Players: ...", as a user titles a line
         if not sep or not key:
             issues.append(Issue(source, line_no, None, Code.PARSE,
                                 f"a header line is '# key: value', got {quote(text)}", text))
@@ -310,12 +307,10 @@ class _Table:
         """The deal of a row, or its issue; ``None`` for a row of empty cells (a spreadsheet
         pads a table with them)."""
         before = self.open_from
-        if before or '"' in text:
-            if quote_left_open(text, self.delimiter, bool(before)) != bool(before):
-                self.open_from = 0 if before else line_no
-            if before or self.open_from:  # a line break inside a quoted cell
-                self.ordinal += not before  # the deal's first line
-                return Issue(source, line_no, None, Code.PARSE, ran_over(before), text)
+        self.open_from, why = in_quoted_cell(before, text, self.delimiter, line_no)
+        if why is not None:  # a line break inside a quoted cell
+            self.ordinal += not before  # the deal's first line
+            return Issue(source, line_no, None, Code.PARSE, why, text)
         cells = cells_of(text, self.delimiter)
         if isinstance(cells, list) and not any(c.strip() for c in cells):
             return None
@@ -374,6 +369,19 @@ MAX_LINE = 1 << 16
 refuses a cell over 131,072)."""
 
 
+def in_quoted_cell(open_from: int, text: str, delimiter: str, line_no: int
+                   ) -> tuple[int, str | None]:
+    """The line of a quoted cell still open after the row line ``text`` (``open_from``: the
+    one open before it; 0: none), and why ``text`` is not read when it is a line of a cell that
+    holds a line break (``None``: it is a row of its own)."""
+    if not open_from and '"' not in text:  # most rows
+        return 0, None
+    after = open_from
+    if quote_left_open(text, delimiter, bool(open_from)) != bool(open_from):
+        after = 0 if open_from else line_no
+    return after, (ran_over(open_from) if open_from or after else None)
+
+
 def quote_left_open(text: str, delimiter: str, inside: bool = False) -> bool:
     """Whether a quoted cell is still open at the end of the line ``text`` (``inside``: the
     line goes on a quoted cell opened above), read as Python's ``csv`` and a spreadsheet read
@@ -426,12 +434,24 @@ def filled_unknown(header: list[str], cells: list[str], unknown: set[str],
             f"{header_at})") if filled else None
 
 
+def _key_value(body: str) -> tuple[str, str, str]:
+    """``key, ":", value`` of a header line's text after its ``#``; a key of a game or a house
+    rule in small letters (``# Players: ...``, as a user titles a line)."""
+    key, sep, value = body.partition(":")
+    key, value = key.strip(), value.strip()
+    return (key.lower() if _of_a_game(key.lower()) else key), sep, value
+
+
+def _of_a_game(key: str, keys: frozenset[str] = GAME_KEYS) -> bool:
+    """Whether ``key`` is one of ``keys`` or a house rule (``rules.<flag>``)."""
+    return key in keys or key.startswith("rules.")
+
+
 def _gives_a_game_field(line: str, keys: frozenset[str] = GAME_KEYS) -> bool:
     """Whether ``line`` is a header line ``# <key>: value`` of one of ``keys`` or a house rule
     (``# rules.<flag>: value``)."""
     text = header_line(line)
-    key = "" if text is None else text.lstrip()[1:].partition(":")[0].strip().lower()
-    return key in keys or key.startswith("rules.")
+    return text is not None and _of_a_game(_key_value(text.lstrip()[1:])[0], keys)
 
 
 def header_line(text: str) -> str | None:

@@ -23,8 +23,7 @@ from ingest.csv_sheet import (
     delimiter_of,
     filled_unknown,
     header_again,
-    quote_left_open,
-    ran_over,
+    in_quoted_cell,
     twice,
     unknown_said,
     unreadable,
@@ -173,13 +172,10 @@ class TravellerReader:
                     yield Issue(source, line, None, Code.PARSE, unknown_said(
                         unknown, f"not a traveller column ({', '.join(sorted(COLUMNS))})"), raw)
                 continue
-            before = open_from
-            if before or '"' in raw:
-                if quote_left_open(raw, delimiter, bool(before)) != bool(before):
-                    open_from = 0 if before else line
-                if before or open_from:  # a line break inside a quoted cell
-                    yield Issue(source, line, None, Code.PARSE, ran_over(before), raw)
-                    continue
+            open_from, why = in_quoted_cell(open_from, raw, delimiter, line)
+            if why is not None:  # a line break inside a quoted cell
+                yield Issue(source, line, None, Code.PARSE, why, raw)
+                continue
             cells = cells_of(raw, delimiter)
             if isinstance(cells, str):
                 yield Issue(source, line, None, Code.PARSE, cells, raw)

@@ -17,11 +17,11 @@ from dashboards.common import (
     empty,
     filters,
     guarded,
-    keep_in_url,
     query,
     rates,
     replay_links,
     show,
+    url_choice,
     url_param,
 )
 from dashboards.text import counted, md, short_source
@@ -44,16 +44,6 @@ def _heatmap(cells: pl.DataFrame, order: list[str]) -> None:
                + ("Hover a cell for its rate and n." if many else "Label: rate (n)."))
 
 
-def chosen(label: str, options: list[str], key: str, wanted: str | None, param: str) -> str:
-    """A choice of the page kept in the URL (``?heatmap=balkan&contract=6S&mode=both``, left
-    out at the first option), opened on the URL's where it is one of ``options``."""
-    if wanted in options and key not in st.session_state:
-        st.session_state[key] = wanted
-    value = st.selectbox(label, options, key=key)
-    keep_in_url(param, value, default=options[0] if options else None)
-    return value
-
-
 st.title("Contracts")
 with guarded():
     wanted = {name: url_param(name) for name in ("heatmap", "contract", "mode")}
@@ -69,15 +59,15 @@ with guarded():
          "contracts_table", labels={"n": "n (outcome known)"})
 
     variants = table["variant"].unique(maintain_order=True).to_list()
-    variant = chosen("Variant", variants, "contracts_variant", wanted["heatmap"], "heatmap")
+    variant = url_choice("Variant", variants, "contracts_variant", wanted["heatmap"], "heatmap")
     cells = table.filter(pl.col("variant") == variant)
     order = cells["contract"].unique(maintain_order=True).to_list()
     _heatmap(cells, order)
 
     st.subheader("Deals behind a cell")
-    contract = chosen("Contract", order, "contracts_contract", wanted["contract"], "contract")
+    contract = url_choice("Contract", order, "contracts_contract", wanted["contract"], "contract")
     modes = cells.filter(pl.col("contract") == contract)["mode"].to_list()
-    mode = chosen("Defence mode", modes, "contracts_mode", wanted["mode"], "mode")
+    mode = url_choice("Defence mode", modes, "contracts_mode", wanted["mode"], "mode")
     cell = cells.filter((pl.col("contract") == contract) & (pl.col("mode") == mode))
     if not cell.is_empty():
         st.caption(f"{md(variant)} {md(contract)} with defence {md(mode)}: "

@@ -24,8 +24,8 @@ from dashboards.common import (
     draw_game,
     empty,
     guarded,
-    keep_in_url,
     show,
+    url_choice,
     url_param,
     write_gate,
 )
@@ -224,11 +224,7 @@ for key, value in st.session_state.pop("entry_next", {}).items():
 with guarded():
     games = read(entry.entry_games, default=None)
     ids = [] if games is None else games["game_id"].to_list()
-    wanted = url_param("game")
-    if wanted in ids and "entry_game" not in st.session_state:  # a reload keeps its game
-        st.session_state["entry_game"] = wanted
-    chosen = st.selectbox("Game", [NEW, *ids], key="entry_game")
-    keep_in_url("game", None if chosen == NEW else chosen)
+    chosen = url_choice("Game", [NEW, *ids], "entry_game", url_param("game"), "game")
     if st.session_state.get("entry_for") != chosen:  # another game: its deals start afresh
         for key in [k for k in st.session_state if str(k).startswith("entry_d")]:
             del st.session_state[key]

@@ -18,6 +18,7 @@ from dashboards.common import (
     query,
     replay_links,
     show,
+    url_choice,
     url_param,
 )
 from dashboards.queries import RANKINGS
@@ -77,11 +78,7 @@ with guarded():
                  "imps": "IMPs"})
 
     st.subheader("A pair's card")
-    pairs = ranked["pair"].to_list()
-    if wanted_pair in pairs and "results_pair" not in st.session_state:
-        st.session_state["results_pair"] = wanted_pair
-    pair = st.selectbox("Pair", pairs, key="results_pair")
-    keep_in_url("pair", pair, default=pairs[0] if pairs else None)
+    pair = url_choice("Pair", ranked["pair"].to_list(), "results_pair", wanted_pair, "pair")
     if pair is not None:
         card = query("pair_card", f, event, pair)
         card = card.with_columns(  # only a deal recorded with its cards can be replayed
