@@ -66,14 +66,17 @@ def sidecar_of(path: Path) -> Path:
 def scalar(text: str) -> Any:
     """A cell or header value as JSON would hold it: int, float (ASCII digits), bool or string.
     A cell has no type, so a whole number written with a fraction (``6.0``, as some
-    spreadsheets export it) is the int; the records refuse a float where they count
-    (``model.base.Integer``)."""
+    spreadsheets export it) is the int, and so is one written with a decimal comma and a zero
+    fraction (``6,0``, as a spreadsheet set to a comma locale exports it: one or two zeros, never
+    a thousands group); the records refuse a float where they count (``model.base.Integer``)."""
     t = text.strip()
     low = t.lower()
     if low in ("true", "false"):
         return low == "true"
     if _WHOLE.fullmatch(t):
         return int(t)
+    if _WHOLE_WITH_COMMA.fullmatch(t):
+        return int(t.partition(",")[0])
     if not _DECIMAL.fullmatch(t):  # int() and float() would read ², ١٢, 1_000, 1e3, inf
         return t
     number = float(t)
@@ -82,6 +85,7 @@ def scalar(text: str) -> Any:
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+)")
+_WHOLE_WITH_COMMA = re.compile(r"[+-]?[0-9]+,0{1,2}")
 
 
 def _flag(text: str) -> Any:

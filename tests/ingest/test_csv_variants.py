@@ -165,3 +165,31 @@ def test_a_whole_number_with_a_fraction_is_the_number_and_a_fraction_is_refused(
         rules = con.execute("SELECT record->>'$.rules.pool_target' FROM games").fetchall()
         deals = con.execute("SELECT deal_no, record->>'$.tricks.Olga' FROM deals").fetchall()
     assert rules == [("10",)] and deals == [(1, "6")]
+
+
+RUSSIAN_COMMA_LOCALE = """# game_id: nevsky/comma-locale
+# variant: russian
+# players: Ivan, Olga, Pavel
+# rules.pool_target: 10,0
+deal_no;dealer;declarer;contract;defence.Ivan;defence.Olga;defence.Pavel;tricks.Ivan;tricks.Olga;tricks.Pavel
+1,0;Ivan;Olga;6S;pass;;whist;1,00;6,0;3,0
+2;Olga;Pavel;7H;whist;pass;;2;1,5;7
+3;Pavel;Pavel;7H;whist;pass;;2;1,000;7
+"""
+
+
+def test_a_comma_locale_export_writes_whole_numbers_with_a_decimal_comma(tmp_path: Path) -> None:
+    """A spreadsheet set to a comma locale saves ``;`` sheets with ``6,0`` for 6: such a number
+    is the whole number, in the header's rules as in the cells, so the game and its deals are
+    read. ``1,5`` is a fraction and ``1,000`` may be a thousands group: both are refused with
+    the cell named, not guessed (records.md 1.2: tricks are counted; ``model.base.Integer``)."""
+    path = tmp_path / "comma.csv"
+    path.write_text(RUSSIAN_COMMA_LOCALE, encoding="utf-8")
+    db = tmp_path / "x.duckdb"
+    [report] = ingest_paths([path], db, score=score_pending)
+    assert [(i.line, str(i.code), i.message.split(":")[0]) for i in report.issues] == [
+        (7, "schema", "tricks.Olga"), (8, "schema", "tricks.Olga")]
+    with duckdb.connect(str(db), read_only=True) as con:
+        rules = con.execute("SELECT record->>'$.rules.pool_target' FROM games").fetchall()
+        deals = con.execute("SELECT deal_no, record->>'$.tricks' FROM deals").fetchall()
+    assert rules == [("10",)] and deals == [(1, '{"Ivan":1,"Olga":6,"Pavel":3}')]
