@@ -49,7 +49,8 @@ def reader_for(path: Path) -> Reader | None:
     The first reader whose ``sniff`` takes the file reads it, unless it took the file by its
     name alone and another knows the content as its own (``looks_like``): then the first of
     those reads it (a LIN, PPN or DDS file saved as ``.pbn`` is read as what it is, not
-    quarantined as a PBN file without tags).
+    quarantined as a PBN file without tags), or else the first that takes it by its content
+    (a score sheet or traveller saved as ``.pbn``).
 
     Sidecar game files (``<sheet>.game.json``) belong to their score sheet and are never read alone.
     """
@@ -64,8 +65,16 @@ def reader_for(path: Path) -> Reader | None:
     claimed = [reader for reader in READERS if reader.sniff(path, head)]
     if not claimed or _looks_like(claimed[0], head) is not False:
         return claimed[0] if claimed else None
-    knows = [reader for reader in claimed if _looks_like(reader, head)]
+    knows = [reader for reader in claimed if _looks_like(reader, head)] or [
+        reader for reader in READERS
+        if reader not in claimed and reader.sniff(_unnamed(path), head)]
     return (knows or claimed)[0]
+
+
+def _unnamed(path: Path) -> Path:
+    """``path`` without its extension (``week12.pbn`` -> ``week12_pbn``): asked so, a table's
+    reader goes by the content (a score sheet or traveller saved as ``.pbn``)."""
+    return path.with_name(path.name.replace(".", "_"))
 
 
 def _looks_like(reader: Reader, head: bytes) -> bool | None:

@@ -137,6 +137,8 @@ LIN_FILE = sorted((DATA / "bbo-vugraph-lin").glob("*.lin"))[0]
 PBN_FILE = DATA / "endplay-fixtures" / "pbn" / "example1.pbn"
 PPN_FILE = SAMPLES / "balkan" / "league.ppn"
 DDS_FILE = DATA / "dds-hands" / "list10.txt"
+SHEET_FILE = SAMPLES / "club-sheet-2026-11-22.csv"
+TRAVELLER_FILE = SAMPLES / "bridge" / "club-pairs-travellers.csv"
 
 
 @pytest.mark.parametrize(("source", "saved_as", "reader"), [
@@ -145,15 +147,18 @@ DDS_FILE = DATA / "dds-hands" / "list10.txt"
     (PBN_FILE, "example1.ppn", "pbn"), (LIN_FILE, "board.ppn", "lin"),
     (LIN_FILE, "bom:board.pbn", "lin"), (PPN_FILE, "bom:league.pbn", "ppn"),
     (DDS_FILE, "list10.dat", "dds-hands"), (DDS_FILE, "list10.csv", "dds-hands"),
-    (DDS_FILE, "list10", "dds-hands"),
+    (DDS_FILE, "list10", "dds-hands"), (SHEET_FILE, "week12.pbn", "csv-sheet"),
+    (SHEET_FILE, "bom:week12.lin", "csv-sheet"),
+    (TRAVELLER_FILE, "pairs.pbn", "bridge-traveller-csv"),
 ])
 def test_a_file_under_another_format_s_name_is_read_as_what_it_is(
         tmp_path: Path, source: Path, saved_as: str, reader: str) -> None:
-    """A LIN, PPN or DDS file saved as ``.pbn`` was quarantined whole as a PBN file without
-    tags ("token 'vg|2005' before any tag ..."), and a DDS file not named ``.txt`` had no
-    reader; a reader that takes a file by its name gives it up to one that knows its content
-    (``formats.reader_for``), and the file reads as it does under its own name. (Data:
-    data/README.md, bbo-vugraph-lin, endplay-fixtures, dds-hands.)"""
+    """A LIN, PPN or DDS file, a score sheet or a traveller saved as ``.pbn`` was quarantined
+    whole as a PBN file without tags ("token 'vg|2005' before any tag ..."), and a DDS file
+    not named ``.txt`` had no reader; a reader that takes a file by its name gives it up to one
+    that knows its content (``formats.reader_for``), and the file reads as it does under its
+    own name. (Data: data/README.md, bbo-vugraph-lin, endplay-fixtures, dds-hands;
+    data/samples' sheet and travellers.)"""
     from ingest.pipeline import ingest_paths
 
     bom, _, saved_as = saved_as.rpartition(":")  # "bom:": saved with UTF-8's byte order mark
