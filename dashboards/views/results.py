@@ -59,8 +59,10 @@ with guarded():
     opens_on = list(RANKINGS)[1 if teams else 0]  # each session on its own kind of event
     if wanted_by in RANKINGS and f"results_by_{picked}" not in st.session_state:
         st.session_state[f"results_by_{picked}"] = wanted_by
+    # A pairs session has no team IMPs: ranked "by IMPs", its pairs go by their cross-IMPs.
+    words = BY_WORDS if teams else {**BY_WORDS, "imps": "cross-IMPs"}
     by = c2.radio("Rank by", list(RANKINGS), index=list(RANKINGS).index(opens_on),
-                  key=f"results_by_{picked}", format_func=BY_WORDS.get, horizontal=True)
+                  key=f"results_by_{picked}", format_func=words.get, horizontal=True)
     keep_in_url("by", by, default=opens_on)
     ranked = query("event_rankings", f, by).filter(
         (pl.col("event") == event) & (pl.col("day").eq_missing(day)))
@@ -69,7 +71,7 @@ with guarded():
         empty("Every board of this session was played at one table only: there is no other "
               "result to compare it with, so the ranking below means nothing yet.")
     st.caption(" · ".join([*([str(day)] if day is not None else []), f"{ranked.height} pairs",
-                           f"ranked by {BY_WORDS[by]}; a pair without a number is its two "
+                           f"ranked by {words[by]}; a pair without a number is its two "
                            "players (N-S first), a Mitchell's pairs are named by direction"]))
     hidden = unscored(ranked)
     show(ranked.drop("event", "day", *hidden), "results_ranking",

@@ -738,3 +738,20 @@ def test_the_replayer_says_the_kassa_beside_the_chips(
     at = page("replayer", demo_path, monkeypatch, game=game, deal=str(deal))
     (settled,) = [c.value.replace("\\", "") for c in at.caption if "Settled:" in c.value]
     assert f"{player} {chips:+,.0f} chips (kassa {kassa:+d})" in settled
+
+
+def test_a_pairs_session_ranked_by_imps_says_cross_imps(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pairs event has no team IMPs (data/samples/bridge/club-pairs-travellers.csv): its
+    "IMPs" choice ranked the pairs by their cross-IMPs while it said "IMPs", a column the
+    ranking does not show. The choice and the caption say cross-IMPs, and the order is theirs."""
+    at = page("results", demo_path, monkeypatch, variant="bridge-duplicate")
+    box = at.selectbox(key="results_event")
+    box.set_value(next(i for i, o in enumerate(box.options) if "Riverside" in o)).run()
+    by = at.radio(key=f"results_by_{box.value}")
+    assert list(by.options) == ["matchpoint %", "cross-IMPs"]
+    by.set_value("imps").run()
+    assert not at.exception
+    assert any("ranked by cross-IMPs" in c.value for c in at.caption)
+    cross = frame_with(at, "pair")["cross-IMPs"].tolist()
+    assert cross == sorted(cross, reverse=True) and len(set(cross)) > 1
