@@ -706,14 +706,15 @@ def quarantine(
 # ---------------------------------------------------------------- Balance (docs/balance-study.md)
 
 _METRIC_COLUMNS = "m.metric, m.key, m.arm, m.n, m.estimate, m.lo, m.hi"
-_KEY_ORDER = f"""list_position(['dealer', 'first hand', 'second hand'], m.key) NULLS LAST,
+_KEY_ORDER = f"""m.key = 'all',
+    list_position(['dealer', 'first hand', 'second hand'], m.key) NULLS LAST,
     TRY_CAST(regexp_extract(m.key, '^([0-9]+)', 1) AS INTEGER) NULLS LAST,
     list_position((SELECT CASE r.variant {_LADDERS} END FROM {BALANCE_RUNS} r
                    WHERE r.run_id = ?), regexp_extract(m.key, '^[0-9]+([A-Z]+)$', 1)), m.key"""
 """Keys in reading order: seat positions from the dealer, then levels and contracts by level and
 the denomination ladder of the study's variant (the ``?`` is its ``run_id``; ``_LADDERS``: Greek
 S < C < D < H < NT, greek-prefa.md 4.1; bridge C < D < H < S < NT, bridge.md 2.1), then by text
-(``concede``, game names)."""
+(``concede``, game names), and ``all`` (every contract together) last, below its parts."""
 
 
 BALANCE_RUN_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {

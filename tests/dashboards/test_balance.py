@@ -74,7 +74,8 @@ def test_metrics_are_the_stored_study(con, balance_studies, metric: str) -> None
 
 def test_keys_in_reading_order(con, balance_studies) -> None:
     """Levels 6..10 then the concession (greek-prefa.md 5); seats from the dealer; contracts by
-    level and the suit ladder S < C < D < H < NT (greek-prefa.md 4.1), not as text."""
+    level and the suit ladder S < C < D < H < NT (greek-prefa.md 4.1), not as text, and "all"
+    (every contract together) last: it sorted as text, before "misere"."""
     greek = balance_studies[1][0]
     levels = q.balance_arms(con, greek.run_id, "money_flow")["key"].to_list()
     numbers = [k for k in levels if k != "concede"]
@@ -89,6 +90,7 @@ def test_keys_in_reading_order(con, balance_studies) -> None:
     assert all(parts) and played
     keys = [(int(m[1]), ladder.index(m[2])) for m in parts if m]
     assert keys == sorted(keys)
+    assert contracts[-1] == "all"  # every contract together, below its parts
 
 
 def test_arms_side_by_side(con, balance_studies) -> None:
