@@ -105,6 +105,20 @@ def check_database_path(path: Path) -> None:
                                 "it; name a new or an existing .duckdb file with --db)")
 
 
+def check_folder_writable(path: Path) -> None:
+    """A :class:`DatabaseError` when no file can be made beside the database ``path``: DuckDB
+    writes its log there (``<db>.wal``) on the first change, and a folder that refuses it would
+    fail the write half-way, in DuckDB's words. Tried by making and removing a file."""
+    try:
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.probe-"):
+            pass
+    except OSError as exc:
+        raise DatabaseError(
+            f"cannot write the database {path}: its folder {path.parent} does not let a file "
+            f"be made ({exc.strerror or type(exc).__name__}), and DuckDB keeps its log "
+            f"{path.name}.wal there; nothing was changed") from exc
+
+
 def explain_open_error(path: Path, exc: BaseException) -> str:
     """What a failure to open the database is, in one line: locked by another process, a
     read-only file system, no permission, or DuckDB's own words."""
@@ -185,6 +199,7 @@ def connect(db_path: str | Path, *, read_only: bool = False, wait: float = LOCK_
         except OSError as exc:
             raise DatabaseError(f"cannot create the folder of the database {path}: "
                                 f"{exc.strerror or exc}") from exc
+        check_folder_writable(path)
     start = time.monotonic()
     while True:
         try:

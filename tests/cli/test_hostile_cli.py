@@ -4,8 +4,10 @@ non-zero exit, never a traceback (``--debug`` shows it)."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -249,3 +251,54 @@ def test_ingest_says_what_a_new_version_dropped(tmp_path: Path) -> None:
     removed = runner.invoke(app, ["ingest", str(p), "--db", str(db), "--replace"])
     assert removed.exit_code == 0, removed.output
     assert "1 deal of the earlier version not in this one removed" in removed.output
+
+
+@pytest.fixture
+def read_only_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder holding a database of the samples in which no file can be made: ``chmod``, or
+    for root (whom modes do not stop) the immutable attribute; skipped where neither holds."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    assert runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db",
+                               str(folder / "t.duckdb")]).exit_code == 0
+    folder.chmod(0o555)
+    immutable = False
+    if _writable(folder) and shutil.which("chattr"):
+        immutable = subprocess.run(["chattr", "+i", str(folder)], capture_output=True,
+                                   check=False).returncode == 0
+    try:
+        if _writable(folder):
+            pytest.skip("no folder here refuses a new file (root, without chattr)")
+        yield folder
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(folder)], check=True)
+        folder.chmod(0o755)
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        (folder / "probe").touch()
+    except OSError:
+        return False
+    (folder / "probe").unlink()
+    return True
+
+
+def test_a_database_in_a_read_only_folder_is_said_before_anything_runs(
+        read_only_folder: Path) -> None:
+    """DuckDB writes its log ``<db>.wal`` beside the database: in a folder that refuses a new
+    file, ``analyse`` and ``balance`` ended in DuckDB's raw "Cannot open file ... .wal" after
+    their work, ``players rename`` in a FATAL error. Each says the folder and exits 2, and the
+    database is unchanged (``ingest.store.check_folder_writable``)."""
+    db = read_only_folder / "t.duckdb"
+    before = db.read_bytes()
+    for command in (["players", "rename", "greek-prefa:Anna", "Annie"], ["analyse"],
+                    ["balance", "--variant", "greek-prefa", "--games", "2",
+                     "--deals-per-game", "2", "--seed", "1"]):
+        done = trickbook(*command, "--db", str(db))
+        assert done.returncode == 2, (command, done.stderr)
+        assert "Traceback" not in done.stderr and ".wal" in done.stderr
+        assert f"its folder {read_only_folder} does not let a file be made" in " ".join(
+            done.stderr.split()), command
+    assert db.read_bytes() == before
