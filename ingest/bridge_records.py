@@ -236,10 +236,12 @@ def table_known(players: list[str]) -> bool:
 
 def game_record(
     game_id: str, players: list[str], event: str | None, variant: str = DUPLICATE.name,
-    started_at: str | None = None,
+    started_at: str | None = None, rules: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     rec: dict[str, Any] = {"record": "game", "game_id": game_id, "variant": variant,
                            "players": players}
+    if rules:
+        rec["rules"] = rules
     if event:
         rec["event"] = event
     if started_at:

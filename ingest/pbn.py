@@ -9,6 +9,8 @@ the ``Note`` text), annotations (``!``, ``?``, ``$n``) and irregularities (``^x`
 ``Play`` rows are cards by seat starting with the seat on lead (3.6), turned into played order by
 replaying the trick winners; ``-`` ends the play (a claim). ``Result`` (a leading ``^`` marks an
 irregularity and is dropped) is the declarer's tricks, ``Score`` ("NS 420", "EW -50") is checked.
+A ``Scoring`` tag of ``Rubber`` or ``Chicago`` makes the deals a rubber game's; an ``Honours``
+user tag (``S 100``) gives the honours held where there are no hands to count them from.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ from ingest.pbn_syntax import PbnGame, split_games
 from ingest.source import Issue, NamedOrRecognised, Raw, ascii_int, is_ascii_int
 from model.bridge.contracts import ContractError, parse_contract
 from model.bridge.seats import SEATS, SeatError, board_dealer, parse_seat, parse_vulnerable
+from model.bridge.variant import DUPLICATE
+from model.bridge.variant import VARIANT as RUBBER
 from model.problems import Code
 
 INHERITED = ("Event", "Site", "Date", "Scoring", "Stage", "Round", "Section", "HomeTeam",
@@ -49,6 +53,10 @@ BOARD_TAGS = ("Board", "Dealer", "Vulnerable", "Deal")
 """Taken from the previous game only by a game of the same board (no Board tag of its own, or
 the same number): the other table of the board."""
 SEAT_TAGS = ("North", "East", "South", "West")
+RUBBER_SCORING: dict[str, dict[str, str]] = {"rubber": {}, "chicago": {"mode": "chicago"}}
+"""A ``Scoring`` tag (PBN 2.1 3.4) naming rubber bridge, by lower case: its games are
+``bridge-rubber`` games with these rules (bridge.md 10: Chicago's four-deal cycles); any other
+scoring (MP, IMP, ...) is duplicate."""
 _NOTE_REF = re.compile(r"^=([0-9]+)=$")
 _SCORE = re.compile(r"^(?:(NS|EW)\s+)?([+-]?[0-9]+)")
 
@@ -65,7 +73,8 @@ def _value(v: str | None) -> str | None:
 
 
 KNOWN = {t.lower(): t for t in (*INHERITED, *BOARD_TAGS, *SEAT_TAGS, "Declarer", "Contract",
-                                "Result", "Auction", "Play", "Score", "Room", "Table", "Match")}
+                                "Result", "Auction", "Play", "Score", "Room", "Table", "Match",
+                                "Honours")}
 """Tag names the reader uses, by lower case: the import format is lenient about their case."""
 
 
@@ -78,11 +87,18 @@ def resolve_tags(game: PbnGame, previous: dict[str, str]) -> dict[str, str]:
     for k in INHERITED:
         if k not in tags and k in previous:
             tags[k] = previous[k]
-    if tags.get("Board", previous.get("Board")) == previous.get("Board"):
+    if tags.get("Board", previous.get("Board")) == previous.get("Board") and not rubber(tags):
         for k in BOARD_TAGS:
             if k not in tags and k in previous:
                 tags[k] = previous[k]
     return tags
+
+
+def rubber(tags: dict[str, str]) -> dict[str, str] | None:
+    """The rules of a rubber game when the ``Scoring`` tag names rubber bridge
+    (:data:`RUBBER_SCORING`), else ``None``: a duplicate board. A rubber deal has no board, so
+    it takes no board's tags from the game before it."""
+    return RUBBER_SCORING.get((_value(tags.get("Scoring")) or "").lower())
 
 
 def parse_contract_tag(text: str) -> str | None:
@@ -100,6 +116,17 @@ def _score_ns(text: str) -> int:
         raise PbnError(f"Score {text!r} is not 'NS n' / 'EW n'")
     n = ascii_int(m.group(2), "Score", signed=True)
     return -n if m.group(1) == "EW" else n
+
+
+def _honours(text: str, players: list[str]) -> dict[str, int]:
+    """The ``Honours`` user tag (``ingest.pbn_write.honours_tag``: ``S 100``, a comma between
+    two holders) as the deal's honours by player (bridge.md 4.6); the record checks the
+    points."""
+    held: dict[str, int] = {}
+    for part in text.split(","):
+        seat_text, _, points = part.strip().partition(" ")
+        held[players[parse_seat(seat_text)]] = ascii_int(points, "Honours points")
+    return held
 
 
 def _notes(game: PbnGame) -> dict[str, str]:
@@ -192,6 +219,9 @@ def convert(game: PbnGame, tags: dict[str, str]) -> tuple[dict[str, Any], dict[s
         _auction_section(tags["Auction"], sections["Auction"], _notes(game), dealer, players,
                          deal)
     _result(tags, sections, players, deal)
+    honours = _value(tags.get("Honours"))
+    if honours is not None:
+        deal["honours"] = _honours(honours, players)
     score = _value(tags.get("Score"))
     if score is not None:
         deal["score_ns"] = _score_ns(score)
@@ -309,7 +339,8 @@ def _date(value: str | None) -> str | None:
 
 
 class PbnReader(NamedOrRecognised):
-    """Reads ``*.pbn``: every game is one table record of a ``bridge-duplicate`` game."""
+    """Reads ``*.pbn``: every game is one table record of a ``bridge-duplicate`` game, or a
+    deal of a ``bridge-rubber`` game where the ``Scoring`` tag says Rubber or Chicago."""
 
     name = "pbn"
     extensions = (".pbn",)
@@ -345,14 +376,16 @@ class PbnReader(NamedOrRecognised):
                 yield Issue(source, game.line, key, Code.PARSE, str(exc), game.text)
                 continue
             repairs = repair_auction(deal, head["players"]) + repair_play(deal, head["players"])
+            rules = rubber(tags)
             gid, no, new = groups.place(
                 (head["event"], _value(tags.get("Date")), deal.get("match"), deal.get("room"),
-                 tuple(head["players"])),
+                 tuple(head["players"]), *([] if rules is None else ["rubber", str(rules)])),
                 deal.get("board") if table_known(head["players"]) else None)
             if new:
-                yield Raw(source, game.line, game_record(gid, head["players"], head["event"],
-                                                         started_at=head["started_at"]),
-                          game.text)
+                yield Raw(source, game.line, game_record(
+                    gid, head["players"], head["event"],
+                    DUPLICATE.name if rules is None else RUBBER.name,
+                    started_at=head["started_at"], rules=rules), game.text)
             yield Raw(source, game.line,
                       {"record": "deal", "game_id": gid, "deal_no": no, **deal}, game.text,
                       tuple(repairs))

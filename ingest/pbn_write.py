@@ -1,19 +1,22 @@
 """PBN writer (export format of PBN 2.1) for bridge records, the inverse of ``ingest/pbn.py``.
 
-Written per deal: Event, Board, the four players, Dealer, Vulnerable, Deal (``N:`` first), Declarer,
-Contract, Result, Auction (four calls a line, alerts as ``=n=`` notes), Play (cards by seat from
-the opening leader, ``-`` where the play stopped, 3.6), Score, Room and a ``Match`` user tag
-(4.9). Reading the output back gives the same records for everything PBN can express; a LIN
-``claim`` and traveller pair numbers have no PBN tag and are not written.
+Written per deal: Event, Scoring (``Rubber`` or ``Chicago`` for a rubber game, where it
+changes), Board, the four players, Dealer, Vulnerable, Deal (``N:`` first), Declarer, Contract,
+Result, Auction (four calls a line, alerts as ``=n=`` notes), Play (cards by seat from the
+opening leader, ``-`` where the play stopped, 3.6), an ``Honours`` user tag (4.9), Score, Room and
+a ``Match`` user tag. Reading the output back gives the same records for everything PBN can
+express, the game ids apart; a LIN ``claim`` and traveller pair numbers have no PBN tag and are
+not written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from model.bridge.records import BridgeDeal, BridgeGame
 from model.bridge.seats import SEATS, left_of
+from model.bridge.variant import VARIANT as RUBBER
 from model.bridge.variant import VARIANTS
 from model.cards import RANK_LETTERS, SUIT_LETTERS
 from model.tricks import card_index
@@ -38,9 +41,22 @@ def _call(call: str) -> str:
     return "Pass" if call == "pass" else call
 
 
-def dump_deal(game: BridgeGame, deal: BridgeDeal) -> str:
+def scoring(game: BridgeGame) -> str:
+    """The ``Scoring`` tag of a game's deals (PBN 2.1 3.4): ``Rubber`` or ``Chicago`` for a
+    rubber game (``ingest.pbn.RUBBER_SCORING`` reads it back so); ``?``, not known, for
+    duplicate (matchpoints or IMPs are the event's choice, not the deal's)."""
+    if game.variant != RUBBER.name:
+        return "?"
+    return "Chicago" if game.rules.mode_for(game.variant) == "chicago" else "Rubber"
+
+
+def dump_deal(game: BridgeGame, deal: BridgeDeal, previous: str = "?") -> str:
+    """One deal as a PBN game; its ``Scoring`` tag is written where it is not ``previous``'s
+    (a tag a game leaves out is the previous game's, 3.4 and the import format)."""
     seat = {p: i for i, p in enumerate(game.players)}
     tags: list[tuple[str, str]] = [("Event", game.event or "?")]
+    if scoring(game) != previous:
+        tags.append(("Scoring", scoring(game)))
     if deal.board is not None:
         tags.append(("Board", str(deal.board)))
     for s in (3, 0, 1, 2):
@@ -71,6 +87,8 @@ def dump_deal(game: BridgeGame, deal: BridgeDeal) -> str:
         out += [f'[Note "{n}:{_escape(t)}"]' for n, t in enumerate(notes, start=1)]
     if deal.play and deal.contract is not None and deal.declarer is not None:
         out += _play(deal, seat)
+    if deal.honours:
+        out.append(f'[Honours "{honours_tag(deal.honours, seat)}"]')
     if deal.score_ns is not None:
         out.append(f'[Score "NS {deal.score_ns}"]')
     if deal.room is not None:
@@ -78,6 +96,13 @@ def dump_deal(game: BridgeGame, deal: BridgeDeal) -> str:
     if deal.match is not None:
         out.append(f'[Match "{_escape(deal.match)}"]')
     return "\n".join(out) + "\n"
+
+
+def honours_tag(honours: Mapping[str, int], seat: dict[str, int]) -> str:
+    """The ``Honours`` user tag (PBN 2.1 4.9; ``ingest.pbn`` reads it): who held honours and
+    their points (bridge.md 4.6), ``S 100``, a comma between two holders. PBN has no tag of its
+    own for them, and without the hands they cannot be worked out."""
+    return ", ".join(f"{SEATS[seat[p]]} {points}" for p, points in honours.items())
 
 
 def _play(deal: BridgeDeal, seat: dict[str, int]) -> list[str]:
@@ -97,7 +122,11 @@ def _play(deal: BridgeDeal, seat: dict[str, int]) -> list[str]:
 
 def dumps(records: Iterable[tuple[BridgeGame, BridgeDeal]]) -> str:
     """A PBN file of the deals, one game each, separated by empty lines."""
-    return "% PBN 2.1\n% EXPORT\n" + "\n".join(dump_deal(g, d) for g, d in records)
+    games, previous = [], "?"
+    for game, deal in records:
+        games.append(dump_deal(game, deal, previous))
+        previous = scoring(game)
+    return "% PBN 2.1\n% EXPORT\n" + "\n".join(games)
 
 
 def export_games(conn: Any, game_ids: list[str] | None = None) -> str:

@@ -70,6 +70,33 @@ def test_export_pbn_round_trips_duplicate_games(tmp_path: Path) -> None:
     assert _rows(again, mps) == _rows(db, mps)
 
 
+def test_export_pbn_round_trips_rubber_and_chicago_games(tmp_path: Path) -> None:
+    """A rubber game exported as PBN was read back as duplicate boards and quarantined whole
+    ("a duplicate deal needs its board or vulnerable"), and a deal after a traveller's board
+    took that board's number. PBN's ``Scoring`` tag (2.1 3.4) now says ``Rubber`` or
+    ``Chicago``, and the reader makes such deals a ``bridge-rubber`` game with its mode: the
+    games of data/samples/bridge/rubber-session.jsonl, exported between duplicate boards, come
+    back with their rules, deals and the same standings (bridge.md 5, 10)."""
+    db, again = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
+    _ingest(db, SAMPLES / "bridge" / "club-pairs-travellers.csv",
+            SAMPLES / "bridge" / "rubber-session.jsonl")
+    pbn = tmp_path / "out.pbn"
+    result = runner.invoke(app, ["export", "--format", "pbn", "--out", str(pbn), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    _ingest(again, pbn)
+    assert _rows(again, "SELECT count(*) FROM quarantine") == [(0,)]
+    games = ("SELECT g.variant, g.record->>'$.rules.mode', count(*) FROM games g JOIN deals "
+             "USING (game_id) GROUP BY ALL ORDER BY ALL")
+    assert _rows(again, games) == _rows(db, games)
+    assert ("bridge-rubber", "chicago", 4) in _rows(db, games)
+    facts = ("SELECT g.variant, d.deal_no, d.contract, d.declarer, d.record->'tricks' "
+             "FROM deals d JOIN games g USING (game_id) WHERE g.variant = 'bridge-rubber' "
+             "ORDER BY g.record->>'$.rules.mode' NULLS FIRST, d.deal_no")
+    assert _rows(again, facts) == _rows(db, facts)
+    cash = "SELECT player, cash FROM standings WHERE variant = 'bridge-rubber' ORDER BY ALL"
+    assert _rows(again, cash) == _rows(db, cash) and _rows(db, cash)
+
+
 def test_export_unknown_game_exits_1_naming_it(tmp_path: Path) -> None:
     db = tmp_path / "a.duckdb"
     _ingest(db, SAMPLES / "bridge" / "rubber-session.jsonl")

@@ -9,7 +9,7 @@ import pytest
 from ingest.lin import READER as LIN
 from ingest.pbn import READER as PBN
 from ingest.pbn_write import dumps, pbn_hand
-from tests.conftest import DATA
+from tests.conftest import DATA, ROOT
 from tests.ingest.bridge_ingest import Ingested, ingest, validate
 
 SOURCES = [
@@ -48,3 +48,24 @@ def test_lin_to_pbn() -> None:
 def test_hand_format() -> None:
     # PBN 2.1 3.4.11: suits S.H.D.C, ranks high to low, a void is empty.
     assert pbn_hand(["AS", "TS", "2H", "KD", "QD"]) == "AT.2.KQ."
+
+
+def test_rubber_and_chicago_round_trip_with_their_honours() -> None:
+    """A rubber game's deals are written with ``Scoring "Rubber"`` or ``"Chicago"`` (PBN 2.1
+    3.4) and their honours in an ``Honours`` user tag, and read back as the same rubber game
+    (bridge.md 4.6, 10); a bad ``Honours`` tag is that deal's issue, naming the tag, and the
+    other deals are read (data/samples/bridge/rubber-session.jsonl)."""
+    from ingest.jsonl import READER as JSONL
+
+    first = ingest(JSONL, ROOT / "data" / "samples" / "bridge" / "rubber-session.jsonl")
+    text = dumps((g, d) for g, d, _ in first.deals)
+    assert 'Scoring "Chicago"' in text and 'Scoring "Rubber"' in text
+    assert '[Honours "E 100"]' in text  # Boris, East of rubber-1, held 100
+    second = validate(PBN.read_text(text, "out.pbn", "out"))
+    same_records(first, second)
+    assert {g.rules for g in second.games.values()} == {g.rules for g in first.games.values()}
+    bad = validate(PBN.read_text(text.replace('[Honours "E 100"]', '[Honours "E lots"]'),
+                                 "bad.pbn", "bad"))
+    assert [i.message for i in bad.issues] == [
+        "Honours points 'lots' is not a non-negative whole number in digits 0-9"]
+    assert len(bad.deals) == len(first.deals) - 1
