@@ -338,6 +338,29 @@ def _date(value: str | None) -> str | None:
     return f"{day.isoformat()}T00:00:00Z"
 
 
+def game_key(tags: dict[str, str], players: list[str]) -> tuple[Any, ...]:
+    """What makes a deal's game (``GameGroups``): its event, date, match, room and players, and
+    for rubber bridge its rules."""
+    table: dict[str, Any] = {}
+    event = _table(tags, table)
+    rules = rubber(tags)
+    return (event, _value(tags.get("Date")), table.get("match"), table.get("room"),
+            tuple(players), *([] if rules is None else ["rubber", str(rules)]))
+
+
+def _keep_place(groups: GameGroups, tags: dict[str, str]) -> None:
+    """A deal that cannot be read keeps its number in its game, so the deals after it keep
+    theirs (a rubber's vulnerability follows the deal number, bridge.md 10; a corrected file
+    numbers them the same). Nothing is kept where its players or board cannot be read."""
+    try:
+        players = seat_players([_value(tags.get(t)) for t in SEAT_TAGS])
+        board_text = _value(tags.get("Board"))
+        board = None if board_text is None else ascii_int(board_text, "Board") or None
+    except ValueError:
+        return
+    groups.place(game_key(tags, players), board if table_known(players) else None)
+
+
 class PbnReader(NamedOrRecognised):
     """Reads ``*.pbn``: every game is one table record of a ``bridge-duplicate`` game, or a
     deal of a ``bridge-rubber`` game where the ``Scoring`` tag says Rubber or Chicago."""
@@ -356,6 +379,7 @@ class PbnReader(NamedOrRecognised):
 
     def read_text(self, text: str, source: str, stem: str = "pbn") -> Iterator[Raw | Issue]:
         groups = GameGroups(stem)
+        announced: set[str] = set()
         previous: dict[str, str] = {}
         for game in split_games(text):
             tags = resolve_tags(game, previous)
@@ -364,6 +388,7 @@ class PbnReader(NamedOrRecognised):
             if game.errors:
                 yield Issue(source, game.line, key, Code.PARSE, _first_errors(game.errors),
                             game.text)
+                _keep_place(groups, tags)
                 continue
             if not any(k in tags for k in ("Deal", "Contract", "Auction", "Result")):
                 if "Board" in tags:  # else a header game (Event and such only)
@@ -374,14 +399,14 @@ class PbnReader(NamedOrRecognised):
                 head, deal = convert(game, tags)
             except (PbnError, SeatError, ContractError, HandError, ValueError) as exc:
                 yield Issue(source, game.line, key, Code.PARSE, str(exc), game.text)
+                _keep_place(groups, tags)
                 continue
             repairs = repair_auction(deal, head["players"]) + repair_play(deal, head["players"])
             rules = rubber(tags)
-            gid, no, new = groups.place(
-                (head["event"], _value(tags.get("Date")), deal.get("match"), deal.get("room"),
-                 tuple(head["players"]), *([] if rules is None else ["rubber", str(rules)])),
-                deal.get("board") if table_known(head["players"]) else None)
-            if new:
+            gid, no, _ = groups.place(game_key(tags, head["players"]),
+                                      deal.get("board") if table_known(head["players"]) else None)
+            if gid not in announced:
+                announced.add(gid)
                 yield Raw(source, game.line, game_record(
                     gid, head["players"], head["event"],
                     DUPLICATE.name if rules is None else RUBBER.name,

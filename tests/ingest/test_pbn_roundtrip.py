@@ -69,3 +69,22 @@ def test_rubber_and_chicago_round_trip_with_their_honours() -> None:
     assert [i.message for i in bad.issues] == [
         "Honours points 'lots' is not a non-negative whole number in digits 0-9"]
     assert len(bad.deals) == len(first.deals) - 1
+
+
+def test_a_deal_that_cannot_be_read_keeps_its_number() -> None:
+    """A PBN rubber has no board numbers: its deals are numbered in file order, and Chicago's
+    vulnerability follows the number (bridge.md 10). A deal that could not be read gave its
+    number to the next one, so every later deal was scored at another vulnerability; it keeps
+    its number now, and the deals after it keep theirs (data/samples/bridge/rubber-session.jsonl
+    written as PBN, one deal's ``Honours`` tag broken)."""
+    from ingest.jsonl import READER as JSONL
+
+    first = ingest(JSONL, ROOT / "data" / "samples" / "bridge" / "rubber-session.jsonl")
+    text = dumps((g, d) for g, d, _ in first.deals)
+    broken = validate(PBN.read_text(text.replace('[Honours "E 100"]', '[Honours "Q 100"]'),
+                                    "bad.pbn", "bad"))
+    assert [i.message for i in broken.issues] == ["not a seat: 'Q' (N, E, S or W)"]
+    numbers = sorted((g.rules.mode or "rubber", d.deal_no) for g, d, _ in broken.deals)
+    lost = next(d.deal_no for _, d, _ in first.deals if d.honours)
+    assert numbers == sorted((g.rules.mode or "rubber", d.deal_no) for g, d, _ in first.deals
+                             if d.deal_no != lost or g.rules.mode == "chicago")
