@@ -26,6 +26,7 @@ import duckdb
 
 from dashboards.db import is_lock_error, release, retry_time
 from dashboards.text import UPLOAD_HASH, counted, short_paths, short_source, without_paths
+from ingest.csv_sheet import SIDECAR_SUFFIX, sidecar_of
 from ingest.pipeline import SAME_CONTENT, ingest_paths
 from ingest.text import HEAD, EncodingError, sniff, wide
 from ingest.versions import CONFLICTS, WITH_REPLACE
@@ -204,10 +205,46 @@ def retrying(write: Callable[[], T]) -> T:
             delay = min(delay * 2, 0.5)
 
 
+READ_WITH = "read with it"
+"""The end of the note on a score sheet's game file uploaded with its sheet."""
+
+
+def sheet_games(files: list[tuple[str, bytes]]) -> dict[str, tuple[str, bytes]]:
+    """The game file (``week12.game.json``, docs/csv-score-sheet.md) uploaded with each sheet
+    (``week12.csv``), by the sheet's name as uploaded."""
+    games = {safe_name(n).removesuffix(SIDECAR_SUFFIX): (n, d) for n, d in files
+             if safe_name(n).endswith(SIDECAR_SUFFIX)}
+    return {n: games[Path(safe_name(n)).stem] for n, _ in files
+            if not safe_name(n).endswith(SIDECAR_SUFFIX) and Path(safe_name(n)).stem in games}
+
+
+def _game_file_note(name: str, sheets: dict[str, tuple[str, bytes]]) -> UploadResult:
+    """What becomes of an uploaded game file: read with its sheet, or refused without one."""
+    sheet = next((s for s, (game, _) in sheets.items() if game == name), None)
+    if sheet is None:
+        stem = safe_name(name).removesuffix(SIDECAR_SUFFIX)
+        return UploadResult(name, None, message=(
+            f"{name!r} is the game of a score sheet: upload it together with its sheet "
+            f"({stem}.csv), which is read with it"))
+    return UploadResult(name, "", message=f"the game of {sheet}: {READ_WITH}")
+
+
+def _save_upload(folder: Path, name: str, data: bytes,
+                 game: tuple[str, bytes] | None) -> Path:
+    """An accepted upload saved under its content's name (:func:`stored_name`); a sheet with
+    its game file is named by both contents and has the game beside it, where the sheet
+    reader looks (``ingest.csv_sheet.sidecar_of``): a changed game is a new version."""
+    target = save(folder, stored_name(name, data + (game[1] if game else b"")), data)
+    if game is not None:
+        save(folder, sidecar_of(target).name, game[1])
+    return target
+
+
 def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
                    upload_dir: Path | None = None, replace: bool = False) -> list[UploadResult]:
     """Save each acceptable ``(name, bytes)`` under ``upload_dir`` and ingest them into
-    ``db_path`` through ``ingest.pipeline.ingest_paths`` (the same path as ``trickbook ingest``).
+    ``db_path`` through ``ingest.pipeline.ingest_paths`` (the same path as ``trickbook ingest``);
+    a score sheet's game file goes beside its sheet (:func:`sheet_games`).
 
     An upload is a new version of the earlier uploads of its name (``ingest/versions.py``):
     ``replace`` (the page's "this file replaces its earlier version") lets it supersede them,
@@ -215,12 +252,17 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
     folder = upload_dir or db_path.parent / "uploads"
     results: dict[str, UploadResult] = {}
     saved: list[Path] = []
+    sheets = sheet_games(files)
     for name, data in files:
         reason = refuse_reason(name, data)
-        if reason:
-            results[name] = UploadResult(name, None, message=reason)
+        if reason or safe_name(name).endswith(SIDECAR_SUFFIX):
+            results[name] = (UploadResult(name, None, message=reason) if reason
+                             else _game_file_note(name, sheets))
             continue
-        target = save(folder, stored_name(name, data), data)
+        game = sheets.get(name)
+        if game is not None and refuse_reason(*game):
+            game = None  # said of the game file itself; the sheet says it names no game
+        target = _save_upload(folder, name, data, game)
         saved.append(target)
         results[name] = UploadResult(name, str(target))
     if saved:
@@ -246,10 +288,11 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
                 duplicates=int(report.duplicates), quarantined=int(report.quarantined),
                 replaced=int(report.replaced), dropped=int(report.dropped),
                 removed=bool(report.removed),
-                conflicts=tuple(for_the_page(i.message, folder, db_path.parent)
+                conflicts=tuple(as_uploaded(for_the_page(i.message, folder, db_path.parent),
+                                            res.saved_as, name)
                                 for i in report.issues if str(i.code) in CONFLICTS)[:SHOWN],
-                issues=tuple(for_the_page(f"line {i.line}: {i.code}: {i.message}", folder,
-                                          db_path.parent)
+                issues=tuple(as_uploaded(for_the_page(f"line {i.line}: {i.code}: {i.message}",
+                                                      folder, db_path.parent), res.saved_as, name)
                              for i in report.issues if str(i.code) not in CONFLICTS)[:SHOWN],
                 message=as_uploaded(for_the_page("; ".join(n for n in notes if n), folder,
                                                  db_path.parent), res.saved_as, name),

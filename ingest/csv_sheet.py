@@ -230,8 +230,8 @@ class CsvSheetReader:
                 continue
             if table is None:
                 made = list(_game(source, path, game, header_lines, sidecar_text,
-                                  sidecar_issue is not None))
-                refused = _again(made, games, header_lines, path)
+                                  sidecar_issue is not None, line_no))
+                refused = _again(made, games, header_lines, path) or _no_game(made, line_no)
                 yield from made
                 table = _Table.of(text, line_no, game, refused)
                 if table.said is not None:
@@ -537,12 +537,13 @@ def _sidecar(path: Path) -> tuple[dict[str, Any], str, Issue | None]:
 
 def _game(
     source: str, path: Path, game: dict[str, Any], header_lines: list[tuple[int, str]],
-    sidecar_text: str, sidecar_bad: bool,
+    sidecar_text: str, sidecar_bad: bool, table_at: int = 0,
 ) -> Iterator[Raw | Issue]:
     """The game record of a sheet: the sidecar's fields overridden by the header section's.
 
     Its line is the first header line, or 0 when the game comes from the sidecar alone; with a bad
-    sidecar and no header the game is missing (its deals then have no game)."""
+    sidecar and no header the game is missing (its deals then have no game). A sheet with neither
+    is a :data:`NO_GAME` issue at its header row (``table_at``)."""
     fields, issues, refused = _header_game(header_lines, source)
     yield from issues
     if refused:  # its deals have no game
@@ -553,8 +554,26 @@ def _game(
     game.setdefault("game_id", path.stem)
     if fields:
         yield Raw(source, header_lines[0][0], game, "\n".join(t for _, t in header_lines))
-    elif not sidecar_bad:
-        yield Raw(source, 0, game, sidecar_text or json.dumps(game))
+    elif sidecar_bad:
+        return
+    elif sidecar_text:
+        yield Raw(source, 0, game, sidecar_text)
+    else:
+        yield Issue(source, table_at, None, Code.PARSE,
+                    NO_GAME.format(sidecar=sidecar_of(path).name), "")
+
+
+NAMES_NO_GAME = "the sheet names no game"
+NO_GAME = (NAMES_NO_GAME + ": it has no '# variant:' and '# players:' lines above its header "
+           "row, and no {sidecar} beside it (docs/csv-score-sheet.md)")
+"""Why a sheet without a header section or a sidecar is not read."""
+
+
+def _no_game(made: list[Raw | Issue], table_at: int) -> str | None:
+    """Why the rows of a table are not read when its sheet names no game (:data:`NO_GAME`)."""
+    if any(isinstance(m, Issue) and m.message.startswith(NAMES_NO_GAME) for m in made):
+        return f"{NAMES_NO_GAME} (line {table_at}), so its deals are not read"
+    return None
 
 
 READER = CsvSheetReader()

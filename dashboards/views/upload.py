@@ -15,6 +15,7 @@ from dashboards.db import db_path
 from dashboards.text import md
 from dashboards.uploads import (
     NOTHING_NEW,
+    READ_WITH,
     REPLACE_BOX,
     ingest_uploads,
     max_upload_mb,
@@ -56,7 +57,7 @@ if results:
         if r["saved_as"] is None:
             st.error(md(r["message"]))
         elif r["message"]:
-            said = st.info if r["message"].endswith(NOTHING_NEW) else st.warning
+            said = st.info if r["message"].endswith((NOTHING_NEW, READ_WITH)) else st.warning
             said(f"{md(r['name'])}: {md(r['message'])}")
         else:  # green only when every record is stored or known and nothing is in conflict
             said = st.warning if r["quarantined"] or (r["dropped"] and not r["removed"]) \

@@ -362,3 +362,31 @@ def test_a_file_uploaded_again_says_it_has_nothing_new(tmp_path: Path) -> None:
     assert copy.message.startswith("the same content as uploads/week.jsonl (upload ")
     assert copy.message.endswith(", ingested before: nothing new to store")
     assert re.search(r"[0-9a-f]{16}", copy.message) is None
+
+
+def test_a_sheet_uploaded_with_its_game_file_is_read_with_it(tmp_path: Path) -> None:
+    """A score sheet whose game is its ``.game.json`` (data/samples/club-sheet-2026-11-29.csv,
+    docs/csv-score-sheet.md) could not be uploaded: each file was kept under its own content's
+    name, so the sheet found no game beside it (every deal quarantined) and the game file had
+    "no reader". Uploaded together, the game file goes beside its sheet and the sheet is read;
+    a changed game file is a new version of the sheet; a game file alone, or a sheet alone,
+    says what it lacks, with the names as uploaded."""
+    sheet = (SAMPLES / "club-sheet-2026-11-29.csv").read_bytes()
+    game = (SAMPLES / "club-sheet-2026-11-29.game.json").read_bytes()
+    db, up = tmp_path / "t.duckdb", tmp_path / "up"
+    read, note = ingest_uploads([("week.csv", sheet), ("week.game.json", game)], db, up)
+    assert (read.records, read.stored, read.quarantined) == (5, 5, 0) and not read.issues
+    assert note.saved_as == "" and note.message == "the game of week.csv: read with it"
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT game_id FROM games").fetchall() == [
+            ("club-7/2026-11-29/table-2",)]
+    kassa = game.replace(b'"initial_kassa": 31', b'"initial_kassa": 30')
+    (again, _) = ingest_uploads([("week.csv", sheet), ("week.game.json", kassa)], db, up,
+                                replace=True)
+    assert again.replaced == 1 and not again.issues  # the game line, in place of the first
+    (alone,) = ingest_uploads([("other.game.json", game)], db, up)
+    assert alone.saved_as is None and "upload it together with its sheet (other.csv)" in \
+        alone.message
+    (bare,) = ingest_uploads([("bare.csv", sheet.replace(b"7NT", b"6NT"))], db, up)
+    assert bare.stored == 0 and bare.issues[0].startswith("line 1: parse: the sheet names no game")
+    assert "no bare.game.json beside it" in bare.issues[0]

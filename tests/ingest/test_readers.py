@@ -78,6 +78,24 @@ def test_csv_bad_sidecar_without_header_loses_the_game(tmp_path: Path) -> None:
     assert [i.data["record"] for i in items if isinstance(i, Raw)] == ["deal"]
 
 
+def test_a_sheet_without_its_game_says_so_at_its_header_row(tmp_path: Path) -> None:
+    """A sheet whose game is in its sidecar, uploaded or copied without it (the table of
+    data/samples/club-sheet-2026-11-29.csv alone), was quarantined as "line 0: schema: variant:
+    field required", and each deal as "its game line at line 0 was quarantined": the file has
+    no line 0. The header row's line says what is missing and every deal refers to it
+    (docs/csv-score-sheet.md: a game's fields come from '#' lines or the sidecar)."""
+    sheet = tmp_path / "week.csv"
+    table = (SAMPLES / "club-sheet-2026-11-29.csv").read_text(encoding="utf-8")
+    sheet.write_text(table, encoding="utf-8")
+    items = list(CSV_SHEET.read(sheet))
+    assert not [i for i in items if isinstance(i, Raw)]
+    assert [(i.line, i.code) for i in items if isinstance(i, Issue)] == [
+        (n, Code.PARSE) for n in range(1, len(table.splitlines()) + 1)]
+    first, *deals = (i.message for i in items if isinstance(i, Issue))
+    assert "'# variant:'" in first and "week.game.json" in first
+    assert all(m.startswith("the sheet names no game (line 1)") for m in deals)
+
+
 def test_formats_pick_reader_and_skip_sidecars(tmp_path: Path) -> None:
     (tmp_path / "a.jsonl").write_text("{}\n")
     (tmp_path / "b.csv").write_text("dealer\n")
