@@ -21,7 +21,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAuthError
 
 from dashboards import gate, queries, review
-from dashboards.db import DatabaseError, db_path, db_version, read_only
+from dashboards.db import FILL_IT, DatabaseError, DatabaseMissing, db_path, db_version, read_only
 from dashboards.filters import REVERSED, Filters, from_params
 from dashboards.pulya import as_img
 from dashboards.sheets import score_sheet, sheet_picture
@@ -40,6 +40,11 @@ class PageError(RuntimeError):
     """Shown to the user as an error box; the page stops there."""
 
 
+class NothingYet(PageError):
+    """No database yet, or one without tables: where every user starts, said as information
+    with how to fill it (``dashboards.db.FILL_IT``), not as an error."""
+
+
 @st.cache_data(show_spinner=False, max_entries=512, ttl=3600)
 def _cached(name: str, db: str, version: float, args: tuple[Any, ...]) -> Any:
     fn = getattr(queries, name, None) or getattr(review, name)
@@ -53,6 +58,8 @@ def query(name: str, *args: Any) -> Any:
     path = db_path()
     try:
         return _cached(name, str(path), db_version(path), args)
+    except DatabaseMissing as exc:
+        raise NothingYet(str(exc)) from exc
     except DatabaseError as exc:
         raise PageError(str(exc)) from exc
     except duckdb.CatalogException as exc:
@@ -67,6 +74,9 @@ def guarded() -> Iterator[None]:
     """Show a :class:`PageError` as a message and stop the page instead of a traceback."""
     try:
         yield
+    except NothingYet as exc:  # the advice is ours, with its commands as code
+        st.info(md(str(exc).removesuffix(FILL_IT)) + FILL_IT)
+        st.stop()
     except PageError as exc:
         st.error(md(str(exc)))
         st.stop()
