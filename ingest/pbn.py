@@ -53,6 +53,8 @@ BOARD_TAGS = ("Board", "Dealer", "Vulnerable", "Deal")
 """Taken from the previous game only by a game of the same board (no Board tag of its own, or
 the same number): the other table of the board."""
 SEAT_TAGS = ("North", "East", "South", "West")
+DEAL_TAGS = ("Deal", "Contract", "Auction", "Result")
+"""A game with none of these records no deal (a header game: Event and such only)."""
 RUBBER_SCORING: dict[str, dict[str, str]] = {"rubber": {}, "chicago": {"mode": "chicago"}}
 """A ``Scoring`` tag (PBN 2.1 3.4) naming rubber bridge, by lower case: its games are
 ``bridge-rubber`` games with these rules (bridge.md 10: Chicago's four-deal cycles); any other
@@ -351,7 +353,10 @@ def game_key(tags: dict[str, str], players: list[str]) -> tuple[Any, ...]:
 def _keep_place(groups: GameGroups, tags: dict[str, str]) -> None:
     """A deal that cannot be read keeps its number in its game, so the deals after it keep
     theirs (a rubber's vulnerability follows the deal number, bridge.md 10; a corrected file
-    numbers them the same). Nothing is kept where its players or board cannot be read."""
+    numbers them the same). Nothing is kept for a game that holds no deal (a header game), or
+    where its players or board cannot be read."""
+    if not any(k in tags for k in DEAL_TAGS):
+        return
     try:
         players = seat_players([_value(tags.get(t)) for t in SEAT_TAGS])
         board_text = _value(tags.get("Board"))
@@ -390,7 +395,7 @@ class PbnReader(NamedOrRecognised):
                             game.text)
                 _keep_place(groups, tags)
                 continue
-            if not any(k in tags for k in ("Deal", "Contract", "Auction", "Result")):
+            if not any(k in tags for k in DEAL_TAGS):
                 if "Board" in tags:  # else a header game (Event and such only)
                     yield Issue(source, game.line, key, Code.PARSE, f"{key}: no Deal, "
                                 "Contract, Auction or Result: nothing to record", game.text)

@@ -88,3 +88,13 @@ def test_a_deal_that_cannot_be_read_keeps_its_number() -> None:
     lost = next(d.deal_no for _, d, _ in first.deals if d.honours)
     assert numbers == sorted((g.rules.mode or "rubber", d.deal_no) for g, d, _ in first.deals
                              if d.deal_no != lost or g.rules.mode == "chicago")
+
+
+def test_a_broken_header_game_takes_no_deal_number() -> None:
+    """A game of tags only (PBN 2.1's header: Event, Site) holds no deal, so a syntax error in
+    it keeps no place: the first deal after it is still deal 1."""
+    text = ('% PBN 2.1\n[Event "Club"]\n[Site "x" junk]\n\n[Event "Club"]\n[Board "1"]\n'
+            '[Dealer "N"]\n[Vulnerable "None"]\n[Declarer "N"]\n[Contract "3NT"]\n'
+            '[Result "9"]\n')
+    read = validate(PBN.read_text(text, "header.pbn", "header"))
+    assert len(read.issues) == 1 and [d.deal_no for _, d, _ in read.deals] == [1]
