@@ -1,12 +1,12 @@
 """PBN writer (export format of PBN 2.1) for bridge records, the inverse of ``ingest/pbn.py``.
 
-Written per deal: Event, Scoring (``Rubber`` or ``Chicago`` for a rubber game, where it
-changes), Board, the four players, Dealer, Vulnerable, Deal (``N:`` first), Declarer, Contract,
-Result, Auction (four calls a line, alerts as ``=n=`` notes), Play (cards by seat from the
-opening leader, ``-`` where the play stopped, 3.6), an ``Honours`` user tag (4.9), Score, Room and
-a ``Match`` user tag. Reading the output back gives the same records for everything PBN can
-express, the game ids apart; a LIN ``claim`` and traveller pair numbers have no PBN tag and are
-not written.
+Written per deal: Event, Site (``?``), Date (the game's day), Board, the four players, Dealer,
+Vulnerable, Deal (``N:`` first), Scoring (``Rubber`` or ``Chicago`` for a rubber game, else
+``?``), Declarer, Contract, Result, Auction (four calls a line, alerts as ``=n=`` notes), Play
+(cards by seat from the opening leader, ``-`` where the play stopped, 3.6), an ``Honours`` user
+tag (4.9), Score, Room and a ``Match`` user tag. Reading the output back gives the same records
+for everything PBN can express (a game's start is its day), the game ids apart; a LIN ``claim``
+and traveller pair numbers have no PBN tag and are not written.
 """
 
 from __future__ import annotations
@@ -50,13 +50,14 @@ def scoring(game: BridgeGame) -> str:
     return "Chicago" if game.rules.mode_for(game.variant) == "chicago" else "Rubber"
 
 
-def dump_deal(game: BridgeGame, deal: BridgeDeal, previous: str = "?") -> str:
-    """One deal as a PBN game; its ``Scoring`` tag is written where it is not ``previous``'s
-    (a tag a game leaves out is the previous game's, 3.4 and the import format)."""
+def dump_deal(game: BridgeGame, deal: BridgeDeal) -> str:
+    """One deal as a PBN game, its tags in the order of the export format's tag roster (3.1):
+    Event, Site, Date, Board, the players, Dealer, Vulnerable, Deal, Scoring, Declarer,
+    Contract, Result; ``?`` where a value is not known. A tag a game left out would be the
+    previous game's (3.4), so Event, Site, Date and Scoring are written for every deal."""
     seat = {p: i for i, p in enumerate(game.players)}
-    tags: list[tuple[str, str]] = [("Event", game.event or "?")]
-    if scoring(game) != previous:
-        tags.append(("Scoring", scoring(game)))
+    day = game.started_at.strftime("%Y.%m.%d") if game.started_at is not None else "?"
+    tags: list[tuple[str, str]] = [("Event", game.event or "?"), ("Site", "?"), ("Date", day)]
     if deal.board is not None:
         tags.append(("Board", str(deal.board)))
     for s in (3, 0, 1, 2):
@@ -67,6 +68,7 @@ def dump_deal(game: BridgeGame, deal: BridgeDeal, previous: str = "?") -> str:
     if deal.hands is not None:
         hands = " ".join(pbn_hand(deal.hands[game.players[s]]) for s in range(4))
         tags.append(("Deal", f"N:{hands}"))
+    tags.append(("Scoring", scoring(game)))
     if deal.declarer is not None and deal.contract is not None:
         tags += [("Declarer", SEATS[seat[deal.declarer]]), ("Contract", deal.contract),
                  ("Result", ("^" if deal.irregular else "") + str(deal.tricks))]
@@ -122,11 +124,7 @@ def _play(deal: BridgeDeal, seat: dict[str, int]) -> list[str]:
 
 def dumps(records: Iterable[tuple[BridgeGame, BridgeDeal]]) -> str:
     """A PBN file of the deals, one game each, separated by empty lines."""
-    games, previous = [], "?"
-    for game, deal in records:
-        games.append(dump_deal(game, deal, previous))
-        previous = scoring(game)
-    return "% PBN 2.1\n% EXPORT\n" + "\n".join(games)
+    return "% PBN 2.1\n% EXPORT\n" + "\n".join(dump_deal(g, d) for g, d in records)
 
 
 def export_games(conn: Any, game_ids: list[str] | None = None) -> str:

@@ -64,6 +64,9 @@ def test_rubber_and_chicago_round_trip_with_their_honours() -> None:
     second = validate(PBN.read_text(text, "out.pbn", "out"))
     same_records(first, second)
     assert {g.rules for g in second.games.values()} == {g.rules for g in first.games.values()}
+    assert '[Date "2026.11.26"]' in text  # the export format's roster (3.1): the game's day
+    assert {g.started_at.date() for g in second.games.values() if g.started_at} == {
+        g.started_at.date() for g in first.games.values() if g.started_at}
     bad = validate(PBN.read_text(text.replace('[Honours "E 100"]', '[Honours "E lots"]'),
                                  "bad.pbn", "bad"))
     assert [i.message for i in bad.issues] == [
