@@ -54,12 +54,12 @@ def dump_deal(game: BridgeGame, deal: BridgeDeal) -> str:
     """One deal as a PBN game, its tags in the order of the export format's tag roster (3.1):
     Event, Site, Date, Board, the players, Dealer, Vulnerable, Deal, Scoring, Declarer,
     Contract, Result; ``?`` where a value is not known. A tag a game left out would be the
-    previous game's (3.4), so Event, Site, Date and Scoring are written for every deal."""
+    previous game's (3.4; a missing Board, the previous board's Deal), so each is written for
+    every deal."""
     seat = {p: i for i, p in enumerate(game.players)}
     day = game.started_at.strftime("%Y.%m.%d") if game.started_at is not None else "?"
     tags: list[tuple[str, str]] = [("Event", game.event or "?"), ("Site", "?"), ("Date", day)]
-    if deal.board is not None:
-        tags.append(("Board", str(deal.board)))
+    tags.append(("Board", "?" if deal.board is None else str(deal.board)))
     for s in (3, 0, 1, 2):
         tags.append((("North", "East", "South", "West")[s], game.players[s]))
     tags.append(("Dealer", SEATS[seat[deal.dealer]]))

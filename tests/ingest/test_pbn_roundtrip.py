@@ -101,3 +101,24 @@ def test_a_broken_header_game_takes_no_deal_number() -> None:
             '[Result "9"]\n')
     read = validate(PBN.read_text(text, "header.pbn", "header"))
     assert len(read.issues) == 1 and [d.deal_no for _, d, _ in read.deals] == [1]
+
+
+def test_a_deal_without_a_board_takes_nothing_from_the_board_before() -> None:
+    """PBN carries Board, Dealer, Vulnerable and Deal over from the game before to a game that
+    leaves Board out (the board's other table, 3.4): a duplicate deal recorded with only its
+    vulnerability came back as the board before it, with that board's hands. The writer gives
+    every deal a Board, ``?`` where it has none (the export format's roster, 3.1)."""
+    from model.bridge.records import BridgeDeal
+
+    game, first, _ = ingest(PBN, SOURCES[0]).deals[0]
+    assert first.board is not None and first.hands is not None
+    other = BridgeDeal.model_validate({"game_id": game.game_id, "deal_no": first.deal_no + 1,
+                                       "dealer": game.players[1], "vulnerable": "NS",
+                                       "contract": "2H", "declarer": game.players[1],
+                                       "tricks": 8})
+    boards = [first, other]
+    text = dumps((game, d) for d in boards)
+    read = validate(PBN.read_text(text, "out.pbn", "out"))
+    assert not read.issues
+    second = read.deals[1][1]
+    assert (second.board, second.hands, second.vulnerable) == (None, None, "NS")
