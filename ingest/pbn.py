@@ -76,7 +76,7 @@ def _value(v: str | None) -> str | None:
 
 KNOWN = {t.lower(): t for t in (*INHERITED, *BOARD_TAGS, *SEAT_TAGS, "Declarer", "Contract",
                                 "Result", "Auction", "Play", "Score", "Room", "Table", "Match",
-                                "Honours")}
+                                "Honours", "GameId")}
 """Tag names the reader uses, by lower case: the import format is lenient about their case."""
 
 
@@ -341,13 +341,17 @@ def _date(value: str | None) -> str | None:
 
 
 def game_key(tags: dict[str, str], players: list[str]) -> tuple[Any, ...]:
-    """What makes a deal's game (``GameGroups``): its event, date, match, room and players, and
-    for rubber bridge its rules."""
+    """What makes a deal's game (``GameGroups``): its event, date, match, room and players, for
+    rubber bridge its rules, and a ``GameId`` user tag where there is one (``pbn_write`` writes
+    the stored game's id: two games without an event and with the seats' placeholders for
+    players would be one game otherwise)."""
     table: dict[str, Any] = {}
     event = _table(tags, table)
     rules = rubber(tags)
+    named = _value(tags.get("GameId"))
     return (event, _value(tags.get("Date")), table.get("match"), table.get("room"),
-            tuple(players), *([] if rules is None else ["rubber", str(rules)]))
+            tuple(players), *([] if rules is None else ["rubber", str(rules)]),
+            *([] if named is None else ["game", named]))
 
 
 def _keep_place(groups: GameGroups, tags: dict[str, str]) -> None:

@@ -4,9 +4,10 @@ Written per deal: Event, Site (``?``), Date (the game's day), Board, the four pl
 Vulnerable, Deal (``N:`` first), Scoring (``Rubber`` or ``Chicago`` for a rubber game, else
 ``?``), Declarer, Contract, Result, Auction (four calls a line, alerts as ``=n=`` notes), Play
 (cards by seat from the opening leader, ``-`` where the play stopped, 3.6), an ``Honours`` user
-tag (4.9), Score, Room and a ``Match`` user tag. Reading the output back gives the same records
-for everything PBN can express (a game's start is its day), the game ids apart; a LIN ``claim``
-and traveller pair numbers have no PBN tag and are not written.
+tag (4.9), Score, Room, and ``Match`` and ``GameId`` user tags (the reader keeps the deals of two
+games apart by it, where nothing else in PBN tells them apart). Reading the output back gives
+the same records for everything PBN can express (a game's start is its day), the game ids apart;
+a LIN ``claim`` and traveller pair numbers have no PBN tag and are not written.
 """
 
 from __future__ import annotations
@@ -97,6 +98,7 @@ def dump_deal(game: BridgeGame, deal: BridgeDeal) -> str:
         out.append(f'[Room "{_escape(deal.room)}"]')
     if deal.match is not None:
         out.append(f'[Match "{_escape(deal.match)}"]')
+    out.append(f'[GameId "{_escape(game.game_id)}"]')
     return "\n".join(out) + "\n"
 
 
