@@ -9,12 +9,14 @@ The database path reaches the app through ``$TRICKBOOK_DB``; the upload bound th
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
+from types import FrameType
 
 from dashboards.db import DB_ENV
 from dashboards.uploads import UPLOAD_MAX_ENV, max_upload_mb
@@ -72,12 +74,31 @@ def answers(url: str, proc: subprocess.Popen[bytes], seconds: float) -> bool:
             time.sleep(0.1)
 
 
+TERMINATED = 128 + signal.SIGTERM
+"""The exit code of :func:`main` stopped by SIGTERM (the shell's 143)."""
+
+
 def main(db: Path, port: int = 8501) -> int:
-    """Serve until interrupted; returns streamlit's exit code."""
+    """Serve until interrupted; returns streamlit's exit code (0 on Ctrl-C). SIGTERM stops the
+    server with us (``subprocess.call`` kills it as :class:`Terminated` unwinds it) and returns
+    :data:`TERMINATED`."""
+    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         return subprocess.call(command(port), env=environment(db))
     except KeyboardInterrupt:
         return 0
+    except Terminated:
+        return TERMINATED
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+class Terminated(Exception):
+    """SIGTERM while the dashboards run."""
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise Terminated(f"signal {signum}")
 
 
 if __name__ == "__main__":

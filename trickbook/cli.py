@@ -464,22 +464,7 @@ def dashboard(
     except ModuleNotFoundError as exc:
         err.print("the dashboards are not installed (dashboards/serve.py is missing)")
         raise typer.Exit(2) from exc
-    previous = signal.signal(signal.SIGTERM, _terminate)
-    try:
-        code = int(serve.main(db, port) or 0)
-    except _Terminated as exc:  # the server was stopped with us (subprocess.call kills it)
-        raise typer.Exit(143) from exc
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-    raise typer.Exit(code)
-
-
-class _Terminated(Exception):
-    """SIGTERM while the dashboards run: unwinds ``subprocess.call``, which stops the server."""
-
-
-def _terminate(signum: int, frame: FrameType | None) -> None:
-    raise _Terminated(f"signal {signum}")
+    raise typer.Exit(int(serve.main(db, port) or 0))
 
 
 def exported_by(format: ExportFormat) -> list[str]:

@@ -174,22 +174,28 @@ def json_string(text: str) -> str:
 
 
 SERVE_STAND_IN = """
-import sys, signal
+import sys
 import dashboards.serve as serve
 from trickbook.cli import app
 # the server is a stand-in that says its pid and waits (streamlit itself is not needed here)
 serve.command = lambda port, headless=True: [sys.executable, "-c",
     "import os, time; print(os.getpid(), flush=True); time.sleep(600)"]
-app(["dashboard", "--db", sys.argv[1], "--port", "1"], prog_name="trickbook")
+if sys.argv[2] == "trickbook":
+    app(["dashboard", "--db", sys.argv[1], "--port", "1"], prog_name="trickbook")
+else:  # python -m dashboards.serve
+    raise SystemExit(serve.main(sys.argv[1], 1))
 """
 
 
-def test_sigterm_to_dashboard_stops_the_server(tmp_path: Path) -> None:
+@pytest.mark.parametrize("entry", ["trickbook", "dashboards.serve"])
+def test_sigterm_to_dashboard_stops_the_server(tmp_path: Path, entry: str) -> None:
+    """SIGTERM to ``trickbook dashboard`` or ``python -m dashboards.serve`` stops its Streamlit
+    server and exits 143 (docs/cli.md)."""
     import signal
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    cli = subprocess.Popen([sys.executable, "-c", SERVE_STAND_IN, str(tmp_path / "t.duckdb")],
-                           cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    cli = subprocess.Popen([sys.executable, "-c", SERVE_STAND_IN, str(tmp_path / "t.duckdb"),
+                            entry], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
     assert cli.stdout is not None
     server = int(cli.stdout.readline())  # the server runs
     cli.send_signal(signal.SIGTERM)
