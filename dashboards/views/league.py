@@ -78,6 +78,17 @@ def _sheet_section(f: Filters) -> None:
         draw_game(game_id, "league", f)
 
 
+def _no_standings(games: int, deals: int) -> str:
+    """Why games match and standings do not: their deals were all quarantined, or are stored
+    and not scored."""
+    if deals == 0:
+        return (f"The {counted(games, 'game')} matching these filters "
+                f"{'has' if games == 1 else 'have'} no stored deal, so no standings: the Data "
+                "quality page lists the deals quarantined and why.")
+    return (f"The {counted(deals, 'deal')} matching these filters {'is' if deals == 1 else 'are'}"
+            " not scored yet, so no standings: run `trickbook score --db FILE` on the database.")
+
+
 st.title("League")
 with guarded():
     f = filters()
@@ -92,11 +103,15 @@ with guarded():
               "variant, or add files on the Upload page.")
         st.stop()
 
+    variants = query("league_standings", f)["variant"].unique().sort().to_list()
+    if not variants:
+        empty(_no_standings(totals["games"], totals["deals"]))
+        st.stop()
+
     # One tab per section; only the open tab's section runs and is drawn (a first page shows
     # the headline and the standings, not six charts and a score sheet besides).
     standings_tab, cash_tab, sheet_tab = st.tabs(
         ["Standings", "Cash over time", "Score sheet"], key="league_section", on_change="rerun")
-    variants = query("league_standings", f)["variant"].unique().sort().to_list()
     if standings_tab.open:
         with standings_tab:
             _standings_section(f, variants)

@@ -757,3 +757,57 @@ def test_a_pairs_session_ranked_by_imps_says_cross_imps(
     assert any("ranked by cross-IMPs" in c.value for c in at.caption)
     cross = frame_with(at, "pair")["cross-IMPs"].tolist()
     assert cross == sorted(cross, reverse=True) and len(set(cross)) > 1
+
+
+GAME_WITHOUT_DEALS = """[Event "Club night"]
+[Date "2026.11.20"]
+[Board "1"]
+[West "Ann"]
+[North "Bob"]
+[East "Cid"]
+[South "Dan"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:AKQJ.AKQ.AKQ.AKQ AKQJ.234.234.234 6789.567.567.567 T.T98J.T98J.T98J"]
+[Declarer "S"]
+[Contract "3NT"]
+[Result "9"]
+"""
+
+
+@pytest.fixture(scope="module")
+def no_deals_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database whose one game has no deal: the PBN file's only board repeats cards, so it is
+    quarantined and its game is stored alone."""
+    from ingest.pipeline import ingest_paths
+
+    folder = tmp_path_factory.mktemp("no-deals")
+    (folder / "club.pbn").write_text(GAME_WITHOUT_DEALS)
+    db = fx.build_empty(folder / "t.duckdb")
+    [report] = ingest_paths([folder / "club.pbn"], db)
+    assert (report.stored, report.quarantined) == (1, 1)
+    return db
+
+
+@pytest.mark.parametrize("variant", ["", "bridge-duplicate"])
+@pytest.mark.parametrize("name", PAGE_NAMES)
+def test_a_game_without_deals(name: str, variant: str, no_deals_path: Path,
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """League crashed (Streamlit's "the tabs parameter is required") when the games matching
+    the filters had no standings; now it says why, as every page does."""
+    at = page(name, no_deals_path, monkeypatch, **({"variant": variant} if variant else {}))
+    assert not at.exception
+    if name == "league":
+        assert any("no stored deal" in i.value for i in at.info)
+
+
+def test_deals_not_scored_yet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deals stored with scoring off have no standings yet: League says how to score them."""
+    from ingest.pipeline import ingest_paths
+
+    db = fx.build_empty(tmp_path / "t.duckdb")
+    [report] = ingest_paths([ROOT / "data" / "samples" / "league.jsonl"], db)
+    assert report.stored > 0
+    at = page("league", db, monkeypatch)
+    assert not at.exception
+    assert any("not scored yet" in i.value and "trickbook score" in i.value for i in at.info)
