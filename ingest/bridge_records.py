@@ -213,15 +213,18 @@ class GameGroups:
     games: dict[tuple[Any, ...], tuple[str, int]] = field(default_factory=dict)
     """Game key -> its id and the highest deal number given in it."""
 
-    def place(self, key: tuple[Any, ...], board: int | None = None) -> tuple[str, int, bool]:
+    def place(self, key: tuple[Any, ...], board: int | None = None,
+              named: str | None = None) -> tuple[str, int, bool]:
         """``(game_id, deal_no, new)`` for the next deal of the game keyed ``key``. A deal whose
         ``board`` number is given is numbered by it: a board is played once at a table in a
         session, so the same board read again (a repeated row, a file pasted twice, a corrected
         copy with a board taken out) is the same deal, a duplicate or, when its result differs,
         a conflict. A reader gives the board only when the table is known (``table_known``);
-        else the deal is numbered after the highest number given in the game so far."""
+        else the deal is numbered after the highest number given in the game so far. A game
+        ``named`` in its file (PBN's ``GameId`` user tag, which ``pbn_write`` writes) has that
+        id."""
         new = key not in self.games
-        gid, top = self.games.get(key) or (f"{self.kind}/{content_id(key)}", 0)
+        gid, top = self.games.get(key) or (named or f"{self.kind}/{content_id(key)}", 0)
         deal_no = board or top + 1
         self.games[key] = (gid, max(top, deal_no))
         return gid, deal_no, new

@@ -413,7 +413,8 @@ class PbnReader(NamedOrRecognised):
             repairs = repair_auction(deal, head["players"]) + repair_play(deal, head["players"])
             rules = rubber(tags)
             gid, no, _ = groups.place(game_key(tags, head["players"]),
-                                      deal.get("board") if table_known(head["players"]) else None)
+                                      deal.get("board") if table_known(head["players"]) else None,
+                                      _value(tags.get("GameId")))
             if gid not in announced:
                 announced.add(gid)
                 yield Raw(source, game.line, game_record(

@@ -97,6 +97,27 @@ def test_export_pbn_round_trips_rubber_and_chicago_games(tmp_path: Path) -> None
     assert _rows(again, cash) == _rows(db, cash) and _rows(db, cash)
 
 
+def test_a_pbn_export_read_into_its_own_database_adds_nothing(tmp_path: Path) -> None:
+    """The demo's PBN export read back into the database it came from stored all 112 records
+    again as new games (the reader named each game by a hash), doubling every bridge standing.
+    The reader now takes a game's id from the writer's ``GameId`` tag: each record is a
+    duplicate, or a conflict where PBN cannot carry a field (a traveller's pairs, a game's
+    league), and the standings stay as they were."""
+    db = tmp_path / "a.duckdb"
+    _ingest(db, SAMPLES / "bridge")
+    pbn = tmp_path / "out.pbn"
+    result = runner.invoke(app, ["export", "--format", "pbn", "--out", str(pbn), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    counts = "SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM deals)"
+    cash = "SELECT variant, player, cash FROM standings ORDER BY ALL"
+    before = _rows(db, counts), _rows(db, cash)
+    _ingest(db, pbn)
+    assert (_rows(db, counts), _rows(db, cash)) == before
+    [(read, stored)] = _rows(db, "SELECT records, stored FROM ingest_log "
+                                 "WHERE source LIKE '%out.pbn'")
+    assert read > 20 and stored == 0
+
+
 def test_export_unknown_game_exits_1_naming_it(tmp_path: Path) -> None:
     db = tmp_path / "a.duckdb"
     _ingest(db, SAMPLES / "bridge" / "rubber-session.jsonl")
