@@ -13,6 +13,7 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from ingest import text as text_codec
 from ingest.csv_sheet import READER as CSV_SHEET
 from ingest.csv_sheet import SIDECAR_SUFFIX
 from ingest.dds_hands import READER as DDS_HANDS
@@ -93,7 +94,7 @@ def no_reader(path: Path) -> str:
     """Why no reader takes ``path`` (a file :func:`reader_for` found no reader for), in the
     words of the report's ``skipped (...)``: for a table, what its first line lacks."""
     if path.suffix.lower() not in SHEET_SUFFIXES:
-        return "no reader"
+        return _unknown(path)
     sheet = (f"not a score sheet ('#' lines, a `dealer` column or {path.stem}{SIDECAR_SUFFIX} "
              "beside it)")
     try:
@@ -105,6 +106,24 @@ def no_reader(path: Path) -> str:
         return (f"no reader: {sheet} nor a traveller: its header row lacks "
                 f"{', '.join(map(repr, lacks))}")
     return f"no reader: {sheet} nor a traveller (columns {', '.join(TRAVELLER_MARK)})"
+
+
+def _unknown(path: Path) -> str:
+    """``no reader`` for a file neither named nor opening as a format of :data:`READERS`, with
+    its first line (junk before a format's first line, a file in no format of ours)."""
+    named = sorted({e for r in READERS for e in getattr(r, "extensions", ())} | {*SHEET_SUFFIXES})
+    try:
+        with path.open("rb") as fh:
+            head = text_codec.head_text(fh.read(HEAD_BYTES))
+    except OSError:
+        return "no reader"
+    first = head.lstrip().split("\n", 1)[0].strip()
+    if not first:
+        return "no reader: the file has no text"
+    shown = (f"its first line {first if len(first) <= 60 else first[:59] + '…'!r} opens"
+             if first.isprintable() else "its first bytes, which are not text, open")
+    return (f"no reader: not named {', '.join(named)}, and {shown} no format read by content "
+            "(a DDS hand file: NUMBER, PBN or a GIB deal)")
 
 
 def is_file(path: Path) -> bool:

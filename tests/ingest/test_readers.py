@@ -204,3 +204,21 @@ def test_a_ppn_file_that_opens_with_an_event_tag_is_ppn(tmp_path: Path, name: st
     (own,) = ingest_paths([PPN_FILE], tmp_path / "own.duckdb")
     (tagged,) = ingest_paths([ppn], tmp_path / "tagged.duckdb")
     assert (tagged.stored, tagged.quarantined) == (own.stored, own.quarantined) and own.stored
+
+
+@pytest.mark.parametrize(("head", "said"), [
+    (b"\xd0\x90\xd0\xbdNUMBER 10\n", "its first line 'АнNUMBER 10' opens no format"),
+    (bytes(range(1, 32)) * 20, "its first bytes, which are not text, open no format"),
+    (b" \n\t\n", "the file has no text"),
+])
+def test_a_named_file_without_a_reader_says_what_it_opens_with(
+        tmp_path: Path, head: bytes, said: str) -> None:
+    """A DDS hand file with stray bytes before its first line was skipped as only "no reader",
+    which told a user neither which names are read nor what was wrong with the file."""
+    from ingest.formats import no_reader, reader_for
+
+    path = tmp_path / "hands.txt"
+    path.write_bytes(head)
+    assert reader_for(path) is None
+    reason = no_reader(path)
+    assert reason.startswith("no reader: ") and said in reason
