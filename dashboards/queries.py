@@ -631,15 +631,18 @@ cross-IMPs are ``0 - x``, never ``-0.0`` (shown "-0")."""
 
 
 RANKINGS = {
-    "percent": "avg(pct) DESC NULLS LAST, sum(butler) DESC NULLS LAST",
-    "imps": "sum(imps) DESC NULLS LAST, sum(butler) DESC NULLS LAST, avg(pct) DESC NULLS LAST",
+    "percent": "avg(pct) DESC NULLS LAST, avg(butler) DESC NULLS LAST",
+    "imps": "sum(imps) DESC NULLS LAST, avg(butler) DESC NULLS LAST, avg(pct) DESC NULLS LAST",
 }
-"""How :func:`event_rankings` ranks: by matchpoint percentage (pairs) or by IMPs (teams)."""
+"""How :func:`event_rankings` ranks: by matchpoint percentage (pairs) or by IMPs (teams); a
+pairs event by IMPs goes by cross-IMPs per board, as its percentage is per board (a pair that
+sat out a round has played fewer boards)."""
 
 
 def event_rankings(con: Con, f: Filters, by: str = "percent") -> pl.DataFrame:
     """Per event and day (session), each pair's boards, matchpoints of the top, percentage (the
-    mean of its board percentages), cross-IMPs and team IMPs, ranked as :data:`RANKINGS` says."""
+    mean of its board percentages), cross-IMPs (and per board) and team IMPs, ranked as
+    :data:`RANKINGS` says."""
     if not has_table(con, EVENT_RESULTS):
         return pl.DataFrame(schema={"event": pl.String, "day": pl.Date, "rank": pl.Int64,
                                     "pair": pl.String})
@@ -649,7 +652,8 @@ def event_rankings(con: Con, f: Filters, by: str = "percent") -> pl.DataFrame:
                row_number() OVER (PARTITION BY event, day ORDER BY {order}, pair) AS rank,
                pair, string_agg(DISTINCT direction, ', ' ORDER BY direction) AS direction,
                count(*) AS boards, sum(mp) AS matchpoints, sum(top)::BIGINT AS top,
-               avg(pct) AS percent, sum(butler) AS cross_imps, sum(imps)::BIGINT AS imps
+               avg(pct) AS percent, sum(butler) AS cross_imps,
+               avg(butler) AS cross_imps_per_board, sum(imps)::BIGINT AS imps
         FROM sides GROUP BY event, day, pair
         ORDER BY day DESC NULLS LAST, event, rank""".replace("{order}", RANKINGS[by])
     return _frame(con, sql, params)

@@ -28,7 +28,7 @@ BY_WORDS = {"percent": "matchpoint %", "imps": "IMPs"}
 
 # The comparisons of a board: a pairs event has no team IMPs, a teams event may lack
 # matchpoints; a scale no pair of the session has is not shown.
-SCALES = ("percent", "cross_imps", "imps")
+SCALES = ("percent", "cross_imps", "cross_imps_per_board", "imps")
 
 
 def unscored(ranked: pl.DataFrame) -> list[str]:
@@ -60,7 +60,7 @@ with guarded():
     if wanted_by in RANKINGS and f"results_by_{picked}" not in st.session_state:
         st.session_state[f"results_by_{picked}"] = wanted_by
     # A pairs session has no team IMPs: ranked "by IMPs", its pairs go by their cross-IMPs.
-    words = BY_WORDS if teams else {**BY_WORDS, "imps": "cross-IMPs"}
+    words = BY_WORDS if teams else {**BY_WORDS, "imps": "cross-IMPs per board"}
     by = c2.radio("Rank by", list(RANKINGS), index=list(RANKINGS).index(opens_on),
                   key=f"results_by_{picked}", format_func=words.get, horizontal=True)
     keep_in_url("by", by, default=opens_on)
@@ -75,9 +75,9 @@ with guarded():
                            "players (N-S first), a Mitchell's pairs are named by direction"]))
     hidden = unscored(ranked)
     show(ranked.drop("event", "day", *hidden), "results_ranking",
-         missing={"percent": "—", "cross_imps": "—", "imps": "—"},
+         missing={"percent": "—", "cross_imps": "—", "cross_imps_per_board": "—", "imps": "—"},
          labels={"top": "of a top of", "percent": "%", "cross_imps": "cross-IMPs",
-                 "imps": "IMPs"})
+                 "cross_imps_per_board": "cross-IMPs per board", "imps": "IMPs"})
 
     st.subheader("A pair's card")
     pair = url_choice("Pair", ranked["pair"].to_list(), "results_pair", wanted_pair, "pair")
@@ -85,7 +85,7 @@ with guarded():
         card = query("pair_card", f, event, pair)
         card = card.with_columns(  # only a deal recorded with its cards can be replayed
             replay_links(f, with_cards_only=True),
-        ).drop("game_id", "deal_no", "has_cards", *hidden)
+        ).drop("game_id", "deal_no", "has_cards", *hidden, strict=False)
         if not card["replay"].str.len_chars().gt(0).any():
             card = card.drop("replay")
             st.caption("These boards were recorded without their cards (a traveller): there "

@@ -751,11 +751,11 @@ def test_a_pairs_session_ranked_by_imps_says_cross_imps(
     box = at.selectbox(key="results_event")
     box.set_value(next(i for i, o in enumerate(box.options) if "Riverside" in o)).run()
     by = at.radio(key=f"results_by_{box.value}")
-    assert list(by.options) == ["matchpoint %", "cross-IMPs"]
+    assert list(by.options) == ["matchpoint %", "cross-IMPs per board"]
     by.set_value("imps").run()
     assert not at.exception
-    assert any("ranked by cross-IMPs" in c.value for c in at.caption)
-    cross = frame_with(at, "pair")["cross-IMPs"].tolist()
+    assert any("ranked by cross-IMPs per board" in c.value for c in at.caption)
+    cross = frame_with(at, "pair")["cross-IMPs per board"].tolist()
     assert cross == sorted(cross, reverse=True) and len(set(cross)) > 1
 
 

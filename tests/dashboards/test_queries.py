@@ -378,3 +378,30 @@ def test_a_pair_card_shows_no_negative_zero(tmp_path: Path) -> None:
                                                   for v in card["cross_imps"].to_list())]
     assert len(values) == 4 + 8 and all(v == 0 for v in values)
     assert all(str(v) == "0.0" for v in values), values  # not "-0.0"
+
+
+def test_a_pair_that_sat_out_is_ranked_by_cross_imps_per_board(tmp_path: Path) -> None:
+    """Pair 5 played one board (+11 cross-IMPs) where pair 1 played two (+7 each, 14 in all):
+    ranked by their sum, pair 1 led on boards it had and pair 5 had not played. Ranked "by
+    IMPs", a pairs event now goes by cross-IMPs per board, as its percentage is per board
+    (scoring/bridge/event.py, Law 78B)."""
+    from ingest.pipeline import ingest_paths
+    from scoring.store import score_pending
+
+    traveller = tmp_path / "sitout.csv"
+    traveller.write_text("event,board,ns_pair,ew_pair,contract,declarer,tricks\n"
+                         "Sit-out night,1,1,2,4S,N,10\nSit-out night,1,3,4,4S,N,9\n"
+                         "Sit-out night,2,1,4,3NT,N,9\nSit-out night,2,3,2,3NT,N,8\n"
+                         "Sit-out night,3,5,6,6NT,N,12\nSit-out night,3,3,4,6NT,N,11\n",
+                         encoding="utf-8")
+    db = tmp_path / "sitout.duckdb"
+    ingest_paths([traveller], db, score=score_pending)
+    with read_only(db) as c:
+        ranked = q.event_rankings(c, Filters(), "imps")
+    rows = {r["pair"]: r for r in ranked.iter_rows(named=True)}
+    assert (rows["1"]["boards"], rows["5"]["boards"]) == (2, 1)
+    assert rows["1"]["cross_imps"] > rows["5"]["cross_imps"]
+    assert rows["5"]["cross_imps_per_board"] > rows["1"]["cross_imps_per_board"]
+    assert ranked["pair"].to_list()[0] == "5"
+    per_board = ranked["cross_imps_per_board"].to_list()
+    assert per_board == sorted(per_board, reverse=True)
