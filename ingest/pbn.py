@@ -367,7 +367,8 @@ def _keep_place(groups: GameGroups, tags: dict[str, str]) -> None:
         board = None if board_text is None else ascii_int(board_text, "Board") or None
     except ValueError:
         return
-    groups.place(game_key(tags, players), board if table_known(players) else None)
+    groups.place(game_key(tags, players), board if table_known(players) else None,
+                 _value(tags.get("GameId")))
 
 
 class PbnReader(NamedOrRecognised):

@@ -144,3 +144,17 @@ def test_games_pbn_cannot_tell_apart_come_back_apart() -> None:
     assert not read.issues and len(read.games) == 2 and len(read.deals) == 4
     assert sorted((d.board, d.contract) for _, d, _ in read.deals) == [
         (1, "3NT"), (1, "4S"), (2, "3NT"), (2, "4S")]
+
+
+def test_a_game_whose_first_deal_cannot_be_read_keeps_its_id() -> None:
+    """The game id comes from the writer's ``GameId`` tag even when the game's first deal is
+    quarantined: that deal keeps the game's place, and it took the id from a hash then, so the
+    deals after it came back under another game id than the one stored."""
+    from ingest.jsonl import READER as JSONL
+
+    first = ingest(JSONL, ROOT / "data" / "samples" / "bridge" / "rubber-session.jsonl")
+    text = dumps((g, d) for g, d, _ in first.deals)
+    broken = validate(PBN.read_text(text.replace('[Contract "', '[Contract "9', 1),
+                                    "bad.pbn", "bad"))
+    assert len(broken.issues) == 1
+    assert {g.game_id for g, _, _ in broken.deals} == {g.game_id for g, _, _ in first.deals}
