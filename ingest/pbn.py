@@ -22,6 +22,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
 from ingest import text as text_codec
 from ingest.bridge_records import (
     GameGroups,
@@ -40,6 +42,7 @@ from ingest.bridge_records import (
 from ingest.bridge_repairs import repair_auction, repair_play
 from ingest.pbn_syntax import PbnGame, split_games
 from ingest.source import Issue, NamedOrRecognised, Raw, ascii_int, is_ascii_int
+from model.base import GameId
 from model.bridge.contracts import ContractError, parse_contract
 from model.bridge.seats import SEATS, SeatError, board_dealer, parse_seat, parse_vulnerable
 from model.bridge.variant import DUPLICATE
@@ -354,6 +357,20 @@ def game_key(tags: dict[str, str], players: list[str]) -> tuple[Any, ...]:
             *([] if named is None else ["game", named]))
 
 
+_GAME_ID = TypeAdapter(GameId)
+
+
+def named_game(tags: dict[str, str]) -> str | None:
+    """The game id of a ``GameId`` user tag (``pbn_write`` writes the stored game's), when it
+    is one (records.md 1.1); else the reader names the game by a hash (``GameGroups``), as a
+    file without the tag."""
+    named = _value(tags.get("GameId"))
+    try:
+        return None if named is None else _GAME_ID.validate_python(named)
+    except ValidationError:
+        return None
+
+
 def _keep_place(groups: GameGroups, tags: dict[str, str]) -> None:
     """A deal that cannot be read keeps its number in its game, so the deals after it keep
     theirs (a rubber's vulnerability follows the deal number, bridge.md 10; a corrected file
@@ -368,7 +385,7 @@ def _keep_place(groups: GameGroups, tags: dict[str, str]) -> None:
     except ValueError:
         return
     groups.place(game_key(tags, players), board if table_known(players) else None,
-                 _value(tags.get("GameId")))
+                 named_game(tags))
 
 
 class PbnReader(NamedOrRecognised):
@@ -415,7 +432,7 @@ class PbnReader(NamedOrRecognised):
             rules = rubber(tags)
             gid, no, _ = groups.place(game_key(tags, head["players"]),
                                       deal.get("board") if table_known(head["players"]) else None,
-                                      _value(tags.get("GameId")))
+                                      named_game(tags))
             if gid not in announced:
                 announced.add(gid)
                 yield Raw(source, game.line, game_record(

@@ -40,6 +40,8 @@ PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
 """Text without control characters (a NUL, an escape sequence): what a page or a terminal shows
 as it is."""
 Label = Annotated[str, StringConstraints(max_length=200, pattern=PRINTABLE)]
+GameId = Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=PRINTABLE)]
+"""A game's id (records.md 1.1)."""
 """A game's league, event or stake: a name a page shows, not a document (a PBN ``Event`` of
 megabytes is refused, not stored), without control characters."""
 SeatedName = Annotated[PlayerName, StringConstraints(pattern=PRINTABLE)]
@@ -84,7 +86,7 @@ class GameBase(Frozen):
     """A game line (records.md 1.1). ``variant`` is the discriminator; ``rules`` is per variant."""
 
     record: Literal["game"] = "game"
-    game_id: Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=PRINTABLE)]
+    game_id: GameId
     players: tuple[SeatedName, ...]
     started_at: StartedAt | None = None
     league: Label | None = None
@@ -121,7 +123,7 @@ class DealBase(Frozen):
     """A deal line (records.md 1.2): the fields every variant shares."""
 
     record: Literal["deal"] = "deal"
-    game_id: Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=PRINTABLE)]
+    game_id: GameId
     deal_no: Annotated[Integer, Field(ge=1)]
     dealer: PlayerName
     declarer: PlayerName | None = None

@@ -158,3 +158,16 @@ def test_a_game_whose_first_deal_cannot_be_read_keeps_its_id() -> None:
                                     "bad.pbn", "bad"))
     assert len(broken.issues) == 1
     assert {g.game_id for g, _, _ in broken.deals} == {g.game_id for g, _, _ in first.deals}
+
+
+@pytest.mark.parametrize("tag", ["a" * 201, "tab\there", "?", ""])
+def test_a_game_id_tag_that_is_no_game_id_is_passed_over(tag: str) -> None:
+    """A ``GameId`` longer than a game id may be (records.md 1.1: at most 200 printable
+    characters) quarantined the game, and every deal of it as a deal of an unknown game. Such a
+    tag (or an unknown one, ``?``) is passed over: the game is named by a hash, as without it."""
+    text = ('[Event "Club"]\n[Board "1"]\n[West "Ann"]\n[North "Bob"]\n[East "Cid"]\n'
+            '[South "Dan"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Declarer "N"]\n'
+            f'[Contract "3NT"]\n[Result "9"]\n[GameId "{tag}"]\n')
+    read = validate(PBN.read_text(text, "odd.pbn", "odd"))
+    assert not read.issues and len(read.deals) == 1
+    assert read.deals[0][0].game_id.startswith("odd/")
