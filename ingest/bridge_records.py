@@ -212,6 +212,8 @@ class GameGroups:
     kind: str
     games: dict[tuple[Any, ...], tuple[str, int]] = field(default_factory=dict)
     """Game key -> its id and the highest deal number given in it."""
+    named: set[str] = field(default_factory=set)
+    """The ids given by name (``place``'s ``named``)."""
 
     def place(self, key: tuple[Any, ...], board: int | None = None,
               named: str | None = None) -> tuple[str, int, bool]:
@@ -222,9 +224,14 @@ class GameGroups:
         a conflict. A reader gives the board only when the table is known (``table_known``);
         else the deal is numbered after the highest number given in the game so far. A game
         ``named`` in its file (PBN's ``GameId`` user tag, which ``pbn_write`` writes) has that
-        id."""
+        id, unless an earlier game of the file has it (two exports put together, a copied
+        tag): then, as a game without a name, the hash of its key."""
         new = key not in self.games
+        if new and named in self.named:
+            named = None
         gid, top = self.games.get(key) or (named or f"{self.kind}/{content_id(key)}", 0)
+        if new and named is not None:
+            self.named.add(named)
         deal_no = board or top + 1
         self.games[key] = (gid, max(top, deal_no))
         return gid, deal_no, new

@@ -171,3 +171,18 @@ def test_a_game_id_tag_that_is_no_game_id_is_passed_over(tag: str) -> None:
     read = validate(PBN.read_text(text, "odd.pbn", "odd"))
     assert not read.issues and len(read.deals) == 1
     assert read.deals[0][0].game_id.startswith("odd/")
+
+
+def test_two_games_with_one_game_id_tag_stay_two_games() -> None:
+    """Two exports put together may hold two games under one ``GameId``: the second game's
+    deals were read as the first game's, and quarantined as its dealer and declarer were no
+    players of it. The second game is named by a hash, as a game without the tag."""
+    board = ('[Event "{event}"]\n[Board "1"]\n[West "{w}"]\n[North "{n}"]\n[East "{e}"]\n'
+             '[South "{s}"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Declarer "N"]\n'
+             '[Contract "3NT"]\n[Result "9"]\n[GameId "club/1"]\n\n')
+    text = (board.format(event="A", w="Ann", n="Bob", e="Cid", s="Dan")
+            + board.format(event="B", w="Eve", n="Fay", e="Gus", s="Hal"))
+    read = validate(PBN.read_text(text, "two.pbn", "two"))
+    assert not read.issues and len(read.games) == 2 and len(read.deals) == 2
+    assert sorted(read.games)[0] == "club/1"
+    assert {g.event for g, _, _ in read.deals} == {"A", "B"}
