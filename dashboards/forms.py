@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from dashboards.entry import FormField, calls_of, cards_of, pairs_text, plays_of
-from dashboards.text import DASH, md, rule_value
+from dashboards.text import DASH, md, md_inline, rule_value
 
 NOBODY = "(nobody)"
 PAIRS = {"calls": "player call, in order: Boris pass, Chris 6S, Anna pass",
@@ -76,6 +76,6 @@ def ask(field: FormField, key: str, players: list[str], value: Any = None,
     given = value if isinstance(value, dict) else {}
     seats = [(i, p) for i, p in enumerate(players) if asked is None or p in asked]
     columns = st.columns(len(seats)) if seats else []
-    return {p: _one(field, f"{md(field.label)}: {md(p)}", f"{key}_{i}", players, given.get(p),
-                    col)
+    return {p: _one(field, f"{md(field.label)}: {md_inline(p)}", f"{key}_{i}", players,
+                    given.get(p), col)
             for (i, p), col in zip(seats, columns, strict=True)}

@@ -55,6 +55,19 @@ def md(text: object) -> str:
     return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
 
 
+_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]<&~$:])")
+"""The characters Markdown reads as markup inside a line: emphasis, code, links and images,
+HTML and entities, strikethrough, ``$`` maths, and Streamlit's ``:colour[]`` and shortcodes."""
+
+
+def md_inline(text: object) -> str:
+    """``text`` shown as written inside a line of Markdown (after a widget label's first
+    words): only the characters :data:`_INLINE_SPECIAL` names are escaped. A widget's label
+    is also its ``aria-label``, which a screen reader reads as written: O'Brien or Jean-Luc
+    keep no backslash there."""
+    return _INLINE_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+
+
 def html(text: object) -> str:
     """``text`` escaped for HTML (``&``, ``<``, ``>`` and both quotes)."""
     return escape(str(text), quote=True)

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from dashboards import entry
 from dashboards import queries as q
 from dashboards.db import read_only
-from dashboards.text import md
+from dashboards.text import md, md_inline
 from ingest.pipeline import ingest_paths
 from model.variants import registered
 from tests.dashboards import fixture_db as fx
@@ -185,7 +185,7 @@ def test_names_are_escaped_in_the_form(fixture_copy: Path,
     evil = "![t](http://host/x.png)"
     at = start(page("entry", fixture_copy, monkeypatch), players=["Ana", evil, "Cy"],
                game_id=f"{evil}/1")
-    assert at.number_input(key="entry_d1_tricks_1").label == f"tricks: {md(evil)}"
+    assert at.number_input(key="entry_d1_tricks_1").label == f"tricks: {md_inline(evil)}"
     assert at.subheader[0].value == f"Deal of {md(evil + '/1')}"
 
 
@@ -438,3 +438,12 @@ def test_a_message_loses_its_rulebook_citation_only() -> None:
         "needs the tricks of each player")
     plain = "tricks (Ana 6, Ben 2) sum to 8, not 10"
     assert said(plain) == plain
+
+
+def test_a_name_s_label_has_no_backslash_a_screen_reader_reads(
+        fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The label is the input's aria-label: "tricks: O\\'Brien" was read with its backslash."""
+    at = start(page("entry", fixture_copy, monkeypatch), players=["Ana", "O'Brien", "Jean-Luc"],
+               game_id="aria/1")
+    assert at.number_input(key="entry_d1_tricks_1").label == "tricks: O'Brien"
+    assert at.number_input(key="entry_d1_tricks_2").label == "tricks: Jean-Luc"

@@ -13,6 +13,7 @@ from dashboards.text import (
     counted,
     html,
     md,
+    md_inline,
     number,
     readable,
     rules_table,
@@ -37,6 +38,21 @@ def test_markdown_shows_the_name_as_text(name: str) -> None:
     rendered = MarkdownIt("commonmark").renderInline(md(name))
     assert rendered == html(name).replace("&#x27;", "'").replace("&quot;", '"') \
         or rendered == html(name)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_inside_a_line_the_name_shows_as_text(name: str) -> None:
+    """After a widget label's first words (``tricks: NAME``) the name shows exactly."""
+    rendered = MarkdownIt("commonmark").renderInline(f"tricks: {md_inline(name)}")
+    quoted = html(name).replace("&#x27;", "'").replace("&quot;", '"')
+    assert rendered in (f"tricks: {html(name)}", f"tricks: {quoted}")
+
+
+@pytest.mark.parametrize("name", ["O'Brien", "Jean-Luc", "A. Smith", "Anna (jr)", "Ζωή #2"])
+def test_a_plain_name_gets_no_backslash_inside_a_line(name: str) -> None:
+    """A widget's label is its aria-label, read as written by a screen reader: "tricks:
+    O\\'Brien" was read with its backslash."""
+    assert md_inline(name) == name
 
 
 def test_html_escapes_quotes_and_tags() -> None:
