@@ -254,16 +254,20 @@ class Validator:
                      else "in this file before the deal, nor in the database")
             return self._issue(raw, Code.UNKNOWN_GAME, f"game {gid!r} has no game line ({where})")
         game, v, _ = known
+        line = self._quarantined_games.get(gid)
+        stored = ("" if line is None or line > raw.line else
+                  f" (checked against the stored game {gid!r}: this file's game line at line "
+                  f"{line} was quarantined)")
         try:
             deal = v.deal_model.model_validate(raw.data)
         except ValidationError as exc:
-            return self._issue(raw, Code.SCHEMA, explain(exc))
+            return self._issue(raw, Code.SCHEMA, explain(exc) + stored)
         if deal.deal_no > MAX_DEAL_NO:
             return self._issue(raw, Code.SCHEMA, f"deal_no: at most {MAX_DEAL_NO} "
                                                  f"(got {deal.deal_no})")
         problems = v.check_deal(game, deal)
         if problems:
-            return self._issue(raw, problems[0].code, problem_message(problems))
+            return self._issue(raw, problems[0].code, problem_message(problems) + stored)
         row = v.deal_row(game, deal)
         wide = too_wide(row, v.table.integer_ranges)
         if wide:

@@ -898,3 +898,26 @@ def test_a_link_to_nothing_in_a_folder_is_reported(tmp_path: Path) -> None:
                                              "target is missing)")
     assert reports["a.pbn"].skipped == "unreadable: a loop of symbolic links"
     assert reports["league.jsonl"].skipped is None and reports["league.jsonl"].stored
+
+
+def test_a_deal_checked_against_the_stored_game_says_so(tmp_path: Path) -> None:
+    """A file whose game line conflicts with the stored game of its id (a copied id, another
+    table's players): its deals are checked against the stored game, and one that fails said
+    only "dealer 'Fay' is not a player of the game", which reads as a bad deal. It now says
+    which game it was checked against and that this file's game line was quarantined."""
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    game = {"record": "game", "game_id": "g1", "variant": "greek-prefa",
+            "players": ["Anna", "Boris", "Chris"]}
+    first.write_text(json.dumps(game) + "\n", encoding="utf-8")
+    other = {**game, "players": ["Eve", "Fay", "Gus"]}
+    deal = {"record": "deal", "game_id": "g1", "deal_no": 1, "dealer": "Fay"}
+    second.write_text(json.dumps(other) + "\n" + json.dumps(deal) + "\n", encoding="utf-8")
+    db = tmp_path / "t.duckdb"
+    ingest(db, first)
+    [report] = ingest(db, second)
+    assert report.quarantined == 2
+    codes = [i.code for i in report.issues]
+    assert codes[0] is Code.GAME_CONFLICT
+    assert report.issues[1].message.endswith(
+        "(checked against the stored game 'g1': this file's game line at line 1 was "
+        "quarantined)")
