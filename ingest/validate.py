@@ -128,6 +128,8 @@ class Validator:
         """Where in the file the record being validated stands (batch validation sets it)."""
         self._quarantined_games: dict[str, int] = {}
         """Game id -> the line of this file where its game line was quarantined."""
+        self._own_games: set[str] = set()
+        """Games whose game line this file holds, accepted (new or a duplicate)."""
         self.visible_from: dict[str, int] = {}
         """Games validated ahead of their turn (a batch's game lines first): a deal sees such a
         game only from the game line's position on, exactly as in line-by-line validation."""
@@ -202,6 +204,7 @@ class Validator:
         canonical = canonical_json(game)
         known = self.known_game(game.game_id)
         if known is not None and known[2] == canonical:
+            self._own_games.add(game.game_id)
             return Accepted(raw, game, known[0], known[1], canonical, duplicate=True)
         if known is not None:
             where = (self._changed_game(game.game_id) if game.game_id in self._stored_ids
@@ -216,6 +219,7 @@ class Validator:
     def _learnt(self, raw: Raw, game: GameBase, v: Variant, canonical: str) -> Accepted:
         """A game line accepted as a game of this file from now on."""
         self._games[game.game_id] = (game, v, canonical)
+        self._own_games.add(game.game_id)
         self.revision += 1
         if self.position != NEVER:
             self.visible_from[game.game_id] = self.position
@@ -255,7 +259,7 @@ class Validator:
             return self._issue(raw, Code.UNKNOWN_GAME, f"game {gid!r} has no game line ({where})")
         game, v, _ = known
         line = self._quarantined_games.get(gid)
-        stored = ("" if line is None or line > raw.line else
+        stored = ("" if line is None or line > raw.line or gid in self._own_games else
                   f" (checked against the stored game {gid!r}: this file's game line at line "
                   f"{line} was quarantined)")
         try:

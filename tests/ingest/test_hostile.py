@@ -921,3 +921,21 @@ def test_a_deal_checked_against_the_stored_game_says_so(tmp_path: Path) -> None:
     assert report.issues[1].message.endswith(
         "(checked against the stored game 'g1': this file's game line at line 1 was "
         "quarantined)")
+
+
+def test_a_deal_of_the_file_s_own_game_line_says_nothing_of_the_stored_game(
+        tmp_path: Path) -> None:
+    """Where the file's own game line was accepted (here a duplicate of the stored one), a later
+    conflicting line of the same id changes nothing its deals are checked against."""
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    game = {"record": "game", "game_id": "g1", "variant": "greek-prefa",
+            "players": ["Anna", "Boris", "Chris"]}
+    first.write_text(json.dumps(game) + "\n", encoding="utf-8")
+    deal = {"record": "deal", "game_id": "g1", "deal_no": 1, "dealer": "Fay"}
+    second.write_text("\n".join(json.dumps(r) for r in (
+        game, {**game, "players": ["Eve", "Fay", "Gus"]}, deal)) + "\n", encoding="utf-8")
+    db = tmp_path / "t.duckdb"
+    ingest(db, first)
+    [report] = ingest(db, second)
+    assert [i.code for i in report.issues] == [Code.GAME_CONFLICT, Code.UNKNOWN_PLAYER]
+    assert "stored game" not in report.issues[1].message
