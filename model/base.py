@@ -40,10 +40,10 @@ PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
 """Text without control characters (a NUL, an escape sequence): what a page or a terminal shows
 as it is."""
 Label = Annotated[str, StringConstraints(max_length=200, pattern=PRINTABLE)]
-GameId = Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=PRINTABLE)]
-"""A game's id (records.md 1.1)."""
 """A game's league, event or stake: a name a page shows, not a document (a PBN ``Event`` of
 megabytes is refused, not stored), without control characters."""
+GameId = Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=PRINTABLE)]
+"""A game's id (records.md 1.1)."""
 SeatedName = Annotated[PlayerName, StringConstraints(pattern=PRINTABLE)]
 """A player of a game line: without control characters. (A deal names the game's players, so
 its names need no check of their own.)"""
