@@ -52,7 +52,7 @@ name with underscores as spaces."""
 
 def md(text: object) -> str:
     """``text`` with every Markdown character escaped: shown as written, never as markup."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+    return _escaped(_MD_SPECIAL, text)
 
 
 _INLINE_SPECIAL = re.compile(r"([\\`*_\[\]<&~$:])")
@@ -65,7 +65,12 @@ def md_inline(text: object) -> str:
     words): only the characters :data:`_INLINE_SPECIAL` names are escaped. A widget's label
     is also its ``aria-label``, which a screen reader reads as written: O'Brien or Jean-Luc
     keep no backslash there."""
-    return _INLINE_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+    return _escaped(_INLINE_SPECIAL, text)
+
+
+def _escaped(special: re.Pattern[str], text: object) -> str:
+    """``text`` on one line, each character ``special`` matches after a backslash."""
+    return special.sub(r"\\\1", str(text)).replace("\n", " ")
 
 
 def html(text: object) -> str:

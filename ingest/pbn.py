@@ -384,8 +384,15 @@ def _keep_place(groups: GameGroups, tags: dict[str, str]) -> None:
         board = None if board_text is None else ascii_int(board_text, "Board") or None
     except ValueError:
         return
-    groups.place(game_key(tags, players), board if table_known(players) else None,
-                 named_game(tags))
+    _placed(groups, tags, players, board)
+
+
+def _placed(groups: GameGroups, tags: dict[str, str], players: list[str],
+            board: int | None) -> tuple[str, int, bool]:
+    """``GameGroups.place`` of a deal with these tags and players: its game's key and
+    ``GameId``, and its board where the table is known (``table_known``)."""
+    return groups.place(game_key(tags, players), board if table_known(players) else None,
+                        named_game(tags))
 
 
 class PbnReader(NamedOrRecognised):
@@ -430,9 +437,7 @@ class PbnReader(NamedOrRecognised):
                 continue
             repairs = repair_auction(deal, head["players"]) + repair_play(deal, head["players"])
             rules = rubber(tags)
-            gid, no, _ = groups.place(game_key(tags, head["players"]),
-                                      deal.get("board") if table_known(head["players"]) else None,
-                                      named_game(tags))
+            gid, no, _ = _placed(groups, tags, head["players"], deal.get("board"))
             if gid not in announced:
                 announced.add(gid)
                 yield Raw(source, game.line, game_record(
