@@ -78,6 +78,15 @@ def _sheet_section(f: Filters) -> None:
         draw_game(game_id, "league", f)
 
 
+def headline(totals: dict[str, int]) -> str:
+    """The games, deals and people matching the filters, in one line. Not four ``st.metric``: the
+    browser loads a metric's code for the first one on a page, about 0.07 s of a cold League
+    page (docs/dashboards.md, "A cold page")."""
+    return (f"**{counted(totals['games'], 'game')}** · **{counted(totals['deals'], 'deal')}**, "
+            f"{number(totals['deals_with_cards'])} with cards · "
+            f"**{counted(totals['players'], 'player')}**")
+
+
 def _no_standings(games: int, deals: int) -> str:
     """Why games match and standings do not: their deals were all quarantined, or are stored
     and not scored."""
@@ -93,11 +102,7 @@ st.title("League")
 with guarded():
     f = filters()
     totals = query("overview", f).row(0, named=True)
-    cols = st.columns(4)
-    for col, (name, key) in zip(cols, (("Games", "games"), ("Deals", "deals"),
-                                       ("Deals with cards", "deals_with_cards"),
-                                       ("Players", "players")), strict=True):
-        col.metric(name, number(totals[key]))
+    st.markdown(headline(totals))
     if totals["games"] == 0:
         empty("No games match these filters: widen the date range or choose another league or "
               "variant, or add files on the Upload page.")

@@ -4,6 +4,7 @@ query functions' numbers, widgets driven by key; hostile URLs and empty or missi
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import urllib.parse
 from datetime import date
@@ -47,6 +48,14 @@ def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
+def league_counts(at: AppTest) -> dict[str, int]:
+    """League's headline (``**3 games** · **40 deals**, 30 with cards · **9 players**``) read
+    back: the count of each of games, deals, cards (deals with cards) and players."""
+    line = next(m.value for m in at.markdown if " with cards · " in m.value)
+    found = re.findall(r"([\d,]+)\*?\*? (game|deal|with card|player)s?", line)
+    return {noun.replace("with card", "cards"): int(n.replace(",", "")) for n, noun in found}
+
+
 def open_tab(at: AppTest, key: str, label: str) -> AppTest:
     """Open the tab ``label`` of the lazy tabs ``key`` (only the open tab's content runs)."""
     assert label in [t.label for t in at.tabs], f"no tab {label!r}"
@@ -80,8 +89,9 @@ def test_league_numbers(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     with read_only(fixture_path) as con:
         totals = q.overview(con, Filters()).row(0, named=True)
         standings = q.league_standings(con, Filters())
-    shown = metrics(at)
-    assert shown["Games"] == str(totals["games"]) and shown["Deals"] == str(totals["deals"])
+    assert league_counts(at) == {"game": totals["games"], "deal": totals["deals"],
+                                 "cards": totals["deals_with_cards"],
+                                 "player": totals["players"]}
     assert set(LEAGUE_SECTIONS) <= {t.label for t in at.tabs}
     assert "league_game" not in [box.key for box in at.selectbox]  # the sheet tab is closed
     open_tab(at, "league_variant", "greek-prefa (chips)")
@@ -100,10 +110,10 @@ def test_league_numbers(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_league_filter_in_url(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     at = page("league", fixture_path, monkeypatch, league=fx.LEAGUE9)
-    assert metrics(at)["Games"] == "1"
+    assert league_counts(at)["game"] == 1
     assert at.sidebar.selectbox(key="f_league").value == fx.LEAGUE9
     at.sidebar.selectbox(key="f_league").set_value(fx.LEAGUE7).run()
-    assert metrics(at)["Games"] == "2"
+    assert league_counts(at)["game"] == 2
     assert at.query_params["league"] in (fx.LEAGUE7, [fx.LEAGUE7])  # kept in the URL
 
 
@@ -155,7 +165,7 @@ def test_a_reversed_range_typed_in_the_sidebar_is_swapped(fixture_path: Path,
     at.sidebar.date_input(key="f_to").set_value(date(2020, 1, 1)).run()
     assert any("reversed" in w.value for w in at.warning)
     right = page("league", fixture_path, monkeypatch, **{"from": "2020-01-01", "to": "2030-01-01"})
-    assert metrics(at)["Games"] == metrics(right)["Games"] != "0"
+    assert league_counts(at)["game"] == league_counts(right)["game"] != 0
 
 
 def test_contracts_say_what_the_player_filter_chooses(fixture_path: Path,
@@ -467,7 +477,7 @@ def test_sample_database_pages(sample_path: Path, monkeypatch: pytest.MonkeyPatc
         assert not at.exception, name
     with read_only(sample_path) as con:
         games = q.overview(con, Filters())["games"][0]
-    assert metrics(page("league", sample_path, monkeypatch))["Games"] == f"{games:,}"
+    assert league_counts(page("league", sample_path, monkeypatch))["game"] == games
 
 
 def test_ingest_between_reruns_shows_new_data(fixture_copy: Path,
@@ -477,7 +487,7 @@ def test_ingest_between_reruns_shows_new_data(fixture_copy: Path,
     import duckdb
 
     at = page("league", fixture_copy, monkeypatch)
-    assert metrics(at)["Games"] == "4"
+    assert league_counts(at)["game"] == 4
     writer = duckdb.connect(str(fixture_copy))  # would fail if the page kept the file open
     writer.execute(
         "INSERT INTO games SELECT 'late/1', variant, players, rules, started_at, league, event, "
@@ -485,7 +495,7 @@ def test_ingest_between_reruns_shows_new_data(fixture_copy: Path,
     writer.close()
     at.run()
     assert not at.exception
-    assert metrics(at)["Games"] == "5"
+    assert league_counts(at)["game"] == 5
 
 
 def shown_problems(at: AppTest) -> list[str]:
