@@ -146,10 +146,16 @@ def url_choice(label: str, options: list[Any], key: str, wanted: str | None,
                param: str) -> Any:
     """A select box of the page's own kept in the URL as ``param`` (:func:`keep_in_url`, left
     out at the first option), opened on ``wanted`` (the URL's, :func:`url_param`) where it is
-    one of ``options``."""
-    if wanted in options and key not in st.session_state:
-        st.session_state[key] = wanted
+    one of ``options``, else on the page's last choice in this session (:func:`_kept`: the
+    widget's own state is gone once another page has run), so leaving the page and coming back
+    keeps it."""
+    state = st.session_state
+    if key not in state:
+        opened = next((c for c in (wanted, state.get(_kept(key))) if c in options), None)
+        if opened is not None:
+            state[key] = opened
     value = st.selectbox(label, options, key=key)
+    state[_kept(key)] = value
     keep_in_url(param, value, default=options[0] if options else None)
     return value
 

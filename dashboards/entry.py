@@ -248,6 +248,31 @@ def players_of(text: str) -> list[str]:
     return [p.strip() for p in text.split(",") if p.strip()]
 
 
+def blank_seats(text: str) -> list[int]:
+    """The seats (from 1) whose name is blank in players typed (``Ana, , Cy``: seat 2), but for
+    blanks after the last name (a comma typed before the next name)."""
+    names = [p.strip() for p in text.split(",")]
+    while names and not names[-1]:
+        names.pop()
+    return [seat for seat, name in enumerate(names, 1) if not name]
+
+
+GAME_PARTS = {"variant": "another variant", "players": "other players",
+              "rules": "other house rules", "league": "another league",
+              "started_at": "another start time"}
+"""The parts of a game line a scorer types, as the page says they differ."""
+
+
+def differing(stored: str, typed: Mapping[str, Any]) -> list[str]:
+    """What of a typed game line differs from the stored game of its id (``stored``, its
+    canonical JSON), in :data:`GAME_PARTS`' words; both compared as ingest stores them."""
+    accepted = validate(typed, lambda _gid: None)
+    if not isinstance(accepted, Accepted):
+        return []
+    theirs, ours = json.loads(stored), json.loads(accepted.canonical)
+    return [word for part, word in GAME_PARTS.items() if theirs.get(part) != ours.get(part)]
+
+
 def source_of(record: Mapping[str, Any]) -> str:
     """``entry/<game>/game`` for a game line, ``entry/<game>/<deal>`` for a deal."""
     what = "game" if record.get("record") == "game" else str(record.get("deal_no"))
@@ -291,6 +316,12 @@ GAME_ID_CHARS = longest(GameBase, "game_id")
 def check(con: duckdb.DuckDBPyConnection, record: Mapping[str, Any]) -> Accepted | Issue:
     """:func:`validate` against the games stored in the database ``con`` reads."""
     return validate(record, lambda gid: stored_game(con, gid))
+
+
+def differing_from_stored(con: duckdb.DuckDBPyConnection, record: Mapping[str, Any]) -> list[str]:
+    """:func:`differing` from the stored game of the typed game line's id (none stored: [])."""
+    stored = stored_game(con, str(record.get("game_id")))
+    return [] if stored is None else differing(stored[1], record)
 
 
 @dataclass(frozen=True)

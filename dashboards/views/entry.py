@@ -97,9 +97,9 @@ def new_game() -> None:
     game_id = st.text_input("Game id", value=f"table-{started:%Y%m%d-%H%M}",
                             max_chars=entry.GAME_ID_CHARS,
                             key="entry_game_id").strip()
-    players = entry.players_of(st.text_input(
-        "Players, in seat order, separated by commas", key="entry_players",
-        placeholder="Anna, Boris, Chris"))
+    typed = st.text_input("Players, in seat order, separated by commas", key="entry_players",
+                          placeholder="Anna, Boris, Chris")
+    players, blank = entry.players_of(typed), entry.blank_seats(typed)
     league = st.text_input("League (optional)", key="entry_league").strip() or None
     with st.expander("House rules"):
         rules = rules_form(name)
@@ -109,15 +109,21 @@ def new_game() -> None:
         st.info("Type the game's id: any name the table will know it by.")
     elif not players:
         st.info("Type the players to check the game line.")
+    elif blank:
+        seats = " and ".join(str(seat) for seat in blank)
+        st.error(f"The name of the player in seat {seats} is blank: type it, or remove its "
+                 "comma.")
     elif issue is not None and issue.code is Code.GAME_CONFLICT:
-        st.error(f"A game {md(repr(game_id))} is stored already, with other players or rules: "
-                 "choose another id, or choose that game above to enter its deals.")
+        other = " and ".join(read(entry.differing_from_stored, record, default=[]))
+        st.error(f"A game {md(repr(game_id))} is stored already"
+                 f"{f', with {other}' if other else ''}: choose another id, or choose "
+                 "that game above to enter its deals.")
     elif issue is not None:
         st.error(md(entry.message(issue)))
     else:
         st.success("The game line is valid: start the game to enter its deals.")
     if st.button("Start the game", key="entry_start", type="primary",
-                 disabled=issue is not None):
+                 disabled=issue is not None or bool(blank)):
         written = entry.write(db_path(), record)
         st.session_state["entry_said"] = (written.ok, written.text)
         if written.ok:

@@ -6,6 +6,7 @@ from its models."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
@@ -14,10 +15,13 @@ from streamlit.testing.v1 import AppTest
 
 from dashboards import entry
 from dashboards import queries as q
-from dashboards.db import read_only
+from dashboards.db import DB_ENV, read_only
 from dashboards.text import md, md_inline
 from ingest.pipeline import ingest_paths
+from ingest.validate import Accepted
 from model.variants import registered
+from model.variants import variant as lookup
+from tests.conftest import ROOT
 from tests.dashboards import fixture_db as fx
 from tests.dashboards.conftest import table_counts
 from tests.dashboards.test_pages import frame_with, page
@@ -389,7 +393,8 @@ def test_a_new_game_s_id_is_asked_for_in_words(fixture_copy: Path,
     assert not at.error and at.button(key="entry_start").disabled
     at.text_input(key="entry_game_id").input(GAME).run()
     said = [e.value for e in at.error]
-    assert len(said) == 1 and "is stored already" in said[0] and "{" not in said[0], said
+    assert len(said) == 1 and "is stored already, with other players" in said[0], said
+    assert "{" not in said[0] and "rules" not in said[0]
     assert at.button(key="entry_start").disabled
     at.text_input(key="entry_game_id").input("club-night/2").run()
     assert not at.error and any("game line is valid" in s.value for s in at.success)
@@ -447,3 +452,52 @@ def test_a_name_s_label_has_no_backslash_a_screen_reader_reads(
                game_id="aria/1")
     assert at.number_input(key="entry_d1_tricks_1").label == "tricks: O'Brien"
     assert at.number_input(key="entry_d1_tricks_2").label == "tricks: Jean-Luc"
+
+
+def test_the_game_being_entered_is_kept_across_pages(fixture_copy: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Entry, then League from the menu, then Entry again opened "(new game)": Streamlit drops a
+    widget's state once a page without it has run, and the menu's link has no ``?game=``
+    (``dashboards.common.url_choice`` keeps the page's last choice)."""
+    monkeypatch.setenv(DB_ENV, str(fixture_copy))
+    at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=60).run()
+    start(at.switch_page("views/entry.py").run())
+    for other in ("views/league.py", "views/player.py"):
+        at.switch_page(other).run()
+        at.switch_page("views/entry.py").run()
+        assert not at.exception
+        assert at.selectbox(key="entry_game").value == GAME, other
+        assert at.query_params["game"] in (GAME, [GAME])
+
+
+def test_a_blank_name_among_the_players_is_said(fixture_copy: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Ana, , Cy`` read "Greek Prefa needs 3 or 4 players, got 2": the blank name was dropped
+    without a word. A comma typed before the next name is not a blank seat."""
+    at = page("entry", fixture_copy, monkeypatch)
+    at.text_input(key="entry_game_id").input("club-night/9").run()
+    at.text_input(key="entry_players").input("Ana, , Cy").run()
+    assert [e.value for e in at.error] == [
+        "The name of the player in seat 2 is blank: type it, or remove its comma."]
+    assert at.button(key="entry_start").disabled
+    at.text_input(key="entry_players").input("Ana, Ben, Cy, ").run()
+    assert not at.error and not at.button(key="entry_start").disabled
+    assert entry.blank_seats(" , Ben,, Dee,,") == [1, 3]
+
+
+def test_a_taken_game_id_says_what_differs_from_the_stored_game() -> None:
+    """A game id taken, with the players of the stored game, said "with other players or
+    rules" (records.md 1.1: a game line differing from the stored one is a conflict); the
+    parts compared are the canonical records ingest stores."""
+    stored = entry.validate(entry.game_record(
+        lookup("greek-prefa"), GAME, PLAYERS, {}, datetime(2026, 12, 1, 20, 0, tzinfo=UTC),
+        None), lambda _gid: None)
+    assert isinstance(stored, Accepted)
+    later = datetime(2026, 12, 5, 20, 0, tzinfo=UTC)
+    same = entry.game_record(lookup("greek-prefa"), GAME, PLAYERS, {}, later, None)
+    assert entry.differing(stored.canonical, same) == ["another start time"]
+    other = entry.game_record(lookup("greek-prefa"), GAME, ["Ana", "Ben", "Dee"],
+                              {"initial_kassa": 50}, datetime(2026, 12, 1, 20, 0, tzinfo=UTC),
+                              "Tuesday")
+    assert entry.differing(stored.canonical, other) == [
+        "other players", "other house rules", "another league"]
