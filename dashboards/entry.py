@@ -231,6 +231,20 @@ def deal_record(game_id: str, deal_no: int, values: Mapping[str, Any]) -> dict[s
     return record
 
 
+def without_zero_tricks(record: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The deal without the players' 0 tricks, and those players: a defender who passes while
+    the other plays alone takes no part in the play and has no tricks in the record
+    (greek-prefa.md 6.1 step 6, 7), but a scorer types his 0 all the same. The page takes this
+    record only where it is valid and the record as typed is not."""
+    tricks = record.get("tricks")
+    if not isinstance(tricks, Mapping):
+        return dict(record), []
+    idle = [p for p, n in tricks.items() if n == 0]
+    kept = {p: n for p, n in tricks.items() if n != 0}
+    lighter = {k: v for k, v in record.items() if k != "tricks"}
+    return ({**lighter, "tricks": kept} if kept else lighter), idle
+
+
 def game_record(variant: Variant, game_id: str, players: list[str], rules: dict[str, Any],
                 started_at: datetime | None, league: str | None) -> dict[str, Any]:
     """A game line (records.md 1.1) from the form's values."""

@@ -177,6 +177,13 @@ def deal_form(game: dict[str, Any]) -> None:
                 values[f.name] = ask(f, f"entry_d{no}_{f.name}", players, before.get(f.name))
     record = entry.deal_record(gid, no, values)
     issue = verdict(record)
+    idle: list[str] = []
+    if issue is not None and issue.code is Code.TRICK_COUNT:  # a passer's 0 typed
+        lighter, idle = entry.without_zero_tricks(record)
+        if idle and verdict(lighter) is None:
+            record, issue = lighter, None
+        else:
+            idle = []
     # a new deal as first drawn (its dealer, or board, and nothing typed): what it lacks is
     # said as what to type, not as an error (a Russian deal without a declarer is raspasy,
     # which needs everyone's tricks)
@@ -194,7 +201,9 @@ def deal_form(game: dict[str, Any]) -> None:
                     "a deal nobody declared.")
         else:
             nobody = "" if record.get("declarer") else ": nobody declared"
-            st.success(f"Deal {no} is valid{nobody}.")
+            left_out = (f" The 0 tricks of {md(', '.join(idle))}, who did not play, are left "
+                        "out." if idle else "")
+            st.success(f"Deal {no} is valid{nobody}.{left_out}")
         if st.button(f"Save deal {no}", key="entry_save", type="primary",
                      disabled=issue is not None):
             written = entry.write(db_path(), record)

@@ -501,3 +501,27 @@ def test_a_taken_game_id_says_what_differs_from_the_stored_game() -> None:
                               "Tuesday")
     assert entry.differing(stored.canonical, other) == [
         "other players", "other house rules", "another league"]
+
+
+def test_a_passer_s_0_tricks_are_left_out(fixture_copy: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """greek-prefa.md 6.1 step 6, 7: with Ben alone and Cy passing, Cy takes no part in the
+    play; his tricks box, typed 0 as a scorer types it, read "tricks (Ana 6, Ben 4, Cy 0) should
+    name exactly the players who played". The 0 is left out and said; a 0 of a player who did
+    play is kept."""
+    at = start(page("entry", fixture_copy, monkeypatch))
+    at.selectbox(key="entry_d1_declarer").set_value("Ana").run()
+    at.text_input(key="entry_d1_contract").input("6S")
+    at.selectbox(key="entry_d1_defence_1").set_value("alone")
+    at.selectbox(key="entry_d1_defence_2").set_value("pass")
+    for i, n in enumerate((6, 4, 0)):
+        at.number_input(key=f"entry_d1_tricks_{i}").set_value(n)
+    at.run()
+    assert not at.error, [e.value for e in at.error]
+    assert [s.value for s in at.success] == [
+        "Deal 1 is valid. The 0 tricks of Cy, who did not play, are left out."]
+    at.button(key="entry_save").click().run()
+    (record,) = rows(fixture_copy, "SELECT record::VARCHAR FROM deals WHERE game_id = ?", [GAME])
+    assert json.loads(str(record[0]))["tricks"] == {"Ana": 6, "Ben": 4}
+    type_deal(at, 2, (10, 0, 0))  # both defenders play: Ben's and Cy's 0 are theirs
+    assert [s.value for s in at.success] == ["Deal 2 is valid."]
