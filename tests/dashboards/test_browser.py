@@ -528,7 +528,8 @@ def _alert(page, text: str):
 
 def test_entry_through_the_browser(page, servers: dict[str, str]) -> None:
     """A game started and a deal typed as a scorer would; a deal with a problem shows ingest's
-    message and cannot be saved; the good one is saved and drawn in the sheet at once."""
+    message and cannot be saved; the good one is saved and drawn in the sheet at once; the game
+    is still the one entered after League and Entry are opened by the menu."""
     _open(page, f"{servers['demo']}/entry", "Entry")
     _type(page, "textbox", "Game id", "browser/entry")
     _type(page, "textbox", "Players, in seat order, separated by commas", "Ana, Ben, Cy")
@@ -556,6 +557,12 @@ def test_entry_through_the_browser(page, servers: dict[str, str]) -> None:
     assert page_problems(page, []) == []
     _shot(page, "entry_stored")
     _deal_with_cards(page)
+    nav = page.locator("[data-testid='stSidebarNav']")  # away by the menu and back
+    for title in ("League", "Entry"):
+        nav.get_by_text(title, exact=True).click()
+        page.get_by_role("heading", name=title, exact=True).wait_for()
+        _settle(page)
+    page.get_by_text("Deal of browser/entry", exact=True).wait_for()  # not "(new game)"
 
 
 def _deal_with_cards(page) -> None:
