@@ -31,6 +31,10 @@ UNITS = {v.name: v.cash_unit for v in REGISTERED}
 """The unit of ``settlements.cash`` and ``standings.cash`` per variant (records.md 2), as each
 variant declares it (``model/variant.py``)."""
 
+CASH_NOTES = {v.name: v.cash_note for v in REGISTERED if v.cash_note}
+"""What a deal's cash leaves out, for the variants where it leaves something out
+(``Variant.cash_note``)."""
+
 LABELS: dict[str, str] = {
     "league": "league", "season": "season", "variant": "variant", "player": "player",
     "games": "games", "finished": "finished", "deals_played": "deals played",

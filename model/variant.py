@@ -75,6 +75,9 @@ class Variant:
     """Over :attr:`table`'s columns: a number that orders the contracts by their value."""
     german_cards: bool = False
     """Cards are shown with German names (Swabian)."""
+    cash_note: str = ""
+    """What a deal's ``settlements.cash`` leaves out, in the players' words, said beside a
+    player's deals (the Player page); empty where the cash is the whole story of a deal."""
     partnerships: bool = False
     """Four hands play in fixed partnerships, N-S against E-W (bridge)."""
     sheet: SheetStyle = "cash"

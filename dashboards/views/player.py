@@ -31,7 +31,7 @@ from dashboards.common import (
 from dashboards.filters import Filters
 from dashboards.queries import DEAL_ORDERS
 from dashboards.stats import format_rate
-from dashboards.text import cash, md, number, unit
+from dashboards.text import CASH_NOTES, cash, md, number, unit
 
 PAGE_ROWS = 200
 REVIEW_LABELS = {
@@ -143,6 +143,9 @@ def _my_deals(f: Filters, wanted: str | None) -> None:
     st.caption(f"{total:,} deals; rows {(page_no - 1) * PAGE_ROWS + 1:,} to "
                f"{min(total, page_no * PAGE_ROWS):,}.{money} Click a column to sort this page; "
                "open a deal in the replayer from its row.")
+    for variant in sorted(set(deals["variant"].to_list()) & set(CASH_NOTES)):
+        st.caption(f"{variant}: {CASH_NOTES[variant]}" if f.variant is None
+                   else CASH_NOTES[variant])
     table = deals.with_columns(
         replay_links(f),
         pl.col("variant").map_elements(unit, return_dtype=pl.String).alias("unit"),

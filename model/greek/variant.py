@@ -67,6 +67,10 @@ VARIANT = Variant(
     zero_sum_per_deal=True,
     settles_by_payments=True,
     cash_unit="chips",
+    # greek-prefa.md 9.3: a made contract pays v per defender's trick and takes v off the kassa
+    cash_note=("A deal's cash is the chips it moves: a declarer who makes his contract pays "
+               "the defenders for their tricks, and the contract's value comes off his kassa, "
+               "which the score sheet shows."),
     sheet="kassa",
     by_defenders=("defence",),
     entry_fields=("dealer", "declarer", "contract", "defence", "tricks", "preliminary",

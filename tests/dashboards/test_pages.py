@@ -20,6 +20,8 @@ from dashboards import queries as q
 from dashboards.db import DB_ENV, read_only
 from dashboards.filters import Filters
 from ingest import players
+from model.variants import registered
+from model.variants import variant as lookup
 from tests.conftest import ROOT
 from tests.dashboards import fixture_db as fx
 from tests.dashboards.conftest import table_counts
@@ -821,3 +823,20 @@ def test_deals_not_scored_yet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     at = page("league", db, monkeypatch)
     assert not at.exception
     assert any("not scored yet" in i.value and "trickbook score" in i.value for i in at.info)
+
+
+def test_a_greek_deal_s_cash_says_what_it_leaves_out(fixture_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """greek-prefa.md 9.3: a declarer who makes his contract pays the defenders chips for their
+    tricks, and gains by his kassa; My deals showed his made contract at, e.g., -21 chips
+    without a word. The note is the variant's (``Variant.cash_note``), said for Greek deals
+    only."""
+    greek = page("player", fixture_path, monkeypatch, player="Boris", variant="greek-prefa")
+    notes = [c.value for c in greek.caption if "kassa" in c.value]
+    assert notes == [lookup("greek-prefa").cash_note]
+    mixed = page("player", fixture_path, monkeypatch, player="Boris")
+    assert [c.value for c in mixed.caption if "kassa" in c.value] == [
+        f"greek-prefa: {lookup('greek-prefa').cash_note}"]
+    swabian = page("player", fixture_path, monkeypatch, player="Boris", variant="swabian")
+    assert not [c.value for c in swabian.caption if "kassa" in c.value]
+    assert [v.name for v in registered() if v.cash_note] == ["greek-prefa"]
