@@ -35,10 +35,10 @@ def _time_line(series: pl.DataFrame, undated: pl.DataFrame, variant: str) -> Non
         st.vega_lite_chart(part.select("player", "day", "cash", "cumulative_cash"),
                            charts.cash_over_time(unit(variant), variant), width="stretch")
     if not late.is_empty():
-        shown = ", ".join(f"{md(r['player'])} {cash(r['cash'], variant)} in {r['games']}"
-                          for r in late.iter_rows(named=True))
-        st.caption(f"Not on the time line ({int(late['games'].sum())} undated game results, "
-                   f"counted in the standings): {shown}.")
+        shown = ", ".join(f"{md(r['player'])} {cash(r['cash'], variant)} in "
+                          f"{counted(r['games'], 'game')}" for r in late.iter_rows(named=True))
+        results = counted(int(late["games"].sum()), "undated game result")
+        st.caption(f"Not on the time line ({results}, counted in the standings): {shown}.")
 
 
 def _standings_section(f: Filters, variants: list[str]) -> None:

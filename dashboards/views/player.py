@@ -31,7 +31,7 @@ from dashboards.common import (
 from dashboards.filters import Filters
 from dashboards.queries import DEAL_ORDERS
 from dashboards.stats import format_rate
-from dashboards.text import CASH_NOTES, cash, md, number, unit
+from dashboards.text import CASH_NOTES, cash, counted, md, number, unit
 
 PAGE_ROWS = 200
 REVIEW_LABELS = {
@@ -228,7 +228,7 @@ with guarded():
     undated = query("undated_cash", f).filter(pl.col("player") == f.player)
     if not undated.is_empty():
         st.caption("Not on the time line (counted in the cash above): " + ", ".join(
-            f"{r['games']} undated {md(r['variant'])} games, {cash(r['cash'], r['variant'])}"
-            for r in undated.iter_rows(named=True)) + ".")
+            f"{counted(r['games'], 'undated ' + md(r['variant']) + ' game')}, "
+            f"{cash(r['cash'], r['variant'])}" for r in undated.iter_rows(named=True)) + ".")
     _review(f)
     _my_deals(f, deal_order)

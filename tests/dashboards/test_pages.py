@@ -840,3 +840,21 @@ def test_a_greek_deal_s_cash_says_what_it_leaves_out(fixture_path: Path,
     swabian = page("player", fixture_path, monkeypatch, player="Boris", variant="swabian")
     assert not [c.value for c in swabian.caption if "kassa" in c.value]
     assert [v.name for v in registered() if v.cash_note] == ["greek-prefa"]
+
+
+def test_undated_results_are_counted_in_words(sample_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """An undated game read "1 undated greek-prefa games" on Player and "Anna +20 chips in 1"
+    on League's cash over time."""
+    with read_only(sample_path) as con:
+        undated = q.undated_cash(con, Filters(variant="greek-prefa"))
+    one = undated.filter(pl.col("games") == 1).row(0, named=True)
+    at = page("player", sample_path, monkeypatch, player=one["player"], variant="greek-prefa")
+    said = [c.value for c in at.caption if c.value.startswith("Not on the time line")]
+    assert said and "1 undated greek\\-prefa game, " in said[0], said
+    league = open_tab(page("league", sample_path, monkeypatch, variant="greek-prefa"),
+                      "league_section", "Cash over time")
+    said = [c.value for c in league.caption if c.value.startswith("Not on the time line")]
+    assert said and " in 1 game" in said[0] and " in 1," not in said[0], said
+    games = int(undated["games"].sum())
+    assert f"({games:,} undated game result{'' if games == 1 else 's'}," in said[0]
