@@ -182,7 +182,8 @@ with guarded():
     field = query("field_summary", f).row(0, named=True)
     st.subheader(md(f.player))
     cols = st.columns(4)
-    cols[0].metric("Deals at the table", number(me["deals"]), help=f"in {me['games']} games")
+    cols[0].metric("Deals at the table", number(me["deals"]),
+                   help=f"in {counted(me['games'], 'game')}")
     rate_metric(cols[1], "Declared", me["declared"], me["deals"],
                 help="share of his deals in which he was the declarer; the field: "
                 + format_rate(field["declared"], field["deals"]))

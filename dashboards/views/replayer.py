@@ -28,7 +28,7 @@ from dashboards.common import (
     url_param,
 )
 from dashboards.replay import Replay, build, card_label
-from dashboards.text import cash, md, number
+from dashboards.text import cash, counted, md, number
 from model.bridge.seats import board_vulnerable
 from model.cards import iter_cards, parse_card
 
@@ -112,7 +112,8 @@ def _choose() -> tuple[str, int] | None:
               "recorded with hands and play can be replayed (score-sheet records have no cards).")
         return None
     if total:
-        st.caption(f"{total:,} deals with cards match; this page shows "
+        st.caption(f"{counted(total, 'deal')} with cards {'matches' if total == 1 else 'match'};"
+                   " this page shows "
                    f"{(page_no - 1) * PAGE_ROWS + 1:,} to {min(total, page_no * PAGE_ROWS):,}.")
     else:
         st.caption("No deal with cards matches the search; the deal chosen before stays open.")
@@ -171,11 +172,11 @@ def _result(row: dict[str, Any], replay: Replay) -> None:
         made = result["made"][0] if result.height else None
         tricks = result["declarer_tricks"][0] if result.height else None
         verdict = {True: "made", False: "down"}.get(made, "result not scored")
-        took = f", {tricks} tricks" if tricks is not None else ""
+        took = f", {counted(tricks, 'trick')}" if tricks is not None else ""
         text = f"**{md(row['contract'] or 'no contract')}** by {md(row['declarer'])}: " \
                f"{verdict}{took}"
     if replay.claim is not None:
-        text += f" · claimed: the declarer's side takes {replay.claim} tricks in all"
+        text += f" · claimed: the declarer's side takes {counted(replay.claim, 'trick')} in all"
     st.markdown(text)
     if result.height:
         if replay.partnerships and result["score_ns"][0] is not None:
@@ -269,7 +270,8 @@ def _review(review: pl.DataFrame, variant: str) -> None:
             st.caption("Every player for himself: a card's cost is the tricks it cost the "
                        "player who chose it, the two others playing against him.")
         else:
-            st.caption(f"Open-hand value at the start: {first['value_start']} tricks for the "
+            st.caption(f"Open-hand value at the start: {counted(first['value_start'], 'trick')}"
+                       " for the "
                        f"declaring side; recorded result: {first['result']}"
                        + (" (claimed)" if first["claimed"] else "") + ". A card's cost is the "
                        "tricks its side lost against best play.")

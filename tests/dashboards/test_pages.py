@@ -858,3 +858,16 @@ def test_undated_results_are_counted_in_words(sample_path: Path,
     assert said and " in 1 game" in said[0] and " in 1," not in said[0], said
     games = int(undated["games"].sum())
     assert f"({games:,} undated game result{'' if games == 1 else 's'}," in said[0]
+
+
+def test_counts_of_one_are_said_in_the_singular(demo_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replayer search finding one deal read "1 deals with cards match" (Upload's one record:
+    ``test_uploads.py``)."""
+    with read_only(demo_path) as con:
+        every = q.card_deals(con, Filters(), None, 100_000, 0)
+    alone = every.group_by("game_id").len().filter(pl.col("len") == 1)["game_id"].sort()
+    at = page("replayer", demo_path, monkeypatch)
+    at.text_input(key="replay_search").set_value(alone[0]).run()
+    assert any(c.value.startswith("1 deal with cards matches;") for c in at.caption), \
+        [c.value for c in at.caption]

@@ -390,3 +390,16 @@ def test_a_sheet_uploaded_with_its_game_file_is_read_with_it(tmp_path: Path) -> 
     (bare,) = ingest_uploads([("bare.csv", sheet.replace(b"7NT", b"6NT"))], db, up)
     assert bare.stored == 0 and bare.issues[0].startswith("line 1: parse: the sheet names no game")
     assert "no bare.game.json beside it" in bare.issues[0]
+
+
+def test_one_record_is_said_in_the_singular(fixture_copy: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file of one record read "1 records, 1 stored, 0 duplicates, 0 quarantined"."""
+    from tests.dashboards.test_pages import page
+
+    game = weekly_versions()[0].splitlines()[0] + b"\n"  # the game line alone
+    at = page("upload", fixture_copy, monkeypatch)
+    upload(at, "one.jsonl", game, replace=False)
+    shown = [s.value for s in at.success]
+    assert any("one\\.jsonl: 1 record, 1 stored, 0 duplicates, 0 quarantined" in s
+               for s in shown), shown
