@@ -125,31 +125,40 @@ def review_by_month() -> Spec:
         height=220, title="Review of play by month")
 
 
+SMALL_CELL = 0.6
+"""The share of its column and row a cell of too few deals fills (``made_heatmap``)."""
+
+
 def made_heatmap(order: list[str], modes: int, labelled: bool) -> Spec:
-    """Contracts: share made per contract (in ``order``) and defence mode, a cell faint where
-    ``enough`` is false (too few deals for its rate); ``labelled``: each cell also reads its
-    rate and n (columns ``contract, mode, n, made, rate, rate_low, rate_high, label, enough``)."""
+    """Contracts: share made per contract (in ``order``) and defence mode, a cell drawn smaller
+    where ``enough`` is false (too few deals for its rate): its colour stays the legend's, where
+    a faded one read as another rate; ``labelled``: each cell also reads its rate and n
+    (columns ``contract, mode, n, made, rate, rate_low, rate_high, label, enough``)."""
     cell = {
         "x": channel("contract", "nominal", "contract", sort=order,
                      axis={"labelAngle": 0 if labelled else -60, "labelOverlap": False}),
         "y": channel("mode", "nominal", "defence"),
     }
-    rect = {"mark": {"type": "rect"}, "encoding": {
+    encoding = {
         **cell,
         "color": channel("rate", "quantitative", "made",
                          scale={"domain": [0, 1], "scheme": "viridis"}, legend={"format": "%"}),
-        "opacity": {"condition": {"test": "datum.enough", "value": 1.0}, "value": 0.4},
         "tooltip": [channel("contract", "nominal"), channel("mode", "nominal"),
                     *_numbers("n", "made"), *_numbers("rate", "rate_low", "rate_high",
                                                       format=".0%")],
-    }}
+    }
+    small = {"band": SMALL_CELL}
+    rects = [{"transform": [{"filter": "datum.enough"}], "mark": {"type": "rect"},
+              "encoding": encoding},
+             {"transform": [{"filter": "!datum.enough"}],
+              "mark": {"type": "rect", "width": small, "height": small}, "encoding": encoding}]
     text = {"mark": {"type": "text", "fontSize": 11}, "encoding": {
         **cell,
         "text": channel("label", "nominal"),
         # dark on viridis' light (high) end, white on its dark end
         "color": {"condition": {"test": "datum.rate > 0.55", "value": "#111"}, "value": "#fff"},
     }}
-    return {**({"layer": [rect, text]} if labelled else rect),
+    return {"layer": [*rects, *([text] if labelled else [])],
             "height": 80 + 40 * modes, "width": max(600, 34 * len(order))}
 
 

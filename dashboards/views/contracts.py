@@ -26,7 +26,7 @@ from dashboards.common import (
 )
 from dashboards.text import counted, md, short_source
 
-LOW_N = 10  # cells with fewer deals are drawn fainter (their rate is uncertain)
+LOW_N = 10  # cells with fewer deals are drawn smaller (their rate is uncertain)
 
 
 def _heatmap(cells: pl.DataFrame, order: list[str]) -> None:
@@ -40,7 +40,7 @@ def _heatmap(cells: pl.DataFrame, order: list[str]) -> None:
                                    "rate_high", "label", "enough"),
                        charts.made_heatmap(order, cells["mode"].n_unique(), not many),
                        width="content" if many else "stretch")
-    st.caption(f"Colour: share made; faint cells have fewer than {LOW_N} deals. "
+    st.caption(f"Colour: share made; small cells have fewer than {LOW_N} deals. "
                + ("Hover a cell for its rate and n." if many else "Label: rate (n)."))
 
 

@@ -164,3 +164,21 @@ def test_few_categories_read_level() -> None:
                             "contract", "made")
     assert seats["layer"][0]["encoding"]["x"]["axis"]["labelAngle"] == 0
     assert "labelAngle" not in contracts["layer"][0]["encoding"]["x"].get("axis", {})
+
+
+@pytest.mark.parametrize("labelled", [False, True])
+def test_a_cell_of_few_deals_is_smaller_in_the_legend_s_colour(labelled: bool) -> None:
+    """Contracts' heatmap drew a cell of too few deals at 40% opacity: a faded dark purple (0%
+    made) read as a lavender the legend does not have. It is now a smaller square, its colour
+    on the legend's scale, beside full cells; the labels stay on top."""
+    spec = charts.made_heatmap(["6S", "7S"], 2, labelled)
+    full, small, *text = spec["layer"]
+    assert full["transform"] == [{"filter": "datum.enough"}] and full["mark"] == {"type": "rect"}
+    assert small["transform"] == [{"filter": "!datum.enough"}]
+    assert small["mark"]["width"] == small["mark"]["height"] == {"band": charts.SMALL_CELL} \
+        and 0 < charts.SMALL_CELL < 1
+    assert small["encoding"]["color"] == full["encoding"]["color"]
+    assert "opacity" not in json.dumps(spec)
+    assert [t["mark"]["type"] for t in text] == (["text"] if labelled else [])
+    assert chart_problems(spec, ["contract", "mode", "n", "made", "rate", "rate_low",
+                                 "rate_high", "label", "enough"]) == []
