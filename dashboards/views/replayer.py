@@ -215,7 +215,7 @@ def _table(replay: Replay, variant: str) -> None:
         st.query_params.pop("trick", None)
     held = replay.hands_at(step)
     taken = replay.taken_by_side(step)
-    st.markdown(f"**After {step} of {last} tricks** · taken: "
+    st.markdown(f"**After {step} of {counted(last, 'trick')}** · taken: "
                 + ", ".join(f"{md(p)} {n}" for p, n in taken.items()))
     roles = {replay.declarer: "declarer", replay.dummy: "dummy"}
     seats = [render.seat_html(p, held.get(p, 0), variant, roles.get(p, ""))

@@ -862,8 +862,9 @@ def test_undated_results_are_counted_in_words(sample_path: Path,
 
 def test_counts_of_one_are_said_in_the_singular(demo_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """A replayer search finding one deal read "1 deals with cards match" (Upload's one record:
-    ``test_uploads.py``)."""
+    """A replayer search finding one deal read "1 deals with cards match", and a deal of one
+    trick recorded (the demo's first Swabian deal) "After 0 of 1 tricks" (Upload's one
+    record: ``test_uploads.py``)."""
     with read_only(demo_path) as con:
         every = q.card_deals(con, Filters(), None, 100_000, 0)
     alone = every.group_by("game_id").len().filter(pl.col("len") == 1)["game_id"].sort()
@@ -871,3 +872,6 @@ def test_counts_of_one_are_said_in_the_singular(demo_path: Path,
     at.text_input(key="replay_search").set_value(alone[0]).run()
     assert any(c.value.startswith("1 deal with cards matches;") for c in at.caption), \
         [c.value for c in at.caption]
+    swabian = page("replayer", demo_path, monkeypatch, variant="swabian")  # its first deal
+    steps = [m.value for m in swabian.markdown if m.value.startswith("**After 0 of ")]
+    assert len(steps) == 1 and steps[0].startswith("**After 0 of 1 trick** · taken: "), steps
