@@ -57,12 +57,34 @@ def shown(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+BOUNDS = {"less_than_equal": ("le", "at most"), "greater_than_equal": ("ge", "at least"),
+          "greater_than": ("gt", "more than"), "less_than": ("lt", "less than")}
+"""pydantic's error types of a number's bounds: the bound's key in the error's context, and the
+words a message says it in (``tricks.Ana: must be at most 10 (got 11)``)."""
+
+KINDS = {"int_parsing": "a whole number", "int_from_float": "a whole number",
+         "int_type": "a whole number", "bool_parsing": "true or false",
+         "bool_type": "true or false", "string_type": "text"}
+"""pydantic's error types of a value of the wrong kind, and the kind a message asks for."""
+
+
+def _said(err: Any) -> str:
+    """pydantic's message of one error, in the words of the messages ingest writes itself."""
+    kind, ctx = err["type"], err.get("ctx", {})
+    if kind in BOUNDS and BOUNDS[kind][0] in ctx:
+        key, words = BOUNDS[kind]
+        return f"must be {words} {ctx[key]}"
+    if kind in KINDS:
+        return f"must be {KINDS[kind]}"
+    return str(err["msg"]).removeprefix("Value error, ")
+
+
 def explain(exc: ValidationError) -> str:
     """One message for every error of a pydantic validation: ``field: what (got value)``."""
     parts = []
     for err in exc.errors(include_url=False):
         loc = ".".join(str(x) for x in err["loc"])
-        msg = str(err["msg"]).removeprefix("Value error, ")
+        msg = _said(err)
         if not loc:
             parts.append(msg)
         elif err["type"] == "missing":

@@ -77,7 +77,7 @@ def test_a_bad_rules_file_is_named_field_by_field_before_any_deal(tmp_path: Path
                                       "--rules", str(rules), "--out", str(tmp_path / "x.jsonl")])
     assert result.exit_code == 2
     said = " ".join(result.output.split())
-    assert "initial_kassa: Input should be greater than 0 (got -5)" in said
+    assert "initial_kassa: must be more than 0 (got -5)" in said
     assert "pydantic.dev" not in said and "simulating" not in said
     assert not (tmp_path / "x.jsonl").exists()
 
