@@ -80,8 +80,8 @@ def _sheet_section(f: Filters) -> None:
 
 def headline(totals: dict[str, int]) -> str:
     """The games, deals and people matching the filters, in one line. Not four ``st.metric``: the
-    browser loads a metric's code for the first one on a page, about 0.07 s of a cold League
-    page (docs/dashboards.md, "A cold page")."""
+    browser loads a metric's code for the first one on a page, 0.07-0.11 s of a cold League
+    page (docs/dashboards.md, "Speed")."""
     return (f"**{counted(totals['games'], 'game')}** · **{counted(totals['deals'], 'deal')}**, "
             f"{number(totals['deals_with_cards'])} with cards · "
             f"**{counted(totals['players'], 'player')}**")
