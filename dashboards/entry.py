@@ -161,9 +161,28 @@ def deal_fields(variant: Variant) -> list[FormField]:
     return form_fields(variant.deal_model, names)
 
 
+SEATED = "four_players"
+"""A rules field that says only how many sit at the table, which must agree with the players
+(records.md 1.1, ``model.base.check_seats``): the form sets it from the players typed
+(:func:`seated`) instead of asking it."""
+
+
 def rule_fields(variant: Variant) -> list[FormField]:
-    """The house rules as the form asks them (fields it cannot ask keep their default)."""
-    return form_fields(variant.rules_model)
+    """The house rules as the form asks them (fields it cannot ask keep their default; the
+    table's size, :data:`SEATED`, follows the players)."""
+    return [f for f in form_fields(variant.rules_model) if f.name != SEATED]
+
+
+def seated(variant: Variant, rules: Mapping[str, Any], players: list[str]) -> dict[str, Any]:
+    """``rules`` (from :func:`rules_given`) with :data:`SEATED` as the players typed have it,
+    where the variant's rules carry it: given only where it differs from the preset's (or the
+    spec's) default, as :func:`rules_given` gives every field."""
+    rest = {k: v for k, v in rules.items() if k != SEATED}
+    if SEATED not in variant.rules_model.model_fields:
+        return rest
+    base = variant.rules({"preset": rules["preset"]} if "preset" in rules else {})
+    four = len(players) == 4
+    return rest if getattr(base, SEATED) == four else {**rest, SEATED: four}
 
 
 def rules_given(variant: Variant, preset: str | None, values: Mapping[str, Any]) -> dict[str, Any]:

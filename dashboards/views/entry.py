@@ -102,7 +102,7 @@ def new_game() -> None:
     players, blank = entry.players_of(typed), entry.blank_seats(typed)
     league = st.text_input("League (optional)", key="entry_league").strip() or None
     with st.expander("House rules"):
-        rules = rules_form(name)
+        rules = entry.seated(lookup(name), rules_form(name), players)
     record = entry.game_record(lookup(name), game_id, players, rules, started, league)
     issue = verdict(record)
     if not game_id:

@@ -526,3 +526,24 @@ def test_a_passer_s_0_tricks_are_left_out(fixture_copy: Path,
     assert json.loads(str(record[0]))["tricks"] == {"Ana": 6, "Ben": 4}
     type_deal(at, 2, (10, 0, 0))  # both defenders play: Ben's and Cy's 0 are theirs
     assert [s.value for s in at.success] == ["Deal 2 is valid."]
+
+
+@pytest.mark.parametrize("variant", ["greek-prefa", "balkan"])
+def test_four_at_the_table_need_no_rules_box_ticked(variant: str, fixture_copy: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """records.md 1.1: ``rules.four_players`` must agree with the players. Four names typed
+    read "4 players but rules.four_players is False: set four_players to true ...", a box to
+    find in House rules; the form now sets it from the players and does not ask it."""
+    at = page("entry", fixture_copy, monkeypatch)
+    at.selectbox(key="entry_variant").set_value(variant).run()
+    at.text_input(key="entry_game_id").input(f"four/{variant}").run()
+    at.text_input(key="entry_players").input("Ana, Ben, Cy, Dee").run()
+    assert not at.error and any("game line is valid" in s.value for s in at.success)
+    assert not [c.key for c in at.checkbox if "four" in str(c.key)]
+    at.button(key="entry_start").click().run()
+    (rules,) = rows(fixture_copy, "SELECT rules::VARCHAR FROM games WHERE game_id = ?",
+                    [f"four/{variant}"])
+    assert json.loads(str(rules[0])).get("four_players") is True
+    v = lookup(variant)
+    assert entry.seated(v, {"four_players": True}, ["Ana", "Ben", "Cy"]) == {}
+    assert entry.seated(lookup("russian"), {}, ["Ana", "Ben", "Cy", "Dee"]) == {}
