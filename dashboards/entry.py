@@ -324,12 +324,27 @@ def validate(record: Mapping[str, Any],
     return Validator(stored).validate(Raw(source_of(record), 1, json.loads(text), text))
 
 
-def message(issue: Issue) -> str:
+def message(issue: Issue, variant: Variant | None = None) -> str:
     """An issue's message, as the quarantine has it, without its code (``schema``,
     ``deck``: ingest's word for the kind of problem, not the scorer's) and without the rulebook
     sections it cites (``(russian.md 7)``, ``(raspasy, russian.md 7)``: the spec's, not the
-    table's)."""
-    return _CITED.sub("", _CITED_TOO.sub("", issue.message))
+    table's). With the ``variant``, its fields are named as the form labels them: a check box
+    said ticked or not (``conceded: true``: ``"conceded" ticked``), a rule by its words
+    (``rules.preliminary_bid``: ``preliminary bid``)."""
+    text = _CITED.sub("", _CITED_TOO.sub("", issue.message))
+    return text if variant is None else _as_labelled(text, variant)
+
+
+def _as_labelled(text: str, variant: Variant) -> str:
+    fields = [*form_fields(variant.deal_model), *form_fields(variant.rules_model)]
+    for f in sorted(fields, key=lambda f: -len(f.name)):
+        name = re.escape(f.name)
+        if f.kind == "flag":
+            text = re.sub(rf"\b(?:rules\.)?{name}(?:: | is )(true|True|false|False)\b",
+                          lambda m, f=f: f'"{f.label}" '
+                          + ("ticked" if m[1].lower() == "true" else "not ticked"), text)
+        text = re.sub(rf"\b(?:rules\.)?{name}\b", f.label, text)
+    return text
 
 
 _CITED = re.compile(r"\s*\([a-z-]+\.md[ 0-9.,]*\)")

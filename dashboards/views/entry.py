@@ -119,7 +119,7 @@ def new_game() -> None:
                  f"{f', with {other}' if other else ''}: choose another id, or choose "
                  "that game above to enter its deals.")
     elif issue is not None:
-        st.error(md(entry.message(issue)))
+        st.error(md(entry.message(issue, lookup(name))))
     else:
         st.success("The game line is valid: start the game to enter its deals.")
     if st.button("Start the game", key="entry_start", type="primary",
@@ -190,11 +190,11 @@ def deal_form(game: dict[str, Any]) -> None:
     blank = None if before else st.session_state.setdefault(f"entry_blank_{gid}_{no}", record)
     with check:
         if issue is not None and record == blank:
-            lacks = entry.message(issue)
+            lacks = entry.message(issue, v)
             st.info(f"Type deal {no}: its declarer, contract and tricks. "
                     f"{md(lacks[:1].upper() + lacks[1:])}.")
         elif issue is not None:
-            st.error(md(entry.message(issue)))
+            st.error(md(entry.message(issue, v)))
             st.caption("Nothing is stored while the deal has a problem.")
         elif record == blank:  # valid untouched: a deal nobody declared, if that is what it was
             st.info(f"Type deal {no}: its declarer, contract and tricks; saved as it is, it is "

@@ -18,7 +18,9 @@ from dashboards import queries as q
 from dashboards.db import DB_ENV, read_only
 from dashboards.text import md, md_inline
 from ingest.pipeline import ingest_paths
+from ingest.source import Issue
 from ingest.validate import Accepted
+from model.problems import Code
 from model.variants import registered
 from model.variants import variant as lookup
 from tests.conftest import ROOT
@@ -547,3 +549,20 @@ def test_four_at_the_table_need_no_rules_box_ticked(variant: str, fixture_copy: 
     v = lookup(variant)
     assert entry.seated(v, {"four_players": True}, ["Ana", "Ben", "Cy"]) == {}
     assert entry.seated(lookup("russian"), {}, ["Ana", "Ben", "Cy", "Dee"]) == {}
+
+
+def test_a_message_names_the_form_s_boxes_as_the_form_does(
+        fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A declarer chosen, no contract yet, read "a declarer needs a contract (or conceded:
+    true)": the file's words, where the form has a "conceded" check box. A rule is named by its
+    label, and a player's name is left as it is."""
+    at = start(page("entry", fixture_copy, monkeypatch))
+    at.selectbox(key="entry_d1_declarer").set_value("Ana").run()
+    assert [e.value for e in at.error] == [
+        md('a declarer needs a contract (or "conceded" ticked)')]
+    greek = lookup("greek-prefa")
+    said = Issue("s", 1, None, Code.SCHEMA,
+                 "preliminary: true but the rules have preliminary_bid off; dealer 'P_1'", "")
+    assert entry.message(said, greek) == (
+        "\"preliminary\" ticked but the rules have preliminary bid off; dealer 'P_1'")
+    assert entry.message(said) == said.message
