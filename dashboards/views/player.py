@@ -140,7 +140,7 @@ def _my_deals(f: Filters, wanted: str | None) -> None:
     page_no = int(c2.number_input(f"Page (of {pages})", 1, pages, 1, key="player_deal_page"))
     deals = query("player_deal_list", f, order, PAGE_ROWS, (page_no - 1) * PAGE_ROWS)
     money = "" if f.variant is None else f" Cash in {unit(f.variant)}."
-    st.caption(f"{total:,} deals; rows {(page_no - 1) * PAGE_ROWS + 1:,} to "
+    st.caption(f"{counted(total, 'deal')}; rows {(page_no - 1) * PAGE_ROWS + 1:,} to "
                f"{min(total, page_no * PAGE_ROWS):,}.{money} Click a column to sort this page; "
                "open a deal in the replayer from its row.")
     for variant in sorted(set(deals["variant"].to_list()) & set(CASH_NOTES)):

@@ -20,6 +20,7 @@ from dashboards import queries as q
 from dashboards.db import DB_ENV, read_only
 from dashboards.filters import Filters
 from ingest import players
+from ingest.pipeline import ingest_paths
 from model.variants import registered
 from model.variants import variant as lookup
 from tests.conftest import ROOT
@@ -875,3 +876,23 @@ def test_counts_of_one_are_said_in_the_singular(demo_path: Path,
     swabian = page("replayer", demo_path, monkeypatch, variant="swabian")  # its first deal
     steps = [m.value for m in swabian.markdown if m.value.startswith("**After 0 of ")]
     assert len(steps) == 1 and steps[0].startswith("**After 0 of 1 trick** · taken: "), steps
+
+
+def test_a_player_of_one_deal_reads_in_the_singular(fixture_copy: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """My deals of a player who played one deal read "1 deals; rows 1 to 1"."""
+    from scoring.store import score_pending
+
+    lines = tmp_path / "one.jsonl"
+    lines.write_text(
+        json.dumps({"record": "game", "game_id": "one/1", "variant": "greek-prefa",
+                    "players": ["Xan", "Yan", "Zed"]}) + "\n"
+        + json.dumps({"record": "deal", "game_id": "one/1", "deal_no": 1, "dealer": "Xan",
+                      "declarer": "Yan", "contract": "6S",
+                      "defence": {"Xan": "play", "Zed": "play"},
+                      "tricks": {"Xan": 2, "Yan": 6, "Zed": 2}}) + "\n")
+    (report,) = ingest_paths([lines], fixture_copy, score=score_pending)
+    assert report.stored == 2, report.issues
+    at = page("player", fixture_copy, monkeypatch, player="Zed")
+    assert any(c.value.startswith("1 deal; rows 1 to 1.") for c in at.caption), \
+        [c.value for c in at.caption]
