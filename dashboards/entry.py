@@ -180,16 +180,21 @@ def seated(variant: Variant, rules: Mapping[str, Any], players: list[str]) -> di
     rest = {k: v for k, v in rules.items() if k != SEATED}
     if SEATED not in variant.rules_model.model_fields:
         return rest
-    base = variant.rules({"preset": rules["preset"]} if "preset" in rules else {})
+    base = preset_rules(variant, rules.get("preset"))
     four = len(players) == 4
     return rest if getattr(base, SEATED) == four else {**rest, SEATED: four}
+
+
+def preset_rules(variant: Variant, preset: str | None) -> Any:
+    """The rules a game with no other house rule than its ``preset`` (if any) has."""
+    return variant.rules({"preset": preset} if preset else {})
 
 
 def rules_given(variant: Variant, preset: str | None, values: Mapping[str, Any]) -> dict[str, Any]:
     """A game's ``rules`` object: the preset (if any) and only the values that differ from the
     rules the preset (or the spec's defaults) gives, so a preset or convention field still fills
     every flag left alone."""
-    base = variant.rules({"preset": preset} if preset else {})
+    base = preset_rules(variant, preset)
     changed = {k: v for k, v in values.items() if getattr(base, k, None) != v}
     return {**({"preset": preset} if preset else {}), **changed}
 

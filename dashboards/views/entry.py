@@ -82,7 +82,7 @@ def rules_form(variant_name: str) -> dict[str, Any]:
     if v.presets:
         preset = st.selectbox("Preset", [None, *v.presets], key=f"entry_preset_{v.name}",
                               format_func=lambda p: "(the spec's defaults)" if p is None else p)
-    base = v.rules({"preset": preset} if preset else {})
+    base = entry.preset_rules(v, preset)
     values = {f.name: ask(f, f"entry_rule_{v.name}_{preset}_{f.name}", [],
                           getattr(base, f.name, None))
               for f in entry.rule_fields(v)}
@@ -179,11 +179,9 @@ def deal_form(game: dict[str, Any]) -> None:
     issue = verdict(record)
     idle: list[str] = []
     if issue is not None and issue.code is Code.TRICK_COUNT:  # a passer's 0 typed
-        lighter, idle = entry.without_zero_tricks(record)
-        if idle and verdict(lighter) is None:
-            record, issue = lighter, None
-        else:
-            idle = []
+        lighter, zeros = entry.without_zero_tricks(record)
+        if zeros and verdict(lighter) is None:
+            record, issue, idle = lighter, None, zeros
     # a new deal as first drawn (its dealer, or board, and nothing typed): what it lacks is
     # said as what to type, not as an error (a Russian deal without a declarer is raspasy,
     # which needs everyone's tricks)
