@@ -33,6 +33,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from model.cards import CardError
+from model.problems import Code, Problem
 from model.replay_kernel import (
     FIXED_LEADS,
     LEAD_SUIT,
@@ -45,6 +47,7 @@ from model.replay_kernel import (
     STATUS,
     TAKEN,
     TRICKS,
+    CardPlay,
     Split,
     compiled,
     replay_many,
@@ -206,6 +209,35 @@ def names_in(deal: Any, fields: Sequence[str], play: bool) -> set[str]:
     if play:
         names.update(map(itemgetter(0), deal.play or ()))
     return names
+
+
+def check_one(split: Split) -> Callable[[Any, Any], list[Any]]:
+    """A variant's ``check_deal`` (the reference): every problem ``split`` (its
+    ``before_play``) finds before the play, then the play replayed in Python (``reference()``
+    of the play it hands back)."""
+
+    def check_deal(game: Any, deal: Any) -> list[Any]:
+        problems, cards = split(game, deal)
+        return [*problems, *cards.reference()] if cards is not None else [*problems]
+
+    return check_deal
+
+
+def rules_then_cards(rules: Callable[[Any, Any], list[Problem]], cards: Split) -> Split:
+    """A variant's ``before_play`` that checks the cards only when the rules hold: ``rules``'
+    problems, else ``cards``' (a card name not of the deck, which the schema already refused,
+    is a ``deck`` problem for direct callers)."""
+
+    def before_play(game: Any, deal: Any) -> tuple[Sequence[object], CardPlay | None]:
+        problems = rules(game, deal)
+        if problems:
+            return problems, None
+        try:
+            return cards(game, deal)
+        except CardError as exc:
+            return [Problem(Code.DECK, str(exc))], None
+
+    return before_play
 
 
 def replayed_batch(split: Split) -> Callable[[Sequence[tuple[Any, Any]]], list[bool]]:

@@ -261,6 +261,10 @@ class CardPlay(Protocol):
         answer for :attr:`play`."""
         ...
 
+    def reference(self) -> list[Any]:
+        """The variant's replay card by card in Python: its problems (the reference)."""
+        ...
+
 
 Split = Callable[[Any, Any], tuple[Sequence[object], CardPlay | None]]
 """A variant's rules of one (game, deal): every problem but the replay's, and the play to

@@ -27,7 +27,7 @@ from model.balkan.contracts import (
 )
 from model.balkan.params import BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
-from model.card_batch import Layout, batch_check, calls, counted, items
+from model.card_batch import Layout, batch_check, calls, check_one, counted, items
 from model.cards import DECK_32, CardError, count, format_cards, parse_cards
 from model.problems import Code, Problem, by_player, once_per_input
 from model.replay_kernel import Play, Replayed, moves
@@ -85,12 +85,6 @@ def first_leader(active: list[str], declarer: str, number: int, players_in: list
             continue
         return p
     return active[0]
-
-
-def check_deal(game: BalkanGame, deal: BalkanDeal) -> list[Problem]:
-    """Every problem of a schema-valid deal of ``game`` (empty when valid)."""
-    problems, cards = before_play(game, deal)
-    return problems + cards.reference() if cards is not None else problems
 
 
 def before_play(game: BalkanGame, deal: BalkanDeal) -> tuple[list[Problem], BalkanPlay | None]:
@@ -457,3 +451,7 @@ def _kernel(seats: int, leader: int, trump: int | None, declarer: int, number: i
 check_batch = batch_check(before_play, layout, rules_key)
 """Many deals at once (``Variant.check_batch``): :func:`layout` deal by deal, the cards of the
 batch in columns (``model/card_batch.py``); :func:`before_play` where they cannot settle."""
+
+check_deal = check_one(before_play)
+"""Every problem of a schema-valid deal (empty when valid): :func:`before_play`, then its
+play replayed in Python (the reference ``check_batch`` is held to)."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from operator import itemgetter
 
-from model.card_batch import Layout, batch_check, calls, counted, items
+from model.card_batch import Layout, batch_check, calls, check_one, counted, items
 from model.cards import ACES, DECK_32, SUIT_LETTERS, CardSet, format_cards
 from model.greek.auction import AuctionResult, ladder_bid, run_auction
 from model.greek.contracts import NT, allowed, format_contract, ladder_index, parse_contract
@@ -46,12 +46,6 @@ def _contract(text: str) -> tuple[int, int]:
     """``parse_contract`` through a table (the record's pattern already fixed the grammar)."""
     found = _CONTRACTS.get(text)
     return found if found is not None else parse_contract(text)
-
-
-def check_deal(game: GreekGame, deal: GreekDeal) -> list[Problem]:
-    """Every rule- and card-level problem of ``deal`` in ``game`` (empty when valid)."""
-    problems, cards = before_play(game, deal)
-    return problems + cards.reference() if cards is not None else problems
 
 
 def before_play(game: GreekGame, deal: GreekDeal) -> tuple[list[Problem], GreekPlay | None]:
@@ -534,3 +528,7 @@ check_batch = batch_check(before_play, layout, rules_key)
 """Many deals at once (``Variant.check_batch``): :func:`layout` once per distinct
 :func:`rules_key`, the cards of the batch in columns (``model/card_batch.py``);
 :func:`before_play` where they cannot settle."""
+
+check_deal = check_one(before_play)
+"""Every problem of a schema-valid deal (empty when valid): :func:`before_play`, then its
+play replayed in Python (the reference ``check_batch`` is held to)."""

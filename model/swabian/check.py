@@ -12,10 +12,18 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
-from model.card_batch import Layout, batch_check, calls, counted, items, names_in
+from model.card_batch import (
+    Layout,
+    batch_check,
+    calls,
+    check_one,
+    counted,
+    items,
+    names_in,
+    rules_then_cards,
+)
 from model.cards import (
     DECK_32,
-    CardError,
     format_card,
     format_card_german,
     iter_cards,
@@ -370,25 +378,16 @@ def _against_auction(deal: SwabianDeal, won: auction.Won, players: list[str]) ->
     return []
 
 
-def check_deal(game: SwabianGame, deal: SwabianDeal) -> list[Problem]:
-    """Every problem of a schema-valid deal; cards are checked only when the rules hold."""
-    problems, cards = before_play(game, deal)
-    return problems + cards.reference() if cards is not None else problems
-
-
-def before_play(game: SwabianGame, deal: SwabianDeal) -> tuple[list[Problem], SwabianPlay | None]:
-    """Every problem of the deal but the replay's, and the play to replay (None: nothing to
-    replay). :func:`check_deal` replays it in Python, :data:`check_batch` with the kernel."""
-    problems = check_rules(game, deal)
-    if problems:
-        return problems, None
-    try:
-        return check_cards(game, deal)
-    except CardError as exc:  # schema already read every name; kept for direct callers
-        return [Problem(Code.DECK, str(exc))], None
+before_play = rules_then_cards(check_rules, check_cards)
+"""Every problem of the deal but the replay's, and the play to replay (None: nothing to
+replay): the cards only when the rules hold."""
 
 
 check_batch = batch_check(before_play, layout, rules_key)
 """Many deals at once (``Variant.check_batch``): :func:`layout` once per distinct
 :func:`rules_key`, the cards of the batch in columns (``model/card_batch.py``);
 :func:`before_play` where they cannot settle."""
+
+check_deal = check_one(before_play)
+"""Every problem of a schema-valid deal (empty when valid): :func:`before_play`, then its
+play replayed in Python (the reference ``check_batch`` is held to)."""
