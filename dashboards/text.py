@@ -94,11 +94,6 @@ def cash(value: float | None, variant: str | None, sign: bool = True) -> str:
     return f"{number(value, sign)} {unit(variant)}"
 
 
-def counted(n: int, noun: str) -> str:
-    """``1 deal``, ``2 deals``, ``1,200 deals``."""
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
-
-
 def number(value: float | None, sign: bool = False) -> str:
     """A number for reading: whole numbers without decimals, others to two places."""
     if value is None:

@@ -25,11 +25,12 @@ from typing import TypeVar
 import duckdb
 
 from dashboards.db import is_lock_error, release, retry_time
-from dashboards.text import UPLOAD_HASH, counted, short_paths, short_source, without_paths
+from dashboards.text import UPLOAD_HASH, short_paths, short_source, without_paths
 from ingest.csv_sheet import SIDECAR_SUFFIX, sidecar_of
 from ingest.pipeline import SAME_CONTENT, ingest_paths
 from ingest.text import HEAD, EncodingError, sniff, wide
 from ingest.versions import CONFLICTS, WITH_REPLACE
+from model.problems import counted
 from scoring.store import score_pending
 
 T = TypeVar("T")

@@ -28,7 +28,7 @@ import polars as pl
 from ingest import store
 from ingest.source import CONTENT_NAME, Issue
 from model import tables as T
-from model.problems import Code
+from model.problems import Code, counted
 
 DROPPED_LINE = 0
 """The quarantine line of the deals an earlier version stored that this one does not hold (the
@@ -60,8 +60,7 @@ class Unread:
     def __str__(self) -> str:
         """``1 record not stored (line 14)``, ``4 records not stored (lines 14, 20, 31, ...)``."""
         lines = ", ".join(map(str, self.lines)) + (", ..." if self.count > len(self.lines) else "")
-        return (f"{self.count} record{'s' if self.count != 1 else ''} not stored "
-                f"(line{'s' if self.count != 1 else ''} {lines})")
+        return f"{counted(self.count, 'record')} not stored (line{'s' * (self.count != 1)} {lines})"
 
 
 class Versions:

@@ -58,6 +58,11 @@ class Problem:
         return f"{self.code}: {self.message}"
 
 
+def counted(n: int, noun: str) -> str:
+    """``1 deal``, ``2 deals``, ``1,200 deals``: a count as messages, pages and commands say it."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def by_player(values: Mapping[str, object] | None) -> str:
     """A value per player as a message says it: ``Anna 5, Boris 3, Chris 3`` (``none`` when
     there is none), not a Python dict."""

@@ -27,6 +27,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from model.problems import counted
 from trickbook.players import app as players_app
 
 if TYPE_CHECKING:  # the command bodies import what they use, so that --help starts fast
@@ -151,11 +152,10 @@ def _print_report(r: FileReport) -> None:
         return
     replaced = f" ({r.replaced} replacing an earlier version)" if r.replaced else ""
     if r.dropped:
-        replaced += (f", {r.dropped} deal{'' if r.dropped == 1 else 's'} of the earlier "
-                     "version not in this one "
+        replaced += (f", {counted(r.dropped, 'deal')} of the earlier version not in this one "
                      + ("removed" if r.removed else "kept as conflicts"))
-    out.print(f"{source}: {r.records} read, {r.stored} stored{replaced}, {r.duplicates} "
-              f"duplicates, {r.quarantined} quarantined", markup=False)
+    out.print(f"{source}: {r.records} read, {r.stored} stored{replaced}, "
+              f"{counted(r.duplicates, 'duplicate')}, {r.quarantined} quarantined", markup=False)
     for issue in r.issues[:5]:
         out.print(f"  {issue.line}: {issue.code}: {one_line(issue.message)}", markup=False)
     if r.quarantined > 5:
@@ -348,8 +348,9 @@ def score(db: DbOption = DEFAULT_DB) -> None:
     finally:
         with suppress(duckdb.Error):
             conn.close()
-    out.print(f"{result.games} games settled: {result.settlements} settlement rows, "
-              f"{result.transfers} transfers, {result.standings} standings")
+    out.print(f"{counted(result.games, 'game')} settled: "
+              f"{counted(result.settlements, 'settlement row')}, "
+              f"{counted(result.transfers, 'transfer')}, {counted(result.standings, 'standing')}")
     for name in result.unsettled_variants:
         err.print(f"no settlement registered for variant {name!r}: its games are not scored",
                   markup=False)
@@ -558,12 +559,13 @@ def analyse(
             from scoring.bridge.dd import DdsUnavailable
             from scoring.bridge.dd import analyse as dd_analyse
 
-            out.print(f"bridge: {dd_analyse(conn)} deals analysed double-dummy (dd_tables)")
+            out.print(f"bridge: {counted(dd_analyse(conn), 'deal')} analysed double-dummy "
+                      "(dd_tables)")
         except DdsUnavailable as exc:
             err.print(f"bridge: double-dummy analysis unavailable: {exc}", markup=False)
             failed = True
         report = analyse_open_hand(conn)
-        out.print(f"preference: {report.analysed} deals solved open-hand (open_hand), "
+        out.print(f"preference: {counted(report.analysed, 'deal')} solved open-hand (open_hand), "
                   f"{len(report.skipped)} skipped")
         for game_id, deal_no, reason in report.skipped[:5]:
             out.print(f"  {game_id}#{deal_no}: {reason}", markup=False)
@@ -593,7 +595,8 @@ def _review_play(conn: duckdb.DuckDBPyConnection, workers: int | None, cluster: 
             on_start=lambda n: bar.update(task, total=n),
             on_progress=lambda n: bar.advance(task, n),
         )
-    out.print(f"play: {report.reviewed} deals reviewed ({report.cards} cards: card_review, "
+    out.print(f"play: {counted(report.reviewed, 'deal')} reviewed "
+              f"({counted(report.cards, 'card')}: card_review, "
               f"decision_review), {len(report.skipped)} skipped")
     if report.interrupted:
         err.print("interrupted: the deals reviewed so far are stored; rerun to continue")

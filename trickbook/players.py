@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 from rich.console import Console
 
+from model.problems import counted
+
 if TYPE_CHECKING:
     import duckdb
 
@@ -72,7 +74,7 @@ def list_people(db: DbOption = DEFAULT_DB) -> None:
         out.print("no players yet")
         return
     for row in table.iter_rows(named=True):
-        out.print(f"{row['person']}  [{row['person_id']}]  {row['deals']:,} deals  names: "
+        out.print(f"{row['person']}  [{row['person_id']}]  {counted(row['deals'], 'deal')}  names: "
                   + ", ".join(row["names"]), markup=False, highlight=False)
 
 

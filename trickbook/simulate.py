@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 from typing import Annotated, Any
 
+from model.problems import counted
 from sim import SimulationError
 from sim.drivers import PLAYS, SIMULATED, simulator
 from sim.run import Plan, read_rules, simulate
@@ -78,7 +79,7 @@ def simulate_command(
         err.print(f"simulate: {exc}", markup=False)
         raise typer.Exit(2) from exc
     where = str(out if out is not None else db)
-    err.print(f"{report.deals:,} deals in {report.games:,} games -> {where} "
+    err.print(f"{counted(report.deals, 'deal')} in {counted(report.games, 'game')} -> {where} "
               f"({report.rate:,.0f} deals/s)", markup=False)
     if report.unscored:
         err.print(f"not settled (no settlement registered): {', '.join(report.unscored)}")

@@ -24,7 +24,8 @@ from dashboards.common import (
     url_choice,
     url_param,
 )
-from dashboards.text import counted, md, short_source
+from dashboards.text import md, short_source
+from model.problems import counted
 
 LOW_N = 10  # cells with fewer deals are drawn smaller (their rate is uncertain)
 

@@ -15,7 +15,8 @@ import streamlit as st
 from dashboards import charts
 from dashboards.common import draw_game, empty, filters, guarded, query, show
 from dashboards.filters import Filters
-from dashboards.text import cash, counted, md, number, unit
+from dashboards.text import cash, md, number, unit
+from model.problems import counted
 
 
 def _standings(standings: pl.DataFrame, variant: str) -> None:

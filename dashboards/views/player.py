@@ -31,7 +31,8 @@ from dashboards.common import (
 from dashboards.filters import Filters
 from dashboards.queries import DEAL_ORDERS
 from dashboards.stats import format_rate
-from dashboards.text import CASH_NOTES, cash, counted, md, number, unit
+from dashboards.text import CASH_NOTES, cash, md, number, unit
+from model.problems import counted
 
 PAGE_ROWS = 200
 REVIEW_LABELS = {

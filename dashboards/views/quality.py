@@ -14,7 +14,8 @@ import polars as pl
 import streamlit as st
 
 from dashboards.common import ALL, empty, guarded, query, show
-from dashboards.text import counted, short_paths, short_source
+from dashboards.text import short_paths, short_source
+from model.problems import counted
 
 HASH_CHARS = 12
 

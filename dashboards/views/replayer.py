@@ -28,9 +28,10 @@ from dashboards.common import (
     url_param,
 )
 from dashboards.replay import Replay, build, card_label
-from dashboards.text import cash, counted, md, number
+from dashboards.text import cash, md, number
 from model.bridge.seats import board_vulnerable
 from model.cards import iter_cards, parse_card
+from model.problems import counted
 
 STEP = "replay_step"
 DEAL = "replay_deal"

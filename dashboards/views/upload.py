@@ -12,7 +12,7 @@ import streamlit as st
 
 from dashboards.common import show, write_gate
 from dashboards.db import db_path
-from dashboards.text import counted, md
+from dashboards.text import md
 from dashboards.uploads import (
     NOTHING_NEW,
     READ_WITH,
@@ -21,6 +21,7 @@ from dashboards.uploads import (
     max_upload_mb,
     version_note,
 )
+from model.problems import counted
 
 st.title("Upload")
 limit = max_upload_mb()

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import re
 from pathlib import Path
 
 import duckdb
@@ -290,3 +291,19 @@ def test_a_line_break_in_a_file_s_name_keeps_the_report_one_line_a_file(tmp_path
     result = runner.invoke(app, ["ingest", str(odd), "--db", str(tmp_path / "x.duckdb")])
     (line,) = [t for t in result.output.splitlines() if "read," in t]
     assert line.startswith(f"{tmp_path}/week\\x0aok.jsonl: 36 read, 36 stored"), result.output
+
+
+def test_counts_of_one_read_in_the_singular(tmp_path: Path) -> None:
+    """A file of one game with a deal written twice, then ``score``: "1 duplicate" and
+    "1 game settled", not "1 duplicates" and "1 games settled" (nor any other count of one
+    with a plural)."""
+    game, deal = (SAMPLES / "league.jsonl").read_text(encoding="utf-8").splitlines()[:2]
+    src, db = tmp_path / "one.jsonl", tmp_path / "x.duckdb"
+    src.write_text(f"{game}\n{deal}\n{deal}\n", encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(src), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert f"{src}: 3 read, 2 stored, 1 duplicate, 0 quarantined" in result.stdout
+    scored = runner.invoke(app, ["score", "--db", str(db)])
+    assert scored.exit_code == 0, scored.output
+    assert scored.stdout.startswith("1 game settled: "), scored.stdout
+    assert re.search(r"(?<![\d,])1 [a-z ]+s\b", result.stdout + scored.stdout) is None

@@ -165,7 +165,7 @@ def test_analyse_stores_open_hand_tricks(tmp_path: Path) -> None:
     db = tmp_path / "a.duckdb"
     _ingest(db, src)
     result = runner.invoke(app, ["analyse", "--db", str(db)])
-    assert "1 deals solved open-hand" in result.stdout, result.output
+    assert "1 deal solved open-hand" in result.stdout, result.output
     assert _rows(db, "SELECT * FROM open_hand") == [("oh/1", 1, "10S", 10, 9)]
     rerun = runner.invoke(app, ["analyse", "--db", str(db)])
     assert "0 deals solved open-hand" in rerun.stdout  # solved deals are not solved again

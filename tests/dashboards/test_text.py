@@ -10,7 +10,6 @@ import pytest
 from markdown_it import MarkdownIt
 
 from dashboards.text import (
-    counted,
     html,
     md,
     md_inline,
@@ -117,12 +116,6 @@ def test_a_hostile_name_renders_as_text_on_every_page(tmp_path: Path,
         assert "<img" not in html_of(at)
     assert any(md(EVIL) in s.value for s in page("player", db, monkeypatch,
                                                   player=EVIL).subheader)
-
-
-@pytest.mark.parametrize(("n", "shown"), [(0, "0 deals"), (1, "1 deal"), (2, "2 deals"),
-                                          (1200, "1,200 deals")])
-def test_counted(n: int, shown: str) -> None:
-    assert counted(n, "deal") == shown
 
 
 def test_house_rules_read_as_words() -> None:
