@@ -662,10 +662,7 @@ def commit(conn: duckdb.DuckDBPyConnection, parts: list[Part], results: Iterable
                 staging.held[table] = [stamped(rows, now)]
             staging.load(conn, group)
         report = merged(taken)
-        store.log_ingest(conn, {
-            "source": report.source, "sha256": report.sha256, "records": report.records,
-            "stored": report.stored, "duplicates": report.duplicates,
-            "quarantined": report.quarantined, "ingested_at": now}, new_source)
+        store.log_ingest(conn, report.logged(now), new_source)
         group.stored(report.games)
         if own:
             group.commit()

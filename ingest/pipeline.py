@@ -137,6 +137,13 @@ class FileReport:
     no quarantine rows to clear, no earlier version and no log row to update."""
 
 
+    def logged(self, at: datetime) -> dict[str, object]:
+        """Its row of ``ingest_log`` (``store.log_ingest``): what it read, stored, found again
+        and quarantined, at ``at``."""
+        return {"source": self.source, "sha256": self.sha256, "records": self.records,
+                "stored": self.stored, "duplicates": self.duplicates,
+                "quarantined": self.quarantined, "ingested_at": at}
+
 @dataclass(frozen=True, slots=True)
 class Progress:
     source: str
@@ -796,11 +803,7 @@ def _load_file(
         load.settle_versions()
         load.staging.load(conn, group)
         load.check_games(validator)
-        log: dict[str, object] = {
-            "source": source, "sha256": report.sha256, "records": report.records,
-            "stored": report.stored, "duplicates": report.duplicates,
-            "quarantined": report.quarantined, "ingested_at": load.now}
-        store.log_ingest(conn, log, report.new_source)
+        store.log_ingest(conn, report.logged(load.now), report.new_source)
         group.stored(report.games)
         if own:
             group.commit()
