@@ -211,12 +211,12 @@ def names_in(deal: Any, fields: Sequence[str], play: bool) -> set[str]:
     return names
 
 
-def check_one(split: Split) -> Callable[[Any, Any], list[Any]]:
+def check_one(split: Split) -> Callable[[Any, Any], list[Problem]]:
     """A variant's ``check_deal`` (the reference): every problem ``split`` (its
     ``before_play``) finds before the play, then the play replayed in Python (``reference()``
     of the play it hands back)."""
 
-    def check_deal(game: Any, deal: Any) -> list[Any]:
+    def check_deal(game: Any, deal: Any) -> list[Problem]:
         problems, cards = split(game, deal)
         return [*problems, *cards.reference()] if cards is not None else [*problems]
 
@@ -228,7 +228,7 @@ def rules_then_cards(rules: Callable[[Any, Any], list[Problem]], cards: Split) -
     problems, else ``cards``' (a card name not of the deck, which the schema already refused,
     is a ``deck`` problem for direct callers)."""
 
-    def before_play(game: Any, deal: Any) -> tuple[Sequence[object], CardPlay | None]:
+    def before_play(game: Any, deal: Any) -> tuple[Sequence[Problem], CardPlay | None]:
         problems = rules(game, deal)
         if problems:
             return problems, None

@@ -35,6 +35,7 @@ from typing import Any, Protocol
 import numba
 import numpy as np
 
+from model.problems import Problem
 from model.tricks import CARD_NAMES, card_index
 
 # The parameter columns, one row per deal.
@@ -261,12 +262,12 @@ class CardPlay(Protocol):
         answer for :attr:`play`."""
         ...
 
-    def reference(self) -> list[Any]:
+    def reference(self) -> list[Problem]:
         """The variant's replay card by card in Python: its problems (the reference)."""
         ...
 
 
-Split = Callable[[Any, Any], tuple[Sequence[object], CardPlay | None]]
+Split = Callable[[Any, Any], tuple[Sequence[Problem], CardPlay | None]]
 """A variant's rules of one (game, deal): every problem but the replay's, and the play to
 replay (None when there is none to replay)."""
 
