@@ -9,6 +9,7 @@ with its deals numbered in file order. Checking the records is the validation st
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -214,9 +215,11 @@ class GameGroups:
     """Game key -> its id and the highest deal number given in it."""
     named: set[str] = field(default_factory=set)
     """The ids given by name (``place``'s ``named``)."""
+    dealt: dict[tuple[str, Hashable], int] = field(default_factory=dict)
+    """(game id, cards) -> the number given to a deal of those cards without a board."""
 
     def place(self, key: tuple[Any, ...], board: int | None = None,
-              named: str | None = None) -> tuple[str, int, bool]:
+              named: str | None = None, cards: Hashable = None) -> tuple[str, int, bool]:
         """``(game_id, deal_no, new)`` for the next deal of the game keyed ``key``. A deal whose
         ``board`` number is given is numbered by it: a board is played once at a table in a
         session, so the same board read again (a repeated row, a file pasted twice, a corrected
@@ -225,13 +228,23 @@ class GameGroups:
         else the deal is numbered after the highest number given in the game so far. A game
         ``named`` in its file (PBN's ``GameId`` user tag, which ``pbn_write`` writes) has that
         id, unless an earlier game of the file has it (two exports put together, a copied
-        tag): then, as a game without a name, the hash of its key."""
+        tag): then, as a game without a name, the hash of its key.
+
+        A rubber's deal whose ``cards`` (its four hands; None when they are not all known, and
+        for a duplicate game, whose boards are played at several tables) repeat those of an
+        earlier deal of its game has that deal's number: the same cards are not dealt twice, so
+        it is that deal read again (a session pasted twice), a duplicate or a conflict, and the
+        deals after it keep their numbers."""
         new = key not in self.games
         if new and named in self.named:
             named = None
         gid, top = self.games.get(key) or (named or f"{self.kind}/{content_id(key)}", 0)
         if new and named is not None:
             self.named.add(named)
+        if board is None and cards is not None:
+            if (gid, cards) in self.dealt:
+                return gid, self.dealt[gid, cards], new
+            self.dealt[gid, cards] = top + 1
         deal_no = board or top + 1
         self.games[key] = (gid, max(top, deal_no))
         return gid, deal_no, new

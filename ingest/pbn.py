@@ -16,7 +16,7 @@ user tag (``S 100``) gives the honours held where there are no hands to count th
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -388,11 +388,18 @@ def _keep_place(groups: GameGroups, tags: dict[str, str]) -> None:
 
 
 def _placed(groups: GameGroups, tags: dict[str, str], players: list[str],
-            board: int | None) -> tuple[str, int, bool]:
+            board: int | None, cards: Hashable = None) -> tuple[str, int, bool]:
     """``GameGroups.place`` of a deal with these tags and players: its game's key and
-    ``GameId``, and its board where the table is known (``table_known``)."""
+    ``GameId``, its board where the table is known (``table_known``), and its ``cards``."""
     return groups.place(game_key(tags, players), board if table_known(players) else None,
-                        named_game(tags))
+                        named_game(tags), cards)
+
+
+def _cards(deal: dict[str, Any]) -> Hashable:
+    """A rubber deal's four hands, by seat, when it has them (``GameGroups.place``; a
+    duplicate board's hands are played at every table of the board)."""
+    hands = deal.get("hands")
+    return None if hands is None else tuple(tuple(h) for h in hands.values())
 
 
 class PbnReader(NamedOrRecognised):
@@ -437,7 +444,8 @@ class PbnReader(NamedOrRecognised):
                 continue
             repairs = repair_auction(deal, head["players"]) + repair_play(deal, head["players"])
             rules = rubber(tags)
-            gid, no, _ = _placed(groups, tags, head["players"], deal.get("board"))
+            gid, no, _ = _placed(groups, tags, head["players"], deal.get("board"),
+                                 None if rules is None else _cards(deal))
             if gid not in announced:
                 announced.add(gid)
                 yield Raw(source, game.line, game_record(

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from ingest.jsonl import READER as JSONL
 from ingest.lin import READER as LIN
 from ingest.pbn import READER as PBN
 from ingest.pbn_write import dumps, pbn_hand
@@ -56,8 +57,6 @@ def test_rubber_and_chicago_round_trip_with_their_honours() -> None:
     3.4) and their honours in an ``Honours`` user tag, and read back as the same rubber game
     (bridge.md 4.6, 10); a bad ``Honours`` tag is that deal's issue, naming the tag, and the
     other deals are read (data/samples/bridge/rubber-session.jsonl)."""
-    from ingest.jsonl import READER as JSONL
-
     first = ingest(JSONL, ROOT / "data" / "samples" / "bridge" / "rubber-session.jsonl")
     text = dumps((g, d) for g, d, _ in first.deals)
     assert 'Scoring "Chicago"' in text and 'Scoring "Rubber"' in text
@@ -81,8 +80,6 @@ def test_a_deal_that_cannot_be_read_keeps_its_number() -> None:
     number to the next one, so every later deal was scored at another vulnerability; it keeps
     its number now, and the deals after it keep theirs (data/samples/bridge/rubber-session.jsonl
     written as PBN, one deal's ``Honours`` tag broken)."""
-    from ingest.jsonl import READER as JSONL
-
     first = ingest(JSONL, ROOT / "data" / "samples" / "bridge" / "rubber-session.jsonl")
     text = dumps((g, d) for g, d, _ in first.deals)
     broken = validate(PBN.read_text(text.replace('[Honours "E 100"]', '[Honours "Q 100"]'),
@@ -150,8 +147,6 @@ def test_a_game_whose_first_deal_cannot_be_read_keeps_its_id() -> None:
     """The game id comes from the writer's ``GameId`` tag even when the game's first deal is
     quarantined: that deal keeps the game's place, and it took the id from a hash then, so the
     deals after it came back under another game id than the one stored."""
-    from ingest.jsonl import READER as JSONL
-
     first = ingest(JSONL, ROOT / "data" / "samples" / "bridge" / "rubber-session.jsonl")
     text = dumps((g, d) for g, d, _ in first.deals)
     broken = validate(PBN.read_text(text.replace('[Contract "', '[Contract "9', 1),
@@ -186,3 +181,30 @@ def test_two_games_with_one_game_id_tag_stay_two_games() -> None:
     assert not read.issues and len(read.games) == 2 and len(read.deals) == 2
     assert sorted(read.games)[0] == "club/1"
     assert {g.event for g, _, _ in read.deals} == {"A", "B"}
+
+
+
+def test_a_rubber_pasted_twice_is_read_once(tmp_path: Path) -> None:
+    """A rubber deal has no board number, so a session pasted twice into one file came back
+    with twice its deals, the copies numbered after the originals (into a database holding the
+    session: all of them new deals, doubling its scores). A deal whose four hands repeat an
+    earlier deal of its game is that deal read again: a duplicate, or a conflict when its
+    result differs (simulated rubber games with cards, written as PBN)."""
+    from ingest.pipeline import ingest_paths
+    from sim.run import Plan, simulate
+
+    simulate(Plan("bridge-rubber", 2, 6, seed=3), out=tmp_path / "rubber.jsonl", workers=1)
+    deals = [(g, d) for g, d, _ in ingest(JSONL, tmp_path / "rubber.jsonl").deals]
+    once, twice, changed = (tmp_path / n for n in ("once.pbn", "twice.pbn", "changed.pbn"))
+    once.write_text(dumps(deals))
+    twice.write_text(dumps(deals) + "\n" + dumps(deals))
+    result = deals[3][1].model_copy(update={"play": None, "claim": None,
+                                            "tricks": (deals[3][1].tricks or 0) ^ 1})
+    changed.write_text(dumps(deals) + "\n" + dumps([(deals[3][0], result)]))
+    alone = ingest_paths([twice], tmp_path / "a.duckdb", score=None)[0]
+    assert (alone.stored, alone.duplicates, alone.quarantined) == (2 + 12, 12, 0)
+    after = ingest_paths([once, twice], tmp_path / "b.duckdb", score=None)[1]
+    assert (after.stored, after.duplicates, after.quarantined) == (0, 2 + 24, 0)
+    fixed = ingest_paths([changed], tmp_path / "c.duckdb", score=None)[0]
+    assert (fixed.stored, fixed.quarantined) == (2 + 12, 1)
+    assert fixed.issues[0].code == "deal-conflict"
