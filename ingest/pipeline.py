@@ -136,13 +136,13 @@ class FileReport:
     """No version of the source was logged when the file was checked (``precheck``): it has
     no quarantine rows to clear, no earlier version and no log row to update."""
 
-
     def logged(self, at: datetime) -> dict[str, object]:
         """Its row of ``ingest_log`` (``store.log_ingest``): what it read, stored, found again
         and quarantined, at ``at``."""
         return {"source": self.source, "sha256": self.sha256, "records": self.records,
                 "stored": self.stored, "duplicates": self.duplicates,
                 "quarantined": self.quarantined, "ingested_at": at}
+
 
 @dataclass(frozen=True, slots=True)
 class Progress:

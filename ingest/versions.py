@@ -60,7 +60,8 @@ class Unread:
     def __str__(self) -> str:
         """``1 record not stored (line 14)``, ``4 records not stored (lines 14, 20, 31, ...)``."""
         lines = ", ".join(map(str, self.lines)) + (", ..." if self.count > len(self.lines) else "")
-        return f"{counted(self.count, 'record')} not stored (line{'s' * (self.count != 1)} {lines})"
+        return (f"{counted(self.count, 'record')} not stored "
+                f"(line{'' if self.count == 1 else 's'} {lines})")
 
 
 class Versions:

@@ -150,16 +150,16 @@ def _print_report(r: FileReport) -> None:
         if DEBUG["on"] and r.error is not None:
             err.print("".join(traceback.format_exception(r.error)), markup=False)
         return
-    replaced = f" ({r.replaced} replacing an earlier version)" if r.replaced else ""
+    replaced = f" ({r.replaced:,} replacing an earlier version)" if r.replaced else ""
     if r.dropped:
         replaced += (f", {counted(r.dropped, 'deal')} of the earlier version not in this one "
                      + ("removed" if r.removed else "kept as conflicts"))
-    out.print(f"{source}: {r.records} read, {r.stored} stored{replaced}, "
-              f"{counted(r.duplicates, 'duplicate')}, {r.quarantined} quarantined", markup=False)
+    out.print(f"{source}: {r.records:,} read, {r.stored:,} stored{replaced}, "
+              f"{counted(r.duplicates, 'duplicate')}, {r.quarantined:,} quarantined", markup=False)
     for issue in r.issues[:5]:
         out.print(f"  {issue.line}: {issue.code}: {one_line(issue.message)}", markup=False)
     if r.quarantined > 5:
-        out.print(f"  ... see `trickbook report quarantine` for all {r.quarantined}")
+        out.print(f"  ... see `trickbook report quarantine` for all {r.quarantined:,}")
     if r.score_error:
         err.print(f"  not scored, kept for the next run: {shown(r.score_error)}",
                   markup=False)

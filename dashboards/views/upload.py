@@ -63,8 +63,8 @@ if results:
         else:  # green only when every record is stored or known and nothing is in conflict
             said = st.warning if r["quarantined"] or (r["dropped"] and not r["removed"]) \
                 else st.success
-            said(f"{md(r['name'])}: {counted(r['records'], 'record')}, {r['stored']} stored, "
-                 f"{counted(r['duplicates'], 'duplicate')}, {r['quarantined']} quarantined"
+            said(f"{md(r['name'])}: {counted(r['records'], 'record')}, {r['stored']:,} stored, "
+                 f"{counted(r['duplicates'], 'duplicate')}, {r['quarantined']:,} quarantined"
                  + version_note(r))
         if r["issues"]:
             st.warning(f"{md(r['name'])}: quarantined (all of them on the Data quality "

@@ -246,7 +246,7 @@ def test_ctrl_c_stops_between_files(tmp_path: Path) -> None:
     assert 1 <= len(logged) < len(files)
     assert logged == [(f, 10 * 501) for f in files[:len(logged)]]
     for f in files[:len(logged)]:
-        assert f"{f}: 5010 read, 5010 stored" in out
+        assert f"{f}: 5,010 read, 5,010 stored" in out
     assert files[len(logged)] not in out  # the next file was never read
 
 
