@@ -410,7 +410,7 @@ def report(
     format: Annotated[Format, typer.Option("--format", help="table, csv or json")] = Format.table,
 ) -> None:
     """Print stored standings or the quarantined records."""
-    from rich.table import Table
+    from rich.table import Column, Table
     from rich.text import Text
 
     _must_exist(db)
@@ -429,7 +429,9 @@ def report(
         w.writerow(columns)
         w.writerows([safe_cell(v) for v in r] for r in rows)
     else:
-        table = Table(*columns, title=f"{what.value} ({len(rows)} rows)")
+        # a narrow terminal folds a long game id onto more lines, not cuts each to one prefix
+        table = Table(*(Column(c, overflow="fold") for c in columns),
+                      title=f"{what.value} ({counted(len(rows), 'row')})")
         for r in rows:  # cells are the records' text, never console markup
             table.add_row(*(Text("" if v is None else shown(v)) for v in r))
         out.print(table)

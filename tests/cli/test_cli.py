@@ -307,3 +307,20 @@ def test_counts_of_one_read_in_the_singular(tmp_path: Path) -> None:
     assert scored.exit_code == 0, scored.output
     assert scored.stdout.startswith("1 game settled: "), scored.stdout
     assert re.search(r"(?<![\d,])1 [a-z ]+s\b", result.stdout + scored.stdout) is None
+
+
+def test_a_narrow_terminal_folds_game_ids(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                          ) -> None:
+    """``report standings`` in 80 columns cut every game id to ``club-7/202…``, so no game could
+    be told from another; the ids fold onto more lines, and each can be read whole."""
+    db = tmp_path / "x.duckdb"
+    runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db", str(db)])
+    monkeypatch.setenv("COLUMNS", "80")
+    result = runner.invoke(app, ["report", "standings", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.stdout
+    first_column = "".join(line.split("│")[1].strip() for line in result.stdout.splitlines()
+                           if line.startswith("│"))
+    games = {json.loads(line)["game_id"] for line in
+             (SAMPLES / "league.jsonl").read_text(encoding="utf-8").splitlines()}
+    assert all(g in first_column for g in games)
