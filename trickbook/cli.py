@@ -248,12 +248,28 @@ def ingest(
 
 
 def _print_reports(reports: list[FileReport], paths: list[Path]) -> None:
-    """Each file's report, or that no file of ``paths`` is one of the formats read."""
+    """Each file's report, then the run's total when it read several files; or that no file
+    of ``paths`` is one of the formats read."""
     for r in reports:
         _print_report(r)
+    if len(reports) > 1:
+        out.print(_total(reports), markup=False)
     if not reports:
         out.print(f"nothing to ingest: no file in {', '.join(one_line(str(p)) for p in paths)} "
                   "is one of the formats read (docs/ingest.md)", markup=False)
+
+
+def _total(reports: list[FileReport]) -> str:
+    """``13 files: 390 read, 272 stored, 2 duplicates, 116 quarantined (1 skipped)``: the
+    counts of the files read, and how many were skipped or not stored."""
+    read, stored, duplicates, quarantined = (sum(getattr(r, count) for r in reports) for count in
+                                             ("records", "stored", "duplicates", "quarantined"))
+    aside = [f"{n:,} {what}" for n, what in (
+        (sum(bool(r.skipped) for r in reports), "skipped"),
+        (sum(bool(r.failed) for r in reports), "not stored")) if n]
+    return (f"{counted(len(reports), 'file')}: {read:,} read, {stored:,} stored, "
+            f"{counted(duplicates, 'duplicate')}, {quarantined:,} quarantined"
+            + (f" ({', '.join(aside)})" if aside else ""))
 
 
 def _not_found(report: FileReport) -> bool:

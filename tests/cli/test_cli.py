@@ -324,3 +324,25 @@ def test_a_narrow_terminal_folds_game_ids(tmp_path: Path, monkeypatch: pytest.Mo
     games = {json.loads(line)["game_id"] for line in
              (SAMPLES / "league.jsonl").read_text(encoding="utf-8").splitlines()}
     assert all(g in first_column for g in games)
+
+
+def test_a_run_of_several_files_ends_with_its_total(tmp_path: Path) -> None:
+    """A folder's files each have their line; a club reading a season's folder had to add them
+    up. The run ends with the sum of those lines and what was skipped; a single file has no
+    total (its line is one)."""
+    db = tmp_path / "x.duckdb"
+    result = runner.invoke(app, ["ingest", str(SAMPLES), str(tmp_path / "none.jsonl"),
+                                 "--db", str(db)])
+    assert result.exit_code == 1, result.output  # the missing path
+    counts = re.compile(r": ([\d,]+) read, ([\d,]+) stored, ([\d,]+) duplicates?, "
+                        r"([\d,]+) quarantined")
+    lines = result.stdout.splitlines()
+    files = [line for line in lines[:-1] if not line.startswith(" ")]
+    sums = [sum(int(m[k].replace(",", "")) for m in map(counts.search, files) if m)
+            for k in (1, 2, 3, 4)]
+    assert sums[0] > 300 and sums[3] > 0
+    assert lines[-1] == (f"{len(files)} files: {sums[0]:,} read, {sums[1]:,} stored, "
+                         f"{sums[2]:,} duplicates, {sums[3]:,} quarantined (1 skipped)")
+    one = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db",
+                              str(tmp_path / "y.duckdb")])
+    assert len(one.stdout.splitlines()) == 1 and "files:" not in one.stdout
