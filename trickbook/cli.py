@@ -154,8 +154,8 @@ def _print_report(r: FileReport) -> None:
     if r.dropped:
         replaced += (f", {counted(r.dropped, 'deal')} of the earlier version not in this one "
                      + ("removed" if r.removed else "kept as conflicts"))
-    out.print(f"{source}: {r.records:,} read, {r.stored:,} stored{replaced}, "
-              f"{counted(r.duplicates, 'duplicate')}, {r.quarantined:,} quarantined", markup=False)
+    out.print(f"{source}: {_counts(r.records, r.stored, r.duplicates, r.quarantined, replaced)}",
+              markup=False)
     for issue in r.issues[:5]:
         out.print(f"  {issue.line}: {issue.code}: {one_line(issue.message)}", markup=False)
     if r.quarantined > 5:
@@ -267,9 +267,14 @@ def _total(reports: list[FileReport]) -> str:
     aside = [f"{n:,} {what}" for n, what in (
         (sum(bool(r.skipped) for r in reports), "skipped"),
         (sum(bool(r.failed) for r in reports), "not stored")) if n]
-    return (f"{counted(len(reports), 'file')}: {read:,} read, {stored:,} stored, "
-            f"{counted(duplicates, 'duplicate')}, {quarantined:,} quarantined"
+    return (f"{counted(len(reports), 'file')}: {_counts(read, stored, duplicates, quarantined)}"
             + (f" ({', '.join(aside)})" if aside else ""))
+
+
+def _counts(read: int, stored: int, duplicates: int, quarantined: int, replaced: str = "") -> str:
+    """``36 read, 36 stored, 0 duplicates, 0 quarantined``: a file's or a run's counts."""
+    return (f"{read:,} read, {stored:,} stored{replaced}, {counted(duplicates, 'duplicate')}, "
+            f"{quarantined:,} quarantined")
 
 
 def _not_found(report: FileReport) -> bool:
