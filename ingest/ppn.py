@@ -49,6 +49,7 @@ from ingest.ppn_rules import (
     rules_tags,
 )
 from ingest.source import Issue, NamedOrRecognised, Raw, content_id, is_ascii_int
+from ingest.validate import explain
 from model.balkan.check import active_players, check_deal, defenders_of, first_leader, mode_of
 from model.balkan.contracts import parse_contract
 from model.balkan.frame import deal_row
@@ -436,8 +437,7 @@ def _read_game(source: str, g: _Game, stem: str) -> Iterator[Raw | Issue]:
         try:
             game = BalkanGame.model_validate(record)
         except ValidationError as exc:
-            msg = "; ".join(e["msg"] for e in exc.errors())
-            record = Issue(source, g.first_line, None, Code.SCHEMA, f"PPN game: {msg}",
+            record = Issue(source, g.first_line, None, Code.SCHEMA, f"PPN game: {explain(exc)}",
                            "\n".join(f"[{k} {v}]" for k, (v, _) in g.tags.items()))
     if isinstance(record, Issue):
         yield record
@@ -464,8 +464,7 @@ def _read_game(source: str, g: _Game, stem: str) -> Iterator[Raw | Issue]:
         try:
             deal = BalkanDeal.model_validate(dec.data)
         except ValidationError as exc:
-            msg = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-            yield Issue(source, no, key, Code.SCHEMA, msg, line)
+            yield Issue(source, no, key, Code.SCHEMA, explain(exc), line)
             continue
         faults += [(p.code, p.message) for p in check_deal(game, deal)]
         sheet_only = deal.model_copy(update=dict.fromkeys(

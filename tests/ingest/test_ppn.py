@@ -23,7 +23,7 @@ from model.cards import format_card
 from model.problems import Code
 from model.tables import DEALS, GAMES, TABLES
 from sim.random_play.balkan import random_game
-from tests.conftest import DATA
+from tests.conftest import DATA, ROOT
 
 GOLDEN = Path(__file__).parent / "golden" / "ppn"
 EXAMPLE = DATA / "prefko-ppn"
@@ -198,3 +198,15 @@ def test_a_deal_record_with_text_after_its_bracket_says_so(tmp_path: Path) -> No
     p.write_text("\n".join(lines) + "\n", encoding="utf-8")
     (issue,) = [i for i in READER.read(p) if isinstance(i, Issue) and i.line == at + 1]
     assert issue.message.startswith("a deal record with text after its closing ']' ('xxxx')")
+
+
+def test_a_game_tag_the_schema_refuses_is_said_as_ingest_says_it() -> None:
+    """A control character in a player's name read "PPN game: String should match pattern
+    '^[^\\x00-\\x1f\\x7f-\\x9f]*$'", pydantic's words; PPN's schema issues are now worded as
+    every reader's (``ingest.validate.explain``): the field, what is wrong, the value
+    (data/samples/balkan/league.ppn, one name changed)."""
+    text = (ROOT / "data" / "samples" / "balkan" / "league.ppn").read_text(encoding="utf-8")
+    bad = text.replace("[Player1 ", "[Player1 A\x07", 1)
+    issue = next(i for i in read_text("bad.ppn", bad) if isinstance(i, Issue))
+    assert issue.code is Code.SCHEMA
+    assert issue.message.startswith("PPN game: players.0: holds a control character (got 'A\\x07")
