@@ -24,10 +24,10 @@ from types import FrameType
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from model.problems import counted
+from trickbook.console import err, must_exist, out
 from trickbook.players import app as players_app
 
 if TYPE_CHECKING:  # the command bodies import what they use, so that --help starts fast
@@ -70,8 +70,6 @@ DEBUG = {"on": False}
 app = _App(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
            rich_markup_mode=None,
            help="Hand histories, settlement and statistics for trick-taking games.")
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
 
 
 @app.callback()
@@ -298,14 +296,6 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _must_exist(db: Path) -> None:
-    """Exit 2 naming ``db`` when there is no database there: a command that reads or rescores
-    stored games does not make an empty one where a mistyped path points."""
-    if not db.exists():
-        err.print(f"no database at {db} (run `trickbook ingest` first)", markup=False)
-        raise typer.Exit(2)
-
-
 def _read_only(db: Path) -> duckdb.DuckDBPyConnection:
     """The database opened read-only; exit 2 with a message when it cannot be."""
     from ingest.store import DatabaseError, connect
@@ -352,7 +342,7 @@ def score(db: DbOption = DEFAULT_DB) -> None:
     from model.tables import PENDING
     from scoring.store import rescore
 
-    _must_exist(db)
+    must_exist(db)
     conn = _writable(db)
     try:
         conn.execute("BEGIN")
@@ -434,7 +424,7 @@ def report(
     from rich.table import Column, Table
     from rich.text import Text
 
-    _must_exist(db)
+    must_exist(db)
     conn = _read_only(db)
     try:
         cur = conn.execute(QUERIES[what])
@@ -463,7 +453,7 @@ def check(db: DbOption = DEFAULT_DB) -> None:
     """Run the data checks; exit 1 when one fails (findings alone do not fail)."""
     from scoring.checks import run_checks
 
-    _must_exist(db)
+    must_exist(db)
     conn = _read_only(db)
     try:
         failures = run_checks(conn)
@@ -520,7 +510,7 @@ def export(
     from ingest import pbn_write, ppn
     from ingest.ppn_codec import PpnError
 
-    _must_exist(db)
+    must_exist(db)
     conn = _read_only(db)
     ids = list(game) if game else None
     variants_of = exported_by(format)
@@ -574,7 +564,7 @@ def analyse(
     ``--play``, the review of play (docs/review.md)."""
     from sim.analysis import analyse_open_hand
 
-    _must_exist(db)
+    must_exist(db)
     conn = _writable(db)
     failed = False
     try:

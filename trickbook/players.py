@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
-from rich.console import Console
 
 from model.problems import counted
+from trickbook.console import err, must_exist, out
 
 if TYPE_CHECKING:
     import duckdb
@@ -19,8 +19,6 @@ if TYPE_CHECKING:
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None,
                   help="The people behind the names at the table: list, merge, rename.")
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
 
 T = TypeVar("T")
 DbOption = Annotated[Path, typer.Option("--db", help="The DuckDB database file.")]
@@ -36,9 +34,7 @@ def _open(db: Path, write: bool = True) -> duckdb.DuckDBPyConnection:
     from ingest.players import register
     from ingest.store import DatabaseError, connect
 
-    if not db.exists():
-        err.print(f"no database {db}: ingest files first (trickbook ingest)", markup=False)
-        raise typer.Exit(2)
+    must_exist(db)
     try:
         conn = connect(db, read_only=not write)
     except DatabaseError as exc:
