@@ -76,6 +76,8 @@ def _said(err: Any) -> str:
         return f"must be {words} {ctx[key]}"
     if kind in KINDS:
         return f"must be {KINDS[kind]}"
+    if kind == "extra_forbidden":
+        return "unknown field"
     return str(err["msg"]).removeprefix("Value error, ")
 
 

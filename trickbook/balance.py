@@ -37,13 +37,12 @@ def balance_command(
     Stores the estimates with 95% confidence intervals in the balance_* tables and prints the
     paired effects."""
     import typer
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
 
     from ingest.store import DatabaseError, check_database_path
+    from trickbook.console import err, out
 
-    out, err = Console(), Console(stderr=True)
     try:
         check_database_path(db)  # before the study's work, not after it
         arm_a, arm_b = read_rules(rules_a), read_rules(rules_b)

@@ -45,12 +45,11 @@ def simulate_command(
 ) -> None:
     """Simulate hand histories with bots at every seat (docs/simulation.md)."""
     import typer
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from ingest.store import DatabaseError, check_database_path
+    from trickbook.console import err
 
-    err = Console(stderr=True)
     try:
         if out is None and db is not None:
             check_database_path(db)  # before the first deal, not when the first batch is stored

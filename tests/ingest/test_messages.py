@@ -26,6 +26,16 @@ def test_a_misspelt_contract_is_said_in_words(variant) -> None:
     assert any(words in message for words in SPELLINGS.values())
 
 
+@pytest.mark.parametrize("variant", REGISTERED, ids=lambda v: v.name)
+def test_a_field_the_record_has_not_is_named_unknown(variant) -> None:
+    """A record has no fields but its model's (model/base.py, ``extra="forbid"``); pydantic's
+    "Extra inputs are not permitted" is said in ingest's words (docs/ingest.md, ``schema``)."""
+    deal = {"game_id": "g", "deal_no": 1, "dealer": "Anna", "bogus": 7}
+    with pytest.raises(ValidationError) as caught:
+        variant.deal_model.model_validate(deal)
+    assert "bogus: unknown field (got 7)" in explain(caught.value)
+
+
 def test_values_by_player_read_as_a_sentence() -> None:
     assert by_player({"Anna": 5, "Boris": 3, "Chris": 3}) == "Anna 5, Boris 3, Chris 3"
     assert by_player(None) == by_player({}) == "none"
