@@ -389,9 +389,9 @@ def records_schema() -> dict[str, Any]:
 
 
 QUERIES = {
-    Report.standings: (
-        "SELECT game_id, player, variant, cash, deals_played, finished FROM standings "
-        "ORDER BY game_id, cash DESC, player"
+    Report.standings: (  # cash to two places: a Balkan third reads 46.33, not 46.333333333333336
+        "SELECT game_id, player, variant, round(cash, 2) + 0.0 AS cash, deals_played, finished "
+        "FROM standings ORDER BY game_id, cash DESC, player"
     ),
     Report.quarantine: (
         "SELECT source, line, record_key, code, message, raw FROM quarantine "
@@ -432,6 +432,8 @@ def report(
         rows = cur.fetchall()
     finally:
         conn.close()
+    if what is Report.standings:
+        columns, rows = _with_units(columns, rows)
     if format is Format.json:
         sys.stdout.write(json.dumps([dict(zip(columns, r, strict=True)) for r in rows],
                                     ensure_ascii=False, default=str, indent=1) + "\n")
@@ -446,6 +448,18 @@ def report(
         for r in rows:  # cells are the records' text, never console markup
             table.add_row(*(Text("" if v is None else shown(v)) for v in r))
         out.print(table)
+
+
+def _with_units(columns: list[str], rows: list[tuple[Any, ...]]
+                ) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """A ``unit`` column after ``cash``: each variant settles in its own unit (chips, soup
+    points, whists, points), never to be added to another's."""
+    from model.variants import REGISTERED
+
+    units = {v.name: v.cash_unit for v in REGISTERED}
+    at = columns.index("cash") + 1
+    return ([*columns[:at], "unit", *columns[at:]],
+            [(*r[:at], units.get(r[columns.index("variant")]), *r[at:]) for r in rows])
 
 
 @app.command()

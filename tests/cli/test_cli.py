@@ -122,6 +122,22 @@ def test_reports_in_three_formats(tmp_path: Path, fake_registry: FakeSettlement)
     assert shown.exit_code == 0 and "standings (3 rows)" in shown.stdout
 
 
+def test_standings_say_each_cash_figure_s_unit_to_two_places(tmp_path: Path) -> None:
+    """A Balkan table whose pot splits in thirds (data/samples/balkan/club-sheet-2026-12-01.csv)
+    printed 46.333333333333336; every cash figure also says its variant's unit, as the pages do
+    (issue 17: money is never summed across units)."""
+    db = tmp_path / "x.duckdb"
+    for sample in ("balkan/club-sheet-2026-12-01.csv", "league.jsonl"):
+        runner.invoke(app, ["ingest", str(SAMPLES / sample), "--db", str(db)])
+    result = runner.invoke(app, ["report", "standings", "--db", str(db), "--format", "csv"])
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert {r["variant"]: r["unit"] for r in rows} == {"balkan": "soup points",
+                                                       "greek-prefa": "chips"}
+    cash = [r["cash"] for r in rows]
+    assert any(abs(float(c) % 1 - 1 / 3) < 0.01 for c in cash), cash  # a third is there
+    assert all(len(c.partition(".")[2]) <= 2 for c in cash), cash
+
+
 def test_report_tables_show_text_that_looks_like_console_markup(tmp_path: Path) -> None:
     """A quarantined line and a player's name are shown as written: ``[/x]`` in a record
     ended the table report in a MarkupError."""
@@ -137,7 +153,9 @@ def test_report_tables_show_text_that_looks_like_console_markup(tmp_path: Path) 
     assert "[/x]" in quarantine.stdout
     standings = runner.invoke(app, ["report", "standings", "--db", str(db)])
     assert standings.exit_code == 0, standings.output
-    assert "[bold]Anna[/bold]" in standings.stdout and "B[/i]" in standings.stdout
+    players = "".join(line.split("│")[2].strip() for line in standings.stdout.splitlines()
+                      if line.startswith("│"))  # the column, its names folded or not
+    assert "[bold]Anna[/bold]" in players and "B[/i]" in players
 
 
 @pytest.mark.parametrize("command", [["report", "standings"], ["score"], ["check"],
