@@ -18,11 +18,14 @@ already count it); the same name in two variants is two people until a user says
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import duckdb
 import polars as pl
 
+from model.base import PRINTABLE
+from model.problems import counted
 from model.tables import GAMES, PLAYER_NAMES, PLAYERS, SETTLEMENTS, has_table, insert
 
 Con = duckdb.DuckDBPyConnection
@@ -169,16 +172,16 @@ def _refuse_two_seats(conn: Con, into: str, gone: str, keep: str, other: str) ->
         [into, gone]).fetchone()
     if found and found[0]:
         raise PersonError(
-            f"{keep!r} and {other!r} sat at the same table in {found[0]} game(s) "
+            f"{keep!r} and {other!r} sat at the same table in {counted(found[0], 'game')} "
             f"({found[1]!r} first): they are two people, and nothing was merged")
 
 
 def rename(conn: Con, who: str, name: str) -> str:
     """Show the person ``who`` as ``name``; returns his id."""
     shown = name.strip()
-    if not shown or len(shown) > MAX_NAME or any(ord(c) < 32 for c in shown):
+    if not shown or len(shown) > MAX_NAME or not re.match(PRINTABLE, shown):
         raise PersonError(f"cannot name a person {name[:60]!r}: a name is 1 to {MAX_NAME} "
-                          "characters of text")
+                          "characters of text, with no control character")
     pid = resolve(conn, who)
     conn.execute(f"UPDATE {PLAYERS} SET name = ? WHERE person_id = ?", [shown, pid])
     return pid
