@@ -594,8 +594,10 @@ def analyse(
         report = analyse_open_hand(conn)
         out.print(f"preference: {counted(report.analysed, 'deal')} solved open-hand (open_hand), "
                   f"{len(report.skipped)} skipped")
-        for game_id, deal_no, reason in report.skipped[:5]:
+        for game_id, deal_no, reason in report.skipped[:SHOWN_SKIPPED]:
             out.print(f"  {game_id}#{deal_no}: {reason}", markup=False)
+        if len(report.skipped) > SHOWN_SKIPPED:
+            out.print(f"  and {len(report.skipped) - SHOWN_SKIPPED:,} more")
         interrupted = play and _review_play(conn, workers, cluster)
     finally:
         conn.close()
@@ -603,6 +605,10 @@ def analyse(
         raise typer.Exit(130)
     if failed:
         raise typer.Exit(1)
+
+
+SHOWN_SKIPPED = 5
+"""Deals ``analyse`` names with why they were not solved; the others are counted."""
 
 
 def _review_play(conn: duckdb.DuckDBPyConnection, workers: int | None, cluster: str | None

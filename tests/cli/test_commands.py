@@ -171,6 +171,21 @@ def test_analyse_stores_open_hand_tricks(tmp_path: Path) -> None:
     assert "0 deals solved open-hand" in rerun.stdout  # solved deals are not solved again
 
 
+def test_analyse_names_five_skipped_deals_and_counts_the_rest(tmp_path: Path) -> None:
+    """Seven deals both defenders passed (greek-prefa.md: no play): five are named, and the
+    list says it goes on, where it stopped at five under "7 skipped"."""
+    passed = [{**_DEAL, "deal_no": n, "defence": {"Boris": "pass", "Chris": "pass"},
+               "tricks": None} for n in range(1, 8)]
+    src = tmp_path / "passed.jsonl"
+    src.write_text("\n".join(json.dumps(r) for r in (_GAME, *passed)) + "\n", encoding="utf-8")
+    db = tmp_path / "a.duckdb"
+    _ingest(db, src)
+    result = runner.invoke(app, ["analyse", "--db", str(db)])
+    assert "0 deals solved open-hand (open_hand), 7 skipped" in result.stdout, result.output
+    named = [line for line in result.stdout.splitlines() if line.startswith("  oh/1#")]
+    assert len(named) == 5 and "  and 2 more" in result.stdout
+
+
 def test_position_places_seats_talon_and_sit_out() -> None:
     placed = position("greek-prefa", _GAME["players"], _DEAL)
     assert not isinstance(placed, str)
