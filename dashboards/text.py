@@ -128,10 +128,18 @@ _ABSOLUTE = re.compile(r"(?<![\w.])/(?:[^\s/:;,'\"()]+/)+[^\s/:;,'\"()]+")
 """An absolute path quoted in a message: ``/`` not after a word, two parts or more."""
 
 
+_STORED_UPLOAD_IN = re.compile(
+    rf"(?<![\w/.-])(?:[^\s/:;,'\"()]+/)*[0-9a-f]{{{UPLOAD_HASH}}}-[^\s/:;,'\"()]+")
+"""A stored upload's name quoted in a message, with the folders before it (an earlier version of
+an upload: ``uploads/375e98867e5d5a7b-week.jsonl``)."""
+
+
 def short_paths(message: str) -> str:
-    """``message`` with every absolute path it quotes cut to its folder and name
-    (:func:`short_source`): a conflict names the file its stored record came from."""
-    return _ABSOLUTE.sub(lambda m: short_source(m.group()), message)
+    """``message`` with every absolute path it quotes cut to its folder and name, and every
+    stored upload named as uploaded (:func:`short_source`): a conflict names the file its
+    stored record came from."""
+    message = _ABSOLUTE.sub(lambda m: short_source(m.group()), message)
+    return _STORED_UPLOAD_IN.sub(lambda m: short_source(m.group()), message)
 
 
 def without_paths(message: str, *folders: object) -> str:

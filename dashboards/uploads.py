@@ -27,7 +27,7 @@ import duckdb
 from dashboards.db import is_lock_error, release, retry_time
 from dashboards.text import UPLOAD_HASH, short_paths, short_source, without_paths
 from ingest.csv_sheet import SIDECAR_SUFFIX, sidecar_of
-from ingest.pipeline import SAME_CONTENT, ingest_paths
+from ingest.pipeline import SAME_CONTENT, FileReport, ingest_paths
 from ingest.text import HEAD, EncodingError, sniff, wide
 from ingest.versions import CONFLICTS, WITH_REPLACE
 from model.problems import counted
@@ -279,23 +279,30 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
         by_path = {str(Path(getattr(r, "source", ""))): r for r in reports}
         for name, res in results.items():
             report = by_path.get(res.saved_as or "")
-            if report is None:
-                continue
-            notes = [skip_note(getattr(report, "skipped", None))]
-            if getattr(report, "score_error", None):
-                notes.append(f"scoring failed: {report.score_error}")
-            results[name] = UploadResult(
-                name, res.saved_as, records=int(report.records), stored=int(report.stored),
-                duplicates=int(report.duplicates), quarantined=int(report.quarantined),
-                replaced=int(report.replaced), dropped=int(report.dropped),
-                removed=bool(report.removed),
-                conflicts=tuple(as_uploaded(for_the_page(i.message, folder, db_path.parent),
-                                            res.saved_as, name)
-                                for i in report.issues if str(i.code) in CONFLICTS)[:SHOWN],
-                issues=tuple(as_uploaded(for_the_page(f"line {i.line}: {i.code}: {i.message}",
-                                                      folder, db_path.parent), res.saved_as, name)
-                             for i in report.issues if str(i.code) not in CONFLICTS)[:SHOWN],
-                message=as_uploaded(for_the_page("; ".join(n for n in notes if n), folder,
-                                                 db_path.parent), res.saved_as, name),
-            )
+            if report is not None:
+                results[name] = _reported(name, res.saved_as, report, folder, db_path.parent)
     return list(results.values())
+
+
+def _reported(name: str, saved_as: str | None, report: FileReport, *folders: Path
+              ) -> UploadResult:
+    """An uploaded file's result from its ingest report, in the page's words
+    (:func:`for_the_page`): this upload by the name it was given, an earlier version of it by
+    its name and hash (``uploads/week.jsonl (upload 375e9886)``)."""
+
+    def shown(message: str) -> str:
+        return for_the_page(as_uploaded(message, saved_as, name), *folders)
+
+    notes = [skip_note(report.skipped)]
+    if report.score_error:
+        notes.append(f"scoring failed: {report.score_error}")
+    return UploadResult(
+        name, saved_as, records=report.records, stored=report.stored, duplicates=report.duplicates,
+        quarantined=report.quarantined, replaced=report.replaced, dropped=report.dropped,
+        removed=report.removed,
+        conflicts=tuple(shown(i.message) for i in report.issues
+                        if str(i.code) in CONFLICTS)[:SHOWN],
+        issues=tuple(shown(f"line {i.line}: {i.code}: {i.message}")
+                     for i in report.issues if str(i.code) not in CONFLICTS)[:SHOWN],
+        message=shown("; ".join(n for n in notes if n)),
+    )

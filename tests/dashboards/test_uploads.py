@@ -317,6 +317,10 @@ def test_a_changed_upload_names_the_box_and_no_server_path(
     assert r.conflicts and all(f'"{REPLACE_BOX}" ticked' in c for c in r.conflicts)
     server = str(db.parent)
     assert not any(server in c or "--replace" in c for c in r.conflicts)
+    # the earlier version by the name it was uploaded under, never its stored name (a hash)
+    earlier = stored_name("week.jsonl", week.encode())
+    assert not any(earlier in c for c in r.conflicts), r.conflicts
+    assert all(f"uploads/week.jsonl (upload {earlier[:8]})" in c for c in r.conflicts)
     at = page("quality", db, monkeypatch)
     assert not at.exception
     shown = " ".join(df.value.to_string() for df in at.dataframe)
