@@ -66,11 +66,13 @@ if results:
             said(f"{md(r['name'])}: {counted(r['records'], 'record')}, {r['stored']:,} stored, "
                  f"{counted(r['duplicates'], 'duplicate')}, {r['quarantined']:,} quarantined"
                  + version_note(r))
+        besides = ", besides the conflicts below" if r["conflicts"] else ""
         if r["issues"]:
-            st.warning(f"{md(r['name'])}: quarantined (all of them on the Data quality "
-                       "page):\n\n" + "\n".join(f"- {md(i)}" for i in r["issues"]))
+            st.warning(f"{md(r['name'])}: quarantined{besides} (all of them on the Data "
+                       "quality page):\n\n" + "\n".join(f"- {md(i)}" for i in r["issues"]))
         if r["conflicts"]:
-            st.warning(f"{md(r['name'])}: conflicts with stored records, which are kept:\n\n"
+            st.warning(f"{md(r['name'])}: conflicts with stored records (quarantined too; the "
+                       "stored records are kept):\n\n"
                        + "\n".join(f"- {md(c)}" for c in r["conflicts"]))
 elif not files:
     st.info("No file chosen yet: drop files above, then press Ingest.")

@@ -223,7 +223,8 @@ def test_upload_page_replaces_an_earlier_version_only_when_asked(
 
     upload(at, "weekly.jsonl", second, replace=False)
     warned = " ".join(w.value for w in at.warning)
-    assert "conflicts with stored records, which are kept" in warned and "deal 2 " in warned
+    assert "conflicts with stored records (quarantined too; the stored records are kept)" \
+        in warned and "deal 2 " in warned
     assert "this file replaces its earlier version" in warned
     assert "deal 5 " in warned and "is not in this version" in warned
     assert tricks_of_deal_2(fixture_copy) == [("8", 9)]
@@ -296,6 +297,29 @@ def test_the_same_file_uploaded_again_is_its_latest_upload(tmp_path: Path) -> No
         if age < 2:
             os.utime(saved, (1_000_000 + age, 1_000_000 + age))
     assert [p.read_bytes() for p, _ in expand([tmp_path])] == [second, first]
+
+
+def test_an_upload_s_quarantined_count_is_what_its_lists_show(
+        fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The next version of a weekly file with deal 2 changed and a line that is not JSON: the
+    file's summary counts both quarantined, and the page lists the broken line under
+    "quarantined, besides the conflicts below" and the changed deal under the conflicts, which
+    it calls quarantined too (the box said "quarantined" above one line under a count of 2)."""
+    from tests.dashboards.test_pages import page
+
+    first, second = weekly_versions()
+    at = page("upload", fixture_copy, monkeypatch)
+    upload(at, "weekly.jsonl", first, replace=False)
+    upload(at, "weekly.jsonl", second + b"{not json\n", replace=False)
+    warned = [w.value for w in at.warning]
+    summary = next(w for w in warned if "records," in w)
+    quarantined = int(re.search(r"(\d+) quarantined", summary)[1])
+    issues = next(w for w in warned if "quarantined, besides the conflicts below" in w)
+    conflicts = next(w for w in warned if "conflicts with stored records (quarantined" in w)
+    listed = [line for w in (issues, conflicts) for line in w.splitlines()
+              if line.startswith("- ") and "is not in this version" not in line]
+    assert len(listed) == quarantined, (summary, listed)  # deal 5, left out, is said apart
+    assert "1 deal of the earlier version not in this one kept" in summary
 
 
 def test_a_changed_upload_names_the_box_and_no_server_path(
