@@ -36,7 +36,9 @@ from dashboards.text import rule_value
 from ingest.players import is_registered, people_sql
 from model.tables import (
     DEALS,
+    DROPPED_ROW,
     GAMES,
+    HELD_RECORDS,
     INGEST_LOG,
     QUARANTINE,
     REPAIRS,
@@ -685,15 +687,40 @@ def ingest_log(con: Con, source: str | None = None) -> pl.DataFrame:
     return _frame(con, sql, params)
 
 
+def latest_versions(con: Con, source: str | None = None) -> pl.DataFrame:
+    """The counts of the latest ingest of each file (of ``source``), added up: what the
+    database holds of the files now (a file read again is counted once; its quarantine is
+    that of its latest version)."""
+    clause, params = ("WHERE source = ?", [source]) if source else ("", [])
+    counts = ("records", "stored", "duplicates", "quarantined")
+    sql = f"""SELECT {", ".join(f"coalesce(sum({c}), 0)::BIGINT AS {c}" for c in counts)}
+              FROM (SELECT {", ".join(f"arg_max({c}, ingested_at) AS {c}" for c in counts)}
+                    FROM {INGEST_LOG} {clause} GROUP BY source)"""
+    return _frame(con, sql, params)
+
+
 def quarantine_summary(con: Con) -> pl.DataFrame:
-    sql = f"""SELECT source, code, count(*) AS records FROM {QUARANTINE}
-              GROUP BY ALL ORDER BY records DESC, source, code"""
+    """Quarantined records by file and code (a row of several records of one line counts
+    them all); the row of deals a file's latest version left out is not among them
+    (:func:`quarantined_records` counts it)."""
+    sql = f"""SELECT source, code, sum({HELD_RECORDS})::BIGINT AS records FROM {QUARANTINE}
+              WHERE NOT {DROPPED_ROW} GROUP BY ALL ORDER BY records DESC, source, code"""
     return _frame(con, sql)
 
 
-def quarantine(
-    con: Con, source: str | None = None, code: str | None = None, limit: int = 1000
-) -> pl.DataFrame:
+def quarantined_records(con: Con, source: str | None = None, code: str | None = None
+                        ) -> pl.DataFrame:
+    """The records quarantined of ``source`` with ``code`` (as :func:`quarantine_summary`
+    counts them), and the rows of deals an earlier version stored that a file's latest version
+    left out, kept as conflicts."""
+    where, params = _quarantine_filter(source, code)
+    sql = f"""SELECT coalesce(sum({HELD_RECORDS}) FILTER (WHERE NOT {DROPPED_ROW}), 0)::BIGINT
+                     AS records, count(*) FILTER (WHERE {DROPPED_ROW}) AS dropped
+              FROM {QUARANTINE} WHERE {where}"""
+    return _frame(con, sql, params)
+
+
+def _quarantine_filter(source: str | None, code: str | None) -> tuple[str, list[object]]:
     clauses, params = ["TRUE"], []
     if source:
         clauses.append("source = ?")
@@ -701,9 +728,16 @@ def quarantine(
     if code:
         clauses.append("code = ?")
         params.append(code)
-    sql = f"""SELECT source, line, record_key, code, message, raw, ingested_at
-              FROM {QUARANTINE} WHERE {" AND ".join(clauses)}
-              ORDER BY source, line LIMIT ?"""
+    return " AND ".join(clauses), params
+
+
+def quarantine(
+    con: Con, source: str | None = None, code: str | None = None, limit: int = 1000
+) -> pl.DataFrame:
+    where, params = _quarantine_filter(source, code)
+    sql = f"""SELECT source, nullif(line, 0) AS line, record_key, code, message, raw,
+                     ingested_at
+              FROM {QUARANTINE} WHERE {where} ORDER BY source, line NULLS FIRST LIMIT ?"""
     return _frame(con, sql, [*params, limit])
 
 

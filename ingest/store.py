@@ -680,9 +680,6 @@ def clear_quarantine(conn: duckdb.DuckDBPyConnection, source: str) -> None:
     conn.execute(f"DELETE FROM {REPAIRS} WHERE source = ?", [source])
 
 
-MERGED = "{n} records at this line: "
-"""How a quarantine row holding the issues of several records of one line starts (its records
-are counted by the data check ``quarantine_matches_last_ingest``)."""
 
 
 MERGED_SHOWN = 5
@@ -696,7 +693,7 @@ def merged_message(parts: list[str]) -> str:
     times = Counter(parts)
     shown = [p if times[p] == 1 else f"{p} (x{times[p]})" for p in list(times)[:MERGED_SHOWN]]
     more = len(times) - len(shown)
-    return (MERGED.format(n=len(parts)) + " | ".join(shown)
+    return (T.MERGED.format(n=len(parts)) + " | ".join(shown)
             + (f" | and {more} more different issues" if more else ""))
 
 

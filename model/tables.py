@@ -27,6 +27,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from model.problems import Code
 from model.schema import Table, sql_type
 
 GAMES = "games"
@@ -44,6 +45,15 @@ DEAL_REVIEW = "deal_review"
 DECISION_REVIEW = "decision_review"
 PLAYERS = "players"
 PLAYER_NAMES = "player_names"
+
+MERGED = "{n} records at this line: "
+"""How a quarantine row holding the issues of several records of one line starts."""
+HELD_RECORDS = ("coalesce(try_cast(regexp_extract(message, '^(\\d+) records at this line: ', 1) "
+                "AS INTEGER), 1)")
+"""SQL: the records a quarantine row holds (:data:`MERGED`: several of one line, else one)."""
+DROPPED_ROW = f"(line = 0 AND code = '{Code.DEAL_CONFLICT}')"
+"""SQL: a quarantine row that holds no record of its file: the deals of an earlier version the
+file left out, kept as conflicts (docs/ingest.md, "Versions of a source")."""
 
 UTC = pl.Datetime("us", "UTC")
 _S, _I8, _I32, _F64, _B = pl.String(), pl.Int8(), pl.Int32(), pl.Float64(), pl.Boolean()

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import duckdb
 
 from model import tables as T
-from model.problems import Code
 from model.tables import PENDING, has_table
 from model.variants import REGISTERED
 from scoring.registry import REGISTERED as SETTLEMENTS
@@ -172,10 +171,8 @@ CHECKS: tuple[Check, ...] = (
         "no records of it, while a bad sidecar game file's issue at line 0 is one)",
         f"""WITH last AS (SELECT source, arg_max(quarantined, ingested_at) AS quarantined
                           FROM {T.INGEST_LOG} GROUP BY source),
-                 held AS (SELECT source, sum(coalesce(try_cast(regexp_extract(
-                              message, '^(\\d+) records at this line: ', 1) AS INTEGER), 1))
-                              AS n FROM {T.QUARANTINE}
-                              WHERE line <> 0 OR code <> '{Code.DEAL_CONFLICT}' GROUP BY source)
+                 held AS (SELECT source, sum({T.HELD_RECORDS}) AS n FROM {T.QUARANTINE}
+                          WHERE NOT {T.DROPPED_ROW} GROUP BY source)
             SELECT coalesce(l.source, h.source) AS source, l.quarantined, coalesce(h.n, 0) AS n
             FROM last l FULL JOIN held h USING (source)
             WHERE coalesce(l.quarantined, -1) <> coalesce(h.n, 0) ORDER BY 1""",

@@ -60,10 +60,10 @@ with guarded():
     if shown.is_empty():
         empty("Nothing has been ingested yet: run `trickbook ingest FILES` or use the Upload page.")
     else:
-        cols = st.columns(4)
-        for col, name in zip(cols, ("records", "stored", "duplicates", "quarantined"),
-                             strict=True):
-            col.metric(name.capitalize(), f"{int(shown[name].sum()):,}")
+        totals = query("latest_versions", source_arg).row(0, named=True)
+        for col, (name, n) in zip(st.columns(4), totals.items(), strict=True):
+            col.metric(name.capitalize(), f"{n:,}")
+        st.caption("The latest version of each file; the table lists every ingest.")
         show(_short(shown).select("source", "records", "stored", "duplicates", "quarantined",
                                   "ingested_at", "sha256"),
              "quality_log", labels={"sha256": "sha256 (start)"})
@@ -87,11 +87,15 @@ with guarded():
     else:
         show(_short(summary), "quality_summary")
         rows = query("quarantine", source_arg, code_arg)
+        held = query("quarantined_records", source_arg, code_arg).row(0, named=True)
         where = "every file" if source_arg is None else short_source(source_arg)
-        st.caption(f"{rows.height:,} quarantined records for {where} and "
-                   f"{'every code' if code_arg is None else code_arg} (first 1,000).")
+        st.caption(f"{counted(held['records'], 'quarantined record')} for {where} and "
+                   f"{'every code' if code_arg is None else code_arg}"
+                   + (f", and {counted(held['dropped'], 'row')} of deals an earlier version "
+                      "stored that the latest left out, kept as conflicts (line —)"
+                      if held["dropped"] else "") + " (first 1,000 rows).")
         if rows.is_empty():
             empty("No quarantined records for this file and code.")
         else:
-            show(_short(rows), "quality_quarantine", missing={"record_key": "—"},
+            show(_short(rows), "quality_quarantine", missing={"record_key": "—", "line": "—"},
                  column_config={"text as read": st.column_config.TextColumn(width="large")})

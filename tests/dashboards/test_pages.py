@@ -385,6 +385,47 @@ def test_quality_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert metrics(at)["Records"] == "3"
 
 
+def test_quality_totals_agree_across_versions(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A weekly file, then its next version (deal 2 changed, deal 4 left out, one deal whose
+    tricks sum to 13) read twice, the second time with ``replace``. The page said "Quarantined
+    3" (every ingest added up) above "3 quarantined records" (the table's rows, one of them the
+    left-out deal at line 0): the totals are the latest version's, the records are counted as
+    the data check ``quarantine_matches_last_ingest`` counts them, and the left-out deal's row
+    is said apart, its line a dash (docs/ingest.md, "Versions of a source")."""
+    from scoring.checks import run_checks
+    from scoring.store import score_pending
+
+    league = ROOT / "data" / "samples" / "league.jsonl"
+    lines = league.read_text(encoding="utf-8").splitlines()[:6]
+    week = tmp_path / "week.jsonl"
+    week.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    db = fx.build_empty(tmp_path / "t.duckdb")
+    ingest_paths([week], db, score=score_pending)
+    bad = json.loads(lines[5])
+    bad["tricks"] = {name: 5 for name in bad["tricks"]}
+    changed = [lines[0], lines[1], lines[2].replace('"Boris": 8, "Chris": 2',
+                                                    '"Boris": 7, "Chris": 3'),
+               lines[3], json.dumps(bad)]
+    assert changed[2] != lines[2]
+    week.write_text("\n".join(changed) + "\n", encoding="utf-8")
+    ingest_paths([week], db, score=score_pending)
+    ingest_paths([week], db, score=score_pending, replace=True)
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        assert not run_checks(conn)
+    finally:
+        conn.close()
+    at = page("quality", db, monkeypatch)
+    assert not at.exception
+    assert metrics(at)["Quarantined"] == "1" and metrics(at)["Records"] == "5"
+    said = " ".join(c.value for c in at.caption)
+    assert "1 quarantined record for every file" in said, said
+    assert "1 row of deals an earlier version stored that the latest left out" in said, said
+    rows = frame_with(at, "text as read")
+    assert sorted(rows["line"].astype(str)) == ["5", "—"], rows
+
+
 def test_quality_page_shows_repairs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 14: a record stored after a named fix is shown with its file, line and fix (the
     first board of ``../shared/data/endplay-fixtures/pbn/example3.pbn`` leaves its opening
