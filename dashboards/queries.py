@@ -633,12 +633,13 @@ cross-IMPs are ``0 - x``, never ``-0.0`` (shown "-0")."""
 
 
 RANKINGS = {
-    "percent": "avg(pct) DESC NULLS LAST, avg(butler) DESC NULLS LAST",
-    "imps": "sum(imps) DESC NULLS LAST, avg(butler) DESC NULLS LAST, avg(pct) DESC NULLS LAST",
+    "percent": ("round(avg(pct), 2)", "avg(butler) DESC NULLS LAST"),
+    "imps": ("coalesce(sum(imps), round(avg(butler), 2))", "avg(pct) DESC NULLS LAST"),
 }
 """How :func:`event_rankings` ranks: by matchpoint percentage (pairs) or by IMPs (teams); a
 pairs event by IMPs goes by cross-IMPs per board, as its percentage is per board (a pair that
-sat out a round has played fewer boards)."""
+sat out a round has played fewer boards). Pairs equal in it as the page shows it (to two
+places) share a rank (3, 3, then 5), listed in the order of the second measure."""
 
 
 def event_rankings(con: Con, f: Filters, by: str = "percent") -> pl.DataFrame:
@@ -649,15 +650,16 @@ def event_rankings(con: Con, f: Filters, by: str = "percent") -> pl.DataFrame:
         return pl.DataFrame(schema={"event": pl.String, "day": pl.Date, "rank": pl.Int64,
                                     "pair": pl.String})
     where, params = _where(con, f)
-    sql = _SIDES.format(where=where) + """
+    measure, then = RANKINGS[by]
+    sql = _SIDES.format(where=where) + f"""
         SELECT event, day,
-               row_number() OVER (PARTITION BY event, day ORDER BY {order}, pair) AS rank,
+               rank() OVER (PARTITION BY event, day ORDER BY {measure} DESC NULLS LAST) AS rank,
                pair, string_agg(DISTINCT direction, ', ' ORDER BY direction) AS direction,
                count(*) AS boards, sum(mp) AS matchpoints, sum(top)::BIGINT AS top,
                avg(pct) AS percent, sum(butler) AS cross_imps,
                avg(butler) AS cross_imps_per_board, sum(imps)::BIGINT AS imps
         FROM sides GROUP BY event, day, pair
-        ORDER BY day DESC NULLS LAST, event, rank""".replace("{order}", RANKINGS[by])
+        ORDER BY day DESC NULLS LAST, event, rank, {then}, pair"""
     return _frame(con, sql, params)
 
 

@@ -359,6 +359,9 @@ def test_results_of_a_pairs_mitchell(demo_path: Path, monkeypatch: pytest.Monkey
     ranking = frame_with(at, "pair")
     assert sorted(ranking["pair"]) == ["E-W 1", "E-W 2", "E-W 3", "N-S 1", "N-S 2", "N-S 3"]
     assert "IMPs" not in ranking.columns and {"%", "cross-IMPs"} <= set(ranking.columns)
+    # N-S 2 and E-W 3 both score 43.75%: one rank for both (they were 3 and 4), then 5
+    ranks = dict(zip(ranking["pair"], ranking["rank"].astype(int), strict=True))
+    assert ranks["N-S 2"] == ranks["E-W 3"] == 3 and ranks["N-S 1"] == 5, ranks
 
 
 def test_replayer_swabian_german_names(fixture_path: Path,
