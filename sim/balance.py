@@ -90,6 +90,20 @@ def clustered(frame: pl.DataFrame, column: str) -> tuple[int, tuple[float | None
     return frame.height, mean_ci(per_game)
 
 
+def clustered_share(frame: pl.DataFrame, column: str) -> tuple[int, tuple[float | None, ...]]:
+    """A share per deal of a 0/1 ``column`` with its interval over games (:func:`clustered`),
+    kept within 0 and 1. Where every game has the same share (no contract changed, or all),
+    the games' spread says nothing and the normal interval would be the point itself: the
+    interval is then Wilson's, with each game one observation (0 of 100 games: 0% to 3.7%)."""
+    n, (estimate, low, high) = clustered(frame, column)
+    if estimate is None or low is None or high is None:
+        return n, (estimate, low, high)
+    if low == high:
+        games = frame["game_id"].n_unique()
+        return n, (estimate, *wilson(round(estimate * games), games))
+    return n, (estimate, max(0.0, low), min(1.0, high))
+
+
 def _studied(variant: str) -> str:
     """The canonical name of a variant balance studies cover: the three-handed 32-card games
     (their metrics are by contract level and by the three seat positions)."""
@@ -233,12 +247,11 @@ def paired_metrics(a: pl.DataFrame, b: pl.DataFrame, money: tuple[tuple[str, str
         changed=(pl.col("contract_b").fill_null("-") != pl.col("contract").fill_null("-"))
         .cast(pl.Float64),
     ).with_columns(affected=(pl.col("diff_value") != 0).cast(pl.Float64))
-    rows = []
-    for key, col in (*money, ("contract changed", "changed"), ("money changed", "affected")):
-        n, est = clustered(j, col)
-        rows.append({"metric": "flag_effect", "key": key, "arm": "b-a", "n": n,
-                     "estimate": est[0], "lo": est[1], "hi": est[2]})
-    return rows
+    shares = (("contract changed", "changed"), ("money changed", "affected"))
+    effects = [(key, clustered(j, col)) for key, col in money]
+    effects += [(key, clustered_share(j, col)) for key, col in shares]
+    return [{"metric": "flag_effect", "key": key, "arm": "b-a", "n": n, "estimate": est[0],
+             "lo": est[1], "hi": est[2]} for key, (n, est) in effects]
 
 
 def _study(

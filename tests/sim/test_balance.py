@@ -26,6 +26,10 @@ def test_four_aces_raise_moves_kassa_only_for_the_declarer(tmp_path: Path) -> No
     m = s.metrics
     effect = {r["key"]: r for r in m.filter(pl.col("arm") == "b-a").iter_rows(named=True)}
     assert effect["contract changed"]["estimate"] == 0.0
+    # no game changed a contract: not "0.0% to 0.0%" but Wilson's interval over the 60 games
+    # (sim/balance.py clustered_share): 0 to 3.84 / 63.84
+    changed = effect["contract changed"]
+    assert changed["lo"] == 0.0 and changed["hi"] == pytest.approx(3.8415 / 63.8415, rel=1e-3)
     assert effect["declarer kassa"]["estimate"] <= 0.0
     share = m.filter(pl.col("metric") == "contract_share").sort("key", "arm")
     a = share.filter(pl.col("arm") == "a")["estimate"].to_list()
