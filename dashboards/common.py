@@ -341,14 +341,11 @@ def draw_game(game_id: str, key: str, f: Filters | None = None) -> None:
                    "(deals recorded with their cards show them).")
         picture = sheet_picture(game["variant"], rows, query("game_pairwise", game_id), players,
                                 game["rules"])
-        beside = st.container()
-        if picture is not None:
-            drawn, beside = st.columns([2, 3])
-            drawn.html(as_img(picture, f"the pulya of {game_id}"))
-            drawn.caption("Pool (inside), hill and the whists written on each opponent, each "
-                          "value after a change; the pool target in the centre.")
-        with beside:
-            show(sheet, f"{key}_sheet", missing={"replay": ""}, column_config=REPLAY_COLUMN)
+        if picture is not None:  # at its own size above the sheet: beside it, it was too small
+            st.html(as_img(picture, f"the pulya of {game_id}"))  # to read (6 px figures)
+            st.caption("Pool (inside), hill and the whists written on each opponent, each "
+                       "value after a change; the pool target in the centre.")
+        show(sheet, f"{key}_sheet", missing={"replay": ""}, column_config=REPLAY_COLUMN)
     show(query("game_standings", game_id), f"{key}_game_standings",
          labels={"cash": f"cash ({unit(game['variant'])})"})
 

@@ -141,5 +141,6 @@ def pulya_svg(rows: pl.DataFrame, pairwise: pl.DataFrame, players: Sequence[str]
 def as_img(svg: str, alt: str = "the pulya") -> str:
     """``svg`` as an HTML ``<img>`` (a base64 data URI) for ``st.html``."""
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
-    return f'<img alt="{escape(alt)}" src="data:image/svg+xml;base64,{data}" style="width:100%">'
+    return (f'<img alt="{escape(alt)}" src="data:image/svg+xml;base64,{data}" '
+            f'style="width:100%;max-width:{SIZE + 2 * MARGIN}px">')
 

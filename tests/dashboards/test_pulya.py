@@ -60,6 +60,8 @@ def test_league_page_draws_the_pulya_with_the_table_numbers(
     at.selectbox(key="league_game").set_value(game_id).run()
     assert not at.exception
     shown = titles(_svg_of(at))
+    # drawn at its own size above the sheet, not in a column beside it (6 px figures there)
+    assert not [h for c in at.columns for h in c.get("html") if "svg" in str(h.proto.body)]
     with read_only(demo_path) as con:
         info = q.game_info(con, game_id).row(0, named=True)
         rows = q.game_sheet(con, game_id)
