@@ -83,6 +83,8 @@ with guarded():
             .then(pl.lit("down")).alias("made"),
             replay_links(f),
         ).drop("has_cards")
+        # the replay link first: the table is wider than the page, and its end is cut off
+        shown = shown.select("replay", pl.exclude("replay"))
         show(shown, "contracts_deals", missing={"started_at": "undated", "made": "—",
                                                  "declarer_tricks": "not recorded"},
              labels={"made": "result"},  # as My deals names it
