@@ -19,6 +19,9 @@ OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "
 DASHES = [[1, 0], [6, 3], [2, 2]]
 """Line patterns (solid, dashed, dotted) beside :data:`OKABE_ITO`: eight colours and three
 patterns tell 24 players apart (colours alone repeat from the ninth)."""
+SHAPES = ["circle", "square", "triangle-up"]
+"""The points' shapes, one to each of :data:`DASHES`: a player with one game a day has points
+and no line to see a pattern in."""
 ESTIMATE = ("n", "estimate", "lo", "hi")
 """The columns of a point estimate with its 95% interval (``sim/balance.py``)."""
 
@@ -48,7 +51,7 @@ def _cumulative_cash(when: str, column: str, unit: str, title: str, height: int,
     """Cumulative cash (``column``, in ``unit``) over time (``when``: ``day`` or ``month``), a
     line with points; the axis ticks at that step (a few days' range was ticked by the hour)."""
     return {
-        "mark": {"type": "line", "point": True},
+        "mark": {"type": "line", "point": {"filled": True, "size": 70}},
         "encoding": {"x": channel(when, "temporal", when, timeUnit=TIME_UNITS[when]),
                      "y": channel(column, "quantitative", f"cumulative cash ({unit})"),
                      **encoding, "tooltip": tooltip},
@@ -60,11 +63,12 @@ def _cumulative_cash(when: str, column: str, unit: str, title: str, height: int,
     }
 
 
-PLAYERS_LEGEND = {"orient": "bottom", "columns": 4, "labelLimit": 240, "symbolType": "stroke",
-                  "symbolStrokeWidth": 3, "symbolSize": 400}
+PLAYERS_LEGEND = {"orient": "bottom", "columns": 4, "labelLimit": 240, "symbolSize": 120,
+                  "symbolStrokeWidth": 0}
 """A legend of many players below the chart, in columns, each name whole (at the right it was
-cut at the chart's height), each drawn as a stroke of his line: colour and pattern share it (the
-same field, title and legend)."""
+cut at the chart's height), each drawn as his point, filled, without an outline (the pattern
+drawn around it blurred the shape): colour, shape and pattern share it (the same field, title and
+legend), each shape standing for one pattern."""
 
 
 def cash_over_time(unit: str, title: str) -> Spec:
@@ -77,7 +81,9 @@ def cash_over_time(unit: str, title: str) -> Spec:
         color=channel("player", "nominal", "player", scale={"range": OKABE_ITO},
                       legend=PLAYERS_LEGEND),
         strokeDash=channel("player", "nominal", "player", scale={"range": DASHES},
-                           legend=PLAYERS_LEGEND))
+                           legend=PLAYERS_LEGEND),
+        shape=channel("player", "nominal", "player", scale={"range": SHAPES},
+                      legend=PLAYERS_LEGEND))
 
 
 def cash_by_month(unit: str, title: str) -> Spec:

@@ -26,6 +26,16 @@ def _standings(standings: pl.DataFrame, variant: str) -> None:
                  "cash_per_game": f"cash per game ({unit(variant)})"})
 
 
+def alike(series: pl.DataFrame) -> list[list[str]]:
+    """The players whose cumulative cash is the same on every day they played (partners at
+    bridge), in groups of two or more: their lines and points lie on each other."""
+    by_series: dict[tuple[object, ...], list[str]] = {}
+    for player, rows in series.sort("day").group_by("player", maintain_order=True):
+        path = tuple(zip(rows["day"], rows["cumulative_cash"], strict=True))
+        by_series.setdefault(path, []).append(str(player[0]))
+    return [sorted(group) for group in by_series.values() if len(group) > 1]
+
+
 def _time_line(series: pl.DataFrame, undated: pl.DataFrame, variant: str) -> None:
     part = series.filter(pl.col("variant") == variant)
     late = undated.filter(pl.col("variant") == variant)
@@ -35,6 +45,9 @@ def _time_line(series: pl.DataFrame, undated: pl.DataFrame, variant: str) -> Non
     else:
         st.vega_lite_chart(part.select("player", "day", "cash", "cumulative_cash"),
                            charts.cash_over_time(unit(variant), variant), width="stretch")
+        if hidden := alike(part):
+            st.caption("Drawn on each other, their cash the same every day: "
+                       + "; ".join(" and ".join(md(p) for p in group) for group in hidden) + ".")
     if not late.is_empty():
         shown = ", ".join(f"{md(r['player'])} {cash(r['cash'], variant)} in "
                           f"{counted(r['games'], 'game')}" for r in late.iter_rows(named=True))

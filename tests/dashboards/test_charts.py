@@ -13,6 +13,7 @@ from pathlib import Path
 
 import altair
 import jsonschema
+import polars as pl
 import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -129,6 +130,11 @@ def test_cash_over_time_tells_24_players_apart() -> None:
     assert spec["encoding"]["strokeDash"]["field"] == spec["encoding"]["color"]["field"]
     pairs = {(colours[i % len(colours)], str(dashes[i % len(dashes)])) for i in range(24)}
     assert len(pairs) == 24
+    # one game a day draws points and no line: the points' shapes tell the same 24 apart
+    shapes = spec["encoding"]["shape"]["scale"]["range"]
+    assert len(shapes) == len(dashes) and spec["encoding"]["shape"]["field"] == "player"
+    assert len({(colours[i % len(colours)], shapes[i % len(shapes)]) for i in range(24)}) == 24
+    assert spec["encoding"]["shape"]["legend"] == spec["encoding"]["color"]["legend"]
     assert spec["encoding"]["color"]["legend"] == spec["encoding"]["strokeDash"]["legend"]
     assert not chart_problems(spec, ["player", "day", "cash", "cumulative_cash"])
 
@@ -182,3 +188,20 @@ def test_a_cell_of_few_deals_is_smaller_in_the_legend_s_colour(labelled: bool) -
     assert [t["mark"]["type"] for t in text] == (["text"] if labelled else [])
     assert chart_problems(spec, ["contract", "mode", "n", "made", "rate", "rate_low",
                                  "rate_high", "label", "enough"]) == []
+
+
+def test_players_drawn_on_each_other_are_named(demo_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Partners at bridge have the same cash every day (bridge.md: a side scores as one), so
+    League's time line drew Anna under Chris with nothing to say so: the page names them."""
+    from dashboards.views.league import alike
+    from tests.dashboards.test_pages import open_tab, page
+
+    series = pl.DataFrame({"player": ["A", "B", "C", "A", "B", "C"],
+                           "day": [1, 1, 1, 2, 2, 2], "cumulative_cash": [5, 5, 5, 7, 7, 9]})
+    assert alike(series) == [["A", "B"]]  # C left them on day 2
+    at = open_tab(page("league", demo_path, monkeypatch, variant="bridge-rubber"),
+                  "league_section", "Cash over time")
+    assert not at.exception
+    said = [c.value for c in at.caption if c.value.startswith("Drawn on each other")]
+    assert len(said) == 1 and said[0].count(" and ") == 4, said  # two tables of partners
