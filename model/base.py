@@ -6,11 +6,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from operator import itemgetter
 from typing import Annotated, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -73,7 +74,19 @@ def _written_as_a_time(value: object) -> object:
     return value
 
 
-StartedAt = Annotated[datetime, BeforeValidator(_written_as_a_time)]
+def _in_utc(value: datetime) -> datetime:
+    """A time the store keeps in UTC: one that is not a time in UTC's calendar (years 1 to
+    9999; ``9999-12-31T23:59:59-14:00`` is in year 10000) is refused here, with the record,
+    rather than when its file is stored."""
+    if value.tzinfo is not None:
+        try:
+            value.astimezone(UTC)
+        except (OverflowError, ValueError) as exc:
+            raise ValueError("must fall in the years 1 to 9999 in UTC") from exc
+    return value
+
+
+StartedAt = Annotated[datetime, BeforeValidator(_written_as_a_time), AfterValidator(_in_utc)]
 
 
 class Frozen(BaseModel):

@@ -110,6 +110,24 @@ def test_a_house_number_too_large_quarantines_its_game_and_says_so_on_its_deals(
     assert all("its game line at line 1 was quarantined" in q[3] for q in deals)
 
 
+@pytest.mark.parametrize("when", ["9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+14:00"])
+def test_a_start_beyond_utc_s_calendar_quarantines_its_game_not_the_file(
+        tmp_path: Path, when: str) -> None:
+    """records.md 1.1 ``started_at``: a time whose UTC is in year 10000 or 0 failed its whole
+    file at the store ("not stored: OverflowError: date value out of range"); it is its game
+    line's issue, and the file's next game is stored."""
+    good = {"record": "game", "game_id": "g2", "variant": "greek-prefa",
+            "players": ["Anna", "Boris", "Chris"]}
+    lines = [{**good, "game_id": "g1", "started_at": when}, good,
+             {"record": "deal", "game_id": "g2", "deal_no": 1, "dealer": "Anna"}]
+    p = tmp_path / "t.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.failed is None and (r.stored, r.quarantined) == (2, 1)
+    (row,) = quarantine(tmp_path / "t.duckdb")
+    assert row[1:3] == (1, "schema") and "must fall in the years 1 to 9999 in UTC" in row[3]
+
+
 def test_bridge_board_above_int32_pbn(tmp_path: Path) -> None:
     p = tmp_path / "b.pbn"
     text = PBN_SAMPLE.read_text()
