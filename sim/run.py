@@ -27,6 +27,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import islice
+from multiprocessing import forkserver
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -299,8 +300,10 @@ def pool_imap(
     if workers <= 1 or len(tasks) <= 1:
         return (fn(t) for t in tasks)
     ctx = mp.get_context(start if start in mp.get_all_start_methods() else "spawn")
-    if preload and ctx.get_start_method() == "forkserver":
-        ctx.set_forkserver_preload(list(preload))
+    if ctx.get_start_method() == "forkserver":
+        if preload:
+            ctx.set_forkserver_preload(list(preload))
+        _start_fork_server()
     ignore_sigint = partial(signal.signal, signal.SIGINT, signal.SIG_IGN)  # a worker unpickles
     pool = ProcessPoolExecutor(min(workers, len(tasks)), mp_context=ctx,  # no module of ours
                                initializer=ignore_sigint)
@@ -316,6 +319,21 @@ def pool_imap(
     results = _in_order(pool, first, queued, fn)
     next(results)  # started: closing it stops the pool, even before the first result
     return results
+
+
+def _start_fork_server() -> None:
+    """Start this process's fork server, if it is not running, with Ctrl-C ignored: it keeps
+    that while it imports its ``preload`` (a Ctrl-C there killed it with a traceback, and the
+    file being read failed for want of workers), and the workers it forks inherit it. The
+    command's process alone answers Ctrl-C. From a thread other than the main one (which cannot
+    set a signal's handler) the server starts as it would."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _submitted(pool: Any, fn: Callable[[TaskT], ResultT], queued: Iterator[TaskT],

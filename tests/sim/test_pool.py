@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import struct
+import subprocess
 import sys
 import threading
 import time
@@ -21,6 +22,7 @@ import pytest
 from ingest.parallel import WORKER_MODULES
 from sim.run import pool_imap
 
+ROOT = Path(__file__).resolve().parents[2]
 HANG = 600.0
 """Seconds after which the workers are taken to wait forever (a deadlock, not a slow run)."""
 
@@ -51,6 +53,20 @@ def test_polars_runs_in_workers_forked_from_the_fork_server() -> None:
     assert found == [grouped_sum(k) for k in tasks]
     pool = [n for n in server_threads() if re.fullmatch(r"polars-\d+", n)]
     assert not pool  # polars' thread pool (threads polars-0, polars-1, ...) is not in the server
+
+
+def test_the_fork_server_ignores_ctrl_c_while_it_imports(tmp_path: Path) -> None:
+    """A Ctrl-C while the fork server imported its ``preload`` killed it with a traceback, and
+    the file being read failed for want of workers ("not stored: EOFError"): it is started with
+    Ctrl-C ignored from the first line it runs (``sim.run._start_fork_server``)."""
+    probe = tmp_path / "probe.txt"
+    run = ("from sim.run import pool_imap; "
+           "print(list(pool_imap(abs, [1, -2], 2, start='forkserver', "
+           "preload=('tests.sim.sigint_probe',))))")
+    done = subprocess.run([sys.executable, "-c", run], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "SIGINT_PROBE": str(probe)}, timeout=HANG)
+    assert done.returncode == 0 and done.stdout.strip() == "[1, 2]", done.stderr
+    assert probe.read_text(encoding="utf-8") == "ignored"
 
 
 def half_a_result(marker: str) -> None:
