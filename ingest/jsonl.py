@@ -81,16 +81,26 @@ def parse_line(source: str, line_no: int, text: str) -> Raw | Issue:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         hint = _CR_HINT if "\r" in text else ""
-        return Issue(source, line_no, None, Code.PARSE,
-                     f"not JSON ({exc.msg} at column {exc.colno}{hint}): "
+        return Issue(source, line_no, None, Code.PARSE,  # "Invalid control character at"
+                     f"not JSON ({exc.msg.removesuffix(' at')} at column {exc.colno}{hint}): "
                      f"{quote(text, at=exc.pos)}", text)
     except (RecursionError, ValueError) as exc:  # nesting, an int of more than 4,300 digits
+        why = ("a number of more than 4,300 digits" if "integer string conversion" in str(exc)
+               else f"nested too deep to read ({str(exc)[:80]})")
         return Issue(source, line_no, None, Code.PARSE,
-                     f"not readable JSON ({str(exc)[:120]}): {quote(text)}", text)
+                     f"not readable JSON ({why}): {quote(text)}", text)
     if not isinstance(data, dict):
         return Issue(source, line_no, None, Code.PARSE,
-                     f"a record is a JSON object, got {type(data).__name__}: {quote(text)}", text)
+                     f"a record is a JSON object, not {json_kind(data)}: {quote(text)}", text)
     return Raw(source, line_no, data, text)
+
+
+def json_kind(value: object) -> str:
+    """What a parsed JSON value is, in JSON's words: ``an array``, ``null``, ``a number``."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    kinds: dict[type, str] = {list: "an array", str: "a string", dict: "an object"}
+    return kinds.get(type(value), "a number")
 
 
 class JsonlReader(NamedOrRecognised):

@@ -136,7 +136,8 @@ def _game_record(source: str, g: _Game, stem: str) -> dict[str, Any] | Issue:
             rules[key] = int(value)
         elif not (name == "Refe" and value.lower() in ("infinity", "unlimited", "-")):
             return Issue(source, g.tags[name][1], None, Code.SCHEMA,
-                         f"tag {name} must be a whole number, got {value!r}", raw)
+                         f"tag {name} must be a count in digits (such as 40), got {value!r}",
+                         raw)
         elif preset_refe(rules["preset"]) is not None:  # unlimited against a preset's limit
             rules[key] = None
     record: dict[str, Any] = {

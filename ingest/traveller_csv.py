@@ -33,7 +33,7 @@ from ingest.jsonl import quote
 from ingest.source import Issue, Raw, ascii_int
 from model.bridge.contracts import ContractError, parse_contract
 from model.bridge.seats import SeatError, board_dealer, parse_seat, parse_vulnerable
-from model.problems import Code
+from model.problems import Code, counted
 
 REQUIRED = ("event", "board", "ns_pair", "ew_pair", "contract")
 HEADER_MARK = ("board", "ns_pair", "ew_pair", "contract")
@@ -194,7 +194,7 @@ class TravellerReader:
             key = f"board {row.get('board')} {row.get('ns_pair')}-{row.get('ew_pair')}"
             if len(cells) != len(header):  # a row cut short, or cells run together
                 yield Issue(source, line, key, Code.PARSE,
-                            f"{len(cells)} fields, the header has {len(header)}", raw)
+                            f"{counted(len(cells), 'field')}, the header has {len(header)}", raw)
                 continue
             if filled := filled_unknown(header, cells, unknown, header_at):
                 yield Issue(source, line, key, Code.PARSE, filled, raw)

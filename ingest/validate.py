@@ -10,6 +10,7 @@ content is a ``GAME_CONFLICT``; with the same content it is accepted as a duplic
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -52,8 +53,9 @@ def record_key(data: dict[str, Any]) -> str | None:
 
 
 def shown(value: object, limit: int = 60) -> str:
-    """``repr`` of a bad value, cut to ``limit`` characters."""
-    text = repr(value)
+    """``repr`` of a bad value, cut to ``limit`` characters; ``null``, ``true`` and ``false``
+    as a record writes them."""
+    text = json.dumps(value) if value is None or isinstance(value, bool) else repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -64,8 +66,14 @@ words a message says it in (``tricks.Ana: must be at most 10 (got 11)``)."""
 
 KINDS = {"int_parsing": "a whole number", "int_from_float": "a whole number",
          "int_type": "a whole number", "bool_parsing": "true or false",
-         "bool_type": "true or false", "string_type": "text"}
+         "bool_type": "true or false", "string_type": "text", "dict_type": "an object",
+         "model_type": "an object", "model_attributes_type": "an object",
+         "tuple_type": "a list", "list_type": "a list"}
 """pydantic's error types of a value of the wrong kind, and the kind a message asks for."""
+LENGTHS = {"string_too_long": ("max_length", "at most"),
+           "string_too_short": ("min_length", "at least"),
+           "too_long": ("max_length", "at most"), "too_short": ("min_length", "at least")}
+"""pydantic's error types of a text's or a list's length, as :data:`BOUNDS`."""
 
 
 def _said(err: Any) -> str:
@@ -76,6 +84,13 @@ def _said(err: Any) -> str:
         return f"must be {words} {ctx[key]}"
     if kind in KINDS:
         return f"must be {KINDS[kind]}"
+    if kind.startswith(("datetime_", "date_")):  # "month value is outside ... of 1-12"
+        return "must be an ISO 8601 date or time (e.g. 2026-12-03 or 2026-12-03T19:00:00+01:00)" \
+            + (f": {ctx['error']}" if "error" in ctx else "")
+    if kind in LENGTHS and LENGTHS[kind][0] in ctx:
+        key, words = LENGTHS[kind]
+        things = "characters" if kind.startswith("string") else "items"
+        return f"must have {words} {ctx[key]:,} {things}"
     if kind == "extra_forbidden":
         return "unknown field"
     return str(err["msg"]).removeprefix("Value error, ")
@@ -291,7 +306,7 @@ class Validator:
         except ValidationError as exc:
             return self._issue(raw, Code.SCHEMA, explain(exc) + stored)
         if deal.deal_no > MAX_DEAL_NO:
-            return self._issue(raw, Code.SCHEMA, f"deal_no: at most {MAX_DEAL_NO} "
+            return self._issue(raw, Code.SCHEMA, f"deal_no: must be at most {MAX_DEAL_NO:,} "
                                                  f"(got {deal.deal_no})")
         problems = v.check_deal(game, deal)
         if problems:

@@ -813,7 +813,7 @@ def test_a_pbn_event_of_a_megabyte_is_refused_not_stored(tmp_path: Path) -> None
     (r,) = ingest(tmp_path / "t.duckdb", p)
     assert r.stored > 0 and r.quarantined == 2
     (q,) = quarantine(tmp_path / "t.duckdb")
-    assert "event: String should have at most 200 characters" in q[3]
+    assert "event: must have at most 200 characters" in q[3]
     assert "its game line at line" in q[3]
 
 

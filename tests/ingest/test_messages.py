@@ -39,3 +39,38 @@ def test_a_field_the_record_has_not_is_named_unknown(variant) -> None:
 def test_values_by_player_read_as_a_sentence() -> None:
     assert by_player({"Anna": 5, "Boris": 3, "Chris": 3}) == "Anna 5, Boris 3, Chris 3"
     assert by_player(None) == by_player({}) == "none"
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("[]", "a record is a JSON object, not an array"),
+    ("null", "a record is a JSON object, not null"),
+    ("true", "a record is a JSON object, not true"),
+    ('{"r\x00": 1}', "not JSON (Invalid control character at column 4)"),
+    ('{"deal_no": ' + "9" * 5000 + "}", "not readable JSON (a number of more than 4,300 digits)"),
+], ids=["array", "null", "true", "control", "digits"])
+def test_a_line_that_is_no_record_is_said_in_json_s_words(line: str, said: str) -> None:
+    """records.md 1: a line is one JSON object. Python's words leaked out ("got NoneType",
+    "at at column 4", "use sys.set_int_max_str_digits() t")."""
+    from ingest.jsonl import parse_line
+
+    issue = parse_line("f.jsonl", 1, line)
+    assert issue.message.startswith(said), issue.message  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("game", "said"), [
+    ({"rules": []}, "rules: must be an object (got [])"),
+    ({"rules": None}, "rules: must be an object (got null)"),
+    ({"players": "ABC"}, "players: must be a list (got 'ABC')"),
+    ({"players": ["A" * 81, "B", "C"]}, "players.0: must have at most 80 characters"),
+    ({"started_at": "2026-13-45"}, "started_at: must be an ISO 8601 date or time"),
+], ids=["rules-list", "rules-null", "players-text", "name-long", "date"])
+def test_a_game_line_s_wrong_kinds_are_said_in_words(game: dict, said: str) -> None:
+    """records.md 1.1; pydantic said "Input should be a valid dictionary or instance of
+    GreekRules", "a valid tuple", "String should have at most 80 characters"."""
+    record = {"record": "game", "game_id": "g", "variant": "greek-prefa",
+              "players": ["A", "B", "C"], **game}
+    with pytest.raises(ValidationError) as caught:
+        REGISTERED[0].game_model.model_validate(record)
+    message = explain(caught.value)
+    assert message.startswith(said), message
+    assert "Input should" not in message and "GreekRules" not in message
