@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import hashlib
+import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -945,6 +946,22 @@ def one_by_one(files: list[Path], conn: duckdb.DuckDBPyConnection,
     yield ingest_file
 
 
+def text_names(files: Iterable[Path]) -> dict[Path, str]:
+    """The files whose path is not text (a name in Latin-1 on a UTF-8 system: Python reads
+    ``R\\xe9sultats.csv`` as ``R\\udce9sultats.csv``), each with its bytes escaped as its
+    source name (``R\\xe9sultats.csv``): the database keeps text only."""
+    return {p: os.fsencode(p).decode("utf-8", "backslashreplace") for p in files
+            if not str(p).isascii() and not _is_text(str(p))}
+
+
+def _is_text(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def files_to_read(paths: Iterable[str | Path]) -> list[Path]:
     """The files of ``paths`` (files, folders, globs) in the order they are read: a named file
     even without a reader (it is reported), a file in a folder only with one, when it cannot
@@ -1005,7 +1022,7 @@ def ingest_paths(
     except BaseException:
         hashes.close()
         raise
-    run = _Committer(conn, db_path, score, strict, names or {})
+    run = _Committer(conn, db_path, score, strict, {**text_names(files), **(names or {})})
     try:
         score_pending_safely(conn, None, score, strict)
         before = 0

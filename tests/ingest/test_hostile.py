@@ -6,6 +6,7 @@ never stops the others."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import duckdb
@@ -126,6 +127,21 @@ def test_a_start_beyond_utc_s_calendar_quarantines_its_game_not_the_file(
     assert r.failed is None and (r.stored, r.quarantined) == (2, 1)
     (row,) = quarantine(tmp_path / "t.duckdb")
     assert row[1:3] == (1, "schema") and "must fall in the years 1 to 9999 in UTC" in row[3]
+
+
+def test_a_file_named_in_latin_1_is_stored_under_its_escaped_name(tmp_path: Path) -> None:
+    """A score sheet named ``Résultats.csv`` in Latin-1 (byte 0xE9) on a UTF-8 system was not
+    stored: "InvalidInputException: ... cannot encode str as UTF-8, surrogate '\\udce9'". It is
+    stored under its name with the byte escaped, and read again it is unchanged."""
+    sheet = SAMPLES / "club-sheet-2026-11-22.csv"
+    named = tmp_path / os.fsdecode(b"R\xe9sultats.csv")
+    named.write_bytes(sheet.read_bytes())
+    db = tmp_path / "t.duckdb"
+    (r,) = ingest(db, named)
+    assert r.failed is None and r.stored > 0 and r.quarantined == 0
+    assert r.source == f"{tmp_path}/R\\xe9sultats.csv"
+    (again,) = ingest(db, named)
+    assert again.skipped == "unchanged"
 
 
 def test_bridge_board_above_int32_pbn(tmp_path: Path) -> None:
