@@ -123,13 +123,22 @@ class _StopFlag:
         err.print("[yellow]stopping after the current file (Ctrl-C again to abort it)[/]")
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+                      "\u202a-\u202e\u2066-\u2069]")
+"""Control characters, and the Unicode ones that reorder or break a line: the bidirectional
+controls (U+202E turns the rest of a terminal's line around) and the line and paragraph
+separators."""
 
 
 def shown(text: object) -> str:
     """``text`` for the terminal: a control character a file or its name holds (an escape
-    sequence that would recolour or clear the screen, a NUL) is written as ``\\x1b``."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+    sequence that would recolour or clear the screen, a NUL, a right-to-left override) is
+    written as ``\\x1b``, ``\\u202e``."""
+    return _CONTROL.sub(lambda m: _escaped(ord(m.group())), str(text))
+
+
+def _escaped(code: int) -> str:
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def one_line(text: object) -> str:

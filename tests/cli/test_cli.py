@@ -282,6 +282,19 @@ def test_control_characters_of_a_file_do_not_reach_the_terminal(tmp_path: Path) 
         assert "\\x1b" in result.output
 
 
+def test_a_right_to_left_override_does_not_turn_the_terminal_s_line(tmp_path: Path) -> None:
+    """U+202E in a file's name or a record turns the rest of a terminal's line around, and
+    U+2028 breaks it: printed as ``\\u202e``, ``\\u2028`` like the control characters."""
+    bad = tmp_path / "\u202eevil.jsonl"
+    bad.write_text('{"record": "deal", "game_id": "a\u202eb\u2028c"}\n', encoding="utf-8")
+    db = tmp_path / "x.duckdb"
+    ingested = runner.invoke(app, ["ingest", str(bad), "--db", str(db)])
+    report = runner.invoke(app, ["report", "quarantine", "--db", str(db), "--format", "csv"])
+    for result in (ingested, report):
+        assert "\u202e" not in result.output and "\u2028" not in result.output
+        assert "\\u202eevil.jsonl" in result.output
+
+
 def test_a_link_loop_or_a_dangling_link_is_said_as_such(tmp_path: Path) -> None:
     """A named link that leads nowhere was reported 'missing', as if mistyped."""
     (tmp_path / "a").symlink_to(tmp_path / "b")
