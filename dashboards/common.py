@@ -26,7 +26,7 @@ from dashboards.filters import REVERSED, Filters, from_params
 from dashboards.pulya import as_img
 from dashboards.sheets import score_sheet, sheet_picture
 from dashboards.stats import format_rate, with_rate
-from dashboards.text import md, readable, rules_table, unit
+from dashboards.text import DASH, md, readable, rules_table, unit
 from dashboards.uploads import WRITE_TOKEN_ENV, write_allowed, write_token_set
 from model.variant import UnknownVariant
 from scoring.registry import settlement
@@ -296,17 +296,22 @@ def kept_beside_cash(variant: str) -> tuple[str, str] | None:
 
 
 def show(frame: pl.DataFrame, key: str, missing: dict[str, str] | None = None,
-         labels: dict[str, str] | None = None, **config: Any) -> None:
+         labels: dict[str, str] | None = None, numbers: tuple[str, ...] = (),
+         **config: Any) -> None:
     """A table as a user reads it (:func:`dashboards.text.readable`: human labels, no None or
     NaN, numbers rounded; amounts with the reader's thousands separators, as the pages' own
-    figures have them, still sorted as numbers), without the index."""
-    shown = readable(frame, missing=missing, labels=labels)
+    figures have them, still sorted as numbers), without the index. The columns in ``numbers``
+    stay numbers where some are missing (the table draws those as a dash); such a table goes
+    to the browser as Arrow, since pandas would make an integer column with gaps a float one."""
+    shown = readable(frame, missing=missing, labels=labels, numbers=numbers)
+    config.setdefault("placeholder", DASH)
     columns = dict(config.pop("column_config", None) or {})
     for name, title in zip(frame.columns, shown.columns, strict=True):
         if (shown[title].dtype.is_numeric() and name not in NOT_AMOUNTS
                 and title not in NOT_AMOUNTS and title not in columns):
             columns[title] = st.column_config.NumberColumn(title, format="localized")
-    st.dataframe(shown, hide_index=True, key=key, column_config=columns, **config)
+    st.dataframe(shown.to_arrow() if numbers else shown, hide_index=True, key=key,
+                 column_config=columns, **config)
 
 
 def empty(message: str) -> None:

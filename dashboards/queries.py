@@ -14,9 +14,12 @@ Definitions shared by the pages (docs/dashboards.md, "Definitions"):
   ``both/invite/alone/pass/nokontra``, Swabian ``play/contra/recontra``, bridge
   ``undoubled/doubled/redoubled``). A deal of a variant without a table has no outcome: mode
   ``unknown``, made not counted.
-* **role** of a player in a deal: ``declarer``, ``no declarer``, in bridge ``dummy`` (the
-  declarer's partner) or ``defender``, else his own decision from the record's ``defence``
-  (``play``, ``pass``, ``invite``, ``alone``); ``sat out`` without one.
+* **role** of a player in a deal: ``sat out`` (the dealer, where his variant's
+  ``dealer_sits_out_at`` says so), ``declarer``, ``no declarer``, in bridge ``dummy`` (the
+  declarer's partner); every other player at the table defends: his own decision from the
+  record's ``defence`` (``play``, ``pass``, ``invite``, ``alone``, ``whist`` ...), else
+  ``defender`` (Swabian, where both opponents always play, swabian.md 6; a conceded Greek
+  preliminary bid, greek-prefa.md 5, where nobody was asked).
 * **defence succeeds**: a defender who did not pass lost nothing on the deal (``cash >= 0``).
 * **position**: seat relative to the dealer in turn order: 0 dealer, 1 first hand, 2 second hand ...
 """
@@ -94,6 +97,16 @@ their text."""
 _PARTNERSHIPS = _list(v.name for v in REGISTERED if v.partnerships)
 """The variants played in partnerships, where the declarer's partner is dummy."""
 _POSITION = "(s.seat - (list_position(g.players, d.dealer) - 1) + len(g.players)) % len(g.players)"
+_SITTING_OUT = " ".join(f"WHEN {_text(v.name)} THEN {v.dealer_sits_out_at}"
+                        for v in REGISTERED if v.dealer_sits_out_at)
+_SITS_OUT = (f"(s.player = d.dealer AND len(g.players) >= CASE d.variant {_SITTING_OUT} END)"
+             if _SITTING_OUT else "FALSE")
+"""The player sits the deal out: the dealer at a table of his variant's ``dealer_sits_out_at``
+(Greek, Balkan and Russian with four)."""
+_UNRATED = "('pass', 'sat out', 'no declarer', 'dummy')"
+"""The roles with nothing to make or hold: a passer, a player sitting out, a deal nobody
+declared, bridge's dummy. Every other role but ``declarer`` defends."""
+_DEFENDS = f"(role <> 'declarer' AND role NOT IN {_UNRATED})"
 
 
 def _where(con: Con, f: Filters, use_player: bool = True) -> tuple[str, list[object]]:
@@ -340,12 +353,13 @@ def _player_deals(con: Con, f: Filters) -> tuple[str, list[object]]:
     sql = f"""SELECT s.game_id, s.deal_no, s.cash, d.variant, d.contract, g.started_at,
                      d.declarer, d.has_cards, o.declarer_tricks,
                      {_POSITION} AS position,
-                     CASE WHEN d.declarer = s.player THEN 'declarer'
+                     CASE WHEN {_SITS_OUT} THEN 'sat out'
+                          WHEN d.declarer = s.player THEN 'declarer'
                           WHEN d.declarer IS NULL THEN 'no declarer'
                           WHEN list_contains({_PARTNERSHIPS}, d.variant) THEN
                               CASE WHEN (s.seat - list_position(g.players, d.declarer) + 1) % 2
                                         = 0 THEN 'dummy' ELSE 'defender' END
-                          ELSE coalesce(json_extract_string(d.record, {_KEY_PATH}), 'sat out')
+                          ELSE coalesce(json_extract_string(d.record, {_KEY_PATH}), 'defender')
                      END AS role,
                      CASE WHEN d.declarer = s.player THEN o.made END AS made,
                      o.made AS contract_made
@@ -363,10 +377,8 @@ def player_summary(con: Con, f: Filters) -> pl.DataFrame:
                      count(*) FILTER (WHERE role = 'declarer') AS declared,
                      count(made) AS declared_counted,
                      count(*) FILTER (WHERE made) AS made,
-                     count(*) FILTER (WHERE role NOT IN ('declarer', 'no declarer',
-                                                         'sat out', 'pass', 'dummy')) AS defended,
-                     count(*) FILTER (WHERE role NOT IN ('declarer', 'no declarer',
-                                      'sat out', 'pass', 'dummy') AND cash >= 0) AS defence_held,
+                     count(*) FILTER (WHERE {_DEFENDS}) AS defended,
+                     count(*) FILTER (WHERE {_DEFENDS} AND cash >= 0) AS defence_held,
                      coalesce(sum(cash), 0) AS cash,
                      coalesce(sum(cash) / nullif(count(*), 0), 0) AS cash_per_deal,
                      coalesce(sum(cash) / nullif(count(DISTINCT game_id), 0), 0) AS cash_per_game
@@ -414,7 +426,7 @@ def player_roles(con: Con, f: Filters) -> pl.DataFrame:
     cash."""
     base, params = _player_deals(con, f)
     sql = f"""SELECT variant, role, count(*) AS n,
-                     CASE WHEN role IN ('pass', 'sat out', 'no declarer', 'dummy') THEN NULL
+                     CASE WHEN role IN {_UNRATED} THEN NULL
                           ELSE count(*) FILTER (WHERE CASE WHEN role = 'declarer' THEN made
                                                            ELSE cash >= 0 END) END AS ok,
                      sum(cash) AS cash, avg(cash) AS cash_per_deal
@@ -422,24 +434,31 @@ def player_roles(con: Con, f: Filters) -> pl.DataFrame:
     return _frame(con, sql, params)
 
 
+_NEWEST = "started_at DESC NULLS LAST, game_id, deal_no DESC"
+"""Newest first: the latest game first (undated games last) and in each game its last deal
+first."""
 DEAL_ORDERS = {
-    "newest first": "started_at DESC NULLS LAST, game_id, deal_no",
-    "biggest losses first": "cash ASC, started_at DESC NULLS LAST, game_id, deal_no",
-    "biggest wins first": "cash DESC, started_at DESC NULLS LAST, game_id, deal_no",
+    "newest first": _NEWEST,
+    "biggest losses first": f"cash ASC, {_NEWEST}",
+    "biggest wins first": f"cash DESC, {_NEWEST}",
 }
-"""The orders of :func:`player_deal_list` (fixed SQL fragments, chosen by name)."""
+"""The orders of :func:`player_deal_list` (fixed SQL fragments, chosen by name); deals of
+equal cash newest first."""
 
 
 def player_deal_list(con: Con, f: Filters, order: str = "newest first",
                      limit: int = 1000, offset: int = 0) -> pl.DataFrame:
     """The player's deals: date, game (as a player knows it: its event or league and the names
-    at its table, besides its id), deal, variant, role, contract, result (of the contract,
-    whoever declared it), cash; in one of :data:`DEAL_ORDERS`, a page of ``limit`` rows from
-    ``offset`` (the page says how many)."""
+    at its table, besides its id), deal, variant, role, contract (``no contract`` for a
+    declared deal without one, a conceded Greek preliminary bid), result (of the contract,
+    whoever declared it), declarer's tricks, cash; in one of :data:`DEAL_ORDERS`, a page of
+    ``limit`` rows from ``offset`` (the page says how many)."""
     base, params = _player_deals(con, f)
     sql = f"""SELECT p.* EXCLUDE (k), concat_ws(' · ', coalesce(g.event, g.league),
                                                  array_to_string(g.players, ', ')) AS game
-              FROM (SELECT started_at, game_id, deal_no, variant, role, declarer, contract,
+              FROM (SELECT started_at, game_id, deal_no, variant, role, declarer,
+                           coalesce(contract, CASE WHEN declarer IS NOT NULL
+                                                   THEN '{NO_CONTRACT}' END) AS contract,
                            CASE WHEN contract_made THEN 'made' WHEN NOT contract_made
                                 THEN 'down' END AS result,
                            declarer_tricks, cash, has_cards, count(*) OVER () AS total,

@@ -24,6 +24,7 @@ CSS = """<style>
 .tb-role {font-size: 0.8em; background: #444; color: #fff; border-radius: 3px; padding: 0 4px;
           margin: 0 0.4rem 0 4px;}
 .tb-seat .tb-suit {display: block;}
+.tb-void {color: #777;}
 .tb-auction {border-collapse: collapse; font-family: ui-monospace, monospace;}
 .tb-auction th, .tb-auction td {border: 1px solid #ccc; padding: 2px 10px; text-align: center;}
 </style>"""
@@ -31,6 +32,8 @@ GRID_CELLS = {4: ("top", "right", "bottom", "left"), 3: ("left", "top", "right")
 """Where each seat sits, in turn order: bridge N, E, S, W; three players left, across, right."""
 _POSITION = {"top": (1, 2), "left": (2, 1), "right": (2, 3), "bottom": (3, 2)}
 RED_SUITS = (2, 3)
+VOID = '<span class="tb-void">—</span>'
+"""A suit the hand does not hold, as a hand diagram writes it: the suit's mark and a dash."""
 
 
 def card_html(c: Card, variant: str, winner: bool = False) -> str:
@@ -39,15 +42,16 @@ def card_html(c: Card, variant: str, winner: bool = False) -> str:
 
 
 def hand_html(player: str, cards: CardSet, variant: str, note: str = "") -> str:
+    """A player's hand, each suit on its line in the variant's order, a void as ``♥ —``."""
     parts = [f'<div class="tb-hand"><span class="tb-name">{escape(player)}</span>']
     if note:
         parts.append(f"<em>{escape(note)}</em> ")
-    groups = suit_groups(cards, variant)
-    if not groups:
+    if not cards:
         parts.append("<em>no cards left</em>")
-    for symbol, labels in groups:
+    for symbol, labels in suit_groups(cards, variant) if cards else []:
         red = " tb-red" if symbol in "♦♥" else ""
-        cards_text = " ".join(f'<span class="tb-card{red}">{escape(x)}</span>' for x in labels)
+        cards_text = " ".join(f'<span class="tb-card{red}">{escape(x)}</span>'
+                              for x in labels) or VOID
         parts.append(f'<span class="tb-suit"><span class="{red.strip()}">{symbol}</span> '
                      f'{cards_text} &nbsp;</span>')
     parts.append("</div>")

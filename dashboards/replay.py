@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from model.cards import (
+    SUIT_MASK,
     SUIT_SYMBOLS,
     Card,
     CardError,
@@ -43,6 +44,30 @@ def trump_of(variant: str, contract: str | None) -> int | None:
     (no-trump, Bettel, misère, an unknown grammar or variant)."""
     v = _variant(variant)
     return v.trump(contract) if v is not None and contract else None
+
+
+def call_words(call: str, variant: str) -> str:
+    """A call or contract code as the variant's players write it (``Variant.call_words``: ``6♠``,
+    ``2 Laub``); as recorded for an unknown variant."""
+    v = _variant(variant)
+    return v.call_words(call) if v is not None else call
+
+
+def contract_words(record: Mapping[str, object], variant: str) -> str | None:
+    """A deal record's contract as its players write it (``Variant.contract_words``: Swabian
+    ``7 Durchmarsch from the hands``); None without one."""
+    v = _variant(variant)
+    contract = record.get("contract")
+    if v is None:
+        return str(contract) if contract else None
+    return v.contract_words(record)
+
+
+def why_no_play(record: Mapping[str, object], variant: str) -> str:
+    """Why a deal with its cards has no play (``Variant.no_play``: all passed, the defenders
+    passed, a concession ...)."""
+    v = _variant(variant)
+    return v.no_play(record) if v is not None else "the record has no play"
 
 
 def card_label(c: Card, variant: str) -> str:
@@ -133,8 +158,9 @@ class Replay:
 
     def auction_grid(self) -> list[list[str]]:
         """The auction as rows with one column per seat in turn order (``self.players``): each
-        call in its caller's column, a new row when the turn comes round again. Seats that no
-        longer speak (a Preference player who passed) leave their cell empty."""
+        call in its caller's column (in the game's words, :func:`call_words`), a new row when
+        the turn comes round again. Seats that no longer speak (a Preference player who passed)
+        leave their cell empty."""
         width = len(self.players)
         rows: list[list[str]] = []
         row, last = [""] * width, -1
@@ -143,7 +169,7 @@ class Replay:
             if col <= last:
                 rows.append(row)
                 row = [""] * width
-            row[col], last = call, col
+            row[col], last = call_words(call, self.variant), col
         if last >= 0:
             rows.append(row)
         return rows
@@ -217,10 +243,12 @@ def build(record: Mapping[str, object], variant: str, game_players: list[str]) -
 
 
 def suit_groups(cards: CardSet, variant: str) -> list[tuple[str, list[str]]]:
-    """A hand as (suit heading, card labels high to low) per suit, hearts first."""
-    groups: list[tuple[str, list[str]]] = []
-    for suit in (3, 2, 1, 0):
-        in_suit = sorted((c for c in iter_cards(cards) if suit_of(c) == suit), reverse=True)
-        if in_suit:
-            groups.append((SUIT_SYMBOLS[suit], [card_label(c, variant) for c in in_suit]))
-    return groups
+    """A hand as (suit symbol, card labels high to low) for every suit, in the order the variant
+    lists a hand's suits (``Variant.hand_suits``: bridge ♠ ♥ ♦ ♣, the Preference games ♥ ♦ ♣ ♠);
+    a suit the hand does not hold has no labels (a void is shown, as on a hand diagram)."""
+    v = _variant(variant)
+    order = v.hand_suits if v is not None else (3, 2, 1, 0)
+    return [(SUIT_SYMBOLS[suit],
+             [card_label(c, variant)
+              for c in sorted(iter_cards(cards & SUIT_MASK[suit]), reverse=True)])
+            for suit in order]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from html import escape
 from pathlib import PurePosixPath
 
@@ -187,10 +187,13 @@ def _cell(value: object, digits: int) -> str:
 
 
 def readable(frame: pl.DataFrame, digits: int = 2, missing: Mapping[str, str] | None = None,
-             labels: Mapping[str, str] | None = None) -> pl.DataFrame:
+             labels: Mapping[str, str] | None = None,
+             numbers: Collection[str] = ()) -> pl.DataFrame:
     """The frame as shown: floats rounded to ``digits`` (no negative zero); a column with
     missing values becomes text with a dash (or ``missing[column]``, a word that says why) in
-    their place; columns renamed to human labels (``labels`` first, then :data:`LABELS`)."""
+    their place, except the columns named in ``numbers``, which stay numbers (sorted and
+    aligned as numbers; the table draws a missing one, :data:`DASH` as ``show`` passes it);
+    columns renamed to human labels (``labels`` first, then :data:`LABELS`)."""
     missing = missing or {}
     out = []
     for name in frame.columns:
@@ -203,7 +206,7 @@ def readable(frame: pl.DataFrame, digits: int = 2, missing: Mapping[str, str] | 
         elif col.dtype == pl.Boolean:
             col = col.replace_strict({True: "yes", False: "no"}, default=None,
                                      return_dtype=pl.String)
-        if col.null_count():
+        if col.null_count() and not (name in numbers and col.dtype.is_numeric()):
             word = missing.get(name, DASH)
             text = [word if v is None else _cell(v, digits) for v in col.to_list()]
             col = pl.Series(name, text, pl.String)

@@ -14,6 +14,7 @@ Notation (``../shared/spec/README.md``, "Conventions shared by all games"): rank
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from typing import TypeAlias
@@ -109,6 +110,20 @@ def format_card_symbol(c: Card) -> str:
     """``A♠``, ``10♥``: the form a person reads."""
     rank = "10" if rank_of(c) == TEN else RANK_LETTERS[rank_of(c)]
     return rank + SUIT_SYMBOLS[suit_of(c)]
+
+
+_SUIT_BID = re.compile(r"^(\d+)([SCDH])(X{0,2})$", re.IGNORECASE)
+
+
+def bid_with_symbol(code: str) -> str:
+    """A bid or contract ``<level><S|C|D|H>`` (a bridge contract also ``X`` or ``XX`` after it)
+    written with the suit's symbol, as the hands are drawn: ``6S`` -> ``6♠``, ``4hx`` -> ``4♥X``;
+    ``3NT``, ``pass`` and any other text as it is."""
+    m = _SUIT_BID.match(code.strip())
+    if m is None:
+        return code
+    level, suit, doubled = m.groups()
+    return f"{level}{SUIT_SYMBOLS[SUIT_LETTERS.index(suit.upper())]}{doubled.upper()}"
 
 
 def format_card_german(c: Card) -> str:

@@ -20,10 +20,28 @@ import polars as pl
 from pydantic import BaseModel
 
 from model.base import DealBase, GameBase
+from model.cards import Suit, bid_with_symbol
 from model.problems import Problem
 from model.schema import Table
 
 SheetStyle = Literal["kassa", "bula", "we-they", "traveller", "pulya", "cash"]
+
+
+def recorded_contract(record: Mapping[str, Any]) -> str | None:
+    """A deal record's ``contract`` as it stands (records.md 1.2), None without one."""
+    contract = record.get("contract")
+    return str(contract) if contract not in (None, "") else None
+
+
+def why_no_play(record: Mapping[str, Any]) -> str:
+    """Why a deal recorded with its cards has no play, from the fields every variant records
+    (records.md 1.2): nobody declared, or every defender passed; else it was not recorded."""
+    if not record.get("declarer"):
+        return "nobody declared (all passed), so the deal was not played"
+    defence = record.get("defence")
+    if isinstance(defence, Mapping) and defence and set(defence.values()) == {"pass"}:
+        return "both defenders passed, so the deal was not played"
+    return "the record has no play"
 
 
 class UnknownVariant(ValueError):
@@ -80,6 +98,11 @@ class Variant:
     player's deals (the Player page); empty where the cash is the whole story of a deal."""
     partnerships: bool = False
     """Four hands play in fixed partnerships, N-S against E-W (bridge)."""
+    dealer_sits_out_at: int | None = None
+    """The number at the table from which the dealer sits each deal out: he deals, but holds
+    no hand and bids, defends and plays nothing (Greek, Balkan and Russian with four). None
+    where everyone at the table takes part in every deal. Everyone else at the table but the
+    declarer (and, in partnerships, his partner) defends it."""
     sheet: SheetStyle = "cash"
     """How its players draw the score sheet (``dashboards/sheets.py``): ``kassa`` kassas and
     chips, ``bula`` soups and bula, ``we-they`` We/They above and below the line, ``traveller``
@@ -125,6 +148,18 @@ class Variant:
     row_key: Callable[[Any, Any], Hashable] | None = None
     """Everything of a (game, deal) :attr:`row` reads but the deal's ``game_id`` and
     ``deal_no``: deals with one key have one row but for those two (:meth:`deal_rows`)."""
+    call_words: Callable[[str], str] = bid_with_symbol
+    """A call of the auction or a contract code as the players write it (the Hand replayer):
+    the default writes ``<level><suit>`` with the suit's symbol (``6S`` -> ``6♠``); a variant
+    whose calls are numbers or words says them with its games' names."""
+    contract_call: Callable[[Mapping[str, Any]], str | None] = recorded_contract
+    """The call that names a deal record's contract (:meth:`contract_words`): its ``contract``,
+    or, where the record qualifies the code with a field of its own, the call that says both."""
+    no_play: Callable[[Mapping[str, Any]], str] = why_no_play
+    """Why a deal record with its cards has no play, in the players' words (a clause)."""
+    hand_suits: tuple[int, ...] = (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES)
+    """The order a hand's suits are listed in (``model/cards.py`` suits): by default the
+    Preference ladder's from the top (greek-prefa.md 4.1, russian.md 2: ♥ ♦ ♣ ♠)."""
 
     @property
     def deals_table(self) -> str:
@@ -144,6 +179,12 @@ class Variant:
             made: BaseModel = preset(str(name), **values)
             return made
         return self.rules_model.model_validate(values)
+
+    def contract_words(self, record: Mapping[str, Any]) -> str | None:
+        """A deal record's contract as the players write it (:attr:`call_words` of
+        :attr:`contract_call`); None without a contract."""
+        call = self.contract_call(record)
+        return self.call_words(call) if call is not None else None
 
     def check_deal(self, game: GameBase, deal: DealBase) -> list[Problem]:
         return self.check(*self._own(game, deal))

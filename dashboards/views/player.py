@@ -155,7 +155,8 @@ def _my_deals(f: Filters, wanted: str | None) -> None:
     if f.variant is not None:  # one variant: its unit is said above the table
         table = table.drop("variant", "unit")
     show(table, "player_deals", missing={"started_at": "undated", "result": "—"},
-         labels={"game_id": "game id"}, column_config=REPLAY_COLUMN)
+         labels={"game_id": "game id"}, numbers=("declarer_tricks",),
+         column_config=REPLAY_COLUMN)
 
 
 st.title("Player")
@@ -193,8 +194,9 @@ with guarded():
     _money(f)
 
     st.subheader("Roles")
-    st.caption("declarer: made; defenders (play, invite, alone, whist ...): defence held (lost "
-               "nothing on the deal); pass / sat out / no declarer: not a rate.")
+    st.caption("declarer: made; defenders (defender, play, invite, alone, whist ...): defence "
+               "held (lost nothing on the deal); pass / sat out / no declarer / dummy: not a "
+               "rate.")
     roles = rates(query("player_roles", f), "ok", "n")
     _by_variant(roles, "player_roles", ["role", "n", "rate (n, 95% CI)", "cash",
                                         "cash_per_deal"])

@@ -27,7 +27,14 @@ from dashboards.common import (
     show,
     url_param,
 )
-from dashboards.replay import Replay, build, card_label
+from dashboards.replay import (
+    Replay,
+    build,
+    call_words,
+    card_label,
+    contract_words,
+    why_no_play,
+)
 from dashboards.text import cash, md, number
 from model.bridge.seats import board_vulnerable
 from model.cards import iter_cards, parse_card
@@ -51,16 +58,27 @@ def _move(delta: int, last: int) -> None:
 def _deal_from_url() -> None:
     """The ``game``, ``deal`` and ``trick`` of the URL the session opened on, chosen (read once,
     before the filters rewrite the query string, ``common.url_param``); an address that names
-    no deal is said above the page: the deal shown is then another."""
+    no deal, or a deal the database does not hold, is said above the page, and the first deal
+    of the list is shown (and put in the URL) instead."""
     game, deal, trick = url_param("game"), url_param("deal"), url_param("trick") or ""
-    if game and deal and deal.isdigit() and len(game) <= 200:
-        st.session_state[DEAL] = f"{game}#{int(deal)}"
-        if trick.isdigit() and len(trick) <= 3:
-            st.session_state[STEP] = int(trick)
-    elif game or deal:
-        st.warning(f"The address asks for deal {md(repr((deal or '')[:20]))} of game "
-                   f"{md(repr((game or '')[:200]))}: that names no deal (a game id and a deal "
-                   "number are needed), so the first deal of the list is shown.")
+    asked = f"deal {md(repr((deal or '')[:20]))} of game {md(repr((game or '')[:200]))}"
+    if not (game and deal and _is_number(deal, 9) and len(game) <= 200):
+        if game or deal:
+            st.warning(f"The address asks for {asked}: that names no deal (a game id and a "
+                       "deal number are needed), so the first deal of the list is shown.")
+        return
+    if query("deal_detail", game, int(deal)).is_empty():
+        st.warning(f"The address asks for {asked}: the database holds no such deal, so the "
+                   "first deal of the list is shown.")
+        return
+    st.session_state[DEAL] = f"{game}#{int(deal)}"
+    if _is_number(trick, 3):
+        st.session_state[STEP] = int(trick)
+
+
+def _is_number(text: str, digits: int) -> bool:
+    """A whole number of at most ``digits`` ASCII digits (``str.isdigit`` takes ``²`` too)."""
+    return text.isascii() and text.isdigit() and len(text) <= digits
 
 
 def _new_search() -> None:
@@ -70,8 +88,9 @@ def _new_search() -> None:
 def _label(r: dict[str, Any]) -> str:
     board = f" · board {r['board']}" if r.get("board") is not None else ""
     day = f" · {r['started_at']:%Y-%m-%d}" if r.get("started_at") else ""
+    contract = call_words(r["contract"], r["variant"]) if r["contract"] else ""
     return (f"{r['game_id']} · deal {r['deal_no']}{board} · {r['variant']}{day} · "
-            f"{r['declarer'] or 'no declarer'} {r['contract'] or ''}")
+            f"{r['declarer'] or 'no declarer'} {contract}")
 
 
 def _deal_key(value: object) -> tuple[str, int] | None:
@@ -165,7 +184,7 @@ def _headline(row: dict[str, Any], record: dict[str, Any], replay: Replay) -> No
     st.caption(" · ".join(parts))
 
 
-def _result(row: dict[str, Any], replay: Replay) -> None:
+def _result(row: dict[str, Any], record: dict[str, Any], replay: Replay) -> None:
     result = query("deal_result", row["game_id"], int(row["deal_no"]))
     if not row["declarer"]:
         text = "No declarer (passed out or redealt)."
@@ -174,8 +193,8 @@ def _result(row: dict[str, Any], replay: Replay) -> None:
         tricks = result["declarer_tricks"][0] if result.height else None
         verdict = {True: "made", False: "down"}.get(made, "result not scored")
         took = f", {counted(tricks, 'trick')}" if tricks is not None else ""
-        text = f"**{md(row['contract'] or 'no contract')}** by {md(row['declarer'])}: " \
-               f"{verdict}{took}"
+        contract = contract_words(record, row["variant"]) or "no contract"
+        text = f"**{md(contract)}** by {md(row['declarer'])}: {verdict}{took}"
     if replay.claim is not None:
         text += f" · claimed: the declarer's side takes {counted(replay.claim, 'trick')} in all"
     st.markdown(text)
@@ -194,30 +213,36 @@ def _result(row: dict[str, Any], replay: Replay) -> None:
             for r in result.iter_rows(named=True)))
 
 
-@st.fragment
-def _table(replay: Replay, variant: str) -> None:
-    """The hands around the table, stepped trick by trick with the buttons or the keys (left and
-    right arrows, Home, End: Streamlit's button shortcuts); a step reruns this fragment alone,
-    not the page."""
-    last = replay.steps
+def _steps(last: int) -> int:
+    """Start / Back / Forward / End (also the keys Home, left and right arrows, End:
+    Streamlit's button shortcuts) and the slider; the number of tricks shown."""
     st.session_state[STEP] = min(int(st.session_state.get(STEP, 0)), last)
     b1, b2, b3, b4 = st.columns(4)
     b1.button("Start", key="replay_start", on_click=_reset_step, shortcut="Home")
-    b2.button("◀ Back", key="replay_back", on_click=_move, args=(-1, last), disabled=last == 0,
-              shortcut="Left")
-    b3.button("Forward ▶", key="replay_next", on_click=_move, args=(1, last), disabled=last == 0,
-              shortcut="Right")
-    b4.button("End", key="replay_end", on_click=_move, args=(last, last), disabled=last == 0,
-              shortcut="End")
-    step = int(st.slider("Tricks played", 0, last, key=STEP)) if last else 0  # no play: none
+    b2.button("◀ Back", key="replay_back", on_click=_move, args=(-1, last), shortcut="Left")
+    b3.button("Forward ▶", key="replay_next", on_click=_move, args=(1, last), shortcut="Right")
+    b4.button("End", key="replay_end", on_click=_move, args=(last, last), shortcut="End")
+    return int(st.slider("Tricks played", 0, last, key=STEP))
+
+
+@st.fragment
+def _table(replay: Replay, variant: str, no_play: str) -> None:
+    """The hands around the table, stepped trick by trick (:func:`_steps`); a step reruns this
+    fragment alone, not the page. A deal without play has nothing to step: its hands as dealt
+    and why it was not played (``no_play``)."""
+    last = replay.steps
+    step = _steps(last) if last else 0
     if step:  # the position is in the address too: a reload or a shared link shows it
         st.query_params["trick"] = str(step)
     else:
         st.query_params.pop("trick", None)
     held = replay.hands_at(step)
-    taken = replay.taken_by_side(step)
-    st.markdown(f"**After {step} of {counted(last, 'trick')}** · taken: "
-                + ", ".join(f"{md(p)} {n}" for p, n in taken.items()))
+    if last:
+        taken = replay.taken_by_side(step)
+        st.markdown(f"**After {step} of {counted(last, 'trick')}** · taken: "
+                    + ", ".join(f"{md(p)} {n}" for p, n in taken.items()))
+    else:
+        st.markdown(f"**The hands as dealt** · no play: {md(no_play)}.")
     roles = {replay.declarer: "declarer", replay.dummy: "dummy"}
     seats = [render.seat_html(p, held.get(p, 0), variant, roles.get(p, ""))
              for p in replay.players]
@@ -233,7 +258,7 @@ def _table(replay: Replay, variant: str) -> None:
         centre = f"Trick {step} · {won}<br>" + render.trick_html(trick.cards, trick.winner,
                                                                   variant)
     elif last == 0:
-        centre = "<em>no play recorded: only the hands</em>"
+        centre = "<em>no play</em>"
     st.html(render.table_html(seats, centre))
     if step == last > 0 and replay.claim is None and any(held.values()):
         st.caption(f"The record's play ends after trick {last}, with cards still in hand: "
@@ -308,12 +333,12 @@ with guarded():
         st.warning(md(problem))
     st.html(render.CSS)
     _headline(row, record, replay)
-    _result(row, replay)
+    _result(row, record, replay)
     if not row["has_cards"]:  # a link or an address can name a deal recorded without them
         empty("This deal was recorded without its cards (a score sheet or a traveller): "
               "there is nothing to replay, only its result above.")
         st.stop()
-    _table(replay, row["variant"])
+    _table(replay, row["variant"], why_no_play(record, row["variant"]))
     left, right = st.columns(2)
     with left:
         st.markdown("**Auction**")
@@ -325,6 +350,8 @@ with guarded():
                                       row["variant"]) + " &nbsp;·&nbsp; "
                     + render.cards_html(sorted(iter_cards(replay.discard), reverse=True),
                                         row["variant"]))
+    if not replay.steps:  # no play: no tricks to list, no card to review
+        st.stop()
     review = query("deal_review", game_id, deal_no)
     costs = {int(n): int(c) for n, c in zip(review["card_no"], review["cost"], strict=True)
              } if not review.is_empty() else {}

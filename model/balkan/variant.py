@@ -13,6 +13,7 @@ from model.balkan.contracts import GAME_NAMES, ContractError, parse_contract
 from model.balkan.frame import TABLE, deal_row, row_key
 from model.balkan.params import PRESETS, BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
+from model.balkan.words import call_words, no_play
 from model.cards import DECK_32
 from model.variant import Variant
 
@@ -63,6 +64,7 @@ VARIANT = Variant(
     settles_by_payments=False,
     cash_unit="soup points",
     sheet="bula",
+    dealer_sits_out_at=4,  # balkan.md 1: with 4 the dealer sits out the deal
     by_defenders=("defence",),
     entry_fields=("dealer", "declarer", "contract", "defence", "kontra", "tricks", "repealed",
                   "hands", "talon", "auction", "discard", "play"),
@@ -75,4 +77,6 @@ VARIANT = Variant(
     contract_level=pl.col("number"),
     export_format="ppn",
     declarer_made=declarer_made,
+    call_words=call_words,
+    no_play=no_play,
 )

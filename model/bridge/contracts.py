@@ -17,6 +17,9 @@ DENOMS = ("C", "D", "H", "S", "NT")
 CLUBS, DIAMONDS, HEARTS, SPADES, NOTRUMP = range(5)
 TRUMP_SUIT: tuple[int | None, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES, None)
 """The card-encoding suit of each denomination's trumps (``None``: no-trump)."""
+HAND_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+"""The order a hand's suits are written in: spades, hearts, diamonds, clubs, as a PBN deal
+(PBN 2.1, 3.4.11 "Deal") and BBO's hand diagrams write them."""
 
 DOUBLINGS = ("", "X", "XX")
 """0 undoubled, 1 doubled, 2 redoubled; the multiplier of the trick score is ``2 ** doubled``."""

@@ -6,7 +6,14 @@ from __future__ import annotations
 import polars as pl
 
 from model.bridge.check import check_batch, check_deal
-from model.bridge.contracts import DENOMS, DOUBLINGS, TRUMP_SUIT, ContractError, parse_contract
+from model.bridge.contracts import (
+    DENOMS,
+    DOUBLINGS,
+    HAND_SUITS,
+    TRUMP_SUIT,
+    ContractError,
+    parse_contract,
+)
 from model.bridge.frame import TABLE, deal_row
 from model.bridge.params import BridgeRules
 from model.bridge.records import BridgeDeal, BridgeGame
@@ -69,6 +76,7 @@ def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle,
         contract_level=pl.col("level") * 5 + pl.col("denom"),
         denominations=DENOMS,
         export_format="pbn",
+        hand_suits=HAND_SUITS,
     )
 
 

@@ -13,6 +13,7 @@ from model.greek.contracts import DENOMS, NT, ContractError, parse_contract
 from model.greek.frame import TABLE, deal_row, row_key
 from model.greek.params import GreekRules
 from model.greek.records import GreekDeal, GreekGame
+from model.greek.words import call_words, no_play
 from model.variant import Variant
 
 # Per deal (``model/views.py``): the frame's ``mode`` as the defence mode (6.1; ``concede``
@@ -72,6 +73,7 @@ VARIANT = Variant(
                "the defenders for their tricks, and the contract's value comes off his kassa, "
                "which the score sheet shows."),
     sheet="kassa",
+    dealer_sits_out_at=4,  # greek-prefa.md 2, 14 four_players: the dealer sits out
     by_defenders=("defence",),
     entry_fields=("dealer", "declarer", "contract", "defence", "tricks", "preliminary",
                   "conceded", "four_aces", "hands", "talon", "auction", "discard", "play"),
@@ -84,4 +86,6 @@ VARIANT = Variant(
     contract_level=pl.col("level"),
     denominations=DENOMS,
     declarer_made=declarer_made,
+    call_words=call_words,
+    no_play=no_play,
 )

@@ -14,6 +14,7 @@ from model.russian.frame import TABLE, deal_row, row_key
 from model.russian.params import RussianRules
 from model.russian.raspasy import RaspasyDeal, check_game, exit_binds
 from model.russian.records import RussianDeal, RussianGame
+from model.russian.words import call_words, no_play
 from model.variant import Variant
 
 # Per deal (``model/views.py``): the defence mode is ``none`` in raspasy (all pass, 7), ``misere``
@@ -69,6 +70,7 @@ VARIANT = Variant(
     settles_by_payments=True,
     cash_unit="whists",
     sheet="pulya",
+    dealer_sits_out_at=4,  # russian.md 1: with 4 the dealer sits out the deal
     by_defenders=("defence",),
     entry_fields=("dealer", "declarer", "contract", "defence", "open", "tricks", "hands",
                   "talon", "auction", "discard", "play"),
@@ -86,4 +88,6 @@ VARIANT = Variant(
     all_pass_play=True,
     talon_lead_flag="raspasy_talon_lead",
     declarer_made=declarer_made,
+    call_words=call_words,
+    no_play=no_play,
 )

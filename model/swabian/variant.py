@@ -13,6 +13,7 @@ from model.swabian.frame import TABLE, deal_row, row_key
 from model.swabian.games import NAME, TRUMP, GameError, parse_game, won
 from model.swabian.params import SwabianRules
 from model.swabian.records import SwabianDeal, SwabianGame
+from model.swabian.words import call_words, contract_call
 from model.variant import Variant
 
 # Per deal (``model/views.py``): the defence mode is the highest announcement of the defenders,
@@ -75,6 +76,8 @@ VARIANT = Variant(
                                                  return_dtype=pl.String),
     contract_level=pl.col("game"),
     declarer_made=declarer_made,
+    call_words=call_words,
+    contract_call=contract_call,
     entry_fields=("dealer", "declarer", "contract", "hand", "contra", "kunstwerk", "tricks",
                   "hands", "talon", "auction", "discard", "play"),
 )

@@ -13,6 +13,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import polars as pl
+import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -141,6 +142,23 @@ def test_player_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     per_deal = next(m for m in at.metric if m.label == "Cash per deal (chips)")
     assert not per_deal.delta and "breaks even" in (per_deal.help or "")
     assert not any("chips" in v for v in money.values())
+
+
+def test_my_deals_declarers_tricks_are_numbers(fixture_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """My deals: "declarer's tricks" is a number column for every variant. Where some deal has
+    none (nobody declared, both defenders passed: greek-prefa.md 6.1, 9.1) it was sent as text,
+    left aligned and sorted as text (9 above 10); bridge's, never missing, was a number."""
+    at = page("player", fixture_path, monkeypatch, player="Boris", variant="greek-prefa")
+    assert not at.exception
+    table = next(df for df in at.dataframe if "declarer's tricks" in df.value.columns)
+    sent = pa.ipc.open_stream(table.proto.arrow_data.data or
+                              table.proto.lazy_data.initial_chunk.data).schema
+    assert pa.types.is_integer(sent.field("declarer's tricks").type), sent
+    tricks = table.value["declarer's tricks"]
+    assert tricks.isna().sum() == 2 and sorted(tricks.dropna()) == [5, 6, 6, 6, 7, 7]
+    assert table.proto.placeholder == "—"  # the grid draws the missing ones as a dash
+    assert not shown_problems(at)
 
 
 def test_narrowing_the_dates_keeps_the_player(fixture_path: Path,
@@ -365,6 +383,72 @@ def test_results_of_a_pairs_mitchell(demo_path: Path, monkeypatch: pytest.Monkey
     assert ranks["N-S 2"] == ranks["E-W 3"] == 3 and ranks["N-S 1"] == 5, ranks
 
 
+def test_replayer_draws_the_first_deal_when_the_url_names_a_deal_not_stored(
+        fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``?game=nope&deal=3`` (or deal 99 of a real game) showed a made-up choice "nope · deal
+    3", "No deal 3 of game nope in the database.", no deal, and the URL fell to ``/replayer``.
+    docs/dashboards.md: the message above the first deal, which is drawn and put in the URL."""
+    first = page("replayer", fixture_path, monkeypatch).selectbox(key="replay_deal").value
+    for game, deal in (("**nope**", "3"), (fx.G1, "99")):
+        at = page("replayer", fixture_path, monkeypatch, game=game, deal=deal, trick="2")
+        assert not at.exception
+        said = [w.value for w in at.warning if "no such deal" in w.value]
+        assert len(said) == 1 and f"deal \\'{deal}\\'" in said[0]
+        assert "**nope**" not in said[0]  # the game id escaped: shown as written
+        box = at.selectbox(key="replay_deal")
+        assert box.value == first and not any(f"deal {deal}" in o for o in box.options)
+        assert not any("in the database." in i.value for i in at.info)
+        assert 'class="tb-table"' in html_of(at)  # the first deal is drawn ...
+        assert (at.query_params["game"], at.query_params["deal"]) in (  # ... and in the URL
+            (first.split("#")[0], first.split("#")[1]),
+            ([first.split("#")[0]], [first.split("#")[1]]))
+        assert at.slider(key="replay_step").value == 0  # the address's trick was its deal's
+
+
+def test_replayer_writes_calls_and_contracts_in_the_games_words(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Swabian auction read "hand7" and its headline "7 by Hilde" (swabian.md 3.1, 3.2)."""
+    at = page("replayer", demo_path, monkeypatch, game="donau-club/2026-11-22/table-1",
+              deal="1")
+    assert not at.exception
+    html = html_of(at)
+    assert "<td>7 Durchmarsch from the hands</td>" in html and "hand7" not in html
+    assert any(m.value.startswith("**7 Durchmarsch from the hands** by ") for m in at.markdown)
+
+
+def test_replayer_bridge_hand_spades_first_voids_and_suit_symbols(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bridge hand read ♥ ♦ ♣ ♠ with a blank line for a void, its auction "4H" beside hands
+    drawn with symbols: now ♠ ♥ ♦ ♣ (PBN, BBO), ``♥ —`` and ``4♥``."""
+    game = "lin/a080b5f2875a70b8"  # ../shared/data/bbo-vugraph-lin/40000.lin
+    with read_only(demo_path) as con:
+        if q.deal_detail(con, game, 20).is_empty():
+            pytest.skip("../shared/data/bbo-vugraph-lin is absent")
+    at = page("replayer", demo_path, monkeypatch, game=game, deal="20")
+    assert not at.exception
+    html = html_of(at)
+    seat = html[html.index("KLUKOWSKI</span>"):]
+    seat = seat[:seat.index("</div>")]
+    suits = re.findall(r'<span class="(?:tb-red)?">(.)</span>', seat)
+    assert suits == ["♠", "♥", "♦", "♣"]
+    assert '<span class="tb-red">♥</span> <span class="tb-void">—</span>' in seat
+    assert "<td>4♥</td>" in html and "<td>4H</td>" not in html
+    assert any(m.value.startswith("**4♥** by ") for m in at.markdown)
+
+
+def test_replayer_deal_without_play_has_nothing_to_step(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PPN deal whose defenders passed read "After 0 of 0 tricks" with Start / Back /
+    Forward / End and an empty "All tricks"; it says why there is no play (balkan.md 5.1)."""
+    at = page("replayer", demo_path, monkeypatch, game="ppn/adf0925e5415a7ef", deal="1")
+    assert not at.exception
+    assert not at.button and not at.slider
+    assert not any("After 0" in m.value for m in at.markdown)
+    assert any("no play: both defenders passed" in m.value for m in at.markdown)
+    assert not [e for e in at.expander if e.label == "All tricks"]
+    assert "Laub" not in html_of(at) and "tb-table" in html_of(at)
+
+
 def test_replayer_swabian_german_names(fixture_path: Path,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     at = page("replayer", fixture_path, monkeypatch, variant="swabian")
@@ -546,14 +630,20 @@ def test_ingest_between_reruns_shows_new_data(fixture_copy: Path,
     assert league_counts(at)["game"] == 5
 
 
+BAD_WORDS = ("None", "nan", "NaN")
+
+
 def shown_problems(at: AppTest) -> list[str]:
     """What a user must never see on a page: an exception, a None/NaN cell, a server path."""
     problems = [f"exception: {e.value[:200]}" for e in at.exception]
     for df in at.dataframe:
         frame = df.value
+        # a missing number stays a number (sorted as one) where the table draws it as a word
+        drawn = df.proto.HasField("placeholder") and df.proto.placeholder not in BAD_WORDS
         for column in frame.columns:
             values = frame[column]
-            if values.isna().any() or values.astype(str).isin(["None", "nan", "NaN"]).any():
+            gaps = values.isna().any() and not (drawn and pd.api.types.is_numeric_dtype(values))
+            if gaps or values.astype(str).isin(BAD_WORDS).any():
                 problems.append(f"a None/NaN cell in column {column!r}")
     texts = [*(m.value for m in at.markdown), *(c.value for c in at.caption),
              *(e.value for e in at.error), *(w.value for w in at.warning),
@@ -771,7 +861,8 @@ def test_my_deals_order_and_the_results_choices_are_in_the_url(
 def test_a_deal_with_hands_and_no_play_has_no_trick_slider(
         demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A deal recorded with its hands and without a play (data/samples' PPN) shows the hands
-    only: there is no trick to step to, so no slider (it ran from 0 to 1)."""
+    only: there is no trick to step to, so no slider (it ran from 0 to 1) and no "After 0 of 0
+    tricks" (it says why there is no play)."""
     with read_only(demo_path) as con:
         found = con.execute("""SELECT game_id, deal_no FROM deals WHERE has_cards
                                AND (record->'$.play') IS NULL ORDER BY ALL LIMIT 1""").fetchone()
@@ -780,7 +871,8 @@ def test_a_deal_with_hands_and_no_play_has_no_trick_slider(
     assert not at.exception
     assert at.selectbox(key="replay_deal").value == f"{found[0]}#{found[1]}"
     assert not at.get("slider")
-    assert any("After 0 of 0 tricks" in m.value for m in at.markdown)
+    assert not any("After 0 of 0 tricks" in m.value for m in at.markdown)
+    assert any("The hands as dealt** · no play: " in m.value for m in at.markdown)
 
 
 def test_the_replayer_says_the_kassa_beside_the_chips(

@@ -407,3 +407,83 @@ def test_a_pair_that_sat_out_is_ranked_by_cross_imps_per_board(tmp_path: Path) -
     assert ranked["pair"].to_list()[0] == "5"
     per_board = ranked["cross_imps_per_board"].to_list()
     assert per_board == sorted(per_board, reverse=True)
+
+
+def _person(con, variant: str, name: str) -> str:
+    """The label of the person behind ``name`` in ``variant`` (``Anna``, ``Anna (greek-prefa)``)."""
+    people = q.players(con, Filters(variant=variant))["player"].to_list()
+    return next(p for p in people if p == name or p.startswith(f"{name} ("))
+
+
+def _roles(con, f: Filters) -> dict[tuple[str, int], str]:
+    deals = q.player_deal_list(con, f, limit=100_000)
+    return {(g, n): r for g, n, r in deals.select("game_id", "deal_no", "role").rows()}
+
+
+def test_swabian_opponents_defend(demo_con) -> None:
+    """swabian.md 6: "The declarer always plays alone against both other players"; 1: three
+    players, so nobody sits out. Anton's deals against a declarer (the sample score sheet, no
+    ``defence`` in a Swabian record) read "sat out", and "Defence held" had n = 0."""
+    f = Filters(variant="swabian", player=_person(demo_con, "swabian", "Anton"))
+    deals = q.player_deal_list(demo_con, f, limit=100_000)
+    against = deals.filter(pl.col("declarer").is_not_null() & (pl.col("role") != "declarer"))
+    assert against.height > 0 and set(against["role"]) == {"defender"}
+    assert "sat out" not in deals["role"].to_list()
+    me = q.player_summary(demo_con, f).row(0, named=True)
+    held = against.filter(pl.col("cash") >= 0).height
+    assert (me["defended"], me["defence_held"]) == (against.height, held)
+    roles = {r["role"]: (r["n"], r["ok"]) for r in q.player_roles(demo_con, f).iter_rows(
+        named=True)}
+    assert roles["defender"] == (against.height, held)
+
+
+def test_a_conceded_preliminary_bid_is_defended(demo_con) -> None:
+    """greek-prefa.md 5: a preliminary-bid winner may concede, "2 chips paid to each other
+    player"; 1: the other two are the defenders. Nobody was asked to play or pass, so the
+    record has no ``defence``: Anna's row read "sat out", contract "—"."""
+    f = Filters(variant="greek-prefa", player=_person(demo_con, "greek-prefa", "Anna"))
+    deals = q.player_deal_list(demo_con, f, limit=100_000).filter(
+        (pl.col("game_id") == fx.G5) & (pl.col("deal_no") == 1))
+    row = deals.select("role", "declarer", "contract", "result", "declarer_tricks",
+                       "cash").row(0, named=True)
+    assert row == {"role": "defender", "declarer": "Boris", "contract": q.NO_CONTRACT,
+                   "result": "down", "declarer_tricks": None, "cash": 2.0}
+
+
+def test_the_dealer_of_four_sits_out_and_misere_opponents_defend(demo_con, con) -> None:
+    """russian.md 1 and greek-prefa.md 14 (``four_players``): with four at the table the dealer
+    sits the deal out, also a raspasy nobody declared; a misère is not whisted (russian.md 3),
+    so its record names no ``defence``, and both opponents play it."""
+    game = "nevsky/2026-11-22/leningrad"
+    oleg = _roles(demo_con, Filters(variant="russian", player=_person(demo_con, "russian",
+                                                                      "Oleg")))
+    assert oleg[(game, 1)] == "sat out"  # dealer of a raspasy
+    assert oleg[(game, 2)] == "pass"
+    misere = demo_con.execute(
+        "SELECT game_id, deal_no, dealer, declarer, g.players FROM deals d JOIN games g "
+        "USING (game_id) WHERE d.variant = 'russian' AND d.contract = 'misere' "
+        "AND len(g.players) = 3 ORDER BY ALL LIMIT 1").fetchall()
+    assert misere
+    g, n, _, declarer, seated = misere[0]
+    for name in set(seated) - {declarer}:
+        who = Filters(variant="russian", player=_person(demo_con, "russian", name))
+        assert _roles(demo_con, who)[(g, n)] == "defender"
+    boris = _roles(con, Filters(player="Boris"))
+    assert boris[(fx.G2, 3)] == "sat out" and boris[(fx.G2, 2)] == "invite"
+
+
+def test_my_deals_newest_first(con) -> None:
+    """Newest first: the latest game first and its last deal first; the deal list read a game's
+    deals 1, 2, 3 under the latest game. Equal cash is newest first in the other orders too."""
+    f = Filters(player="Boris")
+    order = [(g, n) for g, n in q.player_deal_list(con, f, "newest first").select(
+        "game_id", "deal_no").rows()]
+    assert order == [(fx.G2, 3), (fx.G2, 2), (fx.G2, 1), (fx.G1, 4), (fx.G1, 3), (fx.G1, 2),
+                     (fx.G1, 1), (fx.G3, 1)]
+    losses = q.player_deal_list(con, f, "biggest losses first")
+    assert losses["cash"].to_list() == sorted(losses["cash"].to_list())
+    even = losses.filter(pl.col("cash") == 0).select("game_id", "deal_no").rows()
+    assert even == [(fx.G2, 3), (fx.G1, 4), (fx.G1, 2)]
+    wins = q.player_deal_list(con, f, "biggest wins first")
+    assert wins["cash"].to_list() == sorted(wins["cash"].to_list(), reverse=True)
+    assert wins.filter(pl.col("cash") == 0).select("game_id", "deal_no").rows() == even

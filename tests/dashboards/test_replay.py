@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import random
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dashboards.render import CSS, hand_html, seat_html, trick_html
-from dashboards.replay import build, card_label, suit_groups, trick_winner, trump_of
+from dashboards.replay import (
+    build,
+    call_words,
+    card_label,
+    contract_words,
+    suit_groups,
+    trick_winner,
+    trump_of,
+    why_no_play,
+)
 from model.cards import parse_card, parse_cards
+from sim.drivers import SIMULATED, simulator
 from tests.dashboards import fixture_db as fx
 
 PLAYERS = ["Anna", "Boris", "Chris"]
@@ -57,7 +70,7 @@ def test_german_names_for_swabian() -> None:
     assert card_label(parse_card("AH"), "swabian") == "Herz Daus"
     assert card_label(parse_card("TD"), "greek-prefa") == "10♦"
     groups = suit_groups(parse_cards(["AH", "7H", "KS"]), "greek-prefa")
-    assert groups == [("♥", ["A♥", "7♥"]), ("♠", ["K♠"])]
+    assert groups == [("♥", ["A♥", "7♥"]), ("♦", []), ("♣", []), ("♠", ["K♠"])]
 
 
 def test_render_escapes_names() -> None:
@@ -71,7 +84,7 @@ def test_a_seat_shows_each_suit_on_its_line_and_its_role_apart() -> None:
     """A seat read "declarer♥ A♥ ..." (the badge ran into the first suit) and a long Swabian
     hand wrapped anywhere: each suit is a line of its own, as a hand diagram has it."""
     html = seat_html("Ana", parse_cards(["AH", "7H", "KS", "9D"]), "greek-prefa", "declarer")
-    assert html.count('class="tb-suit"') == 3
+    assert html.count('class="tb-suit"') == 4  # and the club void
     assert 'declarer</span><span class="tb-suit">' in html
     assert ".tb-seat .tb-suit {display: block;}" in CSS and "margin: 0 0.4rem 0 4px" in CSS
 
@@ -101,3 +114,71 @@ def test_build_never_raises(record: dict) -> None:
     for step in range(replay.steps + 1):
         replay.hands_at(step)
         replay.taken_at(step)
+
+
+def test_a_void_shows_its_suit_mark_and_a_dash() -> None:
+    """A suit a player does not hold was a blank line without its mark (Russian deal 1, a hand
+    without hearts): a hand diagram writes the mark and a dash."""
+    html = hand_html("P2", parse_cards(["AS", "KD", "7C"]), "russian")
+    assert '<span class="tb-red">♥</span> <span class="tb-void">—</span>' in html
+    assert html.count('class="tb-suit"') == 4
+    assert "no cards left" in hand_html("P2", 0, "russian")  # an empty hand: no four dashes
+
+
+def test_bridge_lists_spades_first_and_the_preference_games_keep_their_order() -> None:
+    """Bridge hands read ♥ ♦ ♣ ♠; a bridge diagram (PBN's deal, BBO's viewer) reads ♠ ♥ ♦ ♣.
+    The Preference games keep theirs: the ladder from the top (greek-prefa.md 4.1)."""
+    hand = parse_cards(["AS", "KH", "QD", "JC"])
+    assert [s for s, _ in suit_groups(hand, "bridge-duplicate")] == ["♠", "♥", "♦", "♣"]
+    for variant in ("greek-prefa", "russian", "balkan", "swabian"):
+        assert [s for s, _ in suit_groups(hand, variant)] == ["♥", "♦", "♣", "♠"], variant
+
+
+def test_calls_and_contracts_in_the_games_words() -> None:
+    """The auction grid and the headline showed codes ("hand7", "7 by Hilde", "1S" beside hands
+    drawn with symbols); each variant writes them in its players' words (``Variant.call_words``)."""
+    assert call_words("hand6", "swabian") == "6 Bettel from the hands"  # swabian.md 3.1, 3.2
+    assert call_words("2", "swabian") == "2 Laub" and call_words("hold", "swabian") == "hold"
+    assert contract_words({"contract": "7", "hand": True}, "swabian") == \
+        "7 Durchmarsch from the hands"
+    assert contract_words({"contract": "4"}, "swabian") == "4 Herz"
+    assert call_words("1S", "bridge-duplicate") == "1♠"  # bridge.md 2.1
+    assert contract_words({"contract": "4HX"}, "bridge-rubber") == "4♥X"
+    assert call_words("3NT", "bridge-duplicate") == "3NT"
+    assert call_words("6S", "greek-prefa") == "6♠" and call_words("take", "greek-prefa") == \
+        "I'll take"  # greek-prefa.md 4.2, the preliminary bid
+    assert call_words("misere", "russian") == "misère" and call_words("7D", "russian") == "7♦"
+    assert call_words("G5", "balkan") == "igra 5 Tref" and call_words("sans", "balkan") == \
+        "igra 7 Sans"  # balkan.md 1, 3.1
+    assert call_words("3", "balkan") == "3 Karo" and call_words("here", "balkan") == "here"
+    assert contract_words({}, "swabian") is None
+
+
+def test_every_call_of_every_variant_is_in_words() -> None:
+    """No call a variant's generator makes is shown as a code: no suit letter after a level, no
+    ``hand`` prefix, no ``G`` code, no ``misere`` or ``take``."""
+    code = re.compile(r"^(\d+[SCDH]X{0,2}|hand\d|G\d|misere|take|betl|sans)$", re.IGNORECASE)
+    for name in SIMULATED:
+        game, deals = simulator(name).random_game(random.Random(7), "words", 40)
+        for deal in deals:
+            record = deal.model_dump(mode="json", exclude_none=True)
+            shown = [c for row in build(record, name, list(game.players)).auction_grid()
+                     for c in row if c]
+            assert not [c for c in shown if code.match(c)], (name, shown)
+            words = contract_words(record, name)
+            assert words is None or not code.match(words), (name, words)
+
+
+def test_why_a_deal_has_no_play() -> None:
+    """A deal with cards and no play said "After 0 of 0 tricks"; it says why (records.md 1.2;
+    balkan.md 5.1, 5.3; greek-prefa.md 5; russian.md 3)."""
+    passed = {"declarer": "A", "contract": "G7", "defence": {"B": "pass", "C": "pass"}}
+    assert why_no_play(passed, "balkan") == "both defenders passed, so the deal was not played"
+    assert "kontra on Pik" in why_no_play({"declarer": "A", "contract": "2",
+                                            "defence": {"B": "play", "C": "play"}}, "balkan")
+    assert "nobody declared" in why_no_play({"contract": None}, "swabian")
+    assert "conceded" in why_no_play({"declarer": "A", "conceded": True}, "greek-prefa")
+    assert "half-whist" in why_no_play({"declarer": "A", "contract": "6S",
+                                        "defence": {"B": "pass", "C": "half"}}, "russian")
+    assert why_no_play({"declarer": "N", "contract": "4S"}, "bridge-duplicate") == \
+        "the record has no play"
