@@ -708,14 +708,18 @@ def ingest_log(con: Con, source: str | None = None) -> pl.DataFrame:
     return _frame(con, sql, params)
 
 
-def latest_versions(con: Con, source: str | None = None) -> pl.DataFrame:
-    """The counts of the latest ingest of each file (of ``source``), added up: what the
-    database holds of the files now (a file read again is counted once; its quarantine is
-    that of its latest version)."""
+def ingest_totals(con: Con, source: str | None = None) -> pl.DataFrame:
+    """The records read, stored and duplicates of every ingest (of ``source``), added up, and
+    the records quarantined now: each source's latest ingest's, whose quarantine replaced its
+    earlier ones' (what :func:`quarantined_records` counts in the quarantine)."""
     clause, params = ("WHERE source = ?", [source]) if source else ("", [])
-    counts = ("records", "stored", "duplicates", "quarantined")
-    sql = f"""SELECT {", ".join(f"coalesce(sum({c}), 0)::BIGINT AS {c}" for c in counts)}
-              FROM (SELECT {", ".join(f"arg_max({c}, ingested_at) AS {c}" for c in counts)}
+    sql = f"""SELECT coalesce(sum(records), 0)::BIGINT AS records,
+                     coalesce(sum(stored), 0)::BIGINT AS stored,
+                     coalesce(sum(duplicates), 0)::BIGINT AS duplicates,
+                     coalesce(sum(now), 0)::BIGINT AS "quarantined now"
+              FROM (SELECT sum(records) AS records, sum(stored) AS stored,
+                           sum(duplicates) AS duplicates,
+                           arg_max(quarantined, ingested_at) AS now
                     FROM {INGEST_LOG} {clause} GROUP BY source)"""
     return _frame(con, sql, params)
 

@@ -60,10 +60,12 @@ with guarded():
     if shown.is_empty():
         empty("Nothing has been ingested yet: run `trickbook ingest FILES` or use the Upload page.")
     else:
-        totals = query("latest_versions", source_arg).row(0, named=True)
+        totals = query("ingest_totals", source_arg).row(0, named=True)
         for col, (name, n) in zip(st.columns(4), totals.items(), strict=True):
             col.metric(name.capitalize(), f"{n:,}")
-        st.caption("The latest version of each file; the table lists every ingest.")
+        st.caption("Records, stored and duplicates of every ingest below; quarantined now: the "
+                   "records the quarantine holds (a new version of a file replaces the "
+                   "quarantine of its earlier one).")
         show(_short(shown).select("source", "records", "stored", "duplicates", "quarantined",
                                   "ingested_at", "sha256"),
              "quality_log", labels={"sha256": "sha256 (start)"})
