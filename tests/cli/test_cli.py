@@ -377,3 +377,27 @@ def test_a_run_of_several_files_ends_with_its_total(tmp_path: Path) -> None:
     one = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db",
                               str(tmp_path / "y.duckdb")])
     assert len(one.stdout.splitlines()) == 1 and "files:" not in one.stdout
+
+
+def test_ctrl_c_during_the_last_file_says_every_file_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first Ctrl-C finishes the file being read (docs/cli.md); one that came while the last
+    file was read said "stopped early: run the same command again" and exited 130, although
+    nothing was left to read."""
+    import trickbook.cli as cli
+
+    class DuringTheLastFile(cli._StopFlag):
+        """Ctrl-C pressed, but only after the run's last question between files."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.requested = True
+
+        def __call__(self) -> bool:
+            return False
+
+    monkeypatch.setattr(cli, "_StopFlag", DuringTheLastFile)
+    db = tmp_path / "x.duckdb"
+    result = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert "every file is read" in result.stderr and "stopped early" not in result.stderr
