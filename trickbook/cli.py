@@ -194,7 +194,7 @@ def ingest(
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ingest.parallel import AUTO_BYTES, WORKER_MODULES, reading
-    from ingest.pipeline import StrictError, files_to_read, ingest_paths
+    from ingest.pipeline import StrictError, ingest_paths
     from ingest.store import LOCK_WAIT, DatabaseError, check_database_path
     from scoring.store import score_pending
     from sim.run import dask_imap, pool_imap
@@ -249,11 +249,19 @@ def ingest(
     failed = _after_load_checks(db)
     if (strict and failed) or any(r.failed or r.score_error or _not_found(r) for r in reports):
         raise typer.Exit(1)
-    if stop.requested and len(reports) < len(files_to_read(paths)):
+    if stop.requested:
+        _stopped(reports, paths)
+
+
+def _stopped(reports: list[FileReport], paths: list[Path]) -> None:
+    """After a first Ctrl-C: exit 130 when files were left unread; one that came during the
+    last file left none."""
+    from ingest.pipeline import files_to_read
+
+    if len(reports) < len(files_to_read(paths)):
         err.print("stopped early: run the same command again to ingest the remaining files")
         raise typer.Exit(130)
-    if stop.requested:  # Ctrl-C while the last file was read: nothing is left to read
-        err.print("Ctrl-C came during the last file: every file is read")
+    err.print("Ctrl-C came during the last file: every file is read")
 
 
 def _print_reports(reports: list[FileReport], paths: list[Path]) -> None:
