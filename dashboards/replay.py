@@ -28,6 +28,8 @@ from model.cards import (
     rank_of,
     suit_of,
 )
+from model.variant import recorded_contract
+from model.variant import why_no_play as generic_no_play
 from model.variants import UnknownVariant, Variant
 from model.variants import variant as lookup
 
@@ -57,17 +59,14 @@ def contract_words(record: Mapping[str, object], variant: str) -> str | None:
     """A deal record's contract as its players write it (``Variant.contract_words``: Swabian
     ``7 Durchmarsch from the hands``); None without one."""
     v = _variant(variant)
-    contract = record.get("contract")
-    if v is None:
-        return str(contract) if contract else None
-    return v.contract_words(record)
+    return v.contract_words(record) if v is not None else recorded_contract(record)
 
 
 def why_no_play(record: Mapping[str, object], variant: str) -> str:
     """Why a deal with its cards has no play (``Variant.no_play``: all passed, the defenders
     passed, a concession ...)."""
     v = _variant(variant)
-    return v.no_play(record) if v is not None else "the record has no play"
+    return (v.no_play if v is not None else generic_no_play)(record)
 
 
 def card_label(c: Card, variant: str) -> str:

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 from ingest.jsonl import quote
 from ingest.source import Issue, Raw
 from model import variants as registry
-from model.base import PRINTABLE, SPELLINGS, DealBase, GameBase
+from model.base import AN_ISO_TIME, PRINTABLE, SPELLINGS, DealBase, GameBase
 from model.identity import canonical, canonical_json, deal_key
 from model.problems import Code, Problem
 from model.variants import UnknownVariant, Variant
@@ -85,8 +85,7 @@ def _said(err: Any) -> str:
     if kind in KINDS:
         return f"must be {KINDS[kind]}"
     if kind.startswith(("datetime_", "date_")):  # "month value is outside ... of 1-12"
-        return "must be an ISO 8601 date or time (e.g. 2026-12-03 or 2026-12-03T19:00:00+01:00)" \
-            + (f": {ctx['error']}" if "error" in ctx else "")
+        return f"must be {AN_ISO_TIME}" + (f": {ctx['error']}" if "error" in ctx else "")
     if kind in LENGTHS and LENGTHS[kind][0] in ctx:
         key, words = LENGTHS[kind]
         things = "characters" if kind.startswith("string") else "items"

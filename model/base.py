@@ -64,13 +64,16 @@ TrickCount = Annotated[Integer, Field(ge=0, le=10)]
 """A player's tricks in a deal of the 32-card games: ten tricks in all."""
 
 
+AN_ISO_TIME = "an ISO 8601 date or time (e.g. 2026-12-03 or 2026-12-03T19:00:00+01:00)"
+"""What a game's ``started_at`` must be, as a message says it."""
+
+
 def _written_as_a_time(value: object) -> object:
     """A game's ``started_at`` is an ISO 8601 date or time (records.md 1.1). A number, or
     digits alone, would be read as seconds since 1970: ``2026`` as 1970-01-01 00:33:46."""
     text = value.strip().lstrip("+-").replace(".", "", 1) if isinstance(value, str) else None
     if isinstance(value, int | float) or (text is not None and text.isdigit()):
-        raise ValueError(f"{value!r} is not an ISO 8601 date or time (e.g. 2026-12-03 or "
-                         "2026-12-03T19:00:00+01:00)")
+        raise ValueError(f"{value!r} is not {AN_ISO_TIME}")
     return value
 
 

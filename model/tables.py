@@ -48,8 +48,8 @@ PLAYER_NAMES = "player_names"
 
 MERGED = "{n} records at this line: "
 """How a quarantine row holding the issues of several records of one line starts."""
-HELD_RECORDS = ("coalesce(try_cast(regexp_extract(message, '^(\\d+) records at this line: ', 1) "
-                "AS INTEGER), 1)")
+HELD_RECORDS = (r"coalesce(try_cast(regexp_extract(message, '^(\d+)"
+                + MERGED.removeprefix("{n}") + "', 1) AS INTEGER), 1)")
 """SQL: the records a quarantine row holds (:data:`MERGED`: several of one line, else one)."""
 DROPPED_ROW = f"(line = 0 AND code = '{Code.DEAL_CONFLICT}')"
 """SQL: a quarantine row that holds no record of its file: the deals of an earlier version the

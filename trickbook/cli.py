@@ -476,9 +476,9 @@ def _with_units(columns: list[str], rows: list[tuple[Any, ...]]
     from model.variants import REGISTERED
 
     units = {v.name: v.cash_unit for v in REGISTERED}
-    at = columns.index("cash") + 1
+    at, of = columns.index("cash") + 1, columns.index("variant")
     return ([*columns[:at], "unit", *columns[at:]],
-            [(*r[:at], units.get(r[columns.index("variant")]), *r[at:]) for r in rows])
+            [(*r[:at], units.get(r[of]), *r[at:]) for r in rows])
 
 
 @app.command()
