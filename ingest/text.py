@@ -171,7 +171,7 @@ def sniff(head: bytes, whole: bool = False) -> str:
         if best is None or score > best[0]:
             best = (score, page)
     if best is None or best[0] < 0:
-        if stray_bytes_only(head):
+        if stray_bytes_only(head) or few_bad_lines(head, whole):
             return "utf-8"
         raise EncodingError(
             f"not UTF-8 (byte {where}) nor UTF-16, and no code page of {', '.join(CODE_PAGES)} "
@@ -211,6 +211,31 @@ def stray_bytes_only(data: bytes) -> bool:
     text, bad = _undecoded(data)
     controls = len(_CONTROL.findall(text))
     return bad > 0 and bad + controls <= max(STRAY_FEW, len(data) // STRAY_SHARE)
+
+
+BAD_LINE_SHARE = 4
+"""At most one line in this many may not decode for :func:`few_bad_lines`."""
+
+
+def few_bad_lines(data: bytes, whole: bool = True) -> bool:
+    """Whether ``data`` is UTF-8 but for a few whole lines, at most one in
+    :data:`BAD_LINE_SHARE` (a block of binary pasted in, a line of another file): such a file is
+    read as UTF-8, so only those lines are lost (a CSV line that does not decode is its own
+    issue, :func:`lines`), not the file. The last line of a head (``whole`` false) may be cut
+    inside a character and is not counted."""
+    lines = data.split(b"\n")
+    if not whole:
+        lines = lines[:-1]
+    bad = sum(not _is_utf8(line) for line in lines)
+    return bad > 0 and bad * BAD_LINE_SHARE <= len(lines)
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def utf8_else_latin1(data: bytes) -> str:
@@ -299,7 +324,8 @@ def decode(data: bytes) -> str:
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
-        if encoding in ("utf-8", "utf-8-sig") and (mostly_utf8(data) or stray_bytes_only(data)):
+        if encoding in ("utf-8", "utf-8-sig") and (
+                mostly_utf8(data) or stray_bytes_only(data) or few_bad_lines(data)):
             return utf8_else_latin1(data)
         raise EncodingError(f"not {encoding} at byte {exc.start} (the encoding its first "
                             f"{HEAD // 1024} KiB read as)") from exc

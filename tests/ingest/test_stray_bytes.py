@@ -4,11 +4,13 @@ turned into another code page's letters, and only the lines with the bad bytes s
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 import pytest
 
+from ingest import text as text_codec
 from ingest.formats import reader_for
 from ingest.source import Issue, Raw
 from tests.ingest.conftest import SAMPLES
@@ -123,3 +125,36 @@ def test_a_stray_byte_and_a_nul_cost_their_lines_not_the_file(tmp_path: Path, pa
     items = read_all(p)
     assert deals_of(read_all(path)) - deals_of(items) <= 2
     assert not any("cannot read the file" in i.message for i in items if isinstance(i, Issue))
+
+
+def binary_block(data: bytes) -> bytes:
+    """400 bytes of binary (controls, bytes that are not UTF-8, two line ends) pasted into the
+    middle line of the file, as a broken copy or a disk error leaves them."""
+    block = bytearray(random.Random(7).randbytes(400).replace(b"\n", b"").replace(b"\r", b""))
+    block[100:100] = b"\n"
+    block[300:300] = b"\n"
+    lines = data.split(b"\n")
+    middle = len(lines) // 2
+    lines[middle] = lines[middle][:5] + bytes(block) + lines[middle][5:]
+    return b"\n".join(lines)
+
+
+@pytest.mark.parametrize(("path", "lost"), [(NAMED[0][0], 3), (NAMED[1][0], 3),
+                                            (NAMED[2][0], None)], ids=["sheet", "traveller", "ppn"])
+def test_a_block_of_binary_costs_its_lines_not_the_file(tmp_path: Path, path: Path,
+                                                        lost: int | None) -> None:
+    """ingest/text.py ``few_bad_lines``: a file that no encoding reads whole, but that is UTF-8
+    save for a few lines, is read as UTF-8 (it was one issue, 'cannot read the file'). A CSV
+    file loses the lines the block spans; a PPN game keeps the deals before it."""
+    data = path.read_bytes()
+    p = tmp_path / path.name
+    p.write_bytes(broken := binary_block(data))
+    assert not text_codec.stray_bytes_only(broken) and not text_codec.mostly_utf8(broken)
+    items = read_all(p)
+    assert not any("cannot read" in i.message for i in items if isinstance(i, Issue))
+    assert all(i.line > 0 for i in items if isinstance(i, Issue))
+    before, after = deals_of(read_all(path)), deals_of(items)
+    if lost is not None:
+        assert before - after <= lost
+    else:
+        assert 0 < after < before
