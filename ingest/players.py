@@ -3,12 +3,14 @@
 A game names its players as its source writes them. ``player_names`` holds, for every variant,
 each name seen and the person it is; ``players`` holds the people: an id and the name shown for
 him. Names are scoped by variant: within one variant a name is one person (as the settlements
-already count it); the same name in two variants is two people until a user says otherwise.
+already count it); the same name in two variants is two people until a user says otherwise. A
+name is its text in Unicode's composed form (NFC): ``Ánna`` typed as ``A`` and an accent is the
+``Ánna`` of the other files, one person.
 
 * Ingest (and the simulator's writer) calls :func:`register` in the transaction that stores the
-  games: each new ``(variant, name)`` becomes a person of its own, whose id is
-  ``<variant>:<name>`` (content-derived, so a rebuilt database gets the same ids) and whose shown
-  name is the name. A name already known keeps its person: re-ingesting changes nothing.
+  games: each new ``(variant, name)`` is the person ``<variant>:<name>`` (content-derived, so a
+  rebuilt database gets the same ids; the name in NFC), made with the name as his shown name if
+  he is new. A name already known keeps its person: re-ingesting changes nothing.
 * A user joins people with :func:`merge` (the second one's names become the first one's; merging
   twice changes nothing) and renames one with :func:`rename` (``trickbook players``).
 * :func:`people_sql` is the read side: every name with its person and the person's label (his
@@ -19,6 +21,7 @@ already count it); the same name in two variants is two people until a user says
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 import duckdb
@@ -40,11 +43,12 @@ class PersonError(ValueError):
 
 
 def person_id(variant: str, name: str) -> str:
-    """The id of the person a name first seen in ``variant`` makes: ``<variant>:<name>``."""
-    return f"{variant}:{name}"
+    """The id of the person a name first seen in ``variant`` makes: ``<variant>:<name>``, the
+    name in Unicode's composed form (NFC), so its two spellings are one person."""
+    return f"{variant}:{unicodedata.normalize('NFC', name)}"
 
 
-_ID_SQL = "n.variant || ':' || n.name"
+_ID_SQL = "n.variant || ':' || nfc_normalize(n.name)"
 """:func:`person_id` in SQL, over a row ``n`` with ``variant`` and ``name``."""
 
 
@@ -55,7 +59,8 @@ def _seen(games: str) -> str:
 
 def register(conn: Con, game_ids: Iterable[str] | None = None) -> int:
     """Give every name of the games ``game_ids`` (all games with ``None``) that no person has yet
-    a person of its own. Returns how many people were made; names already known are left as
+    its person (:func:`person_id`: a new one, or the one of the same name spelt in NFC). Returns
+    how many names were registered; names already known are left as
     they are (re-ingesting a file changes nothing). Runs in the caller's transaction."""
     if game_ids is None:
         where, params = "TRUE", []
@@ -70,7 +75,7 @@ def register(conn: Con, game_ids: Iterable[str] | None = None) -> int:
                   SELECT 1 FROM {PLAYER_NAMES} k WHERE k.variant = n.variant AND k.name = n.name)
               RETURNING person_id, name"""
     made = conn.execute(sql, params).fetchall()
-    _add_people(conn, made)
+    _add_people(conn, [(pid, unicodedata.normalize("NFC", name)) for pid, name in made])
     return len(made)
 
 
@@ -120,16 +125,17 @@ def resolve(conn: Con, who: str) -> str:
     """The id of the person ``who`` names: his id, the ``<variant>:<name>`` of one of his names,
     his label as `trickbook players list` and the dashboards show it (``Anna (greek-prefa)``),
     his shown name, or a name of his at the table (the last two only when they name one
-    person). :class:`PersonError` when none or several match."""
+    person; each compared in NFC). :class:`PersonError` when none or several match."""
     steps = (
-        f"SELECT person_id FROM {PLAYERS} WHERE person_id = ?",
+        f"SELECT person_id FROM {PLAYERS} WHERE nfc_normalize(person_id) = ?",
         f"SELECT DISTINCT n.person_id FROM {PLAYER_NAMES} n WHERE {_ID_SQL} = ?",
-        f"SELECT DISTINCT person_id FROM ({people_sql(True)}) WHERE person = ?",
-        f"SELECT person_id FROM {PLAYERS} WHERE name = ?",
-        f"SELECT DISTINCT person_id FROM {PLAYER_NAMES} WHERE name = ?",
+        f"SELECT DISTINCT person_id FROM ({people_sql(True)}) WHERE nfc_normalize(person) = ?",
+        f"SELECT person_id FROM {PLAYERS} WHERE nfc_normalize(name) = ?",
+        f"SELECT DISTINCT person_id FROM {PLAYER_NAMES} WHERE nfc_normalize(name) = ?",
     )
+    composed = unicodedata.normalize("NFC", who)
     for sql in steps:
-        found = sorted(str(r[0]) for r in conn.execute(sql, [who]).fetchall())
+        found = sorted(str(r[0]) for r in conn.execute(sql, [composed]).fetchall())
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
@@ -177,8 +183,8 @@ def _refuse_two_seats(conn: Con, into: str, gone: str, keep: str, other: str) ->
 
 
 def rename(conn: Con, who: str, name: str) -> str:
-    """Show the person ``who`` as ``name``; returns his id."""
-    shown = name.strip()
+    """Show the person ``who`` as ``name`` (in NFC, as names are); returns his id."""
+    shown = unicodedata.normalize("NFC", name.strip())
     if not shown or len(shown) > MAX_NAME or not re.match(PRINTABLE, shown):
         raise PersonError(f"cannot name a person {name[:60]!r}: a name is 1 to {MAX_NAME} "
                           "characters of text, with no control character")

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, datetime
 from operator import itemgetter
 from typing import Annotated, Literal
@@ -112,15 +113,18 @@ class GameBase(Frozen):
 
 def check_seats(game: str, players: tuple[str, ...], counts: tuple[int, ...],
                 four_players: bool | None = None) -> None:
-    """A game's seating (records.md 1.1): ``counts`` allowed, no name twice, and where the
+    """A game's seating (records.md 1.1): ``counts`` allowed, no name twice (nor in two Unicode
+    forms, ``Á`` composed and ``A`` with its accent), and where the
     rules carry ``four_players`` it agrees with the table (the dealer sits out with four)."""
     n = len(players)
     if n not in counts:
         allowed = " or ".join(str(c) for c in counts)
         raise ValueError(f"{game} needs {allowed} players, got {n}")
-    if len(set(players)) != n:
-        twice = sorted({p for p in players if players.count(p) > 1})
-        raise ValueError(f"a player is named twice: {', '.join(twice)}")
+    names = [unicodedata.normalize("NFC", p) for p in players]  # as ingest/players.py has them
+    if len(set(names)) != n:
+        twice = sorted({p for p in names if names.count(p) > 1})
+        raise ValueError(f"a player is named twice: {', '.join(twice)}"
+                         + (" (once in another Unicode form)" * (len(set(players)) == n)))
     if four_players is not None and (n == 4) != four_players:
         raise ValueError(
             f"{n} players but rules.four_players is {four_players}: "

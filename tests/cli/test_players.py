@@ -8,9 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
+import polars as pl
 import pytest
 from typer.testing import CliRunner
 
+from dashboards.filters import Filters
+from dashboards.queries import league_standings
+from model.base import check_seats
 from tests.cli.test_commands import _rows
 from tests.conftest import ROOT
 from trickbook.cli import app
@@ -162,3 +166,42 @@ def test_two_people_of_one_table_are_never_merged(db: Path) -> None:
     assert "nothing was merged" in err
     assert (_people(db), _names(db)) == before
 
+
+
+def test_a_name_in_two_unicode_forms_is_one_person(tmp_path: Path) -> None:
+    """``Ánna`` composed (NFC) in the first game and as ``A`` and an accent (NFD, as some
+    systems write it) in the others: one person (ingest/players.py ``person_id``), one row of
+    standings (dashboards/queries.py)."""
+    composed, decomposed = "\u00c1nna", "A\u0301nna"
+    first = GREEK.read_text(encoding="utf-8").splitlines()[0].split('"game_id": "')[1][:25]
+    lines = [line.replace("Anna", composed if first in line else decomposed)
+             for line in GREEK.read_text(encoding="utf-8").splitlines()]
+    path = tmp_path / "league.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    db = tmp_path / "club.duckdb"
+    assert _run(db, "ingest", str(path))[0] == 0
+    ids = {pid for v, name, pid in _names(db) if name in (composed, decomposed)}
+    assert ids == {f"greek-prefa:{composed}"}
+    assert [n for _, n in _people(db) if n in (composed, decomposed)] == [composed]
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        standings = league_standings(conn, Filters())
+    finally:
+        conn.close()
+    assert standings.filter(pl.col("player") == composed).height == 1
+    assert standings.filter(pl.col("player") == decomposed).is_empty()
+
+
+def test_one_name_twice_at_a_table_in_two_unicode_forms_is_refused() -> None:
+    """model/base.py ``check_seats``: two seats whose names are one person's."""
+    with pytest.raises(ValueError, match=r"named twice.*another Unicode form"):
+        check_seats("greek-prefa", ("\u00c1nna", "A\u0301nna", "Boris"), (3,))
+
+
+def test_a_person_is_found_by_his_name_in_either_unicode_form(db: Path) -> None:
+    """``trickbook players rename``, then the new name typed decomposed finds him
+    (ingest/players.py ``resolve``)."""
+    assert _run(db, "players", "rename", "greek-prefa:Anna", "\u00c1nna")[0] == 0
+    code, out, err = _run(db, "players", "rename", "A\u0301nna", "Anna K.")
+    assert code == 0, err
+    assert ("greek-prefa:Anna", "Anna K.") in _people(db)
