@@ -93,6 +93,16 @@ def _label(r: dict[str, Any]) -> str:
             f"{r['declarer'] or 'no declarer'} {contract}")
 
 
+def _label_off_the_page(key: str) -> str:
+    """The label of a deal not on the list's page (opened by a link), as the list writes it."""
+    found = _deal_key(key)
+    detail = query("deal_detail", *found) if found else None
+    if detail is None or detail.is_empty():
+        return key.replace("#", " · deal ")
+    row = detail.row(0, named=True)
+    return _label({**row, "board": json.loads(row["record"]).get("board")})
+
+
 def _deal_key(value: object) -> tuple[str, int] | None:
     """``(game_id, deal_no)`` of a select-box key ``game#n``; None for anything else."""
     game_id, mark, deal_no = str(value).rpartition("#")
@@ -125,7 +135,8 @@ def _choose() -> tuple[str, int] | None:
         _reset_step()
     if chosen and chosen not in keys:  # a deal from the URL or an earlier page stays choosable
         keys.insert(0, chosen)
-        labels.setdefault(chosen, chosen.replace("#", " · deal "))
+        if chosen not in labels:
+            labels[chosen] = _label_off_the_page(chosen)
     if not keys:
         who = f"for {md(f.player)}" if f.player else "for these filters"
         empty(f"No deals with cards {who}{' matching the search' if search else ''}: only deals "

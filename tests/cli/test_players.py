@@ -202,6 +202,6 @@ def test_a_person_is_found_by_his_name_in_either_unicode_form(db: Path) -> None:
     """``trickbook players rename``, then the new name typed decomposed finds him
     (ingest/players.py ``resolve``)."""
     assert _run(db, "players", "rename", "greek-prefa:Anna", "\u00c1nna")[0] == 0
-    code, out, err = _run(db, "players", "rename", "A\u0301nna", "Anna K.")
+    code, _out, err = _run(db, "players", "rename", "A\u0301nna", "Anna K.")
     assert code == 0, err
     assert ("greek-prefa:Anna", "Anna K.") in _people(db)

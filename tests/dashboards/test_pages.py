@@ -269,13 +269,13 @@ def test_replayer_opens_the_deal_of_the_url(demo_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """A link from any deal row: ``?game=...&deal=N``; a bridge deal shows the board, the
     vulnerability, the contract's result, the claim, tricks per side and the auction by seat."""
-    game = "bbo-vugraph-lin/40000.lin/1"
+    game = "lin/a080b5f2875a70b8"  # ../shared/data/bbo-vugraph-lin/40000.lin, board 11 first
     with read_only(demo_path) as con:
-        if q.deal_detail(con, game, 1).is_empty():
+        if q.deal_detail(con, game, 11).is_empty():
             pytest.skip("../shared/data/bbo-vugraph-lin is absent")
-    at = page("replayer", demo_path, monkeypatch, game=game, deal="1")
+    at = page("replayer", demo_path, monkeypatch, game=game, deal="11")
     assert not at.exception
-    assert at.selectbox(key="replay_deal").value == f"{game}#1"
+    assert at.selectbox(key="replay_deal").value == f"{game}#11"
     text = " ".join([*(m.value for m in at.markdown), *(c.value for c in at.caption)])
     assert "board 11" in text and "vulnerable: nobody" in text  # LIN: board 11, no one vul
     assert "made, 11 tricks" in text and "claimed" in text and "takes 11 tricks" in text
@@ -286,6 +286,22 @@ def test_replayer_opens_the_deal_of_the_url(demo_path: Path,
     assert "declarer</span>" in html and "dummy</span>" in html
     assert '<table class="tb-auction"><tr><th>KVANGRAVEN</th>' in html
     assert "(incomplete)" not in html
+
+
+def test_replayer_names_a_linked_deal_off_the_list_as_the_list_would(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link to a bridge deal while the filters list Greek deals only: the Deal box names it
+    as the list names its deals (board, variant, declarer and contract), not 'game · deal N'."""
+    game = "lin/a080b5f2875a70b8"  # ../shared/data/bbo-vugraph-lin/40000.lin
+    with read_only(demo_path) as con:
+        if q.deal_detail(con, game, 11).is_empty():
+            pytest.skip("../shared/data/bbo-vugraph-lin is absent")
+    at = page("replayer", demo_path, monkeypatch, variant="greek-prefa", game=game, deal="11")
+    assert not at.exception
+    box = at.selectbox(key="replay_deal")
+    assert box.value == f"{game}#11"
+    assert box.options[0].startswith(f"{game} · deal 11 · board 11 · bridge-duplicate · ")
+    assert not any(o.startswith(game) for o in box.options[1:])  # the list: Greek deals only
 
 
 def test_replayer_search_pages_without_a_silent_cap(demo_path: Path) -> None:
