@@ -93,14 +93,34 @@ def _unknown_key(key: str, parts: list[str], i: int) -> bool:
     return after in KEYS or (i + 3 >= len(parts) and not after)
 
 
+_KEY_AT_END = re.compile(r"([A-Za-z]{2})\s*\Z")
+
+
+def _lead(parts: list[str]) -> tuple[str, int]:
+    """Text before the first key of a LIN stream (a stray byte, a line of junk: ``"\\0vg"``):
+    the first part becomes the key it ends with, and the text before it is returned, with the
+    lines it holds, to be skipped. ``("", 0)`` when the first part is a key or ends in none."""
+    first = parts[0]
+    m = _KEY_AT_END.search(first) if len(parts) > 1 and first not in KEYS else None
+    if m is None or m.group(1).lower() not in KEYS:
+        return "", 0
+    parts[0] = first[m.start():]
+    junk = first[:m.start()]
+    return junk, junk.count("\n")
+
+
 def pairs(text: str) -> Iterator[tuple[str, str, int]]:
     """``(key, value, line)`` of every ``key|value|`` pair; where the stream is out of step
     (a part that is not a LIN key where a key is due), ``("", part, line)`` for the skipped part,
     and the pairs go on from the next part (one missing ``|`` costs the board it is in, not the
-    rest of the file). Most keys are written bare (``pc``): they are looked up as they are, and
+    rest of the file). Text before the first key (:func:`_lead`) is such a part, and the key
+    after it is read. Most keys are written bare (``pc``): they are looked up as they are, and
     a part's line ends are counted only where it holds one."""
     parts = text.split("|")
-    line = 1
+    junk, lines = _lead(parts)
+    if junk.strip():
+        yield "", junk, 1
+    line = 1 + lines
     i = 0
     last = len(parts) - 1
     while i < last:
@@ -167,6 +187,8 @@ class Boards:
     loose: list[tuple[int, str]] = field(default_factory=list)
     """Parts out of step outside any board: (line, what)."""
     cur: Board | None = None
+    keyed: bool = False
+    """A key has been read (what is out of step before it is text before the stream)."""
 
     def read(self, text: str) -> Boards:
         for key, value, line in pairs(text):
@@ -176,6 +198,7 @@ class Boards:
             if not key:
                 self._out_of_step(value, line)
                 continue
+            self.keyed = True
             if key == "qx" or (key == "md" and self.cur is not None and self.cur.md):
                 self._open(line)
             if key in ("pn", "pw"):
@@ -197,8 +220,9 @@ class Boards:
         self.boards.append(self.cur)
 
     def _out_of_step(self, value: str, line: int) -> None:
-        where = (f"line {line}: {value.strip()[:40]!r} is not a LIN key (a '|' missing or "
-                 "doubled before it?)")
+        where = (f"line {line}: {value.strip()[:40]!r} is not a LIN key " + (
+            "(a '|' missing or doubled before it?)" if self.keyed else
+            "(text before the first key)"))
         if self.cur is not None:
             self.cur.errors.append(where)
             self.cur.text.append(f"{value[:200]}|")

@@ -10,7 +10,8 @@ the ``Note`` text), annotations (``!``, ``?``, ``$n``) and irregularities (``^x`
 replaying the trick winners; ``-`` ends the play (a claim). ``Result`` (a leading ``^`` marks an
 irregularity and is dropped) is the declarer's tricks, ``Score`` ("NS 420", "EW -50") is checked.
 A ``Scoring`` tag of ``Rubber`` or ``Chicago`` makes the deals a rubber game's; an ``Honours``
-user tag (``S 100``) gives the honours held where there are no hands to count them from.
+user tag (``S 100``) gives the honours held where there are no hands to count them from. A game
+the file ends inside that shows it is cut short (:func:`cut_short`) is an issue, not a deal.
 """
 
 from __future__ import annotations
@@ -40,9 +41,10 @@ from ingest.bridge_records import (
     table_known,
 )
 from ingest.bridge_repairs import repair_auction, repair_play
-from ingest.pbn_syntax import PbnGame, split_games
+from ingest.pbn_syntax import PbnGame, cut_tag, split_games
 from ingest.source import Issue, NamedOrRecognised, Raw, ascii_int, is_ascii_int
 from model.base import GameId
+from model.bridge.check import auction_of
 from model.bridge.contracts import ContractError, parse_contract
 from model.bridge.seats import SEATS, SeatError, board_dealer, parse_seat, parse_vulnerable
 from model.bridge.variant import DUPLICATE
@@ -204,9 +206,14 @@ def _play_rows(tokens: list[str]) -> list[list[int | None]]:
     return rows
 
 
+def _sections(game: PbnGame) -> dict[str, list[str]]:
+    """The game's section tokens by tag name, spelled as :data:`KNOWN` spells it."""
+    return {KNOWN.get(k.lower(), k): v for k, v in game.sections.items()}
+
+
 def convert(game: PbnGame, tags: dict[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(game key fields, deal fields) of one PBN game, raising ``PbnError`` with the reason."""
-    sections = {KNOWN.get(k.lower(), k): v for k, v in game.sections.items()}
+    sections = _sections(game)
     for name, tokens in sections.items():
         if tokens and name not in ("Auction", "Play") and not name.endswith("Table"):
             raise PbnError(f"text after the {name} tag, where PBN has no section: "
@@ -423,12 +430,16 @@ class PbnReader(NamedOrRecognised):
         announced: set[str] = set()
         previous: dict[str, str] = {}
         for game in split_games(text):
+            if not game.tags:  # text before a game's first tag, or a tag cut off: no board
+                yield Issue(source, game.line, None, Code.PARSE,
+                            _unread(game, {}) or _first_errors(game.errors), game.text)
+                continue
             tags = resolve_tags(game, previous)
             previous = tags
             key = f"board {tags.get('Board', '?')}"
-            if game.errors:
-                yield Issue(source, game.line, key, Code.PARSE, _first_errors(game.errors),
-                            game.text)
+            unread = _unread(game, tags)
+            if unread is not None:
+                yield Issue(source, game.line, key, Code.PARSE, unread, game.text)
                 _keep_place(groups, tags)
                 continue
             if not any(k in tags for k in DEAL_TAGS):
@@ -469,3 +480,57 @@ def _first_errors(errors: list[str]) -> str:
     """The first ``SHOWN_ERRORS`` of a game's syntax errors, and how many more there are."""
     more = len(errors) - SHOWN_ERRORS
     return "; ".join(errors[:SHOWN_ERRORS]) + (f"; and {more} more" if more > 0 else "")
+
+
+def _unread(game: PbnGame, tags: dict[str, str]) -> str | None:
+    """Why a game is not read: the file ends inside it, cut short (:func:`cut_short`), or its
+    syntax errors; ``None`` when neither."""
+    cut = cut_short(game, tags) if game.ends_file else None
+    if cut is not None:
+        return f"the file ends inside this game: {cut}"
+    return _first_errors(game.errors) if game.errors else None
+
+
+def cut_short(game: PbnGame, tags: dict[str, str]) -> str | None:
+    """How a game the file ends inside shows that the rest of it is missing, or ``None``: its
+    last line stops inside a tag; its deal is only the board's before it (carried over: it
+    states none of Deal, Contract, Auction, Result); it names a Declarer but no Contract; its
+    auction is not ended, or its play stops before the last trick, without ``*`` (left
+    unfinished, 3.5 and 3.6) or a ``-`` for a card not played (a claim). A game without an
+    auction or play is whole: what it records is all there was."""
+    last = game.lines[-1].strip() if game.lines else ""
+    if cut_tag(last):
+        return f"its last line {last[:60]!r} stops inside a tag"
+    own = {KNOWN.get(name.lower(), name) for name, _ in game.tags}
+    if any(k in tags for k in DEAL_TAGS) and not own.intersection(DEAL_TAGS):
+        return "it has no Deal, Contract, Auction or Result of its own (its tags stop before)"
+    if _value(tags.get("Declarer")) is not None and "Contract" not in own:
+        return "it names a Declarer and stops before the Contract"
+    sections = _sections(game)
+    try:
+        return (_auction_cut(sections.get("Auction"), tags.get("Auction"))
+                or _play_cut(sections.get("Play"), tags.get("Play")))
+    except ValueError:  # a token that is no call or card: the game's issue when it is read
+        return None
+
+
+def _auction_cut(tokens: list[str] | None, first: str | None) -> str | None:
+    """An ``Auction`` section whose calls do not end the auction, without ``*``."""
+    if tokens is None or _value(first) is None or "*" in tokens:
+        return None
+    calls, _ = _auction(tokens, {})
+    if auction_of(0, tuple(calls)).complete:
+        return None
+    return f"its auction stops after {len(calls)} calls, not ended and not marked '*'"
+
+
+def _play_cut(tokens: list[str] | None, first: str | None) -> str | None:
+    """A ``Play`` section without ``*`` that stops inside a trick (a row of fewer than four
+    cards or ``-``), or after fewer than 13 tricks none of which has a card not played."""
+    if tokens is None or _value(first) is None or "*" in tokens:
+        return None
+    cards = [c for c in map(_play_token, tokens) if c != SKIP]
+    if len(cards) % 4 == 0 and (None in cards or len(cards) >= 52):
+        return None
+    return (f"its play stops after {len(cards)} cards ({len(cards) // 4} tricks and "
+            f"{len(cards) % 4} cards), not marked '*' (play ended early) nor '-' (a claim)")

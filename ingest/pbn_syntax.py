@@ -4,7 +4,9 @@
 section after its tag (``Auction``, ``Play``, supplemental tables), the ``Note`` tags, and where
 it stands in the file. Comments (``;`` to end of line, ``{ ... }`` possibly over several lines) and
 ``%`` lines are dropped; an empty line ends a game (2.3). Escapes inside tag values: ``\\"`` and
-``\\\\`` (2.4).
+``\\\\`` (2.4). Text before a game's first tag that is no tag (a program's name above the file,
+junk between games) is a "game" of its own without tags, whose errors say what it is: the game
+after it starts at its own first tag.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ _GAME_START = re.compile(r'\s*\[\s*(Event|Site|Date|Board|Deal)\s+"')
 """A line that starts a game's tags: where an unclosed ``{`` comment is taken to end (so is a
 tag line after an empty line: the next game of a file whose games carry tags over)."""
 _TAG_LINE = re.compile(r'\s*\[\s*[A-Za-z0-9_]+\s+"')
+_CUT_TAG = re.compile(r'\[\s*[A-Za-z0-9_]*\s*(?:"[^"]*"?)?\s*\Z')
+"""A tag pair cut off at the end of its line (``[Deal "N:AK``, ``[Decl``)."""
 IDENTITY_TAGS = frozenset({"event", "site", "date", "board", "west", "north", "east", "south",
                            "dealer", "vulnerable", "deal", "declarer", "contract", "result",
                            "auction", "play"})
@@ -62,6 +66,9 @@ class PbnGame:
     errors: list[str] = field(default_factory=list)
     identity: set[str] = field(default_factory=set)
     """The ``IDENTITY_TAGS`` the game has (lower case)."""
+    ends_file: bool = False
+    """The text ends inside this game: no empty line after it (a file cut off there, or one
+    that ends without the empty line)."""
 
     def tag(self, name: str) -> str | None:
         for k, v in self.tags:
@@ -72,6 +79,20 @@ class PbnGame:
     @property
     def text(self) -> str:
         return "\n".join(self.lines)
+
+
+def cut_tag(line: str) -> bool:
+    """The line ends inside a tag pair: its last ``[`` opens a tag that is not closed."""
+    pos = line.rfind("[")
+    return pos >= 0 and _CUT_TAG.match(line, pos) is not None
+
+
+def stray(game: PbnGame) -> bool:
+    """Lines before a game's first tag that open no tag either (a program's name above the
+    file, junk between games): not the start of the game after them. A broken tag line is
+    (``[Event "x" junk``): the game it opens holds its error."""
+    return not game.tags and bool(game.lines) and not any(
+        _TAG_OPEN.search(line) for line in game.lines)
 
 
 def _unescape(value: str) -> str:
@@ -131,7 +152,7 @@ class _Splitter:
                 return
             line = rest
         if not raw.strip():  # an empty line ends a game (2.3); the end of a comment does not
-            if self.game is not None and self.game.tags:
+            if self.game is not None:
                 yield from self._done()
             return
         if not line.strip():
@@ -173,6 +194,9 @@ class _Splitter:
         """A tag pair at ``pos`` of the line: a tag the game already has starts the next game."""
         lower = name.lower()
         game = self.game
+        if game is not None and not game.tags and stray(game):
+            yield from self._done()  # the text before this tag is no part of its game
+            game = None
         if game is not None and game.tags and game.tags[-1] == (name, value) \
                 and not game.sections.get(name):
             return  # the same tag pair twice in a row: a doubled line, not a game
@@ -193,7 +217,8 @@ class _Splitter:
         """Section tokens: they belong to the section of the last tag."""
         game = self._started(no)
         if self.current is None:
-            game.errors.extend(f"line {no}: token {t[:40]!r} before any tag" for t in tokens)
+            game.errors.append(f"line {no}: {' '.join(tokens)[:60]!r} is not a tag, comment or "
+                               "section of a game (text before any tag)")
         else:
             game.sections[self.current].extend(tokens)
 
@@ -232,6 +257,8 @@ class _Splitter:
     def end(self) -> Iterator[PbnGame]:
         """The last game, at the end of the text."""
         game = self.game
+        if game is not None:
+            game.ends_file = True
         if self.brace_from and game is not None:
             game.errors.append(f"line {self.brace_from}: a {{ comment is not closed; the rest "
                                "of the file skipped")

@@ -621,7 +621,7 @@ def test_opening_passes_put_back_and_broken_play_dropped(tmp_path: Path) -> None
     (1NT on KT9.K3.K75.AK652) and fit Contract 5C by E only with N's pass put back; its play
     mixes seat columns and played order (trick 3: E cannot hold CQ)."""
     p = tmp_path / "board1.pbn"
-    p.write_text("\n".join(EXAMPLE3.read_text().splitlines()[:26]) + "\n")
+    p.write_text("\n".join(EXAMPLE3.read_text().splitlines()[:27]) + "\n")  # to its *
     (r,) = ingest(tmp_path / "t.duckdb", p)
     assert (r.stored, r.quarantined) == (2, 0)
     (l1, c1, m1), (l2, c2, m2) = repairs(tmp_path / "t.duckdb")
@@ -651,7 +651,7 @@ def test_strict_refuses_repairs(tmp_path: Path) -> None:
     from ingest.pipeline import StrictError
 
     p = tmp_path / "board1.pbn"
-    p.write_text("\n".join(EXAMPLE3.read_text().splitlines()[:26]) + "\n")
+    p.write_text("\n".join(EXAMPLE3.read_text().splitlines()[:27]) + "\n")  # to its *
     with pytest.raises(StrictError, match=r"refused by strict mode.*opening-passes"):
         ingest_paths([p], tmp_path / "t.duckdb", strict=True)
 
@@ -740,7 +740,7 @@ def test_same_sheet_with_another_sidecar_is_not_a_copy(tmp_path: Path) -> None:
 def test_unclosed_pbn_comment_resynchronises_at_a_carried_over_game(tmp_path: Path) -> None:
     """example3.pbn's games after the first carry Event and Board over and start with a player
     tag: an unclosed comment ends at the tag line after the next empty line."""
-    lines = EXAMPLE3.read_text().splitlines()[:80]
+    lines = EXAMPLE3.read_text().splitlines()[:70]  # whole games
     before = tmp_path / "before.pbn"
     before.write_text("\n".join(lines) + "\n")
     lines.insert(20, "{ never closed")  # in board 1's auction
@@ -973,3 +973,32 @@ def test_a_deal_of_the_file_s_own_game_line_says_nothing_of_the_stored_game(
     [report] = ingest(db, second)
     assert [i.code for i in report.issues] == [Code.GAME_CONFLICT, Code.UNKNOWN_PLAYER]
     assert "stored game" not in report.issues[1].message
+
+
+def test_a_stray_byte_before_a_lin_header_keeps_the_match(tmp_path: Path) -> None:
+    """A NUL before ``vg|`` lost the match's event and teams: its boards were stored under
+    other game ids, and the clean file ingested after it stored them all again. The byte is
+    its own issue; the clean file is duplicates."""
+    nul, clean = tmp_path / "nul.lin", tmp_path / "clean.lin"
+    nul.write_bytes(b"\x00" + LIN_SAMPLE.read_bytes())
+    clean.write_bytes(LIN_SAMPLE.read_bytes())
+    a, b = ingest(tmp_path / "t.duckdb", nul, clean)
+    assert a.quarantined == 1 and a.issues[0].line == 1 and a.stored == a.records - 1
+    assert b.stored == 0 and b.duplicates == b.records > 0
+
+
+def test_a_cut_pbn_copy_and_junk_above_one_change_nothing_stored(tmp_path: Path) -> None:
+    """A copy cut inside a game stored that game's remains (here board 2 open with three of its
+    six tricks), and the whole file then conflicted with them; a line of junk above the file
+    cost its first game. The cut game and the junk are issues of their own: the whole file
+    stores the rest without a conflict, and the one with the junk is duplicates."""
+    whole = SHARED / "pbn-tournaments-slovesnov" / "Aulpll23.pbn"
+    text = whole.read_text(encoding="utf-8")
+    cut, junk = tmp_path / "cut.pbn", tmp_path / "junk.pbn"
+    cut.write_text(text[:text.index("D2 H9 H7 HQ")], encoding="utf-8")
+    junk.write_text("Exported by BridgeComposer\n" + text, encoding="utf-8")
+    c, w, j = ingest(tmp_path / "t.duckdb", cut, whole, junk)
+    assert c.quarantined == 1 and "the file ends inside this game" in c.issues[0].message
+    assert (w.quarantined, w.stored + w.duplicates) == (0, w.records)
+    assert (j.records, j.duplicates, j.quarantined) == (w.records + 1, w.records, 1)
+    assert j.issues[0].line == 1 and j.issues[0].record_key is None

@@ -5,6 +5,7 @@ reason; stored records agree with the file's ``rs`` results."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from endplay.parsers import lin as endplay_lin
@@ -160,8 +161,15 @@ def test_single_table_form_holds_the_same_boards(name: str) -> None:
 
 def _walked(text: str) -> list[tuple[str, str, int]]:
     """The pairs of a LIN stream by the plain walk of the reader's docstring: every part's line
-    ends counted, every key stripped and lowered before it is looked up."""
+    ends counted, every key stripped and lowered before it is looked up; text before the key
+    the first part ends with is a part of its own."""
     parts, out, line, i = text.split("|"), [], 1, 0
+    lead = re.fullmatch(r"(.*?)([A-Za-z]{2}\s*)", parts[0], re.DOTALL)
+    if len(parts) > 1 and lead and lead.group(2).strip().lower() in KEYS:
+        if lead.group(1).strip():
+            out.append(("", lead.group(1), 1))
+        line += lead.group(1).count("\n")
+        parts[0] = lead.group(2)
     while i < len(parts) - 1:
         line += parts[i].count("\n")
         key = parts[i].strip().lower()
@@ -193,3 +201,19 @@ def test_pairs_read_as_the_plain_walk(parts: list[str], end: str) -> None:
     one) yields what the plain walk yields, for streams in and out of step."""
     text = "|".join(parts) + end
     assert list(pairs(text)) == _walked(text)
+
+
+@pytest.mark.parametrize("junk", ["\x00", "Exported by BBO\n", "\x00\n% saved by a viewer\n"])
+def test_text_before_the_first_key_is_its_own_issue(junk: str) -> None:
+    """A stray byte or a line of text before ``vg|`` made the header a part out of step: the
+    match lost its event and teams, its games had other ids, and the file ingested clean
+    afterwards stored its boards again. The text is an issue of its own at line 1 and the
+    header is read: the same records as the clean file, on the same lines."""
+    clean = (LIN / "00001.lin").read_text(encoding="utf-8")
+    lines = junk.count("\n")
+    got = list(READER.read_text(junk + clean, "x.lin"))
+    want = list(READER.read_text(clean, "x.lin"))
+    (issue,) = [i for i in got if not hasattr(i, "data")]
+    assert issue.line == 1 and "before the first key" in issue.message
+    assert [(r.line - lines, r.data) for r in got if hasattr(r, "data")] == [
+        (r.line, r.data) for r in want if hasattr(r, "data")]

@@ -305,3 +305,79 @@ def test_a_doubled_tag_line_is_no_new_game(tmp_path: Path) -> None:
     (tmp_path / "doubled.pbn").write_text("\n".join(doubled) + "\n", encoding="utf-8")
     got, expected = ingest(READER, tmp_path / "doubled.pbn"), ingest(READER, path)
     assert not got.issues and len(got.deals) == len(expected.deals) == FILES[path][0]
+
+
+AULPLL = SL / "Aulpll23.pbn"
+"""Its board 2 open room is the game at line 74: tags to line 94, the auction at 95-100, the
+play at 101-107 (six tricks), ``*`` at 108, an empty line at 109; the closed room at 110."""
+
+
+def _lines_of(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.parametrize("at", [0, 36], ids=["first-line", "between-games"])
+def test_a_junk_line_before_a_game_is_its_own_issue(at: int) -> None:
+    """A line that is no tag, comment or section (a program's name above the file, junk
+    between games) was read as the start of the game after it, which was quarantined for it
+    ("token 'Exported' before any tag"). It is an issue of its own at its line, without a
+    board's key, and the game after it is read as it is without the junk."""
+    lines = _lines_of(AULPLL)
+    assert at == 0 or lines[at - 1] == ""
+    junked = [*lines[:at], "Exported by BridgeComposer", *lines[at:]]
+    got = list(READER.read_text("\n".join(junked) + "\n", "x.pbn"))
+    want = list(READER.read_text("\n".join(lines) + "\n", "x.pbn"))
+    (issue,) = [i for i in got if isinstance(i, Issue)]
+    assert (issue.line, issue.record_key) == (at + 1, None)
+    assert "'Exported by BridgeComposer' is not a tag" in issue.message
+    assert [r.data for r in got if isinstance(r, Raw)] == [
+        r.data for r in want if isinstance(r, Raw)]
+
+
+def test_a_broken_tag_line_stays_with_its_game() -> None:
+    """A tag line that does not read (``[Event "x" junk``) opens its game: the game is the
+    issue (not read without its Event, which it would take from the game before)."""
+    lines = _lines_of(AULPLL)
+    lines[73] = '[Event "#" junk'
+    got = validate(READER.read_text("\n".join(lines) + "\n", "x.pbn"))
+    (issue,) = got.issues
+    assert issue.line == 74 and issue.record_key == "board 2"
+
+
+@pytest.mark.parametrize(("kept", "tail", "game", "why"), [
+    (97, "", 74, "its auction stops after 8 calls"),
+    (104, "", 74, "its play stops after 12 cards (3 tricks and 0 cards)"),
+    (104, "D2 H9", 74, "its play stops after 14 cards (3 tricks and 2 cards)"),
+    (84, '[Declarer "E', 74, "its last line '[Declarer \"E' stops inside a tag"),
+    (85, "", 74, "it names a Declarer and stops before the Contract"),
+    (110, "", 110, "it has no Deal, Contract, Auction or Result of its own"),
+], ids=["auction", "play", "mid-trick", "tag", "declarer", "carried-over"])
+def test_a_file_cut_inside_its_last_game_quarantines_that_game(
+        kept: int, tail: str, game: int, why: str) -> None:
+    """A file cut off inside a game stored what was left of it as the whole deal (its play
+    short of tricks, a mid-trick row read as a claim, a deal without its contract, the board
+    before's hands under placeholder players). Where the game is visibly incomplete it is
+    quarantined at its line, saying the file ends inside it; the games before are as in the
+    whole file."""
+    lines = _lines_of(AULPLL)
+    text = "\n".join(lines[:kept]) + "\n" + tail
+    got = list(READER.read_text(text, "cut.pbn"))
+    whole = list(READER.read_text("\n".join(lines) + "\n", "x.pbn"))
+    *before, last = got
+    assert isinstance(last, Issue) and last.line == game and last.code == Code.PARSE
+    assert last.message.startswith("the file ends inside this game: " + why), last.message
+    assert [(r.line, r.data) for r in before if isinstance(r, Raw)] == [
+        (r.line, r.data) for r in whole if isinstance(r, Raw) and r.line < game]
+
+
+@pytest.mark.parametrize(("kept", "tail"), [
+    (108, ""), (94, ""), (100, ""), (104, "D2 - - -"), (97, "*"),
+], ids=["star", "no-auction-or-play", "auction-no-play", "claim", "auction-star"])
+def test_a_last_game_that_looks_whole_is_read_as_whole(kept: int, tail: str) -> None:
+    """A file that ends inside its last game without the empty line (PBN 2.3) is read as if it
+    went on, where nothing shows the game cut short: its play ended by ``*`` or by a card not
+    played (a claim), an auction ended or marked ``*``, no auction or play at all."""
+    text = "\n".join(_lines_of(AULPLL)[:kept]) + "\n" + tail
+    got = list(READER.read_text(text, "end.pbn"))
+    assert got == list(READER.read_text(text + "\n\n", "end.pbn"))
+    assert not any(isinstance(i, Issue) and "file ends" in i.message for i in got)
