@@ -106,7 +106,7 @@ def _choice(label: str, options: list[str], key: str, wanted: str | None,
     if _kept(key) not in state:
         if wanted is not None and wanted not in known_set:
             problems.append(
-                f"no {label.lower()} {md(repr(wanted[:60]))} in the database: showing all instead"
+                f"No {label.lower()} {md(repr(wanted[:60]))} in the database: showing all instead."
             )
             wanted = None
         state[_kept(key)] = wanted or ALL

@@ -8,6 +8,7 @@ refused; each dropped value produces a message the page shows.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
@@ -57,7 +58,7 @@ def _text(raw: object, key: str, problems: list[str]) -> str | None:
     if len(text) > MAX_VALUE_LENGTH or "\x00" in text:
         problems.append(f"ignored the {key!r} filter from the URL: value too long or not text")
         return None
-    return text
+    return unicodedata.normalize("NFC", text)  # as names are stored (ingest/players.py)
 
 
 def _date(raw: object, key: str, problems: list[str]) -> date | None:

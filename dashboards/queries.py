@@ -27,6 +27,7 @@ Definitions shared by the pages (docs/dashboards.md, "Definitions"):
 from __future__ import annotations
 
 import json
+import unicodedata
 import weakref
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from datetime import date
@@ -558,7 +559,7 @@ def _card_deals_where(con: Con, f: Filters, search: str | None) -> tuple[str, li
     after ``FROM deals d JOIN games g`` and its values."""
     where, params = _where(con, f)
     sql = f"WHERE {where} AND d.has_cards"
-    text = (search or "").strip()
+    text = unicodedata.normalize("NFC", (search or "").strip())  # as names are stored
     if text.isdigit():  # a deal or board number
         sql += f""" AND (d.deal_no = TRY_CAST(? AS INTEGER)
                          OR (d.game_id, d.deal_no) IN (SELECT b.game_id, b.deal_no
@@ -567,7 +568,9 @@ def _card_deals_where(con: Con, f: Filters, search: str | None) -> tuple[str, li
         params += [text, text]
     elif text:
         sql += """ AND (contains(lower(d.game_id), lower(?))
-                        OR list_contains(list_transform(g.players, lambda x: lower(x)), lower(?))
+                        OR list_contains(list_transform(g.players,
+                                                        lambda x: lower(nfc_normalize(x))),
+                                         lower(?))
                         OR CAST(CAST(g.started_at AS DATE) AS VARCHAR) = ?)"""
         params += [text, text, text]
     return sql, params
@@ -577,7 +580,8 @@ def card_deals(con: Con, f: Filters, search: str | None = None, limit: int = 200
                offset: int = 0) -> pl.DataFrame:
     """Deals that carry their cards (``has_cards``), newest first, a page of ``limit`` from
     ``offset`` (:func:`card_deal_count` counts them all: no silent cap). ``search`` finds a game
-    (part of its id, any case), a deal or board number, a player (his name, any case) or a day
+    (part of its id, any case), a deal or board number, a player (his name, any case, either
+    Unicode form) or a day
     (``YYYY-MM-DD``). The page is chosen from the narrow columns first and only its rows get
     their board (:func:`_boards`): no JSON record is read."""
     where, params = _card_deals_where(con, f, search)

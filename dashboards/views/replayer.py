@@ -45,6 +45,7 @@ DEAL = "replay_deal"
 LABELS = "_replay_labels"
 PAGE_ROWS = 200
 NEW_SEARCH = "_replay_new_search"
+LISTED = "_replay_listed"  # the filters of the last list: a new list when they change
 
 
 def _reset_step() -> None:
@@ -130,8 +131,11 @@ def _choose() -> tuple[str, int] | None:
         keys.append(f"{r['game_id']}#{r['deal_no']}")
         labels.setdefault(keys[-1], _label(r))
     chosen = _chosen(labels)
-    if st.session_state.pop(NEW_SEARCH, False) and search and keys and chosen not in keys:
-        chosen = st.session_state[DEAL] = keys[0]  # a search that finds deals opens the first
+    new_filters = st.session_state.get(LISTED, f) != f
+    st.session_state[LISTED] = f
+    new_search = st.session_state.pop(NEW_SEARCH, False) and search
+    if (new_search or new_filters) and keys and chosen not in keys:
+        chosen = st.session_state[DEAL] = keys[0]  # a new list that finds deals opens the first
         _reset_step()
     if chosen and chosen not in keys:  # a deal from the URL or an earlier page stays choosable
         keys.insert(0, chosen)
@@ -147,7 +151,8 @@ def _choose() -> tuple[str, int] | None:
                    " this page shows "
                    f"{(page_no - 1) * PAGE_ROWS + 1:,} to {min(total, page_no * PAGE_ROWS):,}.")
     else:
-        st.caption("No deal with cards matches the search; the deal chosen before stays open.")
+        st.caption(f"No deal with cards {'matches the search' if search else 'for these filters'}"
+                   "; the deal chosen before stays open.")
     picked = st.selectbox("Deal", keys, key=DEAL, format_func=labels.__getitem__,
                           on_change=_reset_step)
     return _deal_key(picked) or _deal_key(keys[0])

@@ -341,6 +341,42 @@ def test_replayer_keeps_the_deal_when_a_search_finds_nothing_and_is_cleared(
     assert at.selectbox(key="replay_deal").value == chosen
 
 
+def test_replayer_opens_the_first_deal_of_a_new_filter(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal open, then another variant chosen in the sidebar: its first deal opens (the deal
+    of the variant before stayed open under the new filter); a variant without deals with cards
+    keeps the deal and says the filters, not a search, found none."""
+    at = page("replayer", demo_path, monkeypatch, variant="balkan")
+    assert at.selectbox(key="replay_deal").value.startswith("ppn/")
+    at.sidebar.selectbox(key="f_variant").set_value("greek-prefa").run()
+    assert not at.exception
+    box = at.selectbox(key="replay_deal")
+    assert "· greek-prefa ·" in box.format_func(box.value)
+    chosen = box.value
+    at.sidebar.selectbox(key="f_variant").set_value("bridge-rubber").run()
+    assert at.selectbox(key="replay_deal").value == chosen
+    captions = [c.value for c in at.caption]
+    assert any("No deal with cards for these filters" in c for c in captions), captions
+
+
+def test_a_player_in_the_url_in_either_unicode_form_is_chosen(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``?player=`` with ``Ánna`` decomposed (``A`` and an accent) chooses the Ánna stored
+    composed (dashboards/filters.py: values from the URL in NFC, as names are stored); it
+    said "No player 'Ánna' in the database"."""
+    from ingest.pipeline import ingest_paths
+
+    jsonl = tmp_path / "league.jsonl"
+    jsonl.write_text((ROOT / "data" / "samples" / "league.jsonl").read_text(encoding="utf-8")
+                     .replace("Anna", "\u00c1nna"), encoding="utf-8")
+    db = fx.build_empty(tmp_path / "t.duckdb")
+    ingest_paths([jsonl], db)
+    at = page("league", db, monkeypatch, player="A\u0301nna")
+    assert not at.exception
+    assert not [w.value for w in at.warning], [w.value for w in at.warning]
+    assert at.sidebar.selectbox(key="f_player").value == "\u00c1nna"
+
+
 def test_replayer_search_opens_its_first_match(demo_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """A search for a day said "12 deals with cards match" and left the deal open before, of
@@ -541,7 +577,7 @@ def test_quality_page_shows_repairs(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
     source = ROOT.parent / "shared" / "data" / "endplay-fixtures" / "pbn" / "example3.pbn"
     board = tmp_path / "board1.pbn"
-    board.write_text("\n".join(source.read_text().splitlines()[:26]) + "\n")
+    board.write_text("\n".join(source.read_text().splitlines()[:27]) + "\n")  # to its *
     db = fx.build_empty(tmp_path / "t.duckdb")
     empty_page = page("quality", db, monkeypatch)
     assert any("No record needed a repair" in i.value for i in empty_page.info)
@@ -572,7 +608,7 @@ def test_hostile_url_changes_nothing(name: str, fixture_path: Path,
     assert not at.exception
     if name not in ("balance", "quality", "upload", "entry"):  # the pages with the shared filters
         warnings = " ".join(w.value for w in at.warning)
-        assert "not a date" in warnings and "no player" in warnings
+        assert "not a date" in warnings and "No player" in warnings
     assert table_counts(fixture_path) == before
 
 

@@ -487,3 +487,23 @@ def test_my_deals_newest_first(con) -> None:
     wins = q.player_deal_list(con, f, "biggest wins first")
     assert wins["cash"].to_list() == sorted(wins["cash"].to_list(), reverse=True)
     assert wins.filter(pl.col("cash") == 0).select("game_id", "deal_no").rows() == even
+
+
+def test_card_deal_search_finds_a_name_in_either_unicode_form(tmp_path: Path) -> None:
+    """``Ánna`` stored decomposed (``A`` and an accent) is found by the search typed composed,
+    and the other way round (dashboards/queries.py ``card_deals``; ingest/players.py: a name
+    is its NFC text)."""
+    from ingest.pipeline import ingest_paths
+
+    sample = Path(__file__).resolve().parents[2] / "data" / "samples" / "league.jsonl"
+    jsonl = tmp_path / "league.jsonl"
+    jsonl.write_text(sample.read_text(encoding="utf-8").replace("Anna", "A\u0301nna"),
+                     encoding="utf-8")
+    db = tmp_path / "t.duckdb"
+    ingest_paths([jsonl], db)
+    with read_only(db) as c:
+        with_cards = q.card_deal_count(c, Filters())
+        assert with_cards > 0
+        composed = q.card_deal_count(c, Filters(), "\u00e1nna")
+        decomposed = q.card_deal_count(c, Filters(), "A\u0301NNA")
+        assert composed == decomposed > 0
