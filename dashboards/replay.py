@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+import polars as pl
+
 from model.cards import (
     SUIT_MASK,
     SUIT_SYMBOLS,
@@ -53,6 +55,14 @@ def call_words(call: str, variant: str) -> str:
     ``2 Laub``); as recorded for an unknown variant."""
     v = _variant(variant)
     return v.call_words(call) if v is not None else call
+
+
+def calls_in_words(frame: pl.DataFrame, column: str = "contract") -> pl.DataFrame:
+    """``frame`` with its ``column`` of call or contract codes in each row's variant's words
+    (:func:`call_words`), as the replayer writes them; row order kept."""
+    return frame.with_columns(pl.struct(column, "variant").map_elements(
+        lambda row: call_words(row[column], row["variant"]) if row[column] else row[column],
+        return_dtype=pl.String).alias(column))
 
 
 def contract_words(record: Mapping[str, object], variant: str) -> str | None:

@@ -30,6 +30,7 @@ from dashboards.common import (
 )
 from dashboards.filters import Filters
 from dashboards.queries import DEAL_ORDERS
+from dashboards.replay import calls_in_words
 from dashboards.stats import format_rate
 from dashboards.text import CASH_NOTES, cash, md, number, unit
 from model.problems import counted
@@ -147,7 +148,7 @@ def _my_deals(f: Filters, wanted: str | None) -> None:
     for variant in sorted(set(deals["variant"].to_list()) & set(CASH_NOTES)):
         st.caption(f"{variant}: {CASH_NOTES[variant]}" if f.variant is None
                    else CASH_NOTES[variant])
-    table = deals.with_columns(
+    table = calls_in_words(deals).with_columns(
         replay_links(f),
         pl.col("variant").map_elements(unit, return_dtype=pl.String).alias("unit"),
     ).select("started_at", "game", "deal_no", "variant", "role", "contract", "result",
@@ -202,7 +203,7 @@ with guarded():
                                         "cash_per_deal"])
 
     st.subheader("As declarer, by contract")
-    contracts = rates(query("player_contracts", f), "made", "n")
+    contracts = rates(calls_in_words(query("player_contracts", f)), "made", "n")
     if contracts.is_empty():
         empty(f"{md(f.player)} has not declared in these games.")
     else:

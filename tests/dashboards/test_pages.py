@@ -133,7 +133,13 @@ def test_player_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert shown["Declared"] == f"{100 * me['declared'] / me['deals']:.0f}%"
     assert any(f"n={me['deals']}" in c.value for c in at.caption)  # every rate shows its n
     assert frame_with(at, "role")["n"].tolist() == roles["n"].to_list()
-    assert frame_with(at, "contract")["contract"].tolist() == ["6S", "8D"]
+    # Contracts in the game's words, as the replayer writes them (Variant.call_words), in "As
+    # declarer, by contract" and in My deals.
+    assert frame_with(at, "contract")["contract"].tolist() == ["6♠", "8♦"]
+    my_deals = next(df.value for df in at.dataframe if "role" in df.value.columns
+                    and "contract" in df.value.columns)
+    written = set(my_deals["contract"].dropna())
+    assert {"6♠", "8♦"} <= written and not [c for c in written if c[-1] in "SHDC"], written
     # one variant: its unit in the labels, so a value is never cut to "+3,318.00 soup p…"
     money = {k: v for k, v in shown.items() if k.startswith("Cash")}
     assert set(money) == {"Cash (chips)", "Cash per deal (chips)", "Cash per game (chips)"}
