@@ -8,7 +8,7 @@ database themselves. Every cache miss opens the file read-only, runs its query a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
@@ -143,18 +143,18 @@ def keep_in_url(name: str, value: str | None, default: str | None = None) -> Non
 
 
 def url_choice(label: str, options: list[Any], key: str, wanted: str | None,
-               param: str) -> Any:
+               param: str, shown: Callable[[Any], str] = str) -> Any:
     """A select box of the page's own kept in the URL as ``param`` (:func:`keep_in_url`, left
     out at the first option), opened on ``wanted`` (the URL's, :func:`url_param`) where it is
     one of ``options``, else on the page's last choice in this session (:func:`_kept`: the
     widget's own state is gone once another page has run), so leaving the page and coming back
-    keeps it."""
+    keeps it. ``shown`` writes an option in the box (the URL keeps the option itself)."""
     state = st.session_state
     if key not in state:
         opened = next((c for c in (wanted, state.get(_kept(key))) if c in options), None)
         if opened is not None:
             state[key] = opened
-    value = st.selectbox(label, options, key=key)
+    value = st.selectbox(label, options, key=key, format_func=shown)
     state[_kept(key)] = value
     keep_in_url(param, value, default=options[0] if options else None)
     return value

@@ -24,6 +24,7 @@ from dashboards.common import (
     url_choice,
     url_param,
 )
+from dashboards.replay import call_words, calls_in_words
 from dashboards.text import md, short_source
 from model.problems import counted
 
@@ -31,15 +32,16 @@ LOW_N = 10  # cells with fewer deals are drawn smaller (their rate is uncertain)
 
 
 def _heatmap(cells: pl.DataFrame, order: list[str]) -> None:
-    data = cells.with_columns(
+    data = calls_in_words(cells).with_columns(
         pl.format("{}% ({})", (pl.col("rate") * 100).round(0).cast(pl.Int64), pl.col("n"))
         .alias("label"),
         (pl.col("n") >= LOW_N).alias("enough"),
     )
     many = len(order) > 12
+    words = [call_words(c, cells["variant"][0]) for c in order]
     st.vega_lite_chart(data.select("contract", "mode", "n", "made", "rate", "rate_low",
                                    "rate_high", "label", "enough"),
-                       charts.made_heatmap(order, cells["mode"].n_unique(), not many),
+                       charts.made_heatmap(words, cells["mode"].n_unique(), not many),
                        width="content" if many else "stretch")
     st.caption(f"Colour: share made; small cells have fewer than {LOW_N} deals. "
                + ("Hover a cell for its rate and n." if many else "Label: rate (n)."))
@@ -56,7 +58,8 @@ with guarded():
     if table.is_empty():
         empty("No declared deals match these filters: there is no contract to rate.")
         st.stop()
-    show(table.select("variant", "contract", "mode", "deals", "n", "made", "rate (n, 95% CI)"),
+    show(calls_in_words(table).select("variant", "contract", "mode", "deals", "n", "made",
+                                      "rate (n, 95% CI)"),
          "contracts_table", labels={"n": "n (outcome known)"})
 
     variants = table["variant"].unique(maintain_order=True).to_list()
@@ -66,12 +69,13 @@ with guarded():
     _heatmap(cells, order)
 
     st.subheader("Deals behind a cell")
-    contract = url_choice("Contract", order, "contracts_contract", wanted["contract"], "contract")
+    contract = url_choice("Contract", order, "contracts_contract", wanted["contract"], "contract",
+                          shown=lambda code: call_words(code, variant))
     modes = cells.filter(pl.col("contract") == contract)["mode"].to_list()
     mode = url_choice("Defence mode", modes, "contracts_mode", wanted["mode"], "mode")
     cell = cells.filter((pl.col("contract") == contract) & (pl.col("mode") == mode))
     if not cell.is_empty():
-        st.caption(f"{md(variant)} {md(contract)} with defence {md(mode)}: "
+        st.caption(f"{md(variant)} {md(call_words(contract, variant))} with defence {md(mode)}: "
                    f"{cell['rate (n, 95% CI)'][0]}; {counted(cell['deals'][0], 'deal')}")
     deals = query("contract_deals", f, variant, contract, mode)
     if deals.is_empty():
@@ -79,6 +83,8 @@ with guarded():
     else:
         shown = deals.with_columns(
             pl.col("source").map_elements(short_source, return_dtype=pl.String),
+            pl.col("contract").map_elements(lambda code: call_words(code, variant),
+                                            return_dtype=pl.String),
             pl.when(pl.col("made")).then(pl.lit("made")).when(~pl.col("made"))
             .then(pl.lit("down")).alias("made"),
             replay_links(f),

@@ -231,9 +231,13 @@ def test_contracts_page_drill_down(fixture_path: Path, monkeypatch: pytest.Monke
     table = frame_with(at, "rate (n, 95% CI)")
     assert table["n (outcome known)"].tolist() == rates["n"].to_list()
     assert all("n=" in text for text in table["rate (n, 95% CI)"])
+    # Contracts in the game's words (Variant.call_words), the URL keeps their codes.
+    assert "6♠" in table["contract"].tolist() and "6S" not in table["contract"].tolist()
+    assert "6♠" in at.selectbox(key="contracts_contract").options
     at.selectbox(key="contracts_contract").set_value("6S").run()
     at.selectbox(key="contracts_mode").set_value("both").run()
     deals = frame_with(at, "replay")
+    assert set(deals["contract"]) == {"6♠"}
     assert deals.columns[0] == "replay"  # in sight: the table is wider than the page
     assert sorted(deals["game"]) == sorted([fx.G1, fx.G3])
     assert set(deals["result"]) <= {"made", "down", "—"}  # named as My deals names it
