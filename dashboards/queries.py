@@ -211,12 +211,14 @@ def leagues(con: Con, f: Filters) -> pl.DataFrame:
 
 
 def players(con: Con, f: Filters) -> pl.DataFrame:
-    """The people of the filtered games (``player``: his label) and how many games each."""
+    """The people of the filtered games (``player``: his label) and how many games each, most
+    games first, then by name as a reader sorts them (Ánna beside Anna, not after Zoe)."""
     where, params = _where(con, f, use_player=False)
     sql = f"""SELECT pp.person AS player, count(DISTINCT t.game_id) AS games
               FROM (SELECT g.game_id, g.variant, unnest(g.players) AS name FROM {GAMES} g
                     WHERE {where}) t {_as_person(con, "t.variant", "t.name")}
-              GROUP BY pp.person ORDER BY games DESC, player"""
+              GROUP BY pp.person
+              ORDER BY games DESC, player COLLATE NOACCENT.NOCASE, player"""
     return _frame(con, sql, params)
 
 

@@ -507,3 +507,22 @@ def test_card_deal_search_finds_a_name_in_either_unicode_form(tmp_path: Path) ->
         composed = q.card_deal_count(c, Filters(), "\u00e1nna")
         decomposed = q.card_deal_count(c, Filters(), "A\u0301NNA")
         assert composed == decomposed > 0
+
+
+def test_players_sort_by_name_as_a_reader_does(tmp_path: Path) -> None:
+    """Among players of as many games, ``Ánna`` sorts with the A's, not after ``Elias`` (the
+    Player box, dashboards/queries.py ``players``)."""
+    from ingest.pipeline import ingest_paths
+
+    sample = Path(__file__).resolve().parents[2] / "data" / "samples" / "league.jsonl"
+    jsonl = tmp_path / "league.jsonl"
+    jsonl.write_text(sample.read_text(encoding="utf-8").replace("Anna", "\u00c1nna"),
+                     encoding="utf-8")
+    db = tmp_path / "t.duckdb"
+    ingest_paths([jsonl], db)
+    with read_only(db) as c:
+        shown = q.players(c, Filters())
+    assert "\u00c1nna" in shown["player"].to_list()
+    for (_,), group in shown.group_by("games", maintain_order=True):
+        names = group["player"].to_list()
+        assert names == sorted(names, key=lambda n: n.replace("\u00c1", "A").lower()), names
