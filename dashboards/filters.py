@@ -8,10 +8,11 @@ refused; each dropped value produces a message the page shows.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
+
+from model.base import composed
 
 MAX_VALUE_LENGTH = 200
 """Longest filter value accepted from the URL (game ids and names are at most 200 characters)."""
@@ -58,7 +59,7 @@ def _text(raw: object, key: str, problems: list[str]) -> str | None:
     if len(text) > MAX_VALUE_LENGTH or "\x00" in text:
         problems.append(f"ignored the {key!r} filter from the URL: value too long or not text")
         return None
-    return unicodedata.normalize("NFC", text)  # as names are stored (ingest/players.py)
+    return composed(text)  # as names are known (model/base.py)
 
 
 def _date(raw: object, key: str, problems: list[str]) -> date | None:

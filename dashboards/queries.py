@@ -27,7 +27,6 @@ Definitions shared by the pages (docs/dashboards.md, "Definitions"):
 from __future__ import annotations
 
 import json
-import unicodedata
 import weakref
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from datetime import date
@@ -38,6 +37,7 @@ import polars as pl
 from dashboards.filters import Filters
 from dashboards.text import rule_value
 from ingest.players import is_registered, people_sql
+from model.base import composed
 from model.tables import (
     DEALS,
     DROPPED_ROW,
@@ -561,7 +561,7 @@ def _card_deals_where(con: Con, f: Filters, search: str | None) -> tuple[str, li
     after ``FROM deals d JOIN games g`` and its values."""
     where, params = _where(con, f)
     sql = f"WHERE {where} AND d.has_cards"
-    text = unicodedata.normalize("NFC", (search or "").strip())  # as names are stored
+    text = composed((search or "").strip())  # as names are known
     if text.isdigit():  # a deal or board number
         sql += f""" AND (d.deal_no = TRY_CAST(? AS INTEGER)
                          OR (d.game_id, d.deal_no) IN (SELECT b.game_id, b.deal_no

@@ -21,13 +21,12 @@ name is its text in Unicode's composed form (NFC): ``Ánna`` typed as ``A`` and 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 
 import duckdb
 import polars as pl
 
-from model.base import PRINTABLE
+from model.base import PRINTABLE, composed
 from model.problems import counted
 from model.tables import GAMES, PLAYER_NAMES, PLAYERS, SETTLEMENTS, has_table, insert
 
@@ -45,7 +44,7 @@ class PersonError(ValueError):
 def person_id(variant: str, name: str) -> str:
     """The id of the person a name first seen in ``variant`` makes: ``<variant>:<name>``, the
     name in Unicode's composed form (NFC), so its two spellings are one person."""
-    return f"{variant}:{unicodedata.normalize('NFC', name)}"
+    return f"{variant}:{composed(name)}"
 
 
 _ID_SQL = "n.variant || ':' || nfc_normalize(n.name)"
@@ -60,8 +59,8 @@ def _seen(games: str) -> str:
 def register(conn: Con, game_ids: Iterable[str] | None = None) -> int:
     """Give every name of the games ``game_ids`` (all games with ``None``) that no person has yet
     its person (:func:`person_id`: a new one, or the one of the same name spelt in NFC). Returns
-    how many names were registered; names already known are left as
-    they are (re-ingesting a file changes nothing). Runs in the caller's transaction."""
+    how many names were registered; names already known are left as they are (re-ingesting a
+    file changes nothing). Runs in the caller's transaction."""
     if game_ids is None:
         where, params = "TRUE", []
     else:
@@ -75,7 +74,7 @@ def register(conn: Con, game_ids: Iterable[str] | None = None) -> int:
                   SELECT 1 FROM {PLAYER_NAMES} k WHERE k.variant = n.variant AND k.name = n.name)
               RETURNING person_id, name"""
     made = conn.execute(sql, params).fetchall()
-    _add_people(conn, [(pid, unicodedata.normalize("NFC", name)) for pid, name in made])
+    _add_people(conn, [(pid, composed(name)) for pid, name in made])
     return len(made)
 
 
@@ -133,9 +132,8 @@ def resolve(conn: Con, who: str) -> str:
         f"SELECT person_id FROM {PLAYERS} WHERE nfc_normalize(name) = ?",
         f"SELECT DISTINCT person_id FROM {PLAYER_NAMES} WHERE nfc_normalize(name) = ?",
     )
-    composed = unicodedata.normalize("NFC", who)
     for sql in steps:
-        found = sorted(str(r[0]) for r in conn.execute(sql, [composed]).fetchall())
+        found = sorted(str(r[0]) for r in conn.execute(sql, [composed(who)]).fetchall())
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
@@ -184,7 +182,7 @@ def _refuse_two_seats(conn: Con, into: str, gone: str, keep: str, other: str) ->
 
 def rename(conn: Con, who: str, name: str) -> str:
     """Show the person ``who`` as ``name`` (in NFC, as names are); returns his id."""
-    shown = unicodedata.normalize("NFC", name.strip())
+    shown = composed(name.strip())
     if not shown or len(shown) > MAX_NAME or not re.match(PRINTABLE, shown):
         raise PersonError(f"cannot name a person {name[:60]!r}: a name is 1 to {MAX_NAME} "
                           "characters of text, with no control character")

@@ -111,6 +111,12 @@ class GameBase(Frozen):
     stake: Label | None = None
 
 
+def composed(name: str) -> str:
+    """A name as a person is known by: its text in Unicode's composed form (NFC), so ``Ánna``
+    typed as ``A`` and an accent and ``Ánna`` typed as one letter are one name."""
+    return unicodedata.normalize("NFC", name)
+
+
 def check_seats(game: str, players: tuple[str, ...], counts: tuple[int, ...],
                 four_players: bool | None = None) -> None:
     """A game's seating (records.md 1.1): ``counts`` allowed, no name twice (nor in two Unicode
@@ -120,7 +126,7 @@ def check_seats(game: str, players: tuple[str, ...], counts: tuple[int, ...],
     if n not in counts:
         allowed = " or ".join(str(c) for c in counts)
         raise ValueError(f"{game} needs {allowed} players, got {n}")
-    names = [unicodedata.normalize("NFC", p) for p in players]  # as ingest/players.py has them
+    names = [composed(p) for p in players]
     if len(set(names)) != n:
         twice = sorted({p for p in names if names.count(p) > 1})
         raise ValueError(f"a player is named twice: {', '.join(twice)}"

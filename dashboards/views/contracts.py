@@ -8,6 +8,8 @@ deals is drawn fainter.
 
 from __future__ import annotations
 
+from functools import partial
+
 import polars as pl
 import streamlit as st
 
@@ -38,7 +40,7 @@ def _heatmap(cells: pl.DataFrame, order: list[str]) -> None:
         (pl.col("n") >= LOW_N).alias("enough"),
     )
     many = len(order) > 12
-    words = [call_words(c, cells["variant"][0]) for c in order]
+    words = [call_words(code, cells["variant"][0]) for code in order]
     st.vega_lite_chart(data.select("contract", "mode", "n", "made", "rate", "rate_low",
                                    "rate_high", "label", "enough"),
                        charts.made_heatmap(words, cells["mode"].n_unique(), not many),
@@ -65,17 +67,18 @@ with guarded():
     variants = table["variant"].unique(maintain_order=True).to_list()
     variant = url_choice("Variant", variants, "contracts_variant", wanted["heatmap"], "heatmap")
     cells = table.filter(pl.col("variant") == variant)
+    spoken = partial(call_words, variant=variant)  # a contract code in the game's words
     order = cells["contract"].unique(maintain_order=True).to_list()
     _heatmap(cells, order)
 
     st.subheader("Deals behind a cell")
     contract = url_choice("Contract", order, "contracts_contract", wanted["contract"], "contract",
-                          shown=lambda code: call_words(code, variant))
+                          shown=spoken)
     modes = cells.filter(pl.col("contract") == contract)["mode"].to_list()
     mode = url_choice("Defence mode", modes, "contracts_mode", wanted["mode"], "mode")
     cell = cells.filter((pl.col("contract") == contract) & (pl.col("mode") == mode))
     if not cell.is_empty():
-        st.caption(f"{md(variant)} {md(call_words(contract, variant))} with defence {md(mode)}: "
+        st.caption(f"{md(variant)} {md(spoken(contract))} with defence {md(mode)}: "
                    f"{cell['rate (n, 95% CI)'][0]}; {counted(cell['deals'][0], 'deal')}")
     deals = query("contract_deals", f, variant, contract, mode)
     if deals.is_empty():
@@ -83,8 +86,7 @@ with guarded():
     else:
         shown = deals.with_columns(
             pl.col("source").map_elements(short_source, return_dtype=pl.String),
-            pl.col("contract").map_elements(lambda code: call_words(code, variant),
-                                            return_dtype=pl.String),
+            pl.col("contract").map_elements(spoken, return_dtype=pl.String),
             pl.when(pl.col("made")).then(pl.lit("made")).when(~pl.col("made"))
             .then(pl.lit("down")).alias("made"),
             replay_links(f),
