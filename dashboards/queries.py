@@ -50,6 +50,7 @@ from model.tables import (
     STANDINGS,
     SUPERSEDED,
     TABLES,
+    VERSIONS_OF,
     has_table,
 )
 from model.variants import REGISTERED
@@ -716,8 +717,9 @@ def ingest_log(con: Con, source: str | None = None) -> pl.DataFrame:
 
 def ingest_totals(con: Con, source: str | None = None) -> pl.DataFrame:
     """The records read, stored and duplicates of every ingest (of ``source``), added up, and
-    the records quarantined now: each source's latest ingest's, whose quarantine replaced its
-    earlier ones' (what :func:`quarantined_records` counts in the quarantine)."""
+    the records quarantined now: each source's latest ingest's (the versions of an upload are
+    one source, ``VERSIONS_OF``), whose quarantine replaced its earlier ones' (what
+    :func:`quarantined_records` counts in the quarantine)."""
     clause, params = ("WHERE source = ?", [source]) if source else ("", [])
     sql = f"""SELECT coalesce(sum(records), 0)::BIGINT AS records,
                      coalesce(sum(stored), 0)::BIGINT AS stored,
@@ -726,7 +728,7 @@ def ingest_totals(con: Con, source: str | None = None) -> pl.DataFrame:
               FROM (SELECT sum(records) AS records, sum(stored) AS stored,
                            sum(duplicates) AS duplicates,
                            arg_max(quarantined, ingested_at) AS now
-                    FROM {INGEST_LOG} {clause} GROUP BY source)"""
+                    FROM {INGEST_LOG} {clause} GROUP BY {VERSIONS_OF})"""
     return _frame(con, sql, params)
 
 

@@ -56,7 +56,7 @@ from ingest.validate import (
     VariantLookup,
     game_issues,
 )
-from ingest.versions import CONFLICTS, Unread, Versions
+from ingest.versions import CONFLICTS, Unread, Versions, clear_replaced_quarantine
 from model import tables as T
 from model import variants as registry
 from model.base import DealBase, GameBase
@@ -765,8 +765,7 @@ def _load_file(
     group = group or store.Group(conn)
     group.begin()
     try:
-        if not report.new_source:
-            store.clear_quarantine(conn, source)
+        clear_replaced_quarantine(conn, source, report.new_source)
         if use_fast:
             assert isinstance(reader, JsonlReader)
             for items in reader.read_lines(path, batch, BATCH_CHARS):

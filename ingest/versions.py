@@ -216,6 +216,16 @@ def has_earlier(conn: duckdb.DuckDBPyConnection, source: str, sha256: str | None
     return store.latest_version(conn, lineage(conn, source), sha256) is not None
 
 
+def clear_replaced_quarantine(conn: duckdb.DuckDBPyConnection, source: str,
+                              new_source: bool) -> None:
+    """Drop the quarantine rows a read of ``source`` replaces: its own earlier ones (none when
+    it is ``new_source``) and those of the earlier versions it is a later version of
+    (:func:`lineage`): what is still wrong in this version is quarantined again, under it."""
+    for earlier in lineage(conn, source):
+        if earlier != source or not new_source:
+            store.clear_quarantine(conn, earlier)
+
+
 def lineage(conn: duckdb.DuckDBPyConnection, source: str) -> list[str]:
     """``source`` and the logged sources it is a later version of: for a content-named file
     (``CONTENT_NAME``), every logged ``<16 hex digits>-<name>`` of its folder."""

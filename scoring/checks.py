@@ -165,14 +165,16 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         "quarantine_matches_last_ingest",
-        "a source's quarantine rows hold as many records as its last ingest_log row says (a "
+        "a source's quarantine rows hold as many records as its last ingest_log row says (the "
+        "versions of an upload are one source: the last read of any; a "
         "row holding the records of one line says '<n> records at this line'; the "
         "deal-conflict row at line 0 holds the deals of an earlier version this one dropped, "
         "no records of it, while a bad sidecar game file's issue at line 0 is one)",
-        f"""WITH last AS (SELECT source, arg_max(quarantined, ingested_at) AS quarantined
-                          FROM {T.INGEST_LOG} GROUP BY source),
-                 held AS (SELECT source, sum({T.HELD_RECORDS}) AS n FROM {T.QUARANTINE}
-                          WHERE NOT {T.DROPPED_ROW} GROUP BY source)
+        f"""WITH last AS (SELECT {T.VERSIONS_OF} AS source,
+                                 arg_max(quarantined, ingested_at) AS quarantined
+                          FROM {T.INGEST_LOG} GROUP BY 1),
+                 held AS (SELECT {T.VERSIONS_OF} AS source, sum({T.HELD_RECORDS}) AS n
+                          FROM {T.QUARANTINE} WHERE NOT {T.DROPPED_ROW} GROUP BY 1)
             SELECT coalesce(l.source, h.source) AS source, l.quarantined, coalesce(h.n, 0) AS n
             FROM last l FULL JOIN held h USING (source)
             WHERE coalesce(l.quarantined, -1) <> coalesce(h.n, 0) ORDER BY 1""",

@@ -431,3 +431,40 @@ def test_one_record_is_said_in_the_singular(fixture_copy: Path,
     shown = [s.value for s in at.success]
     assert any("one\\.jsonl: 1 record, 1 stored, 0 duplicates, 0 quarantined" in s
                for s in shown), shown
+
+
+def test_a_new_version_of_an_upload_replaces_the_quarantine_of_the_earlier(
+        tmp_path: Path) -> None:
+    """A weekly file with a bad line, then its next version with the line mended: the earlier
+    version's quarantine row went on being listed, and counted in "Quarantined now", for ever
+    (an upload is saved under its content's name, so each version was a source of its own).
+    Now the new version's read replaces it (ingest/versions.py ``clear_replaced_quarantine``);
+    what is still wrong is quarantined again, under the new version, once; the data checks
+    hold (scoring/checks.py, the versions of an upload one source)."""
+    from dashboards import queries as q
+    from scoring.checks import run_checks
+
+    good = GOOD.decode()
+    bad = good.replace('"deal_no": 1,', '"deal_no": "one",')
+    other = good.replace('"Ana"}', '"Ana", "bogus": 1}').replace('"deal_no": 1', '"deal_no": 2')
+    db = tmp_path / "t.duckdb"
+    uploads = tmp_path / "up"
+
+    def upload(text: str) -> None:
+        ingest_uploads([("week.jsonl", text.encode())], db, uploads)
+
+    def held() -> tuple[list[str], int]:
+        with duckdb.connect(str(db), read_only=True) as con:
+            rows = [r[0] for r in con.execute("SELECT message FROM quarantine").fetchall()]
+            now = int(q.ingest_totals(con)["quarantined now"][0])
+            assert run_checks(con) == [], run_checks(con)
+        return rows, now
+
+    upload(bad + other.splitlines(keepends=True)[1])  # two bad deals
+    rows, now = held()
+    assert len(rows) == now == 2
+    upload(good + other.splitlines(keepends=True)[1])  # the first mended, the second not
+    rows, now = held()
+    assert len(rows) == now == 1 and "bogus" in rows[0]
+    upload(good)
+    assert held() == ([], 0)
