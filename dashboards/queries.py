@@ -571,9 +571,9 @@ def _card_deals_where(con: Con, f: Filters, search: str | None) -> tuple[str, li
         params += [text, text]
     elif text:
         sql += """ AND (contains(lower(d.game_id), lower(?))
-                        OR list_contains(list_transform(g.players,
-                                                        lambda x: lower(nfc_normalize(x))),
-                                         lower(?))
+                        OR len(list_filter(g.players,
+                                           lambda x: contains(lower(nfc_normalize(x)),
+                                                              lower(?)))) > 0
                         OR CAST(CAST(g.started_at AS DATE) AS VARCHAR) = ?)"""
         params += [text, text, text]
     return sql, params
@@ -583,8 +583,8 @@ def card_deals(con: Con, f: Filters, search: str | None = None, limit: int = 200
                offset: int = 0) -> pl.DataFrame:
     """Deals that carry their cards (``has_cards``), newest first, a page of ``limit`` from
     ``offset`` (:func:`card_deal_count` counts them all: no silent cap). ``search`` finds a game
-    (part of its id, any case), a deal or board number, a player (his name, any case, either
-    Unicode form) or a day
+    (part of its id, any case), a deal or board number, a player (part of his name, any case,
+    either Unicode form) or a day
     (``YYYY-MM-DD``). The page is chosen from the narrow columns first and only its rows get
     their board (:func:`_boards`): no JSON record is read."""
     where, params = _card_deals_where(con, f, search)

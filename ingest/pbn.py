@@ -49,7 +49,7 @@ from model.bridge.contracts import ContractError, parse_contract
 from model.bridge.seats import SEATS, SeatError, board_dealer, parse_seat, parse_vulnerable
 from model.bridge.variant import DUPLICATE
 from model.bridge.variant import VARIANT as RUBBER
-from model.problems import Code
+from model.problems import Code, counted
 
 INHERITED = ("Event", "Site", "Date", "Scoring", "Stage", "Round", "Section", "HomeTeam",
              "VisitTeam", "Competition")
@@ -532,5 +532,6 @@ def _play_cut(tokens: list[str] | None, first: str | None) -> str | None:
     cards = [c for c in map(_play_token, tokens) if c != SKIP]
     if len(cards) % 4 == 0 and (None in cards or len(cards) >= 52):
         return None
-    return (f"its play stops after {len(cards)} cards ({len(cards) // 4} tricks and "
-            f"{len(cards) % 4} cards), not marked '*' (play ended early) nor '-' (a claim)")
+    return (f"its play stops after {counted(len(cards), 'card')} "
+            f"({counted(len(cards) // 4, 'trick')} and {counted(len(cards) % 4, 'card')}), "
+            "not marked '*' (play ended early) nor '-' (a claim)")

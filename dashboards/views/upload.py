@@ -27,7 +27,8 @@ st.title("Upload")
 limit = max_upload_mb()
 st.markdown(
     f"Add hand histories (canonical `.jsonl` or any format `trickbook ingest` reads). "
-    f"**Each file may be at most {limit} MB**; larger files are refused: ingest them with "
+    f"**Each file may be at most {limit} MB**; the browser refuses a larger one (marked red "
+    "in the list above, not sent): ingest it with "
     "`trickbook ingest FILE --db ...` instead. Files that are not text are refused and change "
     "nothing. Bad records are quarantined and listed on the Data quality page."
 )
@@ -68,8 +69,12 @@ if results:
                  + version_note(r))
         besides = ", besides the conflicts below" if r["conflicts"] else ""
         if r["issues"]:
-            st.warning(f"{md(r['name'])}: quarantined{besides} (all of them on the Data "
-                       "quality page):\n\n" + "\n".join(f"- {md(i)}" for i in r["issues"]))
+            listed = len(r["issues"]) + len(r["conflicts"])
+            where = (f"the first {len(r['issues'])} here, all {r['quarantined']:,} on the Data "
+                     "quality page" if r["quarantined"] > listed
+                     else "all of them on the Data quality page")
+            st.warning(f"{md(r['name'])}: quarantined{besides} ({where}):\n\n"
+                       + "\n".join(f"- {md(i)}" for i in r["issues"]))
         if r["conflicts"]:
             st.warning(f"{md(r['name'])}: conflicts with stored records (quarantined too; the "
                        "stored records are kept):\n\n"

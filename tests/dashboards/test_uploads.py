@@ -468,3 +468,16 @@ def test_a_new_version_of_an_upload_replaces_the_quarantine_of_the_earlier(
     assert len(rows) == now == 1 and "bogus" in rows[0]
     upload(good)
     assert held() == ([], 0)
+
+
+def test_an_upload_with_more_issues_than_listed_says_how_many(
+        fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seven bad lines: the page lists the first five and says so, with the count of all (it
+    said "all of them on the Data quality page" above five of seven)."""
+    from tests.dashboards.test_pages import page
+
+    at = page("upload", fixture_copy, monkeypatch)
+    upload(at, "bad.jsonl", GOOD + b"{not json\n" * 7, replace=False)
+    issues = next(w.value for w in at.warning if "quarantined (" in w.value)
+    assert "the first 5 here, all 7 on the Data quality page" in issues, issues
+    assert sum(line.startswith("- ") for line in issues.splitlines()) == 5

@@ -348,10 +348,11 @@ def test_a_broken_tag_line_stays_with_its_game() -> None:
     (97, "", 74, "its auction stops after 8 calls"),
     (104, "", 74, "its play stops after 12 cards (3 tricks and 0 cards)"),
     (104, "D2 H9", 74, "its play stops after 14 cards (3 tricks and 2 cards)"),
+    (102, "D2", 74, "its play stops after 5 cards (1 trick and 1 card)"),
     (84, '[Declarer "E', 74, "its last line '[Declarer \"E' stops inside a tag"),
     (85, "", 74, "it names a Declarer and stops before the Contract"),
     (110, "", 110, "it has no Deal, Contract, Auction or Result of its own"),
-], ids=["auction", "play", "mid-trick", "tag", "declarer", "carried-over"])
+], ids=["auction", "play", "mid-trick", "one-trick", "tag", "declarer", "carried-over"])
 def test_a_file_cut_inside_its_last_game_quarantines_that_game(
         kept: int, tail: str, game: int, why: str) -> None:
     """A file cut off inside a game stored what was left of it as the whole deal (its play
