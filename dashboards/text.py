@@ -19,6 +19,7 @@ from pathlib import PurePosixPath
 
 import polars as pl
 
+from model.tables import CONTENT_HASH_DIGITS
 from model.variants import REGISTERED
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=^\"'&])")
@@ -103,7 +104,7 @@ def number(value: float | None, sign: bool = False) -> str:
     return f"+{text}" if sign and value > 0 else text
 
 
-UPLOAD_HASH = 16
+UPLOAD_HASH = CONTENT_HASH_DIGITS
 """Hex digits of an upload's content hash that start its stored name
 (``dashboards.uploads.stored_name``: ``9f3a6c2e1b7d4a50-week12.csv``)."""
 _STORED_UPLOAD = re.compile(rf"([0-9a-f]{{{UPLOAD_HASH}}})-(.+)")

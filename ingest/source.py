@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from model.problems import Code
+from model.tables import CONTENT_HASH_DIGITS
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +85,7 @@ def is_ascii_int(text: str) -> bool:
         int(t) <= INT32_MAX)
 
 
-CONTENT_NAME = re.compile(r"[0-9a-f]{16}-(?P<name>.+)")
+CONTENT_NAME = re.compile(rf"[0-9a-f]{{{CONTENT_HASH_DIGITS}}}-(?P<name>.+)")
 """A file saved under its content's name (``dashboards.uploads.stored_name``): a version of
 every such file of the same ``name`` in its folder (``ingest/versions.py``)."""
 

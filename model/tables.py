@@ -55,11 +55,15 @@ DROPPED_ROW = f"(line = 0 AND code = '{Code.DEAL_CONFLICT}')"
 """SQL: a quarantine row that holds no record of its file: the deals of an earlier version the
 file left out, kept as conflicts (docs/ingest.md, "Versions of a source")."""
 
-VERSIONS_OF = r"regexp_replace(source, '(^|/)[0-9a-f]{16}-([^/]+)$', '\1\2')"
-"""SQL: the file a ``source`` is a version of. A file saved under its content's name
-(``<16 hex digits>-<name>``: an upload, ``ingest.source.CONTENT_NAME``) is a version of
-``<name>`` in its folder, whose latest read's quarantine replaced the earlier versions'; any
-other source is its own."""
+CONTENT_HASH_DIGITS = 16
+"""Hex digits of a file's content hash that start the name it is saved under (an upload,
+``dashboards.uploads.stored_name``: ``9f3a6c2e1b7d4a50-week12.csv``): such a file is a version of
+every file of the same name so saved in its folder (``ingest.source.CONTENT_NAME``)."""
+VERSIONS_OF = (rf"regexp_replace(source, '(^|/)[0-9a-f]{{{CONTENT_HASH_DIGITS}}}-([^/]+)$', "
+               r"'\1\2')")
+"""SQL: the file a ``source`` is a version of (:data:`CONTENT_HASH_DIGITS`): ``<name>`` in its
+folder, whose latest read's quarantine replaced the earlier versions'; any other source is its
+own."""
 
 UTC = pl.Datetime("us", "UTC")
 _S, _I8, _I32, _F64, _B = pl.String(), pl.Int8(), pl.Int32(), pl.Float64(), pl.Boolean()
