@@ -87,7 +87,11 @@ with guarded():
     if summary.is_empty():
         empty("The quarantine is empty: every record ingested so far was stored or a duplicate.")
     else:
-        show(_short(summary), "quality_summary")
+        chosen = summary.filter(
+            pl.col("source").is_in([source_arg] if source_arg else sources)
+            & pl.col("code").is_in([code_arg] if code_arg else codes))
+        if not chosen.is_empty():  # by file and code, as the filters above choose
+            show(_short(chosen), "quality_summary")
         rows = query("quarantine", source_arg, code_arg)
         held = query("quarantined_records", source_arg, code_arg).row(0, named=True)
         where = "every file" if source_arg is None else short_source(source_arg)

@@ -531,6 +531,10 @@ def test_quality_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     at.selectbox(key="quality_code").set_value("parse").run()
     rows = frame_with(at, "text as read")
     assert rows["text as read"].tolist() == ["deal;6S;Anna"]
+    # The summary by file and code keeps to the filters too (it listed every file and code).
+    summary = next(df.value for df in at.dataframe if list(df.value.columns) == [
+        "file", "code", "records"])
+    assert summary["code"].tolist() == ["parse"]
     at.selectbox(key="quality_source").set_value("samples/club-9.csv").run()
     assert metrics(at)["Records"] == "3"
 
