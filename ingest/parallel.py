@@ -54,7 +54,7 @@ from ingest.pipeline import (
 from ingest.source import Issue, Raw
 from ingest.text import HEAD, wide
 from ingest.validate import Accepted, StoredGame, Validator, VariantLookup
-from ingest.versions import clear_replaced_quarantine, has_earlier
+from ingest.versions import clear_replaced_quarantine, has_earlier, lineage
 from model import tables as T
 from model import variants as registry
 from model.variant import UnknownVariant
@@ -653,7 +653,7 @@ def commit(conn: duckdb.DuckDBPyConnection, parts: list[Part], results: Iterable
     group.begin()
     taken: list[PartResult] = []
     try:
-        clear_replaced_quarantine(conn, parts[0].path, new_source)
+        clear_replaced_quarantine(conn, lineage(conn, parts[0].path), new_source)
         for result in coming:
             _tick(taken, result, len(parts), on_record)
             taken.append(result)

@@ -765,7 +765,7 @@ def _load_file(
     group = group or store.Group(conn)
     group.begin()
     try:
-        clear_replaced_quarantine(conn, source, report.new_source)
+        clear_replaced_quarantine(conn, load.versions.lineage, report.new_source)
         if use_fast:
             assert isinstance(reader, JsonlReader)
             for items in reader.read_lines(path, batch, BATCH_CHARS):

@@ -216,14 +216,14 @@ def has_earlier(conn: duckdb.DuckDBPyConnection, source: str, sha256: str | None
     return store.latest_version(conn, lineage(conn, source), sha256) is not None
 
 
-def clear_replaced_quarantine(conn: duckdb.DuckDBPyConnection, source: str,
+def clear_replaced_quarantine(conn: duckdb.DuckDBPyConnection, sources: list[str],
                               new_source: bool) -> None:
-    """Drop the quarantine rows a read of ``source`` replaces: its own earlier ones (none when
-    it is ``new_source``) and those of the earlier versions it is a later version of
-    (:func:`lineage`): what is still wrong in this version is quarantined again, under it."""
-    for earlier in lineage(conn, source):
-        if earlier != source or not new_source:
-            store.clear_quarantine(conn, earlier)
+    """Drop the quarantine rows a read of a source replaces (``sources``: its :func:`lineage`,
+    the source first): its own earlier ones (none when it is ``new_source``) and those of the
+    earlier versions it is a later version of. What is still wrong in this version is
+    quarantined again, under it."""
+    for earlier in sources[1:] if new_source else sources:
+        store.clear_quarantine(conn, earlier)
 
 
 def lineage(conn: duckdb.DuckDBPyConnection, source: str) -> list[str]:

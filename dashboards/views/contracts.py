@@ -8,6 +8,7 @@ deals is drawn fainter.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 import polars as pl
@@ -33,14 +34,14 @@ from model.problems import counted
 LOW_N = 10  # cells with fewer deals are drawn smaller (their rate is uncertain)
 
 
-def _heatmap(cells: pl.DataFrame, order: list[str]) -> None:
+def _heatmap(cells: pl.DataFrame, order: list[str], spoken: Callable[[str], str]) -> None:
     data = calls_in_words(cells).with_columns(
         pl.format("{}% ({})", (pl.col("rate") * 100).round(0).cast(pl.Int64), pl.col("n"))
         .alias("label"),
         (pl.col("n") >= LOW_N).alias("enough"),
     )
     many = len(order) > 12
-    words = [call_words(code, cells["variant"][0]) for code in order]
+    words = [spoken(code) for code in order]
     st.vega_lite_chart(data.select("contract", "mode", "n", "made", "rate", "rate_low",
                                    "rate_high", "label", "enough"),
                        charts.made_heatmap(words, cells["mode"].n_unique(), not many),
@@ -69,7 +70,7 @@ with guarded():
     cells = table.filter(pl.col("variant") == variant)
     spoken = partial(call_words, variant=variant)  # a contract code in the game's words
     order = cells["contract"].unique(maintain_order=True).to_list()
-    _heatmap(cells, order)
+    _heatmap(cells, order, spoken)
 
     st.subheader("Deals behind a cell")
     contract = url_choice("Contract", order, "contracts_contract", wanted["contract"], "contract",
