@@ -10,7 +10,7 @@ the whole batch at once:
    line's ``game_id``, which the record must then carry), and written back in one pass
    (``identity.canonical_json_read``): when that text is the line itself, the line is its
    stored record. Any other line (another key order, spaces, escapes, defaults written out) is
-   read as the reference reads it: ``json.loads``, then the variant's ``deal_model``, and its
+   read as the reference reads it: ``jsonl.load_json``, then the variant's ``deal_model``, and its
    canonical JSON written from the record;
 2. the variant's rules for the whole batch (``Variant.valid_deals``: its compiled
    ``check_batch`` where it has one, else ``check_deal`` deal by deal) and its rows
@@ -27,7 +27,6 @@ canonical JSON, deal key and rows.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -35,7 +34,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ingest.jsonl import too_deep
+from ingest.jsonl import load_json, too_deep
 from ingest.sheets import DEALS_COLUMNS, Taken, deal_columns
 from ingest.validate import MAX_DEAL_NO, Validator
 from model.base import DealBase, GameBase
@@ -116,11 +115,11 @@ def _canonical(validator: Validator, k: int, text: str) -> Read | None:
 
 def _any_order(validator: Validator, k: int, text: str) -> Read | None:
     """Any other deal line read as the reference reads it (``jsonl.parse_line``, then
-    :func:`read_record`): parsed by ``json.loads``."""
+    :func:`read_record`): parsed by ``jsonl.load_json``."""
     if too_deep(text):
         return None
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except (ValueError, RecursionError):
         return None
     if not isinstance(data, dict):

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ingest import text as text_codec
-from ingest.jsonl import MAX_DEPTH, quote, too_deep
+from ingest.jsonl import MAX_DEPTH, RepeatedKey, load_json, quote, too_deep
 from ingest.source import Issue, Raw
 from model import variants
 from model.problems import Code
@@ -525,7 +525,10 @@ def _sidecar(path: Path) -> tuple[dict[str, Any], str, Issue | None]:
                                f"sidecar {side.name} is nested deeper than {MAX_DEPTH} arrays or "
                                f"objects: {quote(text)}", text)
     try:
-        loaded = json.loads(text)
+        loaded = load_json(text)
+    except RepeatedKey as exc:
+        return {}, text, Issue(str(path), 0, None, Code.PARSE,
+                               f"sidecar {side.name}: {exc}: {quote(text)}", text)
     except json.JSONDecodeError as exc:
         return {}, text, Issue(str(path), 0, None, Code.PARSE,
                                f"sidecar {side.name} is not JSON ({exc.msg}): {quote(text)}", text)

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
+from typing import Any
 
 from ingest.lines import Batch, Item, Run
 from ingest.source import Issue, NamedOrRecognised, Raw
@@ -72,13 +73,44 @@ _CR_HINT = ("; the line holds carriage returns: JSON Lines end a line with a lin
 before a line feed)."""
 
 
+class RepeatedKey(ValueError):
+    """An object of the JSON names one key twice. RFC 8259 section 4: the names within an
+    object SHOULD be unique, and where they are not, readers differ in which value they keep;
+    so a record that says a field twice does not say what it means."""
+
+    def __init__(self, key: str, first: object, then: object) -> None:
+        super().__init__(f"{key!r} is given twice in one object ({json.dumps(first)[:40]}, "
+                         f"then {json.dumps(then)[:40]}): a record names each field once "
+                         "(RFC 8259 4)")
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's pairs as a dict, or :class:`RepeatedKey` when a key comes twice."""
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        seen: dict[str, object] = {}
+        for key, value in pairs:
+            if key in seen:
+                raise RepeatedKey(key, seen[key], value)
+            seen[key] = value
+    return found
+
+
+def load_json(text: str) -> Any:
+    """``text`` parsed as ``json.loads`` parses it, except that an object naming a key twice
+    raises :class:`RepeatedKey` (``json.loads`` keeps the last value silently)."""
+    return json.loads(text, object_pairs_hook=_once_each)
+
+
 def parse_line(source: str, line_no: int, text: str) -> Raw | Issue:
     """One line of a JSONL file as a ``Raw`` record or a ``PARSE`` issue."""
     if too_deep(text):
         return Issue(source, line_no, None, Code.PARSE,
                      f"nested deeper than {MAX_DEPTH} arrays or objects: {quote(text)}", text)
     try:
-        data = json.loads(text)
+        data = load_json(text)
+    except RepeatedKey as exc:
+        return Issue(source, line_no, None, Code.PARSE, f"{exc}: {quote(text)}", text)
     except json.JSONDecodeError as exc:
         hint = _CR_HINT if "\r" in text else ""
         return Issue(source, line_no, None, Code.PARSE,  # "Invalid control character at"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ingest.jsonl import RepeatedKey, load_json
 from model.balkan.params import PRESETS, BalkanRules
 
 CLUB_PRESET = "serbian-club"
@@ -73,7 +74,9 @@ def rules_record(tag: dict[str, str]) -> dict[str, Any]:
     if RULES_TAG in tag:
         text = tag[RULES_TAG]
         try:
-            flags = json.loads(text)
+            flags = load_json(text)
+        except RepeatedKey as exc:
+            raise PpnRulesError(RULES_TAG, f"tag Rules: {exc}: {text[:80]!r}") from exc
         except ValueError as exc:
             raise PpnRulesError(RULES_TAG, f"tag Rules is not JSON: {text[:80]!r}") from exc
         if not isinstance(flags, dict):

@@ -7,8 +7,10 @@ from typing import Any
 
 import polars as pl
 
+from ingest.jsonl import parse_line
 from ingest.sheets import Taken
-from ingest.validate import Accepted
+from ingest.source import Issue
+from ingest.validate import Accepted, Validator
 from model.base import DealBase
 
 
@@ -16,6 +18,12 @@ def taken_rows(taken: Taken) -> dict[int, tuple[dict[str, Any], dict[str, Any]]]
     """Each taken line's ``deals`` columns and ``deals_<variant>`` row, by position."""
     rows = {r.pop("idx"): r for frame in taken.rows.values() for r in frame.iter_rows(named=True)}
     return {d["idx"]: (d, rows[d["idx"]]) for d in taken.deals.iter_rows(named=True)}
+
+
+def verdict(validator: Validator, source: str, line: int, text: str) -> Accepted | Issue:
+    """The reference's verdict on a line: its parse issue, or what ``validator`` says of it."""
+    raw = parse_line(source, line, text)
+    return raw if isinstance(raw, Issue) else validator.validate(raw)
 
 
 def assert_same(fast: tuple[dict[str, Any], dict[str, Any]], ref: Accepted) -> None:

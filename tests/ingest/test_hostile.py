@@ -779,6 +779,21 @@ def test_deeply_nested_sidecar_is_a_sidecar_issue(tmp_path: Path) -> None:
     assert q[0][1] == 0 and "nested deeper than 32" in q[0][3]
 
 
+def test_a_sidecar_naming_a_key_twice_is_a_sidecar_issue(tmp_path: Path) -> None:
+    """RFC 8259 4: a sidecar game file that names its league twice was read with the last one,
+    silently; it is a parse issue of the sidecar, and the sheet's rows have no game."""
+    sheet = SAMPLES / "club-sheet-2026-11-29.csv"
+    p = tmp_path / sheet.name
+    p.write_bytes(sheet.read_bytes())
+    side = sheet.with_name(sheet.stem + ".game.json").read_text()
+    p.with_name(p.stem + ".game.json").write_text(
+        side.replace('"league": ', '"league": "x", "league": '))
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    q = quarantine(tmp_path / "t.duckdb")
+    assert r.records == r.quarantined == len(q) > 1
+    assert q[0][1] == 0 and "'league' is given twice in one object" in q[0][3]
+
+
 @pytest.mark.parametrize("sidecar", ["", '{"record": "game", ', "[" * 1000 + "]" * 1000],
                          ids=["empty", "cut", "deep"])
 def test_bad_sidecar_keeps_the_data_checks(tmp_path: Path, sidecar: str) -> None:
@@ -1002,3 +1017,18 @@ def test_a_cut_pbn_copy_and_junk_above_one_change_nothing_stored(tmp_path: Path)
     assert (w.quarantined, w.stored + w.duplicates) == (0, w.records)
     assert (j.records, j.duplicates, j.quarantined) == (w.records + 1, w.records, 1)
     assert j.issues[0].line == 1 and j.issues[0].record_key is None
+
+
+def test_a_key_given_twice_quarantines_its_line_and_only_it(tmp_path: Path) -> None:
+    """RFC 8259 4 (names within an object SHOULD be unique): ``"deal_no": 1, "deal_no": 2``
+    was stored as deal 2, silently, and deal 1 was never known to be there; the line is a
+    ``parse`` issue naming the key and both values, and the file's other deals are stored."""
+    game, first, second = (SAMPLES / "league.jsonl").read_text().splitlines()[:3]
+    twice = first.replace('"deal_no": 1,', '"deal_no": 1, "deal_no": 7,')
+    p = tmp_path / "t.jsonl"
+    p.write_text("\n".join([game, twice, second]) + "\n", encoding="utf-8")
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert (r.stored, r.quarantined) == (2, 1)
+    (row,) = quarantine(tmp_path / "t.duckdb")
+    assert row[1:3] == (2, "parse") and "'deal_no' is given twice in one object (1, then 7)" \
+        in row[3]

@@ -47,10 +47,15 @@ def test_values_by_player_read_as_a_sentence() -> None:
     ("true", "a record is a JSON object, not true"),
     ('{"r\x00": 1}', "not JSON (Invalid control character at column 4)"),
     ('{"deal_no": ' + "9" * 5000 + "}", "not readable JSON (a number of more than 4,300 digits)"),
-], ids=["array", "null", "true", "control", "digits"])
+    ('{"record": "deal", "deal_no": 1, "deal_no": 2}',
+     "'deal_no' is given twice in one object (1, then 2)"),
+    ('{"record":"deal","tricks":{"Anna":6,"Boris":4,"Anna":0}}',
+     "'Anna' is given twice in one object (6, then 0)"),
+], ids=["array", "null", "true", "control", "digits", "key-twice", "key-twice-inside"])
 def test_a_line_that_is_no_record_is_said_in_json_s_words(line: str, said: str) -> None:
     """records.md 1: a line is one JSON object. Python's words leaked out ("got NoneType",
-    "at at column 4", "use sys.set_int_max_str_digits() t")."""
+    "at at column 4", "use sys.set_int_max_str_digits() t"); a key given twice (RFC 8259 4:
+    names SHOULD be unique) was read as its last value, silently."""
     from ingest.jsonl import parse_line
 
     issue = parse_line("f.jsonl", 1, line)

@@ -171,6 +171,8 @@ def test_random_games_under_every_preset_round_trip(seed: int, preset: str) -> N
         ("[Rules 5]", "must be a JSON object"),
         ('[Rules {"start_bula":10}]', "which the Bula and Refe tags carry"),
         ('[Rules {"no_such_flag":true}]', "unknown flags ['no_such_flag']"),
+        ('[Rules {"igra_increment":2,"igra_increment":3}]',
+         "'igra_increment' is given twice in one object (2, then 3)"),
     ],
 )
 def test_bad_rules_tags_are_issues(tag: str, message: str) -> None:

@@ -41,7 +41,7 @@ from model.variants import variant
 from sim.drivers import SIMULATED
 from tests.ingest.conftest import snapshot
 from tests.ingest.fakes import scorer
-from tests.ingest.taken import assert_same, taken_rows
+from tests.ingest.taken import assert_same, taken_rows, verdict
 from tests.ingest.test_columnar import _mutate as break_deal
 from tests.ingest.test_columnar import _written, simulated
 
@@ -172,8 +172,7 @@ def _known(game: GreekGame) -> Validator:
 
 
 def reference(game: GreekGame, line: str) -> Accepted | Issue:
-    raw = parse_line("s", 1, line)
-    return raw if isinstance(raw, Issue) else _known(game).validate(raw)
+    return verdict(_known(game), "s", 1, line)
 
 
 def accept(lines: list[str], validator: Validator) -> sheets.Taken:
@@ -501,8 +500,7 @@ def test_sheets_accept_exactly_what_the_reference_accepts(name: str, seed: int) 
     lines = _sheet_lines(rng, games, deals, rng.randrange(1, 12), broken=0.4)
     taken = taken_rows(accept(lines, _knowing(games)))
     for i, line in enumerate(lines):
-        raw = parse_line("s", i + 1, line)
-        ref = raw if isinstance(raw, Issue) else _knowing(games).validate(raw)
+        ref = verdict(_knowing(games), "s", i + 1, line)
         if i in taken:
             assert isinstance(ref, Accepted), (line, ref)
             assert_same(taken[i], ref)
@@ -528,7 +526,7 @@ def test_legal_sheets_take_the_sheet_path(name: str) -> None:
     taken = taken_rows(accept(lines, validator))
     wanted = []
     for i, line in enumerate(lines):
-        ref = _knowing(games).validate(parse_line("s", i + 1, line))  # type: ignore[arg-type]
+        ref = verdict(_knowing(games), "s", i + 1, line)
         if isinstance(ref, Accepted) and line == '{"record":"deal",' + ref.canonical[1:]:
             wanted.append(i)
     assert wanted and set(wanted) <= set(taken)
@@ -588,10 +586,8 @@ def test_a_rule_that_reads_the_deal_number_is_judged_per_number() -> None:
     late = first.replace('"deal_no": 1,', '"deal_no": 13,')
     validator = _knowing([game_line])
     taken = taken_rows(accept([first, late], validator))
-    assert isinstance(_knowing([game_line]).validate(parse_line("s", 1, first)),  # type: ignore[arg-type]
-                      Accepted)
-    assert not isinstance(_knowing([game_line]).validate(parse_line("s", 2, late)),  # type: ignore[arg-type]
-                          Accepted)
+    assert isinstance(verdict(_knowing([game_line]), "s", 1, first), Accepted)
+    assert not isinstance(verdict(_knowing([game_line]), "s", 2, late), Accepted)
     assert list(taken) == [0]
 
 
@@ -650,8 +646,7 @@ def test_stored_deals_read_once_per_shape_are_the_deals_read_one_by_one(
     validator = _knowing(games)
     lines = _sheet_lines(random.Random(5), games, deals, 40, broken=0.0)
     taken = [a for i, t in enumerate(lines)
-             if isinstance(a := validator.validate(parse_line("s", i + 1, t)),  # type: ignore[arg-type]
-                           Accepted)]
+             if isinstance(a := verdict(validator, "s", i + 1, t), Accepted)]
     by_game: dict[str, list[Accepted]] = {}
     for a in taken:
         by_game.setdefault(a.record.game_id, []).append(a)  # type: ignore[union-attr]
