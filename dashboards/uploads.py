@@ -4,9 +4,10 @@ It writes through the one ingest entry point, as the Entry page does (docs/dashb
 "Dependency direction"); the other pages read the stable tables only. Uploads are data from
 outside: the name is reduced to a safe file name prefixed with the content's hash (so no upload
 overwrites another), the size is bounded (``TRICKBOOK_UPLOAD_MAX_MB``, default 20 MB),
-and a file that is not text (no encoding ingest reads takes its first 64 KiB, ``ingest/text.py``,
-or NUL bytes outside UTF-16) is refused before ingest sees it. A refused file changes nothing in
-the database.
+and a file that is not text (no encoding ingest reads takes its first 64 KiB, or it is full of
+NUL bytes: ``ingest/text.py``) is refused before ingest sees it; a text file with a few damaged
+bytes is read, as ``trickbook ingest`` reads it, and only the lines holding them are
+quarantined. A refused file changes nothing in the database.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from dashboards.db import is_lock_error, release, retry_time
 from dashboards.text import UPLOAD_HASH, short_paths, short_source, without_paths
 from ingest.csv_sheet import SIDECAR_SUFFIX, sidecar_of
 from ingest.pipeline import SAME_CONTENT, FileReport, ingest_paths
-from ingest.text import HEAD, EncodingError, sniff, wide
+from ingest.text import HEAD, EncodingError, binary, sniff
 from ingest.versions import CONFLICTS, WITH_REPLACE
 from model.problems import counted
 from scoring.store import score_pending
@@ -125,8 +126,8 @@ def refuse_reason(name: str, data: bytes, limit_mb: int | None = None) -> str | 
     if not data.strip():
         return f"{name!r} is empty"
     head = data[:HEAD]
-    if b"\x00" in head and wide(head) is None:
-        return f"{name!r} is not a text file (it contains NUL bytes): nothing was stored"
+    if binary(head):
+        return f"{name!r} is not a text file (it is full of NUL bytes): nothing was stored"
     try:  # the encodings every reader takes (UTF-8, UTF-16, a code page a sheet is saved in)
         sniff(head, whole=len(data) <= len(head))
     except EncodingError as exc:

@@ -213,6 +213,13 @@ def stray_bytes_only(data: bytes) -> bool:
     return bad > 0 and bad + controls <= max(STRAY_FEW, len(data) // STRAY_SHARE)
 
 
+def binary(head: bytes) -> bool:
+    """Whether a file whose first bytes are ``head`` is binary data rather than text with a few
+    damaged bytes: more NUL bytes than :func:`stray_bytes_only` lets pass (binary data has them
+    by the hundred), and not UTF-16 or UTF-32 (whose zero bytes are halves of its letters)."""
+    return head.count(0) > max(STRAY_FEW, len(head) // STRAY_SHARE) and wide(head) is None
+
+
 BAD_LINE_SHARE = 4
 """At most one line in this many may not decode for :func:`few_bad_lines`."""
 

@@ -37,14 +37,27 @@ def test_safe_name() -> None:
 
 def test_refuse_reasons() -> None:
     assert refuse_reason("big.jsonl", b"x" * (2 * 1024 * 1024 + 1), limit_mb=2) is not None
-    assert "NUL" in (refuse_reason("bin", b"\x00\x01\x02garbage") or "")
-    assert "NUL" in (refuse_reason("bin", bytes(range(256)) * 8) or "")
+    assert "NUL" in (refuse_reason("bin", b"\x00\x01\x02garbage" * 10) or "")
+    assert "NUL" in (refuse_reason("bin", bytes(range(256)) * 16) or "")
+    assert "NUL" in (refuse_reason("wide", "{}\n".encode("utf-16-le") * 3 + bytes(40)) or "")
+    assert refuse_reason("x.jsonl", "{}\n".encode("utf-16-le")) is None  # its zeros are letters
     assert "UTF-8" in (refuse_reason("binary", b"\x01\x02\xff\xfa" * 30 + b"a" * 100) or "")
     # four odd bytes in a line of text: read, that line quarantined with why (ingest/text.py
     # stray_bytes_only), not the file refused
     assert refuse_reason("odd", b"\x01\x02\xff\xfa" + b"a" * 100) is None
     assert "empty" in (refuse_reason("e.jsonl", b"  \n") or "")
     assert refuse_reason("ok.jsonl", b'{"record": "game"}\n') is None
+
+
+def test_a_nul_byte_in_one_line_costs_that_line_not_the_file(fixture_copy: Path,
+                                                              tmp_path: Path) -> None:
+    """ingest/text.py ``binary``: a club file with one NUL byte (a damaged copy) was refused
+    whole by the Upload page as "not a text file", while ``trickbook ingest`` reads it with
+    that line quarantined; the page now reads it as the command does."""
+    damaged = GOOD + b'{"record": "deal", "game_id": "late/1", "deal_no": 2, "dealer": "B\x00en"}\n'
+    (r,) = ingest_uploads([("late.jsonl", damaged)], fixture_copy, tmp_path)
+    assert r.saved_as is not None and (r.records, r.stored, r.quarantined) == (3, 2, 1)
+    assert "line 3: parse: not JSON (Invalid control character" in r.issues[0]
 
 
 def test_refused_files_change_nothing(fixture_copy: Path, tmp_path: Path,
