@@ -21,9 +21,10 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import duckdb
+import polars as pl
 
 from dashboards.db import is_lock_error, release, retry_time
 from dashboards.text import UPLOAD_HASH, short_paths, short_source, without_paths
@@ -209,6 +210,34 @@ def retrying(write: Callable[[], T]) -> T:
 
 READ_WITH = "read with it"
 """The end of the note on a score sheet's game file uploaded with its sheet."""
+
+
+COUNTS = ("records", "stored", "duplicates", "quarantined", "replaced", "dropped")
+"""What the Per file table counts of an upload that was read."""
+
+
+def outcome(r: dict[str, Any]) -> str:
+    """What became of an upload (an ``UploadResult`` as a dict), in the Per file table's words:
+    ``read``, or why it was not: ``refused``, ``ingested before``, ``read with its sheet`` (a
+    score sheet's game file), ``not read`` (no reader takes it, or ingest failed)."""
+    message = str(r["message"])
+    if r["saved_as"] is None:
+        return "refused"
+    if message.endswith(NOTHING_NEW):
+        return "ingested before"
+    if message.endswith(READ_WITH):
+        return "read with its sheet"
+    return "not read" if message and not r["records"] else "read"
+
+
+def per_file(results: list[dict[str, Any]]) -> pl.DataFrame:
+    """The Upload page's Per file table: each upload's name, :func:`outcome` and counts; no
+    counts for one that was not read (its zeros would say it held no records)."""
+    read = [outcome(r) == "read" for r in results]
+    return pl.DataFrame({
+        "name": [r["name"] for r in results], "result": [outcome(r) for r in results],
+        **{c: pl.Series(c, [r[c] if ok else None for r, ok in zip(results, read, strict=True)],
+                        pl.Int64) for c in COUNTS}})
 
 
 def sheet_games(files: list[tuple[str, bytes]]) -> dict[str, tuple[str, bytes]]:

@@ -7,18 +7,19 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-import polars as pl
 import streamlit as st
 
 from dashboards.common import show, write_gate
 from dashboards.db import db_path
 from dashboards.text import md
 from dashboards.uploads import (
+    COUNTS,
     NOTHING_NEW,
     READ_WITH,
     REPLACE_BOX,
     ingest_uploads,
     max_upload_mb,
+    per_file,
     version_note,
 )
 from model.problems import counted
@@ -51,10 +52,9 @@ if st.button("Ingest", key="upload_go", type="primary", disabled=not files):
 results: list[dict[str, Any]] | None = st.session_state.get("upload_results")
 if results:
     st.subheader("Per file")
-    table = pl.DataFrame(results).drop("saved_as", "message", "replace", "removed",
-                                       "conflicts", "issues")
-    show(table, "upload_table", labels={"name": "file", "replaced": "replacing earlier",
-                                        "dropped": "earlier deals not in it"})
+    show(per_file(results), "upload_table", numbers=COUNTS,
+         labels={"name": "file", "replaced": "replacing earlier",
+                 "dropped": "earlier deals not in it"})
     for r in results:
         if r["saved_as"] is None:
             st.error(md(r["message"]))

@@ -494,3 +494,28 @@ def test_an_upload_with_more_issues_than_listed_says_how_many(
     issues = next(w.value for w in at.warning if "quarantined (" in w.value)
     assert "the first 5 here, all 7 on the Data quality page" in issues, issues
     assert sum(line.startswith("- ") for line in issues.splitlines()) == 5
+
+
+def test_per_file_says_what_became_of_each_upload(tmp_path: Path) -> None:
+    """Upload's Per file table gave a refused file, one uploaded before and a sheet's game file
+    rows of noughts, as if they held no records; each now says what became of it, and only a
+    file that was read has counts."""
+    from dataclasses import asdict
+
+    from dashboards.uploads import per_file
+
+    data = (SAMPLES / "league.jsonl").read_bytes()
+    db, up = tmp_path / "t.duckdb", tmp_path / "up"
+    (first,) = ingest_uploads([("week.jsonl", data)], db, up)
+    results = ingest_uploads(
+        [("week.jsonl", data), ("empty.jsonl", b""), ("notes.txt", b"hello\n"),
+         ("s.csv", (SAMPLES / "club-sheet-2026-11-29.csv").read_bytes()),
+         ("s.game.json", (SAMPLES / "club-sheet-2026-11-29.game.json").read_bytes())], db, up)
+    table = per_file([asdict(first)] + [asdict(r) for r in results])
+    assert table.select("name", "result", "records", "stored").rows() == [
+        ("week.jsonl", "read", first.records, first.records),
+        ("week.jsonl", "ingested before", None, None),
+        ("empty.jsonl", "refused", None, None),
+        ("notes.txt", "not read", None, None),
+        ("s.csv", "read", 5, 5),
+        ("s.game.json", "read with its sheet", None, None)]
