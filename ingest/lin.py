@@ -109,13 +109,22 @@ def _lead(parts: list[str]) -> tuple[str, int]:
     return junk, junk.count("\n")
 
 
+BETWEEN = "\n"
+"""The key :func:`pairs` gives text that is no LIN before a key that opens a board or sets the
+file's header or names (:data:`OPENING`): text between two boards, not of either."""
+OPENING = frozenset({"qx", "vg", "pn", "pw", "rs"})
+_KEY_ON_ITS_LINE = re.compile(r"\n\s*([A-Za-z]{2})\s*\Z")
+"""A key at the start of a line, after text that is no key (junk pasted between two pairs)."""
+
+
 def pairs(text: str) -> Iterator[tuple[str, str, int]]:
     """``(key, value, line)`` of every ``key|value|`` pair; where the stream is out of step
     (a part that is not a LIN key where a key is due), ``("", part, line)`` for the skipped part,
     and the pairs go on from the next part (one missing ``|`` costs the board it is in, not the
-    rest of the file). Text before the first key (:func:`_lead`) is such a part, and the key
-    after it is read. Most keys are written bare (``pc``): they are looked up as they are, and
-    a part's line ends are counted only where it holds one."""
+    rest of the file). Text before the first key (:func:`_lead`), and a line of text that is no
+    key before a key that starts a line (``"junk\\nqx"``; :data:`BETWEEN` boards), are such
+    parts, and the key after them is read. Most keys are written bare (``pc``): they are looked
+    up as they are, and a part's line ends are counted only where it holds one."""
     parts = text.split("|")
     junk, lines = _lead(parts)
     if junk.strip():
@@ -126,13 +135,20 @@ def pairs(text: str) -> Iterator[tuple[str, str, int]]:
     while i < last:
         key = key_raw = parts[i]
         if key_raw not in KEYS:
+            start = line
             if "\n" in key_raw:
                 line += key_raw.count("\n")
             key = key_raw.strip().lower()
             if key not in KEYS and not _unknown_key(key, parts, i):
-                yield "", key_raw, line
-                i += 1
-                continue
+                m = _KEY_ON_ITS_LINE.search(key_raw)
+                if m is None or m.group(1).lower() not in KEYS:
+                    yield "", key_raw, line
+                    i += 1
+                    continue
+                junk = key_raw[:m.start()]  # a line of junk between two pairs: its own part
+                key = m.group(1).lower()
+                yield (BETWEEN if key in OPENING else ""), junk, \
+                    start + junk[:len(junk) - len(junk.lstrip())].count("\n")
         value = parts[i + 1]
         yield key, value, line
         if "\n" in value:
@@ -197,6 +213,10 @@ class Boards:
                 continue
             if not key:
                 self._out_of_step(value, line)
+                continue
+            if key == BETWEEN:
+                self.loose.append((line, f"line {line}: {value.strip()[:40]!r} is not LIN "
+                                         "(text between two boards)"))
                 continue
             self.keyed = True
             if key == "qx" or (key == "md" and self.cur is not None and self.cur.md):

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.bench_bridge import single_tables
-from ingest.lin import KEYS, READER, _unknown_key, pairs, parse_result
+from ingest.lin import BETWEEN, KEYS, OPENING, READER, _unknown_key, pairs, parse_result
 from model.bridge.contracts import parse_contract
 from model.problems import Code
 from tests.conftest import DATA
@@ -162,7 +162,8 @@ def test_single_table_form_holds_the_same_boards(name: str) -> None:
 def _walked(text: str) -> list[tuple[str, str, int]]:
     """The pairs of a LIN stream by the plain walk of the reader's docstring: every part's line
     ends counted, every key stripped and lowered before it is looked up; text before the key
-    the first part ends with is a part of its own."""
+    the first part ends with is a part of its own, and so is text before a key on a line of its
+    own (between two boards before a key that opens one)."""
     parts, out, line, i = text.split("|"), [], 1, 0
     lead = re.fullmatch(r"(.*?)([A-Za-z]{2}\s*)", parts[0], re.DOTALL)
     if len(parts) > 1 and lead and lead.group(2).strip().lower() in KEYS:
@@ -171,12 +172,21 @@ def _walked(text: str) -> list[tuple[str, str, int]]:
         line += lead.group(1).count("\n")
         parts[0] = lead.group(2)
     while i < len(parts) - 1:
+        start = line
         line += parts[i].count("\n")
         key = parts[i].strip().lower()
         if key not in KEYS and not _unknown_key(key, parts, i):
-            out.append(("", parts[i], line))
-            i += 1
-            continue
+            body = parts[i].rstrip()
+            before = body[:-2].rstrip()
+            gap = body[len(before):-2]
+            if not (body[-2:].isascii() and body[-2:].lower() in KEYS and "\n" in gap):
+                out.append(("", parts[i], line))
+                i += 1
+                continue
+            junk = body[:len(before) + gap.index("\n")]  # a key on its own line after junk
+            key = body[-2:].lower()
+            out.append((BETWEEN if key in OPENING else "", junk,
+                        start + junk[:len(junk) - len(junk.lstrip())].count("\n")))
         out.append((key, parts[i + 1], line))
         line += parts[i + 1].count("\n")
         i += 2
@@ -190,7 +200,8 @@ _PART = st.one_of(
     st.builds(lambda k, pad, up: pad + (k.upper() if up else k) + pad,
               st.sampled_from(sorted(KEYS)), st.sampled_from(["", " ", "\n", " \n "]),
               st.booleans()),
-    st.sampled_from(["zz", "Qq", "1", "", "\n", "pg\n", "S8\nH9"]),
+    st.sampled_from(["zz", "Qq", "1", "", "\n", "pg\n", "S8\nH9", "junk\nqx", "zz \n md ",
+                     "\nx\n\nPN"]),
     st.text(alphabet="SHDCAKQJT98 ,\n-", max_size=12))
 
 
@@ -217,3 +228,28 @@ def test_text_before_the_first_key_is_its_own_issue(junk: str) -> None:
     assert issue.line == 1 and "before the first key" in issue.message
     assert [(r.line - lines, r.data) for r in got if hasattr(r, "data")] == [
         (r.line, r.data) for r in want if hasattr(r, "data")]
+
+
+@pytest.mark.parametrize(("at", "junk", "alone"), [
+    ("\nqx|c1|", "\nSome junk pasted here", True), ("mb|2S|", "\n\x00\x01 binary\n", False)],
+    ids=["between-boards", "inside-a-board"])
+def test_a_line_of_junk_between_pairs_costs_no_board_s_key(at: str, junk: str,
+                                                           alone: bool) -> None:
+    """A line of text that is no LIN pasted in before a key that starts its line (BBO's viewer
+    writes one board per line) took that key with it: ``'junk\\nqx'`` was no key, so the board's
+    ``qx|c1|`` was lost and its deal read into the board before. The key is read; text between
+    two boards is an issue of its own and every board is read as in the clean file; text inside
+    a board is that board's issue, as a part out of step is."""
+    clean = (LIN / "00001.lin").read_text(encoding="utf-8")
+    cut = clean.index(at)
+    line = clean[:cut].count("\n") + 2
+    got = list(READER.read_text(clean[:cut] + junk + clean[cut:], "x.lin"))
+    want = [(r.line, r.data) for r in READER.read_text(clean, "x.lin") if hasattr(r, "data")]
+    (issue,) = [i for i in got if not hasattr(i, "data")]
+    assert f"line {line}: " in issue.message
+    read = [(r.line - junk.count("\n") * (r.line > line), r.data) for r in got
+            if hasattr(r, "data")]
+    if alone:
+        assert "(text between two boards)" in issue.message and read == want
+    else:
+        assert issue.line < line and len(read) == len(want) - 1
