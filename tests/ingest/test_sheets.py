@@ -159,7 +159,7 @@ def deal_lines(draw: st.DrawFn, game: GreekGame) -> str:
                                  (" ,", " : ")]))
     ascii_only = draw(st.integers(0, 3)) == 0
     text = json.dumps({k: d[k] for k in keys}, separators=seps, ensure_ascii=ascii_only)
-    if draw(st.integers(0, 15)) == 0:  # a repeated key: the last one wins in json.loads
+    if draw(st.integers(0, 15)) == 0:  # a repeated key: a parse issue (RFC 8259 4)
         text = text[:-1] + f', "dealer": {json.dumps(_name(draw, game.players))}}}'
     return text
 
