@@ -6,7 +6,8 @@ it stands in the file. Comments (``;`` to end of line, ``{ ... }`` possibly over
 ``%`` lines are dropped; an empty line ends a game (2.3). Escapes inside tag values: ``\\"`` and
 ``\\\\`` (2.4). Text before a game's first tag that is no tag (a program's name above the file,
 junk between games) is a "game" of its own without tags, whose errors say what it is: the game
-after it starts at its own first tag.
+after it starts at its own first tag. So is text after the ``*`` that ends an Auction or Play
+section (3.5, 3.6) up to the game's next tag: the game is read without it.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ tag line after an empty line: the next game of a file whose games carry tags ove
 _TAG_LINE = re.compile(r'\s*\[\s*[A-Za-z0-9_]+\s+"')
 _CUT_TAG = re.compile(r'\[\s*[A-Za-z0-9_]*\s*(?:"[^"]*"?)?\s*\Z')
 """A tag pair cut off at the end of its line (``[Deal "N:AK``, ``[Decl``)."""
+ENDED_SECTIONS = frozenset({"auction", "play"})
+"""Sections (by lower-case tag name) that a ``*`` token ends (PBN 2.1 3.5, 3.6): what follows it
+before the next tag is no part of the game."""
 IDENTITY_TAGS = frozenset({"event", "site", "date", "board", "west", "north", "east", "south",
                            "dealer", "vulnerable", "deal", "declarer", "contract", "result",
                            "auction", "play"})
@@ -122,22 +126,35 @@ _SPECIAL = re.compile(r'[\[\]{};]')
 
 
 class _Splitter:
-    """The state of :func:`split_games` between lines: the game being read, its section, and
-    an open ``{`` comment."""
+    """The state of :func:`split_games` between lines: the game being read, its section, the
+    text after a ``*`` that ended it, and an open ``{`` comment."""
 
     def __init__(self) -> None:
         self.game: PbnGame | None = None
         self.current: str | None = None
         """The tag whose section the next tokens belong to."""
+        self.ended: str | None = None
+        """The section (Auction, Play) a ``*`` ended, while no tag has come after it."""
+        self.after: list[PbnGame] = []
+        """Stray text after an ended section of the game being read, yielded after the game."""
+        self.raw = ""
+        """The line being read, as it is."""
+        self.stray_at = 0
+        """Line of the last stray text after an ended section, 0 when none since its ``*``."""
+        self.kept_at = 0
+        """Line of the last ``*`` that ended a section, or of the last tag of a scanned line: the
+        lines that can hold both text of a game and stray text, and stay the game's."""
         self.brace_from = 0
         """Line of an open ``{`` comment, 0 when none."""
         self.after_empty = False
         """Inside a comment: the line before was empty."""
 
     def _done(self) -> Iterator[PbnGame]:
+        """The game read, then the stray text after its ended sections."""
         if self.game is not None:
             yield self.game
-        self.game, self.current = None, None
+        yield from self.after
+        self.game, self.current, self.ended, self.after, self.stray_at = None, None, None, [], 0
 
     def _started(self, no: int) -> PbnGame:
         if self.game is None:
@@ -145,7 +162,9 @@ class _Splitter:
         return self.game
 
     def line(self, no: int, raw: str) -> Iterator[PbnGame]:
-        line = raw
+        """One line of the text: the games it ends. It goes to the text of its game, unless all
+        it holds is stray text after an ended section (that text's own "game" holds it)."""
+        line = self.raw = raw
         if self.brace_from:
             rest = yield from self._in_comment(no, raw)
             if rest is None:
@@ -168,7 +187,7 @@ class _Splitter:
             self._tokens(no, line.split())
         else:
             yield from self.scan(no, raw, line)
-        if self.game is not None:
+        if self.game is not None and (self.stray_at != no or self.kept_at == no):
             self.game.lines.append(raw)
 
     def _in_comment(self, no: int, raw: str) -> Generator[PbnGame, None, str | None]:
@@ -210,17 +229,47 @@ class _Splitter:
             game.tags.append((name, value))
             if lower in IDENTITY_TAGS:
                 game.identity.add(lower)
-            self.current = name
+            self.current, self.ended = name, None
             game.sections.setdefault(name, [])
 
     def _tokens(self, no: int, tokens: list[str]) -> None:
-        """Section tokens: they belong to the section of the last tag."""
-        game = self._started(no)
-        if self.current is None:
-            game.errors.append(f"line {no}: {' '.join(tokens)[:60]!r} is not a tag, comment or "
-                               "section of a game (text before any tag)")
-        else:
-            game.sections[self.current].extend(tokens)
+        """Section tokens: they belong to the section of the last tag, up to the ``*`` that ends
+        an Auction or Play section (3.5, 3.6). Tokens before any tag, or after that ``*`` and
+        before the next tag, are stray text (:meth:`_stray`)."""
+        if self.ended is None:
+            game = self._started(no)
+            if self.current is None:
+                self._stray(game, no, tokens, "text before any tag")
+                return
+            if "*" not in tokens or self.current.lower() not in ENDED_SECTIONS:
+                game.sections[self.current].extend(tokens)
+                return
+            cut = tokens.index("*") + 1
+            game.sections[self.current].extend(tokens[:cut])
+            self.ended, self.stray_at, self.kept_at = self.current, 0, no
+            tokens = tokens[cut:]
+            if not tokens:
+                return
+        self._stray(self._after_end(no), no, tokens,
+                    f"text after the '*' that ends the {self.ended} section")
+
+    @staticmethod
+    def _stray(game: PbnGame, no: int, tokens: list[str], where: str) -> None:
+        """Text that is no part of a game: an error of the tagless "game" holding it, quoting
+        it and saying ``where`` it stands."""
+        game.errors.append(f"line {no}: {' '.join(tokens)[:60]!r} is not a tag, comment or "
+                           f"section of a game ({where})")
+
+    def _after_end(self, no: int) -> PbnGame:
+        """The "game" of the stray text after the ``*`` that ended a section: the one begun
+        since that ``*``, else a new one at this line; it holds the lines of its text."""
+        if self.stray_at == 0:
+            self.after.append(PbnGame(no))
+        stray_game = self.after[-1]
+        if self.stray_at != no:
+            stray_game.lines.append(self.raw)
+        self.stray_at = no
+        return stray_game
 
     def scan(self, no: int, raw: str, line: str) -> Iterator[PbnGame]:
         """A line of tags, tokens and comments read from left to right."""
@@ -238,17 +287,18 @@ class _Splitter:
                     break
                 pos = end + 1
             elif (tag := match_tag(line, pos)) is not None:
+                self.kept_at = no  # a line of stray text and a tag is its game's line
                 yield from self._tag(no, raw, pos, tag[0], _unescape(tag[1]))
                 pos = tag[2]
             else:
                 pos = self._token(no, line, pos)
 
     def _token(self, no: int, line: str, pos: int) -> int:
-        """The token at ``pos`` (or an error for a character none may start with); where the
-        scan goes on."""
-        game = self._started(no)
+        """The token at ``pos`` (or an error for a character none may start with, the stray
+        text's after an ended section); where the scan goes on."""
         m = _TOKEN.match(line, pos)
         if m is None:
+            game = self._started(no) if self.ended is None else self._after_end(no)
             game.errors.append(f"line {no}: unexpected {line[pos:pos + 20]!r}")
             return pos + 1
         self._tokens(no, [m.group(0)])
@@ -264,3 +314,4 @@ class _Splitter:
                                "of the file skipped")
         if game is not None and (game.tags or game.errors):
             yield game
+        yield from self.after

@@ -334,6 +334,48 @@ def test_a_junk_line_before_a_game_is_its_own_issue(at: int) -> None:
         r.data for r in want if isinstance(r, Raw)]
 
 
+JUNK = "Some junk between games"
+
+
+@pytest.mark.parametrize(("edit", "line", "section"), [
+    ({107: ["*", JUNK]}, 109, "Play"),
+    ({107: [f"* {JUNK}"]}, 108, "Play"),
+    ({99: ["Pass Pass *", JUNK]}, 101, "Auction"),
+], ids=["line-after-play", "on-the-play-star-line", "after-auction-star"])
+def test_junk_after_a_sections_star_is_its_own_issue(
+        edit: dict[int, list[str]], line: int, section: str) -> None:
+    """PBN 2.1 3.5 and 3.6: the token ``*`` ends an Auction or Play section (an auction or play
+    left unfinished), so text after it that is no tag or comment (3.8) is no part of the game.
+    A junk line after a play's ``*`` was added to the Play section and never read, with no
+    issue (the file read as if it were whole); after an auction's ``*`` it was read as calls
+    (the game quarantined). It is an issue of its own at its line, quoting it as junk before a
+    game's first tag is quoted, and the game is read as it is without it."""
+    lines = _lines_of(AULPLL)
+    assert lines[107] == "*" and lines[99] == "Pass Pass" and lines[100] == '[Play "S"]'
+    junked = [new for no, old in enumerate(lines) for new in edit.get(no, [old])]
+    got = list(READER.read_text("\n".join(junked) + "\n", "x.pbn"))
+    want = list(READER.read_text("\n".join(lines) + "\n", "x.pbn"))
+    (issue,) = [i for i in got if isinstance(i, Issue)]
+    assert (issue.line, issue.record_key, issue.code) == (line, None, Code.PARSE)
+    assert issue.message == (f"line {line}: {JUNK!r} is not a tag, comment or section of a "
+                             f"game (text after the '*' that ends the {section} section)")
+    assert JUNK in issue.raw
+    assert [r.data for r in got if isinstance(r, Raw)] == [
+        r.data for r in want if isinstance(r, Raw)]
+
+
+def test_comments_after_a_plays_star_are_no_issue() -> None:
+    """Commentary (``{ ... }``, ``;`` to the end of the line; PBN 2.1 3.8) and ``%`` escape
+    lines (2.4) after a play's ``*`` are legal: no issue, and the same records."""
+    lines = _lines_of(AULPLL)
+    commented = [*lines[:108], "{a comment}", "; another", "% an escape line", *lines[108:]]
+    got = list(READER.read_text("\n".join(commented) + "\n", "x.pbn"))
+    want = list(READER.read_text("\n".join(lines) + "\n", "x.pbn"))
+    assert not [i for i in got if isinstance(i, Issue)]
+    assert [r.data for r in got if isinstance(r, Raw)] == [
+        r.data for r in want if isinstance(r, Raw)]
+
+
 def test_a_broken_tag_line_stays_with_its_game() -> None:
     """A tag line that does not read (``[Event "x" junk``) opens its game: the game is the
     issue (not read without its Event, which it would take from the game before)."""
