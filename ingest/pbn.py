@@ -6,8 +6,9 @@ Vulnerable, Deal, teams ...; PBN 2.1 4.8 and the import format of 2.1); ``?`` an
 unknown. ``Deal`` may start with any seat and one hand may be ``-`` (inferred when the other
 three are given). ``Auction`` tokens: calls, ``AP`` (all pass), notes ``=n=`` (become alerts with
 the ``Note`` text), annotations (``!``, ``?``, ``$n``) and irregularities (``^x``) are skipped.
-``Play`` rows are cards by seat starting with the seat on lead (3.6), turned into played order by
-replaying the trick winners; ``-`` ends the play (a claim). ``Result`` (a leading ``^`` marks an
+``Play`` rows are cards by seat starting with the seat on lead (3.6; a ``Play`` of ``?``: the
+seat left of declarer, who leads), turned into played order by replaying the trick winners;
+``-`` ends the play (a claim). ``Result`` (a leading ``^`` marks an
 irregularity and is dropped) is the declarer's tricks, ``Score`` ("NS 420", "EW -50") is checked.
 A ``Scoring`` tag of ``Rubber`` or ``Chicago`` makes the deals a rubber game's; an ``Honours``
 user tag (``S 100``) gives the honours held where there are no hands to count them from. A game
@@ -46,7 +47,14 @@ from ingest.source import Issue, NamedOrRecognised, Raw, ascii_int, is_ascii_int
 from model.base import GameId
 from model.bridge.check import auction_of
 from model.bridge.contracts import ContractError, parse_contract
-from model.bridge.seats import SEATS, SeatError, board_dealer, parse_seat, parse_vulnerable
+from model.bridge.seats import (
+    SEATS,
+    SeatError,
+    board_dealer,
+    left_of,
+    parse_seat,
+    parse_vulnerable,
+)
 from model.bridge.variant import DUPLICATE
 from model.bridge.variant import VARIANT as RUBBER
 from model.problems import Code, counted
@@ -305,7 +313,8 @@ def _result(tags: dict[str, str], sections: dict[str, list[str]], players: list[
     if declarer_text is None:
         raise PbnError(f"Contract {contract_text!r} without a Declarer")
     deal["contract"] = contract
-    deal["declarer"] = players[parse_seat(declarer_text.lstrip("^"))]
+    declarer = parse_seat(declarer_text.lstrip("^"))
+    deal["declarer"] = players[declarer]
     result = _value(tags.get("Result"))
     if result is not None:
         r = result.lstrip("^")
@@ -314,9 +323,11 @@ def _result(tags: dict[str, str], sections: dict[str, list[str]], players: list[
         if not is_ascii_int(r):
             raise PbnError(f"Result {result!r} is not a number of tricks")
         deal["tricks"] = int(r)
-    if sections.get("Play") and _value(tags.get("Play")):
-        order, _ = play_from_columns(_play_rows(sections["Play"]), parse_seat(tags["Play"]),
-                                     contract)
+    if sections.get("Play"):  # a Play of "?": the opening leader sits left of declarer
+        leader = _value(tags.get("Play"))
+        order, _ = play_from_columns(
+            _play_rows(sections["Play"]),
+            left_of(declarer) if leader is None else parse_seat(leader), contract)
         deal["play"] = played(order, players)
 
 

@@ -424,3 +424,19 @@ def test_a_last_game_that_looks_whole_is_read_as_whole(kept: int, tail: str) -> 
     got = list(READER.read_text(text, "end.pbn"))
     assert got == list(READER.read_text(text + "\n\n", "end.pbn"))
     assert not any(isinstance(i, Issue) and "file ends" in i.message for i in got)
+
+
+def test_a_play_whose_leader_is_unknown_is_led_from_the_declarer_s_left() -> None:
+    """PBN 2.1 3.6: the Play tag names the seat on lead, the first column of the section; "?"
+    is an unknown value (2.3). The cards of a ``[Play "?"]`` section were dropped without a
+    word; the leader is the seat left of declarer (bridge.md 3), so the play is read as the
+    same file with every leader written out."""
+    text = AULPLL.read_text(encoding="utf-8")
+    unknown = re.sub(r'\[Play "[NESW]"\]', '[Play "?"]', text)
+    assert unknown.count('[Play "?"]') > 10
+    got = list(READER.read_text(unknown, "x.pbn"))
+    want = list(READER.read_text(text, "x.pbn"))
+    assert [type(r).__name__ for r in got] == [type(r).__name__ for r in want]
+    assert [r.data for r in got if isinstance(r, Raw)] == [
+        r.data for r in want if isinstance(r, Raw)]
+    assert sum("play" in r.data for r in got if isinstance(r, Raw)) > 10
