@@ -125,7 +125,7 @@ def refuse_reason(name: str, data: bytes, limit_mb: int | None = None) -> str | 
         return (f"{name!r} is {len(data) / 1024 / 1024:.1f} MB, above the upload limit of "
                 f"{limit // (1024 * 1024)} MB: ingest it with `trickbook ingest` instead")
     if not data.strip():
-        return f"{name!r} is empty"
+        return f"{name!r} is empty: nothing was stored"
     head = data[:HEAD]
     if binary(head):
         return f"{name!r} is not a text file (it is full of NUL bytes): nothing was stored"
@@ -311,6 +311,10 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
             report = by_path.get(res.saved_as or "")
             if report is not None:
                 results[name] = _reported(name, res.saved_as, report, folder, db_path.parent)
+        for sheet, (game, _) in sheets.items():  # a sheet ingested before: its game was too
+            if game in results and results[sheet].message.endswith(NOTHING_NEW):
+                results[game] = UploadResult(game, "", message=(
+                    f"the game of {sheet}, ingested before with it: {NOTHING_NEW}"))
     return list(results.values())
 
 

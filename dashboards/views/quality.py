@@ -96,7 +96,7 @@ with guarded():
         held = query("quarantined_records", source_arg, code_arg).row(0, named=True)
         where = "every file" if source_arg is None else short_source(source_arg)
         st.caption(f"{counted(held['records'], 'quarantined record')} for {where} and "
-                   f"{'every code' if code_arg is None else code_arg}"
+                   f"{'every code' if code_arg is None else 'code ' + code_arg}"
                    + (f", and {counted(held['dropped'], 'row')} of deals an earlier version "
                       "stored that the latest left out, kept as conflicts (line —)"
                       if held["dropped"] else "") + " (first 1,000 rows).")

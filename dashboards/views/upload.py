@@ -54,7 +54,9 @@ if results:
     st.subheader("Per file")
     show(per_file(results), "upload_table", numbers=COUNTS,
          labels={"name": "file", "replaced": "replacing earlier",
-                 "dropped": "earlier deals not in it"})
+                 "dropped": "earlier deals not in it"},
+         column_config={"file": st.column_config.TextColumn(width="large"),
+                        "result": st.column_config.TextColumn(width="medium")})
     for r in results:
         if r["saved_as"] is None:
             st.error(md(r["message"]))

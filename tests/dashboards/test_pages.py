@@ -535,6 +535,8 @@ def test_quality_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     summary = next(df.value for df in at.dataframe if list(df.value.columns) == [
         "file", "code", "records"])
     assert summary["code"].tolist() == ["parse"]
+    said = " ".join(c.value for c in at.caption)  # "for every file and parse" named no code
+    assert "1 quarantined record for every file and code parse" in said, said
     at.selectbox(key="quality_source").set_value("samples/club-9.csv").run()
     assert metrics(at)["Records"] == "3"
 

@@ -499,18 +499,19 @@ def test_an_upload_with_more_issues_than_listed_says_how_many(
 def test_per_file_says_what_became_of_each_upload(tmp_path: Path) -> None:
     """Upload's Per file table gave a refused file, one uploaded before and a sheet's game file
     rows of noughts, as if they held no records; each now says what became of it, and only a
-    file that was read has counts."""
+    file that was read has counts. A sheet's game file uploaded again with it said "read with
+    it" though nothing was read."""
     from dataclasses import asdict
 
     from dashboards.uploads import per_file
 
     data = (SAMPLES / "league.jsonl").read_bytes()
+    pair = [("s.csv", (SAMPLES / "club-sheet-2026-11-29.csv").read_bytes()),
+            ("s.game.json", (SAMPLES / "club-sheet-2026-11-29.game.json").read_bytes())]
     db, up = tmp_path / "t.duckdb", tmp_path / "up"
     (first,) = ingest_uploads([("week.jsonl", data)], db, up)
     results = ingest_uploads(
-        [("week.jsonl", data), ("empty.jsonl", b""), ("notes.txt", b"hello\n"),
-         ("s.csv", (SAMPLES / "club-sheet-2026-11-29.csv").read_bytes()),
-         ("s.game.json", (SAMPLES / "club-sheet-2026-11-29.game.json").read_bytes())], db, up)
+        [("week.jsonl", data), ("empty.jsonl", b""), ("notes.txt", b"hello\n"), *pair], db, up)
     table = per_file([asdict(first)] + [asdict(r) for r in results])
     assert table.select("name", "result", "records", "stored").rows() == [
         ("week.jsonl", "read", first.records, first.records),
@@ -519,3 +520,7 @@ def test_per_file_says_what_became_of_each_upload(tmp_path: Path) -> None:
         ("notes.txt", "not read", None, None),
         ("s.csv", "read", 5, 5),
         ("s.game.json", "read with its sheet", None, None)]
+    assert results[1].message == "'empty.jsonl' is empty: nothing was stored"
+    again = ingest_uploads(pair, db, up)
+    assert per_file([asdict(r) for r in again])["result"].to_list() == ["ingested before"] * 2
+    assert again[1].message == "the game of s.csv, ingested before with it: nothing new to store"
