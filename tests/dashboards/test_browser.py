@@ -452,7 +452,7 @@ def test_upload_through_the_browser(page, servers: dict[str, str], tmp_path: Pat
     """Binary garbage is refused with a message; a valid file is ingested and counted."""
     _open(page, f"{servers['demo']}/upload", "Upload")
     garbage = tmp_path / "garbage.jsonl"
-    garbage.write_bytes(bytes(range(256)) * 8)
+    garbage.write_bytes(bytes(range(256)) * 16)  # binary: a NUL in every 256 bytes
     ingest = page.get_by_role("button", name="Ingest")
     _choose_file(page, garbage)
     ingest.click()
