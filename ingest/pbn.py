@@ -323,11 +323,11 @@ def _result(tags: dict[str, str], sections: dict[str, list[str]], players: list[
         if not is_ascii_int(r):
             raise PbnError(f"Result {result!r} is not a number of tricks")
         deal["tricks"] = int(r)
-    if sections.get("Play"):  # a Play of "?": the opening leader sits left of declarer
-        leader = _value(tags.get("Play"))
-        order, _ = play_from_columns(
-            _play_rows(sections["Play"]),
-            left_of(declarer) if leader is None else parse_seat(leader), contract)
+    section, leader = sections.get("Play"), _value(tags.get("Play"))
+    rows = _play_rows(section or [])
+    if section and (leader is not None or any(c is not None for row in rows for c in row)):
+        order, _ = play_from_columns(  # a Play of "?" with cards: led from declarer's left
+            rows, left_of(declarer) if leader is None else parse_seat(leader), contract)
         deal["play"] = played(order, players)
 
 

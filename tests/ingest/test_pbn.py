@@ -440,3 +440,8 @@ def test_a_play_whose_leader_is_unknown_is_led_from_the_declarer_s_left() -> Non
     assert [r.data for r in got if isinstance(r, Raw)] == [
         r.data for r in want if isinstance(r, Raw)]
     assert sum("play" in r.data for r in got if isinstance(r, Raw)) > 10
+    start = text.index('[Play "')  # a "?" over no cards ("*" only) still records no play
+    bare = text[:start] + '[Play "?"]\n*' + text[text.index("\n\n", start):]
+    first = next(r for r in READER.read_text(bare, "x.pbn")
+                 if isinstance(r, Raw) and r.data["record"] == "deal")
+    assert "play" not in first.data and "tricks" in first.data
