@@ -79,9 +79,9 @@ class RepeatedKey(ValueError):
     so a record that says a field twice does not say what it means."""
 
     def __init__(self, key: str, first: object, then: object) -> None:
-        super().__init__(f"{key!r} is given twice in one object ({json.dumps(first)[:40]}, "
-                         f"then {json.dumps(then)[:40]}): a record names each field once "
-                         "(RFC 8259 4)")
+        first_text, then_text = (json.dumps(v, ensure_ascii=False)[:40] for v in (first, then))
+        super().__init__(f"{key!r} is given twice in one object ({first_text}, then "
+                         f"{then_text}): a record names each field once (RFC 8259 4)")
 
 
 def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
