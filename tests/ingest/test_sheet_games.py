@@ -21,8 +21,9 @@ from ingest.jsonl import parse_line
 from ingest.pipeline import ingest_paths
 from ingest.source import Raw
 from ingest.validate import Validator
+from model.base import GameBase
 from model.identity import canonical, canonical_json
-from model.variants import variant
+from model.variants import REGISTERED, variant
 from sim.drivers import SIMULATED
 from tests.ingest.conftest import snapshot
 from tests.ingest.test_columnar import simulated
@@ -199,3 +200,14 @@ def test_the_game_check_finds_its_problem_in_a_game_like_a_faultless_one() -> No
             {**d, "game_id": gid, "deal_no": no}))) for no, d in ((1, raspasy), (2, after))]
         found[gid] = [no for no, _ in validate.game_issues("f", game, v, stored, None, judged)]
     assert found == {"a": [2], "b": [], "c": [2]}
+
+
+@pytest.mark.parametrize("variant", [v.name for v in REGISTERED])
+def test_no_game_model_narrows_the_game_id(variant: str) -> None:
+    """``Validator.game_alike`` judges a repeated game line's new id by ``validate.GAME_ID``
+    alone (records.md 1.1): every game model takes the id as ``GameBase`` declares it."""
+    model = next(v for v in REGISTERED if v.name == variant).game_model
+    field, base = model.model_fields["game_id"], GameBase.model_fields["game_id"]
+    assert (field.annotation, field.metadata) == (base.annotation, base.metadata)
+    validators = model.__pydantic_decorators__.field_validators.values()
+    assert not [d for d in validators if "game_id" in d.info.fields]
