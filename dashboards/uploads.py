@@ -233,11 +233,11 @@ def outcome(r: dict[str, Any]) -> str:
 def per_file(results: list[dict[str, Any]]) -> pl.DataFrame:
     """The Upload page's Per file table: each upload's name, :func:`outcome` and counts; no
     counts for one that was not read (its zeros would say it held no records)."""
-    read = [outcome(r) == "read" for r in results]
+    said = [outcome(r) for r in results]
+    read = [r if o == "read" else None for r, o in zip(results, said, strict=True)]
     return pl.DataFrame({
-        "name": [r["name"] for r in results], "result": [outcome(r) for r in results],
-        **{c: pl.Series(c, [r[c] if ok else None for r, ok in zip(results, read, strict=True)],
-                        pl.Int64) for c in COUNTS}})
+        "name": [r["name"] for r in results], "result": said,
+        **{c: pl.Series(c, [r and r[c] for r in read], pl.Int64) for c in COUNTS}})
 
 
 def sheet_games(files: list[tuple[str, bytes]]) -> dict[str, tuple[str, bytes]]:

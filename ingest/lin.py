@@ -211,12 +211,8 @@ class Boards:
             if key in IN_BOARD and self.cur is not None:  # most pairs: a card, a call, pg
                 _take(self.cur, key, value, self.header)
                 continue
-            if not key:
-                self._out_of_step(value, line)
-                continue
-            if key == BETWEEN:
-                self.loose.append((line, f"line {line}: {value.strip()[:40]!r} is not LIN "
-                                         "(text between two boards)"))
+            if key in ("", BETWEEN):
+                self._out_of_step(value, line, between=key == BETWEEN)
                 continue
             self.keyed = True
             if key == "qx" or (key == "md" and self.cur is not None and self.cur.md):
@@ -239,11 +235,14 @@ class Boards:
         self.cur = Board(line)
         self.boards.append(self.cur)
 
-    def _out_of_step(self, value: str, line: int) -> None:
-        where = (f"line {line}: {value.strip()[:40]!r} is not a LIN key " + (
-            "(a '|' missing or doubled before it?)" if self.keyed else
-            "(text before the first key)"))
-        if self.cur is not None:
+    def _out_of_step(self, value: str, line: int, between: bool = False) -> None:
+        """A part that is no LIN: its board's issue, or one of its own outside a board and
+        ``between`` two boards."""
+        where = f"line {line}: {value.strip()[:40]!r} is not " + (
+            "LIN (text between two boards)" if between else
+            "a LIN key (a '|' missing or doubled before it?)" if self.keyed else
+            "a LIN key (text before the first key)")
+        if self.cur is not None and not between:
             self.cur.errors.append(where)
             self.cur.text.append(f"{value[:200]}|")
         else:
