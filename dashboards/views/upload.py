@@ -55,8 +55,8 @@ if results:
     show(per_file(results), "upload_table", numbers=COUNTS,
          labels={"name": "file", "replaced": "replacing earlier",
                  "dropped": "earlier deals not in it"},
-         column_config={"file": st.column_config.TextColumn(width="large"),
-                        "result": st.column_config.TextColumn(width="medium")})
+         column_config={"file": st.column_config.TextColumn(width=240),
+                        "result": st.column_config.TextColumn(width=130)})
     for r in results:
         if r["saved_as"] is None:
             st.error(md(r["message"]))
