@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import hashlib
+import json
 import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -61,6 +62,7 @@ from model import tables as T
 from model import variants as registry
 from model.base import DealBase, GameBase
 from model.problems import Code
+from model.variant import Variant
 from scoring.store import GamesNotScored
 
 BATCH = 50_000
@@ -233,7 +235,7 @@ class _FileLoad:
     """The records of one file between two flushes, and the file's counts."""
 
     def __init__(self, conn: duckdb.DuckDBPyConnection, report: FileReport, strict: bool,
-                 replace: bool = False, tables: Callable[[str], str] | None = None,
+                 replace: bool = False, variants: VariantLookup | None = None,
                  staging: Stager | None = None, memo: sheets.Memo | None = None) -> None:
         self.conn = conn
         self.report = report
@@ -241,8 +243,8 @@ class _FileLoad:
         self.replace = replace
         """Deals that differ from the ones an earlier version of this source stored supersede
         them (``--replace``); otherwise they are ``deal-conflict``s."""
-        self.tables = tables or (lambda variant: f"deals_{variant}")
-        """A variant's ``deals_<variant>`` table."""
+        self.variant = variants or registry.variant
+        """A variant by its name (the registry's, unless told)."""
         self.now = datetime.now(UTC)
         self.games: list[Accepted] = []
         self.deals: list[Accepted] = []
@@ -467,6 +469,7 @@ class _FileLoad:
         known = {(g, n): k for g, n, k in self._known_keys(probe).iter_rows()}
         kept_out = self.versions.kept_dropped(at for at in ids if at not in known)
         fresh: list[tuple[Accepted, str]] = []
+        batch: dict[tuple[str, int], str] = {}
         for a in self.deals:
             d = a.record
             assert isinstance(d, DealBase)
@@ -474,17 +477,31 @@ class _FileLoad:
             if at in kept_out:
                 self.deal_conflict(*at, a.raw.line, kept_out[at], a.raw.text)
             elif at not in known:
-                known[at] = key
+                known[at], batch[at] = key, a.canonical
                 fresh.append((a, key))
                 self.repaired.append(a)
-            elif known[at] == key:
+            elif known[at] == key or self.same_deal(a.variant, at, a.canonical, batch):
                 self.report.duplicates += 1
                 self.repaired.append(a)
             elif self.conflict(d.game_id, d.deal_no, a.raw.line, a.raw.text):
-                known[at] = key
+                known[at], batch[at] = key, a.canonical
                 fresh.append((a, key))
                 self.repaired.append(a)
         return fresh
+
+    def same_deal(self, variant: Variant, at: tuple[str, int], record: str,
+                  batch: Mapping[tuple[str, int], str] | None = None) -> bool:
+        """Deal ``at`` (``game_id, deal_no``), stored, staged or earlier in ``batch`` under
+        another key, is the deal of canonical JSON ``record`` but for the fields its variant
+        lets a sheet transcribe (``Variant.same_deal``): a duplicate, not a conflict."""
+        if not variant.transcribed:
+            return False
+        known = (batch or {}).get(at)
+        if known is None:
+            probe = pl.DataFrame([at], schema=PROBE_SCHEMA, orient="row")
+            found = self._known_keys(probe, what="record")["record"].to_list()
+            known = found[0] if found else None
+        return known is not None and variant.same_deal(json.loads(known), json.loads(record))
 
     def conflict(self, game_id: str, deal_no: int, line: int, text: str) -> bool:
         """A deal whose number is stored (or earlier in this file) with other content: stored,
@@ -599,10 +616,11 @@ class _FileLoad:
                                                  _merged(earlier).message)
         return rows
 
-    def _known_keys(self, probe: pl.DataFrame) -> pl.DataFrame:
+    def _known_keys(self, probe: pl.DataFrame, what: store.Known = "deal_key") -> pl.DataFrame:
         """``store.deal_keys`` of ``probe``'s deals (``game_id, deal_no``) among the stored and
-        the staged ones; where nothing of their games is staged, the database is asked only for
-        the games whose deals it may hold (:meth:`may_hold_deals`)."""
+        the staged ones (their keys, or their records: ``what``); where nothing of their games is
+        staged, the database is asked only for the games whose deals it may hold
+        (:meth:`may_hold_deals`)."""
         games = probe["game_id"].unique().to_list()
         staged = self.staging.files_with(T.DEALS, games)
         held = self.staging.held_with(T.DEALS, games)
@@ -610,8 +628,8 @@ class _FileLoad:
             probe = probe.filter(pl.col("game_id").is_in(
                 [g for g in games if self.may_hold_deals(g)]))
             if probe.is_empty():
-                return pl.DataFrame(schema=store.DEAL_KEYS_SCHEMA)
-        return store.deal_keys(self.conn, probe, staged, held)
+                return pl.DataFrame(schema={**PROBE_SCHEMA, what: pl.String()})
+        return store.deal_keys(self.conn, probe, staged, held, what)
 
     def _kept_out(self, new: pl.DataFrame, lines: Sequence[str]) -> pl.DataFrame:
         """The fast paths' new deals less those a version read with ``--replace`` dropped
@@ -641,6 +659,11 @@ class _FileLoad:
             new = f.filter(pl.col("stored").is_null())
             same = f.filter(pl.col("stored") == pl.col("deal_key")).height
             clash = f.filter(pl.col("stored") != pl.col("deal_key"))
+            alike = [self.same_deal(self.variant(row["variant"]),
+                                    (row["game_id"], row["deal_no"]), row["record"])
+                     for row in clash.iter_rows(named=True)]
+            same += sum(alike)
+            clash = clash.filter(~pl.Series(alike, dtype=pl.Boolean))
         new = self._kept_out(new, lines)
         taken = [row["idx"] for row in clash.iter_rows(named=True)
                  if self.conflict(row["game_id"], row["deal_no"], row["line"],
@@ -655,7 +678,7 @@ class _FileLoad:
         for name, rows in fast.rows.items():
             own = rows.join(new.select("idx"), on="idx", how="semi").drop("idx")
             if own.height:
-                self.staging.add(self.tables(name), own)
+                self.staging.add(self.variant(name).deals_table, own)
         self.report.games.update(new["game_id"].unique().to_list())
         self.report.stored += new.height
         self.report.duplicates += same
@@ -756,7 +779,7 @@ def _load_file(
     ``staging`` makes the file's staging, ``memo`` is the score-sheet verdicts learnt so far
     (``ingest/parallel.py``)."""
     source = report.source
-    load = _FileLoad(conn, report, strict, replace, _tables(variants), staging, memo)
+    load = _FileLoad(conn, report, strict, replace, variants, staging, memo)
     validator = Validator(load.stored_game if lookup is None else lookup(load.stored_game),
                           variants, changed_game=load.versions.game)
     use_fast = fast and isinstance(reader, JsonlReader) and file_size(path) >= FAST_FROM
@@ -825,12 +848,6 @@ def named(items: Iterator[Raw | Issue], path: Path, source: str) -> Iterator[Raw
         return
     for item in items:
         yield dataclasses.replace(item, source=source) if item.source == str(path) else item
-
-
-def _tables(variants: VariantLookup | None) -> Callable[[str], str]:
-    """A variant's name -> its ``deals_<variant>`` table (from the registry)."""
-    lookup = variants or registry.variant
-    return lambda name: lookup(name).deals_table
 
 
 def guarded(items: Iterator[Raw | Issue], source: str) -> Iterator[Raw | Issue]:

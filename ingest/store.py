@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from contextlib import suppress
 from pathlib import Path
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 import duckdb
 import polars as pl
@@ -450,31 +450,38 @@ files", and a folder of small JSON Lines files)."""
 
 DEAL_KEYS_SCHEMA = pl.Schema({"game_id": pl.String(), "deal_no": pl.Int32(),
                               "deal_key": pl.String()})
-"""The columns :func:`deal_keys` returns."""
+"""The columns :func:`deal_keys` returns (with ``record`` in place of ``deal_key`` when asked
+for the records)."""
+
+Known = Literal["deal_key", "record"]
+"""What :func:`deal_keys` tells of each known deal: its key, or its canonical JSON."""
 
 
 def _bound_deal_keys(conn: duckdb.DuckDBPyConnection, game_ids: list[str],
-                     deal_nos: list[int]) -> list[tuple[str, int, str]]:
-    """``game_id, deal_no, deal_key`` of the stored deals among the pairs of ``game_ids`` and
-    ``deal_nos`` (bound as two lists)."""
+                     deal_nos: list[int], what: Known) -> list[tuple[str, int, str]]:
+    """``game_id, deal_no`` and ``what`` of the stored deals among the pairs of ``game_ids``
+    and ``deal_nos`` (bound as two lists)."""
     return conn.execute(
-        f"""SELECT d.game_id, d.deal_no, d.deal_key FROM {T.DEALS} d
+        f"""SELECT d.game_id, d.deal_no, d.{what} FROM {T.DEALS} d
             JOIN (SELECT unnest($1::VARCHAR[]) AS game_id, unnest($2::INTEGER[]) AS deal_no)
             USING (game_id, deal_no)""", [game_ids, deal_nos]).fetchall()
 
 
 def deal_keys(
     conn: duckdb.DuckDBPyConnection, probe: pl.DataFrame, staged: list[str] | None = None,
-    held: list[pa.Table] | None = None,
+    held: list[pa.Table] | None = None, what: Known = "deal_key",
 ) -> pl.DataFrame:
-    """``game_id, deal_no, deal_key`` of the deals of ``probe`` (its ``game_id, deal_no``) that
-    are stored, or staged in the Parquet files ``staged`` or the Arrow tables ``held`` (one
-    join, built as DuckDB relations: file names and rows are passed, never spliced into SQL;
-    a probe of at most :data:`SMALL_PROBE` deals with nothing staged binds its ids instead)."""
+    """``game_id, deal_no, deal_key`` (or ``record``: ``what``) of the deals of ``probe`` (its
+    ``game_id, deal_no``) that are stored, or staged in the Parquet files ``staged`` or the
+    Arrow tables ``held`` (one join, built as DuckDB relations: file names and rows are passed,
+    never spliced into SQL; a probe of at most :data:`SMALL_PROBE` deals with nothing staged
+    binds its ids instead)."""
+    schema = pl.Schema({"game_id": pl.String(), "deal_no": pl.Int32(), what: pl.String()})
     if not staged and not held and probe.height <= SMALL_PROBE:
-        rows = _bound_deal_keys(conn, probe["game_id"].to_list(), probe["deal_no"].to_list())
-        return pl.DataFrame(rows, schema=DEAL_KEYS_SCHEMA, orient="row")
-    keys = ["game_id", "deal_no", "deal_key"]
+        rows = _bound_deal_keys(conn, probe["game_id"].to_list(), probe["deal_no"].to_list(),
+                                what)
+        return pl.DataFrame(rows, schema=schema, orient="row")
+    keys = ["game_id", "deal_no", what]
     known = conn.table(T.DEALS).select(*keys)
     if staged:
         known = known.union(conn.read_parquet(staged).select(*keys))  # UNION ALL
@@ -484,7 +491,7 @@ def deal_keys(
     table = known.join(probe_rows, "game_id, deal_no").select(*keys).to_arrow_table()
     found = pl.from_arrow(table)
     assert isinstance(found, pl.DataFrame)
-    return found.cast(DEAL_KEYS_SCHEMA)
+    return found.cast(schema)
 
 
 LOAD_MEMORY_LIMIT = "64MiB"

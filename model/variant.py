@@ -160,6 +160,9 @@ class Variant:
     hand_suits: tuple[int, ...] = (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES)
     """The order a hand's suits are listed in (``model/cards.py`` suits): by default the
     Preference ladder's from the top (greek-prefa.md 4.1, russian.md 2: ♥ ♦ ♣ ♠)."""
+    transcribed: tuple[str, ...] = ()
+    """Deal fields a source may copy from its sheet that the rules work out anyway (a written
+    value, a refa flag): kept as written, but no part of what the deal is (:meth:`same_deal`)."""
 
     @property
     def deals_table(self) -> str:
@@ -185,6 +188,15 @@ class Variant:
         :attr:`contract_call`); None without a contract."""
         call = self.contract_call(record)
         return self.call_words(call) if call is not None else None
+
+    def same_deal(self, one: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
+        """Two deal records say the same deal: equal once the :attr:`transcribed` fields are
+        set aside (a deal read from a sheet that writes them, and the same deal from one that
+        leaves them to the rules, are one deal, not a conflict)."""
+        def content(record: Mapping[str, Any]) -> dict[str, Any]:
+            return {k: v for k, v in record.items() if k not in self.transcribed}
+
+        return content(one) == content(other)
 
     def check_deal(self, game: GameBase, deal: DealBase) -> list[Problem]:
         return self.check(*self._own(game, deal))

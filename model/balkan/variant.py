@@ -76,6 +76,7 @@ VARIANT = Variant(
     ),
     contract_level=pl.col("number"),
     export_format="ppn",
+    transcribed=("refa", "value"),
     declarer_made=declarer_made,
     call_words=call_words,
     no_play=no_play,

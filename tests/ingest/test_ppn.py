@@ -13,6 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ingest import pipeline
+from ingest.pipeline import ingest_paths
 from ingest.ppn import READER, dumps, export_games, read_text
 from ingest.ppn_auction import highest_bids
 from ingest.ppn_codec import CARD_CODES, decode_card, encode_card
@@ -210,3 +212,63 @@ def test_a_game_tag_the_schema_refuses_is_said_as_ingest_says_it() -> None:
     issue = next(i for i in read_text("bad.ppn", bad) if isinstance(i, Issue))
     assert issue.code is Code.SCHEMA
     assert issue.message.startswith("PPN game: players.0: holds a control character (got 'A\\x07")
+
+
+BALKAN_LEAGUE = ROOT / "data" / "samples" / "balkan" / "league.jsonl"
+
+
+def _ingest(db: Path, path: Path) -> tuple[int, int, int, list[str]]:
+    (r,) = ingest_paths([path], db)
+    return r.stored, r.duplicates, r.quarantined, [i.message for i in r.issues]
+
+
+def _export_with_cards(db: Path) -> str:
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        ids = [g for (g,) in conn.execute(
+            "SELECT game_id FROM deals WHERE variant = 'balkan' GROUP BY game_id "
+            "HAVING bool_and(has_cards) ORDER BY game_id").fetchall()]
+        return export_games(conn, ids)
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_a_ppn_export_read_back_is_the_deals_it_was_written_from(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fast: bool) -> None:
+    """PPN writes each deal's value and refa flag (fields 10-11, data README "prefko-ppn"),
+    which a JSON Lines record leaves to the rules (balkan.md 7.2): the export of stored games
+    read back into their database is all duplicates, and so is the JSON Lines file read into
+    a database that holds its export (``Variant.transcribed``), on both ingest paths."""
+    monkeypatch.setattr(pipeline, "FAST_FROM", 0 if fast else 1 << 40)
+    club, other = tmp_path / "club.duckdb", tmp_path / "other.duckdb"
+    _ingest(club, BALKAN_LEAGUE)
+    export = tmp_path / "export.ppn"
+    export.write_text(_export_with_cards(club), encoding="utf-8")
+    stored, duplicates, quarantined, issues = _ingest(club, export)
+    assert (stored, quarantined, issues) == (0, 0, [])
+    assert duplicates > 10
+    stored, _, quarantined, _ = _ingest(other, export)
+    assert stored == duplicates and quarantined == 0
+    stored, again, quarantined, issues = _ingest(other, BALKAN_LEAGUE)
+    assert (quarantined, issues, again) == (0, [], duplicates)
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_a_deal_that_differs_beyond_its_written_value_is_still_a_conflict(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fast: bool) -> None:
+    """A deal given again with a written value is the stored deal (balkan.md 7.2: the value
+    follows from the contract); given again with anything else changed, it is a conflict."""
+    monkeypatch.setattr(pipeline, "FAST_FROM", 0 if fast else 1 << 40)
+    db = tmp_path / "club.duckdb"
+    _ingest(db, BALKAN_LEAGUE)
+    lines = BALKAN_LEAGUE.read_text(encoding="utf-8").splitlines()
+    deals = [json.loads(line) for line in lines[1:3]]
+    valued = {**deals[0], "value": 64, "refa": False}
+    moved = {**deals[1], "value": 7, "repealed": True}
+    again = tmp_path / "again.jsonl"
+    again.write_text("\n".join([lines[0], json.dumps(valued), json.dumps(moved)]) + "\n",
+                     encoding="utf-8")
+    stored, duplicates, quarantined, issues = _ingest(db, again)
+    assert (stored, duplicates, quarantined) == (0, 2, 1)
+    assert "deal 2 of game" in issues[0] and "other content" in issues[0]
