@@ -79,6 +79,9 @@ class UploadResult:
     replaces it, else kept as conflicts)."""
     removed: bool = False
     """The ``dropped`` deals were removed (``FileReport.removed``)."""
+    in_conflict: int = 0
+    """Records in conflict with stored ones (of the quarantined; :attr:`conflicts` lists the
+    first)."""
     conflicts: tuple[str, ...] = ()
     """The first conflicts with stored records (``game-conflict``, ``deal-conflict``), as ingest
     words them: each says whether ticking :data:`REPLACE_BOX` can take this version (only over
@@ -91,6 +94,14 @@ class UploadResult:
 
 SHOWN = 5
 """Conflicts, and other issues, listed per upload (the Data quality page lists all)."""
+
+
+def listed(shown: int, total: int) -> str:
+    """Where the rest of a list is when the page shows the first ``shown`` of ``total`` records
+    ("the first 5 here, all 12 on the Data quality page"); empty when it shows them all."""
+    if total <= shown:
+        return ""
+    return f"the first {shown} here, all {total:,} on the Data quality page"
 
 
 def version_note(r: dict[str, object]) -> str:
@@ -333,7 +344,7 @@ def _reported(name: str, saved_as: str | None, report: FileReport, *folders: Pat
     return UploadResult(
         name, saved_as, records=report.records, stored=report.stored, duplicates=report.duplicates,
         quarantined=report.quarantined, replaced=report.replaced, dropped=report.dropped,
-        removed=report.removed,
+        removed=report.removed, in_conflict=report.conflicts,
         conflicts=tuple(shown(i.message) for i in report.issues
                         if str(i.code) in CONFLICTS)[:SHOWN],
         issues=tuple(shown(f"line {i.line}: {i.code}: {i.message}")

@@ -628,6 +628,7 @@ def merged(results: list[PartResult]) -> FileReport:
         report.stored += r.stored
         report.duplicates += r.duplicates
         report.quarantined += r.quarantined
+        report.conflicts += r.conflicts
         report.replaced += r.replaced
         report.games |= r.games
         report.issues += r.issues[:KEEP_ISSUES - len(report.issues)]

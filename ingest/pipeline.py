@@ -111,6 +111,9 @@ class FileReport:
     stored: int = 0
     duplicates: int = 0
     quarantined: int = 0
+    conflicts: int = 0
+    """Of the quarantined, the records in conflict with stored ones (``game-conflict``,
+    ``deal-conflict``)."""
     skipped: str | None = None
     """Why nothing was read: ``unchanged`` (its latest ingest had this sha256), ``same content
     as <source>`` (a copy of a file already ingested), ``no reader``, ``missing``,
@@ -446,7 +449,9 @@ class _FileLoad:
             raise StrictError(issue)
         self.issues.append(issue)
         self.report.quarantined += 1
-        if issue.code not in CONFLICTS:
+        if issue.code in CONFLICTS:
+            self.report.conflicts += 1
+        else:
             self.unread.add(issue.line)
         if len(self.report.issues) < KEEP_ISSUES:
             self.report.issues.append(issue)

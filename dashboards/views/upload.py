@@ -18,6 +18,7 @@ from dashboards.uploads import (
     READ_WITH,
     REPLACE_BOX,
     ingest_uploads,
+    listed,
     max_upload_mb,
     per_file,
     version_note,
@@ -71,15 +72,14 @@ if results:
                  + version_note(r))
         besides = ", besides the conflicts below" if r["conflicts"] else ""
         if r["issues"]:
-            listed = len(r["issues"]) + len(r["conflicts"])
-            where = (f"the first {len(r['issues'])} here, all {r['quarantined']:,} on the Data "
-                     "quality page" if r["quarantined"] > listed
-                     else "all of them on the Data quality page")
+            where = (listed(len(r["issues"]), r["quarantined"] - r["in_conflict"])
+                     or "all of them on the Data quality page")
             st.warning(f"{md(r['name'])}: quarantined{besides} ({where}):\n\n"
                        + "\n".join(f"- {md(i)}" for i in r["issues"]))
         if r["conflicts"]:
+            where = listed(len(r["conflicts"]), r["in_conflict"])
             st.warning(f"{md(r['name'])}: conflicts with stored records (quarantined too; the "
-                       "stored records are kept):\n\n"
+                       f"stored records are kept{'; ' + where if where else ''}):\n\n"
                        + "\n".join(f"- {md(c)}" for c in r["conflicts"]))
 elif not files:
     st.info("No file chosen yet: drop files above, then press Ingest.")

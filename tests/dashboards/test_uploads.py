@@ -524,3 +524,25 @@ def test_per_file_says_what_became_of_each_upload(tmp_path: Path) -> None:
     again = ingest_uploads(pair, db, up)
     assert per_file([asdict(r) for r in again])["result"].to_list() == ["ingested before"] * 2
     assert again[1].message == "the game of s.csv, ingested before with it: nothing new to store"
+
+
+def test_an_upload_with_more_conflicts_than_listed_says_how_many(
+        fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A weekly file uploaded again with seven deals changed (the defenders' tricks swapped):
+    the page lists the first five conflicts and says how many there are (it listed five and
+    said nothing of the others)."""
+    from tests.dashboards.test_pages import page
+
+    first, _ = weekly_versions()
+
+    def swapped(m: re.Match[bytes]) -> bytes:
+        return b'"Chris": %s, "Anna": %s' % (m[2], m[1])
+
+    second, changed = re.subn(rb'"Chris": (\d+), "Anna": (?!\1\b)(\d+)', swapped, first)
+    assert changed == 7
+    at = page("upload", fixture_copy, monkeypatch)
+    upload(at, "weekly.jsonl", first, replace=False)
+    upload(at, "weekly.jsonl", second, replace=False)
+    conflicts = next(w.value for w in at.warning if "conflicts with stored records" in w.value)
+    assert "the first 5 here, all 7 on the Data quality page" in conflicts, conflicts
+    assert sum(line.startswith("- ") for line in conflicts.splitlines()) == 5
