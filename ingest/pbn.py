@@ -12,7 +12,10 @@ seat left of declarer, who leads), turned into played order by replaying the tri
 irregularity and is dropped) is the declarer's tricks, ``Score`` ("NS 420", "EW -50") is checked.
 A ``Scoring`` tag of ``Rubber`` or ``Chicago`` makes the deals a rubber game's; an ``Honours``
 user tag (``S 100``) gives the honours held where there are no hands to count them from. A game
-the file ends inside that shows it is cut short (:func:`cut_short`) is an issue, not a deal.
+the file ends inside that shows it is cut short (:func:`cut_short`) is an issue, not a deal; so is
+a game that gives a tag the reader reads twice with different values (:func:`repeated_tag`). The
+cards of a ``Play`` section of a deal without a contract (passed out) are not read, and are an
+issue of their own at the section (:func:`play_not_read`); the deal is read without them.
 """
 
 from __future__ import annotations
@@ -116,10 +119,14 @@ def rubber(tags: dict[str, str]) -> dict[str, str] | None:
     return RUBBER_SCORING.get((_value(tags.get("Scoring")) or "").lower())
 
 
+_PASSED_OUT = frozenset({"PASS", "P", "AP"})
+"""``Contract`` values that say the deal was passed out (:func:`parse_contract_tag`)."""
+
+
 def parse_contract_tag(text: str) -> str | None:
     """``4Sx`` / ``5DR`` / ``3NXX`` / ``Pass`` -> ``4SX`` / ``5DXX`` / ``3NTXX`` / ``None``."""
     t = text.strip().upper()
-    if t in ("PASS", "P", "AP"):
+    if t in _PASSED_OUT:
         return None
     t = t.replace("R", "XX")
     return str(parse_contract(t))
@@ -331,6 +338,75 @@ def _result(tags: dict[str, str], sections: dict[str, list[str]], players: list[
         deal["play"] = played(order, players)
 
 
+_PLAY_TAG = re.compile(r'\[\s*play\s+"', re.IGNORECASE)
+
+
+def play_not_read(game: PbnGame, tags: dict[str, str], deal: dict[str, Any], source: str,
+                  key: str) -> Issue | None:
+    """The issue of a ``Play`` section whose cards are not read because the deal has no
+    contract (PBN 2.1 3.6: the play of a contract; a deal without a Contract, or with
+    ``Pass``, is read as passed out, and nobody plays a passed-out deal), at the section's
+    line; ``None`` when the deal has a contract or the section holds no card, or when its
+    auction ends in a contract (the deal is then quarantined for that, Play and all:
+    ``contract-not-allowed``)."""
+    if "contract" in deal or auction_of(0, tuple(
+            a["call"] for a in deal.get("auction", ()))).contract is not None:
+        return None
+    tokens = _sections(game).get("Play") or []
+    cards = sum(1 for tok in tokens if tok not in ("*", "-", "+") and _play_token_kind(tok))
+    if not cards:
+        return None
+    text = tags.get("Contract")
+    if text is None:
+        why = "the deal has no Contract tag, so it is read as passed out and nobody played"
+    elif text.strip().upper() in _PASSED_OUT:
+        why = f"the deal was passed out (Contract {text!r}), so nobody played"
+    else:
+        why = (f"the deal has no contract (Contract {text!r}), so it is read as passed out "
+               "and nobody played")
+    at = next((no for (name, _), no in zip(game.tags, game.tag_lines, strict=True)
+               if name.lower() == "play"), game.line)
+    lines = game.lines
+    start = next((i for i, line in enumerate(lines) if _PLAY_TAG.search(line)), 0)
+    return Issue(source, at, key, Code.PARSE,
+                 f"{key}: the Play section's {counted(cards, 'card')} "
+                 f"{'is' if cards == 1 else 'are'} not read: {why}", "\n".join(lines[start:]))
+
+
+def _play_token_kind(tok: str) -> bool:
+    """A ``Play`` token that stands for a card (not a note, annotation or irregularity)."""
+    return not (_NOTE_REF.match(tok) or _skipped(tok))
+
+
+TWICE_SHOWN = 40
+"""Characters of each value a tag given twice quotes (a ``Deal`` is 67)."""
+
+
+def _shown(value: str) -> str:
+    return repr(value if len(value) <= TWICE_SHOWN else value[:TWICE_SHOWN - 1] + "…")
+
+
+def repeated_tag(game: PbnGame, key: str) -> str | None:
+    """Why a game is not read when it gives a tag the reader reads (:data:`KNOWN`, in any case)
+    twice with different values, naming the tag, both values and their lines; ``None`` when
+    it does not (the same value twice is harmless). PBN 2.1 3.4: a game gives each tag once
+    (a later pair of a tag that already occurred is ignored; ``Note`` is the tag that
+    repeats, and is kept apart). The reader kept the last value without a word; which of the
+    two is meant is not known, so the game is quarantined, as a JSON record naming a key twice
+    is (``ingest.jsonl.RepeatedKey``)."""
+    seen: dict[str, tuple[str, int]] = {}
+    for (name, value), line in zip(game.tags, game.tag_lines, strict=True):
+        known = KNOWN.get(name.lower())
+        if known is None:
+            continue
+        first = seen.setdefault(known, (value, line))
+        if first[0].strip() != value.strip():
+            return (f"{key}: {known!r} is given twice in one game ({_shown(first[0])} at line "
+                    f"{first[1]}, then {_shown(value)} at line {line}): a game gives each tag "
+                    "once (PBN 2.1 3.4), so which is meant is not known")
+    return None
+
+
 def _table(tags: dict[str, str], deal: dict[str, Any]) -> str | None:
     """The deal's match (``Match``, else the teams and stage) and room; returns the event
     (Event / Section / Stage Round)."""
@@ -453,6 +529,11 @@ class PbnReader(NamedOrRecognised):
                 yield Issue(source, game.line, key, Code.PARSE, unread, game.text)
                 _keep_place(groups, tags)
                 continue
+            twice = repeated_tag(game, key)
+            if twice is not None:
+                yield Issue(source, game.line, key, Code.PARSE, twice, game.text)
+                _keep_place(groups, tags)
+                continue
             if not any(k in tags for k in DEAL_TAGS):
                 if "Board" in tags:  # else a header game (Event and such only)
                     yield Issue(source, game.line, key, Code.PARSE, f"{key}: no Deal, "
@@ -477,6 +558,9 @@ class PbnReader(NamedOrRecognised):
             yield Raw(source, game.line,
                       {"record": "deal", "game_id": gid, "deal_no": no, **deal}, game.text,
                       tuple(repairs))
+            unplayed = play_not_read(game, tags, deal, source, key)
+            if unplayed is not None:
+                yield unplayed
 
 
 READER = PbnReader()

@@ -7,7 +7,9 @@ it stands in the file. Comments (``;`` to end of line, ``{ ... }`` possibly over
 ``\\\\`` (2.4). Text before a game's first tag that is no tag (a program's name above the file,
 junk between games) is a "game" of its own without tags, whose errors say what it is: the game
 after it starts at its own first tag. So is text after the ``*`` that ends an Auction or Play
-section (3.5, 3.6) up to the game's next tag: the game is read without it.
+section (3.5, 3.6) up to the game's next tag: the game is read without it. A second Declarer,
+Contract or Result that only goes on with tags the game lacks (``[Result "10"] [Result "9"]``) is
+the same game giving that tag twice (its reader's issue), not the start of the next game.
 """
 
 from __future__ import annotations
@@ -32,7 +34,13 @@ IDENTITY_TAGS = frozenset({"event", "site", "date", "board", "west", "north", "e
                            "dealer", "vulnerable", "deal", "declarer", "contract", "result",
                            "auction", "play"})
 """Tags a game has once: met again in one game, they start the next game (two games written
-without the empty line between them)."""
+without the empty line between them), unless it is one of :data:`REPEATED_IN_GAME`."""
+REPEATED_IN_GAME = frozenset({"declarer", "contract", "result"})
+"""Identity tags that, met again, may be the game giving them twice rather than the next game's
+start: the next game starts there only when the tags after it repeat another tag of the game
+(the other table of a board, carried over, starts at its Declarer and gives its own Contract,
+Result, Auction and Play); a repeat followed only by tags the game lacks is read as the game
+(:func:`continues`), whose reader reports the tag given twice."""
 
 
 def match_tag(line: str, pos: int) -> tuple[str, str, int] | None:
@@ -63,6 +71,8 @@ class PbnGame:
     line: int
     """1-based line of the game's first tag."""
     tags: list[tuple[str, str]] = field(default_factory=list)
+    tag_lines: list[int] = field(default_factory=list)
+    """The line of each of ``tags``."""
     sections: dict[str, list[str]] = field(default_factory=dict)
     """Tokens following a tag, by tag name (Auction, Play, OptimumResultTable, ...)."""
     notes: list[str] = field(default_factory=list)
@@ -83,6 +93,33 @@ class PbnGame:
     @property
     def text(self) -> str:
         return "\n".join(self.lines)
+
+
+def continues(game: PbnGame, then: PbnGame) -> bool:
+    """``then``, begun at a tag of :data:`REPEATED_IN_GAME` that ``game`` already has, with no
+    empty line between them, is the rest of ``game``: after that tag it has only tags ``game``
+    lacks (the next game would give its own Contract, Result, Auction or Play again)."""
+    if not then.tags or then.tags[0][0].lower() not in REPEATED_IN_GAME:
+        return False
+    names = {name.lower() for name, _ in game.tags}
+    return then.tags[0][0].lower() in names and not any(
+        name.lower() in names for name, _ in then.tags[1:])
+
+
+def joined(game: PbnGame, then: PbnGame) -> PbnGame:
+    """``game`` with its rest ``then`` (:func:`continues`): one game, its tags in order (the
+    repeated tag twice). ``game``'s last line is the part of ``then``'s first line before the
+    repeated tag."""
+    game.lines[-1:] = then.lines
+    game.tags += then.tags
+    game.tag_lines += then.tag_lines
+    for name, tokens in then.sections.items():
+        game.sections.setdefault(name, []).extend(tokens)
+    game.notes += then.notes
+    game.errors += then.errors
+    game.identity |= then.identity
+    game.ends_file = then.ends_file
+    return game
 
 
 def cut_tag(line: str) -> bool:
@@ -148,13 +185,35 @@ class _Splitter:
         """Line of an open ``{`` comment, 0 when none."""
         self.after_empty = False
         """Inside a comment: the line before was empty."""
+        self.held: tuple[PbnGame, list[PbnGame]] | None = None
+        """A game ended by a tag of :data:`REPEATED_IN_GAME` it already has, with its stray
+        text: yielded when the game begun at that tag ends, or joined with it
+        (:func:`continues`)."""
 
-    def _done(self) -> Iterator[PbnGame]:
-        """The game read, then the stray text after its ended sections."""
-        if self.game is not None:
-            yield self.game
-        yield from self.after
+    def _done(self, hold: bool = False) -> Iterator[PbnGame]:
+        """The game read, then the stray text after its ended sections; with ``hold``, kept
+        until the next game shows whether it goes on with this one (:attr:`held`)."""
+        game, after = self.game, self.after
         self.game, self.current, self.ended, self.after, self.stray_at = None, None, None, [], 0
+        yield from self._settled(game, after, hold)
+
+    def _settled(self, game: PbnGame | None, after: list[PbnGame],
+                 hold: bool) -> Iterator[PbnGame]:
+        """The held game, joined with ``game`` or before it, then ``game`` unless ``hold``."""
+        if self.held is not None:
+            first, first_after = self.held
+            self.held = None
+            if game is not None and continues(first, game):
+                game, after = joined(first, game), first_after + after
+            else:
+                yield first
+                yield from first_after
+        if hold and game is not None:
+            self.held = (game, after)
+            return
+        if game is not None:
+            yield game
+        yield from after
 
     def _started(self, no: int) -> PbnGame:
         if self.game is None:
@@ -220,13 +279,14 @@ class _Splitter:
                 and not game.sections.get(name):
             return  # the same tag pair twice in a row: a doubled line, not a game
         if game is not None and lower in game.identity:
-            game.lines.append(raw[:pos])  # the next game starts here
-            yield from self._done()
+            game.lines.append(raw[:pos])  # the next game starts here, or this game goes on
+            yield from self._done(hold=lower in REPEATED_IN_GAME)
         game = self._started(no)
         if lower == "note":
             game.notes.append(value)  # a note does not interrupt its section
         else:
             game.tags.append((name, value))
+            game.tag_lines.append(no)
             if lower in IDENTITY_TAGS:
                 game.identity.add(lower)
             self.current, self.ended = name, None
@@ -312,6 +372,5 @@ class _Splitter:
         if self.brace_from and game is not None:
             game.errors.append(f"line {self.brace_from}: a {{ comment is not closed; the rest "
                                "of the file skipped")
-        if game is not None and (game.tags or game.errors):
-            yield game
-        yield from self.after
+        yield from self._settled(game if game is not None and (game.tags or game.errors) else None,
+                                 self.after, False)

@@ -9,8 +9,10 @@ import random
 import re
 from pathlib import Path
 
+import duckdb
 import pytest
 
+from ingest import pipeline
 from ingest.pbn import READER, SHOWN_ERRORS, convert, parse_contract_tag, resolve_tags
 from ingest.pbn_syntax import split_games
 from ingest.source import Issue, Raw
@@ -18,6 +20,7 @@ from model.bridge.contracts import parse_contract
 from model.bridge.score import duplicate_score_ns
 from model.bridge.seats import board_vulnerable
 from model.problems import Code
+from model.tables import DEALS, QUARANTINE
 from tests.conftest import DATA
 from tests.ingest.bridge_ingest import Ingested, ingest, validate
 
@@ -445,3 +448,101 @@ def test_a_play_whose_leader_is_unknown_is_led_from_the_declarer_s_left() -> Non
     first = next(r for r in READER.read_text(bare, "x.pbn")
                  if isinstance(r, Raw) and r.data["record"] == "deal")
     assert "play" not in first.data and "tricks" in first.data
+
+
+BOARD_1 = ('[Event "Club"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+           '[Deal "N:AKQJ.AKQ.AKQ.AKQ T98.JT9.JT9.JT98 5432.5432.5432.5 76.876.876.76432"]\n')
+"""A board's tags to its Deal (lines 1-5); the tags of its result follow."""
+TWO_TRICKS = '[Play "E"]\nST SA S2 S7\nHJ HK H2 H6\n*\n'
+
+
+@pytest.mark.parametrize(("result", "why"), [
+    ('[Declarer ""]\n[Contract "Pass"]\n[Result ""]\n[Auction "N"]\nPass AP\n',
+     "the deal was passed out (Contract 'Pass'), so nobody played"),
+    ('[Declarer ""]\n[Contract ""]\n[Result ""]\n',
+     "the deal has no contract (Contract ''), so it is read as passed out and nobody played"),
+    ("", "the deal has no Contract tag, so it is read as passed out and nobody played"),
+], ids=["pass", "empty", "no-contract-tag"])
+def test_the_play_of_a_deal_without_a_contract_is_an_issue(
+        tmp_path: Path, result: str, why: str) -> None:
+    """PBN 2.1 3.6: the Play section is the play of the contract, led from the declarer's
+    left. A deal without one (``Contract "Pass"``, an empty Contract, none at all) is read as
+    passed out, and its Play section's cards were dropped without a word. The deal is stored as
+    before; the cards are an issue of their own at the section's line, saying why they are not
+    read."""
+    text = BOARD_1 + result + TWO_TRICKS
+    at = text.splitlines().index('[Play "E"]') + 1
+    got = validate(READER.read_text(text, "t.pbn", "t"))
+    ((_, deal, _),) = got.deals
+    assert deal.contract is None and deal.declarer is None and deal.play is None
+    (issue,) = got.issues
+    assert (issue.line, issue.record_key, issue.code) == (at, "board 1", Code.PARSE)
+    assert issue.message == f"board 1: the Play section's 8 cards are not read: {why}"
+    assert issue.raw == TWO_TRICKS.rstrip("\n")
+    path = tmp_path / "passed.pbn"
+    path.write_text(text, encoding="utf-8")
+    [report] = pipeline.ingest_paths([path], tmp_path / "t.duckdb")
+    assert (report.records, report.stored, report.quarantined) == (3, 2, 1)
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
+        assert conn.execute(f"SELECT contract, declarer, line FROM {DEALS}").fetchall() == [
+            (None, None, 1)]
+        assert conn.execute(f"SELECT line, message FROM {QUARANTINE}").fetchall() == [
+            (at, issue.message)]
+    # An auction that ends in a contract the record lacks quarantines the deal, Play and all:
+    # one issue, the auction's.
+    bid = validate(READER.read_text(BOARD_1 + '[Auction "N"]\n1S AP\n' + TWO_TRICKS, "t.pbn"))
+    assert not bid.deals and [i.code for i in bid.issues] == [Code.CONTRACT_NOT_ALLOWED]
+
+
+PLAYED = BOARD_1 + ('[Declarer "N"]\n[Contract "4S"]\n[Result "10"]\n[Score "NS 420"]\n'
+                    '[Room "Open"]\n')
+"""Board 1 played: 4S by North making 10 tricks (420, none vulnerable); Declarer at line 6,
+Contract 7, Result 8, Score 9, Room 10."""
+
+
+@pytest.mark.parametrize(("after", "line", "message"), [
+    (7, '[Contract "3S"]', "'Contract' is given twice in one game ('4S' at line 7, then '3S' "
+                           "at line 8)"),
+    (9, '[Result "9"]', "'Result' is given twice in one game ('10' at line 8, then '9' at "
+                        "line 10)"),
+    (9, '[Score "NS 450"]', "'Score' is given twice in one game ('NS 420' at line 9, then "
+                            "'NS 450' at line 10)"),
+    (10, '[room "Closed"]', "'Room' is given twice in one game ('Open' at line 10, then "
+                            "'Closed' at line 11)"),
+], ids=["contract", "result", "score", "room"])
+def test_a_tag_given_twice_with_different_values_quarantines_its_game(
+        after: int, line: str, message: str) -> None:
+    """PBN 2.1 3.4: a game gives each tag once (a tag pair that already occurred is ignored;
+    Note is the tag that repeats). A second Score or Room with another value silently replaced
+    the first (the deal stored with the last); a second Contract or Result started a "next
+    game" of that one tag, quarantined for what it lacked ("a Result without a Contract") while
+    the deal was stored with the first. Which value is meant is not known: the game is one
+    issue at its line naming the tag and both values, as a JSON record naming a key twice is
+    (``ingest.jsonl.RepeatedKey``), and nothing of it is stored."""
+    lines = PLAYED.splitlines()
+    text = "\n".join([*lines[:after], line, *lines[after:]]) + "\n"
+    items = list(READER.read_text(text, "t.pbn", "t"))
+    (issue,) = items
+    assert isinstance(issue, Issue)
+    assert (issue.line, issue.record_key, issue.code) == (1, "board 1", Code.PARSE)
+    assert issue.message == (f"board 1: {message}: a game gives each tag once (PBN 2.1 3.4), "
+                             "so which is meant is not known")
+    assert issue.raw == text.rstrip("\n")
+
+
+def test_a_tag_given_twice_with_the_same_value_is_harmless() -> None:
+    """PBN 2.1 3.4: the second pair of a tag that already occurred is ignored; where it says
+    what the first said, nothing is in doubt. A second Result "10" further down was read as a
+    "next game" of that tag alone and quarantined ("a Result without a Contract"); now the
+    game is read as without it. The other table of the board run on without the empty line
+    (2.3), starting at its Declarer and giving its own Room, is still the next game."""
+    lines = PLAYED.splitlines()
+    text = "\n".join([*lines[:9], '[Score "NS 420"]', '[Result "10"]', *lines[9:]]) + "\n"
+    got = validate(READER.read_text(text, "t.pbn", "t"))
+    assert not got.issues
+    ((_, deal, _),) = got.deals
+    assert (deal.contract, deal.tricks, deal.score_ns, deal.room) == ("4S", 10, 420, "Open")
+    closed = '[Declarer "S"]\n[Contract "3NT"]\n[Result "9"]\n[Room "Closed"]\n'
+    both = validate(READER.read_text(PLAYED + closed, "t.pbn", "t"))
+    assert not both.issues
+    assert [(d.room, d.contract) for _, d, _ in both.deals] == [("Open", "4S"), ("Closed", "3NT")]
