@@ -35,12 +35,13 @@ IDENTITY_TAGS = frozenset({"event", "site", "date", "board", "west", "north", "e
                            "auction", "play"})
 """Tags a game has once: met again in one game, they start the next game (two games written
 without the empty line between them), unless it is one of :data:`REPEATED_IN_GAME`."""
-REPEATED_IN_GAME = frozenset({"declarer", "contract", "result"})
+REPEATED_IN_GAME = frozenset({"declarer", "contract", "result", "deal"})
 """Identity tags that, met again, may be the game giving them twice rather than the next game's
 start: the next game starts there only when the tags after it repeat another tag of the game
 (the other table of a board, carried over, starts at its Declarer and gives its own Contract,
 Result, Auction and Play); a repeat followed only by tags the game lacks is read as the game
-(:func:`continues`), whose reader reports the tag given twice."""
+(:func:`continues`), whose reader reports the tag given twice. A second Deal goes on with a game
+only where the game has a Board (a list of deals without boards is one game per Deal)."""
 
 
 def match_tag(line: str, pos: int) -> tuple[str, str, int] | None:
@@ -102,6 +103,8 @@ def continues(game: PbnGame, then: PbnGame) -> bool:
     if not then.tags or then.tags[0][0].lower() not in REPEATED_IN_GAME:
         return False
     names = {name.lower() for name, _ in game.tags}
+    if then.tags[0][0].lower() == "deal" and "board" not in names:
+        return False
     return then.tags[0][0].lower() in names and not any(
         name.lower() in names for name, _ in then.tags[1:])
 

@@ -546,3 +546,26 @@ def test_a_tag_given_twice_with_the_same_value_is_harmless() -> None:
     both = validate(READER.read_text(PLAYED + closed, "t.pbn", "t"))
     assert not both.issues
     assert [(d.room, d.contract) for _, d, _ in both.deals] == [("Open", "4S"), ("Closed", "3NT")]
+
+
+def test_a_deal_given_twice_in_one_board_quarantines_it() -> None:
+    """PBN 2.1 3.4: a game gives each tag once. A board giving two Deals with other hands was
+    read as two deals of the board (the first passed out with the first hands, the second
+    played with the other hands), stored without a word; now it is the game's one issue. A list
+    of Deals without boards is still one deal per Deal, and a board whose other table run on
+    from its Declarer repeats the same Deal is still two tables."""
+    other = '[Deal "N:T98.JT9.JT9.JT98 AKQJ.AKQ.AKQ.AKQ 5432.5432.5432.5 76.876.876.76432"]\n'
+    result = '[Declarer "N"]\n[Contract "4S"]\n[Result "10"]\n'
+    items = list(READER.read_text(BOARD_1 + other + result, "t.pbn", "t"))
+    (issue,) = items
+    assert isinstance(issue, Issue) and issue.record_key == "board 1"
+    assert "'Deal' is given twice in one game" in issue.message
+    assert "at line 5, then " in issue.message and "at line 6" in issue.message
+    deals = BOARD_1.splitlines()[4] + "\n" + other
+    listed = validate(READER.read_text('[Event "Hands"]\n' + deals, "t.pbn", "t"))
+    assert len(listed.deals) + len(listed.issues) == 2  # each its own game (here: no dealer)
+    assert not any("twice" in i.message for i in listed.issues)
+    same = validate(READER.read_text(BOARD_1 + result + BOARD_1.splitlines()[4] + "\n"
+                                     + '[Declarer "S"]\n[Contract "3NT"]\n[Result "9"]\n',
+                                     "t.pbn", "t"))
+    assert not same.issues and [d.contract for _, d, _ in same.deals] == ["4S", "3NT"]
