@@ -102,6 +102,9 @@ class Versions:
         """Where the stored record comes from, both versions, and what takes this one: for a
         record of this source, ``--replace``; for another file's, a new version of that file
         (a sheet ingested from a folder is not changed by an upload of a copy of it)."""
+        if source == T.SIMULATED:
+            return (f"stored by a simulation (trickbook simulate); this is version "
+                    f"{self.sha256[:12]}: a file cannot change a simulated game")
         where = (f"stored from {source} line {line} (version {(version or '?')[:12]}); this "
                  f"is version {self.sha256[:12]}")
         if source in self.lineage:

@@ -55,6 +55,9 @@ DROPPED_ROW = f"(line = 0 AND code = '{Code.DEAL_CONFLICT}')"
 """SQL: a quarantine row that holds no record of its file: the deals of an earlier version the
 file left out, kept as conflicts (docs/ingest.md, "Versions of a source")."""
 
+SIMULATED = "simulated"
+"""The ``source`` of the games and deals a simulation stored (``trickbook simulate --db``): no
+file, so no line and no version a file could replace."""
 CONTENT_HASH_DIGITS = 16
 """Hex digits of a file's content hash that start the name it is saved under (an upload,
 ``dashboards.uploads.stored_name``: ``9f3a6c2e1b7d4a50-week12.csv``): such a file is a version of

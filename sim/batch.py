@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from model import tables as T
 from model.cards import RANK_LETTERS, SUIT_LETTERS, CardSet
 from model.identity import canonical as canonical_json_of
 from model.identity import deal_key
@@ -22,7 +23,7 @@ NAME: tuple[str, ...] = tuple(
 )
 """Card names by index (``model.cards.format_card`` as a table)."""
 
-SOURCE = "simulated"
+SOURCE = T.SIMULATED
 """The ``source`` column of simulated rows."""
 
 

@@ -361,3 +361,27 @@ def test_a_folder_of_uploads_is_read_oldest_upload_first(tmp_path: Path) -> None
     for table in ("games", "deals"):
         assert query(tmp_path / "t.duckdb", kept.format(table)) == \
             query(tmp_path / "last.duckdb", kept.format(table)), table
+
+
+def test_a_conflict_with_a_simulated_deal_says_a_simulation_stored_it(tmp_path: Path) -> None:
+    """A file's deal of a game a simulation stored (its score-sheet shape: the cards left out)
+    conflicts with the simulated deal; the message said "stored from simulated line 0 ... only
+    a new version of simulated ingested in its place can change it", a file that is not there.
+    It says what stored the deal, and that no file changes it."""
+    from model.tables import SIMULATED
+    from sim.run import Plan, simulate
+
+    db = tmp_path / "sim.duckdb"
+    simulate(Plan("greek-prefa", 1, 3, seed=4), db=db, workers=1)
+    (game, deal), = query(db, "SELECT g.record, d.record FROM games g JOIN deals d "
+                              "USING (game_id) WHERE d.deal_no = 1 AND d.declarer IS NOT NULL")
+    assert query(db, "SELECT DISTINCT source FROM deals") == [(SIMULATED,)]
+    sheet = {"record": "deal"} | {k: v for k, v in json.loads(str(deal)).items()
+             if k not in ("hands", "talon", "auction", "discard", "play")}
+    path = tmp_path / "week.jsonl"
+    path.write_text(json.dumps({"record": "game", **json.loads(str(game))}) + "\n"
+                    + json.dumps(sheet) + "\n", encoding="utf-8")
+    r = ingest(db, path)
+    (issue,) = r.issues
+    assert issue.message.endswith("stored by a simulation (trickbook simulate); this is version "
+                                  f"{r.sha256[:12]}: a file cannot change a simulated game")
