@@ -27,7 +27,7 @@ import duckdb
 import polars as pl
 
 from dashboards.db import is_lock_error, release, retry_time
-from dashboards.text import UPLOAD_HASH, short_paths, short_source, without_paths
+from dashboards.text import UPLOAD_HASH, is_upload, short_paths, short_source, without_paths
 from ingest.csv_sheet import SIDECAR_SUFFIX, sidecar_of
 from ingest.pipeline import SAME_CONTENT, FileReport, ingest_paths
 from ingest.text import HEAD, EncodingError, binary, sniff
@@ -139,7 +139,8 @@ def refuse_reason(name: str, data: bytes, limit_mb: int | None = None) -> str | 
         return f"{name!r} is empty: nothing was stored"
     head = data[:HEAD]
     if binary(head):
-        return f"{name!r} is not a text file (it is full of NUL bytes): nothing was stored"
+        return (f"{name!r} is not a text file ({head.count(0):,} NUL bytes in its first "
+                f"{len(head):,} bytes: binary data, not text): nothing was stored")
     try:  # the encodings every reader takes (UTF-8, UTF-16, a code page a sheet is saved in)
         sniff(head, whole=len(data) <= len(head))
     except EncodingError as exc:
@@ -175,11 +176,20 @@ REPLACE_BOX = "this file replaces its earlier version"
 """The Upload page's box that reads the files as ``trickbook ingest --replace`` does."""
 
 
+UPLOAD_AGAIN = f'upload it again with "{REPLACE_BOX}" ticked'
+"""What takes a new version of an upload, where the command says :data:`WITH_REPLACE`."""
+
+
 def for_the_page(message: str, *folders: Path) -> str:
     """An ingest message as the Upload page shows it: the server's folders cut off, every other
     path to its folder and name, and the page's box where the command's option is named."""
-    shown = short_paths(without_paths(message, *folders))
-    return shown.replace(WITH_REPLACE, f'upload it again with "{REPLACE_BOX}" ticked')
+    return short_paths(without_paths(message, *folders)).replace(WITH_REPLACE, UPLOAD_AGAIN)
+
+
+def advice_for(source: str, message: str) -> str:
+    """A stored message of ``source`` as the pages show it: for an upload, the Upload page's
+    box where the command's option is named (an upload is taken again on that page)."""
+    return message.replace(WITH_REPLACE, UPLOAD_AGAIN) if is_upload(source) else message
 
 
 def save(folder: Path, name: str, data: bytes) -> Path:

@@ -15,6 +15,7 @@ import streamlit as st
 
 from dashboards.common import ALL, empty, guarded, query, show
 from dashboards.text import short_paths, short_source
+from dashboards.uploads import REPLACE_BOX, advice_for
 from model.problems import counted
 
 HASH_CHARS = 12
@@ -24,8 +25,9 @@ def _short(frame: pl.DataFrame) -> pl.DataFrame:
     out = frame.with_columns(pl.col("source").map_elements(short_source,
                                                            return_dtype=pl.String))
     if "message" in out.columns:
-        out = out.with_columns(pl.col("message").map_elements(short_paths,
-                                                              return_dtype=pl.String))
+        out = out.with_columns(pl.struct(frame["source"], "message").map_elements(
+            lambda r: short_paths(advice_for(r["source"], r["message"])),
+            return_dtype=pl.String).alias("message"))
     if "sha256" in out.columns:
         out = out.with_columns(pl.col("sha256").str.slice(0, HASH_CHARS))
     return out
@@ -78,7 +80,8 @@ with guarded():
     changed = query("superseded", source_arg)
     listing("Versions",
             changed.with_columns(pl.col("previous", "version").str.slice(0, HASH_CHARS)),
-            "No new version of a file has replaced or dropped stored records (`--replace`).",
+            "No new version of a file has replaced or dropped stored records (`trickbook "
+            f"ingest --replace`, or \"{REPLACE_BOX}\" on the Upload page).",
             "of an earlier version replaced or dropped by a later one (first 1,000; "
             "docs/ingest.md, \"Versions of a source\").", "quality_versions",
             labels={"previous": "earlier version", "version": "by version"})

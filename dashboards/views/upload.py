@@ -30,7 +30,7 @@ limit = max_upload_mb()
 st.markdown(
     f"Add hand histories (canonical `.jsonl` or any format `trickbook ingest` reads). "
     f"**Each file may be at most {limit} MB**; the browser refuses a larger one (marked red "
-    "in the list above, not sent): ingest it with "
+    "in the list of chosen files below, not sent): ingest it with "
     "`trickbook ingest FILE --db ...` instead. Files that are not text are refused and change "
     "nothing. Bad records are quarantined and listed on the Data quality page."
 )

@@ -38,7 +38,9 @@ def test_safe_name() -> None:
 def test_refuse_reasons() -> None:
     assert refuse_reason("big.jsonl", b"x" * (2 * 1024 * 1024 + 1), limit_mb=2) is not None
     assert "NUL" in (refuse_reason("bin", b"\x00\x01\x02garbage" * 10) or "")
-    assert "NUL" in (refuse_reason("bin", bytes(range(256)) * 16) or "")
+    assert refuse_reason("bin", bytes(range(256)) * 16) == (  # it said "full of NUL bytes"
+        "'bin' is not a text file (16 NUL bytes in its first 4,096 bytes: binary data, not "
+        "text): nothing was stored")
     assert "NUL" in (refuse_reason("wide", "{}\n".encode("utf-16-le") * 3 + bytes(40)) or "")
     assert refuse_reason("x.jsonl", "{}\n".encode("utf-16-le")) is None  # its zeros are letters
     assert "UTF-8" in (refuse_reason("binary", b"\x01\x02\xff\xfa" * 30 + b"a" * 100) or "")
@@ -546,3 +548,35 @@ def test_an_upload_with_more_conflicts_than_listed_says_how_many(
     conflicts = next(w.value for w in at.warning if "conflicts with stored records" in w.value)
     assert "the first 5 here, all 7 on the Data quality page" in conflicts, conflicts
     assert sum(line.startswith("- ") for line in conflicts.splitlines()) == 5
+
+
+def test_quality_page_gives_an_upload_s_conflicts_the_upload_page_s_advice(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A changed weekly file uploaded without the box: its conflicts on the Data quality page
+    said "ingest with --replace", a command a scorer in the browser has not got, where the
+    Upload page said to tick its box. Both say the box now; a file ingested by the command keeps
+    the command's advice."""
+    from tests.dashboards import fixture_db as fx
+    from tests.dashboards.test_pages import frame_with, page
+
+    (tmp_path / "db").mkdir()
+    db = fx.build_empty(tmp_path / "db" / "t.duckdb")
+    first, second = weekly_versions()
+    ingest_uploads([("weekly.jsonl", first)], db)
+    ingest_uploads([("weekly.jsonl", second)], db)
+    at = page("quality", db, monkeypatch)
+    assert not at.exception
+    problems = frame_with(at, "text as read")["problem"].to_list()
+    changed = [p for p in problems if "other content" in p]
+    assert changed and all(f'upload it again with "{REPLACE_BOX}" ticked' in p for p in changed)
+    assert not any("--replace" in p for p in problems)
+    from ingest.pipeline import ingest_paths
+
+    path = tmp_path / "weekly.jsonl"
+    path.write_bytes(first.replace(b"table-1", b"table-9"))
+    ingest_paths([path], db)
+    path.write_bytes(second.replace(b"table-1", b"table-9"))
+    ingest_paths([path], db)
+    at = page("quality", db, monkeypatch)
+    problems = frame_with(at, "text as read")["problem"].to_list()
+    assert any("ingest with --replace" in p for p in problems)
