@@ -76,6 +76,17 @@ class _Game:
     tags: dict[str, tuple[str, int]] = field(default_factory=dict)
     deals: list[tuple[int, str, list[str]]] = field(default_factory=list)
     first_line: int = 0
+    twice: str | None = None
+    """Why the tags cannot be read: the first tag given twice with another value."""
+
+    def tag(self, name: str, value: str, no: int) -> None:
+        """Tag ``name`` of ``value`` at line ``no``; a second value of a tag is :attr:`twice`
+        (the same value again is harmless)."""
+        first = self.tags.setdefault(name, (value, no))
+        if first[0].strip() != value.strip() and self.twice is None:
+            self.twice = (f"tag {name} is given twice in one game ({quote(first[0], 40)} at line "
+                          f"{first[1]}, then {quote(value, 40)} at line {no}): which is meant "
+                          "is not known")
 
 
 def _blocks(source: str, text: str) -> Iterator[_Game | Issue]:
@@ -91,7 +102,7 @@ def _blocks(source: str, text: str) -> Iterator[_Game | Issue]:
                 game = _Game()
             if not game.tags:
                 game.first_line = no
-            game.tags[part[0]] = (part[1], no)
+            game.tag(part[0], part[1], no)
         elif isinstance(part, list):
             game.deals.append((no, line.strip(), part))
         elif re.match(r"^\s*\[[0-9]", line):
@@ -121,6 +132,8 @@ def ppn_game_id(tag: dict[str, str]) -> str:
 
 def _game_record(source: str, g: _Game, stem: str) -> dict[str, Any] | Issue:
     raw = "\n".join(f"[{k} {v}]" for k, (v, _) in g.tags.items())
+    if g.twice is not None:
+        return Issue(source, g.first_line or 1, None, Code.PARSE, g.twice, raw)
     missing = [t for t in REQUIRED_TAGS if t not in g.tags]
     if missing:
         return Issue(source, g.first_line or 1, None, Code.SCHEMA,

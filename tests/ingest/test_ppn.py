@@ -272,3 +272,26 @@ def test_a_deal_that_differs_beyond_its_written_value_is_still_a_conflict(
     stored, duplicates, quarantined, issues = _ingest(db, again)
     assert (stored, duplicates, quarantined) == (0, 2, 1)
     assert "deal 2 of game" in issues[0] and "other content" in issues[0]
+
+
+def test_a_tag_given_twice_with_another_value_is_an_issue_of_its_game() -> None:
+    """A PPN game gives each tag once (data README "prefko-ppn": a tag section, then the deal
+    records). ``[Bula 40]`` then ``[Bula 80]`` read as a game of bula 80, every deal settled
+    on it, without a word; now the game is one issue naming both values, and its deals are not
+    read. The same tag again with the same value changes nothing."""
+    lines = (ROOT / "data" / "samples" / "balkan" / "league.ppn").read_text(
+        encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("[Bula "))
+    doubled = "\n".join([*lines[:at + 1], "[Bula 80]", *lines[at + 1:]])
+    out = list(read_text("t.ppn", doubled))
+    assert all(isinstance(x, Issue) for x in out)
+    first = out[0]
+    assert isinstance(first, Issue) and first.code == Code.PARSE
+    assert first.message == ("tag Bula is given twice in one game ('40' at line 1, then '80' at "
+                             "line 2): which is meant is not known")
+    same = "\n".join([*lines[:at + 1], lines[at], *lines[at + 1:]])
+
+    def read(text: str) -> list[object]:
+        return [x.data if isinstance(x, Raw) else x.message for x in read_text("t.ppn", text)]
+
+    assert read(same) == read("\n".join(lines))
