@@ -15,7 +15,7 @@ import gc
 import hashlib
 import json
 import os
-from collections import defaultdict
+from collections import ChainMap, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, suppress
@@ -475,6 +475,10 @@ class _FileLoad:
         kept_out = self.versions.kept_dropped(at for at in ids if at not in known)
         fresh: list[tuple[Accepted, str]] = []
         batch: dict[tuple[str, int], str] = {}
+        records = ChainMap(batch, self._records_of(  # what the deals clashing on key say
+            at for a in self.deals if a.variant.transcribed
+            and (at := (a.record.game_id, a.record.deal_no)) in known  # type: ignore[union-attr]
+            and known[at] != a.key))
         for a in self.deals:
             d = a.record
             assert isinstance(d, DealBase)
@@ -485,7 +489,7 @@ class _FileLoad:
                 known[at], batch[at] = key, a.canonical
                 fresh.append((a, key))
                 self.repaired.append(a)
-            elif known[at] == key or self.same_deal(a.variant, at, a.canonical, batch):
+            elif known[at] == key or self.same_deal(a.variant, at, a.canonical, records):
                 self.report.duplicates += 1
                 self.repaired.append(a)
             elif self.conflict(d.game_id, d.deal_no, a.raw.line, a.raw.text):
@@ -494,19 +498,23 @@ class _FileLoad:
                 self.repaired.append(a)
         return fresh
 
-    def same_deal(self, variant: Variant, at: tuple[str, int], record: str,
-                  batch: Mapping[tuple[str, int], str] | None = None) -> bool:
-        """Deal ``at`` (``game_id, deal_no``), stored, staged or earlier in ``batch`` under
-        another key, is the deal of canonical JSON ``record`` but for the fields its variant
+    def _records_of(self, ats: Iterable[tuple[str, int]]) -> dict[tuple[str, int], str]:
+        """The canonical JSON of the stored or staged deals ``ats`` (``game_id, deal_no``),
+        in one look-up."""
+        wanted = list(set(ats))
+        if not wanted:
+            return {}
+        probe = pl.DataFrame(wanted, schema=PROBE_SCHEMA, orient="row")
+        return {(g, n): r for g, n, r in self._known_keys(probe, what="record").iter_rows()}
+
+    @staticmethod
+    def same_deal(variant: Variant, at: tuple[str, int], record: str,
+                  known: Mapping[tuple[str, int], str]) -> bool:
+        """Deal ``at`` (``game_id, deal_no``), known under another key with the canonical JSON
+        ``known[at]``, is the deal of canonical JSON ``record`` but for the fields its variant
         lets a sheet transcribe (``Variant.same_deal``): a duplicate, not a conflict."""
-        if not variant.transcribed:
-            return False
-        known = (batch or {}).get(at)
-        if known is None:
-            probe = pl.DataFrame([at], schema=PROBE_SCHEMA, orient="row")
-            found = self._known_keys(probe, what="record")["record"].to_list()
-            known = found[0] if found else None
-        return known is not None and variant.same_deal(json.loads(known), json.loads(record))
+        earlier = known.get(at) if variant.transcribed else None
+        return earlier is not None and variant.same_deal(json.loads(earlier), json.loads(record))
 
     def conflict(self, game_id: str, deal_no: int, line: int, text: str) -> bool:
         """A deal whose number is stored (or earlier in this file) with other content: stored,
@@ -664,9 +672,10 @@ class _FileLoad:
             new = f.filter(pl.col("stored").is_null())
             same = f.filter(pl.col("stored") == pl.col("deal_key")).height
             clash = f.filter(pl.col("stored") != pl.col("deal_key"))
-            alike = [self.same_deal(self.variant(row["variant"]),
-                                    (row["game_id"], row["deal_no"]), row["record"])
-                     for row in clash.iter_rows(named=True)]
+            clashing = [(self.variant(row["variant"]), (row["game_id"], row["deal_no"]),
+                         row["record"]) for row in clash.iter_rows(named=True)]
+            records = self._records_of(at for v, at, _ in clashing if v.transcribed)
+            alike = [self.same_deal(v, at, record, records) for v, at, record in clashing]
             same += sum(alike)
             clash = clash.filter(~pl.Series(alike, dtype=pl.Boolean))
         new = self._kept_out(new, lines)
