@@ -448,11 +448,6 @@ small file's deals than the Arrow join of :func:`deal_keys` (which a larger prob
 statement of about 1 ms, where the join's relations cost about 7 ms (``bench bridge``, "LIN
 files", and a folder of small JSON Lines files)."""
 
-DEAL_KEYS_SCHEMA = pl.Schema({"game_id": pl.String(), "deal_no": pl.Int32(),
-                              "deal_key": pl.String()})
-"""The columns :func:`deal_keys` returns (with ``record`` in place of ``deal_key`` when asked
-for the records)."""
-
 Known = Literal["deal_key", "record"]
 """What :func:`deal_keys` tells of each known deal: its key, or its canonical JSON."""
 
