@@ -9,7 +9,8 @@ inferred), ``sv`` vulnerability, ``mb`` calls (``!`` marks an alert, ``an`` its 
 in played order, ``mc`` declarer's trick total after a claim. ``nt`` commentary and the rest are
 skipped. ``rs`` and ``mc`` are claims to check, not truth: the contract and declarer the file
 states (``rs``) go into the record and the validation compares them with the auction; the result is
-``rs``'s, else ``mc``'s, else counted from a complete play.
+``rs``'s, else ``mc``'s, else counted from a complete play. A key a board gives once (:data:`ONCE`)
+given twice in one board with different values makes the board an issue (:func:`_once`).
 """
 
 from __future__ import annotations
@@ -70,6 +71,10 @@ class Board:
     names: list[str] | None = None
     text: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    given: dict[str, tuple[str, str, int]] = field(default_factory=dict)
+    """Of each key the board gives once (:data:`ONCE`): the first (key, value, line)."""
+    twice: dict[str, str] = field(default_factory=dict)
+    """Why, of each key given twice with different values, its first such pair (:func:`_once`)."""
 
 
 KEYS = frozenset({
@@ -209,7 +214,7 @@ class Boards:
     def read(self, text: str) -> Boards:
         for key, value, line in pairs(text):
             if key in IN_BOARD and self.cur is not None:  # most pairs: a card, a call, pg
-                _take(self.cur, key, value, self.header)
+                _take(self.cur, key, value, self.header, line)
                 continue
             if key in ("", BETWEEN):
                 self._out_of_step(value, line, between=key == BETWEEN)
@@ -218,7 +223,7 @@ class Boards:
             if key == "qx" or (key == "md" and self.cur is not None and self.cur.md):
                 self._open(line)
             if key in ("pn", "pw"):
-                self._names(value)
+                self._names(key, value, line)
                 continue
             if key == "vg":
                 self.header.vg = value.split(",")
@@ -228,7 +233,7 @@ class Boards:
                 if key not in ("md", "mb", "pc", "ah"):
                     continue
                 self._open(line)
-            _take(self.cur, key, value, self.header)  # type: ignore[arg-type]
+            _take(self.cur, key, value, self.header, line)  # type: ignore[arg-type]
         return self
 
     def _open(self, line: int) -> None:
@@ -248,24 +253,82 @@ class Boards:
         else:
             self.loose.append((line, where))
 
-    def _names(self, value: str) -> None:
+    def _names(self, key: str, value: str, line: int) -> None:
         """New names hold from here on; in single-deal files a pn after a deal starts the next
-        deal (its md opens the board)."""
+        deal (its md opens the board). Inside a board before its deal they are the board's
+        (and part of its text), given once (:func:`_once`)."""
         self.header.names = [n.strip() for n in value.split(",")]
         if self.cur is not None and self.cur.md:
             self.cur = None
         elif self.cur is not None:
-            self.cur.names = self.header.names
+            self.cur.text.append(f"{key}|{value}|")
+            if _once(self.cur, key, value, line):
+                self.cur.names = self.header.names
 
 
-def _take(cur: Board, key: str, value: str, header: Header) -> None:
-    """One ``key|value|`` pair of a board."""
+ONCE = {"sv": "sv", "ah": "ah", "mc": "mc", "pn": "pn", "pw": "pn"}
+"""The keys read as one value of a board, by what they give (``pw`` is the ``pn`` list under its
+other name): its vulnerability, title, claim and, after the board's ``qx`` and before its deal,
+players. ../shared/data/README.md ("LIN format") gives each as one fact of the board; every
+board of its LIN files gives each at most once, as endplay's LIN writer does
+(``pn|..|st||md|..|rh||ah|Board n|sv|..|``); the reader kept the last without a word. Not here:
+``qx`` and ``md`` (a second one opens the next board), a ``pn`` outside a board (a file's names
+or a substitution, in force from there on), ``vg`` and ``rs`` (the file's), the keys that repeat
+(``mb``, ``an``, ``pc``, ``nt``, ``pg``) and the keys not read (``rh``, ``st``, ...)."""
+TWICE_SHOWN = 40
+"""Characters of each value a key given twice quotes (eight ``pn`` names are about 70)."""
+
+
+def _meaning(slot: str, value: str) -> object:
+    """What a value of a key given once says, as the reader reads it: ``o`` and ``0`` both
+    say none vulnerable, ``pn`` names are stripped."""
+    value = value.strip()
+    if slot == "sv":
+        try:
+            return parse_vulnerable(value)
+        except SeatError:
+            return value.lower()
+    if slot == "pn":
+        return tuple(n.strip() for n in value.split(","))
+    return int(value) if slot == "mc" and is_ascii_int(value) else value
+
+
+def _shown(value: str) -> str:
+    value = value.strip()
+    return repr(value if len(value) <= TWICE_SHOWN else value[:TWICE_SHOWN - 1] + "…")
+
+
+def _once(cur: Board, key: str, value: str, line: int) -> bool:
+    """Whether a pair of a key the board gives once (:data:`ONCE`) is read: its first, or one
+    that says what the first said (harmless). Another value makes the board an issue naming the
+    key, both values and their lines (as a PBN tag or a JSON key given twice,
+    ``ingest.pbn.repeated_tag``, ``ingest.jsonl.RepeatedKey``): which of the two is meant is
+    not known, so the reader does not pick one; the first stays in place for the board's name."""
+    slot = ONCE[key]
+    first = cur.given.get(slot)
+    if first is None:
+        cur.given[slot] = (key, value, line)
+        return True
+    if _meaning(slot, first[1]) == _meaning(slot, value):
+        return True
+    what = (f"{key!r} is given" if first[0] == key
+            else f"the names ({first[0]!r}, then {key!r}) are given")
+    cur.twice.setdefault(slot, f"{what} twice in one board ({_shown(first[1])} at line "
+                               f"{first[2]}, then {_shown(value)} at line {line}): which is "
+                               "meant is not known")
+    return False
+
+
+def _take(cur: Board, key: str, value: str, header: Header, line: int) -> None:
+    """One ``key|value|`` pair of a board (at ``line``)."""
     if len(value) > MAX_VALUE:
         if key in READ_KEYS:
             cur.errors.append(f"{key} value of {len(value):,} characters, longer than "
                               f"{MAX_VALUE:,}: the board is not read")
         value = value[:200] + f"… [{len(value) - 200:,} characters cut]"
     cur.text.append(f"{key}|{value}|")
+    if key in ONCE and not _once(cur, key, value, line):
+        return
     if key == "pc":
         cur.cards.append(value.strip())
     elif key == "mb":
@@ -321,8 +384,10 @@ def _records(b: Board, header: Header, groups: GameGroups, source: str
     """A board's deal (and its game, when new), or its issue."""
     raw = "".join(b.text)
     key = b.qx or b.title or f"record at line {b.line}"
-    if b.errors:
-        yield Issue(source, b.line, key, Code.PARSE, "; ".join(b.errors), raw)
+    if b.errors or b.twice:
+        named = _named(b)
+        why = [f"{named}: {t}" for t in b.twice.values()]
+        yield Issue(source, b.line, key, Code.PARSE, "; ".join([*b.errors, *why]), raw)
         return
     if not b.md:
         yield Issue(source, b.line, key, Code.PARSE,
@@ -353,6 +418,18 @@ def _room_and_board(b: Board) -> tuple[str | None, int | None]:
         m = re.search(r"([0-9]+)", b.title)
         return None, ascii_int(m.group(1), "board number of ah") if m else None
     return None, None
+
+
+def _named(b: Board) -> str:
+    """The board as an issue names it (``board 12 open``, as the validation does), else by
+    its line."""
+    try:
+        room, no = _room_and_board(b)
+    except ValueError:  # a board number out of range
+        room, no = None, None
+    if no is None:
+        return f"the board at line {b.line}"
+    return f"board {no}" + (f" {room}" if room else "")
 
 
 def _players(b: Board, room: str | None) -> list[str]:

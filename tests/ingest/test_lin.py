@@ -6,18 +6,23 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
+import duckdb
 import pytest
 from endplay.parsers import lin as endplay_lin
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.bench_bridge import single_tables
+from ingest import pipeline
 from ingest.lin import BETWEEN, KEYS, OPENING, READER, _unknown_key, pairs, parse_result
+from ingest.source import Issue, Raw
 from model.bridge.contracts import parse_contract
 from model.problems import Code
+from model.tables import QUARANTINE
 from tests.conftest import DATA
-from tests.ingest.bridge_ingest import ingest, validate
+from tests.ingest.bridge_ingest import Ingested, ingest, validate
 
 LIN = DATA / "bbo-vugraph-lin"
 MANIFEST = {f["file"]: f for f in json.loads((LIN / "MANIFEST.json").read_text())["files"]}
@@ -253,3 +258,100 @@ def test_a_line_of_junk_between_pairs_costs_no_board_s_key(at: str, junk: str,
         assert "(text between two boards)" in issue.message and read == want
     else:
         assert issue.line < line and len(read) == len(want) - 1
+
+
+EXAMPLE = DATA / "endplay-fixtures" / "lin" / "example1.lin"
+TWICE = "which is meant is not known"
+SMALL_DEAL = ("md|3SAKQJHAKQDAKQCAKQ,S2345H2345D2345C2,S6789H6789D6789C3,|sv|o|"
+              "mb|p|mb|p|mb|p|mb|p|")
+"""A passed-out board in Vugraph form (after its ``qx``), as in ``test_substitution_mid_file``."""
+
+
+def _stored(items: list[Raw | Issue]) -> list[dict[str, object]]:
+    return [r.data for r in items if isinstance(r, Raw)]
+
+
+@pytest.mark.parametrize(("old", "new", "same", "message"), [
+    ("|sv|o|", "|sv|o|sv|b|", "|sv|o|sv| 0 |",
+     "'sv' is given twice in one board ('o' at line 1, then 'b' at line 1)"),
+    ("|ah|Board 1|", "|ah|Board 1|ah|Board 7|", "|ah|Board 1|ah|Board 1|",
+     "'ah' is given twice in one board ('Board 1' at line 1, then 'Board 7' at line 1)")],
+    ids=["sv", "ah"])
+def test_a_key_given_twice_in_a_single_deal_quarantines_its_board(
+        old: str, new: str, same: str, message: str) -> None:
+    """endplay's example1.lin (and endplay's LIN writer, ``pn|..|st||md|..|rh||ah|Board n|sv|..|``)
+    gives each board its title ``ah`` and vulnerability ``sv`` once; ../shared/data/README.md,
+    "LIN format": ``sv`` is the board's vulnerability. A second ``sv`` or ``ah`` with another
+    value silently won: the board was stored as vulnerable All, or as board 7. Which is meant is
+    not known: the board is one issue at its line naming the key and both values, as a PBN tag
+    or a JSON key given twice is, and nothing of it is stored; the other boards are read as in
+    the clean file. The same value again (``o`` and ``0`` both say none vulnerable) leaves
+    nothing in doubt: the records are the clean file's."""
+    clean = EXAMPLE.read_text(encoding="utf-8")
+    first, rest = clean.split("\n", 1)
+    assert first.count(old) == 1
+    items = list(READER.read_text(first.replace(old, new) + "\n" + rest, "t.lin"))
+    want = list(READER.read_text(clean, "t.lin"))
+    (issue,) = [i for i in items if isinstance(i, Issue)]
+    assert (issue.line, issue.record_key, issue.code) == (1, "Board 1", Code.PARSE)
+    assert issue.message == f"board 1: {message}: {TWICE}"
+    assert issue.raw.startswith("md|") and new.strip("|") in issue.raw
+    deals = [d for d in _stored(items) if d["record"] == "deal"]
+    assert [d["board"] for d in deals] == list(range(2, 9))
+    assert deals == [d for d in _stored(want) if d["record"] == "deal"][1:]
+    again = list(READER.read_text(first.replace(old, same) + "\n" + rest, "t.lin"))
+    assert [(r.line, r.data) for r in again] == [(r.line, r.data) for r in want]  # type: ignore[union-attr]
+
+
+def test_a_claim_given_twice_in_a_vugraph_board_quarantines_it(tmp_path: Path) -> None:
+    """00001.lin gives every board (and room) after its ``qx`` one ``mc``, the declarer's trick
+    total after the claim (../shared/data/README.md, "LIN format"). A second ``mc`` with another
+    total, on the next line, silently won (board 2 open stored with the last claim). Now the
+    board is one issue naming both claims and their lines, the ingest report counts it
+    quarantined, and every other board is stored as from the clean file. The same claim again
+    is harmless."""
+    clean = (LIN / "00001.lin").read_text(encoding="utf-8")
+    at = "|mc|9|pg||\nqx|c2|"
+    assert clean.count(at) == 1
+    text = clean.replace(at, "|mc|9|pg||\nmc|8|pg||\nqx|c2|")
+    items = list(READER.read_text(text, "t.lin"))
+    (issue,) = [i for i in items if isinstance(i, Issue)]
+    assert (issue.line, issue.record_key) == (6, "o2")
+    assert issue.message == ("board 2 open: 'mc' is given twice in one board ('9' at line 6, "
+                             f"then '8' at line 7): {TWICE}")
+    want = _stored(list(READER.read_text(clean, "t.lin")))
+    assert _stored(items) == [d for d in want if (d.get("board"), d.get("room")) != (2, "open")]
+    same = clean.replace(at, "|mc|9|pg||\nmc| 9 |pg||\nqx|c2|")
+    assert _stored(list(READER.read_text(same, "t.lin"))) == want
+    path = tmp_path / "twice.lin"
+    path.write_text(text, encoding="utf-8")
+    [report] = pipeline.ingest_paths([path], tmp_path / "t.duckdb")
+    assert (report.records, report.stored, report.quarantined) == (34, 33, 1)
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
+        assert conn.execute(f"SELECT line, record_key, message FROM {QUARANTINE}").fetchall() \
+            == [(6, "o2", issue.message)]
+
+
+@pytest.mark.parametrize("key", ["pn", "pw"])
+def test_names_given_twice_inside_a_board_quarantine_it(key: str) -> None:
+    """``pn`` (or ``pw``, the list under its other key: ../shared/data/README.md) holds from
+    where it stands on: at the top of a Vugraph file, or between two boards for a substitution
+    (``test_substitution_mid_file``), and after a board's ``qx`` it names that board's
+    players. Two lists inside one board (after its ``qx``, before its deal) silently gave the
+    board the last; which line-up played it is not known, so the board is an issue. The names
+    in force for the boards after it are the last list, as for a substitution. The same list
+    again is harmless."""
+    def read(second: str) -> Ingested:
+        return validate(READER.read_text(
+            f"vg|Ev,Seg,I,1,2,A,0,B,0|qx|o1|pn|s1,w1,n1,e1|{key}|{second}|{SMALL_DEAL}"
+            f"qx|o2|{SMALL_DEAL}", "t.lin", "t"))
+
+    got = read("s2,w1,n1,e1")
+    (issue,) = got.issues
+    keys = "'pn' is" if key == "pn" else "the names ('pn', then 'pw') are"
+    assert issue.message == (f"board 1 open: {keys} given twice in one board ('s1,w1,n1,e1' at "
+                             f"line 1, then 's2,w1,n1,e1' at line 1): {TWICE}")
+    ((game, deal, _),) = got.deals
+    assert deal.board == 2 and game.players[2] == "s2"
+    same = read("s1, w1, n1, e1")
+    assert not same.issues and [g.players[2] for g, _, _ in same.deals] == ["s1", "s1"]
