@@ -75,6 +75,8 @@ class Board:
     """Of each key the board gives once (:data:`ONCE`): the first (key, value, line)."""
     twice: dict[str, str] = field(default_factory=dict)
     """Why, of each key given twice with different values, its first such pair (:func:`_once`)."""
+    header: Header | None = None
+    """The ``vg``/``rs`` header in force where the board opened (:meth:`Boards.read`)."""
 
 
 KEYS = frozenset({
@@ -177,7 +179,9 @@ def parse_result(text: str) -> tuple[str, int, int] | None:
 @dataclass
 class Header:
     """What a file states for every board: ``vg`` (event, segment, first board, teams), ``rs``
-    (results), and the ``pn`` names in force."""
+    (results), and the ``pn`` names in force. A ``vg`` after boards begins a new header (files
+    joined into one): each board has the header in force where it opened, and an ``rs`` is its
+    header's, wherever in the header's part of the file it stands."""
 
     vg: list[str] = field(default_factory=list)
     rs: list[str] = field(default_factory=list)
@@ -226,6 +230,8 @@ class Boards:
                 self._names(key, value, line)
                 continue
             if key == "vg":
+                if self.boards and self.boards[-1].header is self.header:
+                    self.header = Header(names=self.header.names)  # a file joined on
                 self.header.vg = value.split(",")
             elif key == "rs":
                 self.header.rs = value.split(",")
@@ -237,7 +243,7 @@ class Boards:
         return self
 
     def _open(self, line: int) -> None:
-        self.cur = Board(line)
+        self.cur = Board(line, header=self.header)
         self.boards.append(self.cur)
 
     def _out_of_step(self, value: str, line: int, between: bool = False) -> None:
@@ -376,7 +382,7 @@ class LinReader(NamedOrRecognised):
                         f"{what} has no boards (no qx/md records): nothing to ingest", text[:500])
         groups = GameGroups(stem)
         for b in found.boards:
-            yield from _records(b, header, groups, source)
+            yield from _records(b, b.header or header, groups, source)
 
 
 def _records(b: Board, header: Header, groups: GameGroups, source: str

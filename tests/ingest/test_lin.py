@@ -355,3 +355,21 @@ def test_names_given_twice_inside_a_board_quarantine_it(key: str) -> None:
     assert deal.board == 2 and game.players[2] == "s2"
     same = read("s1, w1, n1, e1")
     assert not same.issues and [g.players[2] for g, _, _ in same.deals] == ["s1", "s1"]
+
+
+def test_two_vugraph_files_joined_read_as_each_apart() -> None:
+    """Two Vugraph files put into one (``cat``): each board is of the event (``vg``) and
+    results (``rs``) in force where it opened (../shared/data/README.md, "LIN format": ``vg``
+    heads its file's boards). The last ``vg`` and ``rs`` of the file were every board's, so
+    the first file's boards were stored as the second file's event without a word."""
+    first, second = ((LIN / name).read_text(encoding="latin-1")
+                     for name in ("00001.lin", "05000.lin"))
+
+    def records(text: str) -> list[dict[str, object]]:
+        return [x.data for x in READER.read_text(text, "x.lin") if isinstance(x, Raw)]
+
+    joined = records(first + "\n" + second)
+    assert joined == records(first) + records(second)
+    events = [r["event"] for r in joined if r["record"] == "game"]
+    assert events == (["2005 Dutch Teams / Final 2"] * 2
+                      + ["China JPD Cup 2006 / Final Segment 1"] * 2)
