@@ -381,19 +381,21 @@ class LinReader(NamedOrRecognised):
             yield Issue(source, 1, stem, Code.PARSE,
                         f"{what} has no boards (no qx/md records): nothing to ingest", text[:500])
         groups = GameGroups(stem)
+        announced: set[str] = set()
         for b in found.boards:
-            yield from _records(b, b.header or header, groups, source)
+            yield from _records(b, b.header or header, groups, source, announced)
 
 
-def _records(b: Board, header: Header, groups: GameGroups, source: str
+def _records(b: Board, header: Header, groups: GameGroups, source: str, announced: set[str]
              ) -> Iterator[Raw | Issue]:
-    """A board's deal (and its game, when new), or its issue."""
+    """A board's deal (and its game, when not yet in ``announced``), or its issue."""
     raw = "".join(b.text)
     key = b.qx or b.title or f"record at line {b.line}"
     if b.errors or b.twice:
         named = _named(b)
         why = [f"{named}: {t}" for t in b.twice.values()]
         yield Issue(source, b.line, key, Code.PARSE, "; ".join([*b.errors, *why]), raw)
+        _keep_place(b, header, groups)
         return
     if not b.md:
         yield Issue(source, b.line, key, Code.PARSE,
@@ -403,15 +405,33 @@ def _records(b: Board, header: Header, groups: GameGroups, source: str
         players, deal = convert(b, header.rs, header.first)
     except (HandError, SeatError, ContractError, ValueError) as exc:
         yield Issue(source, b.line, key, Code.PARSE, str(exc), raw)
+        _keep_place(b, header, groups)
         return
     event, match = header.event, header.match
     if match:
         deal["match"] = match
-    gid, no, new = groups.place((event, match, deal.get("room"), tuple(players)),
-                                 deal.get("board") if table_known(players) else None)
-    if new:
+    gid, no, _ = groups.place((event, match, deal.get("room"), tuple(players)),
+                              deal.get("board") if table_known(players) else None)
+    if gid not in announced:
+        announced.add(gid)
         yield Raw(source, b.line, game_record(gid, players, event), raw)
     yield Raw(source, b.line, {"record": "deal", "game_id": gid, "deal_no": no, **deal}, raw)
+
+
+def _keep_place(b: Board, header: Header, groups: GameGroups) -> None:
+    """A board with a deal that cannot be read keeps its number in its game, as a PBN game's
+    does (``ingest.pbn._keep_place``): where the deals are numbered in order (the players are
+    not known by name), the boards after it keep theirs, and a corrected file numbers them the
+    same. Nothing is kept where its players or board cannot be read."""
+    if not b.md:
+        return
+    try:
+        room, board = _room_and_board(b)
+        players = _players(b, room)
+    except ValueError:
+        return
+    groups.place((header.event, header.match, room, tuple(players)),
+                 board if table_known(players) else None)
 
 
 def _room_and_board(b: Board) -> tuple[str | None, int | None]:

@@ -373,3 +373,20 @@ def test_two_vugraph_files_joined_read_as_each_apart() -> None:
     events = [r["event"] for r in joined if r["record"] == "game"]
     assert events == (["2005 Dutch Teams / Final 2"] * 2
                       + ["China JPD Cup 2006 / Final Segment 1"] * 2)
+
+
+def test_a_board_that_cannot_be_read_keeps_its_number() -> None:
+    """Deals of players not known by name are numbered in order (``GameGroups.place``). A
+    board the reader quarantined gave up its number, so the deals after it moved up one, and
+    the corrected file, ingested again, conflicted with every one of them. It keeps its place
+    now, as a PBN game does (endplay's example1.lin, its names left out)."""
+    lines = [re.sub(r"^pn\|[^|]*\|", "pn|,,,|", line) for line in
+             (DATA / "endplay-fixtures" / "lin" / "example1.lin").read_text().splitlines()[:3]]
+    broken = [lines[0].replace("|sv|o|", "|sv|o|sv|b|"), *lines[1:]]
+
+    def numbers(text: list[str]) -> list[int]:
+        return [x.data["deal_no"] for x in READER.read_text("\n".join(text), "x.lin")
+                if isinstance(x, Raw) and x.data["record"] == "deal"]
+
+    assert numbers(lines) == [1, 2, 3]
+    assert numbers(broken) == [2, 3]
