@@ -224,7 +224,7 @@ class Boards:
                 self._out_of_step(value, line, between=key == BETWEEN)
                 continue
             self.keyed = True
-            if key == "qx" or (key == "md" and self.cur is not None and self.cur.md):
+            if key == "qx" or (self.cur is not None and _next_board(self.cur, key)):
                 self._open(line)
             if key in ("pn", "pw"):
                 self._names(key, value, line)
@@ -416,6 +416,13 @@ def _records(b: Board, header: Header, groups: GameGroups, source: str, announce
         announced.add(gid)
         yield Raw(source, b.line, game_record(gid, players, event), raw)
     yield Raw(source, b.line, {"record": "deal", "game_id": gid, "deal_no": no, **deal}, raw)
+
+
+def _next_board(cur: Board, key: str) -> bool:
+    """A key that opens the next board where no ``qx`` does: a second deal (``md``), or a
+    title (``ah``) after the board's calls or cards (a file that titles each board before its
+    deal, ``ah|Board 2|md|...``, where a single deal gives ``md`` first)."""
+    return bool(cur.md) if key == "md" else key == "ah" and bool(cur.calls or cur.cards)
 
 
 def _keep_place(b: Board, header: Header, groups: GameGroups) -> None:

@@ -390,3 +390,24 @@ def test_a_board_that_cannot_be_read_keeps_its_number() -> None:
 
     assert numbers(lines) == [1, 2, 3]
     assert numbers(broken) == [2, 3]
+
+
+def test_a_title_before_each_deal_opens_its_board() -> None:
+    """Boards titled before their deal (``ah|Board 2|md|...``, where endplay's single deals
+    give ``md`` first) with no ``pn`` or ``qx`` between them: the title after a board's play
+    is the next board's. It was read as the board before's second title (board 1 silently
+    stored as board 2, and later quarantined as a title given twice)."""
+    lines = (DATA / "endplay-fixtures" / "lin" / "example1.lin").read_text().splitlines()[:3]
+
+    def titled_first(line: str) -> str:
+        title = re.search(r"ah\|[^|]*\|", line)
+        assert title is not None
+        return line.replace(title[0], "").replace("md|", title[0] + "md|", 1)
+
+    moved = [titled_first(line) for line in lines]
+    text = moved[0] + "".join(re.sub(r"^pn\|[^|]*\|st\|\|", "", line) for line in moved[1:])
+    assert text.count("pn|") == 1 and text.count("ah|") == 3
+    got = list(READER.read_text(text, "x.lin"))
+    assert not [x for x in got if isinstance(x, Issue)]
+    assert [(x.data["board"], x.data["deal_no"]) for x in got
+            if isinstance(x, Raw) and x.data["record"] == "deal"] == [(1, 1), (2, 2), (3, 3)]
