@@ -35,13 +35,14 @@ IDENTITY_TAGS = frozenset({"event", "site", "date", "board", "west", "north", "e
                            "auction", "play"})
 """Tags a game has once: met again in one game, they start the next game (two games written
 without the empty line between them), unless it is one of :data:`REPEATED_IN_GAME`."""
-REPEATED_IN_GAME = frozenset({"declarer", "contract", "result", "deal"})
+REPEATED_IN_GAME = frozenset({"declarer", "contract", "result", "deal", "dealer", "vulnerable"})
 """Identity tags that, met again, may be the game giving them twice rather than the next game's
 start: the next game starts there only when the tags after it repeat another tag of the game
 (the other table of a board, carried over, starts at its Declarer and gives its own Contract,
 Result, Auction and Play); a repeat followed only by tags the game lacks is read as the game
-(:func:`continues`), whose reader reports the tag given twice. A second Deal goes on with a game
-only where the game has a Board (a list of deals without boards is one game per Deal)."""
+(:func:`continues`), whose reader reports the tag given twice (a second Dealer after the Deal,
+followed by the result, was a second deal of the board). A second Deal goes on with a game only
+where the game has a Board (a list of deals without boards is one game per Deal)."""
 
 
 def match_tag(line: str, pos: int) -> tuple[str, str, int] | None:

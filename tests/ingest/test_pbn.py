@@ -569,3 +569,25 @@ def test_a_deal_given_twice_in_one_board_quarantines_it() -> None:
                                      + '[Declarer "S"]\n[Contract "3NT"]\n[Result "9"]\n',
                                      "t.pbn", "t"))
     assert not same.issues and [d.contract for _, d, _ in same.deals] == ["4S", "3NT"]
+
+
+@pytest.mark.parametrize(("tag", "message"), [
+    ('[Dealer "E"]', "'Dealer' is given twice in one game ('N' at line 3, then 'E' at line 6)"),
+    ('[Vulnerable "All"]', "'Vulnerable' is given twice in one game ('None' at line 4, then "
+                           "'All' at line 6)"),
+    ('[Dealer "N"]', None),
+], ids=["dealer", "vulnerable", "same-dealer"])
+def test_a_board_s_dealer_or_vulnerability_given_twice(tag: str, message: str | None) -> None:
+    """PBN 2.1 3.4: a game gives each tag once. A second Dealer or Vulnerable after the Deal
+    began a "next game" of the board, so the board was stored twice, the second time with the
+    other dealer or vulnerability, without a word (and twice even where the value was the
+    same). Another value is now the game's one issue; the same value is harmless."""
+    lines = PLAYED.splitlines()
+    text = "\n".join([*lines[:5], tag, *lines[5:]]) + "\n"
+    got = validate(READER.read_text(text, "t.pbn", "t"))
+    if message is None:
+        assert not got.issues and len(got.deals) == 1
+        return
+    assert not got.deals
+    (issue,) = got.issues
+    assert issue.message.startswith(f"board 1: {message}")
