@@ -128,8 +128,10 @@ def short_source(source: object) -> str:
 def is_upload(source: object) -> bool:
     """Whether an ingested file is an upload (saved under its content's name by the Upload
     page: ``uploads/9f3a6c2e1b7d4a50-week12.csv``)."""
+    if source is None:
+        return False
     name = PurePosixPath(str(source).replace("\\", "/")).name
-    return source is not None and _STORED_UPLOAD.fullmatch(name) is not None
+    return _STORED_UPLOAD.fullmatch(name) is not None
 
 
 _ABSOLUTE = re.compile(r"(?<![\w.])/(?:[^\s/:;,'\"()]+/)+[^\s/:;,'\"()]+")

@@ -58,6 +58,7 @@ file left out, kept as conflicts (docs/ingest.md, "Versions of a source")."""
 SIMULATED = "simulated"
 """The ``source`` of the games and deals a simulation stored (``trickbook simulate --db``): no
 file, so no line and no version a file could replace."""
+
 CONTENT_HASH_DIGITS = 16
 """Hex digits of a file's content hash that start the name it is saved under (an upload,
 ``dashboards.uploads.stored_name``: ``9f3a6c2e1b7d4a50-week12.csv``): such a file is a version of
