@@ -37,7 +37,7 @@ from ingest.bridge_records import (
     suit_rank_card,
     table_known,
 )
-from ingest.source import Issue, NamedOrRecognised, Raw, ascii_int, is_ascii_int
+from ingest.source import Issue, NamedOrRecognised, Raw, ascii_int, given_twice, is_ascii_int
 from model.bridge.auction import AuctionResult
 from model.bridge.check import auction_of
 from model.bridge.contracts import TRUMP_SUIT, ContractError, parse_contract
@@ -281,8 +281,6 @@ board of its LIN files gives each at most once, as endplay's LIN writer does
 ``qx`` and ``md`` (a second one opens the next board), a ``pn`` outside a board (a file's names
 or a substitution, in force from there on), ``vg`` and ``rs`` (the file's), the keys that repeat
 (``mb``, ``an``, ``pc``, ``nt``, ``pg``) and the keys not read (``rh``, ``st``, ...)."""
-TWICE_SHOWN = 40
-"""Characters of each value a key given twice quotes (eight ``pn`` names are about 70)."""
 
 
 def _meaning(slot: str, value: str) -> object:
@@ -299,11 +297,6 @@ def _meaning(slot: str, value: str) -> object:
     return int(value) if slot == "mc" and is_ascii_int(value) else value
 
 
-def _shown(value: str) -> str:
-    value = value.strip()
-    return repr(value if len(value) <= TWICE_SHOWN else value[:TWICE_SHOWN - 1] + "…")
-
-
 def _once(cur: Board, key: str, value: str, line: int) -> bool:
     """Whether a pair of a key the board gives once (:data:`ONCE`) is read: its first, or one
     that says what the first said (harmless). Another value makes the board an issue naming the
@@ -317,11 +310,9 @@ def _once(cur: Board, key: str, value: str, line: int) -> bool:
         return True
     if _meaning(slot, first[1]) == _meaning(slot, value):
         return True
-    what = (f"{key!r} is given" if first[0] == key
-            else f"the names ({first[0]!r}, then {key!r}) are given")
-    cur.twice.setdefault(slot, f"{what} twice in one board ({_shown(first[1])} at line "
-                               f"{first[2]}, then {_shown(value)} at line {line}): which is "
-                               "meant is not known")
+    what = (f"{key!r} is" if first[0] == key else f"the names ({first[0]!r}, then {key!r}) are")
+    twice = given_twice(what, "board", (first[1].strip(), first[2]), (value.strip(), line))
+    cur.twice.setdefault(slot, f"{twice}: which is meant is not known")
     return False
 
 

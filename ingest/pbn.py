@@ -46,7 +46,7 @@ from ingest.bridge_records import (
 )
 from ingest.bridge_repairs import repair_auction, repair_play
 from ingest.pbn_syntax import PbnGame, cut_tag, split_games
-from ingest.source import Issue, NamedOrRecognised, Raw, ascii_int, is_ascii_int
+from ingest.source import Issue, NamedOrRecognised, Raw, ascii_int, given_twice, is_ascii_int
 from model.base import GameId
 from model.bridge.check import auction_of
 from model.bridge.contracts import ContractError, parse_contract
@@ -378,14 +378,6 @@ def _play_token_kind(tok: str) -> bool:
     return not (_NOTE_REF.match(tok) or _skipped(tok))
 
 
-TWICE_SHOWN = 40
-"""Characters of each value a tag given twice quotes (a ``Deal`` is 67)."""
-
-
-def _shown(value: str) -> str:
-    return repr(value if len(value) <= TWICE_SHOWN else value[:TWICE_SHOWN - 1] + "…")
-
-
 def repeated_tag(game: PbnGame, key: str) -> str | None:
     """Why a game is not read when it gives a tag the reader reads (:data:`KNOWN`, in any case)
     twice with different values, naming the tag, both values and their lines; ``None`` when
@@ -401,9 +393,8 @@ def repeated_tag(game: PbnGame, key: str) -> str | None:
             continue
         first = seen.setdefault(known, (value, line))
         if first[0].strip() != value.strip():
-            return (f"{key}: {known!r} is given twice in one game ({_shown(first[0])} at line "
-                    f"{first[1]}, then {_shown(value)} at line {line}): a game gives each tag "
-                    "once (PBN 2.1 3.4), so which is meant is not known")
+            return (f"{key}: {given_twice(f'{known!r} is', 'game', first, (value, line))}: a "
+                    "game gives each tag once (PBN 2.1 3.4), so which is meant is not known")
     return None
 
 

@@ -48,7 +48,7 @@ from ingest.ppn_rules import (
     rules_record,
     rules_tags,
 )
-from ingest.source import Issue, NamedOrRecognised, Raw, content_id, is_ascii_int
+from ingest.source import Issue, NamedOrRecognised, Raw, content_id, given_twice, is_ascii_int
 from ingest.validate import explain
 from model.balkan.check import active_players, check_deal, defenders_of, first_leader, mode_of
 from model.balkan.contracts import parse_contract
@@ -84,9 +84,8 @@ class _Game:
         (the same value again is harmless)."""
         first = self.tags.setdefault(name, (value, no))
         if first[0].strip() != value.strip() and self.twice is None:
-            self.twice = (f"tag {name} is given twice in one game ({quote(first[0], 40)} at line "
-                          f"{first[1]}, then {quote(value, 40)} at line {no}): which is meant "
-                          "is not known")
+            self.twice = (f"{given_twice(f'tag {name} is', 'game', first, (value, no))}: "
+                          "which is meant is not known")
 
 
 def _blocks(source: str, text: str) -> Iterator[_Game | Issue]:

@@ -58,6 +58,24 @@ class Issue:
         return f"{self.source}:{self.line}{key}: {self.code}: {self.message}"
 
 
+TWICE_SHOWN = 40
+"""Characters of each value :func:`given_twice` quotes (a PBN ``Deal`` is 67, eight LIN names
+about 70)."""
+
+
+def given_twice(subject: str, within: str, first: tuple[str, int], then: tuple[str, int]
+                ) -> str:
+    """How a reader says that ``subject`` (``'Contract' is``, ``tag Bula is``) was given twice
+    in one ``within`` (game, board) with other values: both, cut to :data:`TWICE_SHOWN`
+    characters, with their lines (``first`` and ``then``: value and line)."""
+
+    def shown(value: str) -> str:
+        return repr(value if len(value) <= TWICE_SHOWN else value[:TWICE_SHOWN - 1] + "…")
+
+    return (f"{subject} given twice in one {within} ({shown(first[0])} at line {first[1]}, "
+            f"then {shown(then[0])} at line {then[1]})")
+
+
 INT32_MAX = 2**31 - 1
 """Largest number a reader takes from a file (the INTEGER columns: boards, deal numbers,
 tricks, scores); a larger one is a reason to quarantine its record."""
