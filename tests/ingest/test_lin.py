@@ -381,7 +381,7 @@ def test_a_board_that_cannot_be_read_keeps_its_number() -> None:
     the corrected file, ingested again, conflicted with every one of them. It keeps its place
     now, as a PBN game does (endplay's example1.lin, its names left out)."""
     lines = [re.sub(r"^pn\|[^|]*\|", "pn|,,,|", line) for line in
-             (DATA / "endplay-fixtures" / "lin" / "example1.lin").read_text().splitlines()[:3]]
+             EXAMPLE.read_text().splitlines()[:3]]
     broken = [lines[0].replace("|sv|o|", "|sv|o|sv|b|"), *lines[1:]]
 
     def numbers(text: list[str]) -> list[int]:
@@ -397,7 +397,7 @@ def test_a_title_before_each_deal_opens_its_board() -> None:
     give ``md`` first) with no ``pn`` or ``qx`` between them: the title after a board's play
     is the next board's. It was read as the board before's second title (board 1 silently
     stored as board 2, and later quarantined as a title given twice)."""
-    lines = (DATA / "endplay-fixtures" / "lin" / "example1.lin").read_text().splitlines()[:3]
+    lines = EXAMPLE.read_text().splitlines()[:3]
 
     def titled_first(line: str) -> str:
         title = re.search(r"ah\|[^|]*\|", line)
