@@ -556,6 +556,7 @@ def test_quality_page_gives_an_upload_s_conflicts_the_upload_page_s_advice(
     said "ingest with --replace", a command a scorer in the browser has not got, where the
     Upload page said to tick its box. Both say the box now; a file ingested by the command keeps
     the command's advice."""
+    from ingest.pipeline import ingest_paths
     from tests.dashboards import fixture_db as fx
     from tests.dashboards.test_pages import frame_with, page
 
@@ -570,8 +571,6 @@ def test_quality_page_gives_an_upload_s_conflicts_the_upload_page_s_advice(
     changed = [p for p in problems if "other content" in p]
     assert changed and all(f'upload it again with "{REPLACE_BOX}" ticked' in p for p in changed)
     assert not any("--replace" in p for p in problems)
-    from ingest.pipeline import ingest_paths
-
     path = tmp_path / "weekly.jsonl"
     path.write_bytes(first.replace(b"table-1", b"table-9"))
     ingest_paths([path], db)
