@@ -75,7 +75,7 @@ class Board:
     """Of each key the board gives once (:data:`ONCE`): the first (key, value, line)."""
     twice: dict[str, str] = field(default_factory=dict)
     """Why, of each key given twice with different values, its first such pair (:func:`_once`)."""
-    header: Header | None = None
+    header: Header = field(default_factory=lambda: Header())
     """The ``vg``/``rs`` header in force where the board opened (:meth:`Boards.read`)."""
 
 
@@ -374,19 +374,20 @@ class LinReader(NamedOrRecognised):
         groups = GameGroups(stem)
         announced: set[str] = set()
         for b in found.boards:
-            yield from _records(b, b.header or header, groups, source, announced)
+            yield from _records(b, groups, source, announced)
 
 
-def _records(b: Board, header: Header, groups: GameGroups, source: str, announced: set[str]
+def _records(b: Board, groups: GameGroups, source: str, announced: set[str]
              ) -> Iterator[Raw | Issue]:
     """A board's deal (and its game, when not yet in ``announced``), or its issue."""
+    header = b.header
     raw = "".join(b.text)
     key = b.qx or b.title or f"record at line {b.line}"
     if b.errors or b.twice:
         named = _named(b)
         why = [f"{named}: {t}" for t in b.twice.values()]
         yield Issue(source, b.line, key, Code.PARSE, "; ".join([*b.errors, *why]), raw)
-        _keep_place(b, header, groups)
+        _keep_place(b, groups)
         return
     if not b.md:
         yield Issue(source, b.line, key, Code.PARSE,
@@ -396,12 +397,12 @@ def _records(b: Board, header: Header, groups: GameGroups, source: str, announce
         players, deal = convert(b, header.rs, header.first)
     except (HandError, SeatError, ContractError, ValueError) as exc:
         yield Issue(source, b.line, key, Code.PARSE, str(exc), raw)
-        _keep_place(b, header, groups)
+        _keep_place(b, groups)
         return
     event, match = header.event, header.match
     if match:
         deal["match"] = match
-    gid, no, _ = groups.place((event, match, deal.get("room"), tuple(players)),
+    gid, no, _ = groups.place(_game_key(header, deal.get("room"), players),
                               deal.get("board") if table_known(players) else None)
     if gid not in announced:
         announced.add(gid)
@@ -416,7 +417,12 @@ def _next_board(cur: Board, key: str) -> bool:
     return bool(cur.md) if key == "md" else key == "ah" and bool(cur.calls or cur.cards)
 
 
-def _keep_place(b: Board, header: Header, groups: GameGroups) -> None:
+def _game_key(header: Header, room: str | None, players: list[str]) -> tuple[Any, ...]:
+    """The game a board of ``players`` in ``room`` is of (``GameGroups.place``)."""
+    return header.event, header.match, room, tuple(players)
+
+
+def _keep_place(b: Board, groups: GameGroups) -> None:
     """A board with a deal that cannot be read keeps its number in its game, as a PBN game's
     does (``ingest.pbn._keep_place``): where the deals are numbered in order (the players are
     not known by name), the boards after it keep theirs, and a corrected file numbers them the
@@ -428,8 +434,7 @@ def _keep_place(b: Board, header: Header, groups: GameGroups) -> None:
         players = _players(b, room)
     except ValueError:
         return
-    groups.place((header.event, header.match, room, tuple(players)),
-                 board if table_known(players) else None)
+    groups.place(_game_key(b.header, room, players), board if table_known(players) else None)
 
 
 def _room_and_board(b: Board) -> tuple[str | None, int | None]:

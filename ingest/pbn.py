@@ -168,6 +168,12 @@ def _skipped(tok: str) -> bool:
     return tok.startswith(("$", "^")) or set(tok) <= _ANNOTATION
 
 
+def _marks(tok: str) -> bool:
+    """A section token that marks the calls or cards (a note reference, an annotation, an
+    irregularity) rather than being one."""
+    return bool(_NOTE_REF.match(tok)) or _skipped(tok)
+
+
 @lru_cache(maxsize=4096)
 def _call_token(tok: str) -> str | tuple[str, ...]:
     """An ``Auction`` token: its calls (``AP`` is three passes), a note reference
@@ -198,7 +204,7 @@ def _auction(tokens: list[str], notes: dict[str, str]) -> tuple[list[str], dict[
 def _play_token(tok: str) -> int | str | None:
     """A ``Play`` token: its card, ``None`` for a missing one (``-``), or ``SKIP``; once per
     spelling met."""
-    if _NOTE_REF.match(tok) or _skipped(tok):
+    if _marks(tok):
         return SKIP
     return None if tok in ("-", "+") else suit_rank_card(tok.rstrip("!?"))
 
@@ -353,7 +359,7 @@ def play_not_read(game: PbnGame, tags: dict[str, str], deal: dict[str, Any], sou
             a["call"] for a in deal.get("auction", ()))).contract is not None:
         return None
     tokens = _sections(game).get("Play") or []
-    cards = sum(1 for tok in tokens if tok not in ("*", "-", "+") and _play_token_kind(tok))
+    cards = sum(1 for tok in tokens if tok not in ("*", "-", "+") and not _marks(tok))
     if not cards:
         return None
     text = tags.get("Contract")
@@ -371,11 +377,6 @@ def play_not_read(game: PbnGame, tags: dict[str, str], deal: dict[str, Any], sou
     return Issue(source, at, key, Code.PARSE,
                  f"{key}: the Play section's {counted(cards, 'card')} "
                  f"{'is' if cards == 1 else 'are'} not read: {why}", "\n".join(lines[start:]))
-
-
-def _play_token_kind(tok: str) -> bool:
-    """A ``Play`` token that stands for a card (not a note, annotation or irregularity)."""
-    return not (_NOTE_REF.match(tok) or _skipped(tok))
 
 
 def repeated_tag(game: PbnGame, key: str) -> str | None:
