@@ -44,6 +44,7 @@ from model.tables import (
     GAMES,
     HELD_RECORDS,
     INGEST_LOG,
+    PENDING,
     QUARANTINE,
     REPAIRS,
     SETTLEMENTS,
@@ -262,6 +263,19 @@ def league_standings(con: Con, f: Filters) -> pl.DataFrame:
               WHERE {where}
               GROUP BY ALL ORDER BY league, season, g.variant, cash DESC, player"""
     return _frame(con, sql, params)
+
+
+def unsettled_games(con: Con, f: Filters) -> int:
+    """How many of the filtered games wait in ``rescore_pending`` for their settlement (an
+    ingest stopped by a second Ctrl-C while settling, or a settlement that failed): the
+    standings lack their latest deals until ``trickbook score`` runs."""
+    if not has_table(con, PENDING):
+        return 0
+    where, params = _where(con, f)
+    row = con.execute(f"""SELECT count(*) FROM {GAMES} g
+                          WHERE g.game_id IN (SELECT game_id FROM {PENDING}) AND {where}""",
+                      params).fetchone()
+    return int(row[0]) if row else 0
 
 
 def cash_over_time(con: Con, f: Filters, top: int = 10) -> pl.DataFrame:

@@ -242,6 +242,7 @@ def ingest(
     except KeyboardInterrupt as exc:
         err.print("interrupted: the file in progress was rolled back, with the small files "
                   "read since the last commit; the files before are stored")
+        _say_unsettled(db)
         raise typer.Exit(130) from exc
     finally:
         signal.signal(signal.SIGINT, previous)
@@ -251,6 +252,26 @@ def ingest(
         raise typer.Exit(1)
     if stop.requested:
         _stopped(reports, paths)
+
+
+def _say_unsettled(db: Path) -> None:
+    """After a second Ctrl-C: the games it left stored and not settled (it came while their
+    files were being settled), and how to settle them."""
+    import duckdb
+
+    from model.tables import PENDING, has_table
+
+    with suppress(duckdb.Error, typer.Exit):
+        conn = _read_only(db)
+        try:
+            waiting = conn.execute(f"SELECT count(*) FROM {PENDING}").fetchone() \
+                if has_table(conn, PENDING) else None
+        finally:
+            conn.close()
+        if waiting and waiting[0]:
+            err.print(f"{counted(waiting[0], 'game')} stored and not settled: the next "
+                      f"ingest settles {'it' if waiting[0] == 1 else 'them'}, or run "
+                      f"`trickbook score --db {db}`", markup=False)
 
 
 def _stopped(reports: list[FileReport], paths: list[Path]) -> None:

@@ -112,6 +112,15 @@ def _no_standings(games: int, deals: int) -> str:
             " not scored yet, so no standings: run `trickbook score --db FILE` on the database.")
 
 
+def _unsettled(games: int) -> str:
+    """Why some standings lag: games whose latest deals are stored and not settled."""
+    one = games == 1
+    return (f"{counted(games, 'game')} matching these filters {'waits' if one else 'wait'} for "
+            f"{'its' if one else 'their'} settlement (an ingest was stopped while settling, or a "
+            f"settlement failed): {'its' if one else 'their'} latest deals are not in these "
+            "standings. Run `trickbook score --db FILE` on the database.")
+
+
 st.title("League")
 with guarded():
     f = filters()
@@ -126,6 +135,8 @@ with guarded():
     if not variants:
         empty(_no_standings(totals["games"], totals["deals"]))
         st.stop()
+    if unsettled := query("unsettled_games", f):
+        st.warning(_unsettled(unsettled), icon=":material/pending:")
 
     # One tab per section; only the open tab's section runs and is drawn (a first page shows
     # the headline and the standings, not six charts and a score sheet besides).

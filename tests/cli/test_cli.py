@@ -224,6 +224,37 @@ def test_a_named_file_not_there_or_not_a_file_exits_1(tmp_path: Path) -> None:
     assert f"{GREEK_SAMPLES[0]}: " in result.stdout and " 0 stored" not in result.stdout
 
 
+def test_a_second_ctrl_c_while_settling_says_what_waits(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second Ctrl-C that lands while the stored files are settled leaves their games
+    pending (docs/ingest.md, "Strict mode, interruption, concurrency"): the command said only
+    that the file in progress was rolled back. It now counts the games stored and not
+    settled and says how to settle them; ``trickbook score`` then does."""
+    import scoring.store
+    from model.tables import PENDING
+
+    real = scoring.store.score_pending
+
+    def ctrl_c_once_games_wait(conn: duckdb.DuckDBPyConnection) -> object:
+        if conn.execute(f"SELECT count(*) FROM {PENDING}").fetchone() != (0,):
+            raise KeyboardInterrupt
+        return real(conn)
+
+    monkeypatch.setattr(scoring.store, "score_pending", ctrl_c_once_games_wait)
+    db = tmp_path / "x.duckdb"
+    result = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db", str(db)])
+    assert result.exit_code == 130, result.output
+    with duckdb.connect(str(db), read_only=True) as conn:
+        (games,) = conn.execute(f"SELECT count(*) FROM {PENDING}").fetchone() or (0,)
+    assert games > 0
+    said = " ".join(result.stderr.split())
+    assert f"{games} games stored and not settled" in said and "trickbook score" in said
+    monkeypatch.setattr(scoring.store, "score_pending", real)
+    assert runner.invoke(app, ["score", "--db", str(db)]).exit_code == 0
+    with duckdb.connect(str(db), read_only=True) as conn:
+        assert conn.execute(f"SELECT count(*) FROM {PENDING}").fetchone() == (0,)
+
+
 @pytest.mark.slow
 def test_ctrl_c_stops_between_files(tmp_path: Path) -> None:
     """A first Ctrl-C lets the current file finish and stops before the next (docs/cli.md):

@@ -1034,6 +1034,30 @@ def test_deals_not_scored_yet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert any("not scored yet" in i.value and "trickbook score" in i.value for i in at.info)
 
 
+def test_games_waiting_for_their_settlement(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games stored and not settled (a second Ctrl-C while settling, a settlement that failed:
+    docs/ingest.md) left the standings short without a word when other games had standings;
+    League now counts them, with the filters, and says how to settle them."""
+    from scoring.store import score_pending
+
+    db = fx.build_empty(tmp_path / "t.duckdb")
+    [scored] = ingest_paths([ROOT / "data" / "samples" / "league.jsonl"], db, score=score_pending)
+    swabian = sorted((ROOT / "data" / "samples" / "swabian").glob("*.jsonl"))[0]
+    [waiting] = ingest_paths([swabian], db)
+    assert scored.stored and waiting.stored and not scored.score_error
+    games = len(waiting.games)
+    at = page("league", db, monkeypatch)
+    assert not at.exception
+    [warning] = [w.value for w in at.warning if "settlement" in w.value]
+    assert warning.startswith(f"{games} game") and "trickbook score" in warning
+    greek = page("league", db, monkeypatch, variant="greek-prefa")
+    assert not [w for w in greek.warning if "settlement" in w.value]
+    with duckdb.connect(str(db)) as con:
+        score_pending(con)
+    assert not [w for w in page("league", db, monkeypatch).warning if "settlement" in w.value]
+
+
 def test_a_greek_deal_s_cash_says_what_it_leaves_out(fixture_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """greek-prefa.md 9.3: a declarer who makes his contract pays the defenders chips for their
