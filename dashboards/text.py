@@ -107,6 +107,8 @@ def number(value: float | None, sign: bool = False) -> str:
 UPLOAD_HASH = CONTENT_HASH_DIGITS
 """Hex digits of an upload's content hash that start its stored name
 (``dashboards.uploads.stored_name``: ``9f3a6c2e1b7d4a50-week12.csv``)."""
+HASH_CHARS = 12
+"""How much of a sha256 a page shows: an upload's version, a file's in the ingest log."""
 _STORED_UPLOAD = re.compile(rf"([0-9a-f]{{{UPLOAD_HASH}}})-(.+)")
 
 
@@ -114,14 +116,14 @@ def short_source(source: object) -> str:
     """An ingested file as a user knows it: the file name and its folder, never the server's
     absolute path (``/srv/x/data/samples/league.jsonl`` -> ``samples/league.jsonl``). An upload
     is named as uploaded, with the start of its content's hash to tell its versions apart
-    (``uploads/9f3a6c2e1b7d4a50-week12.csv`` -> ``uploads/week12.csv (upload 9f3a6c2e)``)."""
+    (``uploads/9f3a6c2e1b7d4a50-week12.csv`` -> ``uploads/week12.csv (upload 9f3a6c2e1b7d)``)."""
     if source is None:
         return DASH
     path = PurePosixPath(str(source).replace("\\", "/"))
     parts = [p for p in path.parts if p not in ("/", "..", ".")]
     short = "/".join(parts[-2:]) if path.is_absolute() or len(parts) > 2 else "/".join(parts)
     if parts and (upload := _STORED_UPLOAD.fullmatch(parts[-1])):
-        return f"{short.removesuffix(parts[-1])}{upload[2]} (upload {upload[1][:8]})"
+        return f"{short.removesuffix(parts[-1])}{upload[2]} (upload {upload[1][:HASH_CHARS]})"
     return short
 
 

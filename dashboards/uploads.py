@@ -343,7 +343,7 @@ def _reported(name: str, saved_as: str | None, report: FileReport, *folders: Pat
               ) -> UploadResult:
     """An uploaded file's result from its ingest report, in the page's words
     (:func:`for_the_page`): this upload by the name it was given, an earlier version of it by
-    its name and hash (``uploads/week.jsonl (upload 375e9886)``)."""
+    its name and hash (``uploads/week.jsonl (upload 375e98861a2b)``)."""
 
     def shown(message: str) -> str:
         return for_the_page(as_uploaded(message, saved_as, name), *folders)

@@ -105,12 +105,13 @@ class Versions:
         if source == T.SIMULATED:
             return (f"stored by a simulation (trickbook simulate); this is version "
                     f"{self.sha256[:12]}: a file cannot change a simulated game")
-        where = (f"stored from {source} line {line} (version {(version or '?')[:12]}); this "
-                 f"is version {self.sha256[:12]}")
-        if source in self.lineage:
-            return where + f": {WITH_REPLACE} to take this version"
         named = Path(source).name
         own = CONTENT_NAME.fullmatch(named)
+        said = ("" if own and (version or "").startswith(named[:named.index("-")])
+                else f" (version {(version or '?')[:12]})")  # an upload's name says its version
+        where = f"stored from {source} line {line}{said}; this is version {self.sha256[:12]}"
+        if source in self.lineage:
+            return where + f": {WITH_REPLACE} to take this version"
         if own:  # an upload: its name as uploaded
             return where + (f": it comes from another file, and only a new version of "
                             f"{own['name']} uploaded under that name can change it")

@@ -14,11 +14,9 @@ import polars as pl
 import streamlit as st
 
 from dashboards.common import ALL, empty, guarded, query, show
-from dashboards.text import short_paths, short_source
+from dashboards.text import HASH_CHARS, short_paths, short_source
 from dashboards.uploads import REPLACE_BOX, advice_for
 from model.problems import counted
-
-HASH_CHARS = 12
 
 
 def _short(frame: pl.DataFrame) -> pl.DataFrame:

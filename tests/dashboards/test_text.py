@@ -74,9 +74,9 @@ def test_an_upload_is_named_as_uploaded() -> None:
     """Data quality lists a stored upload by the name the user gave it, not by its hash."""
     stored = stored_name("Week 12.csv", b"game_id,deal_no\n")
     assert short_source(f"/srv/club/uploads/{stored}") == \
-        f"uploads/Week_12.csv (upload {stored[:8]})"
+        f"uploads/Week_12.csv (upload {stored[:12]})"
     assert short_paths(f"conflicts with /srv/club/uploads/{stored} line 3") == \
-        f"conflicts with uploads/Week_12.csv (upload {stored[:8]}) line 3"
+        f"conflicts with uploads/Week_12.csv (upload {stored[:12]}) line 3"
     assert short_source("samples/0123-league.jsonl") == "samples/0123-league.jsonl"
 
 

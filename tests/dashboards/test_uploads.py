@@ -359,7 +359,10 @@ def test_a_changed_upload_names_the_box_and_no_server_path(
     # the earlier version by the name it was uploaded under, never its stored name (a hash)
     earlier = stored_name("week.jsonl", week.encode())
     assert not any(earlier in c for c in r.conflicts), r.conflicts
-    assert all(f"uploads/week.jsonl (upload {earlier[:8]})" in c for c in r.conflicts)
+    assert all(f"uploads/week.jsonl (upload {earlier[:12]}) line " in c for c in r.conflicts)
+    # its version once, by the name: not again as "(version ...)" with as many digits or fewer
+    assert not any(earlier[:8] in c.replace(f"(upload {earlier[:12]})", "")
+                   for c in r.conflicts), r.conflicts
     at = page("quality", db, monkeypatch)
     assert not at.exception
     shown = " ".join(df.value.to_string() for df in at.dataframe)
