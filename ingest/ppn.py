@@ -40,6 +40,7 @@ from ingest.ppn_codec import (
     format_summary_token,
     parse_summary_token,
     split_line,
+    tag_line,
 )
 from ingest.ppn_rules import (
     CLUB_PRESET,
@@ -596,7 +597,7 @@ def dumps(game: BalkanGame, deals: Sequence[BalkanDeal]) -> str:
     tags += rules_tags(rules)
     if game.game_id != ppn_game_id(dict(tags)):
         tags.append(("GameId", game.game_id))
-    head = [f'[{k} "{v}"]' if " " in v else f"[{k} {v}]" for k, v in tags]
+    head = [tag_line(k, v) for k, v in tags]
     return "\n".join(head) + "\n\n" + "\n".join(lines) + ("\n" if lines else "")
 
 

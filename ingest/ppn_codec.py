@@ -92,8 +92,16 @@ class Record:
         return len(self.fields) == 14
 
 
-TAG = re.compile(r'^\[(?P<name>[A-Za-z][A-Za-z0-9_]*)\s+(?P<value>"[^"]*"|[^\]]*?)\s*\]$')
+TAG = re.compile(r'^\[(?P<name>[A-Za-z][A-Za-z0-9_]*)\s+'
+                 r'(?:(?P<quoted>"(?:[^"\\]|\\.)*")|(?P<value>[^\]]*?))\s*\]$')
+"""A tag pair: its value double-quoted, where a ``\\"`` is a quote and ``\\\\`` a backslash, as
+in PGN (8.1.1), which PPN follows; or bare, up to the closing ``]`` (a value in quotes with a
+bare quote inside, as exports before the escapes wrote a ``Rules`` tag, loses its outer
+quotes)."""
 DEAL = re.compile(r"^\[(?P<body>[0-9]+\s.*)\]$")
+_ESCAPED = re.compile(r'\\([\\"])')
+_QUOTED = re.compile(r'[\s"\]\\]')
+"""What a tag value cannot be written bare with: a space, a quote, a ``]``, a backslash."""
 
 
 def split_line(text: str) -> tuple[str, str] | list[str] | None:
@@ -103,7 +111,18 @@ def split_line(text: str) -> tuple[str, str] | list[str] | None:
     if m:
         return m["body"].split()
     m = TAG.match(t)
-    if m:
-        v = m["value"]
-        return m["name"], v[1:-1] if v.startswith('"') else v
-    return None
+    if m is None:
+        return None
+    if m["quoted"] is not None:
+        return m["name"], _ESCAPED.sub(r"\1", m["quoted"][1:-1])
+    v = m["value"]  # a value quoted without escapes (a quote inside) is read as it stands
+    return m["name"], v[1:-1] if v.startswith('"') and v.endswith('"') and len(v) > 1 else v
+
+
+def tag_line(name: str, value: str) -> str:
+    """A tag pair as :func:`split_line` reads it back: the value bare, or quoted and escaped
+    when it holds a space, a quote, a ``]`` or a backslash, or is empty (PGN 8.1.1)."""
+    if value and not _QUOTED.search(value):
+        return f"[{name} {value}]"
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name} "{escaped}"]'
