@@ -11,7 +11,11 @@ seat left of declarer, who leads), turned into played order by replaying the tri
 ``-`` ends the play (a claim). ``Result`` (a leading ``^`` marks an
 irregularity and is dropped) is the declarer's tricks, ``Score`` ("NS 420", "EW -50") is checked.
 A ``Scoring`` tag of ``Rubber`` or ``Chicago`` makes the deals a rubber game's; an ``Honours``
-user tag (``S 100``) gives the honours held where there are no hands to count them from. A game
+user tag (``S 100``) gives the honours held where there are no hands to count them from.
+``Time``, ``UTCDate`` and ``UTCTime`` (4.5) give the game's start beyond its day
+(:func:`started_at`); ``PairNS`` and ``PairEW`` (4.3) the traveller's pairs; the user tags
+``League``, ``Stake``, ``Lead`` (the opening lead, ``HA``) and ``Claim`` (declarer's trick
+total agreed at a claim) what ``pbn_write`` writes of a record that PBN has no tag for. A game
 the file ends inside that shows it is cut short (:func:`cut_short`) is an issue, not a deal; so is
 a game that gives a tag the reader reads twice with different values (:func:`repeated_tag`). The
 cards of a ``Play`` section of a deal without a contract (passed out) are not read, and are an
@@ -22,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Iterator
-from datetime import date
+from datetime import date, datetime, time, timedelta, timezone
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -34,6 +38,7 @@ from ingest.bridge_records import (
     GameGroups,
     HandError,
     call_of,
+    card_name,
     complete_hands,
     game_record,
     hand_names,
@@ -90,9 +95,16 @@ def _value(v: str | None) -> str | None:
     return None if v in ("", "?") else v
 
 
+START_TAGS = ("Time", "UTCDate", "UTCTime")
+"""The game's start beyond its day (PBN 2.1 4.5; :func:`started_at`)."""
+LABEL_TAGS = {"League": "league", "Stake": "stake"}
+"""User tags (4.9) of a game's fields that PBN has no tag for, by the field each gives."""
+TRAVELLER_TAGS = ("PairNS", "PairEW", "Lead", "Claim")
+"""What a traveller or a claim adds to a deal (:func:`_traveller`)."""
+
 KNOWN = {t.lower(): t for t in (*INHERITED, *BOARD_TAGS, *SEAT_TAGS, "Declarer", "Contract",
                                 "Result", "Auction", "Play", "Score", "Room", "Table", "Match",
-                                "Honours", "GameId")}
+                                "Honours", "GameId", *START_TAGS, *LABEL_TAGS, *TRAVELLER_TAGS)}
 """Tag names the reader uses, by lower case: the import format is lenient about their case."""
 
 
@@ -258,8 +270,26 @@ def convert(game: PbnGame, tags: dict[str, str]) -> tuple[dict[str, Any], dict[s
     score = _value(tags.get("Score"))
     if score is not None:
         deal["score_ns"] = _score_ns(score)
+    _traveller(tags, deal)
     event = _table(tags, deal)
-    return {"players": players, "event": event, "started_at": _date(tags.get("Date"))}, deal
+    labels = {field: v for tag, field in LABEL_TAGS.items() if (v := _value(tags.get(tag)))}
+    return {"players": players, "event": event, "started_at": started_at(tags), **labels}, deal
+
+
+def _traveller(tags: dict[str, str], deal: dict[str, Any]) -> None:
+    """The pairs' numbers (``PairNS``, ``PairEW``, PBN 2.1 4.3), the opening lead (a ``Lead``
+    user tag, 4.9, a card as the Play section writes it, 3.6: ``HA``) and the declarer's trick
+    total agreed at a claim (a ``Claim`` user tag), as ``pbn_write.table_tags`` writes them."""
+    for tag, field in (("PairNS", "ns_pair"), ("PairEW", "ew_pair")):
+        pair = _value(tags.get(tag))
+        if pair is not None:
+            deal[field] = pair
+    lead = _value(tags.get("Lead"))
+    if lead is not None:
+        deal["lead"] = card_name(suit_rank_card(lead))
+    claim = _value(tags.get("Claim"))
+    if claim is not None:
+        deal["claim"] = ascii_int(claim, "Claim")
 
 
 def _board_and_dealer(tags: dict[str, str]) -> tuple[int | None, int]:
@@ -416,17 +446,48 @@ def _table(tags: dict[str, str], deal: dict[str, Any]) -> str | None:
     ) or None
 
 
-def _date(value: str | None) -> str | None:
-    """PBN ``Date`` (3.4.3, ``YYYY.MM.DD``, unknown parts ``?``) as the game's start (UTC
-    midnight); ``None`` unless the whole date is known and valid."""
+def _date(value: str | None) -> date | None:
+    """A PBN date (``Date`` 3.4.3, ``UTCDate`` 4.5: ``YYYY.MM.DD``, unknown parts ``?``);
+    ``None`` unless the whole date is known and valid."""
     m = re.fullmatch(r"(\d{4})\.(\d{2})\.(\d{2})", (_value(value) or "").strip())
     if not m:
         return None
     try:
-        day = date(int(m[1]), int(m[2]), int(m[3]))
+        return date(int(m[1]), int(m[2]), int(m[3]))
     except ValueError:
         return None
-    return f"{day.isoformat()}T00:00:00Z"
+
+
+def _clock(value: str | None) -> time | None:
+    """A PBN time of day (``Time``, ``UTCTime``, 4.5: ``HH:MM:SS``); ``None`` unless it is
+    known and valid."""
+    m = re.fullmatch(r"([01]\d|2[0-3]):([0-5]\d):([0-5]\d)", (_value(value) or "").strip())
+    return None if m is None else time(int(m[1]), int(m[2]), int(m[3]))
+
+
+def started_at(tags: dict[str, str]) -> str | None:
+    """The game's start (ISO 8601) from ``Date`` (3.4.3) and ``Time``, ``UTCDate``,
+    ``UTCTime`` (4.5): the local ``Date`` and ``Time`` with their offset from UTC where the
+    ``UTCDate`` and ``UTCTime`` of the same moment are given too (:func:`_offset`); the local
+    time without an offset where they are not; the moment in UTC where only they are given in
+    full; and a ``Date`` alone is the day's start in UTC (midnight), as before."""
+    day, clock = _date(tags.get("Date")), _clock(tags.get("Time"))
+    utc_day, utc_clock = _date(tags.get("UTCDate")), _clock(tags.get("UTCTime"))
+    utc = None if utc_day is None or utc_clock is None else datetime.combine(utc_day, utc_clock)
+    if day is not None and clock is not None:
+        local = datetime.combine(day, clock)
+        return local.replace(tzinfo=None if utc is None else _offset(local - utc)).isoformat()
+    if utc is not None:
+        return f"{utc.isoformat()}Z"
+    return None if day is None else f"{day.isoformat()}T00:00:00Z"
+
+
+def _offset(local_minus_utc: timedelta) -> timezone | None:
+    """The local time's offset from UTC: whole minutes, less than a day (ISO 8601 and the
+    record's ``started_at``); else the UTC tags are not the same moment, and ``None``."""
+    if abs(local_minus_utc) >= timedelta(days=1) or local_minus_utc % timedelta(minutes=1):
+        return None
+    return timezone(local_minus_utc)
 
 
 def game_key(tags: dict[str, str], players: list[str]) -> tuple[Any, ...]:
@@ -546,7 +607,8 @@ class PbnReader(NamedOrRecognised):
                 yield Raw(source, game.line, game_record(
                     gid, head["players"], head["event"],
                     DUPLICATE.name if rules is None else RUBBER.name,
-                    started_at=head["started_at"], rules=rules), game.text)
+                    started_at=head["started_at"], rules=rules)
+                    | {f: head[f] for f in LABEL_TAGS.values() if f in head}, game.text)
             yield Raw(source, game.line,
                       {"record": "deal", "game_id": gid, "deal_no": no, **deal}, game.text,
                       tuple(repairs))

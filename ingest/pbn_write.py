@@ -3,16 +3,18 @@
 Written per deal: Event, Site (``?``), Date (the game's day), Board, the four players, Dealer,
 Vulnerable, Deal (``N:`` first), Scoring (``Rubber`` or ``Chicago`` for a rubber game, else
 ``?``), Declarer, Contract, Result, Auction (four calls a line, alerts as ``=n=`` notes), Play
-(cards by seat from the opening leader, ``-`` where the play stopped, 3.6), an ``Honours`` user
-tag (4.9), Score, Room, and ``Match`` and ``GameId`` user tags (the reader keeps the deals of two
-games apart by it, where nothing else in PBN tells them apart). Reading the output back gives
-the same records for everything PBN can express (a game's start is its day), the game ids apart;
-a LIN ``claim`` and traveller pair numbers have no PBN tag and are not written.
+(cards by seat from the opening leader, ``-`` where the play stopped, 3.6); then the game's start
+(``Time``, ``UTCDate``, ``UTCTime``, 4.5), ``League`` and ``Stake`` user tags (4.9), the
+traveller's pairs (``PairNS``, ``PairEW``, 4.3), ``Lead`` and ``Claim`` user tags, an
+``Honours`` user tag, Score, Room, and ``Match`` and ``GameId`` user tags (the reader keeps the
+deals of two games apart by it, where nothing else in PBN tells them apart). Reading the output
+back gives the same records, game ids included (:data:`NOT_WRITTEN` names what it leaves out).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from model.bridge.records import BridgeDeal, BridgeGame
@@ -23,6 +25,11 @@ from model.cards import RANK_LETTERS, SUIT_LETTERS
 from model.tricks import card_index
 
 SUIT_ORDER = ("S", "H", "D", "C")
+NOT_WRITTEN = ("rules other than Chicago's mode", "dd_table", "par_ns", "unplayed",
+               "a start's fraction of a second")
+"""What a stored bridge record may hold that the export does not carry (the demo's records hold
+none of it): house rules of a game, a deal's double-dummy table and par, a deal dealt but not
+played (written as passed out)."""
 
 
 def _escape(value: str) -> str:
@@ -90,6 +97,8 @@ def dump_deal(game: BridgeGame, deal: BridgeDeal) -> str:
         out += [f'[Note "{n}:{_escape(t)}"]' for n, t in enumerate(notes, start=1)]
     if deal.play and deal.contract is not None and deal.declarer is not None:
         out += _play(deal, seat)
+    extra = start_tags(game.started_at) + game_tags(game) + table_tags(deal)
+    out += [f'[{k} "{_escape(v)}"]' for k, v in extra]
     if deal.honours:
         out.append(f'[Honours "{honours_tag(deal.honours, seat)}"]')
     if deal.score_ns is not None:
@@ -100,6 +109,47 @@ def dump_deal(game: BridgeGame, deal: BridgeDeal) -> str:
         out.append(f'[Match "{_escape(deal.match)}"]')
     out.append(f'[GameId "{_escape(game.game_id)}"]')
     return "\n".join(out) + "\n"
+
+
+def start_tags(started_at: datetime | None) -> list[tuple[str, str]]:
+    """The game's start beyond its day (PBN 2.1 4.5): ``Time``, the local clock time it
+    started (``HH:MM:SS``), and for a start with its offset from UTC ``UTCDate`` and
+    ``UTCTime``, the same moment in UTC; the reader takes the offset from the two. None for a
+    start at midnight UTC: the ``Date`` alone reads back so."""
+    if started_at is None or _midnight_utc(started_at):
+        return []
+    tags = [("Time", started_at.strftime("%H:%M:%S"))]
+    if started_at.tzinfo is not None:
+        utc = started_at.astimezone(UTC)
+        tags += [("UTCDate", utc.strftime("%Y.%m.%d")), ("UTCTime", utc.strftime("%H:%M:%S"))]
+    return tags
+
+
+def _midnight_utc(started_at: datetime) -> bool:
+    """A start the reader makes of a ``Date`` alone (``ingest.pbn``: midnight, UTC)."""
+    return (started_at.utcoffset() == timedelta(0) and started_at.time() == datetime.min.time())
+
+
+def game_tags(game: BridgeGame) -> list[tuple[str, str]]:
+    """``League`` and ``Stake`` user tags (PBN 2.1 4.9): the game's league and stake, which
+    PBN has no tag for; written with every deal, as ``Event`` is (3.4)."""
+    return [(k, v) for k, v in (("League", game.league), ("Stake", game.stake)) if v is not None]
+
+
+def table_tags(deal: BridgeDeal) -> list[tuple[str, str]]:
+    """What a traveller or a claim adds to a deal: the pairs' numbers (``PairNS``,
+    ``PairEW``, PBN 2.1 4.3), the opening lead (a ``Lead`` user tag, 4.9: the card as the Play
+    section writes it, 3.6, ``HA``; a traveller records it without the play) and the
+    declarer's trick total agreed at a claim (a ``Claim`` user tag; the Play section only shows
+    where the play stopped, 3.6)."""
+    tags = [(k, v) for k, v in (("PairNS", deal.ns_pair), ("PairEW", deal.ew_pair))
+            if v is not None]
+    if deal.lead is not None:
+        c = card_index(deal.lead)
+        tags.append(("Lead", SUIT_LETTERS[c >> 4] + RANK_LETTERS[c & 15]))
+    if deal.claim is not None:
+        tags.append(("Claim", str(deal.claim)))
+    return tags
 
 
 def honours_tag(honours: Mapping[str, int], seat: dict[str, int]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,8 @@ from ingest.jsonl import READER as JSONL
 from ingest.lin import READER as LIN
 from ingest.pbn import READER as PBN
 from ingest.pbn_write import dumps, pbn_hand
+from ingest.traveller_csv import READER as TRAVELLER
+from model.bridge.records import BridgeDeal, BridgeGame
 from tests.conftest import DATA, ROOT
 from tests.ingest.bridge_ingest import Ingested, ingest, validate
 
@@ -19,14 +22,16 @@ SOURCES = [
     DATA / "pbn-tournaments-slovesnov" / "Aulpll23.pbn",
     DATA / "pbn-tournaments-slovesnov" / "Gboplo27.pbn",
 ]
-NOT_IN_PBN = {"game_id", "claim", "ns_pair", "ew_pair"}
-"""Record fields PBN has no tag for (pbn_write.py)."""
+NOT_IN_PBN = {"game_id"}
+"""Record fields a round trip may change: a game read from a file without a ``GameId`` tag
+(a LIN file) is named by ``pbn_write``'s tag, which is the first reader's id (the test of the
+PBN sources checks the ids too)."""
 
 
 def same_records(a: Ingested, b: Ingested) -> None:
     assert len(a.deals) == len(b.deals) and not b.issues
     for (g1, d1, _), (g2, d2, _) in zip(a.deals, b.deals, strict=True):
-        assert (g1.players, g1.event, g1.variant) == (g2.players, g2.event, g2.variant)
+        assert g1.model_dump(exclude=NOT_IN_PBN) == g2.model_dump(exclude=NOT_IN_PBN)
         assert d1.model_dump(exclude=NOT_IN_PBN) == d2.model_dump(exclude=NOT_IN_PBN)
 
 
@@ -65,8 +70,8 @@ def test_rubber_and_chicago_round_trip_with_their_honours() -> None:
     same_records(first, second)
     assert {g.rules for g in second.games.values()} == {g.rules for g in first.games.values()}
     assert '[Date "2026.11.26"]' in text  # the export format's roster (3.1): the game's day
-    assert {g.started_at.date() for g in second.games.values() if g.started_at} == {
-        g.started_at.date() for g in first.games.values() if g.started_at}
+    assert {g.started_at for g in second.games.values()} == {
+        g.started_at for g in first.games.values()}
     bad = validate(PBN.read_text(text.replace('[Honours "E 100"]', '[Honours "E lots"]'),
                                  "bad.pbn", "bad"))
     assert [i.message for i in bad.issues] == [
@@ -208,3 +213,91 @@ def test_a_rubber_pasted_twice_is_read_once(tmp_path: Path) -> None:
     fixed = ingest_paths([changed], tmp_path / "c.duckdb", score=None)[0]
     assert (fixed.stored, fixed.quarantined) == (2 + 12, 1)
     assert fixed.issues[0].code == "deal-conflict"
+
+
+CLUB = BridgeGame.model_validate({"game_id": "club/1", "variant": "bridge-duplicate",
+                                  "players": ["Ann", "Bob", "Cid", "Dan"], "event": "Pairs"})
+MADE = {"game_id": "club/1", "deal_no": 1, "board": 1, "dealer": "Ann", "vulnerable": "None",
+        "contract": "4S", "declarer": "Ann", "tricks": 10}
+PLAY = [["Bob", "AH"], ["Cid", "2H"], ["Dan", "3H"], ["Ann", "4H"]]
+"""The first trick of North's 4S: East (Bob) leads the ace of hearts and wins it."""
+
+
+@pytest.mark.parametrize(("game", "deal"), [
+    ({"league": "Riverside BC winter league"}, {}),
+    ({"stake": "1 cent per point"}, {}),
+    ({"started_at": "2026-11-26T19:00:00+01:00"}, {}),
+    ({"started_at": "2026-11-26T23:30:00-05:30"}, {}),  # the next day in UTC
+    ({"started_at": "2026-11-26T19:00:00Z"}, {}),
+    ({"started_at": "2026-11-26T19:00:00"}, {}),  # local time, offset not known
+    ({"started_at": "2026-11-26T00:00:00+01:00"}, {}),  # midnight, but not UTC's
+    ({}, {"lead": "AH"}),
+    ({}, {"ns_pair": "3", "ew_pair": "12A"}),
+    ({}, {"play": PLAY, "claim": 10, "lead": "AH"}),
+], ids=["league", "stake", "start", "start-west", "start-utc", "start-local", "midnight",
+        "lead", "pairs", "claim"])
+def test_what_pbn_has_no_tag_for_comes_back(game: dict[str, str],
+                                            deal: dict[str, object]) -> None:
+    """A game's league, stake and start (its time and offset, not only its day), a
+    traveller's opening lead and pair numbers, and a claim: the export wrote none of them (PBN
+    has no tag for most), so an export read into the database it came from was a
+    ``game-conflict`` or ``deal-conflict`` for each such record (19 of the demo's 112). They are
+    written as PBN's ``Time``/``UTCDate``/``UTCTime`` (4.5), ``PairNS``/``PairEW`` (4.3), and
+    ``League``, ``Stake``, ``Lead`` and ``Claim`` user tags (4.9), and read back the same."""
+    g = BridgeGame.model_validate({**CLUB.model_dump(), **game})
+    d = BridgeDeal.model_validate({**MADE, **deal})
+    read = validate(PBN.read_text(dumps([(g, d)]), "out.pbn", "out"))
+    assert not read.issues and read.games == {g.game_id: g}
+    assert [r for _, r, _ in read.deals] == [d]
+
+
+def test_a_traveller_comes_back_with_its_pairs_and_leads() -> None:
+    """The club's travellers (pair numbers and opening lead on every row) written as PBN and
+    read back are the same records (data/samples/bridge/club-pairs-travellers.csv)."""
+    first = ingest(TRAVELLER, ROOT / "data" / "samples" / "bridge" / "club-pairs-travellers.csv")
+    assert all(d.lead and d.ns_pair and d.ew_pair for _, d, _ in first.deals)
+    text = dumps((g, d) for g, d, _ in first.deals)
+    assert '[PairNS "1"]' in text and '[Lead "HA"]' in text
+    same_records(first, validate(PBN.read_text(text, "out.pbn", "out")))
+
+
+@pytest.mark.parametrize(("tags", "start"), [
+    ('[Date "2026.11.26"]', "2026-11-26T00:00:00Z"),
+    ('[Date "2026.11.26"]\n[Time "19:05:00"]', "2026-11-26T19:05:00"),
+    ('[Date "2026.11.27"]\n[Time "01:00:00"]\n[UTCDate "2026.11.26"]\n[UTCTime "23:00:00"]',
+     "2026-11-27T01:00:00+02:00"),
+    ('[Date "?"]\n[UTCDate "2026.11.26"]\n[UTCTime "18:00:00"]', "2026-11-26T18:00:00Z"),
+    ('[Date "2026.11.26"]\n[Time "7pm"]', "2026-11-26T00:00:00Z"),
+    ('[Date "2026.11.26"]\n[Time "19:00:00"]\n[UTCDate "2026.11.28"]\n[UTCTime "19:00:00"]',
+     "2026-11-26T19:00:00"),
+    ('[Date "2026.11.26"]\n[Time "19:00:00"]\n[UTCDate "2026.11.26"]\n[UTCTime "18:00:30"]',
+     "2026-11-26T19:00:00"),
+], ids=["day", "local", "offset", "utc", "bad-time", "utc-days-apart", "utc-seconds-apart"])
+def test_the_start_of_a_game(tags: str, start: str) -> None:
+    """PBN 2.1 4.5: ``Time`` is the local clock time the game started, ``UTCDate`` and
+    ``UTCTime`` the same moment in UTC (their difference is the local offset); a ``Date`` alone
+    is the day's start in UTC, as before; a time that is no ``HH:MM:SS`` is not read, nor are
+    UTC tags a day or more from the local ones, or not whole minutes from them (no offset)."""
+    text = (f'[Event "Club"]\n{tags}\n[Board "1"]\n[West "Ann"]\n[North "Bob"]\n'
+            '[East "Cid"]\n[South "Dan"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+            '[Declarer "N"]\n[Contract "3NT"]\n[Result "9"]\n')
+    read = validate(PBN.read_text(text, "start.pbn", "start"))
+    assert not read.issues
+    [game] = read.games.values()
+    want = datetime.fromisoformat(start)
+    assert game.started_at is not None
+    assert (game.started_at, game.started_at.utcoffset()) == (want, want.utcoffset())
+
+
+@pytest.mark.parametrize(("tag", "message"), [
+    ('[Lead "ZA"]', "not a card: 'ZA' (suit then rank, e.g. 'DQ', 'HT')"),
+    ('[Claim "ten"]', "Claim 'ten' is not a non-negative whole number in digits 0-9"),
+])
+def test_a_bad_lead_or_claim_tag_is_the_deals_issue(tag: str, message: str) -> None:
+    """A ``Lead`` or ``Claim`` user tag that is no card or no number is that deal's issue,
+    quoting it; the deals around it are read."""
+    deals = [BridgeDeal.model_validate({**MADE, "deal_no": n, "board": n}) for n in (1, 2)]
+    text = dumps([(CLUB, d) for d in deals]).replace('[GameId', f'{tag}\n[GameId', 1)
+    read = validate(PBN.read_text(text, "bad.pbn", "bad"))
+    assert [i.message for i in read.issues] == [message]
+    assert [d.board for _, d, _ in read.deals] == [2]
