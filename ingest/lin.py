@@ -10,7 +10,9 @@ in played order, ``mc`` declarer's trick total after a claim. ``nt`` commentary 
 skipped. ``rs`` and ``mc`` are claims to check, not truth: the contract and declarer the file
 states (``rs``) go into the record and the validation compares them with the auction; the result is
 ``rs``'s, else ``mc``'s, else counted from a complete play. A key a board gives once (:data:`ONCE`)
-given twice in one board with different values makes the board an issue (:func:`_once`).
+given twice in one board with different values makes the board an issue (:func:`_once`), as do two
+explanations of one alert (:func:`_alert`) and two line-ups with no board between them
+(:meth:`Boards._listed`).
 """
 
 from __future__ import annotations
@@ -37,7 +39,15 @@ from ingest.bridge_records import (
     suit_rank_card,
     table_known,
 )
-from ingest.source import Issue, NamedOrRecognised, Raw, ascii_int, given_twice, is_ascii_int
+from ingest.source import (
+    Issue,
+    NamedOrRecognised,
+    Raw,
+    ascii_int,
+    given_twice,
+    is_ascii_int,
+    shown,
+)
 from model.bridge.auction import AuctionResult
 from model.bridge.check import auction_of
 from model.bridge.contracts import TRUMP_SUIT, ContractError, parse_contract
@@ -72,9 +82,11 @@ class Board:
     text: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     given: dict[str, tuple[str, str, int]] = field(default_factory=dict)
-    """Of each key the board gives once (:data:`ONCE`): the first (key, value, line)."""
+    """Of each key the board gives once (:data:`ONCE`), and of each alert's explanation
+    (``an 3``: call 3's, :func:`_alert`): the first (key, value, line)."""
     twice: dict[str, str] = field(default_factory=dict)
-    """Why, of each key given twice with different values, its first such pair (:func:`_once`)."""
+    """Why, of each key given twice with different values, its first such pair (:func:`_once`,
+    :func:`_alert`), and why the names the board took are in doubt (:func:`_take_names`)."""
     header: Header = field(default_factory=lambda: Header())
     """The ``vg``/``rs`` header in force where the board opened (:meth:`Boards.read`)."""
 
@@ -186,6 +198,9 @@ class Header:
     vg: list[str] = field(default_factory=list)
     rs: list[str] = field(default_factory=list)
     names: list[str] | None = None
+    names_twice: str | None = None
+    """Why the names in force are not known: two line-ups given with no board between them
+    (:meth:`Boards._listed`); each board that takes them is an issue (:func:`_take_names`)."""
 
     @property
     def event(self) -> str | None:
@@ -214,6 +229,9 @@ class Boards:
     cur: Board | None = None
     keyed: bool = False
     """A key has been read (what is out of step before it is text before the stream)."""
+    listed: tuple[str, str, int] | None = None
+    """The first line-up (key, value, line) given outside a board since the last board opened
+    or ``vg`` began a header (:meth:`_listed`)."""
 
     def read(self, text: str) -> Boards:
         for key, value, line in pairs(text):
@@ -230,9 +248,11 @@ class Boards:
                 self._names(key, value, line)
                 continue
             if key == "vg":
-                if self.boards and self.boards[-1].header is self.header:
-                    self.header = Header(names=self.header.names)  # a file joined on
+                if self.boards and self.boards[-1].header is self.header:  # a file joined on
+                    self.header = Header(names=self.header.names,
+                                         names_twice=self.header.names_twice)
                 self.header.vg = value.split(",")
+                self.listed = None
             elif key == "rs":
                 self.header.rs = value.split(",")
             if self.cur is None:
@@ -245,6 +265,7 @@ class Boards:
     def _open(self, line: int) -> None:
         self.cur = Board(line, header=self.header)
         self.boards.append(self.cur)
+        self.listed = None
 
     def _out_of_step(self, value: str, line: int, between: bool = False) -> None:
         """A part that is no LIN: its board's issue, or one of its own outside a board and
@@ -262,14 +283,43 @@ class Boards:
     def _names(self, key: str, value: str, line: int) -> None:
         """New names hold from here on; in single-deal files a pn after a deal starts the next
         deal (its md opens the board). Inside a board before its deal they are the board's
-        (and part of its text), given once (:func:`_once`)."""
+        (and part of its text), given once (:func:`_once`); outside a board, see
+        :meth:`_listed`."""
         self.header.names = [n.strip() for n in value.split(",")]
         if self.cur is not None and self.cur.md:
             self.cur = None
-        elif self.cur is not None:
-            self.cur.text.append(f"{key}|{value}|")
-            if _once(self.cur, key, value, line):
-                self.cur.names = self.header.names
+        if self.cur is None:
+            self._listed(key, value, line)
+            return
+        self.cur.text.append(f"{key}|{value}|")
+        self.header.names_twice = None
+        if _once(self.cur, key, value, line):
+            self.cur.names = self.header.names
+            self.cur.twice.pop(NAMES_IN_FORCE, None)  # the board's own names, not in doubt
+        else:  # the boards after it take the last list, which is as much in doubt
+            self.header.names_twice = (f"it takes the line-up of an earlier board, where "
+                                       f"{self.cur.twice['pn']}")
+
+    def _listed(self, key: str, value: str, line: int) -> None:
+        """A line-up (``pn``/``pw``) outside a board: at a file's head, between two boards (a
+        substitution, docs/bridge.md "lin.py"), or before a single deal's ``md``. It holds
+        until the next, so two with no board (and no ``vg``) between them cannot both be
+        meant: the same names again are harmless; other names put the names in force in doubt
+        (:attr:`Header.names_twice`, the last list kept) until a line-up is given after a
+        board opened."""
+        first = self.listed
+        if first is None:
+            self.listed = (key, value, line)
+            self.header.names_twice = None
+            return
+        if _meaning("pn", first[1]) == _meaning("pn", value):
+            return
+        what = (f"{key!r} is" if first[0] == key else
+                f"the names ({first[0]!r}, then {key!r}) are")
+        self.header.names_twice = (
+            f"{what} given twice with no board between them ({shown(first[1].strip())} at "
+            f"line {first[2]}, then {shown(value.strip())} at line {line}): which line-up plays "
+            "the board is not known")
 
 
 ONCE = {"sv": "sv", "ah": "ah", "mc": "mc", "pn": "pn", "pw": "pn"}
@@ -281,6 +331,11 @@ board of its LIN files gives each at most once, as endplay's LIN writer does
 ``qx`` and ``md`` (a second one opens the next board), a ``pn`` outside a board (a file's names
 or a substitution, in force from there on), ``vg`` and ``rs`` (the file's), the keys that repeat
 (``mb``, ``an``, ``pc``, ``nt``, ``pg``) and the keys not read (``rh``, ``st``, ...)."""
+
+
+NAMES_IN_FORCE = "names in force"
+"""The slot of :attr:`Board.twice` that says the names the board took were in doubt
+(:attr:`Header.names_twice`)."""
 
 
 def _meaning(slot: str, value: str) -> object:
@@ -311,9 +366,43 @@ def _once(cur: Board, key: str, value: str, line: int) -> bool:
     if _meaning(slot, first[1]) == _meaning(slot, value):
         return True
     what = (f"{key!r} is" if first[0] == key else f"the names ({first[0]!r}, then {key!r}) are")
-    twice = given_twice(what, "board", (first[1].strip(), first[2]), (value.strip(), line))
-    cur.twice.setdefault(slot, f"{twice}: which is meant is not known")
+    _twice(cur, slot, what, first, (value, line))
     return False
+
+
+def _twice(cur: Board, slot: str, what: str, first: tuple[str, str, int],
+           then: tuple[str, int]) -> None:
+    """The board is an issue: ``what`` (``'sv' is``) was given twice in it, ``first`` (key,
+    value, line) and ``then`` (value, line). Only the first such pair of a slot is named."""
+    twice = given_twice(what, "board", (first[1].strip(), first[2]), (then[0].strip(), then[1]))
+    cur.twice.setdefault(slot, f"{twice}: which is meant is not known")
+
+
+def _alert(cur: Board, value: str, line: int) -> None:
+    """``an``: the explanation of the alert of the call before it (docs/bridge.md, "lin.py":
+    ``mb`` (+``!``, ``an``)); none is read before the first call. One call has one
+    explanation: the same text again is harmless; with another text, which the players were
+    given is not known, so the board is an issue naming the call and both texts with their
+    lines (:func:`_twice`), as a key given twice is (:func:`_once`)."""
+    if not cur.calls:
+        return
+    call = len(cur.calls) - 1
+    slot = f"an {call}"
+    first = cur.given.get(slot)
+    if first is None:
+        cur.given[slot] = ("an", value, line)
+        cur.alerts[call] = value.strip()
+    elif first[1].strip() != value.strip():
+        _twice(cur, slot, f"'an' of call {call + 1} ({cur.calls[call]!r}) is", first,
+               (value, line))
+
+
+def _take_names(cur: Board, header: Header) -> None:
+    """The names in force become the board's; where they are in doubt (two line-ups with no
+    board between them, :meth:`Boards._listed`), the board is an issue saying so."""
+    cur.names = header.names
+    if header.names_twice:
+        cur.twice[NAMES_IN_FORCE] = header.names_twice
 
 
 def _take(cur: Board, key: str, value: str, header: Header, line: int) -> None:
@@ -332,17 +421,17 @@ def _take(cur: Board, key: str, value: str, header: Header, line: int) -> None:
         cur.calls.append(value.strip())
     elif key == "qx":
         cur.qx = value.strip()
-        cur.names = header.names
+        _take_names(cur, header)
     elif key == "ah":
         cur.title = value.strip()
     elif key == "md":
         cur.md = value.strip()
         if cur.names is None:
-            cur.names = header.names
+            _take_names(cur, header)
     elif key == "sv":
         cur.sv = value.strip()
-    elif key == "an" and cur.calls:
-        cur.alerts[len(cur.calls) - 1] = value.strip()
+    elif key == "an":
+        _alert(cur, value, line)
     elif key == "mc":
         cur.mc = value.strip()
 

@@ -338,21 +338,27 @@ def test_names_given_twice_inside_a_board_quarantine_it(key: str) -> None:
     where it stands on: at the top of a Vugraph file, or between two boards for a substitution
     (``test_substitution_mid_file``), and after a board's ``qx`` it names that board's
     players. Two lists inside one board (after its ``qx``, before its deal) silently gave the
-    board the last; which line-up played it is not known, so the board is an issue. The names
-    in force for the boards after it are the last list, as for a substitution. The same list
-    again is harmless."""
+    board the last; which line-up played it is not known, so the board is an issue, and so is
+    each board after it that takes the last list, until a line-up is given again (as two lists
+    with no board between them are). The same list again is harmless."""
     def read(second: str) -> Ingested:
         return validate(READER.read_text(
             f"vg|Ev,Seg,I,1,2,A,0,B,0|qx|o1|pn|s1,w1,n1,e1|{key}|{second}|{SMALL_DEAL}"
             f"qx|o2|{SMALL_DEAL}", "t.lin", "t"))
 
     got = read("s2,w1,n1,e1")
-    (issue,) = got.issues
     keys = "'pn' is" if key == "pn" else "the names ('pn', then 'pw') are"
-    assert issue.message == (f"board 1 open: {keys} given twice in one board ('s1,w1,n1,e1' at "
-                             f"line 1, then 's2,w1,n1,e1' at line 1): {TWICE}")
-    ((game, deal, _),) = got.deals
-    assert deal.board == 2 and game.players[2] == "s2"
+    twice = (f"{keys} given twice in one board ('s1,w1,n1,e1' at line 1, then 's2,w1,n1,e1' at "
+             f"line 1): {TWICE}")
+    assert [i.message for i in got.issues] == [
+        f"board 1 open: {twice}", f"board 2 open: it takes the line-up of an earlier board, "
+        f"where {twice}"]
+    assert not got.deals
+    named_again = validate(READER.read_text(
+        f"vg|Ev,Seg,I,1,2,A,0,B,0|qx|o1|pn|s1,w1,n1,e1|{key}|s2,w1,n1,e1|{SMALL_DEAL}"
+        f"qx|o2|pn|s3,w1,n1,e1|{SMALL_DEAL}", "t.lin", "t"))
+    assert len(named_again.issues) == 1 and [g.players[2] for g, _, _ in named_again.deals] \
+        == ["s3"]
     same = read("s1, w1, n1, e1")
     assert not same.issues and [g.players[2] for g, _, _ in same.deals] == ["s1", "s1"]
 
@@ -411,3 +417,118 @@ def test_a_title_before_each_deal_opens_its_board() -> None:
     assert not [x for x in got if isinstance(x, Issue)]
     assert [(x.data["board"], x.data["deal_no"]) for x in got
             if isinstance(x, Raw) and x.data["record"] == "deal"] == [(1, 1), (2, 2), (3, 3)]
+
+
+def test_an_given_twice_for_one_call_quarantines_its_board() -> None:
+    """``an`` explains the alert of the call before it (docs/bridge.md, "lin.py"); endplay's
+    example1.lin gives each alerted call one. A second ``an`` for the same call with other text
+    silently won: board 1 was stored with call 4 (``2H!``) explained as ``Natural``, its
+    Michaels explanation lost. Which the players were given is not known: the board is one
+    issue naming the call and both texts with their lines, nothing of it is stored, and the
+    other boards are read as in the clean file. The same text again is harmless."""
+    clean = EXAMPLE.read_text(encoding="utf-8")
+    first, rest = clean.split("\n", 1)
+    at = "|an|Michaels -- 5+ !S; 9+ total points; forcing |"
+    assert first.count(at) == 1
+    items = list(READER.read_text(first.replace(at, at + "an|Natural|") + "\n" + rest, "t.lin"))
+    want = list(READER.read_text(clean, "t.lin"))
+    (issue,) = [i for i in items if isinstance(i, Issue)]
+    assert (issue.line, issue.record_key, issue.code) == (1, "Board 1", Code.PARSE)
+    assert issue.message == (
+        "board 1: 'an' of call 4 ('2H!') is given twice in one board ('Michaels -- 5+ !S; 9+ "
+        f"total points; for…' at line 1, then 'Natural' at line 1): {TWICE}")
+    deals = [d for d in _stored(items) if d["record"] == "deal"]
+    assert deals == [d for d in _stored(want) if d["record"] == "deal"][1:]
+    same = first.replace(at, at + "an| Michaels -- 5+ !S; 9+ total points; forcing|")
+    again = list(READER.read_text(same + "\n" + rest, "t.lin"))
+    assert [(r.line, r.data) for r in again] == [(r.line, r.data) for r in want]  # type: ignore[union-attr]
+
+
+def test_sv_given_twice_after_a_vugraph_board_s_play_quarantines_it() -> None:
+    """``sv`` and ``mc`` between two Vugraph boards (after a board's play, before the next
+    ``qx``) are the board before's, so two of them with other values make it an issue, as
+    inside it (``test_a_claim_given_twice_in_a_vugraph_board_quarantines_it``); the next
+    board is read with its own ``sv``. (Before any board's ``qx`` or ``md``, and after a
+    ``pn`` that ends a board, no board is open: ``sv`` and ``mc`` there are not read at all,
+    so neither of two values replaces the other.)"""
+    got = validate(READER.read_text(
+        f"vg|Ev,Seg,I,1,2,A,0,B,0|pn|s1,w1,n1,e1|qx|o1|{SMALL_DEAL}sv|b|\n"
+        f"qx|o2|{SMALL_DEAL}", "t.lin", "t"))
+    (issue,) = got.issues
+    assert issue.message == ("board 1 open: 'sv' is given twice in one board ('o' at line 1, "
+                             f"then 'b' at line 1): {TWICE}")
+    assert [d.board for _, d, _ in got.deals] == [2]
+
+
+VUGRAPH_HEAD = "vg|Ev,Seg,I,1,3,A,0,B,0|"
+DOUBT = "which line-up plays the board is not known"
+
+
+def _boards(items: list[Raw | Issue]) -> list[tuple[object, ...]]:
+    """Each board as read: (board, room, South) when stored, (line, key, message) when not."""
+    out: list[tuple[object, ...]] = []
+    players: dict[object, list[str]] = {}
+    for r in items:
+        if isinstance(r, Issue):
+            out.append((r.line, r.record_key, r.message))
+        elif r.data["record"] == "game":
+            players[r.data["game_id"]] = r.data["players"]
+        else:
+            out.append((r.data["board"], r.data.get("room"),
+                        players[r.data["game_id"]][2]))
+    return out
+
+
+@pytest.mark.parametrize("key", ["pn", "pw"])
+def test_two_line_ups_with_no_board_between_them_are_an_issue(key: str) -> None:
+    """A ``pn`` between two boards of a Vugraph file is a substitution: its names hold from
+    there on (``test_substitution_mid_file``). Two lists with no board between them cannot
+    both be: the first plays no board. The last silently became the players of every board
+    after them (board 2 stored as played by s3). Which line-up played is not known, so each
+    board that takes those names is an issue naming both lists and their lines, until a list
+    is given again after a board: board 3 is stored with s4."""
+    def read(second: str) -> list[tuple[object, ...]]:
+        return _boards(list(READER.read_text(
+            f"{VUGRAPH_HEAD}pn|s1,w1,n1,e1|qx|o1|{SMALL_DEAL}\n"
+            f"pn|s2,w1,n1,e1|\n{key}|{second}|qx|o2|{SMALL_DEAL}\nqx|c2|{SMALL_DEAL}\n"
+            f"pn|s4,w1,n1,e1|qx|o3|{SMALL_DEAL}", "t.lin", "t")))
+
+    keys = "'pn' is" if key == "pn" else "the names ('pn', then 'pw') are"
+    why = (f"{keys} given twice with no board between them ('s2,w1,n1,e1' at line 2, then "
+           f"'s3,w1,n1,e1' at line 3): {DOUBT}")
+    assert read("s3,w1,n1,e1") == [
+        (1, "open", "s1"), (3, "o2", f"board 2 open: {why}"),
+        (4, "c2", f"board 2 closed: {why}"), (3, "open", "s4")]
+    assert read("s2, w1, n1, e1") == [
+        (1, "open", "s1"), (2, "open", "s2"), (2, "closed", "s2"), (3, "open", "s4")]
+
+
+def test_two_line_ups_at_a_file_s_head_are_every_board_s_issue() -> None:
+    """The list is under ``pn`` or sometimes ``pw`` (../shared/data/README.md, "LIN
+    format"); a file that gives both with other names left every board with the ``pw`` list
+    without a word. A ``vg`` between two lists (two files joined) is no doubt: each file's
+    names are its own; nor is a board's own ``pn`` (after its ``qx``)."""
+    doubt = (f"the names ('pn', then 'pw') are given twice with no board between them "
+             f"('s1,w1,n1,e1' at line 1, then 's2,w1,n1,e1' at line 1): {DOUBT}")
+    got = _boards(list(READER.read_text(
+        f"{VUGRAPH_HEAD}pn|s1,w1,n1,e1|pw|s2,w1,n1,e1|qx|o1|{SMALL_DEAL}\n"
+        f"qx|o2|pn|s3,w1,n1,e1|{SMALL_DEAL}\nqx|o3|{SMALL_DEAL}", "t.lin", "t")))
+    assert got == [(1, "o1", f"board 1 open: {doubt}"), (2, "open", "s3"), (3, "open", "s3")]
+    joined = _boards(list(READER.read_text(
+        f"{VUGRAPH_HEAD}pn|s1,w1,n1,e1|\n{VUGRAPH_HEAD}pn|s2,w1,n1,e1|qx|o1|{SMALL_DEAL}",
+        "t.lin", "t")))
+    assert joined == [(1, "open", "s2")]
+
+
+def test_two_line_ups_before_a_single_deal_are_its_issue() -> None:
+    """Single deals each open with their ``pn`` (endplay's example1.lin,
+    ``pn|..|st||md|..``). Two lists before one deal's ``md`` silently gave it the last; now
+    the deal is an issue, and the next deal, with its own list, is stored."""
+    deal = SMALL_DEAL.removeprefix("md|")
+    got = _boards(list(READER.read_text(
+        f"pn|s1,w1,n1,e1|st||pn|s2,w1,n1,e1|ah|Board 1|md|{deal}\n"
+        f"pn|s3,w1,n1,e1|st||ah|Board 2|md|{deal}", "t.lin", "t")))
+    assert got == [
+        (1, "Board 1", "board 1: 'pn' is given twice with no board between them "
+                       f"('s1,w1,n1,e1' at line 1, then 's2,w1,n1,e1' at line 1): {DOUBT}"),
+        (2, None, "s3")]
