@@ -256,7 +256,7 @@ class Boards:
             elif key == "rs":
                 self.header.rs = value.split(",")
             if self.cur is None:
-                if key not in ("md", "mb", "pc", "ah"):
+                if key not in OPENS:
                     continue
                 self._open(line)
             _take(self.cur, key, value, self.header, line)  # type: ignore[arg-type]
@@ -497,6 +497,11 @@ def _records(b: Board, groups: GameGroups, source: str, announced: set[str]
         announced.add(gid)
         yield Raw(source, b.line, game_record(gid, players, event), raw)
     yield Raw(source, b.line, {"record": "deal", "game_id": gid, "deal_no": no, **deal}, raw)
+
+
+OPENS = frozenset(("md", "mb", "pc", "ah", "sv", "mc"))
+"""Keys of a board that open one where none is open: a deal given without ``qx`` (a single
+deal's ``pn|...|st||sv|b|md|...``: its vulnerability before its cards is the deal's)."""
 
 
 def _next_board(cur: Board, key: str) -> bool:

@@ -448,9 +448,8 @@ def test_sv_given_twice_after_a_vugraph_board_s_play_quarantines_it() -> None:
     """``sv`` and ``mc`` between two Vugraph boards (after a board's play, before the next
     ``qx``) are the board before's, so two of them with other values make it an issue, as
     inside it (``test_a_claim_given_twice_in_a_vugraph_board_quarantines_it``); the next
-    board is read with its own ``sv``. (Before any board's ``qx`` or ``md``, and after a
-    ``pn`` that ends a board, no board is open: ``sv`` and ``mc`` there are not read at all,
-    so neither of two values replaces the other.)"""
+    board is read with its own ``sv``. (Where no board is open, they open one:
+    ``test_a_single_deal_s_vulnerability_before_its_cards_is_read``.)"""
     got = validate(READER.read_text(
         f"vg|Ev,Seg,I,1,2,A,0,B,0|pn|s1,w1,n1,e1|qx|o1|{SMALL_DEAL}sv|b|\n"
         f"qx|o2|{SMALL_DEAL}", "t.lin", "t"))
@@ -458,6 +457,24 @@ def test_sv_given_twice_after_a_vugraph_board_s_play_quarantines_it() -> None:
     assert issue.message == ("board 1 open: 'sv' is given twice in one board ('o' at line 1, "
                              f"then 'b' at line 1): {TWICE}")
     assert [d.board for _, d, _ in got.deals] == [2]
+
+
+def test_a_single_deal_s_vulnerability_before_its_cards_is_read() -> None:
+    """A single deal (no ``qx``) that gives ``sv`` before its ``md``
+    (``pn|...|st||sv|b|md|...``) was stored with no vulnerability without a word: no board
+    was open, so ``sv`` was not read. Where no board is open, ``sv`` and ``mc`` open one, as
+    ``md``, ``mb``, ``pc`` and ``ah`` do (docs/bridge.md, "lin.py"); the deal after a ``pn``
+    that ends one reads its own."""
+    cards = SMALL_DEAL.removesuffix("sv|o|mb|p|mb|p|mb|p|mb|p|")
+    passed = "mb|p|mb|p|mb|p|mb|p|"
+    got = validate(READER.read_text(
+        f"pn|s1,w1,n1,e1|st||sv|b|{cards}{passed}pn|s1,w1,n1,e1|st||sv|e|{cards}{passed}",
+        "t.lin", "t"))
+    assert not got.issues
+    assert [d.vulnerable for _, d, _ in got.deals] == ["All", "EW"]
+    twice = validate(READER.read_text(f"pn|s1,w1,n1,e1|st||sv|b|sv|n|{cards}{passed}",
+                                      "t.lin", "t"))
+    assert not twice.deals and "'sv' is given twice" in twice.issues[0].message
 
 
 VUGRAPH_HEAD = "vg|Ev,Seg,I,1,3,A,0,B,0|"
