@@ -286,6 +286,16 @@ def players_of(text: str) -> list[str]:
     return [p.strip() for p in text.split(",") if p.strip()]
 
 
+def alike_names(players: list[str]) -> str:
+    """Names at one table that differ only in capitals (``Ana`` and ``ana``), said as
+    ``Ana and ana``; empty when there are none. A game refuses a name given twice only as the
+    same text (``model.base``), so these are two players unless the scorer says otherwise."""
+    seen: dict[str, list[str]] = {}
+    for p in players:
+        seen.setdefault(p.casefold(), []).append(p)
+    return "; ".join(" and ".join(same) for same in seen.values() if len(same) > 1)
+
+
 def blank_seats(text: str) -> list[int]:
     """The seats (from 1) whose name is blank in players typed (``Ana, , Cy``: seat 2), but for
     blanks after the last name (a comma typed before the next name)."""
@@ -344,12 +354,29 @@ def _as_labelled(text: str, variant: Variant) -> str:
     fields = [*form_fields(variant.deal_model), *form_fields(variant.rules_model)]
     for f in sorted(fields, key=lambda f: -len(f.name)):
         name = re.escape(f.name)
+        if f.per_player:  # a player's box: "tricks.Ana: ..." is "tricks of Ana: ..."
+            text = re.sub(rf"\b{name}\.(?=\S)", f"{f.label} of ", text)
         if f.kind == "flag":
             text = re.sub(rf"\b(?:rules\.)?{name}(?:: | is )(true|True|false|False)\b",
                           lambda m, f=f: f'"{f.label}" '
                           + ("ticked" if m[1].lower() == "true" else "not ticked"), text)
         text = re.sub(rf"\b(?:rules\.)?{name}\b", f.label, text)
     return text
+
+
+def blank_boxes(fields: list[FormField], values: Mapping[str, Any], message: str) -> str:
+    """What the form left blank of a per-player field that ``message`` names while other
+    players' boxes of it are filled (``tricks of "Q" blank``): the record leaves a blank box
+    out, so the rule's message names only the players typed."""
+    blanks = []
+    for f in fields:
+        typed = values.get(f.name)
+        if not (f.per_player and isinstance(typed, Mapping) and f.label in message):
+            continue
+        empty = [p for p, v in typed.items() if v is None]
+        if empty and len(empty) < len(typed):
+            blanks.append(f"{f.label} of {', '.join(empty)}")
+    return f" Blank: {'; '.join(blanks)}." if blanks else ""
 
 
 _CITED = re.compile(r"\s*\([a-z-]+\.md[ 0-9.,]*\)")

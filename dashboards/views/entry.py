@@ -122,6 +122,9 @@ def new_game() -> None:
         st.error(md(entry.message(issue, lookup(name))))
     else:
         st.success("The game line is valid: start the game to enter its deals.")
+        if alike := entry.alike_names(players):
+            st.warning(f"{md(alike)} differ only in capitals: they are two players to the "
+                       "records. If they are one, type the name once.")
     if st.button("Start the game", key="entry_start", type="primary",
                  disabled=issue is not None or bool(blank)):
         written = entry.write(db_path(), record)
@@ -192,7 +195,8 @@ def deal_form(game: dict[str, Any]) -> None:
             st.info(f"Type deal {no}: its declarer, contract and tricks. "
                     f"{md(lacks[:1].upper() + lacks[1:])}.")
         elif issue is not None:
-            st.error(md(entry.message(issue, v)))
+            said = entry.message(issue, v)
+            st.error(md(said + entry.blank_boxes(fields, values, said)))
             st.caption("Nothing is stored while the deal has a problem.")
         elif record == blank:  # valid untouched: a deal nobody declared, if that is what it was
             st.info(f"Type deal {no}: its declarer, contract and tricks; saved as it is, it is "

@@ -47,11 +47,12 @@ with guarded():
     log = query("ingest_log")
     summary = query("quarantine_summary")
     sources = sorted(set(log["source"].to_list()) | set(summary["source"].to_list()))
-    codes = sorted(set(summary["code"].to_list()))
     c1, c2 = st.columns(2)
     source = c1.selectbox("File", [ALL, *sources], key="quality_source",
                           format_func=lambda s: s if s == ALL else short_source(s))
-    code = c2.selectbox("Code", [ALL, *codes], key="quality_code")
+    of_file = summary if source == ALL else summary.filter(pl.col("source") == source)
+    code = c2.selectbox("Code", [ALL, *sorted(set(of_file["code"].to_list()))],
+                        key="quality_code", help="The codes of the file chosen")
     source_arg = None if source == ALL else source
     code_arg = None if code == ALL else code
 
@@ -90,7 +91,7 @@ with guarded():
     else:
         chosen = summary.filter(
             pl.col("source").is_in([source_arg] if source_arg else sources)
-            & pl.col("code").is_in([code_arg] if code_arg else codes))
+            & (pl.col("code") == code_arg if code_arg else pl.lit(True)))
         if not chosen.is_empty():  # by file and code, as the filters above choose
             show(_short(chosen), "quality_summary")
         rows = query("quarantine", source_arg, code_arg)

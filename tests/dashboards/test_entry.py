@@ -331,8 +331,39 @@ def test_a_number_out_of_range_or_with_a_fraction_gets_ingest_s_message(
     type_deal(at, 1, (6, 2, 2))
     at.number_input(key="entry_d1_tricks_1").set_value(typed).run()
     errors = [e.value for e in at.error]
-    assert any(md(f"tricks.Ben: {said}") in e for e in errors), errors
+    assert any(md(f"tricks of Ben: {said}") in e for e in errors), errors
     assert at.button(key="entry_save").disabled
+
+
+def test_a_blank_tricks_box_is_named(fixture_copy: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player's tricks box left blank is left out of the record, so the rule's message
+    (greek-prefa.md 6.1: tricks name exactly the players who played) named only the players
+    typed; the page now says whose box is blank. A box of a form field is named "tricks of
+    Ben", not by the record's path ``tricks.Ben``."""
+    at = start(page("entry", fixture_copy, monkeypatch))
+    type_deal(at, 1, (6, 2, 2))
+    at.number_input(key="entry_d1_tricks_2").set_value(None).run()
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and "should name exactly the players who played" in errors[0]
+    assert errors[0].endswith(md(f" Blank: tricks of {PLAYERS[2]}.")), errors
+    assert at.button(key="entry_save").disabled
+
+
+def test_names_that_differ_only_in_capitals_are_pointed_out(
+        fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Ana, ana, Cy`` is three players to the records (a name twice is refused only as the
+    same text), which a scorer who typed one of them twice does not mean: the page says so,
+    and lets him start the game all the same."""
+    at = page("entry", fixture_copy, monkeypatch)
+    at.text_input(key="entry_game_id").input("club-night/9").run()
+    at.text_input(key="entry_players").input("Ana, ana, Cy").run()
+    assert [w.value for w in at.warning] == [
+        "Ana and ana differ only in capitals: they are two players to the records. If they "
+        "are one, type the name once."]
+    assert not at.button(key="entry_start").disabled
+    at.text_input(key="entry_players").input("Ana, Ben, Cy").run()
+    assert not at.warning
 
 
 def test_a_duplicate_deal_starts_on_its_board(fixture_copy: Path,

@@ -539,6 +539,9 @@ def test_quality_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert "1 quarantined record for every file and code parse" in said, said
     at.selectbox(key="quality_source").set_value("samples/club-9.csv").run()
     assert metrics(at)["Records"] == "3"
+    # the Code box offers the codes of the file chosen (it offered every file's)
+    codes = at.selectbox(key="quality_code").options
+    assert "parse" not in codes and len(codes) > 1, codes
 
 
 def test_quality_totals_agree_across_versions(tmp_path: Path,
