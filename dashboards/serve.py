@@ -35,6 +35,9 @@ def command(port: int, headless: bool = True, app: Path = APP) -> list[str]:
         "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
         "--client.toolbarMode", "viewer",  # no Deploy button or developer menu for users
+        # A bug a page does not catch (``common.guarded`` says the expected ones) shows its
+        # kind only: no message, traceback or server path; the server's log has them.
+        "--client.showErrorDetails", "type",
         # No page draws a bare expression (tests/dashboards/test_pages.py): skip rewriting each
         # page's syntax tree for Streamlit's magic when the page is first compiled.
         "--runner.magicEnabled", "false",

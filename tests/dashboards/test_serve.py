@@ -25,6 +25,29 @@ def test_command_runs_the_app_on_the_port(monkeypatch: pytest.MonkeyPatch) -> No
     assert APP.is_file()
 
 
+def test_a_bug_on_a_page_shows_its_kind_only() -> None:
+    """A page's uncaught exception (a bug; code changed under a running server) showed its
+    message and traceback, with the server's paths. The served option shows its kind only,
+    as Streamlit marshals an uncaught exception under it."""
+    from streamlit import config
+    from streamlit.elements.exception import marshall
+    from streamlit.proto.Exception_pb2 import Exception as ExceptionProto
+
+    cmd = command(8765)
+    previous = config.get_option("client.showErrorDetails")
+    config.set_option("client.showErrorDetails", cmd[cmd.index("--client.showErrorDetails") + 1])
+    try:
+        try:
+            raise AttributeError("/srv/club/dashboards/queries.py has no attribute 'x'")
+        except AttributeError as exc:
+            proto = ExceptionProto()
+            marshall(proto, exc, apply_show_error_details=True)
+    finally:
+        config.set_option("client.showErrorDetails", previous)
+    assert proto.type == "AttributeError"
+    assert "/srv/club" not in str(proto) and not proto.stack_trace
+
+
 def test_environment_passes_the_absolute_db(tmp_path: Path) -> None:
     env = environment(Path("rel/x.duckdb"))
     assert Path(env[DB_ENV]).is_absolute() and env[DB_ENV].endswith("rel/x.duckdb")
