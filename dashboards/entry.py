@@ -376,7 +376,7 @@ def blank_boxes(fields: list[FormField], values: Mapping[str, Any], message: str
         empty = [p for p, v in typed.items() if v is None]
         if empty and len(empty) < len(typed):
             blanks.append(f"{f.label} of {', '.join(empty)}")
-    return f" Blank: {'; '.join(blanks)}." if blanks else ""
+    return f"Blank: {'; '.join(blanks)}." if blanks else ""
 
 
 _CITED = re.compile(r"\s*\([a-z-]+\.md[ 0-9.,]*\)")

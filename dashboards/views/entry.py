@@ -196,7 +196,8 @@ def deal_form(game: dict[str, Any]) -> None:
                     f"{md(lacks[:1].upper() + lacks[1:])}.")
         elif issue is not None:
             said = entry.message(issue, v)
-            st.error(md(said + entry.blank_boxes(fields, values, said)))
+            blank = entry.blank_boxes(fields, values, said)
+            st.error(md(f"{said.rstrip('.')}. {blank}" if blank else said))
             st.caption("Nothing is stored while the deal has a problem.")
         elif record == blank:  # valid untouched: a deal nobody declared, if that is what it was
             st.info(f"Type deal {no}: its declarer, contract and tricks; saved as it is, it is "

@@ -113,12 +113,12 @@ def _no_standings(games: int, deals: int) -> str:
 
 
 def _unsettled(games: int) -> str:
-    """Why some standings lag: games whose latest deals are stored and not settled."""
+    """Why some standings lag: games whose deals are stored and not all settled."""
     one = games == 1
     return (f"{counted(games, 'game')} matching these filters {'waits' if one else 'wait'} for "
             f"{'its' if one else 'their'} settlement (an ingest was stopped while settling, or a "
-            f"settlement failed): {'its' if one else 'their'} latest deals are not in these "
-            "standings. Run `trickbook score --db FILE` on the database.")
+            f"settlement failed): {'its' if one else 'their'} deals stored since are not in "
+            "these standings. Run `trickbook score --db FILE` on the database.")
 
 
 st.title("League")

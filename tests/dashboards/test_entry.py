@@ -346,7 +346,7 @@ def test_a_blank_tricks_box_is_named(fixture_copy: Path,
     at.number_input(key="entry_d1_tricks_2").set_value(None).run()
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and "should name exactly the players who played" in errors[0]
-    assert errors[0].endswith(md(f" Blank: tricks of {PLAYERS[2]}.")), errors
+    assert errors[0].endswith(md(f". Blank: tricks of {PLAYERS[2]}.")), errors
     assert at.button(key="entry_save").disabled
 
 
