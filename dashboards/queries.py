@@ -268,7 +268,8 @@ def league_standings(con: Con, f: Filters) -> pl.DataFrame:
 def unsettled_games(con: Con, f: Filters) -> int:
     """How many of the filtered games wait in ``rescore_pending`` for their settlement (an
     ingest stopped by a second Ctrl-C while settling, or a settlement that failed): the
-    standings lack their latest deals until ``trickbook score`` runs."""
+    standings lack their deals stored since the last settlement until ``trickbook score``
+    runs."""
     if not has_table(con, PENDING):
         return 0
     where, params = _where(con, f)

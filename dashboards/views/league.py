@@ -117,8 +117,9 @@ def _unsettled(games: int) -> str:
     one = games == 1
     return (f"{counted(games, 'game')} matching these filters {'waits' if one else 'wait'} for "
             f"{'its' if one else 'their'} settlement (an ingest was stopped while settling, or a "
-            f"settlement failed): {'its' if one else 'their'} deals stored since are not in "
-            "these standings. Run `trickbook score --db FILE` on the database.")
+            f"settlement failed): {'its' if one else 'their'} deals stored since the last "
+            "settlement are not in these standings. Run `trickbook score --db FILE` on the "
+            "database.")
 
 
 st.title("League")
