@@ -14,8 +14,9 @@ A ``Scoring`` tag of ``Rubber`` or ``Chicago`` makes the deals a rubber game's; 
 user tag (``S 100``) gives the honours held where there are no hands to count them from.
 ``Time``, ``UTCDate`` and ``UTCTime`` (4.5) give the game's start beyond its day
 (:func:`started_at`); ``PairNS`` and ``PairEW`` (4.3) the traveller's pairs; the user tags
-``League``, ``Stake``, ``Lead`` (the opening lead, ``HA``) and ``Claim`` (declarer's trick
-total agreed at a claim) what ``pbn_write`` writes of a record that PBN has no tag for. A game
+``League``, ``Stake``, ``Lead`` (the opening lead, ``HA``), ``Claim`` (declarer's trick
+total agreed at a claim) and ``Rules`` (house rules, :func:`house_rules`) what ``pbn_write``
+writes of a record that PBN has no tag for. A game
 the file ends inside that shows it is cut short (:func:`cut_short`) is an issue, not a deal; so is
 a game that gives a tag the reader reads twice with different values (:func:`repeated_tag`). The
 cards of a ``Play`` section of a deal without a contract (passed out) are not read, and are an
@@ -24,6 +25,7 @@ issue of their own at the section (:func:`play_not_read`); the deal is read with
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Hashable, Iterator
 from datetime import date, datetime, time, timedelta, timezone
@@ -104,7 +106,8 @@ TRAVELLER_TAGS = ("PairNS", "PairEW", "Lead", "Claim")
 
 KNOWN = {t.lower(): t for t in (*INHERITED, *BOARD_TAGS, *SEAT_TAGS, "Declarer", "Contract",
                                 "Result", "Auction", "Play", "Score", "Room", "Table", "Match",
-                                "Honours", "GameId", *START_TAGS, *LABEL_TAGS, *TRAVELLER_TAGS)}
+                                "Honours", "GameId", "Rules", *START_TAGS, *LABEL_TAGS,
+                                *TRAVELLER_TAGS)}
 """Tag names the reader uses, by lower case: the import format is lenient about their case."""
 
 
@@ -122,6 +125,24 @@ def resolve_tags(game: PbnGame, previous: dict[str, str]) -> dict[str, str]:
             if k not in tags and k in previous:
                 tags[k] = previous[k]
     return tags
+
+
+def house_rules(tags: dict[str, str]) -> dict[str, Any] | None:
+    """A game's rules (bridge.md 9-10): what a ``Scoring`` tag naming rubber bridge says
+    (:func:`rubber`), with a ``Rules`` user tag's JSON object of the rules beyond it
+    (``pbn_write.rules_tags``) over it; raises ``PbnError`` for a ``Rules`` tag that is no JSON
+    object (the model judges its rules)."""
+    scored = rubber(tags)
+    text = _value(tags.get("Rules"))
+    if text is None:
+        return scored
+    try:
+        given = json.loads(text)
+    except ValueError:
+        given = None
+    if not isinstance(given, dict):
+        raise PbnError(f"the Rules tag is not a JSON object of house rules: {text[:60]!r}")
+    return {**(scored or {}), **given}
 
 
 def rubber(tags: dict[str, str]) -> dict[str, str] | None:
@@ -273,7 +294,8 @@ def convert(game: PbnGame, tags: dict[str, str]) -> tuple[dict[str, Any], dict[s
     _traveller(tags, deal)
     event = _table(tags, deal)
     labels = {field: v for tag, field in LABEL_TAGS.items() if (v := _value(tags.get(tag)))}
-    return {"players": players, "event": event, "started_at": started_at(tags), **labels}, deal
+    return {"players": players, "event": event, "started_at": started_at(tags),
+            "rules": house_rules(tags), **labels}, deal
 
 
 def _traveller(tags: dict[str, str], deal: dict[str, Any]) -> None:
@@ -492,15 +514,16 @@ def _offset(local_minus_utc: timedelta) -> timezone | None:
 
 def game_key(tags: dict[str, str], players: list[str]) -> tuple[Any, ...]:
     """What makes a deal's game (``GameGroups``): its event, date, match, room and players, for
-    rubber bridge its rules, and a ``GameId`` user tag where there is one (``pbn_write`` writes
-    the stored game's id: two games without an event and with the seats' placeholders for
-    players would be one game otherwise)."""
+    rubber bridge its rules, a ``Rules`` user tag, and a ``GameId`` user tag where there is one
+    (``pbn_write`` writes the stored game's id: two games without an event and with the seats'
+    placeholders for players would be one game otherwise)."""
     table: dict[str, Any] = {}
     event = _table(tags, table)
     rules = rubber(tags)
-    named = _value(tags.get("GameId"))
+    named, house = _value(tags.get("GameId")), _value(tags.get("Rules"))
     return (event, _value(tags.get("Date")), table.get("match"), table.get("room"),
             tuple(players), *([] if rules is None else ["rubber", str(rules)]),
+            *([] if house is None else ["rules", house]),
             *([] if named is None else ["game", named]))
 
 
@@ -607,7 +630,7 @@ class PbnReader(NamedOrRecognised):
                 yield Raw(source, game.line, game_record(
                     gid, head["players"], head["event"],
                     DUPLICATE.name if rules is None else RUBBER.name,
-                    started_at=head["started_at"], rules=rules)
+                    started_at=head["started_at"], rules=head["rules"])
                     | {f: head[f] for f in LABEL_TAGS.values() if f in head}, game.text)
             yield Raw(source, game.line,
                       {"record": "deal", "game_id": gid, "deal_no": no, **deal}, game.text,

@@ -3,20 +3,23 @@
 Written per deal: Event, Site (``?``), Date (the game's day), Board, the four players, Dealer,
 Vulnerable, Deal (``N:`` first), Scoring (``Rubber`` or ``Chicago`` for a rubber game, else
 ``?``), Declarer, Contract, Result, Auction (four calls a line, alerts as ``=n=`` notes), Play
-(cards by seat from the opening leader, ``-`` where the play stopped, 3.6); then the game's start
-(``Time``, ``UTCDate``, ``UTCTime``, 4.5), ``League`` and ``Stake`` user tags (4.9), the
-traveller's pairs (``PairNS``, ``PairEW``, 4.3), ``Lead`` and ``Claim`` user tags, an
-``Honours`` user tag, Score, Room, and ``Match`` and ``GameId`` user tags (the reader keeps the
-deals of two games apart by it, where nothing else in PBN tells them apart). Reading the output
-back gives the same records, game ids included (:data:`NOT_WRITTEN` names what it leaves out).
+(cards by seat from the opening leader, ``-`` where the play stopped, 3.6); then the game's
+start (``Time``, ``UTCDate``, ``UTCTime``, 4.5), ``League``, ``Stake`` and ``Rules`` (house
+rules beyond what Scoring says) user tags (4.9), the traveller's pairs (``PairNS``,
+``PairEW``, 4.3), ``Lead`` and ``Claim`` user tags, an ``Honours`` user tag, Score, Room, and
+``Match`` and ``GameId`` user tags (the reader keeps the deals of two games apart by it, where
+nothing else in PBN tells them apart). Reading the output back gives the same records, game ids
+included (:data:`NOT_WRITTEN` names what it leaves out).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from ingest.pbn import RUBBER_SCORING
 from model.bridge.records import BridgeDeal, BridgeGame
 from model.bridge.seats import SEATS, left_of
 from model.bridge.variant import VARIANT as RUBBER
@@ -25,11 +28,10 @@ from model.cards import RANK_LETTERS, SUIT_LETTERS
 from model.tricks import card_index
 
 SUIT_ORDER = ("S", "H", "D", "C")
-NOT_WRITTEN = ("rules other than Chicago's mode", "dd_table", "par_ns", "unplayed",
-               "a start's fraction of a second")
+NOT_WRITTEN = ("dd_table", "par_ns", "unplayed", "a start's fraction of a second")
 """What a stored bridge record may hold that the export does not carry (the demo's records hold
-none of it): house rules of a game, a deal's double-dummy table and par, a deal dealt but not
-played (written as passed out)."""
+none of it): a deal's double-dummy table and par, a deal dealt but not played (written as
+passed out)."""
 
 
 def _escape(value: str) -> str:
@@ -97,7 +99,7 @@ def dump_deal(game: BridgeGame, deal: BridgeDeal) -> str:
         out += [f'[Note "{n}:{_escape(t)}"]' for n, t in enumerate(notes, start=1)]
     if deal.play and deal.contract is not None and deal.declarer is not None:
         out += _play(deal, seat)
-    extra = start_tags(game.started_at) + game_tags(game) + table_tags(deal)
+    extra = start_tags(game.started_at) + game_tags(game) + rules_tags(game) + table_tags(deal)
     out += [f'[{k} "{_escape(v)}"]' for k, v in extra]
     if deal.honours:
         out.append(f'[Honours "{honours_tag(deal.honours, seat)}"]')
@@ -134,6 +136,16 @@ def game_tags(game: BridgeGame) -> list[tuple[str, str]]:
     """``League`` and ``Stake`` user tags (PBN 2.1 4.9): the game's league and stake, which
     PBN has no tag for; written with every deal, as ``Event`` is (3.4)."""
     return [(k, v) for k, v in (("League", game.league), ("Stake", game.stake)) if v is not None]
+
+
+def rules_tags(game: BridgeGame) -> list[tuple[str, str]]:
+    """A ``Rules`` user tag (PBN 2.1 4.9): the game's house rules (bridge.md 9-10) beyond what
+    its ``Scoring`` tag says (``ingest.pbn.RUBBER_SCORING``), as the record writes them (a JSON
+    object, defaults left out); none when the ``Scoring`` tag says them all."""
+    own = game.rules.model_dump(mode="json", exclude_defaults=True)
+    said = RUBBER_SCORING.get(scoring(game).lower(), {})
+    rest = {k: v for k, v in own.items() if said.get(k) != v}
+    return [("Rules", json.dumps(rest, separators=(",", ":"), sort_keys=True))] if rest else []
 
 
 def table_tags(deal: BridgeDeal) -> list[tuple[str, str]]:

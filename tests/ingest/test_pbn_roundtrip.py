@@ -251,6 +251,37 @@ def test_what_pbn_has_no_tag_for_comes_back(game: dict[str, str],
     assert [r for _, r, _ in read.deals] == [d]
 
 
+@pytest.mark.parametrize(("variant", "rules"), [
+    ("bridge-rubber", {"honours": False}),
+    ("bridge-rubber", {"mode": "chicago", "scoring_profile": "seed004"}),
+    ("bridge-rubber", {"mode": "chicago"}),  # the Scoring tag says it all: no Rules tag
+    ("bridge-duplicate", {"insult_redoubled": 50, "incomplete_rubber_bonus": [200, 50]}),
+], ids=["no-honours", "chicago-seed", "chicago", "duplicate"])
+def test_house_rules_come_back(variant: str, rules: dict[str, object]) -> None:
+    """A game's house rules (bridge.md 9-10) beyond what the ``Scoring`` tag says (Rubber or
+    Chicago) were not written, so a game under them read back was a ``game-conflict``. They
+    are a ``Rules`` user tag (4.9), the JSON object the record holds."""
+    g = BridgeGame.model_validate({**CLUB.model_dump(), "variant": variant, "rules": rules})
+    d = BridgeDeal.model_validate({k: v for k, v in MADE.items()
+                                   if variant == "bridge-duplicate" or k != "board"})
+    text = dumps([(g, d)])
+    assert ("[Rules " in text) == (rules != {"mode": "chicago"})
+    read = validate(PBN.read_text(text, "out.pbn", "out"))
+    assert not read.issues and read.games == {g.game_id: g}
+
+
+def test_a_rules_tag_that_is_no_json_object_is_the_deal_s_issue() -> None:
+    """A ``Rules`` tag the reader cannot read as house rules quarantines its deal, naming the
+    tag; rules the model refuses are its schema issue (records.md 1.1)."""
+    board = ('[Event "Club"]\n[Board "1"]\n[West "Ann"]\n[North "Bob"]\n[East "Cid"]\n'
+             '[South "Dan"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Declarer "N"]\n'
+             '[Contract "3NT"]\n[Result "9"]\n')
+    bad = validate(PBN.read_text(board + '[Rules "honours off"]\n', "r.pbn", "r"))
+    assert not bad.deals and "the Rules tag is not a JSON object" in bad.issues[0].message
+    wrong = validate(PBN.read_text(board + '[Rules "{\\"mode\\":\\"poker\\"}"]\n', "r.pbn", "r"))
+    assert not wrong.deals and any("mode" in i.message for i in wrong.issues)
+
+
 def test_a_traveller_comes_back_with_its_pairs_and_leads() -> None:
     """The club's travellers (pair numbers and opening lead on every row) written as PBN and
     read back are the same records (data/samples/bridge/club-pairs-travellers.csv)."""
