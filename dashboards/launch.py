@@ -63,7 +63,8 @@ from dashboards.filters import Filters  # noqa: E402
 _CACHING_LOG.setLevel(_LOG_LEVEL)
 
 LEAGUE_FIRST_RUN = (("variants",), ("leagues", Filters()), ("players", Filters()),
-                    ("overview", Filters()), ("league_standings", Filters()))
+                    ("overview", Filters()), ("league_standings", Filters()),
+                    ("unsettled_games", Filters()))
 """The queries of a first League page with no filter (``filters`` and ``views/league.py``)."""
 
 

@@ -103,6 +103,31 @@ def test_warm_queries_fill_the_cache_of_the_first_league_page(
     common._cached.clear()
 
 
+def test_the_first_league_page_runs_no_query_of_its_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every query of a first League page with no filter is in the warm-up
+    (``LEAGUE_FIRST_RUN``): after it, the page runs none itself (a query added to the page and
+    not to the warm-up ran cold for the first visitor)."""
+    from streamlit.testing.v1 import AppTest
+
+    from dashboards import common, queries
+    from dashboards.launch import warm_queries
+    from tests.dashboards import fixture_db as fx
+    from tests.dashboards.test_pages import PAGES
+
+    db = fx.build_demo_like(tmp_path / "demo.duckdb")
+    monkeypatch.setenv(DB_ENV, str(db))
+    common._cached.clear()
+    warm_queries()
+    for name in [n for n in vars(queries) if not n.startswith("_")]:
+        if callable(fn := getattr(queries, name)) and getattr(fn, "__module__", "") == \
+                queries.__name__:
+            monkeypatch.setattr(queries, name, _refuse(name))
+    at = AppTest.from_file(str(PAGES / "league.py"), default_timeout=60).run()
+    common._cached.clear()
+    assert not at.exception, at.exception
+
+
 @pytest.mark.parametrize("state", ["missing", "busy"])
 def test_warm_queries_never_stop_the_server(
         state: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
