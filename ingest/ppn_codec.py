@@ -100,8 +100,8 @@ bare quote inside, as exports before the escapes wrote a ``Rules`` tag, loses it
 quotes)."""
 DEAL = re.compile(r"^\[(?P<body>[0-9]+\s.*)\]$")
 _ESCAPED = re.compile(r'\\([\\"])')
-_QUOTED = re.compile(r'[\s"\]\\]')
-"""What a tag value cannot be written bare with: a space, a quote, a ``]``, a backslash."""
+_QUOTED = re.compile(r'^"|[\s\]]')
+"""What a tag value cannot be written bare with: a space, a ``]``, a quote at its start."""
 
 
 def split_line(text: str) -> tuple[str, str] | list[str] | None:
@@ -120,8 +120,9 @@ def split_line(text: str) -> tuple[str, str] | list[str] | None:
 
 
 def tag_line(name: str, value: str) -> str:
-    """A tag pair as :func:`split_line` reads it back: the value bare, or quoted and escaped
-    when it holds a space, a quote, a ``]`` or a backslash, or is empty (PGN 8.1.1)."""
+    """A tag pair as :func:`split_line` reads it back: the value bare (a quote or a backslash
+    inside it as it stands: a ``Rules`` tag's JSON), or quoted, its quotes and backslashes
+    escaped (PGN 8.1.1), when it holds a space or a ``]``, starts with a quote, or is empty."""
     if value and not _QUOTED.search(value):
         return f"[{name} {value}]"
     escaped = value.replace("\\", "\\\\").replace('"', '\\"')
