@@ -46,7 +46,6 @@ from ingest.source import (
     ascii_int,
     given_twice,
     is_ascii_int,
-    shown,
 )
 from model.bridge.auction import AuctionResult
 from model.bridge.check import auction_of
@@ -314,12 +313,9 @@ class Boards:
             return
         if _meaning("pn", first[1]) == _meaning("pn", value):
             return
-        what = (f"{key!r} is" if first[0] == key else
-                f"the names ({first[0]!r}, then {key!r}) are")
-        self.header.names_twice = (
-            f"{what} given twice with no board between them ({shown(first[1].strip())} at "
-            f"line {first[2]}, then {shown(value.strip())} at line {line}): which line-up plays "
-            "the board is not known")
+        twice = given_twice(_subject(first[0], key), "with no board between them",
+                            (first[1].strip(), first[2]), (value.strip(), line))
+        self.header.names_twice = f"{twice}: which line-up plays the board is not known"
 
 
 ONCE = {"sv": "sv", "ah": "ah", "mc": "mc", "pn": "pn", "pw": "pn"}
@@ -365,16 +361,22 @@ def _once(cur: Board, key: str, value: str, line: int) -> bool:
         return True
     if _meaning(slot, first[1]) == _meaning(slot, value):
         return True
-    what = (f"{key!r} is" if first[0] == key else f"the names ({first[0]!r}, then {key!r}) are")
-    _twice(cur, slot, what, first, (value, line))
+    _twice(cur, slot, _subject(first[0], key), first, (value, line))
     return False
+
+
+def _subject(first: str, then: str) -> str:
+    """What was given twice, by its keys: ``'sv' is``, or ``the names ('pn', then 'pw') are``
+    for the one list under both its keys."""
+    return f"{then!r} is" if first == then else f"the names ({first!r}, then {then!r}) are"
 
 
 def _twice(cur: Board, slot: str, what: str, first: tuple[str, str, int],
            then: tuple[str, int]) -> None:
     """The board is an issue: ``what`` (``'sv' is``) was given twice in it, ``first`` (key,
     value, line) and ``then`` (value, line). Only the first such pair of a slot is named."""
-    twice = given_twice(what, "board", (first[1].strip(), first[2]), (then[0].strip(), then[1]))
+    twice = given_twice(what, "in one board", (first[1].strip(), first[2]),
+                        (then[0].strip(), then[1]))
     cur.twice.setdefault(slot, f"{twice}: which is meant is not known")
 
 

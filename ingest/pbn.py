@@ -446,8 +446,9 @@ def repeated_tag(game: PbnGame, key: str) -> str | None:
             continue
         first = seen.setdefault(known, (value, line))
         if first[0].strip() != value.strip():
-            return (f"{key}: {given_twice(f'{known!r} is', 'game', first, (value, line))}: a "
-                    "game gives each tag once (PBN 2.1 3.4), so which is meant is not known")
+            twice = given_twice(f"{known!r} is", "in one game", first, (value, line))
+            return (f"{key}: {twice}: a game gives each tag once (PBN 2.1 3.4), so which is "
+                    "meant is not known")
     return None
 
 

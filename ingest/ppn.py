@@ -85,7 +85,7 @@ class _Game:
         (the same value again is harmless)."""
         first = self.tags.setdefault(name, (value, no))
         if first[0].strip() != value.strip() and self.twice is None:
-            self.twice = (f"{given_twice(f'tag {name} is', 'game', first, (value, no))}: "
+            self.twice = (f"{given_twice(f'tag {name} is', 'in one game', first, (value, no))}: "
                           "which is meant is not known")
 
 

@@ -63,17 +63,16 @@ TWICE_SHOWN = 40
 about 70)."""
 
 
-def shown(value: str) -> str:
-    """A value given twice as a reader quotes it: cut to :data:`TWICE_SHOWN` characters."""
-    return repr(value if len(value) <= TWICE_SHOWN else value[:TWICE_SHOWN - 1] + "…")
-
-
-def given_twice(subject: str, within: str, first: tuple[str, int], then: tuple[str, int]
+def given_twice(subject: str, where: str, first: tuple[str, int], then: tuple[str, int]
                 ) -> str:
     """How a reader says that ``subject`` (``'Contract' is``, ``tag Bula is``) was given twice
-    in one ``within`` (game, board) with other values: both (:func:`shown`), with their lines
-    (``first`` and ``then``: value and line)."""
-    return (f"{subject} given twice in one {within} ({shown(first[0])} at line {first[1]}, "
+    ``where`` (``in one game``, ``with no board between them``) with other values: both, cut to
+    :data:`TWICE_SHOWN` characters, with their lines (``first`` and ``then``: value and line)."""
+
+    def shown(value: str) -> str:
+        return repr(value if len(value) <= TWICE_SHOWN else value[:TWICE_SHOWN - 1] + "…")
+
+    return (f"{subject} given twice {where} ({shown(first[0])} at line {first[1]}, "
             f"then {shown(then[0])} at line {then[1]})")
 
 
