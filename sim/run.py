@@ -380,15 +380,33 @@ def _stop(pool: Any) -> None:
         results._writer.close()
 
 
+class ClusterUnreachable(RuntimeError):
+    """A Dask cluster that cannot be used: its address is malformed, or its scheduler does not
+    answer within distributed's connect timeout (``distributed.comm.timeouts.connect``, 30 s
+    unless configured). The message names the address and the reason."""
+
+
+def connect(scheduler: str) -> Any:
+    """A client of the Dask cluster whose scheduler is at ``scheduler`` (an address such as
+    ``tcp://10.0.0.5:8786``): how ``ingest --cluster``, ``analyse --play --cluster`` and
+    ``simulate --cluster`` reach it. Raises :class:`ClusterUnreachable`."""
+    from distributed import Client
+
+    try:
+        return Client(scheduler)
+    except (OSError, ValueError, TypeError) as exc:  # a timeout is an OSError
+        reason = str(exc).strip().splitlines()
+        raise ClusterUnreachable(f"cannot reach the Dask cluster at {scheduler!r} "
+                                 f"({reason[0] if reason else type(exc).__name__})") from exc
+
+
 def dask_imap(
     fn: Callable[[TaskT], ResultT], tasks: list[TaskT], scheduler: str
 ) -> Generator[ResultT, None, None]:
-    """``fn`` of each task, in order, on the Dask cluster at ``scheduler`` (an address such as
-    ``tcp://10.0.0.5:8786``). The tasks are submitted at once (a cluster that cannot be reached
-    raises here); closing the generator cancels what is left."""
-    from distributed import Client
-
-    client = Client(scheduler)
+    """``fn`` of each task, in order, on the Dask cluster at ``scheduler`` (:func:`connect`).
+    The tasks are submitted at once (a cluster that cannot be reached raises here); closing the
+    generator cancels what is left."""
+    client = connect(scheduler)
     futures = [client.submit(fn, t, pure=False) for t in tasks]
     results = _dask_in_order(client, futures)
     next(results)  # started: closing it cancels the tasks, even before the first result
@@ -503,9 +521,9 @@ def _dask(
     ``tcp://10.0.0.5:8786``). Database runs: each task writes Parquet under ``parts_dir`` (a path
     every worker and this client share) and the client loads it; JSONL runs: the tasks return
     the lines, written in game order."""
-    from distributed import Client, as_completed
+    from distributed import as_completed
 
-    client = Client(scheduler)
+    client = connect(scheduler)
     futures: list[Any] = []
     try:
         if isinstance(sink, DbSink):

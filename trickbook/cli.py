@@ -33,7 +33,7 @@ from trickbook.players import app as players_app
 if TYPE_CHECKING:  # the command bodies import what they use, so that --help starts fast
     import duckdb
 
-    from ingest.pipeline import FileReport
+    from ingest.pipeline import FileReport, Reading
     from ingest.pipeline import Progress as IngestProgress
 
 DEFAULT_DB = Path("data/trickbook.duckdb")
@@ -189,15 +189,12 @@ def ingest(
         help="Dask scheduler address (tcp://HOST:8786): its workers read and validate.")] = None,
 ) -> None:
     """Read, validate and store records; then rescore the games they touched."""
-    from functools import partial
-
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from ingest.parallel import AUTO_BYTES, WORKER_MODULES, reading
     from ingest.pipeline import StrictError, ingest_paths
     from ingest.store import LOCK_WAIT, DatabaseError, check_database_path
     from scoring.store import score_pending
-    from sim.run import dask_imap, pool_imap
+    from sim.run import ClusterUnreachable
 
     try:
         check_database_path(db)  # refused before anything is read
@@ -224,16 +221,14 @@ def ingest(
                       f"{LOCK_WAIT:.0f} s) ...", markup=False)
             said["waiting"] = True
 
-    n = workers or max(os.cpu_count() or 1, 1 if cluster is None else 2)
-    on = (partial(pool_imap, workers=n, start="forkserver", preload=WORKER_MODULES)
-          if cluster is None else partial(dask_imap, scheduler=cluster))
     try:
         with bar:
             reports = ingest_paths(
                 paths, db, strict=strict, progress=tick, should_stop=stop, score=score_pending,
-                waiting=waiting, replace=replace,
-                reading=reading(on, n, min_bytes=AUTO_BYTES if workers is None else 0),
-            )
+                waiting=waiting, replace=replace, reading=_reading(workers, cluster))
+    except ClusterUnreachable as exc:  # met before the first file is read
+        err.print(f"ingest: {exc}; nothing was read", markup=False)
+        raise typer.Exit(2) from exc
     except StrictError as exc:
         err.print(f"strict: {exc}", markup=False)
         raise typer.Exit(1) from exc
@@ -252,6 +247,22 @@ def ingest(
         raise typer.Exit(1)
     if stop.requested:
         _stopped(reports, paths)
+
+
+def _reading(workers: int | None, cluster: str | None) -> Reading:
+    """Who reads the files of ``ingest`` (``ingest.parallel.reading``): the Dask cluster named,
+    whatever the size of the input; else ``workers`` local processes; else, by default, every
+    core from 64 MiB of input (``AUTO_BYTES``) and this process below."""
+    from functools import partial
+
+    from ingest.parallel import AUTO_BYTES, WORKER_MODULES, reading
+    from sim.run import dask_imap, pool_imap
+
+    n = workers or os.cpu_count() or 1
+    if cluster is not None:  # at least two parts of a large file, as for two local workers
+        return reading(partial(dask_imap, scheduler=cluster), workers or max(n, 2))
+    return reading(partial(pool_imap, workers=n, start="forkserver", preload=WORKER_MODULES), n,
+                   min_bytes=0 if workers else AUTO_BYTES)
 
 
 def _say_unsettled(db: Path) -> None:
@@ -617,8 +628,19 @@ def analyse(
     open-hand declarer tricks of Preference deals with every hand (``open_hand`` table); with
     ``--play``, the review of play (docs/review.md)."""
     from sim.analysis import analyse_open_hand
+    from sim.run import ClusterUnreachable, connect
 
+    for flag, given in (("--cluster", cluster), ("--workers", workers)):
+        if given is not None and not play:
+            raise typer.BadParameter("it is for the review of play: add --play",
+                                     param_hint=f"'{flag}'")
     must_exist(db)
+    if cluster is not None:  # before the hours of analysis that come first
+        try:
+            connect(cluster).close()
+        except ClusterUnreachable as exc:
+            err.print(f"analyse: {exc}; nothing was analysed", markup=False)
+            raise typer.Exit(2) from exc
     conn = _writable(db)
     failed = False
     try:

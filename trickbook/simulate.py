@@ -9,15 +9,15 @@ from typing import Annotated, Any
 from model.problems import counted
 from sim import SimulationError
 from sim.drivers import PLAYS, SIMULATED, simulator
-from sim.run import Plan, read_rules, simulate
+from sim.run import ClusterUnreachable, Plan, read_rules, simulate
 
 
-def option(flag: str, text: str, **limits: Any) -> Any:
-    """A typer option with its help text (and bounds, ``min=1``), typer imported when the
-    command is (``trickbook balance`` shares it)."""
+def option(flag: str, text: str, *aliases: str, **limits: Any) -> Any:
+    """A typer option with its help text (and other names, and bounds, ``min=1``), typer
+    imported when the command is (``trickbook balance`` shares it)."""
     import typer
 
-    return typer.Option(flag, help=text, **limits)
+    return typer.Option(flag, *aliases, help=text, **limits)
 
 
 def simulate_command(
@@ -35,7 +35,9 @@ def simulate_command(
         "(e.g. 3 or 4 in a Russian game, the dealer sitting out).")] = None,
     out: Annotated[Path | None, option("--out", "Write canonical JSONL here.")] = None,
     db: Annotated[Path | None, option("--db", "Write into this DuckDB database.")] = None,
-    scheduler: Annotated[str | None, option("--scheduler", "Dask scheduler address.")] = None,
+    cluster: Annotated[str | None, option(
+        "--cluster", "Dask scheduler address (tcp://HOST:8786): its workers simulate.",
+        "--scheduler")] = None,
     workers: Annotated[int | None, option("--workers", "Local processes (default: all cores).")] = (
         None
     ),
@@ -72,9 +74,9 @@ def simulate_command(
                 rate = count[0] / max(time.perf_counter() - start, 1e-9)
                 bar.update(task, advance=deals, rate=f"{rate:,.0f}")
 
-            report = simulate(plan, out=out, db=db, scheduler=scheduler, workers=workers,
+            report = simulate(plan, out=out, db=db, scheduler=cluster, workers=workers,
                               parts_dir=parts_dir, on_progress=tick)
-    except (SimulationError, DatabaseError) as exc:
+    except (SimulationError, DatabaseError, ClusterUnreachable) as exc:
         err.print(f"simulate: {exc}", markup=False)
         raise typer.Exit(2) from exc
     where = str(out if out is not None else db)

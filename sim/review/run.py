@@ -19,7 +19,7 @@ import duckdb
 
 from sim.review import store
 from sim.review.rows import DealReview, Skipped
-from sim.run import _GracefulStop, pool_imap
+from sim.run import _GracefulStop, connect, pool_imap
 
 BATCH_DEALS = 50
 """Deals per batch: one task, one transaction, one progress step."""
@@ -47,9 +47,9 @@ def run_local(parts: list[list[store.Task]], workers: int
 def run_dask(parts: list[list[store.Task]], scheduler: str
              ) -> Iterator[list[DealReview | Skipped]]:
     """The reviews of each batch on the Dask cluster at ``scheduler``, as they finish."""
-    from distributed import Client, as_completed
+    from distributed import as_completed
 
-    client = Client(scheduler)
+    client = connect(scheduler)
     futures: list[Any] = []
     try:
         futures = [client.submit(store.review_batch, p, pure=False) for p in parts]
