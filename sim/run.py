@@ -552,14 +552,22 @@ def _dask(
 
 
 def read_rules(path: Path | None) -> dict[str, Any]:
-    """House rules from a JSON file: the ``rules`` object, or a game line holding one."""
+    """House rules from a JSON file: the ``rules`` object, or a game line holding one (a game
+    line without ``rules`` plays the defaults). A file that is not a JSON object of UTF-8 text
+    is a :class:`SimulationError` naming it."""
     if path is None:
         return {}
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SimulationError(f"cannot read rules file {str(path)!r}: not UTF-8 text "
+                              f"({exc.reason} at byte {exc.start})") from exc
     except (OSError, json.JSONDecodeError) as exc:
         raise SimulationError(f"cannot read rules file {str(path)!r}: {exc}") from exc
     if not isinstance(data, dict):
         raise SimulationError(f"rules file {str(path)!r} must hold a JSON object")
-    rules = data.get("rules", data) if data.get("record") == "game" else data
+    rules = (data.get("rules") or {}) if data.get("record") == "game" else data
+    if not isinstance(rules, dict):
+        raise SimulationError(f"the game line of rules file {str(path)!r}: its rules must be "
+                              "a JSON object")
     return dict(rules)

@@ -113,6 +113,29 @@ def test_read_rules_accepts_a_game_line(tmp_path: Path) -> None:
         read_rules(path)
 
 
+def test_read_rules_says_what_is_wrong_with_its_file(tmp_path: Path) -> None:
+    """A game line without rules plays the defaults; rules that are not an object, and bytes
+    that are not UTF-8, are said naming the file (before: a game line's ``null`` rules or a
+    list ended in a TypeError, bytes in a UnicodeDecodeError)."""
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"record": "game", "game_id": "g"}))
+    assert read_rules(path) == {}
+    for rules in (None, [1, 2], "x"):
+        path.write_text(json.dumps({"record": "game", "rules": rules}))
+        if rules is None:
+            assert read_rules(path) == {}
+            continue
+        with pytest.raises(SimulationError, match=r"rules\.json.*must be a JSON object"):
+            read_rules(path)
+    path.write_bytes(b"\xff\xfe{")
+    with pytest.raises(SimulationError, match=r"rules.json.*not UTF-8 text \(invalid start "
+                                              r"byte at byte 0\)"):
+        read_rules(path)
+    result = CliRunner().invoke(app, ["simulate", "--variant", "greek-prefa", "--games", "1",
+                                      "--rules", str(path), "--out", str(tmp_path / "s.jsonl")])
+    assert result.exit_code == 2 and "not UTF-8 text" in result.output, result.output
+
+
 def test_balance_command_stores_a_study(tmp_path: Path) -> None:
     b = tmp_path / "b.json"
     b.write_text(json.dumps({"four_aces": "fixed_chips"}))
