@@ -534,7 +534,8 @@ def check(db: DbOption = DEFAULT_DB) -> None:
 @app.command()
 def dashboard(
     db: DbOption = DEFAULT_DB,
-    port: Annotated[int, typer.Option(help="Port of the Streamlit server.")] = 8501,
+    port: Annotated[int, typer.Option(min=1, max=65535,
+                                      help="Port of the Streamlit server.")] = 8501,
 ) -> None:
     """Serve the Streamlit dashboards on the database: pages read it read-only; Upload and Entry
     write through ingest (with `TRICKBOOK_WRITE_TOKEN` or a login when one is configured)."""

@@ -345,6 +345,15 @@ def test_dashboard_help_says_which_pages_write() -> None:
     assert result.exit_code == 0 and "Upload and Entry write" in text
 
 
+@pytest.mark.parametrize("port", ["0", "99999", "-1"])
+def test_dashboard_refuses_a_port_that_is_none(port: str, tmp_path: Path) -> None:
+    """A port outside 1-65535 is refused as the option's value, before any server starts
+    (before: Streamlit's traceback, ``OverflowError: bind(): port must be 0-65535``)."""
+    result = runner.invoke(app, ["dashboard", "--db", str(tmp_path / "x.duckdb"), "--port", port])
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for '--port'" in result.output and "Traceback" not in result.output
+
+
 def test_a_line_break_in_a_file_s_name_keeps_the_report_one_line_a_file(tmp_path: Path) -> None:
     """A file named with a line break printed it raw, so its report read as two lines, the
     second 'ok.jsonl: 36 read ...' as if another file's; it is written ``\\x0a``."""
