@@ -8,6 +8,7 @@ one line in ``SIMULATORS``; names, aliases and house rules come from the variant
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
@@ -110,8 +111,15 @@ def simulator(
     except (ValueError, KeyError) as exc:  # a bad flag value, an unknown preset
         why = explain(exc) if isinstance(exc, ValidationError) else str(exc)
         raise SimulationError(f"bad {v.name} rules {dict(rules or {})!r}: {why}") from exc
+    make = SIMULATORS[v.name]
+    offered = list(inspect.signature(make).parameters)[2:]  # after the rules and the play
+    if unknown := sorted(set(options or {}) - set(offered)):
+        raise SimulationError(
+            f"bad {v.name} simulator options {dict(options or {})!r}: {', '.join(unknown)} "
+            f"{'is' if len(unknown) == 1 else 'are'} not an option of the {v.name} simulator "
+            f"(its options: {', '.join(offered) or 'none'})")
     try:
-        return SIMULATORS[v.name](house, play, **dict(options or {}))
-    except (TypeError, ValueError, KeyError) as exc:  # an option it has not, a bad value
+        return make(house, play, **dict(options or {}))
+    except (TypeError, ValueError, KeyError) as exc:  # a bad value
         what = f"simulator options {dict(options)!r}" if options else f"rules {dict(rules or {})!r}"
         raise SimulationError(f"bad {v.name} {what}: {exc}") from exc

@@ -145,6 +145,15 @@ class JsonlSink:
         self.fh.close()
 
 
+def _jsonl_sink(out: Path) -> JsonlSink:
+    """The JSON Lines file ``out`` opened for writing; one that cannot be (a folder, a missing
+    folder that cannot be made, no permission) is a :class:`SimulationError` naming it."""
+    try:
+        return JsonlSink(out)
+    except OSError as exc:
+        raise SimulationError(f"cannot write {str(out)!r}: {exc.strerror or exc}") from exc
+
+
 class DbSink:
     """The database: each batch in one transaction (replacing games of the same id, so a rerun
     of the same plan gives the same rows, and marking them pending as ingest does), then the
@@ -443,7 +452,7 @@ def simulate(
     variant = canonical_name(plan.variant)
     simulator(variant, plan.rules, plan.play, plan.options)  # fail early on bad rules
     parts = plan.partitions(games_per_part)
-    sink: Sink = JsonlSink(out) if out is not None else DbSink(db, variant)  # type: ignore[arg-type]
+    sink: Sink = _jsonl_sink(out) if out is not None else DbSink(db, variant)  # type: ignore[arg-type]
     report = Report()
     started = time.perf_counter()
     stop = _GracefulStop()

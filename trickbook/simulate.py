@@ -53,6 +53,8 @@ def simulate_command(
     from trickbook.console import err
 
     try:
+        if (out is None) == (db is None):
+            raise SimulationError("give exactly one of --out (JSON Lines) and --db")
         if out is None and db is not None:
             check_database_path(db)  # before the first deal, not when the first batch is stored
         options = {} if players is None else {"players": players}

@@ -48,7 +48,25 @@ def test_simulate_four_russian_players(tmp_path: Path) -> None:
     assert all(r["dealer"] not in r["hands"] for r in lines if r["record"] == "deal")
     refused = CliRunner().invoke(app, ["simulate", "--variant", "swabian", "--players", "4",
                                        "--out", str(tmp_path / "x.jsonl")])
-    assert refused.exit_code == 2 and "options" in refused.output
+    assert refused.exit_code == 2, refused.output
+    assert ("players is not an option of the swabian simulator (its options: none)"
+            in refused.output), refused.output  # before: "...__init__() got an unexpected ..."
+
+
+@pytest.mark.parametrize("where", ["folder", "under a file", "both"])
+def test_simulate_says_an_output_it_cannot_write(tmp_path: Path, where: str) -> None:
+    """``--out`` naming a folder, or a file under a file, is said as such, exit 2 (before:
+    ``trickbook: IsADirectoryError ...``, exit 1); ``--out`` with ``--db`` names the options."""
+    (tmp_path / "file").write_text("")
+    out = {"folder": tmp_path, "under a file": tmp_path / "file" / "s.jsonl",
+           "both": tmp_path / "s.jsonl"}[where]
+    extra = ["--db", str(tmp_path / "s.duckdb")] if where == "both" else []
+    result = CliRunner().invoke(app, ["simulate", "--variant", "balkan", "--games", "1",
+                                      "--out", str(out), *extra])
+    assert result.exit_code == 2, result.output
+    said = ("give exactly one of --out (JSON Lines) and --db" if where == "both"
+            else f"simulate: cannot write '{out}': ")
+    assert said in result.output and "Error" not in result.output, result.output
 
 
 @pytest.mark.parametrize("args", [["--variant", "whist"], ["--variant", "greek", "--play", "x"],
