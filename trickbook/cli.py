@@ -259,8 +259,8 @@ def _reading(workers: int | None, cluster: str | None) -> Reading:
     from sim.run import dask_imap, pool_imap
 
     n = workers or os.cpu_count() or 1
-    if cluster is not None:  # at least two parts of a large file, as for two local workers
-        return reading(partial(dask_imap, scheduler=cluster), workers or max(n, 2))
+    if cluster is not None:  # at least two parts of a large file (one would be read here)
+        return reading(partial(dask_imap, scheduler=cluster), max(n, 2))
     return reading(partial(pool_imap, workers=n, start="forkserver", preload=WORKER_MODULES), n,
                    min_bytes=0 if workers else AUTO_BYTES)
 

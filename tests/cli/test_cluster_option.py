@@ -56,12 +56,14 @@ def test_ingest_uses_the_cluster_named_however_small_the_input(tmp_path: Path,
     assert _games(db) == 0
 
 
-def test_ingest_with_workers_says_the_cluster_it_cannot_reach(tmp_path: Path,
-                                                              nobody: str) -> None:
-    """Before: ``trickbook: OSError: Timed out trying to connect ...``, exit 1."""
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ingest_with_workers_says_the_cluster_it_cannot_reach(tmp_path: Path, nobody: str,
+                                                              workers: str) -> None:
+    """Before: ``trickbook: OSError: Timed out trying to connect ...``, exit 1; and with
+    ``--workers 1`` the files were read here, the cluster never asked."""
     db = tmp_path / "c.duckdb"
     result = runner.invoke(app, ["ingest", str(SAMPLE), str(ROOT / "data" / "samples" / "greek"),
-                                 "--db", str(db), "--cluster", nobody, "--workers", "2"])
+                                 "--db", str(db), "--cluster", nobody, "--workers", workers])
     assert result.exit_code == 2, result.output
     assert f"cannot reach the Dask cluster at '{nobody}' (" in result.output
     assert "OSError" not in result.output
