@@ -146,7 +146,7 @@ def test_read_rules_says_what_is_wrong_with_its_file(tmp_path: Path) -> None:
         with pytest.raises(SimulationError, match=r"rules\.json.*must be a JSON object"):
             read_rules(path)
     path.write_bytes(b"\xff\xfe{")
-    with pytest.raises(SimulationError, match=r"rules.json.*not UTF-8 text \(invalid start "
+    with pytest.raises(SimulationError, match=r"rules\.json.*not UTF-8 text \(invalid start "
                                               r"byte at byte 0\)"):
         read_rules(path)
     result = CliRunner().invoke(app, ["simulate", "--variant", "greek-prefa", "--games", "1",
