@@ -101,7 +101,9 @@ START_TAGS = ("Time", "UTCDate", "UTCTime")
 """The game's start beyond its day (PBN 2.1 4.5; :func:`started_at`)."""
 LABEL_TAGS = {"League": "league", "Stake": "stake"}
 """User tags (4.9) of a game's fields that PBN has no tag for, by the field each gives."""
-TRAVELLER_TAGS = ("PairNS", "PairEW", "Lead", "Claim")
+PAIR_TAGS = {"PairNS": "ns_pair", "PairEW": "ew_pair"}
+"""The traveller's pair numbers (4.3), by the deal field each gives."""
+TRAVELLER_TAGS = (*PAIR_TAGS, "Lead", "Claim")
 """What a traveller or a claim adds to a deal (:func:`_traveller`)."""
 
 KNOWN = {t.lower(): t for t in (*INHERITED, *BOARD_TAGS, *SEAT_TAGS, "Declarer", "Contract",
@@ -302,7 +304,7 @@ def _traveller(tags: dict[str, str], deal: dict[str, Any]) -> None:
     """The pairs' numbers (``PairNS``, ``PairEW``, PBN 2.1 4.3), the opening lead (a ``Lead``
     user tag, 4.9, a card as the Play section writes it, 3.6: ``HA``) and the declarer's trick
     total agreed at a claim (a ``Claim`` user tag), as ``pbn_write.table_tags`` writes them."""
-    for tag, field in (("PairNS", "ns_pair"), ("PairEW", "ew_pair")):
+    for tag, field in PAIR_TAGS.items():
         pair = _value(tags.get(tag))
         if pair is not None:
             deal[field] = pair

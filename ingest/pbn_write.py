@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ingest.pbn import RUBBER_SCORING
+from ingest.pbn import LABEL_TAGS, PAIR_TAGS, RUBBER_SCORING
 from model.bridge.records import BridgeDeal, BridgeGame
 from model.bridge.seats import SEATS, left_of
 from model.bridge.variant import VARIANT as RUBBER
@@ -135,7 +135,8 @@ def _midnight_utc(started_at: datetime) -> bool:
 def game_tags(game: BridgeGame) -> list[tuple[str, str]]:
     """``League`` and ``Stake`` user tags (PBN 2.1 4.9): the game's league and stake, which
     PBN has no tag for; written with every deal, as ``Event`` is (3.4)."""
-    return [(k, v) for k, v in (("League", game.league), ("Stake", game.stake)) if v is not None]
+    return [(tag, v) for tag, field in LABEL_TAGS.items()
+            if (v := getattr(game, field)) is not None]
 
 
 def rules_tags(game: BridgeGame) -> list[tuple[str, str]]:
@@ -154,11 +155,10 @@ def table_tags(deal: BridgeDeal) -> list[tuple[str, str]]:
     section writes it, 3.6, ``HA``; a traveller records it without the play) and the
     declarer's trick total agreed at a claim (a ``Claim`` user tag; the Play section only shows
     where the play stopped, 3.6)."""
-    tags = [(k, v) for k, v in (("PairNS", deal.ns_pair), ("PairEW", deal.ew_pair))
-            if v is not None]
+    tags = [(tag, v) for tag, field in PAIR_TAGS.items()
+            if (v := getattr(deal, field)) is not None]
     if deal.lead is not None:
-        c = card_index(deal.lead)
-        tags.append(("Lead", SUIT_LETTERS[c >> 4] + RANK_LETTERS[c & 15]))
+        tags.append(("Lead", _card(card_index(deal.lead))))
     if deal.claim is not None:
         tags.append(("Claim", str(deal.claim)))
     return tags
@@ -180,10 +180,15 @@ def _play(deal: BridgeDeal, seat: dict[str, int]) -> list[str]:
         trick = cards[start:start + 4]
         row = ["-"] * 4
         for s, c in trick:
-            row[(s - first) % 4] = SUIT_LETTERS[c >> 4] + RANK_LETTERS[c & 15]
+            row[(s - first) % 4] = _card(c)
         out.append(" ".join(row))
     out.append("*")
     return out
+
+
+def _card(c: int) -> str:
+    """A card (``model.tricks.card_index``) as a Play section writes it (PBN 2.1 3.6): ``HA``."""
+    return SUIT_LETTERS[c >> 4] + RANK_LETTERS[c & 15]
 
 
 def dumps(records: Iterable[tuple[BridgeGame, BridgeDeal]]) -> str:
