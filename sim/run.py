@@ -442,17 +442,28 @@ def simulate(
     workers: int | None = None,
     parts_dir: Path | None = None,
     games_per_part: int | None = None,
+    on_start: Callable[[], None] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
 ) -> Report:
-    """Run ``plan`` into ``out`` (JSONL) or ``db``. ``on_progress(games, deals)`` is called after
+    """Run ``plan`` into ``out`` (JSONL) or ``db``. ``on_start()`` is called once the output is
+    open and the cluster reached, before the first deal; ``on_progress(games, deals)`` after
     each stored partition. Ctrl-C (``KeyboardInterrupt``) ends the run with ``interrupted`` set and
-    everything finished stored. Raises ``SimulationError`` for a plan it cannot run."""
+    everything finished stored. Raises ``SimulationError`` for a plan it cannot run and
+    :class:`ClusterUnreachable`, both before the first deal."""
     if (out is None) == (db is None):
         raise SimulationError("give exactly one of out (JSONL) and db")
     variant = canonical_name(plan.variant)
     simulator(variant, plan.rules, plan.play, plan.options)  # fail early on bad rules
     parts = plan.partitions(games_per_part)
-    sink: Sink = _jsonl_sink(out) if out is not None else DbSink(db, variant)  # type: ignore[arg-type]
+    client = None if scheduler is None else connect(scheduler)
+    try:
+        sink: Sink = _jsonl_sink(out) if out is not None else DbSink(db, variant)  # type: ignore[arg-type]
+    except BaseException:
+        if client is not None:
+            client.close()
+        raise
+    if on_start is not None:
+        on_start()
     report = Report()
     started = time.perf_counter()
     stop = _GracefulStop()
@@ -467,7 +478,7 @@ def simulate(
 
     try:
         with stop:
-            if scheduler is None:
+            if client is None:
                 n = workers or os.cpu_count() or 1
                 batches = run_local(plan, parts, n, out is not None)
                 try:
@@ -477,7 +488,7 @@ def simulate(
                 finally:
                     batches.close()  # stops the worker pool at once on Ctrl-C
             else:
-                _dask(plan, parts, scheduler, sink, parts_dir or _default_parts(out, db), done)
+                _dask(plan, parts, client, sink, parts_dir or _default_parts(out, db), done)
     except KeyboardInterrupt:
         report.interrupted = True
     finally:
@@ -521,18 +532,17 @@ def _default_parts(out: Path | None, db: Path | None) -> Path:
 def _dask(
     plan: Plan,
     parts: list[tuple[int, int]],
-    scheduler: str,
+    client: Any,
     sink: Sink,
     parts_dir: Path,
     done: Callable[[int, int], None],
 ) -> None:
-    """Run the partitions on a Dask cluster at ``scheduler`` (an address such as
-    ``tcp://10.0.0.5:8786``). Database runs: each task writes Parquet under ``parts_dir`` (a path
-    every worker and this client share) and the client loads it; JSONL runs: the tasks return
-    the lines, written in game order."""
+    """Run the partitions on the Dask cluster of ``client`` (:func:`connect`), and close it.
+    Database runs: each task writes Parquet under ``parts_dir`` (a path every worker and this
+    client share) and the client loads it; JSONL runs: the tasks return the lines, written in
+    game order."""
     from distributed import as_completed
 
-    client = connect(scheduler)
     futures: list[Any] = []
     try:
         if isinstance(sink, DbSink):

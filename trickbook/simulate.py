@@ -62,22 +62,25 @@ def simulate_command(
         if play not in PLAYS:
             raise SimulationError(f"--play must be one of {', '.join(PLAYS)}, got {play!r}")
         simulator(variant, plan.rules, play, options)  # its variant, rules and options, first
-        total = games * deals_per_game
-        with Progress(
-            TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]} deals/s"), console=err, transient=False,
-        ) as bar:
-            task = bar.add_task("deals", total=total, rate="-")
-            start = time.perf_counter()
-            count = [0]
+        bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
+                       TextColumn("{task.fields[rate]} deals/s"), console=err, transient=False)
+        task = bar.add_task("deals", total=games * deals_per_game, rate="-")
+        start, count = [time.perf_counter()], [0]
 
-            def tick(_games: int, deals: int) -> None:
-                count[0] += deals
-                rate = count[0] / max(time.perf_counter() - start, 1e-9)
-                bar.update(task, advance=deals, rate=f"{rate:,.0f}")
+        def begin() -> None:  # the output is open and the cluster reached
+            start[0] = time.perf_counter()
+            bar.start()
 
+        def tick(_games: int, deals: int) -> None:
+            count[0] += deals
+            rate = count[0] / max(time.perf_counter() - start[0], 1e-9)
+            bar.update(task, advance=deals, rate=f"{rate:,.0f}")
+
+        try:
             report = simulate(plan, out=out, db=db, scheduler=cluster, workers=workers,
-                              parts_dir=parts_dir, on_progress=tick)
+                              parts_dir=parts_dir, on_start=begin, on_progress=tick)
+        finally:
+            bar.stop()
     except (SimulationError, DatabaseError, ClusterUnreachable) as exc:
         err.print(f"simulate: {exc}", markup=False)
         raise typer.Exit(2) from exc

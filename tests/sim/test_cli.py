@@ -56,7 +56,8 @@ def test_simulate_four_russian_players(tmp_path: Path) -> None:
 @pytest.mark.parametrize("where", ["folder", "under a file", "both"])
 def test_simulate_says_an_output_it_cannot_write(tmp_path: Path, where: str) -> None:
     """``--out`` naming a folder, or a file under a file, is said as such, exit 2 (before:
-    ``trickbook: IsADirectoryError ...``, exit 1); ``--out`` with ``--db`` names the options."""
+    ``trickbook: IsADirectoryError ...``, exit 1), before a progress bar; ``--out`` with
+    ``--db`` names the options."""
     (tmp_path / "file").write_text("")
     out = {"folder": tmp_path, "under a file": tmp_path / "file" / "s.jsonl",
            "both": tmp_path / "s.jsonl"}[where]
@@ -67,6 +68,7 @@ def test_simulate_says_an_output_it_cannot_write(tmp_path: Path, where: str) -> 
     said = ("give exactly one of --out (JSON Lines) and --db" if where == "both"
             else f"simulate: cannot write '{out}': ")
     assert said in result.output and "Error" not in result.output, result.output
+    assert "simulating" not in result.output  # no progress bar before the error
 
 
 @pytest.mark.parametrize("args", [["--variant", "whist"], ["--variant", "greek", "--play", "x"],
