@@ -60,6 +60,8 @@ def local_cluster() -> Iterator[Any]:
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--long", action="store_true",
                      help="also run the tests marked long (make test-long)")
+    parser.addoption("--shots", action="store_true",
+                     help="screenshot every view the browser walks open (tests/out/)")
 
 
 SHARED_FIXTURES = ("reviewed", "runs")

@@ -2,11 +2,13 @@
 
 One browser for the module and two servers (``dashboards.serve``): the demo-like database
 (``fixture_db.build_demo_like``: the fixture, every sample file, a conceded Greek deal) and an
-empty one. Every page is opened for every variant and for "(all)"; a page fails on an exception
-element, traceback text, a "None"/"nan" cell or a server path. Then the shared filters are walked
+empty one. Every page is opened for every variant and for "(all)" (League from its URL, the
+others through the sidebar); a page fails on an exception element, traceback text, a "None"/"nan"
+cell or a server path. Then the shared filters are walked
 across three page switches and a reload, the replayer is clicked through and stepped by keys, a file
-uploaded and a game entered deal by deal. Screenshots land in ``tests/out/`` (gitignored); the time
-each page took, a cold page's and a replayer step's are printed (``-s``), not asserted.
+uploaded and a game entered deal by deal. Screenshots land in ``tests/out/`` (gitignored): of the
+steps below, and of the walks' views that fail (of all of them with ``--shots``); the time each
+page took, a cold page's and a replayer step's are printed (``-s``), not asserted.
 
 Nothing here waits for luck: every step waits for a condition the page shows (the app's script
 state, a heading, a message), with generous timeouts, so a loaded machine is slower, not red.
@@ -148,12 +150,18 @@ def _settle(page) -> None:
     page.wait_for_load_state("networkidle")
 
 
-def _open(page, url: str, title: str) -> float:
-    """Open ``url``, wait for ``title`` and the end of the run; returns the seconds it took."""
+def _open(page, url: str, title: str, quiet: bool = True) -> float:
+    """Open ``url``, wait for ``title`` and the end of the run, and unless ``quiet`` is false
+    for half a second without network requests (what a picture drawn after the run needs);
+    returns the seconds it took. The walks of every page judge the text of a page, which is
+    there when its run ends: they skip the half second, about a third of a page's time."""
     start = time.monotonic()
     page.goto(url)
     page.get_by_role("heading", name=title, exact=True).wait_for()
-    _settle(page)
+    if quiet:
+        _settle(page)
+    else:
+        page.locator(IDLE).wait_for(state="attached")
     return time.monotonic() - start
 
 
@@ -185,21 +193,22 @@ def page_problems(page, forbidden: list[str]) -> list[str]:
     return problems
 
 
-def _views(db: Path) -> list[tuple[str, str, str]]:
-    """(url, title, screenshot name) of every page for every variant and for "(all)", each
-    filter page also with the variant's most active player (the Player page needs one)."""
+def _filters(db: Path) -> list[dict[str, str]]:
+    """The shared filters a walk sets: every variant and "(all)", each without a player and
+    with the variant's most active player (the Player page needs one)."""
     with read_only(db) as con:
         variants = [None, *q.variants(con)["variant"].to_list()]
         players = {v: q.players(con, Filters(variant=v))["player"][0] for v in variants}
-    views = [(p, t, p or "league") for p, t in OTHER_PAGES]
-    for v in variants:
-        params = {"variant": v} if v else {}
-        for path, title in FILTER_PAGES:
-            for who in (None, players[v]):
-                query = {**params, **({"player": who} if who else {})}
-                name = f"{path or 'league'}_{v or 'all'}{'_player' if who else ''}"
-                views.append((f"{path}?{urllib.parse.urlencode(query)}", title, name))
-    return views
+    return [{**({"variant": v} if v else {}), **({"player": who} if who else {})}
+            for v in variants for who in (None, players[v])]
+
+
+def _switch(page, title: str) -> None:
+    """Go to the page ``title`` through the sidebar's navigation, as a user does (a rerun of
+    the session, not a new one), and wait for the end of its run."""
+    page.locator("[data-testid='stSidebarNav']").get_by_text(title, exact=True).click()
+    page.get_by_role("heading", name=title, exact=True).wait_for()
+    page.locator(IDLE).wait_for(state="attached")
 
 
 def _step(page, key: str, shown: str, expected: str) -> None:
@@ -275,29 +284,56 @@ def _open_tab(page, label: str) -> None:
     _settle(page)
 
 
-def test_every_page_every_variant(page, servers: dict[str, str], demo_db: Path) -> None:
-    failures = []
-    for path, title, name in _views(demo_db):
-        seconds = _open(page, f"{servers['demo']}/{path}", title)
-        print(f"{name}: {seconds:.1f} s")
-        failures += [f"{path}: {p}" for p in page_problems(page, _server_paths(demo_db))]
+@pytest.fixture
+def every_shot(request: pytest.FixtureRequest) -> bool:
+    """``--shots``: the walks below screenshot every view, not only those that fail."""
+    return bool(request.config.getoption("--shots"))
+
+
+def _looked_at(page, where: str, name: str, db: Path, every_shot: bool) -> list[str]:
+    """What :func:`page_problems` finds on the page, each told with ``where``; a screenshot
+    ``name`` of a page that has any (of every page with ``every_shot``)."""
+    found = [f"{where}: {p}" for p in page_problems(page, _server_paths(db))]
+    if found or every_shot:
         _shot(page, name)
-        if title == "League" and "player=" not in path:
-            for section in LEAGUE_SECTIONS[1:]:  # drawn only once opened
-                _open_tab(page, section)
-                failures += [f"{path} {section}: {p}"
-                             for p in page_problems(page, _server_paths(demo_db))]
-                _shot(page, f"{name}_{section}")
+    return found
+
+
+def test_every_page_every_variant(page, servers: dict[str, str], demo_db: Path,
+                                  every_shot: bool) -> None:
+    """Each filter opens League from its URL, then the other pages through the sidebar: each
+    page must keep the filters in its URL and show nothing :func:`page_problems` finds."""
+    failures = []
+    for path, title in OTHER_PAGES:
+        _open(page, f"{servers['demo']}/{path}", title, quiet=False)
+        failures += _looked_at(page, path, path, demo_db, every_shot)
+    for filters in _filters(demo_db):
+        query = urllib.parse.urlencode(filters)
+        name = f"{filters.get('variant', 'all')}{'_player' if 'player' in filters else ''}"
+        seconds = _open(page, f"{servers['demo']}/?{query}", "League", quiet=False)
+        print(f"league_{name}: {seconds:.1f} s")
+        failures += _looked_at(page, f"?{query}", f"league_{name}", demo_db, every_shot)
+        for section in LEAGUE_SECTIONS[1:] if "player" not in filters else ():
+            _open_tab(page, section)  # drawn only once opened
+            failures += _looked_at(page, f"?{query} {section}", f"league_{name}_{section}",
+                                   demo_db, every_shot)
+        for path, title in FILTER_PAGES[1:]:
+            _switch(page, title)
+            shown = urllib.parse.parse_qs(urllib.parse.urlsplit(page.url).query)
+            if any(shown.get(k) != [v] for k, v in filters.items()):
+                failures.append(f"{path}?{query}: the URL lost its filters ({page.url})")
+            failures += _looked_at(page, f"{path}?{query}", f"{path}_{name}", demo_db,
+                                   every_shot)
     assert not failures, "\n".join(failures)
 
 
-def test_every_page_on_an_empty_database(page, servers: dict[str, str], demo_db: Path) -> None:
+def test_every_page_on_an_empty_database(page, servers: dict[str, str], demo_db: Path,
+                                         every_shot: bool) -> None:
     failures = []
     for path, title in [*FILTER_PAGES, *OTHER_PAGES]:
-        _open(page, f"{servers['empty']}/{path}", title)
-        failures += [f"{path}: {p}" for p in page_problems(page, _server_paths(demo_db))]
+        _open(page, f"{servers['empty']}/{path}", title, quiet=False)
         page.locator("[data-testid='stAlert']").first.wait_for()  # an empty state says why
-        _shot(page, f"empty_{path or 'league'}")
+        failures += _looked_at(page, path, f"empty_{path or 'league'}", demo_db, every_shot)
     assert not failures, "\n".join(failures)
 
 

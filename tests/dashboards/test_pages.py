@@ -730,8 +730,7 @@ def shown_problems(at: AppTest) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("variant", [None, "greek-prefa", "balkan", "swabian",
-                                     "bridge-duplicate", "bridge-rubber"])
+@pytest.mark.parametrize("variant", [None, *(v.name for v in registered())])
 def test_demo_pages_show_no_crash_none_or_path(variant: str | None, demo_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Every page for every variant on the demo-like database (the Contracts page crashed on

@@ -49,27 +49,34 @@ def _copy(fresh: Path, tmp_path: Path, name: str) -> Path:
     return path
 
 
-def test_process_pool_gives_the_rows_of_one_process(fresh: Path, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def one_process(fresh: Path, tmp_path_factory: pytest.TempPathFactory
+                ) -> dict[str, list[tuple[object, ...]]]:
+    """The rows of ``fresh`` reviewed in this process, in batches of four deals."""
     pytest.importorskip("endplay")
-    one, pool = _copy(fresh, tmp_path, "one.duckdb"), _copy(fresh, tmp_path, "pool.duckdb")
+    one = _copy(fresh, tmp_path_factory.mktemp("one"), "one.duckdb")
     assert _review(one, workers=1)[0] == 36
+    return _tables(one)
+
+
+def test_process_pool_gives_the_rows_of_one_process(fresh: Path, tmp_path: Path,
+                                                     one_process: dict) -> None:
+    pool = _copy(fresh, tmp_path, "pool.duckdb")
     assert _review(pool, workers=2)[0] == 36
-    rows = _tables(one)
-    assert len(rows["card_review"]) > 200
-    assert _tables(pool) == rows
+    assert len(one_process["card_review"]) > 200
+    assert _tables(pool) == one_process
 
 
-def test_local_cluster_gives_the_rows_of_one_process(fresh: Path, tmp_path: Path) -> None:
-    pytest.importorskip("endplay")
-    one, dask = _copy(fresh, tmp_path, "one.duckdb"), _copy(fresh, tmp_path, "dask.duckdb")
-    _review(one, workers=1)
+def test_local_cluster_gives_the_rows_of_one_process(fresh: Path, tmp_path: Path,
+                                                     one_process: dict) -> None:
+    dask = _copy(fresh, tmp_path, "dask.duckdb")
     with local_cluster() as cluster:
         assert _review(dask, scheduler=cluster.scheduler_address)[0] == 36
-    assert _tables(dask) == _tables(one)
+    assert _tables(dask) == one_process
 
 
 def test_ctrl_c_keeps_the_batches_written_and_a_rerun_finishes(
-    fresh: Path, tmp_path: Path
+    fresh: Path, tmp_path: Path, one_process: dict
 ) -> None:
     pytest.importorskip("endplay")
     db = _copy(fresh, tmp_path, "stop.duckdb")
@@ -84,9 +91,7 @@ def test_ctrl_c_keeps_the_batches_written_and_a_rerun_finishes(
         conn.close()
     assert report.interrupted and report.reviewed + len(report.skipped) == 4
     assert _review(db, workers=1) == (32, False)
-    full = _copy(fresh, tmp_path, "full.duckdb")
-    _review(full, workers=1)
-    assert _tables(db) == _tables(full)
+    assert _tables(db) == one_process
 
 
 def test_analyse_play_command_is_incremental(fresh: Path, tmp_path: Path) -> None:
@@ -108,7 +113,9 @@ def test_real_bridge_records_with_claims(tmp_path: Path) -> None:
 
     db = tmp_path / "real.duckdb"
     runner = CliRunner()
-    src = DATA / "pbn-tournaments-slovesnov" / "A1A12525.PBN"
+    games = (DATA / "pbn-tournaments-slovesnov" / "A1A12525.PBN").read_bytes().split(b"\r\n\r\n")
+    src = tmp_path / "first-20.pbn"  # its first 20 boards, for time (one is quarantined)
+    src.write_bytes(b"\r\n\r\n".join(games[:20]))
     assert runner.invoke(app, ["ingest", str(src), "--db", str(db)]).exit_code == 0
     done = runner.invoke(app, ["analyse", "--play", "--workers", "1", "--db", str(db)])
     assert done.exit_code == 0, done.output
@@ -125,7 +132,7 @@ def test_real_bridge_records_with_claims(tmp_path: Path) -> None:
                                 ).fetchone()
     finally:
         conn.close()
-    assert short == (0,) and reviewed is not None and reviewed[0] >= 30
+    assert short == (0,) and reviewed is not None and reviewed[0] >= 15
     assert claims is not None and claims[0] >= 10 and claims[1] >= claims[0] // 2
     check = runner.invoke(app, ["check", "--db", str(db)])
     assert check.exit_code == 0, check.output

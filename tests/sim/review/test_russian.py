@@ -18,12 +18,12 @@ import pytest
 from model.cards import parse_card, parse_cards
 from model.russian.variant import declarer_made
 from scoring.checks import CHECKS, run_checks
+from sim.review import store
 from sim.review.rows import (
     SELF,
     DealReview,
     card_review,
 )
-from sim.review.run import review_database
 from sim.run import Plan, simulate
 from sim.solver import Goal, TalonLead, best_cards, solve
 from tests.sim.review.invariant import (
@@ -69,7 +69,7 @@ def test_invariant_on_simulated_russian_deals(tmp_path: Path, rules: dict, games
             assert contract.correct == declarer_made(rec, r.value_start or 0)
     conn = duckdb.connect(str(db))
     try:
-        review_database(conn, workers=1)
+        store.write(conn, [r for r, _ in reviews])  # stored as ``analyse --play`` stores them
         assert run_checks(conn, INVARIANTS) == []
         # a changed cost of a raspasy card breaks the per-player invariant
         conn.execute("""UPDATE card_review SET cost = cost + 1 WHERE side = 'self'
@@ -100,7 +100,7 @@ def test_open_hand_bots_review_at_zero_cost(tmp_path: Path) -> None:
     """With ``--play dd`` every card is the solver's best for its player's side, raspasy
     included (each player for himself, talon leads and all)."""
     db = tmp_path / "russian-dd.duckdb"
-    simulate(Plan("russian", 8, 5, seed=37, play="dd"), db=db, workers=1)
+    simulate(Plan("russian", 4, 5, seed=37, play="dd"), db=db, workers=1)  # 19 deals
     reviews = reviews_of(db)
     assert {"contract", "raspasy"} <= _kinds(reviews)
     assert [(r.game_id, r.deal_no, c.card_no) for r, _ in reviews for c in r.cards
