@@ -38,8 +38,8 @@ test-fast: install
 	$(PY) -m pytest -n 2 --dist loadgroup -m "not slow and not browser"
 
 # The long mark: the review's invariant on thousands of simulated deals per variant (summed),
-# the Player page's raspasy review in the browser, and the double-dummy tables and par of all
-# 100 deals of DDS's list100.txt.
+# the Player page's raspasy review in the browser, the double-dummy tables and par of all
+# 100 deals of DDS's list100.txt, and the review's values on its first deals.
 test-long: install browser-deps
 	rm -rf tests/out/invariant
 	$(PY) -m pytest -n 2 --dist loadgroup --long -m long tests/sim/review tests/dashboards/test_browser.py tests/scoring/bridge/test_dd.py

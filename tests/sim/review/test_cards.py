@@ -133,7 +133,8 @@ def _seats_of(seq: list[str], hands: dict[str, list[str]], first: int, trump: st
     return [[holder[c], c] for c in seq]
 
 
-@pytest.mark.parametrize("name", ["list10.txt", "list100.txt"])
+@pytest.mark.parametrize("name", ["list10.txt",  # make test-long: list100.txt too
+                                  pytest.param("list100.txt", marks=pytest.mark.long)])
 def test_bridge_values_follow_the_dds_play_traces(name: str) -> None:
     pytest.importorskip("endplay")
     deals = golden_deals(name)[:20]

@@ -1,11 +1,11 @@
 """The review's invariant (docs/review.md): for a deal played to its end, the open-hand value
 before the first card, minus the declaring side's costs, plus the defence's, is the recorded
-result (misère and Bettel the other way round). Held on hundreds of simulated deals of every
-variant (``make test-long``: thousands, ``tests/sim/review/invariant.py``), each run also
+result (misère and Bettel the other way round). Held on about a hundred simulated deals of
+every variant (``make test-long``: thousands, ``tests/sim/review/invariant.py``), each run also
 showing that a wrong cost breaks it, and by the data check ``review_invariant``
-(scoring/checks.py); a bot playing
-open-hand (``--play dd``) reviews at 0 cost on every card; on the DDS golden deals the value
-before the first card is the DD table's tricks for the declarer and denomination."""
+(scoring/checks.py); a bot playing open-hand (``--play dd``) reviews at 0 cost on every card;
+on the DDS golden deals the value before the first card is the DD table's tricks for the
+declarer and denomination."""
 
 from __future__ import annotations
 
@@ -30,14 +30,15 @@ from tests.sim.review.test_cards import SEATS, TRUMPS, golden_deals
 INVARIANT = tuple(c for c in CHECKS if c.name == "review_invariant")
 
 RUNS: list[tuple[str, dict[str, Any], int, int, int]] = [
-    ("greek-prefa", {}, 100, 5, 200),
+    ("greek-prefa", {}, 50, 5, 100),
     ("greek-prefa", {"must_overtrump_when_void": True}, 30, 5, 50),
-    ("balkan", {}, 140, 5, 200),
-    ("swabian", {}, 100, 5, 200),
-    ("bridge-rubber", {}, 2, 16, 28),
+    ("balkan", {}, 70, 5, 100),
+    ("swabian", {}, 50, 5, 90),
+    ("bridge-rubber", {}, 1, 16, 14),
 ]
 """``make test``: (variant, rules, games, deals a game, at least this many deals played to their
-end): hundreds of deals per variant (Russian: tests/sim/review/test_russian.py)."""
+end): a few hundred deals per Preference variant, 16 bridge deals (Russian:
+tests/sim/review/test_russian.py)."""
 
 LONG: list[tuple[str, dict[str, Any], int, int, int]] = [
     *[("greek-prefa", {}, 225, 5, 400)] * 4,
@@ -132,7 +133,8 @@ def test_open_hand_bots_play_at_zero_cost(tmp_path: Path, variant: str) -> None:
     assert costs is not None and costs[0] >= 100 and costs[1] == 0
 
 
-@pytest.mark.parametrize("name", ["list10.txt", "list100.txt"])
+@pytest.mark.parametrize("name", ["list10.txt",  # make test-long: list100.txt too
+                                  pytest.param("list100.txt", marks=pytest.mark.long)])
 def test_start_value_is_the_dd_table_for_declarer_and_denomination(name: str) -> None:
     """dds-hands TABLE: tricks for declarer, strains S, H, D, C, NT, each for N, E, S, W."""
     pytest.importorskip("endplay")
