@@ -4,9 +4,9 @@ One browser for the module and two servers (``dashboards.serve``): the demo-like
 (``fixture_db.build_demo_like``: the fixture, every sample file, a conceded Greek deal) and an
 empty one. Every page is opened for every variant and for "(all)" (League from its URL, the
 others through the sidebar); a page fails on an exception element, traceback text, a "None"/"nan"
-cell or a server path. Then the shared filters are walked
-across three page switches and a reload, the replayer is clicked through and stepped by keys, a file
-uploaded and a game entered deal by deal. Screenshots land in ``tests/out/`` (gitignored): of the
+cell or a server path. Then the shared filters are walked across three page switches and a
+reload, the replayer is clicked through and stepped by keys, a file uploaded and a game entered
+deal by deal. Screenshots land in ``tests/out/`` (gitignored): of the
 steps below, and of the walks' views that fail (of all of them with ``--shots``); the time each
 page took, a cold page's and a replayer step's are printed (``-s``), not asserted.
 
@@ -150,15 +150,15 @@ def _settle(page) -> None:
     page.wait_for_load_state("networkidle")
 
 
-def _open(page, url: str, title: str, quiet: bool = True) -> float:
-    """Open ``url``, wait for ``title`` and the end of the run, and unless ``quiet`` is false
-    for half a second without network requests (what a picture drawn after the run needs);
-    returns the seconds it took. The walks of every page judge the text of a page, which is
-    there when its run ends: they skip the half second, about a third of a page's time."""
+def _open(page, url: str, title: str, until_quiet: bool = True) -> float:
+    """Open ``url``, wait for ``title`` and the end of the run, and (``until_quiet``) for half
+    a second without network requests, what a picture drawn after the run needs; returns the
+    seconds it took. The walks of every page judge the text of a page, which is there when its
+    run ends: they skip the half second, about a third of a page's time."""
     start = time.monotonic()
     page.goto(url)
     page.get_by_role("heading", name=title, exact=True).wait_for()
-    if quiet:
+    if until_quiet:
         _settle(page)
     else:
         page.locator(IDLE).wait_for(state="attached")
@@ -305,12 +305,12 @@ def test_every_page_every_variant(page, servers: dict[str, str], demo_db: Path,
     page must keep the filters in its URL and show nothing :func:`page_problems` finds."""
     failures = []
     for path, title in OTHER_PAGES:
-        _open(page, f"{servers['demo']}/{path}", title, quiet=False)
+        _open(page, f"{servers['demo']}/{path}", title, until_quiet=False)
         failures += _looked_at(page, path, path, demo_db, every_shot)
     for filters in _filters(demo_db):
         query = urllib.parse.urlencode(filters)
         name = f"{filters.get('variant', 'all')}{'_player' if 'player' in filters else ''}"
-        seconds = _open(page, f"{servers['demo']}/?{query}", "League", quiet=False)
+        seconds = _open(page, f"{servers['demo']}/?{query}", "League", until_quiet=False)
         print(f"league_{name}: {seconds:.1f} s")
         failures += _looked_at(page, f"?{query}", f"league_{name}", demo_db, every_shot)
         for section in LEAGUE_SECTIONS[1:] if "player" not in filters else ():
@@ -331,7 +331,7 @@ def test_every_page_on_an_empty_database(page, servers: dict[str, str], demo_db:
                                          every_shot: bool) -> None:
     failures = []
     for path, title in [*FILTER_PAGES, *OTHER_PAGES]:
-        _open(page, f"{servers['empty']}/{path}", title, quiet=False)
+        _open(page, f"{servers['empty']}/{path}", title, until_quiet=False)
         page.locator("[data-testid='stAlert']").first.wait_for()  # an empty state says why
         failures += _looked_at(page, path, f"empty_{path or 'league'}", demo_db, every_shot)
     assert not failures, "\n".join(failures)
