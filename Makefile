@@ -12,6 +12,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'
 	$(PY) -m compileall -q -j 0 ingest model scoring sim dashboards trickbook
+	$(PY) -m sim.warm
 	touch $@
 
 install: $(VENV)/.installed
@@ -39,10 +40,11 @@ test-fast: install
 
 # The long mark: the review's invariant on thousands of simulated deals per variant (summed),
 # the Player page's raspasy review in the browser, the double-dummy tables and par of all
-# 100 deals of DDS's list100.txt, and the review's values on its first deals.
+# 100 deals of DDS's list100.txt, the review's values on its first deals, and that the warm-up
+# of make install (sim/warm.py) compiles every kernel.
 test-long: install browser-deps
 	rm -rf tests/out/invariant
-	$(PY) -m pytest -n 2 --dist loadgroup --long -m long tests/sim/review tests/dashboards/test_browser.py tests/scoring/bridge/test_dd.py
+	$(PY) -m pytest -n 2 --dist loadgroup --long -m long tests/sim/review tests/dashboards/test_browser.py tests/scoring/bridge/test_dd.py tests/sim/test_warm.py
 	$(PY) -m tests.sim.review.invariant tests/out/invariant
 
 bench: install browser-deps

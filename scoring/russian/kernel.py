@@ -37,7 +37,9 @@ from scoring.settlement import Settled, Settlement
 def columns(deals: pl.DataFrame, g: np.ndarray, rules: list[RussianRules], players: np.ndarray
             ) -> Columns:
     def col(name: str) -> np.ndarray:
-        return deals[name].cast(pl.Int8).fill_null(-1).to_numpy()
+        # always a copy: polars gives a read-only view where it can, a writable copy where it
+        # cannot, and each is a type of its own to the scan, which numba compiles once per type
+        return deals[name].cast(pl.Int8).fill_null(-1).to_numpy(writable=True)
 
     return Columns(
         game=g.astype(np.int32), dealer=col("dealer"), declarer=col("declarer"),
