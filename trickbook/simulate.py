@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from model.problems import counted
 from sim import SimulationError
-from sim.drivers import PLAYS, SIMULATED, simulator
+from sim.drivers import PLAYS, SIMULATED
 from sim.run import ClusterUnreachable, Plan, read_rules, simulate
 
 
@@ -55,13 +55,12 @@ def simulate_command(
     try:
         if (out is None) == (db is None):
             raise SimulationError("give exactly one of --out (JSON Lines) and --db")
-        if out is None and db is not None:
+        if db is not None:
             check_database_path(db)  # before the first deal, not when the first batch is stored
         options = {} if players is None else {"players": players}
         plan = Plan(variant, games, deals_per_game, seed, read_rules(rules), play, options)
         if play not in PLAYS:
             raise SimulationError(f"--play must be one of {', '.join(PLAYS)}, got {play!r}")
-        simulator(variant, plan.rules, play, options)  # its variant, rules and options, first
         bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
                        TextColumn("{task.fields[rate]} deals/s"), console=err, transient=False)
         task = bar.add_task("deals", total=games * deals_per_game, rate="-")
