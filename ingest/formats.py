@@ -108,10 +108,39 @@ def no_reader(path: Path) -> str:
     return f"no reader: {sheet} nor a traveller (columns {', '.join(TRAVELLER_MARK)})"
 
 
+PACKED = ((b"\x1f\x8b", "a gzip file"), (b"PK\x03\x04", "a zip archive"),
+          (b"PK\x05\x06", "a zip archive"), (b"BZh", "a bzip2 file"),
+          (b"\xfd7zXZ\x00", "an xz file"), (b"\x28\xb5\x2f\xfd", "a zstd file"),
+          (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"), (b"Rar!\x1a\x07", "a RAR archive"),
+          (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an Excel 97 workbook"))
+"""The first bytes of packed files: their records are inside, and no reader unpacks them."""
+WORKBOOKS = (".xlsx", ".xlsm", ".xls", ".ods")
+"""Spreadsheet workbooks (zip archives or Excel 97 files inside): a score sheet kept in one."""
+
+
+def packed(path: Path) -> str | None:
+    """What ``path`` is when it is a packed file (:data:`PACKED`): ``skipped (no reader: ...)``
+    says to unpack it, or to save a workbook's sheet as CSV; even one found in a folder is
+    reported, since its records would be missed without a word. ``None`` for any other."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(8)
+    except OSError:
+        return None
+    kind = next((kind for magic, kind in PACKED if head.startswith(magic)), None)
+    if kind is None:
+        return None
+    if path.suffix.lower() in WORKBOOKS or "Excel" in kind:
+        return "no reader: a spreadsheet workbook: save its sheet as CSV (UTF-8) and ingest that"
+    return f"no reader: {kind}: unpack it and ingest what it holds"
+
+
 def _unknown(path: Path) -> str:
     """``no reader`` for a file neither named nor opening as a format of :data:`READERS`, with
     its first line (junk before a format's first line, a file in no format of ours)."""
     named = sorted({e for r in READERS for e in getattr(r, "extensions", ())} | {*SHEET_SUFFIXES})
+    if (kind := packed(path)) is not None:
+        return kind
     try:
         with path.open("rb") as fh:
             head = text_codec.head_text(fh.read(HEAD_BYTES))
@@ -124,6 +153,26 @@ def _unknown(path: Path) -> str:
              if first.isprintable() else "its first bytes, which are not text, open")
     return (f"no reader: not named {', '.join(named)}, and {shown} no format read by content "
             "(a DDS hand file: NUMBER, PBN or a GIB deal)")
+
+
+EMPTY = "empty: the file holds no records"
+"""How a file with nothing but white space (or a byte order mark) is skipped: whatever its
+format, it is reported so, not read (no records, no log row)."""
+
+
+def empty(path: Path) -> str | None:
+    """:data:`EMPTY` when ``path`` holds nothing but white space after a byte order mark of
+    UTF-8 or UTF-16 (a file saved before anything was typed into it), else ``None``."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(HEAD_BYTES + 1)
+    except OSError:
+        return None
+    if len(head) > HEAD_BYTES:
+        return None
+    for mark in (BOM, b"\xff\xfe", b"\xfe\xff"):
+        head = head.removeprefix(mark)
+    return EMPTY if not head.replace(b"\x00", b"").strip() else None
 
 
 def is_file(path: Path) -> bool:
@@ -181,7 +230,7 @@ def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
         elif os.path.exists(p):  # False where it cannot be told: named all the same below
             yield from once(p, True)
         else:
-            matches = sorted(Path(m) for m in glob.glob(str(item), recursive=True))
+            matches = matched(str(item))
             if not matches:
                 yield from once(p, True)  # the caller reports it missing or unreadable
             for m in matches:
@@ -190,6 +239,27 @@ def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
                         yield from once(f, False)
                 else:
                     yield from once(m, True)
+
+
+def matched(pattern: str) -> list[Path]:
+    """What a glob matches, sorted. ``**`` (any folders below) walks as a folder is walked
+    (:func:`_walk`): links to folders are not followed, so a link loop is walked once, where
+    Python's ``glob`` would follow it without end; names starting with a dot match only a
+    pattern part that does too, as with ``glob``."""
+    if "**" not in pattern:
+        return sorted(Path(m) for m in glob.glob(pattern))
+    parts = Path(pattern).parts
+    fixed = next(i for i, part in enumerate(parts) if glob.has_magic(part))
+    base, rest = Path(*parts[:fixed]) if fixed else Path(), parts[fixed:]
+    dotted = any(part.startswith(".") for part in rest)
+    try:
+        found = list(base.glob("/".join(rest)))
+    except ValueError:  # ``**`` inside a name (``week**.csv``): ``*`` to ``glob``, as here
+        return sorted(Path(m) for m in glob.glob(pattern))
+    except OSError:  # a folder on the way that cannot be listed: reported as missing
+        return []
+    return sorted(m for m in found
+                  if dotted or not any(p.startswith(".") for p in m.relative_to(base).parts))
 
 
 def not_a_file(path: Path) -> str | None:

@@ -35,12 +35,14 @@ from ingest.csv_sheet import sidecar_of
 from ingest.formats import (
     SHEET_SUFFIXES,
     broken_link,
+    empty,
     expand,
     hidden,
     is_dir,
     is_file,
     no_reader,
     not_a_file,
+    packed,
     reader_for,
     unreadable,
 )
@@ -941,6 +943,9 @@ def precheck(conn: duckdb.DuckDBPyConnection, path: Path, sha256: str | None = N
     if not is_file(path) and not is_dir(path):
         report.skipped = hidden(path) or not_a_file(path) or broken_link(path) or "missing"
         return report, None
+    if is_file(path) and (nothing := empty(path)) is not None:
+        report.skipped = nothing
+        return report, None
     reader = reader_for(path) if is_file(path) else None
     if reader is None:
         report.skipped = unreadable(path) or no_reader(path)
@@ -995,10 +1000,11 @@ def _is_text(name: str) -> bool:
 def files_to_read(paths: Iterable[str | Path]) -> list[Path]:
     """The files of ``paths`` (files, folders, globs) in the order they are read: a named file
     even without a reader (it is reported), a file in a folder only with one, when it cannot
-    be read, or when it is a table (``.csv``, ``.tsv``) no reader takes (each reported)."""
+    be read, or when it is a table (``.csv``, ``.tsv``) or a packed file (an archive, a
+    workbook: ``formats.packed``) no reader takes (each reported)."""
     return [p for p, explicit in expand(paths)
             if explicit or p.suffix.lower() in SHEET_SUFFIXES or reader_for(p) is not None
-            or unreadable(p) is not None]
+            or unreadable(p) is not None or packed(p) is not None]
 
 
 def ingest_paths(

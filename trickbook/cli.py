@@ -272,6 +272,8 @@ def _say_unsettled(db: Path) -> None:
 
     from model.tables import PENDING, has_table
 
+    if not db.exists():  # stopped before the database was made: nothing stored, nothing to say
+        return
     with suppress(duckdb.Error, typer.Exit):
         conn = _read_only(db)
         try:

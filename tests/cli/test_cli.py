@@ -56,6 +56,48 @@ def test_a_table_no_reader_takes_is_reported_from_a_folder(tmp_path: Path) -> No
     assert "league.jsonl: 36 read, 36 stored" in result.stdout
 
 
+
+def test_a_packed_file_is_reported_even_from_a_folder(tmp_path: Path) -> None:
+    """A gzip or zip file of records, or a workbook, found in a folder was passed over without
+    a word (its records silently missed), and named it said only that its first bytes are not
+    text. Each is now named with what to do (docs/ingest.md, "pick a reader"); the command
+    exits 1, as for a table no reader takes."""
+    import gzip
+    import zipfile
+
+    folder = tmp_path / "week"
+    folder.mkdir()
+    data = (SAMPLES / "league.jsonl").read_bytes()
+    (folder / "league.jsonl.gz").write_bytes(gzip.compress(data))
+    with zipfile.ZipFile(folder / "archive.zip", "w") as z:
+        z.writestr("league.jsonl", data)
+    with zipfile.ZipFile(folder / "sheet.xlsx", "w") as z:
+        z.writestr("xl/workbook.xml", "<workbook/>")
+    result = runner.invoke(app, ["ingest", str(folder), "--db", str(tmp_path / "x.duckdb")])
+    assert result.exit_code == 1, result.output
+    said = " ".join(result.stdout.split())
+    assert "league.jsonl.gz: skipped (no reader: a gzip file: unpack it" in said
+    assert "archive.zip: skipped (no reader: a zip archive: unpack it" in said
+    assert "sheet.xlsx: skipped (no reader: a spreadsheet workbook: save its sheet as CSV" in said
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".ppn", ".pbn", ".lin", ".txt"])
+def test_an_empty_file_is_said_to_be_empty_in_every_format(tmp_path: Path, suffix: str) -> None:
+    """An empty file (nothing, or a byte order mark and blank lines) was "0 read" as JSON Lines,
+    PPN or PBN, one quarantined record as LIN, "no reader" (exit 1) as a table or DDS file,
+    and logged, so that a second empty file was "same content as" the first. Each is now
+    skipped as empty, whatever its name, and logged nowhere (it holds no record)."""
+    first, second = tmp_path / f"a{suffix}", tmp_path / f"b{suffix}"
+    first.write_bytes(b"")
+    second.write_bytes(b"\xef\xbb\xbf\r\n  \n")
+    db = tmp_path / "x.duckdb"
+    result = runner.invoke(app, ["ingest", str(first), str(second), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    for path in (first, second):
+        assert f"{path}: skipped (empty: the file holds no records)" in result.stdout
+    with duckdb.connect(str(db), read_only=True) as conn:
+        assert conn.execute("SELECT count(*) FROM ingest_log").fetchone() == (0,)
+
 def test_a_folder_without_records_says_so(tmp_path: Path) -> None:
     """An empty folder, or one of files no reader takes, says there was nothing to ingest (it
     printed a blank line); it is not an error (docs/cli.md)."""
@@ -254,6 +296,26 @@ def test_a_second_ctrl_c_while_settling_says_what_waits(tmp_path: Path,
     with duckdb.connect(str(db), read_only=True) as conn:
         assert conn.execute(f"SELECT count(*) FROM {PENDING}").fetchone() == (0,)
 
+
+
+def test_an_abort_before_the_database_is_made_says_only_that(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch,
+                                                             ) -> None:
+    """A second Ctrl-C before the database exists (while the files are being found) ended
+    with "cannot open the database ... database does not exist" under the interrupted line:
+    the check for games left unsettled opened a database never made. Nothing is said of it
+    now, and no database is made."""
+    import ingest.pipeline
+
+    def interrupted(paths: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ingest.pipeline, "expand", interrupted)
+    db = tmp_path / "x.duckdb"
+    result = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db", str(db)])
+    assert result.exit_code == 130, result.output
+    assert "interrupted" in result.stderr and "database" not in result.stderr
+    assert not db.exists()
 
 @pytest.mark.slow
 def test_ctrl_c_stops_between_files(tmp_path: Path) -> None:

@@ -114,6 +114,24 @@ def test_formats_pick_reader_and_skip_sidecars(tmp_path: Path) -> None:
     assert [p.name for p, _ in expand([str(tmp_path / "*.csv")])] == ["b.csv", "travellers.csv"]
 
 
+
+def test_a_glob_of_any_folders_below_does_not_follow_links_to_folders(tmp_path: Path) -> None:
+    """``**`` walks as a folder argument is walked (docs/ingest.md, "Folders"): two links
+    back up the tree made Python's ``glob`` follow them into ever longer paths (exponentially
+    many: the command ran for minutes and a first Ctrl-C did not stop it). Each file is found
+    once by its own path; a hidden folder is matched only by a pattern that names it."""
+    sub = tmp_path / "sub"
+    (sub / ".hidden").mkdir(parents=True)
+    for name in ("sub/a.jsonl", "sub/.hidden/b.jsonl", "c.jsonl"):
+        (tmp_path / name).write_text("{}\n")
+    (sub / "up").symlink_to("..")
+    (sub / "again").symlink_to("../sub")
+    found = [p.relative_to(tmp_path).as_posix() for p, _ in expand([f"{tmp_path}/**/*.jsonl"])]
+    assert found == ["c.jsonl", "sub/a.jsonl"]
+    hidden = expand([f"{tmp_path}/**/.hidden/*.jsonl"])
+    assert [p.relative_to(tmp_path).as_posix() for p, _ in hidden] == ["sub/.hidden/b.jsonl"]
+    assert [p.name for p, _ in expand([f"{tmp_path}/sub/a**.jsonl"])] == ["a.jsonl"]
+
 DECLARED_FILES = [DATA / "endplay-fixtures" / "pbn" / "example1.pbn",
                   DATA / "endplay-fixtures" / "lin" / "example1.lin",
                   DATA / "dds-hands" / "list10.txt", SAMPLES / "balkan" / "league.ppn"]
