@@ -62,9 +62,10 @@ def plausible(text: str) -> int:
             score -= len(word)
         elif scripts == {"LATIN"}:
             score += len(word) if 2 * len(high) <= len(word) else -len(word)
-        elif len(high) != len(word) or not cased(word) or (scripts == {"GREEK"} and (
-                "ς" in word[:-1] or not _RARE_GREEK.isdisjoint(word)
-                or sum("TONOS" in unicodedata.name(c, "") for c in word) > 1)):
+        elif len(high) != len(word) or not cased(word) or few_vowels(word) or (
+                scripts == {"GREEK"} and ("ς" in word[:-1] or not _RARE_GREEK.isdisjoint(word)
+                                          or sum("TONOS" in unicodedata.name(c, "")
+                                                 for c in word) > 1)):
             score -= len(word)
         else:
             score += len(word)
@@ -74,6 +75,18 @@ def plausible(text: str) -> int:
 _RARE_GREEK = frozenset("ΐΰ")
 """Greek letters with both diaeresis and accent: rare in Greek words, but what cp1253 makes of
 the commonest Cyrillic letter (``а``, ``А``): Cyrillic read as Greek holds them."""
+
+
+VOWELS = frozenset("αεηιουωάέήίόύώϊϋΐΰаеёиоуыэюяіїє")
+"""The vowels of Greek and Cyrillic words (small letters)."""
+
+
+def few_vowels(word: str) -> bool:
+    """Whether a Greek or Cyrillic ``word`` of four letters or more has fewer than a quarter of
+    vowels: words of either script have more (``Χρήστος``, ``Пётр``), while Cyrillic read in
+    the Greek code page, or Greek in the Cyrillic one, loses most of them (``Борис`` saved as
+    cp1251 reads as ``Αξπθρ`` in cp1253: its ``о``, ``и`` become ``ξ``, ``θ``)."""
+    return len(word) >= 4 and 4 * sum(c in VOWELS for c in word.lower()) < len(word)
 
 
 def cased(word: str) -> bool:
@@ -171,7 +184,7 @@ def sniff(head: bytes, whole: bool = False) -> str:
         if best is None or score > best[0]:
             best = (score, page)
     if best is None or best[0] < 0:
-        if stray_bytes_only(head) or few_bad_lines(head, whole):
+        if stray_bytes_only(head) or few_bad_lines(head, whole) or utf8_lines(head):
             return "utf-8"
         raise EncodingError(
             f"not UTF-8 (byte {where}) nor UTF-16, and no code page of {', '.join(CODE_PAGES)} "
@@ -235,6 +248,14 @@ def few_bad_lines(data: bytes, whole: bool = True) -> bool:
         lines = lines[:-1]
     bad = sum(not _is_utf8(line) for line in lines)
     return bad > 0 and bad * BAD_LINE_SHARE <= len(lines)
+
+
+def utf8_lines(data: bytes) -> bool:
+    """Whether a line of ``data`` holds letters beyond ASCII in UTF-8 (a single-byte code page
+    seldom makes a UTF-8 sequence): a file that no code page reads, with such a line, is UTF-8
+    with lines of another encoding pasted in; read so, only those lines are lost, each its own
+    issue (:func:`lines`), not the file."""
+    return any(not line.isascii() and _is_utf8(line) for line in data.split(b"\n"))
 
 
 def _is_utf8(data: bytes) -> bool:

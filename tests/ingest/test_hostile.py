@@ -678,6 +678,9 @@ def test_endplay_pbn_fixtures_95_percent_stored(tmp_path: Path) -> None:
     ("ЦСКА, Київ", "cp1251"),
     ("Иван Петров, Москва, Сергей", "koi8_r"),
     ("Ольга, Павел, невский клуб", "koi8_r"),
+    ("Борис", "cp1251"),  # read as cp1253: Αξπθρ, a Greek word of one vowel in five
+    ("Линде Ж", "cp1251"),  # as cp1253: Λθνδε Ζ
+    ("Χρήστος, Στράτος, Σπύρος", "cp1253"),  # few vowels for Greek, but two in seven
 ])
 def test_single_byte_code_page_detected(text: str, encoding: str) -> None:
     from ingest.text import sniff
@@ -698,6 +701,30 @@ def test_koi8_r_sheet_reads_its_cyrillic_names(tmp_path: Path) -> None:
     with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as con:
         assert con.execute("SELECT players FROM games").fetchall() == [
             (["Иван", "Ольга", "Павел"],)]
+
+
+def test_a_sheet_half_utf8_half_cp1251_loses_only_the_cp1251_lines(tmp_path: Path) -> None:
+    """A Russian sheet whose first rows are UTF-8 and whose later rows were pasted from a
+    cp1251 file: no single encoding reads it, and it was one record quarantined ("cannot read
+    the file"), its game and good rows never read. It is read as UTF-8 now: the UTF-8 rows are
+    stored and each cp1251 row is its own issue naming its line (docs/ingest.md,
+    "Encodings")."""
+    src = (SAMPLES / "russian" / "club-sheet-2026-12-03.csv").read_text(encoding="utf-8")
+    for latin, cyrillic in (("Ivan", "Иван"), ("Olga", "Ольга"), ("Pavel", "Павел")):
+        src = src.replace(latin, cyrillic)
+    lines = src.splitlines(keepends=True)
+    cut = len(lines) // 2
+    p = tmp_path / "sheet.csv"
+    p.write_bytes("".join(lines[:cut]).encode() + "".join(lines[cut:]).encode("cp1251"))
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.records == r.stored + r.quarantined and r.stored > 0
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as con:
+        quarantined = con.execute("SELECT line, message FROM quarantine ORDER BY line").fetchall()
+        assert con.execute("SELECT players FROM games").fetchall() == [
+            (["Иван", "Ольга", "Павел"],)]
+    bad = [i + 1 for i, line in enumerate(lines) if i >= cut and not line.isascii()]
+    assert bad and [line for line, _ in quarantined] == bad
+    assert all("the line is not utf-8" in message for _, message in quarantined)
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-8-sig", "cp1253"])
