@@ -104,18 +104,44 @@ def _with_interval(point: Spec, encoding: Spec, shared: Spec, **spec: Any) -> Sp
     ], "encoding": shared, **spec}
 
 
-def made_by_contract() -> Spec:
-    """Player: share made as declarer by contract, with 95% intervals (``variant, contract, n,
-    made, rate, rate_low, rate_high``)."""
-    return _with_interval(
-        {"type": "bar"},
-        {"y": channel("rate", "quantitative", "made", scale={"domain": [0, 1]},
-                      axis=_share(True)),
-         "color": channel("variant", "nominal", scale={"range": OKABE_ITO}),
-         "tooltip": [channel("variant", "nominal"), channel("contract", "nominal"),
-                     *_numbers("n", "made", "rate")]},
-        {"x": channel("contract", "nominal", "contract", sort=None)},
-        height=260)
+CONTRACT_ROW = 26
+"""The height (px) of a contract's row where contracts run down a chart: one line of its
+label, level, at :data:`CONTRACT_AXIS`'s size."""
+CONTRACT_AXIS = {"labelAngle": 0, "labelFontSize": 13, "labelLimit": 240, "labelPadding": 6,
+                 "titleFontSize": 12}
+"""The axis of contracts in the game's words: level and larger than Vega-Lite's 10 px, so
+``6♠ 6♣ 6♦ 6♥`` are told apart (on end and small, the suits' symbols were specks), each whole
+(``6 Bettel from the hands``)."""
+
+ROWS_AUTOSIZE = {"type": "fit-x", "contains": "padding"}
+"""A chart of contract rows fits the page's width and keeps its height for the rows (Streamlit's
+default, "fit" in both, took the axes and title out of it: 26 contracts got 20 px each and 5
+got 11, every other label dropped)."""
+
+
+def _contracts(order: list[str] | None = None) -> Spec:
+    """The contracts down the side, one row each, in ``order`` (None: as the data lists them)."""
+    return channel("contract", "nominal", "contract", sort=order, axis=CONTRACT_AXIS)
+
+
+def made_by_contract(rows: int) -> Spec:
+    """Player: share made as declarer by contract, a bar per contract and variant (of ``rows``)
+    with its 95% interval (``variant, contract, n, made, rate, rate_low, rate_high``); the
+    contracts down the side (:data:`CONTRACT_AXIS`), a variant's bar beside another's of the
+    same name, never stacked on it."""
+    share = _share(True)
+    return {"layer": [
+        {"mark": {"type": "bar"},
+         "encoding": {"x": channel("rate", "quantitative", "made", scale={"domain": [0, 1]},
+                                   axis=share, stack=None),
+                      "color": channel("variant", "nominal", scale={"range": OKABE_ITO}),
+                      "tooltip": [channel("variant", "nominal"), channel("contract", "nominal"),
+                                  *_numbers("n", "made"),
+                                  *_numbers("rate", "rate_low", "rate_high", format=".0%")]}},
+        {"mark": {"type": "rule"},
+         "encoding": {"x": channel("rate_low", "quantitative"), "x2": {"field": "rate_high"}}},
+    ], "encoding": {"y": _contracts(), "yOffset": channel("variant", "nominal")},
+        "height": CONTRACT_ROW * max(1, rows), "autosize": ROWS_AUTOSIZE}
 
 
 def review_by_month() -> Spec:
@@ -135,20 +161,27 @@ SMALL_CELL = 0.6
 """The share of its column and row a cell of too few deals fills (``made_heatmap``)."""
 
 
+SHARE_LEGEND = {"format": "%", "orient": "bottom", "direction": "horizontal",
+                "gradientLength": 200}
+"""The heatmap's scale of shares below it, level: at the right, taller than a few contracts'
+rows, its end was cut off."""
+
+
 def made_heatmap(order: list[str], modes: int, labelled: bool) -> Spec:
-    """Contracts: share made per contract (in ``order``) and defence mode, a cell drawn smaller
-    where ``enough`` is false (too few deals for its rate): its colour stays the legend's, where
-    a faded one read as another rate; ``labelled``: each cell also reads its rate and n
-    (columns ``contract, mode, n, made, rate, rate_low, rate_high, label, enough``)."""
+    """Contracts: share made per contract (in ``order``, down the side, :data:`CONTRACT_AXIS`)
+    and defence mode (across the top), a cell drawn smaller where ``enough`` is false (too few
+    deals for its rate): its colour stays the legend's, where a faded one read as another rate;
+    ``labelled``: each cell also reads its rate and n (columns ``contract, mode, n, made, rate,
+    rate_low, rate_high, label, enough``)."""
     cell = {
-        "x": channel("contract", "nominal", "contract", sort=order,
-                     axis={"labelAngle": 0 if labelled else -60, "labelOverlap": False}),
-        "y": channel("mode", "nominal", "defence"),
+        "y": _contracts(order),
+        "x": channel("mode", "nominal", "defence",
+                     axis={"orient": "top", "labelAngle": 0, "labelFontSize": 13}),
     }
     encoding = {
         **cell,
         "color": channel("rate", "quantitative", "made",
-                         scale={"domain": [0, 1], "scheme": "viridis"}, legend={"format": "%"}),
+                         scale={"domain": [0, 1], "scheme": "viridis"}, legend=SHARE_LEGEND),
         "tooltip": [channel("contract", "nominal"), channel("mode", "nominal"),
                     *_numbers("n", "made"), *_numbers("rate", "rate_low", "rate_high",
                                                       format=".0%")],
@@ -158,14 +191,14 @@ def made_heatmap(order: list[str], modes: int, labelled: bool) -> Spec:
               "encoding": encoding},
              {"transform": [{"filter": "!datum.enough"}],
               "mark": {"type": "rect", "width": small, "height": small}, "encoding": encoding}]
-    text = {"mark": {"type": "text", "fontSize": 11}, "encoding": {
+    text = {"mark": {"type": "text", "fontSize": 12}, "encoding": {
         **cell,
         "text": channel("label", "nominal"),
         # dark on viridis' light (high) end, white on its dark end
         "color": {"condition": {"test": "datum.rate > 0.55", "value": "#111"}, "value": "#fff"},
     }}
-    return {"layer": [*rects, *([text] if labelled else [])],
-            "height": 80 + 40 * modes, "width": max(600, 34 * len(order))}
+    return {"layer": [*rects, *([text] if labelled else [])], "autosize": ROWS_AUTOSIZE,
+            "height": CONTRACT_ROW * len(order), "width": max(360, 120 * modes)}
 
 
 FLAT_LABELS = 12

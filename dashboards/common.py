@@ -335,22 +335,22 @@ def draw_game(game_id: str, key: str, f: Filters | None = None) -> None:
     with st.expander("Rules of this game"):
         show(rules_table(game["rules"]), f"{key}_rules")
     rows = query("game_sheet", game_id)
-    if rows.is_empty():
+    if rows.is_empty():  # no sheet and no standings: an empty table would read "empty"
         empty("This game has no settled deals yet: its score sheet is empty.")
-    else:
-        sheet = score_sheet(rows, game["variant"], players)
-        sheet = sheet.with_columns(
-            pl.col("deal").map_elements(lambda n: deal_link(game_id, n, f),
-                                        return_dtype=pl.String).alias("replay"))
-        st.caption(f"Money in {unit(game['variant'])}; open a deal in the replayer from its row "
-                   "(deals recorded with their cards show them).")
-        picture = sheet_picture(game["variant"], rows, query("game_pairwise", game_id), players,
-                                game["rules"])
-        if picture is not None:  # at its own size above the sheet: beside it, it was too small
-            st.html(as_img(picture, f"the pulya of {game_id}"))  # to read (6 px figures)
-            st.caption("Pool (inside), hill and the whists written on each opponent, each "
-                       "value after a change; the pool target in the centre.")
-        show(sheet, f"{key}_sheet", missing={"replay": ""}, column_config=REPLAY_COLUMN)
+        return
+    sheet = score_sheet(rows, game["variant"], players)
+    sheet = sheet.with_columns(
+        pl.col("deal").map_elements(lambda n: deal_link(game_id, n, f),
+                                    return_dtype=pl.String).alias("replay"))
+    st.caption(f"Money in {unit(game['variant'])}; open a deal in the replayer from its row "
+               "(deals recorded with their cards show them).")
+    picture = sheet_picture(game["variant"], rows, query("game_pairwise", game_id), players,
+                            game["rules"])
+    if picture is not None:  # at its own size above the sheet: beside it, it was too small
+        st.html(as_img(picture, f"the pulya of {game_id}"))  # to read (6 px figures)
+        st.caption("Pool (inside), hill and the whists written on each opponent, each "
+                   "value after a change; the pool target in the centre.")
+    show(sheet, f"{key}_sheet", missing={"replay": ""}, column_config=REPLAY_COLUMN)
     show(query("game_standings", game_id), f"{key}_game_standings",
          labels={"cash": f"cash ({unit(game['variant'])})"})
 

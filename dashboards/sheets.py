@@ -25,6 +25,7 @@ from collections.abc import Mapping
 import polars as pl
 
 from dashboards.pulya import pulya_svg
+from dashboards.replay import calls_in_words
 from model.variants import UnknownVariant
 from model.variants import variant as lookup
 
@@ -71,12 +72,17 @@ def _wide(rows: pl.DataFrame, players: list[str], value: pl.Expr, label: str) ->
     return out
 
 
-def _heads(rows: pl.DataFrame) -> pl.DataFrame:
-    return (
+def _heads(rows: pl.DataFrame, variant: str) -> pl.DataFrame:
+    """Deal, dealer, declarer and the contract in the game's words, as the replayer and the
+    Contracts page write it (:func:`dashboards.replay.calls_in_words`: ``6♠``, ``3 Schellen``,
+    ``misère``)."""
+    heads = (
         rows.group_by("deal_no", maintain_order=True)
         .agg(pl.col("dealer").first(), pl.col("declarer").first(), pl.col("contract").first())
         .rename({"deal_no": "deal"})
     )
+    spoken = calls_in_words(heads.with_columns(pl.lit(variant).alias("variant")))
+    return spoken.drop("variant")
 
 
 def _total_row(sheet: pl.DataFrame, last: list[str], summed: list[str]) -> pl.DataFrame:
@@ -95,7 +101,7 @@ def score_sheet(rows: pl.DataFrame, variant: str, players: list[str]) -> pl.Data
     """The sheet of one game from its ``queries.game_sheet`` rows (empty frame if no rows)."""
     if rows.is_empty():
         return pl.DataFrame()
-    heads = _heads(rows)
+    heads = _heads(rows, variant)
     style = sheet_style(variant, rows)
     if style == "kassa":
         chips = pl.coalesce(pl.col("chips"), pl.col("cash")).cast(pl.Float64)

@@ -9,6 +9,8 @@ tabs and only the open one runs and is drawn (a first page draws the headline an
 
 from __future__ import annotations
 
+from collections import Counter
+
 import polars as pl
 import streamlit as st
 
@@ -36,9 +38,26 @@ def alike(series: pl.DataFrame) -> list[list[str]]:
     return [sorted(group) for group in by_series.values() if len(group) > 1]
 
 
-def _time_line(series: pl.DataFrame, undated: pl.DataFrame, variant: str) -> None:
+def plain_names(people: list[str], variant: str) -> dict[str, str]:
+    """Each person's name in a chart of ``variant`` alone: without the `` (variant)`` his label
+    carries where someone else of his name plays another game (``Anna (greek-prefa)`` beside
+    ``Anna (bridge-rubber)``, ``ingest.players.people_sql``), which says nothing where only
+    ``variant`` is chosen; the label stays whole where the shorter name would be another's."""
+    short = {person: person.removesuffix(f" ({variant})") for person in people}
+    taken = Counter(short.values())
+    return {person: name if taken[name] == 1 else person for person, name in short.items()}
+
+
+def _time_line(series: pl.DataFrame, undated: pl.DataFrame, variant: str,
+               alone: bool) -> None:
+    """The cash over time of ``variant``; ``alone``: the only variant chosen, its people named
+    without it (:func:`plain_names`)."""
     part = series.filter(pl.col("variant") == variant)
     late = undated.filter(pl.col("variant") == variant)
+    if alone:
+        names = plain_names([*part["player"], *late["player"]], variant)
+        named = pl.col("player").replace_strict(names, return_dtype=pl.String)
+        part, late = part.with_columns(named), late.with_columns(named)
     if part.is_empty():
         empty(f"No dated {variant} games for these filters: the time line needs games with a "
               "start time.")
@@ -75,7 +94,7 @@ def _cash_section(f: Filters, variants: list[str]) -> None:
     series = query("cash_over_time", f)
     undated = query("undated_cash", f)
     for variant in variants:
-        _time_line(series, undated, variant)
+        _time_line(series, undated, variant, alone=f.variant is not None)
 
 
 def _sheet_section(f: Filters) -> None:

@@ -151,8 +151,10 @@ def _my_deals(f: Filters, wanted: str | None) -> None:
     table = calls_in_words(deals).with_columns(
         replay_links(f),
         pl.col("variant").map_elements(unit, return_dtype=pl.String).alias("unit"),
-    ).select("started_at", "game", "deal_no", "variant", "role", "contract", "result",
-             "declarer_tricks", "cash", "unit", "replay", "game_id")
+    ).select("replay", "started_at", "game", "deal_no", "variant", "role", "contract",
+             "result", "declarer_tricks", "cash", "unit", "game_id")
+    # the replay link first, as on Contracts: under "(all)" the table is wider than the page,
+    # and a link at its end was off-screen (the caption says to open a deal from its row)
     if f.variant is not None:  # one variant: its unit is said above the table
         table = table.drop("variant", "unit")
     show(table, "player_deals", missing={"started_at": "undated", "result": "—"},
@@ -211,7 +213,8 @@ with guarded():
                                                     "rate (n, 95% CI)", "cash_per_deal"])
         data = contracts.filter(pl.col("n") > 0)
         st.vega_lite_chart(data.select("variant", "contract", "n", "made", "rate", "rate_low",
-                                       "rate_high"), charts.made_by_contract(), width="stretch")
+                                       "rate_high"), charts.made_by_contract(data.height),
+                           width="stretch")
 
     st.subheader("By position")
     positions = query("player_positions", f).with_columns(

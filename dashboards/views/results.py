@@ -22,6 +22,7 @@ from dashboards.common import (
     url_param,
 )
 from dashboards.queries import RANKINGS
+from dashboards.replay import calls_in_words
 from dashboards.text import md
 
 BY_WORDS = {"percent": "matchpoint %", "imps": "IMPs"}
@@ -34,6 +35,17 @@ SCALES = ("percent", "cross_imps", "cross_imps_per_board", "imps")
 def unscored(ranked: pl.DataFrame) -> list[str]:
     """The scales of :data:`SCALES` that are null for every pair of ``ranked``."""
     return [c for c in SCALES if c in ranked.columns and ranked[c].null_count() == ranked.height]
+
+
+def in_words(card: pl.DataFrame) -> pl.DataFrame:
+    """A pair's card with its contracts in the game's words, as the replayer writes them
+    (:func:`dashboards.replay.calls_in_words`: ``5DX`` -> ``5♦X``), each by its game's
+    variant."""
+    games = card["game_id"].unique().to_list()
+    variant = {g: query("game_info", g)["variant"].first() for g in games}
+    with_variant = card.with_columns(
+        pl.col("game_id").replace_strict(variant, return_dtype=pl.String).alias("variant"))
+    return calls_in_words(with_variant).drop("variant")
 
 
 st.title("Club results")
@@ -82,7 +94,7 @@ with guarded():
     st.subheader("A pair's card")
     pair = url_choice("Pair", ranked["pair"].to_list(), "results_pair", wanted_pair, "pair")
     if pair is not None:
-        card = query("pair_card", f, event, pair)
+        card = in_words(query("pair_card", f, event, pair))
         card = card.with_columns(  # only a deal recorded with its cards can be replayed
             replay_links(f, with_cards_only=True),
         ).drop("game_id", "deal_no", "has_cards", *hidden, strict=False)

@@ -850,9 +850,9 @@ def test_my_deals_name_a_game_as_its_players_know_it(demo_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Player, My deals: a game was shown by its id alone, and a PPN game's id is a hash
     (``ppn/adf0925e5415a7ef``, docs/ingest.md "Versions of a source"); a row now names the
-    game by its event or league and the names at its table, its id last, after the replayer's
-    link (two undated games of one table differ only there), which stays within a 1400 px
-    page: with one variant chosen, its unit is said once, above the table."""
+    game by its event or league and the names at its table, its id last (two undated games of
+    one table differ only there), the replayer's link first, in sight on a 1400 px page: with
+    one variant chosen, its unit is said once, above the table."""
     with read_only(demo_path) as con:
         people = q.players(con, Filters(variant="balkan"))["player"].to_list()
         games = con.execute("SELECT game_id, coalesce(event, league), "
@@ -863,8 +863,8 @@ def test_my_deals_name_a_game_as_its_players_know_it(demo_path: Path,
     assert not at.exception
     deals = frame_with(at, "game id")
     assert list(deals.columns) == [
-        "started (UTC)", "game", "deal", "role", "contract", "result", "declarer's tricks",
-        "cash", "replay", "game id"]
+        "replay", "started (UTC)", "game", "deal", "role", "contract", "result",
+        "declarer's tricks", "cash", "game id"]
     assert all(named[gid] == game for gid, game in zip(deals["game id"], deals["game"],
                                                         strict=True))
     assert "Jelena, Ana, Marko" in set(deals["game"])  # the PPN game's table
