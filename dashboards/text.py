@@ -110,20 +110,33 @@ UPLOAD_HASH = CONTENT_HASH_DIGITS
 HASH_CHARS = 12
 """How much of a sha256 a page shows: an upload's version, a file's in the ingest log."""
 _STORED_UPLOAD = re.compile(rf"([0-9a-f]{{{UPLOAD_HASH}}})-(.+)")
+ENTRY = "entry/"
+"""How the sources of the Entry page start (``dashboards.entry.PREFIX``)."""
+_ENTERED = re.compile(rf"{re.escape(ENTRY)}(?P<game>.+)/(?P<what>game|[0-9]+)", re.DOTALL)
+"""A record typed on the Entry page: ``entry/<game id>/game`` or ``entry/<game id>/<deal>``
+(``dashboards.entry.source_of``); a game id may hold "/"."""
 
 
-def short_source(source: object) -> str:
+def short_source(source: object, names: Mapping[str, str] | None = None) -> str:
     """An ingested file as a user knows it: the file name and its folder, never the server's
     absolute path (``/srv/x/data/samples/league.jsonl`` -> ``samples/league.jsonl``). An upload
     is named as uploaded, with the start of its content's hash to tell its versions apart
-    (``uploads/9f3a6c2e1b7d4a50-week12.csv`` -> ``uploads/week12.csv (upload 9f3a6c2e1b7d)``)."""
+    (``uploads/9f3a6c2e1b7d4a50-Week_12.csv`` -> ``uploads/Week 12.csv (upload 9f3a6c2e1b7d)``):
+    ``names`` holds the names uploads were given, by the name each is kept under
+    (``dashboards.uploads.uploaded_names``); one not in it is named by its safe name. A record
+    typed on the Entry page is named by its game and deal: ``entry: club-7/2026-12-06/table-1,
+    deal 3`` (``entry: <game id>, game line`` for the game)."""
     if source is None:
         return DASH
+    if entered := _ENTERED.fullmatch(str(source)):
+        what = "game line" if entered["what"] == "game" else f"deal {int(entered['what'])}"
+        return f"entry: {entered['game']}, {what}"
     path = PurePosixPath(str(source).replace("\\", "/"))
     parts = [p for p in path.parts if p not in ("/", "..", ".")]
     short = "/".join(parts[-2:]) if path.is_absolute() or len(parts) > 2 else "/".join(parts)
     if parts and (upload := _STORED_UPLOAD.fullmatch(parts[-1])):
-        return f"{short.removesuffix(parts[-1])}{upload[2]} (upload {upload[1][:HASH_CHARS]})"
+        given = (names or {}).get(parts[-1], upload[2])
+        return f"{short.removesuffix(parts[-1])}{given} (upload {upload[1][:HASH_CHARS]})"
     return short
 
 
@@ -136,22 +149,52 @@ def is_upload(source: object) -> bool:
     return _STORED_UPLOAD.fullmatch(name) is not None
 
 
-_ABSOLUTE = re.compile(r"(?<![\w.])/(?:[^\s/:;,'\"()]+/)+[^\s/:;,'\"()]+")
-"""An absolute path quoted in a message: ``/`` not after a word, two parts or more."""
+_PART = r"[^\s/:;,'\"()]+"
+_QUOTED = re.compile(
+    rf"(?P<path>(?<![\w.])/(?:{_PART}/)+{_PART}"  # an absolute path: "/" not after a word
+    rf"|(?<![\w/.-])(?:{_PART}/)*[0-9a-f]{{{UPLOAD_HASH}}}-{_PART})"  # a stored upload's name
+    r"(?P<line> line [0-9]+)?(?P<version> \(version (?P<v>[0-9a-f]+)\))?")
+"""A path quoted in a message, absolute (two parts or more) or a stored upload's name with the
+folders before it (an earlier version of an upload: ``uploads/375e98867e5d5a7b-week.jsonl``),
+with the line and version that may follow it (ingest/versions.py: ``stored from <source> line
+<n> (version <sha256>)``)."""
+_DROPPED_BY = re.compile(rf"dropped from (?P<path>(?:/?{_PART})+) by its version (?P<v>[0-9a-f]+)")
+"""ingest/versions.py's ``dropped from <source> by its version <sha256>``."""
+_UPLOADED_UNDER = re.compile(rf"a new version of (?P<name>{_PART}) uploaded under that name")
+"""ingest/versions.py's way forward for a record stored from another upload, by its safe name."""
 
 
-_STORED_UPLOAD_IN = re.compile(
-    rf"(?<![\w/.-])(?:[^\s/:;,'\"()]+/)*[0-9a-f]{{{UPLOAD_HASH}}}-[^\s/:;,'\"()]+")
-"""A stored upload's name quoted in a message, with the folders before it (an earlier version of
-an upload: ``uploads/375e98867e5d5a7b-week.jsonl``)."""
+def _its_version(path: str, version: str) -> bool:
+    """Whether ``version`` (a start of a sha256) is the one the stored upload at ``path`` is
+    named by, so that naming the upload names it."""
+    upload = _STORED_UPLOAD.fullmatch(PurePosixPath(path.replace("\\", "/")).name)
+    return (upload is not None and len(version) >= HASH_CHARS
+            and upload[1].startswith(version[:UPLOAD_HASH]))
 
 
-def short_paths(message: str) -> str:
+def short_paths(message: str, names: Mapping[str, str] | None = None) -> str:
     """``message`` with every absolute path it quotes cut to its folder and name, and every
-    stored upload named as uploaded (:func:`short_source`): a conflict names the file its
-    stored record came from."""
-    message = _ABSOLUTE.sub(lambda m: short_source(m.group()), message)
-    return _STORED_UPLOAD_IN.sub(lambda m: short_source(m.group()), message)
+    stored upload named as uploaded (:func:`short_source`, with ``names``) and its version
+    said once: a conflict names the file its stored record came from, and its version, which an
+    upload's name already says."""
+    given: dict[str, str] = {}
+
+    def dropped(m: re.Match[str]) -> str:
+        return (f"dropped by {m['path']}" if _its_version(m["path"], m["v"]) else m[0])
+
+    def shown(m: re.Match[str]) -> str:
+        path = m["path"]
+        name = PurePosixPath(path.replace("\\", "/")).name
+        if (upload := _STORED_UPLOAD.fullmatch(name)) and name in (names or {}):
+            given[upload[2]] = (names or {})[name]
+        version = m["version"] or ""
+        if version and _its_version(path, m["v"]):
+            version = ""
+        return short_source(path, names) + (m["line"] or "") + version
+
+    message = _QUOTED.sub(shown, _DROPPED_BY.sub(dropped, message))
+    return _UPLOADED_UNDER.sub(
+        lambda m: m[0].replace(m["name"], given.get(m["name"], m["name"])), message)
 
 
 def without_paths(message: str, *folders: object) -> str:

@@ -3,7 +3,8 @@
 It writes through the one ingest entry point, as the Entry page does (docs/dashboards.md,
 "Dependency direction"); the other pages read the stable tables only. Uploads are data from
 outside: the name is reduced to a safe file name prefixed with the content's hash (so no upload
-overwrites another), the size is bounded (``TRICKBOOK_UPLOAD_MAX_MB``, default 20 MB),
+overwrites another; the name as uploaded is kept beside it, :data:`NAMES_FILE`, for the pages to
+name it by), the size is bounded (``TRICKBOOK_UPLOAD_MAX_MB``, default 20 MB),
 and a file that is not text (no encoding ingest reads takes its first 64 KiB, or it is full of
 NUL bytes: ``ingest/text.py``) is refused before ingest sees it; a text file with a few damaged
 bytes is read, as ``trickbook ingest`` reads it, and only the lines holding them are
@@ -14,11 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import os
 import re
+import tempfile
+import threading
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -148,27 +152,76 @@ def refuse_reason(name: str, data: bytes, limit_mb: int | None = None) -> str | 
     return None
 
 
+NAMES_FILE = ".uploaded-names.json"
+"""The record, in the uploads folder, of the name each upload was given, by the name it is kept
+under (:func:`stored_name`): a JSON object, which no reader takes (``trickbook ingest`` of the
+folder passes it over). An upload saved before it was kept is named by its safe name."""
+
+_NAMES_LOCK = threading.Lock()
+"""One session of the server at a time adds to a folder's :data:`NAMES_FILE`."""
+
+
+def uploaded_names(folders: Iterable[Path]) -> dict[str, str]:
+    """The names uploads were given, by the name each is kept under, from the
+    :data:`NAMES_FILE` of each of ``folders`` (none there, or unreadable: none)."""
+    names: dict[str, str] = {}
+    for folder in dict.fromkeys(folders):
+        try:
+            kept = json.loads((folder / NAMES_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(kept, dict):
+            names.update((k, v) for k, v in kept.items() if isinstance(v, str))
+    return names
+
+
+def names_of(sources: Iterable[object]) -> dict[str, str]:
+    """:func:`uploaded_names` of the folders of the uploads among ``sources`` (ingested files,
+    ``ingest_log.source``)."""
+    return uploaded_names(Path(str(s)).parent for s in sources if is_upload(s))
+
+
+def keep_names(folder: Path, given: Mapping[str, str]) -> None:
+    """Add ``given`` (the name an upload is kept under -> the name it was uploaded under) to
+    the folder's :data:`NAMES_FILE`, written whole or not at all: the names that are not their
+    safe name (the latest given to a file is kept; a safe name needs no record)."""
+    given = {k: v for k, v in given.items() if safe_name(v) != v}
+    if not given:
+        return
+    with _NAMES_LOCK:
+        names = uploaded_names([folder])
+        if all(names.get(k) == v for k, v in given.items()):
+            return
+        names.update(given)
+        fd, partial = tempfile.mkstemp(prefix=NAMES_FILE, suffix=".part", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(names, out, ensure_ascii=False, indent=0, sort_keys=True)
+        os.replace(partial, folder / NAMES_FILE)
+
+
 def as_uploaded(message: str, saved_as: str | None, name: str) -> str:
     """``message`` with the stored file's name (its hash, then its safe name) as the user
-    uploaded it: ``f256...-week12.game.json`` is ``week12.game.json``."""
+    uploaded it: ``f256...-week_12.game.json`` is ``week 12.game.json``."""
     if not saved_as:
         return message
-    stored, given = Path(saved_as), Path(safe_name(name))
-    return message.replace(stored.name, given.name).replace(stored.stem, given.stem)
+    stored, given = Path(saved_as), name.replace("\\", "/").rsplit("/", 1)[-1]
+    stem = given.removesuffix(Path(given).suffix) if Path(given).suffix else given
+    return message.replace(stored.name, given).replace(stored.stem, stem)
 
 
 NOTHING_NEW = "nothing new to store"
 """The end of the note on a file ingested before (said as information, not a warning)."""
 
 
-def skip_note(skipped: str | None) -> str:
+def skip_note(skipped: str | None, names: Mapping[str, str] | None = None) -> str:
     """Why ingest did not read an uploaded file, in the page's words: a file ingested before
-    has nothing new to store (its records are all in the database already)."""
+    has nothing new to store (its records are all in the database already); an upload it is a
+    copy of named as uploaded (``names``, :func:`uploaded_names`)."""
     if skipped == "unchanged":
         return f"uploaded before with this same content: {NOTHING_NEW}"
     if skipped and skipped.startswith(SAME_CONTENT):
-        return (f"the same content as {short_source(skipped.removeprefix(SAME_CONTENT))}, "
-                f"ingested before: {NOTHING_NEW}")
+        copy = short_source(skipped.removeprefix(SAME_CONTENT), names)
+        return f"the same content as {copy}, ingested before: {NOTHING_NEW}"
     return skipped or ""
 
 
@@ -179,17 +232,29 @@ REPLACE_BOX = "this file replaces its earlier version"
 UPLOAD_AGAIN = f'upload it again with "{REPLACE_BOX}" ticked'
 """What takes a new version of an upload, where the command says :data:`WITH_REPLACE`."""
 
+READ_WITH_REPLACE = " (read with --replace)"
+"""How ingest says a version dropped a deal with ``--replace`` (``Versions.kept_dropped``)."""
+UPLOADED_WITH_BOX = f', uploaded with "{REPLACE_BOX}" ticked'
+"""The same of an upload."""
 
-def for_the_page(message: str, *folders: Path) -> str:
+
+def with_the_box(message: str) -> str:
+    """``message`` with the Upload page's box where the command's option is named."""
+    return message.replace(WITH_REPLACE, UPLOAD_AGAIN).replace(READ_WITH_REPLACE,
+                                                               UPLOADED_WITH_BOX)
+
+
+def for_the_page(message: str, *folders: Path, names: Mapping[str, str] | None = None) -> str:
     """An ingest message as the Upload page shows it: the server's folders cut off, every other
-    path to its folder and name, and the page's box where the command's option is named."""
-    return short_paths(without_paths(message, *folders)).replace(WITH_REPLACE, UPLOAD_AGAIN)
+    path to its folder and name, an upload by the name it was given (``names``,
+    :func:`uploaded_names`), and the page's box where the command's option is named."""
+    return with_the_box(short_paths(without_paths(message, *folders), names))
 
 
 def advice_for(source: str, message: str) -> str:
     """A stored message of ``source`` as the pages show it: for an upload, the Upload page's
     box where the command's option is named (an upload is taken again on that page)."""
-    return message.replace(WITH_REPLACE, UPLOAD_AGAIN) if is_upload(source) else message
+    return with_the_box(message) if is_upload(source) else message
 
 
 def save(folder: Path, name: str, data: bytes) -> Path:
@@ -315,8 +380,11 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
         if game is not None and refuse_reason(*game):
             game = None  # said of the game file itself; the sheet says it names no game
         target = _save_upload(folder, name, data, game)
+        keep_names(folder, {target.name: name} | (
+            {sidecar_of(target).name: game[0]} if game is not None else {}))
         saved.append(target)
         results[name] = UploadResult(name, str(target))
+    names = uploaded_names([folder])
     if saved:
         try:
             reports = retrying(lambda: ingest_paths(saved, db_path, score=score_pending,
@@ -331,7 +399,8 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
         for name, res in results.items():
             report = by_path.get(res.saved_as or "")
             if report is not None:
-                results[name] = _reported(name, res.saved_as, report, folder, db_path.parent)
+                results[name] = _reported(name, res.saved_as, report, folder,
+                                          db_path.parent, names=names)
         for sheet, (game, _) in sheets.items():  # a sheet ingested before: its game was too
             if game in results and results[sheet].message.endswith(NOTHING_NEW):
                 results[game] = UploadResult(game, "", message=(
@@ -339,16 +408,17 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
     return list(results.values())
 
 
-def _reported(name: str, saved_as: str | None, report: FileReport, *folders: Path
-              ) -> UploadResult:
+def _reported(name: str, saved_as: str | None, report: FileReport, *folders: Path,
+              names: Mapping[str, str]) -> UploadResult:
     """An uploaded file's result from its ingest report, in the page's words
     (:func:`for_the_page`): this upload by the name it was given, an earlier version of it by
-    its name and hash (``uploads/week.jsonl (upload 375e98861a2b)``)."""
+    the name it was given (``names``) and its hash (``uploads/week 12.jsonl (upload
+    375e98861a2b)``)."""
 
     def shown(message: str) -> str:
-        return for_the_page(as_uploaded(message, saved_as, name), *folders)
+        return for_the_page(as_uploaded(message, saved_as, name), *folders, names=names)
 
-    notes = [skip_note(report.skipped)]
+    notes = [skip_note(report.skipped, names)]
     if report.score_error:
         notes.append(f"scoring failed: {report.score_error}")
     return UploadResult(

@@ -29,6 +29,7 @@ from dashboards.common import (
 )
 from dashboards.replay import call_words, calls_in_words
 from dashboards.text import md, short_source
+from dashboards.uploads import names_of
 from model.problems import counted
 
 LOW_N = 10  # cells with fewer deals are drawn smaller (their rate is uncertain)
@@ -85,8 +86,10 @@ with guarded():
     if deals.is_empty():
         empty("No deals in this cell.")
     else:
+        names = names_of(deals["source"].unique().to_list())  # uploads as uploaded
         shown = deals.with_columns(
-            pl.col("source").map_elements(short_source, return_dtype=pl.String),
+            pl.col("source").map_elements(lambda s: short_source(s, names),
+                                          return_dtype=pl.String),
             pl.col("contract").map_elements(spoken, return_dtype=pl.String),
             pl.when(pl.col("made")).then(pl.lit("made")).when(~pl.col("made"))
             .then(pl.lit("down")).alias("made"),

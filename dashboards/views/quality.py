@@ -5,7 +5,8 @@ code.
 Every record of every ingested file ends as stored, duplicate or quarantined; the quarantine keeps
 the reason (a ``model.problems.Code``), the message and the offending text. Files are shown by
 their folder and name (:func:`dashboards.text.short_source`), never the server's path, and the
-file's sha256 by its first 12 characters.
+file's sha256 by its first 12 characters; an upload by the name it was uploaded under
+(``dashboards.uploads.names_of``), a record typed on the Entry page by its game and deal.
 """
 
 from __future__ import annotations
@@ -14,17 +15,19 @@ import polars as pl
 import streamlit as st
 
 from dashboards.common import ALL, empty, guarded, query, show
-from dashboards.text import HASH_CHARS, short_paths, short_source
-from dashboards.uploads import REPLACE_BOX, advice_for
+from dashboards.text import HASH_CHARS, md, short_paths, short_source
+from dashboards.uploads import REPLACE_BOX, advice_for, names_of
 from model.problems import counted
+
+names: dict[str, str] = {}  # the names uploads were given (uploads.names_of), read once a run
 
 
 def _short(frame: pl.DataFrame) -> pl.DataFrame:
-    out = frame.with_columns(pl.col("source").map_elements(short_source,
+    out = frame.with_columns(pl.col("source").map_elements(lambda s: short_source(s, names),
                                                            return_dtype=pl.String))
     if "message" in out.columns:
         out = out.with_columns(pl.struct(frame["source"], "message").map_elements(
-            lambda r: short_paths(advice_for(r["source"], r["message"])),
+            lambda r: short_paths(advice_for(r["source"], r["message"]), names),
             return_dtype=pl.String).alias("message"))
     if "sha256" in out.columns:
         out = out.with_columns(pl.col("sha256").str.slice(0, HASH_CHARS))
@@ -47,9 +50,10 @@ with guarded():
     log = query("ingest_log")
     summary = query("quarantine_summary")
     sources = sorted(set(log["source"].to_list()) | set(summary["source"].to_list()))
+    names = names_of(sources)
     c1, c2 = st.columns(2)
     source = c1.selectbox("File", [ALL, *sources], key="quality_source",
-                          format_func=lambda s: s if s == ALL else short_source(s))
+                          format_func=lambda s: s if s == ALL else short_source(s, names))
     of_file = summary if source == ALL else summary.filter(pl.col("source") == source)
     code = c2.selectbox("Code", [ALL, *sorted(set(of_file["code"].to_list()))],
                         key="quality_code", help="The codes of the file chosen")
@@ -96,7 +100,7 @@ with guarded():
             show(_short(chosen), "quality_summary")
         rows = query("quarantine", source_arg, code_arg)
         held = query("quarantined_records", source_arg, code_arg).row(0, named=True)
-        where = "every file" if source_arg is None else short_source(source_arg)
+        where = "every file" if source_arg is None else md(short_source(source_arg, names))
         st.caption(f"{counted(held['records'], 'quarantined record')} for {where} and "
                    f"{'every code' if code_arg is None else 'code ' + code_arg}"
                    + (f", and {counted(held['dropped'], 'row')} of deals an earlier version "

@@ -123,3 +123,90 @@ def test_house_rules_read_as_words() -> None:
     table = rules_table('{"four_aces": "fixed_chips", "ten_nt": true, "kassa": 20, "x": null}')
     assert table["rule"].to_list() == ["four aces", "ten nt", "kassa", "x"]
     assert table["value"].to_list() == ["fixed chips", "yes", "20", "—"]
+
+
+def test_an_upload_is_named_by_the_name_it_was_given() -> None:
+    """An upload is kept under its safe name (``audit_club.jsonl``), and listed under the name
+    the user gave it (``audit club.jsonl``) where that name was kept (``names``: by the name it
+    is kept under, ``dashboards.uploads.uploaded_names``); else under its safe name."""
+    given = "Sitzung März 2026 — Tisch 1 ♠.jsonl"
+    stored = stored_name(given, b"1")
+    assert stored.endswith("Sitzung_März_2026___Tisch_1__.jsonl")
+    names = {stored: given}
+    assert short_source(f"/srv/club/uploads/{stored}", names) == \
+        f"uploads/{given} (upload {stored[:12]})"
+    assert short_source(f"/srv/club/uploads/{stored}") == \
+        f"uploads/Sitzung_März_2026___Tisch_1__.jsonl (upload {stored[:12]})"
+    assert short_paths(f"stored from /srv/club/uploads/{stored} line 3; this is", names) == \
+        f"stored from uploads/{given} (upload {stored[:12]}) line 3; this is"
+
+
+def test_a_conflict_names_an_upload_s_version_once() -> None:
+    """ingest's messages name the stored record's source and its version: for an upload, whose
+    name says its version, the page showed ``uploads/audit_club.jsonl (upload 1d98e9232605)
+    line 5 (version 1d98e9232605)``. The version is said once; another version is still said."""
+    earlier, later = stored_name("audit club.jsonl", b"1"), stored_name("audit club.jsonl", b"2")
+    names = {earlier: "audit club.jsonl", later: "audit club.jsonl"}
+    h, k = earlier[:12], later[:12]
+    dropped = (f"deal 4 of game 'g' stored from /srv/up/{earlier} line 5 (version {h}) is not "
+               "in this version 0123456789ab: ingest with --replace to drop it")
+    assert short_paths(dropped, names) == (
+        f"deal 4 of game 'g' stored from up/audit club.jsonl (upload {h}) line 5 is not in "
+        "this version 0123456789ab: ingest with --replace to drop it")
+    other = f"stored from up/{earlier} line 5 (version {k}); this is version 0123456789ab"
+    assert short_paths(other, names) == (
+        f"stored from up/audit club.jsonl (upload {h}) line 5 (version {k}); this is version "
+        "0123456789ab")
+    gone = (f"deal 4 of game 'g' was dropped from /srv/up/{later} by its version {k} (read with "
+            "--replace); this is version 0123456789ab")
+    assert short_paths(gone, names) == (
+        f"deal 4 of game 'g' was dropped by up/audit club.jsonl (upload {k}) (read with "
+        "--replace); this is version 0123456789ab")
+    another = ("it comes from another file, and only a new version of audit_club.jsonl uploaded "
+               "under that name can change it")
+    assert short_paths(f"stored from /srv/up/{earlier} line 2; {another}", names) == (
+        f"stored from up/audit club.jsonl (upload {h}) line 2; "
+        + another.replace("audit_club.jsonl", "audit club.jsonl"))
+    assert short_paths("stored from /srv/x/samples/a.jsonl line 2 (version 0123456789ab)") == \
+        "stored from samples/a.jsonl line 2 (version 0123456789ab)"  # a file's version is said
+
+
+@pytest.mark.parametrize("game", ["club-7/2026-12-06/table-1", "audit <i>game</i> 'x' 🂡",
+                                  "a/../b//c", "0123456789abcdef-x/y"])
+def test_an_entered_record_is_named_by_its_game_and_deal(game: str) -> None:
+    """The Entry page stores each typed record under the source ``entry/<game id>/<deal>`` (or
+    ``entry/<game id>/game``, ``dashboards.entry.source_of``); game ids hold "/" (a club, a
+    day, a table), and were cut to their last two parts: ``table-1/3``, ``i> 'x' 🂡/1``."""
+    from dashboards.entry import source_of
+
+    deal = source_of({"record": "deal", "game_id": game, "deal_no": 3})
+    assert short_source(deal) == f"entry: {game}, deal 3"
+    assert short_source(source_of({"record": "game", "game_id": game})) == \
+        f"entry: {game}, game line"
+
+
+def test_a_file_in_a_folder_named_entry_is_a_file() -> None:
+    assert short_source("entry/week.jsonl") == "entry/week.jsonl"
+    assert short_source("/srv/club/entry/x/3") == "x/3"
+
+
+def test_the_quality_page_names_an_entered_deal_by_its_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game typed on the Entry page with a "/" and markup in its id: Data quality listed its
+    records as ``i> 'x' 🂡/game`` and ``i> 'x' 🂡/1``."""
+    from dashboards import entry
+    from tests.dashboards.test_pages import frame_with
+
+    db = fx.build_empty(tmp_path / "t.duckdb")
+    game = "club-7/audit <i>game</i> 'x' 🂡"
+    players = ["Ana", "Ben", "Cy"]
+    assert entry.write(db, {"record": "game", "game_id": game, "variant": "greek-prefa",
+                            "players": players}).ok
+    assert entry.write(db, {"record": "deal", "game_id": game, "deal_no": 1, "dealer": "Ana",
+                            "declarer": "Ana", "contract": "6C",
+                            "defence": {"Ben": "pass", "Cy": "invite"},
+                            "tricks": {"Ana": 6, "Ben": 4, "Cy": 0}}).ok
+    at = page("quality", db, monkeypatch)
+    assert not at.exception
+    assert sorted(frame_with(at, "sha256 (start)")["file"]) == [
+        f"entry: {game}, deal 1", f"entry: {game}, game line"]
