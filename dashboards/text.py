@@ -158,7 +158,8 @@ _QUOTED = re.compile(
 folders before it (an earlier version of an upload: ``uploads/375e98867e5d5a7b-week.jsonl``),
 with the line and version that may follow it (ingest/versions.py: ``stored from <source> line
 <n> (version <sha256>)``)."""
-_DROPPED_BY = re.compile(rf"dropped from (?P<path>(?:/?{_PART})+) by its version (?P<v>[0-9a-f]+)")
+_DROPPED_BY = re.compile(rf"dropped from (?P<path>/?(?:{_PART}/)*{_PART}) "
+                         r"by its version (?P<v>[0-9a-f]+)")
 """ingest/versions.py's ``dropped from <source> by its version <sha256>``."""
 _UPLOADED_UNDER = re.compile(rf"a new version of (?P<name>{_PART}) uploaded under that name")
 """ingest/versions.py's way forward for a record stored from another upload, by its safe name."""
