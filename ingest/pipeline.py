@@ -59,7 +59,7 @@ from ingest.validate import (
     VariantLookup,
     game_issues,
 )
-from ingest.versions import CONFLICTS, Unread, Versions, clear_replaced_quarantine
+from ingest.versions import CONFLICTS, Unread, Versions, clear_replaced_quarantine, put_back
 from model import tables as T
 from model import variants as registry
 from model.base import DealBase, GameBase
@@ -954,7 +954,8 @@ def precheck(conn: duckdb.DuckDBPyConnection, path: Path, sha256: str | None = N
     report.sha256 = sha256 if sha256 is not None else file_sha256(path)
     latest, logged, copy = store.log_state(conn, source, report.sha256)
     report.new_source = not logged
-    if latest == report.sha256 and not (replace and store.holds_conflicts(conn, source)):
+    if latest == report.sha256 and not (replace and store.holds_conflicts(conn, source)) \
+            and not put_back(conn, path, source, report.sha256):
         report.skipped = "unchanged"
         return report, reader
     # a sheet whose game is its sidecar file (<sheet>.game.json) is not a copy of another sheet

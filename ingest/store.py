@@ -15,6 +15,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from contextlib import suppress
+from datetime import datetime
 from pathlib import Path
 from typing import Literal, TypeVar
 
@@ -244,6 +245,13 @@ def log_state(conn: duckdb.DuckDBPyConnection, source: str, sha256: str
     latest, versions, copy = rows[0] if rows else (None, 0, None)
     return (None if latest is None else str(latest), bool(versions),
             None if copy is None else str(copy))
+
+
+def last_read(conn: duckdb.DuckDBPyConnection, source: str) -> datetime | None:
+    """When ``source`` was last ingested (``None``: never)."""
+    rows = conn.execute(f"SELECT max(ingested_at) FROM {T.INGEST_LOG} WHERE source = ?",
+                        [source]).fetchall()
+    return rows[0][0] if rows else None
 
 
 def holds_conflicts(conn: duckdb.DuckDBPyConnection, source: str) -> bool:

@@ -230,6 +230,24 @@ def clear_replaced_quarantine(conn: duckdb.DuckDBPyConnection, sources: list[str
         store.clear_quarantine(conn, earlier)
 
 
+def put_back(conn: duckdb.DuckDBPyConnection, path: Path, source: str, sha256: str) -> bool:
+    """Whether ``source``, whose latest ingest read this same content (``sha256``), is read
+    again because it was put back: it is a version of an upload (:func:`lineage`) that another
+    version of its name has replaced since, and it was saved again after its last read (an
+    upload of the same content sets the file's time to now, ``dashboards.uploads.save``).
+    Read so, it takes over with ``--replace`` and else lists its conflicts; once read, it is
+    unchanged again (a folder ingested again reads nothing twice)."""
+    sources = lineage(conn, source)
+    if len(sources) == 1 or store.latest_version(conn, sources) == sha256:
+        return False
+    read_at = store.last_read(conn, source)
+    try:
+        saved_at = path.stat().st_mtime
+    except OSError:
+        return False
+    return read_at is not None and saved_at > read_at.timestamp()
+
+
 def lineage(conn: duckdb.DuckDBPyConnection, source: str) -> list[str]:
     """``source`` and the logged sources it is a later version of: for a content-named file
     (``CONTENT_NAME``), every logged ``<16 hex digits>-<name>`` of its folder."""

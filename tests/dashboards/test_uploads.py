@@ -20,6 +20,7 @@ from dashboards.uploads import (
     save,
     stored_name,
 )
+from ingest.pipeline import ingest_paths
 from tests.dashboards.conftest import table_counts
 from tests.ingest.conftest import SAMPLES
 
@@ -280,7 +281,6 @@ def test_quality_page_shows_what_a_new_version_replaced(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/ingest.md "Versions of a source": the Data quality page lists the rows of
     ``superseded`` (the corrected deal 2 replaced, deal 5 dropped), with both versions."""
-    from ingest.pipeline import ingest_paths
     from tests.dashboards import fixture_db as fx
     from tests.dashboards.test_pages import frame_with, page
 
@@ -607,12 +607,8 @@ def standing(db: Path) -> list[tuple[object, ...]]:
 
 V1_DEALS = [(1, "4"), (2, "8"), (3, "7"), (4, "9")]
 V2_DEALS = [(1, "4"), (2, "7"), (3, "7"), (5, "6")]
-NEEDS_INGEST = ("ingest.pipeline.precheck skips an upload read before as unchanged, though a "
-                "later upload of its name stands (its source is its own content-named file); "
-                "the command reverts a file of one path")
 
 
-@pytest.mark.xfail(strict=True, reason=NEEDS_INGEST)
 def test_an_earlier_version_uploaded_again_with_the_box_stands_again(
         fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The browser walk: version 1, version 2 with the box, version 1 again with the box read
@@ -631,9 +627,15 @@ def test_an_earlier_version_uploaded_again_with_the_box_stands_again(
     assert not any("nothing new to store" in i.value for i in at.info)
     assert any(both in s.value for s in at.success), [s.value for s in at.success]
     assert standing(fixture_copy) == V1_DEALS
+    upload(at, AUDIT, v1, replace=True)  # it stands: nothing to read again
+    assert any("nothing new to store" in i.value for i in at.info)
+    assert standing(fixture_copy) == V1_DEALS
+    # the uploads folder ingested again reads nothing: each version is unchanged
+    again = ingest_paths([fixture_copy.parent / "uploads"], fixture_copy, replace=True)
+    assert {r.skipped for r in again} == {"unchanged"}
+    assert standing(fixture_copy) == V1_DEALS
 
 
-@pytest.mark.xfail(strict=True, reason=NEEDS_INGEST)
 def test_an_earlier_version_uploaded_again_without_the_box_says_what_stands(
         fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Version 1 uploaded again without the box, after version 2 replaced it: the page said
