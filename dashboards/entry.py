@@ -28,7 +28,7 @@ import polars as pl
 from annotated_types import Ge, Gt, Le, Lt
 from pydantic import BaseModel
 
-from dashboards.text import without_paths
+from dashboards.text import ENTRY, without_paths
 from dashboards.uploads import retrying, save, stored_name
 from ingest.pipeline import FileReport, ingest_paths
 from ingest.source import Issue, Raw
@@ -39,7 +39,7 @@ from model.base import Call, CardName, GameBase, PlayerName
 from model.variant import Variant
 from scoring.store import score_pending
 
-PREFIX = "entry/"
+PREFIX = ENTRY
 """Every source the Entry page writes starts so (``ingest_log.source``, ``games.source``)."""
 Kind = Literal["player", "choice", "flag", "number", "text", "cards", "calls", "plays"]
 CARD_KINDS: tuple[Kind, ...] = ("cards", "calls", "plays")

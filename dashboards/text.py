@@ -111,7 +111,7 @@ HASH_CHARS = 12
 """How much of a sha256 a page shows: an upload's version, a file's in the ingest log."""
 _STORED_UPLOAD = re.compile(rf"([0-9a-f]{{{UPLOAD_HASH}}})-(.+)")
 ENTRY = "entry/"
-"""How the sources of the Entry page start (``dashboards.entry.PREFIX``)."""
+"""How the sources of the Entry page start (``dashboards.entry.PREFIX`` is this)."""
 _ENTERED = re.compile(rf"{re.escape(ENTRY)}(?P<game>.+)/(?P<what>game|[0-9]+)", re.DOTALL)
 """A record typed on the Entry page: ``entry/<game id>/game`` or ``entry/<game id>/<deal>``
 (``dashboards.entry.source_of``); a game id may hold "/"."""
