@@ -706,14 +706,14 @@ def event_rankings(con: Con, f: Filters, by: str = "percent") -> pl.DataFrame:
 
 def pair_card(con: Con, f: Filters, event: str, pair: str) -> pl.DataFrame:
     """One pair's boards in an event: direction, contract, declarer, score (its side's view),
-    matchpoints of the top, percentage, IMPs."""
+    matchpoints of the top, percentage, IMPs; with each deal's game, number and variant."""
     if not has_table(con, EVENT_RESULTS):
         return pl.DataFrame(schema={"board": pl.Int32})
     where, params = _where(con, f)
     sql = _SIDES.format(where=where) + f"""
         SELECT s.board, s.direction, d.contract, d.declarer, s.score_ns AS score,
                s.mp AS matchpoints, s.top, s.pct AS percent, s.butler AS cross_imps,
-               s.imps, s.game_id, s.deal_no, d.has_cards
+               s.imps, s.game_id, s.deal_no, d.has_cards, d.variant
         FROM sides s JOIN {DEALS} d ON d.game_id = s.game_id AND d.deal_no = s.deal_no
         WHERE s.event = ? AND s.pair = ?
         ORDER BY s.board, s.game_id"""

@@ -44,6 +44,16 @@ READERS: tuple[Reader, ...] = (
 """Every registered reader, most specific first: one line per format."""
 
 
+def first_bytes(path: Path, size: int = HEAD_BYTES) -> bytes | None:
+    """The first ``size`` bytes of the file at ``path`` (what readers are chosen by), or
+    ``None`` when it cannot be read."""
+    try:
+        with path.open("rb") as fh:
+            return fh.read(size)
+    except OSError:
+        return None
+
+
 def reader_for(path: Path) -> Reader | None:
     """The reader of ``path``, or ``None`` when no registered format claims it.
 
@@ -57,10 +67,8 @@ def reader_for(path: Path) -> Reader | None:
     """
     if path.name.endswith(SIDECAR_SUFFIX):
         return None
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(HEAD_BYTES)
-    except OSError:
+    head = first_bytes(path)
+    if head is None:
         return None
     head = head.removeprefix(BOM)  # a file saved "with signature" opens as any other
     claimed = [reader for reader in READERS if reader.sniff(path, head)]
@@ -97,11 +105,8 @@ def no_reader(path: Path) -> str:
         return _unknown(path)
     sheet = (f"not a score sheet ('#' lines, a `dealer` column or {path.stem}{SIDECAR_SUFFIX} "
              "beside it)")
-    try:
-        with path.open("rb") as fh:
-            lacks = traveller_lacks(header_line(fh.read(HEAD_BYTES)))
-    except OSError:
-        lacks = list(TRAVELLER_MARK)
+    head = first_bytes(path)
+    lacks = list(TRAVELLER_MARK) if head is None else traveller_lacks(header_line(head))
     if len(lacks) < len(TRAVELLER_MARK) // 2:  # most of a traveller's header: say what is not
         return (f"no reader: {sheet} nor a traveller: its header row lacks "
                 f"{', '.join(map(repr, lacks))}")
@@ -122,11 +127,7 @@ def packed(path: Path) -> str | None:
     """What ``path`` is when it is a packed file (:data:`PACKED`): ``skipped (no reader: ...)``
     says to unpack it, or to save a workbook's sheet as CSV; even one found in a folder is
     reported, since its records would be missed without a word. ``None`` for any other."""
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(8)
-    except OSError:
-        return None
+    head = first_bytes(path) or b""
     kind = next((kind for magic, kind in PACKED if head.startswith(magic)), None)
     if kind is None:
         return None
@@ -141,12 +142,10 @@ def _unknown(path: Path) -> str:
     named = sorted({e for r in READERS for e in getattr(r, "extensions", ())} | {*SHEET_SUFFIXES})
     if (kind := packed(path)) is not None:
         return kind
-    try:
-        with path.open("rb") as fh:
-            head = text_codec.head_text(fh.read(HEAD_BYTES))
-    except OSError:
+    raw = first_bytes(path)
+    if raw is None:
         return "no reader"
-    first = head.lstrip().split("\n", 1)[0].strip()
+    first = text_codec.head_text(raw).lstrip().split("\n", 1)[0].strip()
     if not first:
         return "no reader: the file has no text"
     shown = (f"its first line {first if len(first) <= 60 else first[:59] + '…'!r} opens"
@@ -163,12 +162,8 @@ format, it is reported so, not read (no records, no log row)."""
 def empty(path: Path) -> str | None:
     """:data:`EMPTY` when ``path`` holds nothing but white space after a byte order mark of
     UTF-8 or UTF-16 (a file saved before anything was typed into it), else ``None``."""
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(HEAD_BYTES + 1)
-    except OSError:
-        return None
-    if len(head) > HEAD_BYTES:
+    head = first_bytes(path, HEAD_BYTES + 1)
+    if head is None or len(head) > HEAD_BYTES:
         return None
     for mark in (BOM, b"\xff\xfe", b"\xfe\xff"):
         head = head.removeprefix(mark)

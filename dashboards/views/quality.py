@@ -19,10 +19,10 @@ from dashboards.text import HASH_CHARS, md, short_paths, short_source
 from dashboards.uploads import REPLACE_BOX, advice_for, names_of
 from model.problems import counted
 
-names: dict[str, str] = {}  # the names uploads were given (uploads.names_of), read once a run
 
-
-def _short(frame: pl.DataFrame) -> pl.DataFrame:
+def _short(frame: pl.DataFrame, names: dict[str, str]) -> pl.DataFrame:
+    """``frame`` with its files and messages as a user knows them, an upload by the name it was
+    given (``names``, ``dashboards.uploads.names_of``)."""
     out = frame.with_columns(pl.col("source").map_elements(lambda s: short_source(s, names),
                                                            return_dtype=pl.String))
     if "message" in out.columns:
@@ -35,14 +35,14 @@ def _short(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def listing(title: str, rows: pl.DataFrame, none: str, what: str, key: str,
-            labels: dict[str, str]) -> None:
+            labels: dict[str, str], names: dict[str, str]) -> None:
     """A titled table of rows per file (``none`` when there are none), counted in a caption."""
     st.subheader(title)
     if rows.is_empty():
         empty(none)
         return
     st.caption(f"{counted(rows.height, 'record')} {what}")
-    show(_short(rows), key, missing={"record_key": "—"}, labels=labels)
+    show(_short(rows, names), key, missing={"record_key": "—"}, labels=labels)
 
 
 st.title("Data quality")
@@ -71,15 +71,15 @@ with guarded():
         st.caption("Records, stored and duplicates of every ingest below; quarantined now: the "
                    "records the quarantine holds (a new version of a file replaces the "
                    "quarantine of its earlier one).")
-        show(_short(shown).select("source", "records", "stored", "duplicates", "quarantined",
-                                  "ingested_at", "sha256"),
+        show(_short(shown, names).select("source", "records", "stored", "duplicates",
+                                         "quarantined", "ingested_at", "sha256"),
              "quality_log", labels={"sha256": "sha256 (start)"})
 
     listing("Repairs", query("repairs", source_arg),
             "No record needed a repair: every stored record was stored as read.",
             "stored after a named fix (first 1,000; `--strict` refuses them; "
             "docs/ingest.md).", "quality_repairs",
-            labels={"code": "repair", "message": "what was changed"})
+            labels={"code": "repair", "message": "what was changed"}, names=names)
     changed = query("superseded", source_arg)
     listing("Versions",
             changed.with_columns(pl.col("previous", "version").str.slice(0, HASH_CHARS)),
@@ -87,7 +87,7 @@ with guarded():
             f"ingest --replace`, or \"{REPLACE_BOX}\" on the Upload page).",
             "of an earlier version replaced or dropped by a later one (first 1,000; "
             "docs/ingest.md, \"Versions of a source\").", "quality_versions",
-            labels={"previous": "earlier version", "version": "by version"})
+            labels={"previous": "earlier version", "version": "by version"}, names=names)
 
     st.subheader("Quarantine")
     if summary.is_empty():
@@ -97,7 +97,7 @@ with guarded():
             pl.col("source").is_in([source_arg] if source_arg else sources)
             & (pl.col("code") == code_arg if code_arg else pl.lit(True)))
         if not chosen.is_empty():  # by file and code, as the filters above choose
-            show(_short(chosen), "quality_summary")
+            show(_short(chosen, names), "quality_summary")
         rows = query("quarantine", source_arg, code_arg)
         held = query("quarantined_records", source_arg, code_arg).row(0, named=True)
         where = "every file" if source_arg is None else md(short_source(source_arg, names))
@@ -109,5 +109,6 @@ with guarded():
         if rows.is_empty():
             empty("No quarantined records for this file and code.")
         else:
-            show(_short(rows), "quality_quarantine", missing={"record_key": "—", "line": "—"},
+            show(_short(rows, names), "quality_quarantine",
+                 missing={"record_key": "—", "line": "—"},
                  column_config={"text as read": st.column_config.TextColumn(width="large")})

@@ -37,17 +37,6 @@ def unscored(ranked: pl.DataFrame) -> list[str]:
     return [c for c in SCALES if c in ranked.columns and ranked[c].null_count() == ranked.height]
 
 
-def in_words(card: pl.DataFrame) -> pl.DataFrame:
-    """A pair's card with its contracts in the game's words, as the replayer writes them
-    (:func:`dashboards.replay.calls_in_words`: ``5DX`` -> ``5♦X``), each by its game's
-    variant."""
-    games = card["game_id"].unique().to_list()
-    variant = {g: query("game_info", g)["variant"].first() for g in games}
-    with_variant = card.with_columns(
-        pl.col("game_id").replace_strict(variant, return_dtype=pl.String).alias("variant"))
-    return calls_in_words(with_variant).drop("variant")
-
-
 st.title("Club results")
 with guarded():
     wanted_event, wanted_pair, wanted_by = url_param("event"), url_param("pair"), url_param("by")
@@ -94,10 +83,10 @@ with guarded():
     st.subheader("A pair's card")
     pair = url_choice("Pair", ranked["pair"].to_list(), "results_pair", wanted_pair, "pair")
     if pair is not None:
-        card = in_words(query("pair_card", f, event, pair))
+        card = calls_in_words(query("pair_card", f, event, pair))  # 5DX -> 5♦X
         card = card.with_columns(  # only a deal recorded with its cards can be replayed
             replay_links(f, with_cards_only=True),
-        ).drop("game_id", "deal_no", "has_cards", *hidden, strict=False)
+        ).drop("game_id", "deal_no", "has_cards", "variant", *hidden, strict=False)
         if not card["replay"].str.len_chars().gt(0).any():
             card = card.drop("replay")
             st.caption("These boards were recorded without their cards (a traveller): there "
