@@ -77,7 +77,12 @@ _MODE = "coalesce(o.defence_mode, 'unknown')"
 NO_CONTRACT = "no contract"
 """The contract cell of a declared deal without one (a preliminary bid conceded before naming a
 contract, greek-prefa.md 5)."""
-_CONTRACT = f"coalesce(d.contract, '{NO_CONTRACT}')"
+_CALLED = "coalesce(o.called, d.contract)"
+"""The contract as called: the deal's ``contract``, or the outcome's ``called`` where that does not
+say it all (a Swabian game aus den Händen, ``model/views.py``), so the two are not one cell."""
+_CONTRACT = f"coalesce({_CALLED}, '{NO_CONTRACT}')"
+_PLAYER_CONTRACT = f"coalesce(d.contract, '{NO_CONTRACT}')"
+""":data:`_CONTRACT` over :func:`_player_deals`, whose ``contract`` is already as called."""
 _DENOM = "regexp_extract(d.contract, '[0-9]+([A-Z]+)', 1)"
 
 
@@ -331,9 +336,9 @@ def game_info(con: Con, game_id: str) -> pl.DataFrame:
 
 def game_sheet(con: Con, game_id: str) -> pl.DataFrame:
     """Every settlement row of one game in deal and seat order, with the deal's headline."""
-    sql = f"""SELECT s.*, d.dealer, d.declarer, d.contract
+    sql = f"""SELECT s.*, d.dealer, d.declarer, {_CALLED} AS contract
               FROM {SETTLEMENTS} s
-              JOIN {DEALS} d ON d.game_id = s.game_id AND d.deal_no = s.deal_no
+              JOIN {DEALS} d ON d.game_id = s.game_id AND d.deal_no = s.deal_no {_OUTCOME}
               WHERE s.game_id = ? ORDER BY s.deal_no, s.seat"""
     return _frame(con, sql, [game_id])
 
@@ -369,7 +374,7 @@ def _player_deals(con: Con, f: Filters) -> tuple[str, list[object]]:
     record (one JSON path per row of this player)."""
     where, params = _where(con, f.without_player())
     his, pairs = _is_person(con, f.player, "s.variant", "s.player")
-    sql = f"""SELECT s.game_id, s.deal_no, s.cash, d.variant, d.contract, g.started_at,
+    sql = f"""SELECT s.game_id, s.deal_no, s.cash, d.variant, {_CALLED} AS contract, g.started_at,
                      d.declarer, d.has_cards, o.declarer_tricks,
                      {_POSITION} AS position,
                      CASE WHEN {_SITS_OUT} THEN 'sat out'
@@ -492,7 +497,7 @@ def player_contracts(con: Con, f: Filters) -> pl.DataFrame:
     """Declarer success by variant and contract (n counts deals whose outcome is known)."""
     base, params = _player_deals(con, f)
     sql = f"""SELECT * FROM (
-                  SELECT d.variant, {_CONTRACT} AS contract, count(d.made) AS n,
+                  SELECT d.variant, {_PLAYER_CONTRACT} AS contract, count(d.made) AS n,
                          count(*) FILTER (WHERE d.made) AS made, avg(d.cash) AS cash_per_deal
                   FROM ({base}) d WHERE d.role = 'declarer' GROUP BY ALL) d
               ORDER BY d.variant, {CONTRACT_ORDER_SQL}"""
@@ -549,8 +554,9 @@ def contract_deals(
     """The deals behind one cell of the contracts table (drill-down)."""
     where, params = _where(con, f)
     mode_clause, extra = (f"AND {_MODE} = ?", [mode]) if mode is not None else ("", [])
-    sql = f"""SELECT d.game_id, d.deal_no, g.started_at, d.dealer, d.declarer, d.contract,
-                     {_MODE} AS mode, o.made, o.declarer_tricks, d.has_cards, d.source, d.line
+    sql = f"""SELECT d.game_id, d.deal_no, g.started_at, d.dealer, d.declarer,
+                     {_CALLED} AS contract, {_MODE} AS mode, o.made, o.declarer_tricks, d.has_cards,
+                     d.source, d.line
               FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id {_OUTCOME}
               WHERE {where} AND d.variant = ? AND {_CONTRACT} = ? {mode_clause}
               ORDER BY g.started_at NULLS LAST, d.game_id, d.deal_no LIMIT ?"""
@@ -603,13 +609,15 @@ def card_deals(con: Con, f: Filters, search: str | None = None, limit: int = 200
     (``YYYY-MM-DD``). The page is chosen from the narrow columns first and only its rows get
     their board (:func:`_boards`): no JSON record is read."""
     where, params = _card_deals_where(con, f, search)
-    sql = f"""SELECT p.*, b.board
+    sql = f"""SELECT p.game_id, p.deal_no, p.variant, p.dealer, p.declarer,
+                     coalesce(o.called, p.contract) AS contract, p.started_at, b.board
               FROM (SELECT d.game_id, d.deal_no, d.variant, d.dealer, d.declarer, d.contract,
                            g.started_at
                     FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id {where}
                     ORDER BY g.started_at DESC NULLS LAST, d.game_id, d.deal_no
                     LIMIT ? OFFSET ?) p
               LEFT JOIN ({_boards(con)}) b ON b.game_id = p.game_id AND b.deal_no = p.deal_no
+              LEFT JOIN {DEAL_OUTCOMES} o ON o.game_id = p.game_id AND o.deal_no = p.deal_no
               ORDER BY p.started_at DESC NULLS LAST, p.game_id, p.deal_no"""
     return _frame(con, sql, [*params, limit, offset])
 

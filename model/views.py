@@ -15,6 +15,9 @@ defence_mode       VARCHAR     the variant's own word for how the deal was defen
                                bridge ``undoubled/doubled/redoubled`` (bridge.md)
 declarer_tricks    INTEGER     tricks the declarer (bridge: his side) took; null without play
 made               BOOLEAN     the declarer made his contract; null where nobody declared
+called             VARCHAR     the contract as called where the deal's ``contract`` does not say it
+                               all: a Swabian game aus den Händen, ``hand3`` (swabian.md 3.2: one
+                               trick more to make); null elsewhere
 =================  ==========  =====================================================================
 
 Each variant contributes one ``SELECT`` over its own ``deals_<variant>`` table
@@ -41,6 +44,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("defence_mode", "VARCHAR"),
     ("declarer_tricks", "INTEGER"),
     ("made", "BOOLEAN"),
+    ("called", "VARCHAR"),
 )
 """The view's columns and types, in order."""
 
@@ -88,11 +92,14 @@ def create_views(conn: duckdb.DuckDBPyConnection, *, temporary: bool = False) ->
 
 def ensure_views(conn: duckdb.DuckDBPyConnection) -> None:
     """Make ``deal_outcomes`` visible on a read-only connection: nothing to do when the database
-    has it (written by the last rescore, ``scoring/store.py``), else a temporary one."""
-    found = conn.execute(
-        "SELECT view_name FROM duckdb_views() WHERE view_name = ?", [DEAL_OUTCOMES]
-    ).fetchall()
-    if not found:
+    has it with every column of :data:`COLUMNS` (written by the last rescore,
+    ``scoring/store.py``), else a temporary one, which hides a stored view of fewer columns (a
+    database last scored before a column was added) until the next rescore replaces it."""
+    found = {r[0] for r in conn.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE table_name = ? "
+        "AND database_name = current_database()",
+        [DEAL_OUTCOMES]).fetchall()}
+    if not found >= {c for c, _ in COLUMNS}:
         create_views(conn, temporary=True)
 
 

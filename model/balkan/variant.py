@@ -28,7 +28,8 @@ OUTCOME_SQL = f"""
                         WHEN mode IN ('pass', 'nokontra') THEN TRUE
                         WHEN number = 6 THEN taken = 0
                         WHEN number = 8 THEN taken = 10
-                        ELSE taken >= 6 END AS made
+                        ELSE taken >= 6 END AS made,
+                   NULL AS called
             FROM (SELECT *, [tricks_0, tricks_1, tricks_2, tricks_3][declarer + 1] AS taken
                   FROM {TABLE.name})"""
 

@@ -33,7 +33,8 @@ def outcome_sql(name: str) -> str:
                         AS defence_mode,
                    b.tricks AS declarer_tricks,
                    CASE WHEN b.declarer IS NULL THEN NULL
-                        ELSE b.tricks >= b.level + 6 END AS made
+                        ELSE b.tricks >= b.level + 6 END AS made,
+                   NULL AS called
             FROM {TABLE.name} b JOIN {GAMES} g ON g.game_id = b.game_id
             WHERE g.variant = '{name}'"""
 

@@ -25,7 +25,8 @@ OUTCOME_SQL = f"""
                    CASE WHEN declarer IS NULL THEN NULL
                         WHEN mode = 'pass' THEN TRUE
                         WHEN mode = 'concede' OR level IS NULL THEN FALSE
-                        ELSE taken >= level END AS made
+                        ELSE taken >= level END AS made,
+                   NULL AS called
             FROM (SELECT *, [tricks_0, tricks_1, tricks_2, tricks_3][declarer + 1] AS taken
                   FROM {TABLE.name})"""
 

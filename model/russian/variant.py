@@ -33,7 +33,8 @@ OUTCOME_SQL = f"""
                    CASE WHEN declarer IS NULL THEN NULL
                         WHEN misere THEN taken = 0
                         WHEN taken IS NULL THEN TRUE
-                        ELSE taken >= level END AS made
+                        ELSE taken >= level END AS made,
+                   NULL AS called
             FROM (SELECT *, [tricks_0, tricks_1, tricks_2, tricks_3][declarer + 1] AS taken
                   FROM {TABLE.name})"""
 

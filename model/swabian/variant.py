@@ -8,18 +8,20 @@ from typing import Any
 import polars as pl
 
 from model.cards import DECK_32
+from model.swabian.auction import HAND
 from model.swabian.check import check_batch, check_deal
 from model.swabian.frame import TABLE, deal_row, row_key
 from model.swabian.games import NAME, TRUMP, GameError, parse_game, won
 from model.swabian.params import SwabianRules
 from model.swabian.records import SwabianDeal, SwabianGame
-from model.swabian.words import call_words, contract_call
+from model.swabian.words import FROM_THE_HANDS, call_words, contract_call
 from model.variant import Variant
 
 # Per deal (``model/views.py``): the defence mode is the highest announcement of the defenders,
 # ``play`` / ``contra`` / ``recontra`` (5: stake factor 1, 2, 4); made by the tricks required
 # (3.1, ``model/swabian/games.py``): 7 in game 2, 6 in games 3-5, one more aus den Händen (3.2),
-# none in Bettel, all ten in Durchmarsch.
+# none in Bettel, all ten in Durchmarsch. A game declared aus den Händen is called ``hand<game>``
+# (``words.contract_call``): its own contract, with its own trick to make.
 OUTCOME_SQL = f"""
             SELECT game_id, deal_no, 'swabian' AS variant,
                    CASE WHEN declarer IS NULL THEN 'none'
@@ -31,7 +33,8 @@ OUTCOME_SQL = f"""
                         WHEN game = 6 THEN taken = 0
                         WHEN game = 7 THEN taken = 10
                         ELSE taken >= CASE WHEN game = 2 THEN 7 ELSE 6 END
-                                      + CASE WHEN hand THEN 1 ELSE 0 END END AS made
+                                      + CASE WHEN hand THEN 1 ELSE 0 END END AS made,
+                   CASE WHEN hand THEN '{HAND}' || game END AS called
             FROM (SELECT *, [tricks_0, tricks_1, tricks_2][declarer + 1] AS taken
                   FROM {TABLE.name})"""
 
@@ -73,7 +76,8 @@ VARIANT = Variant(
     cash_unit="units",
     german_cards=True,
     contract_label=pl.col("game").replace_strict(list(NAME), list(NAME.values()),
-                                                 return_dtype=pl.String),
+                                                 return_dtype=pl.String)
+    + pl.when(pl.col("hand")).then(pl.lit(f" {FROM_THE_HANDS}")).otherwise(pl.lit("")),
     contract_level=pl.col("game"),
     declarer_made=declarer_made,
     call_words=call_words,

@@ -5,6 +5,7 @@ values from 5.1 and quotas from 6.2), not values read back from the queries."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from datetime import date
 from pathlib import Path
@@ -17,6 +18,7 @@ from dashboards import queries as q
 from dashboards.db import read_only
 from dashboards.filters import Filters
 from ingest import players
+from model.variants import variant
 from tests.dashboards import fixture_db as fx
 from tests.dashboards.conftest import table_counts
 
@@ -527,3 +529,30 @@ def test_players_sort_by_name_as_a_reader_does(tmp_path: Path) -> None:
     for (_,), group in shown.group_by("games", maintain_order=True):
         names = group["player"].to_list()
         assert names == sorted(names, key=lambda n: n.replace("\u00c1", "A").lower()), names
+
+
+def test_contracts_tell_a_game_from_the_hands_from_the_same_game(sample_path: Path) -> None:
+    """swabian.md 3.2: a game aus den Händen needs one trick more than the same game after the
+    auction, so it is its own contract: ``hand3`` is not counted in ``3`` (the Swabian samples
+    declare both). Each cell's n and made are worked out here from the stored records."""
+    swabian = variant("swabian")
+    with read_only(sample_path) as c:
+        records = [json.loads(r[0]) for r in c.execute(
+            "SELECT CAST(record AS VARCHAR) FROM deals WHERE variant = 'swabian' "
+            "AND declarer IS NOT NULL").fetchall()]
+        rates = q.contract_rates(c, Filters(variant="swabian"))
+        deals = q.contract_deals(c, Filters(variant="swabian"), "swabian", "hand3")
+        player = q.player_contracts(c, Filters(variant="swabian", player="Greta"))
+    expected: dict[str, list[int]] = {}
+    for rec in records:
+        cell = expected.setdefault(swabian.contract_call(rec), [0, 0])
+        if rec.get("tricks"):
+            cell[0] += 1
+            cell[1] += swabian.declarer_made(rec, rec["tricks"][rec["declarer"]])
+    found = rates.group_by("contract").agg(pl.col("n").sum(), pl.col("made").sum())
+    assert {r["contract"]: [r["n"], r["made"]] for r in found.iter_rows(named=True)} == expected
+    assert any(call.startswith("hand") for call in expected)  # the samples hold both kinds
+    assert len(deals) == sum(1 for rec in records if swabian.contract_call(rec) == "hand3")
+    assert set(deals["contract"]) <= {"hand3"}
+    greta = {swabian.contract_call(rec) for rec in records if rec["declarer"] == "Greta"}
+    assert set(player["contract"]) == greta

@@ -4,6 +4,7 @@ where the game says so."""
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
 
 from model.variants import variant
@@ -37,3 +38,12 @@ def test_declarer_made_follows_the_rules(name: str, deal: dict[str, object], tri
     declarer_made = variant(name).declarer_made
     assert declarer_made is not None
     assert declarer_made(deal, tricks) is made
+
+
+def test_a_swabian_game_from_the_hands_is_named_as_its_own_contract() -> None:
+    """swabian.md 3.2: aus den Händen is a contract of its own (one trick more), so the balance
+    studies' contract names (``Variant.contract_label``) tell it from the same game."""
+    label = variant("swabian").contract_label
+    frame = pl.DataFrame({"game": [3, 3, 6], "hand": [False, True, True]})
+    assert frame.select(label)["game"].to_list() == [
+        "Schellen", "Schellen from the hands", "Bettel from the hands"]

@@ -155,6 +155,25 @@ def test_temporary_view_on_a_read_only_database_without_it(tmp_path: Path) -> No
         ro.close()
 
 
+def test_a_stored_view_of_fewer_columns_is_hidden_by_a_whole_one(tmp_path: Path) -> None:
+    """A database last scored before ``called`` was added keeps a view without it until its
+    next rescore; a read-only connection sees the whole view meanwhile."""
+    path = tmp_path / "older.duckdb"
+    c = duckdb.connect(str(path))
+    create_views(c)
+    older = ", ".join(name for name, _ in COLUMNS if name != "called")
+    c.execute(f"CREATE OR REPLACE VIEW {DEAL_OUTCOMES} AS "
+              f"SELECT {older} FROM ({deal_outcomes_sql()})")
+    c.close()
+    ro = duckdb.connect(str(path), read_only=True)
+    try:
+        ensure_views(ro)
+        names = [d[0] for d in ro.execute(f"SELECT * FROM {DEAL_OUTCOMES}").description]
+        assert names == [name for name, _ in COLUMNS]
+    finally:
+        ro.close()
+
+
 def test_sql_unions_one_branch_per_variant() -> None:
     sql = deal_outcomes_sql()
     assert sql.count("UNION ALL") == len(registered()) - 1
