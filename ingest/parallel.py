@@ -642,8 +642,8 @@ def commit(conn: duckdb.DuckDBPyConnection, parts: list[Part], results: Iterable
     ``ingest_file`` does); progress goes as the workers reported it. In its own transaction
     each part is stored as it comes (checked by :func:`checked`: a part that fails or is not
     exact rolls the file back and raises); in a group, whose other files share the
-    transaction, every part is checked before any is stored. ``new_source``: no version of the
-    source is logged (``precheck``)."""
+    transaction, every part is checked before any is stored. A part's rows are let go once
+    stored. ``new_source``: no version of the source is logged (``precheck``)."""
     own = group is None
     coming = checked(conn, parts[0].sha256, results)
     if not own:
@@ -661,6 +661,7 @@ def commit(conn: duckdb.DuckDBPyConnection, parts: list[Part], results: Iterable
             for table, rows in result.tables.items():
                 staging.held[table] = [stamped(rows, now)]
             staging.load(conn, group)
+            result.tables = {}  # loaded: a part's rows are not held until the file's commit
         report = merged(taken)
         store.log_ingest(conn, report.logged(now), new_source)
         group.stored(report.games)

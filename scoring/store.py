@@ -1,8 +1,9 @@
 """Recompute settlements from the stored deals and replace them (records.md section 2).
 
 For each variant: read its games and its ``deals_<variant>`` rows, call the registered
-``Settlement.settle`` (``scoring/registry.py``) on all of them at once, and replace the
-``settlements``, ``transfers`` and ``standings`` rows of exactly those games in one transaction.
+``Settlement.settle`` (``scoring/registry.py``) on them, whole games of at most ``SETTLE_DEALS``
+deals at a time, and replace the ``settlements``, ``transfers`` and ``standings`` rows of exactly
+those games in one transaction.
 In the same transaction the ``deal_outcomes`` view is (re)created (``model/views.py``) and each
 settled variant refreshes what it derives across games (``Settlement.refresh``: duplicate bridge's
 ``event_results``).
@@ -22,7 +23,7 @@ from model.schema import Table
 from model.tables import insert
 from model.views import create_views
 from scoring import registry
-from scoring.settlement import Settled, Settlement
+from scoring.settlement import Settlement
 
 SettlementLookup = Callable[[str], Settlement]
 OUTPUTS = (T.SETTLEMENTS, T.TRANSFERS, T.STANDINGS)
@@ -95,7 +96,9 @@ def rescore(
     settlements: SettlementLookup | None = None,
     transaction: bool = True,
 ) -> Rescored:
-    """Settle ``game_ids`` (every game when ``None``) and replace their result rows.
+    """Settle ``game_ids`` (every game when ``None``) and replace their result rows; each
+    variant's games are settled and inserted a part at a time (:func:`_parts`), so memory does
+    not grow with the number of deals.
 
     ``settlements`` defaults to the registry (``scoring/registry.py``), looked up at call time.
     With ``transaction=False`` the caller holds the transaction (ingest clears its pending marks in
@@ -107,7 +110,7 @@ def rescore(
         _views(conn, transaction)
         return report
     games = _games(conn, ids)
-    results: list[tuple[Settlement, Settled]] = []
+    settled: list[tuple[Settlement, str, pl.DataFrame]] = []
     settled_ids: list[str] = []
     for (name,), group in games.group_by("variant", maintain_order=True):
         try:
@@ -115,8 +118,7 @@ def rescore(
         except KeyError:
             report.unsettled_variants.append(str(name))
             continue
-        deals = _deals(conn, s.deals_table, group, str(name))
-        results.append((s, s.settle(group, deals)))
+        settled.append((s, str(name), group))
         settled_ids.extend(group["game_id"].to_list())
     if transaction:
         conn.execute("BEGIN")
@@ -124,7 +126,7 @@ def rescore(
         done = pl.DataFrame({"game_id": settled_ids}, schema={"game_id": pl.String()})
         conn.register("_trickbook_done", done.to_arrow())
         try:
-            own = {t.name: t for s, _ in results for t in s.tables}
+            own = {t.name: t for s, _, _ in settled for t in s.tables}
             for t in own.values():
                 conn.execute(t.ddl)
             for table in (*OUTPUTS, *own):
@@ -133,17 +135,11 @@ def rescore(
                 )
         finally:
             conn.unregister("_trickbook_done")
-        for s, out in results:
-            report.settlements += _insert(conn, T.TABLES[T.SETTLEMENTS],
-                                          _fit(conn, T.SETTLEMENTS, out.settlements, s.variant))
-            report.transfers += _insert(conn, T.TABLES[T.TRANSFERS],
-                                        _fit(conn, T.TRANSFERS, out.transfers, s.variant))
-            report.standings += _insert(conn, T.TABLES[T.STANDINGS],
-                                        _fit(conn, T.STANDINGS, out.standings, s.variant))
-            for name, frame in s.rows(out).items():
-                _insert(conn, own[name], frame)
+        for s, name, group in settled:
+            for part in _parts(conn, s.deals_table, group):
+                _settle_part(conn, s, name, part, own, report)
         create_views(conn)
-        for s, _ in results:
+        for s, _, _ in settled:
             report.refreshed += s.refresh(conn)
         if transaction:
             conn.execute("COMMIT")
@@ -153,6 +149,52 @@ def rescore(
         raise
     report.games = len(settled_ids)
     return report
+
+
+SETTLE_DEALS = 50_000
+"""Deals :func:`rescore` settles at a time (whole games: a game of more deals is settled alone),
+so a settlement's frames do not grow with the deals of a large file. Each game settles on its
+own deals alone (``score_pending`` settles any part of a batch), so the rows are those of one
+settlement of every game."""
+
+
+def _parts(conn: duckdb.DuckDBPyConnection, table: str, games: pl.DataFrame
+           ) -> list[pl.DataFrame]:
+    """``games`` (a variant's, in order) cut into runs of games whose deals in ``table`` add up
+    to at most :data:`SETTLE_DEALS` (a game of more deals is a run alone)."""
+    conn.register("_trickbook_ids", games.select("game_id").to_arrow())
+    try:
+        counts = dict(conn.execute(
+            f"SELECT game_id, count(*) FROM {table} "
+            "WHERE game_id IN (SELECT game_id FROM _trickbook_ids) GROUP BY game_id"
+        ).fetchall())
+    finally:
+        conn.unregister("_trickbook_ids")
+    parts: list[pl.DataFrame] = []
+    start = deals = 0
+    for at, game_id in enumerate(games["game_id"].to_list()):
+        size = counts.get(game_id, 0)
+        if at > start and deals + size > SETTLE_DEALS:
+            parts.append(games.slice(start, at - start))
+            start, deals = at, 0
+        deals += size
+    parts.append(games.slice(start))
+    return parts
+
+
+def _settle_part(conn: duckdb.DuckDBPyConnection, s: Settlement, variant: str,
+                 games: pl.DataFrame, own: dict[str, Table], report: Rescored) -> None:
+    """Settle ``games`` (of ``variant``) with ``s`` on their stored deals and insert the rows
+    of the results (and of the settlement's own ``own`` tables), counted in ``report``."""
+    out = s.settle(games, _deals(conn, s.deals_table, games, variant))
+    report.settlements += _insert(conn, T.TABLES[T.SETTLEMENTS],
+                                  _fit(conn, T.SETTLEMENTS, out.settlements, s.variant))
+    report.transfers += _insert(conn, T.TABLES[T.TRANSFERS],
+                                _fit(conn, T.TRANSFERS, out.transfers, s.variant))
+    report.standings += _insert(conn, T.TABLES[T.STANDINGS],
+                                _fit(conn, T.STANDINGS, out.standings, s.variant))
+    for name, frame in s.rows(out).items():
+        _insert(conn, own[name], frame)
 
 
 def _insert(conn: duckdb.DuckDBPyConnection, table: Table, frame: pl.DataFrame) -> int:

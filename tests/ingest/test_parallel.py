@@ -5,9 +5,11 @@ a worker that fails on a file makes that file ``failed`` while the others are st
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
+import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 import pytest
 
 from data.samples.make_samples import league_lines
@@ -337,6 +340,35 @@ def test_each_part_is_stored_as_it_comes(big: Path, tmp_path: Path,
     assert events == ["read", "stored"] * 3
     assert split == one
     assert snapshot(tmp_path / "parts.duckdb") == snapshot(tmp_path / "one.duckdb")
+
+
+def test_the_writer_lets_a_part_s_rows_go_once_it_is_stored(big: Path, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the writer stores a part, the rows of the parts before it are gone: it holds one
+    part's rows at a time, not every part's until the file's commit (the parts of a 200 MB
+    file held about 200 MiB in the writer)."""
+    handed: list[list[weakref.ref[pa.Table]]] = []
+
+    def watched(fn: Callable[[Any], Any], tasks: list[Any]) -> Iterator[Any]:
+        for task in tasks:
+            result = fn(task)
+            handed.append([weakref.ref(t) for t in result.tables.values()])
+            yield result
+
+    held: list[int] = []
+    load = parallel.store.Staging.load
+
+    def stored(self: Any, conn: Any, *args: Any) -> None:
+        if type(self) is parallel.store.Staging:  # the writer's, not a worker's (``Handed``)
+            gc.collect()
+            held.append(sum(ref() is not None for refs in handed[:-1] for ref in refs))
+        load(self, conn, *args)
+
+    monkeypatch.setattr(parallel.store.Staging, "load", stored)
+    [report], _ = run([big], tmp_path / "parts.duckdb",
+                      parallel.reading(watched, 3, big.stat().st_size // 3), batch=9)
+    assert report.stored and len(handed) == 3 and all(handed)
+    assert held == [0, 0, 0]
 
 
 def test_workers_gone_in_the_middle_of_a_file_leave_nothing_of_it(
