@@ -69,9 +69,10 @@ class Variant:
     outcome_sql: str
     """A ``SELECT`` over :attr:`table` giving, per deal of the variant's games: ``game_id``,
     ``deal_no``, ``variant``, ``defence_mode`` (the variant's word, ``none`` when nobody
-    declared), ``declarer_tricks`` and ``made`` (null where nobody declared): what "made" and the
-    defence mode mean, written once (the ``deal_outcomes`` view, ``model/views.py``, read by the
-    dashboards, the balance studies and the checks)."""
+    declared), ``declarer_tricks``, ``made`` (null where nobody declared) and ``called`` (the
+    contract as called where the deal's ``contract`` does not say it all, else null): what "made"
+    and the defence mode mean, written once (the ``deal_outcomes`` view, ``model/views.py``, read
+    by the dashboards, the balance studies and the checks)."""
     check: Callable[[Any, Any], list[Problem]]
     """Rule- and card-level problems of a schema-valid deal (empty when valid): names are players
     of the game, contract and defence legal, trick counts in range; with cards, the deck
