@@ -46,7 +46,10 @@ def writable_kernel_cache(env: MutableMapping[str, str] = os.environ,
     if env.get(KERNEL_CACHE_ENV) or _writable(source / "model" / "__pycache__") \
             or _writable(_user_cache(env)):
         return
-    fallback = Path(tempfile.gettempdir()) / f"trickbook-kernels-{os.getuid()}"
+    try:
+        fallback = Path(tempfile.gettempdir()) / f"trickbook-kernels-{os.getuid()}"
+    except OSError:  # no temporary folder either: a command that needs a kernel says so
+        return
     if _writable(fallback):
         env[KERNEL_CACHE_ENV] = str(fallback)
 

@@ -56,3 +56,14 @@ def test_a_folder_the_user_chose_is_kept(blocked: Path, temporary: Path) -> None
     env = {"HOME": str(blocked), KERNEL_CACHE_ENV: "/somewhere/else"}
     writable_kernel_cache(env, source=blocked)
     assert env[KERNEL_CACHE_ENV] == "/somewhere/else"
+
+
+def test_no_temporary_folder_leaves_numba_its_own_choice(
+        blocked: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no writable temporary folder either, importing the commands must not fail (even
+    ``trickbook --help`` did)."""
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    monkeypatch.setattr(tempfile, "_candidate_tempdir_list", lambda: [str(blocked)])
+    env = {"HOME": str(blocked)}
+    writable_kernel_cache(env, source=blocked)
+    assert KERNEL_CACHE_ENV not in env
