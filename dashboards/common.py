@@ -359,12 +359,11 @@ def write_gate(key: str, action: str, done: str) -> None:
     """Stop the page unless the user may write (:mod:`dashboards.gate`): nothing configured, a
     logged-in writer (Streamlit's login), or the club's write token typed into the password box
     ``key``. ``action`` names what is asked for (``Adding files``), ``done`` what cannot happen
-    without it (``uploaded``)."""
+    without it (``uploaded``). A token accepted is kept for the session (:func:`_token_kept`)."""
     user = st.user.to_dict()
     state = gate.login(user, gate.writers(_secrets() if "is_logged_in" in user else None))
     token = write_token_set()
-    if state == "writer" or (write_allowed(st.session_state.get(key)) if token
-                             else state == "off"):
+    if state == "writer" or (_token_kept(key) if token else state == "off"):
         if state == "writer":
             st.caption(f"Writing as {md(str(user.get('email') or user.get('name') or ''))}.")
         return
@@ -383,6 +382,17 @@ def write_gate(key: str, action: str, done: str) -> None:
     if token:
         _token_box(key, action, done)
     st.stop()
+
+
+def _token_kept(key: str) -> bool:
+    """Whether the club's write token was typed into the box ``key`` in this session. An accepted
+    token is kept under a key of its own: once the page opens, the box is no longer drawn, and
+    Streamlit drops an undrawn widget's state at the end of the run, which asked for the token
+    again at the user's next click."""
+    kept = f"{key}_accepted"
+    if write_allowed(st.session_state.get(key)):
+        st.session_state[kept] = st.session_state[key]
+    return write_allowed(st.session_state.get(kept))
 
 
 def _token_box(key: str, action: str, done: str) -> None:

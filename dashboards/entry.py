@@ -29,7 +29,7 @@ from annotated_types import Ge, Gt, Le, Lt
 from pydantic import BaseModel
 
 from dashboards.text import ENTRY, without_paths
-from dashboards.uploads import retrying, save, stored_name
+from dashboards.uploads import cannot_keep, retrying, save, stored_name
 from ingest.pipeline import FileReport, ingest_paths
 from ingest.source import Issue, Raw
 from ingest.store import stored_game
@@ -429,7 +429,10 @@ def write(db: Path, record: Mapping[str, Any], folder: Path | None = None) -> Wr
     folder = folder or folder_of(db)
     source = source_of(record)
     data = (line_of(record) + "\n").encode()
-    target = save(folder, file_name(source, data), data)
+    try:
+        target = save(folder, file_name(source, data), data)
+    except OSError as exc:  # a read-only or full disk
+        return Written(False, cannot_keep(exc, folder, db.parent))
     try:
         (report,) = retrying(lambda: ingest_paths([target], db, score=score_pending,
                                                   replace=True, names={target: source}))

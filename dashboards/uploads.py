@@ -23,6 +23,7 @@ import threading
 import time
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -257,6 +258,15 @@ def advice_for(source: str, message: str) -> str:
     return with_the_box(message) if is_upload(source) else message
 
 
+def cannot_keep(exc: OSError, folder: Path, db_folder: Path) -> str:
+    """Why a file could not be saved in ``folder`` (the uploads folder beside the database), in
+    the page's words: the folder by its name, never its server path."""
+    where = folder.relative_to(db_folder) if folder.is_relative_to(db_folder) else folder.name
+    reason = exc.strerror or without_paths(str(exc), folder, db_folder)
+    return (f"nothing was stored: the folder {where}/ beside the database, where uploads and "
+            f"entries are kept, cannot be written ({reason})")
+
+
 def save(folder: Path, name: str, data: bytes) -> Path:
     """``data`` as ``folder/name``, written whole or not at all (a ``.part`` file renamed); a
     file already there (the same content under the same name) is kept, its time set to now: it
@@ -379,9 +389,15 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
         game = sheets.get(name)
         if game is not None and refuse_reason(*game):
             game = None  # said of the game file itself; the sheet says it names no game
-        target = _save_upload(folder, name, data, game)
-        keep_names(folder, {target.name: name} | (
-            {sidecar_of(target).name: game[0]} if game is not None else {}))
+        try:
+            target = _save_upload(folder, name, data, game)
+        except OSError as exc:  # a read-only or full disk: said, and the next file tried
+            results[name] = UploadResult(
+                name, None, message=f"{name}: {cannot_keep(exc, folder, db_path.parent)}")
+            continue
+        with suppress(OSError):  # without the record the page names the file by its safe name
+            keep_names(folder, {target.name: name} | (
+                {sidecar_of(target).name: game[0]} if game is not None else {}))
         saved.append(target)
         results[name] = UploadResult(name, str(target))
     names = uploaded_names([folder])

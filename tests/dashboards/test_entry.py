@@ -155,8 +155,24 @@ def test_the_write_token_blocks_entry(fixture_copy: Path,
     assert table_counts(fixture_copy) == before
     at.text_input(key="entry_token").input("s3cret").run()
     start(at)
+    at.selectbox(key="entry_d1_declarer").set_value("Ben").run()  # a deal typed, game started
+    assert at.get("selectbox") and not any("write token" in i.value for i in at.info)
     monkeypatch.delenv("TRICKBOOK_WRITE_TOKEN")
     assert page("entry", fixture_copy, monkeypatch).get("selectbox")  # no token: open
+
+
+def test_a_folder_that_cannot_be_written_is_said_not_raised(fixture_copy: Path,
+                                                            tmp_path: Path) -> None:
+    """Every entered record is kept as a file beside the database first: where that folder
+    cannot be written, the page says so and nothing is stored (it raised OSError)."""
+    (tmp_path / "file").write_text("")
+    before = table_counts(fixture_copy)
+    game = {"record": "game", "game_id": "entry-blocked/1", "variant": "greek-prefa",
+            "players": PLAYERS}
+    written = entry.write(fixture_copy, game, tmp_path / "file" / "entry")
+    assert not written.ok and written.text.startswith("nothing was stored: the folder ")
+    assert str(tmp_path) not in written.text
+    assert table_counts(fixture_copy) == before
 
 
 @pytest.mark.parametrize("variant", [v.name for v in registered()])

@@ -105,6 +105,23 @@ def test_valid_upload_is_stored(fixture_copy: Path, tmp_path: Path) -> None:
     assert table_counts(fixture_copy)["deals"] == 10
 
 
+def test_an_uploads_folder_that_cannot_be_written_is_said_and_stores_nothing(
+        fixture_copy: Path, tmp_path: Path) -> None:
+    """A database whose folder is read-only to the server: each upload says why it was not
+    kept, without a server path, and the page goes on (it raised OSError)."""
+    (tmp_path / "file").write_text("")
+    blocked = tmp_path / "file" / "uploads"  # no folder can be made below a file, even by root
+    before = table_counts(fixture_copy)
+    results = ingest_uploads([("club.jsonl", GOOD), ("more.jsonl", GOOD.replace(b"late/1",
+                                                                                 b"late/2"))],
+                             fixture_copy, blocked)
+    assert [r.saved_as for r in results] == [None, None]
+    for r in results:
+        assert r.message.startswith(f"{r.name}: nothing was stored: the folder file/uploads/ ")
+        assert "cannot be written" in r.message and str(tmp_path) not in r.message, r.message
+    assert table_counts(fixture_copy) == before
+
+
 @pytest.mark.parametrize("encoding", ["cp1253", "utf-16", "utf-32"])
 def test_a_sheet_saved_in_another_encoding_is_read_as_the_command_reads_it(
         tmp_path: Path, encoding: str) -> None:
