@@ -145,6 +145,9 @@ FILL_IT = ("upload files on the Upload page, or ingest them with `trickbook inge
 
 
 def _open(path: Path, retry_seconds: float | None) -> duckdb.DuckDBPyConnection:
+    if path.is_dir():
+        raise DatabaseError(f"{path.name!r} is a folder, not a database file: start the "
+                            "dashboard with `--db` naming a DuckDB file (a new name makes one)")
     if not path.is_file():
         raise DatabaseMissing(f"no database {path.name!r} yet: {FILL_IT}")
     wait = retry_time() if retry_seconds is None else retry_seconds

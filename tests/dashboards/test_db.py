@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from dashboards.db import DatabaseBusy, DatabaseMissing, one_per_run, read_only
+from dashboards.db import DatabaseBusy, DatabaseError, DatabaseMissing, one_per_run, read_only
 
 
 def test_missing_file_says_how_to_build_one(tmp_path: Path) -> None:
@@ -19,6 +19,15 @@ def test_missing_file_says_how_to_build_one(tmp_path: Path) -> None:
     ):
         pass
     assert not (tmp_path / "nope.duckdb").exists()  # read-only never creates the file
+
+
+def test_a_folder_given_as_the_database_is_said_to_be_one(tmp_path: Path) -> None:
+    """``trickbook dashboard --db FOLDER``: the pages said there was no database yet and to
+    upload files, whose ingest then failed on the folder."""
+    with pytest.raises(DatabaseError, match="is a folder, not a database file"), read_only(
+        tmp_path
+    ):
+        pass
 
 
 def test_read_only_cannot_write(fixture_path: Path) -> None:
