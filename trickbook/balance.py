@@ -37,11 +37,11 @@ def balance_command(
     Stores the estimates with 95% confidence intervals in the balance_* tables and prints the
     paired effects."""
     import typer
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
     from rich.table import Table
 
     from ingest.store import DatabaseError, check_database_path
-    from trickbook.console import err, out
+    from trickbook.console import err, out, progress_bar
 
     try:
         check_database_path(db)  # before the study's work, not after it
@@ -50,8 +50,8 @@ def balance_command(
         if not sweep_flags:
             simulator(variant_b or variant, arm_b, play)
         arms = 1 + len(alternatives(variant)) if sweep_flags else 2
-        with Progress(TextColumn("simulating games"), BarColumn(), MofNCompleteColumn(),
-                      console=err, transient=True) as bar:
+        with progress_bar(TextColumn("simulating games"), BarColumn(),
+                          MofNCompleteColumn()) as bar:
             task = bar.add_task("games", total=arms * games)
 
             def tick(done: int) -> None:

@@ -27,7 +27,7 @@ import typer
 from rich.markup import escape
 
 from model.problems import counted
-from trickbook.console import err, must_exist, out
+from trickbook.console import err, must_exist, out, progress_bar
 from trickbook.players import app as players_app
 
 if TYPE_CHECKING:  # the command bodies import what they use, so that --help starts fast
@@ -189,7 +189,7 @@ def ingest(
         help="Dask scheduler address (tcp://HOST:8786): its workers read and validate.")] = None,
 ) -> None:
     """Read, validate and store records; then rescore the games they touched."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, TextColumn, TimeRemainingColumn
 
     from ingest.pipeline import StrictError, ingest_paths
     from ingest.store import LOCK_WAIT, DatabaseError, check_database_path
@@ -203,9 +203,9 @@ def ingest(
     stop = _StopFlag()
     previous = signal.signal(signal.SIGINT, stop.handler)
     total = sum(_size(p) for p in paths)
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[n]}"),
-                   TimeRemainingColumn(), console=err, transient=True,
-                   disable=total < PROGRESS_MIN_BYTES and _all_files(paths))
+    bar = progress_bar(TextColumn("{task.description}"), BarColumn(),
+                       TextColumn("{task.fields[n]}"), TimeRemainingColumn(),
+                       disable=total < PROGRESS_MIN_BYTES and _all_files(paths))
     task = bar.add_task("ingest", total=None, n="")
 
     def tick(p: IngestProgress) -> None:
@@ -680,12 +680,12 @@ def _review_play(conn: duckdb.DuckDBPyConnection, workers: int | None, cluster: 
                  ) -> bool:
     """``analyse --play``: review the deals not reviewed yet with a progress bar; True when
     Ctrl-C stopped it (the batches written stay stored)."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, TextColumn, TimeRemainingColumn
 
     from sim.review.run import review_database
 
-    bar = Progress(TextColumn("review"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                   TimeRemainingColumn(), console=err, transient=True)
+    bar = progress_bar(TextColumn("review"), BarColumn(),
+                       TextColumn("{task.completed}/{task.total}"), TimeRemainingColumn())
     task = bar.add_task("review", total=None)
     with bar:
         report = review_database(

@@ -6,9 +6,17 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.progress import Progress, ProgressColumn
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
+
+
+def progress_bar(*columns: str | ProgressColumn, disable: bool = False) -> Progress:
+    """A progress bar on stderr that is gone once done; off when stderr is not a terminal (a
+    log file or a pipe), where it drew nothing but left an empty line."""
+    return Progress(*columns, console=err, transient=True,
+                    disable=disable or not err.is_terminal)
 
 
 def must_exist(db: Path) -> None:

@@ -7,6 +7,8 @@ import io
 import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -14,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 import scoring.registry
+from tests.conftest import ROOT
 from tests.ingest.conftest import GREEK_SAMPLES, SAMPLES
 from tests.ingest.fakes import FakeSettlement, fake_settlements
 from trickbook.cli import app
@@ -503,3 +506,13 @@ def test_ctrl_c_during_the_last_file_says_every_file_is_read(
     result = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db", str(db)])
     assert result.exit_code == 0, result.output
     assert "every file is read" in result.stderr and "stopped early" not in result.stderr
+
+
+def test_progress_bars_leave_nothing_on_a_stderr_that_is_not_a_terminal(tmp_path: Path) -> None:
+    """Piped or logged, a progress bar drew nothing but left an empty line on stderr (ingest,
+    balance, analyse --play): they are off there."""
+    done = subprocess.run([sys.executable, "-m", "trickbook", "ingest", str(SAMPLES / "nope.jsonl"),
+                           str(SAMPLES), "--db", str(tmp_path / "x.duckdb")],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 1 and "nope.jsonl: skipped (missing)" in done.stdout
+    assert "\n\n" not in "\n" + done.stderr and "━" not in done.stderr, repr(done.stderr[:200])
