@@ -609,16 +609,16 @@ def card_deals(con: Con, f: Filters, search: str | None = None, limit: int = 200
     (``YYYY-MM-DD``). The page is chosen from the narrow columns first and only its rows get
     their board (:func:`_boards`): no JSON record is read."""
     where, params = _card_deals_where(con, f, search)
-    sql = f"""SELECT p.game_id, p.deal_no, p.variant, p.dealer, p.declarer,
-                     coalesce(o.called, p.contract) AS contract, p.started_at, b.board
+    sql = f"""SELECT d.game_id, d.deal_no, d.variant, d.dealer, d.declarer,
+                     {_CALLED} AS contract, d.started_at, b.board
               FROM (SELECT d.game_id, d.deal_no, d.variant, d.dealer, d.declarer, d.contract,
                            g.started_at
                     FROM {DEALS} d JOIN {GAMES} g ON g.game_id = d.game_id {where}
                     ORDER BY g.started_at DESC NULLS LAST, d.game_id, d.deal_no
-                    LIMIT ? OFFSET ?) p
-              LEFT JOIN ({_boards(con)}) b ON b.game_id = p.game_id AND b.deal_no = p.deal_no
-              LEFT JOIN {DEAL_OUTCOMES} o ON o.game_id = p.game_id AND o.deal_no = p.deal_no
-              ORDER BY p.started_at DESC NULLS LAST, p.game_id, p.deal_no"""
+                    LIMIT ? OFFSET ?) d
+              LEFT JOIN ({_boards(con)}) b ON b.game_id = d.game_id AND b.deal_no = d.deal_no
+              {_OUTCOME}
+              ORDER BY d.started_at DESC NULLS LAST, d.game_id, d.deal_no"""
     return _frame(con, sql, [*params, limit, offset])
 
 
