@@ -90,6 +90,20 @@ def card_label(c: Card, variant: str) -> str:
     return format_card_symbol(c)
 
 
+def cards_in_words(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` (a review's rows, each with its ``variant``) with its ``card`` and its
+    ``best_cards`` (as ``best``) named as the replayer names cards (:func:`card_label`)."""
+    def named(code: str, variant: str) -> str:
+        return card_label(parse_card(code), variant)
+
+    return frame.with_columns(
+        pl.struct("card", "variant").map_elements(
+            lambda r: named(r["card"], r["variant"]), return_dtype=pl.String).alias("card"),
+        pl.struct("best_cards", "variant").map_elements(
+            lambda r: " ".join(named(c, r["variant"]) for c in r["best_cards"]),
+            return_dtype=pl.String).alias("best"))
+
+
 def trick_winner(cards: list[tuple[str, Card]], trump: int | None) -> str:
     """Highest trump played, else highest card of the suit led."""
     best = cards[0]

@@ -29,8 +29,9 @@ def with_rate(frame: pl.DataFrame, hits: str, n: str, name: str = "rate") -> pl.
 
 
 def format_rate(hits: int, n: int) -> str:
-    """``"62% (n=40, 95% CI 47-76%)"``; ``"n=0"`` when there is nothing to count."""
+    """``"62% (n=40, 95% CI 47-76%)"``, n with a thousands separator as every count on the pages
+    (``n=6,720``); ``"n=0"`` when there is nothing to count."""
     if n <= 0:
         return "n=0 (no data)"
     low, high = wilson(hits, n)
-    return f"{100 * hits / n:.0f}% (n={n}, 95% CI {100 * low:.0f}–{100 * high:.0f}%)"
+    return f"{100 * hits / n:.0f}% (n={n:,}, 95% CI {100 * low:.0f}–{100 * high:.0f}%)"

@@ -695,7 +695,7 @@ def _review_play(conn: duckdb.DuckDBPyConnection, workers: int | None, cluster: 
         )
     out.print(f"play: {counted(report.reviewed, 'deal')} reviewed "
               f"({counted(report.cards, 'card')}: card_review, "
-              f"decision_review), {len(report.skipped)} skipped")
+              f"decision_review), {len(report.skipped):,} skipped")
     if report.interrupted:
         err.print("interrupted: the deals reviewed so far are stored; rerun to continue")
     return report.interrupted

@@ -30,7 +30,7 @@ from dashboards.common import (
 )
 from dashboards.filters import Filters
 from dashboards.queries import DEAL_ORDERS
-from dashboards.replay import calls_in_words
+from dashboards.replay import calls_in_words, cards_in_words
 from dashboards.stats import format_rate
 from dashboards.text import CASH_NOTES, cash, md, number, unit
 from model.problems import counted
@@ -84,42 +84,51 @@ def _by_variant(frame: pl.DataFrame, key: str, columns: list[str]) -> None:
                      "cash_per_deal": f"cash per deal ({unit(variant)})"})
 
 
+def _two_places(column: str) -> pl.Expr:
+    """A mean as text with two decimals (``1.00``, ``0.41``), as the table's numbers read."""
+    return pl.col(column).map_elements(lambda v: f"{v:.2f}", return_dtype=pl.String)
+
+
 def _review(f: Filters) -> None:
     """Review of play (docs/review.md): his cards and decisions against open-hand best play."""
     st.subheader("Review of play")
     summary = query("player_review", f)
     if summary.is_empty():
-        empty(f"No deal of {md(f.player)} has been reviewed open-hand yet: `trickbook analyse "
-              "--play` values every recorded card and decision (docs/review.md).")
+        empty(f"No deal of {md(f.player)} has a review of play: `trickbook analyse --play` "
+              "values every recorded card and decision of the deals whose cards are recorded "
+              "(docs/review.md).")
         return
     st.caption("Each card and decision against open-hand (double-dummy) best play; a rate with "
                "its n and 95% interval, tricks lost per deal with its 95% interval.")
     table = rates(summary, "hits", "n").with_columns(
         pl.col("metric").replace_strict(REVIEW_LABELS, default=pl.col("metric")).alias("what"),
         pl.when(pl.col("mean").is_not_null()).then(pl.format(
-            "{} ({} to {})", pl.col("mean").round(2), pl.col("mean_low").round(2),
-            pl.col("mean_high").round(2))).alias("tricks lost per deal"),
+            "{} ({} to {})", *(_two_places(c) for c in ("mean", "mean_low", "mean_high")))
+        ).alias("tricks lost per deal"),
     )
     _by_variant(table, "player_review", ["what", "n", "rate (n, 95% CI)",
                                          "tricks lost per deal"])
     trend = query("player_review", f, True).filter(
         pl.col("month").is_not_null() & pl.col("rate").is_not_null()
         & pl.col("metric").is_in(["costly_cards", "decision_accuracy"]))
-    if trend.height > 1:
+    if trend["month"].n_unique() > 1:  # a line needs two months
         data = trend.with_columns(pl.col("metric").replace_strict(REVIEW_LABELS))
         st.vega_lite_chart(data.select("variant", "month", "metric", "n", "rate", "rate_low",
                                        "rate_high"), charts.review_by_month(), width="stretch")
     cards = query("costliest_cards", f)
     if not cards.is_empty():
         st.markdown("**My costliest cards**")
-        show(cards.with_columns(
-            replay_links(f),
-            pl.col("best_cards").list.join(" ").alias("best"),
-        ).select("variant", "game_id", "deal_no", "card_no", "card", "cost", "best", "replay"),
-            "player_costly_cards", column_config=REPLAY_COLUMN)
+        show(cards_in_words(cards).with_columns(replay_links(f)).select(
+            "variant", "game_id", "deal_no", "card_no", "card", "cost", "best", "replay"),
+            "player_costly_cards", labels={"cost": "tricks lost", "card_no": "card #"},
+            column_config=REPLAY_COLUMN)
     decisions = query("costliest_decisions", f)
     if not decisions.is_empty():
-        st.markdown("**My decisions the open-hand answer disagrees with**")
+        st.markdown("**My decisions that were wrong open-hand**")
+        st.caption("A contract is wrong when it fails even played open-hand (its best may be "
+                   "itself, when no contract makes), a defence when it misjudged the contract's "
+                   "open-hand fate. Cost: tricks given away against the best contract (bridge: "
+                   "points below par; a defence has none).")
         show(decisions.with_columns(
             replay_links(f),
             pl.col("best").list.join(" ").alias("best"),

@@ -32,12 +32,13 @@ from dashboards.replay import (
     build,
     call_words,
     card_label,
+    cards_in_words,
     contract_words,
     why_no_play,
 )
 from dashboards.text import cash, md, number
 from model.bridge.seats import board_vulnerable
-from model.cards import iter_cards, parse_card
+from model.cards import iter_cards
 from model.problems import counted
 
 STEP = "replay_step"
@@ -300,6 +301,10 @@ def _tricks(replay: Replay, variant: str, costs: dict[int, int]) -> pl.DataFrame
     }, schema={"trick": pl.Int64, "cards": pl.String, "winner": pl.String})
 
 
+def _tricks_taken(result: int | None) -> str:
+    return "not recorded" if result is None else counted(result, "trick")
+
+
 def _review(review: pl.DataFrame, variant: str) -> None:
     """The review of play of the deal (docs/review.md): every card with its cost, the best cards
     on request."""
@@ -314,17 +319,11 @@ def _review(review: pl.DataFrame, variant: str) -> None:
         else:
             st.caption(f"Open-hand value at the start: {counted(first['value_start'], 'trick')}"
                        " for the "
-                       f"declaring side; recorded result: {first['result']}"
+                       f"declaring side; recorded result: {_tricks_taken(first['result'])}"
                        + (" (claimed)" if first["claimed"] else "") + ". A card's cost is the "
                        "tricks its side lost against best play.")
         best = st.toggle("Show the best cards", key="replay_best_cards")
-        table = review.with_columns(
-            pl.col("card").map_elements(lambda c: card_label(parse_card(c), variant),
-                                        return_dtype=pl.String),
-            pl.col("best_cards").map_elements(
-                lambda cards: " ".join(card_label(parse_card(c), variant) for c in cards),
-                return_dtype=pl.String).alias("best"),
-        )
+        table = cards_in_words(review.with_columns(pl.lit(variant).alias("variant")))
         columns = ["card_no", "player", "side", "card", "cost", *(["best"] if best else [])]
         show(table.select(columns), "replay_review", labels={"card_no": "#"})
 
@@ -372,7 +371,7 @@ with guarded():
     costs = {int(n): int(c) for n, c in zip(review["card_no"], review["cost"], strict=True)
              } if not review.is_empty() else {}
     with st.expander("All tricks"):
-        if costs:
+        if any(costs.values()):
             st.caption("(−n): the card lost n tricks against open-hand best play.")
         show(_tricks(replay, row["variant"], costs), "replay_tricks")
     _review(review, row["variant"])

@@ -165,6 +165,9 @@ def test_player_page_shows_the_review_with_links(tmp_path: Path,
     assert shown.loc[shown["what"] == "cards reviewed", "n"].tolist() == [reviewed]
     cards = frame_with(at, "best")
     assert cards["replay"].str.startswith("replayer?player=P1&game=").all()  # filters kept
+    # cards as the replayer names them (7♣, not 7C), the best ones too
+    assert cards["card"].str.fullmatch(r"(10|[2-9JQKA])[♠♥♦♣]").all(), cards["card"].tolist()
+    assert cards["best"].str.fullmatch(r"((10|[2-9JQKA])[♠♥♦♣] ?)+").all()
 
 
 def test_player_page_shows_raspasy_tricks_lost(tmp_path: Path,
@@ -188,7 +191,7 @@ def test_player_page_shows_raspasy_tricks_lost(tmp_path: Path,
     shown = frame_with(at, "what").set_index("what")
     raspasy = shown.loc["deals in raspasy (all-pass play) with tricks lost"]
     assert raspasy["n"] == expected["n"] > 0
-    assert raspasy["tricks lost per deal"].startswith(f"{round(expected['mean'], 2)} (")
+    assert raspasy["tricks lost per deal"].startswith(f"{expected['mean']:.2f} (")
 
 
 def test_replayer_marks_costly_cards_and_shows_best_on_request(
@@ -237,6 +240,14 @@ def test_player_page_draws_the_review_by_month(tmp_path: Path,
     assert not at.exception
     charts = [c.proto.spec for c in at.get("vega_lite_chart")]
     assert any("Review of play by month" in spec for spec in charts)
+    conn = duckdb.connect(str(db))
+    try:  # one month is a point, not a trend: no chart
+        conn.execute("UPDATE games SET started_at = ?", [datetime(2026, 1, 5)])
+    finally:
+        conn.close()
+    one_month = page("player", db, monkeypatch, player="P1")
+    assert not any("Review of play by month" in c.proto.spec
+                   for c in one_month.get("vega_lite_chart"))
     for spec, columns in charts_drawn(at):  # valid Vega-Lite of the data drawn
         assert not chart_problems(spec, columns), chart_problems(spec, columns)
 

@@ -45,3 +45,4 @@ def test_with_rate_and_format() -> None:
     assert frame["rate_low"][0] == pytest.approx(0.2366, abs=1e-4)
     assert format_rate(5, 10) == "50% (n=10, 95% CI 24–76%)"
     assert format_rate(0, 0) == "n=0 (no data)"
+    assert "(n=6,720," in format_rate(5000, 6720)  # as the n column beside it reads
