@@ -100,7 +100,7 @@ def cards_in_words(frame: pl.DataFrame) -> pl.DataFrame:
         pl.struct("card", "variant").map_elements(
             lambda r: named(r["card"], r["variant"]), return_dtype=pl.String).alias("card"),
         pl.struct("best_cards", "variant").map_elements(
-            lambda r: " ".join(named(c, r["variant"]) for c in r["best_cards"]),
+            lambda r: " ".join(named(c, r["variant"]) for c in r["best_cards"] or ()),
             return_dtype=pl.String).alias("best"))
 
 

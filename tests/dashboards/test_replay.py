@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 
+import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +14,7 @@ from dashboards.replay import (
     build,
     call_words,
     card_label,
+    cards_in_words,
     contract_words,
     suit_groups,
     trick_winner,
@@ -182,3 +184,15 @@ def test_why_a_deal_has_no_play() -> None:
                                         "defence": {"B": "pass", "C": "half"}}, "russian")
     assert why_no_play({"declarer": "N", "contract": "4S"}, "bridge-duplicate") == \
         "the record has no play"
+
+
+def test_reviewed_cards_are_named_as_the_replayer_names_them() -> None:
+    """A review's cards and best cards in each row's variant's names (French symbols; German
+    names for Swabian, swabian.md 2); a card without best cards has none, not an error."""
+    rows = pl.DataFrame({"card": ["TC", "QC"], "variant": ["greek-prefa", "swabian"],
+                         "best_cards": [["8C", "AS"], None]})
+    named = cards_in_words(rows)
+    assert named["card"].to_list() == [card_label(parse_card("TC"), "greek-prefa"),
+                                       card_label(parse_card("QC"), "swabian")]
+    assert named["card"][1] == "Eichel Ober"
+    assert named["best"].to_list() == ["8♣ A♠", ""]
