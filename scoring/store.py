@@ -55,33 +55,35 @@ def _fit(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame, varia
     return frame.select([c for c in frame.columns if c in cols])
 
 
+OF_GAMES = "game_id IN (SELECT game_id FROM _trickbook_ids)"
+"""The condition of :func:`_of_games`'s statements: a row of one of its games."""
+
+
+def _of_games(conn: duckdb.DuckDBPyConnection, games: pl.DataFrame, sql: str) -> pl.DataFrame:
+    """``sql`` (which chooses its rows with :data:`OF_GAMES`) for the ``game_id``s of
+    ``games``."""
+    conn.register("_trickbook_ids", games.select("game_id").to_arrow())
+    try:
+        return conn.sql(sql).pl()
+    finally:
+        conn.unregister("_trickbook_ids")
+
+
 def _games(conn: duckdb.DuckDBPyConnection, game_ids: list[str] | None) -> pl.DataFrame:
     sql = (f"SELECT game_id, variant, players, rules::VARCHAR AS rules, started_at "
            f"FROM {T.GAMES}")
     if game_ids is None:
         return conn.sql(sql + " ORDER BY game_id").pl()
     ids = pl.DataFrame({"game_id": game_ids}, schema={"game_id": pl.String()})
-    conn.register("_trickbook_ids", ids.to_arrow())
-    try:
-        return conn.sql(
-            sql + " WHERE game_id IN (SELECT game_id FROM _trickbook_ids) ORDER BY game_id"
-        ).pl()
-    finally:
-        conn.unregister("_trickbook_ids")
+    return _of_games(conn, ids, f"{sql} WHERE {OF_GAMES} ORDER BY game_id")
 
 
 def _deals(conn: duckdb.DuckDBPyConnection, table: str, games: pl.DataFrame, variant: str
            ) -> pl.DataFrame:
     """The variant's flat deal rows of ``games``, typed by its ``frame_schema`` (the frame ingest
     wrote: enums stay enums)."""
-    conn.register("_trickbook_ids", games.select("game_id").to_arrow())
-    try:
-        deals = conn.sql(
-            f"SELECT * FROM {table} WHERE game_id IN (SELECT game_id FROM _trickbook_ids) "
-            "ORDER BY game_id, deal_no"
-        ).pl()
-    finally:
-        conn.unregister("_trickbook_ids")
+    deals = _of_games(conn, games,
+                      f"SELECT * FROM {table} WHERE {OF_GAMES} ORDER BY game_id, deal_no")
     try:
         schema = variants.variant(variant).frame_schema
     except variants.UnknownVariant:
@@ -162,14 +164,9 @@ def _parts(conn: duckdb.DuckDBPyConnection, table: str, games: pl.DataFrame
            ) -> list[pl.DataFrame]:
     """``games`` (a variant's, in order) cut into runs of games whose deals in ``table`` add up
     to at most :data:`SETTLE_DEALS` (a game of more deals is a run alone)."""
-    conn.register("_trickbook_ids", games.select("game_id").to_arrow())
-    try:
-        counts = dict(conn.execute(
-            f"SELECT game_id, count(*) FROM {table} "
-            "WHERE game_id IN (SELECT game_id FROM _trickbook_ids) GROUP BY game_id"
-        ).fetchall())
-    finally:
-        conn.unregister("_trickbook_ids")
+    counted = _of_games(conn, games, f"SELECT game_id, count(*) AS deals FROM {table} "
+                                     f"WHERE {OF_GAMES} GROUP BY game_id")
+    counts = dict(zip(counted["game_id"], counted["deals"], strict=True))
     parts: list[pl.DataFrame] = []
     start = deals = 0
     for at, game_id in enumerate(games["game_id"].to_list()):
