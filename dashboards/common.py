@@ -24,6 +24,7 @@ from dashboards import gate, queries, review
 from dashboards.db import FILL_IT, DatabaseError, DatabaseMissing, db_path, db_version, read_only
 from dashboards.filters import REVERSED, Filters, from_params
 from dashboards.pulya import as_img
+from dashboards.rows import per_row
 from dashboards.sheets import score_sheet, sheet_picture
 from dashboards.stats import format_rate, with_rate
 from dashboards.text import DASH, md, readable, rules_table, unit
@@ -269,14 +270,16 @@ REPLAY_COLUMN = {"replay": st.column_config.LinkColumn("replay", width="medium",
 """How a table shows the ``replay`` column of :func:`replay_links`."""
 
 
-def replay_links(f: Filters | None, with_cards_only: bool = False) -> pl.Expr:
-    """A ``replay`` column: each row's :func:`deal_link` (columns ``game_id``, ``deal_no``);
-    with ``with_cards_only``, empty for a deal recorded without its cards (``has_cards``)."""
-    def link(r: dict[str, Any]) -> str:
-        return "" if with_cards_only and not r["has_cards"] else deal_link(
-            r["game_id"], r["deal_no"], f)
-    names = ("game_id", "deal_no", *(("has_cards",) if with_cards_only else ()))
-    return pl.struct(*names).map_elements(link, return_dtype=pl.String).alias("replay")
+def replay_links(frame: pl.DataFrame, f: Filters | None,
+                 with_cards_only: bool = False) -> pl.Series:
+    """The ``replay`` column of ``frame``: each row's :func:`deal_link` (columns ``game_id``,
+    ``deal_no``); with ``with_cards_only``, empty for a deal recorded without its cards
+    (``has_cards``)."""
+    if not with_cards_only:
+        return per_row(frame, "replay", ("game_id", "deal_no"),
+                       lambda game, deal: deal_link(game, deal, f))
+    return per_row(frame, "replay", ("game_id", "deal_no", "has_cards"),
+                   lambda game, deal, cards: deal_link(game, deal, f) if cards else "")
 
 
 NOT_AMOUNTS = frozenset({"season", "year", "deal", "deal_no", "board", "line", "version",
@@ -340,8 +343,7 @@ def draw_game(game_id: str, key: str, f: Filters | None = None) -> None:
         return
     sheet = score_sheet(rows, game["variant"], players)
     sheet = sheet.with_columns(
-        pl.col("deal").map_elements(lambda n: deal_link(game_id, n, f),
-                                    return_dtype=pl.String).alias("replay"))
+        per_row(sheet, "replay", ("deal",), lambda n: deal_link(game_id, n, f)))
     st.caption(f"Money in {unit(game['variant'])}; open a deal in the replayer from its row "
                "(deals recorded with their cards show them).")
     picture = sheet_picture(game["variant"], rows, query("game_pairwise", game_id), players,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from dashboards.rows import per_row
 from model.cards import (
     SUIT_MASK,
     SUIT_SYMBOLS,
@@ -60,9 +61,9 @@ def call_words(call: str, variant: str) -> str:
 def calls_in_words(frame: pl.DataFrame, column: str = "contract") -> pl.DataFrame:
     """``frame`` with its ``column`` of call or contract codes in each row's variant's words
     (:func:`call_words`), as the replayer writes them; row order kept."""
-    return frame.with_columns(pl.struct(column, "variant").map_elements(
-        lambda row: call_words(row[column], row["variant"]) if row[column] else row[column],
-        return_dtype=pl.String).alias(column))
+    return frame.with_columns(per_row(
+        frame, column, (column, "variant"),
+        lambda call, variant: call_words(call, variant) if call else call))
 
 
 def contract_words(record: Mapping[str, object], variant: str) -> str | None:
@@ -97,11 +98,9 @@ def cards_in_words(frame: pl.DataFrame) -> pl.DataFrame:
         return card_label(parse_card(code), variant)
 
     return frame.with_columns(
-        pl.struct("card", "variant").map_elements(
-            lambda r: named(r["card"], r["variant"]), return_dtype=pl.String).alias("card"),
-        pl.struct("best_cards", "variant").map_elements(
-            lambda r: " ".join(named(c, r["variant"]) for c in r["best_cards"] or ()),
-            return_dtype=pl.String).alias("best"))
+        per_row(frame, "card", ("card", "variant"), named),
+        per_row(frame, "best", ("best_cards", "variant"),
+                lambda best, variant: " ".join(named(c, variant) for c in best or ())))
 
 
 def trick_winner(cards: list[tuple[str, Card]], trump: int | None) -> str:

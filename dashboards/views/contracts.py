@@ -28,6 +28,7 @@ from dashboards.common import (
     url_param,
 )
 from dashboards.replay import call_words, calls_in_words
+from dashboards.rows import per_row
 from dashboards.text import md, short_source
 from dashboards.uploads import names_of
 from model.problems import counted
@@ -88,12 +89,11 @@ with guarded():
     else:
         names = names_of(deals["source"].unique().to_list())  # uploads as uploaded
         shown = deals.with_columns(
-            pl.col("source").map_elements(lambda s: short_source(s, names),
-                                          return_dtype=pl.String),
-            pl.col("contract").map_elements(spoken, return_dtype=pl.String),
+            per_row(deals, "source", ("source",), lambda s: short_source(s, names)),
+            per_row(deals, "contract", ("contract",), spoken),
             pl.when(pl.col("made")).then(pl.lit("made")).when(~pl.col("made"))
             .then(pl.lit("down")).alias("made"),
-            replay_links(f),
+            replay_links(deals, f),
         ).drop("has_cards")
         # the replay link first: the table is wider than the page, and its end is cut off
         shown = shown.select("replay", pl.exclude("replay"))

@@ -31,6 +31,7 @@ from dashboards.common import (
 from dashboards.filters import Filters
 from dashboards.queries import DEAL_ORDERS
 from dashboards.replay import calls_in_words, cards_in_words
+from dashboards.rows import per_row
 from dashboards.stats import format_rate
 from dashboards.text import CASH_NOTES, cash, md, number, unit
 from model.problems import counted
@@ -66,8 +67,7 @@ def _money(f: Filters) -> None:
         cols[2].metric(f"Cash per game ({what})", number(r["cash_per_game"], True))
         return
     st.caption("Cash per variant, each in its own unit (never added across variants).")
-    table = money.with_columns(
-        pl.col("variant").map_elements(unit, return_dtype=pl.String).alias("unit"))
+    table = money.with_columns(per_row(money, "unit", ("variant",), unit))
     show(table.select("variant", "unit", "deals", "games", "cash", "cash_per_deal",
                       "cash_per_game", "field_cash_per_deal"), "player_cash",
          labels={"field_cash_per_deal": "field's cash per deal"})
@@ -84,9 +84,10 @@ def _by_variant(frame: pl.DataFrame, key: str, columns: list[str]) -> None:
                      "cash_per_deal": f"cash per deal ({unit(variant)})"})
 
 
-def _two_places(column: str) -> pl.Expr:
-    """A mean as text with two decimals (``1.00``, ``0.41``), as the table's numbers read."""
-    return pl.col(column).map_elements(lambda v: f"{v:.2f}", return_dtype=pl.String)
+def _mean_in_words(mean: float | None, low: float, high: float) -> str | None:
+    """A mean with its interval, two decimals each (``0.41 (0.20 to 0.62)``), as the table's
+    numbers read."""
+    return None if mean is None else f"{mean:.2f} ({low:.2f} to {high:.2f})"
 
 
 def _review(f: Filters) -> None:
@@ -100,11 +101,11 @@ def _review(f: Filters) -> None:
         return
     st.caption("Each card and decision against open-hand (double-dummy) best play; a rate with "
                "its n and 95% interval, tricks lost per deal with its 95% interval.")
-    table = rates(summary, "hits", "n").with_columns(
+    table = rates(summary, "hits", "n")
+    table = table.with_columns(
         pl.col("metric").replace_strict(REVIEW_LABELS, default=pl.col("metric")).alias("what"),
-        pl.when(pl.col("mean").is_not_null()).then(pl.format(
-            "{} ({} to {})", *(_two_places(c) for c in ("mean", "mean_low", "mean_high")))
-        ).alias("tricks lost per deal"),
+        per_row(table, "tricks lost per deal", ("mean", "mean_low", "mean_high"),
+                _mean_in_words),
     )
     _by_variant(table, "player_review", ["what", "n", "rate (n, 95% CI)",
                                          "tricks lost per deal"])
@@ -118,7 +119,7 @@ def _review(f: Filters) -> None:
     cards = query("costliest_cards", f)
     if not cards.is_empty():
         st.markdown("**My costliest cards**")
-        show(cards_in_words(cards).with_columns(replay_links(f)).select(
+        show(cards_in_words(cards).with_columns(replay_links(cards, f)).select(
             "variant", "game_id", "deal_no", "card_no", "card", "cost", "best", "replay"),
             "player_costly_cards", labels={"cost": "tricks lost", "card_no": "card #"},
             column_config=REPLAY_COLUMN)
@@ -130,7 +131,7 @@ def _review(f: Filters) -> None:
                    "open-hand fate. Cost: tricks given away against the best contract (bridge: "
                    "points below par; a defence has none).")
         show(decisions.with_columns(
-            replay_links(f),
+            replay_links(decisions, f),
             pl.col("best").list.join(" ").alias("best"),
         ).select("variant", "game_id", "deal_no", "kind", "choice", "best", "cost", "replay"),
             "player_costly_decisions", missing={"cost": "—"},
@@ -158,8 +159,8 @@ def _my_deals(f: Filters, wanted: str | None) -> None:
         st.caption(f"{variant}: {CASH_NOTES[variant]}" if f.variant is None
                    else CASH_NOTES[variant])
     table = calls_in_words(deals).with_columns(
-        replay_links(f),
-        pl.col("variant").map_elements(unit, return_dtype=pl.String).alias("unit"),
+        replay_links(deals, f),
+        per_row(deals, "unit", ("variant",), unit),
     ).select("replay", "started_at", "game", "deal_no", "variant", "role", "contract",
              "result", "declarer_tricks", "cash", "unit", "game_id")
     # the replay link first, as on Contracts: under "(all)" the table is wider than the page,
@@ -183,8 +184,8 @@ with guarded():
             st.stop()
         empty("Choose a player in the sidebar (Player filter) to see his tendencies, or open one "
               "of the most active players below.")
-        show(people.with_columns(pl.col("player").map_elements(
-                 lambda person: player_link(f, person), return_dtype=pl.String).alias("page")),
+        show(people.with_columns(per_row(people, "page", ("player",),
+                                         lambda person: player_link(f, person))),
              "player_list",
              column_config={"page": st.column_config.LinkColumn("page",
                                                                 display_text="open his page")})
@@ -226,8 +227,8 @@ with guarded():
                            width="stretch")
 
     st.subheader("By position")
-    positions = query("player_positions", f).with_columns(
-        pl.col("position").map_elements(position_name, return_dtype=pl.String).alias("seat"))
+    positions = query("player_positions", f)
+    positions = positions.with_columns(per_row(positions, "seat", ("position",), position_name))
     positions = rates(positions, "declared", "deals")
     _by_variant(positions, "player_positions", ["seat", "deals", "declared",
                                                 "rate (n, 95% CI)", "cash_per_deal", "cash"])

@@ -15,6 +15,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards.common import ALL, empty, guarded, query, show
+from dashboards.rows import per_row
 from dashboards.text import HASH_CHARS, md, short_paths, short_source
 from dashboards.uploads import REPLACE_BOX, advice_for, names_of
 from model.problems import counted
@@ -23,12 +24,12 @@ from model.problems import counted
 def _short(frame: pl.DataFrame, names: dict[str, str]) -> pl.DataFrame:
     """``frame`` with its files and messages as a user knows them, an upload by the name it was
     given (``names``, ``dashboards.uploads.names_of``)."""
-    out = frame.with_columns(pl.col("source").map_elements(lambda s: short_source(s, names),
-                                                           return_dtype=pl.String))
+    out = frame.with_columns(per_row(frame, "source", ("source",),
+                                     lambda s: short_source(s, names)))
     if "message" in out.columns:
-        out = out.with_columns(pl.struct(frame["source"], "message").map_elements(
-            lambda r: short_paths(advice_for(r["source"], r["message"]), names),
-            return_dtype=pl.String).alias("message"))
+        out = out.with_columns(per_row(
+            frame, "message", ("source", "message"),
+            lambda source, message: short_paths(advice_for(source, message), names)))
     if "sha256" in out.columns:
         out = out.with_columns(pl.col("sha256").str.slice(0, HASH_CHARS))
     return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
+import polars as pl
 import pytest
 
 from model.variants import tables
@@ -14,6 +15,21 @@ from tests.conftest import ROOT
 from tests.dashboards import fixture_db
 
 SAMPLES = ROOT / "data" / "samples"
+
+POLARS_CALLBACKS = ((pl.Expr, "map_elements"), (pl.Expr, "map_batches"),
+                    (pl.Series, "map_elements"), (pl.DataFrame, "map_rows"))
+"""polars' ways to call a Python function from its own threads."""
+
+
+@pytest.fixture
+def polars_without_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each of :data:`POLARS_CALLBACKS` raises while the test runs: a page works out a column
+    in Python itself (``dashboards/rows.py``), never from polars' threads."""
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a page handed a Python function to polars (dashboards/rows.py)")
+
+    for owner, name in POLARS_CALLBACKS:
+        monkeypatch.setattr(owner, name, refused)
 
 
 @pytest.fixture(scope="session")

@@ -142,6 +142,7 @@ def test_every_reviewed_card_is_someone_s(tmp_path: Path) -> None:
     assert total is not None and counted == total[0] > 200
 
 
+@pytest.mark.usefixtures("polars_without_python")
 def test_player_page_shows_the_review_with_links(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """The Player page's "Review of play": the player's metrics as the query counts them, his
@@ -170,6 +171,7 @@ def test_player_page_shows_the_review_with_links(tmp_path: Path,
     assert cards["best"].str.fullmatch(r"((10|[2-9JQKA])[♠♥♦♣] ?)+").all()
 
 
+@pytest.mark.usefixtures("polars_without_python")
 def test_player_page_shows_raspasy_tricks_lost(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """A Russian player's "Review of play" has his raspasy row (deals in all-pass play with
