@@ -21,9 +21,11 @@ styles and fonts are answered from memory ahead of its middleware (:class:`Hashe
 
 from __future__ import annotations
 
+import faulthandler
 import gc
 import logging
 import mimetypes
+import signal
 import socket
 import sys
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -201,7 +203,15 @@ def warm_up() -> None:
     gc.freeze()  # the modules' objects live as long as the process: never collect them again
 
 
+def stacks_on_sigusr1() -> None:
+    """``kill -USR1 <pid>`` makes the server write every thread's stack to its log (stderr):
+    what a server that stopped answering is doing, without stopping it."""
+    if hasattr(signal, "SIGUSR1"):
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
+
+
 if __name__ == "__main__":
+    stacks_on_sigusr1()
     send_at_once()
     answer_hashed_files()
     warm_queries()

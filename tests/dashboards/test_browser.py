@@ -16,8 +16,10 @@ state, a heading, a message), with generous timeouts, so a loaded machine is slo
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import signal
 import subprocess
 import time
 import urllib.parse
@@ -80,6 +82,41 @@ def _serve(db: Path, log_path: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 SERVER_PIDS: dict[str, int] = {}
 """The process serving each URL of :func:`servers`, for the CPU a page costs it."""
+SERVER_LOGS: dict[str, Path] = {}
+STOPPED: list[str] = []
+"""What a test found of a server that no longer answers (:func:`_servers_answer`)."""
+
+
+def _stopped_answering(url: str) -> str | None:
+    """``None`` while the server at ``url`` answers its health check within 20 s; else what
+    it is doing: every thread's stack, which ``SIGUSR1`` writes to its log
+    (``dashboards/launch.py``), and the log's end."""
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=20) as r:
+            if r.status == 200:
+                return None
+    except OSError:
+        pass
+    os.kill(SERVER_PIDS[url], signal.SIGUSR1)
+    time.sleep(2)
+    log = SERVER_LOGS[url].read_text(encoding="utf-8", errors="replace")
+    return f"the server at {url} stopped answering; the end of its log:\n{log[-12_000:]}"
+
+
+@pytest.fixture(autouse=True)
+def _servers_answer(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After each test, each server must still answer (else the test fails with the server's
+    threads); once one has stopped, the module's later tests fail at once instead of waiting
+    out their timeouts."""
+    if STOPPED:
+        pytest.fail("a server stopped answering in an earlier test:\n" + STOPPED[0][:2_000])
+    yield
+    if "servers" in request.fixturenames:
+        for url in list(SERVER_PIDS):
+            problem = _stopped_answering(url)
+            if problem:
+                STOPPED.append(problem)
+                pytest.fail(problem)
 
 
 def _cpu_seconds(pid: int) -> float | None:
@@ -119,10 +156,13 @@ def servers(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
             proc, urls[name] = _serve(db, base / f"streamlit-{name}.log")
             procs.append(proc)
             SERVER_PIDS[urls[name]] = proc.pid
+            SERVER_LOGS[urls[name]] = base / f"streamlit-{name}.log"
         yield urls
     finally:
         for proc in procs:
             _stop(proc)
+        SERVER_PIDS.clear()
+        SERVER_LOGS.clear()
 
 
 @pytest.fixture(scope="module")

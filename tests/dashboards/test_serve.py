@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +14,7 @@ import pytest
 from dashboards.db import DB_ENV
 from dashboards.filters import Filters
 from dashboards.serve import APP, command, environment
+from tests.conftest import ROOT
 
 
 def test_command_runs_the_app_on_the_port(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -282,3 +286,21 @@ def test_answer_hashed_files_puts_them_in_front_of_streamlit_s_app(
     launch.answer_hashed_files()
     built = starlette_server.create_starlette_app(object())
     assert isinstance(built, launch.HashedFiles) and built.app is app
+
+
+def test_sigusr1_writes_every_thread_s_stack_and_the_server_goes_on() -> None:
+    """``kill -USR1`` on a server that stopped answering says what each thread is doing
+    (docs/dashboards.md), and the process goes on."""
+    code = ("import os, signal, threading, time\n"
+            "from dashboards.launch import stacks_on_sigusr1\n"
+            "stacks_on_sigusr1()\n"
+            "def waiting_page():\n"
+            "    time.sleep(30)\n"
+            "threading.Thread(target=waiting_page, daemon=True).start()\n"
+            "time.sleep(0.5)\n"
+            "os.kill(os.getpid(), signal.SIGUSR1)\n"
+            "print('still running', flush=True)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0 and done.stdout == "still running\n"
+    assert "waiting_page" in done.stderr and "Current thread" in done.stderr
