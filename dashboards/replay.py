@@ -103,6 +103,19 @@ def cards_in_words(frame: pl.DataFrame) -> pl.DataFrame:
                 lambda best, variant: " ".join(named(c, variant) for c in best or ())))
 
 
+def decisions_in_words(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` (a review's decisions, each with its ``variant`` and ``kind``) with the contracts
+    of its ``choice`` and its ``best`` (one text) in the game's words (:func:`call_words`: ``6♥``
+    against ``6♠``); another decision (a defence, a claim) as recorded."""
+    def said(kind: str, code: str, variant: str) -> str:
+        return call_words(code, variant) if kind == "contract" else code
+
+    return frame.with_columns(
+        per_row(frame, "choice", ("kind", "choice", "variant"), said),
+        per_row(frame, "best", ("kind", "best", "variant"),
+                lambda kind, best, variant: " ".join(said(kind, c, variant) for c in best or ())))
+
+
 def trick_winner(cards: list[tuple[str, Card]], trump: int | None) -> str:
     """Highest trump played, else highest card of the suit led."""
     best = cards[0]

@@ -70,6 +70,12 @@ def solver_contract_name(variant: str, contract: str) -> str | None:
     return _driver(variant).solver_contract(contract.strip().upper())
 
 
+def contract_code(variant: str, name: str, played: str) -> str:
+    """The contract code, as records write it, of the solver's contract ``name`` where the
+    recorded contract ``played`` was played (``Simulator.contract_code``)."""
+    return _driver(variant).contract_code(name, played.strip().upper())
+
+
 def solver_contracts(variant: str) -> dict[str, Contract]:
     return {c.name: c for c in _driver(variant).solver_contracts}
 

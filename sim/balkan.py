@@ -353,6 +353,12 @@ class BalkanSimulator:
         digits = contract.removeprefix("G")
         return SOLVER_GAMES.get(int(digits)) if digits.isdigit() else None
 
+    @staticmethod
+    def contract_code(name: str, played: str) -> str:
+        """The game number of the solver's ``name``, after igra (``G``) as the one played."""
+        number = next(n for n, game in SOLVER_GAMES.items() if game == name)
+        return f"{'G' if played.startswith('G') else ''}{number}"
+
     def random_game(
         self, rng: random.Random, game_id: str, deals: int
     ) -> tuple[BalkanGame, list[BalkanDeal]]:

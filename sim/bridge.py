@@ -81,6 +81,11 @@ class BridgeSimulator:
         """None: bridge is solved by ``scoring/bridge/dd.py``, not by ``sim/solver``."""
         return None
 
+    @staticmethod
+    def contract_code(name: str, played: str) -> str:
+        """``name`` as it is: bridge's contracts are not the solver's."""
+        return name
+
     def random_game(
         self, rng: random.Random, game_id: str, deals: int
     ) -> tuple[BridgeGame, list[BridgeDeal]]:

@@ -49,6 +49,12 @@ class Simulator(Protocol):
         """The solver's name of a recorded contract (upper case), None when it has none."""
         ...
 
+    def contract_code(self, name: str, played: str) -> str:
+        """The contract code, as records write it, of the solver's contract ``name`` where
+        ``played`` (upper case) was played: the inverse of :meth:`solver_contract`, at the
+        played level where the game has levels."""
+        ...
+
     def game_id(self, run_seed: int, index: int) -> str: ...
 
     def game(

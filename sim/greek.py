@@ -53,7 +53,7 @@ from sim.bots.play import play_codes
 from sim.random_play import greek as random_play
 from sim.random_play import random_game as shared_random_game
 from sim.seeds import DECK_SEED, Dealer, game_rng
-from sim.solver import CONTRACTS, Contract, strain_of
+from sim.solver import CONTRACTS, Contract, in_strain, strain_of
 
 VARIANT = "greek-prefa"
 PLAYERS = ("P1", "P2", "P3")
@@ -335,6 +335,11 @@ class GreekSimulator:
     def solver_contract(contract: str) -> str | None:
         """The solver's contract of a recorded one (upper case): its strain (greek-prefa.md 5)."""
         return strain_of(contract)
+
+    @staticmethod
+    def contract_code(name: str, played: str) -> str:
+        """The played number of tricks in the strain ``name`` (``6H`` and ``S``: ``6S``)."""
+        return in_strain(played, name)
 
     def random_game(
         self, rng: random.Random, game_id: str, deals: int

@@ -46,7 +46,7 @@ from sim.greek import Discards
 from sim.random_play import random_game as shared_random_game
 from sim.random_play import russian as random_play
 from sim.seeds import DECK_SEED, Dealer, game_rng
-from sim.solver import CONTRACTS, Contract, TalonLead, strain_of
+from sim.solver import CONTRACTS, Contract, TalonLead, in_strain, strain_of
 from sim.swabian import bettel_discard
 
 VARIANT = "russian"
@@ -277,6 +277,11 @@ class RussianSimulator:
         """The solver's contract of a recorded one (upper case): its strain, or ``misere``
         (played for fewest tricks, russian.md 2, 4)."""
         return "misere" if contract == "MISERE" else strain_of(contract)
+
+    @staticmethod
+    def contract_code(name: str, played: str) -> str:
+        """``MISERE``, or the played number of tricks in the strain ``name``."""
+        return "MISERE" if name == "misere" else in_strain(played, name)
 
     def random_game(
         self, rng: random.Random, game_id: str, deals: int

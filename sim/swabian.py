@@ -257,6 +257,11 @@ class SwabianSimulator:
         ``durchmarsch``)."""
         return SOLVER_GAMES.get(int(contract)) if contract.isdigit() else None
 
+    @staticmethod
+    def contract_code(name: str, played: str) -> str:
+        """The game number of the solver's ``name`` (aus den Händen is not part of the code)."""
+        return str(next(n for n, game in SOLVER_GAMES.items() if game == name))
+
     def random_game(
         self, rng: random.Random, game_id: str, deals: int
     ) -> tuple[SwabianGame, list[SwabianDeal]]:

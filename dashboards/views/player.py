@@ -30,7 +30,7 @@ from dashboards.common import (
 )
 from dashboards.filters import Filters
 from dashboards.queries import DEAL_ORDERS
-from dashboards.replay import calls_in_words, cards_in_words
+from dashboards.replay import calls_in_words, cards_in_words, decisions_in_words
 from dashboards.rows import per_row
 from dashboards.stats import format_rate
 from dashboards.text import CASH_NOTES, cash, md, number, unit
@@ -130,10 +130,8 @@ def _review(f: Filters) -> None:
                    "itself, when no contract makes), a defence when it misjudged the contract's "
                    "open-hand fate. Cost: tricks given away against the best contract (bridge: "
                    "points below par; a defence has none).")
-        show(decisions.with_columns(
-            replay_links(decisions, f),
-            pl.col("best").list.join(" ").alias("best"),
-        ).select("variant", "game_id", "deal_no", "kind", "choice", "best", "cost", "replay"),
+        show(decisions_in_words(decisions).with_columns(replay_links(decisions, f)).select(
+            "variant", "game_id", "deal_no", "kind", "choice", "best", "cost", "replay"),
             "player_costly_decisions", missing={"cost": "—"},
             column_config=REPLAY_COLUMN)
 

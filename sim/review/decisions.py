@@ -3,7 +3,8 @@
 - ``contract`` (Preference): the declarer's contract against the variant's contracts solved
   open-hand from the same hands and first lead (``tricks_per_contract``,
   ``sim/solver/contracts.py``). The value is the open-hand tricks of each contract; the best are
-  the contracts of the played one's goal (most tricks, fewest, all) with the best value; the
+  the contracts of the played one's goal (most tricks, fewest, all) with the best value, each
+  written as records write it (``contract_code``: ``6S`` against the ``6H`` played); the
   cost is the tricks the choice gives away against them; correct when the contract played makes
   open-hand (greek-prefa.md 5: the tricks bid; balkan.md 4; swabian.md 3.1).
 - ``defence`` (Greek, Balkan): each defender's recorded decision against the contract solved
@@ -20,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from model.variants import variant as lookup
-from sim.analysis import position, solver_contracts
+from sim.analysis import contract_code, position, solver_contracts
 from sim.review.rows import DealReview, DecisionReview
 from sim.solver import best_contracts, tricks_per_contract
 
@@ -50,8 +51,10 @@ def preference_decisions(variant: str, players: list[str], rec: dict[str, Any],
     goal = contracts[name].goal
     others = [c for c in contracts.values() if c.goal is goal and c.name != name]
     best, names = best_contracts(hands, leader, declarer, others, {name: start})
+    played = str(rec["contract"])
     out = [DecisionReview(
-        1, str(rec["declarer"]), "contract", name, names, start, best,
+        1, str(rec["declarer"]), "contract", played,
+        tuple(contract_code(variant, n, played) for n in names), start, best,
         abs(best - start), made(variant, rec, start),
     )]
     full = start if everyone[:2] == (hands, leader) else tricks_per_contract(

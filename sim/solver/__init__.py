@@ -26,6 +26,7 @@ from sim.solver.contracts import (
     SWABIAN_CONTRACTS,
     Contract,
     best_contracts,
+    in_strain,
     strain_of,
     tricks_per_contract,
 )
@@ -56,6 +57,7 @@ __all__ = [
     "TalonLead",
     "best_cards",
     "best_contracts",
+    "in_strain",
     "legal",
     "solve",
     "strain_of",

@@ -63,6 +63,12 @@ def strain_of(contract: str) -> str | None:
     return denom if denom in ("S", "C", "D", "H", "NT") else None
 
 
+def in_strain(played: str, strain: str) -> str:
+    """The contract of ``played``'s tricks in the solver's ``strain`` (``6H`` and ``S``: ``6S``),
+    the inverse of :func:`strain_of` at the played level."""
+    return played[: len(played) - len(played.lstrip("0123456789"))] + strain
+
+
 def tricks_per_contract(
     hands: Sequence[CardSet],
     leader: int,

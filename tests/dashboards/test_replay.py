@@ -16,6 +16,7 @@ from dashboards.replay import (
     card_label,
     cards_in_words,
     contract_words,
+    decisions_in_words,
     suit_groups,
     trick_winner,
     trump_of,
@@ -196,3 +197,18 @@ def test_reviewed_cards_are_named_as_the_replayer_names_them() -> None:
                                        card_label(parse_card("QC"), "swabian")]
     assert named["card"][1] == "Eichel Ober"
     assert named["best"].to_list() == ["8♣ A♠", ""]
+
+
+def test_decisions_name_contracts_in_the_game_s_words() -> None:
+    """A wrong contract and its best ones as the replayer writes calls (``6♥`` against ``6♠``;
+    Balkan igra games, the Russian misère by name); a defence or a claim as recorded."""
+    rows = pl.DataFrame({
+        "variant": ["greek-prefa", "balkan", "russian", "greek-prefa", "bridge-duplicate"],
+        "kind": ["contract", "contract", "contract", "defence", "claim"],
+        "choice": ["6H", "G4", "MISERE", "pass", "9"],
+        "best": [["6S", "6NT"], ["7"], ["MISERE"], ["play"], ["10"]]})
+    said = decisions_in_words(rows)
+    assert said["choice"].to_list() == ["6♥", call_words("G4", "balkan"), "misère", "pass", "9"]
+    assert said["best"].to_list() == ["6♠ 6NT", call_words("7", "balkan"), "misère", "play",
+                                      "10"]
+    assert said["choice"][1].startswith("igra 4")

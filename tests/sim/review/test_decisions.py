@@ -116,3 +116,30 @@ def test_a_claim_is_checked_open_hand(reviewed: tuple[Path, ReviewReport]) -> No
     if due > 0:
         short = next(d for d in _claimed(rec, 30, due - 1).decisions if d.kind == "claim")
         assert not short.correct and short.cost == 1
+
+
+def test_contracts_are_written_as_records_write_them(
+    reviewed: tuple[Path, ReviewReport], tmp_path: Path
+) -> None:
+    """A Preference contract decision names the contract played as recorded and its best ones
+    in the same codes (docs/review.md, "Decisions"; the Player page showed the solver's names,
+    ``H``, ``sanac``): each best code is one of the variant's solver contracts, of the played
+    one's goal, at the played level where the game has levels (greek-prefa.md 5, russian.md 2)."""
+    from sim.analysis import solver_contract_name, solver_contracts
+
+    conn = _copy(reviewed[0], tmp_path)
+    rows = conn.execute("""
+        SELECT d.variant, d.contract, r.choice, r.best FROM decision_review r
+        JOIN deals d USING (game_id, deal_no)
+        WHERE r.kind = 'contract' AND d.variant NOT LIKE 'bridge%'""").fetchall()
+    variants = {variant for variant, *_ in rows}
+    assert {"greek-prefa", "balkan", "swabian"} <= variants  # Russian: test_russian.py
+    for variant, contract, choice, best in rows:
+        assert choice == contract
+        played = solver_contracts(variant)[solver_contract_name(variant, contract)]
+        for code in best:
+            name = solver_contract_name(variant, code)
+            assert name is not None, (variant, code)
+            assert solver_contracts(variant)[name].goal is played.goal
+            if variant == "greek-prefa":
+                assert code.rstrip("SCDHNT") == contract.upper().rstrip("SCDHNT")

@@ -67,6 +67,10 @@ def test_invariant_on_simulated_russian_deals(tmp_path: Path, rules: dict, games
             contract = r.decisions[0]
             assert contract.kind == "contract"
             assert contract.correct == declarer_made(rec, r.value_start or 0)
+            # written as records write them (docs/review.md, "Decisions"): MISERE, or 7S at 7
+            assert contract.choice == rec["contract"]
+            assert all(code == "MISERE" if r.fewest else code.rstrip("SCDHNT")
+                       == str(rec["contract"]).rstrip("SCDHNT") for code in contract.best)
     conn = duckdb.connect(str(db))
     try:
         store.write(conn, [r for r, _ in reviews])  # stored as ``analyse --play`` stores them
