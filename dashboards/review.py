@@ -181,7 +181,7 @@ def deal_review(con: Con, game_id: str, deal_no: int) -> pl.DataFrame:
     if not has_table(con, CARD_REVIEW):
         return pl.DataFrame()
     sql = f"""SELECT c.card_no, c.player, c.side, c.card, c.cost, c.best_cards, c.value_before,
-                     c.value_after, r.value_start, r.result, r.claimed
+                     c.value_after, r.value_start, r.result, r.claimed, r.fewest
               FROM {CARD_REVIEW} c JOIN {DEAL_REVIEW} r
                    ON r.game_id = c.game_id AND r.deal_no = c.deal_no
               WHERE c.game_id = ? AND c.deal_no = ? ORDER BY c.card_no"""

@@ -305,6 +305,16 @@ def _tricks_taken(result: int | None) -> str:
     return "not recorded" if result is None else counted(result, "trick")
 
 
+def _cost_is(first: dict[str, Any]) -> str:
+    """What a card's cost means in this deal (docs/review.md): the declarer of a misère or a
+    Bettel plays for the fewest tricks, so his side's loss is a trick taken."""
+    if first.get("fewest"):
+        return ("The declarer plays for the fewest tricks: a card's cost is the tricks more it "
+                "made him take against best play (his cards), or the tricks fewer (the "
+                "defence's).")
+    return "A card's cost is the tricks its side lost against best play."
+
+
 def _review(review: pl.DataFrame, variant: str) -> None:
     """The review of play of the deal (docs/review.md): every card with its cost, the best cards
     on request."""
@@ -314,14 +324,14 @@ def _review(review: pl.DataFrame, variant: str) -> None:
     with st.expander("Review of play (open-hand)"):
         first = review.row(0, named=True)
         if first["value_start"] is None:  # all-pass play: valued per player (side 'self')
-            st.caption("Every player for himself: a card's cost is the tricks it cost the "
-                       "player who chose it, the two others playing against him.")
+            st.caption("Every player for himself, each playing for the fewest tricks: a card's "
+                       "cost is the tricks more it made the player who chose it take against "
+                       "best play, the two others playing against him.")
         else:
             st.caption(f"Open-hand value at the start: {counted(first['value_start'], 'trick')}"
                        " for the "
                        f"declaring side; recorded result: {_tricks_taken(first['result'])}"
-                       + (" (claimed)" if first["claimed"] else "") + ". A card's cost is the "
-                       "tricks its side lost against best play.")
+                       + (" (claimed)" if first["claimed"] else "") + ". " + _cost_is(first))
         best = st.toggle("Show the best cards", key="replay_best_cards")
         table = cards_in_words(review.with_columns(pl.lit(variant).alias("variant")))
         columns = ["card_no", "player", "side", "card", "cost", *(["best"] if best else [])]
@@ -372,6 +382,7 @@ with guarded():
              } if not review.is_empty() else {}
     with st.expander("All tricks"):
         if any(costs.values()):
-            st.caption("(−n): the card lost n tricks against open-hand best play.")
+            st.caption("(−n): the card cost its side n tricks against open-hand best play "
+                       "(the review below says which way).")
         show(_tricks(replay, row["variant"], costs), "replay_tricks")
     _review(review, row["variant"])

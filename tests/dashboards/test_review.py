@@ -274,3 +274,29 @@ def test_replayer_reviews_a_raspasy_deal_per_player(tmp_path: Path,
     assert not at.exception
     assert any("Every player for himself" in c.value for c in at.caption)
     assert len(frame_with(at, "cost")) == cards == 30
+
+
+def test_replayer_says_a_bettel_declarer_s_cost_is_a_trick_taken(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a Swabian Bettel the declarer plays for the fewest tricks (swabian.md 3.1,
+    docs/review.md): the replayer's review says a card's cost is a trick more taken, not a
+    trick lost; a suit game's says a trick lost."""
+    from tests.dashboards.test_pages import page
+
+    db = simulated_db(tmp_path / "sim.duckdb", games=6, deals=8, variants=("swabian",))
+    conn = duckdb.connect(str(db))
+    try:
+        review_database(conn, workers=1)
+        deals = {fewest: conn.execute(f"SELECT game_id, deal_no FROM {DEAL_REVIEW} WHERE "
+                                      "fewest = ? AND contract IS NOT NULL ORDER BY ALL LIMIT 1",
+                                      [fewest]).fetchone() for fewest in (True, False)}
+    finally:
+        conn.close()
+    said = {}
+    for fewest, deal in deals.items():
+        assert deal is not None
+        at = page("replayer", db, monkeypatch, game=deal[0], deal=str(deal[1]))
+        assert not at.exception
+        said[fewest] = " ".join(c.value for c in at.caption)
+    assert "tricks more it made him take" in said[True] and "lost" not in said[True]
+    assert "tricks its side lost" in said[False] and "more it made" not in said[False]
