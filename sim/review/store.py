@@ -2,7 +2,9 @@
 
 A deal is reviewed once: it is picked while it has no ``deal_review`` row, and its
 ``deal_review`` and ``card_review`` rows are written in one transaction, so an interrupted run
-leaves nothing half written and the next run carries on where it stopped.
+leaves nothing half written and the next run carries on where it stopped. A review whose
+contract decision does not name the deal's contract as recorded is forgotten first
+(:func:`forget_stale`), and made again.
 """
 
 from __future__ import annotations
@@ -49,9 +51,35 @@ def create_tables(conn: duckdb.DuckDBPyConnection) -> None:
         conn.execute(DDL[table])
 
 
+STALE = f"""SELECT r.game_id, r.deal_no FROM {DECISION_REVIEW} r
+             JOIN {DEALS} d ON d.game_id = r.game_id AND d.deal_no = r.deal_no
+             WHERE r.kind = 'contract' AND r.choice IS DISTINCT FROM d.contract"""
+"""Reviewed deals whose contract decision names another contract than the deal's: written in
+the solver's names (``H``, ``sanac``) before decisions named contracts as records write them."""
+
+
+def forget_stale(conn: duckdb.DuckDBPyConnection) -> int:
+    """Delete every review row of the :data:`STALE` deals, in one transaction; returns how many
+    deals the next run reviews again."""
+    stale = conn.execute(f"SELECT count(*) FROM ({STALE})").fetchone()
+    if not stale or not stale[0]:
+        return 0
+    conn.execute("BEGIN TRANSACTION")
+    try:
+        for table in (CARD_REVIEW, DEAL_REVIEW, DECISION_REVIEW):  # decisions last: STALE
+            conn.execute(f"DELETE FROM {table} WHERE (game_id, deal_no) IN ({STALE})")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return int(stale[0])
+
+
 def pending(conn: duckdb.DuckDBPyConnection, limit: int | None = None) -> list[Task]:
-    """The deals with cards not reviewed yet, in key order."""
+    """The deals with cards not reviewed yet (or reviewed stale, :func:`forget_stale`), in key
+    order."""
     create_tables(conn)
+    forget_stale(conn)
     rows = conn.execute(
         f"""SELECT d.game_id, d.deal_no, d.variant, g.players, g.rules::VARCHAR,
                    d.record::VARCHAR

@@ -143,3 +143,29 @@ def test_contracts_are_written_as_records_write_them(
             assert solver_contracts(variant)[name].goal is played.goal
             if variant == "greek-prefa":
                 assert code.rstrip("SCDHNT") == contract.upper().rstrip("SCDHNT")
+
+
+def test_a_review_in_the_solver_s_names_is_made_again(
+    reviewed: tuple[Path, ReviewReport], tmp_path: Path
+) -> None:
+    """No review just written is stale; one whose contract decision names the solver's contract
+    (``H``: as an older trickbook wrote it) is forgotten and made again by the next run, which
+    reviews that deal only (sim/review/store.py, forget_stale)."""
+    from sim.review.run import review_database
+    from sim.review.store import STALE
+
+    conn = _copy(reviewed[0], tmp_path)
+    assert conn.execute(f"SELECT count(*) FROM ({STALE})").fetchone() == (0,)
+    before = conn.execute("SELECT count(*) FROM card_review").fetchone()
+    game_id, deal_no, contract = conn.execute("""
+        SELECT game_id, deal_no, d.contract FROM decision_review r
+        JOIN deals d USING (game_id, deal_no)
+        WHERE r.kind = 'contract' AND d.variant = 'greek-prefa' ORDER BY ALL LIMIT 1""").fetchone()
+    conn.execute("""UPDATE decision_review SET choice = ?, best = [?]
+                    WHERE game_id = ? AND deal_no = ? AND kind = 'contract'""",
+                 [contract.lstrip("0123456789"), "S", game_id, deal_no])
+    report = review_database(conn, workers=1)
+    assert report.reviewed == 1
+    assert conn.execute("""SELECT choice FROM decision_review WHERE game_id = ? AND deal_no = ?
+                           AND kind = 'contract'""", [game_id, deal_no]).fetchone() == (contract,)
+    assert conn.execute("SELECT count(*) FROM card_review").fetchone() == before
