@@ -93,27 +93,29 @@ def card_label(c: Card, variant: str) -> str:
 
 def cards_in_words(frame: pl.DataFrame) -> pl.DataFrame:
     """``frame`` (a review's rows, each with its ``variant``) with its ``card`` and its
-    ``best_cards`` (as ``best``) named as the replayer names cards (:func:`card_label`)."""
+    ``best_cards`` (as ``best``) named as the replayer names cards (:func:`card_label`), the
+    best ones separated by commas (a Swabian card is two words: ``Eichel Ober, Laub König``)."""
     def named(code: str, variant: str) -> str:
         return card_label(parse_card(code), variant)
 
     return frame.with_columns(
         per_row(frame, "card", ("card", "variant"), named),
         per_row(frame, "best", ("best_cards", "variant"),
-                lambda best, variant: " ".join(named(c, variant) for c in best or ())))
+                lambda best, variant: ", ".join(named(c, variant) for c in best or ())))
 
 
 def decisions_in_words(frame: pl.DataFrame) -> pl.DataFrame:
     """``frame`` (a review's decisions, each with its ``variant`` and ``kind``) with the contracts
-    of its ``choice`` and its ``best`` (one text) in the game's words (:func:`call_words`: ``6♥``
-    against ``6♠``); another decision (a defence, a claim) as recorded."""
+    of its ``choice`` and its ``best`` (one text, separated by commas) in the game's words
+    (:func:`call_words`: ``6♥`` against ``6♠``); another decision (a defence, a claim) as
+    recorded."""
     def said(kind: str, code: str, variant: str) -> str:
         return call_words(code, variant) if kind == "contract" else code
 
     return frame.with_columns(
         per_row(frame, "choice", ("kind", "choice", "variant"), said),
         per_row(frame, "best", ("kind", "best", "variant"),
-                lambda kind, best, variant: " ".join(said(kind, c, variant) for c in best or ())))
+                lambda kind, best, variant: ", ".join(said(kind, c, variant) for c in best or ())))
 
 
 def trick_winner(cards: list[tuple[str, Card]], trump: int | None) -> str:

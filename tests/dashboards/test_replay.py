@@ -196,7 +196,7 @@ def test_reviewed_cards_are_named_as_the_replayer_names_them() -> None:
     assert named["card"].to_list() == [card_label(parse_card("TC"), "greek-prefa"),
                                        card_label(parse_card("QC"), "swabian")]
     assert named["card"][1] == "Eichel Ober"
-    assert named["best"].to_list() == ["8♣ A♠", ""]
+    assert named["best"].to_list() == ["8♣, A♠", ""]
 
 
 def test_decisions_name_contracts_in_the_game_s_words() -> None:
@@ -209,6 +209,6 @@ def test_decisions_name_contracts_in_the_game_s_words() -> None:
         "best": [["6S", "6NT"], ["7"], ["MISERE"], ["play"], ["10"]]})
     said = decisions_in_words(rows)
     assert said["choice"].to_list() == ["6♥", call_words("G4", "balkan"), "misère", "pass", "9"]
-    assert said["best"].to_list() == ["6♠ 6NT", call_words("7", "balkan"), "misère", "play",
+    assert said["best"].to_list() == ["6♠, 6NT", call_words("7", "balkan"), "misère", "play",
                                       "10"]
     assert said["choice"][1].startswith("igra 4")

@@ -168,7 +168,7 @@ def test_player_page_shows_the_review_with_links(tmp_path: Path,
     assert cards["replay"].str.startswith("replayer?player=P1&game=").all()  # filters kept
     # cards as the replayer names them (7♣, not 7C), the best ones too
     assert cards["card"].str.fullmatch(r"(10|[2-9JQKA])[♠♥♦♣]").all(), cards["card"].tolist()
-    assert cards["best"].str.fullmatch(r"((10|[2-9JQKA])[♠♥♦♣] ?)+").all()
+    assert cards["best"].str.fullmatch(r"((10|[2-9JQKA])[♠♥♦♣](, )?)+").all()
 
 
 @pytest.mark.usefixtures("polars_without_python")
