@@ -123,6 +123,23 @@ def _choice(label: str, options: list[str], key: str, wanted: str | None,
     return None if picked == ALL else picked
 
 
+def _person_wanted(name: str | None, labels: list[str], problems: list[str]) -> str | None:
+    """The player a URL names: ``name`` where it is one of the ``labels``; else the label of
+    the one person named so (``player=Anna`` under ``variant=greek-prefa`` is ``Anna
+    (greek-prefa)``, the label that tells her from the bridge player Anna,
+    ``ingest/players.py``); none where several are, said in ``problems``."""
+    if name is None or name in labels:
+        return name
+    named = [label for label in labels
+             if label.endswith(")") and label.rsplit(" (", 1)[0] == name]
+    if len(named) > 1:
+        problems.append(f"{md(repr(name[:60]))} names {len(named)} players ("
+                        + ", ".join(md(label) for label in named)
+                        + "): showing all instead; choose one in the sidebar.")
+        return None
+    return named[0] if named else name
+
+
 def url_param(name: str) -> str | None:
     """A page's own choice as the URL the session opened on gave it (``?order=...``), once: the
     first call in a session returns it, later ones None (the widget keeps the choice from
@@ -185,9 +202,9 @@ def filters() -> Filters:
         date_from, date_to = date_to, date_from
         problems.append(REVERSED)
     base = Filters(variant=variant, league=league, date_from=date_from, date_to=date_to)
-    player = _choice("Player", query("players", base)["player"].to_list(), "f_player",
-                     wanted.player, problems,
-                     known=query("players", Filters())["player"].to_list())
+    people = query("players", base)["player"].to_list()
+    player = _choice("Player", people, "f_player", _person_wanted(wanted.player, people, problems),
+                     problems, known=query("players", Filters())["player"].to_list())
     current = Filters(variant, league, date_from, date_to, player)
     st.query_params.from_dict(current.to_params())
     for problem in problems:

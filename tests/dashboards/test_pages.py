@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 from dashboards import queries as q
 from dashboards.db import DB_ENV, read_only
 from dashboards.filters import Filters
+from dashboards.text import md
 from ingest import players
 from ingest.pipeline import ingest_paths
 from model.variants import registered
@@ -386,6 +387,24 @@ def test_a_player_in_the_url_in_either_unicode_form_is_chosen(
     assert not at.exception
     assert not [w.value for w in at.warning], [w.value for w in at.warning]
     assert at.sidebar.selectbox(key="f_player").value == "\u00c1nna"
+
+
+def test_a_name_in_the_url_chooses_the_one_person_so_named(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two people are named Anna in the demo (Greek and bridge rubber, data/samples), labelled
+    ``Anna (greek-prefa)`` and ``Anna (bridge-rubber)`` (ingest/players.py). ``?player=Anna``
+    with a variant chooses that variant's Anna; it said "No player 'Anna' in the database".
+    Without a variant the name names both, and the page says so."""
+    for variant in ("greek-prefa", "bridge-rubber"):
+        at = page("player", demo_path, monkeypatch, variant=variant, player="Anna")
+        assert not at.exception and not [w.value for w in at.warning]
+        assert at.sidebar.selectbox(key="f_player").value == f"Anna ({variant})"
+        assert at.subheader[0].value == md(f"Anna ({variant})")
+    at = page("player", demo_path, monkeypatch, player="Anna")
+    (warning,) = [w.value for w in at.warning]
+    assert warning.startswith(md("'Anna' names 2 players")), warning
+    assert md("Anna (greek-prefa)") in warning and md("Anna (bridge-rubber)") in warning
+    assert at.sidebar.selectbox(key="f_player").value == "(all)"
 
 
 def test_replayer_search_opens_its_first_match(demo_path: Path,
