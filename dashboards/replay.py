@@ -11,6 +11,7 @@ no-trump, Bettel, misère and Sans have none.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -104,13 +105,23 @@ def cards_in_words(frame: pl.DataFrame) -> pl.DataFrame:
                 lambda best, variant: ", ".join(named(c, variant) for c in best or ())))
 
 
+PAR_CONTRACT = re.compile(r"(\d(?:NT|[SHDC]))([NESW]+[Xx]{0,2}[=+-]\d*)")
+"""A bridge par contract (``scoring.bridge.dd.par_of``): level and strain, then its declarers,
+doubled or not, and result (``6DN=``, ``5SNx-2``)."""
+
+
 def decisions_in_words(frame: pl.DataFrame) -> pl.DataFrame:
     """``frame`` (a review's decisions, each with its ``variant`` and ``kind``) with the contracts
     of its ``choice`` and its ``best`` (one text, separated by commas) in the game's words
-    (:func:`call_words`: ``6♥`` against ``6♠``); another decision (a defence, a claim) as
-    recorded."""
+    (:func:`call_words`: ``6♥`` against ``6♠``; a bridge par contract's own part so,
+    ``6♦N=``); another decision (a defence, a claim) as recorded."""
     def said(kind: str, code: str, variant: str) -> str:
-        return call_words(code, variant) if kind == "contract" else code
+        if kind != "contract":
+            return code
+        par = PAR_CONTRACT.fullmatch(code)
+        if par is None:
+            return call_words(code, variant)
+        return call_words(par[1], variant) + par[2]
 
     return frame.with_columns(
         per_row(frame, "choice", ("kind", "choice", "variant"), said),

@@ -212,3 +212,7 @@ def test_decisions_name_contracts_in_the_game_s_words() -> None:
     assert said["best"].to_list() == ["6♠, 6NT", call_words("7", "balkan"), "misère", "play",
                                       "10"]
     assert said["choice"][1].startswith("igra 4")
+    par = decisions_in_words(pl.DataFrame({  # par contracts (scoring.bridge.dd.par_of)
+        "variant": ["bridge-duplicate"], "kind": ["contract"], "choice": ["4S"],
+        "best": [["6DN=", "3NTNS+1", "5CEx-2"]]}))
+    assert par.row(0) == ("bridge-duplicate", "contract", "4♠", "6♦N=, 3NTNS+1, 5♣Ex-2")
