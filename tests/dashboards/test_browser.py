@@ -88,17 +88,22 @@ STOPPED: list[str] = []
 
 
 def _stopped_answering(url: str) -> str | None:
-    """``None`` while the server at ``url`` answers its health check within 20 s; else what
-    it is doing: every thread's stack, which ``SIGUSR1`` writes to its log
-    (``dashboards/launch.py``), and the log's end."""
+    """``None`` while the server at ``url`` answers its health check within a minute (however
+    loaded the machine); else what it is doing: every thread's stack, which ``SIGUSR1`` writes
+    to its log (``dashboards/launch.py``), and the log's end."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=20) as r:
+                if r.status == 200:
+                    return None
+        except OSError:
+            time.sleep(1)
     try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=20) as r:
-            if r.status == 200:
-                return None
-    except OSError:
-        pass
-    os.kill(SERVER_PIDS[url], signal.SIGUSR1)
-    time.sleep(2)
+        os.kill(SERVER_PIDS[url], signal.SIGUSR1)
+        time.sleep(2)
+    except ProcessLookupError:
+        pass  # it has ended: its log says how
     log = SERVER_LOGS[url].read_text(encoding="utf-8", errors="replace")
     return f"the server at {url} stopped answering; the end of its log:\n{log[-12_000:]}"
 
