@@ -32,6 +32,7 @@ from model.cards import (
     rank_of,
     suit_of,
 )
+from model.problems import counted
 from model.variant import recorded_contract
 from model.variant import why_no_play as generic_no_play
 from model.variants import UnknownVariant, Variant
@@ -114,8 +115,10 @@ def decisions_in_words(frame: pl.DataFrame) -> pl.DataFrame:
     """``frame`` (a review's decisions, each with its ``variant`` and ``kind``) with the contracts
     of its ``choice`` and its ``best`` (one text, separated by commas) in the game's words
     (:func:`call_words`: ``6♥`` against ``6♠``; a bridge par contract's own part so,
-    ``6♦N=``); another decision (a defence, a claim) as recorded."""
+    ``6♦N=``); a claim's tricks with their noun (``9 tricks``); a defence as recorded."""
     def said(kind: str, code: str, variant: str) -> str:
+        if kind == "claim" and code.isdigit():
+            return counted(int(code), "trick")
         if kind != "contract":
             return code
         par = PAR_CONTRACT.fullmatch(code)

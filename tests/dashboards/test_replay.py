@@ -201,16 +201,18 @@ def test_reviewed_cards_are_named_as_the_replayer_names_them() -> None:
 
 def test_decisions_name_contracts_in_the_game_s_words() -> None:
     """A wrong contract and its best ones as the replayer writes calls (``6♥`` against ``6♠``;
-    Balkan igra games, the Russian misère by name); a defence or a claim as recorded."""
+    Balkan igra games, the Russian misère by name); a claim's tricks with their noun; a defence
+    as recorded."""
     rows = pl.DataFrame({
         "variant": ["greek-prefa", "balkan", "russian", "greek-prefa", "bridge-duplicate"],
         "kind": ["contract", "contract", "contract", "defence", "claim"],
         "choice": ["6H", "G4", "MISERE", "pass", "9"],
         "best": [["6S", "6NT"], ["7"], ["MISERE"], ["play"], ["10"]]})
     said = decisions_in_words(rows)
-    assert said["choice"].to_list() == ["6♥", call_words("G4", "balkan"), "misère", "pass", "9"]
+    assert said["choice"].to_list() == ["6♥", call_words("G4", "balkan"), "misère", "pass",
+                                        "9 tricks"]
     assert said["best"].to_list() == ["6♠, 6NT", call_words("7", "balkan"), "misère", "play",
-                                      "10"]
+                                      "10 tricks"]
     assert said["choice"][1].startswith("igra 4")
     par = decisions_in_words(pl.DataFrame({  # par contracts (scoring.bridge.dd.par_of)
         "variant": ["bridge-duplicate"], "kind": ["contract"], "choice": ["4S"],
