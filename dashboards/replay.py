@@ -12,7 +12,7 @@ no-trump, Bettel, misère and Sans have none.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -103,7 +103,12 @@ def cards_in_words(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(
         per_row(frame, "card", ("card", "variant"), named),
         per_row(frame, "best", ("best_cards", "variant"),
-                lambda best, variant: ", ".join(named(c, variant) for c in best or ())))
+                lambda best, variant: _listed(best, lambda c: named(c, variant))))
+
+
+def _listed(codes: list[str] | None, words: Callable[[str], str]) -> str:
+    """Each of ``codes`` in ``words``, separated by commas (a Swabian card is two words)."""
+    return ", ".join(words(code) for code in codes or ())
 
 
 PAR_CONTRACT = re.compile(r"(\d(?:NT|[SHDC]))([NESW]+[Xx]{0,2}[=+-]\d*)")
@@ -129,7 +134,7 @@ def decisions_in_words(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(
         per_row(frame, "choice", ("kind", "choice", "variant"), said),
         per_row(frame, "best", ("kind", "best", "variant"),
-                lambda kind, best, variant: ", ".join(said(kind, c, variant) for c in best or ())))
+                lambda kind, best, variant: _listed(best, lambda c: said(kind, c, variant))))
 
 
 def trick_winner(cards: list[tuple[str, Card]], trump: int | None) -> str:

@@ -24,7 +24,7 @@ import subprocess
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import duckdb
@@ -248,19 +248,34 @@ def _filters(db: Path) -> list[dict[str, str]]:
             for v in variants for who in (None, players[v])]
 
 
+def _click_until(page, target, took: Callable[[], bool]) -> None:
+    """Click ``target`` until ``took()`` says the click took, at most five times, waiting for
+    the end of the page's run between two: on a loaded machine a click can land before the run
+    of the one before it has reached the page, whose result then undoes it (a lost tab click
+    failed a loaded run of the suite). The caller then waits its full timeout, as
+    :func:`_step` presses its key again."""
+    for _ in range(5):
+        target.click()
+        if took():
+            return
+        page.locator(IDLE).wait_for(state="attached")
+
+
 def _switch(page, title: str) -> None:
     """Go to the page ``title`` through the sidebar's navigation, as a user does (a rerun of
-    the session, not a new one), and wait for the end of its run; a click the page lost while
-    a run was on its way (see :func:`_open_tab`) is made again."""
-    link = page.locator("[data-testid='stSidebarNav']").get_by_text(title, exact=True)
+    the session, not a new one), and wait for the end of its run; a lost click is made again
+    (:func:`_click_until`)."""
     heading = page.get_by_role("heading", name=title, exact=True)
-    for _ in range(5):
-        link.click()
+
+    def arrived() -> bool:
         try:
             heading.wait_for(timeout=15_000)
-            break
         except pytest.importorskip("playwright.sync_api").TimeoutError:
-            page.locator(IDLE).wait_for(state="attached")
+            return False
+        return True
+
+    _click_until(page, page.locator("[data-testid='stSidebarNav']").get_by_text(
+        title, exact=True), arrived)
     heading.wait_for()
     page.locator(IDLE).wait_for(state="attached")
 
@@ -331,22 +346,20 @@ def test_cold_page_and_step_times(page, servers: dict[str, str]) -> None:
 
 def _open_tab(page, label: str) -> None:
     """Open the tab ``label`` (a lazy tab: its content is drawn by the rerun it starts) and wait
-    until it is selected and the run has ended. On a loaded machine a click can land before the
-    run of the tab opened just before has reached the page, and that run's result selects its
-    own tab again (the click was lost for good in a loaded run of the suite): the click is
-    repeated until the tab is still selected once the page has run, as :func:`_step` presses a
-    key again."""
+    until it is selected and the run has ended; the click is made again until the tab is still
+    selected once the page has run (:func:`_click_until`: the run of the tab opened just before
+    selects its own tab again)."""
     tab = page.get_by_role("tab", name=label, exact=True)
-    for _ in range(5):
-        tab.click()
+
+    def stays_selected() -> bool:
         try:
             _expect()(tab).to_have_attribute("aria-selected", "true", timeout=15_000)
         except AssertionError:
-            _settle(page)
-            continue
+            return False
         _settle(page)
-        if tab.get_attribute("aria-selected") == "true":
-            return
+        return tab.get_attribute("aria-selected") == "true"
+
+    _click_until(page, tab, stays_selected)
     _expect()(tab).to_have_attribute("aria-selected", "true", timeout=TIMEOUT_MS)
     _settle(page)
 
