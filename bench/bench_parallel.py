@@ -4,14 +4,20 @@
 with two worker processes (``ingest.parallel.reading`` on ``sim.run.pool_imap``), and prints the
 ratio of the times, next to the load average of the machine:
 
-- a folder of 8 Balkan files with cards and play (simulated once, then each file's games
-  renamed, so that every file is new content): canonical lines, which the columnar path
-  (``ingest/columnar.py``) reads in one pass of the variant's model each;
-- a folder of 8 Greek Prefa files with cards and play (``data/samples/make_samples.py``, keys
-  in records.md order): the columnar path reading each line with ``json.loads``;
-- one large file of each (a Balkan file of 60,000 deals, read in batches of 10,000 by both
-  runs; a Greek score-sheet file of 200,000 deals, four batches of 50,000), cut into parts of
-  about 8 MiB (a part is a run of whole batches), each stored as it comes.
+- a folder of 8 Balkan files with cards and play, each simulated with its own seed:
+  canonical lines, which the columnar path (``ingest/columnar.py``) reads in one pass of the
+  variant's model each;
+- a folder of 8 Greek Prefa files with cards and play (``data/samples/make_samples.py``, each
+  with its own seed, keys in records.md order): the columnar path reading each line with
+  ``json.loads``;
+- one large file of each (a simulated Balkan file of 60,000 deals, read in batches of 10,000 by
+  both runs; a Greek score-sheet file of 200,000 deals, four batches of 50,000), cut into parts
+  of about 8 MiB (a part is a run of whole batches), each stored as it comes.
+
+Every deal of a case is its own: the rules cache what they judged of a layout or an auction
+(``model/<variant>/check.py``), so copies of one file would be judged once by one process and
+once by each worker. For the same reason the caches of our packages are emptied before each
+run (:func:`_empty_caches`): a command starts with them empty, as a worker does.
 
 The workers fork from a fork server that imported the pipeline (``ingest/worker.py``); it is
 started once, before the cases (as a command starts it once), and its start is printed on its
@@ -29,6 +35,8 @@ reach at most the lower of the two.
 
 from __future__ import annotations
 
+import functools
+import gc
 import os
 import resource
 import tempfile
@@ -41,27 +49,12 @@ from typing import Any
 
 from bench.bench_ingest import OUT, _league
 
-BALKAN_DEALS = 2_000
-"""Deals simulated once (100 games of 20); the files are renamed copies."""
 
-
-def _balkan_source() -> Path:
+def _balkan(path: Path, deals: int, seed: int) -> None:
+    """``deals`` simulated Balkan deals (games of 20) in ``path``."""
     from sim.run import Plan, simulate
 
-    path = OUT / "balkan-2k.jsonl"
-    if not path.exists():
-        OUT.mkdir(parents=True, exist_ok=True)
-        simulate(Plan("balkan", BALKAN_DEALS // 20, 20, seed=12), out=path.with_suffix(".tmp"))
-        path.with_suffix(".tmp").rename(path)
-    return path
-
-
-def _renamed(source: Path, out: Path, copies: int, tag: str = "c") -> None:
-    """``copies`` versions of ``source`` in ``out``, each with its own game ids."""
-    text = source.read_text()
-    with out.open("w") as fh:
-        for k in range(copies):
-            fh.write(text.replace('"game_id":"sim-', f'"game_id":"{tag}{k}-sim-'))
+    simulate(Plan("balkan", deals // 20, 20, seed=seed), out=path, workers=1)
 
 
 def _folder(name: str, make: Callable[[int, Path], None], files: int = 8) -> Path:
@@ -201,13 +194,12 @@ def run() -> None:
     from sim.run import pool_imap
 
     two = reading(partial(pool_imap, workers=2, start="forkserver", preload=WORKER_MODULES), 2)
-    balkan = _balkan_source()
     cases = {
         "folder, 8 Balkan files (16k deals)": [_folder(
-            "parallel-balkan", lambda k, p: _renamed(balkan, p, 1, f"f{k}-"))],
+            "parallel-balkan-8", lambda k, p: _balkan(p, 2_000, seed=12 + k))],
         "folder, 8 Greek card files (80k deals)": [_folder(
-            "parallel-greek", lambda k, p: _write(p, _lines(f"g{k}", 20, 500)))],
-        "one Balkan file (60k deals in 6 batches, parts of 8 MiB)": [_big_balkan(balkan)],
+            "parallel-greek-8", lambda k, p: _write(p, _lines(f"g{k}", 20, 500, seed=k)))],
+        "one Balkan file (60k deals in 6 batches, parts of 8 MiB)": [_big_balkan()],
         "one Greek score-sheet file (200k deals in 4 batches, parts of 8 MiB)": [
             _league("sheet-200k.jsonl", 400, 500, cards=False)],
     }
@@ -220,7 +212,9 @@ def run() -> None:
         load = os.getloadavg()[0]
         one, both = Split(*[float("inf")] * 4), Split(*[float("inf")] * 4)
         for _ in range(REPEAT):
+            _empty_caches()
             one = one.least(_seconds(paths, batch=batches.get(label)))
+            _empty_caches()
             both = both.least(_seconds(paths, two, batch=batches.get(label)))
         amdahl, bound = both.amdahl(one), both.work_bound(one)
         print(f"{label} (least of {REPEAT} runs):\n"
@@ -238,18 +232,27 @@ def _write(path: Path, lines: list[str]) -> None:
     path.write_text("".join(line + "\n" for line in lines))
 
 
-def _lines(prefix: str, games: int, deals: int) -> list[str]:
+def _lines(prefix: str, games: int, deals: int, seed: int) -> list[str]:
     from data.samples.make_samples import league_lines
 
-    return list(league_lines(games, deals, cards=True, prefix=prefix))
+    return list(league_lines(games, deals, cards=True, seed=seed, prefix=prefix))
 
 
-def _big_balkan(balkan: Path) -> Path:
-    path = OUT / "balkan-60k.jsonl"
+def _big_balkan() -> Path:
+    path = OUT / "balkan-60000.jsonl"
     if not path.exists():
-        _renamed(balkan, path.with_suffix(".tmp"), 30)
+        _balkan(path.with_suffix(".tmp"), 60_000, seed=12)
         path.with_suffix(".tmp").rename(path)
     return path
+
+
+def _empty_caches() -> None:
+    """Empties the ``functools`` caches of our packages, as in a new process."""
+    ours = {"model", "ingest", "scoring", "sim"}
+    for found in gc.get_objects():
+        if (type(found) is functools._lru_cache_wrapper  # not isinstance: a dead weak proxy raises
+                and getattr(found, "__module__", "").partition(".")[0] in ours):
+            found.cache_clear()
 
 
 if __name__ == "__main__":
