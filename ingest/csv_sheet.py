@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -231,7 +232,8 @@ class CsvSheetReader:
             if table is None:
                 made = list(_game(source, path, game, header_lines, sidecar_text,
                                   sidecar_issue is not None, line_no))
-                refused = _again(made, games, header_lines, path) or _no_game(made, line_no)
+                refused = (_again(made, games, header_lines, path) or _no_game(made, line_no)
+                           or _no_sidecar_game(made, path, sidecar_issue))
                 yield from made
                 table = _Table.of(text, line_no, game, refused)
                 if table.said is not None:
@@ -515,27 +517,36 @@ def _sidecar(path: Path) -> tuple[dict[str, Any], str, Issue | None]:
     """The game record of ``<name>.game.json`` if there is one, its text, and a parse issue."""
     side = sidecar_of(path)
     if not side.is_file():
+        if os.path.lexists(side):  # a folder, a pipe, a broken link: never opened
+            return {}, "", _sidecar_issue(path, f"sidecar {side.name} is not a file", "")
         return {}, "", None
     try:
         text = text_codec.decode(side.read_bytes())
+    except OSError as exc:
+        return {}, "", _sidecar_issue(path, f"sidecar {side.name} cannot be read: "
+                                            f"{exc.strerror or exc}", "")
     except text_codec.EncodingError as exc:
-        return {}, "", Issue(str(path), 0, None, Code.PARSE, f"sidecar {side.name}: {exc}", "")
+        return {}, "", _sidecar_issue(path, f"sidecar {side.name}: {exc}", "")
     if too_deep(text):
-        return {}, text, Issue(str(path), 0, None, Code.PARSE,
-                               f"sidecar {side.name} is nested deeper than {MAX_DEPTH} arrays or "
-                               f"objects: {quote(text)}", text)
+        return {}, text, _sidecar_issue(path, f"sidecar {side.name} is nested deeper than "
+                                              f"{MAX_DEPTH} arrays or objects: {quote(text)}", text)
     try:
         loaded = load_json(text)
     except RepeatedKey as exc:
-        return {}, text, Issue(str(path), 0, None, Code.PARSE,
-                               f"sidecar {side.name}: {exc}: {quote(text)}", text)
+        return {}, text, _sidecar_issue(path, f"sidecar {side.name}: {exc}: {quote(text)}", text)
     except json.JSONDecodeError as exc:
-        return {}, text, Issue(str(path), 0, None, Code.PARSE,
-                               f"sidecar {side.name} is not JSON ({exc.msg}): {quote(text)}", text)
+        return {}, text, _sidecar_issue(
+            path, f"sidecar {side.name} is not JSON ({exc.msg.removesuffix(' at')} at line "
+                  f"{exc.lineno}, column {exc.colno}): {quote(text)}", text)
     if not isinstance(loaded, dict):
-        return {}, text, Issue(str(path), 0, None, Code.PARSE,
-                               f"sidecar {side.name} is not a JSON object: {quote(text)}", text)
+        return {}, text, _sidecar_issue(path, f"sidecar {side.name} is not a JSON object: "
+                                              f"{quote(text)}", text)
     return loaded, text, None
+
+
+def _sidecar_issue(path: Path, message: str, text: str) -> Issue:
+    """A sidecar that gives no game: an issue at line 0 (the game it should have given)."""
+    return Issue(str(path), 0, None, Code.PARSE, message, text)
 
 
 def _game(
@@ -570,6 +581,16 @@ NAMES_NO_GAME = "the sheet names no game"
 NO_GAME = (NAMES_NO_GAME + ": it has no '# variant:' and '# players:' lines above its header "
            "row, and no {sidecar} beside it (docs/csv-score-sheet.md)")
 """Why a sheet without a header section or a sidecar is not read."""
+
+
+def _no_sidecar_game(made: list[Raw | Issue], path: Path, sidecar_issue: Issue | None
+                     ) -> str | None:
+    """Why the rows of a table are not read when its game was to come from a sidecar that gives
+    none (and no header section gives one): they are never filed under the file's name."""
+    if sidecar_issue is None or any(isinstance(m, Raw) for m in made):
+        return None
+    return (f"the sheet's game is in {sidecar_of(path).name}, which gives none (line 0), so its "
+            "deals are not read")
 
 
 def _no_game(made: list[Raw | Issue], table_at: int) -> str | None:

@@ -821,6 +821,32 @@ def test_a_sidecar_naming_a_key_twice_is_a_sidecar_issue(tmp_path: Path) -> None
     assert q[0][1] == 0 and "'league' is given twice in one object" in q[0][3]
 
 
+def test_a_cut_sidecar_files_no_deal_under_a_game_named_like_the_sheet(tmp_path: Path) -> None:
+    """A sheet whose sidecar is cut short had its rows read as deals of a game named after the
+    file: with a stored game of that name (an earlier week's "sheet"), three of them were
+    stored in it. They are quarantined, each pointing at the sidecar's issue."""
+    sheet = SAMPLES / "club-sheet-2026-11-29.csv"
+    p = tmp_path / "sheet.csv"
+    p.write_bytes(sheet.read_bytes())
+    side = sheet.with_name(sheet.stem + ".game.json").read_text()
+    p.with_name("sheet.game.json").write_text(side[:len(side) // 2])
+    earlier = tmp_path / "earlier.jsonl"
+    earlier.write_text(json.dumps({"record": "game", "game_id": "sheet",
+                                   "variant": "greek-prefa", "players": ["Dora", "Elias", "Fotis"],
+                                   "rules": {"initial_kassa": 31}}) + "\n")
+    ingest(tmp_path / "t.duckdb", earlier)
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert (r.stored, r.quarantined) == (0, r.records)
+    q = quarantine(tmp_path / "t.duckdb")
+    assert q[0][1] == 0 and "sheet.game.json is not JSON" in q[0][3]
+    assert all("game is in sheet.game.json, which gives none" in m for *_, m in q[1:])
+    conn = duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True)
+    try:
+        assert conn.execute("SELECT count(*) FROM deals").fetchall() == [(0,)]
+    finally:
+        conn.close()
+
+
 @pytest.mark.parametrize("sidecar", ["", '{"record": "game", ', "[" * 1000 + "]" * 1000],
                          ids=["empty", "cut", "deep"])
 def test_bad_sidecar_keeps_the_data_checks(tmp_path: Path, sidecar: str) -> None:

@@ -6,6 +6,7 @@ Format sources: records.md 1 (canonical JSONL), docs/csv-score-sheet.md (the clu
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -71,11 +72,30 @@ def test_csv_bad_header_line_and_cell_count(tmp_path: Path) -> None:
 
 
 def test_csv_bad_sidecar_without_header_loses_the_game(tmp_path: Path) -> None:
-    (tmp_path / "t.game.json").write_text("{not json")
+    """docs/csv-score-sheet.md: a sidecar that gives no game is an issue at line 0, with where
+    it stopped, and the rows point at it: they were filed under a game named after the file."""
+    (tmp_path / "t.game.json").write_text('{"record": "game",\n "variant": "greek-prefa')
     (tmp_path / "t.csv").write_text("dealer\nA\n")
     items = list(CSV_SHEET.read(tmp_path / "t.csv"))
-    assert isinstance(items[0], Issue) and items[0].line == 0 and items[0].code is Code.PARSE
-    assert [i.data["record"] for i in items if isinstance(i, Raw)] == ["deal"]
+    assert not [i for i in items if isinstance(i, Raw)]
+    side, row = (i for i in items if isinstance(i, Issue))
+    assert (side.line, side.code, row.line, row.code) == (0, Code.PARSE, 2, Code.PARSE)
+    assert "t.game.json is not JSON (Unterminated string starting at line 2, column 13)" \
+        in side.message
+    assert row.message.startswith("the sheet's game is in t.game.json, which gives none (line 0)")
+
+
+@pytest.mark.parametrize("kind", ["folder", "pipe"])
+def test_csv_sidecar_that_is_not_a_file_is_said(tmp_path: Path, kind: str) -> None:
+    """A sidecar name taken by a folder or a pipe (never opened: a pipe would wait) is an issue
+    of its own, not "no t.game.json beside it"."""
+    side = tmp_path / "t.game.json"
+    side.mkdir() if kind == "folder" else os.mkfifo(side)
+    (tmp_path / "t.csv").write_text("dealer\nA\n")
+    items = list(CSV_SHEET.read(tmp_path / "t.csv"))
+    assert [i.message for i in items if isinstance(i, Issue)][0] == \
+        "sidecar t.game.json is not a file"
+    assert not [i for i in items if isinstance(i, Raw)]
 
 
 def test_a_sheet_without_its_game_says_so_at_its_header_row(tmp_path: Path) -> None:
