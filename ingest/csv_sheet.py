@@ -23,6 +23,7 @@ import csv
 import json
 import os
 import re
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -213,7 +214,8 @@ class CsvSheetReader:
         header_lines: list[tuple[int, str]] = []
         table: _Table | None = None  # the table of the game being read, from its header row
         games: dict[str, tuple[int, dict[str, Any]]] = {}  # this file's: first line, record
-        for line_no, text in text_codec.lines(path, encoding):
+        lines = Lines(text_codec.lines(path, encoding))
+        for line_no, text in lines:
             if isinstance(text, text_codec.EncodingError):
                 if table is not None:
                     table.ordinal += 1
@@ -238,6 +240,10 @@ class CsvSheetReader:
                 table = _Table.of(text, line_no, game, refused)
                 if table.said is not None:
                     yield Issue(source, line_no, None, Code.PARSE, table.said, text)
+                continue
+            if not table.open_from and never_closed(text, table.delimiter, lines):
+                table.ordinal += 1
+                yield Issue(source, line_no, None, Code.PARSE, NEVER_CLOSED, text)
                 continue
             if (row := table.row(source, line_no, text)) is not None:
                 yield row
@@ -408,6 +414,53 @@ def quote_left_open(text: str, delimiter: str, inside: bool = False) -> bool:
         at_start = not inside and c == delimiter
         k += 1
     return inside
+
+
+class Lines:
+    """A table's numbered lines, read in turn, that can tell whether a quoted cell opened on the
+    line just read closes on a later one (a spreadsheet writes a cell holding a line break so)
+    or never does (a stray ``"``, after which every line would be read as the rest of its cell).
+    The lines looked at are read from the buffer afterwards; a scan that met the end without a
+    closing quote is not made again (no later line closes one either)."""
+
+    def __init__(self, numbered: Iterable[tuple[int, str | text_codec.EncodingError]]) -> None:
+        self._lines = iter(numbered)
+        self._ahead: deque[tuple[int, str | text_codec.EncodingError]] = deque()
+        self._never_closed: str | None = None
+        """The delimiter a scan to the end was made with, finding no closing quote."""
+
+    def __iter__(self) -> Iterator[tuple[int, str | text_codec.EncodingError]]:
+        return self
+
+    def __next__(self) -> tuple[int, str | text_codec.EncodingError]:
+        return self._ahead.popleft() if self._ahead else next(self._lines)
+
+    def closes_later(self, delimiter: str) -> bool:
+        """Whether a later line closes a quoted cell left open by the line just read."""
+        if self._never_closed == delimiter:
+            return False
+        if any(_closes(text, delimiter) for _, text in self._ahead):
+            return True
+        for line in self._lines:
+            self._ahead.append(line)
+            if _closes(line[1], delimiter):
+                return True
+        self._never_closed = delimiter
+        return False
+
+
+def _closes(text: str | text_codec.EncodingError, delimiter: str) -> bool:
+    return isinstance(text, str) and '"' in text and not quote_left_open(text, delimiter, True)
+
+
+def never_closed(text: str, delimiter: str, lines: Lines) -> bool:
+    """Whether the row ``text`` opens a quoted cell that no later line closes (a stray ``"``:
+    the row alone is not read, :data:`NEVER_CLOSED`)."""
+    return '"' in text and quote_left_open(text, delimiter) and not lines.closes_later(delimiter)
+
+
+NEVER_CLOSED = ("a quoted cell opened in this row is never closed (a stray '\"'?): the row is "
+                "not read; the lines after it are read as rows")
 
 
 def ran_over(open_from: int) -> str:

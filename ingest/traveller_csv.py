@@ -18,12 +18,15 @@ from typing import Any
 from ingest import text as text_codec
 from ingest.bridge_records import GameGroups, game_record
 from ingest.csv_sheet import (
+    NEVER_CLOSED,
     TABLE_SUFFIXES,
+    Lines,
     cells_of,
     delimiter_of,
     filled_unknown,
     header_again,
     in_quoted_cell,
+    never_closed,
     twice,
     unknown_said,
     unreadable,
@@ -150,7 +153,8 @@ class TravellerReader:
         named_twice: str | None = None
         unknown: set[str] = set()
         groups = GameGroups(stem)
-        for line, raw in numbered:
+        lines = Lines(numbered)
+        for line, raw in lines:
             if isinstance(raw, text_codec.EncodingError):
                 yield Issue(source, line, None, Code.PARSE, str(raw), "")
                 continue
@@ -171,6 +175,9 @@ class TravellerReader:
                 if unknown - {""}:
                     yield Issue(source, line, None, Code.PARSE, unknown_said(
                         unknown, f"not a traveller column ({', '.join(sorted(COLUMNS))})"), raw)
+                continue
+            if not open_from and never_closed(raw, delimiter, lines):
+                yield Issue(source, line, None, Code.PARSE, NEVER_CLOSED, raw)
                 continue
             open_from, why = in_quoted_cell(open_from, raw, delimiter, line)
             if why is not None:  # a line break inside a quoted cell

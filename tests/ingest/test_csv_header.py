@@ -233,6 +233,24 @@ def test_column_names_and_header_keys_in_capitals_read_as_written_small(tmp_path
     assert original.duplicates == saved.stored  # the same records
 
 
+def test_a_stray_quote_costs_its_row_alone(tmp_path: Path) -> None:
+    """docs/csv-score-sheet.md: a ``"`` opening a cell that no later line closes (a typing slip,
+    ``1,"Anna,Boris,6S,...``) made every row after it the rest of one quoted cell, all
+    quarantined; only its own row is an issue now, and the deals after it keep their numbers."""
+    from ingest.pipeline import ingest_paths
+
+    lines = SHEET.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("deal_no")) + 1
+    lines[at] = lines[at].replace(",", ',"', 1)
+    path = tmp_path / "stray.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (r,) = ingest_paths([path], tmp_path / "t.duckdb")
+    assert [(i.line, i.message.split(" (")[0]) for i in r.issues] == [
+        (at + 1, "a quoted cell opened in this row is never closed")]
+    (original,) = ingest_paths([SHEET], tmp_path / "t.duckdb")
+    assert original.duplicates == r.stored and original.records == r.stored + 1
+
+
 def test_a_cell_holding_a_line_break_says_so_and_the_deals_after_keep_their_numbers(
         tmp_path: Path) -> None:
     """A spreadsheet writes a cell holding a line break quoted over two lines. Both lines are

@@ -93,7 +93,7 @@ def test_csv_sidecar_that_is_not_a_file_is_said(tmp_path: Path, kind: str) -> No
     side.mkdir() if kind == "folder" else os.mkfifo(side)
     (tmp_path / "t.csv").write_text("dealer\nA\n")
     items = list(CSV_SHEET.read(tmp_path / "t.csv"))
-    assert [i.message for i in items if isinstance(i, Issue)][0] == \
+    assert next(i.message for i in items if isinstance(i, Issue)) == \
         "sidecar t.game.json is not a file"
     assert not [i for i in items if isinstance(i, Raw)]
 

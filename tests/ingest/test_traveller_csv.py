@@ -7,6 +7,7 @@ from pathlib import Path
 
 import duckdb
 import polars as pl
+import pytest
 
 from ingest.jsonl import READER as JSONL
 from ingest.pipeline import FileReport, ingest_paths
@@ -206,3 +207,22 @@ def test_a_quoted_cell_with_a_line_break_is_not_half_read(tmp_path: Path) -> Non
     with duckdb.connect(str(tmp_path / "broken.duckdb"), read_only=True) as con:
         events = con.execute("SELECT DISTINCT event FROM games").fetchall()
     assert events == [(event,)]
+
+
+@pytest.mark.parametrize("where", ["first", "last"])
+def test_a_stray_quote_costs_its_row_alone(tmp_path: Path, where: str) -> None:
+    """A ``"`` typed at the start of a cell and never closed made every row after it the rest
+    of one quoted cell: all 17 rows were quarantined. No later line closes it, so only its row
+    is refused, saying so, and the rest are read (and are the sample's rows)."""
+    lines = (SAMPLES / "club-pairs-travellers.csv").read_text(encoding="utf-8").splitlines()
+    at = 1 if where == "first" else len(lines) - 1
+    lines[at] = lines[at].replace(",", ',"', 1)
+    path = tmp_path / "stray.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report, deals = _stored(path, tmp_path / "t.duckdb")
+    (issue,) = report.issues
+    assert issue.line == at + 1 and issue.message.startswith(
+        "a quoted cell opened in this row is never closed")
+    assert len(deals) == len(lines) - 2
+    clean, _ = _stored(SAMPLES / "club-pairs-travellers.csv", tmp_path / "t.duckdb")
+    assert clean.duplicates == report.stored
