@@ -36,6 +36,10 @@ CASH_NOTES = {v.name: v.cash_note for v in REGISTERED if v.cash_note}
 """What a deal's cash leaves out, for the variants where it leaves something out
 (``Variant.cash_note``)."""
 
+STANDINGS_NOTES = {v.name: v.standings_note for v in REGISTERED if v.standings_note}
+"""What cash added up over games does not say, for the variants whose players do not rank
+themselves by it (``Variant.standings_note``)."""
+
 LABELS: dict[str, str] = {
     "league": "league", "season": "season", "variant": "variant", "player": "player",
     "games": "games", "finished": "finished", "deals_played": "deals played",

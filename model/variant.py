@@ -97,6 +97,10 @@ class Variant:
     cash_note: str = ""
     """What a deal's ``settlements.cash`` leaves out, in the players' words, said beside a
     player's deals (the Player page); empty where the cash is the whole story of a deal."""
+    standings_note: str = ""
+    """What cash added up over games does not say, in the players' words, said beside the
+    standings and a player's cash (League and Player pages); empty where the players rank
+    themselves by it."""
     partnerships: bool = False
     """Four hands play in fixed partnerships, N-S against E-W (bridge)."""
     dealer_sits_out_at: int | None = None

@@ -17,12 +17,14 @@ import streamlit as st
 from dashboards import charts
 from dashboards.common import draw_game, empty, filters, guarded, query, show
 from dashboards.filters import Filters
-from dashboards.text import cash, md, number, unit
+from dashboards.text import STANDINGS_NOTES, cash, md, number, unit
 from model.problems import counted
 
 
 def _standings(standings: pl.DataFrame, variant: str) -> None:
     part = standings.filter(pl.col("variant") == variant).drop("variant")
+    if variant in STANDINGS_NOTES:
+        st.caption(STANDINGS_NOTES[variant])
     show(part, f"league_standings_{variant}", missing={"season": "undated"},
          labels={"cash": f"cash ({unit(variant)})",
                  "cash_per_game": f"cash per game ({unit(variant)})"})

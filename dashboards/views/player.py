@@ -33,7 +33,7 @@ from dashboards.queries import DEAL_ORDERS
 from dashboards.replay import calls_in_words, cards_in_words, decisions_in_words
 from dashboards.rows import per_row
 from dashboards.stats import format_rate
-from dashboards.text import CASH_NOTES, cash, md, number, unit
+from dashboards.text import CASH_NOTES, STANDINGS_NOTES, cash, md, number, unit
 from model.problems import counted
 
 PAGE_ROWS = 200
@@ -65,8 +65,13 @@ def _money(f: Filters) -> None:
                        help="The field breaks even: the players' cash adds up to zero."
                        if even else None)
         cols[2].metric(f"Cash per game ({what})", number(r["cash_per_game"], True))
+        if r["variant"] in STANDINGS_NOTES:
+            st.caption(STANDINGS_NOTES[r["variant"]])
         return
     st.caption("Cash per variant, each in its own unit (never added across variants).")
+    for variant in money["variant"]:
+        if variant in STANDINGS_NOTES:
+            st.caption(f"{variant}: {STANDINGS_NOTES[variant]}")
     table = money.with_columns(per_row(money, "unit", ("variant",), unit))
     show(table.select("variant", "unit", "deals", "games", "cash", "cash_per_deal",
                       "cash_per_game", "field_cash_per_deal"), "player_cash",

@@ -48,7 +48,7 @@ def trump(contract: str) -> int | None:
 
 
 def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle,
-            entry_fields: tuple[str, ...]) -> Variant:
+            entry_fields: tuple[str, ...], standings_note: str = "") -> Variant:
     return Variant(
         name=name,
         aliases=aliases,
@@ -66,6 +66,7 @@ def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle,
         zero_sum_per_deal=True,
         settles_by_payments=True,
         cash_unit="points",
+        standings_note=standings_note,
         partnerships=True,
         sheet=sheet,
         entry_fields=entry_fields,
@@ -86,5 +87,9 @@ VARIANT = _bridge("bridge-rubber", ("rubber", "bridge", "chicago"), sheet="we-th
                                 "auction", "play"))
 DUPLICATE = _bridge("bridge-duplicate", ("duplicate",), sheet="traveller",
                     entry_fields=("board", "vulnerable", "dealer", "declarer", "contract",
-                                  "tricks", "hands", "auction", "play"))
+                                  "tricks", "hands", "auction", "play"),
+                    standings_note=(
+                        "These are table scores added up, seat by seat: at duplicate a pair is "
+                        "ranked against the others who played the same boards, by matchpoints "
+                        "or IMPs, on the Club results page (docs/bridge.md)."))
 VARIANTS = (VARIANT, DUPLICATE)

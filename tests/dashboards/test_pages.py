@@ -1104,6 +1104,24 @@ def test_a_greek_deal_s_cash_says_what_it_leaves_out(fixture_path: Path,
     assert [v.name for v in registered() if v.cash_note] == ["greek-prefa"]
 
 
+def test_duplicate_standings_say_they_are_table_scores(sample_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A duplicate event is ranked by matchpoints or IMPs over the same boards (docs/bridge.md),
+    and League ranked its seats by table scores added up without a word; the standings and a
+    player's cash now say what they are and where the ranking is (``Variant.standings_note``),
+    for bridge-duplicate only."""
+    note = lookup("bridge-duplicate").standings_note
+    assert "Club results" in note
+    league = page("league", sample_path, monkeypatch, variant="bridge-duplicate")
+    assert [c.value for c in league.caption if c.value == note] == [note]
+    player = page("player", sample_path, monkeypatch, variant="bridge-duplicate",
+                  player="NS 1 North")
+    assert note in [c.value for c in player.caption]
+    greek = page("league", sample_path, monkeypatch, variant="greek-prefa")
+    assert not [c for c in greek.caption if "Club results" in c.value]
+    assert [v.name for v in registered() if v.standings_note] == ["bridge-duplicate"]
+
+
 def test_undated_results_are_counted_in_words(sample_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """An undated game read "1 undated greek-prefa games" on Player and "Anna +20 chips in 1"
