@@ -199,9 +199,19 @@ def rules_given(variant: Variant, preset: str | None, values: Mapping[str, Any])
     return {**({"preset": preset} if preset else {}), **changed}
 
 
+SUIT_LETTERS = str.maketrans("♠♥♦♣♤♡♢♧", "SHDCSHDC")
+"""The suit symbols the pages write (``6♠``, ``A♥``) as the records' letters (records.md 1.2)."""
+
+
+def in_letters(text: str) -> str:
+    """``text`` with its suit symbols as letters: a contract, call or card typed as the pages
+    show it (``6♠``) is read as the records write it (``6S``)."""
+    return text.translate(SUIT_LETTERS)
+
+
 def cards_of(text: str) -> list[str] | None:
-    """Card names typed with spaces or commas (``AS KS 10H``); ``None`` when blank."""
-    cards = [c for c in text.replace(",", " ").split() if c]
+    """Card names typed with spaces or commas (``AS KS 10H``, ``A♠``); ``None`` when blank."""
+    cards = [c for c in in_letters(text).replace(",", " ").split() if c]
     return cards or None
 
 
@@ -211,12 +221,13 @@ SEPARATORS = re.compile(r"[,;\n]+")
 def pairs_of(text: str) -> list[tuple[str, str]] | None:
     """``player item`` pairs separated by commas, semicolons or lines (``Boris pass, Chris 6S``;
     ``Boris AD, Chris 7D``): the item is the last word, the player the words before it (a piece
-    of one word has no player, ``""``, which ingest then rejects); ``None`` when blank."""
+    of one word has no player, ``""``, which ingest then rejects; the item's suit symbols as
+    letters, :func:`in_letters`); ``None`` when blank."""
     pairs = []
     for piece in SEPARATORS.split(text):
         words = piece.split()
         if words:
-            pairs.append((" ".join(words[:-1]), words[-1]))
+            pairs.append((" ".join(words[:-1]), in_letters(words[-1])))
     return pairs or None
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboards.entry import FormField, calls_of, cards_of, pairs_text, plays_of
+from dashboards.entry import FormField, calls_of, cards_of, in_letters, pairs_text, plays_of
 from dashboards.text import DASH, md, md_inline, rule_value
 
 NOBODY = "(nobody)"
@@ -49,10 +49,14 @@ def _one(field: FormField, label: str, key: str, players: list[str], value: Any,
                                     placeholder=PAIRS[field.kind])
         return (calls_of if field.kind == "calls" else plays_of)(typed)
     text = " ".join(value) if isinstance(value, list | tuple) else (value or "")
-    typed = container.text_input(label, value=str(text), key=key)
+    typed = container.text_input(label, value=str(text), key=key,
+                                 help=SUITS_HELP if field.name == "contract" else None)
     if field.kind == "cards":
         return cards_of(typed)
-    return typed.strip() or None
+    return (in_letters(typed) if field.name == "contract" else typed).strip() or None
+
+
+SUITS_HELP = "A suit may be typed as its letter or its symbol: S or ♠, H or ♥, D or ♦, C or ♣."
 
 
 def _number(field: FormField, label: str, key: str, value: Any, container: Any) -> Any:

@@ -287,6 +287,20 @@ def test_typed_pairs_read_as_the_record_holds_them() -> None:
     assert entry.pairs_text([["Ben", "AD"], ["Cy", "7D"]]) == "Ben AD, Cy 7D"
 
 
+def test_suits_typed_as_the_pages_write_them(fixture_copy: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pages write a contract ``6♠`` (the sheet, the replayer); typed so into Entry it read
+    "'6♠' is not a contract". A suit symbol in a contract, call or card is read as its letter
+    (records.md 1.2), never in a player's name."""
+    at = start(page("entry", fixture_copy, monkeypatch))
+    type_deal(at, 1, (6, 2, 2), contract="6♠")
+    assert "Deal 1 is valid." in [s.value for s in at.success], [e.value for e in at.error]
+    assert entry.calls_of("Ben pass, Cy 7♥") == [{"player": "Ben", "call": "pass"},
+                                                  {"player": "Cy", "call": "7H"}]
+    assert entry.plays_of("♣ Club Q♦") == [["♣ Club", "QD"]]
+    assert entry.cards_of("A♠, 10♣") == ["AS", "10C"]
+
+
 def _place(at: AppTest, key: str) -> tuple[int, ...]:
     """Where the widget ``key`` is drawn: its path of child indexes from the page's main body,
     which is how the browser matches a rerun's elements to the ones it shows."""
