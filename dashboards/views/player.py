@@ -141,13 +141,18 @@ def _review(f: Filters) -> None:
             column_config=REPLAY_COLUMN)
 
 
+def _first_page() -> None:
+    st.session_state["player_deal_page"] = 1
+
+
 def _my_deals(f: Filters, wanted: str | None) -> None:
     """The player's deals, a page at a time, in the order chosen (``wanted``: the URL's)."""
     st.subheader("My deals")
     c1, c2 = st.columns([2, 1])
     if wanted in DEAL_ORDERS and "player_deal_order" not in st.session_state:
         st.session_state["player_deal_order"] = wanted
-    order = c1.radio("Order", list(DEAL_ORDERS), horizontal=True, key="player_deal_order")
+    order = c1.radio("Order", list(DEAL_ORDERS), horizontal=True, key="player_deal_order",
+                     on_change=_first_page)  # another order starts on its first page
     keep_in_url("order", order, default=next(iter(DEAL_ORDERS)))
     first = query("player_deal_list", f, order, 1, 0)
     total = int(first["total"][0]) if first.height else 0

@@ -928,6 +928,30 @@ def test_replayer_says_why_play_ends_with_cards_in_hand(demo_path: Path,
     assert not any("play ends after" in c.value for c in at.caption)
 
 
+def test_my_deals_in_another_order_start_on_its_first_page(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Page 3 of a player's deals, then another order, showed rows 401 to 600 of the new order;
+    another order starts on its first page."""
+    from ingest.pipeline import ingest_paths
+    from scoring.store import score_pending
+    from sim.run import Plan, simulate
+
+    simulate(Plan("swabian", 15, 20, seed=3), out=tmp_path / "s.jsonl", workers=1)
+    db = fx.build_empty(tmp_path / "t.duckdb")
+    ingest_paths([tmp_path / "s.jsonl"], db, score=score_pending)
+    with read_only(db) as con:
+        (player, deals), = con.execute(
+            "SELECT player, count(*) AS n FROM settlements GROUP BY ALL ORDER BY n DESC, player "
+            "LIMIT 1").fetchall()
+    assert deals > 200  # two pages at least
+    at = page("player", db, monkeypatch, variant="swabian", player=player)
+    at.number_input(key="player_deal_page").set_value(2).run()
+    assert any(c.value.startswith(f"{deals:,} deals; rows 201 to") for c in at.caption)
+    at.radio(key="player_deal_order").set_value("biggest losses first").run()
+    assert at.number_input(key="player_deal_page").value == 1
+    assert any(c.value.startswith(f"{deals:,} deals; rows 1 to 200.") for c in at.caption)
+
+
 def test_my_deals_order_and_the_results_choices_are_in_the_url(
         demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """"Biggest losses first", a Club results event and a pair were lost on a reload: none was
