@@ -36,6 +36,16 @@ CASH_NOTES = {v.name: v.cash_note for v in REGISTERED if v.cash_note}
 """What a deal's cash leaves out, for the variants where it leaves something out
 (``Variant.cash_note``)."""
 
+MODE_WORDS = {v.name: v.mode_words for v in REGISTERED}
+"""Each variant's defence modes in the players' words, where its code is not
+(``Variant.mode_words``)."""
+
+
+def mode_in_words(variant: str | None, mode: str) -> str:
+    """A defence mode as the players say it (``no kontra``; ``play`` as it is)."""
+    return MODE_WORDS.get(variant or "", {}).get(mode, mode)
+
+
 STANDINGS_NOTES = {v.name: v.standings_note for v in REGISTERED if v.standings_note}
 """What cash added up over games does not say, for the variants whose players do not rank
 themselves by it (``Variant.standings_note``)."""

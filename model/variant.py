@@ -13,7 +13,7 @@ the variants, with no circle (``docs/architecture.md``).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import polars as pl
@@ -97,6 +97,9 @@ class Variant:
     cash_note: str = ""
     """What a deal's ``settlements.cash`` leaves out, in the players' words, said beside a
     player's deals (the Player page); empty where the cash is the whole story of a deal."""
+    mode_words: Mapping[str, str] = field(default_factory=dict)
+    """The defence modes of :attr:`outcome_sql` in the players' words where the code is not
+    (Balkan's ``nokontra``: ``no kontra``); the others are shown as they are."""
     standings_note: str = ""
     """What cash added up over games does not say, in the players' words, said beside the
     standings and a player's cash (League and Player pages); empty where the players rank

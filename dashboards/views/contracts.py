@@ -29,15 +29,20 @@ from dashboards.common import (
 )
 from dashboards.replay import call_words, calls_in_words
 from dashboards.rows import per_row
-from dashboards.text import md, short_source
+from dashboards.text import md, mode_in_words, short_source
 from dashboards.uploads import names_of
 from model.problems import counted
 
 LOW_N = 10  # cells with fewer deals are drawn smaller (their rate is uncertain)
 
 
+def _modes_in_words(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with its defence modes as the players say them (``Variant.mode_words``)."""
+    return frame.with_columns(per_row(frame, "mode", ("variant", "mode"), mode_in_words))
+
+
 def _heatmap(cells: pl.DataFrame, order: list[str], spoken: Callable[[str], str]) -> None:
-    data = calls_in_words(cells).with_columns(
+    data = _modes_in_words(calls_in_words(cells)).with_columns(
         pl.format("{}% ({})", (pl.col("rate") * 100).round(0).cast(pl.Int64), pl.col("n"))
         .alias("label"),
         (pl.col("n") >= LOW_N).alias("enough"),
@@ -63,8 +68,8 @@ with guarded():
     if table.is_empty():
         empty("No declared deals match these filters: there is no contract to rate.")
         st.stop()
-    show(calls_in_words(table).select("variant", "contract", "mode", "deals", "n", "made",
-                                      "rate (n, 95% CI)"),
+    show(_modes_in_words(calls_in_words(table)).select("variant", "contract", "mode", "deals",
+                                                       "n", "made", "rate (n, 95% CI)"),
          "contracts_table", labels={"n": "n (outcome known)"})
 
     variants = table["variant"].unique(maintain_order=True).to_list()
@@ -78,10 +83,12 @@ with guarded():
     contract = url_choice("Contract", order, "contracts_contract", wanted["contract"], "contract",
                           shown=spoken)
     modes = cells.filter(pl.col("contract") == contract)["mode"].to_list()
-    mode = url_choice("Defence mode", modes, "contracts_mode", wanted["mode"], "mode")
+    mode = url_choice("Defence mode", modes, "contracts_mode", wanted["mode"], "mode",
+                      shown=partial(mode_in_words, variant))
     cell = cells.filter((pl.col("contract") == contract) & (pl.col("mode") == mode))
     if not cell.is_empty():
-        st.caption(f"{md(variant)} {md(spoken(contract))} with defence {md(mode)}: "
+        st.caption(f"{md(variant)} {md(spoken(contract))} with defence "
+                   f"{md(mode_in_words(variant, mode))}: "
                    f"{cell['rate (n, 95% CI)'][0]}; {counted(cell['deals'][0], 'deal')}")
     deals = query("contract_deals", f, variant, contract, mode)
     if deals.is_empty():

@@ -63,6 +63,7 @@ VARIANT = Variant(
     trump=trump,
     zero_sum_per_deal=False,
     settles_by_payments=False,
+    mode_words={"nokontra": "no kontra"},
     cash_unit="soup points",
     sheet="bula",
     dealer_sits_out_at=4,  # balkan.md 1: with 4 the dealer sits out the deal

@@ -69,6 +69,7 @@ VARIANT = Variant(
     trump=trump,
     zero_sum_per_deal=True,
     settles_by_payments=True,
+    mode_words={"misere": "misère"},
     cash_unit="whists",
     sheet="pulya",
     dealer_sits_out_at=4,  # russian.md 1: with 4 the dealer sits out the deal

@@ -225,6 +225,20 @@ def test_the_player_list_opens_each_player_s_page(demo_path: Path,
 
 
 @pytest.mark.usefixtures("polars_without_python")
+def test_contracts_say_defence_modes_in_the_players_words(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """balkan.md 5.1, russian.md 3: the table and the heatmap showed the codes ``nokontra`` and
+    ``misere`` where the players say "no kontra" and "misère" (``Variant.mode_words``)."""
+    for variant, code, said in (("balkan", "nokontra", "no kontra"),
+                                ("russian", "misere", "misère")):
+        assert lookup(variant).mode_words[code] == said
+        at = page("contracts", demo_path, monkeypatch, variant=variant)
+        modes = set(frame_with(at, "defence")["defence"])
+        if said not in modes:
+            pytest.skip(f"no {code} deal of {variant} in the demo database")
+        assert code not in modes
+
+
 def test_contracts_page_drill_down(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     at = page("contracts", fixture_path, monkeypatch)
     assert not at.exception
