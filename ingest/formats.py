@@ -161,13 +161,15 @@ format, it is reported so, not read (no records, no log row)."""
 
 def empty(path: Path) -> str | None:
     """:data:`EMPTY` when ``path`` holds nothing but white space after a byte order mark of
-    UTF-8 or UTF-16 (a file saved before anything was typed into it), else ``None``."""
+    UTF-8 or UTF-16 (a file saved before anything was typed into it), else ``None``. A file of
+    zero bytes alone is not empty but damaged (a disk's or a copy's), and read as it is."""
     head = first_bytes(path, HEAD_BYTES + 1)
     if head is None or len(head) > HEAD_BYTES:
         return None
     for mark in (BOM, b"\xff\xfe", b"\xfe\xff"):
         head = head.removeprefix(mark)
-    return EMPTY if not head.replace(b"\x00", b"").strip() else None
+    text = head.replace(b"\x00", b"")  # UTF-16's white space is half zero bytes
+    return EMPTY if not text.strip() and (text or not head) else None
 
 
 def is_file(path: Path) -> bool:

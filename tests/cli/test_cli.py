@@ -101,6 +101,22 @@ def test_an_empty_file_is_said_to_be_empty_in_every_format(tmp_path: Path, suffi
     with duckdb.connect(str(db), read_only=True) as conn:
         assert conn.execute("SELECT count(*) FROM ingest_log").fetchone() == (0,)
 
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".ppn", ".pbn", ".lin", ".txt"])
+def test_a_file_of_zero_bytes_is_damaged_not_empty(tmp_path: Path, suffix: str) -> None:
+    """A file of 4,096 zero bytes (a disk's or a copy's damage) was "skipped (empty: the file
+    holds no records)", exit 0, as a file saved before anything was typed into it; a file of
+    UTF-16 white space, half zero bytes, is still empty."""
+    zeros, blank = tmp_path / f"zeros{suffix}", tmp_path / f"blank{suffix}"
+    zeros.write_bytes(b"\x00" * 4096)
+    blank.write_bytes(" \r\n\t".encode("utf-16"))
+    result = runner.invoke(app, ["ingest", str(zeros), str(blank), "--db",
+                                 str(tmp_path / "x.duckdb")])
+    said = " ".join(result.stdout.split())
+    assert re.search(re.escape(f"{zeros}: ") + r"(\d+ read, 0 stored, 0 duplicates, [1-9]\d* "
+                     r"quarantined|skipped \(no reader: )", said), said  # said, as damage is
+    assert f"{blank}: skipped (empty: the file holds no records)" in result.stdout
+
+
 def test_a_folder_without_records_says_so(tmp_path: Path) -> None:
     """An empty folder, or one of files no reader takes, says there was nothing to ingest (it
     printed a blank line); it is not an error (docs/cli.md)."""
