@@ -83,7 +83,9 @@ RUBBER_SCORING: dict[str, dict[str, str]] = {"rubber": {}, "chicago": {"mode": "
 ``bridge-rubber`` games with these rules (bridge.md 10: Chicago's four-deal cycles); any other
 scoring (MP, IMP, ...) is duplicate."""
 _NOTE_REF = re.compile(r"^=([0-9]+)=$")
-_SCORE = re.compile(r"^(?:(NS|EW)\s+)?([+-]?[0-9]+)")
+_SCORE = re.compile(r"(?:(NS|EW)\s+)?([+-]?[0-9]+)(?:\s+(NS|EW)\s+([+-]?[0-9]+))?")
+"""A ``Score`` tag's whole value: a side's score (``NS 420``, ``EW -50``; no side: North-South's),
+and perhaps the other side's (``NS 420 EW -420``), which must be its negation."""
 
 
 class PbnError(ValueError):
@@ -168,11 +170,17 @@ def parse_contract_tag(text: str) -> str | None:
 
 
 def _score_ns(text: str) -> int:
-    m = _SCORE.match(text.strip())
+    m = _SCORE.fullmatch(text.strip())
     if m is None:
         raise PbnError(f"Score {text!r} is not 'NS n' / 'EW n'")
     n = ascii_int(m.group(2), "Score", signed=True)
-    return -n if m.group(1) == "EW" else n
+    ns = -n if m.group(1) == "EW" else n
+    if m.group(3) is not None:
+        other = ascii_int(m.group(4), "Score", signed=True)
+        if m.group(3) == (m.group(1) or "NS") or other != -n:
+            raise PbnError(f"Score {text!r} gives the two sides' scores unlike (one is the "
+                           "other's negation)")
+    return ns
 
 
 def _honours(text: str, players: list[str]) -> dict[str, int]:

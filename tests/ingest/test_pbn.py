@@ -500,6 +500,23 @@ PLAYED = BOARD_1 + ('[Declarer "N"]\n[Contract "4S"]\n[Result "10"]\n[Score "NS 
 Contract 7, Result 8, Score 9, Room 10."""
 
 
+@pytest.mark.parametrize(("score", "read"), [
+    ("NS 420", 420), ("EW -420", 420), ("420", 420), ("NS 420 EW -420", 420),
+    ("NS -50junk", None), ("NS 1e400", None), ("NS 420 EW 420", None), ("NS 420 NS -420", None),
+])
+def test_a_score_is_read_whole(score: str, read: int | None) -> None:
+    """PBN 2.1 3.4: a Score tag was read by its leading digits: "NS -50junk" stored as -50 and
+    "NS 1e400" as 1, each without a word. The whole value is read, a side's score and perhaps
+    the other side's (its negation), or the game is an issue naming the tag."""
+    items = list(READER.read_text(PLAYED.replace("NS 420", score), "t.pbn", "t"))
+    deals = [i.data for i in items if isinstance(i, Raw) and i.data.get("record") == "deal"]
+    if read is None:
+        (issue,) = [i for i in items if isinstance(i, Issue)]
+        assert f"Score {score!r}" in issue.message and not deals
+    else:
+        assert [d["score_ns"] for d in deals] == [read]
+
+
 @pytest.mark.parametrize(("after", "line", "message"), [
     (7, '[Contract "3S"]', "'Contract' is given twice in one game ('4S' at line 7, then '3S' "
                            "at line 8)"),
