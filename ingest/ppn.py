@@ -461,14 +461,16 @@ def _read_game(source: str, g: _Game, stem: str) -> Iterator[Raw | Issue]:
         return
     raw_game = "\n".join(f"[{k} {v}]" for k, (v, _) in g.tags.items())
     yield Raw(source, g.first_line, record, raw_game)
-    sheet = Sheet(game.rules, 3)
+    sheet: Sheet | None = Sheet(game.rules, 3)
+    """The game's sheet after the deals read; ``None`` once a deal could not be settled."""
     seen_cards: dict[str, int] = {}
     for no, line, fields in g.deals:
         key = f"{game.game_id}#{fields[0]}"
         try:
             dec = _decode(game, fields)
         except _DealError as exc:
-            yield Issue(source, no, key, exc.code, str(exc), line)
+            yield Issue(source, no, key, exc.code, str(exc) + _unsettled(sheet), line)
+            sheet = None
             continue
         faults = list(dec.faults)
         cards = fields[2]
@@ -478,24 +480,41 @@ def _read_game(source: str, g: _Game, stem: str) -> Iterator[Raw | Issue]:
         try:
             deal = BalkanDeal.model_validate(dec.data)
         except ValidationError as exc:
-            yield Issue(source, no, key, Code.SCHEMA, explain(exc), line)
+            yield Issue(source, no, key, Code.SCHEMA, explain(exc) + _unsettled(sheet), line)
+            sheet = None
             continue
         faults += [(p.code, p.message) for p in check_deal(game, deal)]
         sheet_only = deal.model_copy(update=dict.fromkeys(
             ("hands", "talon", "auction", "discard", "play")))
-        if not check_deal(game, sheet_only):  # the score can be compared only when it exists
+        settled = not check_deal(game, sheet_only)  # the score exists only then
+        if settled and sheet is not None:
             faults += _score_faults(game, deal, dec, sheet)
-        if sheet.is_over():
+        if sheet is not None and sheet.is_over():
             faults.append((Code.GAME_OVER, f"the game ended before this deal (bula sum "
                                            f"{sum(sheet.bula)} <= 0, balkan.md 7.5)"))
         if faults:
             main = next((c for c, _ in faults if c != Code.PARSE), faults[0][0])
+            lost = not settled and sheet is not None
             yield Issue(source, no, key, main,
-                        f"deal {deal.deal_no}: " + "; ".join(m for _, m in faults), line)
+                        f"deal {deal.deal_no}: " + "; ".join(m for _, m in faults)
+                        + (_unsettled(sheet) if lost else ""), line)
+            sheet = None if lost else sheet
             continue
-        settle_deal(sheet, deal_row(game, deal))
+        if sheet is not None:
+            settle_deal(sheet, deal_row(game, deal))
         yield Raw(source, no, dec.data, line)
-    yield from _check_results(source, g, game, sheet)
+    if sheet is not None:
+        yield from _check_results(source, g, game, sheet)
+
+
+def _unsettled(sheet: Sheet | None) -> str:
+    """Said of the first deal of a game that cannot be settled: the sheet after it is not known,
+    so the later deals' scores, the game's end and its results are not checked against it (they
+    were each a false mismatch or "game over")."""
+    if sheet is None:
+        return ""
+    return ("; the deals after it are read without their scores, the game's end and its "
+            "results checked (the sheet after this deal is not known)")
 
 
 def _check_results(source: str, g: _Game, game: BalkanGame, sheet: Sheet) -> Iterator[Issue]:

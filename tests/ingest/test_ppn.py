@@ -315,3 +315,25 @@ def test_a_tag_given_twice_with_another_value_is_an_issue_of_its_game() -> None:
         return [x.data if isinstance(x, Raw) else x.message for x in read_text("t.ppn", text)]
 
     assert read(same) == read("\n".join(lines))
+
+
+@pytest.mark.parametrize("damage", [b"!", b"\x00"], ids=["card-code", "nul"])
+def test_one_damaged_deal_costs_its_own_record_alone(tmp_path: Path, damage: bytes) -> None:
+    """One bad card code in deal 13 of data/samples/balkan/league.ppn: the deal could not be
+    settled, so the sheet the reader checks each later deal's score against was one deal
+    behind, and 57 good deals were quarantined as "the game ended before this deal" and 7 as
+    score mismatches. The damaged deal alone is quarantined, saying that the later deals'
+    scores, the game's end and its results are not checked; the rest are stored."""
+    lines = (ROOT / "data" / "samples" / "balkan" / "league.ppn").read_bytes().split(b"\n")
+    at = next(k for k, line in enumerate(lines) if line.startswith(b"[13 "))
+    code = lines[at].split(b" ")[2]
+    lines[at] = lines[at].replace(code, code[:4] + damage + code[5:], 1)
+    path = tmp_path / "damaged.ppn"
+    path.write_bytes(b"\n".join(lines))
+    (clean,) = ingest_paths([ROOT / "data" / "samples" / "balkan" / "league.ppn"],
+                            tmp_path / "clean.duckdb")
+    (report,) = ingest_paths([path], tmp_path / "t.duckdb")
+    (issue,) = report.issues
+    assert issue.line == at + 1 and "the deals after it are read without their scores" in \
+        issue.message
+    assert (report.stored, report.quarantined) == (clean.stored - 1, 1)
