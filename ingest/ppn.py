@@ -461,16 +461,18 @@ def _read_game(source: str, g: _Game, stem: str) -> Iterator[Raw | Issue]:
         return
     raw_game = "\n".join(f"[{k} {v}]" for k, (v, _) in g.tags.items())
     yield Raw(source, g.first_line, record, raw_game)
-    sheet: Sheet | None = Sheet(game.rules, 3)
-    """The game's sheet after the deals read; ``None`` once a deal could not be settled."""
+    sheet = Sheet(game.rules, 3)
+    lost = False
+    """Whether a deal of the game was quarantined: its end is then not known (the source's sheet
+    holds the deal, ours does not), and is not checked (:func:`_lost`)."""
     seen_cards: dict[str, int] = {}
     for no, line, fields in g.deals:
         key = f"{game.game_id}#{fields[0]}"
         try:
             dec = _decode(game, fields)
         except _DealError as exc:
-            yield Issue(source, no, key, exc.code, str(exc) + _unsettled(sheet), line)
-            sheet = None
+            yield Issue(source, no, key, exc.code, str(exc) + _lost(lost), line)
+            lost = True
             continue
         faults = list(dec.faults)
         cards = fields[2]
@@ -480,45 +482,38 @@ def _read_game(source: str, g: _Game, stem: str) -> Iterator[Raw | Issue]:
         try:
             deal = BalkanDeal.model_validate(dec.data)
         except ValidationError as exc:
-            yield Issue(source, no, key, Code.SCHEMA, explain(exc) + _unsettled(sheet), line)
-            sheet = None
+            yield Issue(source, no, key, Code.SCHEMA, explain(exc) + _lost(lost), line)
+            lost = True
             continue
         faults += [(p.code, p.message) for p in check_deal(game, deal)]
         sheet_only = deal.model_copy(update=dict.fromkeys(
             ("hands", "talon", "auction", "discard", "play")))
-        settled = not check_deal(game, sheet_only)  # the score exists only then
-        if settled and sheet is not None:
+        if not check_deal(game, sheet_only):  # the score can be compared only when it exists
             faults += _score_faults(game, deal, dec, sheet)
-        if sheet is not None and sheet.is_over():
+        if sheet.is_over() and not lost:
             faults.append((Code.GAME_OVER, f"the game ended before this deal (bula sum "
                                            f"{sum(sheet.bula)} <= 0, balkan.md 7.5)"))
         if faults:
             main = next((c for c, _ in faults if c != Code.PARSE), faults[0][0])
-            lost = not settled and sheet is not None
-            yield Issue(source, no, key, main,
-                        f"deal {deal.deal_no}: " + "; ".join(m for _, m in faults)
-                        + (_unsettled(sheet) if lost else ""), line)
-            sheet = None if lost else sheet
+            yield Issue(source, no, key, main, f"deal {deal.deal_no}: "
+                        + "; ".join(m for _, m in faults) + _lost(lost), line)
+            lost = True
             continue
-        if sheet is not None:
-            settle_deal(sheet, deal_row(game, deal))
+        settle_deal(sheet, deal_row(game, deal))
         yield Raw(source, no, dec.data, line)
-    if sheet is not None:
-        yield from _check_results(source, g, game, sheet)
+    yield from _check_results(source, g, game, sheet, lost)
 
 
-def _unsettled(sheet: Sheet | None) -> str:
-    """Said of the first deal of a game that cannot be settled: the sheet after it is not known,
-    so the later deals' scores, the game's end and its results are not checked against it (they
-    were each a false mismatch or "game over")."""
-    if sheet is None:
-        return ""
-    return ("; the deals after it are read without their scores, the game's end and its "
-            "results checked (the sheet after this deal is not known)")
+def _lost(before: bool) -> str:
+    """Said of a game's first deal quarantined (``before``: one was already): the game's end is
+    not known after it, so the later deals are not held to it (each was a false "game over")."""
+    return "" if before else "; the game's end is not checked after this deal"
 
 
-def _check_results(source: str, g: _Game, game: BalkanGame, sheet: Sheet) -> Iterator[Issue]:
-    """Result1..3 against our final scores; Place1..3 against Result1..3 (either sign)."""
+def _check_results(source: str, g: _Game, game: BalkanGame, sheet: Sheet,
+                   lost: bool = False) -> Iterator[Issue]:
+    """Result1..3 against our final scores (not whether the game ended where a deal was
+    ``lost``: its end is not known); Place1..3 against Result1..3 (either sign)."""
     tags = g.tags
     if all(f"Result{i}" in tags for i in (1, 2, 3)):
         values = [tags[f"Result{i}"][0] for i in (1, 2, 3)]
@@ -528,6 +523,8 @@ def _check_results(source: str, g: _Game, game: BalkanGame, sheet: Sheet) -> Ite
         if not all(re.match(r"^-?[0-9]+$", v) for v in values):
             yield Issue(source, line, game.game_id, Code.PARSE,
                         f"Result1..3 must be whole numbers, got {values!r}", raw)
+        elif lost:  # after a quarantined deal, the game's end and results are not known
+            pass
         elif not sheet.is_over():
             yield Issue(source, line, game.game_id, Code.SCORE_MISMATCH,
                         f"Result1..3 = {', '.join(values)} are final results, but the deals "
