@@ -295,14 +295,14 @@ def lines(path: Path, encoding: str) -> Iterator[tuple[int, str | EncodingError]
     ``encoding`` (``file_encoding``); a line that does not decode comes as an ``EncodingError``
     in place of its text, and the lines after it are read all the same. A line ends at LF,
     CRLF or a lone CR (old Mac files). UTF-16 and UTF-32 files are decoded whole (their line
-    ends are not single bytes)."""
-    if codecs.lookup(encoding).name.startswith(("utf-16", "utf-32")):
-        try:
-            text = path.read_bytes().decode(encoding)
-        except UnicodeDecodeError as exc:
-            yield 1, EncodingError(f"not {encoding} (byte {exc.start})")
-            return
-        yield from enumerate(text.splitlines(), start=1)
+    ends are not single bytes), each unit that does not decode (a lone surrogate, a last byte
+    cut off) marking its line alone (:data:`UNDECODED`)."""
+    if wide_encoding(encoding):
+        text = path.read_bytes().decode(encoding, errors=UNDECODED)
+        for no, line in enumerate(text.splitlines(), start=1):
+            yield no, (EncodingError(f"the line is not {encoding}: a damaged unit at its "
+                                     f"character {line.index(_MARK) + 1} (a lone surrogate or "
+                                     "a cut-off byte)") if _MARK in line else line)
         return
     with path.open("rb") as fh:
         if encoding == "utf-8-sig":
@@ -320,6 +320,27 @@ def lines(path: Path, encoding: str) -> Iterator[tuple[int, str | EncodingError]
                         f"the line is not {encoding}: its byte {exc.start + 1} is "
                         f"0x{part[exc.start]:02x} (a stray byte; if the file is saved in "
                         "another encoding, name it in a first line '# encoding: <name>')")
+
+
+def wide_encoding(encoding: str) -> bool:
+    """Whether ``encoding`` is UTF-16 or UTF-32 (a letter is two or four bytes)."""
+    return codecs.lookup(encoding).name.startswith(("utf-16", "utf-32"))
+
+
+_MARK = "\udcff"
+"""What :data:`UNDECODED` puts for a unit of UTF-16 or UTF-32 that does not decode: a lone
+surrogate, which those decoders never give for good input."""
+UNDECODED = "trickbook-undecoded"
+"""The error handler that marks each unit that does not decode with :data:`_MARK`."""
+
+
+def _marked(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    return _MARK, exc.end
+
+
+codecs.register_error(UNDECODED, _marked)
 
 
 def decode_or_latin1(data: bytes) -> str:
@@ -355,5 +376,7 @@ def decode(data: bytes) -> str:
         if encoding in ("utf-8", "utf-8-sig") and (
                 mostly_utf8(data) or stray_bytes_only(data) or few_bad_lines(data)):
             return utf8_else_latin1(data)
+        if wide_encoding(encoding):  # a damaged unit spoils the text it stands in alone
+            return data.decode(encoding, errors="replace")
         raise EncodingError(f"not {encoding} at byte {exc.start} (the encoding its first "
                             f"{HEAD // 1024} KiB read as)") from exc

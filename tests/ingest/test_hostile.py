@@ -5,6 +5,7 @@ never stops the others."""
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 from pathlib import Path
@@ -344,6 +345,36 @@ def test_utf16_jsonl_without_bom_cut_midway(tmp_path: Path) -> None:
     assert (r.records, r.stored, r.quarantined) == (len(lines), len(lines) - 1, 1)
     ((_, line, code, message),) = quarantine(tmp_path / "t.duckdb")
     assert (line, code) == (4, "parse") and "not UTF-16-LE" in message
+
+
+@pytest.mark.parametrize("damage", ["surrogate", "cut"])
+def test_utf16_sheet_with_a_damaged_unit_loses_that_line_alone(tmp_path: Path,
+                                                               damage: str) -> None:
+    """docs/ingest.md, "Encodings": a score sheet saved as UTF-16 ("Unicode Text") with one lone
+    surrogate, or cut one byte into its last letter, was one issue "not utf-16 (byte 1190)" and
+    a second "the sheet names no game": every record lost. Only the line with the damaged unit
+    is an issue now, naming where in it."""
+    sheet = SAMPLES / "club-sheet-2026-11-22.csv"
+    text = sheet.read_text(encoding="utf-8").encode("utf-16-le")
+    at = text.index("6H,play".encode("utf-16-le"))
+    data = text[:at] + b"\x00\xd8" + text[at:] if damage == "surrogate" else text[:-3]
+    p = tmp_path / "unicode.csv"
+    p.write_bytes(codecs.BOM_UTF16_LE + data)
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    (original,) = ingest(tmp_path / "t.duckdb", sheet)
+    assert (r.stored, r.quarantined) == (original.records - 1, 1)
+    ((_, _, code, message),) = quarantine(tmp_path / "t.duckdb")
+    assert code == "parse" and message.startswith("the line is not utf-16: a damaged unit at")
+
+
+def test_utf16_ppn_cut_midway_keeps_the_deals_before(tmp_path: Path) -> None:
+    """A PPN file in UTF-16 cut to an odd length was one issue, "cannot read the file": its
+    game and every whole deal lost. The text up to the cut is read; the cut deal is an issue."""
+    text = (SAMPLES / "balkan" / "league.ppn").read_text(encoding="utf-8").encode("utf-16-le")
+    p = tmp_path / "cut.ppn"
+    p.write_bytes(codecs.BOM_UTF16_LE + text[:len(text) // 2 + 1])
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.stored > 20 and any("truncated deal record" in i.message for i in r.issues)
 
 
 def test_quarantined_raw_text_is_bounded(tmp_path: Path) -> None:
