@@ -533,12 +533,20 @@ def _keep_place(b: Board, groups: GameGroups) -> None:
     groups.place(_game_key(b.header, room, players), board if table_known(players) else None)
 
 
+QX = re.compile(r"([oOcC]?)([0-9]+)(?:,.*)?", re.DOTALL)
+"""A ``qx`` value: the room (``o`` open, ``c`` closed, or none) and the board number, perhaps
+followed by a comma and a title (``o1,BOARD 1``)."""
+
+
 def _room_and_board(b: Board) -> tuple[str | None, int | None]:
-    """The room (``qx`` ``o``/``c``) and board number (``qx``, else the ``ah`` title)."""
+    """The room (``qx`` ``o``/``c``) and board number (``qx``, else the ``ah`` title); a ``qx``
+    that gives neither raises ``ValueError``."""
     if b.qx:
-        room = {"o": "open", "c": "closed"}.get(b.qx[:1].lower())
-        digits = b.qx[1:] if room else b.qx
-        return room, ascii_int(digits, "board number of qx") if digits.isdigit() else None
+        m = QX.fullmatch(b.qx)
+        if m is None:
+            raise ValueError(f"qx {b.qx[:40]!r} is not a room and board number (o12, c12)")
+        room = {"o": "open", "c": "closed"}.get(m.group(1).lower())
+        return room, ascii_int(m.group(2), "board number of qx")
     if b.title:
         m = re.search(r"([0-9]+)", b.title)
         return None, ascii_int(m.group(1), "board number of ah") if m else None

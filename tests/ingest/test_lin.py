@@ -549,3 +549,25 @@ def test_two_line_ups_before_a_single_deal_are_its_issue() -> None:
         (1, "Board 1", "board 1: 'pn' is given twice with no board between them "
                        f"('s1,w1,n1,e1' at line 1, then 's2,w1,n1,e1' at line 1): {DOUBT}"),
         (2, None, "s3")]
+
+
+@pytest.mark.parametrize(("qx", "board", "room"), [
+    ("o1e400", None, None), ("o-0", None, None), ("x1", None, None),
+    ("o1", 1, "open"), ("1", 1, None), ("o1,BOARD 1", 1, "open"),
+])
+def test_a_qx_is_read_whole(tmp_path: Path, qx: str, board: int | None,
+                            room: str | None) -> None:
+    """data/bbo-vugraph-lin/00001.lin with its first ``qx|o1|`` damaged: ``qx|o1e400|`` and
+    ``qx|o-0|`` were stored as a board without a number or room, without a word. A ``qx`` is a
+    room and a board number (perhaps a comma and a title after it), or its board is an issue
+    naming it."""
+    path = tmp_path / "qx.lin"
+    path.write_text((LIN / "00001.lin").read_text().replace("qx|o1|", f"qx|{qx}|", 1))
+    got = ingest(READER, path)
+    deals = [deal for _, deal, _ in got.deals]
+    assert all(d.board is not None for d in deals)
+    if board is None:
+        (issue,) = got.issues
+        assert issue.message == f"qx {qx!r} is not a room and board number (o12, c12)"
+    else:
+        assert not got.issues and room in {d.room for d in deals if d.board == board}
