@@ -153,7 +153,7 @@ def _choose() -> tuple[str, int] | None:
                    f"{(page_no - 1) * PAGE_ROWS + 1:,} to {min(total, page_no * PAGE_ROWS):,}.")
     else:
         st.caption(f"No deal with cards {'matches the search' if search else 'for these filters'}"
-                   "; the deal chosen before stays open.")
+                   "; only the deal open is listed.")
     picked = st.selectbox("Deal", keys, key=DEAL, format_func=labels.__getitem__,
                           on_change=_reset_step)
     return _deal_key(picked) or _deal_key(keys[0])

@@ -927,6 +927,22 @@ def test_amounts_are_shown_with_thousands_separators(demo_path: Path,
     assert table.value["cash (chips)"].dtype.kind in "if"  # sorted as numbers
 
 
+def test_replayer_opened_on_a_deal_without_cards_says_only_it_is_listed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opened from an address on a score-sheet deal (no deal with cards in the database), the
+    replayer said "the deal chosen before stays open": nothing was chosen before."""
+    from ingest.pipeline import ingest_paths
+
+    db = fx.build_empty(tmp_path / "t.duckdb")
+    ingest_paths([ROOT / "data" / "samples" / "club-sheet-2026-11-22.csv"], db)
+    with read_only(db) as con:
+        (game,), = con.execute("SELECT game_id FROM games").fetchall()
+    at = page("replayer", db, monkeypatch, game=game, deal="1")
+    assert not at.exception
+    said = [c.value for c in at.caption if c.value.startswith("No deal with cards")]
+    assert said == ["No deal with cards for these filters; only the deal open is listed."]
+
+
 def test_replayer_says_why_play_ends_with_cards_in_hand(demo_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A Balkan deal of data/samples/balkan (PPN) whose play stops after 7 tricks, the outcome
