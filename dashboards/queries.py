@@ -664,15 +664,15 @@ _SIDES = f"""WITH e AS (
                         players[1] || ' & ' || players[3]) AS ns,
                coalesce(CASE WHEN mitchell THEN 'E-W ' END || ew_pair, ew_pair,
                         players[2] || ' & ' || players[4]) AS ew,
-               score_ns, mp_ns, mp_ew, pct_ns, cross_imp_ns, team_imp_ns
+               score_ns, mp_ns, mp_ew, pct_ns, cross_imp_ns, team_imp_ns, mitchell
         FROM e),
     sides AS (
         SELECT event, day, ns AS pair, 'N-S' AS direction, board, game_id, deal_no, score_ns,
                mp_ns AS mp, mp_ns + mp_ew AS top, pct_ns AS pct, cross_imp_ns AS butler,
-               team_imp_ns AS imps FROM r
+               team_imp_ns AS imps, mitchell FROM r
         UNION ALL
         SELECT event, day, ew, 'E-W', board, game_id, deal_no, -score_ns, mp_ew,
-               mp_ns + mp_ew, 100 - pct_ns, 0 - cross_imp_ns, -team_imp_ns FROM r)"""
+               mp_ns + mp_ew, 100 - pct_ns, 0 - cross_imp_ns, -team_imp_ns, mitchell FROM r)"""
 """Every board result once per pair (N-S and E-W), from ``event_results``
 (scoring/bridge/event.py: matchpoints 2 per result beaten, Law 78A, on the event's top, Neuberg
 where a board was played fewer times; IMPs, Law 78B). A pair is its number; in a Mitchell (some
@@ -694,21 +694,24 @@ places) share a rank (3, 3, then 5), listed in the order of the second measure."
 def event_rankings(con: Con, f: Filters, by: str = "percent") -> pl.DataFrame:
     """Per event and day (session), each pair's boards, matchpoints of the top, percentage (the
     mean of its board percentages), cross-IMPs (and per board) and team IMPs, ranked as
-    :data:`RANKINGS` says."""
+    :data:`RANKINGS` says: in a Mitchell (pairs named by direction) within each direction, N-S
+    first, as each direction's pairs are compared only with each other."""
     if not has_table(con, EVENT_RESULTS):
         return pl.DataFrame(schema={"event": pl.String, "day": pl.Date, "rank": pl.Int64,
                                     "pair": pl.String})
     where, params = _where(con, f)
     measure, then = RANKINGS[by]
+    field = "CASE WHEN bool_or(mitchell) THEN any_value(direction) END"  # N-S, E-W, or one
     sql = _SIDES.format(where=where) + f"""
         SELECT event, day,
-               rank() OVER (PARTITION BY event, day ORDER BY {measure} DESC NULLS LAST) AS rank,
+               rank() OVER (PARTITION BY event, day, {field}
+                            ORDER BY {measure} DESC NULLS LAST) AS rank,
                pair, string_agg(DISTINCT direction, ', ' ORDER BY direction) AS direction,
                count(*) AS boards, sum(mp) AS matchpoints, sum(top)::BIGINT AS top,
                avg(pct) AS percent, sum(butler) AS cross_imps,
                avg(butler) AS cross_imps_per_board, sum(imps)::BIGINT AS imps
         FROM sides GROUP BY event, day, pair
-        ORDER BY day DESC NULLS LAST, event, rank, {then}, pair"""
+        ORDER BY day DESC NULLS LAST, event, {field} DESC NULLS FIRST, rank, {then}, pair"""
     return _frame(con, sql, params)
 
 

@@ -73,7 +73,8 @@ with guarded():
               "result to compare it with, so the ranking below means nothing yet.")
     st.caption(" · ".join([*([str(day)] if day is not None else []), f"{ranked.height} pairs",
                            f"ranked by {words[by]}; a pair without a number is its two "
-                           "players (N-S first), a Mitchell's pairs are named by direction"]))
+                           "players (N-S first), a Mitchell's pairs are named and ranked by "
+                           "direction"]))
     hidden = unscored(ranked)
     show(ranked.drop("event", "day", *hidden), "results_ranking",
          missing={"percent": "—", "cross_imps": "—", "cross_imps_per_board": "—", "imps": "—"},

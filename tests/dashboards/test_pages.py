@@ -475,9 +475,13 @@ def test_results_of_a_pairs_mitchell(demo_path: Path, monkeypatch: pytest.Monkey
     ranking = frame_with(at, "pair")
     assert sorted(ranking["pair"]) == ["E-W 1", "E-W 2", "E-W 3", "N-S 1", "N-S 2", "N-S 3"]
     assert "IMPs" not in ranking.columns and {"%", "cross-IMPs"} <= set(ranking.columns)
-    # N-S 2 and E-W 3 both score 43.75%: one rank for both (they were 3 and 4), then 5
+    # each direction ranked apart (a Mitchell has a winner in each): N-S 2 and E-W 3 both
+    # score 43.75% and were 3 and 4 of one list; each is second of its direction
     ranks = dict(zip(ranking["pair"], ranking["rank"].astype(int), strict=True))
-    assert ranks["N-S 2"] == ranks["E-W 3"] == 3 and ranks["N-S 1"] == 5, ranks
+    assert ranks["N-S 2"] == ranks["E-W 3"] == 2, ranks
+    assert sorted(ranks.values()) == [1, 1, 2, 2, 3, 3]
+    assert any("a Mitchell's pairs are named and ranked by direction" in c.value
+               for c in at.caption)
 
 
 def test_replayer_draws_the_first_deal_when_the_url_names_a_deal_not_stored(
@@ -1059,8 +1063,10 @@ def test_a_pairs_session_ranked_by_imps_says_cross_imps(
     by.set_value("imps").run()
     assert not at.exception
     assert any("ranked by cross-IMPs per board" in c.value for c in at.caption)
-    cross = frame_with(at, "pair")["cross-IMPs per board"].tolist()
-    assert cross == sorted(cross, reverse=True) and len(set(cross)) > 1
+    ranking = frame_with(at, "pair")
+    for side in ("N-S", "E-W"):  # a Mitchell: each direction ranked apart
+        cross = ranking[ranking["pair"].str.startswith(side)]["cross-IMPs per board"].tolist()
+        assert cross == sorted(cross, reverse=True) and len(set(cross)) > 1
 
 
 GAME_WITHOUT_DEALS = """[Event "Club night"]

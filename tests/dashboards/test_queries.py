@@ -292,10 +292,14 @@ def test_event_rankings_pairs_by_percentage(demo_con) -> None:
         assert r["boards"] == len(mine) and r["percent"] == pytest.approx(sum(mine) / len(mine))
         assert r["top"] == 4 * r["boards"]
         assert r["percent"] == pytest.approx(100 * r["matchpoints"] / r["top"])
-    # competition ranking: one rank for pairs equal to two places (3, 3, then 5)
-    percent = [round(p, 2) for p in riverside["percent"]]
-    assert riverside["rank"].to_list() == [1 + sum(o > p for o in percent) for p in percent]
-    assert riverside["percent"].to_list() == sorted(riverside["percent"].to_list(), reverse=True)
+    # a Mitchell ranks each direction apart (its pairs meet only the other direction's), N-S
+    # first; competition ranking within it: one rank for equal pairs
+    assert riverside["direction"].to_list() == ["N-S"] * 3 + ["E-W"] * 3
+    for side in ("N-S", "E-W"):
+        own = riverside.filter(pl.col("direction") == side)
+        percent = [round(p, 2) for p in own["percent"]]
+        assert own["rank"].to_list() == [1 + sum(o > p for o in percent) for p in percent]
+        assert own["percent"].to_list() == sorted(own["percent"].to_list(), reverse=True)
 
 
 def test_event_rankings_teams_by_imps_with_the_files_date(demo_con) -> None:
