@@ -630,6 +630,7 @@ def merged(results: list[PartResult]) -> FileReport:
         report.quarantined += r.quarantined
         report.conflicts += r.conflicts
         report.replaced += r.replaced
+        report.repaired += r.repaired
         report.games |= r.games
         report.issues += r.issues[:KEEP_ISSUES - len(report.issues)]
     return report

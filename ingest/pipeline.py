@@ -132,6 +132,9 @@ class FileReport:
     """Deals an earlier version of this source stored that this one does not hold: removed
     with ``replace``, else conflicts (``ingest/versions.py``; no records of this file, so not
     counted in ``quarantined``)."""
+    repaired: int = 0
+    """Of the deals stored or duplicates, those a reader repaired as it read them (each repair
+    in the ``repairs`` table: a PBN file's defects, docs/bridge.md)."""
     removed: bool = False
     """The ``dropped`` deals were removed (``replace``, and no record of this version was left
     unread); else they are kept, as conflicts."""
@@ -577,6 +580,8 @@ class _FileLoad:
                    for d in (a.record,) if isinstance(d, DealBase) for fix in r.repairs]
         if repairs:
             T.insert(self.conn, store.REPAIRS, store.frame(repairs, store.REPAIRS_SCHEMA))
+        self.report.repaired += sum(1 for a in self.repaired
+                                    if a.raw.repairs and isinstance(a.record, DealBase))
         self.repaired = []
         if self.issues:
             rows = self._quarantine_rows()

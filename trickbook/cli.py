@@ -163,6 +163,9 @@ def _print_report(r: FileReport) -> None:
                      + ("removed" if r.removed else "kept as conflicts"))
     out.print(f"{source}: {_counts(r.records, r.stored, r.duplicates, r.quarantined, replaced)}",
               markup=False)
+    if r.repaired:
+        out.print(f"  {counted(r.repaired, 'deal')} repaired as read (each repair is in the "
+                  "repairs table)", markup=False)
     for issue in r.issues[:5]:
         out.print(f"  {issue.line}: {issue.code}: {one_line(issue.message)}", markup=False)
     if r.quarantined > 5:

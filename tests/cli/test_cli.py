@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 import scoring.registry
-from tests.conftest import ROOT
+from tests.conftest import DATA, ROOT
 from tests.ingest.conftest import GREEK_SAMPLES, SAMPLES
 from tests.ingest.fakes import FakeSettlement, fake_settlements
 from trickbook.cli import app
@@ -115,6 +115,17 @@ def test_a_file_of_zero_bytes_is_damaged_not_empty(tmp_path: Path, suffix: str) 
     assert re.search(re.escape(f"{zeros}: ") + r"(\d+ read, 0 stored, 0 duplicates, [1-9]\d* "
                      r"quarantined|skipped \(no reader: )", said), said  # said, as damage is
     assert f"{blank}: skipped (empty: the file holds no records)" in result.stdout
+
+
+def test_repaired_deals_are_counted_where_the_file_is_reported(tmp_path: Path) -> None:
+    """example3.pbn's first board needs two repairs (docs/bridge.md): they were recorded in the
+    repairs table, and the command's report of the file said nothing of them."""
+    pbn = tmp_path / "board1.pbn"
+    example3 = DATA / "endplay-fixtures" / "pbn" / "example3.pbn"
+    pbn.write_text("\n".join(example3.read_text().splitlines()[:27]) + "\n")
+    result = runner.invoke(app, ["ingest", str(pbn), "--db", str(tmp_path / "x.duckdb")])
+    assert result.exit_code == 0, result.output
+    assert "  1 deal repaired as read (each repair is in the repairs table)" in result.stdout
 
 
 def test_a_folder_without_records_says_so(tmp_path: Path) -> None:

@@ -654,7 +654,7 @@ def test_opening_passes_put_back_and_broken_play_dropped(tmp_path: Path) -> None
     p = tmp_path / "board1.pbn"
     p.write_text("\n".join(EXAMPLE3.read_text().splitlines()[:27]) + "\n")  # to its *
     (r,) = ingest(tmp_path / "t.duckdb", p)
-    assert (r.stored, r.quarantined) == (2, 0)
+    assert (r.stored, r.quarantined, r.repaired) == (2, 0, 1)  # one deal, two repairs
     (l1, c1, m1), (l2, c2, m2) = repairs(tmp_path / "t.duckdb")
     assert (l1, c1) == (2, "opening-passes") and "1 opening pass put back" in m1
     assert (l2, c2) == (2, "play-dropped") and "(12 tricks) is kept" in m2
