@@ -76,8 +76,15 @@ hands and play (about 1 KiB of text each) is cut short, so their memory stays bo
 0.02 s); the 20,000-deal benchmark file ran at a median 46k deals/s in batches of 8 MiB and 56k
 in one batch of 32 MiB (docs/ingest.md "Speed"), and peaks at
 55 MiB of Python heap in one batch. Score-sheet files reach ``BATCH`` first."""
+BATCH_CARDS = 5_000
+"""Records with cards (hands or play) that a reader builds (PBN, LIN, PPN ...) between two bulk
+inserts, at most: such a record is a mapping with its hands, auction and play, about 20 KiB of
+Python objects for a bridge deal against some 500 characters of PBN text, so a batch cut by
+:data:`BATCH_CHARS` alone held 1.2 GiB for a 25 MB PBN file (about 100 MiB now)."""
 PROGRESS_EVERY = 2_000
 """Records between two progress reports on the reference path (the fast path reports per batch)."""
+CARDS = frozenset({"hands", "play"})
+"""The fields that make a record one with cards (:data:`BATCH_CARDS`)."""
 LOOKUP_EVERY = 2_000
 """Records of a reader (other than JSON Lines) whose games are looked up in one query."""
 FAST_FROM = 64 << 10
@@ -821,24 +828,27 @@ def _load_file(
                     on_record(report.records, done)
         else:
             since = 0  # bytes read since the last flush
+            carded = 0  # records with cards since the last flush
             held = Records(validator) if fast and not strict else None
             for item in load.looked_up(guarded(named(reader.read(path), path, source),
                                                source)):
                 report.records += 1
                 done += len(item.text if isinstance(item, Raw) else item.raw) + 1
+                carded += isinstance(item, Raw) and not CARDS.isdisjoint(item.data)
                 if held is not None:
                     held.add(item)
                 elif isinstance(item, Raw):
                     load.take(item, validator)
                 else:
                     load.issue(item)
-                if len(load) + len(held or ()) >= batch or done - since >= BATCH_CHARS:
+                if (len(load) + len(held or ()) >= batch or done - since >= BATCH_CHARS
+                        or carded >= BATCH_CARDS):
                     if held is not None:
                         load.records(held, validator)
                         held = Records(validator)
                     load.flush()
                     _after_batch()
-                    since = done
+                    since, carded = done, 0
                 if on_record is not None and report.records % PROGRESS_EVERY == 0:
                     on_record(report.records, done)
             if held is not None:

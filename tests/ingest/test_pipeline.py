@@ -17,6 +17,7 @@ import scoring.store as scoring_store
 from ingest import columnar, pipeline, sheets
 from ingest.pipeline import FileReport, StrictError, ingest_paths
 from scoring.checks import run_checks
+from tests.conftest import DATA
 from tests.ingest.conftest import GREEK_SAMPLES, SAMPLES
 from tests.ingest.conftest import snapshot as snapshot_of
 from tests.ingest.fakes import FakeSettlement, fake_scorer, scorer
@@ -443,3 +444,26 @@ def test_a_small_jsonl_file_is_read_by_the_reference_alone(tmp_path: Path,
     assert used == []
     assert count(tmp_path / "named.duckdb",
                  "SELECT count(*) FROM deals WHERE source <> 'club-7/results'") == 0
+
+
+def test_records_with_cards_are_stored_in_batches_of_bounded_size(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader's records with cards are mappings of some 20 KiB each: a 25 MB PBN file held
+    1.2 GiB in one batch, cut only by its text's length. A batch holds at most
+    ``pipeline.BATCH_CARDS`` of them, and cutting the file so stores the same rows."""
+    pbn = DATA / "pbn-tournaments-slovesnov" / "Gboplo27.pbn"
+    whole = tmp_path / "whole.duckdb"
+    ingest_paths([pbn], whole)
+    flushes: list[int] = []
+    flush = pipeline._FileLoad.flush
+
+    def counted(self: Any) -> None:
+        flushes.append(1)
+        flush(self)
+
+    monkeypatch.setattr(pipeline, "BATCH_CARDS", 3)
+    monkeypatch.setattr(pipeline._FileLoad, "flush", counted)
+    cut = tmp_path / "cut.duckdb"
+    (r,) = ingest_paths([pbn], cut)
+    assert len(flushes) > r.stored // 4  # a batch per three deals with cards, and the last
+    assert snapshot_of(cut) == snapshot_of(whole)
