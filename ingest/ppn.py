@@ -462,9 +462,7 @@ def _read_game(source: str, g: _Game, stem: str) -> Iterator[Raw | Issue]:
     raw_game = "\n".join(f"[{k} {v}]" for k, (v, _) in g.tags.items())
     yield Raw(source, g.first_line, record, raw_game)
     sheet = Sheet(game.rules, 3)
-    lost = False
-    """Whether a deal of the game was quarantined: its end is then not known (the source's sheet
-    holds the deal, ours does not), and is not checked (:func:`_lost`)."""
+    lost = False  # a deal of the game quarantined: its end is not known after it (_lost)
     seen_cards: dict[str, int] = {}
     for no, line, fields in g.deals:
         key = f"{game.game_id}#{fields[0]}"
@@ -512,8 +510,8 @@ def _lost(before: bool) -> str:
 
 def _check_results(source: str, g: _Game, game: BalkanGame, sheet: Sheet,
                    lost: bool = False) -> Iterator[Issue]:
-    """Result1..3 against our final scores (not whether the game ended where a deal was
-    ``lost``: its end is not known); Place1..3 against Result1..3 (either sign)."""
+    """Result1..3 against our final scores (not where a deal was ``lost``: our sheet lacks it
+    and the source's holds it); Place1..3 against Result1..3 (either sign)."""
     tags = g.tags
     if all(f"Result{i}" in tags for i in (1, 2, 3)):
         values = [tags[f"Result{i}"][0] for i in (1, 2, 3)]

@@ -91,5 +91,5 @@ DUPLICATE = _bridge("bridge-duplicate", ("duplicate",), sheet="traveller",
                     standings_note=(
                         "These are table scores added up, seat by seat: at duplicate a pair is "
                         "ranked against the others who played the same boards, by matchpoints "
-                        "or IMPs, on the Club results page (docs/bridge.md)."))
+                        "or IMPs, on the Club results page."))
 VARIANTS = (VARIANT, DUPLICATE)
