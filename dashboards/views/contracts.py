@@ -98,6 +98,7 @@ with guarded():
         shown = deals.with_columns(
             per_row(deals, "source", ("source",), lambda s: short_source(s, names)),
             per_row(deals, "contract", ("contract",), spoken),
+            per_row(deals, "mode", ("mode",), partial(mode_in_words, variant)),
             pl.when(pl.col("made")).then(pl.lit("made")).when(~pl.col("made"))
             .then(pl.lit("down")).alias("made"),
             replay_links(deals, f),

@@ -142,7 +142,7 @@ def _review(f: Filters) -> None:
 
 
 def _first_page() -> None:
-    st.session_state["player_deal_page"] = 1
+    st.session_state.pop("player_deal_page", None)  # the box is drawn anew, on its first page
 
 
 def _my_deals(f: Filters, wanted: str | None) -> None:

@@ -237,6 +237,14 @@ def test_contracts_say_defence_modes_in_the_players_words(
         if said not in modes:
             pytest.skip(f"no {code} deal of {variant} in the demo database")
         assert code not in modes
+        for i in range(len(at.selectbox(key="contracts_contract").options)):
+            at.selectbox(key="contracts_contract").select_index(i).run()
+            if said in at.selectbox(key="contracts_mode").options:  # its options as shown
+                break
+        box = at.selectbox(key="contracts_mode")
+        box.select_index(box.options.index(said)).run()
+        deals = set(frame_with(at, "replay")["defence"])  # the cell's deals, in words too
+        assert deals == {said}, deals
 
 
 def test_contracts_page_drill_down(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
