@@ -36,6 +36,7 @@ from ingest.store import stored_game
 from ingest.validate import Accepted, Validator
 from model import tables as T
 from model.base import Call, CardName, GameBase, PlayerName
+from model.cards import SUIT_LETTERS, SUIT_SYMBOLS
 from model.variant import Variant
 from scoring.store import score_pending
 
@@ -199,14 +200,15 @@ def rules_given(variant: Variant, preset: str | None, values: Mapping[str, Any])
     return {**({"preset": preset} if preset else {}), **changed}
 
 
-SUIT_LETTERS = str.maketrans("♠♥♦♣♤♡♢♧", "SHDCSHDC")
-"""The suit symbols the pages write (``6♠``, ``A♥``) as the records' letters (records.md 1.2)."""
+AS_LETTERS = str.maketrans(SUIT_SYMBOLS + "♤♧♢♡", SUIT_LETTERS * 2)
+"""The suit symbols the pages write (``6♠``, ``A♥``; their outlined forms too) as the records'
+letters (``model.cards``, records.md 1.2)."""
 
 
 def in_letters(text: str) -> str:
     """``text`` with its suit symbols as letters: a contract, call or card typed as the pages
     show it (``6♠``) is read as the records write it (``6S``)."""
-    return text.translate(SUIT_LETTERS)
+    return text.translate(AS_LETTERS)
 
 
 def cards_of(text: str) -> list[str] | None:

@@ -18,6 +18,8 @@ import re
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 
+from ingest.text import lines_of
+
 _TAG_OPEN = re.compile(r'\[\s*([A-Za-z0-9_]{1,64})\s*"')
 _TAG_CLOSE = re.compile(r'\s*\]')
 _TOKEN = re.compile(r'[^\s\[\]{};]+')
@@ -160,20 +162,6 @@ def split_games(text: str) -> Iterator[PbnGame]:
         yield from splitter.line(no, raw)
     yield from splitter.end()
 
-
-_LINE_END = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
-"""The line ends of ``str.splitlines``."""
-
-
-def lines_of(text: str) -> Iterator[str]:
-    """``text.splitlines()`` one line at a time: a large file's lines are not all held at once
-    (a 100 MB PBN file is some 2.5 million lines, 200 MB of them as a list)."""
-    start = 0
-    for end in _LINE_END.finditer(text):
-        yield text[start:end.start()]
-        start = end.end()
-    if start < len(text):
-        yield text[start:]
 
 
 _PLAIN_TAG = re.compile(r'\s*\[\s*([A-Za-z0-9_]{1,64})\s*"([^"\\]*)"\s*\]\s*')

@@ -92,7 +92,7 @@ class _Game:
 def _blocks(source: str, text: str) -> Iterator[_Game | Issue]:
     """Games (tag block then deal records) and the lines that are neither."""
     game = _Game()
-    for no, line in enumerate(text.splitlines(), start=1):
+    for no, line in enumerate(text_codec.lines_of(text), start=1):
         if not line.strip():
             continue
         part = split_line(line)
