@@ -17,6 +17,7 @@ from ingest import text as text_codec
 from ingest.csv_sheet import READER as CSV_SHEET
 from ingest.csv_sheet import SIDECAR_SUFFIX
 from ingest.dds_hands import READER as DDS_HANDS
+from ingest.json_document import READER as JSON_DOCUMENT
 from ingest.jsonl import READER as JSONL
 from ingest.lin import READER as LIN
 from ingest.pbn import READER as PBN
@@ -34,6 +35,7 @@ BOM = b"\xef\xbb\xbf"
 
 READERS: tuple[Reader, ...] = (
     JSONL,
+    JSON_DOCUMENT,  # a .json file naming a record; one record per line is JSON Lines
     TRAVELLER,  # bridge travellers before generic score sheets
     CSV_SHEET,
     PPN,  # a PPN file is tagged as PBN is, with a game's Bula, Refe or Player1 among its tags
@@ -142,6 +144,9 @@ def _unknown(path: Path) -> str:
     named = sorted({e for r in READERS for e in getattr(r, "extensions", ())} | {*SHEET_SUFFIXES})
     if (kind := packed(path)) is not None:
         return kind
+    if path.suffix.lower() in JSON_DOCUMENT.extensions:
+        return (f"no reader: JSON that names no record in its first {HEAD_BYTES // 1024} KiB "
+                '("record": "game" or "deal", records.md 1)')
     raw = first_bytes(path)
     if raw is None:
         return "no reader"
