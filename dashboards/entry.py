@@ -14,12 +14,17 @@ the earlier version stays in ``ingest_log`` and its file (:func:`versions`).
 
 from __future__ import annotations
 
+import ast
+import inspect
+import itertools
 import json
 import re
+import textwrap
 import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
@@ -61,6 +66,8 @@ class FormField:
     low: int | None = None
     high: int | None = None
     default: Any = None
+    help: str | None = None
+    """What the field means (a house rule's docstring, :func:`rule_help`)."""
 
     @property
     def label(self) -> str:
@@ -125,7 +132,8 @@ def _value_kind(tp: Any, metadata: list[Any]) -> tuple[Kind, tuple[Any, ...], in
     return None
 
 
-def form_field(name: str, annotation: Any, metadata: list[Any], default: Any) -> FormField | None:
+def form_field(name: str, annotation: Any, metadata: list[Any], default: Any,
+               help: str | None = None) -> FormField | None:
     """The form's field for a model field, or ``None`` when the form cannot ask it."""
     tp, optional = _optional(annotation)
     per_player = False
@@ -136,7 +144,7 @@ def form_field(name: str, annotation: Any, metadata: list[Any], default: Any) ->
         return None
     k, options, low, high = kind
     return FormField(name, k, per_player, optional, options, low, high,
-                     None if default is None or callable(default) else default)
+                     None if default is None or callable(default) else default, help)
 
 
 def form_fields(model: type[BaseModel], names: tuple[str, ...] | None = None) -> list[FormField]:
@@ -148,10 +156,32 @@ def form_fields(model: type[BaseModel], names: tuple[str, ...] | None = None) ->
         # pydantic keeps a field's own constraints apart: put them back (``PlayerName`` ...)
         annotation = (Annotated[(info.annotation, *info.metadata)] if info.metadata
                       else info.annotation)
-        field = form_field(name, annotation, [], default)
+        field = form_field(name, annotation, [], default, rule_help(field_docs(model).get(name)))
         if field is not None:
             found.append(field)
     return found
+
+
+@cache
+def field_docs(model: type[BaseModel]) -> dict[str, str]:
+    """Each field's docstring (the string after it in its class), read from the source of the
+    model's classes (a rule's meaning, cited as the code cites it); none where the source
+    cannot be read."""
+    docs: dict[str, str] = {}
+    for cls in reversed(model.__mro__):
+        if not issubclass(cls, BaseModel) or cls is BaseModel:
+            continue
+        try:
+            body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0]
+        except (OSError, TypeError, SyntaxError):
+            continue
+        assert isinstance(body, ast.ClassDef)
+        for node, after in itertools.pairwise(body.body):
+            if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                    and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                    and isinstance(after.value.value, str)):
+                docs[node.target.id] = inspect.cleandoc(after.value.value)
+    return docs
 
 
 def deal_fields(variant: Variant) -> list[FormField]:
@@ -390,6 +420,30 @@ def blank_boxes(fields: list[FormField], values: Mapping[str, Any], message: str
         if empty and len(empty) < len(typed):
             blanks.append(f"{f.label} of {', '.join(empty)}")
     return f"Blank: {'; '.join(blanks)}." if blanks else ""
+
+
+_CITATION = (r"(?:sections? |spec )?(?:[A-Z]{0,2}[0-9][0-9.]*|[A-Z]{1,2}\b|\[[^\]]*\]"
+             r"|step [0-9]+|[a-z-]+\.md)(?:\s+``[a-z_]+``)?")
+_CITATIONS = rf"{_CITATION}(?:(?:,\s*|\s+){_CITATION})*"
+"""What a house rule's docstring cites: spec sections (``section 6.1 step 4``, ``7.3``), open
+questions (``G2``, ``K11``, ``U``), sources (``[rostik]``) and spec files."""
+_RULE_CITED = (re.compile(r"\s*\[[a-z0-9 -]+\]"), re.compile(rf"\s*\({_CITATIONS}\)"),
+               re.compile(rf"(?<=\(){_CITATIONS}[:;,]\s*"),
+               re.compile(rf"[;,]\s*{_CITATIONS}(?=\))"))
+"""A source named in a sentence, a bracket of citations alone, and citations that open or
+close a bracket."""
+
+
+def rule_help(description: str | None) -> str | None:
+    """A house rule's docstring as the Entry page's help: without what it cites (a scorer has
+    no rulebook at hand), code names in Markdown's backticks."""
+    if not description:
+        return None
+    text = description
+    for cited in _RULE_CITED:
+        text = cited.sub("", text.replace("( ", "("))
+    text = text.replace(",)", ")").replace("()", "").replace("``", "`")
+    return " ".join(text.split())
 
 
 _CITED = re.compile(r"\s*\([a-z-]+\.md[ 0-9.,]*\)")

@@ -28,29 +28,31 @@ def _shown(value: Any) -> str:
 
 def _one(field: FormField, label: str, key: str, players: list[str], value: Any,
          container: Any) -> Any:
-    """One widget of ``field``; returns the value typed (``None`` for a blank)."""
+    """One widget of ``field``, with its help; returns the value typed (``None`` for a
+    blank)."""
+    help = SUITS_HELP if field.name == "contract" else field.help
     if field.kind == "player":
         options: list[Any] = ([None] if field.optional else []) + list(players)
         at = options.index(value) if value in options else 0
-        return container.selectbox(label, options, index=at, key=key,
+        return container.selectbox(label, options, index=at, key=key, help=help,
                                    format_func=lambda p: NOBODY if p is None else p)
     if field.kind == "choice" or (field.kind == "flag" and field.optional):
         choices = list(field.options) if field.kind == "choice" else [True, False]
         options = ([None] if field.optional else []) + choices
         at = options.index(value) if value in options else 0
-        return container.selectbox(label, options, index=at, key=key, format_func=_shown)
+        return container.selectbox(label, options, index=at, key=key, help=help,
+                                   format_func=_shown)
     if field.kind == "flag":
-        return container.checkbox(label, value=bool(value), key=key)
+        return container.checkbox(label, value=bool(value), key=key, help=help)
     if field.kind == "number":
-        return _number(field, label, key, value, container)
+        return _number(field, label, key, value, container, help)
     if field.kind in ("calls", "plays"):
-        typed = container.text_area(label, value=pairs_text(value), key=key,
+        typed = container.text_area(label, value=pairs_text(value), key=key, help=help,
                                     height=80 if field.kind == "calls" else 130,
                                     placeholder=PAIRS[field.kind])
         return (calls_of if field.kind == "calls" else plays_of)(typed)
     text = " ".join(value) if isinstance(value, list | tuple) else (value or "")
-    typed = container.text_input(label, value=str(text), key=key,
-                                 help=SUITS_HELP if field.name == "contract" else None)
+    typed = container.text_input(label, value=str(text), key=key, help=help)
     if field.kind == "cards":
         return cards_of(typed)
     return (in_letters(typed) if field.name == "contract" else typed).strip() or None
@@ -59,14 +61,16 @@ def _one(field: FormField, label: str, key: str, players: list[str], value: Any,
 SUITS_HELP = "A suit may be typed as its letter or its symbol: S or ♠, H or ♥, D or ♦, C or ♣."
 
 
-def _number(field: FormField, label: str, key: str, value: Any, container: Any) -> Any:
+def _number(field: FormField, label: str, key: str, value: Any, container: Any,
+            help: str | None = None) -> Any:
     """A whole number, typed as it is: no bounds or rounding in the widget, so a number out of
     the field's range (11 tricks of 10) or with a fraction (2.5) reaches ingest's validation,
     which names the field and the problem (the widget refused the first without a word and
     cut the second to 2). A whole number is returned as an ``int``."""
     start = (float(value) if isinstance(value, int)
              else None if field.optional else float(field.low or 0))
-    got = container.number_input(label, value=start, step=1.0, format="%g", key=key)
+    got = container.number_input(label, value=start, step=1.0, format="%g", key=key,
+                                 help=help)
     return None if got is None else int(got) if float(got).is_integer() else got
 
 

@@ -15,6 +15,8 @@ class GreekRules(Frozen):
     initial_kassa: Stock = 31
     """Starting kassa of every player (section 8, 14)."""
     first_bidder_by_7d: bool = False
+    """The first deal of the session: the holder of 7♦ (or 8♦) bids first, showing it, and deals
+    next (section 14)."""
     preliminary_bid: bool = True
     """The "I'll take" bid and its concession penalty (section 5, 14)."""
     concession_pays_sitter: bool = False
@@ -23,35 +25,49 @@ class GreekRules(Frozen):
     sitter explicitly where he takes part (overflow, four aces variant B, section 14
     ``four_players``), so by default he does not [resolution]."""
     ten_nt: Literal["forbidden", "value_11", "value_10"] = "forbidden"
+    """A 10NT contract: not allowed, worth 11, or worth 10 (section 14)."""
     ten_as_nine: bool = False
     """A 10-trick contract settles with the 9-trick obligations (section 14)."""
     four_aces: Literal["none", "raise_value", "fixed_chips"] = "none"
+    """A declarer holding all four aces may say so before play: the contract's value is raised,
+    or fixed chips change hands (section 14)."""
     four_aces_amount: HouseNumber | None = None
     """``raise_value``: kassa points added to v (default initial_kassa // 10, the seed's "K0/10").
     ``fixed_chips``: chips paid by or to each other player (default 25 at 6-level, 50 above,
     as prefadoros-code does)."""
     counter_invitation: bool = False
+    """The invited defender may invite back (section 6.1 step 4, 14)."""
     must_overtrump_when_void: bool = False
+    """A player void in the suit led, after a trump, must overtrump when he can (section 14)."""
     end_at_two_empty: bool = False
     """End when all but one kassa are empty; the owner pays 10*K/3 (10*K/4 with four players) to
     each empty-kassa player (section 11)."""
     four_players: bool = False
     """Four at the table, the dealer sits out (section 14); must agree with the player count."""
     all_pass: Literal["redeal", "play_low"] = "redeal"
+    """All pass: deal again, or play for fewest tricks without trumps (section 14, G3)."""
     jump_bids: bool = False
+    """A bid may go above the next step of the ladder (section 14, G1)."""
     hold_rule: Literal["after_first_round", "seat_priority"] = "after_first_round"
+    """Who may hold ("έχω") a bid: the next player once all have spoken, or only an earlier
+    seat (section 4.2, G2)."""
     concede_any_contract: bool = False
+    """A declarer may concede any contract after the talon ("solo"), scored two down
+    (section 14)."""
     overflow_split_four: Literal["equal_thirds"] = "equal_thirds"
+    """Four players: overflow nobody can take is shared equally (section 14, G6)."""
     chip_rounding: Literal["exact_rational", "round_half_up"] = "exact_rational"
+    """Fractional chips (four-player splits, K/3): kept exact, or rounded half up (section 14)."""
     bookkeeping: Literal["personal_kassa", "common_pot"] = "personal_kassa"
-    """Section 15: a kassa per player (the seed) or one pot of ``initial_kassa`` points per
-    player (prefadoros.net)."""
+    """A kassa per player (the seed) or one pot of ``initial_kassa`` points per player
+    (prefadoros.net; section 15)."""
     pot_end: Literal["normal", "unbalanced", "fair"] = "normal"
     """``common_pot`` only: a contract worth more than the pot holds (15, the prefadoros table
     setting): ``normal`` settles it at v = what is left, ``unbalanced`` only when the pot pays
     (made, or both pass), ``fair`` never (the pot goes below 0, every player tops it up
     equally)."""
     talon_deal_point: Literal["after_first_round", "end"] = "after_first_round"
+    """When the talon is dealt: after the first round of packets, or last (section 3)."""
 
     def four_aces_value_raise(self) -> int:
         """Kassa points added to the contract value under ``four_aces = raise_value``."""

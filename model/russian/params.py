@@ -22,8 +22,8 @@ Convention = Literal["sochi", "leningrad", "rostov", "soci-custom"]
 
 class RussianRules(Frozen):
     convention: Convention = "sochi"
-    """The preset whose values fill the flags not given (6.1, 7). ``soci-custom`` is the customised
-    Soči of [rostik] (spec 0), the app behind ``russian-score-fixtures/rostiktc2-soci``."""
+    """The preset whose values fill the flags not given (6.1, 7). ``soci-custom`` is a customised
+    Soči: the app [rostik] (spec 0) behind ``russian-score-fixtures/rostiktc2-soci`` keeps it."""
     pool_target: Annotated[HouseNumber, Field(ge=1)] = 20
     """T: the game ends when every pool has reached it (8)."""
     consolation: Literal["both_opponents", "whisters_only", "none"] = "both_opponents"

@@ -6,6 +6,7 @@ from its models."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -627,3 +628,30 @@ def test_a_message_names_the_form_s_boxes_as_the_form_does(
     assert entry.message(said, greek) == (
         "\"preliminary\" ticked but the rules have preliminary bid off; dealer 'P_1'")
     assert entry.message(said) == said.message
+
+
+@pytest.mark.parametrize("variant", [v.name for v in registered()])
+def test_every_house_rule_says_what_it_means_without_the_rulebook(
+        variant: str, fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each rule's widget has its docstring as help (``entry.field_docs``), without the spec
+    sections, open questions and sources it cites (a scorer has no rulebook at hand)."""
+    at = page("entry", fixture_copy, monkeypatch)
+    at.selectbox(key="entry_variant").set_value(variant).run()
+    helps = {str(w.key).rsplit("_None_", 1)[-1]: w.help
+             for kind in ("selectbox", "checkbox", "number_input", "text_input")
+             for w in at.get(kind) if str(w.key).startswith(f"entry_rule_{variant}_None_")}
+    assert set(helps) == {f.name for f in entry.rule_fields(lookup(variant))}
+    for name, said in helps.items():
+        assert said and not re.search(r"section|\.md\b|\[|\(\)|``|\(G[0-9]", said), (name, said)
+    if variant == "greek-prefa":  # greek-prefa.md 14, ten_nt
+        assert helps["ten_nt"] == "A 10NT contract: not allowed, worth 11, or worth 10."
+
+
+def test_a_rule_s_help_keeps_what_is_not_a_citation() -> None:
+    assert entry.rule_help("Pays 10*K/3 (10*K/4 with four players) to each (section 11).") == (
+        "Pays 10*K/3 (10*K/4 with four players) to each.")
+    assert entry.rule_help("By his opponents only (10/(N-1), [rostik]; R5).") == (
+        "By his opponents only (10/(N-1)).")
+    assert entry.rule_help("The pot holds (15, the table setting): ``normal`` settles.") == (
+        "The pot holds (the table setting): `normal` settles.")
+    assert entry.rule_help(None) is None
