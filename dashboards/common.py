@@ -178,6 +178,22 @@ def url_choice(label: str, options: list[Any], key: str, wanted: str | None,
     return value
 
 
+def kept_filters() -> Filters:
+    """The shared filters as this session keeps them (:func:`filters`, drawn on another page),
+    or as the URL gives them before any page has drawn them: for a page that does not draw
+    them, to keep them in its URL."""
+    state = st.session_state
+    if not state.get("_filters_read"):
+        return from_params(st.query_params.to_dict())[0]
+
+    def chosen(key: str) -> str | None:
+        value = state.get(_kept(key))
+        return None if value in (None, ALL) else str(value)
+
+    return Filters(chosen("f_variant"), chosen("f_league"), state.get(_kept("f_from")),
+                   state.get(_kept("f_to")), chosen("f_player"))
+
+
 def filters() -> Filters:
     """Draw the shared filters in the sidebar and keep them in the URL (``st.query_params``).
 

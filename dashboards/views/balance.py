@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import polars as pl
 import streamlit as st
 
 from dashboards import charts
-from dashboards.common import empty, guarded, kept_beside_cash, query, show
+from dashboards.common import empty, guarded, kept_beside_cash, kept_filters, query, show
 from dashboards.queries import rules_change
 from dashboards.text import md, rules_table, unit
 
@@ -136,8 +137,9 @@ with guarded():
               "docs/balance-study.md.")
         st.stop()
     c1, c2 = st.columns([1, 3])
-    studied = runs["variant"].unique(maintain_order=True).to_list()
-    wanted = st.query_params.get("variant")  # the filters' variant, where a page set it
+    studied = sorted(runs["variant"].unique().to_list())  # as the sidebar's Variant lists them
+    shared = kept_filters()  # the other pages' filters, kept in this page's URL too
+    wanted = shared.variant
     if wanted and "balance_variant" not in st.session_state:
         if wanted in studied:
             st.session_state["balance_variant"] = wanted
@@ -145,6 +147,7 @@ with guarded():
             st.caption(f"No balance study of {md(wanted)} in this database: the studies of "
                        "other variants are below.")
     variant = c1.selectbox("Variant (arm a)", studied, key="balance_variant")
+    st.query_params.from_dict(replace(shared, variant=variant).to_params())
     chosen = runs.filter(pl.col("variant") == variant)
     labels = labelled(chosen)
     format_run: Callable[[str], str] = lambda r: labels.get(r, r)  # noqa: E731

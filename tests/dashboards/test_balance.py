@@ -192,7 +192,7 @@ def test_page_shows_the_query_numbers(balance_studies, monkeypatch: pytest.Monke
     assert f"money per deal ({unit(run['variant'])}" in money_axes
     # the money tables say their unit too; every contract together is said in words ("all"
     # read as raspasy's all-pass); the deals paired are not said to be games x deals
-    assert sum(f"in {unit(run['variant'])}" in c for c in captions) == 2
+    assert sum(f"in {unit(run['variant'])}" in c for c in captions if "per deal" in c) == 2
     assert "all" not in shown["contract"].to_list() and (
         "all contracts" in shown["contract"].to_list())
     assert any(f"{run['deals']:,} deals played in both arms" in c for c in captions)
@@ -311,3 +311,23 @@ def test_contract_keys_follow_the_study_variants_ladder(tmp_path: Path) -> None:
         assert long.filter(pl.col("arm") == "a")["key"].to_list() == [
             "1C", "1D", "1H", "1S", "1NT", "2C"]
 
+
+
+def test_page_lists_variants_as_the_sidebar_does_and_keeps_the_filters_in_its_url(
+        balance_studies, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The studied variants come in the sidebar's order (by name), not the studies'; the
+    shared filters of the address stay in it (a reload or a link to Balance lost the league,
+    dates and player), with the variant chosen on the page."""
+    path, _ = balance_studies
+    monkeypatch.setenv(DB_ENV, str(path))
+    at = AppTest.from_file(str(PAGE), default_timeout=60)
+    for key, value in (("league", "Thursday club"), ("from", "2026-01-01"), ("player", "Anna")):
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    box = at.selectbox(key="balance_variant")
+    assert box.options == sorted({variant for variant, *_ in BALANCE_STUDIES})
+    at.selectbox(key="balance_variant").set_value("swabian").run()
+    kept = {k: at.query_params[k] for k in ("variant", "league", "from", "player")}
+    assert {k: v[0] if isinstance(v, list) else v for k, v in kept.items()} == {
+        "variant": "swabian", "league": "Thursday club", "from": "2026-01-01", "player": "Anna"}
