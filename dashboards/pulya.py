@@ -2,14 +2,15 @@
 
 A circle cut into one sector per player, in turn order clockwise, the first player at the bottom.
 Each sector has three bands, as on paper: the pool (pulya) innermost, the hill (gora) round it, and
-outermost the whists, split once more into one field per opponent (the field nearest that
-opponent's sector). Every band holds the player's running record as players write it, each value
-after a change, joined by dots (``2.4.10``; only the last :data:`SHOWN` of a long record, after an
-ellipsis), so the last number is the value now: the final pool and hill of the table form
-(``dashboards/sheets.py``) and the whists written against that opponent; the pool target is in
-the centre. Each band also carries a ``<title>`` (``Anna pool 20``) read as a tooltip and by tests.
-Drawn in dark ink on a paper-coloured ground, so it reads the same in a light and a dark theme;
-the page shows it as an image (:func:`as_img`: Streamlit's HTML sanitiser drops inline SVG).
+outermost the whists, split once more into one field per opponent (the field nearest that opponent's
+sector). Every band holds the player's running record as players write it, each value after a
+change, joined by dots (``2.4.10``; only the last :data:`SHOWN` of a long record, after an ellipsis,
+and fewer where they would not fit the band at the smallest font), so the last number is the value
+now: the final pool and hill of the table form (``dashboards/sheets.py``) and the whists written
+against that opponent; the pool target is in the centre. Each band also carries a ``<title>``
+(``Anna pool 20``) read as a tooltip and by tests. Drawn in dark ink on a paper-coloured ground, so
+it reads the same in a light and a dark theme; the page shows it as an image (:func:`as_img`:
+Streamlit's HTML sanitiser drops inline SVG).
 
 Input: the game's ``settlements`` rows (``pool_delta``, ``pool_after``, ``hill_delta``,
 ``hill_after``; ``queries.game_sheet``) and its pairwise whists (``writer``, ``against``,
@@ -37,12 +38,26 @@ SHOWN = 6
 INK, PAPER = "#1f2a44", "#fdfbf3"
 
 
-def record(values: Sequence[float]) -> str:
-    """A running record as players write it: the values after each change, dot-joined."""
+SMALLEST = 7
+"""The smallest font size a band's text is drawn at (:func:`_fit`)."""
+
+
+def record(values: Sequence[float], room: int | None = None) -> str:
+    """A running record as players write it: the values after each change, dot-joined; at most
+    the last :data:`SHOWN` after an ellipsis, and fewer where they would not fit in ``room``
+    characters (the value now is always written)."""
     text = [_number(v) for v in values]
-    if len(text) > SHOWN:
-        text = ["…", *text[-SHOWN:]]
-    return ".".join(text) if text else "0"
+    for shown in range(min(SHOWN, len(text)), 0, -1):
+        kept = text[-shown:] if shown == len(text) else ["…", *text[-shown:]]
+        if room is None or shown == 1 or len(".".join(kept)) <= room:
+            return ".".join(kept)
+    return "0"
+
+
+def _room(width: float) -> int:
+    """Characters that fit ``width`` pixels at the smallest font (about 0.6 em a
+    character)."""
+    return int(width / (0.6 * SMALLEST))
 
 
 def _number(value: float) -> str:
@@ -82,7 +97,7 @@ def _label(angle: float, radius: float, text: str, title: str, size: int, cls: s
 
 def _fit(text: str, width: float, largest: int = 13) -> int:
     """A font size at which ``text`` fits ``width`` pixels (about 0.6 em a character)."""
-    return max(7, min(largest, int(width / (0.6 * max(len(text), 1)))))
+    return max(SMALLEST, min(largest, int(width / (0.6 * max(len(text), 1)))))
 
 
 def pulya_svg(rows: pl.DataFrame, pairwise: pl.DataFrame, players: Sequence[str],
@@ -114,9 +129,10 @@ def pulya_svg(rows: pl.DataFrame, pairwise: pl.DataFrame, players: Sequence[str]
                 ("pool", ("pool_delta", "pool_after"), r0, r_pool),
                 ("hill", ("hill_delta", "hill_after"), r_pool, r_hill)):
             values = running(rows, p, delta, after)
-            text = record(values)
             radius = (inner + outer) / 2
-            size = _fit(text, 1.6 * radius * math.sin(wedge / 2))
+            width = 1.6 * radius * math.sin(wedge / 2)
+            text = record(values, _room(width))
+            size = _fit(text, width)
             now = _number(values[-1]) if values else "0"
             parts.append(_label(mid, radius, text, f"{p} {cls} {now}", size, cls))
         sub = wedge / (n - 1)
@@ -124,9 +140,10 @@ def pulya_svg(rows: pl.DataFrame, pairwise: pl.DataFrame, players: Sequence[str]
             o = players[(k + n - 1 - j) % n]  # nearest first: the field beside his sector
             angle = mid - wedge / 2 + (j + 0.5) * sub
             values = whist_record(pairwise, p, o)
-            text = record(values)
             radius = (r_hill + r_whists) / 2
-            size = _fit(text, 1.8 * radius * math.sin(sub / 2), 12)
+            width = 1.8 * radius * math.sin(sub / 2)
+            text = record(values, _room(width))
+            size = _fit(text, width, 12)
             now = _number(values[-1]) if values else "0"
             parts.append(_label(angle, radius, text, f"{p} whists on {o} {now}", size, "whists"))
         x, y = _point(mid, r_whists + 12)

@@ -5,6 +5,7 @@ player's pool, hill and whists in the picture are the table form's numbers."""
 from __future__ import annotations
 
 import base64
+import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -121,6 +122,35 @@ def test_long_record_keeps_the_last_values() -> None:
     assert record([2, 4, 6]) == "2.4.6"
     assert record(list(range(1, 10))).split(".") == ["…", *map(str, range(10 - SHOWN, 10))]
     assert record([]) == "0"
+
+
+@pytest.mark.parametrize("players", [["A", "B", "C"], ["N", "E", "S", "W"]])
+def test_a_long_record_fits_its_band_and_ends_on_the_value_now(players: list[str]) -> None:
+    """Whists of four digits over many deals: each band's text fits its band at its font size
+    (about 0.6 em a character, pulya._fit), fewer values shown where six would not; the last is
+    the value now."""
+    a, b = players[0], players[1]
+    deals = list(range(1, 41))
+    rows = pl.DataFrame({"deal_no": [d for d in deals for _ in players],
+                         "player": players * len(deals),
+                         "pool_delta": [1 if p == a else 0 for _ in deals for p in players],
+                         "pool_after": [float(d if p == a else 0) for d in deals for p in players],
+                         "hill_delta": [0] * len(deals) * len(players),
+                         "hill_after": [0.0] * len(deals) * len(players)})
+    pairwise = pl.DataFrame({"deal_no": deals, "writer": [b] * len(deals),
+                             "against": [a] * len(deals), "amount": [1237.5] * len(deals)})
+    svg = pulya_svg(rows, pairwise, players, 20)
+    n = len(players)
+    band = {"pool": 1.6 * 72 * math.sin(math.pi / n),
+            "whists": 1.8 * 203 * math.sin(math.pi / (n * (n - 1)))}
+    for text in ET.fromstring(svg).iter(f"{SVG}text"):
+        cls, title = text.get("class"), text.find(f"{SVG}title")
+        if cls in band and title is not None and title.text:
+            shown = "".join(text.itertext()).removeprefix(title.text)
+            assert len(shown) * 0.6 * float(text.get("font-size", 0)) <= band[cls], shown
+    whists = titles(svg)[f"{b} whists on {a} 49500"]
+    assert whists.startswith("….") and whists.endswith(".49500")
+    assert titles(svg)[f"{a} pool 40"].endswith(".40")
 
 
 def test_no_picture_for_other_sheets() -> None:
