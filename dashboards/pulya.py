@@ -38,7 +38,7 @@ SHOWN = 6
 INK, PAPER = "#1f2a44", "#fdfbf3"
 
 
-SMALLEST = 7
+SMALLEST = 8
 """The smallest font size a band's text is drawn at (:func:`_fit`)."""
 
 
@@ -48,16 +48,23 @@ def record(values: Sequence[float], room: int | None = None) -> str:
     characters (the value now is always written)."""
     text = [_number(v) for v in values]
     for shown in range(min(SHOWN, len(text)), 0, -1):
-        kept = text[-shown:] if shown == len(text) else ["…", *text[-shown:]]
-        if room is None or shown == 1 or len(".".join(kept)) <= room:
-            return ".".join(kept)
+        kept = ".".join(text[-shown:])
+        if shown < len(text):
+            kept = "…" + kept
+        if room is None or shown == 1 or len(kept) <= room:
+            return kept
     return "0"
 
 
+READABLE = 10
+"""The font size a band's values are chosen for: as many of the last ones as fit at it
+(:func:`_room`); only the value now alone may be written smaller, down to :data:`SMALLEST`."""
+
+
 def _room(width: float) -> int:
-    """Characters that fit ``width`` pixels at the smallest font (about 0.6 em a
+    """Characters that fit ``width`` pixels at :data:`READABLE` size (about 0.6 em a
     character)."""
-    return int(width / (0.6 * SMALLEST))
+    return int(width / (0.6 * READABLE))
 
 
 def _number(value: float) -> str:
@@ -95,6 +102,28 @@ def _label(angle: float, radius: float, text: str, title: str, size: int, cls: s
             f"{escape(text)}</text>")
 
 
+def _inside(x: float, y: float, field: tuple[float, float, float, float]) -> bool:
+    """Whether the point is inside ``field`` (its angle's middle and half-width, its inner and
+    outer radius), a pixel clear of its lines."""
+    mid, half, inner, outer = field
+    r = math.hypot(x - CENTRE, y - CENTRE)
+    turn = (math.atan2(y - CENTRE, x - CENTRE) - mid + math.pi) % (2 * math.pi) - math.pi
+    return inner + 1 <= r <= outer - 1 and abs(turn) * r <= half * r - 1
+
+
+def _width(field: tuple[float, float, float, float], height: float = 10) -> float:
+    """How wide a line of text ``height`` pixels high may be, centred at the middle of
+    ``field`` (a band of a sector, :func:`_inside`), inside it: the text is written level, so
+    in a sector at the side the depth of the band limits it, at the top or bottom its arc."""
+    mid, _, inner, outer = field
+    x, y = _point(mid, (inner + outer) / 2)
+    reach = 0
+    while reach < SIZE and all(_inside(x + side * (reach + 1), y + dy, field)
+                               for side in (-1, 1) for dy in (-height / 2, 0, height / 2)):
+        reach += 1
+    return 2 * reach
+
+
 def _fit(text: str, width: float, largest: int = 13) -> int:
     """A font size at which ``text`` fits ``width`` pixels (about 0.6 em a character)."""
     return max(SMALLEST, min(largest, int(width / (0.6 * max(len(text), 1)))))
@@ -130,7 +159,7 @@ def pulya_svg(rows: pl.DataFrame, pairwise: pl.DataFrame, players: Sequence[str]
                 ("hill", ("hill_delta", "hill_after"), r_pool, r_hill)):
             values = running(rows, p, delta, after)
             radius = (inner + outer) / 2
-            width = 1.6 * radius * math.sin(wedge / 2)
+            width = _width((mid, wedge / 2, inner, outer))
             text = record(values, _room(width))
             size = _fit(text, width)
             now = _number(values[-1]) if values else "0"
@@ -141,7 +170,7 @@ def pulya_svg(rows: pl.DataFrame, pairwise: pl.DataFrame, players: Sequence[str]
             angle = mid - wedge / 2 + (j + 0.5) * sub
             values = whist_record(pairwise, p, o)
             radius = (r_hill + r_whists) / 2
-            width = 1.8 * radius * math.sin(sub / 2)
+            width = _width((angle, sub / 2, r_hill, r_whists))
             text = record(values, _room(width))
             size = _fit(text, width, 12)
             now = _number(values[-1]) if values else "0"

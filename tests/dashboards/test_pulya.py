@@ -120,37 +120,51 @@ def test_pulya_escapes_names_three_and_four_players(players: list[str]) -> None:
 
 def test_long_record_keeps_the_last_values() -> None:
     assert record([2, 4, 6]) == "2.4.6"
-    assert record(list(range(1, 10))).split(".") == ["…", *map(str, range(10 - SHOWN, 10))]
+    assert record(list(range(1, 10))) == "…" + ".".join(map(str, range(10 - SHOWN, 10)))
+    assert record([1200, 1300, 1456, 1501], room=10) == "…1456.1501"  # as many as fit
+    assert record([1200, 1300, 1456, 1501], room=9) == "…1501"
+    assert record([1200, 1300, 1456, 1501], room=2) == "…1501"  # the value now, always
     assert record([]) == "0"
 
 
 @pytest.mark.parametrize("players", [["A", "B", "C"], ["N", "E", "S", "W"]])
-def test_a_long_record_fits_its_band_and_ends_on_the_value_now(players: list[str]) -> None:
-    """Whists of four digits over many deals: each band's text fits its band at its font size
-    (about 0.6 em a character, pulya._fit), fewer values shown where six would not; the last is
-    the value now."""
+def test_a_long_record_fits_its_field_and_ends_on_the_value_now(players: list[str]) -> None:
+    """Whists of four digits and a hill over many deals: each band's text, as wide as about
+    0.6 em a character and as high as its font, stays inside its field (between its circles
+    and its sector's rays), also in the sectors at the side, where a band's depth limits a
+    level line; fewer values are shown where six would not fit; the last is the value now."""
     a, b = players[0], players[1]
     deals = list(range(1, 41))
     rows = pl.DataFrame({"deal_no": [d for d in deals for _ in players],
                          "player": players * len(deals),
-                         "pool_delta": [1 if p == a else 0 for _ in deals for p in players],
-                         "pool_after": [float(d if p == a else 0) for d in deals for p in players],
-                         "hill_delta": [0] * len(deals) * len(players),
-                         "hill_after": [0.0] * len(deals) * len(players)})
-    pairwise = pl.DataFrame({"deal_no": deals, "writer": [b] * len(deals),
-                             "against": [a] * len(deals), "amount": [1237.5] * len(deals)})
+                         "pool_delta": [1] * len(deals) * len(players),
+                         "pool_after": [float(d) for d in deals for _ in players],
+                         "hill_delta": [1] * len(deals) * len(players),
+                         "hill_after": [float(100 * d) for d in deals for _ in players]})
+    pairwise = pl.DataFrame({"deal_no": deals * 2, "writer": [b] * len(deals) + [a] * len(deals),
+                             "against": [a] * len(deals) + [b] * len(deals),
+                             "amount": [1237.5] * len(deals) * 2})
     svg = pulya_svg(rows, pairwise, players, 20)
     n = len(players)
-    band = {"pool": 1.6 * 72 * math.sin(math.pi / n),
-            "whists": 1.8 * 203 * math.sin(math.pi / (n * (n - 1)))}
+    fields = {"pool": (34, 110, math.pi / n), "hill": (110, 170, math.pi / n),
+              "whists": (170, 236, math.pi / (n * (n - 1)))}  # pulya.RADII, sectors
+    centre = 260
     for text in ET.fromstring(svg).iter(f"{SVG}text"):
         cls, title = text.get("class"), text.find(f"{SVG}title")
-        if cls in band and title is not None and title.text:
-            shown = "".join(text.itertext()).removeprefix(title.text)
-            assert len(shown) * 0.6 * float(text.get("font-size", 0)) <= band[cls], shown
+        if cls not in fields or title is None or not title.text:
+            continue
+        inner, outer, half = fields[cls]
+        x, y, size = (float(text.get(k, 0)) for k in ("x", "y", "font-size"))
+        mid = math.atan2(y - centre, x - centre)
+        shown = "".join(text.itertext()).removeprefix(title.text)
+        wide = len(shown) * 0.6 * size / 2
+        for cx, cy in ((x + dx, y + dy) for dx in (-wide, wide) for dy in (-size / 2, size / 2)):
+            r = math.hypot(cx - centre, cy - centre)
+            turn = (math.atan2(cy - centre, cx - centre) - mid + math.pi) % (2 * math.pi) - math.pi
+            assert inner <= r <= outer and abs(turn) <= half, (title.text, shown, size)
     whists = titles(svg)[f"{b} whists on {a} 49500"]
-    assert whists.startswith("….") and whists.endswith(".49500")
-    assert titles(svg)[f"{a} pool 40"].endswith(".40")
+    assert whists.startswith("…") and whists.endswith("49500")
+    assert titles(svg)[f"{a} hill 4000"].endswith("4000")
 
 
 def test_no_picture_for_other_sheets() -> None:
