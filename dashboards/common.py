@@ -178,13 +178,21 @@ def url_choice(label: str, options: list[Any], key: str, wanted: str | None,
     return value
 
 
-def kept_filters() -> Filters:
+def kept_filters(variant: str | None = None) -> Filters:
     """The shared filters as this session keeps them (:func:`filters`, drawn on another page),
-    or as the URL gives them before any page has drawn them: for a page that does not draw
-    them, to keep them in its URL."""
+    with ``variant`` chosen where given; for a page that does not draw them, to keep them in its
+    URL. A session that opens on such a page takes them from its URL, as :func:`filters` would,
+    so that the next page shows them too (a page switch drops the URL's)."""
     state = st.session_state
     if not state.get("_filters_read"):
-        return from_params(st.query_params.to_dict())[0]
+        wanted, _ = from_params(st.query_params.to_dict())
+        state["_filters_read"] = True
+        for key, value in (("f_variant", wanted.variant), ("f_league", wanted.league),
+                           ("f_player", wanted.player)):
+            state[_kept(key)] = value or ALL
+        state[_kept("f_from")], state[_kept("f_to")] = wanted.date_from, wanted.date_to
+    if variant is not None:
+        state[_kept("f_variant")] = variant
 
     def chosen(key: str) -> str | None:
         value = state.get(_kept(key))

@@ -12,14 +12,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import polars as pl
 import streamlit as st
 
 from dashboards import charts
-from dashboards.common import empty, guarded, kept_beside_cash, kept_filters, query, show
+from dashboards.common import (
+    empty,
+    guarded,
+    kept_beside_cash,
+    kept_filters,
+    query,
+    show,
+    url_choice,
+    url_param,
+)
 from dashboards.queries import rules_change
 from dashboards.text import md, rules_table, unit
 
@@ -138,8 +146,9 @@ with guarded():
         st.stop()
     c1, c2 = st.columns([1, 3])
     studied = sorted(runs["variant"].unique().to_list())  # as the sidebar's Variant lists them
-    shared = kept_filters()  # the other pages' filters, kept in this page's URL too
-    wanted = shared.variant
+    wanted_run = url_param("run")  # a study named in the address opens with its variant
+    of_run = runs.filter(pl.col("run_id") == (wanted_run or ""))["variant"].to_list()
+    wanted = of_run[0] if of_run else kept_filters().variant  # as the other pages' filters
     if wanted and "balance_variant" not in st.session_state:
         if wanted in studied:
             st.session_state["balance_variant"] = wanted
@@ -147,12 +156,13 @@ with guarded():
             st.caption(f"No balance study of {md(wanted)} in this database: the studies of "
                        "other variants are below.")
     variant = c1.selectbox("Variant (arm a)", studied, key="balance_variant")
-    st.query_params.from_dict(replace(shared, variant=variant).to_params())
+    st.query_params.from_dict(kept_filters(variant).to_params())
     chosen = runs.filter(pl.col("variant") == variant)
     labels = labelled(chosen)
     format_run: Callable[[str], str] = lambda r: labels.get(r, r)  # noqa: E731
-    run_id = c2.selectbox("Study", chosen["run_id"].to_list(), key="balance_run",
-                          format_func=format_run)
+    with c2:
+        run_id = url_choice("Study", chosen["run_id"].to_list(), "balance_run", wanted_run,
+                            "run", format_run)
     if run_id is None:
         empty("No study for this variant.")
         st.stop()

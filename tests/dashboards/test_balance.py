@@ -331,3 +331,41 @@ def test_page_lists_variants_as_the_sidebar_does_and_keeps_the_filters_in_its_ur
     kept = {k: at.query_params[k] for k in ("variant", "league", "from", "player")}
     assert {k: v[0] if isinstance(v, list) else v for k, v in kept.items()} == {
         "variant": "swabian", "league": "Thursday club", "from": "2026-01-01", "player": "Anna"}
+
+
+def test_a_study_in_the_address_opens_with_its_variant(balance_studies,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The study chosen is kept in the URL (``?run=``): a reload or a shared link showed the
+    variant's first study instead."""
+    path, (older, _, _) = balance_studies  # the newest study of a variant is its first
+    monkeypatch.setenv(DB_ENV, str(path))
+    at = AppTest.from_file(str(PAGE), default_timeout=60).run()
+    at.selectbox(key="balance_variant").set_value("greek-prefa").run()
+    at.selectbox(key="balance_run").set_value(older.run_id).run()
+    assert at.query_params["run"] in (older.run_id, [older.run_id])
+    again = AppTest.from_file(str(PAGE), default_timeout=60)
+    again.query_params["variant"] = "swabian"  # the study's own variant wins
+    again.query_params["run"] = older.run_id
+    again.run()
+    assert not again.exception
+    assert again.selectbox(key="balance_variant").value == "greek-prefa"
+    assert again.selectbox(key="balance_run").value == older.run_id
+
+
+def test_filters_of_an_address_opening_on_balance_reach_the_next_page(
+        balance_studies, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session that opens on Balance (a reload there) keeps the address's filters for the
+    next page: a page switch drops the URL's, and League opened on "(all)"."""
+    path, _ = balance_studies
+    monkeypatch.setenv(DB_ENV, str(path))
+    with read_only(path) as c:
+        league = q.leagues(c, q.Filters())["league"][0]
+    at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=60)
+    at.switch_page("views/balance.py")
+    at.query_params["league"] = league
+    at.run()
+    assert not at.exception
+    at.query_params.clear()  # what a page switch in the browser does
+    at.switch_page("views/league.py").run()
+    assert not at.exception
+    assert at.selectbox(key="f_league").value == league
