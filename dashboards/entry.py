@@ -33,7 +33,7 @@ import polars as pl
 from annotated_types import Ge, Gt, Le, Lt
 from pydantic import BaseModel
 
-from dashboards.text import ENTRY, without_paths
+from dashboards.text import ENTRY, rule_value, without_paths
 from dashboards.uploads import cannot_keep, retrying, save, stored_name
 from ingest.pipeline import FileReport, ingest_paths
 from ingest.source import Issue, Raw
@@ -436,14 +436,21 @@ close a bracket."""
 
 def rule_help(description: str | None) -> str | None:
     """A house rule's docstring as the Entry page's help: without what it cites (a scorer has
-    no rulebook at hand), code names in Markdown's backticks."""
+    no rulebook at hand), values and fields named as code in the words the form shows them
+    (``dashboards.text.rule_value``: ``raise_value`` -> raise value, ``None`` -> default,
+    ``true`` -> yes)."""
     if not description:
         return None
     text = description
     for cited in _RULE_CITED:
         text = cited.sub("", text.replace("( ", "("))
-    text = text.replace(",)", ")").replace("()", "").replace("``", "`")
-    return " ".join(text.split())
+    text = re.sub(r"\s*\(\s*\)", "", text.replace(",)", ")"))
+    return " ".join(_CODE.sub(lambda m: rule_value(_LITERALS.get(m[1], m[1])), text).split())
+
+
+_CODE = re.compile(r"``([^`]+)``")
+"""A value or a field named as code in a docstring (``raise_value``, ``None``, ``true``)."""
+_LITERALS: dict[str, object] = {"None": None, "true": True, "false": False}
 
 
 _CITED = re.compile(r"\s*\([a-z-]+\.md[ 0-9.,]*\)")

@@ -146,7 +146,7 @@ def _unknown(path: Path) -> str:
         return kind
     if path.suffix.lower() in JSON_DOCUMENT.extensions:
         return (f"no reader: JSON that names no record in its first {HEAD_BYTES // 1024} KiB "
-                '("record": "game" or "deal", records.md 1)')
+                '("record": "game" or "deal")')
     raw = first_bytes(path)
     if raw is None:
         return "no reader"

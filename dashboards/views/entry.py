@@ -81,7 +81,9 @@ def rules_form(variant_name: str) -> dict[str, Any]:
     preset = None
     if v.presets:
         preset = st.selectbox("Preset", [None, *v.presets], key=f"entry_preset_{v.name}",
-                              format_func=lambda p: "(the spec's defaults)" if p is None else p)
+                              format_func=lambda p: "(the spec's defaults)" if p is None else p,
+                              help="A known club's house rules: the rules below start from "
+                                   "them, and each can still be changed.")
     base = entry.preset_rules(v, preset)
     values = {f.name: ask(f, f"entry_rule_{v.name}_{preset}_{f.name}", [],
                           getattr(base, f.name, None))

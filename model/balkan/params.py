@@ -32,9 +32,11 @@ class BalkanRules(Frozen):
     preferans_bid: bool = False
     """The optional 8 = Preferans, all ten tricks, no trump (1, 4)."""
     max_refe: HouseNumber | None = None
-    """Refa rounds per game; ``None`` unlimited (7.4). When used up, an all-pass deal is redealt."""
+    """Refa rounds per game; ``None``: unlimited (7.4). When used up, an all-pass deal is
+    redealt."""
     kontra_max_level: Annotated[HouseNumber, Field(ge=1)] | None = None
-    """Longest doubling chain: ``None`` unlimited, 4 up to mortkontra (x16), 2 kontra/rekontra."""
+    """Longest doubling chain: ``None``: unlimited; 4: up to mortkontra (x16); 2: kontra and
+    rekontra."""
     pik_needs_kontra: bool = True
     """Plain Pik (2) with talon and without refa is played only if a defender says kontra (5.3)."""
     pik_without_kontra: Literal["declarer_scores", "refa_then_declarer_scores"] = "declarer_scores"

@@ -24,7 +24,8 @@ class BridgeRules(Frozen):
     ``chicago`` (a rubber-game option): four-deal cycles, vulnerability none / dealer's side /
     dealer's side / both, duplicate-style bonuses per deal (10 [bk])."""
     honours: bool | None = None
-    """Honours scored (4.6); ``None``: true in rubber and Chicago, false in duplicate."""
+    """Honours scored (4.6); ``None``: ``true`` in rubber and Chicago, ``false`` in
+    duplicate."""
     incomplete_rubber_bonus: tuple[Amount, Amount] = (300, 50)
     """An unfinished rubber: a side with one game, a side with a partscore in the open game (5)."""
     passed_out: Literal["redeal", "zero"] | None = None
@@ -33,7 +34,8 @@ class BridgeRules(Frozen):
     doubled_overtrick_value: Amount | None = None
     """``None``: Laws 100 NV / 200 V doubled, twice that redoubled (4.2); seed004: 50 each."""
     insult_requires_overtrick: bool | None = None
-    """``None``: Laws false (4.3); seed004: true (only an over-fulfilled contract earns it)."""
+    """``None``: the Laws' ``false`` (4.3); seed004: ``true`` (only an over-fulfilled contract
+    earns it)."""
     insult_redoubled: Amount | None = None
     """``None``: Laws 100; seed004: 50."""
     seed004_defeat_bonus: Amount | None = None

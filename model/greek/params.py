@@ -32,7 +32,8 @@ class GreekRules(Frozen):
     """A declarer holding all four aces may say so before play: the contract's value is raised,
     or fixed chips change hands (section 14)."""
     four_aces_amount: HouseNumber | None = None
-    """``raise_value``: kassa points added to v (default initial_kassa // 10, the seed's "K0/10").
+    """``raise_value``: kassa points added to v (default a tenth of ``initial_kassa``, the seed's
+    "K0/10").
     ``fixed_chips``: chips paid by or to each other player (default 25 at 6-level, 50 above,
     as prefadoros-code does)."""
     counter_invitation: bool = False

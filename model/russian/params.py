@@ -21,9 +21,10 @@ Convention = Literal["sochi", "leningrad", "rostov", "soci-custom"]
 
 
 class RussianRules(Frozen):
+    # soci-custom: the app behind ../shared/data/russian-score-fixtures/rostiktc2-soci
     convention: Convention = "sochi"
-    """The preset whose values fill the flags not given (6.1, 7). ``soci-custom`` is a customised
-    Soči: the app [rostik] (spec 0) behind ``russian-score-fixtures/rostiktc2-soci`` keeps it."""
+    """The preset whose values fill the flags not given (6.1, 7). ``soci-custom`` is the Soči
+    of one scoring app, with its own changes ([rostik], spec 0)."""
     pool_target: Annotated[HouseNumber, Field(ge=1)] = 20
     """T: the game ends when every pool has reached it (8)."""
     consolation: Literal["both_opponents", "whisters_only", "none"] = "both_opponents"
@@ -31,16 +32,16 @@ class RussianRules(Frozen):
     consolation_factor: Literal[1, 2] = 1
     """Consolation per undertrick in units of c (Leningrad 2c is U, R2)."""
     whist_trick_factor: Literal[1, 2] = 1
-    """k_w: whists per defence trick in units of c (Sochi c, Leningrad 2c; 6.1)."""
+    """Whists per defence trick (k_w) in units of c (Sochi c, Leningrad 2c; 6.1)."""
     remise_factor: Literal[1, 2] = 1
-    """k_rem: hill per undertrick in units of c (Sochi c, Leningrad 2c; 6.1)."""
+    """Hill per undertrick (k_rem) in units of c (Sochi c, Leningrad 2c; 6.1)."""
     misere_trick_penalty: Literal[10, 20] = 10
-    """k_mis: hill per trick of a failed misère (Sochi 10, Leningrad 20; 6.1, RL2)."""
+    """Hill per trick of a failed misère (k_mis; Sochi 10, Leningrad 20; 6.1, RL2)."""
     whist_style: Literal["greedy", "gentleman"] = "greedy"
     """One whister, one passer: the whister scores every defence trick (greedy), or on the
     declarer's failure they split all whists of the deal half-half (gentleman; 6.1)."""
     whist_responsibility: Literal["full", "half"] = "full"
-    """Hill per missing defence trick: k_w*c (full) or k_w*c/2 (half; 6.1)."""
+    """Hill per missing defence trick: the whists of a trick (full) or half of them (6.1)."""
     two_whister_q1_responsible: Literal[
         "second_whister", "second_whister_personal", "both"
     ] = "second_whister"

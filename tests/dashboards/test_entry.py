@@ -642,7 +642,8 @@ def test_every_house_rule_says_what_it_means_without_the_rulebook(
              for w in at.get(kind) if str(w.key).startswith(f"entry_rule_{variant}_None_")}
     assert set(helps) == {f.name for f in entry.rule_fields(lookup(variant))}
     for name, said in helps.items():
-        assert said and not re.search(r"section|\.md\b|\[|\(\)|``|\(G[0-9]", said), (name, said)
+        assert said and not re.search(r"section|\.md\b|\[|\(\s*\)|`|\(G[0-9]|\w_\w|\b(None|true|"
+                                      r"false)\b|\s[.,;]", said), (name, said)
     if variant == "greek-prefa":  # greek-prefa.md 14, ten_nt
         assert helps["ten_nt"] == "A 10NT contract: not allowed, worth 11, or worth 10."
 
@@ -653,5 +654,8 @@ def test_a_rule_s_help_keeps_what_is_not_a_citation() -> None:
     assert entry.rule_help("By his opponents only (10/(N-1), [rostik]; R5).") == (
         "By his opponents only (10/(N-1)).")
     assert entry.rule_help("The pot holds (15, the table setting): ``normal`` settles.") == (
-        "The pot holds (the table setting): `normal` settles.")
+        "The pot holds (the table setting): normal settles.")
+    assert entry.rule_help("Cost on the player (7, [resolution]).") == "Cost on the player."
+    assert entry.rule_help("``None``: ``fixed_chips``; ``false``: ``end``.") == (
+        "default: fixed chips; no: end.")  # in the words the form shows the values
     assert entry.rule_help(None) is None
