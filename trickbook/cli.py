@@ -27,7 +27,7 @@ import typer
 from rich.markup import escape
 
 from model.problems import counted
-from trickbook.console import err, must_exist, out, progress_bar
+from trickbook.console import err, must_exist, not_a_database, out, progress_bar
 from trickbook.players import app as players_app
 
 if TYPE_CHECKING:  # the command bodies import what they use, so that --help starts fast
@@ -582,6 +582,8 @@ def export(
     from ingest.ppn_codec import PpnError
 
     must_exist(db)
+    if out_file is not None:
+        not_a_database(out_file)
     conn = _read_only(db)
     ids = list(game) if game else None
     variants_of = exported_by(format)

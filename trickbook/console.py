@@ -1,4 +1,5 @@
-"""What the commands print to, and their check that a database exists."""
+"""What the commands print to, their check that a database exists, and that an output file is
+not one."""
 
 from __future__ import annotations
 
@@ -24,4 +25,21 @@ def must_exist(db: Path) -> None:
     stored games does not make an empty one where a mistyped path points."""
     if not db.exists():
         err.print(f"no database at {db} (run `trickbook ingest` first)", markup=False)
+        raise typer.Exit(2)
+
+
+def not_a_database(out_file: Path) -> None:
+    """Exit 2 naming ``out_file`` when it is a DuckDB database (``--out`` of an export or a
+    simulation, given the ``--db`` path by mistake, would overwrite every stored game); any other
+    file is overwritten, as an output is."""
+    from ingest.store import DUCKDB_MAGIC
+
+    try:
+        with out_file.open("rb") as fh:
+            head = fh.read(12)
+    except OSError:  # absent, a folder, unreadable: the write says why
+        return
+    if head[8:12] == DUCKDB_MAGIC:
+        err.print(f"{out_file} is a DuckDB database: --out does not overwrite one (name a new "
+                  "file)", markup=False)
         raise typer.Exit(2)

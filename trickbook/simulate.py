@@ -50,11 +50,13 @@ def simulate_command(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from ingest.store import DatabaseError, check_database_path
-    from trickbook.console import err
+    from trickbook.console import err, not_a_database
 
     try:
         if (out is None) == (db is None):
             raise SimulationError("give exactly one of --out (JSON Lines) and --db")
+        if out is not None:
+            not_a_database(out)
         if db is not None:
             check_database_path(db)  # before the first deal, not when the first batch is stored
         options = {} if players is None else {"players": players}
@@ -82,6 +84,11 @@ def simulate_command(
             bar.stop()
     except (SimulationError, DatabaseError, ClusterUnreachable) as exc:
         err.print(f"simulate: {exc}", markup=False)
+        raise typer.Exit(2) from exc
+    except OSError as exc:  # --out: a full disk, a folder, no permission
+        if out is None:
+            raise
+        err.print(f"simulate: cannot write {out}: {exc.strerror or exc}", markup=False)
         raise typer.Exit(2) from exc
     where = str(out if out is not None else db)
     err.print(f"{counted(report.deals, 'deal')} in {counted(report.games, 'game')} -> {where} "

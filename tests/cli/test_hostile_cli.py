@@ -308,3 +308,28 @@ def test_a_database_in_a_read_only_folder_is_said_before_anything_runs(
         assert f"its folder {read_only_folder} does not let a file be made" in " ".join(
             done.stderr.split()), command
     assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", [
+    ["export", "--format", "pbn"],
+    ["simulate", "--variant", "greek-prefa", "--games", "1", "--deals-per-game", "2"]])
+def test_out_never_overwrites_a_database(tmp_path: Path, command: list[str]) -> None:
+    """``--out`` given the database's path (or another database's) overwrote it with text and
+    exited 0: every stored game was gone."""
+    db = tmp_path / "t.duckdb"
+    assert runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db",
+                               str(db)]).exit_code == 0
+    before = db.read_bytes()
+    own_db = ["--db", str(db)] if command[0] == "export" else []
+    result = runner.invoke(app, [*command, *own_db, "--out", str(db)])
+    assert result.exit_code == 2
+    assert "is a DuckDB database: --out does not overwrite one" in result.output
+    assert db.read_bytes() == before
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_simulate_out_to_a_full_disk_names_the_file() -> None:
+    done = trickbook("simulate", "--variant", "greek-prefa", "--games", "1",
+                     "--deals-per-game", "2", "--out", "/dev/full")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "cannot write /dev/full: No space left on device" in done.stderr
