@@ -234,12 +234,19 @@ def money_effects(va: str, vb: str) -> tuple[tuple[str, str], ...]:
     return tuple(effects)
 
 
+def _in_run(arm: pl.DataFrame) -> pl.DataFrame:
+    """An arm's deals with their game's place in its run (``game_no``): the arms of a study
+    deal the same cards to the same game of their runs (one seed), whose ids differ where the
+    variants do (``sim-greek-1-00000003``, ``sim-swabian-1-00000003``)."""
+    return arm.with_columns(game_no=pl.col("game_id").rank("dense"))
+
+
 def paired_metrics(a: pl.DataFrame, b: pl.DataFrame, money: tuple[tuple[str, str], ...]
                    ) -> list[dict[str, Any]]:
-    """Paired differences b - a per deal (the same deals), intervals over games: the ``money``
-    effects (:func:`money_effects`), then the shares of deals whose contract and whose
-    declarer's money changed."""
-    j = a.join(b, on=["game_id", "deal_no"], suffix="_b")
+    """Paired differences b - a per deal (the same deals: the same game of each arm's run, the
+    same deal number), intervals over games: the ``money`` effects (:func:`money_effects`),
+    then the shares of deals whose contract and whose declarer's money changed."""
+    j = _in_run(a).join(_in_run(b), on=["game_no", "deal_no"], suffix="_b")
     j = j.with_columns(
         diff_value=pl.col("d_value_b") - pl.col("d_value"),
         diff_cash=pl.col("d_cash_b") - pl.col("d_cash"),

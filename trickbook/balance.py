@@ -87,7 +87,7 @@ def balance_command(
         table.add_column(col)
     for r in s.metrics.filter(pl.col("arm") == "b-a").iter_rows(named=True):
         ci = "-" if r["lo"] is None else f"[{r['lo']:.3f}, {r['hi']:.3f}]"
-        table.add_row(r["key"], str(r["n"]), f"{r['estimate']:.3f}", ci)
+        table.add_row(r["key"], str(r["n"]), _estimate(r["estimate"]), ci)
     out.print(table)
 
 
@@ -101,6 +101,11 @@ def _print_sweep(out: Any, studies: list[tuple[str, Study]]) -> None:
         e = {r["key"]: r for r in s.metrics.filter(pl.col("arm") == "b-a").iter_rows(named=True)}
         money, changed = e["declarer money"], e["contract changed"]
         ci = "-" if money["lo"] is None else f"[{money['lo']:.3f}, {money['hi']:.3f}]"
-        table.add_row(label, s.run_id, f"{money['estimate']:.3f}", ci,
-                      f"{changed['estimate']:.3f}")
+        table.add_row(label, s.run_id, _estimate(money["estimate"]), ci,
+                      _estimate(changed["estimate"]))
     out.print(table)
+
+
+def _estimate(value: float | None) -> str:
+    """An estimate as printed; ``-`` for none (no deal to estimate it from)."""
+    return "-" if value is None else f"{value:.3f}"

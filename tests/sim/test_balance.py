@@ -58,8 +58,13 @@ def test_two_variants_on_the_same_deals() -> None:
     assert s.runs_row["variant_b"] == "swabian"
     assert not s.metrics.filter(pl.col("arm") == "b").is_empty()
     # chips against Swabian units: the cash effect names no unit, and only Greek keeps a kassa
-    effects = s.metrics.filter(pl.col("metric") == "flag_effect")["key"].to_list()
-    assert effects == ["declarer money", "declarer cash", "contract changed", "money changed"]
+    effects = s.metrics.filter(pl.col("metric") == "flag_effect")
+    assert effects["key"].to_list() == [
+        "declarer money", "declarer cash", "contract changed", "money changed"]
+    # paired by each game's place in its run: the arms' game ids name their variants, and a
+    # join on them paired no deal (every effect n=0, no estimate)
+    assert effects["n"].to_list() == [s.runs_row["deals"]] * 4
+    assert effects["estimate"].is_not_null().all()
 
 
 def test_the_money_effects_are_named_by_each_variant_settlement() -> None:
