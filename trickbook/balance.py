@@ -12,7 +12,7 @@ from sim.balance import Study, store_study, study, sweep
 from sim.drivers import PREFERENCE, simulator
 from sim.flags import alternatives
 from sim.run import read_rules
-from trickbook.simulate import option
+from trickbook.simulate import MAX_DEALS_PER_GAME, MAX_GAMES, option
 
 
 def balance_command(
@@ -22,12 +22,14 @@ def balance_command(
     variant_b: Annotated[
         str | None, option("--variant-b", "Variant of arm b (default: the same).")
     ] = None,
-    games: Annotated[int, option("--games", "Games in each arm.", min=1)] = 1000,
-    deals_per_game: Annotated[int, option("--deals-per-game", "Deals in each game.", min=1)] = 10,
+    games: Annotated[int, option("--games", "Games in each arm.", min=1, max=MAX_GAMES)] = 1000,
+    deals_per_game: Annotated[int, option("--deals-per-game", "Deals in each game (at most).",
+                                          min=1, max=MAX_DEALS_PER_GAME)] = 10,
     seed: Annotated[int, option("--seed", "Seed: both arms play the same deals.")] = 0,
     play: Annotated[str, option("--play", "Card play: heuristic or dd.")] = "heuristic",
     db: Annotated[Path, option("--db", "The DuckDB database.")] = Path("data/trickbook.duckdb"),
-    workers: Annotated[int | None, option("--workers", "Local processes (default: all).")] = None,
+    workers: Annotated[int | None, option("--workers", "Local processes (default: all).",
+                                          min=1)] = None,
     sweep_flags: Annotated[
         bool, option("--sweep", "Study every house-rule flag against --rules-a (one run each).")
     ] = False,

@@ -11,6 +11,12 @@ from sim import SimulationError
 from sim.drivers import PLAYS, SIMULATED
 from sim.run import ClusterUnreachable, Plan, read_rules, simulate
 
+MAX_GAMES = 1_000_000
+"""Most games a run may ask for (each arm of a study): the run's plan lists them."""
+MAX_DEALS_PER_GAME = 10_000
+"""Most deals a game may ask for: a game is dealt that many whatever its rules end it at (the
+deals after its end are dropped), so a larger number only costs time and memory."""
+
 
 def option(flag: str, text: str, *aliases: str, **limits: Any) -> Any:
     """A typer option with its help text (and other names, and bounds, ``min=1``), typer
@@ -23,8 +29,10 @@ def option(flag: str, text: str, *aliases: str, **limits: Any) -> Any:
 def simulate_command(
     variant: Annotated[str, option(
         "--variant", f"Variant to simulate ({', '.join(SIMULATED)}).")],
-    games: Annotated[int, option("--games", "Number of games.", min=1)] = 100,
-    deals_per_game: Annotated[int, option("--deals-per-game", "Deals in each game.", min=1)] = 20,
+    games: Annotated[int, option("--games", "Number of games.", min=1, max=MAX_GAMES)] = 100,
+    deals_per_game: Annotated[int, option("--deals-per-game", "Deals in each game (at most; a "
+                                          "game ends where its rules end it).", min=1,
+                                          max=MAX_DEALS_PER_GAME)] = 20,
     rules: Annotated[Path | None, option("--rules", "JSON file with the house rules.")] = None,
     seed: Annotated[int, option("--seed", "Seed of the run: the same seed, the same records.")] = 0,
     play: Annotated[str, option("--play", "Card play: heuristic or dd (open-hand solver).")] = (
@@ -38,9 +46,8 @@ def simulate_command(
     cluster: Annotated[str | None, option(
         "--cluster", "Dask scheduler address (tcp://HOST:8786): its workers simulate.",
         "--scheduler")] = None,
-    workers: Annotated[int | None, option("--workers", "Local processes (default: all cores).")] = (
-        None
-    ),
+    workers: Annotated[int | None, option("--workers", "Local processes (default: all cores).",
+                                          min=1)] = None,
     parts_dir: Annotated[
         Path | None, option("--parts-dir", "Shared directory for the cluster's Parquet parts.")
     ] = None,

@@ -287,3 +287,19 @@ def test_balance_names_the_bad_field_of_either_arm(tmp_path: Path) -> None:
                                       "--deals-per-game", "2", "--rules-b", str(bad), "--db",
                                       str(tmp_path / "b.duckdb")])
     assert result.exit_code == 2 and "bogus_flag" in result.output, result.output
+
+
+@pytest.mark.parametrize(("command", "option", "value"), [
+    ("simulate", "--deals-per-game", "1000000"), ("simulate", "--games", "1000000000"),
+    ("simulate", "--workers", "0"), ("balance", "--deals-per-game", "1000000"),
+    ("balance", "--games", "1000000000"), ("balance", "--workers", "-3")])
+def test_counts_out_of_bounds_are_refused_before_anything_runs(
+        tmp_path: Path, command: str, option: str, value: str) -> None:
+    """A game of a million deals was dealt in full (its rules end it long before) and ran out
+    of memory, deaf to Ctrl-C; ``--workers 0`` was taken without a word. Each is refused at
+    once, naming the option."""
+    where = ["--db", str(tmp_path / "t.duckdb")]
+    result = CliRunner().invoke(app, [command, "--variant", "greek-prefa", option, value,
+                                      *where])
+    assert result.exit_code == 2 and option in result.output
+    assert not (tmp_path / "t.duckdb").exists()
