@@ -62,7 +62,29 @@ def create_tables(conn: duckdb.DuckDBPyConnection) -> None:
     ).fetchall()}
     missing = [t.ddl for name, t in tables().items() if name not in have]
     if missing:
+        _not_foreign(conn, have)
         conn.execute("\n;\n".join(missing))
+
+
+def _not_foreign(conn: duckdb.DuckDBPyConnection, have: set[str]) -> None:
+    """A :class:`DatabaseError` when a table of ours is there without all its columns: another
+    program's database (its ``games`` table failed every insert, after trickbook's tables had
+    been added to it). Asked only of a database that lacks some of our tables."""
+    own = {name: t for name, t in tables().items() if name in have}
+    if not own:
+        return
+    found: dict[str, set[str]] = {}
+    for table, column in conn.execute(
+            "SELECT table_name, column_name FROM duckdb_columns() "
+            "WHERE database_name = current_database() AND schema_name = current_schema()"
+    ).fetchall():
+        found.setdefault(str(table), set()).add(str(column))
+    for name, t in own.items():
+        if lacking := [c for c in t.columns if c not in found.get(name, set())]:
+            raise DatabaseError(
+                f"its table {name!r} lacks the columns {', '.join(lacking[:4])}"
+                f"{', ...' if len(lacking) > 4 else ''} that trickbook writes: another "
+                "program's database, or an older trickbook's; name a trickbook database")
 
 
 CHECKPOINT_THRESHOLD = "1MiB"
@@ -214,7 +236,7 @@ def connect(db_path: str | Path, *, read_only: bool = False, wait: float = LOCK_
                 waiting(waited)
             time.sleep(LOCK_POLL)
     if read_only:
-        return conn
+        return _ours(conn, path)
     sweep_spill_files(path)
     sweep_stage_folders(path)
     try:
@@ -223,7 +245,22 @@ def connect(db_path: str | Path, *, read_only: bool = False, wait: float = LOCK_
     except duckdb.Error as exc:
         conn.close()
         raise DatabaseError(explain_open_error(path, exc)) from exc
+    except DatabaseError as exc:
+        conn.close()
+        raise DatabaseError(f"{path}: {exc}") from exc
     return conn
+
+
+def _ours(conn: duckdb.DuckDBPyConnection, path: Path) -> duckdb.DuckDBPyConnection:
+    """A database opened to be read, when it holds trickbook's tables (a ``games`` table):
+    an empty one, or another program's, is a :class:`DatabaseError` saying so."""
+    if str(path) == ":memory:" or conn.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'games' "
+            "AND database_name = current_database()").fetchall()[0][0]:
+        return conn
+    conn.close()
+    raise DatabaseError(f"{path} holds no trickbook tables (an empty database, or another "
+                        "program's): run `trickbook ingest` into it first")
 
 
 def frame(rows: list[dict[str, object]], schema: dict[str, pl.DataType]) -> pl.DataFrame:

@@ -333,3 +333,33 @@ def test_simulate_out_to_a_full_disk_names_the_file() -> None:
                      "--deals-per-game", "2", "--out", "/dev/full")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "cannot write /dev/full: No space left on device" in done.stderr
+
+
+@pytest.mark.parametrize("command", [["report", "standings"], ["check"], ["players", "list"],
+                                     ["export", "--format", "pbn"]])
+def test_a_database_without_trickbook_s_tables_is_said(tmp_path: Path,
+                                                       command: list[str]) -> None:
+    """An empty DuckDB file (made by another tool) gave "CatalogException: Table with name
+    standings does not exist!"."""
+    db = tmp_path / "empty.duckdb"
+    duckdb.connect(str(db)).close()
+    result = runner.invoke(app, [*command, "--db", str(db)])
+    assert result.exit_code == 2
+    assert "holds no trickbook tables" in result.output and "Catalog" not in result.output
+
+
+def test_another_program_s_database_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    """Ingest into a database whose ``games`` table is another program's said "not stored:
+    BinderException", after adding trickbook's twenty tables to it."""
+    db = tmp_path / "theirs.duckdb"
+    conn = duckdb.connect(str(db))
+    conn.execute("CREATE TABLE games (id INTEGER, name VARCHAR)")
+    conn.close()
+    result = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db", str(db)])
+    assert result.exit_code == 2
+    assert "its table 'games' lacks the columns game_id, variant" in result.output
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        assert conn.execute("SELECT table_name FROM duckdb_tables()").fetchall() == [("games",)]
+    finally:
+        conn.close()
