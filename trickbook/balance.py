@@ -43,7 +43,7 @@ def balance_command(
     from rich.table import Table
 
     from ingest.store import DatabaseError, check_database_path
-    from trickbook.console import err, out, progress_bar
+    from trickbook.console import err, out, progress_bar, terminate_as_interrupt
 
     try:
         check_database_path(db)  # before the study's work, not after it
@@ -53,7 +53,7 @@ def balance_command(
             simulator(variant_b or variant, arm_b, play)
         arms = 1 + len(alternatives(variant)) if sweep_flags else 2
         with progress_bar(TextColumn("simulating games"), BarColumn(),
-                          MofNCompleteColumn()) as bar:
+                          MofNCompleteColumn()) as bar, terminate_as_interrupt():
             task = bar.add_task("games", total=arms * games)
 
             def tick(done: int) -> None:

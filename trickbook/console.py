@@ -3,6 +3,10 @@ not one."""
 
 from __future__ import annotations
 
+import os
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
@@ -43,3 +47,25 @@ def not_a_database(out_file: Path) -> None:
         err.print(f"{out_file} is a DuckDB database: --out does not overwrite one (name a new "
                   "file)", markup=False)
         raise typer.Exit(2)
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (``kill PID``, a service stopping) taken as Ctrl-C while the block runs: the
+    command stops its workers and keeps what it keeps on Ctrl-C. Killed so before, a simulation
+    left its worker processes running, blocked on a pipe to a parent that was gone. A worker
+    forked meanwhile inherits the handler: there SIGTERM ends the process (how a pool stops
+    its workers)."""
+    owner = os.getpid()
+
+    def as_ctrl_c(signum: int, _frame: object) -> None:
+        if os.getpid() != owner:  # a worker forked meanwhile: stopped by its pool, it must end
+            signal.signal(signum, signal.SIG_DFL)
+            signal.raise_signal(signum)
+        signal.raise_signal(signal.SIGINT)
+
+    previous = signal.signal(signal.SIGTERM, as_ctrl_c)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -57,7 +57,7 @@ def simulate_command(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from ingest.store import DatabaseError, check_database_path
-    from trickbook.console import err, not_a_database
+    from trickbook.console import err, not_a_database, terminate_as_interrupt
 
     try:
         if (out is None) == (db is None):
@@ -85,8 +85,9 @@ def simulate_command(
             bar.update(task, advance=deals, rate=f"{rate:,.0f}")
 
         try:
-            report = simulate(plan, out=out, db=db, scheduler=cluster, workers=workers,
-                              parts_dir=parts_dir, on_start=begin, on_progress=tick)
+            with terminate_as_interrupt():
+                report = simulate(plan, out=out, db=db, scheduler=cluster, workers=workers,
+                                  parts_dir=parts_dir, on_start=begin, on_progress=tick)
         finally:
             bar.stop()
     except (SimulationError, DatabaseError, ClusterUnreachable) as exc:

@@ -303,3 +303,42 @@ def test_counts_out_of_bounds_are_refused_before_anything_runs(
                                       *where])
     assert result.exit_code == 2 and option in result.output
     assert not (tmp_path / "t.duckdb").exists()
+
+
+@pytest.mark.slow
+def test_sigterm_stops_a_simulation_as_ctrl_c_does_and_its_workers_end(tmp_path: Path) -> None:
+    """``kill PID`` of a simulation with workers killed it and left its two worker processes
+    running, stuck on a pipe to it. It now stops as on Ctrl-C (docs/simulation.md): the
+    partitions finished are stored, exit 130, no worker left."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.ingest.conftest import ROOT
+
+    db = tmp_path / "t.duckdb"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "trickbook", "simulate", "--variant", "greek-prefa", "--games",
+         "100000", "--deals-per-game", "20", "--db", str(db), "--workers", "2"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    workers: list[str] = []
+    while len(workers) < 2 and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+        workers = subprocess.run(["pgrep", "-P", str(child.pid)], capture_output=True,
+                                 text=True).stdout.split()
+    time.sleep(1)  # a partition or two stored
+    child.send_signal(signal.SIGTERM)
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == 130, err
+    assert "interrupted: the partitions finished before Ctrl-C are stored" in err
+    time.sleep(0.5)
+    assert len(workers) == 2 and not [w for w in workers if os.path.exists(f"/proc/{w}")]
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        games = conn.execute("SELECT count(*) FROM games").fetchall()[0][0]
+    finally:
+        conn.close()
+    assert 0 < games < 100000
