@@ -32,11 +32,11 @@ class RussianRules(Frozen):
     consolation_factor: Literal[1, 2] = 1
     """Consolation per undertrick in units of c (Leningrad 2c is U, R2)."""
     whist_trick_factor: Literal[1, 2] = 1
-    """Whists per defence trick (k_w) in units of c (Sochi c, Leningrad 2c; 6.1)."""
+    """Whists per defence trick in units of c (Sochi c, Leningrad 2c; 6.1)."""
     remise_factor: Literal[1, 2] = 1
-    """Hill per undertrick (k_rem) in units of c (Sochi c, Leningrad 2c; 6.1)."""
+    """Hill per undertrick in units of c (Sochi c, Leningrad 2c; 6.1)."""
     misere_trick_penalty: Literal[10, 20] = 10
-    """Hill per trick of a failed misère (k_mis; Sochi 10, Leningrad 20; 6.1, RL2)."""
+    """Hill per trick of a failed misère (Sochi 10, Leningrad 20; 6.1, RL2)."""
     whist_style: Literal["greedy", "gentleman"] = "greedy"
     """One whister, one passer: the whister scores every defence trick (greedy), or on the
     declarer's failure they split all whists of the deal half-half (gentleman; 6.1)."""

@@ -231,7 +231,7 @@ def test_a_group_with_skipped_files_is_stored_again_whole(
     failing_at(monkeypatch, files[3], RuntimeError("settlement of the disk failed"))
     reports = run(paths, tmp_path / "t.duckdb")
     assert reports[1].skipped == "missing"
-    assert (reports[2].skipped or "").startswith("no reader: not named .csv, .jsonl")
+    assert (reports[2].skipped or "").startswith("no reader: not named .csv, .json, .jsonl")
     assert [r.source for r in reports if r.failed] == [str(files[3])]
     assert [r for r in reports if not r.failed] == expected
     assert snapshot(tmp_path / "t.duckdb") == snapshot(tmp_path / "expected.duckdb")
