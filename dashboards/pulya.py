@@ -5,7 +5,7 @@ Each sector has three bands, as on paper: the pool (pulya) innermost, the hill (
 outermost the whists, split once more into one field per opponent (the field nearest that opponent's
 sector). Every band holds the player's running record as players write it, each value after a
 change, joined by dots (``2.4.10``; only the last :data:`SHOWN` of a long record, after an ellipsis,
-and fewer where they would not fit the band at the smallest font), so the last number is the value
+and fewer where they would not fit the band at a readable size), so the last number is the value
 now: the final pool and hill of the table form (``dashboards/sheets.py``) and the whists written
 against that opponent; the pool target is in the centre. Each band also carries a ``<title>``
 (``Anna pool 20``) read as a tooltip and by tests. Drawn in dark ink on a paper-coloured ground, so
