@@ -13,7 +13,6 @@ import csv
 import importlib
 import json
 import os
-import re
 import signal
 import sys
 import traceback
@@ -27,7 +26,16 @@ import typer
 from rich.markup import escape
 
 from model.problems import counted
-from trickbook.console import err, must_exist, not_a_database, out, progress_bar
+from trickbook.console import (
+    err,
+    must_exist,
+    not_a_database,
+    one_line,
+    out,
+    progress_bar,
+    shown,
+    waiting_note,
+)
 from trickbook.players import app as players_app
 
 if TYPE_CHECKING:  # the command bodies import what they use, so that --help starts fast
@@ -123,30 +131,6 @@ class _StopFlag:
         err.print("[yellow]stopping after the current file (Ctrl-C again to abort it)[/]")
 
 
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
-                      "\u202a-\u202e\u2066-\u2069]")
-"""Control characters, and the Unicode ones that reorder or break a line: the bidirectional
-controls (U+202E turns the rest of a terminal's line around) and the line and paragraph
-separators."""
-
-
-def shown(text: object) -> str:
-    """``text`` for the terminal: a control character a file or its name holds (an escape
-    sequence that would recolour or clear the screen, a NUL, a right-to-left override) is
-    written as ``\\x1b``, ``\\u202e``."""
-    return _CONTROL.sub(lambda m: _escaped(ord(m.group())), str(text))
-
-
-def _escaped(code: int) -> str:
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def one_line(text: object) -> str:
-    """:func:`shown`, a line break or tab written as ``\\x0a`` too: a file's name or a message
-    printed as one line of the report stays one (a name may hold a line break)."""
-    return shown(text).replace("\t", "\\x09").replace("\n", "\\x0a")
-
-
 def _print_report(r: FileReport) -> None:
     source = one_line(r.source)
     if r.skipped:
@@ -195,7 +179,7 @@ def ingest(
     from rich.progress import BarColumn, TextColumn, TimeRemainingColumn
 
     from ingest.pipeline import StrictError, ingest_paths
-    from ingest.store import LOCK_WAIT, DatabaseError, check_database_path
+    from ingest.store import DatabaseError, check_database_path
     from scoring.store import score_pending
     from sim.run import ClusterUnreachable
 
@@ -216,19 +200,11 @@ def ingest(
                    description=f"{p.file_no}/{p.files} {escape(Path(p.source).name)}",
                    n=f"{p.records:,} records")
 
-    said = {"waiting": False}
-
-    def waiting(seconds: float) -> None:
-        if not said["waiting"]:
-            err.print(f"waiting for {db}: another process holds its lock (up to "
-                      f"{LOCK_WAIT:.0f} s) ...", markup=False)
-            said["waiting"] = True
-
     try:
         with bar:
             reports = ingest_paths(
                 paths, db, strict=strict, progress=tick, should_stop=stop, score=score_pending,
-                waiting=waiting, replace=replace, reading=_reading(workers, cluster))
+                waiting=waiting_note(db), replace=replace, reading=_reading(workers, cluster))
     except ClusterUnreachable as exc:  # met before the first file is read
         err.print(f"ingest: {exc}; nothing was read", markup=False)
         raise typer.Exit(2) from exc
@@ -357,7 +333,7 @@ def _read_only(db: Path) -> duckdb.DuckDBPyConnection:
     from ingest.store import DatabaseError, connect
 
     try:
-        return connect(db, read_only=True)
+        return connect(db, read_only=True, waiting=waiting_note(db))
     except DatabaseError as exc:
         raise _db_error(exc) from exc
 
@@ -368,7 +344,7 @@ def _writable(db: Path) -> duckdb.DuckDBPyConnection:
     from ingest.store import DatabaseError, connect
 
     try:
-        return connect(db)
+        return connect(db, waiting=waiting_note(db))
     except DatabaseError as exc:
         raise _db_error(exc) from exc
 

@@ -4,8 +4,9 @@ not one."""
 from __future__ import annotations
 
 import os
+import re
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -15,6 +16,46 @@ from rich.progress import Progress, ProgressColumn
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+                      "\u202a-\u202e\u2066-\u2069]")
+"""Control characters, and the Unicode ones that reorder or break a line: the bidirectional
+controls (U+202E turns the rest of a terminal's line around) and the line and paragraph
+separators."""
+
+
+def shown(text: object) -> str:
+    """``text`` for the terminal: a control character a file or its name holds (an escape
+    sequence that would recolour or clear the screen, a NUL, a right-to-left override) is
+    written as ``\\x1b``, ``\\u202e``."""
+    return _CONTROL.sub(lambda m: _escaped(ord(m.group())), str(text))
+
+
+def _escaped(code: int) -> str:
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def one_line(text: object) -> str:
+    """:func:`shown`, a line break or tab written as ``\\x0a`` too: a file's name or a message
+    printed as one line of the report stays one (a name may hold a line break)."""
+    return shown(text).replace("\t", "\\x09").replace("\n", "\\x0a")
+
+
+def waiting_note(db: Path) -> Callable[[float], None]:
+    """What a command says while another process holds ``db``'s lock (``ingest.store.connect``
+    waits for it): once, so that a wait of up to 30 s is not silence."""
+    said: list[bool] = []
+
+    def waiting(_seconds: float) -> None:
+        from ingest.store import LOCK_WAIT
+
+        if not said:
+            err.print(f"waiting for {db}: another process holds its lock (up to "
+                      f"{LOCK_WAIT:.0f} s) ...", markup=False)
+            said.append(True)
+
+    return waiting
 
 
 def progress_bar(*columns: str | ProgressColumn, disable: bool = False) -> Progress:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from model.problems import counted
-from trickbook.console import err, must_exist, out
+from trickbook.console import err, must_exist, one_line, out, shown, waiting_note
 
 if TYPE_CHECKING:
     import duckdb
@@ -36,9 +36,9 @@ def _open(db: Path, write: bool = True) -> duckdb.DuckDBPyConnection:
 
     must_exist(db)
     try:
-        conn = connect(db, read_only=not write)
+        conn = connect(db, read_only=not write, waiting=waiting_note(db))
     except DatabaseError as exc:
-        err.print(str(exc), markup=False)
+        err.print(shown(exc), markup=False)
         raise typer.Exit(2) from exc
     if write:
         register(conn)
@@ -53,7 +53,7 @@ def _apply(db: Path, action: Callable[[duckdb.DuckDBPyConnection], T], write: bo
     try:
         return action(conn)
     except PersonError as exc:
-        err.print(str(exc), markup=False)
+        err.print(shown(exc), markup=False)
         raise typer.Exit(1) from exc
     finally:
         with suppress(Exception):
@@ -70,8 +70,10 @@ def list_people(db: DbOption = DEFAULT_DB) -> None:
         out.print("no players yet")
         return
     for row in table.iter_rows(named=True):
-        out.print(f"{row['person']}  [{row['person_id']}]  {counted(row['deals'], 'deal')}  names: "
-                  + ", ".join(row["names"]), markup=False, highlight=False)
+        out.print(f"{one_line(row['person'])}  [{one_line(row['person_id'])}]  "
+                  f"{counted(row['deals'], 'deal')}  names: "
+                  + ", ".join(one_line(name) for name in row["names"]), markup=False,
+                  highlight=False)
 
 
 @app.command()

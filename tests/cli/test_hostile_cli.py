@@ -363,3 +363,41 @@ def test_another_program_s_database_is_refused_and_left_as_it_was(tmp_path: Path
         assert conn.execute("SELECT table_name FROM duckdb_tables()").fetchall() == [("games",)]
     finally:
         conn.close()
+
+
+@pytest.mark.parametrize("command", [["report", "standings"], ["check"], ["players", "list"],
+                                     ["score"]])
+def test_every_command_says_it_waits_for_the_lock(tmp_path: Path, command: list[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only ingest said so: the other commands were silent for up to 30 s under another
+    process's lock."""
+    db = tmp_path / "t.duckdb"
+    assert runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db",
+                               str(db)]).exit_code == 0
+    real = duckdb.connect
+    tries = {"n": 0}
+    monkeypatch.setattr(store, "LOCK_POLL", 0.01)
+
+    def busy_twice(*args: object, **kwargs: object) -> duckdb.DuckDBPyConnection:
+        tries["n"] += 1
+        if tries["n"] <= 2:
+            raise duckdb.IOException("IO Error: Could not set lock on file: Conflicting lock")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store.duckdb, "connect", busy_twice)
+    result = runner.invoke(app, [*command, "--db", str(db)])
+    assert result.exit_code in (0, 1), result.output
+    assert result.output.count("another process holds its lock") == 1
+
+
+def test_players_list_shows_control_characters_escaped(tmp_path: Path) -> None:
+    """A right-to-left override in a name turned the rest of the terminal's line around in
+    ``players list`` (``report`` escaped it)."""
+    sheet = tmp_path / "rtl.jsonl"
+    text = (SAMPLES / "league.jsonl").read_text(encoding="utf-8")
+    sheet.write_text(text.replace("Anna", "An\u202ena"), encoding="utf-8")
+    db = tmp_path / "t.duckdb"
+    assert runner.invoke(app, ["ingest", str(sheet), "--db", str(db)]).exit_code == 0
+    result = runner.invoke(app, ["players", "list", "--db", str(db)])
+    assert result.exit_code == 0
+    assert "An\\u202ena" in result.output and "\u202e" not in result.output
