@@ -85,9 +85,9 @@ def test_lock_error_says_it_is_a_lock(tmp_path: Path, monkeypatch: pytest.Monkey
     assert seen
 
 
-def test_ingest_waits_for_the_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A writer that meets another process's lock tries again until it is free."""
-    db = tmp_path / "t.duckdb"
+def locked_twice(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """The database's lock held by another process for the first two tries of an open (the
+    tries counted in the dict returned)."""
     real = duckdb.connect
     tries = {"n": 0}
     monkeypatch.setattr(store, "LOCK_POLL", 0.01)
@@ -99,6 +99,13 @@ def test_ingest_waits_for_the_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(store.duckdb, "connect", busy_twice)
+    return tries
+
+
+def test_ingest_waits_for_the_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A writer that meets another process's lock tries again until it is free."""
+    db = tmp_path / "t.duckdb"
+    tries = locked_twice(monkeypatch)
     result = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db", str(db)])
     assert result.exit_code == 0, result.output
     assert "another process holds its lock" in result.output and tries["n"] >= 3
@@ -374,17 +381,7 @@ def test_every_command_says_it_waits_for_the_lock(tmp_path: Path, command: list[
     db = tmp_path / "t.duckdb"
     assert runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db",
                                str(db)]).exit_code == 0
-    real = duckdb.connect
-    tries = {"n": 0}
-    monkeypatch.setattr(store, "LOCK_POLL", 0.01)
-
-    def busy_twice(*args: object, **kwargs: object) -> duckdb.DuckDBPyConnection:
-        tries["n"] += 1
-        if tries["n"] <= 2:
-            raise duckdb.IOException("IO Error: Could not set lock on file: Conflicting lock")
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(store.duckdb, "connect", busy_twice)
+    locked_twice(monkeypatch)
     result = runner.invoke(app, [*command, "--db", str(db)])
     assert result.exit_code in (0, 1), result.output
     assert result.output.count("another process holds its lock") == 1
