@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import math
 from collections.abc import Sequence
+from functools import cache
 
 import polars as pl
 
@@ -111,10 +112,12 @@ def _inside(x: float, y: float, field: tuple[float, float, float, float]) -> boo
     return inner + 1 <= r <= outer - 1 and abs(turn) * r <= half * r - 1
 
 
+@cache
 def _width(field: tuple[float, float, float, float], height: float = 10) -> float:
     """How wide a line of text ``height`` pixels high may be, centred at the middle of
     ``field`` (a band of a sector, :func:`_inside`), inside it: the text is written level, so
-    in a sector at the side the depth of the band limits it, at the top or bottom its arc."""
+    in a sector at the side the depth of the band limits it, at the top or bottom its arc.
+    Kept per field: every pulya of as many players has the same fields."""
     mid, _, inner, outer = field
     x, y = _point(mid, (inner + outer) / 2)
     reach = 0

@@ -73,11 +73,13 @@ class _Cursor:
         self.move(_SPACE.match(self.text, self.at).end())  # type: ignore[union-attr]
 
     def move(self, to: int) -> None:
-        self.line += self.text.count("\n", self.at, to)
+        self.line = _place(self.text, to, self.line, self.at)[0]
         self.at = to
 
-    def column(self, at: int) -> int:
-        return at - self.text.rfind("\n", 0, at)
+
+def _place(text: str, at: int, line: int = 1, start: int = 0) -> tuple[int, int]:
+    """Line and column of position ``at`` of ``text``, counting from ``line`` at ``start``."""
+    return line + text.count("\n", start, at), at - text.rfind("\n", 0, at)
 
 
 def read_text(text: str, source: str) -> Iterator[Raw | Issue]:
@@ -127,10 +129,11 @@ def _record(source: str, line: int, text: str) -> Raw | Issue:
     if (bad := _NOT_DECODED.search(text)) is not None:
         at = bad.start()
         shown = _NOT_DECODED.sub("\ufffd", text)
+        where, column = _place(text, at, line)
         return Issue(source, line, None, Code.PARSE,
                      f"bytes that are not text in its encoding (UTF-8, or UTF-16 or UTF-32 "
-                     f"with a byte order mark) at line {line + text.count(chr(10), 0, at)} "
-                     f"column {at - text.rfind(chr(10), 0, at)}: {quote(shown, at=at)}", shown)
+                     f"with a byte order mark) at line {where} column {column}: "
+                     f"{quote(shown, at=at)}", shown)
     return parse_line(source, line, text)
 
 
@@ -152,15 +155,14 @@ def _next_record(text: str, start: int, indent: str) -> int:
 def _broken(c: _Cursor, at: int, why: str, skip_to: int | None = None) -> Issue:
     """An issue for the text from the cursor to ``skip_to`` (where reading goes on), which is
     not read; the cursor moves there."""
-    at = min(at, len(c.text))
-    line = c.line + c.text.count("\n", c.at, at)
+    line, column = _place(c.text, min(at, len(c.text)), c.line, c.at)
     stop = c.at if skip_to is None else skip_to
     part = c.text[c.at:stop].rstrip()
-    last = c.line + c.text.count("\n", c.at, c.at + len(part))
+    last = _place(c.text, c.at + len(part), c.line, c.at)[0]
     unread = (f"; lines {c.line}-{last} are not read" if last > c.line
               else f"; line {c.line} is not read" if part else "")
     issue = Issue(c.source, c.line, None, Code.PARSE,
-                  f"{why} at line {line} column {c.column(at)}{unread}", part)
+                  f"{why} at line {line} column {column}{unread}", part)
     c.move(stop)
     return issue
 
