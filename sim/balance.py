@@ -21,10 +21,10 @@ keeps beside it valued in cash (Greek Prefa: the kassa, ten chips a point).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -266,15 +266,21 @@ def _study(
     b: pl.DataFrame, plan: Plan,
 ) -> Study:
     rows = arm_metrics("a", a) + arm_metrics("b", b) + paired_metrics(a, b, money_effects(va, vb))
-    run_id = uuid.uuid4().hex[:16]
     metrics = pl.DataFrame(rows, schema=METRIC_SCHEMA, orient="row")
-    runs_row = {
-        "run_id": run_id, "variant": va, "variant_b": vb, "rules_a": json.dumps(rules_a),
-        "rules_b": json.dumps(rules_b), "games": plan.games,
-        "deals_per_game": plan.deals_per_game, "seed": plan.seed, "play": plan.play,
-        "deals": a.height, "created_at": datetime.now(UTC),
-    }
+    defined = {"variant": va, "variant_b": vb, "rules_a": json.dumps(rules_a, sort_keys=True),
+               "rules_b": json.dumps(rules_b, sort_keys=True), "games": plan.games,
+               "deals_per_game": plan.deals_per_game, "seed": plan.seed, "play": plan.play}
+    run_id = study_id(defined)
+    runs_row = {"run_id": run_id, **defined, "deals": a.height, "created_at": datetime.now(UTC)}
     return Study(run_id, runs_row, metrics)
+
+
+def study_id(defined: dict[str, Any]) -> str:
+    """A study's ``run_id``: a hash of what defines it (both variants and rule sets, its size,
+    seed and play), so that running the same study again replaces it (:func:`store_study`)
+    rather than listing it twice; the bots and the seed deal and play the same games."""
+    text = json.dumps(defined, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def study(
@@ -337,13 +343,16 @@ def sweep(
 
 
 def store_study(db: Path, s: Study) -> None:
-    """Write a study into the ``balance_*`` tables of ``db`` (one transaction); a database it
-    cannot write is ``ingest.store.DatabaseError``."""
+    """Write a study into the ``balance_*`` tables of ``db`` (one transaction), in place of
+    an earlier run of the same study (:func:`study_id`); a database it cannot write is
+    ``ingest.store.DatabaseError``."""
     conn = store.connect(db)  # the stable tables too: every command reads a study's file
     try:
         for table in TABLES:
             conn.execute(table.ddl)
         conn.execute("BEGIN")
+        for table in TABLES:
+            conn.execute(f"DELETE FROM {table.name} WHERE run_id = ?", [s.run_id])
         insert(conn, BALANCE_RUNS, pl.DataFrame([s.runs_row]))
         insert(conn, BALANCE_METRICS, s.metrics.with_columns(run_id=pl.lit(s.run_id)))
         conn.execute("COMMIT")

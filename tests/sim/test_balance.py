@@ -103,3 +103,25 @@ def test_sweep_studies_every_finite_flag() -> None:
         assert s.runs_row["rules_a"] == "{}"
         assert s.metrics.filter(pl.col("arm") == "b-a")["key"].to_list() == [
             "declarer money", "declarer units", "contract changed", "money changed"]
+
+
+def test_running_a_study_again_replaces_it(tmp_path: Path) -> None:
+    # a club or an analyst who runs the same `trickbook balance` twice sees one study on the
+    # Balance page, not two; another seed is another study
+    db = tmp_path / "b.duckdb"
+    first = study("greek-prefa", {}, {"four_aces": "raise_value"}, 6, 4, seed=3, workers=1)
+    again = study("greek-prefa", {}, {"four_aces": "raise_value"}, 6, 4, seed=3, workers=2)
+    other = study("greek-prefa", {}, {"four_aces": "raise_value"}, 6, 4, seed=4, workers=1)
+    assert first.run_id == again.run_id != other.run_id
+    for s in (first, again, other):
+        store_study(db, s)
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        runs = conn.execute("SELECT run_id, seed FROM balance_runs ORDER BY seed").fetchall()
+        rows = conn.execute("SELECT run_id, count(*) FROM balance_metrics GROUP BY run_id"
+                            " ORDER BY run_id").fetchall()
+    finally:
+        conn.close()
+    assert runs == [(first.run_id, 3), (other.run_id, 4)]
+    assert rows == sorted([(first.run_id, again.metrics.height),
+                           (other.run_id, other.metrics.height)])
