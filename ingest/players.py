@@ -187,8 +187,21 @@ def rename(conn: Con, who: str, name: str) -> str:
         raise PersonError(f"cannot name a person {name[:60]!r}: a name is 1 to {MAX_NAME} "
                           "characters of text, with no control character")
     pid = resolve(conn, who)
+    _refuse_an_id(conn, pid, shown)
     conn.execute(f"UPDATE {PLAYERS} SET name = ? WHERE person_id = ?", [shown, pid])
     return pid
+
+
+def _refuse_an_id(conn: Con, pid: str, shown: str) -> None:
+    """A shown name that is another person's id (or the ``<variant>:<name>`` of one of his
+    names) would show one person under the other's id, and :func:`resolve` would read it as
+    the other (``PersonError``)."""
+    sql = f"""SELECT person_id FROM {PLAYERS} WHERE nfc_normalize(person_id) = $1
+              UNION SELECT n.person_id FROM {PLAYER_NAMES} n WHERE {_ID_SQL} = $1"""
+    other = sorted({str(r[0]) for r in conn.execute(sql, [shown]).fetchall()} - {pid})
+    if other:
+        raise PersonError(f"cannot show {pid!r} as {shown!r}: that is the id of another person "
+                          f"({other[0]!r}); nothing was renamed")
 
 
 def labels_of(conn: Con, shown: str) -> list[str]:

@@ -135,7 +135,12 @@ def test_unknown_or_ambiguous_person_is_a_clear_error(db: Path) -> None:
     assert code == 1 and "cannot name a person" in err
     code, _, err = _run(db, "players", "rename", "bridge-rubber:Anna", "A\x9bred")  # C1 control
     assert code == 1 and "no control character" in err
+    # another person's id as a shown name would show the bridge Anna as the Greek one
+    code, _, err = _run(db, "players", "rename", "bridge-rubber:Anna", "greek-prefa:Anna")
+    assert code == 1 and "the id of another person ('greek-prefa:Anna')" in err
     assert (_people(db), _names(db)) == before
+    # his own id is his
+    assert _run(db, "players", "rename", "bridge-rubber:Anna", "bridge-rubber:Anna")[0] == 0
     code, _, err = _run(db.with_name("none.duckdb"), "players", "list")
     assert code == 2  # in the words of every other command (tests/cli/test_cli.py)
     assert f"no database at {db.with_name('none.duckdb')} (run `trickbook ingest` first)" in err
