@@ -187,6 +187,7 @@ def ingest(
         check_database_path(db)  # refused before anything is read
     except DatabaseError as exc:
         raise _db_error(exc) from exc
+    _reach(cluster, "ingest: {}; nothing was read")  # even when no file needs reading
     stop = _StopFlag()
     previous = signal.signal(signal.SIGINT, stop.handler)
     total = sum(_size(p) for p in paths)
@@ -226,6 +227,20 @@ def ingest(
         raise typer.Exit(1)
     if stop.requested:
         _stopped(reports, paths)
+
+
+def _reach(cluster: str | None, said: str) -> None:
+    """Exit 2 with ``said`` (the reason in its ``{}``) when ``cluster`` is named and cannot be
+    reached (``sim.run.connect``), before a command does any work or creates its database."""
+    from sim.run import ClusterUnreachable, connect
+
+    if cluster is None:
+        return
+    try:
+        connect(cluster).close()
+    except ClusterUnreachable as exc:
+        err.print(said.format(exc), markup=False)
+        raise typer.Exit(2) from exc
 
 
 def _reading(workers: int | None, cluster: str | None) -> Reading:
@@ -612,19 +627,13 @@ def analyse(
     open-hand declarer tricks of Preference deals with every hand (``open_hand`` table); with
     ``--play``, the review of play (docs/review.md)."""
     from sim.analysis import analyse_open_hand
-    from sim.run import ClusterUnreachable, connect
 
     for flag, given in (("--cluster", cluster), ("--workers", workers)):
         if given is not None and not play:
             raise typer.BadParameter("it is for the review of play: add --play",
                                      param_hint=f"'{flag}'")
     must_exist(db)
-    if cluster is not None:  # before the hours of analysis that come first
-        try:
-            connect(cluster).close()
-        except ClusterUnreachable as exc:
-            err.print(f"analyse: {exc}; nothing was analysed", markup=False)
-            raise typer.Exit(2) from exc
+    _reach(cluster, "analyse: {}; nothing was analysed")  # before the hours of analysis
     conn = _writable(db)
     failed = False
     try:

@@ -130,3 +130,19 @@ def test_simulate_says_the_cluster_it_cannot_reach(tmp_path: Path, nobody: str,
     assert result.exit_code == 2, result.output
     assert f"simulate: cannot reach the Dask cluster at '{nobody}' (" in result.output
     assert "simulating" not in result.output and not out.exists()
+
+
+def test_ingest_of_unchanged_files_still_says_the_cluster_it_cannot_reach(tmp_path: Path,
+                                                                          nobody: str) -> None:
+    """Every file unchanged, so none needs reading: before, exit 0 with the cluster never
+    asked; and a new ``--db`` was left behind as an empty database."""
+    db = tmp_path / "c.duckdb"
+    assert runner.invoke(app, ["ingest", str(SAMPLE), "--db", str(db)]).exit_code == 0
+    stored = _games(db)
+    result = runner.invoke(app, ["ingest", str(SAMPLE), "--db", str(db), "--cluster", nobody])
+    assert result.exit_code == 2, result.output
+    assert f"ingest: cannot reach the Dask cluster at '{nobody}'" in result.output
+    assert _games(db) == stored > 0
+    new = tmp_path / "new.duckdb"
+    result = runner.invoke(app, ["ingest", str(SAMPLE), "--db", str(new), "--cluster", nobody])
+    assert result.exit_code == 2 and not new.exists()
