@@ -97,8 +97,9 @@ def _print_sweep(out: Any, studies: list[tuple[str, Study]]) -> None:
     from rich.table import Table
 
     table = Table(title="effect of each flag, b - a per deal (95% CI over games)")
-    for col in ("flag", "run", "declarer money", "95% CI", "contract changed"):
-        table.add_column(col)
+    table.add_column("flag", overflow="fold")  # the flag whole, over lines if it must
+    for col in ("run", "declarer\nmoney", "95% CI", "contract\nchanged"):
+        table.add_column(col, no_wrap=True, justify="left" if col == "run" else "right")
     for label, s in studies:
         e = {r["key"]: r for r in s.metrics.filter(pl.col("arm") == "b-a").iter_rows(named=True)}
         money, changed = e["declarer money"], e["contract changed"]

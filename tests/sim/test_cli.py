@@ -342,3 +342,24 @@ def test_sigterm_stops_a_simulation_as_ctrl_c_does_and_its_workers_end(tmp_path:
     finally:
         conn.close()
     assert 0 < games < 100000
+
+
+def test_a_sweep_prints_every_flag_and_run_whole_at_80_columns(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/balance-study.md, ``--sweep``: at 80 columns the table cut flag names and run ids
+    to ``kunstwerk_on…`` and ``644fb1e1b081…``; a long flag now runs over lines."""
+    from trickbook.console import out
+
+    monkeypatch.setattr(out, "width", 80)
+    db = tmp_path / "sweep.duckdb"
+    result = CliRunner().invoke(app, ["balance", "--variant", "swabian", "--sweep", "--games",
+                                      "3", "--deals-per-game", "2", "--db", str(db),
+                                      "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.stdout
+    with duckdb.connect(str(db), read_only=True) as conn:
+        runs = [r[0] for r in conn.execute("SELECT run_id FROM balance_runs").fetchall()]
+    assert len(runs) > 3 and all(r in result.stdout for r in runs)
+    flags = "".join(line.split("│")[1].strip() for line in result.stdout.splitlines()
+                    if line.startswith("│"))
+    assert "kunstwerk_on_hand_game=true" in flags and "jump_bids=false" in flags
