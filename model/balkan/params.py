@@ -26,7 +26,8 @@ class BalkanRules(Frozen):
     start_bula: Stock = 30
     """Starting bula of every player (7.1)."""
     value_scale: Literal[1, 2] = 1
-    """s in v = s * (n + igra) (7.2): 1 pagat/seed units, 2 Serbian club units."""
+    """s in v = s * (n + igra) (7.2): 1 the published rules' units [pagat-cro], 2 Serbian club
+    units."""
     igra_increment: HouseNumber = 1
     """Number steps a game without the talon adds to its value (7.2)."""
     preferans_bid: bool = False

@@ -17,8 +17,8 @@ Amount = HouseNumber
 
 class BridgeRules(Frozen):
     scoring_profile: Literal["laws", "seed004"] = "laws"
-    """Section 9's scoring elements as the Laws give them, or as the seed text does (each
-    element's own flag, when given, wins)."""
+    """Section 9's scoring elements as the Laws give them, or as the ``seed004`` text gives
+    them (each element's own flag, when given, wins)."""
     mode: Literal["rubber", "duplicate", "chicago"] | None = None
     """``None``: ``rubber`` for ``bridge-rubber`` games, ``duplicate`` for ``bridge-duplicate``.
     ``chicago`` (a rubber-game option): four-deal cycles, vulnerability none / dealer's side /

@@ -21,9 +21,9 @@ class GreekRules(Frozen):
     """The "I'll take" bid and its concession penalty (section 5, 14)."""
     concession_pays_sitter: bool = False
     """Four players: whether the preliminary concession's 2 chips "to each other player" (5, 14)
-    also go to the dealer sitting out. The seed writes that rule for three players and names the
-    sitter explicitly where he takes part (overflow, four aces variant B, section 14
-    ``four_players``), so by default he does not [resolution]."""
+    also go to the dealer sitting out. By default he does not: the rule is written for three
+    players, and the sitter is named where he takes part (overflow, four aces paid in chips,
+    section 14 ``four_players``) [resolution]."""
     ten_nt: Literal["forbidden", "value_11", "value_10"] = "forbidden"
     """A 10NT contract: not allowed, worth 11, or worth 10 (section 14)."""
     ten_as_nine: bool = False
@@ -32,10 +32,10 @@ class GreekRules(Frozen):
     """A declarer holding all four aces may say so before play: the contract's value is raised,
     or fixed chips change hands (section 14)."""
     four_aces_amount: HouseNumber | None = None
-    """``raise_value``: kassa points added to v (default a tenth of ``initial_kassa``, the seed's
-    "K0/10").
-    ``fixed_chips``: chips paid by or to each other player (default 25 at 6-level, 50 above,
-    as prefadoros-code does)."""
+    """``raise_value``: kassa points added to v (default a tenth of ``initial_kassa``, K0/10
+    [seed 000]).
+    ``fixed_chips``: chips paid by or to each other player (default 25 at 6-level, 50 above
+    [prefadoros-code])."""
     counter_invitation: bool = False
     """The invited defender may invite back (section 6.1 step 4, 14)."""
     must_overtrump_when_void: bool = False
@@ -60,13 +60,13 @@ class GreekRules(Frozen):
     chip_rounding: Literal["exact_rational", "round_half_up"] = "exact_rational"
     """Fractional chips (four-player splits, K/3): kept exact, or rounded half up (section 14)."""
     bookkeeping: Literal["personal_kassa", "common_pot"] = "personal_kassa"
-    """A kassa per player (the seed) or one pot of ``initial_kassa`` points per player
-    (prefadoros.net; section 15)."""
+    """A kassa per player, or one pot of ``initial_kassa`` points per player (section 15
+    [prefadoros-code])."""
     pot_end: Literal["normal", "unbalanced", "fair"] = "normal"
-    """``common_pot`` only: a contract worth more than the pot holds (15, the prefadoros table
-    setting): ``normal`` settles it at v = what is left, ``unbalanced`` only when the pot pays
-    (made, or both pass), ``fair`` never (the pot goes below 0, every player tops it up
-    equally)."""
+    """``common_pot`` only: a contract worth more than the pot holds (section 15
+    [prefadoros-code], a table setting): ``normal`` settles it at v = what is left,
+    ``unbalanced`` only when the pot pays (made, or both pass), ``fair`` never (the pot goes
+    below 0, every player tops it up equally)."""
     talon_deal_point: Literal["after_first_round", "end"] = "after_first_round"
     """When the talon is dealt: after the first round of packets, or last (section 3)."""
 

@@ -30,7 +30,8 @@ class SwabianRules(Frozen):
     all_pass: Literal["redeal"] = "redeal"
     """All three pass: the deal is thrown in and the deal passes on (3.2, 11 S6)."""
     session_end: Literal["by_agreement", "fixed_deals"] = "by_agreement"
-    """No end in the seed (7): the session stops by agreement, or after ``session_deals`` deals."""
+    """The rules set no end (7): the session stops by agreement, or after ``session_deals``
+    deals."""
     session_deals: Annotated[HouseNumber, Field(ge=1)] | None = None
     """The number of deals of a ``fixed_deals`` session."""
 
