@@ -149,14 +149,18 @@ with guarded():
     wanted_run = url_param("run")  # a study named in the address opens with its variant
     of_run = runs.filter(pl.col("run_id") == (wanted_run or ""))["variant"].to_list()
     wanted = of_run[0] if of_run else kept_filters().variant  # as the other pages' filters
-    if wanted and "balance_variant" not in st.session_state:
+    if "balance_variant" not in st.session_state:  # a visit begins: the filters' variant stays
+        st.session_state["balance_picked"] = False
         if wanted in studied:
             st.session_state["balance_variant"] = wanted
-        else:
+        elif wanted:
             st.caption(f"No balance study of {md(wanted)} in this database: the studies of "
                        "other variants are below.")
-    variant = c1.selectbox("Variant (arm a)", studied, key="balance_variant")
-    st.query_params.from_dict(kept_filters(variant).to_params())
+    variant = c1.selectbox("Variant (arm a)", studied, key="balance_variant",
+                           on_change=lambda: st.session_state.update(balance_picked=True))
+    # the shared filters stay in the address; the variant becomes theirs once a user picks it
+    picked = st.session_state.get("balance_picked")
+    st.query_params.from_dict(kept_filters(variant if picked else None).to_params())
     chosen = runs.filter(pl.col("variant") == variant)
     labels = labelled(chosen)
     format_run: Callable[[str], str] = lambda r: labels.get(r, r)  # noqa: E731

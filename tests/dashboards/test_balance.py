@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,8 +19,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards import queries as q
+from dashboards.common import ALL
 from dashboards.db import DB_ENV, read_only
 from dashboards.text import unit
+from ingest.pipeline import ingest_paths
 from model.tables import insert
 from sim.tables import BALANCE_METRICS, BALANCE_RUNS, METRICS, RUNS
 from tests.conftest import ROOT
@@ -369,3 +372,33 @@ def test_filters_of_an_address_opening_on_balance_reach_the_next_page(
     at.switch_page("views/league.py").run()
     assert not at.exception
     assert at.selectbox(key="f_league").value == league
+
+
+@pytest.mark.parametrize("shared", ["balkan", None])
+def test_opening_balance_leaves_the_filters_variant_alone(
+        balance_studies, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        shared: str | None) -> None:
+    """Balance opens on the first studied variant when the filters' has no study (or is
+    "(all)"); before, that variant became the shared filters', so League then showed Greek
+    Prefa's games of a Balkan league, or none. Picking one on the page does make it theirs."""
+    path = tmp_path / "balance.duckdb"
+    shutil.copy(balance_studies[0], path)
+    ingest_paths([ROOT / "data" / "samples" / "balkan" / "league.ppn"], path)  # no study
+    monkeypatch.setenv(DB_ENV, str(path))
+    at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=60)
+    at.switch_page("views/balance.py")
+    if shared:
+        at.query_params["variant"] = shared
+    at.run()
+    assert not at.exception
+    opened = at.selectbox(key="balance_variant").value
+    assert opened != shared and at.query_params.get("variant") in ([shared], shared, None, [])
+    at.query_params.clear()  # a page switch in the browser
+    at.switch_page("views/league.py").run()
+    assert at.selectbox(key="f_variant").value == (shared or ALL)
+    at.switch_page("views/balance.py").run()
+    other = next(v for v in at.selectbox(key="balance_variant").options if v != opened)
+    at.selectbox(key="balance_variant").set_value(other).run()
+    at.query_params.clear()
+    at.switch_page("views/league.py").run()
+    assert at.selectbox(key="f_variant").value == other
