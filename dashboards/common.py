@@ -311,12 +311,11 @@ REPLAY_COLUMN = {"replay": st.column_config.LinkColumn("replay", width="medium",
 """How a table shows the ``replay`` column of :func:`replay_links`."""
 
 
-def replay_links(frame: pl.DataFrame, f: Filters | None,
-                 with_cards_only: bool = False) -> pl.Series:
+def replay_links(frame: pl.DataFrame, f: Filters | None) -> pl.Series:
     """The ``replay`` column of ``frame``: each row's :func:`deal_link` (columns ``game_id``,
-    ``deal_no``); with ``with_cards_only``, empty for a deal recorded without its cards
-    (``has_cards``)."""
-    if not with_cards_only:
+    ``deal_no``), empty for a deal recorded without its cards where the frame says which
+    (``has_cards``): the replayer has nothing to show of one."""
+    if "has_cards" not in frame.columns:
         return per_row(frame, "replay", ("game_id", "deal_no"),
                        lambda game, deal: deal_link(game, deal, f))
     return per_row(frame, "replay", ("game_id", "deal_no", "has_cards"),
@@ -383,10 +382,11 @@ def draw_game(game_id: str, key: str, f: Filters | None = None) -> None:
         empty("This game has no settled deals yet: its score sheet is empty.")
         return
     sheet = score_sheet(rows, game["variant"], players)
-    sheet = sheet.with_columns(
-        per_row(sheet, "replay", ("deal",), lambda n: deal_link(game_id, n, f)))
-    st.caption(f"Money in {unit(game['variant'])}; open a deal in the replayer from its row "
-               "(deals recorded with their cards show them).")
+    carded = set(rows.filter(pl.col("has_cards"))["deal_no"].to_list())
+    sheet = sheet.with_columns(per_row(
+        sheet, "replay", ("deal",), lambda n: deal_link(game_id, n, f) if n in carded else ""))
+    st.caption(f"Money in {unit(game['variant'])}; open a deal recorded with its cards in the "
+               "replayer from its row.")
     picture = sheet_picture(game["variant"], rows, query("game_pairwise", game_id), players,
                             game["rules"])
     if picture is not None:  # at its own size above the sheet: beside it, it was too small

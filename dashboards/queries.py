@@ -335,8 +335,9 @@ def game_info(con: Con, game_id: str) -> pl.DataFrame:
 
 
 def game_sheet(con: Con, game_id: str) -> pl.DataFrame:
-    """Every settlement row of one game in deal and seat order, with the deal's headline."""
-    sql = f"""SELECT s.*, d.dealer, d.declarer, {_CALLED} AS contract
+    """Every settlement row of one game in deal and seat order, with the deal's headline
+    and whether it was recorded with its cards."""
+    sql = f"""SELECT s.*, d.dealer, d.declarer, {_CALLED} AS contract, d.has_cards
               FROM {SETTLEMENTS} s
               JOIN {DEALS} d ON d.game_id = s.game_id AND d.deal_no = s.deal_no {_OUTCOME}
               WHERE s.game_id = ? ORDER BY s.deal_no, s.seat"""

@@ -162,7 +162,7 @@ def _my_deals(f: Filters, wanted: str | None) -> None:
     money = "" if f.variant is None else f" Cash in {unit(f.variant)}."
     st.caption(f"{counted(total, 'deal')}; rows {(page_no - 1) * PAGE_ROWS + 1:,} to "
                f"{min(total, page_no * PAGE_ROWS):,}.{money} Click a column to sort this page; "
-               "open a deal in the replayer from its row.")
+               "open a deal recorded with its cards in the replayer from its row.")
     for variant in sorted(set(deals["variant"].to_list()) & set(CASH_NOTES)):
         st.caption(f"{variant}: {CASH_NOTES[variant]}" if f.variant is None
                    else CASH_NOTES[variant])

@@ -86,7 +86,7 @@ with guarded():
     if pair is not None:
         card = calls_in_words(query("pair_card", f, event, pair))  # 5DX -> 5♦X
         card = card.with_columns(  # only a deal recorded with its cards can be replayed
-            replay_links(card, f, with_cards_only=True),
+            replay_links(card, f),
         ).drop("game_id", "deal_no", "has_cards", "variant", *hidden, strict=False)
         if not card["replay"].str.len_chars().gt(0).any():
             card = card.drop("replay")

@@ -247,6 +247,40 @@ def test_contracts_say_defence_modes_in_the_players_words(
         assert deals == {said}, deals
 
 
+@pytest.mark.usefixtures("polars_without_python")
+def test_only_deals_with_their_cards_open_in_the_replayer(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """My deals and a Contracts cell linked every deal to the replayer, which has nothing to
+    show of one recorded without its cards (most Greek deals of the demo are score-sheet
+    lines); Club results already left those out."""
+    with read_only(demo_path) as c:
+        carded = {(g, n) for g, n in c.execute(
+            "SELECT game_id, deal_no FROM deals WHERE has_cards").fetchall()}
+    player = page("player", demo_path, monkeypatch, variant="greek-prefa", player="Anna")
+    contracts = page("contracts", demo_path, monkeypatch, variant="greek-prefa")
+    seen = set()
+    for at, game, deal in ((player, "game id", "deal"), (contracts, "game", "deal")):
+        assert not at.exception
+        table = frame_with(at, "replay")
+        linked = [bool(link) for link in table["replay"]]
+        has = [(g, int(n)) in carded for g, n in zip(table[game], table[deal], strict=True)]
+        assert linked == has
+        seen.update(has)
+    assert seen == {True, False}  # both kinds of deal were shown
+    league = page("league", demo_path, monkeypatch, variant="greek-prefa")
+    open_tab(league, "league_section", "Score sheet")
+    sheets = set()
+    for i in range(len(league.selectbox(key="league_game").options)):  # each game's sheet
+        league.selectbox(key="league_game").select_index(i).run()
+        game = league.selectbox(key="league_game").value
+        sheet = frame_with(league, "replay")
+        linked = [bool(link) for link in sheet["replay"]]
+        has = [str(d).isdigit() and (game, int(d)) in carded for d in sheet["deal"]]
+        assert linked == has, game  # and none on the totals row
+        sheets.update(has)
+    assert sheets == {True, False}
+
+
 def test_contracts_page_drill_down(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     at = page("contracts", fixture_path, monkeypatch)
     assert not at.exception
