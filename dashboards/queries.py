@@ -396,9 +396,11 @@ def _player_deals(con: Con, f: Filters) -> tuple[str, list[object]]:
 
 
 def player_summary(con: Con, f: Filters) -> pl.DataFrame:
-    """One row: deals at the table, games, declared, made, defended, defence held, cash."""
+    """One row: deals settled (``deals``: played, and sat out as the dealer of four, which
+    pay him too), sat out, games, declared, made, defended, defence held, cash."""
     base, params = _player_deals(con, f)
-    sql = f"""SELECT count(*) AS deals, count(DISTINCT game_id) AS games,
+    sql = f"""SELECT count(*) AS deals, count(*) FILTER (WHERE role = 'sat out') AS sat_out,
+                     count(DISTINCT game_id) AS games,
                      count(*) FILTER (WHERE role = 'declarer') AS declared,
                      count(made) AS declared_counted,
                      count(*) FILTER (WHERE made) AS made,
@@ -412,14 +414,19 @@ def player_summary(con: Con, f: Filters) -> pl.DataFrame:
 
 
 def field_summary(con: Con, f: Filters) -> pl.DataFrame:
-    """The field for comparison: every player of the filtered games (without the player filter).
+    """The field for comparison: every player of the filtered games (without the player filter):
+    the deals each played (``played``: not sat out as the dealer of four), declared, cash per
+    deal settled.
 
     Each declared deal has exactly one declarer at the table, so "declared" counts deals."""
     where, params = _where(con, f.without_player())
     games = f"JOIN {GAMES} g ON g.game_id = x.game_id" if params else ""
-    sql = f"""SELECT s.deals, d.declared, s.cash_per_deal
-              FROM (SELECT count(*) AS deals, avg(x.cash) AS cash_per_deal
-                    FROM {SETTLEMENTS} x {games} WHERE {where}) s,
+    sql = f"""SELECT s.played, d.declared, s.cash_per_deal
+              FROM (SELECT count(*) FILTER (WHERE NOT {_SITS_OUT}) AS played,
+                           avg(s.cash) AS cash_per_deal
+                    FROM {SETTLEMENTS} s
+                    JOIN {DEALS} d ON d.game_id = s.game_id AND d.deal_no = s.deal_no
+                    JOIN {GAMES} g ON g.game_id = s.game_id WHERE {where}) s,
                    (SELECT count(*) AS declared FROM {DEALS} x {games}
                     WHERE {where} AND x.declarer IS NOT NULL) d"""
     return _frame(con, sql, [*params, *params])

@@ -205,11 +205,14 @@ with guarded():
     field = query("field_summary", f).row(0, named=True)
     st.subheader(md(f.player))
     cols = st.columns(4)
-    cols[0].metric("Deals at the table", number(me["deals"]),
-                   help=f"in {counted(me['games'], 'game')}")
-    rate_metric(cols[1], "Declared", me["declared"], me["deals"],
-                help="share of his deals in which he was the declarer; the field: "
-                + format_rate(field["declared"], field["deals"]))
+    played = me["deals"] - me["sat_out"]  # as the standings count them
+    sat_out = (f"; and {counted(me['sat_out'], 'deal')} sat out as the dealer, paid as the "
+               "rules say (in his cash)" if me["sat_out"] else "")
+    cols[0].metric("Deals played", number(played),
+                   help=f"in {counted(me['games'], 'game')}{sat_out}")
+    rate_metric(cols[1], "Declared", me["declared"], played,
+                help="share of the deals he played in which he was the declarer; the field: "
+                + format_rate(field["declared"], field["played"]))
     rate_metric(cols[2], "Made as declarer", me["made"], me["declared_counted"])
     rate_metric(cols[3], "Defence held", me["defence_held"], me["defended"])
     _money(f)

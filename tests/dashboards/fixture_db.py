@@ -210,8 +210,10 @@ def build(path: Path) -> Path:
             )
         _variant_rows(con)
         totals: dict[tuple[str, str], list[float]] = {}
+        dealers = {(d["game_id"], d["deal_no"]): d["dealer"] for d, _ in DEALS}
         for (game_id, deal_no), by_player in SETTLED.items():
             variant, players = seats[game_id]
+            sitter = dealers[game_id, deal_no] if len(players) == 4 else None  # greek-prefa.md 14
             for player, (cash, k_delta, k_after) in by_player.items():
                 greek = variant == "greek-prefa"
                 con.execute(
@@ -223,7 +225,7 @@ def build(path: Path) -> Path:
                 )
                 acc = totals.setdefault((game_id, player), [0.0, 0])
                 acc[0] += cash
-                acc[1] += 1
+                acc[1] += player != sitter  # deals played, as the settlements count them
         for (game_id, player), (cash, n) in totals.items():
             con.execute(
                 f"INSERT INTO {T.STANDINGS} VALUES (?, ?, ?, ?, ?, ?)",

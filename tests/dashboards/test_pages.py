@@ -130,9 +130,15 @@ def test_player_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         me = q.player_summary(con, Filters(player="Boris")).row(0, named=True)
         roles = q.player_roles(con, Filters(player="Boris"))
     shown = metrics(at)
-    assert shown["Deals at the table"] == str(me["deals"])
-    assert shown["Declared"] == f"{100 * me['declared'] / me['deals']:.0f}%"
-    assert any(f"n={me['deals']}" in c.value for c in at.caption)  # every rate shows its n
+    # 8 deals settled, one sat out as the dealer of four (G2): 7 played, as the standings say,
+    # and he could declare in those alone (2 of 7); before, "Deals at the table" 8 and 2 of 8
+    assert (me["deals"], me["sat_out"], me["declared"]) == (8, 1, 2)
+    with read_only(fixture_path) as con:
+        standings = q.league_standings(con, Filters(player="Boris"))
+    played = standings.filter(pl.col("player") == "Boris")["deals_played"].sum()
+    assert shown["Deals played"] == str(played) == "7"
+    assert shown["Declared"] == f"{100 * 2 / 7:.0f}%"
+    assert any("n=7" in c.value for c in at.caption)  # every rate shows its n
     assert frame_with(at, "role")["n"].tolist() == roles["n"].to_list()
     # Contracts in the game's words, as the replayer writes them (Variant.call_words), in "As
     # declarer, by contract" and in My deals.
@@ -180,7 +186,7 @@ def test_narrowing_the_dates_keeps_the_player(fixture_path: Path,
     assert any("No games of Boris for the other filters" in c.value for c in at.sidebar.caption)
     at.sidebar.date_input(key="f_from").set_value(None).run()
     assert at.sidebar.selectbox(key="f_player").value == "Boris"
-    assert int(metrics(at)["Deals at the table"]) > 0
+    assert int(metrics(at)["Deals played"]) > 0
     at = page("player", fixture_path, monkeypatch, player="Nobody")  # in no game at all
     assert any("Nobody" in w.value and "in the database" in w.value for w in at.warning)
 

@@ -150,6 +150,7 @@ def test_player_summary_boris(con) -> None:
     s = q.player_summary(con, Filters(player="Boris")).row(0, named=True)
     # 4 + 3 deals in club-7, 1 in club-9; declared 8D (down) and 6S (made)
     assert (s["deals"], s["games"], s["declared"], s["made"]) == (8, 3, 2, 1)
+    assert s["sat_out"] == 1  # G2, the dealer of four (greek-prefa.md 14 four_players)
     # defended: play (G1#1), play (G2#1), invite (G2#2); passes and the sit-out are not defence
     assert (s["defended"], s["defence_held"]) == (3, 3)
     assert s["cash"] == 8.0  # -20 (G1) + 36 (G2) - 8 (G3)

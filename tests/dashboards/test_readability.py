@@ -91,7 +91,8 @@ def test_my_deals_put_the_replay_link_first(demo_path: Path,
         assert not at.exception
         deals = frame_with(at, "game id")
         assert deals.columns[0] == "replay", (filters, list(deals.columns))
-        assert deals["replay"].str.startswith("replayer?").all()
+        links = deals["replay"][deals["replay"] != ""]  # deals recorded with their cards
+        assert len(links) and links.str.startswith("replayer?").all()
 
 
 def _charted_people(at: AppTest) -> dict[str, list[str]]:
