@@ -34,6 +34,8 @@ import polars as pl
 from dashboards.db import is_lock_error, release, retry_time
 from dashboards.text import UPLOAD_HASH, is_upload, short_paths, short_source, without_paths
 from ingest.csv_sheet import SIDECAR_SUFFIX, sidecar_of
+from ingest.json_document import READER as JSON_DOCUMENT
+from ingest.jsonl import READER as JSONL
 from ingest.pipeline import SAME_CONTENT, FileReport, ingest_paths
 from ingest.text import HEAD, EncodingError, binary, sniff
 from ingest.versions import CONFLICTS, WITH_REPLACE
@@ -146,8 +148,9 @@ def refuse_reason(name: str, data: bytes, limit_mb: int | None = None) -> str | 
     if binary(head):
         return (f"{name!r} is not a text file ({head.count(0):,} NUL bytes in its first "
                 f"{len(head):,} bytes: binary data, not text): nothing was stored")
+    is_json = Path(name).suffix.lower() in (*JSONL.extensions, *JSON_DOCUMENT.extensions)
     try:  # the encodings every reader takes (UTF-8, UTF-16, a code page a sheet is saved in)
-        sniff(head, whole=len(data) <= len(head))
+        sniff(head, whole=len(data) <= len(head), declarable=not is_json)
     except EncodingError as exc:
         return f"{name!r} is not text ingest reads: {exc}; nothing was stored"
     return None

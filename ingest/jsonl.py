@@ -352,8 +352,8 @@ def _decode(source: str, line_no: int, blob: bytes) -> str | Issue:
     except UnicodeDecodeError as exc:
         bad = blob.decode("utf-8", errors="replace").rstrip("\r")
         return Issue(source, line_no, None, Code.PARSE,
-                     f"not UTF-8 (byte {exc.start}; JSON Lines are read as UTF-8 or UTF-16: "
-                     f"save the file as UTF-8): {quote(bad)}", bad)
+                     f"not UTF-8 (at byte offset {exc.start}; JSON Lines are read as UTF-8 or "
+                     f"UTF-16: save the file as UTF-8): {quote(bad)}", bad)
 
 
 READER = JsonlReader()

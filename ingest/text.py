@@ -142,10 +142,11 @@ def utf16(head: bytes) -> str | None:
     return _utf16(head)
 
 
-def sniff(head: bytes, whole: bool = False) -> str:
+def sniff(head: bytes, whole: bool = False, declarable: bool = True) -> str:
     """The encoding of a file whose first bytes are ``head`` (``whole``: the entire file).
 
-    Raises ``EncodingError`` naming what was tried."""
+    Raises ``EncodingError`` naming what was tried, and what to do: declare the encoding, or
+    (not ``declarable``: JSON, which is UTF-8 or UTF-16) save the file as UTF-8."""
     if head.startswith(codecs.BOM_UTF8):
         return "utf-8-sig"
     wider = utf32(head)
@@ -155,11 +156,7 @@ def sniff(head: bytes, whole: bool = False) -> str:
         return "utf-16"
     name = declared(head)
     if name is not None:
-        try:
-            return codecs.lookup(name).name
-        except LookupError as exc:
-            raise EncodingError(f"the file declares the encoding {name!r}, which is not "
-                                "known") from exc
+        return _text_encoding(name)
     wide = _utf16(head)
     if wide is not None:
         return wide
@@ -186,10 +183,25 @@ def sniff(head: bytes, whole: bool = False) -> str:
     if best is None or best[0] < 0:
         if stray_bytes_only(head) or few_bad_lines(head, whole) or utf8_lines(head):
             return "utf-8"
+        advice = ("declare its encoding with a first line '# encoding: <name>'" if declarable
+                  else "save it as UTF-8")
         raise EncodingError(
-            f"not UTF-8 (byte {where}) nor UTF-16, and no code page of {', '.join(CODE_PAGES)} "
-            "reads it as text: declare its encoding with a first line '# encoding: <name>'")
+            f"not UTF-8 (at byte offset {where}) nor UTF-16, and no code page of "
+            f"{', '.join(CODE_PAGES)} reads it as text: {advice}")
     return best[1]
+
+
+def _text_encoding(name: str) -> str:
+    """The codec a ``# encoding:`` line names, if it decodes bytes to text (``base64`` and
+    ``rot13`` are codecs too, of another kind); else ``EncodingError``."""
+    try:
+        codec = codecs.lookup(name).name
+        b"\n".decode(codec, errors="replace")  # a LookupError for a codec not of text
+    except LookupError as exc:
+        known = "not an encoding of text" if "text encoding" in str(exc) else "not known"
+        raise EncodingError(f"the file declares the encoding {name!r}, which is {known}") \
+            from exc
+    return codec
 
 
 def mostly_utf8(data: bytes) -> bool:

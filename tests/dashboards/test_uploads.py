@@ -50,6 +50,14 @@ def test_refuse_reasons() -> None:
     assert refuse_reason("odd", b"\x01\x02\xff\xfa" + b"a" * 100) is None
     assert "empty" in (refuse_reason("e.jsonl", b"  \n") or "")
     assert refuse_reason("ok.jsonl", b'{"record": "game"}\n') is None
+    # docs/ingest.md: an encoding is declared in a sheet, PBN, LIN, PPN or DDS file; JSON is
+    # UTF-8 or UTF-16, so its refusal said to declare what JSON does not read
+    garbage = bytes(range(0x80, 0x100)) * 12
+    for name, advice in (("g.jsonl", "save it as UTF-8"), ("g.json", "save it as UTF-8"),
+                         ("g.csv", "declare its encoding with a first line '# encoding:")):
+        said = refuse_reason(name, garbage) or ""
+        assert said.endswith(f"{advice}; nothing was stored") or advice in said, said
+        assert ("# encoding" in said) == name.endswith(".csv"), said
 
 
 def test_a_nul_byte_in_one_line_costs_that_line_not_the_file(fixture_copy: Path,

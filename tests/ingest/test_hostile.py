@@ -205,6 +205,28 @@ def test_csv_declared_code_page(tmp_path: Path) -> None:
     assert event == "Κυριακή"
 
 
+def test_a_codec_that_is_not_of_text_costs_its_file_alone(tmp_path: Path) -> None:
+    """``# encoding: base64`` (or ``rot13``: codecs of Python that do not turn bytes into text)
+    ended the whole run in ``LookupError``, the good files beside it not stored; now each such
+    file says what its declaration names, as a name no codec has does."""
+    sheet = (SAMPLES / "club-sheet-2026-11-22.csv").read_text(encoding="utf-8")
+    ppn = (SAMPLES / "balkan" / "league.ppn").read_text(encoding="utf-8")
+    named = {"b64.csv": ("base64", sheet), "rot.ppn": ("rot13", ppn),
+             "klingon.csv": ("klingon", sheet)}
+    for name, (codec, text) in named.items():
+        (tmp_path / name).write_text(f"# encoding: {codec}\n{text}", encoding="utf-8")
+    good = tmp_path / "league.jsonl"
+    good.write_bytes((SAMPLES / "league.jsonl").read_bytes())
+    reports = {Path(r.source).name: r for r in ingest(tmp_path / "t.duckdb", *(
+        tmp_path / n for n in named), good)}
+    assert reports["league.jsonl"].stored > 0 and not reports["league.jsonl"].failed
+    said = {n: " ".join(i.message for i in r.issues) for n, r in reports.items() if n in named}
+    assert "'base64', which is not an encoding of text" in said["b64.csv"]
+    assert "'rot13', which is not an encoding of text" in said["rot.ppn"]
+    assert "'klingon', which is not known" in said["klingon.csv"]
+    assert all(not r.failed and r.stored == 0 for n, r in reports.items() if n in named)
+
+
 def test_csv_that_no_encoding_reads_is_quarantined_with_the_reason(tmp_path: Path) -> None:
     p = tmp_path / "binary.csv"
     p.write_bytes(b"event,board,ns_pair,ew_pair,contract\n\x00\x81\x8d\x00,1,2,3,4S\n")
