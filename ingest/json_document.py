@@ -157,7 +157,7 @@ def _broken(c: _Cursor, at: int, why: str, skip_to: int | None = None) -> Issue:
     not read; the cursor moves there."""
     line, column = _place(c.text, min(at, len(c.text)), c.line, c.at)
     stop = c.at if skip_to is None else skip_to
-    part = c.text[c.at:stop].rstrip()
+    part = _NOT_DECODED.sub("\ufffd", c.text[c.at:stop].rstrip())
     last = _place(c.text, c.at + len(part), c.line, c.at)[0]
     unread = (f"; lines {c.line}-{last} are not read" if last > c.line
               else f"; line {c.line} is not read" if part else "")

@@ -9,6 +9,7 @@ constants.
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 import time
@@ -44,8 +45,15 @@ MESSAGE_LIMIT = 2_000
 """Characters of an issue's message kept in ``quarantine.message``."""
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""What stands for a byte that did not decode (``surrogateescape``): no text a table holds."""
+
+
 def bounded(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters, saying how much was cut."""
+    """``text`` cut to ``limit`` characters, saying how much was cut, with U+FFFD for what
+    stands for a byte that did not decode (a reader's text of a record it could not read)."""
+    if not text.isascii():
+        text = _LONE_SURROGATE.sub("\ufffd", text)
     if len(text) <= limit:
         return text
     return f"{text[:limit]}… [{len(text) - limit:,} more characters cut]"

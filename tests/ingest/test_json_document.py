@@ -143,6 +143,26 @@ def test_utf16_is_read_and_a_stray_latin1_byte_costs_its_record(tmp_path: Path) 
            f"at line {line} column" in issue.message
 
 
+def test_bytes_not_text_outside_a_record_cost_no_record_that_was_read(tmp_path: Path) -> None:
+    """A stray byte after the array, before a record or a character cut at the end: its
+    issue's text held what stands for the byte (a lone surrogate), which no table stores, so
+    the whole file failed and its good records were not stored."""
+    data = _array().encode("utf-8")
+    first = data.index(b"{", data.index(b"{") + 1)  # the second record
+    files = {"after.json": data + b"\n\xdc", "before.json": data[:first] + b"\xdc" + data[first:],
+             "cut.json": data[:-1] + "é".encode()[:1]}
+    for name, mutant in files.items():
+        (tmp_path / name).write_bytes(mutant)
+    db = tmp_path / "t.duckdb"
+    reports = ingest_paths([tmp_path / n for n in files], db)
+    for r in reports:
+        assert not r.failed and r.stored + r.duplicates >= 5, r
+        assert r.records == r.stored + r.duplicates + r.quarantined
+    with duckdb.connect(str(db), read_only=True) as conn:
+        raws = [raw for (raw,) in conn.execute("SELECT raw FROM quarantine").fetchall()]
+    assert len(raws) == 3 and all("\ufffd" in raw for raw in raws[:2]), raws
+
+
 def test_mutants_never_lose_a_record_without_an_issue(tmp_path: Path) -> None:
     """Bytes flipped, cut or inserted (seeded): the reader never raises, and every record
     stands as a record or inside an issue's text."""
