@@ -1142,9 +1142,10 @@ class _Committer:
         try:
             report = load(self.conn, path, source=self.names.get(path), group=group,
                           **options, **extra)
-        except (StrictError, duckdb.InterruptException):
+        except StrictError:
             raise
         except Exception as exc:  # the file (and its group) is rolled back; the next is read
+            stopped(exc)
             report = failed_report(path, exc)
             self._redo()
         self.reports.append(report)
@@ -1165,7 +1166,8 @@ class _Committer:
         done = [self.reports[k] for _, k in self.members]
         try:
             self.group.commit()
-        except Exception:
+        except Exception as exc:
+            stopped(exc)
             self._redo()
             return
         self.members, self.bytes = [], 0
@@ -1186,9 +1188,10 @@ class _Committer:
             try:
                 self.reports[k] = ingest_file(self.conn, path, sha256=sha,
                                               source=self.names.get(path), **self.options)
-            except (StrictError, duckdb.InterruptException):
+            except StrictError:
                 raise
             except Exception as exc:
+                stopped(exc)
                 self.reports[k] = failed_report(path, exc)
                 self.conn = usable(self.conn, self.db_path)
             self._score([self.reports[k]])
@@ -1282,6 +1285,14 @@ def usable(conn: duckdb.DuckDBPyConnection, db_path: str | Path) -> duckdb.DuckD
     return store.connect(db_path)
 
 
+def stopped(exc: Exception) -> None:
+    """Raise ``KeyboardInterrupt`` when ``exc`` is a Ctrl-C that DuckDB met in a statement
+    (``model.tables.interrupted``): a stop, which rolls back the open transaction, not a file
+    or a settlement that failed."""
+    if T.interrupted(exc):
+        raise KeyboardInterrupt from exc
+
+
 def score_pending_safely(
     conn: duckdb.DuckDBPyConnection, report: FileReport | None,
     score: ScoreFn | None, strict: bool,
@@ -1293,6 +1304,7 @@ def score_pending_safely(
     try:
         score(conn)
     except Exception as exc:
+        stopped(exc)
         if strict:
             raise
         if report is not None:

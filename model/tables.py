@@ -157,6 +157,14 @@ DDL: dict[str, str] = {name: table.ddl for name, table in TABLES.items()}
 """The generated ``CREATE TABLE IF NOT EXISTS`` of each of these tables, by name."""
 
 
+def interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is DuckDB's word for a Ctrl-C that came while it ran a statement
+    (``RuntimeError: Query interrupted``, or its ``InterruptException``): the user's stop, to
+    be handled as ``KeyboardInterrupt``, not a failure of the work."""
+    return isinstance(exc, duckdb.InterruptException) or (
+        type(exc) is RuntimeError and str(exc) == "Query interrupted")
+
+
 def has_table(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
     """Whether the database holds ``table`` (tables written only by some commands, e.g. the
     review's, may be missing)."""

@@ -250,6 +250,8 @@ def score_pending(
         try:
             _settle_pending(conn, batch, settlements)
         except Exception as exc:
+            if T.interrupted(exc):  # Ctrl-C: the user's stop, not a game that fails
+                raise KeyboardInterrupt from exc
             if len(batch) == 1 or tries + 2 > SETTLE_TRIES:
                 failures.update(dict.fromkeys(batch, exc))
                 continue

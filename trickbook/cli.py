@@ -27,6 +27,7 @@ from rich.markup import escape
 
 from model.problems import counted
 from trickbook.console import (
+    Commands,
     err,
     must_exist,
     not_a_database,
@@ -48,7 +49,7 @@ DEFAULT_DB = Path("data/trickbook.duckdb")
 PROGRESS_MIN_BYTES = 1 << 20
 """Inputs smaller than this (1 MiB in all) show no progress bar."""
 
-class _App(typer.Typer):
+class _App(Commands):
     """The command: an unexpected exception is one line on stderr and exit 1, never a
     traceback (``--debug`` shows it)."""
 

@@ -3,12 +3,14 @@ not one."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -16,6 +18,48 @@ from rich.progress import Progress, ProgressColumn
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
+
+INTERRUPTED = 130
+"""The exit status after Ctrl-C (128 + SIGINT), as a shell gives it."""
+
+
+class Commands(typer.Typer):
+    """A group of commands, each of which ends a Ctrl-C it does not handle itself as one line
+    and exit 130 (:func:`interruptible`)."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Callable[[Callable[..., Any]], Any]:
+        register = super().command(*args, **kwargs)
+
+        def decorator(fn: Callable[..., Any]) -> Callable[..., Any]:
+            register(interruptible(fn))
+            return fn
+
+        return decorator
+
+
+def interruptible(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn``, ending in exit 130 and "interrupted" on Ctrl-C: the ``KeyboardInterrupt``, or
+    DuckDB's word for it when it came inside a statement (``model.tables.interrupted``);
+    before, "Aborted!" or "RuntimeError: Query interrupted" and exit 1. What the command did
+    not commit is rolled back (DuckDB drops an open transaction with its connection)."""
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        stop: BaseException
+        try:
+            return fn(*args, **kwargs)
+        except KeyboardInterrupt as exc:
+            stop = exc
+        except Exception as exc:
+            from model.tables import interrupted
+
+            if not interrupted(exc):
+                raise
+            stop = exc
+        err.print("interrupted: nothing it had not committed was kept")
+        raise typer.Exit(INTERRUPTED) from stop
+
+    return run
 
 
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"

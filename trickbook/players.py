@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from model.problems import counted
-from trickbook.console import err, must_exist, one_line, out, shown, waiting_note
+from trickbook.console import Commands, err, must_exist, one_line, out, shown, waiting_note
 
 if TYPE_CHECKING:
     import duckdb
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+app = Commands(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None,
                   help="The people behind the names at the table: list, merge, rename.")
 

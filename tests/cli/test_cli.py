@@ -328,6 +328,90 @@ def test_a_second_ctrl_c_while_settling_says_what_waits(tmp_path: Path,
 
 
 
+QUERY_INTERRUPTED = RuntimeError("Query interrupted")
+"""What DuckDB raises when a Ctrl-C lands inside a statement (``model.tables.interrupted``)."""
+
+
+def test_a_ctrl_c_inside_a_group_commit_is_a_stop(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second Ctrl-C that DuckDB met while a group of small files was committed was taken
+    for a failed commit: the files were stored again one by one, said "skipped (unchanged)"
+    (their first pass was logged), their games left unsettled, exit 130 or 1. It is a stop:
+    the group is rolled back, and the next run stores every file."""
+    import ingest.store
+
+    real = ingest.store.Group.commit
+
+    def interrupted(group: ingest.store.Group) -> None:
+        monkeypatch.setattr(ingest.store.Group, "commit", real)  # once
+        raise QUERY_INTERRUPTED
+
+    monkeypatch.setattr(ingest.store.Group, "commit", interrupted)
+    files = [SAMPLES / "league.jsonl", SAMPLES / "swabian" / "league.jsonl",
+             SAMPLES / "russian" / "league.jsonl"]
+    db = tmp_path / "x.duckdb"
+    result = runner.invoke(app, ["ingest", *map(str, files), "--db", str(db)])
+    assert result.exit_code == 130, result.output
+    assert "interrupted" in result.stderr and "skipped (unchanged)" not in result.stdout
+    again = runner.invoke(app, ["ingest", *map(str, files), "--db", str(db)])
+    assert again.exit_code == 0 and "skipped (unchanged)" not in again.stdout, again.output
+    assert runner.invoke(app, ["check", "--db", str(db)]).exit_code == 0
+
+
+@pytest.mark.parametrize("stop", [QUERY_INTERRUPTED, KeyboardInterrupt()])
+def test_every_command_ends_a_ctrl_c_in_exit_130(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 stop: BaseException) -> None:
+    """``score`` and ``players list`` said "RuntimeError: Query interrupted" (or "Aborted!")
+    and exit 1 (``trickbook.console.interruptible``); what ``score`` had not committed is
+    rolled back."""
+    import ingest.players
+    import scoring.store
+
+    db = tmp_path / "x.duckdb"
+    assert runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db", str(db)]
+                         ).exit_code == 0
+    with duckdb.connect(str(db), read_only=True) as conn:
+        before = conn.execute("SELECT count(*), sum(cash) FROM settlements").fetchone()
+
+    def ctrl_c(*args: object, **kwargs: object) -> object:
+        raise stop
+
+    real = scoring.store.rescore
+
+    def settled_then_stopped(conn: duckdb.DuckDBPyConnection, *args: object,
+                             **kwargs: object) -> object:
+        conn.execute("DELETE FROM settlements")  # done, not committed
+        real(conn, *args, **kwargs)
+        raise stop
+
+    monkeypatch.setattr(scoring.store, "rescore", settled_then_stopped)
+    monkeypatch.setattr(ingest.players, "people", ctrl_c)
+    for command in (["score"], ["players", "list"]):
+        result = runner.invoke(app, [*command, "--db", str(db)])
+        assert result.exit_code == 130, (command, result.output)
+        assert "interrupted" in result.stderr and "Error" not in result.output
+    with duckdb.connect(str(db), read_only=True) as conn:
+        assert conn.execute("SELECT count(*), sum(cash) FROM settlements").fetchone() == before
+
+
+def test_duckdb_s_word_for_a_ctrl_c_is_known() -> None:
+    """model/tables.py ``interrupted``: a SIGINT that lands while DuckDB runs a statement
+    comes out as ``RuntimeError: Query interrupted`` (run in a child process, whose statement
+    would never end by itself)."""
+    code = ("import duckdb, os, signal, threading, time\n"
+            "from model.tables import interrupted\n"
+            "c = duckdb.connect()\n"
+            "threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
+            "try:\n"
+            "    c.execute('SELECT count(*) FROM range(1000000000000) a')\n"
+            "except BaseException as exc:\n"
+            "    print(type(exc).__name__, interrupted(exc))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT, check=False)
+    assert done.stdout.split() in (["RuntimeError", "True"], ["InterruptException", "True"]), (
+        done.stdout, done.stderr)
+
+
 def test_an_abort_before_the_database_is_made_says_only_that(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch,
                                                              ) -> None:
