@@ -72,6 +72,8 @@ def reader_for(path: Path) -> Reader | None:
     head = first_bytes(path)
     if head is None:
         return None
+    if _packed_kind(head) is not None:  # a gzip file named .csv: no reader unpacks it
+        return None
     head = head.removeprefix(BOM)  # a file saved "with signature" opens as any other
     claimed = [reader for reader in READERS if reader.sniff(path, head)]
     if not claimed or _looks_like(claimed[0], head) is not False:
@@ -103,6 +105,8 @@ found in a folder that no reader claims is reported, not passed over (:func:`no_
 def no_reader(path: Path) -> str:
     """Why no reader takes ``path`` (a file :func:`reader_for` found no reader for), in the
     words of the report's ``skipped (...)``: for a table, what its first line lacks."""
+    if (kind := packed(path)) is not None:
+        return kind
     if path.suffix.lower() not in SHEET_SUFFIXES:
         return _unknown(path)
     sheet = (f"not a score sheet ('#' lines, a `dealer` column or {path.stem}{SIDECAR_SUFFIX} "
@@ -129,8 +133,7 @@ def packed(path: Path) -> str | None:
     """What ``path`` is when it is a packed file (:data:`PACKED`): ``skipped (no reader: ...)``
     says to unpack it, or to save a workbook's sheet as CSV; even one found in a folder is
     reported, since its records would be missed without a word. ``None`` for any other."""
-    head = first_bytes(path) or b""
-    kind = next((kind for magic, kind in PACKED if head.startswith(magic)), None)
+    kind = _packed_kind(first_bytes(path) or b"")
     if kind is None:
         return None
     if path.suffix.lower() in WORKBOOKS or "Excel" in kind:
@@ -138,12 +141,15 @@ def packed(path: Path) -> str | None:
     return f"no reader: {kind}: unpack it and ingest what it holds"
 
 
+def _packed_kind(head: bytes) -> str | None:
+    """What packed file opens with ``head`` (:data:`PACKED`), whatever its name says."""
+    return next((kind for magic, kind in PACKED if head.startswith(magic)), None)
+
+
 def _unknown(path: Path) -> str:
     """``no reader`` for a file neither named nor opening as a format of :data:`READERS`, with
     its first line (junk before a format's first line, a file in no format of ours)."""
     named = sorted({e for r in READERS for e in getattr(r, "extensions", ())} | {*SHEET_SUFFIXES})
-    if (kind := packed(path)) is not None:
-        return kind
     if path.suffix.lower() in JSON_DOCUMENT.extensions:
         return (f"no reader: JSON that names no record in its first {HEAD_BYTES // 1024} KiB "
                 '("record": "game" or "deal")')

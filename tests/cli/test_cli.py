@@ -84,6 +84,36 @@ def test_a_packed_file_is_reported_even_from_a_folder(tmp_path: Path) -> None:
     assert "sheet.xlsx: skipped (no reader: a spreadsheet workbook: save its sheet as CSV" in said
 
 
+def test_a_packed_file_named_as_a_format_is_reported_as_packed(tmp_path: Path) -> None:
+    """A gzip file named ``.csv`` was "not a score sheet", one named ``.ppn`` "not UTF-8", an
+    xz file named ``.lin`` or a zip named ``.pbn`` or ``.json`` quarantined rows of junk (a
+    zip that stores its file unpacked, even its records): the name said a format and the
+    first bytes were not looked at. Each is now said to be packed, named or in a folder."""
+    import gzip
+    import lzma
+    import zipfile
+
+    data = (SAMPLES / "league.jsonl").read_bytes()
+    folder = tmp_path / "week"
+    folder.mkdir()
+    (folder / "sheet.csv").write_bytes(gzip.compress(data))
+    (folder / "g.ppn").write_bytes(gzip.compress(data))
+    (folder / "x.lin").write_bytes(lzma.compress(data))
+    for name in ("z.pbn", "z.json"):
+        with zipfile.ZipFile(folder / name, "w", compression=zipfile.ZIP_STORED) as z:
+            z.writestr("league.jsonl", data)
+    db = tmp_path / "x.duckdb"
+    for given in ([folder], sorted(folder.iterdir())):
+        result = runner.invoke(app, ["ingest", *map(str, given), "--db", str(db)])
+        assert result.exit_code == 1, result.output
+        said = " ".join(result.stdout.split())
+        for name, kind in (("sheet.csv", "a gzip file"), ("g.ppn", "a gzip file"),
+                           ("x.lin", "an xz file"), ("z.pbn", "a zip archive"),
+                           ("z.json", "a zip archive")):
+            assert f"{name}: skipped (no reader: {kind}: unpack it" in said, (name, said)
+        assert "0 read" in said
+
+
 @pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".ppn", ".pbn", ".lin", ".txt"])
 def test_an_empty_file_is_said_to_be_empty_in_every_format(tmp_path: Path, suffix: str) -> None:
     """An empty file (nothing, or a byte order mark and blank lines) was "0 read" as JSON Lines,
