@@ -178,10 +178,19 @@ ScoreFn = Callable[[duckdb.DuckDBPyConnection], object]
 
 
 def file_sha256(path: Path) -> str:
+    """The version of the file at ``path``: the sha256 of its bytes, and for a score sheet
+    with a sidecar (``<sheet>.game.json``, its game line) of the sidecar's bytes after them, so
+    that a sidecar added or mended later makes the sheet a new version, read again."""
     h = hashlib.sha256()
-    with path.open("rb") as fh:
-        while chunk := fh.read(1 << 20):
-            h.update(chunk)
+    parts = [path]
+    if path.suffix.lower() in SHEET_SUFFIXES and (sidecar := sidecar_of(path)).is_file():
+        parts.append(sidecar)
+    for i, part in enumerate(parts):
+        if i:
+            h.update(b"\0sidecar\0")
+        with part.open("rb") as fh:
+            while chunk := fh.read(1 << 20):
+                h.update(chunk)
     return h.hexdigest()
 
 

@@ -47,6 +47,29 @@ def lines(path: Path) -> int:
     return sum(1 for t in path.read_text().splitlines() if t.strip())
 
 
+def test_a_sidecar_put_beside_its_sheet_later_is_read(tmp_path: Path, db: Path,
+                                                      fake: FakeSettlement) -> None:
+    """docs/ingest.md, score sheets: a sheet without its ``<sheet>.game.json`` has its deals
+    quarantined with the advice to put the sidecar beside it; once a user did, the sheet was
+    "skipped (unchanged)" for good (its version was its own bytes alone). The two files are
+    the version now: the sheet is read again, its deals stored, its old issues cleared."""
+    sheet = tmp_path / "club-sheet-2026-11-29.csv"
+    shutil.copy(SAMPLES / sheet.name, sheet)
+    (alone,) = run([sheet], db, fake)
+    assert (alone.stored, alone.quarantined) == (0, alone.records) and alone.records > 0
+    shutil.copy(SAMPLES / "club-sheet-2026-11-29.game.json", tmp_path)
+    (paired,) = run([sheet], db, fake)
+    assert paired.skipped is None and (paired.stored, paired.quarantined) == (5, 0)
+    assert count(db, "SELECT count(*) FROM quarantine") == 0
+    (again,) = run([sheet], db, fake)
+    assert again.skipped == "unchanged"
+    mended = json.loads((tmp_path / "club-sheet-2026-11-29.game.json").read_text())
+    mended["league"] = "mended"  # the sidecar changed: a new version of the sheet
+    (tmp_path / "club-sheet-2026-11-29.game.json").write_text(json.dumps(mended))
+    (changed,) = run([sheet], db, fake)
+    assert changed.skipped is None and changed.records == 5
+
+
 def test_samples_every_record_once(db: Path, fake: FakeSettlement) -> None:
     reports = run(GREEK_SAMPLES, db, fake)
     by_name = {Path(r.source).name: r for r in reports}
