@@ -9,6 +9,7 @@ constants.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import tempfile
@@ -148,6 +149,19 @@ def check_folder_writable(path: Path) -> None:
             f"cannot write the database {path}: its folder {path.parent} does not let a file "
             f"be made ({exc.strerror or type(exc).__name__}), and DuckDB keeps its log "
             f"{path.name}.wal there; nothing was changed") from exc
+
+
+def check_writable(path: Path) -> None:
+    """Refuse, before the work whose result is to be stored (a study of minutes), a database
+    that could not be written then: :func:`check_database_path`, a file this process may not
+    write (read-only, immutable, a read-only file system), or a folder where no file can be
+    made (:func:`check_folder_writable`). Nothing is created."""
+    check_database_path(path)
+    folder = next((p for p in path.parents if p.exists()), Path("."))  # made when it is not
+    if path.exists() and not os.access(path, os.W_OK):
+        raise DatabaseError(f"cannot write the database {path}: the file may not be written "
+                            "(read-only, or on a read-only file system); nothing was changed")
+    check_folder_writable(folder / path.name)
 
 
 def explain_open_error(path: Path, exc: BaseException) -> str:

@@ -42,11 +42,11 @@ def balance_command(
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
     from rich.table import Table
 
-    from ingest.store import DatabaseError, check_database_path
+    from ingest.store import DatabaseError, check_writable
     from trickbook.console import err, out, progress_bar, terminate_as_interrupt
 
     try:
-        check_database_path(db)  # before the study's work, not after it
+        check_writable(db)  # before the study's work, not after it
         arm_a, arm_b = read_rules(rules_a), read_rules(rules_b)
         simulator(variant, arm_a, play)  # each arm's rules, field by field
         if not sweep_flags:

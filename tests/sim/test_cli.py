@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import duckdb
@@ -276,6 +277,40 @@ def test_a_database_that_cannot_be_written_is_said_before_the_work(tmp_path: Pat
         shown = " ".join(result.output.split())  # as read, without the console's line breaks
         assert result.exit_code == 2 and said in shown, shown
         assert "simulating" not in shown and "IO Error" not in shown
+
+
+def test_balance_refuses_a_database_it_may_not_write_before_simulating(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/balance-study.md: the database is checked before any deal. A file it may not
+    write (read-only, immutable; the test stands in for that, since root may write any mode)
+    or a folder where no file can be made was found only by ``store_study``, after the whole
+    study. ``check_writable`` makes nothing."""
+    import ingest.store
+    import trickbook.balance
+
+    def simulated(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the study ran")
+
+    monkeypatch.setattr(trickbook.balance, "study", simulated)
+    db = tmp_path / "made.duckdb"
+    ingest.store.connect(db).close()
+    writes = os.W_OK
+    monkeypatch.setattr(ingest.store.os, "access",
+                        lambda path, mode: Path(path) != db or mode != writes)
+    args = ["balance", "--variant", "balkan", "--games", "2", "--deals-per-game", "2"]
+    result = CliRunner().invoke(app, [*args, "--db", str(db)])
+    assert result.exit_code == 2, result.output
+    assert "cannot write the database" in " ".join(result.output.split())
+    new = tmp_path / "deep" / "new.duckdb"
+
+    def no_file_here(*args: object, **kwargs: object) -> object:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(ingest.store.tempfile, "NamedTemporaryFile", no_file_here)
+    result = CliRunner().invoke(app, [*args, "--db", str(new)])
+    assert result.exit_code == 2 and "does not let a file be made" in " ".join(
+        result.output.split()), result.output
+    assert not new.parent.exists()
 
 
 def test_balance_names_the_bad_field_of_either_arm(tmp_path: Path) -> None:
