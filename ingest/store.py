@@ -228,8 +228,12 @@ def database_file(conn: duckdb.DuckDBPyConnection) -> Path | None:
 
 
 def connect(db_path: str | Path, *, read_only: bool = False, wait: float = LOCK_WAIT,
-            waiting: Callable[[float], None] | None = None) -> duckdb.DuckDBPyConnection:
-    """Open the database; read-write opens create it and its tables.
+            waiting: Callable[[float], None] | None = None, existing: bool = False,
+            ) -> duckdb.DuckDBPyConnection:
+    """Open the database; read-write opens create it and its tables, unless ``existing``: a
+    command that works on what trickbook stored (``score``, ``players``, ``analyse``) refuses a
+    database without trickbook's tables (empty, or another program's) rather than add them, as
+    a read-only open does (:func:`_ours`).
 
     Other processes (dashboards) may hold it read-only; open read-write only while writing. While
     another process holds the lock, a writer tries again for ``wait`` seconds, calling
@@ -257,8 +261,10 @@ def connect(db_path: str | Path, *, read_only: bool = False, wait: float = LOCK_
             if waiting is not None:
                 waiting(waited)
             time.sleep(LOCK_POLL)
+    if read_only or existing:
+        conn = _ours(conn, path)
     if read_only:
-        return _ours(conn, path)
+        return conn
     sweep_spill_files(path)
     sweep_stage_folders(path)
     try:
@@ -274,15 +280,24 @@ def connect(db_path: str | Path, *, read_only: bool = False, wait: float = LOCK_
 
 
 def _ours(conn: duckdb.DuckDBPyConnection, path: Path) -> duckdb.DuckDBPyConnection:
-    """A database opened to be read, when it holds trickbook's tables (a ``games`` table):
-    an empty one, or another program's, is a :class:`DatabaseError` saying so."""
-    if str(path) == ":memory:" or conn.execute(
-            "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'games' "
-            "AND database_name = current_database()").fetchall()[0][0]:
+    """A database opened to be read, when it holds trickbook's tables (a ``games`` table, and
+    no table of ours without its columns, :func:`_not_foreign`): an empty one, or another
+    program's, is a :class:`DatabaseError` saying so."""
+    if str(path) == ":memory:":
         return conn
-    conn.close()
-    raise DatabaseError(f"{path} holds no trickbook tables (an empty database, or another "
-                        "program's): run `trickbook ingest` into it first")
+    have = {str(name) for (name,) in conn.execute(
+        "SELECT table_name FROM duckdb_tables() "
+        "WHERE database_name = current_database() AND schema_name = current_schema()"
+    ).fetchall()}
+    try:
+        if T.GAMES not in have:
+            raise DatabaseError("it holds no trickbook tables (an empty database, or another "
+                                "program's): run `trickbook ingest` into it first")
+        _not_foreign(conn, have)
+    except DatabaseError as exc:
+        conn.close()
+        raise DatabaseError(f"{path}: {exc}") from exc
+    return conn
 
 
 def frame(rows: list[dict[str, object]], schema: dict[str, pl.DataType]) -> pl.DataFrame:

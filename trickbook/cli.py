@@ -360,7 +360,7 @@ def _writable(db: Path) -> duckdb.DuckDBPyConnection:
     from ingest.store import DatabaseError, connect
 
     try:
-        return connect(db, waiting=waiting_note(db))
+        return connect(db, waiting=waiting_note(db), existing=True)
     except DatabaseError as exc:
         raise _db_error(exc) from exc
 

@@ -36,7 +36,7 @@ def _open(db: Path, write: bool = True) -> duckdb.DuckDBPyConnection:
 
     must_exist(db)
     try:
-        conn = connect(db, read_only=not write, waiting=waiting_note(db))
+        conn = connect(db, read_only=not write, waiting=waiting_note(db), existing=True)
     except DatabaseError as exc:
         err.print(shown(exc), markup=False)
         raise typer.Exit(2) from exc

@@ -342,17 +342,34 @@ def test_simulate_out_to_a_full_disk_names_the_file() -> None:
     assert "cannot write /dev/full: No space left on device" in done.stderr
 
 
-@pytest.mark.parametrize("command", [["report", "standings"], ["check"], ["players", "list"],
-                                     ["export", "--format", "pbn"]])
-def test_a_database_without_trickbook_s_tables_is_said(tmp_path: Path,
-                                                       command: list[str]) -> None:
+THEIRS = {"empty": "", "a table of its own": "CREATE TABLE foo (x INTEGER)",
+          "a games table of its own": "CREATE TABLE games (x INTEGER)"}
+"""Databases of another program (docs/cli.md: refused, exit 2, naming what it is)."""
+
+
+@pytest.mark.parametrize("theirs", list(THEIRS))
+@pytest.mark.parametrize("command", [
+    ["report", "standings"], ["check"], ["players", "list"], ["export", "--format", "pbn"],
+    ["score"], ["players", "rename", "a", "b"], ["players", "merge", "a", "b"], ["analyse"]])
+def test_a_database_without_trickbook_s_tables_is_said(tmp_path: Path, command: list[str],
+                                                       theirs: str) -> None:
     """An empty DuckDB file (made by another tool) gave "CatalogException: Table with name
-    standings does not exist!"."""
-    db = tmp_path / "empty.duckdb"
-    duckdb.connect(str(db)).close()
+    standings does not exist!"; one with a ``games`` table of its own a "BinderException";
+    and ``score``, ``players rename``/``merge`` and ``analyse`` added trickbook's twenty
+    tables to another program's database. Each is refused, and the file left as it was."""
+    db = tmp_path / "theirs.duckdb"
+    with duckdb.connect(str(db)) as conn:
+        if THEIRS[theirs]:
+            conn.execute(THEIRS[theirs])
+        before = conn.execute("SELECT table_name FROM duckdb_tables()").fetchall()
     result = runner.invoke(app, [*command, "--db", str(db)])
-    assert result.exit_code == 2
-    assert "holds no trickbook tables" in result.output and "Catalog" not in result.output
+    said = " ".join(result.output.split())
+    assert result.exit_code == 2, said
+    assert ("holds no trickbook tables" in said if "games" not in theirs
+            else "its table 'games' lacks the columns game_id" in said), said
+    assert "Catalog" not in said and "Binder" not in said
+    with duckdb.connect(str(db), read_only=True) as conn:
+        assert conn.execute("SELECT table_name FROM duckdb_tables()").fetchall() == before
 
 
 def test_another_program_s_database_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
