@@ -116,6 +116,10 @@ class Report(StrEnum):
     quarantine = "quarantine"
 
 
+class _StoppedWaiting(KeyboardInterrupt):
+    """Ctrl-C while ``ingest`` waited for another process's lock: nothing was read."""
+
+
 class _StopFlag:
     """First Ctrl-C: finish the current file, then stop. Second: abort it (rolled back)."""
 
@@ -202,11 +206,18 @@ def ingest(
                    description=f"{p.file_no}/{p.files} {escape(Path(p.source).name)}",
                    n=f"{p.records:,} records")
 
+    note = waiting_note(db)
+
+    def waiting(seconds: float) -> None:  # Ctrl-C while another process holds the lock
+        if stop.requested:
+            raise _StoppedWaiting
+        note(seconds)
+
     try:
         with bar:
             reports = ingest_paths(
                 paths, db, strict=strict, progress=tick, should_stop=stop, score=score_pending,
-                waiting=waiting_note(db), replace=replace, reading=_reading(workers, cluster))
+                waiting=waiting, replace=replace, reading=_reading(workers, cluster))
     except ClusterUnreachable as exc:  # met before the first file is read
         err.print(f"ingest: {exc}; nothing was read", markup=False)
         raise typer.Exit(2) from exc
@@ -215,6 +226,9 @@ def ingest(
         raise typer.Exit(1) from exc
     except DatabaseError as exc:
         raise _db_error(exc) from exc
+    except _StoppedWaiting as exc:
+        err.print("interrupted while waiting for another process's lock: nothing was read")
+        raise typer.Exit(130) from exc
     except KeyboardInterrupt as exc:
         err.print("interrupted: the file in progress was rolled back, with the small files "
                   "read since the last commit; the files before are stored")
@@ -222,6 +236,9 @@ def ingest(
         raise typer.Exit(130) from exc
     finally:
         signal.signal(signal.SIGINT, previous)
+    if stop.requested and not reports:  # before the first file: not "nothing to ingest"
+        err.print("stopped before any file was read")
+        raise typer.Exit(130)
     _print_reports(reports, paths)
     failed = _after_load_checks(db)
     if (strict and failed) or any(r.failed or r.score_error or _not_found(r) for r in reports):

@@ -404,6 +404,53 @@ def test_every_command_says_it_waits_for_the_lock(tmp_path: Path, command: list[
     assert result.output.count("another process holds its lock") == 1
 
 
+def test_ctrl_c_while_ingest_waits_for_the_lock_stops_it(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while another process held the lock said "stopping after the current file" and
+    waited the whole 30 s all the same (then exit 2); had the lock come free, it said "nothing
+    to ingest: no file ... is one of the formats read". It now stops at once, exit 130."""
+    import os
+    import signal
+
+    db = tmp_path / "t.duckdb"
+    monkeypatch.setattr(store, "LOCK_POLL", 0.01)
+    tries = {"n": 0}
+
+    def held(*args: object, **kwargs: object) -> duckdb.DuckDBPyConnection:
+        tries["n"] += 1
+        if tries["n"] == 2:
+            os.kill(os.getpid(), signal.SIGINT)  # the user's Ctrl-C, as the lock is held
+        raise duckdb.IOException("IO Error: Could not set lock on file: Conflicting lock")
+
+    monkeypatch.setattr(store.duckdb, "connect", held)
+    result = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db", str(db)])
+    assert result.exit_code == 130, result.output
+    assert "interrupted while waiting for another process's lock: nothing was read" in \
+        " ".join(result.stderr.split())
+    assert tries["n"] < 10 and "nothing to ingest" not in result.output
+
+
+def test_ctrl_c_before_the_first_file_says_so(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import signal
+
+    import ingest.pipeline
+
+    real = ingest.pipeline.expand
+
+    def found_then_stopped(paths: object) -> object:
+        os.kill(os.getpid(), signal.SIGINT)
+        return real(paths)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ingest.pipeline, "expand", found_then_stopped)
+    result = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db",
+                                 str(tmp_path / "t.duckdb")])
+    assert result.exit_code == 130, result.output
+    assert "stopped before any file was read" in result.stderr
+    assert "nothing to ingest" not in result.output
+
+
 def test_players_list_shows_control_characters_escaped(tmp_path: Path) -> None:
     """A right-to-left override in a name turned the rest of the terminal's line around in
     ``players list`` (``report`` escaped it)."""
