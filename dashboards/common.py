@@ -161,20 +161,25 @@ def keep_in_url(name: str, value: str | None, default: str | None = None) -> Non
 
 
 def url_choice(label: str, options: list[Any], key: str, wanted: str | None,
-               param: str, shown: Callable[[Any], str] = str) -> Any:
+               param: str, shown: Callable[[Any], str] = str,
+               in_url: Callable[[Any], Any] | None = None, help: str | None = None) -> Any:
     """A select box of the page's own kept in the URL as ``param`` (:func:`keep_in_url`, left
     out at the first option), opened on ``wanted`` (the URL's, :func:`url_param`) where it is
     one of ``options``, else on the page's last choice in this session (:func:`_kept`: the
     widget's own state is gone once another page has run), so leaving the page and coming back
-    keeps it. ``shown`` writes an option in the box (the URL keeps the option itself)."""
+    keeps it. ``shown`` writes an option in the box; the URL keeps the option itself, or
+    ``in_url`` of it (a file as the page shows it, not the server's path)."""
     state = st.session_state
+    said = in_url or (lambda option: option)
     if key not in state:
-        opened = next((c for c in (wanted, state.get(_kept(key))) if c in options), None)
+        asked = next((o for o in options if wanted is not None and said(o) == wanted), None)
+        opened = next((c for c in (asked, state.get(_kept(key))) if c in options), None)
         if opened is not None:
             state[key] = opened
-    value = st.selectbox(label, options, key=key, format_func=shown)
+    value = st.selectbox(label, options, key=key, format_func=shown, help=help)
     state[_kept(key)] = value
-    keep_in_url(param, value, default=options[0] if options else None)
+    keep_in_url(param, None if value is None else said(value),
+                default=said(options[0]) if options else None)
     return value
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards.common import ALL, empty, guarded, query, show
+from dashboards.common import ALL, empty, guarded, query, show, url_choice, url_param
 from dashboards.rows import per_row
 from dashboards.text import HASH_CHARS, md, short_paths, short_source
 from dashboards.uploads import REPLACE_BOX, advice_for, names_of
@@ -53,11 +53,17 @@ with guarded():
     sources = sorted(set(log["source"].to_list()) | set(summary["source"].to_list()))
     names = names_of(sources)
     c1, c2 = st.columns(2)
-    source = c1.selectbox("File", [ALL, *sources], key="quality_source",
-                          format_func=lambda s: s if s == ALL else short_source(s, names))
+    def shown_file(s: str) -> str:
+        return s if s == ALL else short_source(s, names)
+
+    with c1:  # kept in the URL as the page shows the file, never the server's path
+        source = url_choice("File", [ALL, *sources], "quality_source", url_param("file"),
+                            "file", shown_file, in_url=shown_file)
     of_file = summary if source == ALL else summary.filter(pl.col("source") == source)
-    code = c2.selectbox("Code", [ALL, *sorted(set(of_file["code"].to_list()))],
-                        key="quality_code", help="The codes of the file chosen")
+    with c2:
+        code = url_choice("Code", [ALL, *sorted(set(of_file["code"].to_list()))],
+                          "quality_code", url_param("code"), "code",
+                          help="The codes of the file chosen")
     source_arg = None if source == ALL else source
     code_arg = None if code == ALL else code
 

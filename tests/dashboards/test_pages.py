@@ -632,6 +632,30 @@ def test_quality_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert "parse" not in codes and len(codes) > 1, codes
 
 
+def test_quality_keeps_its_file_and_code_in_the_url(fixture_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The File and Code chosen were lost on a reload or a page switch and back (Contracts'
+    cell and Club results' event were kept); the URL names the file as the page shows it."""
+    at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=60)
+    at.switch_page("views/quality.py")
+    monkeypatch.setenv(DB_ENV, str(fixture_path))
+    at.run()
+    at.selectbox(key="quality_source").set_value("samples/club-9.csv").run()
+    code = at.selectbox(key="quality_code").options[1]
+    at.selectbox(key="quality_code").set_value(code).run()
+    params = {k: v if isinstance(v, str) else v[0] for k, v in at.query_params.items()}
+    assert params == {"file": "samples/club-9.csv", "code": code}
+    records = metrics(at)["Records"]
+    at.switch_page("views/league.py").run()  # away and back
+    at.switch_page("views/quality.py").run()
+    assert at.selectbox(key="quality_source").value == "samples/club-9.csv"
+    assert at.selectbox(key="quality_code").value == code
+    again = page("quality", fixture_path, monkeypatch, **params)  # a reload, a shared link
+    assert again.selectbox(key="quality_source").value == "samples/club-9.csv"
+    assert again.selectbox(key="quality_code").value == code
+    assert metrics(again)["Records"] == records
+
+
 def test_quality_totals_agree_across_versions(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """A weekly file, then its next version (deal 2 changed, deal 4 left out, one deal whose

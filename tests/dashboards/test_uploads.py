@@ -736,6 +736,7 @@ def test_the_name_an_upload_was_given_is_kept_beside_it(
     assert sorted(at.selectbox(key="quality_source").options[1:]) == sorted(shown)
     at.selectbox(key="quality_source").set_value(
         str(db.parent / "uploads" / stored_name(marked, bad))).run()
+    assert at.query_params["file"] in (shown[1], [shown[1]])  # as shown: no server path
     caption = next(c.value for c in at.caption if "quarantined record" in c.value)
     assert md(shown[1]) in caption, caption
     reports = ingest_paths([db.parent / "uploads"], db)
