@@ -29,6 +29,7 @@ from dashboards.common import (
     url_param,
 )
 from dashboards.queries import rules_change
+from dashboards.replay import call_words
 from dashboards.text import md, rules_table, unit
 
 # Paired effects that are shares of deals; the others are money per deal, the declarer's money
@@ -99,6 +100,15 @@ def with_text(frame: pl.DataFrame, share: bool, suffix: str = "", label: str = "
 # The study's key for every contract together, in words (a Russian player reads "all" as the
 # all-pass of raspasy).
 ALL_CONTRACTS = {"all": "all contracts"}
+
+
+def contract_words(run: dict[str, Any], keys: list[str]) -> dict[str, str]:
+    """The study's contract keys in its variant's words, as Contracts and the replayer write
+    them (``6S`` -> ``6♠``), and every contract together (:data:`ALL_CONTRACTS`); a study of
+    two variants keeps the codes its arms share."""
+    if run["variant"] != run["variant_b"]:
+        return ALL_CONTRACTS
+    return {**{k: call_words(k, run["variant"]) for k in keys}, **ALL_CONTRACTS}
 
 
 def arms_table(run_id: str, metric: str, share: bool, key_title: str,
@@ -221,15 +231,18 @@ with guarded():
              "balance_flags", labels={"change": "arm b changes", "run_id": "study"})
 
     st.subheader("Declarer success by contract")
+    contracts = contract_words(run, [
+        *query("balance_metrics", run_id, "declarer_success")["key"].to_list(),
+        *query("balance_metrics", run_id, "contract_share")["key"].to_list()])
     success = arms_table(run_id, "declarer_success", True, "contract", "balance_success",
-                         ALL_CONTRACTS)
+                         contracts)
     arms_chart(run_id, "declarer_success", success["key"].to_list(), True, "contract", "made",
-               ALL_CONTRACTS)
+               contracts)
     st.caption("Share of played contracts the declarer made (Wilson 95% CI); n = deals played in "
                "that contract in the arm.")
 
     st.subheader("How often each contract is played")
-    arms_table(run_id, "contract_share", True, "contract", "balance_share")
+    arms_table(run_id, "contract_share", True, "contract", "balance_share", contracts)
     st.caption("Share of all deals (n) played in each contract.")
 
     st.subheader("Money flow per contract level")

@@ -24,6 +24,7 @@ from dashboards.db import DB_ENV, read_only
 from dashboards.text import unit
 from ingest.pipeline import ingest_paths
 from model.tables import insert
+from model.variants import variant as lookup
 from sim.tables import BALANCE_METRICS, BALANCE_RUNS, METRICS, RUNS
 from tests.conftest import ROOT
 from tests.dashboards.conftest import BALANCE_STUDIES, table_counts
@@ -198,6 +199,14 @@ def test_page_shows_the_query_numbers(balance_studies, monkeypatch: pytest.Monke
     assert sum(f"in {unit(run['variant'])}" in c for c in captions if "per deal" in c) == 2
     assert "all" not in shown["contract"].to_list() and (
         "all contracts" in shown["contract"].to_list())
+    # contracts in the game's words, as Contracts and the replayer write them (6♠, not 6S)
+    variant = lookup(run["variant"])
+    assert shown["contract"].to_list() == [
+        "all contracts" if k == "all" else variant.call_words(k) for k in success["key"]]
+    assert any("♠" in c or "♥" in c for c in shown["contract"]), shown["contract"].to_list()
+    share = next(df.value for df in at.dataframe if "contract" in df.value.columns
+                 and df.value is not shown and "all contracts" not in df.value["contract"].tolist())
+    assert not any(re.fullmatch(r"\d+(S|C|D|H|NT)", c) for c in share["contract"]), share
     assert any(f"{run['deals']:,} deals played in both arms" in c for c in captions)
     assert not any(" × " in c for c in captions)
 
