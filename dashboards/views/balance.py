@@ -147,9 +147,10 @@ def labelled(runs: pl.DataFrame) -> dict[str, str]:
 st.title("Balance")
 with guarded():
     runs: pl.DataFrame = query("balance_runs")
-    if runs.is_empty():
+    if runs.is_empty():  # the command for the filters' variant (every variant is simulated)
+        example = kept_filters().variant or "greek-prefa"
         empty("No balance study in this database yet. Create one with `trickbook balance "
-              "--variant greek-prefa --rules-a a.json --rules-b b.json --games 1000 "
+              f"--variant {example} --rules-a a.json --rules-b b.json --games 1000 "
               "--deals-per-game 10 --seed 1 --db PATH` (PATH: the `--db` the dashboard was "
               "started with; add `--sweep` for the effect of every house-rule flag); see "
               "docs/balance-study.md.")

@@ -286,6 +286,10 @@ def test_page_empty_state_names_the_command(empty_path: Path,
     assert any("trickbook balance --variant" in i.value for i in at.info)
     assert not any("--db empty" in i.value for i in at.info)  # PATH: the server's own --db
     assert not at.metric
+    swabian = AppTest.from_file(str(PAGE), default_timeout=60)
+    swabian.query_params["variant"] = "swabian"  # the command for the filters' variant
+    swabian.run()
+    assert any("trickbook balance --variant swabian" in i.value for i in swabian.info)
 
 
 def test_page_is_in_the_navigation() -> None:
