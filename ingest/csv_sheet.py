@@ -33,7 +33,7 @@ from ingest import text as text_codec
 from ingest.jsonl import MAX_DEPTH, RepeatedKey, load_json, quote, too_deep
 from ingest.source import Issue, Raw
 from model import variants
-from model.problems import Code
+from model.problems import Code, counted
 from model.variant import UnknownVariant
 
 SIDECAR_SUFFIX = ".game.json"
@@ -336,8 +336,8 @@ class _Table:
             return Issue(source, line_no, None, Code.PARSE, f"{self.fault}: {quote(text)}", text)
         if len(cells) != len(self.header):
             return Issue(source, line_no, None, Code.PARSE,
-                         f"{len(cells)} cells but the header row has {len(self.header)} "
-                         f"columns: {quote(text)}", text)
+                         f"{counted(len(cells), 'cell')} but the header row has "
+                         f"{counted(len(self.header), 'column')}: {quote(text)}", text)
         if filled := filled_unknown(self.header, cells, self.unknown, self.at):
             return Issue(source, line_no, None, Code.PARSE, filled, text)
         return Raw(source, line_no, _deal(self.header, cells, self.ordinal, self.game_id), text)

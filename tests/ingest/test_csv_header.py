@@ -361,3 +361,17 @@ def test_a_note_is_not_a_sheet(tmp_path: Path) -> None:
     note.write_text("# Club night\n# Event: Christmas cup, bring snacks\n# stake: 5 EUR\n",
                     encoding="utf-8")
     assert reader_for(note) is None
+
+
+def test_a_row_of_one_cell_is_counted_in_words(tmp_path: Path) -> None:
+    """A row of one cell read "1 cells but the header row has 11 columns"."""
+    from ingest.pipeline import ingest_paths
+
+    lines = _sheet_lines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("deal_no"))
+    path = tmp_path / "short.csv"
+    path.write_text("\n".join([*lines[:at + 1], "9", *lines[at + 1:]]) + "\n", encoding="utf-8")
+    (r,) = ingest_paths([path], tmp_path / "t.duckdb")
+    columns = len(lines[at].split(","))
+    assert [i.message.split(":")[0] for i in r.issues] == [
+        f"1 cell but the header row has {columns} columns"]
