@@ -430,6 +430,7 @@ def test_duckdb_s_word_for_a_ctrl_c_is_known() -> None:
     would never end by itself)."""
     code = ("import duckdb, os, signal, threading, time\n"
             "from model.tables import interrupted\n"
+            "signal.signal(signal.SIGINT, signal.default_int_handler)\n"  # xdist ignores it
             "c = duckdb.connect()\n"
             "threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
             "try:\n"
