@@ -568,6 +568,13 @@ class _FileLoad:
         self.report.replaced = self.versions.replaced
         self.report.games.update(self.versions.games)
 
+    def stored_again(self) -> None:
+        """Once the file's deals are in their tables: the deals of a superseded game this
+        version stored again with other content (``Versions.stored_again``), counted as
+        replaced."""
+        self.versions.stored_again()
+        self.report.replaced = self.versions.replaced
+
     def flush(self) -> None:
         fresh = self._sort_deals()
         if self.games:
@@ -865,6 +872,7 @@ def _load_file(
         load.flush()
         load.settle_versions()
         load.staging.load(conn, group)
+        load.stored_again()
         load.check_games(validator)
         store.log_ingest(conn, report.logged(load.now), report.new_source)
         group.stored(report.games)

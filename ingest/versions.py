@@ -185,6 +185,19 @@ class Versions:
             f"{self.sha256[:12]}: {WITH_REPLACE} to take this version")
             for key, (source, version) in found.items()}
 
+    def stored_again(self) -> None:
+        """The deals removed with their superseded game (:meth:`game`) that this version holds
+        with other content: each a ``deal replaced`` row of ``superseded`` with its earlier
+        record, as a changed deal of an unchanged game has (after the file's last record, its
+        deals stored)."""
+        again = [k for k in self.cleared if k in self.held]
+        now = store.deal_records(self.conn, again)
+        for g, n in again:
+            line, record = self.cleared[g, n]
+            if now.get((g, n)) != record:
+                self._record(DEAL_REPLACED, f"{g}#{n}", line, record)
+                self.replaced += 1
+
     def dropped(self, unread: Unread | None = None) -> list[Issue]:
         """The deals the earlier versions stored from this source that this version does not
         hold (or holds only as a quarantined record): removed with ``replace``, else one

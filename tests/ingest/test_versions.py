@@ -201,6 +201,29 @@ def test_replace_stores_the_deals_of_a_superseded_game_again_less_the_dropped(
 
 
 @pytest.mark.parametrize("fast", [True, False])
+def test_replace_of_a_game_and_one_of_its_deals_records_both(tmp_path: Path,
+                                                              fast: bool) -> None:
+    """docs/ingest.md: each change is a row of ``superseded``. A version that changed a game
+    line and one of its deals recorded only ``game replaced``: the game's deals were stored
+    again from the new version, and deal 2's earlier content was lost."""
+    db, p = tmp_path / "t.duckdb", tmp_path / "results.jsonl"
+    p.write_text(LEAGUE.read_text())
+    ingest(db, p, fast=fast)
+    lines = LEAGUE.read_text().splitlines()
+    old = lines[2]
+    assert f'"game_id": "{GAME}", "deal_no": 2,' in old
+    lines[2] = old.replace('"Boris": 8, "Chris": 2', '"Boris": 7, "Chris": 3')
+    p.write_text("\n".join([new_header(), *lines[1:]]) + "\n")
+    r = ingest(db, p, replace=True, fast=fast)
+    assert (r.replaced, r.dropped, r.quarantined) == (2, 0, 0)
+    rows = query(db, "SELECT change, record_key, record FROM superseded ORDER BY change")
+    assert [(c, k) for c, k, _ in rows] == [("deal replaced", f"{GAME}#2"),
+                                          ("game replaced", GAME)]
+    assert json.loads(str(rows[0][2]))["tricks"]["Boris"] == 8  # the earlier record
+    assert failing_checks(db) == []
+
+
+@pytest.mark.parametrize("fast", [True, False])
 @pytest.mark.parametrize("replace", [True, False])
 def test_reingesting_either_version_changes_nothing(tmp_path: Path, replace: bool,
                                                     fast: bool) -> None:
@@ -262,7 +285,12 @@ def test_replace_with_other_players_checks_the_deals_against_the_new_game(
                for line in lines]
     p.write_text("\n".join(renamed) + "\n")
     r = ingest(db, p, replace=True, fast=fast)
-    assert (r.replaced, r.quarantined, r.dropped) == (1, 0, 0)
+    deals = sum(1 for line in lines if f'"{GAME}"' in line and '"record": "deal"' in line)
+    # the game line and each of its deals (each names Christos): docs/ingest.md, one row of
+    # superseded per change
+    assert (r.replaced, r.quarantined, r.dropped) == (1 + deals, 0, 0)
+    assert query(db, "SELECT change, count(*) FROM superseded GROUP BY 1 ORDER BY 1") == [
+        ("deal replaced", deals), ("game replaced", 1)]
     players = query(db, f"SELECT players FROM games WHERE game_id = '{GAME}'")
     assert players == [(["Anna", "Boris", "Christos"],)]
     names = query(db, f"SELECT DISTINCT player FROM settlements WHERE game_id = '{GAME}' "
