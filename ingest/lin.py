@@ -131,6 +131,9 @@ BETWEEN = "\n"
 """The key :func:`pairs` gives text that is no LIN before a key that opens a board or sets the
 file's header or names (:data:`OPENING`): text between two boards, not of either."""
 OPENING = frozenset({"qx", "vg", "pn", "pw", "rs"})
+CUT = "|"
+"""The key :func:`pairs` gives after a last value the text ends in, with no ``|`` after it:
+the file ends inside that value, cut short."""
 _KEY_ON_ITS_LINE = re.compile(r"\n\s*([A-Za-z]{2})\s*\Z")
 """A key at the start of a line, after text that is no key (junk pasted between two pairs)."""
 
@@ -174,6 +177,8 @@ def pairs(text: str) -> Iterator[tuple[str, str, int]]:
         i += 2
     if i == last and parts[i].strip():
         yield "", parts[i], line + parts[i].count("\n")
+    elif i > last and parts[last].strip():  # the last value was taken, with no '|' to end it
+        yield CUT, parts[last], line - parts[last].count("\n")
 
 
 def parse_result(text: str) -> tuple[str, int, int] | None:
@@ -240,6 +245,9 @@ class Boards:
             if key in ("", BETWEEN):
                 self._out_of_step(value, line, between=key == BETWEEN)
                 continue
+            if key == CUT:
+                self._cut(value, line)
+                continue
             self.keyed = True
             if key == "qx" or (self.cur is not None and _next_board(self.cur, key)):
                 self._open(line)
@@ -265,6 +273,17 @@ class Boards:
         self.cur = Board(line, header=self.header)
         self.boards.append(self.cur)
         self.listed = None
+
+    def _cut(self, value: str, line: int) -> None:
+        """The file ends inside its last value (no ``|`` after it): the board it is in may
+        be cut short (a play that stops mid-trick, a claim not reached), so it is an issue,
+        as PBN's game the file ends inside is (``pbn.cut_short``)."""
+        where = (f"line {line}: the file ends inside the value {value.strip()[:40]!r} (no '|' "
+                 "after it): it may be cut short")
+        if self.cur is not None:
+            self.cur.errors.append(where)
+        else:
+            self.loose.append((line, where))
 
     def _out_of_step(self, value: str, line: int, between: bool = False) -> None:
         """A part that is no LIN: its board's issue, or one of its own outside a board and

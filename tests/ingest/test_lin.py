@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from bench.bench_bridge import single_tables
 from ingest import pipeline
-from ingest.lin import BETWEEN, KEYS, OPENING, READER, _unknown_key, pairs, parse_result
+from ingest.lin import BETWEEN, CUT, KEYS, OPENING, READER, _unknown_key, pairs, parse_result
 from ingest.source import Issue, Raw
 from model.bridge.contracts import parse_contract
 from model.problems import Code
@@ -197,6 +197,8 @@ def _walked(text: str) -> list[tuple[str, str, int]]:
         i += 2
     if i == len(parts) - 1 and parts[i].strip():
         out.append(("", parts[i], line + parts[i].count("\n")))
+    elif i == len(parts) and parts[-1].strip():  # the text ends inside its last value
+        out.append((CUT, parts[-1], line - parts[-1].count("\n")))
     return out
 
 
@@ -571,3 +573,25 @@ def test_a_qx_is_read_whole(tmp_path: Path, qx: str, board: int | None,
         assert issue.message == f"qx {qx!r} is not a room and board number (o12, c12)"
     else:
         assert not got.issues and room in {d.room for d in deals if d.board == board}
+
+
+def test_a_file_cut_inside_its_last_value_costs_its_last_board(tmp_path: Path) -> None:
+    """A LIN value ends with ``|``. A Vugraph file (../shared/data/bbo-vugraph-lin) cut after
+    ``pc|h8`` stored its last board whole, its tricks taken from ``rs`` though the play stops
+    mid-trick; PBN says "the file ends inside this game". The board is now an issue that says
+    the file may be cut short; the boards before it are stored as from the whole file."""
+    text = (LIN / "00001.lin").read_text(encoding="utf-8").rstrip()
+    assert text.endswith("|")
+    at = text.rindex("|pc|", 0, len(text) - 200) + len("|pc|") + 2  # inside a card
+    path = tmp_path / "cut.lin"
+    path.write_text(text[:at], encoding="utf-8")
+    items = list(READER.read(path))
+    issues = [i for i in items if isinstance(i, Issue)]
+    assert [i.message.split(": ", 1)[1] for i in issues] == [
+        f"the file ends inside the value {text[at - 2:at]!r} (no '|' after it): it may be "
+        "cut short"]
+    whole = [i for i in READER.read(LIN / "00001.lin") if isinstance(i, Raw)]
+    kept = [i for i in items if isinstance(i, Raw)]
+    assert [r.data for r in kept] == [r.data for r in whole[:len(kept)]]
+    assert len(kept) == len(whole) - 1  # its last board, in the issue
+    assert not [i for i in READER.read(LIN / "00001.lin") if isinstance(i, Issue)]
