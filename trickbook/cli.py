@@ -155,7 +155,7 @@ def _print_report(r: FileReport) -> None:
     if r.repaired:
         out.print(f"  {counted(r.repaired, 'deal')} repaired as read (each repair is in the "
                   "repairs table)", markup=False)
-    for issue in r.issues[:5]:
+    for issue in sorted(r.issues, key=lambda i: i.line)[:5]:  # as they stand in the file
         out.print(f"  {issue.line}: {issue.code}: {one_line(issue.message)}", markup=False)
     if r.quarantined > 5:
         out.print(f"  ... see `trickbook report quarantine` for all {r.quarantined:,}")

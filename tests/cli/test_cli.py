@@ -658,3 +658,12 @@ def test_progress_bars_leave_nothing_on_a_stderr_that_is_not_a_terminal(tmp_path
                           cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 1 and "nope.jsonl: skipped (missing)" in done.stdout
     assert "\n\n" not in "\n" + done.stderr and "━" not in done.stderr, repr(done.stderr[:200])
+
+
+def test_a_file_s_issues_are_printed_in_line_order(tmp_path: Path) -> None:
+    """../shared/data/prefko-ppn/readme-example-game.asgiven.ppn: the game's checks come after
+    its deals were read, so its issues were printed at lines 17, 13, 15, 16, then 9."""
+    path = DATA / "prefko-ppn" / "readme-example-game.asgiven.ppn"
+    result = runner.invoke(app, ["ingest", str(path), "--db", str(tmp_path / "x.duckdb")])
+    lines = [int(m.group(1)) for m in re.finditer(r"^  (\d+): ", result.stdout, re.M)]
+    assert len(lines) == 5 and lines == sorted(lines), result.stdout
