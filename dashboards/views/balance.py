@@ -31,6 +31,7 @@ from dashboards.common import (
 from dashboards.queries import rules_change
 from dashboards.replay import call_words
 from dashboards.text import md, rules_table, unit
+from model.variants import REGISTERED
 
 # Paired effects that are shares of deals; the others are money per deal, the declarer's money
 # first (sim/balance.py money_effects). (No bare strings at module level here: Streamlit's magic
@@ -148,7 +149,7 @@ st.title("Balance")
 with guarded():
     runs: pl.DataFrame = query("balance_runs")
     if runs.is_empty():  # the command for the filters' variant (every variant is simulated)
-        example = kept_filters().variant or "greek-prefa"
+        example = kept_filters().variant or REGISTERED[0].name
         empty("No balance study in this database yet. Create one with `trickbook balance "
               f"--variant {example} --rules-a a.json --rules-b b.json --games 1000 "
               "--deals-per-game 10 --seed 1 --db PATH` (PATH: the `--db` the dashboard was "
