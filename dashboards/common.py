@@ -389,7 +389,8 @@ def draw_game(game_id: str, key: str, f: Filters | None = None) -> None:
     sheet = score_sheet(rows, game["variant"], players)
     carded = set(rows.filter(pl.col("has_cards"))["deal_no"].to_list())
     sheet = sheet.with_columns(per_row(
-        sheet, "replay", ("deal",), lambda n: deal_link(game_id, n, f) if n in carded else ""))
+        sheet, "replay", ("deal",), lambda n: deal_link(game_id, n, f) if n in carded else ""),
+    ).select("replay", pl.exclude("replay"))  # first, as on My deals: a wide sheet cut it off
     st.caption(f"Money in {unit(game['variant'])}; open a deal recorded with its cards in the "
                "replayer from its row.")
     picture = sheet_picture(game["variant"], rows, query("game_pairwise", game_id), players,

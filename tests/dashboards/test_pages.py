@@ -280,6 +280,7 @@ def test_only_deals_with_their_cards_open_in_the_replayer(
         league.selectbox(key="league_game").select_index(i).run()
         game = league.selectbox(key="league_game").value
         sheet = frame_with(league, "replay")
+        assert sheet.columns[0] == "replay"  # in sight: a wide sheet cut off its last column
         linked = [bool(link) for link in sheet["replay"]]
         has = [str(d).isdigit() and (game, int(d)) in carded for d in sheet["deal"]]
         assert linked == has, game  # and none on the totals row
