@@ -14,7 +14,16 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards.common import ALL, empty, guarded, query, show, url_choice, url_param
+from dashboards.common import (
+    ALL,
+    empty,
+    guarded,
+    kept_filters,
+    query,
+    show,
+    url_choice,
+    url_param,
+)
 from dashboards.rows import per_row
 from dashboards.text import HASH_CHARS, md, short_paths, short_source
 from dashboards.uploads import REPLACE_BOX, advice_for, names_of
@@ -56,13 +65,15 @@ with guarded():
     def shown_file(s: str) -> str:
         return s if s == ALL else short_source(s, names)
 
+    wanted_file, wanted_code = url_param("file"), url_param("code")
+    st.query_params.from_dict(kept_filters().to_params())  # the shared filters stay in the URL
     with c1:  # kept in the URL as the page shows the file, never the server's path
-        source = url_choice("File", [ALL, *sources], "quality_source", url_param("file"),
+        source = url_choice("File", [ALL, *sources], "quality_source", wanted_file,
                             "file", shown_file, in_url=shown_file)
     of_file = summary if source == ALL else summary.filter(pl.col("source") == source)
     with c2:
         code = url_choice("Code", [ALL, *sorted(set(of_file["code"].to_list()))],
-                          "quality_code", url_param("code"), "code",
+                          "quality_code", wanted_code, "code",
                           help="The codes of the file chosen")
     source_arg = None if source == ALL else source
     code_arg = None if code == ALL else code

@@ -657,6 +657,24 @@ def test_quality_keeps_its_file_and_code_in_the_url(fixture_path: Path,
     assert metrics(again)["Records"] == records
 
 
+def test_quality_keeps_the_shared_filters_in_its_url(fixture_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Data quality does not draw the sidebar's filters: its address lost them, so a reload
+    there, then League, showed "(all)" (Balance keeps them, ``common.kept_filters``)."""
+    monkeypatch.setenv(DB_ENV, str(fixture_path))
+    at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=60)
+    at.switch_page("views/quality.py")
+    at.query_params["variant"] = "swabian"
+    at.query_params["player"] = "Xaver"
+    at.run()
+    assert not at.exception
+    params = {k: v if isinstance(v, str) else v[0] for k, v in at.query_params.items()}
+    assert params == {"variant": "swabian", "player": "Xaver"}
+    at.query_params.clear()  # a page switch in the browser
+    at.switch_page("views/league.py").run()
+    assert at.selectbox(key="f_variant").value == "swabian"
+
+
 def test_quality_totals_agree_across_versions(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """A weekly file, then its next version (deal 2 changed, deal 4 left out, one deal whose
