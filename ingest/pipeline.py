@@ -1162,7 +1162,7 @@ class _Committer:
         except StrictError:
             raise
         except Exception as exc:  # the file (and its group) is rolled back; the next is read
-            stopped(exc)
+            T.stop_if_interrupted(exc)
             report = failed_report(path, exc)
             self._redo()
         self.reports.append(report)
@@ -1184,7 +1184,7 @@ class _Committer:
         try:
             self.group.commit()
         except Exception as exc:
-            stopped(exc)
+            T.stop_if_interrupted(exc)
             self._redo()
             return
         self.members, self.bytes = [], 0
@@ -1208,7 +1208,7 @@ class _Committer:
             except StrictError:
                 raise
             except Exception as exc:
-                stopped(exc)
+                T.stop_if_interrupted(exc)
                 self.reports[k] = failed_report(path, exc)
                 self.conn = usable(self.conn, self.db_path)
             self._score([self.reports[k]])
@@ -1302,14 +1302,6 @@ def usable(conn: duckdb.DuckDBPyConnection, db_path: str | Path) -> duckdb.DuckD
     return store.connect(db_path)
 
 
-def stopped(exc: Exception) -> None:
-    """Raise ``KeyboardInterrupt`` when ``exc`` is a Ctrl-C that DuckDB met in a statement
-    (``model.tables.interrupted``): a stop, which rolls back the open transaction, not a file
-    or a settlement that failed."""
-    if T.interrupted(exc):
-        raise KeyboardInterrupt from exc
-
-
 def score_pending_safely(
     conn: duckdb.DuckDBPyConnection, report: FileReport | None,
     score: ScoreFn | None, strict: bool,
@@ -1321,7 +1313,7 @@ def score_pending_safely(
     try:
         score(conn)
     except Exception as exc:
-        stopped(exc)
+        T.stop_if_interrupted(exc)
         if strict:
             raise
         if report is not None:

@@ -60,15 +60,20 @@ def bounded(text: str, limit: int) -> str:
     return f"{text[:limit]}… [{len(text) - limit:,} more characters cut]"
 
 
+def _table_names(conn: duckdb.DuckDBPyConnection) -> set[str]:
+    """The tables of the connection's database (its current schema), from its catalog."""
+    return {str(name) for (name,) in conn.execute(
+        "SELECT table_name FROM duckdb_tables() "
+        "WHERE database_name = current_database() AND schema_name = current_schema()"
+    ).fetchall()}
+
+
 def create_tables(conn: duckdb.DuckDBPyConnection) -> None:
     """Every table the database lacks, in one round trip (each statement ``CREATE TABLE IF NOT
     EXISTS``). The catalog is asked first: on a database that has them all (every open but the
     first) the twenty statements cost about 8 ms of CPU, the question well under 1 ms, and
     every ``ingest_paths`` run opens the database (``bench bridge``, "LIN files")."""
-    have = {str(name) for (name,) in conn.execute(
-        "SELECT table_name FROM duckdb_tables() "
-        "WHERE database_name = current_database() AND schema_name = current_schema()"
-    ).fetchall()}
+    have = _table_names(conn)
     missing = [t.ddl for name, t in tables().items() if name not in have]
     if missing:
         _not_foreign(conn, have)
@@ -285,10 +290,7 @@ def _ours(conn: duckdb.DuckDBPyConnection, path: Path) -> duckdb.DuckDBPyConnect
     program's, is a :class:`DatabaseError` saying so."""
     if str(path) == ":memory:":
         return conn
-    have = {str(name) for (name,) in conn.execute(
-        "SELECT table_name FROM duckdb_tables() "
-        "WHERE database_name = current_database() AND schema_name = current_schema()"
-    ).fetchall()}
+    have = _table_names(conn)
     try:
         if T.GAMES not in have:
             raise DatabaseError("it holds no trickbook tables (an empty database, or another "

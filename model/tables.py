@@ -165,6 +165,14 @@ def interrupted(exc: BaseException) -> bool:
         type(exc) is RuntimeError and str(exc) == "Query interrupted")
 
 
+def stop_if_interrupted(exc: BaseException) -> None:
+    """Raise ``KeyboardInterrupt`` when ``exc`` is a Ctrl-C that DuckDB met in a statement
+    (:func:`interrupted`): a stop, which rolls back the open transaction, not a file or a
+    settlement that failed."""
+    if interrupted(exc):
+        raise KeyboardInterrupt from exc
+
+
 def has_table(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
     """Whether the database holds ``table`` (tables written only by some commands, e.g. the
     review's, may be missing)."""

@@ -250,8 +250,7 @@ def score_pending(
         try:
             _settle_pending(conn, batch, settlements)
         except Exception as exc:
-            if T.interrupted(exc):  # Ctrl-C: the user's stop, not a game that fails
-                raise KeyboardInterrupt from exc
+            T.stop_if_interrupted(exc)  # Ctrl-C: the user's stop, not a game that fails
             if len(batch) == 1 or tries + 2 > SETTLE_TRIES:
                 failures.update(dict.fromkeys(batch, exc))
                 continue
