@@ -276,9 +276,8 @@ class _FileLoad:
         self.unread = Unread()
         """This file's records not stored for a reason of their own (not a conflict with a
         stored record): while there are any, no deal of an earlier version is dropped."""
-        self.fast: list[tuple[sheets.Taken, Sequence[str]]] = []
-        """The fast paths' deals of each chunk (with their line numbers), and the chunk's lines
-        (by ``idx``)."""
+        self.fast: list[_Fast] = []
+        """The fast paths' deals of each chunk."""
         self.staging = (staging or store.Staging)(conn)
         """New deals and their variant rows wait here until the file's end (``store.Staging``)."""
         self.stored_games: dict[str, tuple[str, str] | None] = {}
@@ -288,8 +287,9 @@ class _FileLoad:
         self.sheet_memo = memo if memo is not None else sheets.Memo()
         """The score-sheet path's verdicts, kept from batch to batch (and, given, from an
         earlier part of the file)."""
-        self.repaired: list[Accepted] = []
-        """Deals of the batch kept (stored or duplicates); their repairs are recorded."""
+        self.repaired: list[tuple[Raw, str, int]] = []
+        """Deals of the batch a reader repaired and the batch kept (stored or duplicates), with
+        their game id and number: their repairs are recorded."""
         self.lines_held: dict[int, list[Issue]] = {}
         """The issues of each line with a quarantine row written in this file."""
         self.versions = Versions(conn, report.source, report.sha256, replace, self.now,
@@ -341,7 +341,7 @@ class _FileLoad:
 
     def __len__(self) -> int:
         return len(self.games) + len(self.deals) + len(self.issues) + sum(
-            len(f) for f, _ in self.fast)
+            len(f.taken) for f in self.fast)
 
     def take(self, raw: Raw | Accepted | Issue, validator: Validator) -> None:
         """One record through the reference (pydantic) path (or its result, when known)."""
@@ -363,7 +363,7 @@ class _FileLoad:
             if verdict is not None:
                 self.take(verdict, validator)
         if len(taken):
-            self.fast.append((taken, texts))
+            self.fast.append(_Fast(taken, texts, held.repaired()))
 
     def chunk(self, items: list[Item] | Run, validator: Validator,
               score_sheets: bool = True) -> int:
@@ -463,7 +463,8 @@ class _FileLoad:
             self.deals.sort(key=lambda a: a.raw.line)
             accepted = accepted.filter(~pl.col("idx").is_in(clash))
         lines = c.line_nos().gather(accepted["idx"])
-        self.fast.append((sheets.Taken(accepted.with_columns(line=lines), taken.rows), c.lines))
+        self.fast.append(_Fast(sheets.Taken(accepted.with_columns(line=lines), taken.rows),
+                               c.lines))
 
     def issue(self, issue: Issue) -> None:
         if self.strict:
@@ -509,15 +510,20 @@ class _FileLoad:
             elif at not in known:
                 known[at], batch[at] = key, a.canonical
                 fresh.append((a, key))
-                self.repaired.append(a)
+                self._repaired(a)
             elif known[at] == key or self.same_deal(a.variant, at, a.canonical, records):
                 self.report.duplicates += 1
-                self.repaired.append(a)
+                self._repaired(a)
             elif self.conflict(d.game_id, d.deal_no, a.raw.line, a.raw.text):
                 known[at], batch[at] = key, a.canonical
                 fresh.append((a, key))
-                self.repaired.append(a)
+                self._repaired(a)
         return fresh
+
+    def _repaired(self, a: Accepted) -> None:
+        """Deal ``a`` is kept: its repairs, if a reader made any, are recorded at the flush."""
+        if a.raw.repairs and isinstance(d := a.record, DealBase):
+            self.repaired.append((a.raw, d.game_id, d.deal_no))
 
     def _records_of(self, ats: Iterable[tuple[str, int]]) -> dict[tuple[str, int], str]:
         """The canonical JSON of the stored or staged deals ``ats`` (``game_id, deal_no``),
@@ -593,18 +599,16 @@ class _FileLoad:
                 self.staging.add(v.deals_table,
                                  pl.DataFrame(flat, schema=v.frame_schema, orient="row"))
             self.report.games.update(a.record.game_id for a, _ in fresh)
-        for taken, lines in self.fast:
-            self._flush_fast(taken, lines)
+        for fast in self.fast:
+            self._flush_fast(fast)
         self.fast = []
-        repairs = [{"source": r.source, "line": r.line, "record_key": f"{d.game_id}#{d.deal_no}",
+        repairs = [{"source": r.source, "line": r.line, "record_key": f"{game_id}#{deal_no}",
                     "code": fix.code, "message": store.bounded(fix.message, store.MESSAGE_LIMIT),
                     "ingested_at": self.now}
-                   for a in self.repaired if (r := a.raw).repairs
-                   for d in (a.record,) if isinstance(d, DealBase) for fix in r.repairs]
+                   for r, game_id, deal_no in self.repaired for fix in r.repairs]
         if repairs:
             T.insert(self.conn, store.REPAIRS, store.frame(repairs, store.REPAIRS_SCHEMA))
-        self.report.repaired += sum(1 for a in self.repaired
-                                    if a.raw.repairs and isinstance(a.record, DealBase))
+        self.report.repaired += len(self.repaired)
         self.repaired = []
         if self.issues:
             rows = self._quarantine_rows()
@@ -688,44 +692,59 @@ class _FileLoad:
                 self.deal_conflict(*at, line, kept_out[at], lines[k])
         return new.filter(pl.Series([at not in kept_out for at in ids], dtype=pl.Boolean))
 
-    def _flush_fast(self, fast: sheets.Taken, lines: Sequence[str]) -> None:
-        """Store the fast paths' deals of a chunk of ``lines``: new (with their
-        ``deals_<variant>`` rows), duplicate, or a conflict sent to quarantine."""
-        accepted = fast.deals
+    def _flush_fast(self, fast: _Fast) -> None:
+        """Store the fast paths' deals of a chunk: new (with their ``deals_<variant>`` rows),
+        duplicate, or a conflict sent to quarantine; the repairs of those kept are recorded."""
+        accepted, lines = fast.taken.deals, fast.lines
         self.versions.hold(accepted)
         stored = self._known_keys(accepted)
         if stored.height == 0:  # all new (the usual case): no join
-            new, same, clash = accepted, 0, accepted.clear()
+            new, same, clash = accepted, accepted.clear(), accepted.clear()
         else:
             f = accepted.join(stored.rename({"deal_key": "stored"}), on=["game_id", "deal_no"],
                               how="left")
             new = f.filter(pl.col("stored").is_null())
-            same = f.filter(pl.col("stored") == pl.col("deal_key")).height
+            same = f.filter(pl.col("stored") == pl.col("deal_key"))
             clash = f.filter(pl.col("stored") != pl.col("deal_key"))
             clashing = [(self.variant(row["variant"]), (row["game_id"], row["deal_no"]),
                          row["record"]) for row in clash.iter_rows(named=True)]
             records = self._records_of(at for v, at, _ in clashing if v.transcribed)
-            alike = [self.same_deal(v, at, record, records) for v, at, record in clashing]
-            same += sum(alike)
-            clash = clash.filter(~pl.Series(alike, dtype=pl.Boolean))
+            alike = pl.Series([self.same_deal(v, at, record, records)
+                               for v, at, record in clashing], dtype=pl.Boolean)
+            same = pl.concat([same, clash.filter(alike)])
+            clash = clash.filter(~alike)
         new = self._kept_out(new, lines)
         taken = [row["idx"] for row in clash.iter_rows(named=True)
                  if self.conflict(row["game_id"], row["deal_no"], row["line"],
                                   lines[row["idx"]])]
         if taken:
             new = pl.concat([new, clash.filter(pl.col("idx").is_in(taken))], how="diagonal")
+        if fast.repaired:
+            kept = pl.concat([d.select("idx", "game_id", "deal_no") for d in (new, same)])
+            self.repaired += [(fast.repaired[k], game_id, deal_no)
+                              for k, game_id, deal_no in kept.iter_rows() if k in fast.repaired]
         deals = new.select(
             "game_id", "deal_no", "deal_key", "dealer", "declarer", "contract", "line", "record",
             "has_cards", "variant", source=pl.lit(self.report.source),
         ).cast({k: v for k, v in store.DEALS_SCHEMA.items()})
         self.staging.add(T.DEALS, deals)
-        for name, rows in fast.rows.items():
+        for name, rows in fast.taken.rows.items():
             own = rows.join(new.select("idx"), on="idx", how="semi").drop("idx")
             if own.height:
                 self.staging.add(self.variant(name).deals_table, own)
         self.report.games.update(new["game_id"].unique().to_list())
         self.report.stored += new.height
-        self.report.duplicates += same
+        self.report.duplicates += same.height
+
+
+@dataclass(frozen=True)
+class _Fast:
+    """A chunk's deals the fast paths took, the chunk's texts (by ``idx``), and the records among
+    them a reader repaired (by ``idx``)."""
+
+    taken: sheets.Taken
+    lines: Sequence[str]
+    repaired: Mapping[int, Raw] = field(default_factory=dict)
 
 
 @dataclass

@@ -6,15 +6,16 @@ one (the reference, ``ingest/validate.py``), with the deals the columnar path ta
 (``ingest/columnar.py``: the variant's model deal by deal, its rules and rows for the whole
 batch) handed over as frames, as the JSON Lines paths hand theirs:
 
-- a game record, an issue of the reader, a deal the reader repaired (its repairs are recorded
-  with the stored deal) and a deal whose game is unknown are judged by the reference as they
-  arrive, so each sees the games of the records before it and no other;
-- the other deals are left for the batch's end, each with the game it saw: there they are read
-  by their variant's model (``columnar.read_record``) and judged together (``columnar.judge``).
-  Those the columnar path does not take go to the reference. So do those whose game gets a
-  game record later in the batch (judged before it: it may supersede their game), and, so that
-  record order decides between them as it does one by one, a (game, deal number) that two of
-  the deals taken hold, or that a deal the reference accepted in the batch holds.
+- a game record, an issue of the reader and a deal whose game is unknown are judged by the
+  reference as they arrive, so each sees the games of the records before it and no other;
+- the other deals (those a reader repaired too: their repairs are recorded with the deal
+  stored, :meth:`Records.repaired`) are left for the batch's end, each with the game it saw:
+  there they are read by their variant's model (``columnar.read_record``) and judged together
+  (``columnar.judge``). Those the columnar path does not take go to the reference. So do those
+  whose game gets a game record later in the batch (judged before it: it may supersede their
+  game), and, so that record order decides between them as it does one by one, a (game, deal
+  number) that two of the deals taken hold, or that a deal the reference accepted in the batch
+  holds.
 
 A batch with fewer than :data:`COLUMNAR_FROM` such deals is judged by the reference alone (the
 columnar path's fixed costs would outweigh what it saves).
@@ -69,8 +70,7 @@ class Records:
         elif data.get("record") == "game":
             for j in self.waiting.pop(gid, ()):  # before a game record that may replace their game
                 self._judged(j)
-        elif (data.get("record") == "deal" and not item.repairs
-              and self.validator.known_game(gid) is not None):
+        elif data.get("record") == "deal" and self.validator.known_game(gid) is not None:
             self.left[k] = gid
             self.waiting.setdefault(gid, []).append(k)
             return
@@ -85,6 +85,10 @@ class Records:
         item = self.items[k]
         assert isinstance(item, Raw)
         return item
+
+    def repaired(self) -> dict[int, Raw]:
+        """After :meth:`outcome`: the deals it took that a reader repaired, by position."""
+        return {k: raw for k in self.left if (raw := self.item(k)).repairs}
 
     def outcome(self) -> tuple[Sequence[Verdict], Taken, Sequence[str]]:
         """The verdict on each record in order (``None`` for a deal taken), the deals the

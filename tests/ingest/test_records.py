@@ -45,7 +45,7 @@ def _files() -> list[Path]:
 def _report(r: FileReport) -> tuple[object, ...]:
     """A file's counts and issues (in line order: a conflict the columnar path's deal meets is
     said at the batch's end, with those of the JSON Lines fast paths)."""
-    return (r.source, r.records, r.stored, r.duplicates, r.quarantined,
+    return (r.source, r.records, r.stored, r.duplicates, r.quarantined, r.repaired,
             sorted(r.issues, key=lambda i: (i.line, i.record_key or "", i.message)))
 
 
@@ -134,9 +134,9 @@ def _raw(k: int, text: str, repairs: tuple[Repair, ...] = ()) -> Raw:
 def test_a_number_a_later_repaired_deal_holds_is_judged_by_the_reference(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A deal the columnar path reads, and later in the batch a deal with its game and number
-    that the reader repaired (which only the reference takes, to record the repair): both are
-    the reference's, in record order (records.md 2: the earlier one is kept, the later is a
-    duplicate or a conflict at the flush). Other deals stay with the columnar path."""
+    that the reader repaired: both are the reference's, in record order (records.md 2: the
+    earlier one is kept, the later is a duplicate or a conflict at the flush). Other deals stay
+    with the columnar path."""
     monkeypatch.setattr(records, "COLUMNAR_FROM", 1)
     games, deals = simulated("greek-prefa")
     validator = Validator()
@@ -151,3 +151,26 @@ def test_a_number_a_later_repaired_deal_holds_is_judged_by_the_reference(
     assert isinstance(verdicts[1], Accepted) and isinstance(verdicts[-1], Accepted)
     assert verdicts[2:-1] == [None] * (len(own) - 1)
     assert sorted(taken.deals["idx"].to_list()) == list(range(2, len(own) + 1))
+
+
+def test_deals_a_reader_repaired_go_the_columnar_path_with_their_repairs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """endplay's example3.pbn (../shared/data/endplay-fixtures): about three boards in four need
+    a repair as they are read (opening passes put back, a play dropped: docs/bridge.md). The
+    columnar path takes them, and records their repairs as the reference does: the same reports
+    (with the deals repaired) and tables, stored and then again as duplicates."""
+    path = SHARED / "endplay-fixtures" / "pbn" / "example3.pbn"
+    again = tmp_path / "again.pbn"  # another file with the same boards: duplicates
+    again.write_bytes(path.read_bytes() + b"\n")
+    used = counted(monkeypatch, columnar, "judge")
+    runs = {}
+    for name, fast in (("on", True), ("off", False)):
+        runs[name] = [ingest_paths([p], tmp_path / f"{name}.duckdb", fast=fast)[0]
+                      for p in (path, again)]
+        if fast:
+            assert sum(used) > 7000  # nearly all of its 7,632 boards, the repaired ones too
+    first, second = runs["on"]
+    assert first.repaired > 5000 and second.duplicates > 7000 and second.stored == 0
+    assert second.repaired == first.repaired
+    assert [_report(r) for r in runs["on"]] == [_report(r) for r in runs["off"]]
+    assert snapshot_of(tmp_path / "on.duckdb") == snapshot_of(tmp_path / "off.duckdb")
