@@ -28,7 +28,8 @@ PAGES = [
     ("entry.py", "Entry", ":material/edit_note:", "entry"),
 ]
 
-st.set_page_config(page_title="trickbook", page_icon=":material/playing_cards:", layout="wide")
+st.set_page_config(page_title="trickbook", page_icon=str(HERE / "icon.svg"), layout="wide")
+# the icon is this server's file: a material icon's favicon is fetched from Google's servers
 first_file, first_title, first_icon, first_path = PAGES[0]
 navigation = st.navigation([
     # The first page is the default: Streamlit serves it at the app's root URL and only there

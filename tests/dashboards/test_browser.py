@@ -417,6 +417,19 @@ def test_every_page_on_an_empty_database(page, servers: dict[str, str], demo_db:
     assert not failures, "\n".join(failures)
 
 
+def test_nothing_is_fetched_from_another_machine(page, servers: dict[str, str]) -> None:
+    """A club's dashboards run where there is no network, and what a user opens is nobody
+    else's business: every page, its icon, fonts and pictures come from the dashboard's own
+    server (each page opened and left quiet, its pictures drawn)."""
+    own = urllib.parse.urlsplit(servers["demo"]).netloc
+    elsewhere: list[str] = []
+    page.on("request", lambda r: elsewhere.append(r.url)
+            if urllib.parse.urlsplit(r.url).netloc not in (own, "") else None)
+    for path, title in [*FILTER_PAGES, *OTHER_PAGES]:
+        _open(page, f"{servers['demo']}/{path}", title)
+    assert not elsewhere, elsewhere
+
+
 def _expect():
     return pytest.importorskip("playwright.sync_api").expect
 
