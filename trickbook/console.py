@@ -1,5 +1,5 @@
 """What the commands print to, their check that a database exists, and that an output file is
-not one."""
+not one; how a command ends when its output cannot be written."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ import functools
 import os
 import re
 import signal
+import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO, cast
 
 import typer
 from rich.console import Console
@@ -21,11 +22,14 @@ err = Console(stderr=True, soft_wrap=True)
 
 INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT), as a shell gives it."""
+UNWRITABLE = 2
+"""The exit status when stdout cannot be written (a full disk), as when ``--out`` cannot."""
 
 
 class Commands(typer.Typer):
     """A group of commands, each of which ends a Ctrl-C it does not handle itself as one line
-    and exit 130 (:func:`interruptible`)."""
+    and exit 130 (:func:`interruptible`), and output it cannot write as :func:`output_checked`
+    says."""
 
     def command(self, *args: Any, **kwargs: Any) -> Callable[[Callable[..., Any]], Any]:
         register = super().command(*args, **kwargs)
@@ -41,13 +45,15 @@ def interruptible(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn``, ending in exit 130 and "interrupted" on Ctrl-C: the ``KeyboardInterrupt``, or
     DuckDB's word for it when it came inside a statement (``model.tables.interrupted``);
     before, "Aborted!" or "RuntimeError: Query interrupted" and exit 1. What the command did
-    not commit is rolled back (DuckDB drops an open transaction with its connection)."""
+    not commit is rolled back (DuckDB drops an open transaction with its connection). Its
+    output is :func:`output_checked`."""
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
         stop: BaseException
         try:
-            return fn(*args, **kwargs)
+            with output_checked():
+                return fn(*args, **kwargs)
         except KeyboardInterrupt as exc:
             stop = exc
         except Exception as exc:
@@ -60,6 +66,66 @@ def interruptible(fn: Callable[..., Any]) -> Callable[..., Any]:
         raise typer.Exit(INTERRUPTED) from stop
 
     return run
+
+
+class _Unwritable(Exception):
+    """Writing to stdout failed; the ``OSError`` is the cause. Not an ``OSError`` itself: a
+    command's own (a file it cannot read) stays an unexpected error, and typer's handler of a
+    closed pipe (exit 1, said nowhere) does not take it."""
+
+
+class _Output:
+    """``sys.stdout`` while a command runs: an ``OSError`` of its ``write`` or ``flush`` is an
+    :class:`_Unwritable`, whoever writes (``print``, ``csv.writer``, rich's console)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except OSError as exc:
+            raise _Unwritable from exc
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as exc:
+            raise _Unwritable from exc
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+@contextmanager
+def output_checked() -> Iterator[None]:
+    """A command's output to stdout, flushed at its end, ending as a Unix tool's does when it
+    cannot be written: a reader that closed the pipe (``report --format csv | head -1``) ends
+    the command quietly, exit 0 (the reader has what it wanted); any other failure (a full
+    disk) is one line, ``cannot write to standard output: No space left on device``, and exit 2.
+    What is left unwritten goes to ``os.devnull`` (Python's "Note on SIGPIPE"), so that the
+    interpreter's last flush does not fail again."""
+    stream = sys.stdout
+    output = _Output(stream)
+    sys.stdout = cast(TextIO, output)
+    try:
+        try:
+            yield
+        finally:
+            output.flush()  # what is still buffered, so that its failure is met here
+    except _Unwritable as exc:
+        cause = exc.__cause__
+        null = os.open(os.devnull, os.O_WRONLY)
+        with suppress(OSError, ValueError):  # a stream without a file descriptor (a test's)
+            os.dup2(null, stream.fileno())
+        os.close(null)
+        if isinstance(cause, BrokenPipeError):
+            raise typer.Exit(0) from exc
+        why = cause.strerror if isinstance(cause, OSError) and cause.strerror else cause
+        err.print(f"cannot write to standard output: {why}", markup=False)
+        raise typer.Exit(UNWRITABLE) from exc
+    finally:
+        sys.stdout = stream
 
 
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"

@@ -342,6 +342,56 @@ def test_simulate_out_to_a_full_disk_names_the_file() -> None:
     assert "cannot write /dev/full: No space left on device" in done.stderr
 
 
+OUTPUTS = {"csv": ["report", "standings", "--format", "csv"],
+           "json": ["report", "standings", "--format", "json"],
+           "table": ["report", "standings"], "schema": ["schema"]}
+"""A command writing to stdout by each of its ways: ``csv.writer``, ``sys.stdout.write``,
+rich's console (and ``schema`` without a database)."""
+
+
+def to_stdout(tmp_path: Path, output: str, stdout: int, buffered: bool
+              ) -> subprocess.CompletedProcess[str]:
+    """``trickbook`` writing ``output`` (:data:`OUTPUTS`) of the sample league to ``stdout``
+    (its output buffered as Python buffers a file's, or written at once)."""
+    db = tmp_path / "t.duckdb"
+    assert runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db",
+                               str(db)]).exit_code == 0
+    args = OUTPUTS[output] + ([] if output == "schema" else ["--db", str(db)])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env |= {"PYTHONPATH": str(ROOT)} | ({} if buffered else {"PYTHONUNBUFFERED": "1"})
+    return subprocess.run([sys.executable, "-m", "trickbook", *args], cwd=ROOT, env=env,
+                          stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize("output", list(OUTPUTS))
+def test_a_reader_that_closed_the_pipe_ends_the_command_quietly(tmp_path: Path, output: str,
+                                                                buffered: bool) -> None:
+    """``trickbook report --format csv DB | head -1``: the reader closing the pipe ended the
+    command with exit 1 and nothing said (typer's handler, rich's), or Python's "Exception
+    ignored" and exit 120; now it ends quietly, exit 0 (``console.output_checked``)."""
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first line: every write meets EPIPE
+    try:
+        done = to_stdout(tmp_path, output, write, buffered)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize("output", list(OUTPUTS))
+def test_output_to_a_full_disk_says_it_is_standard_output(tmp_path: Path, output: str,
+                                                           buffered: bool) -> None:
+    """``trickbook report ... > /dev/full`` said "OSError: [Errno 28] No space left on device",
+    or Python's "Exception ignored" and exit 120, not what could not be written."""
+    with open("/dev/full", "w") as full:
+        done = to_stdout(tmp_path, output, full.fileno(), buffered)
+    assert done.returncode == 2
+    assert done.stderr == "cannot write to standard output: No space left on device\n"
+
+
 THEIRS = {"empty": "", "a table of its own": "CREATE TABLE foo (x INTEGER)",
           "a games table of its own": "CREATE TABLE games (x INTEGER)"}
 """Databases of another program (docs/cli.md: refused, exit 2, naming what it is)."""
