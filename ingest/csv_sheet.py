@@ -24,8 +24,9 @@ import json
 import os
 import re
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -215,6 +216,10 @@ class CsvSheetReader:
         table: _Table | None = None  # the table of the game being read, from its header row
         games: dict[str, tuple[int, dict[str, Any]]] = {}  # this file's: first line, record
         lines = Lines(text_codec.lines(path, encoding))
+
+        def cut_here() -> bool:  # the row just read ends the file, without a line end
+            return lines.last() and text_codec.unended(path, encoding)
+
         for line_no, text in lines:
             if isinstance(text, text_codec.EncodingError):
                 if table is not None:
@@ -245,7 +250,7 @@ class CsvSheetReader:
                 table.ordinal += 1
                 yield Issue(source, line_no, None, Code.PARSE, NEVER_CLOSED, text)
                 continue
-            if (row := table.row(source, line_no, text)) is not None:
+            if (row := table.row(source, line_no, text, cut_here)) is not None:
                 yield row
         if table is None:
             yield from _game(source, path, game, header_lines, sidecar_text,
@@ -315,9 +320,11 @@ class _Table:
                             if isinstance(cells, str) else twice(header))
         return cls(written, header, delimiter, line_no, game["game_id"], unknown, fault, said)
 
-    def row(self, source: str, line_no: int, text: str) -> Raw | Issue | None:
+    def row(self, source: str, line_no: int, text: str, cut_here: Callable[[], bool]
+            ) -> Raw | Issue | None:
         """The deal of a row, or its issue; ``None`` for a row of empty cells (a spreadsheet
-        pads a table with them)."""
+        pads a table with them). ``cut_here``: whether the row ends the file without a line end
+        (a row short of cells there is a file cut short, as LIN's last value is)."""
         before = self.open_from
         self.open_from, why = in_quoted_cell(before, text, self.delimiter, line_no)
         if why is not None:  # a line break inside a quoted cell
@@ -335,9 +342,11 @@ class _Table:
         if self.fault is not None:
             return Issue(source, line_no, None, Code.PARSE, f"{self.fault}: {quote(text)}", text)
         if len(cells) != len(self.header):
+            cut = (" (the file ends inside this row, with no line end after it: it may be cut "
+                   "short)" if len(cells) < len(self.header) and cut_here() else "")
             return Issue(source, line_no, None, Code.PARSE,
                          f"{counted(len(cells), 'cell')} but the header row has "
-                         f"{counted(len(self.header), 'column')}: {quote(text)}", text)
+                         f"{counted(len(self.header), 'column')}{cut}: {quote(text)}", text)
         if filled := filled_unknown(self.header, cells, self.unknown, self.at):
             return Issue(source, line_no, None, Code.PARSE, filled, text)
         return Raw(source, line_no, _deal(self.header, cells, self.ordinal, self.game_id), text)
@@ -434,6 +443,12 @@ class Lines:
 
     def __next__(self) -> tuple[int, str | text_codec.EncodingError]:
         return self._ahead.popleft() if self._ahead else next(self._lines)
+
+    def last(self) -> bool:
+        """Whether the line just read is the file's last."""
+        if not self._ahead:
+            self._ahead.extend(islice(self._lines, 1))
+        return not self._ahead
 
     def closes_later(self, delimiter: str) -> bool:
         """Whether a later line closes a quoted cell left open by the line just read."""

@@ -11,6 +11,7 @@ it gives reads as words of one script, cased as words are; a user who knows bett
 from __future__ import annotations
 
 import codecs
+import os
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -332,6 +333,20 @@ def lines(path: Path, encoding: str) -> Iterator[tuple[int, str | EncodingError]
                         f"the line is not {encoding}: its byte {exc.start + 1} is "
                         f"0x{part[exc.start]:02x} (a stray byte; if the file is saved in "
                         "another encoding, name it in a first line '# encoding: <name>')")
+
+
+def unended(path: Path, encoding: str) -> bool:
+    """Whether the last line of the file at ``path`` (decoded with ``encoding``, as
+    :func:`lines` reads it) has no line end: where a file cut short inside a line stops (as
+    does one whose editor wrote no last line end)."""
+    if wide_encoding(encoding):
+        text = path.read_bytes().decode(encoding, errors="replace")
+        return bool(text) and _LINE_END.fullmatch(text[-1]) is None
+    with path.open("rb") as fh:
+        if fh.seek(0, os.SEEK_END) == 0:
+            return False
+        fh.seek(-1, os.SEEK_END)
+        return fh.read(1) not in (b"\n", b"\r")
 
 
 _LINE_END = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")

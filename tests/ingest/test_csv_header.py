@@ -375,3 +375,31 @@ def test_a_row_of_one_cell_is_counted_in_words(tmp_path: Path) -> None:
     columns = len(lines[at].split(","))
     assert [i.message.split(":")[0] for i in r.issues] == [
         f"1 cell but the header row has {columns} columns"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
+def test_a_last_row_short_of_cells_without_a_line_end_says_the_file_may_be_cut_short(
+        tmp_path: Path, encoding: str) -> None:
+    """A sheet that stops inside its last row (a copy broken off, a disk that filled) read as
+    any short row, "9 cells but the header row has 11 columns"; now its issue says the file may
+    be cut short, as LIN's last value does. A short last row with its line end, and a whole
+    last row without one, are read as before."""
+    text = SHEET.read_text(encoding="utf-8")
+    cut = text[:text.rindex(",9,")]  # '8,Boris,Chris,9S,play,play,,0,1' and no line end
+    cases = {"cut.csv": cut, "ended.csv": cut + "\n", "whole.csv": text.rstrip("\n")}
+    said = {}
+    for name, body in cases.items():
+        (tmp_path / name).write_text(body, encoding=encoding)
+        reader = reader_for(tmp_path / name)
+        assert reader is not None
+        items = list(reader.read(tmp_path / name))
+        said[name] = [i.message for i in items if isinstance(i, Issue)]
+        deals = [i for i in items if isinstance(i, Raw) and i.data["record"] == "deal"]
+        assert len(deals) == 8 - (name != "whole.csv")
+    columns = len(_sheet_lines()[-1].split(","))
+    assert said["cut.csv"] == [
+        f"9 cells but the header row has {columns} columns (the file ends inside this row, "
+        "with no line end after it: it may be cut short): '8,Boris,Chris,9S,play,play,,0,1'"]
+    assert said["ended.csv"] == [f"9 cells but the header row has {columns} columns: "
+                                 "'8,Boris,Chris,9S,play,play,,0,1'"]
+    assert said["whole.csv"] == []
