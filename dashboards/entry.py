@@ -22,7 +22,7 @@ import re
 import textwrap
 import types
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -32,15 +32,16 @@ import duckdb
 import polars as pl
 from annotated_types import Ge, Gt, Le, Lt
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
-from dashboards.text import ENTRY, rule_value, without_paths
+from dashboards.text import DASH, ENTRY, rule_value, without_paths
 from dashboards.uploads import cannot_keep, retrying, save, stored_name
 from ingest.pipeline import FileReport, ingest_paths
 from ingest.source import Issue, Raw
 from ingest.store import stored_game
 from ingest.validate import Accepted, Validator
 from model import tables as T
-from model.base import Call, CardName, GameBase, PlayerName
+from model.base import Call, CardName, ChoiceWords, GameBase, PlayerName
 from model.cards import SUIT_LETTERS, SUIT_SYMBOLS
 from model.variant import Variant
 from scoring.store import score_pending
@@ -68,10 +69,19 @@ class FormField:
     default: Any = None
     help: str | None = None
     """What the field means (a house rule's docstring, :func:`rule_help`)."""
+    words: Mapping[Any, str] = field(default_factory=dict, hash=False)
+    """Its choices in the players' words, where the model gives them (``ChoiceWords``)."""
+    title: str | None = None
+    """Its name in the players' words, where the model gives one (pydantic's ``title``)."""
 
     @property
     def label(self) -> str:
-        return self.name.replace("_", " ")
+        return self.title or self.name.replace("_", " ")
+
+    def shown(self, value: Any) -> str:
+        """A choice as the form shows it: its words (:attr:`words`, else
+        :func:`dashboards.text.rule_value`: ``yes``, ``after first round``); a dash for none."""
+        return DASH if value is None else self.words.get(value) or rule_value(value)
 
 
 def _optional(tp: Any) -> tuple[Any, bool]:
@@ -132,8 +142,14 @@ def _value_kind(tp: Any, metadata: list[Any]) -> tuple[Kind, tuple[Any, ...], in
     return None
 
 
+def choice_words(annotation: Any) -> Mapping[Any, str]:
+    """The words of a choice's values (``model.base.ChoiceWords`` on its ``Literal``), if any."""
+    _, metadata = _plain(_optional(annotation)[0], [])
+    return next((m.words for m in metadata if isinstance(m, ChoiceWords)), {})
+
+
 def form_field(name: str, annotation: Any, metadata: list[Any], default: Any,
-               help: str | None = None) -> FormField | None:
+               help: str | None = None, title: str | None = None) -> FormField | None:
     """The form's field for a model field, or ``None`` when the form cannot ask it."""
     tp, optional = _optional(annotation)
     per_player = False
@@ -144,22 +160,30 @@ def form_field(name: str, annotation: Any, metadata: list[Any], default: Any,
         return None
     k, options, low, high = kind
     return FormField(name, k, per_player, optional, options, low, high,
-                     None if default is None or callable(default) else default, help)
+                     None if default is None or callable(default) else default, help,
+                     choice_words(tp), title)
 
 
 def form_fields(model: type[BaseModel], names: tuple[str, ...] | None = None) -> list[FormField]:
     """The fields of ``model`` the form asks for, in the order of ``names`` (default: all)."""
     found = []
+    annotations = {name: _annotation(info) for name, info in model.model_fields.items()}
+    # a value named in a docstring reads as its choice's words (a rule says another's value)
+    said = {v: w for a in annotations.values() for v, w in choice_words(a).items()}
     for name in names or tuple(model.model_fields):
         info = model.model_fields[name]
         default = None if info.is_required() else info.default
-        # pydantic keeps a field's own constraints apart: put them back (``PlayerName`` ...)
-        annotation = (Annotated[(info.annotation, *info.metadata)] if info.metadata
-                      else info.annotation)
-        field = form_field(name, annotation, [], default, rule_help(field_docs(model).get(name)))
-        if field is not None:
-            found.append(field)
+        asked = form_field(name, annotations[name], [], default,
+                           rule_help(field_docs(model).get(name), said), info.title)
+        if asked is not None:
+            found.append(asked)
     return found
+
+
+def _annotation(info: FieldInfo) -> Any:
+    """A model field's annotation with its own constraints, which pydantic keeps apart
+    (``PlayerName`` ...), put back."""
+    return Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
 
 
 @cache
@@ -434,18 +458,20 @@ _RULE_CITED = (re.compile(r"\s*\[[a-z0-9 -]+\]"), re.compile(rf"\s*\({_CITATIONS
 close a bracket."""
 
 
-def rule_help(description: str | None) -> str | None:
+def rule_help(description: str | None, words: Mapping[Any, str] | None = None) -> str | None:
     """A house rule's docstring as the Entry page's help: without what it cites (a scorer has
     no rulebook at hand), values and fields named as code in the words the form shows them
-    (``dashboards.text.rule_value``: ``raise_value`` -> raise value, ``None`` -> default,
-    ``true`` -> yes)."""
+    (``words``, the choices' words of the rules model, else ``dashboards.text.rule_value``:
+    ``raise_value`` -> raise value, ``None`` -> default, ``true`` -> yes)."""
     if not description:
         return None
+    words = words or {}
     text = description
     for cited in _RULE_CITED:
         text = cited.sub("", text.replace("( ", "("))
     text = re.sub(r"\s*\(\s*\)", "", text.replace(",)", ")"))
-    return " ".join(_CODE.sub(lambda m: rule_value(_LITERALS.get(m[1], m[1])), text).split())
+    return " ".join(_CODE.sub(lambda m: words.get(m[1]) or rule_value(_LITERALS.get(m[1], m[1])),
+                              text).split())
 
 
 _CODE = re.compile(r"``([^`]+)``")

@@ -12,18 +12,12 @@ from typing import Any
 import streamlit as st
 
 from dashboards.entry import FormField, calls_of, cards_of, in_letters, pairs_text, plays_of
-from dashboards.text import DASH, md, md_inline, rule_value
+from dashboards.text import md, md_inline
 
 NOBODY = "(nobody)"
 PAIRS = {"calls": "player call, in order: Boris pass, Chris 6S, Anna pass",
          "plays": "player card, in order: Boris AD, Chris 7D, Anna 8S, Anna AH, ..."}
 """How an auction and a play are typed (``dashboards.entry.pairs_of``)."""
-
-
-def _shown(value: Any) -> str:
-    """A choice as words (:func:`dashboards.text.rule_value`: ``yes``, ``after first round``);
-    a dash for none."""
-    return DASH if value is None else rule_value(value)
 
 
 def _one(field: FormField, label: str, key: str, players: list[str], value: Any,
@@ -41,7 +35,7 @@ def _one(field: FormField, label: str, key: str, players: list[str], value: Any,
         options = ([None] if field.optional else []) + choices
         at = options.index(value) if value in options else 0
         return container.selectbox(label, options, index=at, key=key, help=help,
-                                   format_func=_shown)
+                                   format_func=field.shown)
     if field.kind == "flag":
         return container.checkbox(label, value=bool(value), key=key, help=help)
     if field.kind == "number":

@@ -27,6 +27,7 @@ Definitions shared by the pages (docs/dashboards.md, "Definitions"):
 from __future__ import annotations
 
 import json
+import re
 import weakref
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from datetime import date
@@ -80,9 +81,9 @@ contract, greek-prefa.md 5)."""
 _CALLED = "coalesce(o.called, d.contract)"
 """The contract as called: the deal's ``contract``, or the outcome's ``called`` where that does not
 say it all (a Swabian game aus den Händen, ``model/views.py``), so the two are not one cell."""
-_CONTRACT = f"coalesce({_CALLED}, '{NO_CONTRACT}')"
 _PLAYER_CONTRACT = f"coalesce(d.contract, '{NO_CONTRACT}')"
-""":data:`_CONTRACT` over :func:`_player_deals`, whose ``contract`` is already as called."""
+"""A deal's contract over :func:`_player_deals` (whose ``contract`` is already as called), its
+doubling kept: a player's success by contract has no column of defence modes."""
 _DENOM = "regexp_extract(d.contract, '[0-9]+([A-Z]+)', 1)"
 
 
@@ -93,6 +94,23 @@ def _text(value: str) -> str:
 
 def _list(values: Iterable[str]) -> str:
     return "[" + ", ".join(map(_text, values)) + "]"
+
+
+def _without_endings(contract: str) -> str:
+    """``contract`` (SQL over alias ``d``) without its variant's ``mode_endings`` (bridge
+    ``4SX`` -> ``4S``): a contract's doubling is its defence mode, not another contract."""
+    def ending(endings: tuple[str, ...]) -> str:  # the longest first: XX before X
+        return _text("(" + "|".join(map(re.escape, sorted(endings, key=len, reverse=True)))
+                     + ")$")
+
+    cases = " ".join(f"WHEN {_text(v.name)} THEN regexp_replace({contract}, "
+                     f"{ending(v.mode_endings)}, '')" for v in REGISTERED if v.mode_endings)
+    return f"CASE d.variant {cases} ELSE {contract} END" if cases else contract
+
+
+_CONTRACT = _without_endings(f"coalesce({_CALLED}, '{NO_CONTRACT}')")
+"""A declared deal's cell on the Contracts page: the contract as called, without the endings
+that say its defence mode (:func:`_without_endings`), ``no contract`` without one."""
 
 
 _LADDERS = " ".join(f"WHEN {_text(v.name)} THEN {_list(v.denominations)}"

@@ -7,6 +7,8 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import itemgetter
 from typing import Annotated, Literal
@@ -63,6 +65,15 @@ Stock = Annotated[Integer, Field(gt=0, le=STOCK_MAX)]
 """What every player starts a game with (a kassa, a bula): at most 1,000,000."""
 TrickCount = Annotated[Integer, Field(ge=0, le=10)]
 """A player's tricks in a deal of the 32-card games: ten tricks in all."""
+
+
+@dataclass(frozen=True)
+class ChoiceWords:
+    """A house rule's choices in the players' words, where a value of its ``Literal`` is a code
+    of ours rather than a word (``Annotated[Literal[...], ChoiceWords({...})]``): forms show the
+    words, the record keeps the value. A value without words is shown as any other value."""
+
+    words: Mapping[object, str] = field(hash=False)
 
 
 AN_ISO_TIME = "an ISO 8601 date or time (e.g. 2026-12-03 or 2026-12-03T19:00:00+01:00)"

@@ -100,6 +100,10 @@ class Variant:
     mode_words: Mapping[str, str] = field(default_factory=dict)
     """The defence modes of :attr:`outcome_sql` in the players' words where the code is not
     (Balkan's ``nokontra``: ``no kontra``); the others are shown as they are."""
+    mode_endings: tuple[str, ...] = ()
+    """Endings of a recorded contract that say its defence mode of :attr:`outcome_sql` rather
+    than the contract (bridge ``X``, ``XX``: doubled, redoubled): the Contracts page rates the
+    contract without them, its doubling one of its defence modes."""
     standings_note: str = ""
     """What cash added up over games does not say, in the players' words, said beside the
     standings and a player's cash (League and Player pages); empty where the players rank

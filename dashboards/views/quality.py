@@ -11,6 +11,8 @@ file's sha256 by its first 12 characters; an upload by the name it was uploaded 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import polars as pl
 import streamlit as st
 
@@ -55,22 +57,39 @@ def listing(title: str, rows: pl.DataFrame, none: str, what: str, key: str,
     show(_short(rows, names), key, missing={"record_key": "—"}, labels=labels)
 
 
+def unknown(what: str, wanted: str | None, known: set[str], where: str,
+            said: Callable[[str], str] = str) -> None:
+    """Say that the link names a ``what`` (``wanted``) that is not ``where`` (none of ``known``),
+    so the page shows every one: ``wanted`` quoted as ``said`` writes it, and escaped."""
+    if wanted is not None and wanted not in known:
+        st.warning(f"The link names the {what} {md(repr(said(wanted)[:60]))}, which is not "
+                   f"{where}: showing every {what}.")
+
+
 st.title("Data quality")
 with guarded():
     log = query("ingest_log")
     summary = query("quarantine_summary")
     sources = sorted(set(log["source"].to_list()) | set(summary["source"].to_list()))
     names = names_of(sources)
+    notes = st.container()
     c1, c2 = st.columns(2)
     def shown_file(s: str) -> str:
         return s if s == ALL else short_source(s, names)
 
     wanted_file, wanted_code = url_param("file"), url_param("code")
     st.query_params.from_dict(kept_filters().to_params())  # the shared filters stay in the URL
+    with notes:  # a file or code of the link that is not here, said above the boxes
+        unknown("file", wanted_file, {shown_file(s) for s in [ALL, *sources]}, "in this database",
+                short_source)  # as a file is shown, never a server's path
     with c1:  # kept in the URL as the page shows the file, never the server's path
         source = url_choice("File", [ALL, *sources], "quality_source", wanted_file,
                             "file", shown_file, in_url=shown_file)
     of_file = summary if source == ALL else summary.filter(pl.col("source") == source)
+    with notes:
+        unknown("code", wanted_code, {ALL, *of_file["code"].to_list()}, "in this database"
+                if source == ALL or wanted_code not in set(summary["code"].to_list())
+                else f"among the quarantined records of {md(shown_file(source))}")
     with c2:
         code = url_choice("Code", [ALL, *sorted(set(of_file["code"].to_list()))],
                           "quality_code", wanted_code, "code",

@@ -88,11 +88,13 @@ def _new_search() -> None:
 
 
 def _label(r: dict[str, Any]) -> str:
+    """A deal in the list: game, deal, board, variant, day, then its declarer and contract (each
+    where it has one: a raspasy deal has neither, a conceded preliminary bid no contract)."""
     board = f" · board {r['board']}" if r.get("board") is not None else ""
     day = f" · {r['started_at']:%Y-%m-%d}" if r.get("started_at") else ""
     contract = call_words(r["contract"], r["variant"]) if r["contract"] else ""
-    return (f"{r['game_id']} · deal {r['deal_no']}{board} · {r['variant']}{day} · "
-            f"{r['declarer'] or 'no declarer'} {contract}")
+    declared = " ".join(part for part in (r["declarer"] or "no declarer", contract) if part)
+    return f"{r['game_id']} · deal {r['deal_no']}{board} · {r['variant']}{day} · {declared}"
 
 
 def _label_off_the_page(key: str) -> str:

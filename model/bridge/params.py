@@ -7,18 +7,23 @@ profile says".
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from model.base import Frozen, HouseNumber
+from pydantic import Field
+
+from model.base import ChoiceWords, Frozen, HouseNumber
 
 Amount = HouseNumber
 """Points of a bonus."""
 
 
 class BridgeRules(Frozen):
-    scoring_profile: Literal["laws", "seed004"] = "laws"
-    """Section 9's scoring elements as the Laws give them, or as the ``seed004`` text gives
-    them (each element's own flag, when given, wins)."""
+    scoring_profile: Annotated[Literal["laws", "seed004"],
+                               ChoiceWords({"laws": "Laws",
+                                            "seed004": "simplified (Russian text)"})] = "laws"
+    """Section 9's scoring elements (doubled overtricks, the insult, a defeated doubled
+    contract) as the Laws give them, or simplified as a popular Russian text gives them
+    [seed 004] (each element's own flag, when given, wins)."""
     mode: Literal["rubber", "duplicate", "chicago"] | None = None
     """``None``: ``rubber`` for ``bridge-rubber`` games, ``duplicate`` for ``bridge-duplicate``.
     ``chicago`` (a rubber-game option): four-deal cycles, vulnerability none / dealer's side /
@@ -32,15 +37,16 @@ class BridgeRules(Frozen):
     """Both score nothing either way; ``redeal`` (rubber) means the deal does not count toward the
     Chicago cycle (10)."""
     doubled_overtrick_value: Amount | None = None
-    """``None``: Laws 100 NV / 200 V doubled, twice that redoubled (4.2); seed004: 50 each."""
+    """``None``: Laws 100 NV / 200 V doubled, twice that redoubled (4.2); ``seed004``: 50
+    each."""
     insult_requires_overtrick: bool | None = None
-    """``None``: the Laws' ``false`` (4.3); seed004: ``true`` (only an over-fulfilled contract
-    earns it)."""
+    """``None``: the Laws' ``false`` (4.3); ``seed004``: ``true`` (only an over-fulfilled
+    contract earns it)."""
     insult_redoubled: Amount | None = None
-    """``None``: Laws 100; seed004: 50."""
-    seed004_defeat_bonus: Amount | None = None
+    """``None``: Laws 100; ``seed004``: 50."""
+    seed004_defeat_bonus: Amount | None = Field(None, title="defeated doubled bonus")
     """Extra points to the defenders of a defeated doubled contract, on top of the undertricks;
-    ``None``: Laws 0, seed004 50 (9, BR3)."""
+    ``None``: Laws 0, ``seed004`` 50 (9, BR3)."""
 
     @property
     def seed(self) -> bool:

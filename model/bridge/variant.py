@@ -79,6 +79,7 @@ def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle,
         denominations=DENOMS,
         export_format="pbn",
         hand_suits=HAND_SUITS,
+        mode_endings=DOUBLINGS[1:],
     )
 
 

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import get_args
 
 import duckdb
 import pytest
+from pydantic.fields import FieldInfo
 from streamlit.testing.v1 import AppTest
 
 from dashboards import entry
@@ -21,6 +24,7 @@ from dashboards.text import md, md_inline
 from ingest.pipeline import ingest_paths
 from ingest.source import Issue
 from ingest.validate import Accepted
+from model.base import ChoiceWords
 from model.problems import Code
 from model.variants import registered
 from model.variants import variant as lookup
@@ -635,7 +639,7 @@ def test_every_house_rule_says_what_it_means_without_the_rulebook(
         variant: str, fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each rule's widget has its docstring as help (``entry.field_docs``), without the spec
     sections, open questions and sources it cites (a scorer has no rulebook at hand), named in
-    brackets or in a sentence (``seed004`` is a value of the bridge rules)."""
+    brackets or in a sentence."""
     at = page("entry", fixture_copy, monkeypatch)
     at.selectbox(key="entry_variant").set_value(variant).run()
     helps = {str(w.key).rsplit("_None_", 1)[-1]: w.help
@@ -648,6 +652,48 @@ def test_every_house_rule_says_what_it_means_without_the_rulebook(
                                       said), (name, said)
     if variant == "greek-prefa":  # greek-prefa.md 14, ten_nt
         assert helps["ten_nt"] == "A 10NT contract: not allowed, worth 11, or worth 10."
+
+
+def _words(info: FieldInfo) -> Mapping[object, str]:
+    """The ``ChoiceWords`` of a rules field, if any."""
+    return next((m.words for m in info.metadata if isinstance(m, ChoiceWords)), {})
+
+
+@pytest.mark.parametrize("variant", [v.name for v in registered()])
+def test_a_rule_s_choices_read_in_the_players_words(variant: str, fixture_copy: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """bridge.md 9: the scoring profile ``seed004`` is named after the spec's source text, not
+    in a scorer's words. A rules model's ``ChoiceWords`` are what the form shows: the choices,
+    and a help that names such a value; a field's ``title`` its label. The game stores the
+    value itself."""
+    v = lookup(variant)
+    at = page("entry", fixture_copy, monkeypatch)
+    at.selectbox(key="entry_variant").set_value(variant).run()
+    widgets = {str(w.key).rsplit("_None_", 1)[-1]: w
+               for kind in ("selectbox", "checkbox", "number_input", "text_input")
+               for w in at.get(kind) if str(w.key).startswith(f"entry_rule_{variant}_None_")}
+    said = " ".join(f"{w.label} {w.help} {getattr(w, 'options', '')}" for w in widgets.values())
+    assert "seed004" not in said
+    chosen = {}
+    for name, info in v.rules_model.model_fields.items():
+        words = _words(info)
+        if info.title:
+            assert widgets[name].label == info.title
+        if not words:
+            continue
+        assert widgets[name].options == [words.get(o, o) for o in get_args(info.annotation)]
+        for value in (o for o in words if str(o).lower() != words[o].lower()):
+            assert not re.search(rf"\b{re.escape(str(value))}\b", said), (value, said)
+        chosen[name] = next(o for o in words if o != info.default)
+        widgets[name].set_value(chosen[name])
+    if not chosen:
+        return
+    players = ["Ana", "Ben", "Cy", "Dan"] if v.partnerships else PLAYERS
+    start(at, variant, players, f"{variant}/1")
+    (rules,) = rows(fixture_copy, "SELECT rules::VARCHAR FROM games WHERE game_id = ?",
+                    [f"{variant}/1"])
+    stored = json.loads(str(rules[0]))
+    assert {name: stored[name] for name in chosen} == chosen
 
 
 def test_a_rule_s_help_keeps_what_is_not_a_citation() -> None:

@@ -20,11 +20,13 @@ from streamlit.testing.v1 import AppTest
 from dashboards import queries as q
 from dashboards.db import DB_ENV, read_only
 from dashboards.filters import Filters
+from dashboards.replay import call_words
 from dashboards.text import md
 from ingest import players
 from ingest.pipeline import ingest_paths
 from model.variants import registered
 from model.variants import variant as lookup
+from sim.run import Plan, simulate
 from tests.conftest import ROOT
 from tests.dashboards import fixture_db as fx
 from tests.dashboards.conftest import table_counts
@@ -319,6 +321,42 @@ def test_contracts_page_drill_down(fixture_path: Path, monkeypatch: pytest.Monke
     assert f"replayer?game={fx.G1.replace('/', '%2F')}&deal=1" in deals["replay"].tolist()
 
 
+@pytest.mark.parametrize("variant", [None, *(v.name for v in registered())])
+def test_contracts_rate_a_doubled_contract_with_the_same_contract(
+        variant: str | None, demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """bridge.md 3: a contract is its level and strain; doubled and redoubled are its defence
+    modes, so a ``4SX`` deal is the doubled cell of the 4♠ row, not a row ``4♠X`` of its own
+    (``Variant.mode_endings``). Under each variant and "(all)": every cell once, every declared
+    deal in one cell, and a cell's drill-down its deals, each with its contract as recorded."""
+    at = page("contracts", demo_path, monkeypatch, **({"variant": variant} if variant else {}))
+    assert not at.exception
+    with read_only(demo_path) as c:
+        declared = c.execute("SELECT count(*) FROM deals WHERE declarer IS NOT NULL "
+                             "AND variant = coalesce(?, variant)", [variant]).fetchall()[0]
+        rates = q.contract_rates(c, Filters(variant=variant))
+    table = frame_with(at, "rate (n, 95% CI)")
+    assert not table.duplicated(["variant", "contract", "defence"]).any()
+    assert (int(table["deals"].sum()),) == declared
+    for name in rates["variant"].unique().to_list():
+        endings = lookup(name).mode_endings
+        contracts = rates.filter(pl.col("variant") == name)["contract"]
+        assert not [c for c in contracts if c.endswith(endings)], name
+    doubled = rates.filter(pl.col("mode") == "doubled").join(
+        rates.filter(pl.col("mode") == "undoubled"), on=["variant", "contract"])
+    if variant is not None and lookup(variant).mode_endings:
+        assert not doubled.is_empty()  # the demo doubles a contract also played undoubled
+    if doubled.is_empty():
+        return
+    name, contract = doubled["variant"][0], doubled["contract"][0]
+    at.selectbox(key="contracts_variant").set_value(name).run()
+    at.selectbox(key="contracts_contract").set_value(contract).run()
+    assert {"doubled", "undoubled"} <= set(at.selectbox(key="contracts_mode").options)
+    at.selectbox(key="contracts_mode").set_value("doubled").run()
+    deals = frame_with(at, "replay")
+    assert set(deals["contract"]) == {call_words(contract + "X", name)}, deals["contract"]
+    assert len(deals) == doubled["deals"][0]
+
+
 def html_of(at: AppTest) -> str:
     return " ".join(str(h.proto.body) for h in at.get("html"))
 
@@ -377,6 +415,29 @@ def test_replayer_names_a_linked_deal_off_the_list_as_the_list_would(
     assert box.value == f"{game}#11"
     assert box.options[0].startswith(f"{game} · deal 11 · board 11 · bridge-duplicate · ")
     assert not any(o.startswith(game) for o in box.options[1:])  # the list: Greek deals only
+
+
+def test_replayer_names_a_raspasy_deal_without_a_loose_space(
+        demo_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """russian.md 7: a raspasy deal (all pass, played for the fewest tricks) has no declarer
+    and no contract; the Deal box named it "... · no declarer " with a space at its end, on the
+    list and off it (a link while the filters list other deals)."""
+    db = tmp_path / "raspasy.duckdb"
+    shutil.copyfile(demo_path, db)
+    simulate(Plan("russian", 2, 6, seed=11), db=db, workers=1)
+    with read_only(db) as con:
+        found = con.execute("SELECT game_id, deal_no FROM deals WHERE variant = 'russian' "
+                            "AND declarer IS NULL AND has_cards ORDER BY ALL").fetchall()
+    assert found, "the simulated games have no raspasy deal"
+    game, deal = found[0]
+    for variant in ("russian", "greek-prefa"):
+        at = page("replayer", db, monkeypatch, variant=variant, game=game, deal=str(deal))
+        assert not at.exception
+        box = at.selectbox(key="replay_deal")
+        assert box.value == f"{game}#{deal}"
+        label = next(o for o in box.options if o.startswith(f"{game} · deal {deal} · "))
+        assert label == f"{game} · deal {deal} · russian · no declarer", variant
+        assert [o for o in box.options if o != o.strip() or "  " in o] == [], variant
 
 
 def test_replayer_search_pages_without_a_silent_cap(demo_path: Path) -> None:
@@ -655,6 +716,37 @@ def test_quality_keeps_its_file_and_code_in_the_url(fixture_path: Path,
     assert again.selectbox(key="quality_source").value == "samples/club-9.csv"
     assert again.selectbox(key="quality_code").value == code
     assert metrics(again)["Records"] == records
+
+
+def test_quality_says_a_file_or_code_of_the_link_it_does_not_have(
+        fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link naming a file or a code this database does not have (a link from another
+    database, a typo) showed every file and code without a word: the page says so, quoted and
+    escaped, the file as the page shows files (never a server's path), and shows everything as
+    before. A code of the database that the linked file has none of is said as such."""
+    everything = page("quality", fixture_path, monkeypatch)
+    assert not everything.warning
+    path = "/srv/trickbook/data/*week*<12>.jsonl"
+    at = page("quality", fixture_path, monkeypatch, file=path, code="no_such_code")
+    assert not at.exception
+    file_said, code_said = (w.value for w in at.warning)
+    assert file_said == (f"The link names the file {md(repr('data/*week*<12>.jsonl'))}, "
+                         "which is not in this database: showing every file.")
+    assert code_said == (f"The link names the code {md(repr('no_such_code'))}, which is not "
+                         "in this database: showing every code.")
+    assert "/srv" not in file_said and "<12>" not in file_said and "*week*" not in file_said
+    assert at.selectbox(key="quality_source").value == at.selectbox(key="quality_code").value
+    assert metrics(at) == metrics(everything)
+    assert [df.value.shape for df in at.dataframe] == [df.value.shape
+                                                       for df in everything.dataframe]
+    at = page("quality", fixture_path, monkeypatch, file="samples/club-9.csv", code="parse")
+    assert [w.value for w in at.warning] == [
+        f"The link names the code {md(repr('parse'))}, which is not among the quarantined "
+        f"records of {md('samples/club-9.csv')}: showing every code."]
+    assert at.selectbox(key="quality_source").value == "samples/club-9.csv"
+    good = page("quality", fixture_path, monkeypatch, file="samples/club-9.csv",
+                code=at.selectbox(key="quality_code").options[1])
+    assert not good.warning and not good.exception
 
 
 def test_quality_keeps_the_shared_filters_in_its_url(fixture_path: Path,
