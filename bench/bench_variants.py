@@ -3,8 +3,10 @@
 For each variant of ``sim/drivers.py``: a file of about ``DEALS`` simulated deals with hands,
 auction and play (``trickbook simulate --out``, under ``bench/out/``) is ingested into a fresh
 database with its settlement (``ingest_paths`` with ``score_pending``: read, validate, store,
-settle, commit). Its time is printed as a ratio to two baselines on the same file in the same run:
-``json.loads`` of every line, and DuckDB's ``read_json`` of the file into a table. Each time is the
+settle, commit). Its time is printed as a ratio to three baselines on the same file in the same
+run: ``json.loads`` of every line, DuckDB's ``read_json`` of the file into a table, and DuckDB
+storing the rows that ingest made of the file (every table's, read back) into a fresh database
+on disk in one transaction: what the store alone costs. Each time is the
 best of ``REPEAT`` runs after one warm run (imports, compiled kernels), in CPU seconds of this
 process (``time.process_time``: the machine is shared, so the clock says little). The target is
 within 3x the ``json.loads`` time, about 50,000 deals/s per core, for every variant.
@@ -27,7 +29,9 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 
+from ingest import store
 from ingest.pipeline import ingest_paths
 from model.identity import canonical_json
 from model.variant import Variant
@@ -81,6 +85,38 @@ def _read_json(path: Path) -> None:
                     "union_by_name = true, maximum_object_size = 1048576)", [str(path)])
     finally:
         con.close()
+
+
+def _rows_of(path: Path) -> dict[str, pa.Table]:
+    """Every table's rows (those with any) after an ingest of ``path`` with its settlement."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "v.duckdb"
+        ingest_paths([path], db, score=score_pending)
+        con = duckdb.connect(str(db), read_only=True)
+        try:
+            names = [t for (t,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()]
+            return {t: rows for t in names
+                    if (rows := con.sql(f'SELECT * FROM "{t}"').arrow().read_all()).num_rows}
+        finally:
+            con.close()
+
+
+def _store(rows: dict[str, pa.Table]) -> None:
+    """DuckDB alone storing ``rows`` (:func:`_rows_of`) in a fresh database on disk, created as
+    ingest creates it: one transaction of one insert per table (a settlement's own table, which
+    the settlement creates, created from the rows), its commit and the close."""
+    with tempfile.TemporaryDirectory() as tmp:
+        con = store.connect(Path(tmp) / "s.duckdb")
+        try:
+            created = {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables()")
+                       .fetchall()}
+            con.execute("BEGIN")
+            for table, frame in rows.items():
+                rel = con.from_arrow(frame)
+                rel.insert_into(table) if table in created else rel.create(table)
+            con.execute("COMMIT")
+        finally:
+            con.close()
 
 
 def _ingest(path: Path, score: Callable[..., object] | None = score_pending) -> None:
@@ -160,15 +196,17 @@ def _sheet_file(v: Variant) -> tuple[Path, int, str] | None:
 
 def _row(label: str, deals: int, path: Path, ingest: Callable[[Path], None],
          note: str = "") -> float:
-    """Times ``ingest`` of ``path`` against the two baselines and prints one table row."""
+    """Times ``ingest`` of ``path`` against the three baselines and prints one table row."""
     loads, read_json, took = (_best(partial(f, path)) for f in (_loads, _read_json, ingest))
-    print(f"{label:18s} {deals / took:9,.0f} {took / loads:12.1f}x {took / read_json:11.1f}x"
-          f"{note}", flush=True)
+    stored = _best(partial(_store, _rows_of(path)))
+    print(f"{label:18s} {deals / took:9,.0f} {took / loads:12.1f}x {took / read_json:11.1f}x "
+          f"{took / stored:7.1f}x   {stored / loads:.1f}x{note}", flush=True)
     return took
 
 
 def run() -> None:
-    header = f"{'variant':18s} {'deals/s':>9s} {'x json.loads':>13s} {'x read_json':>12s}"
+    header = (f"{'variant':18s} {'deals/s':>9s} {'x json.loads':>13s} {'x read_json':>12s} "
+              f"{'x store':>8s}   (store x json.loads)")
     print(f"{header}   (cards and play; target: within 3x json.loads, ~50,000 deals/s)")
     for variant in SIMULATED:
         path = _file(variant)
