@@ -38,7 +38,7 @@ from model import tables as T
 from model.variants import variant as lookup
 from scoring.registry import settlement
 from scoring.store import score_pending
-from sim import SimulationError
+from sim import SimulationError, lifeline
 from sim.batch import Batch
 from sim.drivers import SIMULATED, canonical_name, simulator
 
@@ -293,9 +293,11 @@ def pool_imap(
     fn: Callable[[TaskT], ResultT], tasks: list[TaskT], workers: int, start: str = "fork",
     preload: tuple[str, ...] = (),
 ) -> Generator[ResultT, None, None]:
-    """``fn`` of each task, in order, on a pool of ``workers`` processes that ignore Ctrl-C (in
-    this process for one worker or one task), at most ``2 * workers`` tasks ahead of the one
-    yielded (their results wait in memory). The workers start at once: from a fork server in a
+    """``fn`` of each task, in order, on a pool of ``workers`` processes (in this process for
+    one worker or one task) that ignore Ctrl-C and end soon after this process ends, even
+    killed with SIGKILL (``sim.lifeline``; its fork server and resource tracker end then too),
+    at most ``2 * workers`` tasks ahead of the one yielded (their results wait in memory). The
+    workers start at once: from a fork server in a
     thread (the caller works meanwhile), forked by the calling thread (a child forked by another
     thread while this one runs can crash: this one may hold a lock of the allocator at the
     fork). Closing the generator stops them at once. A worker process that dies raises
@@ -313,9 +315,8 @@ def pool_imap(
         if preload:
             ctx.set_forkserver_preload(list(preload))
         _start_fork_server()
-    ignore_sigint = partial(signal.signal, signal.SIGINT, signal.SIG_IGN)  # a worker unpickles
-    pool = ProcessPoolExecutor(min(workers, len(tasks)), mp_context=ctx,  # no module of ours
-                               initializer=ignore_sigint)
+    pool = ProcessPoolExecutor(min(workers, len(tasks)), mp_context=ctx,  # a worker unpickles
+                               initializer=partial(lifeline.serve, os.getpid()))  # it alone
     queued = iter(tasks)
     ahead = partial(_submitted, pool, fn, queued, 2 * workers)
     if ctx.get_start_method() == "fork":  # forked by this thread, the one that runs our code

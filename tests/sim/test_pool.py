@@ -6,6 +6,7 @@ not exist in them)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import struct
@@ -19,6 +20,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from data.samples.make_samples import league_lines
 from ingest.parallel import WORKER_MODULES
 from sim.run import pool_imap
 
@@ -95,3 +97,104 @@ def test_stopping_workers_caught_while_they_send_a_result_does_not_hang(tmp_path
     closing.start()
     closing.join(HANG)
     assert not closing.is_alive(), "stopping the workers hangs on a result cut short"
+
+
+def session(sid: int) -> dict[int, tuple[int, str, str]]:
+    """The processes of session ``sid`` (a child started in a session of its own, and every
+    process it started, wherever they were moved after it ended): pid -> (parent pid, state,
+    command line), from ``/proc``."""
+    found: dict[int, tuple[int, str, str]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_bytes()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(
+                errors="replace")
+        except OSError:  # ended meanwhile
+            continue
+        fields = stat.rsplit(b")", 1)[1].split()  # after "pid (name)": state, ppid, pgrp, sid
+        if int(fields[3]) == sid:
+            found[int(entry.name)] = (int(fields[1]), fields[0].decode(), command)
+    return found
+
+
+def running(sid: int) -> dict[int, tuple[int, str, str]]:
+    """The processes of session ``sid`` that have not ended (a zombie has: it waits only to be
+    reaped)."""
+    return {pid: p for pid, p in session(sid).items() if p[1] != "Z"}
+
+
+def workers_of(child: subprocess.Popen[bytes]) -> list[int]:
+    """The processes ``child`` started that another of its processes started (the pool's
+    workers, forked from the fork server; with ``fork``, the pool's children)."""
+    procs = running(child.pid)
+    return [pid for pid, (ppid, _, command) in procs.items()
+            if pid != child.pid and ("resource_tracker" not in command)
+            and (ppid != child.pid or "forkserver" not in command)]
+
+
+def kill_once_workers_run(child: subprocess.Popen[bytes], workers: int) -> list[int]:
+    """SIGKILL ``child`` once ``workers`` of its pool's workers run; the pids of its processes
+    then. Fails if it ends first."""
+    try:
+        while len(workers_of(child)) < workers:
+            assert child.poll() is None, (
+                f"the command ended (exit {child.returncode}) before its workers ran")
+            time.sleep(0.05)
+        left = sorted(p for p in running(child.pid) if p != child.pid)
+        child.kill()
+        child.wait()
+        return left
+    except BaseException:
+        child.kill()
+        child.wait()
+        raise
+
+
+def wait_for_none_left(sid: int, seen: list[int]) -> None:
+    """Poll until no process of session ``sid`` is left running (:data:`HANG` at most, a
+    deadlock and not a slow machine); those left then are ended (each by its pid) and named
+    in the failure."""
+    deadline = time.monotonic() + HANG
+    while (left := running(sid)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for pid in left:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, 9)
+    assert not left, f"left running after the command was killed (of {seen}): {left}"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize("start", ["forkserver", "fork", "spawn"])
+def test_a_pools_processes_end_when_its_process_is_killed(start: str) -> None:
+    """A process running a pool killed with SIGKILL left its workers waiting for ever (with a
+    fork server: the server waiting for them, and multiprocessing's resource tracker for both).
+    They now end soon after it (``sim.lifeline``), busy or not, whatever starts them."""
+    run = ("import time; from sim.run import pool_imap; "
+           f"list(pool_imap(time.sleep, [{HANG}] * 4, 2, start={start!r}))")
+    child = subprocess.Popen([sys.executable, "-c", run], cwd=ROOT, start_new_session=True,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seen = kill_once_workers_run(child, 2)
+    wait_for_none_left(child.pid, seen)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_ingest_workers_end_when_the_command_is_killed(tmp_path: Path) -> None:
+    """``trickbook ingest FOLDER --workers 2`` killed with SIGKILL (docs/ingest.md, "Parallel
+    ingest"): its workers, their fork server and the resource tracker went on running (the
+    workers, their files read, waited to hand them over); now no process of the command is
+    left running soon after it."""
+    folder = tmp_path / "league"
+    folder.mkdir()
+    for k in range(6):
+        (folder / f"part-{k}.jsonl").write_text(
+            "\n".join(league_lines(20, 250, cards=True, seed=k, prefix=f"kill-{k}")) + "\n",
+            encoding="utf-8")
+    child = subprocess.Popen(
+        [sys.executable, "-m", "trickbook", "ingest", str(folder), "--workers", "2",
+         "--db", str(tmp_path / "t.duckdb")], cwd=ROOT, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seen = kill_once_workers_run(child, 1)
+    wait_for_none_left(child.pid, seen)
