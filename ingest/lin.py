@@ -62,6 +62,8 @@ _RESULT = re.compile(r"^([1-7])([CDHSN])([NESW])(X{0,2})(=|[+-][0-9]{1,2})$", re
 MAX_VALUE = 1 << 16
 """Longest value of a ``key|value|`` pair read, in characters (a board's longest, ``md``, is
 about 70; commentary ``nt`` may be long and is cut, unread)."""
+RAW_KEPT = 2_000
+"""Characters of text outside any board an issue keeps (as ``raw``: what was skipped)."""
 READ_KEYS = frozenset({"qx", "ah", "md", "sv", "mb", "an", "pc", "mc", "pn", "pw", "vg", "rs"})
 """The keys this reader reads; an over-long value of one of them makes its board an issue."""
 
@@ -131,11 +133,25 @@ BETWEEN = "\n"
 """The key :func:`pairs` gives text that is no LIN before a key that opens a board or sets the
 file's header or names (:data:`OPENING`): text between two boards, not of either."""
 OPENING = frozenset({"qx", "vg", "pn", "pw", "rs"})
+"""The keys that open a board or set the file's header or names."""
 CUT = "|"
 """The key :func:`pairs` gives after a last value the text ends in, with no ``|`` after it:
 the file ends inside that value, cut short."""
 _KEY_ON_ITS_LINE = re.compile(r"\n\s*([A-Za-z]{2})\s*\Z")
 """A key at the start of a line, after text that is no key (junk pasted between two pairs)."""
+
+
+def _blank_lines(value: str) -> int:
+    """The line ends before the first text of ``value``."""
+    return value[:len(value) - len(value.lstrip())].count("\n")
+
+
+def _own_lines(value: str) -> bool:
+    """Text out of step that starts on a line of its own (after the line end that follows a
+    pair) and is no key cut off (``pc``, ``p``): after a board's last pair, with nothing after
+    it, it is text after the board (:meth:`Boards.read`), not a part of it."""
+    text = value.strip().lower()
+    return _blank_lines(value) > 0 and bool(text) and not any(k.startswith(text) for k in KEYS)
 
 
 def pairs(text: str) -> Iterator[tuple[str, str, int]]:
@@ -228,8 +244,8 @@ class Boards:
 
     header: Header = field(default_factory=Header)
     boards: list[Board] = field(default_factory=list)
-    loose: list[tuple[int, str]] = field(default_factory=list)
-    """Parts out of step outside any board: (line, what)."""
+    loose: list[tuple[int, str, str]] = field(default_factory=list)
+    """Parts out of step outside any board: (line, what, their text)."""
     cur: Board | None = None
     keyed: bool = False
     """A key has been read (what is out of step before it is text before the stream)."""
@@ -238,11 +254,18 @@ class Boards:
     or ``vg`` began a header (:meth:`_listed`)."""
 
     def read(self, text: str) -> Boards:
+        held: tuple[str, int] | None = None  # text on lines of its own after a board's pairs
         for key, value, line in pairs(text):
+            if held is not None:  # pairs follow it: it is inside the board
+                self._out_of_step(*held)
+                held = None
             if key in IN_BOARD and self.cur is not None:  # most pairs: a card, a call, pg
                 _take(self.cur, key, value, self.header, line)
                 continue
             if key in ("", BETWEEN):
+                if key == "" and self.cur is not None and _own_lines(value):
+                    held = value, line
+                    continue
                 self._out_of_step(value, line, between=key == BETWEEN)
                 continue
             if key == CUT:
@@ -267,6 +290,11 @@ class Boards:
                     continue
                 self._open(line)
             _take(self.cur, key, value, self.header, line)  # type: ignore[arg-type]
+        if held is not None:  # the file ends with it: text after the last board, not of it
+            value, line = held
+            start = line - value.count("\n") + _blank_lines(value)
+            self.loose.append((start, f"line {start}: {value.strip()[:40]!r} is not LIN (text "
+                                      "after the last board)", value))
         return self
 
     def _open(self, line: int) -> None:
@@ -283,7 +311,7 @@ class Boards:
         if self.cur is not None:
             self.cur.errors.append(where)
         else:
-            self.loose.append((line, where))
+            self.loose.append((line, where, value))
 
     def _out_of_step(self, value: str, line: int, between: bool = False) -> None:
         """A part that is no LIN: its board's issue, or one of its own outside a board and
@@ -296,7 +324,7 @@ class Boards:
             self.cur.errors.append(where)
             self.cur.text.append(f"{value[:200]}|")
         else:
-            self.loose.append((line, where))
+            self.loose.append((line, where, value))
 
     def _names(self, key: str, value: str, line: int) -> None:
         """New names hold from here on; in single-deal files a pn after a deal starts the next
@@ -474,13 +502,16 @@ class LinReader(NamedOrRecognised):
         text = text.replace("\r\n", "\n").replace("\r", "\n")
         found = Boards().read(text)
         header = found.header
-        for line, where in found.loose:
-            yield Issue(source, line, None, Code.PARSE, f"skipped: {where}", "")
-        if not found.boards:
+        if not found.boards:  # one issue of the file, saying everything wrong with it
             event = header.event
             what = f"event {event!r}" if event else "the file"
             yield Issue(source, 1, stem, Code.PARSE,
-                        f"{what} has no boards (no qx/md records): nothing to ingest", text[:500])
+                        f"{what} has no boards (no qx/md records): nothing to ingest"
+                        + "".join(f"; {where}" for _, where, _ in found.loose), text[:500])
+            return
+        for line, where, skipped in found.loose:  # text outside any board: an issue each
+            yield Issue(source, line, None, Code.PARSE, f"skipped: {where}",
+                        skipped.strip()[:RAW_KEPT])
         groups = GameGroups(stem)
         announced: set[str] = set()
         for b in found.boards:

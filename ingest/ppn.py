@@ -75,10 +75,33 @@ NO_PLAY = "0"
 @dataclass
 class _Game:
     tags: dict[str, tuple[str, int]] = field(default_factory=dict)
-    deals: list[tuple[int, str, list[str]]] = field(default_factory=list)
+    deals: list[tuple[int, str, list[str] | str]] = field(default_factory=list)
+    """Each deal record's line, text and fields, or why its line is not one (cut off before
+    its ``]``, text after it): a deal of the game all the same (:func:`_read_game`)."""
     first_line: int = 0
     twice: str | None = None
     """Why the tags cannot be read: the first tag given twice with another value."""
+    broken: tuple[int, str] | None = None
+    """The first tag line without its closing ``]`` (``[Player2 sil``): which tag it gives is
+    not known, so the tags cannot be read."""
+    cut: bool = False
+    """The file ends with :attr:`broken`: the game is cut short."""
+
+    def raw(self) -> str:
+        """The game's text as quarantined: its tags, and the tag line that is broken."""
+        return "\n".join([*(f"[{k} {v}]" for k, (v, _) in self.tags.items()),
+                          *([self.broken[1]] if self.broken else [])])
+
+    def unread(self) -> str | None:
+        """Why the tags cannot be read: a tag line broken (or cut off by the file's end), a
+        tag given twice; ``None`` when they can."""
+        if self.broken is not None:
+            line = quote(self.broken[1])
+            return (f"the file ends inside this game's tags: its last line {line} stops inside "
+                    "a tag (it may be cut short)" if self.cut else
+                    f"the tag line {line} at line {self.broken[0]} has no closing ']': which "
+                    "tag it gives is not known")
+        return self.twice
 
     def tag(self, name: str, value: str, no: int) -> None:
         """Tag ``name`` of ``value`` at line ``no``; a second value of a tag is :attr:`twice`
@@ -90,19 +113,31 @@ class _Game:
 
 
 def _blocks(source: str, text: str) -> Iterator[_Game | Issue]:
-    """Games (tag block then deal records) and the lines that are neither."""
+    """Games (tag block then deal records) and the lines that are neither (text outside any
+    record: an issue of its own, docs/ingest.md "Every record exactly once").
+
+    A deal line that cannot be read (cut off before its ``]``, or text after it) is still a
+    deal of its game, which then knows one of its deals is missing (:func:`_lost`); a tag line
+    without its ``]`` (``[Player2 sil``, the file cut short inside it) is its game's, whose
+    tags then cannot be read: one issue for the game, not one for it and one for the line."""
     game = _Game()
+    broken_last = False  # the last line read is a tag line without its ']'
+    no, line = 0, ""
     for no, line in enumerate(text_codec.lines_of(text), start=1):
         if not line.strip():
             continue
         part = split_line(line)
-        if isinstance(part, tuple):
+        broken_last = part is None and bool(_BROKEN_TAG.match(line))
+        if isinstance(part, tuple) or broken_last:
             if game.deals:
                 yield game
                 game = _Game()
-            if not game.tags:
+            if not game.tags and game.broken is None:
                 game.first_line = no
-            game.tag(part[0], part[1], no)
+            if isinstance(part, tuple):
+                game.tag(part[0], part[1], no)
+            elif game.broken is None:
+                game.broken = no, line.strip()
         elif isinstance(part, list):
             game.deals.append((no, line.strip(), part))
         elif re.match(r"^\s*\[[0-9]", line):
@@ -110,14 +145,23 @@ def _blocks(source: str, text: str) -> Iterator[_Game | Issue]:
             what = ("truncated deal record (no closing ']')" if closed < 0 else
                     "a deal record with text after its closing ']' "
                     f"({quote(line.rstrip()[closed + 1:], 40)})")
-            yield Issue(source, no, None, Code.PARSE, f"{what}: {quote(line.strip())}",
-                        line.strip())
+            game.deals.append((no, line.strip(), f"{what}: {quote(line.strip())}"))
         else:
-            yield Issue(source, no, None, Code.PARSE,
-                        f"neither a tag pair nor a deal record: {quote(line.strip())}",
-                        line.strip())
-    if game.tags or game.deals:
+            yield _neither(source, no, line)
+    if broken_last:  # the file ends inside this tag: the game is cut short
+        game.broken, game.cut = (no, line.strip()), True
+    if game.tags or game.deals or game.broken:
         yield game
+
+
+def _neither(source: str, no: int, line: str) -> Issue:
+    """A line that is no tag pair and no deal record: text outside any record."""
+    return Issue(source, no, None, Code.PARSE,
+                 f"neither a tag pair nor a deal record: {quote(line.strip())}", line.strip())
+
+
+_BROKEN_TAG = re.compile(r"^\s*\[[A-Za-z][^\]]*$")
+"""A tag line without its closing ``]`` (``[Player2 sil``): a tag of its game."""
 
 
 IDENTITY_TAGS = ("Player1", "Player2", "Player3", "Date", "StartTime", "Location")
@@ -131,9 +175,10 @@ def ppn_game_id(tag: dict[str, str]) -> str:
 
 
 def _game_record(source: str, g: _Game, stem: str) -> dict[str, Any] | Issue:
-    raw = "\n".join(f"[{k} {v}]" for k, (v, _) in g.tags.items())
-    if g.twice is not None:
-        return Issue(source, g.first_line or 1, None, Code.PARSE, g.twice, raw)
+    raw = g.raw()
+    unread = g.unread()
+    if unread is not None:
+        return Issue(source, g.first_line or 1, None, Code.PARSE, unread, raw)
     missing = [t for t in REQUIRED_TAGS if t not in g.tags]
     if missing:
         return Issue(source, g.first_line or 1, None, Code.SCHEMA,
@@ -440,11 +485,9 @@ def read_text(source: str, text: str, stem: str = "game") -> Iterator[Raw | Issu
 
 
 def _read_game(source: str, g: _Game, stem: str) -> Iterator[Raw | Issue]:
-    if not g.tags:
-        for no, line, _ in g.deals:
-            yield Issue(source, no, None, Code.UNKNOWN_GAME,
-                        "deal record without a PPN tag section (Bula, Refe, Player1-3) before "
-                        "it", line)
+    if not g.tags and g.broken is None:
+        yield from _without_game(source, g, "deal record without a PPN tag section (Bula, "
+                                            "Refe, Player1-3) before it")
         return
     record = _game_record(source, g, stem)
     if not isinstance(record, Issue):
@@ -452,19 +495,21 @@ def _read_game(source: str, g: _Game, stem: str) -> Iterator[Raw | Issue]:
             game = BalkanGame.model_validate(record)
         except ValidationError as exc:
             record = Issue(source, g.first_line, None, Code.SCHEMA, f"PPN game: {explain(exc)}",
-                           "\n".join(f"[{k} {v}]" for k, (v, _) in g.tags.items()))
+                           g.raw())
     if isinstance(record, Issue):
         yield record
-        for no, line, _ in g.deals:
-            yield Issue(source, no, None, Code.UNKNOWN_GAME,
-                        "deal of a PPN game whose tags could not be read", line)
+        yield from _without_game(source, g, "deal of a PPN game whose tags could not be read")
         return
-    raw_game = "\n".join(f"[{k} {v}]" for k, (v, _) in g.tags.items())
+    raw_game = g.raw()
     yield Raw(source, g.first_line, record, raw_game)
     sheet = Sheet(game.rules, 3)
     lost = False  # a deal of the game quarantined: its end is not known after it (_lost)
     seen_cards: dict[str, int] = {}
     for no, line, fields in g.deals:
+        if isinstance(fields, str):  # a deal line that cannot be read: the game lacks it
+            yield Issue(source, no, None, Code.PARSE, fields + _lost(lost), line)
+            lost = True
+            continue
         key = f"{game.game_id}#{fields[0]}"
         try:
             dec = _decode(game, fields)
@@ -500,6 +545,14 @@ def _read_game(source: str, g: _Game, stem: str) -> Iterator[Raw | Issue]:
         settle_deal(sheet, deal_row(game, deal))
         yield Raw(source, no, dec.data, line)
     yield from _check_results(source, g, game, sheet, lost)
+
+
+def _without_game(source: str, g: _Game, why: str) -> Iterator[Issue]:
+    """The issues of the deals of a game that is not read: ``why`` (``unknown-game``), or
+    what is wrong with a deal line that cannot be read."""
+    for no, line, fields in g.deals:
+        yield (Issue(source, no, None, Code.PARSE, fields, line) if isinstance(fields, str)
+               else Issue(source, no, None, Code.UNKNOWN_GAME, why, line))
 
 
 def _lost(before: bool) -> str:
