@@ -381,7 +381,7 @@ def draw_game(game_id: str, key: str, f: Filters | None = None) -> None:
     st.caption(f"{md(game['variant'])} · {', '.join(md(p) for p in players)} (turn order) · "
                f"{started}")
     with st.expander("Rules of this game"):
-        show(rules_table(game["rules"]), f"{key}_rules")
+        show(rules_table(game["rules"], game["variant"]), f"{key}_rules")
     rows = query("game_sheet", game_id)
     if rows.is_empty():  # no sheet and no standings: an empty table would read "empty"
         empty("This game has no settled deals yet: its score sheet is empty.")

@@ -34,14 +34,14 @@ from annotated_types import Ge, Gt, Le, Lt
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from dashboards.text import DASH, ENTRY, rule_value, without_paths
+from dashboards.text import DASH, ENTRY, choice_words, rule_value, without_paths
 from dashboards.uploads import cannot_keep, retrying, save, stored_name
 from ingest.pipeline import FileReport, ingest_paths
 from ingest.source import Issue, Raw
 from ingest.store import stored_game
 from ingest.validate import Accepted, Validator
 from model import tables as T
-from model.base import Call, CardName, ChoiceWords, GameBase, PlayerName
+from model.base import Call, CardName, GameBase, PlayerName
 from model.cards import SUIT_LETTERS, SUIT_SYMBOLS
 from model.variant import Variant
 from scoring.store import score_pending
@@ -140,12 +140,6 @@ def _value_kind(tp: Any, metadata: list[Any]) -> tuple[Kind, tuple[Any, ...], in
     if tp is str:
         return "text", (), None, None
     return None
-
-
-def choice_words(annotation: Any) -> Mapping[Any, str]:
-    """The words of a choice's values (``model.base.ChoiceWords`` on its ``Literal``), if any."""
-    _, metadata = _plain(_optional(annotation)[0], [])
-    return next((m.words for m in metadata if isinstance(m, ChoiceWords)), {})
 
 
 def form_field(name: str, annotation: Any, metadata: list[Any], default: Any,

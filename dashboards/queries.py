@@ -36,7 +36,7 @@ import duckdb
 import polars as pl
 
 from dashboards.filters import Filters
-from dashboards.text import rule_value
+from dashboards.text import rule_words
 from ingest.players import is_registered, people_sql
 from model.base import composed
 from model.tables import (
@@ -914,12 +914,13 @@ def balance_arms(con: Con, run_id: str, metric: str) -> pl.DataFrame:
 
 
 def rules_change(rules_a: str, rules_b: str, variant: str = "", variant_b: str = "") -> str:
-    """What arm b changes against arm a, in words: ``four aces: fixed chips`` (the rule
-    ``four_aces`` set to ``fixed_chips``); the other variant when the arms play two variants;
-    ``no change`` when both are the same."""
+    """What arm b changes against arm a, in the words of arm b's variant's rules
+    (:func:`dashboards.text.rule_words`): ``four aces: fixed chips`` (the rule ``four_aces`` set
+    to ``fixed_chips``); the other variant when the arms play two variants; ``no change`` when
+    both are the same."""
     a, b = json.loads(rules_a or "{}"), json.loads(rules_b or "{}")
     parts = [f"variant {variant_b}"] if variant_b and variant_b != variant else []
-    parts += [f"{k.replace('_', ' ')}: {rule_value(b.get(k))}"
+    parts += ["{}: {}".format(*rule_words(variant_b or variant, k, b.get(k)))
               for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
     return ", ".join(parts) or "no change"
 

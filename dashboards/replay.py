@@ -33,7 +33,7 @@ from model.cards import (
     suit_of,
 )
 from model.problems import counted
-from model.variant import recorded_contract
+from model.variant import all_passed, recorded_contract
 from model.variant import why_no_play as generic_no_play
 from model.variants import UnknownVariant, Variant
 from model.variants import variant as lookup
@@ -80,6 +80,13 @@ def why_no_play(record: Mapping[str, object], variant: str) -> str:
     passed, a concession ...)."""
     v = _variant(variant)
     return (v.no_play if v is not None else generic_no_play)(record)
+
+
+def no_declarer(record: Mapping[str, object], variant: str) -> str:
+    """What a deal nobody declared is (``Variant.no_declarer``: redealt, passed out, a refa
+    written, played for the fewest tricks ...)."""
+    v = _variant(variant)
+    return (v.no_declarer if v is not None else all_passed)(record)
 
 
 def card_label(c: Card, variant: str) -> str:

@@ -16,11 +16,15 @@ import re
 from collections.abc import Collection, Mapping
 from html import escape
 from pathlib import PurePosixPath
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin
 
 import polars as pl
 
+from model.base import ChoiceWords
 from model.tables import CONTENT_HASH_DIGITS
-from model.variants import REGISTERED
+from model.variants import REGISTERED, UnknownVariant
+from model.variants import variant as lookup
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=^\"'&])")
 """Every character Markdown (CommonMark, GitHub tables, Streamlit's ``:colour[]``, emoji
@@ -228,17 +232,50 @@ def rule_value(value: object) -> str:
     return str(value).replace("_", " ") if isinstance(value, str) else json.dumps(value)
 
 
-def rules_table(rules_json: str | None) -> pl.DataFrame:
-    """A game's house rules (the ``rules`` JSON of records.md 1.1) as rows of rule and value."""
+def choice_words(annotation: Any) -> Mapping[Any, str]:
+    """The words of a choice's values (``model.base.ChoiceWords`` on its ``Literal``, optional
+    or not), if any."""
+    if get_origin(annotation) is Annotated:
+        base, *metadata = get_args(annotation)
+        words = next((m.words for m in metadata if isinstance(m, ChoiceWords)), None)
+        return words if words is not None else choice_words(base)
+    if get_origin(annotation) in (Union, UnionType):
+        return next((words for a in get_args(annotation) if (words := choice_words(a))), {})
+    return {}
+
+
+def rule_words(variant: str | None, name: str, value: object) -> tuple[str, str]:
+    """A house rule of ``variant``'s games and its value as the players say them, from the
+    variant's ``rules_model``: the field's ``title`` (bridge's ``seed004_defeat_bonus``:
+    ``defeated doubled bonus``), else its name in words; a choice's ``ChoiceWords`` (bridge's
+    ``seed004``: ``simplified (Russian text)``), else :func:`rule_value`. Every page that lists
+    a game's rules says them so (League's game, Balance's arms and what arm b changes)."""
+    try:
+        info = lookup(variant).rules_model.model_fields.get(name) if variant else None
+    except UnknownVariant:
+        info = None
+    if info is None:
+        return name.replace("_", " "), rule_value(value)
+    words = choice_words(Annotated[(info.annotation, *info.metadata)] if info.metadata
+                         else info.annotation)
+    said = words.get(value) if isinstance(value, str | int | float) else None
+    return info.title or name.replace("_", " "), said or rule_value(value)
+
+
+def rules_table(rules_json: str | None, variant: str | None = None) -> pl.DataFrame:
+    """A game's house rules (the ``rules`` JSON of records.md 1.1) as rows of rule and value,
+    in the words of ``variant``'s rules (:func:`rule_words`)."""
     try:
         rules = json.loads(rules_json or "{}")
     except json.JSONDecodeError:
         rules = {}
     if not isinstance(rules, dict) or not rules:
         return pl.DataFrame({"rule": ["(none: the variant's defaults)"], "value": [DASH]})
+    said = [rule_words(variant, str(k), v) for k, v in rules.items()]
     return pl.DataFrame({
-        "rule": [str(k).replace("_", " ") for k in rules],
-        "value": [DASH if v is None else rule_value(v) for v in rules.values()],
+        "rule": [rule for rule, _ in said],
+        "value": [DASH if v is None else value for (_, value), v in zip(said, rules.values(),
+                                                                       strict=True)],
     })
 
 

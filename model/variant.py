@@ -44,6 +44,12 @@ def why_no_play(record: Mapping[str, Any]) -> str:
     return "the record has no play"
 
 
+def all_passed(record: Mapping[str, Any]) -> str:
+    """What a deal record nobody declared is, from the fields every variant records
+    (records.md 1.2: no ``declarer`` when all passed)."""
+    return "all passed"
+
+
 class UnknownVariant(ValueError):
     """A ``variant`` value no registered variant answers to (the message lists the known ones)."""
 
@@ -169,6 +175,10 @@ class Variant:
     or, where the record qualifies the code with a field of its own, the call that says both."""
     no_play: Callable[[Mapping[str, Any]], str] = why_no_play
     """Why a deal record with its cards has no play, in the players' words (a clause)."""
+    no_declarer: Callable[[Mapping[str, Any]], str] = all_passed
+    """What a deal record nobody declared is, in the players' words (a clause, the Hand
+    replayer's result): redealt, passed out, a refa written, or played for the fewest tricks
+    (:attr:`all_pass_play`)."""
     hand_suits: tuple[int, ...] = (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES)
     """The order a hand's suits are listed in (``model/cards.py`` suits): by default the
     Preference ladder's from the top (greek-prefa.md 4.1, russian.md 2: ♥ ♦ ♣ ♠)."""

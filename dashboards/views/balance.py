@@ -145,6 +145,11 @@ def labelled(runs: pl.DataFrame) -> dict[str, str]:
     return labels
 
 
+def _picked() -> None:
+    """A variant picked in the page's box becomes the shared filters' (a box cleared, none)."""
+    st.session_state["balance_picked"] = st.session_state.get("balance_variant") is not None
+
+
 st.title("Balance")
 with guarded():
     runs: pl.DataFrame = query("balance_runs")
@@ -160,16 +165,21 @@ with guarded():
     studied = sorted(runs["variant"].unique().to_list())  # as the sidebar's Variant lists them
     wanted_run = url_param("run")  # a study named in the address opens with its variant
     of_run = runs.filter(pl.col("run_id") == (wanted_run or ""))["variant"].to_list()
-    wanted = of_run[0] if of_run else kept_filters().variant  # as the other pages' filters
+    shared = kept_filters().variant
+    wanted = of_run[0] if of_run else shared  # as the other pages' filters
     if "balance_variant" not in st.session_state:  # a visit begins: the filters' variant stays
         st.session_state["balance_picked"] = False
-        if wanted in studied:
+        if wanted in studied and wanted == shared:
             st.session_state["balance_variant"] = wanted
-        elif wanted:
+        elif wanted not in studied and wanted:
             st.caption(f"No balance study of {md(wanted)} in this database: the studies of "
                        "other variants are below.")
-    variant = c1.selectbox("Variant (arm a)", studied, key="balance_variant",
-                           on_change=lambda: st.session_state.update(balance_picked=True))
+    # a variant opened on that is not the filters' (the study's of the address, or the first
+    # studied) is the box's placeholder, so that a pick of it too is a pick (a change); a box
+    # cleared shows the filters' variant again
+    opened = wanted if wanted in studied else studied[0]
+    variant = c1.selectbox("Variant (arm a)", studied, index=None, placeholder=opened,
+                           key="balance_variant", on_change=_picked) or opened
     # the shared filters stay in the address; the variant becomes theirs once a user picks it
     picked = st.session_state.get("balance_picked")
     st.query_params.from_dict(kept_filters(variant if picked else None).to_params())
@@ -194,10 +204,10 @@ with guarded():
     a_col, b_col = st.columns(2)
     a_col.markdown(f"**Arm a** · {md(run['variant'])}")
     with a_col:
-        show(rules_table(run["rules_a"]), "balance_rules_a")
+        show(rules_table(run["rules_a"], run["variant"]), "balance_rules_a")
     b_col.markdown(f"**Arm b** · {md(run['variant_b'])}")
     with b_col:
-        show(rules_table(run["rules_b"]), "balance_rules_b")
+        show(rules_table(run["rules_b"], run["variant_b"]), "balance_rules_b")
 
     units = " / ".join(dict.fromkeys(unit(v) for v in (run["variant"], run["variant_b"])))
     st.subheader("Paired effect of arm b (b − a per deal)")

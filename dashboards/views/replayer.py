@@ -34,6 +34,7 @@ from dashboards.replay import (
     card_label,
     cards_in_words,
     contract_words,
+    no_declarer,
     why_no_play,
 )
 from dashboards.text import cash, md, number
@@ -206,7 +207,9 @@ def _headline(row: dict[str, Any], record: dict[str, Any], replay: Replay) -> No
 def _result(row: dict[str, Any], record: dict[str, Any], replay: Replay) -> None:
     result = query("deal_result", row["game_id"], int(row["deal_no"]))
     if not row["declarer"]:
-        text = "No declarer (passed out or redealt)."
+        text = f"No declarer: {md(no_declarer(record, row['variant']))}."
+        if isinstance(taken := record.get("tricks"), dict) and taken:
+            text += " Tricks taken: " + ", ".join(f"{md(p)} {n}" for p, n in taken.items())
     else:
         made = result["made"][0] if result.height else None
         tricks = result["declarer_tricks"][0] if result.height else None

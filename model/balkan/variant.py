@@ -13,7 +13,7 @@ from model.balkan.contracts import GAME_NAMES, ContractError, parse_contract
 from model.balkan.frame import TABLE, deal_row, row_key
 from model.balkan.params import PRESETS, BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
-from model.balkan.words import call_words, no_play
+from model.balkan.words import call_words, no_declarer, no_play
 from model.cards import DECK_32
 from model.variant import Variant
 
@@ -82,4 +82,5 @@ VARIANT = Variant(
     declarer_made=declarer_made,
     call_words=call_words,
     no_play=no_play,
+    no_declarer=no_declarer,
 )

@@ -39,3 +39,9 @@ def no_play(record: Mapping[str, Any]) -> str:
         if not (isinstance(defence, Mapping) and set(defence.values()) == {"pass"}):
             return "nobody said kontra on Pik, so the deal was not played"
     return why_no_play(record)
+
+
+def no_declarer(record: Mapping[str, Any]) -> str:
+    """All passed: the deal is not played, and each player gets a refa while refe may still be
+    written (7.4: none beyond ``max_refe``, none while a bula is below zero)."""
+    return "all passed, so the deal was not played: a refa for everybody while refe may be written"

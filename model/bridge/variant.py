@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Any
+
 import polars as pl
 
 from model.bridge.check import check_batch, check_deal
@@ -47,8 +50,19 @@ def trump(contract: str) -> int | None:
         return None
 
 
+def passed_out_rubber(record: Mapping[str, Any]) -> str:
+    """Four passes: the next dealer deals again and nobody scores (2.3, [bk])."""
+    return "passed out (four passes), so the next dealer deals again and nobody scores"
+
+
+def passed_out_duplicate(record: Mapping[str, Any]) -> str:
+    """Four passes: both sides score 0 (2.3, Law 77)."""
+    return "passed out (four passes), so both sides score 0"
+
+
 def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle,
-            entry_fields: tuple[str, ...], standings_note: str = "") -> Variant:
+            entry_fields: tuple[str, ...], passed_out: Callable[[Mapping[str, Any]], str],
+            standings_note: str = "") -> Variant:
     return Variant(
         name=name,
         aliases=aliases,
@@ -80,15 +94,18 @@ def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle,
         export_format="pbn",
         hand_suits=HAND_SUITS,
         mode_endings=DOUBLINGS[1:],
+        no_declarer=passed_out,
     )
 
 
 VARIANT = _bridge("bridge-rubber", ("rubber", "bridge", "chicago"), sheet="we-they",
                   entry_fields=("dealer", "declarer", "contract", "tricks", "honours", "hands",
-                                "auction", "play"))
+                                "auction", "play"),
+                  passed_out=passed_out_rubber)
 DUPLICATE = _bridge("bridge-duplicate", ("duplicate",), sheet="traveller",
                     entry_fields=("board", "vulnerable", "dealer", "declarer", "contract",
                                   "tricks", "hands", "auction", "play"),
+                    passed_out=passed_out_duplicate,
                     standings_note=(
                         "These are table scores added up, seat by seat: at duplicate a pair is "
                         "ranked against the others who played the same boards, by matchpoints "

@@ -13,7 +13,7 @@ from model.greek.contracts import DENOMS, NT, ContractError, parse_contract
 from model.greek.frame import TABLE, deal_row, row_key
 from model.greek.params import GreekRules
 from model.greek.records import GreekDeal, GreekGame
-from model.greek.words import call_words, no_play
+from model.greek.words import call_words, no_declarer, no_play
 from model.variant import Variant
 
 # Per deal (``model/views.py``): the frame's ``mode`` as the defence mode (6.1; ``concede``
@@ -89,4 +89,5 @@ VARIANT = Variant(
     declarer_made=declarer_made,
     call_words=call_words,
     no_play=no_play,
+    no_declarer=no_declarer,
 )

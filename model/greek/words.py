@@ -21,7 +21,19 @@ def call_words(call: str) -> str:
 
 def no_play(record: Mapping[str, Any]) -> str:
     """A conceded deal is not played (5: the preliminary bid's concession, or the "solo" of
-    ``concede_any_contract``); else as every variant says it."""
+    ``concede_any_contract``); an all-pass deal with its tricks was played (14 ``all_pass =
+    play_low``), so its play is not in the record; else as every variant says it."""
     if record.get("conceded"):
         return "the declarer conceded, so the deal was not played"
+    if not record.get("declarer") and record.get("tricks"):
+        return "the record has no play"
     return why_no_play(record)
+
+
+def no_declarer(record: Mapping[str, Any]) -> str:
+    """All passed (4.2): the cards are thrown in and redealt (14 ``all_pass = redeal``), or,
+    where the record has each player's tricks, the deal was played without trumps for the
+    fewest tricks (14 ``all_pass = play_low``)."""
+    if record.get("tricks"):
+        return "all passed, so the deal was played without trumps, each for the fewest tricks"
+    return "all passed, so the cards were thrown in and redealt"

@@ -14,7 +14,7 @@ from model.russian.frame import TABLE, deal_row, row_key
 from model.russian.params import RussianRules
 from model.russian.raspasy import RaspasyDeal, check_game, exit_binds
 from model.russian.records import RussianDeal, RussianGame
-from model.russian.words import call_words, no_play
+from model.russian.words import call_words, no_declarer, no_play
 from model.variant import Variant
 
 # Per deal (``model/views.py``): the defence mode is ``none`` in raspasy (all pass, 7), ``misere``
@@ -92,4 +92,5 @@ VARIANT = Variant(
     declarer_made=declarer_made,
     call_words=call_words,
     no_play=no_play,
+    no_declarer=no_declarer,
 )

@@ -14,7 +14,7 @@ from model.swabian.frame import TABLE, deal_row, row_key
 from model.swabian.games import NAME, TRUMP, GameError, parse_game, won
 from model.swabian.params import SwabianRules
 from model.swabian.records import SwabianDeal, SwabianGame
-from model.swabian.words import FROM_THE_HANDS, call_words, contract_call
+from model.swabian.words import FROM_THE_HANDS, call_words, contract_call, no_declarer
 from model.variant import Variant
 
 # Per deal (``model/views.py``): the defence mode is the highest announcement of the defenders,
@@ -82,6 +82,7 @@ VARIANT = Variant(
     declarer_made=declarer_made,
     call_words=call_words,
     contract_call=contract_call,
+    no_declarer=no_declarer,
     entry_fields=("dealer", "declarer", "contract", "hand", "contra", "kunstwerk", "tricks",
                   "hands", "talon", "auction", "discard", "play"),
 )

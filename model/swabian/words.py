@@ -41,3 +41,9 @@ def contract_call(record: Mapping[str, Any]) -> str | None:
         return format_call((parse_game(contract), bool(record.get("hand"))))
     except GameError:
         return str(contract)
+
+
+def no_declarer(record: Mapping[str, Any]) -> str:
+    """All passed: the cards are thrown in and dealt again by the next dealer (3.2, ``all_pass =
+    redeal``)."""
+    return "all passed, so the cards were thrown in and redealt"

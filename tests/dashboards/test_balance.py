@@ -17,6 +17,7 @@ import duckdb
 import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Selectbox
 
 from dashboards import queries as q
 from dashboards.common import ALL
@@ -156,6 +157,12 @@ def page(db: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     return AppTest.from_file(str(PAGE), default_timeout=60).run()
 
 
+def shown_variant(box: Selectbox) -> str:
+    """The variant the page's box shows: its value, or where the page opened on a variant that
+    is not the shared filters', its placeholder (a pick of it is then a change)."""
+    return str(box.value or box.proto.placeholder)
+
+
 def test_page_shows_the_query_numbers(balance_studies, monkeypatch: pytest.MonkeyPatch) -> None:
     path, _ = balance_studies
     at = page(path, monkeypatch)
@@ -168,7 +175,7 @@ def test_page_shows_the_query_numbers(balance_studies, monkeypatch: pytest.Monke
         money = q.balance_arms(c, run_id, "money_flow")
         flags = q.balance_flag_effects(c, run_id, "declarer money")
     money_effect = effects.filter(pl.col("key") == "declarer money").row(0, named=True)
-    money_label = f"Declarer money ({unit(at.selectbox(key='balance_variant').value)})"
+    money_label = f"Declarer money ({unit(shown_variant(at.selectbox(key='balance_variant')))})"
     assert metrics(at)[money_label] == f"{money_effect['estimate']:+.2f}"  # with its unit
     changed = effects.filter(pl.col("key") == "contract changed").row(0, named=True)
     assert metrics(at)["Contract changed"] == f"{100 * changed['estimate']:.1f}%"
@@ -329,6 +336,34 @@ def test_contract_keys_follow_the_study_variants_ladder(tmp_path: Path) -> None:
 
 
 
+def test_the_arms_rules_read_as_the_entry_form_says_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An arm of ``scoring_profile: seed004`` was listed so, in its rules and in what arm b
+    changes (the study's label, the flag effects): it reads as the Entry form says it
+    (``model.base.ChoiceWords``, a field's ``title``), in the words of each arm's variant."""
+    path = tmp_path / "study.duckdb"
+    rules_b = {"scoring_profile": "seed004", "seed004_defeat_bonus": 100}
+    with duckdb.connect(str(path)) as con:
+        for table in (RUNS, METRICS):
+            con.execute(table.ddl)
+        insert(con, RUNS.name, pl.DataFrame([{
+            "run_id": "r", "variant": "bridge-duplicate", "variant_b": "bridge-duplicate",
+            "rules_a": "{}", "rules_b": json.dumps(rules_b), "games": 1, "deals_per_game": 6,
+            "seed": 1, "play": "bots", "deals": 6,
+            "created_at": datetime(2026, 1, 1, tzinfo=UTC)}], schema=RUNS.schema))
+        insert(con, METRICS.name, pl.DataFrame(
+            [{"run_id": "r", "metric": "flag_effect", "key": "declarer money", "arm": "b-a",
+              "n": 6, "estimate": 0.5, "lo": 0.0, "hi": 1.0}], schema=METRICS.schema))
+    at = page(path, monkeypatch)
+    assert not at.exception
+    change = "scoring profile: simplified (Russian text), defeated doubled bonus: 100"
+    assert at.selectbox(key="balance_run").format_func("r").startswith(f"r · {change} · ")
+    assert frame_with(at, "arm b changes")["arm b changes"].to_list() == [change]
+    _, arm_b = [df.value for df in at.dataframe if "rule" in df.value.columns]
+    assert dict(zip(arm_b["rule"], arm_b["value"], strict=True)) == {
+        "scoring profile": "simplified (Russian text)", "defeated doubled bonus": "100"}
+
+
 def test_page_lists_variants_as_the_sidebar_does_and_keeps_the_filters_in_its_url(
         balance_studies, monkeypatch: pytest.MonkeyPatch) -> None:
     """The studied variants come in the sidebar's order (by name), not the studies'; the
@@ -364,7 +399,7 @@ def test_a_study_in_the_address_opens_with_its_variant(balance_studies,
     again.query_params["run"] = older.run_id
     again.run()
     assert not again.exception
-    assert again.selectbox(key="balance_variant").value == "greek-prefa"
+    assert shown_variant(again.selectbox(key="balance_variant")) == "greek-prefa"
     assert again.selectbox(key="balance_run").value == older.run_id
 
 
@@ -387,13 +422,11 @@ def test_filters_of_an_address_opening_on_balance_reach_the_next_page(
     assert at.selectbox(key="f_league").value == league
 
 
-@pytest.mark.parametrize("shared", ["balkan", None])
-def test_opening_balance_leaves_the_filters_variant_alone(
-        balance_studies, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        shared: str | None) -> None:
-    """Balance opens on the first studied variant when the filters' has no study (or is
-    "(all)"); before, that variant became the shared filters', so League then showed Greek
-    Prefa's games of a Balkan league, or none. Picking one on the page does make it theirs."""
+def _opened_with_a_league_unstudied(balance_studies, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch, shared: str | None
+                                    ) -> tuple[AppTest, Path]:
+    """Balance opened (with ``shared`` as the filters' variant) on a copy of the studies'
+    database that also holds a Balkan league, which has no study; and the copy."""
     path = tmp_path / "balance.duckdb"
     shutil.copy(balance_studies[0], path)
     ingest_paths([ROOT / "data" / "samples" / "balkan" / "league.ppn"], path)  # no study
@@ -404,7 +437,18 @@ def test_opening_balance_leaves_the_filters_variant_alone(
         at.query_params["variant"] = shared
     at.run()
     assert not at.exception
-    opened = at.selectbox(key="balance_variant").value
+    return at, path
+
+
+@pytest.mark.parametrize("shared", ["balkan", None])
+def test_opening_balance_leaves_the_filters_variant_alone(
+        balance_studies, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        shared: str | None) -> None:
+    """Balance opens on the first studied variant when the filters' has no study (or is
+    "(all)"); before, that variant became the shared filters', so League then showed Greek
+    Prefa's games of a Balkan league, or none. Picking one on the page does make it theirs."""
+    at, _ = _opened_with_a_league_unstudied(balance_studies, tmp_path, monkeypatch, shared)
+    opened = shown_variant(at.selectbox(key="balance_variant"))
     assert opened != shared and at.query_params.get("variant") in ([shared], shared, None, [])
     at.query_params.clear()  # a page switch in the browser
     at.switch_page("views/league.py").run()
@@ -415,3 +459,22 @@ def test_opening_balance_leaves_the_filters_variant_alone(
     at.query_params.clear()
     at.switch_page("views/league.py").run()
     assert at.selectbox(key="f_variant").value == other
+
+
+@pytest.mark.parametrize("shared", ["balkan", None])
+def test_picking_the_variant_shown_makes_it_the_filters(
+        balance_studies, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        shared: str | None) -> None:
+    """Balance opens on the first studied variant when the filters' has no study (or is
+    "(all)"); a user who then picked that same variant in the page's box left the filters'
+    variant as it was (the box did not change, so it was no pick), and League showed the old
+    one. A pick of the variant shown makes it the filters' variant too."""
+    at, path = _opened_with_a_league_unstudied(balance_studies, tmp_path, monkeypatch, shared)
+    shown = sorted({variant for variant, *_ in BALANCE_STUDIES})[0]  # the first studied
+    assert q_run(path, at.selectbox(key="balance_run").value)["variant"] == shown
+    at.selectbox(key="balance_variant").set_value(shown).run()
+    assert not at.exception
+    assert at.query_params["variant"] in (shown, [shown])
+    at.query_params.clear()  # a page switch in the browser
+    at.switch_page("views/league.py").run()
+    assert at.selectbox(key="f_variant").value == shown

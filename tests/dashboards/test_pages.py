@@ -115,6 +115,38 @@ def test_league_numbers(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert sheet["dealer"].iloc[-1] == "total" and sheet["declarer"].iloc[-1] == "—"
 
 
+SEED004 = {"scoring_profile": "seed004", "seed004_defeat_bonus": 100}
+"""Bridge house rules a scorer reads in words: the profile of bridge.md 9 and a field with a
+``title`` (``model/bridge/params.py``)."""
+
+
+def test_a_game_s_rules_read_as_the_entry_form_says_them(fixture_copy: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """League's score sheet listed a bridge game's rules as stored: ``scoring profile:
+    seed004``, ``seed004 defeat bonus``. It says them as the Entry form does (the field's
+    ``ChoiceWords`` and ``title``)."""
+    from scoring.store import score_pending
+
+    game = "riverside/2026-12-01/rubber-9"
+    lines = tmp_path / "seed004.jsonl"
+    lines.write_text("\n".join(json.dumps(r) for r in (
+        {"record": "game", "game_id": game, "variant": "bridge-rubber",
+         "players": ["Ana", "Ben", "Cy", "Dan"], "rules": SEED004,
+         "started_at": "2026-12-01T19:00:00Z"},
+        {"record": "deal", "game_id": game, "deal_no": 1, "dealer": "Ana", "contract": "2H",
+         "declarer": "Ana", "tricks": 9})) + "\n", encoding="utf-8")
+    ingest_paths([lines], fixture_copy, score=score_pending)
+    at = page("league", fixture_copy, monkeypatch, variant="bridge-rubber")
+    open_tab(at, "league_section", "Score sheet")
+    at.selectbox(key="league_game").set_value(game).run()
+    assert not at.exception
+    rules = frame_with(at, "rule")
+    listed = dict(zip(rules["rule"], rules["value"], strict=True))
+    assert listed["scoring profile"] == "simplified (Russian text)"
+    assert listed["defeated doubled bonus"] == "100"
+    assert not [text for text in (*listed, *listed.values()) if "seed004" in text]
+
+
 def test_league_filter_in_url(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     at = page("league", fixture_path, monkeypatch, league=fx.LEAGUE9)
     assert league_counts(at)["game"] == 1
@@ -438,6 +470,29 @@ def test_replayer_names_a_raspasy_deal_without_a_loose_space(
         label = next(o for o in box.options if o.startswith(f"{game} · deal {deal} · "))
         assert label == f"{game} · deal {deal} · russian · no declarer", variant
         assert [o for o in box.options if o != o.strip() or "  " in o] == [], variant
+
+
+def test_replayer_says_a_raspasy_deal_was_played(fixture_copy: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """russian.md 2, 7: all three pass, and the deal is played out, each player for the fewest
+    tricks (raspasy); its result line said "No declarer (passed out or redealt)." It says what
+    the variant's all-pass deal is (``Variant.no_declarer``) and the tricks each player took."""
+    simulate(Plan("russian", 2, 6, seed=11), db=fixture_copy, workers=1)
+    with read_only(fixture_copy) as con:
+        found = con.execute("SELECT game_id, deal_no, CAST(record AS VARCHAR) FROM deals WHERE "
+                            "variant = 'russian' AND declarer IS NULL AND has_cards "
+                            "AND (record->'$.play') IS NOT NULL ORDER BY ALL").fetchone()
+    assert found, "the simulated games have no raspasy deal with its play"
+    game, deal, text = found
+    record = json.loads(text)
+    at = page("replayer", fixture_copy, monkeypatch, game=game, deal=str(deal))
+    assert not at.exception
+    (line,) = [m.value for m in at.markdown if m.value.startswith("No declarer")]
+    assert "redealt" not in line and "passed out" not in line, line
+    assert md(lookup("russian").no_declarer(record)) in line and "fewest tricks" in line
+    assert line.endswith("Tricks taken: " + ", ".join(
+        f"{md(p)} {n}" for p, n in record["tricks"].items()))
+    assert at.slider(key="replay_step").max == 10  # played out, trick by trick
 
 
 def test_replayer_search_pages_without_a_silent_cap(demo_path: Path) -> None:

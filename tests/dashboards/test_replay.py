@@ -17,12 +17,14 @@ from dashboards.replay import (
     cards_in_words,
     contract_words,
     decisions_in_words,
+    no_declarer,
     suit_groups,
     trick_winner,
     trump_of,
     why_no_play,
 )
 from model.cards import parse_card, parse_cards
+from model.variants import registered
 from sim.drivers import SIMULATED, simulator
 from tests.dashboards import fixture_db as fx
 
@@ -185,6 +187,28 @@ def test_why_a_deal_has_no_play() -> None:
                                         "defence": {"B": "pass", "C": "half"}}, "russian")
     assert why_no_play({"declarer": "N", "contract": "4S"}, "bridge-duplicate") == \
         "the record has no play"
+
+
+def test_what_a_deal_nobody_declared_is() -> None:
+    """The replayer said "No declarer (passed out or redealt)" of every deal nobody declared,
+    also of a Russian raspasy, which is played out for the fewest tricks (russian.md 2, 7). Each
+    variant says what its all-pass deal is (``Variant.no_declarer``): played where its all-pass
+    deal is played (``Variant.all_pass_play``), else redealt, a refa (balkan.md 7.4) or passed
+    out (bridge.md 2.3); a Greek all-pass deal with its tricks was played (greek-prefa.md 14
+    ``all_pass = play_low``). A raspasy recorded without its play was played all the same."""
+    for v in registered():
+        said = no_declarer({"dealer": "A"}, v.name)
+        assert ("was played" in said) == v.all_pass_play, (v.name, said)
+    assert "fewest tricks" in no_declarer({"tricks": {"A": 3, "B": 4, "C": 3}}, "greek-prefa")
+    assert "redealt" in no_declarer({}, "greek-prefa") and "redealt" in no_declarer({}, "swabian")
+    assert "fewest tricks" in no_declarer({}, "russian")
+    assert "refa" in no_declarer({}, "balkan")
+    assert "both sides score 0" in no_declarer({}, "bridge-duplicate")
+    assert "nobody scores" in no_declarer({}, "bridge-rubber")
+    played = {"tricks": {"A": 2, "B": 5, "C": 3}}
+    assert why_no_play(played, "russian") == "the record has no play"
+    assert why_no_play(played, "greek-prefa") == "the record has no play"
+    assert "nobody declared" in why_no_play({}, "greek-prefa")
 
 
 def test_reviewed_cards_are_named_as_the_replayer_names_them() -> None:

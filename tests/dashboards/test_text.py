@@ -9,12 +9,14 @@ import polars as pl
 import pytest
 from markdown_it import MarkdownIt
 
+from dashboards.entry import rule_fields
 from dashboards.text import (
     html,
     md,
     md_inline,
     number,
     readable,
+    rule_words,
     rules_table,
     short_paths,
     short_source,
@@ -22,6 +24,8 @@ from dashboards.text import (
     without_paths,
 )
 from dashboards.uploads import stored_name
+from model.variants import registered
+from model.variants import variant as lookup
 from tests.dashboards import fixture_db as fx
 from tests.dashboards.test_pages import html_of, page
 
@@ -123,6 +127,27 @@ def test_house_rules_read_as_words() -> None:
     table = rules_table('{"four_aces": "fixed_chips", "ten_nt": true, "kassa": 20, "x": null}')
     assert table["rule"].to_list() == ["four aces", "ten nt", "kassa", "x"]
     assert table["value"].to_list() == ["fixed chips", "yes", "20", "—"]
+
+
+def test_a_game_s_rules_are_listed_in_the_words_of_its_variant() -> None:
+    """bridge.md 9: ``scoring_profile: seed004`` named the spec's source text, a value of ours,
+    where the Entry form says "simplified (Russian text)" (``model.base.ChoiceWords``); a
+    field's ``title`` is its name (``seed004_defeat_bonus``: "defeated doubled bonus")."""
+    table = rules_table('{"scoring_profile": "seed004", "seed004_defeat_bonus": 100, '
+                        '"honours": false, "passed_out": null, "x_y": "a_b"}', "bridge-rubber")
+    assert table["rule"].to_list() == ["scoring profile", "defeated doubled bonus", "honours",
+                                       "passed out", "x y"]
+    assert table["value"].to_list() == ["simplified (Russian text)", "100", "no", "—", "a b"]
+    assert rules_table('{"scoring_profile": "seed004"}')["value"].to_list() == ["seed004"]
+
+
+@pytest.mark.parametrize("variant", [v.name for v in registered()])
+def test_listed_rules_say_what_the_entry_form_says(variant: str) -> None:
+    """Every rule the Entry form asks, and each of its choices, is listed (League's game,
+    Balance's arms and what arm b changes) with the form's label and words."""
+    for rule in rule_fields(lookup(variant)):
+        for value in [*rule.options, *([rule.default] if rule.default is not None else [])]:
+            assert rule_words(variant, rule.name, value) == (rule.label, rule.shown(value))
 
 
 def test_an_upload_is_named_by_the_name_it_was_given() -> None:
