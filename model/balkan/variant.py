@@ -71,8 +71,9 @@ VARIANT = Variant(
     entry_fields=("dealer", "declarer", "contract", "defence", "kontra", "tricks", "repealed",
                   "hands", "talon", "auction", "discard", "play"),
     presets=tuple(PRESETS),
-    contract_label=(
+    contract_label=(  # a bid's number read with its game's name (1, 3.1): igra 6 Betl
         pl.when(pl.col("igra")).then(pl.lit("igra ")).otherwise(pl.lit(""))
+        + pl.col("number").cast(pl.String) + pl.lit(" ")
         + pl.col("number").replace_strict(list(GAME_NAMES), list(GAME_NAMES.values()),
                                           return_dtype=pl.String)
     ),

@@ -47,3 +47,17 @@ def test_a_swabian_game_from_the_hands_is_named_as_its_own_contract() -> None:
     frame = pl.DataFrame({"game": [3, 3, 6], "hand": [False, True, True]})
     assert frame.select(label)["game"].to_list() == [
         "Schellen", "Schellen from the hands", "Bettel from the hands"]
+
+
+def test_a_balkan_contract_is_named_with_its_number_as_the_players_say_it() -> None:
+    """balkan.md 1, 3.1: a bid is a number read with its game's name (6: 6 Betl), and the hand
+    game naming it is igra 6 Betl; the balance studies' contract names
+    (``Variant.contract_label``) are those words, which the Balance page shows as they are
+    (``Variant.call_words``), as Contracts writes the deal's contract code."""
+    v = variant("balkan")
+    numbers = list(range(2, 9))
+    frame = pl.DataFrame({"number": numbers * 2, "igra": [False] * 7 + [True] * 7})
+    labels = frame.select(v.contract_label).to_series().to_list()
+    codes = [str(n) for n in numbers] + [f"G{n}" for n in numbers]
+    assert [v.call_words(label) for label in labels] == [v.call_words(c) for c in codes]
+    assert labels[4] == "6 Betl" and labels[11] == "igra 6 Betl"
