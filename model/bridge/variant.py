@@ -51,8 +51,9 @@ def trump(contract: str) -> int | None:
 
 
 def passed_out_rubber(record: Mapping[str, Any]) -> str:
-    """Four passes: the next dealer deals again and nobody scores (2.3, [bk])."""
-    return "passed out (four passes), so the next dealer deals again and nobody scores"
+    """Four passes: nobody scores (2.3, [bk]); the next dealer deals again, or, with
+    ``passed_out = zero``, the deal counts as played (10): a record does not say which."""
+    return "passed out (four passes), so nobody scores"
 
 
 def passed_out_duplicate(record: Mapping[str, Any]) -> str:
