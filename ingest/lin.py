@@ -12,7 +12,8 @@ states (``rs``) go into the record and the validation compares them with the auc
 ``rs``'s, else ``mc``'s, else counted from a complete play. A key a board gives once (:data:`ONCE`)
 given twice in one board with different values makes the board an issue (:func:`_once`), as do two
 explanations of one alert (:func:`_alert`) and two line-ups with no board between them
-(:meth:`Boards._listed`).
+(:meth:`Boards._listed`); so does a file that ends inside a value, or that shows it is cut short
+in its last board (:func:`cut_short`).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from model.bridge.auction import AuctionResult
 from model.bridge.check import auction_of
 from model.bridge.contracts import TRUMP_SUIT, ContractError, parse_contract
 from model.bridge.seats import SEATS, SeatError, parse_vulnerable, partner
-from model.problems import Code
+from model.problems import Code, counted
 from model.tricks import replay
 
 LIN_SEATS = (2, 3, 0, 1)
@@ -512,10 +513,44 @@ class LinReader(NamedOrRecognised):
         for line, where, skipped in found.loose:  # text outside any board: an issue each
             yield Issue(source, line, None, Code.PARSE, f"skipped: {where}",
                         skipped.strip()[:RAW_KEPT])
+        last = found.boards[-1]
+        cut = cut_short(last, found.boards[:-1])
+        if cut is not None and not last.errors:
+            last.errors.append(f"the file ends inside this board: {cut}")
         groups = GameGroups(stem)
         announced: set[str] = set()
         for b in found.boards:
             yield from _records(b, groups, source, announced)
+
+
+def cut_short(b: Board, before: list[Board]) -> str | None:
+    """How the board a file ends with shows that the rest of it is missing, or ``None``: its
+    auction stops before it is ended, or its play before the last card, without a claim
+    (``mc``); or it stops before its auction, or between its auction and play, where the file's
+    boards ``before`` it go on. Only the last board is asked: a file cut where a line or a pair
+    ends leaves no other trace, and ``rs`` would give such a board its result (PBN's
+    :func:`pbn.cut_short` asks the same of the game a file ends inside). A board alone in its
+    file without an auction or play is whole: what it records is all there was."""
+    try:
+        dealer, _ = _deal_of(b.md or "")
+        auction = auction_of(dealer, tuple(call_of(c) for c in b.calls))
+    except (HandError, ValueError):  # the board's issue when it is read
+        return None
+    if (b.mc or "").strip():
+        return None
+    n = len(b.cards)
+    if 0 < n < 52:
+        return (f"its play stops after {counted(n, 'card')} ({counted(n // 4, 'trick')} and "
+                f"{counted(n % 4, 'card')}) with no claim (mc)")
+    if n:
+        return None
+    if b.calls and not auction.complete:
+        return f"its auction stops after {counted(len(b.calls), 'call')}, not ended"
+    if not b.calls and any(o.calls for o in before):
+        return "it stops before its auction, where the file's other boards give theirs"
+    if auction.contract is not None and any(o.cards for o in before):
+        return "it stops after its auction, where the file's other boards give their play"
+    return None
 
 
 def _records(b: Board, groups: GameGroups, source: str, announced: set[str]

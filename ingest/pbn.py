@@ -603,6 +603,8 @@ class PbnReader(NamedOrRecognised):
         groups = GameGroups(stem)
         announced: set[str] = set()
         previous: dict[str, str] = {}
+        always: set[str] | None = None  # the tags read that every deal's game so far gives
+        dealt = 0  # games with a deal so far
         for game in split_games(text):
             if not game.tags:  # text before a game's first tag, or a tag cut off: no board
                 yield Issue(source, game.line, None, Code.PARSE,
@@ -611,7 +613,10 @@ class PbnReader(NamedOrRecognised):
             tags = resolve_tags(game, previous)
             previous = tags
             key = f"board {tags.get('Board', '?')}"
-            unread = _unread(game, tags)
+            unread = _unread(game, tags, always if dealt >= TAGS_SHOWN_BY else None)
+            if any(k in tags for k in DEAL_TAGS):
+                dealt += 1
+                always = _read_tags(game) & (_read_tags(game) if always is None else always)
             if unread is not None:
                 yield Issue(source, game.line, key, Code.PARSE, unread, game.text)
                 _keep_place(groups, tags)
@@ -665,22 +670,30 @@ def _first_errors(errors: list[str]) -> str:
     return "; ".join(errors[:SHOWN_ERRORS]) + (f"; and {more} more" if more > 0 else "")
 
 
-def _unread(game: PbnGame, tags: dict[str, str]) -> str | None:
-    """Why a game is not read: the file ends inside it, cut short (:func:`cut_short`), or its
-    syntax errors; ``None`` when neither."""
-    cut = cut_short(game, tags) if game.ends_file else None
+def _read_tags(game: PbnGame) -> set[str]:
+    """The tags of ``game`` the reader reads (:data:`KNOWN`)."""
+    return {KNOWN[name.lower()] for name, _ in game.tags if name.lower() in KNOWN}
+
+
+def _unread(game: PbnGame, tags: dict[str, str], always: set[str] | None = None) -> str | None:
+    """Why a game is not read: the file ends inside it, cut short (:func:`cut_short`; ``always``
+    the tags read that every game before it with a deal gives), or its syntax errors; ``None``
+    when neither."""
+    cut = cut_short(game, tags, always or set()) if game.ends_file else None
     if cut is not None:
         return f"the file ends inside this game: {cut}"
     return _first_errors(game.errors) if game.errors else None
 
 
-def cut_short(game: PbnGame, tags: dict[str, str]) -> str | None:
+def cut_short(game: PbnGame, tags: dict[str, str], always: set[str]) -> str | None:
     """How a game the file ends inside shows that the rest of it is missing, or ``None``: its
     last line stops inside a tag; its deal is only the board's before it (carried over: it
     states none of Deal, Contract, Auction, Result); it names a Declarer but no Contract; its
     auction is not ended, or its play stops before the last trick, without ``*`` (left
-    unfinished, 3.5 and 3.6) or a ``-`` for a card not played (a claim). A game without an
-    auction or play is whole: what it records is all there was."""
+    unfinished, 3.5 and 3.6) or a ``-`` for a card not played (a claim); it lacks a tag read
+    that every game before it gives (``always``; the file cut where a line ends, between two
+    of its tags). A game without an auction or play, after fewer than :data:`TAGS_SHOWN_BY`
+    games, is whole: what it records is all there was."""
     last = game.lines[-1].strip() if game.lines else ""
     if cut_tag(last):
         return f"its last line {last[:60]!r} stops inside a tag"
@@ -691,10 +704,35 @@ def cut_short(game: PbnGame, tags: dict[str, str]) -> str | None:
         return "it names a Declarer and stops before the Contract"
     sections = _sections(game)
     try:
-        return (_auction_cut(sections.get("Auction"), tags.get("Auction"))
-                or _play_cut(sections.get("Play"), tags.get("Play")))
+        cut = (_auction_cut(sections.get("Auction"), tags.get("Auction"))
+               or _play_cut(sections.get("Play"), tags.get("Play")))
     except ValueError:  # a token that is no call or card: the game's issue when it is read
         return None
+    missing = _missing(own, tags, always, "*" in sections.get("Auction", ()))
+    if cut is None and missing:
+        listed = ", ".join(missing[:-1]) + (" or " if len(missing) > 1 else "") + missing[-1]
+        return (f"it has no {listed}, which every game before it in the file gives (a whole "
+                "game ends with an empty line)")
+    return cut
+
+
+TAGS_SHOWN_BY = 2
+"""Games with a deal before the game a file ends inside that show which tags it should give
+(:func:`_missing`): one is no pattern (the other table of a board may record less)."""
+NOT_PLAYED = ("Declarer", "Result", "Play", "Lead", "Claim")
+"""Tags a deal nobody played has no use for: :func:`_missing` does not miss them."""
+
+
+def _missing(own: set[str], tags: dict[str, str], always: set[str], unfinished: bool
+             ) -> list[str]:
+    """The tags in ``always`` a game does not give (``own``) nor take from the game before it
+    (:data:`INHERITED`, :data:`BOARD_TAGS`), but those a deal passed out or with an
+    ``unfinished`` auction (``*``, PBN 3.5) has no use for."""
+    missing = always - own - set(INHERITED) - set(BOARD_TAGS)
+    contract = _value(tags.get("Contract"))
+    if unfinished or contract is None or contract.upper() in _PASSED_OUT:
+        missing -= set(NOT_PLAYED)
+    return sorted(missing)
 
 
 def _auction_cut(tokens: list[str] | None, first: str | None) -> str | None:

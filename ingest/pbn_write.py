@@ -192,8 +192,9 @@ def _card(c: int) -> str:
 
 
 def dumps(records: Iterable[tuple[BridgeGame, BridgeDeal]]) -> str:
-    """A PBN file of the deals, one game each, separated by empty lines."""
-    return "% PBN 2.1\n% EXPORT\n" + "\n".join(dump_deal(g, d) for g, d in records)
+    """A PBN file of the deals, one game each, each ended by an empty line (a game the file
+    ends inside may be one cut short: ``pbn.cut_short``)."""
+    return "% PBN 2.1\n% EXPORT\n" + "".join(dump_deal(g, d) + "\n" for g, d in records)
 
 
 def export_games(conn: Any, game_ids: list[str] | None = None) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 import duckdb
@@ -595,3 +596,28 @@ def test_a_file_cut_inside_its_last_value_costs_its_last_board(tmp_path: Path) -
     assert [r.data for r in kept] == [r.data for r in whole[:len(kept)]]
     assert len(kept) == len(whole) - 1  # its last board, in the issue
     assert not [i for i in READER.read(LIN / "00001.lin") if isinstance(i, Issue)]
+
+
+def _records(items: Iterable[Raw | Issue]) -> dict[tuple[int, str], dict]:
+    """The records read, by line and kind."""
+    return {(r.line, r.data["record"]): r.data for r in items if isinstance(r, Raw)}
+
+
+def test_a_file_cut_where_a_pair_ends_stores_no_board_cut_short() -> None:
+    """Cut where a line or a pair ends, a Vugraph file (../shared/data/bbo-vugraph-lin) has no
+    value cut open, and ``rs`` gives its last board a result: that board was stored with less
+    play than it has, or without its claim or auction. Now, cut at any ``|`` or line end, each
+    deal read is the whole file's deal. Only a first board has no board before it to show
+    that play or an auction should follow (``lin.cut_short``)."""
+    text = (LIN / "40000.lin").read_text(encoding="utf-8").replace("\r\n", "\n")
+    whole = _records(READER.read_text(text, "x.lin"))
+    first = min(line for line, _ in whole)
+    cuts = sorted({m.end() for m in re.finditer(r"[|\n]", text)})[:-1]
+    cut_short = 0
+    for at in cuts:
+        items = list(READER.read_text(text[:at], "x.lin"))
+        read = {k: d for k, d in _records(items).items() if k[0] != first}
+        assert read == {k: whole.get(k) for k in read}, text[at - 60:at]
+        cut_short += any("the file ends inside this board" in i.message for i in items
+                         if isinstance(i, Issue))
+    assert cut_short > len(cuts) // 2

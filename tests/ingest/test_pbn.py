@@ -397,7 +397,11 @@ def test_a_broken_tag_line_stays_with_its_game() -> None:
     (84, '[Declarer "E', 74, "its last line '[Declarer \"E' stops inside a tag"),
     (85, "", 74, "it names a Declarer and stops before the Contract"),
     (110, "", 110, "it has no Deal, Contract, Auction or Result of its own"),
-], ids=["auction", "play", "mid-trick", "one-trick", "tag", "declarer", "carried-over"])
+    (84, "", 74, "it has no Auction, Contract, Room, Score or Table, which every game before it"),
+    (94, "", 74, "it has no Auction or Play, which every game before it in the file gives"),
+    (100, "", 74, "it has no Play, which every game before it in the file gives"),
+], ids=["auction", "play", "mid-trick", "one-trick", "tag", "declarer", "carried-over",
+        "after-deal", "before-auction", "before-play"])
 def test_a_file_cut_inside_its_last_game_quarantines_that_game(
         kept: int, tail: str, game: int, why: str) -> None:
     """A file cut off inside a game stored what was left of it as the whole deal (its play
@@ -416,13 +420,40 @@ def test_a_file_cut_inside_its_last_game_quarantines_that_game(
         (r.line, r.data) for r in whole if isinstance(r, Raw) and r.line < game]
 
 
+def _records(read: str | list[Raw | Issue]) -> dict[tuple[int, str], dict]:
+    """The records of a PBN text (or of what it was read into) by line and kind."""
+    items = READER.read_text(read, "x.pbn") if isinstance(read, str) else read
+    return {(r.line, r.data["record"]): r.data for r in items if isinstance(r, Raw)}
+
+
+def test_a_file_cut_where_a_line_ends_stores_no_game_cut_short() -> None:
+    """Cut where a line ends, between two tags or sections of its last game, a file
+    (../shared/data/pbn-tournaments-slovesnov) stored that game without its contract, auction
+    or play. Now, cut at any line end of its first games, each deal read is the whole file's
+    deal: a game that lacks a tag every game before it gives is cut short
+    (``pbn.cut_short``). Only the first two games have too few before them to show what
+    should follow."""
+    lines = _lines_of(AULPLL)[:150]
+    whole = _records("\n".join(lines) + "\n")
+    second = sorted(line for line, record in whole if record == "deal")[1]
+    cut_short = 0
+    for kept in range(1, len(lines)):
+        items = list(READER.read_text("\n".join(lines[:kept]) + "\n", "cut.pbn"))
+        read = {k: d for k, d in _records(items).items() if k[0] > second}
+        assert read == {k: whole.get(k) for k in read}, lines[kept - 1]
+        cut_short += any("the file ends inside this game" in i.message for i in items
+                         if isinstance(i, Issue))
+    assert cut_short > len(lines) // 2
+
+
 @pytest.mark.parametrize(("kept", "tail"), [
-    (108, ""), (94, ""), (100, ""), (104, "D2 - - -"), (97, "*"),
+    (108, ""), (57, ""), (60, ""), (104, "D2 - - -"), (97, "*"),
 ], ids=["star", "no-auction-or-play", "auction-no-play", "claim", "auction-star"])
 def test_a_last_game_that_looks_whole_is_read_as_whole(kept: int, tail: str) -> None:
     """A file that ends inside its last game without the empty line (PBN 2.3) is read as if it
     went on, where nothing shows the game cut short: its play ended by ``*`` or by a card not
-    played (a claim), an auction ended or marked ``*``, no auction or play at all."""
+    played (a claim), an auction ended or marked ``*``, no auction or play at all where fewer
+    than two games before it show that they should follow (line 57: the file's second game)."""
     text = "\n".join(_lines_of(AULPLL)[:kept]) + "\n" + tail
     got = list(READER.read_text(text, "end.pbn"))
     assert got == list(READER.read_text(text + "\n\n", "end.pbn"))
