@@ -362,9 +362,15 @@ def show(frame: pl.DataFrame, key: str, missing: dict[str, str] | None = None,
                  column_config=columns, **config)
 
 
-def empty(message: str) -> None:
-    """An empty state that says what is missing."""
-    st.info(message)
+NO_GAMES = ("The database holds no games yet: add files on the Upload page or a score sheet on "
+            "the Entry page.")
+"""Said by a page that finds nothing where no filter could be the cause (:func:`empty`)."""
+
+
+def empty(message: str, of_games: bool = False) -> None:
+    """An empty state that says what is missing; ``of_games``: the page found no games or deals
+    for the filters, which the database may not hold at all (then :data:`NO_GAMES` says so)."""
+    st.info(NO_GAMES if of_games and query("variants").is_empty() else message)
 
 
 def draw_game(game_id: str, key: str, f: Filters | None = None) -> None:

@@ -66,7 +66,8 @@ with guarded():
                    "own contracts are on the Player page.")
     table = rates(query("contract_rates", f), "made", "n")
     if table.is_empty():
-        empty("No declared deals match these filters: there is no contract to rate.")
+        empty("No declared deals match these filters: there is no contract to rate.",
+              of_games=True)
         st.stop()
     show(_modes_in_words(calls_in_words(table)).select("variant", "contract", "mode", "deals",
                                                        "n", "made", "rate (n, 95% CI)"),

@@ -150,7 +150,7 @@ with guarded():
     st.markdown(headline(totals))
     if totals["games"] == 0:
         empty("No games match these filters: widen the date range or choose another league or "
-              "variant, or add files on the Upload page.")
+              "variant, or add files on the Upload page.", of_games=True)
         st.stop()
 
     variants = query("league_standings", f)["variant"].unique().sort().to_list()

@@ -188,7 +188,8 @@ with guarded():
         people = query("players", f).head(50)
         if people.is_empty():
             empty("No games match these filters, so no players: widen the date range or choose "
-                  "another league or variant, or add games on the Upload or Entry page.")
+                  "another league or variant, or add games on the Upload or Entry page.",
+                  of_games=True)
             st.stop()
         empty("Choose a player in the sidebar (Player filter) to see his tendencies, or open one "
               "of the most active players below.")

@@ -148,7 +148,8 @@ def _choose() -> tuple[str, int] | None:
     if not keys:
         who = f"for {md(f.player)}" if f.player else "for these filters"
         empty(f"No deals with cards {who}{' matching the search' if search else ''}: only deals "
-              "recorded with hands and play can be replayed (score-sheet records have no cards).")
+              "recorded with hands and play can be replayed (score-sheet records have no cards).",
+              of_games=True)
         return None
     if total:
         st.caption(f"{counted(total, 'deal')} with cards {'matches' if total == 1 else 'match'};"

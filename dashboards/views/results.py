@@ -44,7 +44,7 @@ with guarded():
     everything = query("event_rankings", f)
     if everything.is_empty():
         empty("No duplicate bridge results for these filters: ingest PBN files, LIN files or "
-              "travellers of a pairs or teams event (bridge-duplicate).")
+              "travellers of a pairs or teams event (bridge-duplicate).", of_games=True)
         st.stop()
     sessions = everything.select("event", "day").unique(maintain_order=True)
     labels = [" · ".join(str(v) for v in (r["event"], r["day"]) if v is not None)

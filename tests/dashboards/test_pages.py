@@ -18,6 +18,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards import queries as q
+from dashboards.common import NO_GAMES
 from dashboards.db import DB_ENV, read_only
 from dashboards.filters import Filters
 from dashboards.replay import call_words
@@ -921,8 +922,22 @@ def test_player_page_of_an_empty_database_has_no_empty_list(
         empty_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """It asked to open 'one of the most active players below' above an empty table."""
     at = page("player", empty_path, monkeypatch)
-    assert any("No games match these filters" in i.value for i in at.info)
+    assert any(i.value == NO_GAMES for i in at.info)
     assert not any("players below" in i.value for i in at.info) and not at.dataframe
+
+
+@pytest.mark.parametrize("name", ["league", "player", "contracts", "replayer", "results"])
+def test_an_empty_database_blames_no_filter(name: str, empty_path: Path, fixture_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no filter set, an empty database said "No games match these filters: widen the
+    date range"; it says it holds no games yet. A database with games whose filters find none
+    still names the filters."""
+    at = page(name, empty_path, monkeypatch)
+    assert not at.exception and [i.value for i in at.info if "filters" in i.value] == []
+    assert NO_GAMES in [i.value for i in at.info]
+    at = page(name, fixture_path, monkeypatch, **{"from": "1990-01-01", "to": "1990-01-02"})
+    assert not at.exception and NO_GAMES not in [i.value for i in at.info]
+    assert any("filters" in i.value for i in at.info)
 
 
 @pytest.mark.parametrize("name", ["league", "quality"])
