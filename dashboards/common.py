@@ -143,12 +143,13 @@ def _person_wanted(name: str | None, labels: list[str], problems: list[str]) -> 
 def url_param(name: str) -> str | None:
     """A page's own choice as the URL the session opened on gave it (``?order=...``), once: the
     first call in a session returns it, later ones None (the widget keeps the choice from
-    then on). Called before :func:`filters`, which rewrites the query string."""
+    then on); an empty value (``?file=``) is none. Called before :func:`filters`, which
+    rewrites the query string."""
     read: set[str] = st.session_state.setdefault("_url_params_read", set())
     if name in read:
         return None
     read.add(name)
-    return st.query_params.get(name)
+    return st.query_params.get(name) or None
 
 
 def keep_in_url(name: str, value: str | None, default: str | None = None) -> None:

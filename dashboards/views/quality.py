@@ -78,6 +78,8 @@ with guarded():
         return s if s == ALL else short_source(s, names)
 
     wanted_file, wanted_code = url_param("file"), url_param("code")
+    if wanted_file in sources:  # a file named as it was ingested (its path): shown as always
+        wanted_file = shown_file(wanted_file)
     st.query_params.from_dict(kept_filters().to_params())  # the shared filters stay in the URL
     with notes:  # a file or code of the link that is not here, said above the boxes
         unknown("file", wanted_file, {shown_file(s) for s in [ALL, *sources]}, "in this database",

@@ -805,6 +805,27 @@ def test_quality_says_a_file_or_code_of_the_link_it_does_not_have(
     assert not good.warning and not good.exception
 
 
+def test_quality_takes_a_file_named_by_its_path_or_none(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file named in the link as it was ingested (the path the command printed) was "not in
+    this database"; it is chosen, shown and kept in the URL as the page shows files. An empty
+    ``?file=`` was named as a file it does not have; it is none."""
+    from ingest.pipeline import ingest_paths
+
+    sheet = tmp_path / "club" / "week.csv"
+    sheet.parent.mkdir()
+    sheet.write_bytes((ROOT / "data" / "samples" / "club-sheet-2026-11-22.csv").read_bytes())
+    db = tmp_path / "t.duckdb"
+    ingest_paths([sheet], db)
+    at = page("quality", db, monkeypatch, file=str(sheet))
+    assert not at.exception and not at.warning
+    assert at.selectbox(key="quality_source").value == str(sheet)  # shown as club/week.csv
+    assert at.query_params["file"] == "club/week.csv"
+    at = page("quality", db, monkeypatch, file="", code="")
+    assert not at.exception and not at.warning
+    assert metrics(at) == metrics(page("quality", db, monkeypatch))
+
+
 def test_quality_keeps_the_shared_filters_in_its_url(fixture_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Data quality does not draw the sidebar's filters: its address lost them, so a reload
