@@ -26,6 +26,15 @@ ESTIMATE = ("n", "estimate", "lo", "hi")
 """The columns of a point estimate with its 95% interval (``sim/balance.py``)."""
 
 
+def _interval_tips(estimate: str, low: str, high: str, title: str, **more: object
+                   ) -> list[Spec]:
+    """A tooltip's lines of an estimate (titled ``title``) and its 95% interval, in words: the
+    interval's columns read ``rate_low``, ``lo``."""
+    return [channel(estimate, "quantitative", title, **more),
+            channel(low, "quantitative", "95% interval from", **more),
+            channel(high, "quantitative", "95% interval to", **more)]
+
+
 def channel(name: str, kind: str, title: str | None = None, **more: object) -> Spec:
     """The column ``name`` as a channel of type ``kind`` (``nominal``, ``quantitative``,
     ``temporal``), with its title and any other property (``sort``, ``axis``, ``scale`` ...)."""
@@ -77,7 +86,8 @@ def cash_over_time(unit: str, title: str) -> Spec:
     return _cumulative_cash(
         "day", "cumulative_cash", unit, title, 320,
         [channel("player", "nominal"), channel("day", "temporal"),
-         *_numbers("cash", "cumulative_cash")],
+         channel("cash", "quantitative"),
+         channel("cumulative_cash", "quantitative", "cumulative cash")],
         color=channel("player", "nominal", "player", scale={"range": OKABE_ITO},
                       legend=PLAYERS_LEGEND),
         strokeDash=channel("player", "nominal", "player", scale={"range": DASHES},
@@ -137,7 +147,8 @@ def made_by_contract(rows: int) -> Spec:
                       "color": channel("variant", "nominal", scale={"range": OKABE_ITO}),
                       "tooltip": [channel("variant", "nominal"), channel("contract", "nominal"),
                                   *_numbers("n", "made"),
-                                  *_numbers("rate", "rate_low", "rate_high", format=".0%")]}},
+                                  *_interval_tips("rate", "rate_low", "rate_high", "share made",
+                                                  format=".0%")]}},
         {"mark": {"type": "rule"},
          "encoding": {"x": channel("rate_low", "quantitative"), "x2": {"field": "rate_high"}}},
     ], "encoding": {"y": _contracts(), "yOffset": channel("variant", "nominal")},
@@ -182,9 +193,10 @@ def made_heatmap(order: list[str], modes: int, labelled: bool) -> Spec:
         **cell,
         "color": channel("rate", "quantitative", "made",
                          scale={"domain": [0, 1], "scheme": "viridis"}, legend=SHARE_LEGEND),
-        "tooltip": [channel("contract", "nominal"), channel("mode", "nominal"),
-                    *_numbers("n", "made"), *_numbers("rate", "rate_low", "rate_high",
-                                                      format=".0%")],
+        "tooltip": [channel("contract", "nominal"), channel("mode", "nominal", "defence"),
+                    *_numbers("n", "made"),
+                    *_interval_tips("rate", "rate_low", "rate_high", "share made",
+                                    format=".0%")],
     }
     small = {"band": SMALL_CELL}
     rects = [{"transform": [{"filter": "datum.enough"}], "mark": {"type": "rect"},
@@ -213,8 +225,9 @@ def arms(order: list[str], share: bool, x_title: str, y_title: str) -> Spec:
     shared = {"x": channel("key", "nominal", x_title, sort=order,
                            axis={"labelAngle": 0} if len(order) <= FLAT_LABELS else {}),
               "xOffset": channel("arm", "nominal"), "color": channel("arm", "nominal", "arm"),
-              "tooltip": [channel("key", "nominal"), channel("arm", "nominal"),
-                          *_numbers(*ESTIMATE)]}
+              "tooltip": [channel("key", "nominal", x_title), channel("arm", "nominal"),
+                          channel("n", "quantitative"),
+                          *_interval_tips("estimate", "lo", "hi", "estimate")]}
     return {"layer": [
         {"mark": {"type": "rule", "strokeWidth": 2},
          "encoding": {**shared, "y": channel("lo", "quantitative", y_title, axis=_share(share)),
@@ -230,8 +243,9 @@ def flag_effects(effect: str, share: bool, flags: int) -> Spec:
     lo, hi``)."""
     shared = {"y": channel("change", "nominal", "arm b changes", sort=None,
                            axis={"labelLimit": 480}),
-              "tooltip": [channel("change", "nominal"), channel("run_id", "nominal"),
-                          *_numbers(*ESTIMATE)]}
+              "tooltip": [channel("change", "nominal"), channel("run_id", "nominal", "run"),
+                          channel("n", "quantitative"),
+                          *_interval_tips("estimate", "lo", "hi", "estimate")]}
     return {"layer": [
         {"mark": {"type": "rule", "strokeWidth": 2},
          "encoding": {**shared, "x": channel("lo", "quantitative",

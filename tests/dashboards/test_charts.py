@@ -47,13 +47,29 @@ def charts_drawn(at: AppTest) -> Iterator[tuple[dict, list[str]]]:
         yield json.loads(chart.proto.spec), pa.ipc.open_stream(chart.proto.data.data).schema.names
 
 
+def _tooltips(spec: object) -> Iterator[dict]:
+    """Every line of every tooltip of a spec."""
+    if isinstance(spec, dict):
+        for key, value in spec.items():
+            if key == "tooltip" and isinstance(value, list):
+                yield from value
+            else:
+                yield from _tooltips(value)
+    elif isinstance(spec, list):
+        for value in spec:
+            yield from _tooltips(value)
+
+
 def chart_problems(spec: dict, columns: list[str]) -> list[str]:
     """What Vega-Lite's schema says of ``spec`` drawn with data of ``columns`` (which Streamlit
-    passes beside the spec), and the fields it names that the data lacks."""
+    passes beside the spec), the fields it names that the data lacks, and the tooltip lines
+    that would read a column's name rather than words (``rate_low``: a hover showed it)."""
     found = [f"{'/'.join(map(str, e.absolute_path))}: {e.message[:200]}"
              for e in VEGA_LITE.iter_errors({"data": {"name": "drawn"}, **spec})]
     return found + [f"field {name!r} is not a column of {columns}"
-                    for name in sorted(set(_fields(spec)) - set(columns))]
+                    for name in sorted(set(_fields(spec)) - set(columns))] + [
+        f"a tooltip reads the column name {tip['field']!r}" for tip in _tooltips(spec)
+        if "_" in tip.get("field", "") and not tip.get("title")]
 
 
 def _run(db: Path, name: str, monkeypatch: pytest.MonkeyPatch, tab: str | None = None,
@@ -100,6 +116,8 @@ def test_the_review_trend_is_valid_vega_lite() -> None:
 
 
 def test_the_checks_see_a_bad_spec() -> None:
+    tip = {"mark": "point", "encoding": {"tooltip": [charts.channel("rate_low", "quantitative")]}}
+    assert chart_problems(tip, ["rate_low"]) == ["a tooltip reads the column name 'rate_low'"]
     spec = {"mark": {"type": "line", "pointt": True},
             "encoding": {"x": {"field": "day", "type": "temporal"},
                          "y": {"field": "cash", "type": "quantitativ"}}}
