@@ -161,6 +161,16 @@ def keep_in_url(name: str, value: str | None, default: str | None = None) -> Non
         st.query_params[name] = value
 
 
+def unknown(what: str, wanted: str | None, known: set[str], where: str,
+            said: Callable[[str], str] = str, showing: str | None = None) -> None:
+    """Say that the link names a ``what`` (``wanted``) that is not ``where`` (none of ``known``),
+    so the page shows ``showing`` (default: every one): ``wanted`` quoted as ``said`` writes
+    it, and escaped."""
+    if wanted is not None and wanted not in known:
+        st.warning(f"The link names the {what} {md(repr(said(wanted)[:60]))}, which is not "
+                   f"{where}: showing {showing or f'every {what}'}.")
+
+
 def url_choice(label: str, options: list[Any], key: str, wanted: str | None,
                param: str, shown: Callable[[Any], str] = str,
                in_url: Callable[[Any], Any] | None = None, help: str | None = None) -> Any:

@@ -25,6 +25,7 @@ from dashboards.common import (
     kept_filters,
     query,
     show,
+    unknown,
     url_choice,
     url_param,
 )
@@ -186,6 +187,8 @@ with guarded():
     chosen = runs.filter(pl.col("variant") == variant)
     labels = labelled(chosen)
     format_run: Callable[[str], str] = lambda r: labels.get(r, r)  # noqa: E731
+    unknown("study", wanted_run, set(runs["run_id"].to_list()), "in this database",
+            showing=f"the newest study of {md(variant)}")
     with c2:
         run_id = url_choice("Study", chosen["run_id"].to_list(), "balance_run", wanted_run,
                             "run", format_run)

@@ -11,8 +11,6 @@ file's sha256 by its first 12 characters; an upload by the name it was uploaded 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import polars as pl
 import streamlit as st
 
@@ -23,6 +21,7 @@ from dashboards.common import (
     kept_filters,
     query,
     show,
+    unknown,
     url_choice,
     url_param,
 )
@@ -55,15 +54,6 @@ def listing(title: str, rows: pl.DataFrame, none: str, what: str, key: str,
         return
     st.caption(f"{counted(rows.height, 'record')} {what}")
     show(_short(rows, names), key, missing={"record_key": "—"}, labels=labels)
-
-
-def unknown(what: str, wanted: str | None, known: set[str], where: str,
-            said: Callable[[str], str] = str) -> None:
-    """Say that the link names a ``what`` (``wanted``) that is not ``where`` (none of ``known``),
-    so the page shows every one: ``wanted`` quoted as ``said`` writes it, and escaped."""
-    if wanted is not None and wanted not in known:
-        st.warning(f"The link names the {what} {md(repr(said(wanted)[:60]))}, which is not "
-                   f"{where}: showing every {what}.")
 
 
 st.title("Data quality")

@@ -22,7 +22,7 @@ from streamlit.testing.v1.element_tree import Selectbox
 from dashboards import queries as q
 from dashboards.common import ALL
 from dashboards.db import DB_ENV, read_only
-from dashboards.text import unit
+from dashboards.text import md, unit
 from ingest.pipeline import ingest_paths
 from model.tables import insert
 from model.variants import variant as lookup
@@ -478,3 +478,23 @@ def test_picking_the_variant_shown_makes_it_the_filters(
     at.query_params.clear()  # a page switch in the browser
     at.switch_page("views/league.py").run()
     assert at.selectbox(key="f_variant").value == shown
+
+
+def test_a_study_the_database_lacks_is_said(balance_studies,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link naming a study this database does not hold (another database's, a typo) opened
+    the first study without a word: the page says so, escaped, and shows the newest study."""
+    path, _ = balance_studies
+    monkeypatch.setenv(DB_ENV, str(path))
+    at = AppTest.from_file(str(PAGE), default_timeout=60)
+    at.query_params["run"] = "<b>gone</b>"
+    at.run()
+    assert not at.exception
+    (said,) = [w.value for w in at.warning]
+    assert said.startswith(f"The link names the study {md(repr('<b>gone</b>'))}, which is not "
+                           "in this database: showing the newest study of ")
+    assert at.selectbox(key="balance_run").index == 0
+    fine = AppTest.from_file(str(PAGE), default_timeout=60)
+    fine.query_params["run"] = at.selectbox(key="balance_run").value
+    fine.run()
+    assert not fine.exception and not fine.warning
