@@ -529,8 +529,9 @@ def cut_short(b: Board, before: list[Board]) -> str | None:
     (``mc``); or it stops before its auction, or between its auction and play, where the file's
     boards ``before`` it go on. Only the last board is asked: a file cut where a line or a pair
     ends leaves no other trace, and ``rs`` would give such a board its result (PBN's
-    :func:`pbn.cut_short` asks the same of the game a file ends inside). A board alone in its
-    file without an auction or play is whole: what it records is all there was."""
+    :func:`pbn.cut_short` asks the same of the game a file ends inside). A board without an
+    auction or play is whole where no board before it gives one: what it records is all there
+    was."""
     try:
         dealer, _ = _deal_of(b.md or "")
         auction = auction_of(dealer, tuple(call_of(c) for c in b.calls))
