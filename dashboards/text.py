@@ -224,12 +224,18 @@ def without_paths(message: str, *folders: object) -> str:
 
 
 def rule_value(value: object) -> str:
-    """A house rule's value in words: ``yes``/``no``, ``default`` (not set), ``fixed chips``."""
+    """A house rule's value in words: ``yes``/``no``, ``default`` (not set), ``fixed chips``;
+    numbers in a row as a list reads them (bridge's unfinished rubber: ``300, 50``)."""
     if value is None:
         return "default"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return str(value).replace("_", " ") if isinstance(value, str) else json.dumps(value)
+    if isinstance(value, str):
+        return value.replace("_", " ")
+    if isinstance(value, list | tuple) and value and all(
+            isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+        return ", ".join(str(v) for v in value)
+    return json.dumps(value)
 
 
 def choice_words(annotation: Any) -> Mapping[Any, str]:

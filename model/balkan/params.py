@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from model.base import Frozen, HouseNumber, Stock
+from model.base import ChoiceWords, Frozen, HouseNumber, Stock
 
 
 class UnknownPreset(KeyError):
@@ -40,7 +40,10 @@ class BalkanRules(Frozen):
     rekontra."""
     pik_needs_kontra: bool = True
     """Plain Pik (2) with talon and without refa is played only if a defender says kontra (5.3)."""
-    pik_without_kontra: Literal["declarer_scores", "refa_then_declarer_scores"] = "declarer_scores"
+    pik_without_kontra: Annotated[
+        Literal["declarer_scores", "refa_then_declarer_scores"],
+        ChoiceWords({"refa_then_declarer_scores": "refa for all, else declarer scores"}),
+    ] = "declarer_scores"
     """What an unplayed Pik scores (5.3, 7.4): the declarer is booked as having made it, or a
     refa is written to everybody (if refe may still be written) and the declarer scores nothing."""
     kontra_scope: Literal["pairwise", "whole_hand", "kontra_player_takes_all"] = "pairwise"
@@ -51,25 +54,36 @@ class BalkanRules(Frozen):
     """Who may say "here" / "moje" (3.1, K4)."""
     jump_bids: bool = False
     """Talon bids may skip numbers (3.2)."""
-    sans_lead: Literal["first_hand_skip_declarer", "through_declarer"] = (
-        "first_hand_skip_declarer"
-    )
+    sans_lead: Annotated[
+        Literal["first_hand_skip_declarer", "through_declarer"],
+        ChoiceWords({"first_hand_skip_declarer": "first hand, passing over the declarer",
+                     "through_declarer": "the player before the declarer"}),
+    ] = Field("first_hand_skip_declarer", title="first lead in Sanac")
     """First lead in Sanac (6)."""
-    defender_fail: Literal["team_rule", "individual_two"] = "team_rule"
+    defender_fail: Annotated[
+        Literal["team_rule", "individual_two"],
+        ChoiceWords({"team_rule": "only if the pair took under 4",
+                     "individual_two": "even if the pair took 4"}),
+    ] = Field("team_rule", title="a defender with under 2 tricks is penalised")
     """Whether a defender with < 2 tricks is penalised when the pair took 4 (5.2, K12)."""
     refe_blocked_below_zero: bool = False
     """No new refa while any bula is below zero (7.4)."""
-    repeal_revalues: bool = True
+    repeal_revalues: bool = Field(True, title="a repealed deal is as if never played")
     """A repealed (crossed-out) deal scores nothing (records.md). ``true``: it is as if never
     played, so it uses no refa and the refe of later deals are derived again; ``false`` (the
     Serbian club's scorer, prefko ``score-refa-hands-and-repeals``): a hand's value is fixed when
     it is played, so a repealed contract still uses the refa its declarer held then (a repealed
     Pik that was not kontra'd under ``refa_then_declarer_scores`` uses none)."""
-    bettel_fail_soup: Literal["five_tricks", "tricks_taken", "none"] = "five_tricks"
+    bettel_fail_soup: Literal["five_tricks", "tricks_taken", "none"] = Field(
+        "five_tricks", title="soup of a lost Bettel")
     """Soup of each defender when the declarer loses a Bettel (7.3)."""
     double_fall: bool = False
     """A lost game worth more than the bula left on the table is booked twice (7.5)."""
-    end_condition: Literal["bula_sum_le_zero", "all_bulas_le_zero"] = "bula_sum_le_zero"
+    end_condition: Annotated[
+        Literal["bula_sum_le_zero", "all_bulas_le_zero"],
+        ChoiceWords({"bula_sum_le_zero": "sum of the bulas 0 or less",
+                     "all_bulas_le_zero": "every bula 0 or less"}),
+    ] = "bula_sum_le_zero"
     """When the game ends (7.5)."""
     four_players: bool = False
     """Four at the table, the dealer sits out each deal (1). Must agree with the players."""

@@ -31,7 +31,8 @@ class BridgeRules(Frozen):
     honours: bool | None = None
     """Honours scored (4.6); ``None``: ``true`` in rubber and Chicago, ``false`` in
     duplicate."""
-    incomplete_rubber_bonus: tuple[Amount, Amount] = (300, 50)
+    incomplete_rubber_bonus: tuple[Amount, Amount] = Field(
+        (300, 50), title="unfinished rubber bonus for one game, for a partscore")
     """An unfinished rubber: a side with one game, a side with a partscore in the open game (5)."""
     passed_out: Literal["redeal", "zero"] | None = None
     """Both score nothing either way; ``redeal`` (rubber) means the deal does not count toward the

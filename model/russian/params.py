@@ -15,14 +15,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from model.base import Frozen, HouseNumber, Integer
+from model.base import ChoiceWords, Frozen, HouseNumber, Integer
 
 Convention = Literal["sochi", "leningrad", "rostov", "soci-custom"]
 
 
 class RussianRules(Frozen):
     # soci-custom: the app behind ../shared/data/russian-score-fixtures/rostiktc2-soci
-    convention: Convention = "sochi"
+    convention: Annotated[Convention, ChoiceWords({"sochi": "Sochi", "leningrad": "Leningrad",
+                                                   "rostov": "Rostov",
+                                                   "soci-custom": "Sochi (custom)"})] = "sochi"
     """The preset whose values fill the flags not given (6.1, 7). ``soci-custom`` is the Soči
     of one scoring app, with its own changes ([rostik], spec 0)."""
     pool_target: Annotated[HouseNumber, Field(ge=1)] = 20
@@ -42,9 +44,10 @@ class RussianRules(Frozen):
     declarer's failure they split all whists of the deal half-half (gentleman; 6.1)."""
     whist_responsibility: Literal["full", "half"] = "full"
     """Hill per missing defence trick: the whists of a trick (full) or half of them (6.1)."""
-    two_whister_q1_responsible: Literal[
-        "second_whister", "second_whister_personal", "both"
-    ] = "second_whister"
+    two_whister_q1_responsible: Annotated[
+        Literal["second_whister", "second_whister_personal", "both"],
+        ChoiceWords({"second_whister_personal": "second whister without a trick"}),
+    ] = Field("second_whister", title="who pays when two whisters are short on 8 to 10")
     """Two whisters on 8-10 (quota 1), the team short: the second whister pays
     (``second_whister``, 6.2); the second whister pays whenever he took no trick himself, even if
     the first took the quota ([rostik] RS2: ``second_whister_personal``); both pay (``both``)."""
@@ -55,7 +58,7 @@ class RussianRules(Frozen):
     half-whister scores at most the half quota and answers for it ([rostik] custom)."""
     stalingrad: bool = False
     """6 spades must be whisted by both opponents (3)."""
-    ten_whisted: bool = True
+    ten_whisted: bool = Field(True, title="contracts of 10 tricks whisted")
     """10-trick contracts are whisted like the others (3); ``false``: never whisted."""
     misere_first_call_only: bool = True
     """Misère only as a player's first call (2)."""
@@ -63,7 +66,10 @@ class RussianRules(Frozen):
     """Hill per raspasy trick at level 1 (7; Leningrad "most expensive" is U)."""
     raspasy_amnesty: bool = True
     """Subtract the fewest tricks of the deal from everybody's count (7)."""
-    raspasy_progression: Literal["1,2,3cap", "1,2,4", "none"] = "1,2,3cap"
+    raspasy_progression: Annotated[
+        Literal["1,2,3cap", "1,2,4", "none"],
+        ChoiceWords({"1,2,3cap": "1, 2, 3, then stays 3", "1,2,4": "1, 2, 4"}),
+    ] = "1,2,3cap"
     """The level of consecutive raspasy (7)."""
     raspasy_zero_bonus: Annotated[Integer, Field(ge=0, le=10)] = 1
     """Pool points for a player who takes no trick in raspasy (7)."""
@@ -79,7 +85,7 @@ class RussianRules(Frozen):
     up for that trick when he can (4)."""
     overflow_help: Literal["highest_pool_below_target"] = "highest_pool_below_target"
     """Pool beyond T goes to the highest pool below T, ties clockwise from the donor (8)."""
-    overflow_hill_below_zero: bool = True
+    overflow_hill_below_zero: bool = Field(True, title="overflow off the hill, even below zero")
     """When every pool is closed the rest comes off the donor's hill, even below zero (8
     [code96]); ``false``: not below zero ([rostik] custom)."""
     hill_split: Literal["all_participants", "opponents_only"] = "all_participants"

@@ -10,20 +10,24 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from model.base import Frozen, HouseNumber
+from model.base import ChoiceWords, Frozen, HouseNumber
 
 
 class SwabianRules(Frozen):
     kunstwerk_units: Annotated[HouseNumber, Field(le=1000)] = 2
     """Units the auction winner pays the dealer for an equal-rank talon (section 4, 10)."""
-    kunstwerk_on_hand_game: bool = False
+    kunstwerk_on_hand_game: bool = Field(False, title="kunstwerk also aus den Händen")
     """Check the talon for a Kunstwerk even when it is set aside (aus den Händen; 4, 10)."""
     hold_only_vorhand: bool = True
     """Only Vorhand may hold ("Das kann ich", 3.2). ``false``: any player may hold a bid made by a
     player who sits after him in the bidding (nearer the dealer), as seat priority."""
     jump_bids: bool = True
     """Any higher bid is allowed (3.2). ``false``: bids go up one game number at a time from 2."""
-    recontra_scope: Literal["per_contra_player", "all_contra_players"] = "per_contra_player"
+    recontra_scope: Annotated[
+        Literal["per_contra_player", "all_contra_players"],
+        ChoiceWords({"per_contra_player": "one per contra player",
+                     "all_contra_players": "one for all who said contra"}),
+    ] = "per_contra_player"
     """One Re-contra per contra player (11 S3), or one Re-contra for all who said Contra."""
     vorhand_must_bid: bool = False
     """Vorhand may pass his first call (11 S1). ``true``: his first call must be a bid."""

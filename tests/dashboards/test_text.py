@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any, Literal, get_args, get_origin
 
 import duckdb
 import polars as pl
@@ -16,6 +18,7 @@ from dashboards.text import (
     md_inline,
     number,
     readable,
+    rule_value,
     rule_words,
     rules_table,
     short_paths,
@@ -139,6 +142,68 @@ def test_a_game_s_rules_are_listed_in_the_words_of_its_variant() -> None:
                                        "passed out", "x y"]
     assert table["value"].to_list() == ["simplified (Russian text)", "100", "no", "—", "a b"]
     assert rules_table('{"scoring_profile": "seed004"}')["value"].to_list() == ["seed004"]
+
+
+def _literals(annotation: Any) -> list[object]:
+    """The values of a rule's ``Literal`` (inside ``Annotated`` or ``| None`` too), if any."""
+    if get_origin(annotation) is Literal:
+        return list(get_args(annotation))
+    return [v for a in get_args(annotation) for v in _literals(a)]
+
+
+@pytest.mark.parametrize("variant", [v.name for v in registered()])
+def test_every_rule_and_choice_reads_as_words(variant: str) -> None:
+    """Every house rule of every variant, with its default and each of its choices, as League and
+    Balance list it: no code of ours in the rule or the value (``two_whister_q1_responsible``,
+    ``bula_sum_le_zero``), no JSON (bridge's unfinished rubber ``[300, 50]``)."""
+    for name, info in lookup(variant).rules_model.model_fields.items():
+        for value in [info.default, *_literals(info.annotation)]:
+            rule, said = rule_words(variant, name, value)
+            assert "_" not in rule and "_" not in said, (name, value, rule, said)
+            assert not re.search(r'[\[\]{}"]', said), (name, value, said)
+
+
+@pytest.mark.parametrize(("variant", "name", "value", "rule", "said"), [
+    # russian.md 7: consecutive raspasy go 1, 2, 3 "(then stays 3)"; alternative 1-2-4
+    ("russian", "raspasy_progression", "1,2,3cap", "raspasy progression",
+     "1, 2, 3, then stays 3"),
+    ("russian", "raspasy_progression", "1,2,4", "raspasy progression", "1, 2, 4"),
+    # russian.md 0, 9.1: [rostik]'s customised Sochi, "Sochi (custom)"
+    ("russian", "convention", "soci-custom", "convention", "Sochi (custom)"),
+    # russian.md 6: two whisters on 8-10, the team quota 1 is carried by the second whister;
+    # [rostik] RS2: he pays when he took no trick himself
+    ("russian", "two_whister_q1_responsible", "second_whister_personal",
+     "who pays when two whisters are short on 8 to 10", "second whister without a trick"),
+    # balkan.md 7.5: the game ends when the sum of the bulas reaches 0 or less
+    ("balkan", "end_condition", "bula_sum_le_zero", "end condition",
+     "sum of the bulas 0 or less"),
+    ("balkan", "end_condition", "all_bulas_le_zero", "end condition", "every bula 0 or less"),
+    # balkan.md 6: the declarer may not lead to Sanac's first trick; Serbian clubs: the player
+    # before him leads
+    ("balkan", "sans_lead", "through_declarer", "first lead in Sanac",
+     "the player before the declarer"),
+    # bridge.md 5: an unfinished rubber, 300 to a side with one game, 50 to a side with a
+    # partscore (a game's rules JSON holds the pair as a list)
+    ("bridge-rubber", "incomplete_rubber_bonus", [300, 50],
+     "unfinished rubber bonus for one game, for a partscore", "300, 50"),
+    # greek-prefa.md 10, 14: fractional chips kept exact or rounded
+    ("greek-prefa", "chip_rounding", "exact_rational", "chip rounding", "exact fractions"),
+    # greek-prefa.md 14: 10NT not allowed, or allowed with value 11 or 10
+    ("greek-prefa", "ten_nt", "value_11", "10NT contract", "worth 11"),
+])
+def test_a_rule_coded_by_us_is_listed_in_the_spec_s_words(variant: str, name: str,
+                                                          value: object, rule: str,
+                                                          said: str) -> None:
+    assert rule_words(variant, name, value) == (rule, said)
+
+
+def test_numbers_in_a_row_read_as_a_list() -> None:
+    assert rule_value((300, 50)) == "300, 50"
+    assert rule_value([1.5, 2]) == "1.5, 2"
+    assert rule_value({"a": 1}) == '{"a": 1}'  # anything else as its JSON
+    assert rule_value([True, 1]) == "[true, 1]"
+    assert rules_table('{"incomplete_rubber_bonus": [500, 100]}', "bridge-duplicate")[
+        "value"].to_list() == ["500, 100"]
 
 
 @pytest.mark.parametrize("variant", [v.name for v in registered()])
