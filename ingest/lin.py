@@ -505,7 +505,7 @@ class LinReader(NamedOrRecognised):
         header = found.header
         if not found.boards:  # one issue of the file, saying everything wrong with it
             event = header.event
-            what = f"event {event!r}" if event else "the file"
+            what = f"event {event[:60]!r}" if event else "the file"
             yield Issue(source, 1, stem, Code.PARSE,
                         f"{what} has no boards (no qx/md records): nothing to ingest"
                         + "".join(f"; {where}" for _, where, _ in found.loose), text[:500])
@@ -524,20 +524,25 @@ class LinReader(NamedOrRecognised):
 
 
 def cut_short(b: Board, before: list[Board]) -> str | None:
-    """How the board a file ends with shows that the rest of it is missing, or ``None``: its
-    auction stops before it is ended, or its play before the last card, without a claim
-    (``mc``); or it stops before its auction, or between its auction and play, where the file's
-    boards ``before`` it go on. Only the last board is asked: a file cut where a line or a pair
-    ends leaves no other trace, and ``rs`` would give such a board its result (PBN's
-    :func:`pbn.cut_short` asks the same of the game a file ends inside). A board without an
-    auction or play is whole where no board before it gives one: what it records is all there
-    was."""
+    """How the board a file ends with shows that the rest of it is missing, or ``None``. Only
+    the last board is asked (as :func:`pbn.cut_short` asks the game a file ends inside): a file
+    cut where a line or a pair ends leaves no other trace. It stops before its auction where
+    the boards ``before`` it give theirs. In a file with ``rs`` results, which would give the
+    board its result whatever is missing, also: its auction stops before it is ended, its play
+    before the last card without a claim (``mc``), or it stops after its auction where the
+    boards before it give their play. Without ``rs`` such a board has no result, and its issue
+    says so. A board without an auction or play is whole where no board before it gives one;
+    a claim after all 52 cards is not missed."""
     try:
         dealer, _ = _deal_of(b.md or "")
         auction = auction_of(dealer, tuple(call_of(c) for c in b.calls))
     except (HandError, ValueError):  # the board's issue when it is read
         return None
     if (b.mc or "").strip():
+        return None
+    if not b.calls and not b.cards and any(o.calls for o in before):
+        return "it stops before its auction, where the file's other boards give theirs"
+    if not b.header.rs:  # the result is the claim's or the play's: without them, no result
         return None
     n = len(b.cards)
     if 0 < n < 52:
@@ -547,8 +552,6 @@ def cut_short(b: Board, before: list[Board]) -> str | None:
         return None
     if b.calls and not auction.complete:
         return f"its auction stops after {counted(len(b.calls), 'call')}, not ended"
-    if not b.calls and any(o.calls for o in before):
-        return "it stops before its auction, where the file's other boards give theirs"
     if auction.contract is not None and any(o.cards for o in before):
         return "it stops after its auction, where the file's other boards give their play"
     return None

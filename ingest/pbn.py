@@ -616,7 +616,9 @@ class PbnReader(NamedOrRecognised):
             unread = _unread(game, tags, always if dealt >= TAGS_SHOWN_BY else None)
             if any(k in tags for k in DEAL_TAGS):
                 dealt += 1
-                always = _read_tags(game) & (_read_tags(game) if always is None else always)
+                given = _read_tags(game) | (set(UNPLAYED_SPARE) if _unplayed(game, tags)
+                                            else set())
+                always = given if always is None else always & given
             if unread is not None:
                 yield Issue(source, game.line, key, Code.PARSE, unread, game.text)
                 _keep_place(groups, tags)
@@ -671,8 +673,9 @@ def _first_errors(errors: list[str]) -> str:
 
 
 def _read_tags(game: PbnGame) -> set[str]:
-    """The tags of ``game`` the reader reads (:data:`KNOWN`)."""
-    return {KNOWN[name.lower()] for name, _ in game.tags if name.lower() in KNOWN}
+    """The tags of ``game`` the reader reads (:data:`KNOWN`, and ``Note``: an alert's text)."""
+    return {KNOWN.get(name.lower(), "Note") for name, _ in game.tags
+            if name.lower() in KNOWN or name.lower() == "note"}
 
 
 def _unread(game: PbnGame, tags: dict[str, str], always: set[str] | None = None) -> str | None:
@@ -708,7 +711,7 @@ def cut_short(game: PbnGame, tags: dict[str, str], always: set[str]) -> str | No
                or _play_cut(sections.get("Play"), tags.get("Play")))
     except ValueError:  # a token that is no call or card: the game's issue when it is read
         return None
-    missing = _missing(own, tags, always, "*" in sections.get("Auction", ()))
+    missing = _missing(_read_tags(game), always, _unplayed(game, tags))
     if cut is None and missing:
         listed = ", ".join(missing[:-1]) + (" or " if len(missing) > 1 else "") + missing[-1]
         return (f"it has no {listed}, which every game before it in the file gives (a whole "
@@ -719,20 +722,27 @@ def cut_short(game: PbnGame, tags: dict[str, str], always: set[str]) -> str | No
 TAGS_SHOWN_BY = 2
 """Games with a deal before the game a file ends inside that show which tags it should give
 (:func:`_missing`): one is no pattern (the other table of a board may record less)."""
-NOT_PLAYED = ("Declarer", "Result", "Play", "Lead", "Claim")
-"""Tags a deal nobody played has no use for: :func:`_missing` does not miss them."""
+UNPLAYED_SPARE = ("Auction", "Declarer", "Result", "Play", "Lead", "Claim")
+"""Tags a deal nobody played (:func:`_unplayed`) can do without: its game is no sign that the
+games after it should give them, nor does the last game miss them (:func:`_missing`)."""
 
 
-def _missing(own: set[str], tags: dict[str, str], always: set[str], unfinished: bool
-             ) -> list[str]:
-    """The tags in ``always`` a game does not give (``own``) nor take from the game before it
-    (:data:`INHERITED`, :data:`BOARD_TAGS`), but those a deal passed out or with an
-    ``unfinished`` auction (``*``, PBN 3.5) has no use for."""
-    missing = always - own - set(INHERITED) - set(BOARD_TAGS)
+def _unplayed(game: PbnGame, tags: dict[str, str]) -> bool:
+    """A deal nobody played: no contract, passed out, or its auction left unfinished (``*``,
+    PBN 3.5)."""
     contract = _value(tags.get("Contract"))
-    if unfinished or contract is None or contract.upper() in _PASSED_OUT:
-        missing -= set(NOT_PLAYED)
-    return sorted(missing)
+    return (contract is None or contract.upper() in _PASSED_OUT
+            or "*" in _sections(game).get("Auction", ()))
+
+
+def _missing(given: set[str], always: set[str], unplayed: bool) -> list[str]:
+    """The tags in ``always`` a game does not give (``given``), but those of its board that it
+    may take from the game before it (:data:`BOARD_TAGS`, the other table of a board) and those
+    an ``unplayed`` deal does without (:data:`UNPLAYED_SPARE`). A tag of the event
+    (:data:`INHERITED`) that every game before it gives is missed too: its value would be the
+    game before's (another match's teams)."""
+    missing = always - given - set(BOARD_TAGS)
+    return sorted(missing - set(UNPLAYED_SPARE) if unplayed else missing)
 
 
 def _auction_cut(tokens: list[str] | None, first: str | None) -> str | None:

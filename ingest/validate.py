@@ -107,6 +107,14 @@ def _said(err: Any) -> str:
     return str(err["msg"]).removeprefix("Value error, ")
 
 
+_C1 = re.compile("[\x80-\x9f]")
+"""Control characters that text rarely holds but bytes of another encoding read as Latin-1 give
+(Shift-JIS, a code page the file does not declare: ``ingest.text.decode_or_latin1``)."""
+MISREAD = (": the file may be in an encoding it does not declare (a first line "
+           "'# encoding: <name>' declares it)")
+"""Said of a control character of :data:`_C1`."""
+
+
 def explain(exc: ValidationError) -> str:
     """One message for every error of a pydantic validation: ``field: what (got value)``."""
     parts = []
@@ -119,7 +127,8 @@ def explain(exc: ValidationError) -> str:
             parts.append(f"{loc}: field required")
         elif err["type"] == "string_pattern_mismatch" and err.get("ctx", {}).get(
                 "pattern") == PRINTABLE:
-            parts.append(f"{loc}: holds a control character (got {shown(err.get('input'))})")
+            parts.append(f"{loc}: holds a control character (got {shown(err.get('input'))})"
+                         + (MISREAD if _C1.search(str(err.get("input"))) else ""))
         elif err["type"] == "string_pattern_mismatch" and (
                 words := SPELLINGS.get(str(err.get("ctx", {}).get("pattern")))):
             parts.append(f"{loc}: {shown(err.get('input'))} is not {words}")

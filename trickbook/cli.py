@@ -28,6 +28,7 @@ from rich.markup import escape
 from model.problems import counted
 from trickbook.console import (
     Commands,
+    at_most,
     err,
     must_exist,
     not_a_database,
@@ -156,7 +157,8 @@ def _print_report(r: FileReport) -> None:
         out.print(f"  {counted(r.repaired, 'deal')} repaired as read (each repair is in the "
                   "repairs table)", markup=False)
     for issue in sorted(r.issues, key=lambda i: i.line)[:5]:  # as they stand in the file
-        out.print(f"  {issue.line}: {issue.code}: {one_line(issue.message)}", markup=False)
+        out.print(f"  {issue.line}: {issue.code}: {at_most(one_line(issue.message))}",
+                  markup=False)
     if r.quarantined > 5:
         out.print(f"  ... see `trickbook report quarantine` for all {r.quarantined:,}")
     if r.score_error:

@@ -152,6 +152,19 @@ def one_line(text: object) -> str:
     return shown(text).replace("\t", "\\x09").replace("\n", "\\x0a")
 
 
+SHOWN_CHARS = 500
+"""Characters of a message an ingest's summary prints of each issue; the quarantine keeps it
+whole (``trickbook report quarantine``)."""
+
+
+def at_most(text: str, chars: int = SHOWN_CHARS) -> str:
+    """``text``, cut to ``chars`` characters with what was left out counted: an issue quoting a
+    value of megabytes, or of escaped NUL bytes, is one line of the summary, not a screenful."""
+    if len(text) <= chars:
+        return text
+    return f"{text[:chars]}... ({len(text) - chars:,} more characters)"
+
+
 def waiting_note(db: Path) -> Callable[[float], None]:
     """What a command says while another process holds ``db``'s lock (``ingest.store.connect``
     waits for it): once, so that a wait of up to 30 s is not silence."""

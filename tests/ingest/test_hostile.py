@@ -20,6 +20,7 @@ from ingest.pipeline import FileReport, ingest_paths
 from ingest.source import Issue, Raw
 from model import tables
 from model.problems import Code
+from tests.conftest import DATA
 from tests.ingest.conftest import SAMPLES
 from tests.ingest.fakes import FakeSettlement, fake_scorer
 
@@ -1138,3 +1139,24 @@ def test_a_key_given_twice_quarantines_its_line_and_only_it(tmp_path: Path) -> N
     (row,) = quarantine(tmp_path / "t.duckdb")
     assert row[1:3] == (2, "parse") and "'deal_no' is given twice in one object (1, then 7)" \
         in row[3]
+
+
+def test_a_name_misread_from_an_undeclared_encoding_says_to_declare_it(tmp_path: Path) -> None:
+    """A Shift-JIS PBN (Japanese names; ../shared/data/pbn-tournaments-slovesnov/A1A12525.PBN)
+    is read as Latin-1, and each game was quarantined as "holds a control character" without a
+    word of the encoding; the message says to declare it, and so declared the names are read."""
+    text = (DATA / "pbn-tournaments-slovesnov" / "A1A12525.PBN").read_text(encoding="latin-1")
+    text = text.replace('"Brink S"', '"ブリンク"')
+    bare, declared = tmp_path / "bare.pbn", tmp_path / "declared.pbn"
+    bare.write_bytes(text.encode("shift_jis"))
+    declared.write_bytes(("# encoding: shift_jis\n" + text).encode("shift_jis"))
+    (r,) = ingest(tmp_path / "a.duckdb", bare)
+    misread = [i.message for i in r.issues if "control character" in i.message]
+    assert misread and all(m.endswith("the file may be in an encoding it does not declare (a "
+                                      "first line '# encoding: <name>' declares it)")
+                           for m in misread)
+    (r,) = ingest(tmp_path / "b.duckdb", declared)
+    assert r.stored == 41 and [i.code for i in r.issues] == ["replay-mismatch"]  # as in UTF-8
+    with duckdb.connect(str(tmp_path / "b.duckdb"), read_only=True) as conn:
+        assert conn.execute("SELECT count(*) FROM games WHERE list_contains(players, "
+                            "'ブリンク')").fetchone() == (1,)

@@ -621,3 +621,21 @@ def test_a_file_cut_where_a_pair_ends_stores_no_board_cut_short() -> None:
         cut_short += any("the file ends inside this board" in i.message for i in items
                          if isinstance(i, Issue))
     assert cut_short > len(cuts) // 2
+
+
+def test_a_deal_without_rs_that_stops_in_its_play_says_it_has_no_result() -> None:
+    """A single deal of a hand viewer, without ``rs`` (../shared/data/bbo-vugraph-lin/00001.lin's
+    first board, its play stopped after two tricks): it has no result, as its issue said before
+    the check of a file cut short, which would have said "the file ends inside this board"; with
+    the file's ``rs`` it is that check's."""
+    text = (LIN / "00001.lin").read_text(encoding="utf-8")
+    board = text[text.index("md|"):text.index("pg||", text.index("pc|h2|")) + 4]
+    alone = "pn|Bakkeren,Brink,Bertens,vProoijen|" + board
+    (issue,) = [i for i in READER.read_text(alone, "x.lin") if isinstance(i, Issue)]
+    assert "no result for 2S by E: no rs entry, no mc claim, and the play stops after 8 " \
+           "cards" in issue.message
+    header = text[:text.index("qx|o1|")]
+    (issue,) = [i for i in READER.read_text(header + "qx|o1|" + board, "x.lin")
+                if isinstance(i, Issue)]
+    assert issue.message.endswith("the file ends inside this board: its play stops after 8 "
+                                  "cards (2 tricks and 0 cards) with no claim (mc)")

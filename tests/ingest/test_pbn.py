@@ -397,7 +397,8 @@ def test_a_broken_tag_line_stays_with_its_game() -> None:
     (84, '[Declarer "E', 74, "its last line '[Declarer \"E' stops inside a tag"),
     (85, "", 74, "it names a Declarer and stops before the Contract"),
     (110, "", 110, "it has no Deal, Contract, Auction or Result of its own"),
-    (84, "", 74, "it has no Auction, Contract, Room, Score or Table, which every game before it"),
+    (84, "", 74, "it has no Contract, HomeTeam, Room, Round, Score, Section, Table or "
+     "VisitTeam, which every game before it"),
     (94, "", 74, "it has no Auction or Play, which every game before it in the file gives"),
     (100, "", 74, "it has no Play, which every game before it in the file gives"),
 ], ids=["auction", "play", "mid-trick", "one-trick", "tag", "declarer", "carried-over",
@@ -418,6 +419,29 @@ def test_a_file_cut_inside_its_last_game_quarantines_that_game(
     assert last.message.startswith("the file ends inside this game: " + why), last.message
     assert [(r.line, r.data) for r in before if isinstance(r, Raw)] == [
         (r.line, r.data) for r in whole if isinstance(r, Raw) and r.line < game]
+
+
+@pytest.mark.parametrize(("path", "at", "ends", "line", "missing"), [
+    # board 24 Open (line 1664) is passed out: no Play, which the games after it still give
+    (SL / "Gboplo27.pbn", 28119, "Pass Pass Pass\r\n", 1702, "Play"),
+    # each game names its teams after its play, and the next game would take the last game's
+    (EP / "pbn" / "example2.pbn", 36979, '[Table "2"]\n', 2219,
+     "Competition, HomeTeam or VisitTeam"),
+], ids=["after-a-passed-out-game", "before-the-teams"])
+def test_a_cut_is_seen_past_a_passed_out_game_and_before_the_teams(
+        path: Path, at: int, ends: str, line: int, missing: str) -> None:
+    """Cut where a line ends (a hostile run on the files named), the last game was stored
+    without its play, or in the match of the game before it: a passed-out game earlier in the
+    file made every later game's Play look optional, and the teams, which a game without them
+    takes from the game before, were never missed."""
+    text = path.read_bytes()[:at].decode("latin-1")
+    assert text.endswith(ends)
+    *before, last = READER.read_text(text, "cut.pbn")
+    assert isinstance(last, Issue) and last.line == line
+    assert last.message.startswith(f"the file ends inside this game: it has no {missing}, "
+                                   "which every game before it in the file gives")
+    whole = _records(path.read_bytes().decode("latin-1"))
+    assert _records(before) == {k: d for k, d in whole.items() if k[0] < line}
 
 
 def _records(read: str | list[Raw | Issue]) -> dict[tuple[int, str], dict]:
