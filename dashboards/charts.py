@@ -26,6 +26,16 @@ ESTIMATE = ("n", "estimate", "lo", "hi")
 """The columns of a point estimate with its 95% interval (``sim/balance.py``)."""
 
 
+MONEY_TIP = ",.2~f"
+"""Money in a tooltip: to the cent at most, trailing zeros dropped (a third of a point read
+42.6666666667)."""
+
+
+def _tip_format(share: bool) -> str:
+    """A tooltip's number: a share in whole percent, money as :data:`MONEY_TIP`."""
+    return ".0%" if share else MONEY_TIP
+
+
 def _interval_tips(estimate: str, low: str, high: str, title: str, **more: object
                    ) -> list[Spec]:
     """A tooltip's lines of an estimate (titled ``title``) and its 95% interval, in words: the
@@ -86,8 +96,8 @@ def cash_over_time(unit: str, title: str) -> Spec:
     return _cumulative_cash(
         "day", "cumulative_cash", unit, title, 320,
         [channel("player", "nominal"), channel("day", "temporal"),
-         channel("cash", "quantitative"),
-         channel("cumulative_cash", "quantitative", "cumulative cash")],
+         channel("cash", "quantitative", format=MONEY_TIP),
+         channel("cumulative_cash", "quantitative", "cumulative cash", format=MONEY_TIP)],
         color=channel("player", "nominal", "player", scale={"range": OKABE_ITO},
                       legend=PLAYERS_LEGEND),
         strokeDash=channel("player", "nominal", "player", scale={"range": DASHES},
@@ -101,7 +111,8 @@ def cash_by_month(unit: str, title: str) -> Spec:
     cumulative``)."""
     return _cumulative_cash(
         "month", "cumulative", unit, title, 240,
-        [channel("month", "temporal"), *_numbers("deals", "declared", "cash", "cumulative")])
+        [channel("month", "temporal"), *_numbers("deals", "declared"),
+         *_numbers("cash", "cumulative", format=MONEY_TIP)])
 
 
 def _with_interval(point: Spec, encoding: Spec, shared: Spec, **spec: Any) -> Spec:
@@ -110,7 +121,8 @@ def _with_interval(point: Spec, encoding: Spec, shared: Spec, **spec: Any) -> Sp
     return {"layer": [
         {"mark": point, "encoding": encoding},
         {"mark": {"type": "rule"},
-         "encoding": {"y": channel("rate_low", "quantitative"), "y2": {"field": "rate_high"}}},
+         "encoding": {"y": channel("rate_low", "quantitative"), "y2": {"field": "rate_high"},
+                      "tooltip": encoding["tooltip"]}},  # else it would list every column
     ], "encoding": shared, **spec}
 
 
@@ -140,17 +152,17 @@ def made_by_contract(rows: int) -> Spec:
     contracts down the side (:data:`CONTRACT_AXIS`), a variant's bar beside another's of the
     same name, never stacked on it."""
     share = _share(True)
+    tips = [channel("variant", "nominal"), channel("contract", "nominal"), *_numbers("n", "made"),
+            *_interval_tips("rate", "rate_low", "rate_high", "share made", format=".0%")]
     return {"layer": [
         {"mark": {"type": "bar"},
          "encoding": {"x": channel("rate", "quantitative", "made", scale={"domain": [0, 1]},
                                    axis=share, stack=None),
                       "color": channel("variant", "nominal", scale={"range": OKABE_ITO}),
-                      "tooltip": [channel("variant", "nominal"), channel("contract", "nominal"),
-                                  *_numbers("n", "made"),
-                                  *_interval_tips("rate", "rate_low", "rate_high", "share made",
-                                                  format=".0%")]}},
-        {"mark": {"type": "rule"},
-         "encoding": {"x": channel("rate_low", "quantitative"), "x2": {"field": "rate_high"}}},
+                      "tooltip": tips}},
+        {"mark": {"type": "rule"},  # the interval says what its bar says
+         "encoding": {"x": channel("rate_low", "quantitative"), "x2": {"field": "rate_high"},
+                      "tooltip": tips}},
     ], "encoding": {"y": _contracts(), "yOffset": channel("variant", "nominal")},
         "height": CONTRACT_ROW * max(1, rows), "autosize": ROWS_AUTOSIZE}
 
@@ -206,6 +218,7 @@ def made_heatmap(order: list[str], modes: int, labelled: bool) -> Spec:
     text = {"mark": {"type": "text", "fontSize": 12}, "encoding": {
         **cell,
         "text": channel("label", "nominal"),
+        "tooltip": encoding["tooltip"],  # a hover on the label reads as one on its cell
         # dark on viridis' light (high) end, white on its dark end
         "color": {"condition": {"test": "datum.rate > 0.55", "value": "#111"}, "value": "#fff"},
     }}
@@ -227,7 +240,8 @@ def arms(order: list[str], share: bool, x_title: str, y_title: str) -> Spec:
               "xOffset": channel("arm", "nominal"), "color": channel("arm", "nominal", "arm"),
               "tooltip": [channel("key", "nominal", x_title), channel("arm", "nominal"),
                           channel("n", "quantitative"),
-                          *_interval_tips("estimate", "lo", "hi", "estimate")]}
+                          *_interval_tips("estimate", "lo", "hi", "estimate",
+                                          format=_tip_format(share))]}
     return {"layer": [
         {"mark": {"type": "rule", "strokeWidth": 2},
          "encoding": {**shared, "y": channel("lo", "quantitative", y_title, axis=_share(share)),
@@ -245,7 +259,8 @@ def flag_effects(effect: str, share: bool, flags: int) -> Spec:
                            axis={"labelLimit": 480}),
               "tooltip": [channel("change", "nominal"), channel("run_id", "nominal", "run"),
                           channel("n", "quantitative"),
-                          *_interval_tips("estimate", "lo", "hi", "estimate")]}
+                          *_interval_tips("estimate", "lo", "hi", "estimate",
+                                          format=_tip_format(share))]}
     return {"layer": [
         {"mark": {"type": "rule", "strokeWidth": 2},
          "encoding": {**shared, "x": channel("lo", "quantitative",
@@ -257,5 +272,5 @@ def flag_effects(effect: str, share: bool, flags: int) -> Spec:
          "encoding": {**shared, "x": channel("estimate", "quantitative")}},
         {"data": {"values": [{"zero": 0.0}]},
          "mark": {"type": "rule", "color": "gray", "strokeDash": [4, 4]},
-         "encoding": {"x": channel("zero", "quantitative")}},
+         "encoding": {"x": channel("zero", "quantitative"), "tooltip": None}},
     ], "height": max(160, 60 + 36 * flags)}

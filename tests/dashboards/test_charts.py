@@ -60,16 +60,28 @@ def _tooltips(spec: object) -> Iterator[dict]:
             yield from _tooltips(value)
 
 
+def _untipped(spec: dict, inherited: bool = False) -> Iterator[str]:
+    """The marks of a spec without a tooltip of their own or their layer's: Streamlit's theme
+    gives those one listing every column of the row (``rate_low 0.0945312057342``)."""
+    tipped = inherited or "tooltip" in spec.get("encoding", {})
+    if "mark" in spec and not tipped:
+        yield str(spec["mark"])
+    for layer in spec.get("layer", []):
+        yield from _untipped(layer, tipped)
+
+
 def chart_problems(spec: dict, columns: list[str]) -> list[str]:
     """What Vega-Lite's schema says of ``spec`` drawn with data of ``columns`` (which Streamlit
     passes beside the spec), the fields it names that the data lacks, and the tooltip lines
-    that would read a column's name rather than words (``rate_low``: a hover showed it)."""
-    found = [f"{'/'.join(map(str, e.absolute_path))}: {e.message[:200]}"
+    that would read a column's name rather than words (``rate_low``: a hover showed it), or every
+    column (a mark without a tooltip)."""
+    found = [f"{'/'.join(map(str, e.absolute_path))}: {e.message[:400]}"
              for e in VEGA_LITE.iter_errors({"data": {"name": "drawn"}, **spec})]
     return found + [f"field {name!r} is not a column of {columns}"
                     for name in sorted(set(_fields(spec)) - set(columns))] + [
         f"a tooltip reads the column name {tip['field']!r}" for tip in _tooltips(spec)
-        if "_" in tip.get("field", "") and not tip.get("title")]
+        if "_" in tip.get("field", "") and not tip.get("title")] + [
+        f"the mark {mark} lists every column when hovered" for mark in _untipped(spec)]
 
 
 def _run(db: Path, name: str, monkeypatch: pytest.MonkeyPatch, tab: str | None = None,
@@ -118,9 +130,13 @@ def test_the_review_trend_is_valid_vega_lite() -> None:
 def test_the_checks_see_a_bad_spec() -> None:
     tip = {"mark": "point", "encoding": {"tooltip": [charts.channel("rate_low", "quantitative")]}}
     assert chart_problems(tip, ["rate_low"]) == ["a tooltip reads the column name 'rate_low'"]
+    assert chart_problems({"layer": [tip, {"mark": "rule", "encoding": {}}]}, ["rate_low"]) == [
+        "a tooltip reads the column name 'rate_low'", "the mark rule lists every column when "
+        "hovered"]
     spec = {"mark": {"type": "line", "pointt": True},
             "encoding": {"x": {"field": "day", "type": "temporal"},
-                         "y": {"field": "cash", "type": "quantitativ"}}}
+                         "y": {"field": "cash", "type": "quantitativ"},
+                         "tooltip": [{"field": "day", "type": "temporal"}]}}
     found = chart_problems(spec, ["day"])
     assert len(found) == 2 and "is not valid" in found[0] and "field 'cash'" in found[1]
     spec["mark"] = {"type": "line", "point": True}
