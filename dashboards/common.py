@@ -373,6 +373,8 @@ def show(frame: pl.DataFrame, key: str, missing: dict[str, str] | None = None,
                  column_config=columns, **config)
 
 
+WIDEN = "widen the date range or choose another league, variant or player"
+"""What a page that finds nothing for the filters asks of a user who set some."""
 NO_GAMES = ("The database holds no games yet: add files on the Upload page or a score sheet on "
             "the Entry page.")
 """Said by a page that finds nothing where no filter could be the cause (:func:`empty`)."""

@@ -17,6 +17,7 @@ import streamlit as st
 from dashboards import charts
 from dashboards.common import (
     REPLAY_COLUMN,
+    WIDEN,
     empty,
     filters,
     guarded,
@@ -66,8 +67,8 @@ with guarded():
                    "own contracts are on the Player page.")
     table = rates(query("contract_rates", f), "made", "n")
     if table.is_empty():
-        empty("No declared deals match these filters: there is no contract to rate.",
-              of_games=True)
+        empty("No declared deals match these filters, so no contract to rate"
+              + (f": {WIDEN}." if f.to_params() else "."), of_games=True)
         st.stop()
     show(_modes_in_words(calls_in_words(table)).select("variant", "contract", "mode", "deals",
                                                        "n", "made", "rate (n, 95% CI)"),

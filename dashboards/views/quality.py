@@ -56,6 +56,17 @@ def listing(title: str, rows: pl.DataFrame, none: str, what: str, key: str,
     show(_short(rows, names), key, missing={"record_key": "—"}, labels=labels)
 
 
+def ingested_as(wanted: str | None, sources: list[str]) -> str | None:
+    """The file a link names by the path it was ingested from, or by its full path where it
+    was ingested by a relative one (``/srv/club/data/week.jsonl`` for ``data/week.jsonl``):
+    one source alone, else none."""
+    if wanted is None or wanted in sources:
+        return wanted
+    ends = [s for s in sources if not s.startswith("/")
+            and wanted.endswith("/" + s.removeprefix("./"))]
+    return ends[0] if len(ends) == 1 else None
+
+
 st.title("Data quality")
 with guarded():
     log = query("ingest_log")
@@ -68,8 +79,8 @@ with guarded():
         return s if s == ALL else short_source(s, names)
 
     wanted_file, wanted_code = url_param("file"), url_param("code")
-    if wanted_file in sources:  # a file named as it was ingested (its path): shown as always
-        wanted_file = shown_file(wanted_file)
+    if (named := ingested_as(wanted_file, sources)) is not None:  # by its path: as shown
+        wanted_file = shown_file(named)
     st.query_params.from_dict(kept_filters().to_params())  # the shared filters stay in the URL
     with notes:  # a file or code of the link that is not here, said above the boxes
         unknown("file", wanted_file, {shown_file(s) for s in [ALL, *sources]}, "in this database",

@@ -19,6 +19,7 @@ import streamlit as st
 
 from dashboards import render
 from dashboards.common import (
+    WIDEN,
     empty,
     filters,
     guarded,
@@ -147,9 +148,10 @@ def _choose() -> tuple[str, int] | None:
             labels[chosen] = _label_off_the_page(chosen)
     if not keys:
         who = f"for {md(f.player)}" if f.player else "for these filters"
-        empty(f"No deals with cards {who}{' matching the search' if search else ''}: only deals "
-              "recorded with hands and play can be replayed (score-sheet records have no cards).",
-              of_games=True)
+        why = ("only deals recorded with hands and play can be replayed (score-sheet records "
+               "have no cards)")
+        empty(f"No deals with cards {who}{' matching the search' if search else ''}: "
+              + (f"{WIDEN}; {why}." if f.to_params() else f"{why}."), of_games=True)
         return None
     if total:
         st.caption(f"{counted(total, 'deal')} with cards {'matches' if total == 1 else 'match'};"

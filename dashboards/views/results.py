@@ -11,6 +11,7 @@ import streamlit as st
 
 from dashboards.common import (
     REPLAY_COLUMN,
+    WIDEN,
     empty,
     filters,
     guarded,
@@ -43,8 +44,10 @@ with guarded():
     f = filters()
     everything = query("event_rankings", f)
     if everything.is_empty():
-        empty("No duplicate bridge results for these filters: ingest PBN files, LIN files or "
-              "travellers of a pairs or teams event (bridge-duplicate).", of_games=True)
+        ingest = ("ingest PBN files, LIN files or travellers of a pairs or teams event "
+                  "(bridge-duplicate)")
+        empty("No duplicate bridge results for these filters: "
+              + (f"{WIDEN}, or {ingest}." if f.to_params() else f"{ingest}."), of_games=True)
         st.stop()
     sessions = everything.select("event", "day").unique(maintain_order=True)
     labels = [" · ".join(str(v) for v in (r["event"], r["day"]) if v is not None)
