@@ -36,7 +36,7 @@ import duckdb
 import polars as pl
 
 from dashboards.filters import Filters
-from dashboards.text import rule_words
+from dashboards.text import rule_default, rule_words
 from ingest.players import is_registered, people_sql
 from model.base import composed
 from model.tables import (
@@ -920,9 +920,20 @@ def rules_change(rules_a: str, rules_b: str, variant: str = "", variant_b: str =
     both are the same."""
     a, b = json.loads(rules_a or "{}"), json.loads(rules_b or "{}")
     parts = [f"variant {variant_b}"] if variant_b and variant_b != variant else []
-    parts += ["{}: {}".format(*rule_words(variant_b or variant, k, b.get(k)))
-              for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+    parts += [_rule_in_b(variant_b or variant, k, b) for k in sorted(set(a) | set(b))
+              if a.get(k) != b.get(k)]
     return ", ".join(parts) or "no change"
+
+
+def _rule_in_b(variant: str, name: str, rules: dict[str, object]) -> str:
+    """``rule: value`` of arm b's rules; a rule it leaves out, at the variant's default
+    (``jump bids: no (default)``, not a bare ``default``; under a convention or preset arm b
+    names, its value), where the variant's rules give one."""
+    if name in rules:
+        return "{}: {}".format(*rule_words(variant, name, rules[name]))
+    default = rule_default(variant, name, rules)
+    rule, said = rule_words(variant, name, default)
+    return f"{rule}: {said} (default)" if default is not None else f"{rule}: default"
 
 
 def balance_flag_effects(con: Con, run_id: str, key: str = "declarer money") -> pl.DataFrame:

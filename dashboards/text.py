@@ -268,6 +268,17 @@ def rule_words(variant: str | None, name: str, value: object) -> tuple[str, str]
     return info.title or name.replace("_", " "), said or rule_value(value)
 
 
+def rule_default(variant: str | None, name: str, rules: Mapping[str, Any]) -> object:
+    """The value the house rule ``name`` has in a game of ``variant`` whose ``rules`` leave it
+    out (the variant's default, or what a preset or convention the rules name gives it), or
+    ``None`` where that is not known (no such variant or rule, rules that do not validate)."""
+    try:
+        made = lookup(variant).rules(rules) if variant else None
+    except (UnknownVariant, ValueError):  # a pydantic ValidationError is a ValueError
+        return None
+    return getattr(made, name, None)
+
+
 def rules_table(rules_json: str | None, variant: str | None = None) -> pl.DataFrame:
     """A game's house rules (the ``rules`` JSON of records.md 1.1) as rows of rule and value,
     in the words of ``variant``'s rules (:func:`rule_words`)."""

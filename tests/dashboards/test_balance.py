@@ -133,6 +133,11 @@ def test_rules_change_in_words() -> None:
     assert q.rules_change('{"a": 1, "b": true}', '{"a": 1, "b": false}') == "b: no"
     assert q.rules_change('{"kassa": 10}', '{"kassa": 20}') == "kassa: 20"
     assert q.rules_change('{"x": 1}', "{}") == "x: default"
+    # arm b leaves out a rule arm a sets: its value is the variant's default (greek-prefa.md 14)
+    assert q.rules_change('{"jump_bids": true}', "{}", "greek-prefa") == "jump bids: no (default)"
+    # ... or the one arm b's convention gives it (russian.md 6.1: Leningrad whists gentleman)
+    assert q.rules_change('{"whist_style": "greedy"}', '{"convention": "leningrad"}',
+                          "russian") == "convention: Leningrad, whist style: gentleman (default)"
     assert q.rules_change("{}", "{}") == "no change"
     assert q.rules_change("{}", "{}", "greek-prefa", "swabian") == "variant swabian"
 
