@@ -36,7 +36,7 @@ import duckdb
 import polars as pl
 
 from dashboards.filters import Filters
-from dashboards.text import rule_default, rule_words
+from dashboards.text import arm_value, rule_words
 from ingest.players import is_registered, people_sql
 from model.base import composed
 from model.tables import (
@@ -926,14 +926,9 @@ def rules_change(rules_a: str, rules_b: str, variant: str = "", variant_b: str =
 
 
 def _rule_in_b(variant: str, name: str, rules: dict[str, object]) -> str:
-    """``rule: value`` of arm b's rules; a rule it leaves out, at the variant's default
-    (``jump bids: no (default)``, not a bare ``default``; under a convention or preset arm b
-    names, its value), where the variant's rules give one."""
-    if name in rules:
-        return "{}: {}".format(*rule_words(variant, name, rules[name]))
-    default = rule_default(variant, name, rules)
-    rule, said = rule_words(variant, name, default)
-    return f"{rule}: {said} (default)" if default is not None else f"{rule}: default"
+    """``rule: value`` of arm b's rules (``jump bids: no (default)`` where it leaves the rule
+    out, :func:`dashboards.text.arm_value`)."""
+    return f"{rule_words(variant, name, None)[0]}: {arm_value(variant, name, rules)}"
 
 
 def balance_flag_effects(con: Con, run_id: str, key: str = "declarer money") -> pl.DataFrame:

@@ -296,6 +296,38 @@ def rules_table(rules_json: str | None, variant: str | None = None) -> pl.DataFr
     })
 
 
+def arms_rules(rules_a: str | None, variant_a: str, rules_b: str | None, variant_b: str
+               ) -> pl.DataFrame:
+    """A balance study's two rule sets side by side, one row per rule either arm sets, in the
+    words of each arm's variant (:func:`rule_words`); a rule an arm leaves out at the value its
+    rules give it (:func:`rule_default`), ``(default)`` after it."""
+    arms = [(_rules_of(rules_a), variant_a), (_rules_of(rules_b), variant_b)]
+    names = sorted(set(arms[0][0]) | set(arms[1][0]))
+    if not names:
+        return pl.DataFrame({"rule": ["(none: the variant's defaults)"], "arm a": [DASH],
+                             "arm b": [DASH]})
+    columns: dict[str, list[str]] = {"rule": [rule_words(variant_a, n, None)[0] for n in names]}
+    for column, (rules, variant) in zip(("arm a", "arm b"), arms, strict=True):
+        columns[column] = [arm_value(variant, n, rules) for n in names]
+    return pl.DataFrame(columns)
+
+
+def _rules_of(rules_json: str | None) -> dict[str, Any]:
+    try:
+        rules = json.loads(rules_json or "{}")
+    except json.JSONDecodeError:
+        return {}
+    return rules if isinstance(rules, dict) else {}
+
+
+def arm_value(variant: str, name: str, rules: Mapping[str, Any]) -> str:
+    """A rule's value in an arm, in words; left out, its value there and ``(default)``."""
+    if name in rules:
+        return rule_words(variant, name, rules[name])[1]
+    default = rule_default(variant, name, rules)
+    return "default" if default is None else f"{rule_words(variant, name, default)[1]} (default)"
+
+
 def label(column: str) -> str:
     return LABELS.get(column, column.replace("_", " "))
 

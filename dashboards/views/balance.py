@@ -31,7 +31,7 @@ from dashboards.common import (
 )
 from dashboards.queries import rules_change
 from dashboards.replay import call_words
-from dashboards.text import md, rules_table, unit
+from dashboards.text import arms_rules, md, unit
 from model.variants import REGISTERED
 
 # Paired effects that are shares of deals; the others are money per deal, the declarer's money
@@ -204,13 +204,9 @@ with guarded():
         f" UTC. Both arms play the same deals; money is the declarer's whole result in the "
         f"settlement's unit{money_note(run['variant'])}."
     )
-    a_col, b_col = st.columns(2)
-    a_col.markdown(f"**Arm a** · {md(run['variant'])}")
-    with a_col:
-        show(rules_table(run["rules_a"], run["variant"]), "balance_rules_a")
-    b_col.markdown(f"**Arm b** · {md(run['variant_b'])}")
-    with b_col:
-        show(rules_table(run["rules_b"], run["variant_b"]), "balance_rules_b")
+    st.markdown(f"**Arm a** · {md(run['variant'])} · **arm b** · {md(run['variant_b'])}")
+    show(arms_rules(run["rules_a"], run["variant"], run["rules_b"], run["variant_b"]),
+         "balance_rules")  # side by side, the page's width: in half of it values were cut
 
     units = " / ".join(dict.fromkeys(unit(v) for v in (run["variant"], run["variant_b"])))
     st.subheader("Paired effect of arm b (b − a per deal)")

@@ -364,9 +364,11 @@ def test_the_arms_rules_read_as_the_entry_form_says_them(
     change = "scoring profile: simplified (Russian text), defeated doubled bonus: 100"
     assert at.selectbox(key="balance_run").format_func("r").startswith(f"r · {change} · ")
     assert frame_with(at, "arm b changes")["arm b changes"].to_list() == [change]
-    _, arm_b = [df.value for df in at.dataframe if "rule" in df.value.columns]
-    assert dict(zip(arm_b["rule"], arm_b["value"], strict=True)) == {
-        "scoring profile": "simplified (Russian text)", "defeated doubled bonus": "100"}
+    (arms,) = [df.value for df in at.dataframe if "rule" in df.value.columns]
+    assert arms.to_dict(orient="list") == {  # side by side, arm a at its defaults
+        "rule": ["scoring profile", "defeated doubled bonus"],
+        "arm a": ["Laws (default)", "default"],
+        "arm b": ["simplified (Russian text)", "100"]}
 
 
 def test_page_lists_variants_as_the_sidebar_does_and_keeps_the_filters_in_its_url(
