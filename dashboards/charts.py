@@ -256,7 +256,9 @@ def flag_effects(effect: str, share: bool, flags: int) -> Spec:
     rule over its 95% interval and a dashed line at no effect (``change, run_id, n, estimate,
     lo, hi``)."""
     shared = {"y": channel("change", "nominal", "arm b changes", sort=None,
-                           axis={"labelLimit": 480}),
+                           # no title beside labels this long: it was drawn over them (the
+                           # table below names the column)
+                           axis={"labelLimit": 480, "title": None}),
               "tooltip": [channel("change", "nominal"), channel("run_id", "nominal", "run"),
                           channel("n", "quantitative"),
                           *_interval_tips("estimate", "lo", "hi", "estimate",
