@@ -257,9 +257,12 @@ def rule_words(variant: str | None, name: str, value: object) -> tuple[str, str]
     ``seed004``: ``simplified (Russian text)``), else :func:`rule_value`. Every page that lists
     a game's rules says them so (League's game, Balance's arms and what arm b changes)."""
     try:
-        info = lookup(variant).rules_model.model_fields.get(name) if variant else None
+        v = lookup(variant) if variant else None
     except UnknownVariant:
-        info = None
+        v = None
+    if v is not None and name == "preset" and isinstance(value, str):  # Variant.presets
+        return name, v.presets.get(value, rule_value(value))
+    info = v.rules_model.model_fields.get(name) if v is not None else None
     if info is None:
         return name.replace("_", " "), rule_value(value)
     words = choice_words(Annotated[(info.annotation, *info.metadata)] if info.metadata

@@ -139,8 +139,9 @@ class Variant:
     by_defenders: tuple[str, ...] = ()
     """Of :attr:`entry_fields`, those given by player that only the defenders fill (each
     defender's choice to play or pass): the Entry page does not ask the declarer."""
-    presets: tuple[str, ...] = ()
-    """Named bundles of house rules a game's ``rules.preset`` may name (:meth:`rules`)."""
+    presets: Mapping[str, str] = field(default_factory=dict)
+    """Named bundles of house rules a game's ``rules.preset`` may name (:meth:`rules`), each with
+    the words a form and a rules table show for it."""
     denominations: tuple[str, ...] = ()
     """Contracts ``<level><denomination>``: the denominations in bidding order, lowest first."""
     export_format: str | None = None

@@ -81,7 +81,8 @@ def rules_form(variant_name: str) -> dict[str, Any]:
     preset = None
     if v.presets:
         preset = st.selectbox("Preset", [None, *v.presets], key=f"entry_preset_{v.name}",
-                              format_func=lambda p: "(the spec's defaults)" if p is None else p,
+                              format_func=lambda p: "(the spec's defaults)" if p is None
+                              else v.presets.get(p, p),
                               help="A known club's house rules: the rules below start from "
                                    "them, and each can still be changed.")
     base = entry.preset_rules(v, preset)

@@ -11,7 +11,7 @@ from model.balkan import contracts
 from model.balkan.check import check_batch, check_deal
 from model.balkan.contracts import GAME_NAMES, ContractError, parse_contract
 from model.balkan.frame import TABLE, deal_row, row_key
-from model.balkan.params import PRESETS, BalkanRules
+from model.balkan.params import PRESET_WORDS, BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
 from model.balkan.words import call_words, no_declarer, no_play
 from model.cards import DECK_32
@@ -70,7 +70,7 @@ VARIANT = Variant(
     by_defenders=("defence",),
     entry_fields=("dealer", "declarer", "contract", "defence", "kontra", "tricks", "repealed",
                   "hands", "talon", "auction", "discard", "play"),
-    presets=tuple(PRESETS),
+    presets=PRESET_WORDS,
     contract_label=(  # a bid's number read with its game's name (1, 3.1): igra 6 Betl
         pl.when(pl.col("igra")).then(pl.lit("igra ")).otherwise(pl.lit(""))
         + pl.col("number").cast(pl.String) + pl.lit(" ")

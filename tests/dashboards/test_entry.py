@@ -24,6 +24,7 @@ from dashboards.text import md, md_inline, rule_value
 from ingest.pipeline import ingest_paths
 from ingest.source import Issue
 from ingest.validate import Accepted
+from model.balkan.params import PRESET_WORDS
 from model.base import ChoiceWords
 from model.problems import Code
 from model.variants import registered
@@ -195,10 +196,13 @@ def test_every_variant_gets_its_form(variant: str, fixture_copy: Path,
 
 
 def test_a_preset_fills_the_rules(fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Balkan presets (balkan.md 10): the game line names the preset, its flags come with it."""
+    """Balkan presets (balkan.md 10): the game line names the preset, its flags come with it.
+    The box names each by the source whose rules it is (it showed ``iklub``, ``seed``)."""
     at = page("entry", fixture_copy, monkeypatch)
     at.selectbox(key="entry_variant").set_value("balkan").run()
-    at.selectbox(key="entry_preset_balkan").set_value("serbian-club").run()
+    box = at.selectbox(key="entry_preset_balkan")  # each named by its source (balkan.md 0)
+    assert box.options == ["(the spec's defaults)", *PRESET_WORDS.values()]
+    box.set_value("serbian-club").run()
     start(at, "balkan")
     (rules,) = rows(fixture_copy, "SELECT rules::VARCHAR FROM games WHERE game_id = ?", [GAME])
     balkan = next(v for v in registered() if v.name == "balkan")

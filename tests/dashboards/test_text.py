@@ -188,6 +188,8 @@ def test_every_rule_and_choice_reads_as_words(variant: str) -> None:
      "unfinished rubber bonus for one game, for a partscore", "300, 50"),
     # greek-prefa.md 10, 14: fractional chips kept exact or rounded
     ("greek-prefa", "chip_rounding", "exact_rational", "chip rounding", "exact fractions"),
+    # balkan.md 0: the preset of [prefko]'s Serbian online club
+    ("balkan", "preset", "serbian-club", "preset", "Serbian online club (prefko)"),
     # greek-prefa.md 14: 10NT not allowed, or allowed with value 11 or 10
     ("greek-prefa", "ten_nt", "value_11", "10NT contract", "worth 11"),
 ])
