@@ -149,6 +149,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "max_refe": 8,
     },
 }
+"""Named flag sets: ``seed`` the spec defaults; ``serbian-club`` the Serbian online club
+(prefko); ``preferansklub``, ``iklub``, ``serbian-championship`` as balkan.md 5.3/7.4/9 tag them."""
 PRESET_WORDS = {
     "seed": "the spec's defaults (seed)",
     "serbian-club": "Serbian online club (prefko)",
@@ -158,5 +160,3 @@ PRESET_WORDS = {
 }
 """Each of :data:`PRESETS` as a form shows it: the source whose rules it reproduces (the
 sources of balkan.md 0: [seed 002/003], [prefko], [preferansklub], [iklub], [danas])."""
-"""Named flag sets: ``seed`` the spec defaults; ``serbian-club`` the Serbian online club
-(prefko); ``preferansklub``, ``iklub``, ``serbian-championship`` as balkan.md 5.3/7.4/9 tag them."""
