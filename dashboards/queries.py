@@ -36,7 +36,7 @@ import duckdb
 import polars as pl
 
 from dashboards.filters import Filters
-from dashboards.text import arm_value, rule_words
+from dashboards.text import arm_values, rule_words
 from ingest.players import is_registered, people_sql
 from model.base import composed
 from model.tables import (
@@ -920,15 +920,11 @@ def rules_change(rules_a: str, rules_b: str, variant: str = "", variant_b: str =
     both are the same."""
     a, b = json.loads(rules_a or "{}"), json.loads(rules_b or "{}")
     parts = [f"variant {variant_b}"] if variant_b and variant_b != variant else []
-    parts += [_rule_in_b(variant_b or variant, k, b) for k in sorted(set(a) | set(b))
-              if a.get(k) != b.get(k)]
+    arm_b = variant_b or variant
+    changed = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+    parts += [f"{rule_words(arm_b, k, None)[0]}: {value}"
+              for k, value in zip(changed, arm_values(arm_b, changed, b), strict=True)]
     return ", ".join(parts) or "no change"
-
-
-def _rule_in_b(variant: str, name: str, rules: dict[str, object]) -> str:
-    """``rule: value`` of arm b's rules (``jump bids: no (default)`` where it leaves the rule
-    out, :func:`dashboards.text.arm_value`)."""
-    return f"{rule_words(variant, name, None)[0]}: {arm_value(variant, name, rules)}"
 
 
 def balance_flag_effects(con: Con, run_id: str, key: str = "declarer money") -> pl.DataFrame:

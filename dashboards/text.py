@@ -271,25 +271,20 @@ def rule_words(variant: str | None, name: str, value: object) -> tuple[str, str]
     return info.title or name.replace("_", " "), said or rule_value(value)
 
 
-def rule_default(variant: str | None, name: str, rules: Mapping[str, Any]) -> object:
-    """The value the house rule ``name`` has in a game of ``variant`` whose ``rules`` leave it
-    out (the variant's default, or what a preset or convention the rules name gives it), or
-    ``None`` where that is not known (no such variant or rule, rules that do not validate)."""
+def rules_of(rules_json: str | None) -> dict[str, Any]:
+    """A game's ``rules`` JSON (records.md 1.1) as a dict: empty where it is none or no object."""
     try:
-        made = lookup(variant).rules(rules) if variant else None
-    except (UnknownVariant, ValueError):  # a pydantic ValidationError is a ValueError
-        return None
-    return getattr(made, name, None)
+        rules = json.loads(rules_json or "{}")
+    except json.JSONDecodeError:
+        return {}
+    return rules if isinstance(rules, dict) else {}
 
 
 def rules_table(rules_json: str | None, variant: str | None = None) -> pl.DataFrame:
     """A game's house rules (the ``rules`` JSON of records.md 1.1) as rows of rule and value,
     in the words of ``variant``'s rules (:func:`rule_words`)."""
-    try:
-        rules = json.loads(rules_json or "{}")
-    except json.JSONDecodeError:
-        rules = {}
-    if not isinstance(rules, dict) or not rules:
+    rules = rules_of(rules_json)
+    if not rules:
         return pl.DataFrame({"rule": ["(none: the variant's defaults)"], "value": [DASH]})
     said = [rule_words(variant, str(k), v) for k, v in rules.items()]
     return pl.DataFrame({
@@ -302,33 +297,37 @@ def rules_table(rules_json: str | None, variant: str | None = None) -> pl.DataFr
 def arms_rules(rules_a: str | None, variant_a: str, rules_b: str | None, variant_b: str
                ) -> pl.DataFrame:
     """A balance study's two rule sets side by side, one row per rule either arm sets, in the
-    words of each arm's variant (:func:`rule_words`); a rule an arm leaves out at the value its
-    rules give it (:func:`rule_default`), ``(default)`` after it."""
-    arms = [(_rules_of(rules_a), variant_a), (_rules_of(rules_b), variant_b)]
+    words of each arm's variant (:func:`rule_words`, :func:`arm_values`)."""
+    arms = [(rules_of(rules_a), variant_a), (rules_of(rules_b), variant_b)]
     names = sorted(set(arms[0][0]) | set(arms[1][0]))
     if not names:
         return pl.DataFrame({"rule": ["(none: the variant's defaults)"], "arm a": [DASH],
                              "arm b": [DASH]})
     columns: dict[str, list[str]] = {"rule": [rule_words(variant_a, n, None)[0] for n in names]}
     for column, (rules, variant) in zip(("arm a", "arm b"), arms, strict=True):
-        columns[column] = [arm_value(variant, n, rules) for n in names]
+        columns[column] = arm_values(variant, names, rules)
     return pl.DataFrame(columns)
 
 
-def _rules_of(rules_json: str | None) -> dict[str, Any]:
-    try:
-        rules = json.loads(rules_json or "{}")
-    except json.JSONDecodeError:
-        return {}
-    return rules if isinstance(rules, dict) else {}
+def arm_values(variant: str, names: list[str], rules: Mapping[str, Any]) -> list[str]:
+    """Each rule of ``names`` in an arm of ``rules``, in words; a rule the arm leaves out at the
+    value its rules give it (the variant's default, or a preset's or convention's the rules
+    name) and ``(default)`` after it, or ``default`` where that is not known (no such variant
+    or rule, rules that do not validate). The arm's rules are made once."""
+    made = None
+    if not set(names) <= set(rules):
+        try:
+            made = lookup(variant).rules(rules) if variant else None
+        except (UnknownVariant, ValueError):  # a pydantic ValidationError is a ValueError
+            made = None
 
+    def said(name: str) -> str:
+        if name in rules:
+            return rule_words(variant, name, rules[name])[1]
+        value = getattr(made, name, None)
+        return "default" if value is None else f"{rule_words(variant, name, value)[1]} (default)"
 
-def arm_value(variant: str, name: str, rules: Mapping[str, Any]) -> str:
-    """A rule's value in an arm, in words; left out, its value there and ``(default)``."""
-    if name in rules:
-        return rule_words(variant, name, rules[name])[1]
-    default = rule_default(variant, name, rules)
-    return "default" if default is None else f"{rule_words(variant, name, default)[1]} (default)"
+    return [said(name) for name in names]
 
 
 def label(column: str) -> str:

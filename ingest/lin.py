@@ -513,9 +513,8 @@ class LinReader(NamedOrRecognised):
         for line, where, skipped in found.loose:  # text outside any board: an issue each
             yield Issue(source, line, None, Code.PARSE, f"skipped: {where}",
                         skipped.strip()[:RAW_KEPT])
-        last = found.boards[-1]
-        cut = cut_short(last, found.boards[:-1])
-        if cut is not None and not last.errors:
+        last = found.boards[-1]  # a board with errors is their issue already
+        if not last.errors and (cut := cut_short(last, found.boards[:-1])) is not None:
             last.errors.append(f"the file ends inside this board: {cut}")
         groups = GameGroups(stem)
         announced: set[str] = set()

@@ -711,12 +711,14 @@ def cut_short(game: PbnGame, tags: dict[str, str], always: set[str]) -> str | No
                or _play_cut(sections.get("Play"), tags.get("Play")))
     except ValueError:  # a token that is no call or card: the game's issue when it is read
         return None
+    if cut is not None:
+        return cut
     missing = _missing(_read_tags(game), always, _unplayed(game, tags))
-    if cut is None and missing:
-        listed = ", ".join(missing[:-1]) + (" or " if len(missing) > 1 else "") + missing[-1]
-        return (f"it has no {listed}, which every game before it in the file gives (a whole "
-                "game ends with an empty line)")
-    return cut
+    if not missing:
+        return None
+    listed = ", ".join(missing[:-1]) + (" or " if len(missing) > 1 else "") + missing[-1]
+    return (f"it has no {listed}, which every game before it in the file gives (a whole game "
+            "ends with an empty line)")
 
 
 TAGS_SHOWN_BY = 2

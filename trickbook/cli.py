@@ -27,8 +27,8 @@ from rich.markup import escape
 
 from model.problems import counted
 from trickbook.console import (
+    SHOWN_CHARS,
     Commands,
-    at_most,
     err,
     must_exist,
     not_a_database,
@@ -138,6 +138,8 @@ class _StopFlag:
 
 
 def _print_report(r: FileReport) -> None:
+    from ingest.store import bounded
+
     source = one_line(r.source)
     if r.skipped:
         out.print(f"{source}: skipped ({one_line(r.skipped)})", markup=False)
@@ -157,8 +159,8 @@ def _print_report(r: FileReport) -> None:
         out.print(f"  {counted(r.repaired, 'deal')} repaired as read (each repair is in the "
                   "repairs table)", markup=False)
     for issue in sorted(r.issues, key=lambda i: i.line)[:5]:  # as they stand in the file
-        out.print(f"  {issue.line}: {issue.code}: {at_most(one_line(issue.message))}",
-                  markup=False)
+        out.print(f"  {issue.line}: {issue.code}: "
+                  f"{bounded(one_line(issue.message), SHOWN_CHARS)}", markup=False)
     if r.quarantined > 5:
         out.print(f"  ... see `trickbook report quarantine` for all {r.quarantined:,}")
     if r.score_error:

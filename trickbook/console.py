@@ -153,16 +153,9 @@ def one_line(text: object) -> str:
 
 
 SHOWN_CHARS = 500
-"""Characters of a message an ingest's summary prints of each issue; the quarantine keeps it
+"""Characters of a message an ingest's summary prints of each issue (``ingest.store.bounded``:
+an issue quoting a value of megabytes is one line, not a screenful); the quarantine keeps it
 whole (``trickbook report quarantine``)."""
-
-
-def at_most(text: str, chars: int = SHOWN_CHARS) -> str:
-    """``text``, cut to ``chars`` characters with what was left out counted: an issue quoting a
-    value of megabytes, or of escaped NUL bytes, is one line of the summary, not a screenful."""
-    if len(text) <= chars:
-        return text
-    return f"{text[:chars]}... ({len(text) - chars:,} more characters)"
 
 
 def waiting_note(db: Path) -> Callable[[float], None]:
