@@ -22,8 +22,10 @@ patterns tell 24 players apart (colours alone repeat from the ninth)."""
 SHAPES = ["circle", "square", "triangle-up"]
 """The points' shapes, one to each of :data:`DASHES`: a player with one game a day has points
 and no line to see a pattern in."""
-ESTIMATE = ("n", "estimate", "lo", "hi")
-"""The columns of a point estimate with its 95% interval (``sim/balance.py``)."""
+ESTIMATE = ("n", "estimate", "lo", "hi", "interval")
+"""The columns of a point estimate with its 95% interval (``sim/balance.py``) and that interval
+in words, which its tooltip reads (``interval``: a study of one game has none, which a tooltip
+of ``lo`` read "null")."""
 
 
 MONEY_TIP = ",.2~f"
@@ -43,6 +45,12 @@ def _interval_tips(estimate: str, low: str, high: str, title: str, **more: objec
     return [channel(estimate, "quantitative", title, **more),
             channel(low, "quantitative", "95% interval from", **more),
             channel(high, "quantitative", "95% interval to", **more)]
+
+
+def _estimate_tips(share: bool) -> list[Spec]:
+    """A tooltip's lines of an estimate of :data:`ESTIMATE` and its interval in words."""
+    return [channel("estimate", "quantitative", "estimate", format=_tip_format(share)),
+            channel("interval", "nominal", "95% interval")]
 
 
 def channel(name: str, kind: str, title: str | None = None, **more: object) -> Spec:
@@ -240,8 +248,7 @@ def arms(order: list[str], share: bool, x_title: str, y_title: str) -> Spec:
               "xOffset": channel("arm", "nominal"), "color": channel("arm", "nominal", "arm"),
               "tooltip": [channel("key", "nominal", x_title), channel("arm", "nominal"),
                           channel("n", "quantitative"),
-                          *_interval_tips("estimate", "lo", "hi", "estimate",
-                                          format=_tip_format(share))]}
+                          *_estimate_tips(share)]}
     return {"layer": [
         {"mark": {"type": "rule", "strokeWidth": 2},
          "encoding": {**shared, "y": channel("lo", "quantitative", y_title, axis=_share(share)),
@@ -261,8 +268,7 @@ def flag_effects(effect: str, share: bool, flags: int) -> Spec:
                            axis={"labelLimit": 480, "title": None}),
               "tooltip": [channel("change", "nominal"), channel("run_id", "nominal", "run"),
                           channel("n", "quantitative"),
-                          *_interval_tips("estimate", "lo", "hi", "estimate",
-                                          format=_tip_format(share))]}
+                          *_estimate_tips(share)]}
     return {"layer": [
         {"mark": {"type": "rule", "strokeWidth": 2},
          "encoding": {**shared, "x": channel("lo", "quantitative",

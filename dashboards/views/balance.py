@@ -80,12 +80,28 @@ def fmt_estimate(value: float | None, share: bool) -> str:
     return f"{100 * value:.1f}%" if share else f"{value:+.2f}"
 
 
+def fmt_interval(lo: float | None, hi: float | None, share: bool) -> str:
+    """``54.8% to 68.5%``; ``none`` when there is none (a mean over one game)."""
+    if lo is None or hi is None:
+        return "none"
+    return f"{fmt_estimate(lo, share)} to {fmt_estimate(hi, share)}"
+
+
 def fmt_ci(n: int | None, lo: float | None, hi: float | None, share: bool) -> str:
-    """``n=189 · 95% CI 54.8%–68.5%``; ``n=1 · no interval`` when there is none."""
+    """``n=189 · 95% CI 54.8% to 68.5%``; ``n=1 · no interval`` when there is none."""
     head = f"n={n or 0:,}"
     if lo is None or hi is None:
         return f"{head} · no interval"
-    return f"{head} · 95% CI {fmt_estimate(lo, share)} to {fmt_estimate(hi, share)}"
+    return f"{head} · 95% CI {fmt_interval(lo, hi, share)}"
+
+
+def drawn_estimates(frame: pl.DataFrame, share: bool, *keys: str) -> pl.DataFrame:
+    """``keys`` and the columns of an estimate a chart draws (``charts.ESTIMATE``), its interval
+    in words among them, for the rows with an estimate (the others draw no mark)."""
+    frame = frame.filter(pl.col("estimate").is_not_null())
+    words = [fmt_interval(lo, hi, share) for lo, hi in zip(frame["lo"], frame["hi"], strict=True)]
+    return frame.with_columns(interval=pl.Series(words, dtype=pl.String)).select(
+        *keys, *charts.ESTIMATE)
 
 
 def with_text(frame: pl.DataFrame, share: bool, suffix: str = "", label: str = "") -> pl.DataFrame:
@@ -133,7 +149,7 @@ def arms_chart(run_id: str, metric: str, order: list[str], share: bool, x_title:
         pl.col("arm").is_in(["a", "b"])).with_columns(pl.col("key").replace(named or {}))
     if long.is_empty():
         return
-    st.vega_lite_chart(long.select("key", "arm", *charts.ESTIMATE),
+    st.vega_lite_chart(drawn_estimates(long, share, "key", "arm"),
                        charts.arms(order, share, x_title, y_title), width="stretch")
 
 
@@ -236,7 +252,7 @@ with guarded():
     st.caption(f"Every stored study with this study's arm a (same rules, deals and seed): "
                f"{flags.height} arm b. `trickbook balance --sweep` stores one per flag value.")
     if not flags.is_empty():
-        st.vega_lite_chart(flags.select("change", "run_id", *charts.ESTIMATE),
+        st.vega_lite_chart(drawn_estimates(flags, share, "change", "run_id"),
                            charts.flag_effects(effect, share, flags.height), width="stretch")
         show(with_text(flags, share).select("change", "estimate (n, 95% CI)", "run_id"),
              "balance_flags", labels={"change": "arm b changes", "run_id": "study"})

@@ -20,7 +20,8 @@ from streamlit.testing.v1 import AppTest
 
 from dashboards import charts
 from tests.conftest import ROOT
-from tests.dashboards.test_pages import open_tab, page
+from tests.dashboards import fixture_db
+from tests.dashboards.test_pages import frame_with, open_tab, page
 
 SCHEMA = json.loads((Path(altair.__file__).parent / "vegalite" / "v6" / "schema"
                      / "vega-lite-schema.json").read_text(encoding="utf-8"))
@@ -118,6 +119,43 @@ def test_the_balance_charts_are_valid_vega_lite_of_their_data(
     assert len(charts) == 4  # three metrics of arm a against arm b, the flags' effects
     for spec, columns in charts:
         assert not chart_problems(spec, columns), chart_problems(spec, columns)
+
+
+def _tipped(at: AppTest) -> tuple[list[str], list[object]]:
+    """The tooltip lines of a run page's charts that read a column holding a null (which a
+    hover shows as "null"), and every value the charts' tooltips read."""
+    nulls, values = [], []
+    for chart in at.get("vega_lite_chart"):
+        spec = json.loads(chart.proto.spec)
+        table = pa.ipc.open_stream(chart.proto.data.data).read_all()
+        for tip in _tooltips(spec):
+            if tip.get("field") in table.column_names:
+                column = table.column(tip["field"])
+                nulls += [tip["field"]] if column.null_count else []
+                values += column.to_pylist()
+    return nulls, values
+
+
+def test_a_study_of_one_game_has_no_null_in_its_tooltips(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A study of one game has no interval of its money (a mean over games): the chart's tooltip
+    read "95% interval from: null". It reads the interval in words, "none", as its table does
+    (docs/balance-study.md)."""
+    from sim.balance import store_study, study
+
+    db = fixture_db.build(tmp_path / "one.duckdb")
+    store_study(db, study("greek-prefa", {}, {"four_aces": "raise_value"}, 1, 4, seed=3,
+                          workers=1))
+    at = page("balance", db, monkeypatch)
+    assert not at.exception, at.exception
+    charts_of = list(charts_drawn(at))
+    assert all(not chart_problems(spec, columns) for spec, columns in charts_of)
+    nulls, values = _tipped(at)
+    assert not nulls and "none" in values  # the money's interval, which one game lacks
+    lines = {(tip.get("title"), tip["field"]) for spec, _ in charts_of for tip in _tooltips(spec)}
+    assert ("95% interval", "interval") in lines
+    flags = frame_with(at, "estimate (n, 95% CI)")["estimate (n, 95% CI)"]
+    assert flags.str.contains("no interval").all()
 
 
 def test_the_review_trend_is_valid_vega_lite() -> None:
@@ -229,7 +267,6 @@ def test_players_drawn_on_each_other_are_named(demo_path: Path,
     """Partners at bridge have the same cash every day (bridge.md: a side scores as one), so
     League's time line drew Anna under Chris with nothing to say so: the page names them."""
     from dashboards.views.league import alike
-    from tests.dashboards.test_pages import open_tab, page
 
     series = pl.DataFrame({"player": ["A", "B", "C", "A", "B", "C"],
                            "day": [1, 1, 1, 2, 2, 2], "cumulative_cash": [5, 5, 5, 7, 7, 9]})
