@@ -198,12 +198,24 @@ SHARE_LEGEND = {"format": "%", "orient": "bottom", "direction": "horizontal",
 rows, its end was cut off."""
 
 
+CELL_PICKED = "picked"
+"""The heatmap's selection: the cell clicked, by :data:`CELL_CODES` (Streamlit hands it to the
+page, ``st.vega_lite_chart(on_select=...)``)."""
+CELL_CODES = ("contract_code", "mode_code")
+"""A heatmap cell's contract and defence mode as the page's boxes and URL keep them (the drawn
+``contract`` and ``mode`` are in words)."""
+CHOSEN_STROKE = "#D55E00"
+"""The outline of the chosen cell: vermilion (:data:`OKABE_ITO`), seen on both ends of viridis."""
+
+
 def made_heatmap(order: list[str], modes: int, labelled: bool) -> Spec:
     """Contracts: share made per contract (in ``order``, down the side, :data:`CONTRACT_AXIS`)
     and defence mode (across the top), a cell drawn smaller where ``enough`` is false (too few
     deals for its rate): its colour stays the legend's, where a faded one read as another rate;
-    ``labelled``: each cell also reads its rate and n (columns ``contract, mode, n, made, rate,
-    rate_low, rate_high, label, enough``)."""
+    ``labelled``: each cell also reads its rate and n. On top of all, a clear cell over each
+    picks it when clicked (:data:`CELL_PICKED`) and outlines the ``chosen`` one (columns
+    ``contract, mode, n, made, rate, rate_low, rate_high, label, enough, chosen`` and
+    :data:`CELL_CODES`)."""
     cell = {
         "y": _contracts(order),
         "x": channel("mode", "nominal", "defence",
@@ -230,7 +242,13 @@ def made_heatmap(order: list[str], modes: int, labelled: bool) -> Spec:
         # dark on viridis' light (high) end, white on its dark end
         "color": {"condition": {"test": "datum.rate > 0.55", "value": "#111"}, "value": "#fff"},
     }}
-    return {"layer": [*rects, *([text] if labelled else [])], "autosize": ROWS_AUTOSIZE,
+    picker = {"mark": {"type": "rect", "fill": "transparent", "stroke": CHOSEN_STROKE,
+                       "cursor": "pointer"},
+              "params": [{"name": CELL_PICKED,
+                          "select": {"type": "point", "fields": list(CELL_CODES)}}],
+              "encoding": {**cell, "tooltip": encoding["tooltip"], "strokeWidth": {
+                  "condition": {"test": "datum.chosen", "value": 3}, "value": 0}}}
+    return {"layer": [*rects, *([text] if labelled else []), picker], "autosize": ROWS_AUTOSIZE,
             "height": CONTRACT_ROW * len(order), "width": max(360, 120 * modes)}
 
 

@@ -1,9 +1,9 @@
 """Contracts: success rates by variant, contract and defence mode, a table and a heatmap.
 
-Every rate carries its n and a Wilson 95% interval; choose a cell below the heatmap to list the
-deals behind it, each linking to the replayer. "made" and "defence mode" are defined in
-``dashboards/queries.py``. The heatmap's scale is colour-blind safe (viridis) and a cell with few
-deals is drawn fainter.
+Every rate carries its n and a Wilson 95% interval; click a cell of the heatmap, or choose one
+below it, to list the deals behind it, each linking to the replayer. "made" and "defence mode"
+are defined in ``dashboards/queries.py``. The heatmap's scale is colour-blind safe (viridis) and
+a cell with few deals is drawn smaller.
 """
 
 from __future__ import annotations
@@ -42,20 +42,51 @@ def _modes_in_words(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(per_row(frame, "mode", ("variant", "mode"), mode_in_words))
 
 
-def _heatmap(cells: pl.DataFrame, order: list[str], spoken: Callable[[str], str]) -> None:
-    data = _modes_in_words(calls_in_words(cells)).with_columns(
+def _heatmap(cells: pl.DataFrame, order: list[str], spoken: Callable[[str], str],
+             chosen: tuple[str, str]) -> None:
+    """The heatmap of ``cells`` (contracts in ``order``), the ``chosen`` (contract, mode) outlined;
+    a click on a cell chooses it (:func:`take_click`)."""
+    contract, mode = charts.CELL_CODES
+    data = _modes_in_words(calls_in_words(cells.with_columns(
+        pl.col("contract").alias(contract), pl.col("mode").alias(mode)))).with_columns(
         pl.format("{}% ({})", (pl.col("rate") * 100).round(0).cast(pl.Int64), pl.col("n"))
         .alias("label"),
         (pl.col("n") >= LOW_N).alias("enough"),
+        ((pl.col(contract) == chosen[0]) & (pl.col(mode) == chosen[1])).alias("chosen"),
     )
     many = len(order) > 12
     words = [spoken(code) for code in order]
     st.vega_lite_chart(data.select("contract", "mode", "n", "made", "rate", "rate_low",
-                                   "rate_high", "label", "enough"),
+                                   "rate_high", "label", "enough", "chosen", contract, mode),
                        charts.made_heatmap(words, cells["mode"].n_unique(), not many),
-                       width="content" if many else "stretch")
+                       width="content" if many else "stretch", on_select="rerun",
+                       selection_mode=charts.CELL_PICKED, key=_heatmap_key())
     st.caption(f"Colour: share made; small cells have fewer than {LOW_N} deals. "
-               + ("Hover a cell for its rate and n." if many else "Label: rate (n)."))
+               + ("Hover a cell for its rate and n" if many else "Label: rate (n)")
+               + "; click one to list its deals below.")
+
+
+# How many heatmap clicks this session has taken: part of the heatmap's key, so each click is
+# taken once and the next, even on the same cell, is a new one (a docstring here would be drawn)
+CLICKS = "_contracts_clicks"
+
+
+def _heatmap_key() -> str:
+    return f"contracts_heatmap_{st.session_state.get(CLICKS, 0)}"
+
+
+def take_click(cells: pl.DataFrame) -> None:
+    """The cell last clicked on the heatmap (Streamlit keeps the selection under the chart's
+    key), when it is one of ``cells``, chosen in the boxes below it (before they are drawn)."""
+    state = st.session_state
+    event = state.get(_heatmap_key())
+    points = (event or {}).get("selection", {}).get(charts.CELL_PICKED) or []
+    if not points:
+        return
+    state[CLICKS] = state.get(CLICKS, 0) + 1
+    contract, mode = (points[0].get(code) for code in charts.CELL_CODES)
+    if not cells.filter((pl.col("contract") == contract) & (pl.col("mode") == mode)).is_empty():
+        state["contracts_contract"], state["contracts_mode"] = contract, mode
 
 
 st.title("Contracts")
@@ -79,7 +110,8 @@ with guarded():
     cells = table.filter(pl.col("variant") == variant)
     spoken = partial(call_words, variant=variant)  # a contract code in the game's words
     order = cells["contract"].unique(maintain_order=True).to_list()
-    _heatmap(cells, order, spoken)
+    take_click(cells)
+    heatmap = st.container()  # drawn once the boxes below have chosen its outlined cell
 
     st.subheader("Deals behind a cell")
     contract = url_choice("Contract", order, "contracts_contract", wanted["contract"], "contract",
@@ -87,6 +119,8 @@ with guarded():
     modes = cells.filter(pl.col("contract") == contract)["mode"].to_list()
     mode = url_choice("Defence mode", modes, "contracts_mode", wanted["mode"], "mode",
                       shown=partial(mode_in_words, variant))
+    with heatmap:
+        _heatmap(cells, order, spoken, (contract, mode))
     cell = cells.filter((pl.col("contract") == contract) & (pl.col("mode") == mode))
     if not cell.is_empty():
         st.caption(f"{md(variant)} {md(spoken(contract))} with defence "

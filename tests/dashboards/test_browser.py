@@ -470,6 +470,49 @@ def _shows_filters(page, variant: str, player: str) -> None:
         "player") == [player] and f"variant={variant}" in url)
 
 
+def _biggest_cells(db: Path, variant: str, count: int) -> list[tuple[str, str, str]]:
+    """The ``count`` heatmap cells of ``variant`` with the most deals whose labels (``rate%
+    (n)``) no other cell has: each one's label and its contract and defence mode in words."""
+    from dashboards.common import rates
+    from dashboards.replay import call_words
+    from dashboards.text import mode_in_words
+
+    with read_only(db) as con:
+        cells = rates(q.contract_rates(con, Filters(variant=variant)), "made", "n")
+    labels = [f"{round(100 * r)}% ({n})" for r, n in zip(cells["rate"], cells["n"], strict=True)]
+    unique = [(n, label, contract, mode) for n, label, contract, mode in zip(
+        cells["n"], labels, cells["contract"], cells["mode"], strict=True)
+        if labels.count(label) == 1]
+    return [(label, call_words(contract, variant), mode_in_words(variant, mode))
+            for _, label, contract, mode in sorted(unique, reverse=True)[:count]]
+
+
+def test_a_click_on_a_heatmap_cell_lists_its_deals(page, servers: dict[str, str],
+                                                   demo_db: Path) -> None:
+    """Contracts: a click on a heatmap cell chose nothing (only the boxes below it did). It now
+    chooses the cell's contract and defence mode, whose deals are listed below; a click on
+    another cell, then on the first again, chooses each in turn."""
+    first, second = _biggest_cells(demo_db, "swabian", 2)
+    _open(page, f"{servers['demo']}/contracts?variant=swabian", "Contracts")
+    chart = page.locator("[data-testid='stVegaLiteChart']").first
+    for label, contract, mode in (first, second, first):
+        said = page.get_by_text(f"swabian {contract} with defence {mode}:")
+        cell = chart.get_by_text(label, exact=True)
+        cell.scroll_into_view_if_needed()
+        box = cell.bounding_box()  # clicked where it is: the clear picker lies over it
+        assert box is not None, label
+        for _ in range(5):  # a click that lands before the last run has drawn is made again
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            try:
+                said.wait_for(timeout=15_000)
+                break
+            except pytest.importorskip("playwright.sync_api").TimeoutError:
+                page.locator(IDLE).wait_for(state="attached")
+        said.wait_for()
+        page.locator(IDLE).wait_for(state="attached")
+    _shot(page, "contracts_clicked")
+
+
 def test_filters_survive_page_switches_and_reload(page, servers: dict[str, str]) -> None:
     """docs/dashboards.md, "Shared filters and the URL": set on League, kept on Player,
     Contracts and League again, in the URL at every step, and after a reload."""

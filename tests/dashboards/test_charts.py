@@ -250,7 +250,7 @@ def test_a_cell_of_few_deals_is_smaller_in_the_legend_s_colour(labelled: bool) -
     made) read as a lavender the legend does not have. It is now a smaller square, its colour
     on the legend's scale, beside full cells; the labels stay on top."""
     spec = charts.made_heatmap(["6S", "7S"], 2, labelled)
-    full, small, *text = spec["layer"]
+    full, small, *text, picker = spec["layer"]
     assert full["transform"] == [{"filter": "datum.enough"}] and full["mark"] == {"type": "rect"}
     assert small["transform"] == [{"filter": "!datum.enough"}]
     assert small["mark"]["width"] == small["mark"]["height"] == {"band": charts.SMALL_CELL} \
@@ -258,8 +258,11 @@ def test_a_cell_of_few_deals_is_smaller_in_the_legend_s_colour(labelled: bool) -
     assert small["encoding"]["color"] == full["encoding"]["color"]
     assert "opacity" not in json.dumps(spec)
     assert [t["mark"]["type"] for t in text] == (["text"] if labelled else [])
+    # on top, a clear cell over each picks it when clicked, and outlines the chosen one
+    assert picker["mark"]["fill"] == "transparent" and picker["params"][0]["name"] == "picked"
     assert chart_problems(spec, ["contract", "mode", "n", "made", "rate", "rate_low",
-                                 "rate_high", "label", "enough"]) == []
+                                 "rate_high", "label", "enough", "chosen",
+                                 *charts.CELL_CODES]) == []
 
 
 def test_players_drawn_on_each_other_are_named(demo_path: Path,
