@@ -22,7 +22,7 @@ import re
 import textwrap
 import types
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -73,6 +73,9 @@ class FormField:
     """Its choices in the players' words, where the model gives them (``ChoiceWords``)."""
     title: str | None = None
     """Its name in the players' words, where the model gives one (pydantic's ``title``)."""
+    blank: str = DASH
+    """How the form writes no value: a dash; a house rule's ``default``
+    (:func:`rule_fields`), as its help and the pages listing rules call it."""
 
     @property
     def label(self) -> str:
@@ -80,8 +83,9 @@ class FormField:
 
     def shown(self, value: Any) -> str:
         """A choice as the form shows it: its words (:attr:`words`, else
-        :func:`dashboards.text.rule_value`: ``yes``, ``after first round``); a dash for none."""
-        return DASH if value is None else self.words.get(value) or rule_value(value)
+        :func:`dashboards.text.rule_value`: ``yes``, ``after first round``); :attr:`blank` for
+        none."""
+        return self.blank if value is None else self.words.get(value) or rule_value(value)
 
 
 def _optional(tp: Any) -> tuple[Any, bool]:
@@ -218,8 +222,10 @@ SEATED = "four_players"
 
 def rule_fields(variant: Variant) -> list[FormField]:
     """The house rules as the form asks them (fields it cannot ask keep their default; the
-    table's size, :data:`SEATED`, follows the players)."""
-    return [f for f in form_fields(variant.rules_model) if f.name != SEATED]
+    table's size, :data:`SEATED`, follows the players); one left blank reads ``default``
+    (bridge's honours, which the scoring profile gives)."""
+    return [replace(f, blank=rule_value(None)) for f in form_fields(variant.rules_model)
+            if f.name != SEATED]
 
 
 def seated(variant: Variant, rules: Mapping[str, Any], players: list[str]) -> dict[str, Any]:

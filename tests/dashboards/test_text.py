@@ -211,9 +211,11 @@ def test_numbers_in_a_row_read_as_a_list() -> None:
 @pytest.mark.parametrize("variant", [v.name for v in registered()])
 def test_listed_rules_say_what_the_entry_form_says(variant: str) -> None:
     """Every rule the Entry form asks, and each of its choices, is listed (League's game,
-    Balance's arms and what arm b changes) with the form's label and words."""
+    Balance's arms and what arm b changes) with the form's label and words; a rule left blank
+    reads "default" in both (the form wrote a dash for bridge's honours)."""
     for rule in rule_fields(lookup(variant)):
-        for value in [*rule.options, *([rule.default] if rule.default is not None else [])]:
+        for value in [*rule.options, *([rule.default] if rule.default is not None else []),
+                      *([None] if rule.optional else [])]:
             assert rule_words(variant, rule.name, value) == (rule.label, rule.shown(value))
 
 
