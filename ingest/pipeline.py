@@ -864,11 +864,14 @@ def _load_file(
         else:
             since = 0  # bytes read since the last flush
             carded = 0  # records with cards since the last flush
+            line = 0  # of the record before
             held = Records(validator) if fast and not strict else None
             for item in load.looked_up(guarded(named(reader.read(path), path, source),
                                                source)):
                 report.records += 1
-                done += len(item.text if isinstance(item, Raw) else item.raw) + 1
+                if item.line != line:  # a game and its deal read from one text: counted once
+                    done += len(item.text if isinstance(item, Raw) else item.raw) + 1
+                    line = item.line
                 carded += isinstance(item, Raw) and not CARDS.isdisjoint(item.data)
                 if held is not None:
                     held.add(item)
@@ -1122,11 +1125,12 @@ def ingest_paths(
             for no, path in enumerate(files, start=1):
                 if should_stop is not None and should_stop():
                     break
-                tick = _ticker(progress, path, no, len(files), before, sum(sizes))
+                tick = _ticker(progress, path, no, len(files), before, sizes[no - 1],
+                               sum(sizes))
                 report = run.file(load, path, sizes[no - 1], options, alone=path in in_parts,
                                   on_record=tick, sha256=hashes.next())
+                tick(report.records, sizes[no - 1])  # the whole file is read
                 before += sizes[no - 1]
-                tick(report.records, 0)
             run.commit()
     finally:
         hashes.close()
@@ -1282,12 +1286,14 @@ class _Hashes:
 
 
 def _ticker(progress: ProgressFn | None, path: Path, no: int, files: int, before: int,
-            total: int) -> Callable[[int, int], None]:
-    """Reports the progress of file ``no`` (``done`` of its bytes, ``records`` read)."""
+            size: int, total: int) -> Callable[[int, int], None]:
+    """Reports the progress of file ``no`` (``done`` of its ``size`` bytes, ``records`` read).
+    ``done`` counts the text of the records read, which may differ from the bytes of the file
+    (another encoding, other line ends): it is taken as at most ``size``."""
 
     def tick(records: int, done: int) -> None:
         if progress is not None:
-            progress(Progress(str(path), no, files, before + done, total, records))
+            progress(Progress(str(path), no, files, before + min(done, size), total, records))
 
     return tick
 

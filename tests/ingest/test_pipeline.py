@@ -493,3 +493,26 @@ def test_records_with_cards_are_stored_in_batches_of_bounded_size(
     (r,) = ingest_paths([pbn], cut)
     assert len(flushes) > r.stored // 4  # a batch per three deals with cards, and the last
     assert snapshot_of(cut) == snapshot_of(whole)
+
+
+def test_progress_counts_no_more_bytes_than_the_files_hold(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bytes a progress report says are read never pass what the files hold, and never go
+    back: a PBN game and its first deal read from one game's text counted it twice, so a large
+    PBN file's bar stood full (and its time left at nothing) long before the end. Tournament
+    files of ``pbn-tournaments-slovesnov`` and ``bbo-vugraph-lin``, each under its own event."""
+    monkeypatch.setattr(pipeline, "PROGRESS_EVERY", 1)
+    pbn = (DATA / "pbn-tournaments-slovesnov" / "Aulpll23.pbn").read_text(encoding="latin-1")
+    files = [tmp_path / "events.pbn", DATA / "bbo-vugraph-lin" / "00001.lin"]
+    files[0].write_text("".join(pbn.replace('[Event "', f'[Event "copy {i} ') for i in range(5)),
+                        encoding="latin-1")
+    sizes = [f.stat().st_size for f in files]
+    seen: list[pipeline.Progress] = []
+    ingest_paths(files, tmp_path / "t.duckdb", progress=seen.append)
+    assert len(seen) > 100 and {p.total_bytes for p in seen} == {sum(sizes)}
+    read = [p.done_bytes for p in seen]
+    assert read == sorted(read) and read[-1] == sum(sizes)
+    for p in seen:  # within its own file
+        assert p.done_bytes <= sum(sizes[:p.file_no]), p
+    *reading, read_all = [p.done_bytes for p in seen if p.file_no == 1]
+    assert read_all == sizes[0] and reading[-1] > 0.9 * sizes[0]  # how far it is read
