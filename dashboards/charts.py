@@ -298,5 +298,7 @@ def flag_effects(effect: str, share: bool, flags: int) -> Spec:
          "encoding": {**shared, "x": channel("estimate", "quantitative")}},
         {"data": {"values": [{"zero": 0.0}]},
          "mark": {"type": "rule", "color": "gray", "strokeDash": [4, 4]},
-         "encoding": {"x": channel("zero", "quantitative"), "tooltip": None}},
+         # a null tooltip is dropped on its way to the browser, which then listed "zero 0"
+         "encoding": {"x": channel("zero", "quantitative"),
+                      "tooltip": [channel("zero", "quantitative", "no effect")]}},
     ], "height": max(160, 60 + 36 * flags)}

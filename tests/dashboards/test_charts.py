@@ -63,8 +63,10 @@ def _tooltips(spec: object) -> Iterator[dict]:
 
 def _untipped(spec: dict, inherited: bool = False) -> Iterator[str]:
     """The marks of a spec without a tooltip of their own or their layer's: Streamlit's theme
-    gives those one listing every column of the row (``rate_low 0.0945312057342``)."""
-    tipped = inherited or "tooltip" in spec.get("encoding", {})
+    gives those one listing every column of the row (``rate_low 0.0945312057342``); a null
+    tooltip is none (it is dropped on its way to the browser: Balance's line of no effect
+    read "zero 0")."""
+    tipped = inherited or spec.get("encoding", {}).get("tooltip") is not None
     if "mark" in spec and not tipped:
         yield str(spec["mark"])
     for layer in spec.get("layer", []):
