@@ -173,13 +173,17 @@ def unknown(what: str, wanted: str | None, known: set[str], where: str,
 
 def url_choice(label: str, options: list[Any], key: str, wanted: str | None,
                param: str, shown: Callable[[Any], str] = str,
-               in_url: Callable[[Any], Any] | None = None, help: str | None = None) -> Any:
+               in_url: Callable[[Any], Any] | None = None, help: str | None = None,
+               named: tuple[str, str] | None = None) -> Any:
     """A select box of the page's own kept in the URL as ``param`` (:func:`keep_in_url`, left
     out at the first option), opened on ``wanted`` (the URL's, :func:`url_param`) where it is
     one of ``options``, else on the page's last choice in this session (:func:`_kept`: the
     widget's own state is gone once another page has run), so leaving the page and coming back
     keeps it. ``shown`` writes an option in the box; the URL keeps the option itself, or
-    ``in_url`` of it (a file as the page shows it, not the server's path)."""
+    ``in_url`` of it (a file as the page shows it, not the server's path). ``named``: what an
+    option is and where the options are, to say (:func:`unknown`) that the link names one that
+    is not there, when the box opens (an old link's ``?contract=4SX`` opened another contract
+    without a word)."""
     state = st.session_state
     said = in_url or (lambda option: option)
     if key not in state:
@@ -187,6 +191,9 @@ def url_choice(label: str, options: list[Any], key: str, wanted: str | None,
         opened = next((c for c in (asked, state.get(_kept(key))) if c in options), None)
         if opened is not None:
             state[key] = opened
+        if named is not None and options:
+            unknown(named[0], wanted, {said(o) for o in options}, named[1],
+                    showing=md(shown(options[0] if opened is None else opened)))
     value = st.selectbox(label, options, key=key, format_func=shown, help=help)
     state[_kept(key)] = value
     keep_in_url(param, None if value is None else said(value),

@@ -106,7 +106,8 @@ with guarded():
          "contracts_table", labels={"n": "n (outcome known)"})
 
     variants = table["variant"].unique(maintain_order=True).to_list()
-    variant = url_choice("Variant", variants, "contracts_variant", wanted["heatmap"], "heatmap")
+    variant = url_choice("Variant", variants, "contracts_variant", wanted["heatmap"], "heatmap",
+                         named=("variant", "among the declared deals these filters choose"))
     cells = table.filter(pl.col("variant") == variant)
     spoken = partial(call_words, variant=variant)  # a contract code in the game's words
     order = cells["contract"].unique(maintain_order=True).to_list()
@@ -115,10 +116,12 @@ with guarded():
 
     st.subheader("Deals behind a cell")
     contract = url_choice("Contract", order, "contracts_contract", wanted["contract"], "contract",
-                          shown=spoken)
+                          shown=spoken, named=("contract", f"among the contracts of {md(variant)} "
+                                                           "these filters choose"))
     modes = cells.filter(pl.col("contract") == contract)["mode"].to_list()
     mode = url_choice("Defence mode", modes, "contracts_mode", wanted["mode"], "mode",
-                      shown=partial(mode_in_words, variant))
+                      shown=partial(mode_in_words, variant),
+                      named=("defence mode", f"among the defence modes of {md(spoken(contract))}"))
     with heatmap:
         _heatmap(cells, order, spoken, (contract, mode))
     cell = cells.filter((pl.col("contract") == contract) & (pl.col("mode") == mode))

@@ -245,7 +245,8 @@ for key, value in st.session_state.pop("entry_next", {}).items():
 with guarded():
     games = read(entry.entry_games, default=None)
     ids = [] if games is None else games["game_id"].to_list()
-    chosen = url_choice("Game", [NEW, *ids], "entry_game", url_param("game"), "game")
+    chosen = url_choice("Game", [NEW, *ids], "entry_game", url_param("game"), "game",
+                        named=("game", "in this database"))
     if st.session_state.get("entry_for") != chosen:  # another game: its deals start afresh
         for key in [k for k in st.session_state if str(k).startswith("entry_d")]:
             del st.session_state[key]

@@ -19,6 +19,7 @@ from dashboards.common import (
     query,
     replay_links,
     show,
+    unknown,
     url_choice,
     url_param,
 )
@@ -53,8 +54,11 @@ with guarded():
     labels = [" · ".join(str(v) for v in (r["event"], r["day"]) if v is not None)
               for r in sessions.iter_rows(named=True)]
     c1, c2 = st.columns([3, 1])
-    if wanted_event in labels and "results_event" not in st.session_state:
-        st.session_state["results_event"] = labels.index(wanted_event)
+    if "results_event" not in st.session_state:  # opened from a link: its event, if here
+        unknown("event", wanted_event, set(labels), "among the events these filters choose",
+                showing=md(labels[0]))
+        if wanted_event in labels:
+            st.session_state["results_event"] = labels.index(wanted_event)
     picked = c1.selectbox("Event and session", range(len(labels)), key="results_event",
                           format_func=lambda i: labels[i])
     keep_in_url("event", labels[int(picked or 0)], default=labels[0])
@@ -85,7 +89,8 @@ with guarded():
                  "cross_imps_per_board": "cross-IMPs per board", "imps": "IMPs"})
 
     st.subheader("A pair's card")
-    pair = url_choice("Pair", ranked["pair"].to_list(), "results_pair", wanted_pair, "pair")
+    pair = url_choice("Pair", ranked["pair"].to_list(), "results_pair", wanted_pair, "pair",
+                      named=("pair", "in this event's ranking"))
     if pair is not None:
         card = calls_in_words(query("pair_card", f, event, pair))  # 5DX -> 5♦X
         card = card.with_columns(  # only a deal recorded with its cards can be replayed

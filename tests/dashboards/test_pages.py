@@ -354,6 +354,34 @@ def test_contracts_page_drill_down(fixture_path: Path, monkeypatch: pytest.Monke
     assert f"replayer?game={fx.G1.replace('/', '%2F')}&deal=1" in deals["replay"].tolist()
 
 
+def test_a_link_to_a_cell_the_page_lacks_says_so(fixture_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """An old link's ``?contract=4SX`` (a doubled contract was a row of its own) opened the
+    first contract without a word; the page says which one the link named and what it shows
+    instead, and says nothing of a link it follows."""
+    at = page("contracts", fixture_path, monkeypatch, contract="6SX", mode="<b>redoubled</b>")
+    assert not at.exception
+    first = at.selectbox(key="contracts_contract").value
+    said = [w.value for w in at.warning]
+    assert said[0] == (f"The link names the contract {md(repr('6SX'))}, which is not among the "
+                       f"contracts of {md('greek-prefa')} these filters choose: showing "
+                       f"{md(call_words(first, 'greek-prefa'))}.")
+    assert said[1].startswith(f"The link names the defence mode {md(repr('<b>redoubled</b>'))}")
+    assert len(said) == 2
+    at.selectbox(key="contracts_contract").set_value("7H").run()  # a choice is no link
+    assert not at.warning
+    params = {k: v if isinstance(v, str) else v[0] for k, v in at.query_params.items()}
+    assert not page("contracts", fixture_path, monkeypatch, **params).warning
+    nowhere = page("contracts", fixture_path, monkeypatch, heatmap="chess")
+    assert [w.value for w in nowhere.warning] == [
+        f"The link names the variant {md(repr('chess'))}, which is not among the declared deals "
+        f"these filters choose: showing {md('greek-prefa')}."]
+    entry = page("entry", fixture_path, monkeypatch, game="no-such-game")
+    assert [w.value for w in entry.warning] == [
+        f"The link names the game {md(repr('no-such-game'))}, which is not in this database: "
+        f"showing {md('(new game)')}."]
+
+
 @pytest.mark.parametrize("variant", [None, *(v.name for v in registered())])
 def test_contracts_rate_a_doubled_contract_with_the_same_contract(
         variant: str | None, demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1296,6 +1324,14 @@ def test_my_deals_order_and_the_results_choices_are_in_the_url(
     assert opened.selectbox(key="results_event").value == len(box.options) - 1
     assert opened.selectbox(key="results_pair").value == pairs.options[-1]
     assert opened.radio(key=f"results_by_{len(box.options) - 1}").value == other
+    assert not opened.warning  # a link the page made names what it has
+    stale = page("results", demo_path, monkeypatch, **{**params, "event": "Old cup",
+                                                       "pair": "Nobody"})
+    said = [w.value for w in stale.warning]
+    assert said[0].startswith(f"The link names the event {md(repr('Old cup'))}, which is not "
+                              "among the events these filters choose: showing ")
+    assert said[1].startswith(f"The link names the pair {md(repr('Nobody'))}, which is not "
+                              "in this event's ranking: showing ")
 
 
 def test_a_deal_with_hands_and_no_play_has_no_trick_slider(
