@@ -17,8 +17,10 @@ import typer
 from rich.console import Console
 from rich.progress import Progress, ProgressColumn
 
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+# no colours of rich's own on a line's numbers, quotes and paths: its highlighting coloured the
+# "12" of a file's name and a summary's counts at random
+out = Console(soft_wrap=True, highlight=False)
+err = Console(stderr=True, soft_wrap=True, highlight=False)
 
 INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT), as a shell gives it."""

@@ -673,3 +673,14 @@ def test_a_file_s_issues_are_printed_in_line_order(tmp_path: Path) -> None:
     result = runner.invoke(app, ["ingest", str(path), "--db", str(tmp_path / "x.duckdb")])
     lines = [int(m.group(1)) for m in re.finditer(r"^  (\d+): ", result.stdout, re.M)]
     assert len(lines) == 5 and lines == sorted(lines), result.stdout
+
+
+def test_what_the_commands_print_is_not_coloured_at_random() -> None:
+    """rich's highlighting coloured the numbers, quotes and paths of any line on a terminal
+    (``12`` in ``week12.jsonl``, each count of a summary): the commands colour nothing they do
+    not mean to."""
+    from trickbook import console
+
+    line = "week12.jsonl: 1,234 records read, 3 quarantined ('bad line' at data/x.jsonl:12)"
+    for stream in (console.out, console.err):
+        assert stream.render_str(line).spans == []
