@@ -53,12 +53,12 @@ with guarded():
     sessions = everything.select("event", "day").unique(maintain_order=True)
     labels = [" · ".join(str(v) for v in (r["event"], r["day"]) if v is not None)
               for r in sessions.iter_rows(named=True)]
-    c1, c2 = st.columns([3, 1])
     if "results_event" not in st.session_state:  # opened from a link: its event, if here
         unknown("event", wanted_event, set(labels), "among the events these filters choose",
                 showing=md(labels[0]))
         if wanted_event in labels:
             st.session_state["results_event"] = labels.index(wanted_event)
+    c1, c2 = st.columns([3, 1])
     picked = c1.selectbox("Event and session", range(len(labels)), key="results_event",
                           format_func=lambda i: labels[i])
     keep_in_url("event", labels[int(picked or 0)], default=labels[0])
