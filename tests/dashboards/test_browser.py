@@ -777,7 +777,8 @@ def _deal_with_cards(page) -> None:
 
 def test_entry_form_of_every_variant(page, servers: dict[str, str], demo_db: Path) -> None:
     """The Entry page's new-game form for every registered variant, on the demo and the empty
-    database: no exception, traceback, None cell or server path."""
+    database: no exception, traceback, None cell or server path, and no box of a house rule
+    left to its default reading a dash (bridge's honours did)."""
     from model.variants import registered
 
     failures = []
@@ -787,6 +788,11 @@ def test_entry_form_of_every_variant(page, servers: dict[str, str], demo_db: Pat
             _pick(page, "Variant", v.name, "stMain")
             failures += [f"{server} {v.name}: {p}"
                          for p in page_problems(page, _server_paths(demo_db))]
+            boxes = page.eval_on_selector_all(  # read at once: a box may be drawn again
+                "[data-testid='stMain'] [role='combobox']",
+                "boxes => boxes.map(b => [b.getAttribute('aria-label'), b.value])")
+            failures += [f"{server} {v.name}: the box {label!r} reads a dash"
+                         for label, value in boxes if value == "—"]
         _shot(page, f"entry_form_{server}")
     assert not failures, "\n".join(failures)
 
