@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import duckdb
+import polars as pl
 import pytest
 
 from bench.bench_parallel import process_cpu
@@ -479,7 +480,8 @@ def _biggest_cells(db: Path, variant: str, count: int) -> list[tuple[str, str, s
 
     with read_only(db) as con:
         cells = rates(q.contract_rates(con, Filters(variant=variant)), "made", "n")
-    labels = [f"{round(100 * r)}% ({n})" for r, n in zip(cells["rate"], cells["n"], strict=True)]
+    labels = cells.select(pl.format(  # as the page writes them (a half rounded as it does)
+        "{}% ({})", (pl.col("rate") * 100).round(0).cast(pl.Int64), "n"))[:, 0].to_list()
     unique = [(n, label, contract, mode) for n, label, contract, mode in zip(
         cells["n"], labels, cells["contract"], cells["mode"], strict=True)
         if labels.count(label) == 1]
