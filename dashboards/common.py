@@ -161,13 +161,19 @@ def keep_in_url(name: str, value: str | None, default: str | None = None) -> Non
         st.query_params[name] = value
 
 
+LINK_SHOWN = 60
+"""Characters of a link's value that :func:`unknown` quotes; a longer one is cut, with "…"."""
+
+
 def unknown(what: str, wanted: str | None, known: set[str], where: str,
             said: Callable[[str], str] = str, showing: str | None = None) -> None:
     """Say that the link names a ``what`` (``wanted``) that is not ``where`` (none of ``known``),
     so the page shows ``showing`` (default: every one): ``wanted`` quoted as ``said`` writes
     it, and escaped."""
     if wanted is not None and wanted not in known:
-        st.warning(f"The link names the {what} {md(repr(said(wanted)[:60]))}, which is not "
+        name = said(wanted)
+        quoted = repr(name[:LINK_SHOWN]) + ("…" if len(name) > LINK_SHOWN else "")
+        st.warning(f"The link names the {what} {md(quoted)}, which is not "
                    f"{where}: showing {showing or f'every {what}'}.")
 
 

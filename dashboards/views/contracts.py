@@ -75,9 +75,18 @@ def _heatmap_key() -> str:
     return f"contracts_heatmap_{st.session_state.get(CLICKS, 0)}"
 
 
-def take_click(cells: pl.DataFrame) -> None:
+def box_keys(variant: str) -> tuple[str, str]:
+    """The keys of the Contract and Defence mode boxes of ``variant``'s heatmap: a pair per
+    variant, so that each variant keeps its cell in the session and a switch to another draws
+    the boxes anew (one pair kept a contract code both games have in the first game's words:
+    "4 Herz" for balkan's "4 Herc")."""
+    return f"contracts_contract_{variant}", f"contracts_mode_{variant}"
+
+
+def take_click(cells: pl.DataFrame, variant: str) -> None:
     """The cell last clicked on the heatmap (Streamlit keeps the selection under the chart's
-    key), when it is one of ``cells``, chosen in the boxes below it (before they are drawn)."""
+    key), when it is one of ``cells``, chosen in ``variant``'s boxes below it (before they are
+    drawn)."""
     state = st.session_state
     event = state.get(_heatmap_key())
     points = (event or {}).get("selection", {}).get(charts.CELL_PICKED) or []
@@ -86,7 +95,13 @@ def take_click(cells: pl.DataFrame) -> None:
     state[CLICKS] = state.get(CLICKS, 0) + 1
     contract, mode = (points[0].get(code) for code in charts.CELL_CODES)
     if not cells.filter((pl.col("contract") == contract) & (pl.col("mode") == mode)).is_empty():
-        state["contracts_contract"], state["contracts_mode"] = contract, mode
+        for key, value in zip(box_keys(variant), (contract, mode), strict=True):
+            state[key] = value
+
+
+# The heatmap's variant of the session's last run: the URL's cell is that variant's, not the
+# one a user switches to (a docstring here would be drawn)
+SHOWN = "_contracts_shown"
 
 
 st.title("Contracts")
@@ -107,19 +122,24 @@ with guarded():
 
     variants = table["variant"].unique(maintain_order=True).to_list()
     variant = url_choice("Variant", variants, "contracts_variant", wanted["heatmap"], "heatmap",
-                         named=("variant", "among the declared deals these filters choose"))
+                         named=("variant", "among the variants of the declared deals these "
+                                           "filters choose"))
+    if st.session_state.get(SHOWN) not in (None, variant):  # switched: the URL's cell is not
+        wanted["contract"] = wanted["mode"] = None           # this variant's
+    st.session_state[SHOWN] = variant
     cells = table.filter(pl.col("variant") == variant)
     spoken = partial(call_words, variant=variant)  # a contract code in the game's words
     order = cells["contract"].unique(maintain_order=True).to_list()
-    take_click(cells)
+    take_click(cells, variant)
     heatmap = st.container()  # drawn once the boxes below have chosen its outlined cell
 
     st.subheader("Deals behind a cell")
-    contract = url_choice("Contract", order, "contracts_contract", wanted["contract"], "contract",
+    contract_key, mode_key = box_keys(variant)
+    contract = url_choice("Contract", order, contract_key, wanted["contract"], "contract",
                           shown=spoken, named=("contract", f"among the contracts of {md(variant)} "
                                                            "these filters choose"))
     modes = cells.filter(pl.col("contract") == contract)["mode"].to_list()
-    mode = url_choice("Defence mode", modes, "contracts_mode", wanted["mode"], "mode",
+    mode = url_choice("Defence mode", modes, mode_key, wanted["mode"], "mode",
                       shown=partial(mode_in_words, variant),
                       named=("defence mode", f"among the defence modes of {md(spoken(contract))}"))
     with heatmap:

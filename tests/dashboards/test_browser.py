@@ -515,6 +515,31 @@ def test_a_click_on_a_heatmap_cell_lists_its_deals(page, servers: dict[str, str]
     _shot(page, "contracts_clicked")
 
 
+def test_a_switch_of_the_heatmap_s_variant_says_its_own_contracts(
+        page, servers: dict[str, str], demo_db: Path) -> None:
+    """Contracts under "(all)": with a Swabian contract chosen, the heatmap's Variant switched to
+    Balkan left the Contract box reading the Swabian words ("4 Herz") of a contract code both
+    games have, beside a caption and deals of Balkan's "4 Herc". The box reads the contract of
+    the caption."""
+    from dashboards.replay import call_words
+
+    with read_only(demo_db) as con:
+        rates = q.contract_rates(con, Filters())
+    codes = {v: set(rates.filter(pl.col("variant") == v)["contract"].to_list())
+             for v in ("swabian", "balkan")}
+    shared = sorted(codes["swabian"] & codes["balkan"])
+    if not shared:
+        pytest.skip("no contract code both swabian and balkan have in the demo database")
+    _open(page, f"{servers['demo']}/contracts", "Contracts")
+    _pick(page, "Variant", "swabian", "stMain")
+    _pick(page, "Contract", call_words(shared[0], "swabian"), "stMain")
+    _pick(page, "Variant", "balkan", "stMain")
+    box = page.locator("[data-testid='stMain']").get_by_role("combobox", name="Contract")
+    page.get_by_text(re.compile(r"^balkan .* with defence ")).wait_for()
+    said = page.get_by_text(re.compile(r"^balkan .* with defence ")).inner_text()
+    assert said.startswith(f"balkan {box.input_value()} with defence "), (box.input_value(), said)
+
+
 def test_filters_survive_page_switches_and_reload(page, servers: dict[str, str]) -> None:
     """docs/dashboards.md, "Shared filters and the URL": set on League, kept on Player,
     Contracts and League again, in the URL at every step, and after a reload."""

@@ -9,6 +9,7 @@ import shutil
 import urllib.parse
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pandas as pd
@@ -43,6 +44,14 @@ def page(name: str, db: Path, monkeypatch: pytest.MonkeyPatch, **params: str) ->
     for key, value in params.items():
         at.query_params[key] = value
     return at.run()
+
+
+def cell_boxes(at: AppTest) -> tuple[Any, Any]:
+    """The Contracts page's Contract and Defence mode boxes of its heatmap's variant (a pair per
+    variant, ``box_keys`` of ``dashboards/views/contracts.py``)."""
+    variant = at.selectbox(key="contracts_variant").value
+    return (at.selectbox(key=f"contracts_contract_{variant}"),
+            at.selectbox(key=f"contracts_mode_{variant}"))
 
 
 def frame_with(at: AppTest, column: str) -> pd.DataFrame:
@@ -278,11 +287,11 @@ def test_contracts_say_defence_modes_in_the_players_words(
         if said not in modes:
             pytest.skip(f"no {code} deal of {variant} in the demo database")
         assert code not in modes
-        for i in range(len(at.selectbox(key="contracts_contract").options)):
-            at.selectbox(key="contracts_contract").select_index(i).run()
-            if said in at.selectbox(key="contracts_mode").options:  # its options as shown
+        for i in range(len(cell_boxes(at)[0].options)):
+            cell_boxes(at)[0].select_index(i).run()
+            if said in cell_boxes(at)[1].options:  # its options as shown
                 break
-        box = at.selectbox(key="contracts_mode")
+        box = cell_boxes(at)[1]
         box.select_index(box.options.index(said)).run()
         deals = set(frame_with(at, "replay")["defence"])  # the cell's deals, in words too
         assert deals == {said}, deals
@@ -333,20 +342,20 @@ def test_contracts_page_drill_down(fixture_path: Path, monkeypatch: pytest.Monke
     assert all("n=" in text for text in table["rate (n, 95% CI)"])
     # Contracts in the game's words (Variant.call_words), the URL keeps their codes.
     assert "6♠" in table["contract"].tolist() and "6S" not in table["contract"].tolist()
-    assert "6♠" in at.selectbox(key="contracts_contract").options
-    at.selectbox(key="contracts_contract").set_value("6S").run()
-    at.selectbox(key="contracts_mode").set_value("both").run()
+    assert "6♠" in cell_boxes(at)[0].options
+    cell_boxes(at)[0].set_value("6S").run()
+    cell_boxes(at)[1].set_value("both").run()
     deals = frame_with(at, "replay")
     assert set(deals["contract"]) == {"6♠"}
     assert deals.columns[0] == "replay"  # in sight: the table is wider than the page
     assert sorted(deals["game"]) == sorted([fx.G1, fx.G3])
     assert set(deals["result"]) <= {"made", "down", "—"}  # named as My deals names it
     # the cell is in the URL beside the filters: a reload or a shared link opens on it
-    at.selectbox(key="contracts_contract").set_value("7H").run()
+    cell_boxes(at)[0].set_value("7H").run()
     params = {k: v if isinstance(v, str) else v[0] for k, v in at.query_params.items()}
     assert params.get("contract") == "7H"  # not the first contract: kept in the URL
     again = page("contracts", fixture_path, monkeypatch, **params)
-    assert again.selectbox(key="contracts_contract").value == "7H"
+    assert cell_boxes(again)[0].value == "7H"
     assert frame_with(again, "replay")["game"].tolist() == frame_with(at, "replay")[
         "game"].tolist()
     other = page("contracts", fixture_path, monkeypatch, heatmap="swabian")
@@ -361,21 +370,24 @@ def test_a_link_to_a_cell_the_page_lacks_says_so(fixture_path: Path,
     instead, and says nothing of a link it follows."""
     at = page("contracts", fixture_path, monkeypatch, contract="6SX", mode="<b>redoubled</b>")
     assert not at.exception
-    first = at.selectbox(key="contracts_contract").value
+    first = cell_boxes(at)[0].value
     said = [w.value for w in at.warning]
     assert said[0] == (f"The link names the contract {md(repr('6SX'))}, which is not among the "
                        f"contracts of {md('greek-prefa')} these filters choose: showing "
                        f"{md(call_words(first, 'greek-prefa'))}.")
     assert said[1].startswith(f"The link names the defence mode {md(repr('<b>redoubled</b>'))}")
     assert len(said) == 2
-    at.selectbox(key="contracts_contract").set_value("7H").run()  # a choice is no link
+    cell_boxes(at)[0].set_value("7H").run()  # a choice is no link
     assert not at.warning
     params = {k: v if isinstance(v, str) else v[0] for k, v in at.query_params.items()}
     assert not page("contracts", fixture_path, monkeypatch, **params).warning
     nowhere = page("contracts", fixture_path, monkeypatch, heatmap="chess")
     assert [w.value for w in nowhere.warning] == [
-        f"The link names the variant {md(repr('chess'))}, which is not among the declared deals "
-        f"these filters choose: showing {md('greek-prefa')}."]
+        f"The link names the variant {md(repr('chess'))}, which is not among the variants of the "
+        f"declared deals these filters choose: showing {md('greek-prefa')}."]
+    long = page("contracts", fixture_path, monkeypatch, contract="6S" * 100)
+    assert long.warning[0].value.startswith(
+        f"The link names the contract {md(repr('6S' * 30) + '…')}, which is not")
     entry = page("entry", fixture_path, monkeypatch, game="no-such-game")
     assert [w.value for w in entry.warning] == [
         f"The link names the game {md(repr('no-such-game'))}, which is not in this database: "
@@ -410,9 +422,9 @@ def test_contracts_rate_a_doubled_contract_with_the_same_contract(
         return
     name, contract = doubled["variant"][0], doubled["contract"][0]
     at.selectbox(key="contracts_variant").set_value(name).run()
-    at.selectbox(key="contracts_contract").set_value(contract).run()
-    assert {"doubled", "undoubled"} <= set(at.selectbox(key="contracts_mode").options)
-    at.selectbox(key="contracts_mode").set_value("doubled").run()
+    cell_boxes(at)[0].set_value(contract).run()
+    assert {"doubled", "undoubled"} <= set(cell_boxes(at)[1].options)
+    cell_boxes(at)[1].set_value("doubled").run()
     deals = frame_with(at, "replay")
     assert set(deals["contract"]) == {call_words(contract + "X", name)}, deals["contract"]
     assert len(deals) == doubled["deals"][0]
@@ -1189,8 +1201,8 @@ def test_a_deal_link_keeps_the_filters_in_a_new_tab(fixture_path: Path,
     URL alone) the sidebar read "(all)". It carries the filters, and the replayer opens with
     them and the deal."""
     at = page("contracts", fixture_path, monkeypatch, variant="greek-prefa")
-    at.selectbox(key="contracts_contract").set_value("6S").run()
-    at.selectbox(key="contracts_mode").set_value("both").run()
+    cell_boxes(at)[0].set_value("6S").run()
+    cell_boxes(at)[1].set_value("both").run()
     link = frame_with(at, "replay")["replay"].tolist()[0]
     path, _, query_string = link.partition("?")
     params = dict(urllib.parse.parse_qsl(query_string))
