@@ -294,11 +294,12 @@ def flag_effects(effect: str, share: bool, flags: int) -> Spec:
                                              if share else f"{effect}, b − a per deal",
                                              axis=_share(share)),
                       "x2": {"field": "hi"}}},
-        {"mark": {"type": "point", "filled": True, "size": 60},
-         "encoding": {**shared, "x": channel("estimate", "quantitative")}},
+        # under the points, so that an estimate at zero is drawn, and hovered, over it; a null
+        # tooltip is dropped on its way to the browser, which then listed "zero 0"
         {"data": {"values": [{"zero": 0.0}]},
          "mark": {"type": "rule", "color": "gray", "strokeDash": [4, 4]},
-         # a null tooltip is dropped on its way to the browser, which then listed "zero 0"
          "encoding": {"x": channel("zero", "quantitative"),
                       "tooltip": [channel("zero", "quantitative", "no effect")]}},
+        {"mark": {"type": "point", "filled": True, "size": 60},
+         "encoding": {**shared, "x": channel("estimate", "quantitative")}},
     ], "height": max(160, 60 + 36 * flags)}

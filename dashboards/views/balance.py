@@ -32,6 +32,7 @@ from dashboards.common import (
 from dashboards.queries import rules_change
 from dashboards.replay import call_words
 from dashboards.text import arms_rules, md, unit
+from model.problems import counted
 from model.variants import REGISTERED
 
 # Paired effects that are shares of deals; the others are money per deal, the declarer's money
@@ -147,10 +148,10 @@ def arms_chart(run_id: str, metric: str, order: list[str], share: bool, x_title:
     """Arm a and arm b side by side per key: a point at the estimate, a bar for the 95% CI."""
     long = query("balance_metrics", run_id, metric).filter(
         pl.col("arm").is_in(["a", "b"])).with_columns(pl.col("key").replace(named or {}))
-    if long.is_empty():
+    drawn = drawn_estimates(long, share, "key", "arm")
+    if drawn.is_empty():  # no estimate (no contract played): the table above says so
         return
-    st.vega_lite_chart(drawn_estimates(long, share, "key", "arm"),
-                       charts.arms(order, share, x_title, y_title), width="stretch")
+    st.vega_lite_chart(drawn, charts.arms(order, share, x_title, y_title), width="stretch")
 
 
 def labelled(runs: pl.DataFrame) -> dict[str, str]:
@@ -158,7 +159,8 @@ def labelled(runs: pl.DataFrame) -> dict[str, str]:
     labels = {}
     for r in runs.iter_rows(named=True):
         change = rules_change(r["rules_a"], r["rules_b"], r["variant"], r["variant_b"])
-        labels[r["run_id"]] = f"{r['run_id']} · {change} · {r['deals']:,} deals · seed {r['seed']}"
+        labels[r["run_id"]] = (f"{r['run_id']} · {change} · {counted(r['deals'], 'deal')} · "
+                               f"seed {r['seed']}")
     return labels
 
 
@@ -213,9 +215,9 @@ with guarded():
         st.stop()
     run = chosen.filter(pl.col("run_id") == run_id).row(0, named=True)
     st.caption(
-        f"{run['games']:,} games of up to {run['deals_per_game']} deals · {run['deals']:,} deals "
-        "played in both arms (paired; a game ends early where its rules end it, so an arm's "
-        "own n below may be larger)"
+        f"{counted(run['games'], 'game')} of up to {counted(run['deals_per_game'], 'deal')} · "
+        f"{counted(run['deals'], 'deal')} played in both arms (paired; a game ends early where "
+        "its rules end it, so an arm's own n below may be larger)"
         f" · seed {run['seed']} · play {run['play']} · stored {run['created_at']:%Y-%m-%d %H:%M}"
         f" UTC. Both arms play the same deals; money is the declarer's whole result in the "
         f"settlement's unit{money_note(run['variant'])}."

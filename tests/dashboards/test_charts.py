@@ -158,6 +158,23 @@ def test_a_study_of_one_game_has_no_null_in_its_tooltips(
     assert ("95% interval", "interval") in lines
     flags = frame_with(at, "estimate (n, 95% CI)")["estimate (n, 95% CI)"]
     assert flags.str.contains("no interval").all()
+    # a chart without an estimate is not drawn (success by contract, when no contract was
+    # played in its 4 deals, was an empty frame with an axis of "0.000000%"), and one game is
+    # "1 game"
+    assert any(c.value.startswith("1 game of up to 4 deals · ") for c in at.caption)
+    success = frame_with(at, "arm a (n, 95% CI)")
+    if (success["arm a (n, 95% CI)"] == "—").all():  # no contract played: its chart is left out
+        drawn = [spec for spec, _ in charts_of
+                 if spec["layer"][0]["encoding"].get("y", {}).get("title") == "made"]
+        assert not drawn
+
+
+def test_the_line_of_no_effect_lies_under_the_estimates() -> None:
+    """Balance's dashed line at no effect was drawn over the points: an estimate at zero
+    hovered read "no effect 0", never its own tooltip."""
+    layers = charts.flag_effects("declarer money", False, 1)["layer"]
+    marks = [(layer["mark"]["type"], layer["encoding"]["x"]["field"]) for layer in layers]
+    assert marks.index(("rule", "zero")) < marks.index(("point", "estimate"))
 
 
 def test_the_review_trend_is_valid_vega_lite() -> None:
