@@ -27,7 +27,7 @@ from dashboards.pulya import as_img
 from dashboards.rows import per_row
 from dashboards.sheets import score_sheet, sheet_picture
 from dashboards.stats import format_rate, with_rate
-from dashboards.text import DASH, md, readable, rules_table, unit
+from dashboards.text import DASH, md, quoted, readable, rules_table, unit
 from dashboards.uploads import WRITE_TOKEN_ENV, write_allowed, write_token_set
 from model.variant import UnknownVariant
 from scoring.registry import settlement
@@ -65,7 +65,7 @@ def query(name: str, *args: Any) -> Any:
         raise PageError(str(exc)) from exc
     except duckdb.CatalogException as exc:
         raise PageError(
-            f"the database {path.name!r} lacks a table the dashboards read "
+            f"the database {quoted(path.name)} lacks a table the dashboards read "
             f"(records.md section 2): {exc}"
         ) from exc
 
@@ -107,7 +107,7 @@ def _choice(label: str, options: list[str], key: str, wanted: str | None,
     if _kept(key) not in state:
         if wanted is not None and wanted not in known_set:
             problems.append(
-                f"No {label.lower()} {md(repr(wanted[:60]))} in the database: showing all instead."
+                f"No {label.lower()} {md(quoted(wanted, 60))} in the database: showing all instead."
             )
             wanted = None
         state[_kept(key)] = wanted or ALL
@@ -133,7 +133,7 @@ def _person_wanted(name: str | None, labels: list[str], problems: list[str]) -> 
     named = [label for label in labels
              if label.endswith(")") and label.rsplit(" (", 1)[0] == name]
     if len(named) > 1:
-        problems.append(f"{md(repr(name[:60]))} names {len(named)} players ("
+        problems.append(f"{md(quoted(name, 60))} names {len(named)} players ("
                         + ", ".join(md(label) for label in named)
                         + "): showing all instead; choose one in the sidebar.")
         return None
@@ -171,10 +171,8 @@ def unknown(what: str, wanted: str | None, known: set[str], where: str,
     so the page shows ``showing`` (default: every one): ``wanted`` quoted as ``said`` writes
     it, and escaped."""
     if wanted is not None and wanted not in known:
-        name = said(wanted)
-        quoted = repr(name[:LINK_SHOWN]) + ("…" if len(name) > LINK_SHOWN else "")
-        st.warning(f"The link names the {what} {md(quoted)}, which is not "
-                   f"{where}: showing {showing or f'every {what}'}.")
+        st.warning(f"The link names the {what} {md(quoted(said(wanted), LINK_SHOWN))}, which "
+                   f"is not {where}: showing {showing or f'every {what}'}.")
 
 
 def url_choice(label: str, options: list[Any], key: str, wanted: str | None,

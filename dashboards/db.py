@@ -27,6 +27,7 @@ from pathlib import Path
 
 import duckdb
 
+from dashboards.text import quoted
 from model.views import ensure_views
 
 DB_ENV = "TRICKBOOK_DB"
@@ -146,10 +147,10 @@ FILL_IT = ("upload files on the Upload page, or ingest them with `trickbook inge
 
 def _open(path: Path, retry_seconds: float | None) -> duckdb.DuckDBPyConnection:
     if path.is_dir():
-        raise DatabaseError(f"{path.name!r} is a folder, not a database file: start the "
+        raise DatabaseError(f"{quoted(path.name)} is a folder, not a database file: start the "
                             "dashboard with `--db` naming a DuckDB file (a new name makes one)")
     if not path.is_file():
-        raise DatabaseMissing(f"no database {path.name!r} yet: {FILL_IT}")
+        raise DatabaseMissing(f"no database {quoted(path.name)} yet: {FILL_IT}")
     wait = retry_time() if retry_seconds is None else retry_seconds
     deadline = time.monotonic() + wait
     delay = 0.05
@@ -159,12 +160,12 @@ def _open(path: Path, retry_seconds: float | None) -> duckdb.DuckDBPyConnection:
             break
         except duckdb.Error as exc:
             if not is_lock_error(exc):
-                raise DatabaseError(f"cannot read the database {path.name!r}: "
+                raise DatabaseError(f"cannot read the database {quoted(path.name)}: "
                                     f"{str(exc).replace(str(path), path.name)}") from exc
             if time.monotonic() >= deadline:
                 raise DatabaseBusy(
-                    f"the database {path.name!r} is being written (an ingest holds the lock); "
-                    "the page will show the new data once it finishes: reload in a moment"
+                    f"the database {quoted(path.name)} is being written (an ingest holds the "
+                    "lock); the page will show the new data once it finishes: reload in a moment"
                 ) from exc
             time.sleep(delay)
             delay = min(delay * 2, 0.5)
@@ -175,7 +176,7 @@ def _open(path: Path, retry_seconds: float | None) -> duckdb.DuckDBPyConnection:
         con.execute("SET python_enable_replacements = false")
         if not _holds_tables(con):
             raise DatabaseMissing(
-                f"the database {path.name!r} holds no trickbook tables yet: {FILL_IT}")
+                f"the database {quoted(path.name)} holds no trickbook tables yet: {FILL_IT}")
         ensure_views(con)
     except BaseException:
         con.close()

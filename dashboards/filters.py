@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 
+from dashboards.text import md, quoted
 from model.base import composed
 
 MAX_VALUE_LENGTH = 200
@@ -57,7 +58,8 @@ def _text(raw: object, key: str, problems: list[str]) -> str | None:
     if not text.strip():
         return None
     if len(text) > MAX_VALUE_LENGTH or "\x00" in text:
-        problems.append(f"ignored the {key!r} filter from the URL: value too long or not text")
+        problems.append(f"ignored the {quoted(key)} filter from the URL: value too long or "
+                        "not text")
         return None
     return composed(text)  # as names are known (model/base.py)
 
@@ -69,7 +71,8 @@ def _date(raw: object, key: str, problems: list[str]) -> date | None:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        problems.append(f"ignored the {key!r} filter from the URL: {text[:40]!r} is not a date")
+        problems.append(f"ignored the {quoted(key)} filter from the URL: {md(quoted(text, 40))} "
+                        "is not a date")
         return None
 
 

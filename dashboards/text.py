@@ -3,6 +3,8 @@
 * :func:`md` escapes any text from the data (a player's name, a game id, a file name) for every
   Markdown context (``st.markdown``, captions, subheaders, messages, metric labels); :func:`html`
   for HTML (``st.html``). A name like ``![t](http://host/x.png)`` renders as that text.
+* :func:`quoted` writes a value a user gave (a link's, a file's name) between quotes, as he reads
+  it: no Python quoting, its control characters visible.
 * :func:`unit` names the settlement unit of a variant's ``cash`` (records.md 2, ``settlements``).
 * :func:`short_source` shows an ingested file without the server's folders.
 * :func:`readable` turns a query's frame into the table a user reads: human column labels, no
@@ -94,6 +96,22 @@ def md_inline(text: object) -> str:
 def _escaped(special: re.Pattern[str], text: object) -> str:
     """``text`` on one line, each character ``special`` matches after a backslash."""
     return special.sub(r"\\\1", str(text)).replace("\n", " ")
+
+
+CONTROL_PICTURES = {**{code: chr(0x2400 + code) for code in range(32)}, 0x7F: "\u2421"}
+"""A control character's Unicode picture (a tab is ``␉``, a line end ``␊``): a value quoted
+in a message shows it, where the text itself would show nothing or break the line."""
+
+
+def quoted(text: object, limit: int | None = None) -> str:
+    """``text`` between quotes as a user reads it: “O'Brien\\é” (``repr`` wrote
+    ``"O'Brien\\\\é"``), its control characters as their pictures (:data:`CONTROL_PICTURES`),
+    cut after ``limit`` characters with "…". Not escaped: :func:`md` it where Markdown
+    renders it."""
+    said = str(text)
+    cut = limit is not None and len(said) > limit
+    said = (said[:limit] if cut else said).translate(CONTROL_PICTURES)
+    return f"“{said}{'…' if cut else ''}”"
 
 
 def html(text: object) -> str:

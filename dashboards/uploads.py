@@ -32,7 +32,14 @@ import duckdb
 import polars as pl
 
 from dashboards.db import is_lock_error, release, retry_time
-from dashboards.text import UPLOAD_HASH, is_upload, short_paths, short_source, without_paths
+from dashboards.text import (
+    UPLOAD_HASH,
+    is_upload,
+    quoted,
+    short_paths,
+    short_source,
+    without_paths,
+)
 from ingest.csv_sheet import SIDECAR_SUFFIX, sidecar_of
 from ingest.json_document import READER as JSON_DOCUMENT
 from ingest.jsonl import READER as JSONL
@@ -140,19 +147,19 @@ def refuse_reason(name: str, data: bytes, limit_mb: int | None = None) -> str | 
     """Why an upload is refused before ingest, or None."""
     limit = (limit_mb or max_upload_mb()) * 1024 * 1024
     if len(data) > limit:
-        return (f"{name!r} is {len(data) / 1024 / 1024:.1f} MB, above the upload limit of "
+        return (f"{quoted(name)} is {len(data) / 1024 / 1024:.1f} MB, above the upload limit of "
                 f"{limit // (1024 * 1024)} MB: ingest it with `trickbook ingest` instead")
     if not data.strip():
-        return f"{name!r} is empty: nothing was stored"
+        return f"{quoted(name)} is empty: nothing was stored"
     head = data[:HEAD]
     if binary(head):
-        return (f"{name!r} is not a text file ({head.count(0):,} NUL bytes in its first "
+        return (f"{quoted(name)} is not a text file ({head.count(0):,} NUL bytes in its first "
                 f"{len(head):,} bytes: binary data, not text): nothing was stored")
     is_json = Path(name).suffix.lower() in (*JSONL.extensions, *JSON_DOCUMENT.extensions)
     try:  # the encodings every reader takes (UTF-8, UTF-16, a code page a sheet is saved in)
         sniff(head, whole=len(data) <= len(head), declarable=not is_json)
     except EncodingError as exc:
-        return f"{name!r} is not text ingest reads: {exc}; nothing was stored"
+        return f"{quoted(name)} is not text ingest reads: {exc}; nothing was stored"
     return None
 
 
@@ -354,7 +361,7 @@ def _game_file_note(name: str, sheets: dict[str, tuple[str, bytes]]) -> UploadRe
     if sheet is None:
         stem = safe_name(name).removesuffix(SIDECAR_SUFFIX)
         return UploadResult(name, None, message=(
-            f"{name!r} is the game of a score sheet: upload it together with its sheet "
+            f"{quoted(name)} is the game of a score sheet: upload it together with its sheet "
             f"({stem}.csv), which is read with it"))
     return UploadResult(name, "", message=f"the game of {sheet}: {READ_WITH}")
 

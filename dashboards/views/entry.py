@@ -31,7 +31,7 @@ from dashboards.common import (
 )
 from dashboards.db import DatabaseError, DatabaseMissing, db_path, read_only
 from dashboards.forms import ask
-from dashboards.text import md
+from dashboards.text import md, quoted
 from ingest.source import Issue
 from model.problems import Code
 from model.variants import registered
@@ -118,7 +118,7 @@ def new_game() -> None:
                  "comma.")
     elif issue is not None and issue.code is Code.GAME_CONFLICT:
         other = " and ".join(read(entry.differing_from_stored, record, default=[]))
-        st.error(f"A game {md(repr(game_id))} is stored already"
+        st.error(f"A game {md(quoted(game_id))} is stored already"
                  f"{f', with {other}' if other else ''}: choose another id, or choose "
                  "that game above to enter its deals.")
     elif issue is not None:

@@ -38,7 +38,7 @@ from dashboards.replay import (
     no_declarer,
     why_no_play,
 )
-from dashboards.text import cash, md, number
+from dashboards.text import cash, md, number, quoted
 from model.bridge.seats import board_vulnerable
 from model.cards import iter_cards
 from model.problems import counted
@@ -65,7 +65,7 @@ def _deal_from_url() -> None:
     no deal, or a deal the database does not hold, is said above the page, and the first deal
     of the list is shown (and put in the URL) instead."""
     game, deal, trick = url_param("game"), url_param("deal"), url_param("trick") or ""
-    asked = f"deal {md(repr((deal or '')[:20]))} of game {md(repr((game or '')[:200]))}"
+    asked = f"deal {md(quoted(deal or '', 20))} of game {md(quoted(game or '', 200))}"
     if not (game and deal and _is_number(deal, 9) and len(game) <= 200):
         if game or deal:
             st.warning(f"The address asks for {asked}: that names no deal (a game id and a "

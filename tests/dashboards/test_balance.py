@@ -22,7 +22,7 @@ from streamlit.testing.v1.element_tree import Selectbox
 from dashboards import queries as q
 from dashboards.common import ALL
 from dashboards.db import DB_ENV, read_only
-from dashboards.text import md, unit
+from dashboards.text import md, quoted, unit
 from ingest.pipeline import ingest_paths
 from model.tables import insert
 from model.variants import variant as lookup
@@ -498,7 +498,7 @@ def test_a_study_the_database_lacks_is_said(balance_studies,
     at.run()
     assert not at.exception
     (said,) = [w.value for w in at.warning]
-    assert said.startswith(f"The link names the study {md(repr('<b>gone</b>'))}, which is not "
+    assert said.startswith(f"The link names the study {md(quoted('<b>gone</b>'))}, which is not "
                            "in this database: showing the newest study of ")
     assert at.selectbox(key="balance_run").index == 0
     fine = AppTest.from_file(str(PAGE), default_timeout=60)

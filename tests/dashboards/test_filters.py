@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from markdown_it import MarkdownIt
+
 from dashboards.filters import MAX_VALUE_LENGTH, Filters, from_params
 
 
@@ -22,6 +24,15 @@ def test_bad_values_are_dropped_with_a_message() -> None:
     assert f.variant == "'; DROP TABLE deals; --"  # kept as text: only ever bound as a value
     assert len(problems) == 4
     assert sum("not a date" in p for p in problems) == 2
+
+
+def test_a_date_that_does_not_parse_is_said_as_text() -> None:
+    """The filters' messages are shown as Markdown (``common.filters``): a ``from`` of
+    ``[x](http://example.com)`` was shown as a link. It is quoted and escaped."""
+    _, (said,) = from_params({"from": "[x](http://example.com) **y**"})
+    rendered = MarkdownIt("commonmark").renderInline(said)
+    assert "<a" not in rendered and "<strong>" not in rendered, rendered
+    assert "“[x](http://example.com) **y**”" in rendered, rendered
 
 
 def test_reversed_range_is_swapped() -> None:

@@ -23,7 +23,7 @@ from dashboards.common import NO_GAMES
 from dashboards.db import DB_ENV, read_only
 from dashboards.filters import Filters
 from dashboards.replay import call_words
-from dashboards.text import md
+from dashboards.text import md, quoted
 from ingest import players
 from ingest.pipeline import ingest_paths
 from model.variants import registered
@@ -372,10 +372,10 @@ def test_a_link_to_a_cell_the_page_lacks_says_so(fixture_path: Path,
     assert not at.exception
     first = cell_boxes(at)[0].value
     said = [w.value for w in at.warning]
-    assert said[0] == (f"The link names the contract {md(repr('6SX'))}, which is not among the "
+    assert said[0] == (f"The link names the contract {md(quoted('6SX'))}, which is not among the "
                        f"contracts of {md('greek-prefa')} these filters choose: showing "
                        f"{md(call_words(first, 'greek-prefa'))}.")
-    assert said[1].startswith(f"The link names the defence mode {md(repr('<b>redoubled</b>'))}")
+    assert said[1].startswith(f"The link names the defence mode {md(quoted('<b>redoubled</b>'))}")
     assert len(said) == 2
     cell_boxes(at)[0].set_value("7H").run()  # a choice is no link
     assert not at.warning
@@ -383,14 +383,14 @@ def test_a_link_to_a_cell_the_page_lacks_says_so(fixture_path: Path,
     assert not page("contracts", fixture_path, monkeypatch, **params).warning
     nowhere = page("contracts", fixture_path, monkeypatch, heatmap="chess")
     assert [w.value for w in nowhere.warning] == [
-        f"The link names the variant {md(repr('chess'))}, which is not among the variants of the "
+        f"The link names the variant {md(quoted('chess'))}, which is not among the variants of the "
         f"declared deals these filters choose: showing {md('greek-prefa')}."]
     long = page("contracts", fixture_path, monkeypatch, contract="6S" * 100)
     assert long.warning[0].value.startswith(
-        f"The link names the contract {md(repr('6S' * 30) + '…')}, which is not")
+        f"The link names the contract {md(quoted('6S' * 100, 60))}, which is not")
     entry = page("entry", fixture_path, monkeypatch, game="no-such-game")
     assert [w.value for w in entry.warning] == [
-        f"The link names the game {md(repr('no-such-game'))}, which is not in this database: "
+        f"The link names the game {md(quoted('no-such-game'))}, which is not in this database: "
         f"showing {md('(new game)')}."]
 
 
@@ -622,7 +622,7 @@ def test_a_name_in_the_url_chooses_the_one_person_so_named(
         assert at.subheader[0].value == md(f"Anna ({variant})")
     at = page("player", demo_path, monkeypatch, player="Anna")
     (warning,) = [w.value for w in at.warning]
-    assert warning.startswith(md("'Anna' names 2 players")), warning
+    assert warning.startswith(md("“Anna” names 2 players")), warning
     assert md("Anna (greek-prefa)") in warning and md("Anna (bridge-rubber)") in warning
     assert at.sidebar.selectbox(key="f_player").value == "(all)"
 
@@ -700,7 +700,7 @@ def test_replayer_draws_the_first_deal_when_the_url_names_a_deal_not_stored(
         at = page("replayer", fixture_path, monkeypatch, game=game, deal=deal, trick="2")
         assert not at.exception
         said = [w.value for w in at.warning if "no such deal" in w.value]
-        assert len(said) == 1 and f"deal \\'{deal}\\'" in said[0]
+        assert len(said) == 1 and f"deal “{deal}”" in said[0]
         assert "**nope**" not in said[0]  # the game id escaped: shown as written
         box = at.selectbox(key="replay_deal")
         assert box.value == first and not any(f"deal {deal}" in o for o in box.options)
@@ -826,9 +826,9 @@ def test_quality_says_a_file_or_code_of_the_link_it_does_not_have(
     at = page("quality", fixture_path, monkeypatch, file=path, code="no_such_code")
     assert not at.exception
     file_said, code_said = (w.value for w in at.warning)
-    assert file_said == (f"The link names the file {md(repr('data/*week*<12>.jsonl'))}, "
+    assert file_said == (f"The link names the file {md(quoted('data/*week*<12>.jsonl'))}, "
                          "which is not in this database: showing every file.")
-    assert code_said == (f"The link names the code {md(repr('no_such_code'))}, which is not "
+    assert code_said == (f"The link names the code {md(quoted('no_such_code'))}, which is not "
                          "in this database: showing every code.")
     assert "/srv" not in file_said and "<12>" not in file_said and "*week*" not in file_said
     assert at.selectbox(key="quality_source").value == at.selectbox(key="quality_code").value
@@ -837,7 +837,7 @@ def test_quality_says_a_file_or_code_of_the_link_it_does_not_have(
                                                        for df in everything.dataframe]
     at = page("quality", fixture_path, monkeypatch, file="samples/club-9.csv", code="parse")
     assert [w.value for w in at.warning] == [
-        f"The link names the code {md(repr('parse'))}, which is not among the quarantined "
+        f"The link names the code {md(quoted('parse'))}, which is not among the quarantined "
         f"records of {md('samples/club-9.csv')}: showing every code."]
     assert at.selectbox(key="quality_source").value == "samples/club-9.csv"
     good = page("quality", fixture_path, monkeypatch, file="samples/club-9.csv",
@@ -1340,9 +1340,9 @@ def test_my_deals_order_and_the_results_choices_are_in_the_url(
     stale = page("results", demo_path, monkeypatch, **{**params, "event": "Old cup",
                                                        "pair": "Nobody"})
     said = [w.value for w in stale.warning]
-    assert said[0].startswith(f"The link names the event {md(repr('Old cup'))}, which is not "
+    assert said[0].startswith(f"The link names the event {md(quoted('Old cup'))}, which is not "
                               "among the events these filters choose: showing ")
-    assert said[1].startswith(f"The link names the pair {md(repr('Nobody'))}, which is not "
+    assert said[1].startswith(f"The link names the pair {md(quoted('Nobody'))}, which is not "
                               "in this event's ranking: showing ")
 
 

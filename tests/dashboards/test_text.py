@@ -17,6 +17,7 @@ from dashboards.text import (
     md,
     md_inline,
     number,
+    quoted,
     readable,
     rule_value,
     rule_words,
@@ -59,6 +60,17 @@ def test_a_plain_name_gets_no_backslash_inside_a_line(name: str) -> None:
     """A widget's label is its aria-label, read as written by a screen reader: "tricks:
     O\\'Brien" was read with its backslash."""
     assert md_inline(name) == name
+
+
+def test_a_value_is_quoted_as_a_user_reads_it() -> None:
+    """A link's value was quoted by Python: a pair ``O'Brien\\é`` read ``"O'Brien\\\\é"``,
+    a tab ``\\t``. The quotes are a reader's, the backslash is the value's own, a control
+    character is its picture, and a value is cut after ``limit`` characters."""
+    assert quoted("O'Brien\\é") == "“O'Brien\\é”"
+    assert quoted("a\tb\nc\x7f") == "“a␉b␊c␡”"
+    assert quoted("6S" * 3, 4) == "“6S6S…”" and quoted("6S6S", 4) == "“6S6S”"
+    rendered = MarkdownIt("commonmark").renderInline(md(quoted("**x** <b>")))
+    assert rendered == "“**x** &lt;b&gt;”"
 
 
 def test_html_escapes_quotes_and_tags() -> None:

@@ -40,7 +40,7 @@ def test_refuse_reasons() -> None:
     assert refuse_reason("big.jsonl", b"x" * (2 * 1024 * 1024 + 1), limit_mb=2) is not None
     assert "NUL" in (refuse_reason("bin", b"\x00\x01\x02garbage" * 10) or "")
     assert refuse_reason("bin", bytes(range(256)) * 16) == (  # it said "full of NUL bytes"
-        "'bin' is not a text file (16 NUL bytes in its first 4,096 bytes: binary data, not "
+        "“bin” is not a text file (16 NUL bytes in its first 4,096 bytes: binary data, not "
         "text): nothing was stored")
     assert "NUL" in (refuse_reason("wide", "{}\n".encode("utf-16-le") * 3 + bytes(40)) or "")
     assert refuse_reason("x.jsonl", "{}\n".encode("utf-16-le")) is None  # its zeros are letters
@@ -550,7 +550,7 @@ def test_per_file_says_what_became_of_each_upload(tmp_path: Path) -> None:
         ("notes.txt", "not read", None, None),
         ("s.csv", "read", 5, 5),
         ("s.game.json", "read with its sheet", None, None)]
-    assert results[1].message == "'empty.jsonl' is empty: nothing was stored"
+    assert results[1].message == "“empty.jsonl” is empty: nothing was stored"
     again = ingest_uploads(pair, db, up)
     assert per_file([asdict(r) for r in again])["result"].to_list() == ["ingested before"] * 2
     assert again[1].message == "the game of s.csv, ingested before with it: nothing new to store"
