@@ -176,6 +176,9 @@ class Replay:
     claim: int | None = None
     """Bridge: the declarer side's total tricks agreed at a claim (records.md 1.2, ``claim``)."""
     auction: list[tuple[str, str]] = field(default_factory=list)
+    sitting_out: tuple[str, ...] = ()
+    """Players dealt a hand who take no part in the play (``Variant.sits_out``: a defender who
+    passes while the other plays alone); a trick is a card of each of the others."""
     tricks: list[Trick] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -285,7 +288,10 @@ def build(record: Mapping[str, object], variant: str, game_players: list[str]) -
         if isinstance(call, dict):
             replay.auction.append((str(call.get("player", "?")), str(call.get("call", "?"))))
     trump = trump_of(variant, replay.contract)
-    size = max(1, len(order))
+    v = _variant(variant)
+    out = v.sits_out(record) if v is not None else ()
+    replay.sitting_out = tuple(p for p in order if p in out)
+    size = max(1, len(order) - len(replay.sitting_out))
     current: list[tuple[str, Card]] = []
     play = record.get("play")
     for item in play if isinstance(play, list) else []:

@@ -12,7 +12,7 @@ the variants, with no circle (``docs/architecture.md``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -42,6 +42,16 @@ def why_no_play(record: Mapping[str, Any]) -> str:
     if isinstance(defence, Mapping) and defence and set(defence.values()) == {"pass"}:
         return "both defenders passed, so the deal was not played"
     return "the record has no play"
+
+
+def lone_defence_passer(defence: object) -> set[str]:
+    """The defender who passes while the other plays ``alone`` (``defence``, a deal's decision
+    by defender): the play is two-handed, the declarer's and the lone defender's, and he sits
+    it out (greek-prefa.md 6.1 step 6, balkan.md 5.1). Nobody for anything else."""
+    decisions = defence if isinstance(defence, Mapping) else {}
+    if "alone" not in decisions.values():
+        return set()
+    return {p for p, d in decisions.items() if d == "pass"}
 
 
 def all_passed(record: Mapping[str, Any]) -> str:
@@ -176,6 +186,10 @@ class Variant:
     or, where the record qualifies the code with a field of its own, the call that says both."""
     no_play: Callable[[Mapping[str, Any]], str] = why_no_play
     """Why a deal record with its cards has no play, in the players' words (a clause)."""
+    sits_out: Callable[[Mapping[str, Any]], Collection[str]] = lambda _record: ()
+    """The players dealt a hand who take no part in a deal record's play (the Hand replayer
+    makes a trick of a card of each of the others): by default nobody (bridge's dummy is played
+    by the declarer); a defender who passes while the other plays alone (Greek, Balkan)."""
     no_declarer: Callable[[Mapping[str, Any]], str] = all_passed
     """What a deal record nobody declared is, in the players' words (a clause, the Hand
     replayer's result): redealt, passed out, a refa written, or played for the fewest tricks

@@ -268,7 +268,8 @@ def _table(replay: Replay, variant: str, no_play: str) -> None:
                     + ", ".join(f"{md(p)} {n}" for p, n in taken.items()))
     else:
         st.markdown(f"**The hands as dealt** · no play: {md(no_play)}.")
-    roles = {replay.declarer: "declarer", replay.dummy: "dummy"}
+    roles = {replay.declarer: "declarer", replay.dummy: "dummy",
+             **dict.fromkeys(replay.sitting_out if last else (), "sits out")}
     seats = [render.seat_html(p, held.get(p, 0), variant, roles.get(p, ""))
              for p in replay.players]
     centre = "<em>no card played yet</em>"
@@ -285,7 +286,8 @@ def _table(replay: Replay, variant: str, no_play: str) -> None:
     elif last == 0:
         centre = "<em>no play</em>"
     st.html(render.table_html(seats, centre))
-    if step == last > 0 and replay.claim is None and any(held.values()):
+    if step == last > 0 and replay.claim is None and any(
+            cards for p, cards in held.items() if p not in replay.sitting_out):
         st.caption(f"The record's play ends after trick {last}, with cards still in hand: "
                    "the rest was not played (the outcome was settled) or not recorded.")
     if replay.discard:

@@ -32,6 +32,7 @@ from model.cards import DECK_32, CardError, count, format_cards, parse_cards
 from model.problems import Code, Problem, by_player, once_per_input
 from model.replay_kernel import Play, Replayed, moves
 from model.tricks import card_index, legal_cards, trick_winner
+from model.variant import lone_defence_passer
 
 judged_auction = once_per_input(run_auction, CallError)
 """``run_auction`` (4) once per distinct bidders, calls and rules."""
@@ -164,8 +165,7 @@ def _rules(game: BalkanGame, deal: BalkanDeal, play_names: bool = True,
                         f"{sorted(defence)!r}")]
     probs = _decisions(contract, defence) + _kontra(deal, defenders, game.rules)
     mode = mode_of(deal)
-    players_in = [deal.declarer] + [p for p in defenders
-                                    if mode != "alone" or defence[p] != "pass"]
+    players_in = [deal.declarer] + [p for p in defenders if p not in lone_defence_passer(defence)]
     if mode in ("pass", "nokontra"):
         if deal.tricks is not None:
             probs.append(Problem(Code.TRICK_COUNT, f"no play ({mode}) but tricks given"))

@@ -26,6 +26,7 @@ from model.greek.records import GreekDeal, GreekGame
 from model.problems import Code, Problem
 from model.replay_kernel import moves
 from model.tricks import SUIT_NAMES, PlayFault, replay
+from model.variant import lone_defence_passer
 
 PLAYING = {("play", "play"), ("invite", "pass"), ("alone", "pass"), ("pass", "pass")}
 """The legal final decisions of the two defenders, in any order (6.1); counter-invitations are
@@ -59,13 +60,10 @@ def players_in_play(active: Sequence[str], deal: GreekDeal, rules: GreekRules) -
         return tuple(active) if rules.all_pass == "play_low" else ()
     if deal.conceded:
         return ()
-    decisions = (deal.defence or {}).values()
-    if "alone" in decisions:
-        whister = next(p for p, d in (deal.defence or {}).items() if d == "alone")
-        return tuple(p for p in active if p in (deal.declarer, whister))
-    if set(decisions) == {"pass"}:
+    if set((deal.defence or {}).values()) == {"pass"}:
         return ()
-    return tuple(active)
+    out = lone_defence_passer(deal.defence)
+    return tuple(p for p in active if p not in out)
 
 
 def playing_hands(order: Sequence[str], hands: Mapping[str, int] | None, seats: Sequence[int],

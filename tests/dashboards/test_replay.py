@@ -159,6 +159,28 @@ def test_calls_and_contracts_in_the_games_words() -> None:
     assert contract_words({}, "swabian") is None
 
 
+def test_a_lone_defender_s_partner_sits_the_play_out() -> None:
+    """A defender who passes while the other plays alone takes no part in the play: the tricks
+    are two-handed (greek-prefa.md 6.1 step 6, balkan.md 5.1). The replayer made tricks of three
+    cards, the passer's first card being the declarer's next one, so its winners and counts
+    contradicted the record. Every replayed play of every simulated variant whose record counts
+    each player's tricks gives those counts, and a trick is a card of each player in play."""
+    alone = dict.fromkeys(SIMULATED, 0)
+    for name in SIMULATED:
+        game, deals = simulator(name).random_game(random.Random(7), "words", 60)
+        for deal in deals:
+            record = deal.model_dump(mode="json", exclude_none=True)
+            if not record.get("play") or not isinstance(record.get("tricks"), dict):
+                continue
+            replay = build(record, name, list(game.players))
+            alone[name] += bool(replay.sitting_out)
+            playing = len(replay.players) - len(replay.sitting_out)
+            assert all(len(t.cards) == playing for t in replay.tricks if t.winner), record
+            taken = replay.taken_at(replay.steps)
+            assert {p: taken[p] for p in record["tricks"]} == record["tricks"], record
+    assert alone["greek-prefa"] and alone["balkan"], alone
+
+
 def test_every_call_of_every_variant_is_in_words() -> None:
     """No call a variant's generator makes is shown as a code: no suit letter after a level, no
     ``hand`` prefix, no ``G`` code, no ``misere`` or ``take``."""
