@@ -189,7 +189,12 @@ def _strangers(game: BalkanGame, deal: BalkanDeal, play_names: bool = True) -> l
     if play_names:
         mentioned += [p for p, _ in deal.play or ()]
     bad = sorted({p for p in mentioned if p not in names})
-    return [Problem(Code.UNKNOWN_PLAYER, f"not players of the game: {bad!r}")] if bad else []
+    if not bad:
+        return []
+    named = ", ".join(map(repr, bad))
+    verb = "is not a player" if len(bad) == 1 else "are not players"
+    return [Problem(Code.UNKNOWN_PLAYER,
+                    f"{named} {verb} of this game ({', '.join(game.players)})")]
 
 
 def _decisions(contract: Contract, defence: Mapping[str, str]) -> list[Problem]:

@@ -92,6 +92,16 @@ def test_defence_names_the_defenders() -> None:
     assert codes(deal(declarer="Z", contract="4", defence={})) == [Code.UNKNOWN_PLAYER]
 
 
+def test_a_stranger_is_named_beside_the_game_s_players() -> None:
+    """A name the game does not seat is said as the other variants say it, not as a Python
+    list (``not players of the game: ['Nobody']``)."""
+    (problem,) = check_deal(GAME, deal(dealer="Nobody"))
+    assert problem.message == f"'Nobody' is not a player of this game ({', '.join(GAME.players)})"
+    (problem,) = check_deal(GAME, deal(dealer="Nobody", declarer="Z", contract="4",
+                                       defence={}))
+    assert problem.message.startswith("'Nobody', 'Z' are not players of this game (")
+
+
 def test_first_lead_rules() -> None:  # balkan.md 6 (first hand, Sanac, sans_lead)
     active = ["A", "B", "C"]  # dealer C: A is first hand
     seed = BalkanRules()
