@@ -48,6 +48,7 @@ DEAL = "replay_deal"
 LABELS = "_replay_labels"
 PAGE_ROWS = 200
 NEW_SEARCH = "_replay_new_search"
+ASKED_STEP = "_replay_asked_step"  # the address's trick, until the deal's table has said it
 LISTED = "_replay_listed"  # the filters of the last list: a new list when they change
 
 
@@ -77,7 +78,10 @@ def _deal_from_url() -> None:
         return
     st.session_state[DEAL] = f"{game}#{int(deal)}"
     if _is_number(trick, 3):
-        st.session_state[STEP] = int(trick)
+        st.session_state[STEP] = st.session_state[ASKED_STEP] = int(trick)
+    elif trick:
+        st.warning(f"The address asks for trick {md(quoted(trick, 20))}, which is not a trick "
+                   "number: the deal is shown from its start.")
 
 
 def _is_number(text: str, digits: int) -> bool:
@@ -256,6 +260,11 @@ def _table(replay: Replay, variant: str, no_play: str) -> None:
     fragment alone, not the page. A deal without play has nothing to step: its hands as dealt
     and why it was not played (``no_play``)."""
     last = replay.steps
+    asked = st.session_state.pop(ASKED_STEP, None)
+    if asked is not None and asked > last:
+        st.warning(f"The address asks for trick {asked}, but the record has "
+                   f"{counted(last, 'trick')}: the last one is shown." if last else
+                   f"The address asks for trick {asked}, but the record has no play.")
     step = _steps(last) if last else 0
     if step:  # the position is in the address too: a reload or a shared link shows it
         st.query_params["trick"] = str(step)

@@ -659,6 +659,25 @@ def test_replayer_keeps_the_trick_in_the_url(fixture_path: Path,
     assert far.slider(key="replay_step").value == 10  # past the last trick: the last
 
 
+def test_replayer_says_when_the_url_s_trick_is_not_the_deal_s(
+        fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shared link's ``trick=99`` opened the deal at its last trick, and ``trick=abc`` or
+    ``-3`` at its start, without a word: the page says which trick it shows instead, once."""
+    far = page("replayer", fixture_path, monkeypatch, game=fx.G1, deal="1", trick="99")
+    assert [w.value for w in far.warning] == [
+        "The address asks for trick 99, but the record has 10 tricks: the last one is shown."]
+    far.button(key="replay_back").click().run()
+    assert not far.warning and far.slider(key="replay_step").value == 9
+    for trick in ("abc", "-3", "<b>2</b>"):
+        at = page("replayer", fixture_path, monkeypatch, game=fx.G1, deal="1", trick=trick)
+        assert [w.value for w in at.warning] == [
+            f"The address asks for trick {md(quoted(trick))}, which is not a trick number: "
+            "the deal is shown from its start."]
+        assert at.slider(key="replay_step").value == 0
+    fine = page("replayer", fixture_path, monkeypatch, game=fx.G1, deal="1", trick="10")
+    assert not fine.warning
+
+
 def test_replayer_says_when_the_url_names_no_deal(fixture_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """``?game=nonexistent&deal=abc`` silently opened the first deal of the list."""
