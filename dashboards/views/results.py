@@ -28,6 +28,8 @@ from dashboards.replay import calls_in_words
 from dashboards.text import md
 
 BY_WORDS = {"percent": "matchpoint %", "imps": "IMPs"}
+NO_EVENT = ("A duplicate game typed on the Entry page, or simulated, is part of no event: its "
+            "table scores are on the League page.")
 
 # The comparisons of a board: a pairs event has no team IMPs, a teams event may lack
 # matchpoints; a scale no pair of the session has is not shown.
@@ -48,7 +50,8 @@ with guarded():
         ingest = ("ingest PBN files, LIN files or travellers of a pairs or teams event "
                   "(bridge-duplicate)")
         empty("No duplicate bridge results for these filters: "
-              + (f"{WIDEN}, or {ingest}." if f.to_params() else f"{ingest}."), of_games=True)
+              + (f"{WIDEN}, or {ingest}." if f.to_params() else f"{ingest}.")
+              + f" {NO_EVENT}", of_games=True)
         st.stop()
     sessions = everything.select("event", "day").unique(maintain_order=True)
     labels = [" · ".join(str(v) for v in (r["event"], r["day"]) if v is not None)

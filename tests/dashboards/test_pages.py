@@ -1584,3 +1584,15 @@ def test_a_player_of_one_deal_reads_in_the_singular(fixture_copy: Path, tmp_path
     at = page("player", fixture_copy, monkeypatch, player="Zed")
     assert any(c.value.startswith("1 deal; rows 1 to 1.") for c in at.caption), \
         [c.value for c in at.caption]
+
+
+def test_results_say_why_a_typed_duplicate_game_is_not_ranked(
+        fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A duplicate game typed on the Entry page has no event, so Club results never lists it,
+    and the page only told the scorer to ingest files he never needed: it says why."""
+    at = page("results", fixture_path, monkeypatch)
+    assert not at.exception
+    (said,) = [i.value for i in at.info]
+    assert said.startswith("No duplicate bridge results") and said.endswith(
+        "A duplicate game typed on the Entry page, or simulated, is part of no event: its table "
+        "scores are on the League page."), said
