@@ -116,7 +116,7 @@ def read_text(text: str, source: str) -> Iterator[Raw | Issue]:
             at = getattr(exc, "pos", c.at)
             skip_to = _next_record(text, c.at + 1, indent)
             cut = skip_to == len(text)
-            yield _broken(c, at, _why(exc), skip_to)
+            yield _broken(c, at, _why(exc), skip_to, CUT if cut and _ran_out(text, exc) else "")
             continue
         yield _record(source, c.line, text[c.at:end])
         c.move(end)
@@ -137,9 +137,20 @@ def _record(source: str, line: int, text: str) -> Raw | Issue:
     return parse_line(source, line, text)
 
 
+CUT = ": the text ends inside it, so the file may be cut short"
+"""Said of a last record the text ends inside (:func:`_ran_out`)."""
+
+
+def _ran_out(text: str, exc: BaseException) -> bool:
+    """Whether the JSON reader failed for want of text: at its end, or in a string never
+    closed (a file cut in a record)."""
+    return isinstance(exc, json.JSONDecodeError) and (
+        exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"))
+
+
 def _why(exc: BaseException) -> str:
-    if isinstance(exc, json.JSONDecodeError):
-        return f"not JSON ({exc.msg.removesuffix(' at')})"
+    if isinstance(exc, json.JSONDecodeError):  # "Unterminated string starting at": its words
+        return f"not JSON ({exc.msg.removesuffix(' at').removesuffix(' starting')})"
     if isinstance(exc, RecursionError):
         return "nested too deep to read"
     return f"not readable JSON ({str(exc)[:80]})"
@@ -152,19 +163,30 @@ def _next_record(text: str, start: int, indent: str) -> int:
     return len(text) if found is None else found.end()
 
 
-def _broken(c: _Cursor, at: int, why: str, skip_to: int | None = None) -> Issue:
+def _broken(c: _Cursor, at: int, why: str, skip_to: int | None = None, after: str = ""
+            ) -> Issue:
     """An issue for the text from the cursor to ``skip_to`` (where reading goes on), which is
-    not read; the cursor moves there."""
+    not read, ``after`` said last; the cursor moves there."""
     line, column = _place(c.text, min(at, len(c.text)), c.line, c.at)
     stop = c.at if skip_to is None else skip_to
     part = _NOT_DECODED.sub("\ufffd", c.text[c.at:stop].rstrip())
     last = _place(c.text, c.at + len(part), c.line, c.at)[0]
-    unread = (f"; lines {c.line}-{last} are not read" if last > c.line
-              else f"; line {c.line} is not read" if part else "")
+    unread = f"; {_unread_lines(c, last)} not read" if part else ""
     issue = Issue(c.source, c.line, None, Code.PARSE,
-                  f"{why} at line {line} column {column}{unread}", part)
+                  f"{why} at line {line} column {column}{unread}{after}", part)
     c.move(stop)
     return issue
+
+
+def _unread_lines(c: _Cursor, last: int) -> str:
+    """The lines from the cursor to ``last`` (``lines 3-9 are``), from the cursor's column
+    where records before it on its line were read (``line 1 from column 3237971 is``: a
+    one-line array is not lost whole)."""
+    start = c.text.rfind("\n", 0, c.at) + 1
+    if not c.text[start:c.at].strip():
+        return f"lines {c.line}-{last} are" if last > c.line else f"line {c.line} is"
+    since = f"line {c.line} from column {c.at - start + 1}"
+    return f"{since} to line {last} is" if last > c.line else f"{since} is"
 
 
 READER = JsonDocumentReader()

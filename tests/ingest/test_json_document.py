@@ -85,6 +85,7 @@ def test_a_broken_record_costs_itself_alone_and_names_its_line_and_column() -> N
     broken_line = next(n for n, line in enumerate(text.split("\n"), 1) if '"dealer" "' in line)
     assert issue.code is Code.PARSE
     assert f"Expecting ':' delimiter) at line {broken_line} column" in issue.message
+    assert "cut short" not in issue.message  # the records after it were read
     assert issue.raw.startswith("{") and '"dealer" "' in issue.raw
 
 
@@ -97,6 +98,23 @@ def test_a_file_cut_short_keeps_every_whole_record_before_the_cut(cut: float) ->
     assert whole and len(whole) < 6
     assert [i.data for i in items if isinstance(i, Raw)] == whole
     assert isinstance(items[-1], Issue) and items[-1].code is Code.PARSE
+
+
+@pytest.mark.parametrize("cut", [0.5, 0.97])
+def test_a_one_line_array_cut_in_a_record_says_what_of_its_line_is_not_read(cut: float) -> None:
+    """A one-line array cut in half stored the records before the cut, and its issue said
+    "line 1 is not read", in JSON's words cut short ("Unterminated string starting"), never
+    that the file may be cut: it says from which column, and why."""
+    text = _array(indent=None)
+    short = text[:int(len(text) * cut)]
+    *records, issue = list(read_text(short, "x.json"))
+    assert records and all(isinstance(r, Raw) for r in records)
+    assert isinstance(issue, Issue)
+    column = short.rfind("{", 0, short.rfind('"record"')) + 1  # where the last record opens
+    assert issue.message.endswith(f"; line 1 from column {column} is not read: the text ends "
+                                  "inside it, so the file may be cut short"), issue.message
+    assert "starting at" not in issue.message and not issue.message.startswith(
+        "not JSON (Unterminated string starting")
 
 
 def test_an_array_cut_between_records_says_the_file_may_be_cut_short() -> None:
