@@ -109,6 +109,8 @@ class StrictError(Exception):
     def __init__(self, issue: Issue) -> None:
         super().__init__(str(issue))
         self.issue = issue
+        self.stored: list[FileReport] = []
+        """The reports of the run's files before it, each committed (``ingest_paths``)."""
 
 
 @dataclass
@@ -1132,6 +1134,9 @@ def ingest_paths(
                 tick(report.records, sizes[no - 1])  # the whole file is read
                 before += sizes[no - 1]
             run.commit()
+    except StrictError as exc:
+        exc.stored = list(run.reports)
+        raise
     finally:
         hashes.close()
         run.abandon()  # an interrupted group is rolled back: its files are all out

@@ -226,6 +226,8 @@ def ingest(
         err.print(f"ingest: {exc}; nothing was read", markup=False)
         raise typer.Exit(2) from exc
     except StrictError as exc:
+        for r in exc.stored:  # stored before the stop: the user sees what was written
+            _print_report(r)
         err.print(f"strict: {exc}", markup=False)
         raise typer.Exit(1) from exc
     except DatabaseError as exc:

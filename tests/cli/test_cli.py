@@ -207,6 +207,21 @@ def test_strict_exits_non_zero_naming_file_and_line(tmp_path: Path,
     assert "bad-lines.jsonl:3" in result.stderr and "parse" in result.stderr
 
 
+def test_strict_says_the_files_it_stored_before_the_stop(tmp_path: Path,
+                                                        fake_registry: FakeSettlement) -> None:
+    """Strict mode commits each file; it stopped at a bad line naming only that line, so a
+    user could not tell that the files before it were written. It reports them first."""
+    folder = tmp_path / "week"
+    folder.mkdir()
+    (folder / "a-good.jsonl").write_bytes((SAMPLES / "league.jsonl").read_bytes())
+    (folder / "b-bad.jsonl").write_bytes((SAMPLES / "bad-lines.jsonl").read_bytes())
+    result = runner.invoke(app, ["ingest", str(folder), "--db", str(tmp_path / "x.duckdb"),
+                                 "--strict"])
+    assert result.exit_code == 1
+    assert f"{folder / 'a-good.jsonl'}: 36 read, 36 stored" in result.stdout
+    assert "b-bad.jsonl" not in result.stdout and "b-bad.jsonl:3" in result.stderr
+
+
 def test_reports_in_three_formats(tmp_path: Path, fake_registry: FakeSettlement) -> None:
     db = tmp_path / "x.duckdb"
     runner.invoke(app, ["ingest", str(SAMPLES / "bad-lines.jsonl"), "--db", str(db)])
