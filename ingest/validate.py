@@ -19,7 +19,6 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from ingest.jsonl import quote
 from ingest.source import Issue, Raw
 from model import variants as registry
 from model.base import AN_ISO_TIME, PRINTABLE, SPELLINGS, DealBase, GameBase, GameId
@@ -69,6 +68,29 @@ def shown(value: object, limit: int = 60) -> str:
     as a record writes them."""
     text = json.dumps(value) if value is None or isinstance(value, bool) else repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def differences(old: object, new: object, path: str = "") -> list[str]:
+    """Where two records (``model_dump(mode="json")``, defaults in) differ, each as
+    ``path (old there, new here)`` (:func:`shown`), objects compared key by key, so that a
+    house rule is named by itself: ``rules.initial_kassa (31 there, 40 here)``."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return [found for key in sorted(old.keys() | new.keys())
+                for found in differences(old.get(key), new.get(key),
+                                         f"{path}.{key}" if path else str(key))]
+    return [] if old == new else [f"{path} ({shown(old)} there, {shown(new)} here)"]
+
+
+DIFFERENCES_SHOWN = 5
+"""Differences a conflict names; the rest are counted."""
+
+
+def what_differs(old: BaseModel, new: BaseModel) -> str:
+    """The first :data:`DIFFERENCES_SHOWN` :func:`differences` of two records, and how many
+    more there are."""
+    found = differences(old.model_dump(mode="json"), new.model_dump(mode="json"))
+    more = len(found) - DIFFERENCES_SHOWN
+    return "; ".join(found[:DIFFERENCES_SHOWN]) + (f"; and {more} more" if more > 0 else "")
 
 
 BOUNDS = {"less_than_equal": ("le", "at most"), "greater_than_equal": ("ge", "at least"),
@@ -271,7 +293,7 @@ class Validator:
             if where is not None:
                 return self._issue(raw, Code.GAME_CONFLICT,
                                    f"game {game.game_id!r} is already known with other content "
-                                   f"(the one {where}): {quote(known[2], 200)}")
+                                   f"(the one {where}), in {what_differs(known[0], game)}")
             self._stored_ids.discard(game.game_id)  # superseded: this file's game from now on
         return self._learnt(raw, game, v, canonical)
 

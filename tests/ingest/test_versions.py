@@ -96,6 +96,11 @@ def test_changed_game_line_is_a_conflict_naming_both_versions(tmp_path: Path,
     ((line, code, message),) = query(db, "SELECT line, code, message FROM quarantine")
     assert (line, code) == (1, "game-conflict")
     assert names_both_versions(str(message), first, r)
+    # what changed, named (it quoted the stored game, whose rules of 31, the default, were
+    # not written: a user could not see that the kassa was what changed)
+    assert str(message).endswith(
+        ", in rules.initial_kassa (31 there, 3 here); started_at ('2026-11-08T19:00:00+01:00' "
+        "there, '2026-11-08T20:00:00+01:00' here)"), message
     assert stored(db) == before and failing_checks(db) == []
 
 
