@@ -183,7 +183,9 @@ def _refuse_two_seats(conn: Con, into: str, gone: str, keep: str, other: str) ->
 def rename(conn: Con, who: str, name: str) -> str:
     """Show the person ``who`` as ``name`` (in NFC, as names are); returns his id."""
     shown = composed(name.strip())
-    if not shown or len(shown) > MAX_NAME or not re.match(PRINTABLE, shown):
+    if not shown:
+        raise PersonError(f"cannot name a person {name[:60]!r}: the name is blank")
+    if len(shown) > MAX_NAME or not re.match(PRINTABLE, shown):
         raise PersonError(f"cannot name a person {name[:60]!r}: a name is 1 to {MAX_NAME} "
                           "characters of text, with no control character")
     pid = resolve(conn, who)

@@ -132,7 +132,7 @@ def test_unknown_or_ambiguous_person_is_a_clear_error(db: Path) -> None:
     code, _, err = _run(db, "players", "rename", "Anna", "X")  # two people are named Anna
     assert code == 1 and "2 people" in err and "bridge-rubber:Anna" in err
     code, _, err = _run(db, "players", "rename", "bridge-rubber:Anna", "  ")
-    assert code == 1 and "cannot name a person" in err
+    assert code == 1 and "cannot name a person '  ': the name is blank" in err  # not "1 to 200"
     code, _, err = _run(db, "players", "rename", "bridge-rubber:Anna", "A\x9bred")  # C1 control
     assert code == 1 and "no control character" in err
     # another person's id as a shown name would show the bridge Anna as the Greek one
