@@ -137,7 +137,11 @@ def check_database_path(path: Path) -> None:
                 head = fh.read(12)
         except OSError as exc:
             raise DatabaseError(f"cannot read the database {path}: {exc.strerror or exc}") from exc
-        if head and head[8:12] != DUCKDB_MAGIC:
+        if not head:  # DuckDB refuses an empty file too, in its own words
+            raise DatabaseError(f"{path} is an empty file, not a DuckDB database (refusing to "
+                                "open or overwrite it; remove it, or name a new or an existing "
+                                ".duckdb file with --db)")
+        if head[8:12] != DUCKDB_MAGIC:
             raise DatabaseError(f"{path} is not a DuckDB database (refusing to open or overwrite "
                                 "it; name a new or an existing .duckdb file with --db)")
 

@@ -56,6 +56,20 @@ def test_db_naming_an_existing_non_duckdb_file(tmp_path: Path, name: str) -> Non
     assert target.read_bytes() == (SAMPLES / "league.jsonl").read_bytes()
 
 
+@pytest.mark.parametrize("command", [["ingest", str(SAMPLES / "league.jsonl")], ["score"],
+                                     ["report", "standings"]])
+def test_db_naming_an_empty_file(tmp_path: Path, command: list[str]) -> None:
+    """An empty file (``touch x.duckdb``) ended in DuckDB's "IO Error: ... is not a valid
+    DuckDB database file!": it is said in the command's words, and left as it is."""
+    target = tmp_path / "x.duckdb"
+    target.touch()
+    result = runner.invoke(app, [*command, "--db", str(target)])
+    shown = " ".join(result.output.split())
+    assert result.exit_code == 2, shown
+    assert "is an empty file, not a DuckDB database" in shown and "IO Error" not in shown
+    assert target.read_bytes() == b""
+
+
 def test_score_on_a_read_only_filesystem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "t.duckdb"
     assert runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db",
