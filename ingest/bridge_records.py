@@ -219,7 +219,8 @@ class GameGroups:
     """(game id, cards) -> the number given to a deal of those cards without a board."""
 
     def place(self, key: tuple[Any, ...], board: int | None = None,
-              named: str | None = None, cards: Hashable = None) -> tuple[str, int, bool]:
+              named: str | None = None, cards: Hashable = None,
+              number: int | None = None) -> tuple[str, int, bool]:
         """``(game_id, deal_no, new)`` for the next deal of the game keyed ``key``. A deal whose
         ``board`` number is given is numbered by it: a board is played once at a table in a
         session, so the same board read again (a repeated row, a file pasted twice, a corrected
@@ -234,18 +235,29 @@ class GameGroups:
         for a duplicate game, whose boards are played at several tables) repeat those of an
         earlier deal of its game has that deal's number: the same cards are not dealt twice, so
         it is that deal read again (a session pasted twice), a duplicate or a conflict, and the
-        deals after it keep their numbers."""
+        deals after it keep their numbers.
+
+        A deal's ``number`` given in its file (PBN's ``DealNo`` user tag, which ``pbn_write``
+        writes beside ``GameId``) is its number where it is exact: in the game ``named`` by the
+        same file, whose stored deal it numbers; in a game named by a hash (no name, or a name
+        an earlier game of the file took) it is another game's number, and is passed over. So a
+        game exported with a gap (a deal quarantined when it was first read) is read back with
+        the numbers it was stored under, not numbered again without the gap (docs/ingest.md
+        "A bridge deal is its board")."""
         new = key not in self.games
         if new and named in self.named:
             named = None
         gid, top = self.games.get(key) or (named or f"{self.kind}/{content_id(key)}", 0)
         if new and named is not None:
             self.named.add(named)
-        if board is None and cards is not None:
-            if (gid, cards) in self.dealt:
-                return gid, self.dealt[gid, cards], new
-            self.dealt[gid, cards] = top + 1
-        deal_no = board or top + 1
+        if number is not None and gid == named:  # exact: the number its game stores it under
+            deal_no = number
+            if cards is not None:
+                self.dealt.setdefault((gid, cards), number)
+        elif board is None and cards is not None:
+            deal_no = self.dealt.setdefault((gid, cards), top + 1)
+        else:
+            deal_no = board or top + 1
         self.games[key] = (gid, max(top, deal_no))
         return gid, deal_no, new
 

@@ -107,10 +107,13 @@ PAIR_TAGS = {"PairNS": "ns_pair", "PairEW": "ew_pair"}
 """The traveller's pair numbers (4.3), by the deal field each gives."""
 TRAVELLER_TAGS = (*PAIR_TAGS, "Lead", "Claim")
 """What a traveller or a claim adds to a deal (:func:`_traveller`)."""
+DEAL_NO_TAG = "DealNo"
+"""The user tag (4.9) of a deal's number in its game, which ``pbn_write`` writes beside
+``GameId`` (:func:`deal_number`)."""
 
 KNOWN = {t.lower(): t for t in (*INHERITED, *BOARD_TAGS, *SEAT_TAGS, "Declarer", "Contract",
                                 "Result", "Auction", "Play", "Score", "Room", "Table", "Match",
-                                "Honours", "GameId", "Rules", *START_TAGS, *LABEL_TAGS,
+                                "Honours", "GameId", DEAL_NO_TAG, "Rules", *START_TAGS, *LABEL_TAGS,
                                 *TRAVELLER_TAGS)}
 """Tag names the reader uses, by lower case: the import format is lenient about their case."""
 
@@ -552,6 +555,14 @@ def named_game(tags: dict[str, str]) -> str | None:
         return None
 
 
+def deal_number(tags: dict[str, str]) -> int | None:
+    """The number of a ``DealNo`` user tag (PBN 2.1 4.9: ``pbn_write`` writes the stored deal's
+    ``deal_no``), when it is a whole number from 1; ``GameGroups.place`` says where it is the
+    deal's number. Else ``None``: the deal is numbered as in a file without the tag."""
+    text = _value(tags.get(DEAL_NO_TAG))
+    return int(text) if text is not None and is_ascii_int(text) and int(text) >= 1 else None
+
+
 def _keep_place(groups: GameGroups, tags: dict[str, str]) -> None:
     """A deal that cannot be read keeps its number in its game, so the deals after it keep
     theirs (a rubber's vulnerability follows the deal number, bridge.md 10; a corrected file
@@ -571,9 +582,10 @@ def _keep_place(groups: GameGroups, tags: dict[str, str]) -> None:
 def _placed(groups: GameGroups, tags: dict[str, str], players: list[str],
             board: int | None, cards: Hashable = None) -> tuple[str, int, bool]:
     """``GameGroups.place`` of a deal with these tags and players: its game's key and
-    ``GameId``, its board where the table is known (``table_known``), and its ``cards``."""
+    ``GameId``, its board where the table is known (``table_known``), its ``cards``, and its
+    ``DealNo`` (:func:`deal_number`)."""
     return groups.place(game_key(tags, players), board if table_known(players) else None,
-                        named_game(tags), cards)
+                        named_game(tags), cards, deal_number(tags))
 
 
 def _cards(deal: dict[str, Any]) -> Hashable:

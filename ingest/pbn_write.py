@@ -7,9 +7,11 @@ Vulnerable, Deal (``N:`` first), Scoring (``Rubber`` or ``Chicago`` for a rubber
 start (``Time``, ``UTCDate``, ``UTCTime``, 4.5), ``League``, ``Stake`` and ``Rules`` (house
 rules beyond what Scoring says) user tags (4.9), the traveller's pairs (``PairNS``,
 ``PairEW``, 4.3), ``Lead`` and ``Claim`` user tags, an ``Honours`` user tag, Score, Room, and
-``Match`` and ``GameId`` user tags (the reader keeps the deals of two games apart by it, where
-nothing else in PBN tells them apart). Reading the output back gives the same records, game ids
-included (:data:`NOT_WRITTEN` names what it leaves out).
+``Match``, ``GameId`` and ``DealNo`` user tags (the reader keeps the deals of two games apart by
+``GameId``, where nothing else in PBN tells them apart, and numbers each deal of that game by
+its ``DealNo``, so a game stored with a gap in its numbers comes back with the same). Reading
+the output back gives the same records, game ids and deal numbers included
+(:data:`NOT_WRITTEN` names what it leaves out).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ingest.pbn import LABEL_TAGS, PAIR_TAGS, RUBBER_SCORING
+from ingest.pbn import DEAL_NO_TAG, LABEL_TAGS, PAIR_TAGS, RUBBER_SCORING
 from model.bridge.records import BridgeDeal, BridgeGame
 from model.bridge.seats import SEATS, left_of
 from model.bridge.variant import VARIANT as RUBBER
@@ -109,8 +111,17 @@ def dump_deal(game: BridgeGame, deal: BridgeDeal) -> str:
         out.append(f'[Room "{_escape(deal.room)}"]')
     if deal.match is not None:
         out.append(f'[Match "{_escape(deal.match)}"]')
-    out.append(f'[GameId "{_escape(game.game_id)}"]')
+    out += id_tags(game, deal)
     return "\n".join(out) + "\n"
+
+
+def id_tags(game: BridgeGame, deal: BridgeDeal) -> list[str]:
+    """The record's key (records.md 2) as user tags (PBN 2.1 4.9), which other programs pass
+    over: ``GameId``, the game's id, and ``DealNo``, the deal's number in it. A game's stored
+    numbers may have a gap (a deal quarantined when it was read); the reader numbers a deal by
+    its ``DealNo`` in the game its ``GameId`` names (``GameGroups.place``), not by its place in
+    the file, so the export read back is the deals stored."""
+    return [f'[GameId "{_escape(game.game_id)}"]', f'[{DEAL_NO_TAG} "{deal.deal_no}"]']
 
 
 def start_tags(started_at: datetime | None) -> list[tuple[str, str]]:

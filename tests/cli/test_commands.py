@@ -118,6 +118,39 @@ def test_a_pbn_export_read_into_its_own_database_adds_nothing(tmp_path: Path) ->
     assert read > 20 and stored == 0
 
 
+VULNERABLE = ("None", "NS", "EW", "All")
+
+
+def _club_board(n: int, tricks: int) -> str:
+    """Board ``n`` of a PBN file that names no players, so its deals are numbered in file
+    order (docs/ingest.md "A bridge deal is its board")."""
+    return (f'[Event "Club"]\n[Board "{n}"]\n[Dealer "{"NESW"[(n - 1) % 4]}"]\n'
+            f'[Vulnerable "{VULNERABLE[(n - 1) % 4]}"]\n[Declarer "N"]\n[Contract "3NT"]\n'
+            f'[Result "{tricks}"]\n\n')
+
+
+def test_a_pbn_export_of_a_game_with_a_quarantined_deal_adds_nothing(tmp_path: Path) -> None:
+    """A tester's round trip (the 2012 Vanderbilt of endplay's example3.pbn, one of board 59's
+    tables quarantined): the game was stored as deals 1, 3, 4 ..., its export was read back as
+    deals 1, 2, 3 ... into the database it came from, storing board 3 again as deal 2 and a
+    conflict for every deal after it. The export's ``DealNo`` tag gives each deal its stored
+    number back: every deal is a duplicate."""
+    db, source, pbn = tmp_path / "a.duckdb", tmp_path / "club.pbn", tmp_path / "out.pbn"
+    source.write_text("".join(_club_board(n, 14 if n == 2 else 9) for n in (1, 2, 3, 4)),
+                      encoding="utf-8")
+    _ingest(db, source)
+    deals = "SELECT game_id, deal_no, record->>'board' FROM deals ORDER BY ALL"
+    stored = _rows(db, deals)
+    assert [no for _, no, _ in stored] == [1, 3, 4]  # board 2 has 14 tricks: quarantined
+    result = runner.invoke(app, ["export", "--format", "pbn", "--game", stored[0][0],
+                                 "--out", str(pbn), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    _ingest(db, pbn)
+    assert _rows(db, deals) == stored
+    assert _rows(db, "SELECT stored, duplicates, quarantined FROM ingest_log "
+                     "WHERE source LIKE '%out.pbn'") == [(0, 4, 0)]
+
+
 def test_export_unknown_game_exits_1_naming_it(tmp_path: Path) -> None:
     db = tmp_path / "a.duckdb"
     _ingest(db, SAMPLES / "bridge" / "rubber-session.jsonl")

@@ -332,3 +332,64 @@ def test_a_bad_lead_or_claim_tag_is_the_deals_issue(tag: str, message: str) -> N
     read = validate(PBN.read_text(text, "bad.pbn", "bad"))
     assert [i.message for i in read.issues] == [message]
     assert [d.board for _, d, _ in read.deals] == [2]
+
+
+SEATS_ONLY = ["North", "East", "South", "West"]
+"""The players of a game that names none (``bridge_records.seat_players``): its boards
+repeat within it, so they are no deal numbers (``table_known``)."""
+
+
+def _numbered(players: list[str], deal_nos: list[int],
+              boards: list[int]) -> list[tuple[BridgeGame, BridgeDeal]]:
+    """A game of these players with these stored deal numbers and boards."""
+    game = BridgeGame.model_validate({**CLUB.model_dump(), "players": players})
+    return [(game, BridgeDeal.model_validate({**MADE, "deal_no": no, "board": board,
+                                              "dealer": players[0], "declarer": players[0]}))
+            for no, board in zip(deal_nos, boards, strict=True)]
+
+
+@pytest.mark.parametrize(("players", "deal_nos", "boards"), [
+    (SEATS_ONLY, [1, 3, 4], [1, 3, 4]),  # deal 2 quarantined when the game was first read
+    (CLUB.players, [1, 2], [11, 12]),  # a JSON Lines game: its deals numbered apart from boards
+], ids=["gap", "not-the-boards"])
+def test_a_deal_comes_back_with_its_stored_number(players: list[str], deal_nos: list[int],
+                                                  boards: list[int]) -> None:
+    """The export wrote a deal's board but not its number, and the reader numbered a deal by
+    its place in its game (a game that names no players) or by its board: a game stored with a
+    gap (deal 19 of the 2012 Vanderbilt, one of board 59's tables, quarantined) came back as
+    deals 1..n, a new deal and then a conflict for every deal after the gap. The writer adds a
+    ``DealNo`` user tag (PBN 2.1 4.9), which numbers the deal in the game its ``GameId``
+    names."""
+    records = _numbered(players, deal_nos, boards)
+    text = dumps(records)
+    read = validate(PBN.read_text(text, "out.pbn", "out"))
+    assert not read.issues
+    assert [(g, d) for g, d, _ in read.deals] == records
+    assert [line for line in text.splitlines() if line.startswith("[DealNo")] == [
+        f'[DealNo "{no}"]' for no in deal_nos]
+
+
+@pytest.mark.parametrize(("tag", "game_id"), [
+    ('[DealNo "7"]', ""), ('[DealNo "0"]', '[GameId "club/1"]'),
+    ('[DealNo "seven"]', '[GameId "club/1"]'), ('[DealNo "?"]', '[GameId "club/1"]'),
+], ids=["no-game-id", "zero", "word", "unknown"])
+def test_a_deal_no_tag_that_is_not_exact_is_passed_over(tag: str, game_id: str) -> None:
+    """A ``DealNo`` tag numbers a deal only where it is exact: a number from 1 in a game named
+    by its ``GameId`` tag. In an ordinary PBN file (no ``GameId``), and where it is no number
+    from 1, the deals are numbered as without it, in file order."""
+    text = "".join(f'[Event "Club"]\n[Board "{n}"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+                   f'[Declarer "N"]\n[Contract "3NT"]\n[Result "9"]\n{tag}\n{game_id}\n\n'
+                   for n in (1, 2))
+    read = validate(PBN.read_text(text, "plain.pbn", "plain"))
+    assert not read.issues and [d.deal_no for _, d, _ in read.deals] == [1, 2]
+
+
+def test_a_deal_no_of_a_game_whose_game_id_another_game_took_is_passed_over() -> None:
+    """Two exports put together, two games under one ``GameId``: the second game is named by
+    a hash (``GameGroups.place``), so its ``DealNo`` numbers a deal of another game and is
+    passed over; its deals are numbered in file order."""
+    first = dumps(_numbered(SEATS_ONLY, [5], [1]))
+    second = first.replace('"Pairs"', '"Teams"')
+    read = validate(PBN.read_text(first + "\n" + second, "two.pbn", "two"))
+    assert not read.issues
+    assert sorted((g.event, d.deal_no) for g, d, _ in read.deals) == [("Pairs", 5), ("Teams", 1)]
