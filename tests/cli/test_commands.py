@@ -151,6 +151,28 @@ def test_a_pbn_export_of_a_game_with_a_quarantined_deal_adds_nothing(tmp_path: P
                      "WHERE source LIKE '%out.pbn'") == [(0, 4, 0)]
 
 
+def test_a_ppn_export_of_a_game_with_a_quarantined_deal_adds_nothing(tmp_path: Path) -> None:
+    """PPN writes each deal's number (its first field, data README "prefko-ppn"), so a game
+    stored with a gap (deal 5 of the league's first game quarantined: a deal order against the
+    turn order) comes back with the same numbers: read into its own database, all duplicates."""
+    db, source, ppn = tmp_path / "a.duckdb", tmp_path / "league.ppn", tmp_path / "out.ppn"
+    text = (SAMPLES / "balkan" / "league.ppn").read_text(encoding="utf-8")
+    source.write_text(text.replace("\n[5 312 ", "\n[5 321 ", 1), encoding="utf-8")
+    _ingest(db, source)
+    deals = "SELECT game_id, deal_no FROM deals ORDER BY ALL"
+    stored = _rows(db, deals)
+    game = stored[0][0]
+    assert 5 not in [no for gid, no in stored if gid == game] and (game, 6) in stored
+    result = runner.invoke(app, ["export", "--format", "ppn", "--game", game, "--out", str(ppn),
+                                 "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    _ingest(db, ppn)
+    assert _rows(db, deals) == stored
+    [(stored_again, quarantined)] = _rows(db, "SELECT stored, quarantined FROM ingest_log "
+                                              "WHERE source LIKE '%out.ppn'")
+    assert (stored_again, quarantined) == (0, 0)
+
+
 def test_export_unknown_game_exits_1_naming_it(tmp_path: Path) -> None:
     db = tmp_path / "a.duckdb"
     _ingest(db, SAMPLES / "bridge" / "rubber-session.jsonl")
