@@ -89,8 +89,9 @@ def _options(debug: Annotated[bool, typer.Option(
 
 
 def _db_error(exc: BaseException) -> typer.Exit:
-    """One line for a database that cannot be used (``ingest.store.DatabaseError``), exit 2."""
-    err.print(str(exc), markup=False)
+    """One line for a database that cannot be used (``ingest.store.DatabaseError``), exit 2:
+    a control character of its path escaped, as a file's name is (``console.one_line``)."""
+    err.print(one_line(exc), markup=False)
     if DEBUG["on"]:
         err.print_exception()
     return typer.Exit(2)

@@ -187,7 +187,7 @@ def must_exist(db: Path) -> None:
     """Exit 2 naming ``db`` when there is no database there: a command that reads or rescores
     stored games does not make an empty one where a mistyped path points."""
     if not db.exists():
-        err.print(f"no database at {db} (run `trickbook ingest` first)", markup=False)
+        err.print(f"no database at {one_line(db)} (run `trickbook ingest` first)", markup=False)
         raise typer.Exit(2)
 
 
@@ -203,8 +203,8 @@ def not_a_database(out_file: Path) -> None:
     except OSError:  # absent, a folder, unreadable: the write says why
         return
     if head[8:12] == DUCKDB_MAGIC:
-        err.print(f"{out_file} is a DuckDB database: --out does not overwrite one (name a new "
-                  "file)", markup=False)
+        err.print(f"{one_line(out_file)} is a DuckDB database: --out does not overwrite one "
+                  "(name a new file)", markup=False)
         raise typer.Exit(2)
 
 

@@ -56,6 +56,19 @@ def test_db_naming_an_existing_non_duckdb_file(tmp_path: Path, name: str) -> Non
     assert target.read_bytes() == (SAMPLES / "league.jsonl").read_bytes()
 
 
+def test_a_db_path_s_control_characters_are_escaped(tmp_path: Path) -> None:
+    """A ``--db`` named with an escape sequence was printed raw (``no database at
+    .../x^[[31m.duckdb``, turning the terminal red), where a file's name is escaped."""
+    missing = runner.invoke(app, ["score", "--db", str(tmp_path / "x\x1b[31m.duckdb")])
+    parent = tmp_path / "no\x1b[31mfolder"
+    parent.write_text("not a folder")
+    refused = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db",
+                                  str(parent / "x.duckdb")])
+    for result in (missing, refused):
+        assert result.exit_code == 2
+        assert "\x1b" not in result.output and "\\x1b[31m" in result.output, result.output
+
+
 @pytest.mark.parametrize("command", [["ingest", str(SAMPLES / "league.jsonl")], ["score"],
                                      ["report", "standings"]])
 def test_db_naming_an_empty_file(tmp_path: Path, command: list[str]) -> None:
