@@ -80,9 +80,11 @@ def md(text: object) -> str:
     return _escaped(_MD_SPECIAL, text)
 
 
-_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]<&~$:])")
+_INLINE_SPECIAL = re.compile(r"([`*_\[\]<&~$:]|\\(?=[!-/:-@\[-`{-~]))")
 """The characters Markdown reads as markup inside a line: emphasis, code, links and images,
-HTML and entities, strikethrough, ``$`` maths, and Streamlit's ``:colour[]`` and shortcodes."""
+HTML and entities, strikethrough, ``$`` maths, and Streamlit's ``:colour[]`` and shortcodes;
+and a backslash before ASCII punctuation, the only place it escapes (CommonMark 2.4: ``D\\Ana``
+keeps its backslash as written)."""
 
 
 def md_inline(text: object) -> str:

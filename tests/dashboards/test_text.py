@@ -35,7 +35,7 @@ from tests.dashboards.test_pages import html_of, page
 
 EVIL = "![t](http://host/x.png)"
 NAMES = [EVIL, "<img src=x onerror=alert(1)>", "**bold** _it_ `code` $x$ :red[r] [a](b)",
-         "Anna & Co", "a\\b", "# heading", "1. list", "| a | b |"]
+         "Anna & Co", "a\\b", "# heading", "1. list", "| a | b |", "a\\*b\\", "x\\\\`y`"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -55,7 +55,8 @@ def test_inside_a_line_the_name_shows_as_text(name: str) -> None:
     assert rendered in (f"tricks: {html(name)}", f"tricks: {quoted}")
 
 
-@pytest.mark.parametrize("name", ["O'Brien", "Jean-Luc", "A. Smith", "Anna (jr)", "Ζωή #2"])
+@pytest.mark.parametrize("name", ["O'Brien", "Jean-Luc", "A. Smith", "Anna (jr)", "Ζωή #2",
+                                  "D\\Ana"])
 def test_a_plain_name_gets_no_backslash_inside_a_line(name: str) -> None:
     """A widget's label is its aria-label, read as written by a screen reader: "tricks:
     O\\'Brien" was read with its backslash."""
