@@ -81,11 +81,13 @@ def create_tables(conn: duckdb.DuckDBPyConnection) -> None:
 
 
 def _not_foreign(conn: duckdb.DuckDBPyConnection, have: set[str]) -> None:
-    """A :class:`DatabaseError` when a table of ours is there without all its columns: another
-    program's database (its ``games`` table failed every insert, after trickbook's tables had
-    been added to it). Asked only of a database that lacks some of our tables."""
-    own = {name: t for name, t in tables().items() if name in have}
-    if not own:
+    """A :class:`DatabaseError` when the database is another program's: a table of trickbook's
+    name without all its columns (its ``games`` table failed every insert, after trickbook's
+    tables had been added to it), or tables without trickbook's ``games``. An empty database
+    (``have`` empty) is not: trickbook makes its tables there; nor is trickbook's with a table
+    of the user's beside its own. The one definition of every command (:func:`create_tables`,
+    :func:`_ours`, :func:`check_writable`)."""
+    if not have:
         return
     found: dict[str, set[str]] = {}
     for table, column in conn.execute(
@@ -93,12 +95,22 @@ def _not_foreign(conn: duckdb.DuckDBPyConnection, have: set[str]) -> None:
             "WHERE database_name = current_database() AND schema_name = current_schema()"
     ).fetchall():
         found.setdefault(str(table), set()).add(str(column))
-    for name, t in own.items():
-        if lacking := [c for c in t.columns if c not in found.get(name, set())]:
+    for name, t in tables().items():
+        if name in have and (lacking := [c for c in t.columns if c not in found[name]]):
             raise DatabaseError(
                 f"its table {name!r} lacks the columns {', '.join(lacking[:4])}"
                 f"{', ...' if len(lacking) > 4 else ''} that trickbook writes: another "
-                "program's database, or an older trickbook's; name a trickbook database")
+                f"program's database, or an older trickbook's; {NAME_OURS}")
+    if T.GAMES not in have:
+        theirs = sorted(have)
+        raise DatabaseError(
+            f"another program's database: it holds tables ({', '.join(theirs[:3])}"
+            f"{', ...' if len(theirs) > 3 else ''}) but not trickbook's; {NAME_OURS}")
+
+
+NAME_OURS = "name a trickbook database, or a new file"
+"""What to do about another program's database (:func:`_not_foreign`): trickbook neither
+adds its tables to it nor reads it."""
 
 
 CHECKPOINT_THRESHOLD = "1MiB"
@@ -161,16 +173,37 @@ def check_folder_writable(path: Path) -> None:
 
 
 def check_writable(path: Path) -> None:
-    """Refuse, before the work whose result is to be stored (a study of minutes), a database
-    that could not be written then: :func:`check_database_path`, a file this process may not
-    write (read-only, immutable, a read-only file system), or a folder where no file can be
-    made (:func:`check_folder_writable`). Nothing is created."""
+    """Refuse, before the work whose result is to be stored (a simulation, a study of minutes),
+    a database that could not be written then: :func:`check_database_path`, a file this
+    process may not write (read-only, immutable, a read-only file system), a folder where no
+    file can be made (:func:`check_folder_writable`), or another program's database
+    (:func:`_not_foreign`, its catalog read read-only). Nothing is created or changed."""
     check_database_path(path)
     folder = next((p for p in path.parents if p.exists()), Path("."))  # made when it is not
     if path.exists() and not os.access(path, os.W_OK):
         raise DatabaseError(f"cannot write the database {path}: the file may not be written "
                             "(read-only, or on a read-only file system); nothing was changed")
     check_folder_writable(folder / path.name)
+    if path.is_file() and path.stat().st_size:  # an empty file becomes a database
+        _catalog_ours(path)
+
+
+def _catalog_ours(path: Path) -> None:
+    """Refuse the existing database ``path`` when it is another program's
+    (:func:`_not_foreign`). Under another process's write lock its catalog cannot be read now:
+    the command's own :func:`connect` waits for the lock and asks then."""
+    try:
+        conn = duckdb.connect(str(path), read_only=True)
+    except duckdb.Error as exc:
+        if is_lock_conflict(exc):
+            return
+        raise DatabaseError(explain_open_error(path, exc)) from exc
+    try:
+        _not_foreign(conn, _table_names(conn))
+    except DatabaseError as exc:
+        raise DatabaseError(f"{path}: {exc}") from exc
+    finally:
+        conn.close()
 
 
 def explain_open_error(path: Path, exc: BaseException) -> str:
@@ -289,17 +322,16 @@ def connect(db_path: str | Path, *, read_only: bool = False, wait: float = LOCK_
 
 
 def _ours(conn: duckdb.DuckDBPyConnection, path: Path) -> duckdb.DuckDBPyConnection:
-    """A database opened to be read, when it holds trickbook's tables (a ``games`` table, and
-    no table of ours without its columns, :func:`_not_foreign`): an empty one, or another
-    program's, is a :class:`DatabaseError` saying so."""
+    """A database opened to be read, when it holds trickbook's tables: another program's
+    (:func:`_not_foreign`) or an empty one is a :class:`DatabaseError` saying which."""
     if str(path) == ":memory:":
         return conn
     have = _table_names(conn)
     try:
-        if T.GAMES not in have:
-            raise DatabaseError("it holds no trickbook tables (an empty database, or another "
-                                "program's): run `trickbook ingest` into it first")
         _not_foreign(conn, have)
+        if not have:
+            raise DatabaseError("an empty database (no tables): run `trickbook ingest` into "
+                                "it first")
     except DatabaseError as exc:
         conn.close()
         raise DatabaseError(f"{path}: {exc}") from exc

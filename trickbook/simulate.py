@@ -56,7 +56,7 @@ def simulate_command(
     import typer
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from ingest.store import DatabaseError, check_database_path
+    from ingest.store import DatabaseError, check_writable
     from trickbook.console import err, not_a_database, terminate_as_interrupt
 
     try:
@@ -65,7 +65,7 @@ def simulate_command(
         if out is not None:
             not_a_database(out)
         if db is not None:
-            check_database_path(db)  # before the first deal, not when the first batch is stored
+            check_writable(db)  # before the first deal, not when the first batch is stored
         options = {} if players is None else {"players": players}
         plan = Plan(variant, games, deals_per_game, seed, read_rules(rules), play, options)
         if play not in PLAYS:

@@ -422,8 +422,17 @@ def test_output_to_a_full_disk_says_it_is_standard_output(tmp_path: Path, output
 
 
 THEIRS = {"empty": "", "a table of its own": "CREATE TABLE foo (x INTEGER)",
-          "a games table of its own": "CREATE TABLE games (x INTEGER)"}
+          "a games table of its own": "CREATE TABLE games (x INTEGER)",
+          "a deals table of its own": "CREATE TABLE deals (a INTEGER, b VARCHAR)"}
 """Databases of another program (docs/cli.md: refused, exit 2, naming what it is)."""
+SAID = {"empty": "theirs.duckdb: an empty database (no tables): run `trickbook ingest` into it "
+                 "first",
+        "a table of its own": "theirs.duckdb: another program's database: it holds tables (foo) "
+                              "but not trickbook's; name a trickbook database, or a new file",
+        "a games table of its own": "theirs.duckdb: its table 'games' lacks the columns game_id, "
+                                    "variant",
+        "a deals table of its own": "theirs.duckdb: its table 'deals' lacks the columns game_id, "
+                                    "deal_no"}
 
 
 @pytest.mark.parametrize("theirs", list(THEIRS))
@@ -435,7 +444,8 @@ def test_a_database_without_trickbook_s_tables_is_said(tmp_path: Path, command: 
     """An empty DuckDB file (made by another tool) gave "CatalogException: Table with name
     standings does not exist!"; one with a ``games`` table of its own a "BinderException";
     and ``score``, ``players rename``/``merge`` and ``analyse`` added trickbook's twenty
-    tables to another program's database. Each is refused, and the file left as it was."""
+    tables to another program's database. Each is refused, and the file left as it was; only
+    an empty one is told to be ingested into (ingest refuses the others)."""
     db = tmp_path / "theirs.duckdb"
     with duckdb.connect(str(db)) as conn:
         if THEIRS[theirs]:
@@ -444,11 +454,30 @@ def test_a_database_without_trickbook_s_tables_is_said(tmp_path: Path, command: 
     result = runner.invoke(app, [*command, "--db", str(db)])
     said = " ".join(result.output.split())
     assert result.exit_code == 2, said
-    assert ("holds no trickbook tables" in said if "games" not in theirs
-            else "its table 'games' lacks the columns game_id" in said), said
+    assert SAID[theirs] in said and ("ingest" in said) == (theirs == "empty"), said
     assert "Catalog" not in said and "Binder" not in said
     with duckdb.connect(str(db), read_only=True) as conn:
         assert conn.execute("SELECT table_name FROM duckdb_tables()").fetchall() == before
+
+
+@pytest.mark.parametrize("theirs", [t for t in THEIRS if t != "empty"])
+def test_every_command_names_another_program_s_database_alike(tmp_path: Path,
+                                                              theirs: str) -> None:
+    """``report`` said of a database with a ``deals`` table of its own "run `trickbook ingest`
+    into it first", which ingest then refused ("its table 'deals' lacks the columns ..."); one
+    with a table ``foo`` alone had trickbook's tables added by ingest. Every command, reading
+    or writing, now says the same of it (one definition, ``ingest.store._not_foreign``), and
+    its advice is one that works."""
+    db = tmp_path / "theirs.duckdb"
+    with duckdb.connect(str(db)) as conn:
+        conn.execute(THEIRS[theirs])
+    said = {" ".join(runner.invoke(app, [*command, "--db", str(db)]).output.split())
+            for command in (["report", "standings"], ["score"],
+                            ["ingest", str(SAMPLES / "league.jsonl")])}
+    assert len(said) == 1, said
+    assert said.pop().endswith("name a trickbook database, or a new file")
+    with duckdb.connect(str(db), read_only=True) as conn:
+        assert len(conn.execute("SELECT table_name FROM duckdb_tables()").fetchall()) == 1
 
 
 def test_another_program_s_database_is_refused_and_left_as_it_was(tmp_path: Path) -> None:

@@ -398,3 +398,28 @@ def test_a_sweep_prints_every_flag_and_run_whole_at_80_columns(
     flags = "".join(line.split("│")[1].strip() for line in result.stdout.splitlines()
                     if line.startswith("│"))
     assert "kunstwerk_on_hand_game=true" in flags and "jump_bids=false" in flags
+
+
+@pytest.mark.parametrize("command", ["simulate", "balance"])
+def test_another_program_s_database_is_refused_before_the_first_deal(
+        tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/cli.md: both check ``--db`` before the first deal. A database of another program
+    (a ``deals`` table of its own) was refused by ``simulate`` at once, but ``balance`` ran its
+    whole study (11 s of 3,000 games) and said so only when it came to store it."""
+    import trickbook.balance
+
+    def simulated(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the study ran")
+
+    monkeypatch.setattr(trickbook.balance, "study", simulated)
+    db = tmp_path / "other.duckdb"
+    with duckdb.connect(str(db)) as conn:
+        conn.execute("CREATE TABLE deals (a INTEGER, b VARCHAR)")
+    result = CliRunner().invoke(app, [command, "--variant", "greek-prefa", "--games", "2",
+                                      "--deals-per-game", "2", "--db", str(db)])
+    said = " ".join(result.output.split())
+    assert result.exit_code == 2, said
+    assert said.startswith(f"{command}: {db}: its table 'deals' lacks the columns game_id"), said
+    assert said.endswith("name a trickbook database, or a new file") and "not stored" not in said
+    with duckdb.connect(str(db), read_only=True) as conn:
+        assert conn.execute("SELECT table_name FROM duckdb_tables()").fetchall() == [("deals",)]
