@@ -176,11 +176,23 @@ def waiting_note(db: Path) -> Callable[[float], None]:
     return waiting
 
 
-def progress_bar(*columns: str | ProgressColumn, disable: bool = False) -> Progress:
+def progress_bar(*columns: str | ProgressColumn, disable: bool = False,
+                 kept: bool = False) -> Progress:
     """A progress bar on stderr that is gone once done; off when stderr is not a terminal (a
-    log file or a pipe), where it drew nothing but left an empty line."""
-    return Progress(*columns, console=err, transient=True,
-                    disable=disable or not err.is_terminal)
+    log file or a pipe), where it drew nothing but left an empty line. ``kept``: it stays, its
+    last state a line of the log too (``simulate``'s rate)."""
+    return _Bar(*columns, console=err, transient=not kept,
+                disable=disable or not (kept or err.is_terminal))
+
+
+class _Bar(Progress):
+    """rich's bar, whose ``stop`` writes nothing when the bar never started: rich's ended a
+    line on a stderr that is not a terminal, so an error met before the first deal
+    (``simulate --players 7``) came after an empty line."""
+
+    def stop(self) -> None:
+        if self.live.is_started:
+            super().stop()
 
 
 def must_exist(db: Path) -> None:

@@ -54,10 +54,10 @@ def simulate_command(
 ) -> None:
     """Simulate hand histories with bots at every seat (docs/simulation.md)."""
     import typer
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 
     from ingest.store import DatabaseError, check_writable
-    from trickbook.console import err, not_a_database, terminate_as_interrupt
+    from trickbook.console import err, not_a_database, progress_bar, terminate_as_interrupt
 
     try:
         if (out is None) == (db is None):
@@ -70,8 +70,8 @@ def simulate_command(
         plan = Plan(variant, games, deals_per_game, seed, read_rules(rules), play, options)
         if play not in PLAYS:
             raise SimulationError(f"--play must be one of {', '.join(PLAYS)}, got {play!r}")
-        bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-                       TextColumn("{task.fields[rate]} deals/s"), console=err, transient=False)
+        bar = progress_bar(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
+                           TextColumn("{task.fields[rate]} deals/s"), kept=True)
         task = bar.add_task("deals", total=games * deals_per_game, rate="-")
         start, count = [time.perf_counter()], [0]
 

@@ -423,3 +423,23 @@ def test_another_program_s_database_is_refused_before_the_first_deal(
     assert said.endswith("name a trickbook database, or a new file") and "not stored" not in said
     with duckdb.connect(str(db), read_only=True) as conn:
         assert conn.execute("SELECT table_name FROM duckdb_tables()").fetchall() == [("deals",)]
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "--variant", "chess", "--out", "x.jsonl"],
+    ["simulate", "--variant", "russian", "--players", "7", "--out", "x.jsonl"],
+    ["simulate", "--variant", "greek-prefa", "--rules", "bad.json", "--out", "x.jsonl"],
+    ["simulate", "--variant", "greek-prefa", "--out", "."],
+    ["balance", "--variant", "greek-prefa", "--rules-b", "bad.json", "--db", "x.duckdb"],
+    ["balance", "--variant", "greek-prefa", "--variant-b", "bridge-rubber", "--db", "x.duckdb"]])
+def test_an_error_of_simulate_or_balance_is_one_line(
+        tmp_path: Path, args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/cli.md: errors are one line. A progress bar that never started still ended a line
+    on a stderr that is not a terminal (rich's ``Progress.stop``), so ``simulate``'s error came
+    after an empty line."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.json").write_text("{bad")
+    result = CliRunner().invoke(app, [*args, "--games", "1", "--deals-per-game", "1"])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == "" and result.stderr.startswith(f"{args[0]}: "), repr(result.stderr)
+    assert result.stderr.count("\n") == 1, repr(result.stderr)
