@@ -104,15 +104,20 @@ def clustered_share(frame: pl.DataFrame, column: str) -> tuple[int, tuple[float 
     return n, (estimate, max(0.0, low), min(1.0, high))
 
 
-def _studied(variant: str) -> str:
+def studied(variant: str) -> str:
     """The canonical name of a variant balance studies cover: the three-handed 32-card games
-    (their metrics are by contract level and by the three seat positions)."""
-    name = canonical_name(variant)
+    (their metrics are by contract level and by the three seat positions). Any other is a
+    :class:`SimulationError` listing those it covers, not every simulated one (bridge is
+    simulated, not studied)."""
+    covered = ", ".join(PREFERENCE)
+    try:
+        name = canonical_name(variant)
+    except SimulationError as exc:
+        raise SimulationError(f"variant {variant!r} is not studied; balance studies cover "
+                              f"{covered}") from exc
     if name not in PREFERENCE:
-        raise SimulationError(
-            f"balance studies cover {', '.join(PREFERENCE)}; {variant!r} is simulated by "
-            "`trickbook simulate` but not studied here"
-        )
+        raise SimulationError(f"balance studies cover {covered}; {variant!r} is simulated by "
+                              "`trickbook simulate` but not studied here")
     return name
 
 
@@ -298,8 +303,8 @@ def study(
 ) -> Study:
     """Run a paired study and return its run row and metrics (nothing is stored); ``progress``
     is told the games simulated as they come (``2 * games`` in all)."""
-    va = _studied(variant)
-    vb = _studied(variant_b or variant)
+    va = studied(variant)
+    vb = studied(variant_b or variant)
     n = workers or os.cpu_count() or 1
     plan = Plan(va, games, deals_per_game, seed, rules_a, play)
     a = _arm_deals(va, plan, n, progress)
@@ -323,7 +328,7 @@ def sweep(
     arm a is simulated once. Returns ``(label, study)`` pairs and the alternatives skipped
     (rules the simulator or the settlement does not play), with the reason. ``progress`` is told
     the games simulated as they come (``games`` per arm: one more arm than alternatives)."""
-    va = _studied(variant)
+    va = studied(variant)
     rules_a = dict(base or {})
     n = workers or os.cpu_count() or 1
     plan = Plan(va, games, deals_per_game, seed, rules_a, play)

@@ -571,6 +571,17 @@ def _dask(
         client.close()
 
 
+def _unread(exc: OSError) -> str:
+    """Why a file could not be read, in words, without the path ``str(exc)`` repeats."""
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, IsADirectoryError):
+        return "a folder, not a file"
+    if isinstance(exc, PermissionError):
+        return "no permission to read it"
+    return (exc.strerror or type(exc).__name__).lower()
+
+
 def read_rules(path: Path | None) -> dict[str, Any]:
     """House rules from a JSON file: the ``rules`` object, or a game line holding one (a game
     line without ``rules`` plays the defaults). A file that is not a JSON object of UTF-8 text
@@ -582,7 +593,9 @@ def read_rules(path: Path | None) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise SimulationError(f"cannot read rules file {str(path)!r}: not UTF-8 text "
                               f"({exc.reason} at byte {exc.start})") from exc
-    except (OSError, json.JSONDecodeError) as exc:
+    except OSError as exc:
+        raise SimulationError(f"cannot read rules file {str(path)!r}: {_unread(exc)}") from exc
+    except json.JSONDecodeError as exc:
         raise SimulationError(f"cannot read rules file {str(path)!r}: {exc}") from exc
     if not isinstance(data, dict):
         raise SimulationError(f"rules file {str(path)!r} must hold a JSON object")

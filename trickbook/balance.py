@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import polars as pl
 
 from sim import SimulationError
-from sim.balance import Study, store_study, study, sweep
+from sim.balance import Study, store_study, studied, study, sweep
 from sim.drivers import PREFERENCE, simulator
 from sim.flags import alternatives
 from sim.run import read_rules
@@ -47,10 +47,8 @@ def balance_command(
 
     try:
         check_writable(db)  # before the study's work, not after it
-        arm_a, arm_b = read_rules(rules_a), read_rules(rules_b)
-        simulator(variant, arm_a, play)  # each arm's rules, field by field
-        if not sweep_flags:
-            simulator(variant_b or variant, arm_b, play)
+        arm_a, arm_b = _arms(variant, rules_a, None if sweep_flags else variant_b or variant,
+                             rules_b, play)
         arms = 1 + len(alternatives(variant)) if sweep_flags else 2
         with progress_bar(TextColumn("simulating games"), BarColumn(),
                           MofNCompleteColumn()) as bar, terminate_as_interrupt():
@@ -91,6 +89,18 @@ def balance_command(
         ci = "-" if r["lo"] is None else f"[{r['lo']:.3f}, {r['hi']:.3f}]"
         table.add_row(r["key"], str(r["n"]), _estimate(r["estimate"]), ci)
     out.print(table)
+
+
+def _arms(variant: str, rules_a: Path | None, variant_b: str | None, rules_b: Path | None,
+          play: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Each arm's house rules, read and checked field by field before the first deal, each
+    arm's variant one balance studies (``sim.balance.studied``); ``variant_b`` None: arm b is
+    the sweep's, its rules not played."""
+    arm_a, arm_b = read_rules(rules_a), read_rules(rules_b)
+    simulator(studied(variant), arm_a, play)
+    if variant_b is not None:
+        simulator(studied(variant_b), arm_b, play)
+    return arm_a, arm_b
 
 
 def _print_sweep(out: Any, studies: list[tuple[str, Study]]) -> None:

@@ -443,3 +443,28 @@ def test_an_error_of_simulate_or_balance_is_one_line(
     assert result.exit_code == 2, result.output
     assert result.stdout == "" and result.stderr.startswith(f"{args[0]}: "), repr(result.stderr)
     assert result.stderr.count("\n") == 1, repr(result.stderr)
+
+
+def test_balance_lists_only_the_variants_it_studies(tmp_path: Path) -> None:
+    """``balance --variant-b chess`` listed bridge-rubber and bridge-duplicate among the
+    variants, which balance then refuses ("simulated: ..."); it lists what it studies."""
+    for option in ("--variant", "--variant-b"):
+        args = {"--variant": "chess", "--variant-b": "greek-prefa"}
+        args[option] = "chess"
+        result = CliRunner().invoke(app, ["balance", *(x for kv in args.items() for x in kv),
+                                          "--games", "1", "--db", str(tmp_path / "b.duckdb")])
+        assert result.exit_code == 2, result.output
+        assert result.output == ("balance: variant 'chess' is not studied; balance studies "
+                                 "cover greek-prefa, swabian, balkan, russian\n"), result.output
+    assert not (tmp_path / "b.duckdb").exists()
+
+
+def test_a_rules_file_that_cannot_be_read_is_said_once_in_words(tmp_path: Path) -> None:
+    """``cannot read rules file '.../nonexist.json': [Errno 2] No such file or directory:
+    '.../nonexist.json'``: the path twice and Python's words; now the path once and why."""
+    for rules, why in ((tmp_path / "nonexist.json", "no such file"),
+                       (tmp_path, "a folder, not a file")):
+        result = CliRunner().invoke(app, ["balance", "--variant", "greek-prefa", "--rules-b",
+                                          str(rules), "--db", str(tmp_path / "b.duckdb")])
+        assert result.exit_code == 2, result.output
+        assert result.output == f"balance: cannot read rules file '{rules}': {why}\n"
