@@ -184,7 +184,7 @@ def check_writable(path: Path) -> None:
         raise DatabaseError(f"cannot write the database {path}: the file may not be written "
                             "(read-only, or on a read-only file system); nothing was changed")
     check_folder_writable(folder / path.name)
-    if path.is_file() and path.stat().st_size:  # an empty file becomes a database
+    if path.is_file():  # a DuckDB database: check_database_path refused anything else
         _catalog_ours(path)
 
 

@@ -43,7 +43,7 @@ from trickbook.players import app as players_app
 if TYPE_CHECKING:  # the command bodies import what they use, so that --help starts fast
     import duckdb
 
-    from ingest.pipeline import FileReport, Reading
+    from ingest.pipeline import FileReport, Reading, StrictError
     from ingest.pipeline import Progress as IngestProgress
 
 DEFAULT_DB = Path("data/trickbook.duckdb")
@@ -227,10 +227,7 @@ def ingest(
         err.print(f"ingest: {exc}; nothing was read", markup=False)
         raise typer.Exit(2) from exc
     except StrictError as exc:
-        for r in exc.stored:  # stored before the stop: the user sees what was written
-            _print_report(r)
-        err.print(f"strict: {exc}", markup=False)
-        raise typer.Exit(1) from exc
+        raise _strict_stop(exc) from exc
     except DatabaseError as exc:
         raise _db_error(exc) from exc
     except _StoppedWaiting as exc:
@@ -252,6 +249,15 @@ def ingest(
         raise typer.Exit(1)
     if stop.requested:
         _stopped(reports, paths)
+
+
+def _strict_stop(exc: StrictError) -> typer.Exit:
+    """Strict mode's stop: the files stored before it (the user sees what was written), then
+    its issue; exit 1."""
+    for r in exc.stored:
+        _print_report(r)
+    err.print(f"strict: {exc}", markup=False)
+    return typer.Exit(1)
 
 
 def _reach(cluster: str | None, said: str) -> None:
