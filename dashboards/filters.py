@@ -58,7 +58,7 @@ def _text(raw: object, key: str, problems: list[str]) -> str | None:
     if not text.strip():
         return None
     if len(text) > MAX_VALUE_LENGTH or "\x00" in text:
-        problems.append(f"ignored the {quoted(key)} filter from the URL: value too long or "
+        problems.append(f"Ignored the {quoted(key)} filter from the URL: value too long or "
                         "not text")
         return None
     return composed(text)  # as names are known (model/base.py)
@@ -71,7 +71,7 @@ def _date(raw: object, key: str, problems: list[str]) -> date | None:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        problems.append(f"ignored the {quoted(key)} filter from the URL: {md(quoted(text, 40))} "
+        problems.append(f"Ignored the {quoted(key)} filter from the URL: {md(quoted(text, 40))} "
                         "is not a date")
         return None
 

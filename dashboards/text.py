@@ -95,9 +95,17 @@ def md_inline(text: object) -> str:
     return _escaped(_INLINE_SPECIAL, text)
 
 
+_AUTOLINKED = re.compile(r"(?<=:)(?=//)|(?<=www)(?=\.)|(?=@)", re.IGNORECASE)
+"""Where GitHub Markdown's literal autolinks (``http://``, ``www.``, an e-mail address), which
+Streamlit renders as links whatever is escaped, are broken by a word joiner (U+2060, which
+shows nothing)."""
+
+
 def _escaped(special: re.Pattern[str], text: object) -> str:
-    """``text`` on one line, each character ``special`` matches after a backslash."""
-    return special.sub(r"\\\1", str(text)).replace("\n", " ")
+    """``text`` on one line, each character ``special`` matches after a backslash, and no
+    address in it made a link (:data:`_AUTOLINKED`)."""
+    unlinked = _AUTOLINKED.sub("\u2060", str(text))
+    return special.sub(r"\\\1", unlinked).replace("\n", " ")
 
 
 CONTROL_PICTURES = {**{code: chr(0x2400 + code) for code in range(32)}, 0x7F: "\u2421"}

@@ -30,7 +30,7 @@ def test_a_date_that_does_not_parse_is_said_as_text() -> None:
     """The filters' messages are shown as Markdown (``common.filters``): a ``from`` of
     ``[x](http://example.com)`` was shown as a link. It is quoted and escaped."""
     _, (said,) = from_params({"from": "[x](http://example.com) **y**"})
-    rendered = MarkdownIt("commonmark").renderInline(said)
+    rendered = MarkdownIt("commonmark").renderInline(said).replace("\u2060", "")  # no link
     assert "<a" not in rendered and "<strong>" not in rendered, rendered
     assert "“[x](http://example.com) **y**”" in rendered, rendered
 
