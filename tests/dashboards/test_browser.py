@@ -579,6 +579,21 @@ def test_league_has_its_own_url(page, servers: dict[str, str]) -> None:
     assert page.get_by_role("dialog").count() == 0
 
 
+def test_an_address_in_a_link_s_value_is_no_link(page, servers: dict[str, str]) -> None:
+    """Streamlit's Markdown makes a link of a bare address however it is escaped: a link's
+    ``league=[x](http://example.com)`` or ``file=x@example.com`` showed, in the page's
+    warning, a link to example.com or a mailto: (dashboards/text.py ``md``)."""
+    for path, value in (("", {"league": "[x](http://example.com)"}),
+                        ("/quality", {"file": "x@example.com"}),
+                        ("/contracts", {"contract": "www.example.com"})):
+        title = {"": "League", "/quality": "Data quality", "/contracts": "Contracts"}[path]
+        _open(page, f"{servers['demo']}{path}?{urllib.parse.urlencode(value)}", title)
+        shown = " ".join(page.locator("[data-testid='stAlert']").all_inner_texts())
+        assert next(iter(value.values())) in shown.replace("\u2060", ""), shown
+        links = page.eval_on_selector_all("a", "all => all.map(a => a.href)")
+        assert not [h for h in links if "example" in h], links
+
+
 def test_replayer_click_through(page, servers: dict[str, str]) -> None:
     league = urllib.parse.quote_plus(fx.LEAGUE7)
     _open(page, f"{servers['demo']}/replayer?league={league}", "Hand replayer")
