@@ -66,7 +66,7 @@ def _deal_from_url() -> None:
     no deal, or a deal the database does not hold, is said above the page, and the first deal
     of the list is shown (and put in the URL) instead."""
     game, deal, trick = url_param("game"), url_param("deal"), url_param("trick") or ""
-    asked = f"deal {md(quoted(deal or '', 20))} of game {md(quoted(game or '', 200))}"
+    asked = _named(game, deal)
     if not (game and deal and _is_number(deal, 9) and len(game) <= 200):
         if game or deal:
             st.warning(f"The address asks for {asked}: that names no deal (a game id and a "
@@ -77,11 +77,31 @@ def _deal_from_url() -> None:
                    "first deal of the list is shown.")
         return
     st.session_state[DEAL] = f"{game}#{int(deal)}"
-    if _is_number(trick, 3):
-        st.session_state[STEP] = st.session_state[ASKED_STEP] = int(trick)
-    elif trick:
-        st.warning(f"The address asks for trick {md(quoted(trick, 20))}, which is not a trick "
-                   "number: the deal is shown from its start.")
+    if trick:  # said by the deal's table (:func:`_say_asked_step`), where stepping redraws it
+        st.session_state[ASKED_STEP] = trick
+    if trick.isascii() and trick.isdigit():
+        st.session_state[STEP] = int(trick)  # past the deal's last trick: its last (_steps)
+
+
+def _named(game: str | None, deal: str | None) -> str:
+    """The deal an address names, as it names it: ``deal “3” of game “x”``, or what is missing
+    (``game “x” and no deal number``)."""
+    if game and deal:
+        return f"deal {md(quoted(deal, 20))} of game {md(quoted(game, 200))}"
+    if game:
+        return f"game {md(quoted(game, 200))} and no deal number"
+    return f"deal {md(quoted(deal or '', 20))} and no game"
+
+
+def _say_asked_step(asked: str, last: int) -> None:
+    """Say the address's trick (``asked``, its text) where the deal has it not: not a number
+    (the deal is shown from its start), or past its ``last`` trick (its last is shown)."""
+    said = f"The address asks for trick {md(quoted(asked, 20))}"
+    if not (asked.isascii() and asked.isdigit()):
+        st.warning(f"{said}, which is not a trick number: the deal is shown from its start.")
+    elif int(asked) > last:
+        st.warning(f"{said}, but the record has {counted(last, 'trick')}: the last one is "
+                   "shown." if last else f"{said}, but the record has no play.")
 
 
 def _is_number(text: str, digits: int) -> bool:
@@ -261,10 +281,8 @@ def _table(replay: Replay, variant: str, no_play: str) -> None:
     and why it was not played (``no_play``)."""
     last = replay.steps
     asked = st.session_state.pop(ASKED_STEP, None)
-    if asked is not None and asked > last:
-        st.warning(f"The address asks for trick {asked}, but the record has "
-                   f"{counted(last, 'trick')}: the last one is shown." if last else
-                   f"The address asks for trick {asked}, but the record has no play.")
+    if asked is not None:
+        _say_asked_step(asked, last)
     step = _steps(last) if last else 0
     if step:  # the position is in the address too: a reload or a shared link shows it
         st.query_params["trick"] = str(step)

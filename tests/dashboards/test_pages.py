@@ -664,16 +664,21 @@ def test_replayer_says_when_the_url_s_trick_is_not_the_deal_s(
     """A shared link's ``trick=99`` opened the deal at its last trick, and ``trick=abc`` or
     ``-3`` at its start, without a word: the page says which trick it shows instead, once."""
     far = page("replayer", fixture_path, monkeypatch, game=fx.G1, deal="1", trick="99")
-    assert [w.value for w in far.warning] == [
-        "The address asks for trick 99, but the record has 10 tricks: the last one is shown."]
-    far.button(key="replay_back").click().run()
-    assert not far.warning and far.slider(key="replay_step").value == 9
+    for trick in ("99", "9" * 30):  # a number of any length past the last: the last shown
+        far = page("replayer", fixture_path, monkeypatch, game=fx.G1, deal="1", trick=trick)
+        assert [w.value for w in far.warning] == [
+            f"The address asks for trick {md(quoted(trick, 20))}, but the record has 10 tricks: "
+            "the last one is shown."]
+        far.button(key="replay_back").click().run()
+        assert not far.warning and far.slider(key="replay_step").value == 9
     for trick in ("abc", "-3", "<b>2</b>"):
         at = page("replayer", fixture_path, monkeypatch, game=fx.G1, deal="1", trick=trick)
         assert [w.value for w in at.warning] == [
             f"The address asks for trick {md(quoted(trick))}, which is not a trick number: "
             "the deal is shown from its start."]
         assert at.slider(key="replay_step").value == 0
+        at.button(key="replay_next").click().run()  # stepped: the address's trick is gone
+        assert not at.warning and at.slider(key="replay_step").value == 1
     fine = page("replayer", fixture_path, monkeypatch, game=fx.G1, deal="1", trick="10")
     assert not fine.warning
 
@@ -685,6 +690,11 @@ def test_replayer_says_when_the_url_names_no_deal(fixture_path: Path,
     assert not at.exception
     assert any("names no deal" in w.value and "nonexistent" in w.value for w in at.warning)
     assert at.selectbox(key="replay_deal").value  # the first deal, said to be another
+    game = "C:\\club"
+    bare = page("replayer", fixture_path, monkeypatch, game=game)  # it read deal “”
+    assert [w.value for w in bare.warning] == [
+        f"The address asks for game {md(quoted(game))} and no deal number: that names no "
+        "deal (a game id and a deal number are needed), so the first deal of the list is shown."]
 
 
 @pytest.mark.usefixtures("polars_without_python")
