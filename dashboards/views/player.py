@@ -26,6 +26,7 @@ from dashboards.common import (
     rates,
     replay_links,
     show,
+    unknown,
     url_param,
 )
 from dashboards.filters import Filters
@@ -149,8 +150,11 @@ def _my_deals(f: Filters, wanted: str | None) -> None:
     """The player's deals, a page at a time, in the order chosen (``wanted``: the URL's)."""
     st.subheader("My deals")
     c1, c2 = st.columns([2, 1])
-    if wanted in DEAL_ORDERS and "player_deal_order" not in st.session_state:
-        st.session_state["player_deal_order"] = wanted
+    if "player_deal_order" not in st.session_state:  # opened from a link: its order, if one
+        unknown("order", wanted, set(DEAL_ORDERS), "one of the orders of the deals",
+                showing=next(iter(DEAL_ORDERS)))
+        if wanted in DEAL_ORDERS:
+            st.session_state["player_deal_order"] = wanted
     order = c1.radio("Order", list(DEAL_ORDERS), horizontal=True, key="player_deal_order",
                      on_change=_first_page)  # another order starts on its first page
     keep_in_url("order", order, default=next(iter(DEAL_ORDERS)))

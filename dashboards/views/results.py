@@ -68,10 +68,13 @@ with guarded():
     event, day = sessions.row(int(picked or 0))
     teams = everything.filter((pl.col("event") == event) & pl.col("imps").is_not_null()).height
     opens_on = list(RANKINGS)[1 if teams else 0]  # each session on its own kind of event
-    if wanted_by in RANKINGS and f"results_by_{picked}" not in st.session_state:
-        st.session_state[f"results_by_{picked}"] = wanted_by
     # A pairs session has no team IMPs: ranked "by IMPs", its pairs go by their cross-IMPs.
     words = BY_WORDS if teams else {**BY_WORDS, "imps": "cross-IMPs per board"}
+    if f"results_by_{picked}" not in st.session_state:  # the link's ranking, if one
+        unknown("ranking", wanted_by, set(RANKINGS), "one of the rankings",
+                showing=md(words[opens_on]))
+        if wanted_by in RANKINGS:
+            st.session_state[f"results_by_{picked}"] = wanted_by
     by = c2.radio("Rank by", list(RANKINGS), index=list(RANKINGS).index(opens_on),
                   key=f"results_by_{picked}", format_func=words.get, horizontal=True)
     keep_in_url("by", by, default=opens_on)

@@ -1375,6 +1375,20 @@ def test_my_deals_order_and_the_results_choices_are_in_the_url(
                               "in this event's ranking: showing ")
 
 
+def test_a_link_s_order_or_ranking_the_page_lacks_is_said(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link's ``order`` of a player's deals or ``by`` of Club results that the page does not
+    have was dropped without a word, as the other values of a link are not."""
+    at = page("player", demo_path, monkeypatch, variant="balkan", player="Ana", order="oldest")
+    assert [w.value for w in at.warning] == [
+        f"The link names the order {md(quoted('oldest'))}, which is not one of the orders of "
+        "the deals: showing newest first."]
+    res = page("results", demo_path, monkeypatch, variant="bridge-duplicate", by="butler")
+    (said,) = [w.value for w in res.warning]
+    assert said.startswith(f"The link names the ranking {md(quoted('butler'))}, which is not one "
+                           "of the rankings: showing "), said
+
+
 def test_a_deal_with_hands_and_no_play_has_no_trick_slider(
         demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A deal recorded with its hands and without a play (data/samples' PPN) shows the hands
