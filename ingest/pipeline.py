@@ -987,15 +987,11 @@ SAME_CONTENT = "same content as "
 """How a file that is a copy of another source is skipped: ``same content as <source>``."""
 
 
-def precheck(conn: duckdb.DuckDBPyConnection, path: Path, sha256: str | None = None,
-             source: str | None = None, replace: bool = False,
-             ) -> tuple[FileReport, Reader | None]:
-    """The report of a file before it is read, with ``skipped`` set when it is not to be read
-    (missing, no reader, unchanged, a copy of another source), and its reader. ``source`` and
-    ``replace`` as for :func:`ingest_file` (a version read with conflicts is read again under
-    ``replace``)."""
-    source = source or str(path)
-    report = FileReport(source)
+def readable(path: Path, source: str | None = None) -> tuple[FileReport, Reader | None]:
+    """The report of a file and its reader, or, with no reader, the report of why it is not
+    read (missing, not a file, empty, no reader); what :func:`precheck` asks first, with no
+    database."""
+    report = FileReport(source or str(path))
     if not is_file(path) and not is_dir(path):
         report.skipped = hidden(path) or not_a_file(path) or broken_link(path) or "missing"
         return report, None
@@ -1007,6 +1003,20 @@ def precheck(conn: duckdb.DuckDBPyConnection, path: Path, sha256: str | None = N
         report.skipped = unreadable(path) or no_reader(path)
         return report, None
     report.reader = reader.name
+    return report, reader
+
+
+def precheck(conn: duckdb.DuckDBPyConnection, path: Path, sha256: str | None = None,
+             source: str | None = None, replace: bool = False,
+             ) -> tuple[FileReport, Reader | None]:
+    """The report of a file before it is read, with ``skipped`` set when it is not to be read
+    (missing, no reader, unchanged, a copy of another source), and its reader. ``source`` and
+    ``replace`` as for :func:`ingest_file` (a version read with conflicts is read again under
+    ``replace``)."""
+    report, reader = readable(path, source)
+    if reader is None:
+        return report, None
+    source = report.source
     report.sha256 = sha256 if sha256 is not None else file_sha256(path)
     latest, logged, copy = store.log_state(conn, source, report.sha256)
     report.new_source = not logged
@@ -1108,6 +1118,10 @@ def ingest_paths(
     if str(db_path) != ":memory:":
         store.check_database_path(Path(db_path))
     files = files_to_read(paths)
+    sources = {**text_names(files), **(names or {})}
+    unread = _none_read(files, db_path, sources)
+    if unread is not None:
+        return unread
     sizes = [file_size(p) for p in files]
     hashes = _Hashes(files)
     try:
@@ -1115,7 +1129,7 @@ def ingest_paths(
     except BaseException:
         hashes.close()
         raise
-    run = _Committer(conn, db_path, score, strict, {**text_names(files), **(names or {})})
+    run = _Committer(conn, db_path, score, strict, sources)
     try:
         score_pending_safely(conn, None, score, strict)
         before = 0
@@ -1143,6 +1157,20 @@ def ingest_paths(
         with suppress(duckdb.Error):  # every file is committed (a failing checkpoint loses none)
             run.conn.close()
     return run.reports
+
+
+def _none_read(files: list[Path], db_path: str | Path, names: Mapping[Path, str]
+               ) -> list[FileReport] | None:
+    """The reports of a run that reads no file (each missing, not a file, empty or of no
+    format read; or no file at all) into a database not there yet, which it then does not
+    make: a mistyped path leaves no empty database behind. ``None`` when a file is read, or
+    the database is there."""
+    if str(db_path) == ":memory:" or Path(db_path).exists():
+        return None
+    checked = [readable(path, names.get(path)) for path in files]
+    if any(reader is not None for _, reader in checked):
+        return None
+    return [report for report, _ in checked]
 
 
 GROUP_FILES = 64

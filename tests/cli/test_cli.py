@@ -124,12 +124,13 @@ def test_an_empty_file_is_said_to_be_empty_in_every_format(tmp_path: Path, suffi
     first.write_bytes(b"")
     second.write_bytes(b"\xef\xbb\xbf\r\n  \n")
     db = tmp_path / "x.duckdb"
+    runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), "--db", str(db)])
     result = runner.invoke(app, ["ingest", str(first), str(second), "--db", str(db)])
     assert result.exit_code == 0, result.output
     for path in (first, second):
         assert f"{path}: skipped (empty: the file holds no records)" in result.stdout
     with duckdb.connect(str(db), read_only=True) as conn:
-        assert conn.execute("SELECT count(*) FROM ingest_log").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM ingest_log").fetchone() == (1,)  # the league
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".ppn", ".pbn", ".lin", ".txt"])
 def test_a_file_of_zero_bytes_is_damaged_not_empty(tmp_path: Path, suffix: str) -> None:
@@ -205,6 +206,22 @@ def test_strict_exits_non_zero_naming_file_and_line(tmp_path: Path,
                                  "--strict"])
     assert result.exit_code == 1
     assert "bad-lines.jsonl:3" in result.stderr and "parse" in result.stderr
+
+
+def test_a_run_that_reads_no_file_makes_no_database(tmp_path: Path,
+                                                    fake_registry: FakeSettlement) -> None:
+    """A mistyped path, or a folder with nothing to ingest, left an empty database behind at
+    ``--db``; a run that reads a file makes it as before."""
+    db, folder = tmp_path / "new.duckdb", tmp_path / "empty"
+    folder.mkdir()
+    missing = runner.invoke(app, ["ingest", str(tmp_path / "nothere.jsonl"), "--db", str(db)])
+    assert missing.exit_code == 1 and "skipped (missing)" in missing.stdout
+    nothing = runner.invoke(app, ["ingest", str(folder), "--db", str(db)])
+    assert nothing.exit_code == 0 and "nothing to ingest" in nothing.stdout
+    assert not db.exists()
+    read = runner.invoke(app, ["ingest", str(SAMPLES / "league.jsonl"), str(tmp_path / "x.jsonl"),
+                               "--db", str(db)])
+    assert read.exit_code == 1 and "36 stored" in read.stdout and db.exists()
 
 
 def test_strict_says_the_files_it_stored_before_the_stop(tmp_path: Path,
