@@ -1167,10 +1167,13 @@ def _none_read(files: list[Path], db_path: str | Path, names: Mapping[Path, str]
     the database is there."""
     if str(db_path) == ":memory:" or Path(db_path).exists():
         return None
-    checked = [readable(path, names.get(path)) for path in files]
-    if any(reader is not None for _, reader in checked):
-        return None
-    return [report for report, _ in checked]
+    reports = []
+    for path in files:  # up to the first file read: a new database of many files starts at once
+        report, reader = readable(path, names.get(path))
+        if reader is not None:
+            return None
+        reports.append(report)
+    return reports
 
 
 GROUP_FILES = 64
