@@ -1119,8 +1119,7 @@ def ingest_paths(
         store.check_database_path(Path(db_path))
     files = files_to_read(paths)
     sources = {**text_names(files), **(names or {})}
-    unread = _none_read(files, db_path, sources)
-    if unread is not None:
+    if (unread := _none_read(files, db_path, sources)) is not None:
         return unread
     sizes = [file_size(p) for p in files]
     hashes = _Hashes(files)
@@ -1148,9 +1147,6 @@ def ingest_paths(
                 tick(report.records, sizes[no - 1])  # the whole file is read
                 before += sizes[no - 1]
             run.commit()
-    except StrictError as exc:
-        exc.stored = list(run.reports)
-        raise
     finally:
         hashes.close()
         run.abandon()  # an interrupted group is rolled back: its files are all out
@@ -1218,7 +1214,8 @@ class _Committer:
         try:
             report = load(self.conn, path, source=self.names.get(path), group=group,
                           **options, **extra)
-        except StrictError:
+        except StrictError as exc:  # strict mode stores each file alone: those before are in
+            exc.stored = list(self.reports)
             raise
         except Exception as exc:  # the file (and its group) is rolled back; the next is read
             T.stop_if_interrupted(exc)
