@@ -54,6 +54,12 @@ def lone_defence_passer(defence: object) -> set[str]:
     return {p for p, d in decisions.items() if d == "pass"}
 
 
+def lone_defence_sits_out(record: Mapping[str, Any]) -> set[str]:
+    """:func:`lone_defence_passer` of a deal record's ``defence``: ``Variant.sits_out`` of the
+    games where a defender may play alone."""
+    return lone_defence_passer(record.get("defence"))
+
+
 def all_passed(record: Mapping[str, Any]) -> str:
     """What a deal record nobody declared is, from the fields every variant records
     (records.md 1.2: no ``declarer`` when all passed)."""

@@ -79,7 +79,7 @@ def _deal_from_url() -> None:
     st.session_state[DEAL] = f"{game}#{int(deal)}"
     if trick:  # said by the deal's table (:func:`_say_asked_step`), where stepping redraws it
         st.session_state[ASKED_STEP] = trick
-    if trick.isascii() and trick.isdigit():
+    if _is_number(trick):
         st.session_state[STEP] = int(trick)  # past the deal's last trick: its last (_steps)
 
 
@@ -97,16 +97,17 @@ def _say_asked_step(asked: str, last: int) -> None:
     """Say the address's trick (``asked``, its text) where the deal has it not: not a number
     (the deal is shown from its start), or past its ``last`` trick (its last is shown)."""
     said = f"The address asks for trick {md(quoted(asked, 20))}"
-    if not (asked.isascii() and asked.isdigit()):
+    if not _is_number(asked):
         st.warning(f"{said}, which is not a trick number: the deal is shown from its start.")
     elif int(asked) > last:
         st.warning(f"{said}, but the record has {counted(last, 'trick')}: the last one is "
                    "shown." if last else f"{said}, but the record has no play.")
 
 
-def _is_number(text: str, digits: int) -> bool:
-    """A whole number of at most ``digits`` ASCII digits (``str.isdigit`` takes ``²`` too)."""
-    return text.isascii() and text.isdigit() and len(text) <= digits
+def _is_number(text: str, digits: int | None = None) -> bool:
+    """A whole number of ASCII digits (``str.isdigit`` takes ``²`` too), at most ``digits`` of
+    them when given."""
+    return text.isascii() and text.isdigit() and (digits is None or len(text) <= digits)
 
 
 def _new_search() -> None:

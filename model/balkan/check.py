@@ -165,7 +165,8 @@ def _rules(game: BalkanGame, deal: BalkanDeal, play_names: bool = True,
                         f"{sorted(defence)!r}")]
     probs = _decisions(contract, defence) + _kontra(deal, defenders, game.rules)
     mode = mode_of(deal)
-    players_in = [deal.declarer] + [p for p in defenders if p not in lone_defence_passer(defence)]
+    out = lone_defence_passer(defence)
+    players_in = [deal.declarer] + [p for p in defenders if p not in out]
     if mode in ("pass", "nokontra"):
         if deal.tricks is not None:
             probs.append(Problem(Code.TRICK_COUNT, f"no play ({mode}) but tricks given"))

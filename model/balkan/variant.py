@@ -15,7 +15,7 @@ from model.balkan.params import PRESET_WORDS, BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
 from model.balkan.words import call_words, no_declarer, no_play
 from model.cards import DECK_32
-from model.variant import Variant, lone_defence_passer
+from model.variant import Variant, lone_defence_sits_out
 
 # Per deal (``model/views.py``): the frame's ``mode`` as the defence mode (5.1; ``nokontra`` a
 # plain Pik nobody doubled); made (4, 6; ``declarer_made``) with six tricks, none in Betl (6), all
@@ -84,5 +84,5 @@ VARIANT = Variant(
     call_words=call_words,
     no_play=no_play,
     no_declarer=no_declarer,
-    sits_out=lambda record: lone_defence_passer(record.get("defence")),
+    sits_out=lone_defence_sits_out,
 )

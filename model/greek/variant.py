@@ -14,7 +14,7 @@ from model.greek.frame import TABLE, deal_row, row_key
 from model.greek.params import GreekRules
 from model.greek.records import GreekDeal, GreekGame
 from model.greek.words import call_words, no_declarer, no_play
-from model.variant import Variant, lone_defence_passer
+from model.variant import Variant, lone_defence_sits_out
 
 # Per deal (``model/views.py``): the frame's ``mode`` as the defence mode (6.1; ``concede``
 # section 5); made with at least ``level`` tricks (9.2, 9.3), by both defenders passing (6.1 step
@@ -90,5 +90,5 @@ VARIANT = Variant(
     call_words=call_words,
     no_play=no_play,
     no_declarer=no_declarer,
-    sits_out=lambda record: lone_defence_passer(record.get("defence")),
+    sits_out=lone_defence_sits_out,
 )
