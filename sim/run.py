@@ -393,7 +393,8 @@ def _stop(pool: Any) -> None:
 class ClusterUnreachable(RuntimeError):
     """A Dask cluster that cannot be used: its address is malformed, or its scheduler does not
     answer within distributed's connect timeout (``distributed.comm.timeouts.connect``, 30 s
-    unless configured). The message names the address and the reason."""
+    unless configured), or the client fails while giving up on it. The message names the
+    address and the reason."""
 
 
 def connect(scheduler: str) -> Any:
@@ -404,7 +405,8 @@ def connect(scheduler: str) -> Any:
 
     try:
         return Client(scheduler)
-    except (OSError, ValueError, TypeError) as exc:  # a timeout is an OSError
+    except Exception as exc:  # a timeout is an OSError; on a loaded machine the client's own
+        # close after it can fail an assertion of distributed's (AssertionError, no message)
         reason = str(exc).strip().splitlines()
         raise ClusterUnreachable(f"cannot reach the Dask cluster at {scheduler!r} "
                                  f"({reason[0] if reason else type(exc).__name__})") from exc

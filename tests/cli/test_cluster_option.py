@@ -146,3 +146,22 @@ def test_ingest_of_unchanged_files_still_says_the_cluster_it_cannot_reach(tmp_pa
     new = tmp_path / "new.duckdb"
     result = runner.invoke(app, ["ingest", str(SAMPLE), "--db", str(new), "--cluster", nobody])
     assert result.exit_code == 2 and not new.exists()
+
+
+def test_a_client_that_fails_while_giving_up_is_said_as_unreachable(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a loaded machine distributed's client, closing itself after a connect timeout, can
+    fail its own ``assert self.status == "closed"``: a bare AssertionError that ended
+    ``analyse`` with exit 1 and no word (a CI run). It is the cluster's failure, said as one."""
+    distributed = pytest.importorskip("distributed")
+
+    def failing(address: str) -> None:
+        raise AssertionError
+
+    monkeypatch.setattr(distributed, "Client", failing)
+    db = _analysable(tmp_path)
+    result = runner.invoke(app, ["analyse", "--play", "--db", str(db),
+                                 "--cluster", "tcp://127.0.0.1:1"])
+    assert result.exit_code == 2, result.output
+    assert "cannot reach the Dask cluster at 'tcp://127.0.0.1:1' (AssertionError)" in result.output
+    assert _open_hand_rows(db) == 0
