@@ -7,6 +7,9 @@ the table; the ones a variant does not use are null), ``transfers`` and ``standi
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import polars as pl
 
 from model import tables as T
@@ -21,6 +24,16 @@ GAMES: dict[str, pl.DataType] = {
 SETTLEMENTS = TABLES[T.SETTLEMENTS].schema
 TRANSFERS = TABLES[T.TRANSFERS].schema
 STANDINGS = TABLES[T.STANDINGS].schema
+
+RulesT = TypeVar("RulesT")
+
+
+def each_rules(games: pl.DataFrame, read: Callable[[str | None], RulesT]) -> list[RulesT]:
+    """Each game's ``rules`` as ``read`` reads them, each distinct text read once (the games
+    of a score sheet share theirs)."""
+    texts = games["rules"].to_list()
+    once = {text: read(text) for text in dict.fromkeys(texts)}
+    return [once[text] for text in texts]
 
 
 def with_null_columns(frame: pl.DataFrame) -> pl.DataFrame:

@@ -16,6 +16,7 @@ import polars as pl
 
 from model.russian.frame import TABLE
 from model.russian.params import RussianRules
+from scoring.frames import each_rules
 from scoring.russian import frames, reference
 from scoring.russian.frames import RussianSettled, read_rules
 from scoring.russian.scan import (
@@ -54,7 +55,7 @@ def columns(deals: pl.DataFrame, g: np.ndarray, rules: list[RussianRules], playe
 def settle(games: pl.DataFrame, deals: pl.DataFrame) -> RussianSettled:
     """The kernel's settlement of every game at once (``Settlement.settle``)."""
     ids = games["game_id"].to_list()
-    rules = [read_rules(r) for r in games["rules"].to_list()]
+    rules = each_rules(games, read_rules)
     names = [list(p) for p in games["players"].to_list()]
     players = np.array([len(p) for p in names] or [3], dtype=np.int64)
     index = pl.DataFrame({"game_id": ids, "_g": np.arange(len(ids), dtype=np.int32)},

@@ -17,6 +17,7 @@ import polars as pl
 
 from model.swabian.frame import TABLE
 from model.swabian.games import GAMES
+from scoring.frames import each_rules
 from scoring.settlement import Settled, Settlement
 from scoring.swabian import frames, reference
 from scoring.swabian.frames import read_rules
@@ -112,7 +113,7 @@ def columns(deals: pl.DataFrame, units: np.ndarray) -> Columns:
 def settle(games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
     """The vectorised settlement of every game at once (``Settlement.settle``)."""
     ids = games["game_id"].to_list()
-    rules = [read_rules(r) for r in games["rules"].to_list()]
+    rules = each_rules(games, read_rules)
     names = [list(p) for p in games["players"].to_list()]
     index = pl.DataFrame(
         {"game_id": ids, "_g": np.arange(len(ids), dtype=np.int32)},
