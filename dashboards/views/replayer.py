@@ -63,18 +63,19 @@ def _move(delta: int, last: int) -> None:
 def _deal_from_url() -> None:
     """The ``game``, ``deal`` and ``trick`` of the URL the session opened on, chosen (read once,
     before the filters rewrite the query string, ``common.url_param``); an address that names
-    no deal, or a deal the database does not hold, is said above the page, and the first deal
-    of the list is shown (and put in the URL) instead."""
+    no deal, or a deal the database does not hold, is said above the page, which opens on the
+    list of deals instead (its first deal shown and put in the URL, where it has one)."""
     game, deal, trick = url_param("game"), url_param("deal"), url_param("trick") or ""
     asked = _named(game, deal)
     if not (game and deal and _is_number(deal, 9) and len(game) <= 200):
         if game or deal:
             st.warning(f"The address asks for {asked}: that names no deal (a game id and a "
-                       "deal number are needed), so the first deal of the list is shown.")
+                       "deal number are needed), so the page opens on the list of deals "
+                       "instead.")
         return
     if query("deal_detail", game, int(deal)).is_empty():
         st.warning(f"The address asks for {asked}: the database holds no such deal, so the "
-                   "first deal of the list is shown.")
+                   "page opens on the list of deals instead.")
         return
     st.session_state[DEAL] = f"{game}#{int(deal)}"
     if trick:  # said by the deal's table (:func:`_say_asked_step`), where stepping redraws it

@@ -694,7 +694,19 @@ def test_replayer_says_when_the_url_names_no_deal(fixture_path: Path,
     bare = page("replayer", fixture_path, monkeypatch, game=game)  # it read deal “”
     assert [w.value for w in bare.warning] == [
         f"The address asks for game {md(quoted(game))} and no deal number: that names no "
-        "deal (a game id and a deal number are needed), so the first deal of the list is shown."]
+        "deal (a game id and a deal number are needed), so the page opens on the list of deals "
+        "instead."]
+
+
+def test_replayer_on_an_empty_database_shows_no_deal_for_the_url(
+        empty_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It said "the first deal of the list is shown" above a list that had none."""
+    at = page("replayer", empty_path, monkeypatch, game="g", deal="1")
+    assert not at.exception
+    assert [w.value for w in at.warning] == [
+        "The address asks for deal “1” of game “g”: the database holds no such deal, so the "
+        "page opens on the list of deals instead."]
+    assert not any("first deal" in w.value for w in at.warning)
 
 
 @pytest.mark.usefixtures("polars_without_python")
