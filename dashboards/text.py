@@ -352,7 +352,8 @@ def arm_values(variant: str, names: list[str], rules: Mapping[str, Any]) -> list
     def said(name: str) -> str:
         if name in rules:
             return rule_words(variant, name, rules[name])[1]
-        value = getattr(made, name, None)
+        fields = type(made).model_fields if made is not None else {}
+        value = getattr(made, name) if name in fields else None  # not ``preset``, a method
         return "default" if value is None else f"{rule_words(variant, name, value)[1]} (default)"
 
     return [said(name) for name in names]

@@ -139,6 +139,9 @@ def test_rules_change_in_words() -> None:
     assert q.rules_change('{"whist_style": "greedy"}', '{"convention": "leningrad"}',
                           "russian") == "convention: Leningrad, whist style: gentleman (default)"
     assert q.rules_change("{}", "{}") == "no change"
+    # a Balkan arm a with a preset (balkan.md 10): arm b has none, though BalkanRules.preset is
+    # a method of its rules (the page failed: "Object of type method is not JSON serializable")
+    assert q.rules_change('{"preset": "serbian-club"}', "{}", "balkan") == "preset: default"
     assert q.rules_change("{}", "{}", "greek-prefa", "swabian") == "variant swabian"
 
 
@@ -152,6 +155,31 @@ def test_hostile_run_id_is_bound(balance_studies, hostile: str) -> None:
         assert q.balance_flag_effects(c, hostile, hostile).is_empty()
         assert q.balance_runs(c).height == len(BALANCE_STUDIES)
     assert table_counts(path) == before
+
+
+def test_a_balkan_arm_with_a_preset_opens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                          ) -> None:
+    """``trickbook balance --variant balkan --rules-a`` a file of ``{"preset": "serbian-club"}``
+    (balkan.md 10): the page failed on it (arm b's ``preset`` read as ``BalkanRules.preset``,
+    a method: "Object of type method is not JSON serializable")."""
+    path = tmp_path / "study.duckdb"
+    with duckdb.connect(str(path)) as con:
+        for table in (RUNS, METRICS):
+            con.execute(table.ddl)
+        insert(con, RUNS.name, pl.DataFrame([{
+            "run_id": "r", "variant": "balkan", "variant_b": "balkan",
+            "rules_a": '{"preset": "serbian-club"}', "rules_b": "{}", "games": 1,
+            "deals_per_game": 6, "seed": 1, "play": "bots", "deals": 6,
+            "created_at": datetime(2026, 1, 1, tzinfo=UTC)}], schema=RUNS.schema))
+        insert(con, METRICS.name, pl.DataFrame(
+            [{"run_id": "r", "metric": "flag_effect", "key": "declarer money", "arm": "b-a",
+              "n": 6, "estimate": 0.5, "lo": 0.0, "hi": 1.0}], schema=METRICS.schema))
+    at = page(path, monkeypatch)
+    assert not at.exception
+    assert frame_with(at, "arm b changes")["arm b changes"].to_list() == ["preset: default"]
+    (arms,) = [df.value for df in at.dataframe if "rule" in df.value.columns]
+    assert arms.to_dict(orient="list") == {
+        "rule": ["preset"], "arm a": ["Serbian online club (prefko)"], "arm b": ["default"]}
 
 
 # ---------------------------------------------------------------- the page (AppTest)
