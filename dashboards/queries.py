@@ -531,11 +531,17 @@ def player_contracts(con: Con, f: Filters) -> pl.DataFrame:
 
 
 def player_positions(con: Con, f: Filters) -> pl.DataFrame:
+    """Per variant and seat from the dealer: the deals, declared (null for the deals sat out
+    as the dealer of four, a row of their own: he cannot declare in them), cash per deal and
+    cash."""
     base, params = _player_deals(con, f)
-    sql = f"""SELECT variant, position, count(*) AS deals,
-                     count(*) FILTER (WHERE role = 'declarer') AS declared,
-                     avg(cash) AS cash_per_deal, sum(cash) AS cash
-              FROM ({base}) GROUP BY variant, position ORDER BY variant, position"""
+    sql = f"""SELECT variant, position, sat_out, deals,
+                     CASE WHEN NOT sat_out THEN declared END AS declared, cash_per_deal, cash
+              FROM (SELECT variant, position, role = 'sat out' AS sat_out, count(*) AS deals,
+                           count(*) FILTER (WHERE role = 'declarer') AS declared,
+                           avg(cash) AS cash_per_deal, sum(cash) AS cash
+                    FROM ({base}) GROUP BY ALL)
+              ORDER BY variant, position, sat_out"""
     return _frame(con, sql, params)
 
 

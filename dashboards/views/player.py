@@ -49,7 +49,9 @@ REVIEW_LABELS = {
 # The review's metrics (dashboards/review.py, docs/review.md) in the players' words above.
 
 
-def _money(f: Filters) -> None:
+def _money(f: Filters, sat_out: int) -> None:
+    """His cash, per deal settled (``sat_out`` of them sat out as the dealer of four, which pay
+    him too) and per game."""
     money = query("player_cash", f)
     if money.height == 1:
         r = money.row(0, named=True)
@@ -60,11 +62,13 @@ def _money(f: Filters) -> None:
         # Against the field only where it does not break even: in a zero-sum game the field's
         # cash per deal is 0, and "vs field" would repeat the value itself.
         even = number(field) == "0"
+        said = [f"Per deal settled, with the {counted(sat_out, 'deal')} he sat out as the "
+                "dealer: they pay him too." if sat_out else "",
+                "The field breaks even: the players' cash adds up to zero." if even else ""]
         cols[1].metric(f"Cash per deal ({what})", number(r["cash_per_deal"], True),
                        delta=None if even else
                        f"{number(r['cash_per_deal'] - field, True)} vs field",
-                       help="The field breaks even: the players' cash adds up to zero."
-                       if even else None)
+                       help=" ".join(filter(None, said)) or None)
         cols[2].metric(f"Cash per game ({what})", number(r["cash_per_game"], True))
         if r["variant"] in STANDINGS_NOTES:
             st.caption(STANDINGS_NOTES[r["variant"]])
@@ -220,7 +224,7 @@ with guarded():
                 + format_rate(field["declared"], field["played"]))
     rate_metric(cols[2], "Made as declarer", me["made"], me["declared_counted"])
     rate_metric(cols[3], "Defence held", me["defence_held"], me["defended"])
-    _money(f)
+    _money(f, me["sat_out"])
 
     st.subheader("Roles")
     st.caption("declarer: made; defenders (defender, play, invite, alone, whist ...): defence "
@@ -244,7 +248,9 @@ with guarded():
 
     st.subheader("By position")
     positions = query("player_positions", f)
-    positions = positions.with_columns(per_row(positions, "seat", ("position",), position_name))
+    positions = positions.with_columns(per_row(
+        positions, "seat", ("position", "sat_out"),
+        lambda at, out: position_name(at) + (", sat out" if out else "")))
     positions = rates(positions, "declared", "deals")
     _by_variant(positions, "player_positions", ["seat", "deals", "declared",
                                                 "rate (n, 95% CI)", "cash_per_deal", "cash"])

@@ -184,6 +184,13 @@ def test_player_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert shown["Declared"] == f"{100 * 2 / 7:.0f}%"
     assert any("n=7" in c.value for c in at.caption)  # every rate shows its n
     assert frame_with(at, "role")["n"].tolist() == roles["n"].to_list()
+    # By position: the deal he sat out is a row of its own, not a deal he could declare in
+    seats = frame_with(at, "seat")
+    assert seats["seat"].tolist() == ["dealer", "dealer, sat out", "first hand", "second hand"]
+    assert seats["rate (n, 95% CI)"].tolist()[1] == "— (not a rate)"
+    assert seats["deals"].sum() == me["deals"]
+    (per_deal,) = [m for m in at.metric if m.label.startswith("Cash per deal")]
+    assert "with the 1 deal he sat out as the dealer: they pay him too" in per_deal.proto.help
     # Contracts in the game's words, as the replayer writes them (Variant.call_words), in "As
     # declarer, by contract" and in My deals.
     assert frame_with(at, "contract")["contract"].tolist() == ["6♠", "8♦"]

@@ -163,8 +163,10 @@ def test_player_roles_and_positions(con) -> None:
                        "pass": (1, None), "no declarer": (1, None), "sat out": (1, None)}
     pos = q.player_positions(con, Filters(player="Boris"))
     # G1 (seat 1): dealers Anna, Boris, Chris, Anna -> positions 1, 0, 2, 1; G2 (seat 1): dealers
-    # Dora, Anna, Boris -> 2, 1, 0; G3 (seat 2, dealer Eva) -> 2
-    assert dict(zip(pos["position"], pos["deals"], strict=True)) == {0: 2, 1: 3, 2: 3}
+    # Dora, Anna, Boris -> 2, 1, 0; G3 (seat 2, dealer Eva) -> 2. The dealer of four sits out
+    # (G2#3): a row of its own, where he could not declare (it was "dealer: 2 deals")
+    assert pos.select("position", "sat_out", "deals", "declared").rows() == [
+        (0, False, 1, 0), (0, True, 1, None), (1, False, 3, 0), (2, False, 3, 2)]
 
 
 def test_player_contracts(con) -> None:
