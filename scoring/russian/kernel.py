@@ -97,7 +97,7 @@ def settle(games: pl.DataFrame, deals: pl.DataFrame) -> RussianSettled:
     return RussianSettled(
         settlements=settlements,
         transfers=transfers.select(list(frames.frames.TRANSFERS)),
-        standings=_standings(ids, names, rules, g, row, seat, cash, s),
+        standings=_standings(ids, names, g, row, seat, n_of, c.dealer, cash, s),
         whists=whists.select(list(frames.WHISTS)),
     )
 
@@ -110,19 +110,25 @@ def _ordered(pairs: np.ndarray) -> np.ndarray:
     return out
 
 
-def _standings(ids: list[str], names: list[list[str]], rules: list[RussianRules], g: np.ndarray,
-               row: np.ndarray, seat: np.ndarray, cash: np.ndarray, s: Scan) -> pl.DataFrame:
+def _standings(ids: list[str], names: list[list[str]], g: np.ndarray, row: np.ndarray,
+               seat: np.ndarray, n_of: np.ndarray, dealer: np.ndarray, cash: np.ndarray,
+               s: Scan) -> pl.DataFrame:
+    """Each player's cash and the deals he played (not those he sat out as the dealer of
+    four) of each game with a settled deal."""
     totals = np.zeros((max(len(ids), 1), 4))
     np.add.at(totals, (g[row], seat), cash[row, seat])
-    played = np.bincount(g[~s.after_end], minlength=len(ids))
-    has = [i for i in range(len(ids)) if played[i]]
+    settled = np.bincount(g[~s.after_end], minlength=len(ids))
+    has = [i for i in range(len(ids)) if settled[i]]
+    in_deal = (n_of[row] < 4) | (seat != dealer[row])  # with four the dealer sits out (1)
+    played = np.zeros((max(len(ids), 1), 4), dtype=np.int64)
+    np.add.at(played, (g[row], seat), in_deal)
     return pl.DataFrame(
         {
             "game_id": [ids[i] for i in has for _ in names[i]],
             "player": [p for i in has for p in names[i]],
             "variant": frames.VARIANT,
             "cash": [float(totals[i, k]) for i in has for k in range(len(names[i]))],
-            "deals_played": [int(played[i]) for i in has for _ in names[i]],
+            "deals_played": [int(played[i, k]) for i in has for k in range(len(names[i]))],
             "finished": [bool(s.finished[i]) for i in has for _ in names[i]],
         },
         schema=frames.frames.STANDINGS,

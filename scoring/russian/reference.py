@@ -324,7 +324,7 @@ def settle(games: pl.DataFrame, deals: pl.DataFrame) -> RussianSettled:
     whists: list[dict[str, object]] = []
     sheets: dict[str, Sheet] = {}
     totals: dict[str, list[float]] = {}
-    played_deals: dict[str, int] = {}
+    played_deals: dict[str, list[int]] = {}  # per seat: with four, not the dealer's (1)
     for row in deals.sort("game_id", "deal_no").iter_rows(named=True):
         gid = row["game_id"]
         if gid not in info:
@@ -334,7 +334,8 @@ def settle(games: pl.DataFrame, deals: pl.DataFrame) -> RussianSettled:
         sheet = sheets.setdefault(gid, Sheet(n))
         if finished(rules, sheet):
             continue  # the game ended when every pool reached T (8): stored, not settled
-        got = score_deal(rules, sheet, Deal.of(row))
+        deal = Deal.of(row)
+        got = score_deal(rules, sheet, deal)
         cash = result(rules, n, got.pool, got.hill, got.whists)
         h = effective_hill(rules, got.pool, got.hill)
         for s in range(n):
@@ -357,10 +358,12 @@ def settle(games: pl.DataFrame, deals: pl.DataFrame) -> RussianSettled:
         acc = totals.setdefault(gid, [0.0] * n)
         for s in range(n):
             acc[s] += cash[s]
-        played_deals[gid] = played_deals.get(gid, 0) + 1
+        played = played_deals.setdefault(gid, [0] * n)
+        for s in in_deal(n, deal.dealer):
+            played[s] += 1
     standings = [
         {"game_id": gid, "player": info[gid][0][s], "variant": frames.VARIANT,
-         "cash": totals[gid][s], "deals_played": played_deals[gid],
+         "cash": totals[gid][s], "deals_played": played_deals[gid][s],
          "finished": finished(info[gid][1], sheets[gid])}
         for gid in sorted(totals) for s in range(sheets[gid].n)
     ]

@@ -155,3 +155,21 @@ def test_presets_carry_the_convention_columns_of_6_1():
     assert (lg.whist_trick_factor, lg.remise_factor, lg.misere_trick_penalty, lg.whist_style,
             lg.pool_target) == (2, 2, 20, "gentleman", 30)
     assert preset("soci-custom").hill_split == "opponents_only"
+
+
+def test_with_four_the_dealer_sat_out_has_not_played_the_deal():
+    """russian.md 1 (spec table: "with 4 the dealer sits out the deal"): ``deals_played``
+    counts a player's deals at the table, as the Greek standings and the Player page do
+    (docs/greek-scoring.md); it gave every player of four all the game's deals."""
+    dealers = ["D", "A", "B", "C", "D", "A"]
+    seats = ["A", "B", "C", "D"]
+    records = []
+    for dealer in dealers:
+        at = seats.index(dealer)
+        declarer, first, second = seats[at + 1:] + seats[:at]  # from first hand on
+        records.append(contract(declarer, "6S", {first: "whist", second: "pass"},
+                                {declarer: 6, first: 4, second: 0}, dealer=dealer))
+    standings = run(seats, records).settled.standings
+    played = dict(zip(standings["player"], standings["deals_played"], strict=True))
+    assert played == {p: len(dealers) - dealers.count(p) for p in seats} == {
+        "A": 4, "B": 5, "C": 5, "D": 4}
