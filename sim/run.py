@@ -584,10 +584,11 @@ def _unread(exc: OSError) -> str:
     return (exc.strerror or type(exc).__name__).lower()
 
 
-def read_rules(path: Path | None) -> dict[str, Any]:
+def read_rules(path: Path | None, variant: str | None = None) -> dict[str, Any]:
     """House rules from a JSON file: the ``rules`` object, or a game line holding one (a game
-    line without ``rules`` plays the defaults). A file that is not a JSON object of UTF-8 text
-    is a :class:`SimulationError` naming it."""
+    line without ``rules`` plays the defaults). A file that is not a JSON object of UTF-8 text,
+    or a game line of another variant than ``variant`` (when given), is a
+    :class:`SimulationError` naming it."""
     if path is None:
         return {}
     try:
@@ -601,7 +602,12 @@ def read_rules(path: Path | None) -> dict[str, Any]:
         raise SimulationError(f"cannot read rules file {str(path)!r}: {exc}") from exc
     if not isinstance(data, dict):
         raise SimulationError(f"rules file {str(path)!r} must hold a JSON object")
-    rules = (data.get("rules") or {}) if data.get("record") == "game" else data
+    game_line = data.get("record") == "game"
+    if game_line and variant is not None and data.get("variant", variant) != variant:
+        raise SimulationError(f"rules file {str(path)!r} is a game line of "
+                              f"{json.dumps(data['variant'], ensure_ascii=False)}, not of "
+                              f"{variant}: its rules are that variant's")
+    rules = (data.get("rules") or {}) if game_line else data
     if not isinstance(rules, dict):
         raise SimulationError(f"the game line of rules file {str(path)!r}: its rules must be "
                               "a JSON object")

@@ -96,7 +96,7 @@ def _arms(variant: str, rules_a: Path | None, variant_b: str | None, rules_b: Pa
     """Each arm's house rules, read and checked field by field before the first deal, each
     arm's variant one balance studies (``sim.balance.studied``); ``variant_b`` None: arm b is
     the sweep's, its rules not played."""
-    arm_a, arm_b = read_rules(rules_a), read_rules(rules_b)
+    arm_a, arm_b = read_rules(rules_a, variant), read_rules(rules_b, variant_b or variant)
     simulator(studied(variant), arm_a, play)
     if variant_b is not None:
         simulator(studied(variant_b), arm_b, play)

@@ -67,7 +67,7 @@ def simulate_command(
         if db is not None:
             check_writable(db)  # before the first deal, not when the first batch is stored
         options = {} if players is None else {"players": players}
-        plan = Plan(variant, games, deals_per_game, seed, read_rules(rules), play, options)
+        plan = Plan(variant, games, deals_per_game, seed, read_rules(rules, variant), play, options)
         if play not in PLAYS:
             raise SimulationError(f"--play must be one of {', '.join(PLAYS)}, got {play!r}")
         bar = progress_bar(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),

@@ -134,6 +134,25 @@ def test_read_rules_accepts_a_game_line(tmp_path: Path) -> None:
         read_rules(path)
 
 
+@pytest.mark.parametrize("command", [
+    ["simulate", "--games", "1", "--rules"], ["balance", "--games", "2", "--rules-b"]])
+def test_a_game_line_of_another_variant_is_refused(tmp_path: Path, command: list[str]) -> None:
+    """A Balkan game line's ``jump_bids``, a flag the Greek rules have too, played Greek games
+    without a word (records.md 1.2: a game line names its variant)."""
+    path = tmp_path / "balkan.json"
+    path.write_text(json.dumps({"record": "game", "game_id": "g", "variant": "balkan",
+                                "players": ["A", "B", "C"], "rules": {"jump_bids": True}}))
+    with pytest.raises(SimulationError, match='is a game line of "balkan", not of greek-prefa'):
+        read_rules(path, "greek-prefa")
+    assert read_rules(path, "balkan") == read_rules(path) == {"jump_bids": True}
+    *head, flag = command
+    result = CliRunner().invoke(app, [*head, "--variant", "greek-prefa", flag, str(path),
+                                      "--db", str(tmp_path / "s.duckdb")])
+    assert result.exit_code == 2, result.output
+    assert 'is a game line of "balkan", not of greek-prefa' in result.output
+    assert not (tmp_path / "s.duckdb").exists()
+
+
 def test_read_rules_says_what_is_wrong_with_its_file(tmp_path: Path) -> None:
     """A game line without rules plays the defaults; rules that are not an object, and bytes
     that are not UTF-8, are said naming the file (before: a game line's ``null`` rules or a
