@@ -32,8 +32,10 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+from pydantic import ValidationError
 
 from ingest import store
+from ingest.validate import explain
 from model.tables import insert
 from model.variant import Variant
 from model.variants import variant as lookup
@@ -341,7 +343,8 @@ def sweep(
             b = _arm_deals(va, Plan(va, games, deals_per_game, seed, rules_b, play), n,
                            progress)
         except (SimulationError, NotImplementedError, ValueError) as exc:
-            skipped.append(f"{label}: {str(exc).splitlines()[0]}")
+            why = explain(exc) if isinstance(exc, ValidationError) else str(exc)
+            skipped.append(f"{label}: {why.splitlines()[0]}")
             continue
         done.append((label, _study(va, va, rules_a, rules_b, a, b, plan)))
     return done, skipped
