@@ -24,8 +24,9 @@ How a deal becomes a solver position:
   Balkan 2-5 to their trumps, 6 ``bettel``, 7 ``sanac``, 8 ``preferans``; Swabian 2-5 to
   their trumps, 6 ``bettel``, 7 ``durchmarsch`` (``sim/solver/contracts.py``).
 
-A deal that cannot be placed (cards missing, hands of unequal size, no declarer, all defenders
-passed so there was no play) is skipped and counted, never an error.
+A deal that cannot be placed (cards missing, hands of unequal size, not played: the declarer
+conceded or both defenders passed, as ``Variant.no_play`` says it) is skipped and counted, never
+an error. A deal nobody declared is not solved, nor counted.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from model.cards import DECK_32, parse_card
 from model.schema import Table
 from model.tables import DEALS, GAMES
 from model.variants import REGISTERED
+from model.variants import variant as variant_named
 from sim.drivers import Simulator, simulator
 from sim.solver import Contract, solve
 
@@ -105,10 +107,10 @@ def position(variant: str, players: list[str], rec: dict[str, Any]
     declarer, contract = rec.get("declarer"), rec.get("contract")
     hands: dict[str, list[str]] = rec.get("hands") or {}
     tricks: dict[str, int] = rec.get("tricks") or {}
-    if declarer is None or contract is None:
+    if declarer is None:
         return "no declarer"
-    if not tricks:
-        return "no play (the defenders passed)"
+    if contract is None or not tricks:  # conceded, both defenders passed: in the game's words
+        return variant_named(variant).no_play(rec)
     name = solver_contract_name(variant, str(contract))
     if name is None:
         return f"contract {contract!r} unknown to the solver"

@@ -253,7 +253,16 @@ def test_position_places_seats_talon_and_sit_out() -> None:
     placed = position("balkan", _GAME["players"], alone)
     assert not isinstance(placed, str) and placed[0][2] == 0 and placed[3] == "S"
     assert position("greek-prefa", _GAME["players"], {**_DEAL, "tricks": None}) == (
-        "no play (the defenders passed)")
+        "the record has no play")  # it said "the defenders passed", which they had not
+    passed = {**_DEAL, "defence": {"Boris": "pass", "Chris": "pass"}, "tricks": None}
+    assert position("greek-prefa", _GAME["players"], passed) == (
+        "both defenders passed, so the deal was not played")
+    # greek-prefa.md 5: a conceded preliminary bid has a declarer and no contract (it was
+    # skipped as "no declarer")
+    conceded = {**_DEAL, "contract": None, "tricks": None, "conceded": True,
+                "preliminary": True}
+    assert position("greek-prefa", _GAME["players"], conceded) == (
+        "the declarer conceded, so the deal was not played")
 
 
 @pytest.mark.parametrize(("variant", "contract", "name"), [
