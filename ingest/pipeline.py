@@ -482,6 +482,7 @@ class _FileLoad:
 
     def accept(self, a: Accepted) -> None:
         if a.is_game:
+            self.versions.name(a.record.game_id)
             if a.duplicate:
                 self.report.duplicates += 1
             else:

@@ -80,6 +80,9 @@ class Versions:
         self.held: set[tuple[str, int]] = set()
         """The deals this version holds (stored, duplicate or in conflict), once there is an
         earlier version."""
+        self.named: set[str] = set()
+        """The games this version names (a game line or a deal of theirs it holds), once there
+        is an earlier version: only their deals can be dropped (:meth:`dropped`)."""
         self.cleared: dict[tuple[str, int], tuple[int, str]] = {}
         """Deals removed with their superseded game (line and record), to be stored again."""
         self.games: set[str] = set()
@@ -96,7 +99,14 @@ class Versions:
             return
         if isinstance(ids, pl.DataFrame):
             ids = zip(ids["game_id"].to_list(), ids["deal_no"].to_list(), strict=True)
-        self.held.update(ids)
+        held = set(ids)
+        self.held |= held
+        self.named.update(g for g, _ in held)
+
+    def name(self, game_id: str) -> None:
+        """A game line of ``game_id`` this version holds (stored, duplicate or in conflict)."""
+        if self.previous is not None:
+            self.named.add(game_id)
 
     def _where(self, source: str, line: int, version: str | None) -> str:
         """Where the stored record comes from, both versions, and what takes this one: for a
@@ -129,6 +139,7 @@ class Versions:
         """A game line with other content than the stored game ``game_id``: ``None`` when it
         supersedes it (``replace``, the same source: the stored game and its deals of this
         source are removed), else where the stored game comes from, for the conflict."""
+        self.name(game_id)
         origin = store.game_origin(self.conn, game_id, self.sha256)
         if origin is None:
             return "earlier in this file"
@@ -199,15 +210,17 @@ class Versions:
                 self.replaced += 1
 
     def dropped(self, unread: Unread | None = None) -> list[Issue]:
-        """The deals the earlier versions stored from this source that this version does not
-        hold (or holds only as a quarantined record): removed with ``replace``, else one
-        ``deal-conflict`` each (at ``DROPPED_LINE``). While this version has ``unread``
-        records (a file cut short, a line mistyped), none is removed, even with ``replace``:
-        it may be one of them."""
+        """The deals the earlier versions stored from this source, of the games this version
+        names, that it does not hold (or holds only as a quarantined record): removed with
+        ``replace``, else one ``deal-conflict`` each (at ``DROPPED_LINE``). While this version
+        has ``unread`` records (a file cut short, a line mistyped), none is removed, even with
+        ``replace``: it may be one of them. A game this version does not name at all is
+        another file's of the same name (another club's ``league.jsonl`` uploaded, a weekly
+        export of that week's games): its deals stay, and are no conflict."""
         if self.previous is None:
             return []
         gone = [d for d in store.source_deals(self.conn, self.lineage)
-                if (d[0], d[1]) not in self.held]
+                if (d[0], d[1]) not in self.held and d[0] in self.named]
         records = store.deal_records(self.conn, [(g, n) for g, n, *_ in gone])
         if not self.replace or (unread is not None and unread.count):
             why = (f"{WITH_REPLACE} to drop it" if unread is None or not unread.count else

@@ -302,6 +302,31 @@ def test_a_weekly_file_cut_off_removes_nothing_and_is_not_green(
         assert tricks_of_deal_2(fixture_copy) == [("8", 9)]  # the game keeps its 9 deals
 
 
+def test_another_file_of_the_same_name_with_replace_removes_nothing(
+        fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """data/samples has four different ``league.jsonl``: the Greek one uploaded, then the
+    Swabian one with "this file replaces its earlier version" ticked (as the conflicts of an
+    upload without it advised). All 32 Greek deals were removed, their games left with none.
+    A file naming none of the earlier upload's games takes none of its deals away."""
+    from tests.dashboards.test_pages import page
+    from tests.ingest.conftest import SAMPLES
+
+    def greek_deals() -> int:
+        with duckdb.connect(str(fixture_copy), read_only=True) as conn:
+            return int(conn.execute(  # type: ignore[index]
+                "SELECT count(*) FROM deals WHERE game_id LIKE 'club-7/%'").fetchone()[0])
+
+    at = page("upload", fixture_copy, monkeypatch)
+    upload(at, "league.jsonl", (SAMPLES / "league.jsonl").read_bytes(), replace=False)
+    before = greek_deals()
+    assert before >= 32
+    upload(at, "league.jsonl", (SAMPLES / "swabian" / "league.jsonl").read_bytes(),
+           replace=True)
+    shown = " ".join(s.value for s in [*at.success, *at.warning])
+    assert "42 stored" in shown and "removed" not in shown and "conflict" not in shown, shown
+    assert greek_deals() == before
+
+
 def test_quality_page_shows_what_a_new_version_replaced(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/ingest.md "Versions of a source": the Data quality page lists the rows of

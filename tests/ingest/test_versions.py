@@ -179,14 +179,36 @@ def test_a_version_cut_short_drops_nothing_even_with_replace(tmp_path: Path,
     lines = text.splitlines()
     p.write_text("\n".join(lines[:4]) + "\n" + lines[4][:50])  # line 5 cut off mid-record
     r = ingest(db, p, replace=replace)
-    after = [line for line in lines[4:] if '"record": "deal"' in line]  # the cut and all after
-    assert r.dropped == len(after) and r.replaced == 0
+    named = {json.loads(line)["game_id"] for line in lines[:4]}  # the games still named
+    after = [line for line in lines[4:] if '"record": "deal"' in line  # the cut and all after
+             and any(f'"game_id": "{g}"' in line for g in named)]
+    assert 0 < r.dropped == len(after) and r.replaced == 0
     ((_, code, message),) = query(db, "SELECT line, code, message FROM quarantine "
                                       f"WHERE line = {DROPPED_LINE}")
     assert code == "deal-conflict"
     assert "it is kept while this version has 1 record not stored (line 5)" in str(message)
     assert "to drop it, fix that and ingest with --replace" in str(message)
     assert stored(db) == before and failing_checks(db) == []
+
+
+@pytest.mark.parametrize("replace", [True, False])
+def test_a_version_of_other_games_drops_none_of_the_earlier(tmp_path: Path,
+                                                            replace: bool) -> None:
+    """A file at the same path that names none of the earlier version's games (a weekly
+    export of that week's games): the earlier games' deals are neither removed (with
+    ``--replace`` all 32 were) nor conflicts (without it, each was)."""
+    db, p = tmp_path / "t.duckdb", tmp_path / "week.jsonl"
+    p.write_text(LEAGUE.read_text())
+    ingest(db, p)
+    greek = [f"SELECT * FROM {t} WHERE variant = 'greek-prefa' ORDER BY ALL"
+             for t in ("games", "deals", "settlements", "standings")]
+    before = [query(db, sql) for sql in greek]
+    assert len(before[1]) == 32
+    p.write_text((SAMPLES / "swabian" / "league.jsonl").read_text())
+    r = ingest(db, p, replace=replace)
+    assert (r.dropped, r.removed, r.quarantined, r.stored) == (0, False, 0, 42)
+    assert [query(db, sql) for sql in greek] == before
+    assert query(db, "SELECT count(*) FROM superseded") == [(0,)]
 
 
 def test_replace_stores_the_deals_of_a_superseded_game_again_less_the_dropped(
