@@ -387,13 +387,13 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
     ``replace`` (the page's "this file replaces its earlier version") lets it supersede them,
     as ``trickbook ingest --replace``; without it what changed is a conflict."""
     folder = upload_dir or db_path.parent / "uploads"
-    results: dict[str, UploadResult] = {}
+    results: dict[int, UploadResult] = {}  # by the file's place: two may share a name
     saved: list[Path] = []
     sheets = sheet_games(files)
-    for name, data in files:
+    for k, (name, data) in enumerate(files):
         reason = refuse_reason(name, data)
         if reason or safe_name(name).endswith(SIDECAR_SUFFIX):
-            results[name] = (UploadResult(name, None, message=reason) if reason
+            results[k] = (UploadResult(name, None, message=reason) if reason
                              else _game_file_note(name, sheets))
             continue
         game = sheets.get(name)
@@ -402,14 +402,14 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
         try:
             target = _save_upload(folder, name, data, game)
         except OSError as exc:  # a read-only or full disk: said, and the next file tried
-            results[name] = UploadResult(
+            results[k] = UploadResult(
                 name, None, message=f"{name}: {cannot_keep(exc, folder, db_path.parent)}")
             continue
         with suppress(OSError):  # without the record the page names the file by its safe name
             keep_names(folder, {target.name: name} | (
                 {sidecar_of(target).name: game[0]} if game is not None else {}))
         saved.append(target)
-        results[name] = UploadResult(name, str(target))
+        results[k] = UploadResult(name, str(target))
     names = uploaded_names([folder])
     if saved:
         try:
@@ -417,19 +417,20 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
                                                      replace=replace))
         except Exception as exc:  # a locked file or a pipeline bug: report, never crash the page
             text = without_paths(f"ingest failed: {exc}", folder, db_path.parent)
-            for name, res in results.items():
+            for k, res in results.items():
                 if res.saved_as:
-                    results[name] = UploadResult(name, res.saved_as, message=text)
+                    results[k] = UploadResult(res.name, res.saved_as, message=text)
             return list(results.values())
         by_path = {str(Path(getattr(r, "source", ""))): r for r in reports}
-        for name, res in results.items():
+        for k, res in results.items():
             report = by_path.get(res.saved_as or "")
             if report is not None:
-                results[name] = _reported(name, res.saved_as, report, folder,
-                                          db_path.parent, names=names)
+                results[k] = _reported(res.name, res.saved_as, report, folder,
+                                       db_path.parent, names=names)
+        at = {res.name: k for k, res in results.items()}
         for sheet, (game, _) in sheets.items():  # a sheet ingested before: its game was too
-            if game in results and results[sheet].message.endswith(NOTHING_NEW):
-                results[game] = UploadResult(game, "", message=(
+            if game in at and sheet in at and results[at[sheet]].message.endswith(NOTHING_NEW):
+                results[at[game]] = UploadResult(game, "", message=(
                     f"the game of {sheet}, ingested before with it: {NOTHING_NEW}"))
     return list(results.values())
 

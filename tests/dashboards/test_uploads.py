@@ -172,6 +172,19 @@ def test_uploads_with_non_ascii_names_do_not_collide(tmp_path: Path) -> None:
     assert sorted(p.read_text() for p in (tmp_path / "up").iterdir()) == sorted([first, second])
 
 
+def test_two_files_of_one_name_in_one_upload_are_each_reported(tmp_path: Path) -> None:
+    """The Balkan and the Swabian ``league.jsonl`` of data/samples chosen together: the page
+    listed "league.jsonl, league.jsonl" and said what became of one of them (the other's
+    result overwritten), with its 43 deals as "the earlier version's, not in this one"."""
+    samples = Path(__file__).resolve().parents[2] / "data" / "samples"
+    files = [("league.jsonl", (samples / v / "league.jsonl").read_bytes())
+             for v in ("balkan", "swabian")]
+    results = ingest_uploads(files, tmp_path / "t.duckdb", tmp_path / "up")
+    assert [(r.name, r.stored, r.quarantined, r.dropped) for r in results] == [
+        ("league.jsonl", 45, 0, 0), ("league.jsonl", 42, 0, 0)]
+    assert len({r.saved_as for r in results}) == 2 and not any(r.message for r in results)
+
+
 def test_changed_file_uploaded_again_under_the_same_name(tmp_path: Path) -> None:
     """Issue 14: a club's weekly results.pbn, changed and uploaded again, failed with "Current
     transaction is aborted". Now both versions are kept; the changed deal is a conflict naming
