@@ -84,3 +84,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "long" in item.keywords:
             item.add_marker(skip)
+
+
+_MAIN = sys.modules["__main__"]
+
+
+@pytest.fixture(autouse=True)
+def _main_module_kept() -> Iterator[None]:
+    """``sys.modules["__main__"]`` as the test process started: Streamlit's script runner (a
+    page test's ``AppTest``) leaves the page it ran there, and a worker process forked after
+    it (the parallel ingest's, ``multiprocessing``'s spawn preparation) ran that page as its
+    main module and died, when xdist gave one test worker a page test and then a parallel one."""
+    yield
+    sys.modules["__main__"] = _MAIN
