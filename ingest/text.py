@@ -73,6 +73,35 @@ def plausible(text: str) -> int:
     return score
 
 
+ALPHABETS = tuple(frozenset(letters) for letters in (
+    "čćđšž",  # Serbian, Croatian, Bosnian, Slovene
+    "ąćęłńóśźż",  # Polish
+    "áčďéěíňóřšťúůýž",  # Czech
+    "áäčďéíĺľňóôŕšťúýž",  # Slovak
+    "áéíóöőúüű",  # Hungarian
+    "ăâîşţ",  # Romanian
+    "äöüß",  # German
+    "àâæçèéêëîïôùûüÿœ",  # French
+    "áéíñóúü",  # Spanish
+    "àáâãçéêíóôõú",  # Portuguese
+    "àèéìíîòóùú",  # Italian
+    "åæéø",  # Danish, Norwegian
+    "åäéö",  # Swedish
+    "áæéíðóöúýþ",  # Icelandic
+))
+"""The Latin letters beyond ASCII (small) of the languages the Latin code pages serve."""
+
+
+def one_alphabet(text: str) -> bool:
+    """Whether the Latin letters of ``text`` beyond ASCII all belong to one language's
+    alphabet (:data:`ALPHABETS`): what settles two code pages that both read it as words.
+    Serbian ``Nikolić, Đurić`` saved as cp1250 reads in cp1252 as ``Nikoliæ, Ðuriæ``, Danish
+    ``æ`` with Croatian-style ``š``; Danish ``Kærgaard, Søren`` in cp1250 reads as
+    ``Kćrgaard, Sřren``."""
+    letters = {c for c in text.lower() if ord(c) > 127 and c.isalpha() and _script(c) == "LATIN"}
+    return bool(letters) and any(letters <= alphabet for alphabet in ALPHABETS)
+
+
 _RARE_GREEK = frozenset("ΐΰ")
 """Greek letters with both diaeresis and accent: rare in Greek words, but what cp1253 makes of
 the commonest Cyrillic letter (``а``, ``А``): Cyrillic read as Greek holds them."""
@@ -170,7 +199,7 @@ def sniff(head: bytes, whole: bool = False, declarable: bool = True) -> str:
         if mostly_utf8(head):
             return "utf-8"
         where = exc.start
-    best: tuple[int, str] | None = None
+    best: tuple[int, bool, str] | None = None
     for page in CODE_PAGES:
         try:
             text = head.decode(page)
@@ -178,9 +207,9 @@ def sniff(head: bytes, whole: bool = False, declarable: bool = True) -> str:
             continue
         if _CONTROL.search(text):
             continue
-        score = plausible(text)
-        if best is None or score > best[0]:
-            best = (score, page)
+        score = (plausible(text), one_alphabet(text))
+        if best is None or score > best[:2]:
+            best = (*score, page)
     if best is None or best[0] < 0:
         if stray_bytes_only(head) or few_bad_lines(head, whole) or utf8_lines(head):
             return "utf-8"
@@ -189,7 +218,7 @@ def sniff(head: bytes, whole: bool = False, declarable: bool = True) -> str:
         raise EncodingError(
             f"not UTF-8 (at byte offset {where}) nor UTF-16, and no code page of "
             f"{', '.join(CODE_PAGES)} reads it as text: {advice}")
-    return best[1]
+    return best[2]
 
 
 def _text_encoding(name: str) -> str:

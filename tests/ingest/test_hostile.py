@@ -735,6 +735,12 @@ def test_endplay_pbn_fixtures_95_percent_stored(tmp_path: Path) -> None:
     ("Борис", "cp1251"),  # read as cp1253: Αξπθρ, a Greek word of one vowel in five
     ("Линде Ж", "cp1251"),  # as cp1253: Λθνδε Ζ
     ("Χρήστος, Στράτος, Σπύρος", "cp1253"),  # few vowels for Greek, but two in seven
+    # a Balkan club's sheet: read as cp1252 these were Nikoliæ, Ðuriæ, Èoliæ (as Latin words
+    # as those), Danish æ and Icelandic Ð beside Czech-style š; ingest/text.py ALPHABETS
+    ("Nikolić, Đurić, Čolić", "cp1250"),
+    ("Đorđe, Čedomir, Šećerović", "cp1250"),
+    ("Kærgaard, Søren, Åse", "cp1252"),  # read as cp1250: Kćrgaard, Sřren, Ĺse
+    ("José Núñez, Frédéric, Ça", "cp1252"),
 ])
 def test_single_byte_code_page_detected(text: str, encoding: str) -> None:
     from ingest.text import sniff
@@ -755,6 +761,21 @@ def test_koi8_r_sheet_reads_its_cyrillic_names(tmp_path: Path) -> None:
     with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as con:
         assert con.execute("SELECT players FROM games").fetchall() == [
             (["Иван", "Ольга", "Павел"],)]
+
+
+def test_cp1250_sheet_reads_its_south_slavic_names(tmp_path: Path) -> None:
+    """A Balkan score sheet saved in Windows-1250, the code page of a Serbian or Croatian
+    club's Windows: its names were stored as ``Nikoliæ``, ``Ðuriæ``, ``Èoliæ`` (cp1252)."""
+    src = (SAMPLES / "balkan" / "club-sheet-2026-12-01.csv").read_text(encoding="utf-8")
+    for latin, slavic in (("Bojan", "Nikolić"), ("Milica", "Đurić"), ("Stefan", "Čolić")):
+        src = src.replace(latin, slavic)
+    p = tmp_path / "sheet.csv"
+    p.write_bytes(src.encode("cp1250"))
+    (r,) = ingest(tmp_path / "t.duckdb", p)
+    assert r.stored == r.records > 0 and r.quarantined == 0
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as con:
+        assert con.execute("SELECT players FROM games").fetchall() == [
+            (["Nikolić", "Đurić", "Čolić"],)]
 
 
 def test_a_sheet_half_utf8_half_cp1251_loses_only_the_cp1251_lines(tmp_path: Path) -> None:
