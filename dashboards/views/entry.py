@@ -92,7 +92,8 @@ def rules_form(variant_name: str) -> dict[str, Any]:
     return entry.rules_given(v, preset, values)
 
 
-def new_game() -> None:
+def new_game(entered: list[str]) -> None:
+    """The form of a new game (``entered``: the games entered on this page, the Game box's)."""
     started: datetime = st.session_state.setdefault(
         "entry_started", datetime.now(UTC).replace(second=0, microsecond=0))
     names = [v.name for v in registered()]
@@ -119,8 +120,10 @@ def new_game() -> None:
     elif issue is not None and issue.code is Code.GAME_CONFLICT:
         other = " and ".join(read(entry.differing_from_stored, record, default=[]))
         st.error(f"A game {md(quoted(game_id))} is stored already"
-                 f"{f', with {other}' if other else ''}: choose another id, or choose "
-                 "that game above to enter its deals.")
+                 f"{f', with {other}' if other else ''}: choose another id"
+                 + (", or choose that game above to enter its deals." if game_id in entered
+                    else ". It was not entered on this page but read from a file, whose "
+                    "new version changes its deals."))
     elif issue is not None:
         st.error(md(entry.message(issue, lookup(name))))
     else:
@@ -246,7 +249,7 @@ with guarded():
     games = read(entry.entry_games, default=None)
     ids = [] if games is None else games["game_id"].to_list()
     chosen = url_choice("Game", [NEW, *ids], "entry_game", url_param("game"), "game",
-                        named=("game", "in this database"))
+                        named=("game", "among the games entered on this page"))
     if st.session_state.get("entry_for") != chosen:  # another game: its deals start afresh
         for key in [k for k in st.session_state if str(k).startswith("entry_d")]:
             del st.session_state[key]
@@ -256,7 +259,7 @@ with guarded():
         st.subheader("New game")
         if not ids:
             empty("No game has been entered on this page yet: start one here.")
-        new_game()
+        new_game(ids)
         st.stop()
     game = games.filter(pl.col("game_id") == chosen).row(0, named=True)
     st.subheader(f"Deal of {md(chosen)}")

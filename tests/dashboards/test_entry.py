@@ -469,6 +469,13 @@ def test_a_new_game_s_id_is_asked_for_in_words(fixture_copy: Path,
     assert len(said) == 1 and "is stored already, with other players" in said[0], said
     assert "{" not in said[0] and "rules" not in said[0]
     assert at.button(key="entry_start").disabled
+    assert "choose that game above" in said[0]  # an entered game: the Game box has it
+    filed = fx.G1  # a game of a file, which the box does not offer
+    at.text_input(key="entry_game_id").input(filed).run()
+    (said_of_file,) = [e.value for e in at.error]
+    assert "choose that game above" not in said_of_file
+    assert said_of_file.endswith("It was not entered on this page but read from a file, "
+                                 "whose new version changes its deals.")
     at.text_input(key="entry_game_id").input("club-night/2").run()
     assert not at.error and any("game line is valid" in s.value for s in at.success)
 
