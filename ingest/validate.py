@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -137,11 +137,17 @@ MISREAD = (": the file may be in an encoding it does not declare (a first line "
 """Said of a control character of :data:`_C1`."""
 
 
+def where(loc: Iterable[int | str]) -> str:
+    """A field's path as a user counts: ``tricks.Ana``, an item of a list numbered from 1
+    (``players #3``: pydantic's ``players.2``)."""
+    return "".join(f" #{x + 1}" if isinstance(x, int) else f".{x}" for x in loc).lstrip(".")
+
+
 def explain(exc: ValidationError) -> str:
     """One message for every error of a pydantic validation: ``field: what (got value)``."""
     parts = []
     for err in exc.errors(include_url=False):
-        loc = ".".join(str(x) for x in err["loc"])
+        loc = where(err["loc"])
         msg = _said(err)
         if not loc:
             parts.append(msg)

@@ -991,7 +991,7 @@ def test_a_control_character_in_a_name_or_event_quarantines_the_game_line(
     (r,) = ingest(tmp_path / "t.duckdb", p)
     assert (r.stored, r.quarantined) == (1, 3)
     messages = [q[3] for q in quarantine(tmp_path / "t.duckdb")]
-    assert messages[0].startswith("players.0: holds a control character")
+    assert messages[0].startswith("players #1: holds a control character")
     assert messages[1].startswith("event: holds a control character")
     assert messages[2].startswith("game_id: holds a control character")
 

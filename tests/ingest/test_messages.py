@@ -66,7 +66,7 @@ def test_a_line_that_is_no_record_is_said_in_json_s_words(line: str, said: str) 
     ({"rules": []}, "rules: must be an object (got [])"),
     ({"rules": None}, "rules: must be an object (got null)"),
     ({"players": "ABC"}, "players: must be a list (got 'ABC')"),
-    ({"players": ["A" * 81, "B", "C"]}, "players.0: must have at most 80 characters"),
+    ({"players": ["A" * 81, "B", "C"]}, "players #1: must have at most 80 characters"),
     ({"started_at": "2026-13-45"}, "started_at: must be an ISO 8601 date or time"),
 ], ids=["rules-list", "rules-null", "players-text", "name-long", "date"])
 def test_a_game_line_s_wrong_kinds_are_said_in_words(game: dict, said: str) -> None:

@@ -234,7 +234,7 @@ def test_a_game_tag_the_schema_refuses_is_said_as_ingest_says_it() -> None:
     bad = text.replace("[Player1 ", "[Player1 A\x07", 1)
     issue = next(i for i in read_text("bad.ppn", bad) if isinstance(i, Issue))
     assert issue.code is Code.SCHEMA
-    assert issue.message.startswith("PPN game: players.0: holds a control character (got 'A\\x07")
+    assert issue.message.startswith("PPN game: players #1: holds a control character (got 'A\\x07")
 
 
 BALKAN_LEAGUE = ROOT / "data" / "samples" / "balkan" / "league.jsonl"
