@@ -250,7 +250,7 @@ with guarded():
     positions = query("player_positions", f)
     positions = positions.with_columns(per_row(
         positions, "seat", ("position", "sat_out"),
-        lambda at, out: position_name(at) + (", sat out" if out else "")))
+        lambda at, out: None if at is None else position_name(at) + (", sat out" if out else "")))
     positions = rates(positions, "declared", "deals")
     _by_variant(positions, "player_positions", ["seat", "deals", "declared",
                                                 "rate (n, 95% CI)", "cash_per_deal", "cash"])
