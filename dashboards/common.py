@@ -71,12 +71,13 @@ def query(name: str, *args: Any) -> Any:
 
 
 @contextmanager
-def guarded() -> Iterator[None]:
-    """Show a :class:`PageError` as a message and stop the page instead of a traceback."""
+def guarded(fill: str = FILL_IT) -> Iterator[None]:
+    """Show a :class:`PageError` as a message and stop the page instead of a traceback; a
+    database not there yet is said with ``fill``, how to fill it for this page."""
     try:
         yield
     except NothingYet as exc:  # the advice is ours, with its commands as code
-        st.info(md(str(exc).removesuffix(FILL_IT)) + FILL_IT)
+        st.info(md(str(exc).removesuffix(FILL_IT)) + fill)
         st.stop()
     except PageError as exc:
         st.error(md(str(exc)))

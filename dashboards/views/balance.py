@@ -169,8 +169,12 @@ def _picked() -> None:
     st.session_state["balance_picked"] = st.session_state.get("balance_variant") is not None
 
 
+STUDY_IT = ("create a study with `trickbook balance --variant VARIANT --db PATH`, PATH being "
+            "the `--db` the dashboard was started with (docs/balance-study.md)")
+"""How a user fills the database of this page: ingested files make no study."""
+
 st.title("Balance")
-with guarded():
+with guarded(STUDY_IT):
     runs: pl.DataFrame = query("balance_runs")
     if runs.is_empty():  # the command for the filters' variant (every variant is simulated)
         example = kept_filters().variant or REGISTERED[0].name

@@ -332,6 +332,16 @@ def test_page_empty_state_names_the_command(empty_path: Path,
     assert any("trickbook balance --variant swabian" in i.value for i in swabian.info)
 
 
+def test_page_without_a_database_names_the_command(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database not made yet: the page advised uploading files, which make no study."""
+    at = page(tmp_path / "none.duckdb", monkeypatch)
+    assert not at.exception
+    (said,) = [i.value for i in at.info]
+    assert "trickbook balance --variant VARIANT --db PATH" in said
+    assert "Upload" not in said and "ingest" not in said
+
+
 def test_page_is_in_the_navigation() -> None:
     from dashboards.app import PAGES  # imported here: it runs st.navigation (bare mode)
 
