@@ -64,10 +64,18 @@ def record_key(data: dict[str, Any]) -> str | None:
 
 
 def shown(value: object, limit: int = 60) -> str:
-    """``repr`` of a bad value, cut to ``limit`` characters; ``null``, ``true`` and ``false``
-    as a record writes them."""
-    text = json.dumps(value) if value is None or isinstance(value, bool) else repr(value)
+    """A bad value, cut to ``limit`` characters: text quoted as ``repr`` quotes it, anything
+    else as a record writes it (``null``, ``true``, ``["Ana", "Ben"]``; a Python list's
+    ``['Ana', 'Ben']`` is no record's)."""
+    text = repr(value) if isinstance(value, str) else _as_json(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _as_json(value: object) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # not a record's value (a model, a set, a NaN's kin)
+        return repr(value)
 
 
 def differences(old: object, new: object, path: str = "") -> list[str]:

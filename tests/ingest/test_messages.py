@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from ingest.validate import explain
+from ingest.validate import differences, explain
 from model.base import SPELLINGS
 from model.problems import by_player
 from model.variants import REGISTERED
@@ -79,3 +79,12 @@ def test_a_game_line_s_wrong_kinds_are_said_in_words(game: dict, said: str) -> N
     message = explain(caught.value)
     assert message.startswith(said), message
     assert "Input should" not in message and "GreekRules" not in message
+
+
+def test_a_game_conflict_quotes_lists_as_a_record_writes_them() -> None:
+    """A Balkan sheet with its players' names changed: the conflict read "in players
+    (['Bojan', 'Milica', 'Stefan'] there, ['Nikolić', 'Đurić', 'Čolić'] here)", a Python
+    list, which no record writes."""
+    assert differences({"players": ["Bojan", "Milica"], "rules": {"x": 1}},
+                       {"players": ["Nikolić", "Đurić"], "rules": {"x": 1}}) == [
+        'players (["Bojan", "Milica"] there, ["Nikolić", "Đurić"] here)']
