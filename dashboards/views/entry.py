@@ -122,8 +122,8 @@ def new_game(entered: list[str]) -> None:
         st.error(f"A game {md(quoted(game_id))} is stored already"
                  f"{f', with {other}' if other else ''}: choose another id"
                  + (", or choose that game above to enter its deals." if game_id in entered
-                    else ". It was not entered on this page but read from a file, whose "
-                    "new version changes its deals."))
+                    else ". It was not entered on this page but read from a file or "
+                    "simulated: its deals come from there."))
     elif issue is not None:
         st.error(md(entry.message(issue, lookup(name))))
     else:

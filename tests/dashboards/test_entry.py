@@ -474,8 +474,8 @@ def test_a_new_game_s_id_is_asked_for_in_words(fixture_copy: Path,
     at.text_input(key="entry_game_id").input(filed).run()
     (said_of_file,) = [e.value for e in at.error]
     assert "choose that game above" not in said_of_file
-    assert said_of_file.endswith("It was not entered on this page but read from a file, "
-                                 "whose new version changes its deals.")
+    assert said_of_file.endswith("It was not entered on this page but read from a file or "
+                                 "simulated: its deals come from there.")
     at.text_input(key="entry_game_id").input("club-night/2").run()
     assert not at.error and any("game line is valid" in s.value for s in at.success)
 
