@@ -157,23 +157,29 @@ def test_hostile_run_id_is_bound(balance_studies, hostile: str) -> None:
     assert table_counts(path) == before
 
 
-def test_a_balkan_arm_with_a_preset_opens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-                                          ) -> None:
-    """``trickbook balance --variant balkan --rules-a`` a file of ``{"preset": "serbian-club"}``
-    (balkan.md 10): the page failed on it (arm b's ``preset`` read as ``BalkanRules.preset``,
-    a method: "Object of type method is not JSON serializable")."""
-    path = tmp_path / "study.duckdb"
+def _one_study(path: Path, variant: str, rules_a: dict[str, object],
+               rules_b: dict[str, object]) -> Path:
+    """A database of one study ``r`` of ``variant`` (both arms) and its one flag effect."""
     with duckdb.connect(str(path)) as con:
         for table in (RUNS, METRICS):
             con.execute(table.ddl)
         insert(con, RUNS.name, pl.DataFrame([{
-            "run_id": "r", "variant": "balkan", "variant_b": "balkan",
-            "rules_a": '{"preset": "serbian-club"}', "rules_b": "{}", "games": 1,
+            "run_id": "r", "variant": variant, "variant_b": variant,
+            "rules_a": json.dumps(rules_a), "rules_b": json.dumps(rules_b), "games": 1,
             "deals_per_game": 6, "seed": 1, "play": "bots", "deals": 6,
             "created_at": datetime(2026, 1, 1, tzinfo=UTC)}], schema=RUNS.schema))
         insert(con, METRICS.name, pl.DataFrame(
             [{"run_id": "r", "metric": "flag_effect", "key": "declarer money", "arm": "b-a",
               "n": 6, "estimate": 0.5, "lo": 0.0, "hi": 1.0}], schema=METRICS.schema))
+    return path
+
+
+def test_a_balkan_arm_with_a_preset_opens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                          ) -> None:
+    """``trickbook balance --variant balkan --rules-a`` a file of ``{"preset": "serbian-club"}``
+    (balkan.md 10): the page failed on it (arm b's ``preset`` read as ``BalkanRules.preset``,
+    a method: "Object of type method is not JSON serializable")."""
+    path = _one_study(tmp_path / "study.duckdb", "balkan", {"preset": "serbian-club"}, {})
     at = page(path, monkeypatch)
     assert not at.exception
     assert frame_with(at, "arm b changes")["arm b changes"].to_list() == ["preset: default"]
@@ -384,19 +390,8 @@ def test_the_arms_rules_read_as_the_entry_form_says_them(
     """An arm of ``scoring_profile: seed004`` was listed so, in its rules and in what arm b
     changes (the study's label, the flag effects): it reads as the Entry form says it
     (``model.base.ChoiceWords``, a field's ``title``), in the words of each arm's variant."""
-    path = tmp_path / "study.duckdb"
     rules_b = {"scoring_profile": "seed004", "seed004_defeat_bonus": 100}
-    with duckdb.connect(str(path)) as con:
-        for table in (RUNS, METRICS):
-            con.execute(table.ddl)
-        insert(con, RUNS.name, pl.DataFrame([{
-            "run_id": "r", "variant": "bridge-duplicate", "variant_b": "bridge-duplicate",
-            "rules_a": "{}", "rules_b": json.dumps(rules_b), "games": 1, "deals_per_game": 6,
-            "seed": 1, "play": "bots", "deals": 6,
-            "created_at": datetime(2026, 1, 1, tzinfo=UTC)}], schema=RUNS.schema))
-        insert(con, METRICS.name, pl.DataFrame(
-            [{"run_id": "r", "metric": "flag_effect", "key": "declarer money", "arm": "b-a",
-              "n": 6, "estimate": 0.5, "lo": 0.0, "hi": 1.0}], schema=METRICS.schema))
+    path = _one_study(tmp_path / "study.duckdb", "bridge-duplicate", {}, rules_b)
     at = page(path, monkeypatch)
     assert not at.exception
     change = "scoring profile: simplified (Russian text), defeated doubled bonus: 100"

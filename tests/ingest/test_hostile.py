@@ -748,34 +748,26 @@ def test_single_byte_code_page_detected(text: str, encoding: str) -> None:
     assert sniff(f"event,north\n{text},x\n".encode(encoding), whole=True) == encoding
 
 
-def test_koi8_r_sheet_reads_its_cyrillic_names(tmp_path: Path) -> None:
-    """A Russian score sheet saved as KOI8-R: its names are Cyrillic, as written (read as
-    cp1253 they were Greek letters, as cp1251 Cyrillic with the case turned: ``иВАН``)."""
-    src = (SAMPLES / "russian" / "club-sheet-2026-12-03.csv").read_text(encoding="utf-8")
-    for latin, cyrillic in (("Ivan", "Иван"), ("Olga", "Ольга"), ("Pavel", "Павел")):
-        src = src.replace(latin, cyrillic)
+@pytest.mark.parametrize(("sheet", "names", "encoding"), [
+    # read as cp1253 they were Greek letters, as cp1251 Cyrillic with the case turned: иВАН
+    ("russian/club-sheet-2026-12-03.csv", {"Ivan": "Иван", "Olga": "Ольга", "Pavel": "Павел"},
+     "koi8_r"),
+    # a Serbian or Croatian club's Windows: read as cp1252 they were Nikoliæ, Ðuriæ, Èoliæ
+    ("balkan/club-sheet-2026-12-01.csv",
+     {"Bojan": "Nikolić", "Milica": "Đurić", "Stefan": "Čolić"}, "cp1250"),
+])
+def test_a_sheet_in_a_code_page_reads_its_names_as_written(
+        tmp_path: Path, sheet: str, names: dict[str, str], encoding: str) -> None:
+    """A score sheet saved in its club's code page, its players' names as written."""
+    src = (SAMPLES / sheet).read_text(encoding="utf-8")
+    for latin, written in names.items():
+        src = src.replace(latin, written)
     p = tmp_path / "sheet.csv"
-    p.write_bytes(src.encode("koi8_r"))
+    p.write_bytes(src.encode(encoding))
     (r,) = ingest(tmp_path / "t.duckdb", p)
     assert r.stored == r.records > 0 and r.quarantined == 0
     with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as con:
-        assert con.execute("SELECT players FROM games").fetchall() == [
-            (["Иван", "Ольга", "Павел"],)]
-
-
-def test_cp1250_sheet_reads_its_south_slavic_names(tmp_path: Path) -> None:
-    """A Balkan score sheet saved in Windows-1250, the code page of a Serbian or Croatian
-    club's Windows: its names were stored as ``Nikoliæ``, ``Ðuriæ``, ``Èoliæ`` (cp1252)."""
-    src = (SAMPLES / "balkan" / "club-sheet-2026-12-01.csv").read_text(encoding="utf-8")
-    for latin, slavic in (("Bojan", "Nikolić"), ("Milica", "Đurić"), ("Stefan", "Čolić")):
-        src = src.replace(latin, slavic)
-    p = tmp_path / "sheet.csv"
-    p.write_bytes(src.encode("cp1250"))
-    (r,) = ingest(tmp_path / "t.duckdb", p)
-    assert r.stored == r.records > 0 and r.quarantined == 0
-    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as con:
-        assert con.execute("SELECT players FROM games").fetchall() == [
-            (["Nikolić", "Đurić", "Čolić"],)]
+        assert con.execute("SELECT players FROM games").fetchall() == [(list(names.values()),)]
 
 
 def test_a_sheet_half_utf8_half_cp1251_loses_only_the_cp1251_lines(tmp_path: Path) -> None:
