@@ -169,9 +169,10 @@ def _picked() -> None:
     st.session_state["balance_picked"] = st.session_state.get("balance_variant") is not None
 
 
+# How a user fills the database of this page: ingested files make no study (a comment, not a
+# docstring: Streamlit draws a page's bare strings).
 STUDY_IT = ("create a study with `trickbook balance --variant VARIANT --db PATH`, PATH being "
             "the `--db` the dashboard was started with (docs/balance-study.md)")
-"""How a user fills the database of this page: ingested files make no study."""
 
 st.title("Balance")
 with guarded(STUDY_IT):
