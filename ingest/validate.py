@@ -145,17 +145,23 @@ MISREAD = (": the file may be in an encoding it does not declare (a first line "
 """Said of a control character of :data:`_C1`."""
 
 
-def where(loc: Iterable[int | str]) -> str:
+def field_path(loc: Iterable[int | str]) -> str:
     """A field's path as a user counts: ``tricks.Ana``, an item of a list numbered from 1
     (``players #3``: pydantic's ``players.2``)."""
     return "".join(f" #{x + 1}" if isinstance(x, int) else f".{x}" for x in loc).lstrip(".")
+
+
+def in_words(exc: BaseException) -> str:
+    """An error's message: a pydantic validation's as :func:`explain` says it, any other's
+    own."""
+    return explain(exc) if isinstance(exc, ValidationError) else str(exc)
 
 
 def explain(exc: ValidationError) -> str:
     """One message for every error of a pydantic validation: ``field: what (got value)``."""
     parts = []
     for err in exc.errors(include_url=False):
-        loc = where(err["loc"])
+        loc = field_path(err["loc"])
         msg = _said(err)
         if not loc:
             parts.append(msg)

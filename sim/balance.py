@@ -32,10 +32,9 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-from pydantic import ValidationError
 
 from ingest import store
-from ingest.validate import explain
+from ingest.validate import in_words
 from model.tables import insert
 from model.variant import Variant
 from model.variants import variant as lookup
@@ -343,8 +342,7 @@ def sweep(
             b = _arm_deals(va, Plan(va, games, deals_per_game, seed, rules_b, play), n,
                            progress)
         except (SimulationError, NotImplementedError, ValueError) as exc:
-            why = explain(exc) if isinstance(exc, ValidationError) else str(exc)
-            skipped.append(f"{label}: {why.splitlines()[0]}")
+            skipped.append(f"{label}: {in_words(exc).splitlines()[0]}")
             continue
         done.append((label, _study(va, va, rules_a, rules_b, a, b, plan)))
     return done, skipped

@@ -14,9 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, Protocol
 
-from pydantic import ValidationError
-
-from ingest.validate import explain
+from ingest.validate import in_words
 from model.balkan.variant import VARIANT as BALKAN
 from model.base import DealBase, GameBase
 from model.bridge.variant import DUPLICATE as BRIDGE_DUPLICATE
@@ -115,8 +113,8 @@ def simulator(
     try:
         house = v.rules(rules)
     except (ValueError, KeyError) as exc:  # a bad flag value, an unknown preset
-        why = explain(exc) if isinstance(exc, ValidationError) else str(exc)
-        raise SimulationError(f"bad {v.name} rules {dict(rules or {})!r}: {why}") from exc
+        raise SimulationError(f"bad {v.name} rules {dict(rules or {})!r}: {in_words(exc)}"
+                              ) from exc
     make = SIMULATORS[v.name]
     offered = list(inspect.signature(make).parameters)[2:]  # after the rules and the play
     if unknown := sorted(set(options or {}) - set(offered)):
