@@ -17,11 +17,9 @@ import hashlib
 import hmac
 import json
 import os
-import re
 import tempfile
 import threading
 import time
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass
@@ -44,6 +42,7 @@ from ingest.csv_sheet import SIDECAR_SUFFIX, sidecar_of
 from ingest.json_document import READER as JSON_DOCUMENT
 from ingest.jsonl import READER as JSONL
 from ingest.pipeline import SAME_CONTENT, FileReport, ingest_paths
+from ingest.source import safe_name
 from ingest.text import HEAD, EncodingError, binary, sniff
 from ingest.versions import CONFLICTS, WITH_REPLACE
 from model.problems import counted
@@ -126,14 +125,6 @@ def version_note(r: dict[str, object]) -> str:
         note += (f"; {counted(r['dropped'], 'deal')} of the earlier version not in this one "
                  + ("removed" if r["removed"] else "kept as conflicts"))
     return note
-
-
-def safe_name(name: str) -> str:
-    """A file name without directories or unusual characters (``../x;y.jsonl`` -> ``x_y.jsonl``);
-    letters and digits of any script are kept (``Σάββατο.jsonl`` stays as it is)."""
-    base = unicodedata.normalize("NFC", name.replace("\\", "/").rsplit("/", 1)[-1])
-    cleaned = re.sub(r"[^\w.-]", "_", base).lstrip(".")[:120]
-    return cleaned or "upload"
 
 
 def stored_name(name: str, data: bytes) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,6 +107,15 @@ def is_ascii_int(text: str) -> bool:
 CONTENT_NAME = re.compile(rf"[0-9a-f]{{{CONTENT_HASH_DIGITS}}}-(?P<name>.+)")
 """A file saved under its content's name (``dashboards.uploads.stored_name``): a version of
 every such file of the same ``name`` in its folder (``ingest/versions.py``)."""
+
+
+def safe_name(name: str) -> str:
+    """A file name without directories or unusual characters (``../x;y.jsonl`` -> ``x_y.jsonl``);
+    letters and digits of any script are kept (``Σάββατο.jsonl`` stays as it is): the name an
+    upload is saved under after its content's hash (``dashboards.uploads.stored_name``)."""
+    base = unicodedata.normalize("NFC", name.replace("\\", "/").rsplit("/", 1)[-1])
+    cleaned = re.sub(r"[^\w.-]", "_", base).lstrip(".")[:120]
+    return cleaned or "upload"
 
 
 def content_id(key: object) -> str:
