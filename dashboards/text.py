@@ -24,7 +24,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 import polars as pl
 
 from model.base import ChoiceWords
-from model.tables import CONTENT_HASH_DIGITS
+from model.tables import CONTENT_HASH_DIGITS, ENTERED
 from model.variants import REGISTERED, UnknownVariant
 from model.variants import variant as lookup
 
@@ -156,7 +156,7 @@ UPLOAD_HASH = CONTENT_HASH_DIGITS
 HASH_CHARS = 12
 """How much of a sha256 a page shows: an upload's version, a file's in the ingest log."""
 _STORED_UPLOAD = re.compile(rf"([0-9a-f]{{{UPLOAD_HASH}}})-(.+)")
-ENTRY = "entry/"
+ENTRY = ENTERED
 """How the sources of the Entry page start (``dashboards.entry.PREFIX`` is this)."""
 _ENTERED = re.compile(rf"{re.escape(ENTRY)}(?P<game>.+)/(?P<what>game|[0-9]+)", re.DOTALL)
 """A record typed on the Entry page: ``entry/<game id>/game`` or ``entry/<game id>/<deal>``

@@ -59,7 +59,14 @@ from ingest.validate import (
     VariantLookup,
     game_issues,
 )
-from ingest.versions import CONFLICTS, Unread, Versions, clear_replaced_quarantine, put_back
+from ingest.versions import (
+    CONFLICTS,
+    Unread,
+    Versions,
+    clear_replaced_quarantine,
+    in_part,
+    put_back,
+)
 from model import tables as T
 from model import variants as registry
 from model.base import DealBase, GameBase
@@ -147,6 +154,12 @@ class FileReport:
     removed: bool = False
     """The ``dropped`` deals were removed (``replace``, and no record of this version was left
     unread); else they are kept, as conflicts."""
+    withheld: int = 0
+    """Of the conflicts, the game lines and deals that change what an earlier version of this
+    source stored, kept out because it was read without ``replace`` (which takes them)."""
+    earlier_files: list[str] = field(default_factory=list)
+    """Files of its name in other places read as its earlier versions: it holds their games
+    (``ingest.versions.Versions.adopt``)."""
     failed: str | None = None
     """The file could not be stored (a full disk, a lost database, a bug): its transaction was
     rolled back, nothing of it is stored, and the files after it are read all the same."""
@@ -155,6 +168,12 @@ class FileReport:
     new_source: bool = field(default=False, repr=False, compare=False)
     """No version of the source was logged when the file was checked (``precheck``): it has
     no quarantine rows to clear, no earlier version and no log row to update."""
+
+    def in_part(self) -> str:
+        """What this version left as its earlier version has it (``ingest.versions.in_part``):
+        its new records stored and its changes not; empty when it left nothing so."""
+        return in_part(self.stored, self.withheld, 0 if self.removed else self.dropped,
+                       self.quarantined - self.conflicts)
 
     def logged(self, at: datetime) -> dict[str, object]:
         """Its row of ``ingest_log`` (``store.log_ingest``): what it read, stored, found again
@@ -575,6 +594,8 @@ class _FileLoad:
         self.report.dropped = len(dropped) or self.versions.dropped_deals
         self.report.removed = not dropped and self.versions.dropped_deals > 0
         self.report.replaced = self.versions.replaced
+        self.report.withheld = self.versions.withheld
+        self.report.earlier_files = self.versions.earlier_files
         self.report.games.update(self.versions.games)
 
     def stored_again(self) -> None:

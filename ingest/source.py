@@ -118,6 +118,17 @@ def safe_name(name: str) -> str:
     return cleaned or "upload"
 
 
+def file_name(source: str) -> str:
+    """The name the file of ``source`` goes by, as an upload of it would be saved
+    (:func:`safe_name`): an upload's name after its content's hash (:data:`CONTENT_NAME`),
+    another file's base name (``some/folder/week 12.jsonl`` and an upload of ``week 12.jsonl``
+    are both ``week_12.jsonl``). Files of one name in other places may be versions of one file
+    (``ingest.versions.namesakes``, docs/ingest.md "Versions of a source")."""
+    base = source.replace("\\", "/").rsplit("/", 1)[-1]
+    named = CONTENT_NAME.fullmatch(base)
+    return safe_name(named["name"] if named else base)
+
+
 def content_id(key: object) -> str:
     """16 hex digits of the sha256 of ``key`` as JSON: a game's id from its content (event,
     date, players, ...), never from the file's path (STYLE.md 6)."""

@@ -418,6 +418,29 @@ def logged_sources_ending(conn: duckdb.DuckDBPyConnection, tail: str) -> list[st
     return [str(r[0]) for r in rows]
 
 
+def logged_sources_like(conn: duckdb.DuckDBPyConnection, pattern: str) -> list[str]:
+    """The logged sources ``LIKE pattern`` (``_`` any one character, ``%`` any run)."""
+    rows = conn.execute(f"SELECT DISTINCT source FROM {T.INGEST_LOG} "
+                        "WHERE source LIKE ? ORDER BY 1", [pattern]).fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def sources_of_games(conn: duckdb.DuckDBPyConnection, game_ids: Iterable[str]) -> set[str]:
+    """The sources of the stored game lines and deals of ``game_ids``. Stored deals belong to
+    stored games, so the deals are asked for only when some of the games are stored (a file of
+    new games costs one look-up in ``games``)."""
+    ids = sorted(set(game_ids))
+    games = conn.execute(
+        f"SELECT game_id, source FROM {T.GAMES} WHERE game_id IN (SELECT unnest(?::VARCHAR[]))",
+        [ids]).fetchall() if ids else []
+    if not games:
+        return set()
+    rows = conn.execute(
+        f"SELECT DISTINCT source FROM {T.DEALS} WHERE game_id IN (SELECT unnest(?::VARCHAR[]))",
+        [sorted({str(g) for g, _ in games})]).fetchall()
+    return {str(s) for _, s in games} | {str(r[0]) for r in rows}
+
+
 def deal_origin(conn: duckdb.DuckDBPyConnection, game_id: str, deal_no: int,
                 other_than: str | None = None) -> tuple[str, int, str | None, str] | None:
     """``(source, line, sha256 of the source's latest version but ``other_than``, record)`` of

@@ -13,7 +13,10 @@ Records stored from other sources are never replaced.
 
 A file saved under its content's name, ``<16 hex digits>-<name>`` (as the Upload page saves
 uploads, so that none overwrites another), is a version of every such file of the same
-``<name>`` in its folder: an upload of a weekly file is a new version of its earlier upload."""
+``<name>`` in its folder: an upload of a weekly file is a new version of its earlier upload.
+A file of the same name in another place (the weekly file ingested from a folder, then its
+corrected copy uploaded) is an earlier version once this file names one of its games
+(:func:`namesakes`, :meth:`Versions.adopt`)."""
 
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ import duckdb
 import polars as pl
 
 from ingest import store
-from ingest.source import CONTENT_NAME, Issue
+from ingest.source import CONTENT_NAME, Issue, file_name
 from model import tables as T
 from model.problems import Code, counted
 
@@ -73,16 +76,26 @@ class Versions:
         self.conn, self.source, self.replace, self.now = conn, source, replace, now
         self.sha256 = sha256 or "?"
         self.lineage = lineage(conn, source)
-        """This source and the sources of its earlier versions (content-named copies)."""
+        """This source and the sources of its earlier versions (content-named copies, and the
+        files of its name elsewhere it was found to be a version of, :meth:`adopt`)."""
         self.previous = (None if new_source and self.lineage == [source]
                          else store.latest_version(conn, self.lineage, sha256))
         """The version read before (``None``: the source is new, nothing is tracked)."""
+        self.namesakes = namesakes(conn, source, self.lineage)
+        """Logged files of this file's name in other places, not (yet) its earlier versions."""
+        self.earlier_files: list[str] = []
+        """The namesakes found to be its earlier versions (:meth:`adopt`)."""
+        self.looked_at: set[str] = set()
+        """The games :meth:`adopt` has looked up."""
         self.held: set[tuple[str, int]] = set()
         """The deals this version holds (stored, duplicate or in conflict), once there is an
-        earlier version."""
+        earlier version (or may be: :attr:`tracking`)."""
         self.named: set[str] = set()
         """The games this version names (a game line or a deal of theirs it holds), once there
-        is an earlier version: only their deals can be dropped (:meth:`dropped`)."""
+        is an earlier version (or may be): only their deals can be dropped (:meth:`dropped`)."""
+        self.withheld = 0
+        """Game lines and deals of this version that change what an earlier version stored,
+        kept out because it is read without ``replace`` (conflicts ``replace`` would take)."""
         self.cleared: dict[tuple[str, int], tuple[int, str]] = {}
         """Deals removed with their superseded game (line and record), to be stored again."""
         self.games: set[str] = set()
@@ -92,26 +105,56 @@ class Versions:
         self.dropped_deals = 0
         """Deals removed because this version does not hold them (``replace``)."""
 
+    @property
+    def tracking(self) -> bool:
+        """Whether the deals and games this version holds are noted (:meth:`hold`): it has an
+        earlier version, or a file of its name elsewhere may be one (:meth:`adopt`). Nothing is
+        noted for a source read for the first time."""
+        return self.previous is not None or bool(self.namesakes)
+
     def hold(self, ids: Iterable[tuple[str, int]] | pl.DataFrame) -> None:
-        """Deals ``(game_id, deal_no)`` this version holds (or a frame of them); nothing is
-        kept for a source read for the first time."""
-        if self.previous is None:
+        """Deals ``(game_id, deal_no)`` this version holds (or a frame of them)."""
+        if not self.tracking:
             return
         if isinstance(ids, pl.DataFrame):
             ids = zip(ids["game_id"].to_list(), ids["deal_no"].to_list(), strict=True)
         held = set(ids)
         self.held |= held
-        self.named.update(g for g, _ in held)
+        games = {g for g, _ in held}
+        self.named |= games
+        self.adopt(games)
 
     def name(self, game_id: str) -> None:
         """A game line of ``game_id`` this version holds (stored, duplicate or in conflict)."""
-        if self.previous is not None:
+        if self.tracking:
             self.named.add(game_id)
+            self.adopt([game_id])
+
+    def adopt(self, games: Iterable[str]) -> None:
+        """The files of this file's name elsewhere (:attr:`namesakes`) that stored a game line
+        or a deal of ``games`` (games this version names) become its earlier versions, before
+        any record of those games is compared: a corrected copy of a weekly file, uploaded or
+        ingested from another folder, is a new version of the file ingested first. A file of
+        its name that stored none of the games it names is another file (another club's
+        ``league.jsonl``): nothing of it is compared, replaced or dropped."""
+        fresh = set(games) - self.looked_at if self.namesakes else set()
+        if not fresh:
+            return
+        self.looked_at |= fresh
+        stored_from = store.sources_of_games(self.conn, fresh)
+        found = [s for s in self.namesakes if s in stored_from]
+        if not found:
+            return
+        self.namesakes = [s for s in self.namesakes if s not in found]
+        self.earlier_files += found
+        self.lineage += found
+        self.previous = store.latest_version(self.conn, self.lineage, self.sha256)
 
     def _where(self, source: str, line: int, version: str | None) -> str:
         """Where the stored record comes from, both versions, and what takes this one: for a
-        record of this source, ``--replace``; for another file's, a new version of that file
-        (a sheet ingested from a folder is not changed by an upload of a copy of it)."""
+        record of this source or an earlier version of it (:attr:`lineage`), ``--replace``;
+        for another file's, a new version of that file: a file of its name (:func:`file_name`)
+        holding its games, read in its place, uploaded or ingested from elsewhere."""
         if source == T.SIMULATED:
             return (f"stored by a simulation (trickbook simulate); this is version "
                     f"{self.sha256[:12]}: a file cannot change a simulated game")
@@ -126,8 +169,7 @@ class Versions:
             return where + (f": it comes from another file, and only a new version of "
                             f"{own['name']} uploaded under that name can change it")
         return where + (f": it comes from another file, and only a new version of {named} "
-                        "ingested in its place (the same folder and name) can change it; an "
-                        "upload cannot")
+                        "(a file of that name, ingested or uploaded) can change it")
 
     def _record(self, change: str, key: str, line: int, record: str) -> None:
         T.insert(self.conn, T.SUPERSEDED, store.frame([{
@@ -145,6 +187,7 @@ class Versions:
             return "earlier in this file"
         source, line, version, record = origin
         if not (self.replace and source in self.lineage):
+            self.withheld += source in self.lineage
             return self._where(source, line, version)
         self._record(GAME_REPLACED, game_id, line, record)
         store.delete_game(self.conn, game_id)
@@ -166,6 +209,7 @@ class Versions:
             return "earlier in this file"
         source, line, version, record = origin
         if not (self.replace and source in self.lineage):
+            self.withheld += source in self.lineage
             return self._where(source, line, version)
         self._record(DEAL_REPLACED, f"{game_id}#{deal_no}", line, record)
         store.delete_deals(self.conn, [(game_id, deal_no)])
@@ -190,6 +234,7 @@ class Versions:
         if not wanted:
             return {}
         found = store.dropped_deals(self.conn, self.lineage, list(wanted), DEAL_DROPPED)
+        self.withheld += len(found)
         return {wanted[key]: (
             f"deal {wanted[key][1]} of game {wanted[key][0]!r} was dropped from {source} by "
             f"its version {version[:12]} (read with --replace); this is version "
@@ -241,6 +286,25 @@ class Versions:
         return []
 
 
+def in_part(stored: int, withheld: int, kept: int, unread: int) -> str:
+    """What a new version read left as its earlier version has it, for its report: ``stored``
+    records stored, ``withheld`` changed records refused (``Versions.withheld``), ``kept``
+    deals of the earlier version it leaves out kept, while ``unread`` of its records are
+    quarantined for a reason of their own; empty when it changed nothing so. A version is
+    applied in part (its new records stored, its changes not) until it is read with
+    ``replace``; the conflicts list each change."""
+    if not withheld and not kept:
+        return ""
+    left = ([f"{counted(withheld, 'changed record')} refused"] if withheld else []) + (
+        [f"{counted(kept, 'deal')} of the earlier version that it leaves out kept"]
+        if kept else [])
+    done = f"applied in part: {counted(stored, 'record')} stored, but " if stored else \
+        "not applied: "
+    advice = (f"fix the {counted(unread, 'record')} not stored, then {WITH_REPLACE}" if unread
+              else WITH_REPLACE)
+    return f"{done}{' and '.join(left)} (the conflicts): {advice} to take this version whole"
+
+
 def has_earlier(conn: duckdb.DuckDBPyConnection, source: str, sha256: str | None) -> bool:
     """Whether an earlier version of ``source`` was read (what this one does depends on it)."""
     return store.latest_version(conn, lineage(conn, source), sha256) is not None
@@ -272,6 +336,19 @@ def put_back(conn: duckdb.DuckDBPyConnection, path: Path, source: str, sha256: s
     except OSError:
         return False
     return read_at is not None and saved_at > read_at.timestamp()
+
+
+def namesakes(conn: duckdb.DuckDBPyConnection, source: str, sources: list[str]) -> list[str]:
+    """The logged files of ``source``'s name (:func:`ingest.source.file_name`) in other places,
+    less ``sources`` (its :func:`lineage`): each may be an earlier version of it
+    (:meth:`Versions.adopt`). None for a source that is no file (a simulation's, the Entry
+    page's ``entry/<game>/<deal>``)."""
+    if source == T.SIMULATED or source.startswith(T.ENTERED):
+        return []
+    name = file_name(source)
+    like = "%" + name.replace("%", "_")  # "_": any one character, as safe_name made it
+    return [s for s in store.logged_sources_like(conn, like)
+            if s not in sources and not s.startswith(T.ENTERED) and file_name(s) == name]
 
 
 def lineage(conn: duckdb.DuckDBPyConnection, source: str) -> list[str]:

@@ -58,6 +58,9 @@ file left out, kept as conflicts (docs/ingest.md, "Versions of a source")."""
 SIMULATED = "simulated"
 """The ``source`` of the games and deals a simulation stored (``trickbook simulate --db``): no
 file, so no line and no version a file could replace."""
+ENTERED = "entry/"
+"""How the ``source`` of a record typed on the Entry page starts (``entry/<game id>/game``,
+``entry/<game id>/<deal>``: ``dashboards.entry.source_of``): no file of that name."""
 
 CONTENT_HASH_DIGITS = 16
 """Hex digits of a file's content hash that start the name it is saved under (an upload,

@@ -156,6 +156,11 @@ def _print_report(r: FileReport) -> None:
                      + ("removed" if r.removed else "kept as conflicts"))
     out.print(f"{source}: {_counts(r.records, r.stored, r.duplicates, r.quarantined, replaced)}",
               markup=False)
+    if r.earlier_files:
+        out.print(f"  a new version of {', '.join(map(one_line, r.earlier_files))} (a file of "
+                  "its name whose games it holds)", markup=False)
+    if note := r.in_part():
+        out.print(f"  {note}", markup=False)
     if r.repaired:
         out.print(f"  {counted(r.repaired, 'deal')} repaired as read (each repair is in the "
                   "repairs table)", markup=False)

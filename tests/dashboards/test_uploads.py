@@ -434,9 +434,10 @@ def test_a_changed_upload_names_the_box_and_no_server_path(
 
 def test_a_conflict_with_another_file_gives_no_advice_the_box_cannot_follow(
         tmp_path: Path) -> None:
-    """The stored deal came from another file (the samples), so ticking the box cannot take the
-    upload's version: the conflict says where the stored deal is from and nothing more. An
-    upload's other quarantined records are listed with their line and reason."""
+    """The stored deal came from another file of another name (the samples' league.jsonl), so
+    ticking the box on week.jsonl cannot take the upload's version: the conflict says where the
+    stored deal is from and that only a file of that name can change it. An upload's other
+    quarantined records are listed with their line and reason."""
     from ingest.pipeline import ingest_paths
     from tests.dashboards.fixture_db import build_empty
 
@@ -449,9 +450,9 @@ def test_a_conflict_with_another_file_gives_no_advice_the_box_cannot_follow(
     (r,) = ingest_uploads([("week.jsonl", changed.encode())], db)
     assert r.conflicts and "samples/league.jsonl" in r.conflicts[0]
     assert not any(REPLACE_BOX in c or "--replace" in c for c in r.conflicts)
-    assert r.conflicts[0].endswith(  # the way forward, and that the page is not it
-        "it comes from another file, and only a new version of league.jsonl ingested in its "
-        "place (the same folder and name) can change it; an upload cannot")
+    assert r.conflicts[0].endswith(  # the way forward: a file of that name
+        "it comes from another file, and only a new version of league.jsonl (a file of that "
+        "name, ingested or uploaded) can change it")
     assert len(r.issues) == 1 and r.issues[0].startswith("line 37: parse: ")
 
 
