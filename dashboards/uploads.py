@@ -86,19 +86,26 @@ class UploadResult:
     duplicates: int = 0
     quarantined: int = 0
     replaced: int = 0
-    """Game lines and deals of the earlier upload of this name that this one superseded."""
+    """Game lines and deals of the earlier version of this name that this one superseded."""
     dropped: int = 0
-    """Deals of the earlier upload of this name that this one does not hold (removed when it
+    """Deals of the earlier version of this name that this one does not hold (removed when it
     replaces it, else kept as conflicts)."""
     removed: bool = False
     """The ``dropped`` deals were removed (``FileReport.removed``)."""
+    earlier: tuple[str, ...] = ()
+    """Files of its name ingested elsewhere (``trickbook ingest``, the samples) that it is a new
+    version of, as the pages name them (``FileReport.earlier_files``)."""
+    in_part: str = ""
+    """What it left as its earlier version has it, read without :data:`REPLACE_BOX`: its new
+    records stored and its changes not (``FileReport.in_part``, in the page's words)."""
     in_conflict: int = 0
     """Records in conflict with stored ones (of the quarantined; :attr:`conflicts` lists the
     first)."""
     conflicts: tuple[str, ...] = ()
     """The first conflicts with stored records (``game-conflict``, ``deal-conflict``), as ingest
     words them: each says whether ticking :data:`REPLACE_BOX` can take this version (only over
-    an earlier upload of this name)."""
+    an earlier version of this name: an upload, or a file ingested elsewhere whose games it
+    holds)."""
     issues: tuple[str, ...] = ()
     """The first other quarantined records, ``line N: code: message``."""
     message: str = ""
@@ -119,8 +126,10 @@ def listed(shown: int, total: int) -> str:
 
 def version_note(r: dict[str, object]) -> str:
     """What an upload (an ``UploadResult`` as a dict, with ``replace``) did to the earlier
-    upload of its name, for the page's summary line."""
-    note = f"; {r['replaced']} replacing the earlier version" if r["replaced"] else ""
+    version of its name (an earlier upload, or a file of that name ingested elsewhere whose
+    games it holds), for the page's summary line."""
+    note = f"; a new version of {', '.join(r['earlier'])}" if r["earlier"] else ""
+    note += f"; {r['replaced']} replacing the earlier version" if r["replaced"] else ""
     if r["dropped"]:
         note += (f"; {counted(r['dropped'], 'deal')} of the earlier version not in this one "
                  + ("removed" if r["removed"] else "kept as conflicts"))
@@ -374,9 +383,11 @@ def ingest_uploads(files: list[tuple[str, bytes]], db_path: Path,
     ``db_path`` through ``ingest.pipeline.ingest_paths`` (the same path as ``trickbook ingest``);
     a score sheet's game file goes beside its sheet (:func:`sheet_games`).
 
-    An upload is a new version of the earlier uploads of its name (``ingest/versions.py``):
-    ``replace`` (the page's "this file replaces its earlier version") lets it supersede them,
-    as ``trickbook ingest --replace``; without it what changed is a conflict."""
+    An upload is a new version of the earlier uploads of its name, and of a file of its name
+    ingested elsewhere whose games it holds (``ingest/versions.py``): ``replace`` (the page's
+    "this file replaces its earlier version") lets it supersede them, as ``trickbook ingest
+    --replace``; without it what changed is a conflict, and the result says it was applied in
+    part (``UploadResult.in_part``)."""
     folder = upload_dir or db_path.parent / "uploads"
     results: dict[int, UploadResult] = {}  # by the file's place: two may share a name
     saved: list[Path] = []
@@ -443,6 +454,8 @@ def _reported(name: str, saved_as: str | None, report: FileReport, *folders: Pat
         name, saved_as, records=report.records, stored=report.stored, duplicates=report.duplicates,
         quarantined=report.quarantined, replaced=report.replaced, dropped=report.dropped,
         removed=report.removed, in_conflict=report.conflicts,
+        earlier=tuple(shown(e) for e in report.earlier_files),
+        in_part=shown(report.in_part()),
         conflicts=tuple(shown(i.message) for i in report.issues
                         if str(i.code) in CONFLICTS)[:SHOWN],
         issues=tuple(shown(f"line {i.line}: {i.code}: {i.message}")

@@ -40,9 +40,11 @@ if files:  # what the server holds: a file still on its way is not listed yet
     st.caption("Ready to ingest: " + ", ".join(md(f.name) for f in files))
 replace = st.checkbox(
     REPLACE_BOX, value=False, key="upload_replace",
-    help="A file uploaded again under the same name is a new version of it. Ticked, its game "
-         "lines and deals replace the stored ones and the deals it no longer holds are removed; "
-         "otherwise every change is a conflict, listed on the Data quality page.")
+    help="A file uploaded again under the same name is a new version of it, and so is a file "
+         "of that name ingested before from a folder (trickbook ingest, the samples) whose "
+         "games it holds. Ticked, its game lines and deals replace the stored ones and the "
+         "deals it no longer holds are removed (in the games it names); otherwise every change "
+         "is a conflict, listed on the Data quality page, and only its new records are stored.")
 if st.button("Ingest", key="upload_go", type="primary", disabled=not files):
     payload = [(f.name, f.getvalue()) for f in files or []]
     with st.spinner("Ingesting ..."):
@@ -70,6 +72,8 @@ if results:
             said(f"{md(r['name'])}: {counted(r['records'], 'record')}, {r['stored']:,} stored, "
                  f"{counted(r['duplicates'], 'duplicate')}, {r['quarantined']:,} quarantined"
                  + version_note(r))
+            if r["in_part"]:  # its new records stored, its changes not: what to do
+                st.warning(f"{md(r['name'])}: {md(r['in_part'])}")
         besides = ", besides the conflicts below" if r["conflicts"] else ""
         if r["issues"]:
             where = (listed(len(r["issues"]), r["quarantined"] - r["in_conflict"])

@@ -453,6 +453,7 @@ def test_a_conflict_with_another_file_gives_no_advice_the_box_cannot_follow(
     assert r.conflicts[0].endswith(  # the way forward: a file of that name
         "it comes from another file, and only a new version of league.jsonl (a file of that "
         "name, ingested or uploaded) can change it")
+    assert not r.in_part  # no change an upload of this name can take
     assert len(r.issues) == 1 and r.issues[0].startswith("line 37: parse: ")
 
 
@@ -784,3 +785,44 @@ def test_the_name_an_upload_was_given_is_kept_beside_it(
     at = page("quality", db, monkeypatch)
     assert f"uploads/{stored_name(german, GOOD)[17:]} (upload " in \
         " ".join(frame_with(at, "sha256 (start)")["file"])
+
+
+def test_an_upload_replaces_the_file_ingested_from_a_folder_when_asked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user walk: the secretary ingested week12.jsonl from a folder (``trickbook ingest``,
+    the demo's samples), corrected a deal, left one out and added one, and uploaded the copy.
+    The upload was another source: its new deal was stored, its changed one refused as
+    another file's ("an upload cannot" change it) and the deal it left out kept unmentioned.
+    It is a new version of the file of its name whose games it holds: without the box the
+    page says it was applied in part, which changes were not taken and how to take them; with
+    it, the game is the corrected file's."""
+    from tests.dashboards.fixture_db import build_empty
+    from tests.dashboards.test_pages import page
+
+    (tmp_path / "db").mkdir()
+    db = build_empty(tmp_path / "db" / "t.duckdb")
+    first, second = weekly_versions()
+    added = second.splitlines()[-1].replace(b'"deal_no": 9,', b'"deal_no": 10,')
+    assert added != second.splitlines()[-1]
+    second += added + b"\n"
+    folder = tmp_path / "club" / "2026"
+    folder.mkdir(parents=True)
+    (folder / "week12.jsonl").write_bytes(first)
+    ingest_paths([folder / "week12.jsonl"], db)
+    at = page("upload", db, monkeypatch)
+    upload(at, "week12.jsonl", second, replace=False)
+    warned = " ".join(w.value for w in at.warning)
+    assert "a new version of 2026/week12.jsonl" in warned, warned
+    assert ("applied in part: 1 record stored, but 1 changed record refused and 1 deal of "
+            "the earlier version that it leaves out kept (the conflicts): upload it again with "
+            f'"{REPLACE_BOX}" ticked to take this version whole') in warned.replace("\\", "")
+    assert "deal 2 " in warned and "deal 5 " in warned and "is not in this version" in warned
+    assert "an upload cannot" not in warned and str(tmp_path) not in warned
+    assert tricks_of_deal_2(db) == [("8", 10)]  # deal 10 stored, deal 2 and deal 5 kept
+
+    upload(at, "week12.jsonl", second, replace=True)
+    shown = " ".join(s.value for s in at.success)
+    assert not at.warning, [w.value for w in at.warning]
+    assert ("a new version of 2026/week12.jsonl; 1 replacing the earlier version; 1 deal of "
+            "the earlier version not in this one removed") in shown, shown
+    assert tricks_of_deal_2(db) == [("7", 9)]
