@@ -52,7 +52,8 @@ def _one(field: FormField, label: str, key: str, players: list[str], value: Any,
     return (in_letters(typed) if field.name == "contract" else typed).strip() or None
 
 
-SUITS_HELP = "A suit may be typed as its letter or its symbol: S or ♠, H or ♥, D or ♦, C or ♣."
+SUITS_HELP = ("A suit may be typed as its letter, in either case, or its symbol: S or ♠, "
+              "H or ♥, D or ♦, C or ♣.")
 
 
 def _number(field: FormField, label: str, key: str, value: Any, container: Any,

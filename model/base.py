@@ -29,11 +29,23 @@ from model.tricks import CARD_NAMES
 
 SPELLINGS: dict[str, str] = {}
 """What a text of a constrained pattern looks like, in words, by its pattern: a message says
-``'6s' is not a contract: 6 to 10 and S, C, D, H or NT`` (:func:`spelled`), not the regex."""
+``'6X' is not a contract: 6 to 10 and S, C, D, H or NT`` (:func:`spelled`), not the regex."""
+
+ANY_CASE = "(?i-u)"
+"""A pattern's flags that match its letters in either case, ASCII only (``ſ`` is no ``s``)."""
 
 
-def spelled(words: str, pattern: str, **constraints: bool) -> StringConstraints:
-    """``StringConstraints`` of ``pattern`` whose mismatch a message says in ``words``."""
+def spelled(words: str, pattern: str, *, any_case: bool = False,
+            **constraints: bool) -> StringConstraints:
+    """``StringConstraints`` of ``pattern`` whose mismatch a message says in ``words``.
+
+    ``any_case``: the text's letters are read in either case and kept in capitals, for a code
+    whose letters say one thing in any case (a contract typed ``6s`` or ``3nt`` is the ``6S``
+    and ``3NT`` of records.md 1.2's grammar): the pattern matches ignoring case, and then
+    pydantic-core capitalises the text, so the record and its canonical JSON hold the
+    capitals, and a record written so is read as before."""
+    if any_case:
+        pattern, constraints = ANY_CASE + pattern, {**constraints, "to_upper": True}
     SPELLINGS[pattern] = words
     return StringConstraints(pattern=pattern, **constraints)
 

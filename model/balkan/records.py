@@ -17,9 +17,10 @@ from model.base import DealBase, GameBase, Integer, PlayerName, TrickCount, chec
 
 BalkanContract = Annotated[
     str, spelled("a contract code: 2 to 8, with G before it for igra (2, 5, G3)", r"^G?[2-8]$",
-                 strip_whitespace=True, to_upper=True)
+                 strip_whitespace=True, any_case=True)
 ]
-"""The PPN contract code: ``2``..``7`` (``8`` with ``preferans_bid``), ``G`` = igra."""
+"""The PPN contract code: ``2``..``7`` (``8`` with ``preferans_bid``), ``G`` = igra (records.md
+1.2); read in any case (``g3``), stored in capitals."""
 
 Decision = Literal["play", "pass", "invite", "alone"]
 """A defender's decision (balkan.md 5.1): both ``play``; one ``invite``s the other (recorded as

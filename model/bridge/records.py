@@ -29,9 +29,10 @@ BridgeTricks = Annotated[Integer, Field(ge=0, le=13)]
 
 BridgeContract = Annotated[
     str, spelled("a contract: 1 to 7 and C, D, H, S or NT, then X or XX if doubled (4S, 3NTX)",
-                 r"^[1-7](C|D|H|S|NT)(X|XX)?$", strip_whitespace=True)
+                 r"^[1-7](C|D|H|S|NT)(X|XX)?$", strip_whitespace=True, any_case=True)
 ]
-"""``<level><C|D|H|S|NT>[X|XX]`` (records.md 1.2)."""
+"""``<level><C|D|H|S|NT>[X|XX]`` (records.md 1.2); read in any case (``3nt``, ``4sx``), stored in
+capitals."""
 
 Honours = Literal[100, 150]
 

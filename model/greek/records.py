@@ -11,9 +11,10 @@ from model.greek.params import GreekRules
 
 GreekContract = Annotated[
     str, spelled("a contract: 6 to 10 and S, C, D, H or NT (6S, 7NT, 10H)",
-                 r"^(6|7|8|9|10)(S|C|D|H|NT)$", strip_whitespace=True)
+                 r"^(6|7|8|9|10)(S|C|D|H|NT)$", strip_whitespace=True, any_case=True)
 ]
-"""``<tricks><S|C|D|H|NT>``: ``6S`` ... ``10H``; ``10NT`` only where the rules allow it."""
+"""``<tricks><S|C|D|H|NT>``: ``6S`` ... ``10H``; ``10NT`` only where the rules allow it (records.md
+1.2); read in any case (``6s``), stored in capitals."""
 
 Decision = Literal["play", "pass", "invite", "alone"]
 """A defender's final decision (greek-prefa.md 6.1): both ``play``; one ``invite``s the ``pass``er

@@ -11,17 +11,31 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import field_validator, model_validator
+from pydantic import BeforeValidator, model_validator
 
 from model.base import DealBase, GameBase, PlayerName, TrickCount, check_seats, spelled
 from model.russian.params import RussianRules
 
+
+def _as_the_grammar_writes(value: Any) -> Any:
+    """A contract's text without the spaces around it, its ASCII letters in capitals (``ſ``,
+    which Python's ``upper`` makes an ``S``, is no suit), and misère in any case, with its accent
+    or without, as ``misere``."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if text.lower() in ("misere", "misère"):
+        return "misere"
+    return text.upper() if text.isascii() else text
+
+
 RussianContract = Annotated[
     str, spelled("a contract: 6 to 10 and S, C, D, H or NT (6S, 7NT, 10H), or misere",
-                 r"^((6|7|8|9|10)(S|C|D|H|NT)|misere)$")
+                 r"^((6|7|8|9|10)(S|C|D|H|NT)|misere)$"),
+    BeforeValidator(_as_the_grammar_writes),
 ]
 """``<tricks><S|C|D|H|NT>`` (``6S`` ... ``10NT``) or ``misere`` (records.md 1.2); read in any
-case, stored as written here."""
+case (``6s``, ``Misère``), stored as written here."""
 
 Defence = Literal["whist", "pass", "half"]
 """A defender's final word (3): after a half-whist that the first opponent answered by
@@ -43,14 +57,6 @@ class RussianDeal(DealBase):
     open: bool = False
     """The single whister played open ("в светлую", 3)."""
     tricks: dict[PlayerName, TrickCount] | None = None
-
-    @field_validator("contract", mode="before")
-    @classmethod
-    def _contract_case(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            text = value.strip()
-            return "misere" if text.lower() in ("misere", "misère") else text.upper()
-        return value
 
     @model_validator(mode="after")
     def _shape(self) -> RussianDeal:

@@ -310,6 +310,48 @@ def test_suits_typed_as_the_pages_write_them(fixture_copy: Path,
     assert entry.cards_of("A♠, 10♣") == ["AS", "10C"]
 
 
+TYPED_CONTRACTS = {"greek-prefa": (" 6s ", "6S"), "russian": ("7nt", "7NT"),
+                   "balkan": ("g3", "G3"), "swabian": (" 5 ", "5"),
+                   "bridge-rubber": ("3nt", "3NT"), "bridge-duplicate": (" 4sx ", "4SX")}
+"""Each variant's contract as a scorer may type it, and as its records write it (records.md
+1.2)."""
+
+
+def _verdict(at: AppTest) -> list[str]:
+    return [m.value for kind in (at.error, at.warning, at.success) for m in kind]
+
+
+@pytest.mark.parametrize("variant", [v.name for v in registered()])
+def test_a_contract_typed_in_small_letters_or_with_spaces_is_the_contract(
+        variant: str, fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``6S`` was taken and ``6s``, ``3nt`` or `` 6S `` refused ("'6s' is not a contract"): the
+    page says of a contract typed in any case, with spaces around it, what it says of the
+    contract as the records write it (``model/base.py`` ``spelled(any_case=True)``)."""
+    v = lookup(variant)
+    players = ["Ana", "Ben", "Cy", "Dan"] if v.partnerships else PLAYERS
+    at = start(page("entry", fixture_copy, monkeypatch), variant, players, f"{variant}/1")
+    at.selectbox(key="entry_d1_declarer").set_value("Ben").run()
+    typed, written = TYPED_CONTRACTS[variant]
+    at.text_input(key="entry_d1_contract").input(written).run()
+    said = _verdict(at)
+    at.text_input(key="entry_d1_contract").input(typed).run()
+    assert not at.exception
+    assert _verdict(at) == said
+    assert not any("is not a" in m for m in said), said
+
+
+def test_a_contract_typed_in_small_letters_is_stored_as_the_records_write_it(
+        fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = start(page("entry", fixture_copy, monkeypatch))
+    type_deal(at, 1, (6, 2, 2), contract=" 6s ")
+    assert "Deal 1 is valid." in [s.value for s in at.success], [e.value for e in at.error]
+    at.button(key="entry_save").click().run()
+    assert any("Deal 1 is stored" in s.value for s in at.success)
+    (stored,) = rows(fixture_copy, "SELECT contract, record::VARCHAR FROM deals WHERE "
+                                   "game_id = ? AND deal_no = 1", [GAME])
+    assert stored[0] == json.loads(str(stored[1]))["contract"] == "6S"
+
+
 def _place(at: AppTest, key: str) -> tuple[int, ...]:
     """Where the widget ``key`` is drawn: its path of child indexes from the page's main body,
     which is how the browser matches a rerun's elements to the ones it shows."""
