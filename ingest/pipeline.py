@@ -314,7 +314,7 @@ class _FileLoad:
         self.lines_held: dict[int, list[Issue]] = {}
         """The issues of each line with a quarantine row written in this file."""
         self.versions = Versions(conn, report.source, report.sha256, replace, self.now,
-                                 new_source=report.new_source)
+                                 new_source=report.new_source, variants=self.variant)
         """What this version does to the records of the source's earlier ones."""
 
     def stored_game(self, game_id: str) -> tuple[str, str] | None:
@@ -516,7 +516,10 @@ class _FileLoad:
         self.versions.hold(ids)
         probe = pl.DataFrame(list(ids), schema=PROBE_SCHEMA, orient="row")
         known = {(g, n): k for g, n, k in self._known_keys(probe).iter_rows()}
-        kept_out = self.versions.kept_dropped(at for at in ids if at not in known)
+        kept_out = self.versions.kept_dropped({
+            at: a.canonical for a in self.deals
+            if (at := (a.record.game_id, a.record.deal_no)) not in known  # type: ignore[union-attr]
+        } if self.versions.keeps_dropped else {})
         fresh: list[tuple[Accepted, str]] = []
         batch: dict[tuple[str, int], str] = {}
         records = ChainMap(batch, self._records_of(  # what the deals clashing on key say
@@ -536,7 +539,7 @@ class _FileLoad:
             elif known[at] == key or self.same_deal(a.variant, at, a.canonical, records):
                 self.report.duplicates += 1
                 self._repaired(a)
-            elif self.conflict(d.game_id, d.deal_no, a.raw.line, a.raw.text):
+            elif self.conflict(d.game_id, d.deal_no, a.raw.line, a.raw.text, a.canonical):
                 known[at], batch[at] = key, a.canonical
                 fresh.append((a, key))
                 self._repaired(a)
@@ -565,15 +568,17 @@ class _FileLoad:
         earlier = known.get(at) if variant.transcribed else None
         return earlier is not None and variant.same_deal(json.loads(earlier), json.loads(record))
 
-    def conflict(self, game_id: str, deal_no: int, line: int, text: str) -> bool:
+    def conflict(self, game_id: str, deal_no: int, line: int, text: str, record: str) -> bool:
         """A deal whose number is stored (or earlier in this file) with other content: stored,
         superseding the stored one (True, ``Versions.deal``), or a ``deal-conflict`` naming both
-        versions (False)."""
+        versions (False), and the deal in its variant's words (``Versions.deal_named``, from its
+        ``record``, the canonical JSON)."""
         where = self.versions.deal(game_id, deal_no)
         if where is None:
             return True
-        self.deal_conflict(game_id, deal_no, line, f"deal {deal_no} of game {game_id!r} has "
-                           f"other content than the one {where}", text)
+        named = self.versions.deal_named(game_id, deal_no, record)
+        self.deal_conflict(game_id, deal_no, line,
+                           f"{named} has other content than the one {where}", text)
         return False
 
     def deal_conflict(self, game_id: str, deal_no: int, line: int, message: str,
@@ -606,10 +611,13 @@ class _FileLoad:
         self.report.replaced = self.versions.replaced
 
     def flush(self) -> None:
-        fresh = self._sort_deals()
+        """Store the batch: its game lines first, so that a deal's conflict finds its game
+        (``Versions.deal_named`` names the deal from it, whichever batch it came in), then
+        its deals and the fast paths', its repairs and its quarantine rows."""
         if self.games:
             T.insert(self.conn, T.GAMES, _games_frame(self.games))
             self.report.games.update(a.record.game_id for a in self.games)
+        fresh = self._sort_deals()
         if fresh:
             self.staging.add(T.DEALS, _deals_frame(fresh))
             by_variant: dict[str, list[Accepted]] = defaultdict(list)
@@ -708,7 +716,8 @@ class _FileLoad:
         if not self.versions.keeps_dropped:
             return new
         ids = list(zip(new["game_id"].to_list(), new["deal_no"].to_list(), strict=True))
-        kept_out = self.versions.kept_dropped(ids)
+        kept_out = self.versions.kept_dropped(dict(zip(ids, new["record"].to_list(),
+                                                       strict=True)))
         if not kept_out:
             return new
         for at, k, line in zip(ids, new["idx"].to_list(), new["line"].to_list(), strict=True):
@@ -740,7 +749,7 @@ class _FileLoad:
         new = self._kept_out(new, lines)
         taken = [row["idx"] for row in clash.iter_rows(named=True)
                  if self.conflict(row["game_id"], row["deal_no"], row["line"],
-                                  lines[row["idx"]])]
+                                  lines[row["idx"]], row["record"])]
         if taken:
             new = pl.concat([new, clash.filter(pl.col("idx").is_in(taken))], how="diagonal")
         if fast.repaired:

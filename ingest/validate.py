@@ -311,8 +311,9 @@ class Validator:
             where = (self._changed_game(game.game_id) if game.game_id in self._stored_ids
                      else "earlier in this file")
             if where is not None:
+                named = v.game_named(json.loads(canonical))
                 return self._issue(raw, Code.GAME_CONFLICT,
-                                   f"game {game.game_id!r} is already known with other content "
+                                   f"{named} is already known with other content "
                                    f"(the one {where}), in {what_differs(known[0], game)}")
             self._stored_ids.discard(game.game_id)  # superseded: this file's game from now on
         return self._learnt(raw, game, v, canonical)

@@ -20,7 +20,8 @@ corrected copy uploaded) is an earlier version once this file names one of its g
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -31,7 +32,9 @@ import polars as pl
 from ingest import store
 from ingest.source import CONTENT_NAME, Issue, file_name
 from model import tables as T
+from model import variants as registry
 from model.problems import Code, counted
+from model.variant import Variant, deal_by_number
 
 DROPPED_LINE = 0
 """The quarantine line of the deals an earlier version stored that this one does not hold (the
@@ -44,6 +47,27 @@ GAME_REPLACED, DEAL_REPLACED, DEAL_DROPPED = "game replaced", "deal replaced", "
 """The changes a row of ``superseded`` records."""
 CONFLICTS = (Code.GAME_CONFLICT, Code.DEAL_CONFLICT)
 """What a record's difference from a stored one is; any other issue leaves it unread."""
+
+
+def deals_named(conn: duckdb.DuckDBPyConnection, deals: Sequence[tuple[str, int, str | None]],
+                variants: Callable[[str], Variant] = registry.variant) -> list[str]:
+    """Each deal ``(game_id, deal_no, record)`` as a conflict's message names it, from its
+    record (canonical JSON, or ``None``) and its stored game's, looked up in one query: in its
+    variant's words (``Variant.deal_named``: a bridge board by its event, board and pairs, not
+    by its game's hash alone); a game not stored or of a variant not known, by its number and
+    game id (``model.variant.deal_by_number``)."""
+    games = store.stored_games(conn, (g for g, _, _ in deals))
+    said = []
+    for game_id, deal_no, record in deals:
+        deal = {**(json.loads(record) if record else {}), "game_id": game_id, "deal_no": deal_no}
+        stored = games.get(game_id)
+        game = json.loads(stored[1]) if stored else {"game_id": game_id}
+        try:
+            named = variants(stored[0]).deal_named if stored else deal_by_number
+        except (KeyError, ValueError):  # a variant this run does not know (UnknownVariant)
+            named = deal_by_number
+        said.append(named(game, deal))
+    return said
 
 
 @dataclass
@@ -71,9 +95,12 @@ class Versions:
     """What one file's read does to the records of the earlier versions of its source."""
 
     def __init__(self, conn: duckdb.DuckDBPyConnection, source: str, sha256: str | None,
-                 replace: bool, now: datetime, new_source: bool = False) -> None:
-        """``new_source``: no version of ``source`` is logged (``precheck`` asked)."""
+                 replace: bool, now: datetime, new_source: bool = False,
+                 variants: Callable[[str], Variant] = registry.variant) -> None:
+        """``new_source``: no version of ``source`` is logged (``precheck`` asked);
+        ``variants``: a variant by its name, which names a deal in a message."""
         self.conn, self.source, self.replace, self.now = conn, source, replace, now
+        self.variants = variants
         self.sha256 = sha256 or "?"
         self.lineage = lineage(conn, source)
         """This source and the sources of its earlier versions (content-named copies, and the
@@ -223,23 +250,31 @@ class Versions:
         read has no ``replace``, and the source was read before."""
         return not self.replace and self.previous is not None
 
-    def kept_dropped(self, ids: Iterable[tuple[str, int]]) -> dict[tuple[str, int], str]:
-        """The deals of ``ids`` (none of them stored) that a version read with ``replace``
-        dropped from this source, each with its conflict's message: without ``replace`` a
-        dropped deal stays dropped (an earlier version read again changes nothing stored), as
-        a ``deal-conflict`` that says which version dropped it."""
+    def kept_dropped(self, deals: Mapping[tuple[str, int], str | None],
+                     ) -> dict[tuple[str, int], str]:
+        """The deals ``(game_id, deal_no)`` of ``deals`` (none of them stored; each with its
+        record, canonical JSON, which names it) that a version read with ``replace`` dropped
+        from this source, each with its conflict's message: without ``replace`` a dropped deal
+        stays dropped (an earlier version read again changes nothing stored), as a
+        ``deal-conflict`` that says which version dropped it."""
         if not self.keeps_dropped:
             return {}
-        wanted = {f"{g}#{n}": (g, n) for g, n in ids}
+        wanted = {f"{g}#{n}": (g, n) for g, n in deals}
         if not wanted:
             return {}
         found = store.dropped_deals(self.conn, self.lineage, list(wanted), DEAL_DROPPED)
         self.withheld += len(found)
-        return {wanted[key]: (
-            f"deal {wanted[key][1]} of game {wanted[key][0]!r} was dropped from {source} by "
+        ats = [wanted[key] for key in found]
+        named = deals_named(self.conn, [(*at, deals[at]) for at in ats], self.variants)
+        return {at: (
+            f"{said} was dropped from {source} by "
             f"its version {version[:12]} (read with --replace); this is version "
             f"{self.sha256[:12]}: {WITH_REPLACE} to take this version")
-            for key, (source, version) in found.items()}
+            for at, said, (source, version) in zip(ats, named, found.values(), strict=True)}
+
+    def deal_named(self, game_id: str, deal_no: int, record: str | None) -> str:
+        """A deal as a conflict's message names it (:func:`deals_named`)."""
+        return deals_named(self.conn, [(game_id, deal_no, record)], self.variants)[0]
 
     def stored_again(self) -> None:
         """The deals removed with their superseded game (:meth:`game`) that this version holds
@@ -271,11 +306,13 @@ class Versions:
             why = (f"{WITH_REPLACE} to drop it" if unread is None or not unread.count else
                    f"it is kept while this version has {unread}; to drop it, fix "
                    f"{'that' if unread.count == 1 else 'those'} and {WITH_REPLACE}")
+            named = deals_named(self.conn, [(g, n, records[g, n]) for g, n, *_ in gone],
+                                self.variants)
             return [Issue(self.source, DROPPED_LINE, f"{g}#{n}", Code.DEAL_CONFLICT,
-                          f"deal {n} of game {g!r} stored from {s} line {li} (version "
+                          f"{said} stored from {s} line {li} (version "
                           f"{self.previous[:12]}) is not in this version {self.sha256[:12]}: "
                           + why, records[g, n])
-                    for g, n, li, s in gone]
+                    for (g, n, li, s), said in zip(gone, named, strict=True)]
         self.dropped_deals = len(gone) + sum(1 for k in self.cleared if k not in self.held)
         store.delete_deals(self.conn, [(g, n) for g, n, *_ in gone])
         lost = [(g, n, li, records[g, n]) for g, n, li, _ in gone] + [

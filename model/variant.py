@@ -66,6 +66,18 @@ def all_passed(record: Mapping[str, Any]) -> str:
     return "all passed"
 
 
+def game_by_id(game: Mapping[str, Any]) -> str:
+    """A game as a message names it (a conflict, a dropped deal): by its id, ``game 'club/1'``
+    (records.md 1.1: the id a score sheet or a file gives it)."""
+    return f"game {game.get('game_id')!r}"
+
+
+def deal_by_number(game: Mapping[str, Any], deal: Mapping[str, Any]) -> str:
+    """A deal as a message names it: ``deal 3 of game 'club/1'``, its number in its game
+    (records.md 1.2) and :func:`game_by_id`."""
+    return f"deal {deal.get('deal_no')} of {game_by_id(game)}"
+
+
 class UnknownVariant(ValueError):
     """A ``variant`` value no registered variant answers to (the message lists the known ones)."""
 
@@ -203,6 +215,15 @@ class Variant:
     hand_suits: tuple[int, ...] = (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES)
     """The order a hand's suits are listed in (``model/cards.py`` suits): by default the
     Preference ladder's from the top (greek-prefa.md 4.1, russian.md 2: ♥ ♦ ♣ ♠)."""
+    game_named: Callable[[Mapping[str, Any]], str] = game_by_id
+    """A game record as a message names it (a ``game-conflict``, ``ingest/validate.py``): by
+    default its id; where the id is no name its players know (a bridge game's hash,
+    ``traveller/33fe4f752faaccd5``), in the record's words, the id after them."""
+    deal_named: Callable[[Mapping[str, Any], Mapping[str, Any]], str] = deal_by_number
+    """A deal record of a game record as a message names it (a ``deal-conflict``, a deal
+    dropped from a source, ``ingest/versions.py``): by default its number and its game's id;
+    where those are no names its players know, in the records' words (a bridge board by its
+    event, board and pairs), the number and id after them."""
     transcribed: tuple[str, ...] = ()
     """Deal fields a source may copy from its sheet that the rules work out anyway (a written
     value, a refa flag): kept as written, but no part of what the deal is (:meth:`same_deal`)."""

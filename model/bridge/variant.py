@@ -20,6 +20,7 @@ from model.bridge.contracts import (
 from model.bridge.frame import TABLE, deal_row
 from model.bridge.params import BridgeRules
 from model.bridge.records import BridgeDeal, BridgeGame
+from model.bridge.words import deal_named, game_named
 from model.cards import DECK_52
 from model.tables import GAMES
 from model.variant import SheetStyle, Variant
@@ -96,6 +97,8 @@ def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle,
         hand_suits=HAND_SUITS,
         mode_endings=DOUBLINGS[1:],
         no_declarer=passed_out,
+        game_named=game_named,
+        deal_named=deal_named,
     )
 
 
