@@ -55,6 +55,7 @@ from model.tables import (
     VERSIONS_OF,
     has_table,
 )
+from model.variant import NO_CONTRACT, Variant
 from model.variants import REGISTERED
 from model.views import DEAL_OUTCOMES
 from scoring.bridge.event import EVENT_RESULTS as EVENT_RESULTS_TABLE
@@ -75,9 +76,6 @@ _KEY_PATH = r"""'$.defence."' || replace(replace(s.player, '\', '\\'), '"', '\"'
 _OUTCOME = f"LEFT JOIN {DEAL_OUTCOMES} o ON o.game_id = d.game_id AND o.deal_no = d.deal_no"
 """The deal's outcome row (``model/views.py``); missing for a variant without a table."""
 _MODE = "coalesce(o.defence_mode, 'unknown')"
-NO_CONTRACT = "no contract"
-"""The contract cell of a declared deal without one (a preliminary bid conceded before naming a
-contract, greek-prefa.md 5)."""
 _CALLED = "coalesce(o.called, d.contract)"
 """The contract as called: the deal's ``contract``, or the outcome's ``called`` where that does not
 say it all (a Swabian game aus den Händen, ``model/views.py``), so the two are not one cell."""
@@ -835,15 +833,27 @@ def quarantine(
 # ---------------------------------------------------------------- Balance (docs/balance-study.md)
 
 _METRIC_COLUMNS = "m.metric, m.key, m.arm, m.n, m.estimate, m.lo, m.hi"
+def _in_words(v: Variant, denomination: str) -> str:
+    """A denomination as the variant writes it after a level (``S``: ``♠``; ``NT`` as it is)."""
+    return v.call_words(f"6{denomination}").removeprefix("6")
+
+
+_WORD_LADDERS = " ".join(
+    f"WHEN {_text(v.name)} THEN "
+    f"{_list(w for d in v.denominations for w in (_in_words(v, d), d))}"
+    for v in REGISTERED if v.denominations)
+"""Each variant's denomination ladder, each written as its players write it (``♠``) and as its
+code (``S``), side by side: a study's contracts are in words (``sim/balance.py``), a study
+stored before named them by code, and both take their place in the ladder."""
 _KEY_ORDER = f"""m.key = 'all',
     list_position(['dealer', 'first hand', 'second hand'], m.key) NULLS LAST,
     TRY_CAST(regexp_extract(m.key, '^([0-9]+)', 1) AS INTEGER) NULLS LAST,
-    list_position((SELECT CASE r.variant {_LADDERS} END FROM {BALANCE_RUNS} r
-                   WHERE r.run_id = ?), regexp_extract(m.key, '^[0-9]+([A-Z]+)$', 1)), m.key"""
+    list_position((SELECT CASE r.variant {_WORD_LADDERS} END FROM {BALANCE_RUNS} r
+                   WHERE r.run_id = ?), regexp_extract(m.key, '^[0-9]+(.+)$', 1)), m.key"""
 """Keys in reading order: seat positions from the dealer, then levels and contracts by level and
-the denomination ladder of the study's variant (the ``?`` is its ``run_id``; ``_LADDERS``: Greek
-S < C < D < H < NT, greek-prefa.md 4.1; bridge C < D < H < S < NT, bridge.md 2.1), then by text
-(``concede``, game names), and ``all`` (every contract together) last, below its parts."""
+the denomination ladder of the study's variant (the ``?`` is its ``run_id``;
+:data:`_WORD_LADDERS`: Greek ♠ < ♣ < ♦ < ♥ < NT, greek-prefa.md 4.1), then by text (game names,
+``no contract``), and ``all`` (every contract together) last, below its parts."""
 
 
 BALANCE_RUN_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {

@@ -66,6 +66,11 @@ def all_passed(record: Mapping[str, Any]) -> str:
     return "all passed"
 
 
+NO_CONTRACT = "no contract"
+"""A declared deal's contract where it has none (a preliminary bid conceded before naming a
+contract, greek-prefa.md 5), as the Contracts page and the balance studies name it."""
+
+
 def game_by_id(game: Mapping[str, Any]) -> str:
     """A game as a message names it (a conflict, a dropped deal): by its id, ``game 'club/1'``
     (records.md 1.1: the id a score sheet or a file gives it)."""
@@ -122,8 +127,12 @@ class Variant:
     the games that settle at the end of the game (Balkan soups)."""
     cash_unit: str
     """What ``settlements.cash`` counts, in the players' words (``chips``, ``points`` ...)."""
-    contract_label: pl.Expr
-    """Over :attr:`table`'s columns: the contract as the players name it (null without one)."""
+    contract_code: pl.Expr
+    """Over :attr:`table`'s columns: the call that names a deal's contract, as
+    :attr:`contract_call` gives it of the deal's record (``6S``, ``G3``, ``hand5``, ``misere``;
+    null without one), which :attr:`call_words` writes as the Contracts page and the replayer
+    do (``6♠``, ``igra 3 Karo``, ``5 Eichel from the hands``): the balance studies name their
+    contracts so (``sim/balance.py``)."""
     contract_level: pl.Expr
     """Over :attr:`table`'s columns: a number that orders the contracts by their value."""
     german_cards: bool = False

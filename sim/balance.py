@@ -36,7 +36,7 @@ import polars as pl
 from ingest import store
 from ingest.validate import in_words
 from model.tables import insert
-from model.variant import Variant
+from model.variant import NO_CONTRACT, Variant
 from model.variants import variant as lookup
 from model.views import outcomes
 from scoring.registry import settlement
@@ -182,7 +182,7 @@ def _describe(variant: Variant, deals: pl.DataFrame) -> pl.DataFrame:
     played = decl.is_not_null()
     made = outcomes(variant, deals).select("game_id", "deal_no", "made")
     deals = deals.join(made, on=["game_id", "deal_no"], how="left")
-    contract, level = variant.contract_label, variant.contract_level
+    contract, level = variant.contract_code, variant.contract_level
     out = deals.with_columns(
         played=played,
         contract=pl.when(played).then(contract),
@@ -196,8 +196,23 @@ def _describe(variant: Variant, deals: pl.DataFrame) -> pl.DataFrame:
             for i in range(3)
         },
     )
-    return out.select("game_id", "deal_no", "played", "contract", "made", "level", "d_value",
-                      "d_cash", "d_kept", "pos_0", "pos_1", "pos_2")
+    return named_contracts(variant, out).select(
+        "game_id", "deal_no", "played", "contract", "made", "level", "d_value", "d_cash",
+        "d_kept", "pos_0", "pos_1", "pos_2")
+
+
+def named_contracts(variant: Variant, deals: pl.DataFrame) -> pl.DataFrame:
+    """``deals`` with their ``contract`` codes (``Variant.contract_code``) in the variant's
+    words (``Variant.call_words``: ``6♠``, ``igra 3 Karo``, ``5 Eichel``), as the Contracts page
+    names them (a declared deal without one ``no contract``): a study's contracts are keyed so,
+    and two variants' arms name a contract alike only where their players do (a Greek and a
+    Russian ``6♠``; a Balkan ``2 Pik`` is no Swabian ``2 Laub``). Each code is put in words
+    once."""
+    codes = deals["contract"].drop_nulls().unique().to_list()
+    words = pl.col("contract").replace_strict({c: variant.call_words(c) for c in codes},
+                                              default=None, return_dtype=pl.String)
+    return deals.with_columns(contract=pl.when(pl.col("played")).then(
+        pl.when(pl.col("contract").is_null()).then(pl.lit(NO_CONTRACT)).otherwise(words)))
 
 
 def arm_metrics(arm: str, deals: pl.DataFrame) -> list[dict[str, Any]]:

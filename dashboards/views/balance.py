@@ -122,9 +122,11 @@ ALL_CONTRACTS = {"all": "all contracts"}
 
 
 def contract_words(run: dict[str, Any], keys: list[str]) -> dict[str, str]:
-    """The study's contract keys in its variant's words, as Contracts and the replayer write
-    them (``6S`` -> ``6♠``), and every contract together (:data:`ALL_CONTRACTS`); a study of
-    two variants keeps the codes its arms share."""
+    """The study's contract keys as Contracts and the replayer write them, and every contract
+    together (:data:`ALL_CONTRACTS`). A study names each arm's contracts so already
+    (``sim.balance.named_contracts``: ``6♠``, ``5 Eichel``, ``igra 3 Karo``); one stored before
+    keyed them by code (``6S``), which its variant's words write here (words stay as they
+    are). A study of two variants was never keyed by code in more than one variant's words."""
     if run["variant"] != run["variant_b"]:
         return ALL_CONTRACTS
     return {**{k: call_words(k, run["variant"]) for k in keys}, **ALL_CONTRACTS}

@@ -9,7 +9,7 @@ import polars as pl
 
 from model.balkan import contracts
 from model.balkan.check import check_batch, check_deal
-from model.balkan.contracts import GAME_NAMES, ContractError, parse_contract
+from model.balkan.contracts import ContractError, parse_contract
 from model.balkan.frame import TABLE, deal_row, row_key
 from model.balkan.params import PRESET_WORDS, BalkanRules
 from model.balkan.records import BalkanDeal, BalkanGame
@@ -71,11 +71,9 @@ VARIANT = Variant(
     entry_fields=("dealer", "declarer", "contract", "defence", "kontra", "tricks", "repealed",
                   "hands", "talon", "auction", "discard", "play"),
     presets=PRESET_WORDS,
-    contract_label=(  # a bid's number read with its game's name (1, 3.1): igra 6 Betl
-        pl.when(pl.col("igra")).then(pl.lit("igra ")).otherwise(pl.lit(""))
-        + pl.col("number").cast(pl.String) + pl.lit(" ")
-        + pl.col("number").replace_strict(list(GAME_NAMES), list(GAME_NAMES.values()),
-                                          return_dtype=pl.String)
+    contract_code=(  # the PPN contract code (records.md 1.2): G before it for igra
+        pl.when(pl.col("igra")).then(pl.lit("G")).otherwise(pl.lit(""))
+        + pl.col("number").cast(pl.String)
     ),
     contract_level=pl.col("number"),
     export_format="ppn",

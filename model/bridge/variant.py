@@ -86,7 +86,7 @@ def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle,
         partnerships=True,
         sheet=sheet,
         entry_fields=entry_fields,
-        contract_label=(
+        contract_code=(
             pl.col("level").cast(pl.String)
             + pl.col("denom").replace_strict(list(range(5)), list(DENOMS), return_dtype=pl.String)
             + pl.col("doubled").replace_strict([0, 1, 2], list(DOUBLINGS), return_dtype=pl.String)

@@ -78,11 +78,9 @@ VARIANT = Variant(
     by_defenders=("defence",),
     entry_fields=("dealer", "declarer", "contract", "defence", "tricks", "preliminary",
                   "conceded", "four_aces", "hands", "talon", "auction", "discard", "play"),
-    contract_label=(
-        pl.when(pl.col("mode") == "concede").then(pl.lit("concede"))
-        .otherwise(pl.col("level").cast(pl.String)
-                   + pl.col("denom").replace_strict(list(range(5)), list(DENOMS),
-                                                    return_dtype=pl.String))
+    contract_code=(  # a conceded contract too (its defence mode says the concession)
+        pl.col("level").cast(pl.String)
+        + pl.col("denom").replace_strict(list(range(5)), list(DENOMS), return_dtype=pl.String)
     ),
     contract_level=pl.col("level"),
     denominations=DENOMS,

@@ -76,7 +76,7 @@ VARIANT = Variant(
     by_defenders=("defence",),
     entry_fields=("dealer", "declarer", "contract", "defence", "open", "tricks", "hands",
                   "talon", "auction", "discard", "play"),
-    contract_label=(
+    contract_code=(
         pl.when(pl.col("misere")).then(pl.lit("misere"))
         .otherwise(pl.col("level").cast(pl.String)
                    + pl.col("strain").replace_strict(list(range(5)), list(STRAINS),

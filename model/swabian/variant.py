@@ -11,10 +11,10 @@ from model.cards import DECK_32
 from model.swabian.auction import HAND
 from model.swabian.check import check_batch, check_deal
 from model.swabian.frame import TABLE, deal_row, row_key
-from model.swabian.games import NAME, TRUMP, GameError, parse_game, won
+from model.swabian.games import TRUMP, GameError, parse_game, won
 from model.swabian.params import SwabianRules
 from model.swabian.records import SwabianDeal, SwabianGame
-from model.swabian.words import FROM_THE_HANDS, call_words, contract_call, no_declarer
+from model.swabian.words import call_words, contract_call, no_declarer
 from model.variant import Variant
 
 # Per deal (``model/views.py``): the defence mode is the highest announcement of the defenders,
@@ -75,9 +75,10 @@ VARIANT = Variant(
     settles_by_payments=True,
     cash_unit="units",
     german_cards=True,
-    contract_label=pl.col("game").replace_strict(list(NAME), list(NAME.values()),
-                                                 return_dtype=pl.String)
-    + pl.when(pl.col("hand")).then(pl.lit(f" {FROM_THE_HANDS}")).otherwise(pl.lit("")),
+    contract_code=(  # the call of contract_call: its number, hand<n> aus den Händen (3.2)
+        pl.when(pl.col("hand")).then(pl.lit(HAND)).otherwise(pl.lit(""))
+        + pl.col("game").cast(pl.String)
+    ),
     contract_level=pl.col("game"),
     declarer_made=declarer_made,
     call_words=call_words,

@@ -79,7 +79,7 @@ def test_metrics_are_the_stored_study(con, balance_studies, metric: str) -> None
 
 def test_keys_in_reading_order(con, balance_studies) -> None:
     """Levels 6..10 then the concession (greek-prefa.md 5); seats from the dealer; contracts by
-    level and the suit ladder S < C < D < H < NT (greek-prefa.md 4.1), not as text, and "all"
+    level and the suit ladder ♠ < ♣ < ♦ < ♥ < NT (greek-prefa.md 4.1), not as text, and "all"
     (every contract together) last: it sorted as text, before "misere"."""
     greek = balance_studies[1][0]
     levels = q.balance_arms(con, greek.run_id, "money_flow")["key"].to_list()
@@ -89,13 +89,50 @@ def test_keys_in_reading_order(con, balance_studies) -> None:
     seats = q.balance_arms(con, greek.run_id, "seat_result")["key"].to_list()
     assert seats == ["dealer", "first hand", "second hand"]
     contracts = q.balance_arms(con, greek.run_id, "declarer_success")["key"].to_list()
-    ladder = ["S", "C", "D", "H", "NT"]
+    ladder = ["♠", "♣", "♦", "♥", "NT"]
     played = [k for k in contracts if k[0].isdigit()]
-    parts = [re.fullmatch(r"(\d+)([A-Z]+)", k) for k in played]
+    parts = [re.fullmatch(r"(\d+)(♠|♣|♦|♥|NT)", k) for k in played]
     assert all(parts) and played
     keys = [(int(m[1]), ladder.index(m[2])) for m in parts if m]
     assert keys == sorted(keys)
     assert contracts[-1] == "all"  # every contract together, below its parts
+
+
+def test_contracts_are_named_as_the_contracts_page_names_them(con, balance_studies) -> None:
+    """A study keyed a Swabian contract by its game's name alone (``Eichel``) where Contracts
+    writes ``5 Eichel``, and a Greek one by its code (``6S``): every study names a contract as
+    its variant's ``call_words`` writes the deal's contract (``sim/balance.py``)."""
+    _, studies = balance_studies
+    shapes = {"greek-prefa": r"(6|7|8|9|10)(♠|♣|♦|♥|NT)",
+              "swabian": r"[2-7] (Laub|Schellen|Herz|Eichel|Bettel|Durchmarsch)"
+                         r"( from the hands)?"}
+    for s in studies:
+        variant = s.runs_row["variant"]
+        for metric in ("declarer_success", "contract_share"):
+            keys = set(q.balance_arms(con, s.run_id, metric)["key"]) - {"all", "all played"}
+            assert keys, (variant, metric)
+            odd = {k for k in keys if not re.fullmatch(shapes[variant], k)}
+            assert odd <= {"no contract"}, (variant, metric, odd)
+
+
+def test_a_study_stored_with_contract_codes_keeps_its_order(con, balance_studies,
+                                                            tmp_path: Path) -> None:
+    """A study stored before its contracts were in words (``6S``) still reads by the ladder."""
+    path = tmp_path / "old.duckdb"
+    shutil.copy(balance_studies[0], path)
+    greek = balance_studies[1][0]
+    codes = {"6♠": "6S", "6♣": "6C", "6♦": "6D", "6♥": "6H", "6NT": "6NT", "7♠": "7S"}
+    c = duckdb.connect(str(path))
+    try:
+        for words, code in codes.items():
+            c.execute("UPDATE balance_metrics SET key = ? WHERE run_id = ? AND key = ?",
+                      [code, greek.run_id, words])
+    finally:
+        c.close()
+    with read_only(path) as old:
+        keys = q.balance_arms(old, greek.run_id, "declarer_success")["key"].to_list()
+    shown = [k for k in keys if k in codes.values()]
+    assert shown == [c for c in codes.values() if c in shown] and len(shown) > 2, keys
 
 
 def test_arms_side_by_side(con, balance_studies) -> None:

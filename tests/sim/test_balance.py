@@ -3,6 +3,7 @@ with intervals, stored in the balance_* tables (sim/tables.py)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import duckdb
@@ -65,6 +66,19 @@ def test_two_variants_on_the_same_deals() -> None:
     # join on them paired no deal (every effect n=0, no estimate)
     assert effects["n"].to_list() == [s.runs_row["deals"]] * 4
     assert effects["estimate"].is_not_null().all()
+
+
+def test_two_variants_name_their_contracts_each_in_its_players_words() -> None:
+    """A Greek-against-Balkan study's chart mixed codes (``6S``) and words (``3 Karo``): each
+    arm names its contracts as the Contracts page does, in its variant's words
+    (``Variant.call_words`` of the contract's code), so none is a code."""
+    s = study("greek-prefa", {}, {}, 8, 8, seed=2, variant_b="balkan", workers=1)
+    shapes = {"a": r"(6|7|8|9|10)(♠|♣|♦|♥|NT)",
+              "b": r"(igra )?[2-8] (Pik|Karo|Herc|Tref|Betl|Sans|Preferans)"}
+    for arm, shape in shapes.items():
+        keys = set(s.metrics.filter((pl.col("arm") == arm) & pl.col("metric").is_in(
+            ["declarer_success", "contract_share"]))["key"]) - {"all", "all played", "no contract"}
+        assert keys and all(re.fullmatch(shape, k) for k in keys), (arm, keys)
 
 
 def test_the_money_effects_are_named_by_each_variant_settlement() -> None:
