@@ -289,6 +289,12 @@ class Versions:
                 self._record(DEAL_REPLACED, f"{g}#{n}", line, record)
                 self.replaced += 1
 
+    def _versions_of(self, sources: Iterable[str]) -> dict[str, str]:
+        """The version each of ``sources`` (files of this one's :attr:`lineage`) was last read
+        in, this one aside: a stored deal's own file's version, as a conflict names it
+        (``store.deal_origin``), not the latest of all the earlier files."""
+        return {s: store.latest_version(self.conn, [s], self.sha256) or "?" for s in sources}
+
     def dropped(self, unread: Unread | None = None) -> list[Issue]:
         """The deals the earlier versions stored from this source, of the games this version
         names, that it does not hold (or holds only as a quarantined record): removed with
@@ -308,9 +314,10 @@ class Versions:
                    f"{'that' if unread.count == 1 else 'those'} and {WITH_REPLACE}")
             named = deals_named(self.conn, [(g, n, records[g, n]) for g, n, *_ in gone],
                                 self.variants)
+            version = self._versions_of({s for *_, s in gone})
             return [Issue(self.source, DROPPED_LINE, f"{g}#{n}", Code.DEAL_CONFLICT,
                           f"{said} stored from {s} line {li} (version "
-                          f"{self.previous[:12]}) is not in this version {self.sha256[:12]}: "
+                          f"{version[s][:12]}) is not in this version {self.sha256[:12]}: "
                           + why, records[g, n])
                     for (g, n, li, s), said in zip(gone, named, strict=True)]
         self.dropped_deals = len(gone) + sum(1 for k in self.cleared if k not in self.held)

@@ -178,3 +178,21 @@ def test_a_file_of_the_same_name_without_its_games_is_another_file(tmp_path: Pat
                           .read_text(), "league.jsonl"), replace=True)
     assert (r.earlier_files, r.dropped, r.quarantined, r.stored) == ([], 0, 0, 42)
     assert query(db, greek) == before
+
+
+def test_a_deal_left_out_names_the_version_of_its_own_file(tmp_path: Path) -> None:
+    """Two earlier files, then a third version without ``replace`` that leaves out deal 2
+    (stored from the second file) and deal 5 (stored from the first): each conflict named the
+    second file's version, the latest of all, though deal 5 was stored from the first. Each
+    names the version of the file it was stored from."""
+    db = tmp_path / "t.duckdb"
+    first = placed(tmp_path, "some/folder", week({}))
+    v1 = ingest(db, first).sha256 or ""
+    second = placed(tmp_path, "corrected", week({2: deal(2)}))
+    v2 = ingest(db, second, replace=True).sha256 or ""
+    r = ingest(db, placed(tmp_path, "mended", week({2: None, 5: None})))
+    assert (r.dropped, r.removed, sorted(r.earlier_files)) == (2, False,
+                                                               sorted([str(first), str(second)]))
+    said = {i.record_key: i.message for i in r.issues if i.line == DROPPED_LINE}
+    assert f"stored from {second} line 3 (version {v2[:12]}) is not in" in said[f"{GAME}#2"]
+    assert f"stored from {first} line 6 (version {v1[:12]}) is not in" in said[f"{GAME}#5"]
