@@ -95,6 +95,10 @@ class UploadResult:
     earlier: tuple[str, ...] = ()
     """Files of its name ingested elsewhere (``trickbook ingest``, the samples) that it is a new
     version of, as the pages name them (``FileReport.earlier_files``)."""
+    put_back: str = ""
+    """The file whose later version it was put back over, as the pages name it: content read
+    before, replaced since, uploaded again with :data:`REPLACE_BOX` (``FileReport.replaced_by``;
+    docs/ingest.md, "Versions of a source")."""
     in_part: str = ""
     """What it left as its earlier version has it, read without :data:`REPLACE_BOX`: its new
     records stored and its changes not (``FileReport.in_part``, in the page's words)."""
@@ -128,7 +132,10 @@ def version_note(r: dict[str, object]) -> str:
     """What an upload (an ``UploadResult`` as a dict, with ``replace``) did to the earlier
     version of its name (an earlier upload, or a file of that name ingested elsewhere whose
     games it holds), for the page's summary line."""
-    note = f"; a new version of {', '.join(r['earlier'])}" if r["earlier"] else ""
+    if r.get("put_back"):
+        note = f"; put back: it stands again in place of {r['put_back']}, which had replaced it"
+    else:
+        note = f"; a new version of {', '.join(r['earlier'])}" if r["earlier"] else ""
     note += f"; {r['replaced']} replacing the earlier version" if r["replaced"] else ""
     if r["dropped"]:
         note += (f"; {counted(r['dropped'], 'deal')} of the earlier version not in this one "
@@ -222,18 +229,28 @@ def as_uploaded(message: str, saved_as: str | None, name: str) -> str:
 
 NOTHING_NEW = "nothing new to store"
 """The end of the note on a file ingested before (said as information, not a warning)."""
+TO_PUT_BACK = "to put it back"
+"""The end of the note on a file ingested before and replaced since (said as a warning)."""
 
 
-def skip_note(skipped: str | None, names: Mapping[str, str] | None = None) -> str:
+def skip_note(skipped: str | None, names: Mapping[str, str] | None = None,
+              replaced_by: str | None = None) -> str:
     """Why ingest did not read an uploaded file, in the page's words: a file ingested before
-    has nothing new to store (its records are all in the database already); an upload it is a
-    copy of named as uploaded (``names``, :func:`uploaded_names`)."""
+    has nothing new to store (its records are all in the database already), unless a later
+    version of a file of its name replaced it since (``replaced_by``): then it says so, and how
+    to put it back; an upload it is a copy of named as uploaded (``names``,
+    :func:`uploaded_names`)."""
     if skipped == "unchanged":
-        return f"uploaded before with this same content: {NOTHING_NEW}"
-    if skipped and skipped.startswith(SAME_CONTENT):
+        before = "uploaded before with this same content"
+    elif skipped and skipped.startswith(SAME_CONTENT):
         copy = short_source(skipped.removeprefix(SAME_CONTENT), names)
-        return f"the same content as {copy}, ingested before: {NOTHING_NEW}"
-    return skipped or ""
+        before = f"the same content as {copy}, ingested before"
+    else:
+        return skipped or ""
+    if replaced_by is None:
+        return f"{before}: {NOTHING_NEW}"
+    return (f"{before}, but since replaced by {short_source(replaced_by, names)}: "
+            f"{UPLOAD_AGAIN} {TO_PUT_BACK}")
 
 
 REPLACE_BOX = "this file replaces its earlier version"
@@ -324,13 +341,16 @@ COUNTS = ("records", "stored", "duplicates", "quarantined", "replaced", "dropped
 
 def outcome(r: dict[str, Any]) -> str:
     """What became of an upload (an ``UploadResult`` as a dict), in the Per file table's words:
-    ``read``, or why it was not: ``refused``, ``ingested before``, ``read with its sheet`` (a
+    ``read``, or why it was not: ``refused``, ``ingested before`` (or ``replaced since``: a
+    later version of its name replaced it, :func:`skip_note`), ``read with its sheet`` (a
     score sheet's game file), ``not read`` (no reader takes it, or ingest failed)."""
     message = str(r["message"])
     if r["saved_as"] is None:
         return "refused"
     if message.endswith(NOTHING_NEW):
         return "ingested before"
+    if message.endswith(TO_PUT_BACK):
+        return "replaced since"
     if message.endswith(READ_WITH):
         return "read with its sheet"
     return "not read" if message and not r["records"] else "read"
@@ -447,7 +467,7 @@ def _reported(name: str, saved_as: str | None, report: FileReport, *folders: Pat
     def shown(message: str) -> str:
         return for_the_page(as_uploaded(message, saved_as, name), *folders, names=names)
 
-    notes = [skip_note(report.skipped, names)]
+    notes = [skip_note(report.skipped, names, report.replaced_by)]
     if report.score_error:
         notes.append(f"scoring failed: {report.score_error}")
     return UploadResult(
@@ -455,6 +475,7 @@ def _reported(name: str, saved_as: str | None, report: FileReport, *folders: Pat
         quarantined=report.quarantined, replaced=report.replaced, dropped=report.dropped,
         removed=report.removed, in_conflict=report.conflicts,
         earlier=tuple(shown(e) for e in report.earlier_files),
+        put_back=shown(report.replaced_by) if report.replaced_by and not report.skipped else "",
         in_part=shown(report.in_part()),
         conflicts=tuple(shown(i.message) for i in report.issues
                         if str(i.code) in CONFLICTS)[:SHOWN],

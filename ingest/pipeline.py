@@ -16,7 +16,7 @@ import hashlib
 import json
 import os
 from collections import ChainMap, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field
@@ -66,6 +66,7 @@ from ingest.versions import (
     clear_replaced_quarantine,
     in_part,
     put_back,
+    replaced_by,
 )
 from model import tables as T
 from model import variants as registry
@@ -160,6 +161,10 @@ class FileReport:
     earlier_files: list[str] = field(default_factory=list)
     """Files of its name in other places read as its earlier versions: it holds their games
     (``ingest.versions.Versions.adopt``)."""
+    replaced_by: str | None = None
+    """The file of its name whose version replaced this content since it was last read
+    (``ingest.versions.replaced_by``): skipped, the file it can be put back over (named and
+    read with ``replace``); read with ``replace``, the file it was put back over."""
     failed: str | None = None
     """The file could not be stored (a full disk, a lost database, a bug): its transaction was
     rolled back, nothing of it is stored, and the files after it are read all the same."""
@@ -979,6 +984,7 @@ def ingest_file(
     fast: bool = True,
     sha256: Future[str] | None = None,
     replace: bool = False,
+    named: Collection[Path] | None = None,
     source: str | None = None,
     reader: Reader | None = None,
     lookup: Callable[[StoredGame], StoredGame] | None = None,
@@ -992,6 +998,8 @@ def ingest_file(
     ``fast``: JSON Lines go through the fast paths (``ingest/sheets.py`` for score-sheet
     deals, ``ingest/columnar.py`` for the other deals) first, from ``FAST_FROM`` bytes on.
     ``sha256``: the file's hash, when the caller has it computed meanwhile (``ingest_paths``).
+    ``named``: the files the run names itself (``ingest_paths``: not found in a folder; ``None``:
+    this one is): only such a file is put back with ``replace`` (:func:`precheck`).
     ``source``: the name the file is stored and logged under, when it is not its path
     (``ingest_paths``'s ``names``; every record carries it, :func:`named`). ``reader``: in
     place of the file's own (a part of a file, ``ingest/parallel.py``); ``lookup`` wraps the
@@ -1001,7 +1009,8 @@ def ingest_file(
     learnt from the file's earlier parts (they depend only on a game's content and a line's
     shape, ``sheets.Memo``)."""
     report, found = precheck(conn, path, sha256.result() if sha256 is not None else None,
-                             source=source, replace=replace)
+                             source=source, replace=replace,
+                             named=named is None or path in named)
     if report.skipped is not None:
         return report
     assert found is not None
@@ -1038,12 +1047,15 @@ def readable(path: Path, source: str | None = None) -> tuple[FileReport, Reader 
 
 
 def precheck(conn: duckdb.DuckDBPyConnection, path: Path, sha256: str | None = None,
-             source: str | None = None, replace: bool = False,
+             source: str | None = None, replace: bool = False, named: bool = True,
              ) -> tuple[FileReport, Reader | None]:
     """The report of a file before it is read, with ``skipped`` set when it is not to be read
     (missing, no reader, unchanged, a copy of another source), and its reader. ``source`` and
     ``replace`` as for :func:`ingest_file` (a version read with conflicts is read again under
-    ``replace``)."""
+    ``replace``). Content read before that a later version of a file of its name replaced
+    since (``FileReport.replaced_by``) is read again, put back, when the file is ``named`` (by
+    the run, not found in a folder: a folder ingested again never undoes a correction) and
+    read with ``replace`` (docs/ingest.md, "Versions of a source": "Put back")."""
     report, reader = readable(path, source)
     if reader is None:
         return report, None
@@ -1051,14 +1063,20 @@ def precheck(conn: duckdb.DuckDBPyConnection, path: Path, sha256: str | None = N
     report.sha256 = sha256 if sha256 is not None else file_sha256(path)
     latest, logged, copy = store.log_state(conn, source, report.sha256)
     report.new_source = not logged
+    # a sheet whose game is its sidecar file (<sheet>.game.json) is not a copy of another sheet
+    # with the same rows: its content is the two files
+    copy = None if copy is None or sidecar_of(path).is_file() else copy
+    if latest == report.sha256 or copy is not None:
+        report.replaced_by = replaced_by(conn, source, report.sha256)
+    if replace and named and report.replaced_by is not None:
+        return report, reader  # put back
     if latest == report.sha256 and not (replace and store.holds_conflicts(conn, source)) \
             and not put_back(conn, path, source, report.sha256):
         report.skipped = "unchanged"
-        return report, reader
-    # a sheet whose game is its sidecar file (<sheet>.game.json) is not a copy of another sheet
-    # with the same rows: its content is the two files
-    if copy is not None and not sidecar_of(path).is_file():
+    elif copy is not None:
         report.skipped = f"{SAME_CONTENT}{copy}"
+    else:
+        report.replaced_by = None  # read, though not to put it back
     return report, reader
 
 
@@ -1100,9 +1118,16 @@ def files_to_read(paths: Iterable[str | Path]) -> list[Path]:
     even without a reader (it is reported), a file in a folder only with one, when it cannot
     be read, or when it is a table (``.csv``, ``.tsv``) or a packed file (an archive, a
     workbook: ``formats.packed``) no reader takes (each reported)."""
-    return [p for p, explicit in expand(paths)
-            if explicit or p.suffix.lower() in SHEET_SUFFIXES or reader_for(p) is not None
-            or unreadable(p) is not None or packed(p) is not None]
+    return _files_named(paths)[0]
+
+
+def _files_named(paths: Iterable[str | Path]) -> tuple[list[Path], frozenset[Path]]:
+    """:func:`files_to_read`, and those of them ``paths`` names (a file or a glob's match, not
+    a file found in a folder)."""
+    found = [(p, explicit) for p, explicit in expand(paths)
+             if explicit or p.suffix.lower() in SHEET_SUFFIXES or reader_for(p) is not None
+             or unreadable(p) is not None or packed(p) is not None]
+    return [p for p, _ in found], frozenset(p for p, explicit in found if explicit)
 
 
 def ingest_paths(
@@ -1128,7 +1153,8 @@ def ingest_paths(
     waits (``store.LOCK_WAIT``), calling ``waiting(seconds waited)``. A file whose transaction
     fails (a full disk, a bug) is rolled back and reported ``failed``; the next file is read.
     ``replace``: deals of a changed file that differ from those its earlier version stored
-    supersede them (docs/ingest.md, "Versions of a source"); without it they are conflicts.
+    supersede them (docs/ingest.md, "Versions of a source"); without it they are conflicts; a
+    file ``paths`` names (not found in a folder) is put back with it (:func:`precheck`).
     ``names``: a file's source name, where it is not the file's path: every version of the
     source is a file of its own, and the source is the name (score entry keeps each version of
     a deal as ``uploads/entry/<sha256>-...jsonl`` under the source ``entry/<game>/<deal>``).
@@ -1148,7 +1174,7 @@ def ingest_paths(
     a file rolls back that file and the files of its group, and propagates."""
     if str(db_path) != ":memory:":
         store.check_database_path(Path(db_path))
-    files = files_to_read(paths)
+    files, named = _files_named(paths)
     sources = {**text_names(files), **(names or {})}
     if (unread := _none_read(files, db_path, sources)) is not None:
         return unread
@@ -1164,7 +1190,7 @@ def ingest_paths(
         score_pending_safely(conn, None, score, strict)
         before = 0
         options = {"strict": strict, "variants": variants, "batch": batch, "fast": fast,
-                   "replace": replace}
+                   "replace": replace, "named": named}
         with reading(files, conn, options) as load:
             hashes.known.update(getattr(load, "hashes", {}))  # hashed by the reading already
             in_parts: frozenset[Path] = getattr(load, "in_parts", frozenset())  # stored alone

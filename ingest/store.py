@@ -411,6 +411,17 @@ def latest_version(conn: duckdb.DuckDBPyConnection, sources: list[str],
     return None if not rows or rows[0][0] is None else str(rows[0][0])
 
 
+def superseded_since(conn: duckdb.DuckDBPyConnection, sha256: str) -> list[str]:
+    """The sources of the later versions that superseded the content ``sha256`` (rows of
+    ``superseded`` whose ``previous`` it is) since it was last read, under any source; the
+    latest first."""
+    rows = conn.execute(
+        f"""SELECT source FROM {T.SUPERSEDED} WHERE previous = $1 AND ingested_at >
+                (SELECT max(ingested_at) FROM {T.INGEST_LOG} WHERE sha256 = $1)
+            GROUP BY source ORDER BY max(ingested_at) DESC, source""", [sha256]).fetchall()
+    return [str(r[0]) for r in rows]
+
+
 def logged_sources_ending(conn: duckdb.DuckDBPyConnection, tail: str) -> list[str]:
     """The logged sources whose path ends in ``tail``."""
     rows = conn.execute(f"SELECT DISTINCT source FROM {T.INGEST_LOG} "

@@ -382,6 +382,26 @@ def put_back(conn: duckdb.DuckDBPyConnection, path: Path, source: str, sha256: s
     return read_at is not None and saved_at > read_at.timestamp()
 
 
+def replaced_by(conn: duckdb.DuckDBPyConnection, source: str, sha256: str) -> str | None:
+    """The file of ``source``'s name (:func:`file_name`) whose version superseded this content
+    (``sha256``) since it was last read, under ``source`` or another (a row of ``superseded``
+    whose earlier version it is): a corrected copy of a weekly file read with ``--replace``
+    over the file ingested from a folder, or an upload over an earlier upload. ``None`` when
+    nothing replaced it since, or only a file of another name (no version of this one). A
+    file with this content named to be read with ``replace`` is put back: read again as the
+    newest version (``ingest.pipeline.precheck``)."""
+    if source == T.SIMULATED or source.startswith(T.ENTERED):
+        return None
+    name = file_name(source)
+    return next((s for s in store.superseded_since(conn, sha256) if file_name(s) == name), None)
+
+
+def put_back_note(source: str, later: str) -> str:
+    """How a file skipped as read before says it was replaced since (:func:`replaced_by`), and
+    how to put it back."""
+    return f"since replaced by {later}: ingest {source} with --replace to put it back"
+
+
 def namesakes(conn: duckdb.DuckDBPyConnection, source: str, sources: list[str]) -> list[str]:
     """The logged files of ``source``'s name (:func:`ingest.source.file_name`) in other places,
     less ``sources`` (its :func:`lineage`): each may be an earlier version of it

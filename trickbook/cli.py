@@ -140,10 +140,12 @@ class _StopFlag:
 
 def _print_report(r: FileReport) -> None:
     from ingest.store import bounded
+    from ingest.versions import put_back_note
 
     source = one_line(r.source)
     if r.skipped:
-        out.print(f"{source}: skipped ({one_line(r.skipped)})", markup=False)
+        note = f"; {put_back_note(r.source, r.replaced_by)}" if r.replaced_by else ""
+        out.print(f"{source}: skipped ({one_line(r.skipped + note)})", markup=False)
         return
     if r.failed:
         err.print(f"{source}: not stored: {shown(r.failed)}", markup=False)
@@ -156,7 +158,10 @@ def _print_report(r: FileReport) -> None:
                      + ("removed" if r.removed else "kept as conflicts"))
     out.print(f"{source}: {_counts(r.records, r.stored, r.duplicates, r.quarantined, replaced)}",
               markup=False)
-    if r.earlier_files:
+    if r.replaced_by:
+        out.print(f"  put back: it stands again in place of {one_line(r.replaced_by)}, which "
+                  "had replaced it", markup=False)
+    elif r.earlier_files:
         out.print(f"  a new version of {', '.join(map(one_line, r.earlier_files))} (a file of "
                   "its name whose games it holds)", markup=False)
     if note := r.in_part():

@@ -44,7 +44,9 @@ replace = st.checkbox(
          "of that name ingested before from a folder (trickbook ingest, the samples) whose "
          "games it holds. Ticked, its game lines and deals replace the stored ones and the "
          "deals it no longer holds are removed (in the games it names); otherwise every change "
-         "is a conflict, listed on the Data quality page, and only its new records are stored.")
+         "is a conflict, listed on the Data quality page, and only its new records are stored. "
+         "Ticked, a file read before (from a folder, or uploaded) that a later version of its "
+         "name replaced since is put back: upload it again to undo a correction.")
 if st.button("Ingest", key="upload_go", type="primary", disabled=not files):
     payload = [(f.name, f.getvalue()) for f in files or []]
     with st.spinner("Ingesting ..."):

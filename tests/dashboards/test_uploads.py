@@ -826,3 +826,47 @@ def test_an_upload_replaces_the_file_ingested_from_a_folder_when_asked(
     assert ("a new version of 2026/week12.jsonl; 1 replacing the earlier version; 1 deal of "
             "the earlier version not in this one removed") in shown, shown
     assert tricks_of_deal_2(db) == [("7", 9)]
+
+
+def test_the_file_ingested_from_a_folder_uploaded_again_with_the_box_is_put_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user walk: week12.jsonl ingested from a folder, its corrected copy uploaded with the
+    box, then, to undo the correction, the earlier file's bytes uploaded with the box: it was
+    skipped as "the same content as 2026/week12.jsonl, ingested before: nothing new to store"
+    and the corrected deals stayed. Without the box the page says the corrected upload
+    replaced it since and to tick the box to put it back; with it, it stands again. Uploaded
+    again, and the folder ingested again, nothing changes."""
+    from tests.dashboards.fixture_db import build_empty
+    from tests.dashboards.test_pages import page
+
+    (tmp_path / "db").mkdir()
+    db = build_empty(tmp_path / "db" / "t.duckdb")
+    first, second = weekly_versions()
+    folder = tmp_path / "club" / "2026"
+    folder.mkdir(parents=True)
+    (folder / "week12.jsonl").write_bytes(first)
+    ingest_paths([folder / "week12.jsonl"], db)
+    at = page("upload", db, monkeypatch)
+    upload(at, "week12.jsonl", second, replace=True)
+    assert tricks_of_deal_2(db) == [("7", 8)]
+    corrected = f"uploads/week12.jsonl (upload {stored_name('week12.jsonl', second)[:12]})"
+
+    at = page("upload", db, monkeypatch)  # the box off, as a new visit has it
+    upload(at, "week12.jsonl", first, replace=False)
+    warned = " ".join(w.value for w in at.warning).replace("\\", "")
+    assert (f"the same content as 2026/week12.jsonl, ingested before, but since replaced by "
+            f'{corrected}: upload it again with "{REPLACE_BOX}" ticked to put it back') \
+        in warned, warned
+    assert not at.info and tricks_of_deal_2(db) == [("7", 8)]
+    assert at.dataframe[0].value["result"].to_list() == ["replaced since"]
+
+    upload(at, "week12.jsonl", first, replace=True)
+    shown = " ".join(s.value for s in at.success).replace("\\", "")
+    assert not at.warning, [w.value for w in at.warning]
+    assert f"put back: it stands again in place of {corrected}, which had replaced it" in shown
+    assert tricks_of_deal_2(db) == [("8", 9)]  # deal 2 as it was, deal 5 back
+
+    upload(at, "week12.jsonl", first, replace=True)
+    assert any("nothing new to store" in i.value for i in at.info)
+    again = ingest_paths([folder, db.parent / "uploads"], db, replace=True)
+    assert {r.skipped for r in again} == {"unchanged"} and tricks_of_deal_2(db) == [("8", 9)]

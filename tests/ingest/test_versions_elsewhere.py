@@ -196,3 +196,71 @@ def test_a_deal_left_out_names_the_version_of_its_own_file(tmp_path: Path) -> No
     said = {i.record_key: i.message for i in r.issues if i.line == DROPPED_LINE}
     assert f"stored from {second} line 3 (version {v2[:12]}) is not in" in said[f"{GAME}#2"]
     assert f"stored from {first} line 6 (version {v1[:12]}) is not in" in said[f"{GAME}#5"]
+
+
+SUPERSEDED = "SELECT * FROM superseded ORDER BY ALL"
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_the_earlier_file_named_with_replace_is_put_back(tmp_path: Path, fast: bool) -> None:
+    """``trickbook ingest corrected/week12.jsonl --replace``, then, to undo the correction,
+    ``trickbook ingest some/folder/week12.jsonl --replace``: the earlier file was skipped as
+    unchanged, and the corrected deals stayed. Named with ``replace`` it is read again as the
+    newest version (deal 2 as it was, deal 5 back, deal 13 removed); without ``replace``, or
+    found in a folder, it is skipped and says which file replaced it. Read again, each file
+    changes nothing, and the corrected file says it was replaced since."""
+    db = tmp_path / "t.duckdb"
+    first = placed(tmp_path, "some/folder", week({}))
+    ingest(db, first, fast=fast)
+    second = placed(tmp_path, "corrected", week(CORRECTED))
+    ingest(db, second, replace=True, fast=fast)
+    corrected = [*game_rows(db), query(db, SUPERSEDED)]
+    for again in (ingest(db, first, fast=fast),
+                  ingest(db, first.parent, replace=True, fast=fast)):  # found in a folder
+        assert (again.skipped, again.replaced_by) == ("unchanged", str(second))
+    assert [*game_rows(db), query(db, SUPERSEDED)] == corrected
+    r = ingest(db, first, replace=True, fast=fast)
+    assert (r.skipped, r.replaced_by, r.quarantined) == (None, str(second), 0)
+    assert (r.replaced, r.dropped, r.removed) == (1, 1, True)  # deal 2; deal 13 (deal 5 stored)
+    assert game_rows(db) == as_alone(tmp_path, week({}))
+    assert failing_checks(db) == []
+    before = [*game_rows(db), query(db, SUPERSEDED)]
+    r = ingest(db, first, replace=True, fast=fast)
+    assert (r.skipped, r.replaced_by) == ("unchanged", None)
+    r = ingest(db, second, fast=fast)
+    assert (r.skipped, r.replaced_by) == ("unchanged", str(first))
+    assert [*game_rows(db), query(db, SUPERSEDED)] == before
+
+
+def test_a_copy_of_the_earlier_file_named_with_replace_is_put_back(tmp_path: Path) -> None:
+    """The earlier file's bytes in a third folder, after the corrected file replaced it: it
+    was skipped as ``same content as`` the earlier file. Named with ``replace`` it is put back
+    over the corrected file; without, it says which file replaced its content."""
+    db = tmp_path / "t.duckdb"
+    first = placed(tmp_path, "some/folder", week({}))
+    ingest(db, first)
+    second = placed(tmp_path, "corrected", week(CORRECTED))
+    ingest(db, second, replace=True)
+    copy = placed(tmp_path, "kept", week({}))
+    r = ingest(db, copy)
+    assert (r.skipped, r.replaced_by) == (f"same content as {first}", str(second))
+    r = ingest(db, copy, replace=True)
+    assert (r.skipped, r.replaced_by, r.quarantined) == (None, str(second), 0)
+    assert game_rows(db) == as_alone(tmp_path, week({}))
+    assert failing_checks(db) == []
+    before = [*game_rows(db), query(db, SUPERSEDED)]
+    assert ingest(db, copy, replace=True).skipped == "unchanged"
+    assert ingest(db, first, replace=True).replaced_by is None
+    assert [*game_rows(db), query(db, SUPERSEDED)] == before
+
+
+def test_a_copy_under_another_name_is_not_put_back(tmp_path: Path) -> None:
+    """The earlier file's bytes saved as week13.jsonl, after the corrected week12.jsonl
+    replaced them: it is no version of week12.jsonl, so it stays a copy, and no note says it
+    can be put back."""
+    db = tmp_path / "t.duckdb"
+    first = placed(tmp_path, "some/folder", week({}))
+    ingest(db, first)
+    ingest(db, placed(tmp_path, "corrected", week(CORRECTED)), replace=True)
+    r = ingest(db, placed(tmp_path, "kept", week({}), "week13.jsonl"), replace=True)
+    assert (r.skipped, r.replaced_by) == (f"same content as {first}", None)
