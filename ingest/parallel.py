@@ -481,7 +481,8 @@ class Writer:
         except WorkersGone as gone:  # one died, the cluster went away
             self.parts = {}  # the files after this one are read here
             return failed_report(path, gone.reason)
-        except Exception:  # the file fails (``ingest_paths``); the next gets its own results
+        except Exception as exc:  # the file fails (``ingest_paths``); the next gets its own
+            T.stop_if_interrupted(exc)  # a Ctrl-C DuckDB met ends the run: no result awaited
             self.drain(results)
             raise
         self.drain(results)

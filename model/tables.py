@@ -162,10 +162,24 @@ DDL: dict[str, str] = {name: table.ddl for name, table in TABLES.items()}
 
 def interrupted(exc: BaseException) -> bool:
     """Whether ``exc`` is DuckDB's word for a Ctrl-C that came while it ran a statement
-    (``RuntimeError: Query interrupted``, or its ``InterruptException``): the user's stop, to
-    be handled as ``KeyboardInterrupt``, not a failure of the work."""
-    return isinstance(exc, duckdb.InterruptException) or (
-        type(exc) is RuntimeError and str(exc) == "Query interrupted")
+    (``RuntimeError: Query interrupted``, or its ``InterruptException``), or DuckDB's error in
+    handling that stop (a ``duckdb.Error`` whose ``__context__`` or ``__cause__`` is one, or a
+    ``KeyboardInterrupt``): the user's stop, to be handled as ``KeyboardInterrupt``, not a
+    failure of the work. A stopped statement aborts its transaction, so that the clean-up
+    after it (dropping the statement's view, the next statement) fails with ``Current
+    transaction is aborted``, which had hidden the stop: a file said "not stored", a game "not
+    scored"."""
+    seen: set[int] = set()
+    at: BaseException | None = exc
+    while at is not None and id(at) not in seen:
+        if isinstance(at, duckdb.InterruptException | KeyboardInterrupt) or (
+                type(at) is RuntimeError and str(at) == "Query interrupted"):
+            return True
+        if not isinstance(at, duckdb.Error):
+            return False
+        seen.add(id(at))
+        at = at.__cause__ or at.__context__
+    return False
 
 
 def stop_if_interrupted(exc: BaseException) -> None:
