@@ -121,6 +121,22 @@ class StrictError(Exception):
         """The reports of the run's files before it, each committed (``ingest_paths``)."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """A second Ctrl-C (or one DuckDB met inside a statement) ended :func:`ingest_paths`. What
+    it says is read from the database once the open transaction is rolled back, so that it is
+    true whichever step the stop came in: ``rolled_back``, the files in progress it does not
+    hold (the file being read, with the small files of its group); ``stored``, those it holds
+    (committed before the stop, or being settled: their games are left pending, for the next
+    ingest or ``trickbook score``); ``unsure``, those it could not be asked about; ``before``,
+    the files committed earlier in the run."""
+
+    def __init__(self, rolled_back: list[str], stored: list[str], unsure: list[str],
+                 before: int) -> None:
+        super().__init__()
+        self.rolled_back, self.stored, self.unsure = rolled_back, stored, unsure
+        self.before = before
+
+
 @dataclass
 class FileReport:
     source: str
@@ -1163,15 +1179,12 @@ def ingest_paths(
     all in or all out, and a failing file fails alone); a file the ``reading`` stores part by
     part (its ``in_parts``) is committed alone.
 
-    ``score`` settles the games marked pending (``rescore_pending``): it runs before the first
-    file (finishing an interrupted run) and after every commit of files that touched games.
-    Ingest itself knows nothing of settlements; the command passes
-    ``scoring.store.score_pending``.
-
+    ``score`` (the command's: ``scoring.store.score_pending``) settles the games marked
+    pending before the first file (finishing an interrupted run) and after every commit.
     ``strict`` raises :class:`StrictError` at the first issue (that file is rolled back; earlier
     files stay stored; strict mode commits each file alone). ``should_stop`` is asked between
-    files (a first Ctrl-C; the files read so far are committed). A ``KeyboardInterrupt`` inside
-    a file rolls back that file and the files of its group, and propagates."""
+    files (a first Ctrl-C; the files read so far are committed). A ``KeyboardInterrupt`` (or
+    DuckDB's stop of a statement) rolls back the open transaction: :class:`Interrupted`."""
     if str(db_path) != ":memory:":
         store.check_database_path(Path(db_path))
     files, named = _files_named(paths)
@@ -1204,6 +1217,10 @@ def ingest_paths(
                 tick(report.records, sizes[no - 1])  # the whole file is read
                 before += sizes[no - 1]
             run.commit()
+    except BaseException as exc:
+        if T.interrupted(exc):  # a Ctrl-C: which files the database holds is asked
+            raise run.interrupted() from exc
+        raise
     finally:
         hashes.close()
         run.abandon()  # an interrupted group is rolled back: its files are all out
@@ -1258,6 +1275,10 @@ class _Committer:
         """The open group's files and where their reports are."""
         self.bytes = 0
         self.options: dict[str, Any] = {}
+        self.current: tuple[str, Future[str] | str | None] | None = None
+        """The file being read and stored in a transaction of its own, with its hash."""
+        self.settling: list[str] = []
+        """The committed files whose games are being settled."""
 
     def file(self, load: FileIngest, path: Path, size: int, options: dict[str, Any],
              alone: bool = False, **extra: Any) -> FileReport:
@@ -1268,6 +1289,7 @@ class _Committer:
         if alone:
             self.commit()
         group = None if alone else self.group
+        self.current = (self.names.get(path, str(path)), extra.get("sha256"))
         try:
             report = load(self.conn, path, source=self.names.get(path), group=group,
                           **options, **extra)
@@ -1278,6 +1300,7 @@ class _Committer:
             T.stop_if_interrupted(exc)
             report = failed_report(path, exc)
             self._redo()
+        self.current = None
         self.reports.append(report)
         if group is None or report.failed:
             self._score([report])
@@ -1315,6 +1338,7 @@ class _Committer:
             if (known := self.reports[k].sha256) is not None:
                 sha = Future()
                 sha.set_result(known)
+            self.current = (self.names.get(path, str(path)), sha)
             try:
                 self.reports[k] = ingest_file(self.conn, path, sha256=sha,
                                               source=self.names.get(path), **self.options)
@@ -1324,6 +1348,7 @@ class _Committer:
                 T.stop_if_interrupted(exc)
                 self.reports[k] = failed_report(path, exc)
                 self.conn = usable(self.conn, self.db_path)
+            self.current = None
             self._score([self.reports[k]])
 
     def _score(self, reports: list[FileReport]) -> None:
@@ -1333,7 +1358,9 @@ class _Committer:
         if not touched:
             return
         said = FileReport("")
+        self.settling = [r.source for r in touched]
         score_pending_safely(self.conn, said, self.score, self.strict)
+        self.settling = []
         for r in touched:
             r.score_error = said.score_error
 
@@ -1341,6 +1368,39 @@ class _Committer:
         """Roll back a group left open by an interruption."""
         if self.group is not None:
             self.group.rollback()
+
+    def interrupted(self) -> Interrupted:
+        """The run's stop, once its open group is rolled back: the files in progress (the
+        open group's, the one read alone) told apart by whether the database holds them,
+        and the files being settled."""
+        self.abandon()
+        going: list[tuple[str, Future[str] | str | None]] = [
+            (self.reports[k].source, self.reports[k].sha256) for _, k in self.members
+            if self.reports[k].skipped is None]
+        going += [self.current] if self.current is not None else []
+        held: dict[str, bool | None] = {}
+        for source, sha in going:
+            held[source] = self._holds(source, sha)
+        before = sum(r.skipped is None and not r.failed and r.source not in held
+                     and r.source not in self.settling for r in self.reports)
+        return Interrupted([s for s, there in held.items() if there is False],
+                           [s for s, there in held.items() if there] + self.settling,
+                           [s for s, there in held.items() if there is None], before)
+
+    def _holds(self, source: str, sha256: Future[str] | str | None) -> bool | None:
+        """Whether the database holds this version of ``source`` (its log says so); ``None``
+        when it cannot be asked. A file whose hash is not known yet was not stored."""
+        if isinstance(sha256, Future):
+            if not sha256.done() or sha256.cancelled() or sha256.exception() is not None:
+                return False
+            sha256 = sha256.result()
+        if sha256 is None:
+            return False
+        try:
+            self.conn = usable(self.conn, self.db_path)
+            return store.log_state(self.conn, source, sha256)[0] == sha256
+        except (duckdb.Error, store.DatabaseError):
+            return None
 
 
 class _Hashes:

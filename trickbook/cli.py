@@ -123,19 +123,26 @@ class _StoppedWaiting(KeyboardInterrupt):
 
 
 class _StopFlag:
-    """First Ctrl-C: finish the current file, then stop. Second: abort it (rolled back)."""
+    """First Ctrl-C: finish the current file, then stop (before the first file: read none).
+    Second: abort it (rolled back)."""
 
     def __init__(self) -> None:
         self.requested = False
+        self.started = False
+        """Whether a file has started (``ingest_paths`` asks before each file)."""
 
     def __call__(self) -> bool:
+        self.started = self.started or not self.requested
         return self.requested
 
     def handler(self, signum: int, frame: FrameType | None) -> None:
         if self.requested:
             raise KeyboardInterrupt
         self.requested = True
-        err.print("[yellow]stopping after the current file (Ctrl-C again to abort it)[/]")
+        if self.started:
+            err.print("[yellow]stopping after the current file (Ctrl-C again to abort it)[/]")
+        else:
+            err.print("[yellow]stopping before the first file (Ctrl-C again to stop at once)[/]")
 
 
 def _print_report(r: FileReport) -> None:
@@ -244,8 +251,7 @@ def ingest(
         err.print("interrupted while waiting for another process's lock: nothing was read")
         raise typer.Exit(130) from exc
     except KeyboardInterrupt as exc:
-        err.print("interrupted: the file in progress was rolled back, with the small files "
-                  "read since the last commit; the files before are stored")
+        _say_interrupted(exc)
         _say_unsettled(db)
         raise typer.Exit(130) from exc
     finally:
@@ -298,6 +304,45 @@ def _reading(workers: int | None, cluster: str | None) -> Reading:
         return reading(partial(dask_imap, scheduler=cluster), max(n, 2))
     return reading(partial(pool_imap, workers=n, start="forkserver", preload=WORKER_MODULES), n,
                    min_bytes=0 if workers else AUTO_BYTES)
+
+
+def _say_interrupted(exc: KeyboardInterrupt) -> None:
+    """What a second Ctrl-C left of the files (``ingest.pipeline.Interrupted``, read from the
+    database once it had rolled back): the files rolled back, those stored before the stop
+    came, and the files before them."""
+    from ingest.pipeline import Interrupted
+
+    if not isinstance(exc, Interrupted):  # while the files were found, the database opened
+        err.print("interrupted before any file was read: nothing was stored")
+        return
+    said = []
+    if exc.rolled_back:
+        first, more = one_line(exc.rolled_back[0]), len(exc.rolled_back) - 1
+        said.append(f"{first} was rolled back" + (
+            f", with {counted(more, 'file')} read since the last commit" if more else "")
+            + f": nothing of {'them' if more else 'it'} is stored")
+    if exc.stored:
+        said.append(f"{_names(exc.stored)} {'is' if len(exc.stored) == 1 else 'are'} stored "
+                    "(committed before the Ctrl-C)")
+    if exc.unsure:
+        said.append(f"whether {_names(exc.unsure)} is stored could not be told: run the same "
+                    "command again (a file stored is skipped as unchanged)")
+    if not said:  # between files, or while the run settled games left from before
+        err.print("interrupted between files: " + (
+            f"the {counted(exc.before, 'file')} read are stored" if exc.before
+            else "no file was stored"), markup=False)
+        return
+    if exc.before:
+        said.append(f"the {counted(exc.before, 'file')} before are stored")
+    err.print(f"interrupted: {'; '.join(said)}", markup=False)
+
+
+def _names(sources: list[str]) -> str:
+    """``a.jsonl``, ``a.jsonl and b.jsonl``, ``a.jsonl, b.jsonl and 3 more files``."""
+    shown_ = [one_line(s) for s in sources[:2]]
+    if len(sources) > 2:
+        return f"{shown_[0]}, {shown_[1]} and {counted(len(sources) - 2, 'more file')}"
+    return " and ".join(shown_)
 
 
 def _say_unsettled(db: Path) -> None:

@@ -24,7 +24,7 @@ import pytest
 from data.samples.make_samples import league_lines
 from ingest import parallel, sheets
 from ingest.jsonl import READER
-from ingest.pipeline import FileReport, Progress, file_sha256, ingest_paths
+from ingest.pipeline import FileReport, Interrupted, Progress, file_sha256, ingest_paths
 from model import variants as registry
 from model.variant import Variant
 from scoring.store import score_pending
@@ -404,6 +404,47 @@ def test_a_ctrl_c_while_a_file_waits_for_a_part_rolls_the_file_back(big: Path,
             parallel.reading(interrupted_after_one, 3, big.stat().st_size // 3), batch=9)
     rows = snapshot(tmp_path / "c.duckdb", ["games", "deals", "ingest_log"])
     assert rows == {"games": [], "deals": [], "ingest_log": []}
+
+
+def in_order(fn: Callable[[Any], Any], tasks: list[Any]) -> Iterator[Any]:
+    """The parts read here, one after another (a pool's results in order)."""
+    return map(fn, tasks)
+
+
+def test_a_ctrl_c_before_a_file_s_commit_says_it_is_rolled_back(
+        big: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second Ctrl-C in the writer after a file's parts are inserted, before its commit:
+    the file is rolled back, and the stop says so (``Interrupted.rolled_back``)."""
+
+    def stopped(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(parallel.store, "log_ingest", stopped)  # the parts are in
+    with pytest.raises(Interrupted) as stop:
+        run([big], tmp_path / "c.duckdb",
+            parallel.reading(in_order, 3, big.stat().st_size // 3), batch=9)
+    assert (stop.value.rolled_back, stop.value.stored, stop.value.before) == ([str(big)], [], 0)
+    rows = snapshot(tmp_path / "c.duckdb", ["games", "deals", "ingest_log"])
+    assert rows == {"games": [], "deals": [], "ingest_log": []}
+
+
+def test_a_ctrl_c_after_a_file_s_commit_says_it_is_stored(
+        big: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second Ctrl-C in the writer once a file read in parts is committed (while the
+    results of its parts are taken) was said as a file rolled back, while the file was
+    stored: the stop says it is stored (``Interrupted.stored``), and its games wait to be
+    settled."""
+
+    def stopped(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(parallel.Writer, "drain", stopped)
+    db = tmp_path / "c.duckdb"
+    with pytest.raises(Interrupted) as stop:
+        run([big], db, parallel.reading(in_order, 3, big.stat().st_size // 3), batch=9)
+    assert (stop.value.rolled_back, stop.value.stored) == ([], [str(big)])
+    rows = snapshot(db, ["ingest_log", "rescore_pending"])
+    assert len(rows["ingest_log"]) == 1 and rows["rescore_pending"]
 
 
 def test_a_deal_in_two_parts_makes_the_writer_read_the_file(big: Path, tmp_path: Path,
