@@ -15,6 +15,7 @@ import json
 import os
 import signal
 import sys
+import threading
 import traceback
 from contextlib import suppress
 from enum import StrEnum
@@ -52,7 +53,9 @@ PROGRESS_MIN_BYTES = 1 << 20
 
 class _App(Commands):
     """The command: an unexpected exception is one line on stderr and exit 1, never a
-    traceback (``--debug`` shows it)."""
+    traceback (``--debug`` shows it). Once the command has ended (and said how), Ctrl-C is
+    ignored while the process exits: one that came then (a thread still hashing a file, the
+    workers being stopped) killed the process by the signal, with nothing said."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         try:
@@ -63,6 +66,9 @@ class _App(Commands):
             sys.stderr.write(f"trickbook: {_one_line(exc)} (run with --debug for the "
                              "traceback)\n")
             sys.exit(1)
+        finally:
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _debug_wanted() -> bool:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -18,6 +20,7 @@ from typer.testing import CliRunner
 
 from data.samples.make_samples import league_lines
 from model.tables import PENDING, interrupted
+from tests.conftest import ROOT
 from tests.ctrl_c import STOPPED, Signalled, able_to_stop
 from tests.ingest.conftest import SAMPLES
 from trickbook.cli import app
@@ -161,3 +164,18 @@ def test_a_second_ctrl_c_before_the_first_file_says_so(tmp_path: Path,
     assert result.exit_code == 130, result.output
     assert said(result) == ("stopping before the first file (Ctrl-C again to stop at once) "
                             "interrupted before any file was read: nothing was stored")
+
+
+def test_a_ctrl_c_as_the_command_exits_changes_nothing(tmp_path: Path) -> None:
+    """A Ctrl-C that came once the command had ended (a thread still hashing a file, the
+    workers being stopped) killed the process by the signal or printed a traceback. It is
+    ignored: the command's own words and exit status stand."""
+    script = ("import atexit, os, signal\n"
+              "atexit.register(lambda: os.kill(os.getpid(), signal.SIGINT))\n"
+              "from trickbook.cli import app\n"
+              f"app(['ingest', {str(LEAGUE)!r}, '--db', {str(tmp_path / 'x.duckdb')!r}], "
+              "prog_name='trickbook')\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr
