@@ -1372,15 +1372,17 @@ class _Committer:
     def interrupted(self) -> Interrupted:
         """The run's stop, once its open group is rolled back: the files in progress (the
         open group's, the one read alone) told apart by whether the database holds them,
-        and the files being settled."""
-        self.abandon()
+        and the files being settled. A further Ctrl-C while the database is asked leaves the
+        files not yet asked about ``unsure``."""
         going: list[tuple[str, Future[str] | str | None]] = [
             (self.reports[k].source, self.reports[k].sha256) for _, k in self.members
             if self.reports[k].skipped is None]
         going += [self.current] if self.current is not None else []
-        held: dict[str, bool | None] = {}
-        for source, sha in going:
-            held[source] = self._holds(source, sha)
+        held: dict[str, bool | None] = dict.fromkeys(source for source, _ in going)
+        with suppress(KeyboardInterrupt):
+            self.abandon()
+            for source, sha in going:
+                held[source] = self._holds(source, sha)
         before = sum(r.skipped is None and not r.failed and r.source not in held
                      and r.source not in self.settling for r in self.reports)
         return Interrupted([s for s, there in held.items() if there is False],

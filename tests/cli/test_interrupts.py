@@ -146,6 +146,30 @@ def test_a_ctrl_c_once_the_commit_is_done_says_the_file_is_stored(
     assert "rolled back" not in result.output and logged(db)[0] == 1
 
 
+def test_a_third_ctrl_c_while_the_database_is_asked_says_it_cannot_tell(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C that comes while the command asks the database what the stop left (after the
+    rollback) does not make it guess: it says it cannot tell, and that a rerun finds out."""
+    import ingest.store
+
+    real = ingest.store.Group.commit
+
+    def committed_then_stopped(group: ingest.store.Group) -> None:
+        real(group)
+        monkeypatch.setattr(ingest.store, "log_state", ctrl_c)
+        raise KeyboardInterrupt
+
+    def ctrl_c(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ingest.store.Group, "commit", committed_then_stopped)
+    db = tmp_path / "x.duckdb"
+    result = runner.invoke(app, ["ingest", str(LEAGUE), "--db", str(db)])
+    assert result.exit_code == 130, result.output
+    assert f"interrupted: whether {LEAGUE} is stored could not be told" in said(result)
+    assert "rolled back" not in result.output
+
+
 def test_a_second_ctrl_c_before_the_first_file_says_so(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C before the first file said "stopping after the current file", and a second one
