@@ -266,7 +266,7 @@ def ingest(
         err.print("stopped before any file was read")
         raise typer.Exit(130)
     _print_reports(reports, paths)
-    failed = _after_load_checks(db)
+    failed = _checks_after_ingest(db)
     if (strict and failed) or any(r.failed or r.score_error or _not_found(r) for r in reports):
         raise typer.Exit(1)
     if stop.requested:
@@ -454,6 +454,25 @@ def _writable(db: Path) -> duckdb.DuckDBPyConnection:
         return connect(db, waiting=waiting_note(db), existing=True)
     except DatabaseError as exc:
         raise _db_error(exc) from exc
+
+
+def _checks_after_ingest(db: Path) -> bool:
+    """:func:`_after_load_checks` after ``ingest``; a Ctrl-C while they run ends the command
+    with what is so (the files reported above are stored), exit 130."""
+    from model.tables import interrupted
+
+    stop: BaseException
+    try:
+        return _after_load_checks(db)
+    except KeyboardInterrupt as exc:
+        stop = exc
+    except Exception as exc:
+        if not interrupted(exc):
+            raise
+        stop = exc
+    err.print("interrupted during the data checks: the files reported above are stored; "
+              f"`trickbook check --db {one_line(db)}` runs the checks", markup=False)
+    raise typer.Exit(130) from stop
 
 
 def _after_load_checks(db: Path) -> bool:

@@ -170,6 +170,26 @@ def test_a_third_ctrl_c_while_the_database_is_asked_says_it_cannot_tell(
     assert "rolled back" not in result.output
 
 
+@pytest.mark.parametrize("stop", [RuntimeError("Query interrupted"), KeyboardInterrupt()])
+def test_a_ctrl_c_in_the_data_checks_says_the_files_are_stored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: BaseException) -> None:
+    """A Ctrl-C while the data checks ran after the load said "nothing it had not committed
+    was kept", under files that were stored and settled. It says so, and how to run the
+    checks."""
+    import scoring.checks
+
+    def stopped(conn: object) -> None:
+        raise stop
+
+    monkeypatch.setattr(scoring.checks, "run_checks", stopped)
+    db = tmp_path / "x.duckdb"
+    result = runner.invoke(app, ["ingest", str(LEAGUE), "--db", str(db)])
+    assert result.exit_code == 130, result.output
+    assert "interrupted during the data checks: the files reported above are stored; " \
+        f"`trickbook check --db {db}` runs the checks" in said(result)
+    assert logged(db) == (1, 0)
+
+
 def test_a_second_ctrl_c_before_the_first_file_says_so(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C before the first file said "stopping after the current file", and a second one
