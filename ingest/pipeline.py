@@ -1201,21 +1201,10 @@ def ingest_paths(
     run = _Committer(conn, db_path, score, strict, sources)
     try:
         score_pending_safely(conn, None, score, strict)
-        before = 0
         options = {"strict": strict, "variants": variants, "batch": batch, "fast": fast,
                    "replace": replace, "named": named}
         with reading(files, conn, options) as load:
-            hashes.known.update(getattr(load, "hashes", {}))  # hashed by the reading already
-            in_parts: frozenset[Path] = getattr(load, "in_parts", frozenset())  # stored alone
-            for no, path in enumerate(files, start=1):
-                if should_stop is not None and should_stop():
-                    break
-                tick = _ticker(progress, path, no, len(files), before, sizes[no - 1],
-                               sum(sizes))
-                report = run.file(load, path, sizes[no - 1], options, alone=path in in_parts,
-                                  on_record=tick, sha256=hashes.next())
-                tick(report.records, sizes[no - 1])  # the whole file is read
-                before += sizes[no - 1]
+            _read_all(run, load, files, sizes, hashes, options, progress, should_stop)
             run.commit()
     except BaseException as exc:
         if T.interrupted(exc):  # a Ctrl-C: which files the database holds is asked
@@ -1227,6 +1216,24 @@ def ingest_paths(
         with suppress(duckdb.Error):  # every file is committed (a failing checkpoint loses none)
             run.conn.close()
     return run.reports
+
+
+def _read_all(run: _Committer, load: FileIngest, files: list[Path], sizes: list[int],
+              hashes: _Hashes, options: dict[str, Any], progress: ProgressFn | None,
+              should_stop: Callable[[], bool] | None) -> None:
+    """Read and store ``files`` in their order (``run.file``), with their progress, until
+    ``should_stop`` says to stop between files (a first Ctrl-C)."""
+    hashes.known.update(getattr(load, "hashes", {}))  # hashed by the reading already
+    in_parts: frozenset[Path] = getattr(load, "in_parts", frozenset())  # stored alone
+    before = 0
+    for no, path in enumerate(files, start=1):
+        if should_stop is not None and should_stop():
+            break
+        tick = _ticker(progress, path, no, len(files), before, sizes[no - 1], sum(sizes))
+        report = run.file(load, path, sizes[no - 1], options, alone=path in in_parts,
+                          on_record=tick, sha256=hashes.next())
+        tick(report.records, sizes[no - 1])  # the whole file is read
+        before += sizes[no - 1]
 
 
 def _none_read(files: list[Path], db_path: str | Path, names: Mapping[Path, str]
