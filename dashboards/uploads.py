@@ -6,7 +6,8 @@ outside: the name is reduced to a safe file name prefixed with the content's has
 overwrites another; the name as uploaded is kept beside it, :data:`NAMES_FILE`, for the pages to
 name it by), the size is bounded (``TRICKBOOK_UPLOAD_MAX_MB``, default 20 MB),
 and a file that is not text (no encoding ingest reads takes its first 64 KiB, or it is full of
-NUL bytes: ``ingest/text.py``) is refused before ingest sees it; a text file with a few damaged
+NUL bytes: ``ingest.formats.not_text``, which ``trickbook ingest`` asks too) is refused before
+ingest sees it; a text file with a few damaged
 bytes is read, as ``trickbook ingest`` reads it, and only the lines holding them are
 quarantined. A refused file changes nothing in the database.
 """
@@ -39,11 +40,9 @@ from dashboards.text import (
     without_paths,
 )
 from ingest.csv_sheet import SIDECAR_SUFFIX, sidecar_of
-from ingest.json_document import READER as JSON_DOCUMENT
-from ingest.jsonl import READER as JSONL
+from ingest.formats import not_text
 from ingest.pipeline import SAME_CONTENT, FileReport, ingest_paths
 from ingest.source import safe_name
-from ingest.text import HEAD, EncodingError, binary, sniff
 from ingest.versions import CONFLICTS, WITH_REPLACE
 from model.problems import counted
 from scoring.store import score_pending
@@ -158,15 +157,9 @@ def refuse_reason(name: str, data: bytes, limit_mb: int | None = None) -> str | 
                 f"{limit // (1024 * 1024)} MB: ingest it with `trickbook ingest` instead")
     if not data.strip():
         return f"{quoted(name)} is empty: nothing was stored"
-    head = data[:HEAD]
-    if binary(head):
-        return (f"{quoted(name)} is not a text file ({head.count(0):,} NUL bytes in its first "
-                f"{len(head):,} bytes: binary data, not text): nothing was stored")
-    is_json = Path(name).suffix.lower() in (*JSONL.extensions, *JSON_DOCUMENT.extensions)
-    try:  # the encodings every reader takes (UTF-8, UTF-16, a code page a sheet is saved in)
-        sniff(head, whole=len(data) <= len(head), declarable=not is_json)
-    except EncodingError as exc:
-        return f"{quoted(name)} is not text ingest reads: {exc}; nothing was stored"
+    reason = not_text(name, data)
+    if reason is not None:
+        return f"{quoted(name)} is {reason}: nothing was stored"
     return None
 
 

@@ -107,6 +107,8 @@ def no_reader(path: Path) -> str:
     words of the report's ``skipped (...)``: for a table, what its first line lacks."""
     if (kind := packed(path)) is not None:
         return kind
+    if (reason := not_text(path.name, first_bytes(path, text_codec.HEAD + 1) or b"")) is not None:
+        return f"no reader: {reason}"
     if path.suffix.lower() not in SHEET_SUFFIXES:
         return _unknown(path)
     sheet = (f"not a score sheet ('#' lines, a `dealer` column or {path.stem}{SIDECAR_SUFFIX} "
@@ -163,6 +165,24 @@ def _unknown(path: Path) -> str:
              if first.isprintable() else "its first bytes, which are not text, open")
     return (f"no reader: not named {', '.join(named)}, and {shown} no format read by content "
             "(a DDS hand file: NUMBER, PBN or a GIB deal)")
+
+
+def not_text(name: str, data: bytes) -> str | None:
+    """Why a file named ``name`` that opens with ``data`` (its first :data:`text_codec.HEAD`
+    bytes, or all of it) is not text ingest reads, or ``None`` when it is: binary data (more NUL
+    bytes than a damaged copy holds, ``text_codec.binary``), or bytes no encoding reads
+    (``text_codec.sniff``; JSON is UTF-8 or UTF-16, other formats may declare an encoding).
+    ``trickbook ingest`` quarantines such a file as one issue, the Upload page refuses it."""
+    head = data[:text_codec.HEAD]
+    if text_codec.binary(head):
+        return (f"not a text file ({head.count(0):,} NUL bytes in its first {len(head):,} "
+                "bytes: binary data, not text)")
+    is_json = Path(name).suffix.lower() in (*JSONL.extensions, *JSON_DOCUMENT.extensions)
+    try:  # the encodings every reader takes (UTF-8, UTF-16, a code page a sheet is saved in)
+        text_codec.sniff(head, whole=len(data) <= len(head), declarable=not is_json)
+    except text_codec.EncodingError as exc:
+        return f"not text ingest reads: {exc}"
+    return None
 
 
 EMPTY = "empty: the file holds no records"

@@ -37,6 +37,7 @@ import polars as pl
 import pyarrow as pa
 
 from ingest import sheets, store
+from ingest.formats import not_text
 from ingest.jsonl import READER, JsonlReader, parse_line
 from ingest.pipeline import (
     BATCH,
@@ -365,12 +366,14 @@ def split(path: Path, sha256: str, pieces: int, **options: Any) -> list[Part]:
 
 
 def splittable(path: Path, reader_name: str | None, part_bytes: int) -> bool:
-    """A UTF-8 JSON Lines file of at least two parts' size."""
+    """A UTF-8 JSON Lines file of at least two parts' size (a file that is not text is read
+    whole, as its one issue: ``ingest.pipeline.refused``)."""
     if reader_name != JsonlReader.name:
         return False
     with path.open("rb") as fh:
-        head = fh.read(HEAD)
-    return path.stat().st_size >= 2 * part_bytes and wide(head) is None
+        head = fh.read(HEAD + 1)
+    return (path.stat().st_size >= 2 * part_bytes and wide(head) is None
+            and not_text(path.name, head) is None)
 
 
 def plan(files: list[Path], conn: duckdb.DuckDBPyConnection, workers: int, part_bytes: int,

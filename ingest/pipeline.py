@@ -31,6 +31,7 @@ import polars as pl
 from pydantic import BaseModel
 
 from ingest import columnar, sheets, store
+from ingest import text as text_codec
 from ingest.csv_sheet import sidecar_of
 from ingest.formats import (
     SHEET_SUFFIXES,
@@ -42,6 +43,7 @@ from ingest.formats import (
     is_file,
     no_reader,
     not_a_file,
+    not_text,
     packed,
     reader_for,
     unreadable,
@@ -899,7 +901,9 @@ def _load_file(
     load = _FileLoad(conn, report, strict, replace, variants, staging, memo)
     validator = Validator(load.stored_game if lookup is None else lookup(load.stored_game),
                           variants, changed_game=load.versions.game)
-    use_fast = fast and isinstance(reader, JsonlReader) and file_size(path) >= FAST_FROM
+    refusal = refused(path, source)
+    use_fast = (fast and isinstance(reader, JsonlReader) and file_size(path) >= FAST_FROM
+                and refusal is None)
     done = 0
     own = group is None  # the file's own transaction, else its part of the group's
     group = group or store.Group(conn)
@@ -916,35 +920,9 @@ def _load_file(
                 if on_record is not None:
                     on_record(report.records, done)
         else:
-            since = 0  # bytes read since the last flush
-            carded = 0  # records with cards since the last flush
-            line = 0  # of the record before
-            held = Records(validator) if fast and not strict else None
-            for item in load.looked_up(guarded(named(reader.read(path), path, source),
-                                               source)):
-                report.records += 1
-                if item.line != line:  # a game and its deal read from one text: counted once
-                    done += len(item.text if isinstance(item, Raw) else item.raw) + 1
-                    line = item.line
-                carded += isinstance(item, Raw) and not CARDS.isdisjoint(item.data)
-                if held is not None:
-                    held.add(item)
-                elif isinstance(item, Raw):
-                    load.take(item, validator)
-                else:
-                    load.issue(item)
-                if (len(load) + len(held or ()) >= batch or done - since >= BATCH_CHARS
-                        or carded >= BATCH_CARDS):
-                    if held is not None:
-                        load.records(held, validator)
-                        held = Records(validator)
-                    load.flush()
-                    _after_batch()
-                    since, carded = done, 0
-                if on_record is not None and report.records % PROGRESS_EVERY == 0:
-                    on_record(report.records, done)
-            if held is not None:
-                load.records(held, validator)
+            stream = iter(refusal) if refusal is not None else reader.read(path)
+            done = _read_items(load, validator, guarded(named(stream, path, source), source),
+                               strict=strict, fast=fast, batch=batch, on_record=on_record)
         load.flush()
         load.settle_versions()
         load.staging.load(conn, group)
@@ -961,6 +939,60 @@ def _load_file(
     finally:
         with suppress(duckdb.Error):
             load.staging.close(conn)
+    return done
+
+
+def refused(path: Path, source: str) -> list[Raw | Issue] | None:
+    """The one issue of a file that is not text (``formats.not_text``: an image, an archive's
+    insides saved under a format's name), in place of its records: its bytes read as lines would
+    be hundreds of quarantined "records" of garbage. ``None`` for a text file."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(text_codec.HEAD + 1)
+    except OSError:  # gone meanwhile: its reader fails, and says so (:func:`guarded`)
+        return None
+    reason = not_text(path.name, head)
+    if reason is None:
+        return None
+    return [Issue(source, 1, None, Code.PARSE,
+                  f"{Path(source).name} is {reason}: the file is not read", "")]
+
+
+def _read_items(load: _FileLoad, validator: Validator, items: Iterator[Raw | Issue], *,
+                strict: bool, fast: bool, batch: int,
+                on_record: Callable[[int, int], None] | None) -> int:
+    """Validate and stage a file's ``items`` batch by batch (:func:`_load_file`'s reading of a
+    file that is not read by the JSON Lines fast path); returns the characters read."""
+    report = load.report
+    done = 0
+    since = 0  # bytes read since the last flush
+    carded = 0  # records with cards since the last flush
+    line = 0  # of the record before
+    held = Records(validator) if fast and not strict else None
+    for item in load.looked_up(items):
+        report.records += 1
+        if item.line != line:  # a game and its deal read from one text: counted once
+            done += len(item.text if isinstance(item, Raw) else item.raw) + 1
+            line = item.line
+        carded += isinstance(item, Raw) and not CARDS.isdisjoint(item.data)
+        if held is not None:
+            held.add(item)
+        elif isinstance(item, Raw):
+            load.take(item, validator)
+        else:
+            load.issue(item)
+        if (len(load) + len(held or ()) >= batch or done - since >= BATCH_CHARS
+                or carded >= BATCH_CARDS):
+            if held is not None:
+                load.records(held, validator)
+                held = Records(validator)
+            load.flush()
+            _after_batch()
+            since, carded = done, 0
+        if on_record is not None and report.records % PROGRESS_EVERY == 0:
+            on_record(report.records, done)
+    if held is not None:
+        load.records(held, validator)
     return done
 
 

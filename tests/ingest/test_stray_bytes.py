@@ -12,6 +12,7 @@ import pytest
 
 from ingest import text as text_codec
 from ingest.formats import reader_for
+from ingest.pipeline import ingest_paths
 from ingest.source import Issue, Raw
 from tests.ingest.conftest import SAMPLES
 
@@ -158,3 +159,35 @@ def test_a_block_of_binary_costs_its_lines_not_the_file(tmp_path: Path, path: Pa
         assert before - after <= lost
     else:
         assert 0 < after < before
+
+
+IMAGE = bytes(range(256)) * 2000
+"""Binary data (an image saved under a format's name): a NUL byte in every 256."""
+
+
+@pytest.mark.parametrize("name", ["image.pbn", "image.jsonl", "image.lin", "image.ppn",
+                                  "junk.pbn"])
+def test_a_file_that_is_not_text_is_one_issue_and_the_run_goes_on(tmp_path: Path,
+                                                                   name: str) -> None:
+    """An image named ``image.pbn`` was read line by line as hundreds of quarantined records of
+    garbage ("110 read, 110 quarantined"; as ``.jsonl`` 248), while the Upload page refused the
+    same file as not text. ``ingest.formats.not_text`` is the one test of both: the file is one
+    quarantined issue that names it and says why, and the other files of the run are read."""
+    data = IMAGE if name.startswith("image") else bytes(range(0x80, 0x100)) * 12
+    (tmp_path / name).write_bytes(data)
+    good = NAMED[3][0]
+    bad, read = ingest_paths([tmp_path / name, good], tmp_path / "t.duckdb")
+    assert (bad.records, bad.stored, bad.quarantined) == (1, 0, 1)
+    (issue,) = bad.issues
+    assert issue.line == 1 and issue.message.startswith(f"{name} is not ")
+    assert "binary data, not text" in issue.message if data is IMAGE else \
+        "no code page" in issue.message
+    assert read.stored > 0 and read.quarantined == 0
+
+
+def test_a_sheet_that_is_not_text_is_skipped_as_not_text(tmp_path: Path) -> None:
+    """No reader takes an image named ``.csv`` (a sheet is read by its first line): it is
+    reported as not text, not as a score sheet whose header row lacks columns."""
+    (tmp_path / "image.csv").write_bytes(IMAGE)
+    (report,) = ingest_paths([tmp_path / "image.csv"], tmp_path / "t.duckdb")
+    assert report.skipped is not None and report.skipped.startswith("no reader: not a text file")
