@@ -876,6 +876,25 @@ def repairs(con: Con, source: str | None = None, limit: int = 1000) -> pl.DataFr
     return _frame(con, sql, [*params, limit])
 
 
+def repair_counts(con: Con, source: str | None = None) -> dict[str, int]:
+    """Of the ``repairs`` (of ``source``): the records a reader repaired and the pipeline kept
+    (``records``; a record of two fixes is one), the fixes (``repairs``: the table's rows), and
+    the records among them stored (``stored``: the deal of that file and line is in ``deals``;
+    the others were duplicates of a deal stored before). Zeros for a database without the
+    table."""
+    if not has_table(con, REPAIRS):
+        return {"records": 0, "repairs": 0, "stored": 0}
+    clause, params = ("WHERE r.source = ?", [source]) if source else ("", [])
+    sql = f"""SELECT count(DISTINCT (r.source, r.line, r.record_key)) AS records,
+                     count(*) AS repairs,
+                     count(DISTINCT (r.source, r.line, r.record_key))
+                         FILTER (WHERE d.game_id IS NOT NULL) AS stored
+              FROM {REPAIRS} r LEFT JOIN {DEALS} d
+                ON d.source = r.source AND d.line = r.line
+               AND r.record_key = d.game_id || '#' || d.deal_no::VARCHAR {clause}"""
+    return _frame(con, sql, params).row(0, named=True)
+
+
 SUPERSEDED_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "source": pl.String, "change": pl.String, "record_key": pl.String, "line": pl.Int32,
     "previous": pl.String, "version": pl.String, "ingested_at": pl.Datetime("us", "UTC"),

@@ -24,6 +24,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 import polars as pl
 
 from model.base import ChoiceWords
+from model.problems import counted
 from model.tables import CONTENT_HASH_DIGITS, ENTERED
 from model.variants import REGISTERED, UnknownVariant
 from model.variants import variant as lookup
@@ -185,6 +186,27 @@ def short_source(source: object, names: Mapping[str, str] | None = None) -> str:
         return f"{short.removesuffix(parts[-1])}{given} (upload {upload[1][:HASH_CHARS]})"
     return short
 
+
+
+def repairs_said(counts: Mapping[str, int], listed: int) -> str:
+    """What the Data quality page says above the repairs it lists (``listed`` rows, one per
+    fix): the records a reader repaired and how many fixes (``dashboards.queries.repair_counts``),
+    how many of them were stored rather than duplicates of a deal stored before, and where the
+    list stops short of every one."""
+    records, fixes, stored = counts["records"], counts["repairs"], counts["stored"]
+    duplicates = records - stored
+    if not duplicates:
+        kept = "all stored" if records > 1 else "stored"
+    elif not stored:
+        kept = ("none stored: each a duplicate" if records > 1 else "not stored: a duplicate"
+                ) + " of a deal stored before"
+    else:
+        kept = (f"{stored:,} stored, {duplicates:,} "
+                + ("a duplicate of a deal" if duplicates == 1 else "duplicates of deals")
+                + " stored before")
+    cut = f" The first {listed:,} repairs are listed." if listed < fixes else ""
+    return (f"{counted(records, 'record')} read with a named fix ({counted(fixes, 'repair')}; "
+            f"{kept}).{cut} `--strict` refuses such records (docs/ingest.md, \"Repairs\").")
 
 def is_upload(source: object) -> bool:
     """Whether an ingested file is an upload (saved under its content's name by the Upload

@@ -26,7 +26,7 @@ from dashboards.common import (
     url_param,
 )
 from dashboards.rows import per_row
-from dashboards.text import HASH_CHARS, md, short_paths, short_source
+from dashboards.text import HASH_CHARS, md, repairs_said, short_paths, short_source
 from dashboards.uploads import REPLACE_BOX, advice_for, names_of
 from model.problems import counted
 
@@ -45,14 +45,14 @@ def _short(frame: pl.DataFrame, names: dict[str, str]) -> pl.DataFrame:
     return out
 
 
-def listing(title: str, rows: pl.DataFrame, none: str, what: str, key: str,
+def listing(title: str, rows: pl.DataFrame, none: str, said: str, key: str,
             labels: dict[str, str], names: dict[str, str]) -> None:
-    """A titled table of rows per file (``none`` when there are none), counted in a caption."""
+    """A titled table of rows per file (``none`` when there are none), ``said`` in a caption."""
     st.subheader(title)
     if rows.is_empty():
         empty(none)
         return
-    st.caption(f"{counted(rows.height, 'record')} {what}")
+    st.caption(said)
     show(_short(rows, names), key, missing={"record_key": "—"}, labels=labels)
 
 
@@ -115,18 +115,18 @@ with guarded():
                                          "quarantined", "ingested_at", "sha256"),
              "quality_log", labels={"sha256": "sha256 (start)"})
 
-    listing("Repairs", query("repairs", source_arg),
-            "No record needed a repair: every stored record was stored as read.",
-            "stored after a named fix (first 1,000; `--strict` refuses them; "
-            "docs/ingest.md).", "quality_repairs",
+    fixes = query("repairs", source_arg)
+    listing("Repairs", fixes, "No record needed a repair: every stored record was stored as read.",
+            repairs_said(query("repair_counts", source_arg), fixes.height), "quality_repairs",
             labels={"code": "repair", "message": "what was changed"}, names=names)
     changed = query("superseded", source_arg)
     listing("Versions",
             changed.with_columns(pl.col("previous", "version").str.slice(0, HASH_CHARS)),
             "No new version of a file has replaced or dropped stored records (`trickbook "
             f"ingest --replace`, or \"{REPLACE_BOX}\" on the Upload page).",
-            "of an earlier version replaced or dropped by a later one (first 1,000; "
-            "docs/ingest.md, \"Versions of a source\").", "quality_versions",
+            f"{counted(changed.height, 'record')} of an earlier version replaced or dropped by "
+            "a later one (first 1,000; docs/ingest.md, \"Versions of a source\").",
+            "quality_versions",
             labels={"previous": "earlier version", "version": "by version"}, names=names)
 
     st.subheader("Quarantine")

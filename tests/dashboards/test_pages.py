@@ -1004,6 +1004,16 @@ def test_quality_page_shows_repairs(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert not at.exception
     fixed = frame_with(at, "what was changed")
     assert "opening-passes" in fixed.to_string() and str(tmp_path) not in fixed.to_string()
+    # the same board again in another file: a duplicate, so repaired but not stored (the page
+    # said "2 records stored after a named fix" of it, counting the table's rows)
+    again = tmp_path / "again.pbn"
+    again.write_text("% the same board\n" + board.read_text())
+    [dup] = ingest_paths([again], db)
+    assert (dup.stored, dup.duplicates, dup.repaired) == (0, 2, 1)  # its game and deal
+    said = [c.value for c in page("quality", db, monkeypatch, file=str(again)).caption]
+    fixes = len(fixed)
+    assert (f"1 record read with a named fix ({fixes} repair{'s' * (fixes > 1)}; not stored: "
+            "a duplicate of a deal stored before).") in " ".join(said), said
 
 
 def test_upload_page_states_the_bound(fixture_path: Path,

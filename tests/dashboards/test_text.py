@@ -19,6 +19,7 @@ from dashboards.text import (
     number,
     quoted,
     readable,
+    repairs_said,
     rule_value,
     rule_words,
     rules_table,
@@ -335,3 +336,20 @@ def test_the_quality_page_names_an_entered_deal_by_its_game(
     assert not at.exception
     assert sorted(frame_with(at, "sha256 (start)")["file"]) == [
         f"entry: {game}, deal 1", f"entry: {game}, game line"]
+
+
+def test_repairs_are_counted_as_records_and_fixes() -> None:
+    """The Data quality page said "1,000 records stored after a named fix (first 1,000…)" for
+    5,701 records of 7,707 fixes, and "2 records stored" for one record of two fixes that was a
+    duplicate, so not stored: records, fixes and what was stored are counted apart, and the
+    list's cut is said as a cut."""
+    assert repairs_said({"records": 5701, "repairs": 7707, "stored": 5700}, 1000) == (
+        "5,701 records read with a named fix (7,707 repairs; 5,700 stored, 1 a duplicate of a "
+        "deal stored before). The first 1,000 repairs are listed. `--strict` refuses such "
+        "records (docs/ingest.md, \"Repairs\").")
+    assert repairs_said({"records": 1, "repairs": 2, "stored": 0}, 2).startswith(
+        "1 record read with a named fix (2 repairs; not stored: a duplicate of a deal stored "
+        "before). `--strict`")
+    assert "(1 repair; stored)." in repairs_said({"records": 1, "repairs": 1, "stored": 1}, 1)
+    assert "(9 repairs; 4 stored, 2 duplicates of deals stored before)." in repairs_said(
+        {"records": 6, "repairs": 9, "stored": 4}, 9)
