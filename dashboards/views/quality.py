@@ -57,13 +57,16 @@ def listing(title: str, rows: pl.DataFrame, none: str, said: str, key: str,
 
 
 def ingested_as(wanted: str | None, sources: list[str]) -> str | None:
-    """The file a link names by the path it was ingested from, or by its full path where it
-    was ingested by a relative one (``/srv/club/data/week.jsonl`` for ``data/week.jsonl``):
-    one source alone, else none."""
+    """The file a link names by the path it was ingested from, by its full path where it was
+    ingested by a relative one (``/srv/club/data/week.jsonl`` for ``data/week.jsonl``), or by
+    the end of the path it was ingested from (``club/data/week.jsonl`` for
+    ``/srv/club/data/week.jsonl``): one source alone, else none."""
     if wanted is None or wanted in sources:
         return wanted
-    ends = [s for s in sources if not s.startswith("/")
-            and wanted.endswith("/" + s.removeprefix("./"))]
+    tail = "/" + wanted.removeprefix("./")
+    ends = [s for s in sources
+            if (not s.startswith("/") and wanted.endswith("/" + s.removeprefix("./")))
+            or (not wanted.startswith("/") and s.endswith(tail))]
     return ends[0] if len(ends) == 1 else None
 
 
@@ -83,8 +86,7 @@ with guarded():
         wanted_file = shown_file(named)
     st.query_params.from_dict(kept_filters().to_params())  # the shared filters stay in the URL
     with notes:  # a file or code of the link that is not here, said above the boxes
-        unknown("file", wanted_file, {shown_file(s) for s in [ALL, *sources]}, "in this database",
-                short_source)  # as a file is shown, never a server's path
+        unknown("file", wanted_file, {shown_file(s) for s in [ALL, *sources]}, "in this database")
     with c1:  # kept in the URL as the page shows the file, never the server's path
         source = url_choice("File", [ALL, *sources], "quality_source", wanted_file,
                             "file", shown_file, in_url=shown_file)

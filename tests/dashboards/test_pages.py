@@ -869,19 +869,21 @@ def test_quality_says_a_file_or_code_of_the_link_it_does_not_have(
         fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A link naming a file or a code this database does not have (a link from another
     database, a typo) showed every file and code without a word: the page says so, quoted and
-    escaped, the file as the page shows files (never a server's path), and shows everything as
-    before. A code of the database that the linked file has none of is said as such."""
+    escaped, the file as the link names it (cut to its folder and name, a link's
+    ``endplay-fixtures/pbn/example3.pbn`` was said as ``pbn/example3.pbn``, which the
+    database has), and shows everything as before. A code of the database that the linked file
+    has none of is said as such."""
     everything = page("quality", fixture_path, monkeypatch)
     assert not everything.warning
     path = "/srv/trickbook/data/*week*<12>.jsonl"
     at = page("quality", fixture_path, monkeypatch, file=path, code="no_such_code")
     assert not at.exception
     file_said, code_said = (w.value for w in at.warning)
-    assert file_said == (f"The link names the file {md(quoted('data/*week*<12>.jsonl'))}, "
+    assert file_said == (f"The link names the file {md(quoted(path, 60))}, "
                          "which is not in this database: showing every file.")
     assert code_said == (f"The link names the code {md(quoted('no_such_code'))}, which is not "
                          "in this database: showing every code.")
-    assert "/srv" not in file_said and "<12>" not in file_said and "*week*" not in file_said
+    assert "<12>" not in file_said and "*week*" not in file_said
     assert at.selectbox(key="quality_source").value == at.selectbox(key="quality_code").value
     assert metrics(at) == metrics(everything)
     assert [df.value.shape for df in at.dataframe] == [df.value.shape
@@ -922,6 +924,16 @@ def test_quality_takes_a_file_named_by_its_path_or_none(
     at = page("quality", db, monkeypatch, file="", code="")
     assert not at.exception and not at.warning
     assert metrics(at) == metrics(page("quality", db, monkeypatch))
+    # a link naming the end of the path it was ingested from (more than the page shows) is
+    # that file; an end no file has is said as the link wrote it
+    for end in (f"{tmp_path.name}/club/week.csv", "week.csv"):
+        at = page("quality", db, monkeypatch, file=end)
+        assert not at.exception and not at.warning, end
+        assert at.selectbox(key="quality_source").value == str(sheet)
+    at = page("quality", db, monkeypatch, file="elsewhere/club/week.csv")
+    assert [w.value for w in at.warning] == [
+        f"The link names the file {md(quoted('elsewhere/club/week.csv'))}, which is not in this "
+        "database: showing every file."]
 
 
 def test_quality_keeps_the_shared_filters_in_its_url(fixture_path: Path,
