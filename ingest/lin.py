@@ -138,6 +138,11 @@ OPENING = frozenset({"qx", "vg", "pn", "pw", "rs"})
 CUT = "|"
 """The key :func:`pairs` gives after a last value the text ends in, with no ``|`` after it:
 the file ends inside that value, cut short."""
+CUT_KEY = "||"
+"""The key :func:`pairs` gives for a last key the text ends after (``mb|`` or ``mb``), with no
+value: the file ends before that key's value, cut short; the value it gives is that key."""
+WHOLE_EMPTY = frozenset({"pg"})
+"""Keys whose value is always empty (a page break): a file that ends ``pg|`` misses no value."""
 _KEY_ON_ITS_LINE = re.compile(r"\n\s*([A-Za-z]{2})\s*\Z")
 """A key at the start of a line, after text that is no key (junk pasted between two pairs)."""
 
@@ -162,7 +167,8 @@ def pairs(text: str) -> Iterator[tuple[str, str, int]]:
     rest of the file). Text before the first key (:func:`_lead`), and a line of text that is no
     key before a key that starts a line (``"junk\\nqx"``; :data:`BETWEEN` boards), are such
     parts, and the key after them is read. Most keys are written bare (``pc``): they are looked
-    up as they are, and a part's line ends are counted only where it holds one."""
+    up as they are, and a part's line ends are counted only where it holds one. The text's end
+    inside its last value is :data:`CUT`, after its last key (``mb|``, ``mb``) :data:`CUT_KEY`."""
     parts = text.split("|")
     junk, lines = _lead(parts)
     if junk.strip():
@@ -188,11 +194,16 @@ def pairs(text: str) -> Iterator[tuple[str, str, int]]:
                 yield (BETWEEN if key in OPENING else ""), junk, \
                     start + junk[:len(junk) - len(junk.lstrip())].count("\n")
         value = parts[i + 1]
+        if i + 1 == last and not value.strip() and key not in WHOLE_EMPTY:  # ``mb|`` ends it
+            yield CUT_KEY, key, line
+            return
         yield key, value, line
         if "\n" in value:
             line += value.count("\n")
         i += 2
-    if i == last and parts[i].strip():
+    if i == last and parts[i].strip().lower() in KEYS - WHOLE_EMPTY:  # ``mb`` ends the file
+        yield CUT_KEY, parts[i].strip().lower(), line + _blank_lines(parts[i])
+    elif i == last and parts[i].strip():
         yield "", parts[i], line + parts[i].count("\n")
     elif i > last and parts[last].strip():  # the last value was taken, with no '|' to end it
         yield CUT, parts[last], line - parts[last].count("\n")
@@ -269,8 +280,8 @@ class Boards:
                     continue
                 self._out_of_step(value, line, between=key == BETWEEN)
                 continue
-            if key == CUT:
-                self._cut(value, line)
+            if key in (CUT, CUT_KEY):
+                self._cut(value, line, before_value=key == CUT_KEY)
                 continue
             self.keyed = True
             if key == "qx" or (self.cur is not None and _next_board(self.cur, key)):
@@ -303,11 +314,14 @@ class Boards:
         self.boards.append(self.cur)
         self.listed = None
 
-    def _cut(self, value: str, line: int) -> None:
-        """The file ends inside its last value (no ``|`` after it): the board it is in may
+    def _cut(self, value: str, line: int, before_value: bool = False) -> None:
+        """The file ends inside its last value (no ``|`` after it), or after its last key
+        (``before_value``: ``value`` is that key, ``mb|`` with no call): the board it is in may
         be cut short (a play that stops mid-trick, a claim not reached), so it is an issue,
         as PBN's game the file ends inside is (``pbn.cut_short``)."""
-        where = (f"line {line}: the file ends inside the value {value.strip()[:40]!r} (no '|' "
+        where = (f"line {line}: the file ends after the key {value!r}, before its value: it "
+                 "may be cut short" if before_value else
+                 f"line {line}: the file ends inside the value {value.strip()[:40]!r} (no '|' "
                  "after it): it may be cut short")
         if self.cur is not None:
             self.cur.errors.append(where)

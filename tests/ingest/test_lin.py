@@ -17,7 +17,18 @@ from hypothesis import strategies as st
 
 from bench.bench_bridge import single_tables
 from ingest import pipeline
-from ingest.lin import BETWEEN, CUT, KEYS, OPENING, READER, _unknown_key, pairs, parse_result
+from ingest.lin import (
+    BETWEEN,
+    CUT,
+    CUT_KEY,
+    KEYS,
+    OPENING,
+    READER,
+    WHOLE_EMPTY,
+    _unknown_key,
+    pairs,
+    parse_result,
+)
 from ingest.source import Issue, Raw
 from model.bridge.contracts import parse_contract
 from model.problems import Code
@@ -193,10 +204,15 @@ def _walked(text: str) -> list[tuple[str, str, int]]:
             key = body[-2:].lower()
             out.append((BETWEEN if key in OPENING else "", junk,
                         start + junk[:len(junk) - len(junk.lstrip())].count("\n")))
+        if i + 2 == len(parts) and not parts[i + 1].strip() and key not in WHOLE_EMPTY:
+            return [*out, (CUT_KEY, key, line)]  # the text ends after a key, before its value
         out.append((key, parts[i + 1], line))
         line += parts[i + 1].count("\n")
         i += 2
-    if i == len(parts) - 1 and parts[i].strip():
+    if i == len(parts) - 1 and parts[i].strip().lower() in KEYS - WHOLE_EMPTY:
+        start = parts[i][:len(parts[i]) - len(parts[i].lstrip())]
+        out.append((CUT_KEY, parts[i].strip().lower(), line + start.count("\n")))
+    elif i == len(parts) - 1 and parts[i].strip():
         out.append(("", parts[i], line + parts[i].count("\n")))
     elif i == len(parts) and parts[-1].strip():  # the text ends inside its last value
         out.append((CUT, parts[-1], line - parts[-1].count("\n")))
@@ -639,3 +655,24 @@ def test_a_deal_without_rs_that_stops_in_its_play_says_it_has_no_result() -> Non
                 if isinstance(i, Issue)]
     assert issue.message.endswith("the file ends inside this board: its play stops after 8 "
                                   "cards (2 tricks and 0 cards) with no claim (mc)")
+
+
+@pytest.mark.parametrize("end", ["|", "|\n", ""], ids=["bar", "bar-newline", "no-bar"])
+def test_a_file_cut_right_after_a_key_says_it_may_be_cut_short(end: str) -> None:
+    """A Vugraph file (../shared/data/bbo-vugraph-lin) cut right after ``mb|`` gave its last
+    board the issue ``not a call: ''``, and cut inside ``mb|`` that ``'mb' is not a LIN key``,
+    without the hint CSV, PBN, PPN and a LIN value cut open give: the file may be cut short.
+    Every key the last board has is tried; the boards before it are read as from the whole
+    file."""
+    text = (LIN / "40000.lin").read_text(encoding="utf-8").replace("\r\n", "\n")
+    whole = [r for r in READER.read_text(text, "x.lin") if isinstance(r, Raw)]
+    last = text.rindex("qx|")
+    for m in re.finditer(r"(?<=\|)(mb|pc|md|sv|mc|nt|an)\|", text[last:]):
+        at = last + m.start() + 2
+        key = text[at - 2:at]
+        items = list(READER.read_text(text[:at] + end, "x.lin"))
+        (issue,) = [i for i in items if isinstance(i, Issue)]
+        assert issue.message.endswith(f"the file ends after the key {key!r}, before its "
+                                      "value: it may be cut short"), (key, issue.message)
+        kept = [r.data for r in items if isinstance(r, Raw)]
+        assert kept == [r.data for r in whole[:len(kept)]]
