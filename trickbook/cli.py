@@ -604,8 +604,16 @@ def report(
         table = Table(*(Column(c, overflow="fold") for c in columns),
                       title=f"{what.value} ({counted(len(rows), 'row')})")
         for r in rows:  # cells are the records' text, never console markup
-            table.add_row(*(Text("" if v is None else shown(v)) for v in r))
+            table.add_row(*(Text(table_cell(v)) for v in r))
         out.print(table)
+
+
+def table_cell(value: object) -> str:
+    """A cell of ``report --format table``: a number with a fraction to two places (cash reads
+    ``49.00`` beside ``58.67``, not ``49.0``), text with its control characters shown."""
+    if value is None:
+        return ""
+    return f"{value:.2f}" if isinstance(value, float) else shown(value)
 
 
 def _with_units(columns: list[str], rows: list[tuple[Any, ...]]

@@ -270,6 +270,12 @@ def test_standings_say_each_cash_figure_s_unit_to_two_places(tmp_path: Path) -> 
     cash = [r["cash"] for r in rows]
     assert any(abs(float(c) % 1 - 1 / 3) < 0.01 for c in cash), cash  # a third is there
     assert all(len(c.partition(".")[2]) <= 2 for c in cash), cash
+    # the table printed 49.0 and -18.0 beside 58.67: every figure has its two places
+    table = runner.invoke(app, ["report", "standings", "--db", str(db)], env={"COLUMNS": "200"})
+    shown = [cells[4].strip() for line in table.stdout.splitlines()
+             if len(cells := line.split("│")) > 4 and cells[4].strip()]
+    assert len(shown) == len(cash) and all(re.fullmatch(r"-?\d+\.\d\d", c) for c in shown), shown
+    assert any(c.endswith(".00") for c in shown), shown
 
 
 def test_report_tables_show_text_that_looks_like_console_markup(tmp_path: Path) -> None:
