@@ -9,6 +9,8 @@ against that schema, and their fields against the data the pages draw
 
 from __future__ import annotations
 
+import math
+from datetime import date
 from typing import Any
 
 Spec = dict[str, Any]
@@ -73,13 +75,34 @@ TIME_UNITS = {"day": "yearmonthdate", "month": "yearmonth"}
 """The Vega-Lite time unit of a column of days or months."""
 
 
-def _cumulative_cash(when: str, column: str, unit: str, title: str, height: int,
-                     tooltip: list[Spec], **encoding: Spec) -> Spec:
-    """Cumulative cash (``column``, in ``unit``) over time (``when``: ``day`` or ``month``), a
-    line with points; the axis ticks at that step (a few days' range was ticked by the hour)."""
+TICKS = 12
+"""About as many ticks as a short time line gets (:func:`time_axis`)."""
+TICKED_UP_TO = {"day": 60, "month": 36}
+"""The longest range, in days or months, whose axis is ticked at whole days or months
+(:func:`time_axis`): over a longer one, Vega-Lite's own ticks are a day (a month) apart or more."""
+
+
+def time_axis(when: str, first: date, last: date) -> Spec:
+    """The axis of a time line from ``first`` to ``last`` by ``when`` (``day`` or ``month``):
+    over a short range, ticks at whole days (months), one every few where there are more than
+    :data:`TICKS`. Vega-Lite's own ticks fell between two days, each labelled with its day alone,
+    so a league of three days read "Jun 25, 1997" twice and "Jun 26, 1997" twice."""
+    steps = ((last - first).days if when == "day"
+             else (last.year - first.year) * 12 + last.month - first.month)
+    if steps > TICKED_UP_TO[when]:
+        return {}
+    return {"tickCount": {"interval": when, "step": max(1, math.ceil((steps + 1) / TICKS))}}
+
+
+def _cumulative_cash(when: str, span: tuple[date, date], column: str, unit: str, title: str,
+                     height: int, tooltip: list[Spec], **encoding: Spec) -> Spec:
+    """Cumulative cash (``column``, in ``unit``) over time (``when``: ``day`` or ``month``;
+    ``span``: the first and last of them), a line with points; the axis ticks at that step (a
+    few days' range was ticked by the hour, :func:`time_axis`)."""
     return {
         "mark": {"type": "line", "point": {"filled": True, "size": 70}},
-        "encoding": {"x": channel(when, "temporal", when, timeUnit=TIME_UNITS[when]),
+        "encoding": {"x": channel(when, "temporal", when, timeUnit=TIME_UNITS[when],
+                                  axis=time_axis(when, *span)),
                      "y": channel(column, "quantitative", f"cumulative cash ({unit})"),
                      **encoding, "tooltip": tooltip},
         "height": height,
@@ -98,11 +121,11 @@ drawn around it blurred the shape): colour, shape and pattern share it (the same
 legend), each shape standing for one pattern."""
 
 
-def cash_over_time(unit: str, title: str) -> Spec:
+def cash_over_time(unit: str, title: str, days: tuple[date, date]) -> Spec:
     """League: cumulative cash per player and day, one line each (columns ``player, day, cash,
-    cumulative_cash``)."""
+    cumulative_cash``; ``days``: the first and the last)."""
     return _cumulative_cash(
-        "day", "cumulative_cash", unit, title, 320,
+        "day", days, "cumulative_cash", unit, title, 320,
         [channel("player", "nominal"), channel("day", "temporal"),
          channel("cash", "quantitative", format=MONEY_TIP),
          channel("cumulative_cash", "quantitative", "cumulative cash", format=MONEY_TIP)],
@@ -114,11 +137,11 @@ def cash_over_time(unit: str, title: str) -> Spec:
                       legend=PLAYERS_LEGEND))
 
 
-def cash_by_month(unit: str, title: str) -> Spec:
+def cash_by_month(unit: str, title: str, months: tuple[date, date]) -> Spec:
     """Player: his cumulative cash by month in one variant (``month, deals, declared, cash,
-    cumulative``)."""
+    cumulative``; ``months``: the first and the last)."""
     return _cumulative_cash(
-        "month", "cumulative", unit, title, 240,
+        "month", months, "cumulative", unit, title, 240,
         [channel("month", "temporal"), *_numbers("deals", "declared"),
          *_numbers("cash", "cumulative", format=MONEY_TIP)])
 

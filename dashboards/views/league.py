@@ -65,7 +65,9 @@ def _time_line(series: pl.DataFrame, undated: pl.DataFrame, variant: str,
               "start time.")
     else:
         st.vega_lite_chart(part.select("player", "day", "cash", "cumulative_cash"),
-                           charts.cash_over_time(unit(variant), variant), width="stretch")
+                           charts.cash_over_time(unit(variant), variant,
+                                                 (part["day"].min(), part["day"].max())),
+                           width="stretch")
         if hidden := alike(part):
             st.caption("Drawn on each other, their cash the same every day: "
                        + "; ".join(" and ".join(md(p) for p in group) for group in hidden) + ".")

@@ -261,10 +261,12 @@ with guarded():
         empty(f"No dated games for {md(f.player)}: the time line needs games with a start time.")
     else:
         for variant in months["variant"].unique(maintain_order=True).to_list():
+            part = months.filter(pl.col("variant") == variant)
             st.vega_lite_chart(
-                months.filter(pl.col("variant") == variant).select(
-                    "month", "deals", "declared", "cash", "cumulative"),
-                charts.cash_by_month(unit(variant), variant), width="stretch")
+                part.select("month", "deals", "declared", "cash", "cumulative"),
+                charts.cash_by_month(unit(variant), variant,
+                                     (part["month"].min(), part["month"].max())),
+                width="stretch")
     undated = query("undated_cash", f).filter(pl.col("player") == f.player)
     if not undated.is_empty():
         st.caption("Not on the time line (counted in the cash above): " + ", ".join(

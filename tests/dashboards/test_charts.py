@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import json
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 
 import altair
@@ -211,11 +212,15 @@ def test_no_page_builds_charts_with_altair() -> None:
     assert not imports
 
 
+DAYS = (date(2026, 11, 1), date(2026, 12, 6))
+"""The first and last day of a time line."""
+
+
 def test_cash_over_time_tells_24_players_apart() -> None:
     """The League's cash over time: colours alone repeat from the ninth player (a walk of the
     demo found two players in one dark blue); colour and line pattern together do not repeat
     before 24, each assigned in the players' order."""
-    spec = charts.cash_over_time("chips", "greek-prefa")
+    spec = charts.cash_over_time("chips", "greek-prefa", DAYS)
     colours = spec["encoding"]["color"]["scale"]["range"]
     dashes = spec["encoding"]["strokeDash"]["scale"]["range"]
     assert spec["encoding"]["strokeDash"]["field"] == spec["encoding"]["color"]["field"]
@@ -230,8 +235,8 @@ def test_cash_over_time_tells_24_players_apart() -> None:
     assert not chart_problems(spec, ["player", "day", "cash", "cumulative_cash"])
 
 
-@pytest.mark.parametrize("spec", [charts.cash_over_time("chips", "greek-prefa"),
-                                  charts.cash_by_month("chips", "greek-prefa")])
+@pytest.mark.parametrize("spec", [charts.cash_over_time("chips", "greek-prefa", DAYS),
+                                  charts.cash_by_month("chips", "greek-prefa", DAYS)])
 def test_cash_charts_keep_their_height_for_the_plot(spec: dict) -> None:
     """Streamlit sizes a chart without ``autosize`` to "fit" its height: with nine players' legend
     below, League's cash over time was a plot about 100 px high in its 320. The width fits the
@@ -239,6 +244,30 @@ def test_cash_charts_keep_their_height_for_the_plot(spec: dict) -> None:
     assert spec.get("autosize", {}).get("type") == "fit-x" and spec["height"] >= 240
     # ticked by its own step: a range of a few days was ticked "06 AM, 12 PM, 06 PM"
     assert spec["encoding"]["x"]["timeUnit"] in ("yearmonthdate", "yearmonth")
+
+
+@pytest.mark.parametrize(("when", "first", "last", "axis"), [
+    ("day", date(1997, 6, 25), date(1997, 6, 27), {"tickCount": {"interval": "day", "step": 1}}),
+    ("day", date(2026, 1, 1), date(2026, 1, 1), {"tickCount": {"interval": "day", "step": 1}}),
+    ("day", date(2026, 1, 1), date(2026, 1, 31), {"tickCount": {"interval": "day", "step": 3}}),
+    ("day", date(2025, 1, 1), date(2026, 1, 1), {}),
+    ("month", date(1997, 6, 1), date(1997, 8, 1),
+     {"tickCount": {"interval": "month", "step": 1}}),
+    ("month", date(2020, 1, 1), date(2026, 1, 1), {})])
+def test_a_short_time_line_is_ticked_at_whole_days_or_months(
+        when: str, first: date, last: date, axis: dict) -> None:
+    """League's cash over time of a bridge database whose games span three days read
+    "Jun 25, 1997" twice and "Jun 26, 1997" twice: Vega-Lite ticked the axis every 12 hours and
+    labelled each tick with its day. A range of up to 60 days (36 months) is ticked at whole
+    days (months), at most about 12 of them; a longer one keeps Vega-Lite's ticks, a day (a
+    month) apart or more."""
+    assert charts.time_axis(when, first, last) == axis
+    make = charts.cash_over_time if when == "day" else charts.cash_by_month
+    spec = make("points", "bridge-duplicate", (first, last))
+    assert spec["encoding"]["x"]["axis"] == axis
+    columns = ["player", "day", "cash", "cumulative_cash"] if when == "day" else [
+        "month", "deals", "declared", "cash", "cumulative"]
+    assert not chart_problems(spec, columns)
 
 
 def test_balance_axes_say_what_they_count() -> None:
