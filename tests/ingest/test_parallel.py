@@ -681,3 +681,29 @@ def test_the_writer_hashes_each_file_once(folder: Path, tmp_path: Path,
     reports, _ = run(files, tmp_path / "h.duckdb", parallel.reading(in_process, 2))
     assert all(r.stored for r in reports)
     assert sorted(hashed) == sorted([files[0].name] + [p.name for p in files])
+
+
+@pytest.mark.parametrize("replace_it", [False, True])
+def test_a_corrected_copy_elsewhere_in_parts_equals_one_process(
+        big: Path, tmp_path: Path, replace_it: bool) -> None:
+    """A corrected copy of a stored file, of its name in another folder (a new version of it:
+    docs/ingest.md, "A file of the same name in another place"), read in parts by workers
+    stores what one process stores: its records name the stored file's games, which the
+    workers' empty databases lack, so the writer reads it itself where that matters."""
+    lines = big.read_bytes().decode("utf-8-sig").splitlines()
+    deals = [k for k, t in enumerate(lines) if t.startswith('{"record":"deal"')]
+    moved_deal = json.loads(lines[deals[30]])
+    moved_deal["deal_no"] = 9_999  # a new deal in place of an old one, which is left out
+    lines[deals[30]], lines[deals[20]] = json.dumps(moved_deal), ""  # and another left out
+    corrected = tmp_path / "corrected" / "big.jsonl"
+    corrected.parent.mkdir()
+    corrected.write_text("\n".join(t for t in lines if t) + "\n")
+    found = {}
+    for name, reading in (("one", None), ("parts", parallel.reading(in_process, 3, 2_000))):
+        db = tmp_path / f"{name}.duckdb"
+        run([big], db, batch=9)
+        reports, _ = run([corrected], db, reading, batch=9, replace=replace_it)
+        assert reports[0].earlier_files == [str(big)]
+        assert reports[0].dropped == 2  # kept: the file has bad lines of its own
+        found[name] = reports, snapshot(db)
+    assert found["parts"] == found["one"]
