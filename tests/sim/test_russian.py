@@ -217,7 +217,8 @@ def test_balance_study_compares_the_conventions() -> None:
         levels = m.filter((pl.col("arm") == arm) & (pl.col("metric") == "money_flow"))["key"]
         assert {"6", "7"} <= set(levels)
     shares = m.filter((pl.col("metric") == "contract_share") & (pl.col("key") != "all played"))
-    assert all(re.fullmatch(r"(6|7|8|9|10)(S|C|D|H|NT)|misere", k) for k in shares["key"])
+    # the contracts in the game's words, as the Contracts page writes them (6S is 6♠)
+    assert all(re.fullmatch(r"(6|7|8|9|10)(♠|♣|♦|♥|NT)|misère", k) for k in shares["key"])
     effect = m.filter(pl.col("metric") == "flag_effect").rows_by_key("key", named=True)
     # Leningrad doubles whists and remises (6.1): the declarer's money changes in most deals
     assert effect["money changed"][0]["estimate"] > 0.3
