@@ -9,7 +9,8 @@ with its deals numbered in file order. Checking the records is the validation st
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import re
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -141,17 +142,45 @@ NAME_MAX = 80
 """The longest player name (records.md 1.1, ``model.base.PlayerName``)."""
 
 
-def seat_players(names: list[str | None]) -> list[str]:
-    """Player names by seat N E S W: placeholders become the seat name, a name used twice gets
-    its seat appended, so a game always has four distinct players. A name longer than
-    ``NAME_MAX`` is refused (``ValueError``), not cut: two cut names could become one."""
-    out = []
+_UNNAMED = re.compile(r"(North|East|South|West) \(unnamed [0-9a-f]{8}\)")
+"""What :func:`unnamed` writes (read back from an export, it is still nobody's name)."""
+
+
+def unnamed(seat: int, table: object) -> str:
+    """The player at ``seat`` of a table its source does not name: the seat and 8 hex digits
+    of the table's identity (``table``: the game's key, its event, match, room and the players
+    it does name; ``content_id``), ``North (unnamed 3f9c1a2b)``. The unnamed players of two
+    tables are two people (``ingest/players.py`` makes a person of each name), never one
+    ``North`` who sat at every table of every file that names nobody."""
+    return f"{SEAT_NAMES[seat]} (unnamed {content_id(table)[:8]})"
+
+
+def is_unnamed(name: str, seat: int) -> bool:
+    """Whether ``name`` at ``seat`` names nobody: a placeholder of :func:`unnamed`, or the
+    seat's own name (``South`` at South: a LIN ``pn`` placeholder, or a game stored before
+    :func:`unnamed`, read back from its export)."""
+    m = _UNNAMED.fullmatch(name)
+    return (m.group(1) if m else name).lower() == SEAT_NAMES[seat].lower()
+
+
+def seat_players(names: list[str | None], table: Callable[[], object]) -> list[str]:
+    """Player names by seat N E S W: a seat its source leaves unknown (``None``, empty, ``?``,
+    ``-``) is :func:`unnamed` at ``table()`` (the game's identity but its players, worked out
+    only for a table with a seat unknown), and a name
+    used twice gets its seat appended, so a game always has four distinct players. A name
+    given is kept as it is (``North`` too: an export of a game stored so reads back the same).
+    A name longer than ``NAME_MAX`` is refused (``ValueError``), not cut: two cut names could
+    become one."""
+    given: list[str | None] = []
     for i, n in enumerate(names):
         n = (n or "").strip()
         if len(n) > NAME_MAX:
             raise ValueError(f"the player at {SEATS[i]} has a name of {len(n):,} characters "
                              f"(at most {NAME_MAX}): {n[:40]!r}…")
-        out.append(SEAT_NAMES[i] if n in PLACEHOLDERS else n)
+        given.append(None if n in PLACEHOLDERS else n)
+    # the table, and the seats it names (two tables of one event apart), only where needed
+    at = (table(), tuple(given)) if None in given else None
+    out = [unnamed(i, at) if n is None else n for i, n in enumerate(given)]
     for i, n in enumerate(out):
         if out.count(n) > 1:
             out[i] = f"{n} ({SEATS[i]})"
@@ -263,10 +292,10 @@ class GameGroups:
 
 
 def table_known(players: list[str]) -> bool:
-    """Whether a deal names a player (not only the seat placeholders of ``seat_players``): a
-    file that leaves the seats out (PBN seat tags are not inherited) may hold the board's other
-    tables under the same placeholder players, so its boards repeat within the game."""
-    return any(p != seat for p, seat in zip(players, SEAT_NAMES, strict=True))
+    """Whether a deal names a player (not only the placeholders of ``seat_players``): a file
+    that names nobody at a board's tables may hold its other tables under the same unnamed
+    players, so its boards repeat within the game."""
+    return not all(is_unnamed(p, seat) for seat, p in enumerate(players))
 
 
 def game_record(
@@ -302,11 +331,13 @@ __all__ = [
     "contract_of",
     "game_record",
     "hand_names",
+    "is_unnamed",
     "parse_hand",
     "play_from_columns",
     "played",
     "seat_players",
     "table_known",
+    "unnamed",
 ]
 
 

@@ -11,7 +11,9 @@ an issue. Lines end at LF, CR LF or CR only, as an editor numbers them.
 The GIB one-line form of ``sol10.txt`` (hands W N E S, then 20 hex digits: strains NT S H D C,
 declarer E N W S, each the tricks North-South take)
 has no dealer or vulnerability: dealer North, none vulnerable. One ``bridge-duplicate`` game per
-file, players named by seat; the deals are ``unplayed`` (kept, not scored).
+file, its four players unnamed (``bridge_records.unnamed``: nobody sat at a solved deal, and the
+players of two files are not one person); the deals are ``unplayed`` (kept, not settled: nobody
+played them).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from ingest.bridge_records import (
     game_record,
     hand_names,
     parse_hand,
+    seat_players,
 )
 from ingest.source import Issue, NamedOrRecognised, Raw, is_ascii_int
 from model.bridge.seats import SEATS
@@ -168,8 +171,9 @@ def _game(source: str, read: list[_Read]) -> Iterator[Raw | Issue]:
     deals = [d for _, _, d in read if not isinstance(d, Exception)]
     gid = "dds-hands/" + content_id(tuple(
         (d["hands"], d["dealer"], d.get("vulnerable")) for d in deals))
+    players = seat_players([None] * 4, lambda: gid)  # nobody sat at a solved deal: unnamed
     if deals:
-        yield Raw(source, 1, game_record(gid, list(SEAT_NAMES), "DDS hands"), "")
+        yield Raw(source, 1, game_record(gid, players, "DDS hands"), "")
     deal_no = 0
     for first, raw_text, deal in read:
         if isinstance(deal, Exception):
@@ -177,7 +181,14 @@ def _game(source: str, read: list[_Read]) -> Iterator[Raw | Issue]:
             continue
         deal_no += 1
         yield Raw(source, first, {"record": "deal", "game_id": gid, "deal_no": deal_no,
-                                  **deal}, raw_text)
+                                  **_seated(deal, players)}, raw_text)
+
+
+def _seated(deal: dict[str, Any], players: list[str]) -> dict[str, Any]:
+    """A deal read by seat (``SEAT_NAMES``) with the game's ``players`` in the seats."""
+    of = dict(zip(SEAT_NAMES, players, strict=True))
+    return {**deal, "dealer": of[deal["dealer"]],
+            "hands": {of[seat]: cards for seat, cards in deal["hands"].items()}}
 
 
 _STRAY = ("not a line of a DDS hand file (after a PBN line: " + ", ".join(KEYWORDS[1:])

@@ -34,6 +34,7 @@ from ingest.bridge_records import (
     contract_of,
     game_record,
     hand_names,
+    is_unnamed,
     parse_hand,
     played,
     seat_players,
@@ -668,7 +669,9 @@ def _named(b: Board) -> str:
 
 
 def _players(b: Board, room: str | None) -> list[str]:
-    """The four players by seat N E S W: the room's four of eight ``pn`` names."""
+    """The four players by seat N E S W: the room's four of eight ``pn`` names. A seat named
+    by its own name (``South`` at South: an operator's placeholder, ../shared/data/README.md)
+    names nobody (``seat_players``: unnamed at this game's table)."""
     names = list(b.names or [])
     offset = 4 if room == "closed" and len(names) >= 8 else 0
     if names and len(names) not in (4, 8):
@@ -677,8 +680,8 @@ def _players(b: Board, room: str | None) -> list[str]:
     lin4 = (names[offset:offset + 4] + [""] * 4)[:4]
     by_seat: list[str | None] = [None] * 4
     for i, n in enumerate(lin4):
-        by_seat[LIN_SEATS[i]] = n
-    return seat_players(by_seat)
+        by_seat[LIN_SEATS[i]] = None if is_unnamed(n.strip(), LIN_SEATS[i]) else n
+    return seat_players(by_seat, lambda: _game_key(b.header, room, []))
 
 
 def _deal_of(md: str) -> tuple[int, list[int | None]]:

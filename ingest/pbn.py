@@ -76,6 +76,8 @@ BOARD_TAGS = ("Board", "Dealer", "Vulnerable", "Deal")
 """Taken from the previous game only by a game of the same board (no Board tag of its own, or
 the same number): the other table of the board."""
 SEAT_TAGS = ("North", "East", "South", "West")
+"""Taken, each that a game omits, from the same table of the event's board before
+(:class:`SeatCarry`): the players who sat there."""
 DEAL_TAGS = ("Deal", "Contract", "Auction", "Result")
 """A game with none of these records no deal (a header game: Event and such only)."""
 RUBBER_SCORING: dict[str, dict[str, str]] = {"rubber": {}, "chicago": {"mode": "chicago"}}
@@ -132,6 +134,55 @@ def resolve_tags(game: PbnGame, previous: dict[str, str]) -> dict[str, str]:
             if k not in tags and k in previous:
                 tags[k] = previous[k]
     return tags
+
+
+class SeatCarry:
+    """The players a game omits, carried over from the table they sat at (the import format
+    leaves out a tag whose value is the previous game's, ../shared/data/README.md, endplay's
+    ``example3.pbn``: a segment names its players on its first board, the open room's and then
+    the closed room's, and no board after it does).
+
+    The previous game is the board's other table, so the seats are not taken from it: each seat
+    tag a game omits takes the value of the same table of the event's board before it (the
+    event: the :data:`INHERITED` tags and ``Match``). A table is the ``Room`` (or ``Table``)
+    where the game gives one, else the board's k-th game in the file (the k-th table of the
+    board takes the names of the k-th table of the board before); a rubber deal, and a deal
+    without a board, sits at the table of the deal before it. A seat tag the game gives, ``?``
+    too, is its own; a table nobody named before leaves the seat unknown
+    (``bridge_records.seat_players``)."""
+
+    def __init__(self) -> None:
+        self.seated: dict[tuple[str | None, ...], dict[Hashable, tuple[str | None, ...]]] = {}
+        """Event -> table -> the seat tags of the last game at it (N, E, S, W)."""
+        self.tables: dict[tuple[tuple[str | None, ...], str | None], int] = {}
+        """(event, board) -> the games of the board read so far."""
+
+    def carry(self, game: PbnGame, tags: dict[str, str]) -> dict[str, str]:
+        """``tags`` with the seat tags the game omits taken from its table (a header game, with
+        no deal, sits at no table)."""
+        if not any(k in tags for k in DEAL_TAGS):
+            return tags
+        own = {KNOWN.get(name.lower(), name) for name, _ in game.tags}
+        event = tuple(tags.get(k) for k in (*INHERITED, "Match"))
+        table = self._table(tags, event)
+        seated = self.seated.setdefault(event, {})
+        before = seated.get(table)
+        if before is not None and not own.issuperset(SEAT_TAGS):
+            tags = {**tags, **{seat: name for seat, name in zip(SEAT_TAGS, before, strict=True)
+                               if seat not in own and name is not None}}
+        seated[table] = tuple(tags.get(seat) for seat in SEAT_TAGS)
+        return tags
+
+    def _table(self, tags: dict[str, str], event: tuple[str | None, ...]) -> Hashable:
+        room = _value(tags.get("Room")) or _value(tags.get("Table"))
+        if room is not None:
+            return "room", room
+        board = _value(tags.get("Board"))
+        if board is None or rubber(tags):
+            return "table"
+        k = self.tables.get((event, board), 0) + 1
+        self.tables[(event, board)] = k
+        return "k", k
 
 
 def house_rules(tags: dict[str, str]) -> dict[str, Any] | None:
@@ -285,7 +336,7 @@ def convert(game: PbnGame, tags: dict[str, str]) -> tuple[dict[str, Any], dict[s
         if tokens and name not in ("Auction", "Play") and not name.endswith("Table"):
             raise PbnError(f"text after the {name} tag, where PBN has no section: "
                            f"{' '.join(tokens)[:60]!r}")
-    players = seat_players([_value(tags.get(t)) for t in SEAT_TAGS])
+    players = table_players(tags)
     board, dealer = _board_and_dealer(tags)
     deal: dict[str, Any] = {"dealer": players[dealer]}
     if board is not None:
@@ -541,6 +592,13 @@ def game_key(tags: dict[str, str], players: list[str]) -> tuple[Any, ...]:
             *([] if named is None else ["game", named]))
 
 
+def table_players(tags: dict[str, str]) -> list[str]:
+    """The game's players by seat (``seat_players``): a seat tag that is ``?``, empty or absent
+    (none to carry over, :class:`SeatCarry`) is a player unnamed at this game's table (its
+    event, date, match, room and rules, :func:`game_key`, and the seats it does name)."""
+    return seat_players([_value(tags.get(t)) for t in SEAT_TAGS], lambda: game_key(tags, []))
+
+
 _GAME_ID = TypeAdapter(GameId)
 
 
@@ -571,7 +629,7 @@ def _keep_place(groups: GameGroups, tags: dict[str, str]) -> None:
     if not any(k in tags for k in DEAL_TAGS):
         return
     try:
-        players = seat_players([_value(tags.get(t)) for t in SEAT_TAGS])
+        players = table_players(tags)
         board_text = _value(tags.get("Board"))
         board = None if board_text is None else ascii_int(board_text, "Board") or None
     except ValueError:
@@ -615,6 +673,7 @@ class PbnReader(NamedOrRecognised):
         groups = GameGroups(stem)
         announced: set[str] = set()
         previous: dict[str, str] = {}
+        seats = SeatCarry()
         always: set[str] | None = None  # the tags read that every deal's game so far gives
         dealt = 0  # games with a deal so far
         for game in split_games(text):
@@ -622,7 +681,7 @@ class PbnReader(NamedOrRecognised):
                 yield Issue(source, game.line, None, Code.PARSE,
                             _unread(game, {}) or _first_errors(game.errors), game.text)
                 continue
-            tags = resolve_tags(game, previous)
+            tags = seats.carry(game, resolve_tags(game, previous))
             previous = tags
             key = f"board {tags.get('Board', '?')}"
             unread = _unread(game, tags, always if dealt >= TAGS_SHOWN_BY else None)

@@ -217,6 +217,12 @@ class Variant:
     """The players dealt a hand who take no part in a deal record's play (the Hand replayer
     makes a trick of a card of each of the others): by default nobody (bridge's dummy is played
     by the declarer); a defender who passes while the other plays alone (Greek, Balkan)."""
+    unplayed_sql: str | None = None
+    """A condition over a ``deals`` row ``d`` (its columns and its ``record``, records.md 1.2)
+    that the deal was dealt but nobody played it (bridge: a solved deal of a DDS hand file, its
+    hands only); None where every stored deal was played. Such a deal is stored and shown, but
+    not settled (``scoring/store.py``): nobody played it, so it counts in no one's deals
+    played, games or cash; :attr:`no_declarer` and :attr:`no_play` say what it is."""
     no_declarer: Callable[[Mapping[str, Any]], str] = all_passed
     """What a deal record nobody declared is, in the players' words (a clause, the Hand
     replayer's result): redealt, passed out, a refa written, or played for the fewest tricks

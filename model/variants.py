@@ -21,7 +21,8 @@ REGISTERED: tuple[Variant, ...] = (GREEK, SWABIAN, BALKAN, *BRIDGE, RUSSIAN)
 _BY_NAME: dict[str, Variant] = {v.name: v for v in REGISTERED}
 _BY_ALIAS: dict[str, Variant] = {a: v for v in REGISTERED for a in v.aliases}
 
-__all__ = ["REGISTERED", "UnknownVariant", "Variant", "names", "registered", "tables", "variant"]
+__all__ = ["REGISTERED", "UnknownVariant", "Variant", "names", "registered", "tables",
+           "unplayed_sql", "variant"]
 
 
 def variant(name: str) -> Variant:
@@ -39,6 +40,14 @@ def registered() -> list[Variant]:
 
 def names() -> list[str]:
     return sorted(_BY_NAME)
+
+
+def unplayed_sql() -> str:
+    """A condition over a ``deals`` row ``d``: the deal was dealt but nobody played it
+    (``Variant.unplayed_sql`` of its variant; false for the variants without one)."""
+    cases = " ".join(f"WHEN '{v.name}' THEN ({v.unplayed_sql})"
+                     for v in REGISTERED if v.unplayed_sql)
+    return f"coalesce(CASE d.variant {cases} ELSE FALSE END, FALSE)" if cases else "FALSE"
 
 
 def tables() -> dict[str, Table]:

@@ -14,7 +14,7 @@ import duckdb
 
 from model import tables as T
 from model.tables import PENDING, has_table
-from model.variants import REGISTERED
+from model.variants import REGISTERED, unplayed_sql
 from scoring.registry import REGISTERED as SETTLEMENTS
 from scoring.settlement import Check
 
@@ -77,9 +77,10 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         "deals_have_settlements",
-        "every stored deal has settlements (deals after the end of a game are a finding below)",
+        "every stored deal has settlements (deals after the end of a game are a finding below; "
+        "a deal nobody played, Variant.unplayed_sql, has none)",
         f"""SELECT d.game_id, d.deal_no FROM {T.DEALS} d
-            WHERE NOT EXISTS (SELECT 1 FROM {T.SETTLEMENTS} s
+            WHERE NOT {unplayed_sql()} AND NOT EXISTS (SELECT 1 FROM {T.SETTLEMENTS} s
                               WHERE s.game_id = d.game_id AND s.deal_no = d.deal_no)
               AND NOT EXISTS (SELECT 1 FROM {T.STANDINGS} t
                               WHERE t.game_id = d.game_id AND t.finished
@@ -98,7 +99,7 @@ CHECKS: tuple[Check, ...] = (
         "deals recorded after their game ended (the variant's end of game, e.g. "
         "greek-prefa.md 11): stored, not settled",
         f"""SELECT d.game_id, d.deal_no, d.source, d.line FROM {T.DEALS} d
-            WHERE EXISTS (SELECT 1 FROM {T.STANDINGS} t
+            WHERE NOT {unplayed_sql()} AND EXISTS (SELECT 1 FROM {T.STANDINGS} t
                           WHERE t.game_id = d.game_id AND t.finished)
               AND NOT EXISTS (SELECT 1 FROM {T.SETTLEMENTS} s
                               WHERE s.game_id = d.game_id AND s.deal_no = d.deal_no)

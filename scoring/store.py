@@ -80,15 +80,25 @@ def _games(conn: duckdb.DuckDBPyConnection, game_ids: list[str] | None) -> pl.Da
 
 def _deals(conn: duckdb.DuckDBPyConnection, table: str, games: pl.DataFrame, variant: str
            ) -> pl.DataFrame:
-    """The variant's flat deal rows of ``games``, typed by its ``frame_schema`` (the frame ingest
-    wrote: enums stay enums)."""
+    """The variant's flat deal rows of ``games`` that were played, typed by its
+    ``frame_schema`` (the frame ingest wrote: enums stay enums). A deal nobody played
+    (``Variant.unplayed_sql``: a solved deal, its hands only) is stored but not settled: no
+    one's deals, games or cash count it."""
+    try:
+        v: variants.Variant | None = variants.variant(variant)
+    except variants.UnknownVariant:
+        v = None
     deals = _of_games(conn, games,
                       f"SELECT * FROM {table} WHERE {OF_GAMES} ORDER BY game_id, deal_no")
-    try:
-        schema = variants.variant(variant).frame_schema
-    except variants.UnknownVariant:
+    if v is None:
         return deals
-    return deals.cast({c: t for c, t in schema.items() if c in deals.columns})
+    if v.unplayed_sql is not None:  # looked up apart: a join in the query above cost 3 times it
+        unplayed = _of_games(conn, games, f"SELECT d.game_id, d.deal_no FROM {T.DEALS} d "
+                                          f"WHERE {OF_GAMES} AND ({v.unplayed_sql})")
+        if unplayed.height:
+            deals = deals.join(unplayed.cast(deals.select("game_id", "deal_no").schema),
+                               on=["game_id", "deal_no"], how="anti").sort("game_id", "deal_no")
+    return deals.cast({c: t for c, t in v.frame_schema.items() if c in deals.columns})
 
 
 def rescore(

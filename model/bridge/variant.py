@@ -23,7 +23,7 @@ from model.bridge.records import BridgeDeal, BridgeGame
 from model.bridge.words import deal_named, game_named
 from model.cards import DECK_52
 from model.tables import GAMES
-from model.variant import SheetStyle, Variant
+from model.variant import SheetStyle, Variant, why_no_play
 
 
 def outcome_sql(name: str) -> str:
@@ -51,15 +51,41 @@ def trump(contract: str) -> int | None:
         return None
 
 
+NOT_PLAYED = "not played (a dealt or solved deal, its hands only), so nobody scores"
+"""What a deal record marked ``unplayed`` is (``BridgeDeal.unplayed``: a deal of a DDS hand file),
+in the players' words: nobody bid or played it, so it is no passed-out board."""
+
+UNPLAYED_SQL = ("CASE WHEN d.declarer IS NULL "
+                "THEN coalesce(json_extract_string(d.record, '$.unplayed') = 'true', FALSE) "
+                "ELSE FALSE END")
+"""``Variant.unplayed_sql``: a ``deals`` row whose record is marked ``unplayed`` (nobody
+declared it: the record's JSON is read only for those)."""
+
+
 def passed_out_rubber(record: Mapping[str, Any]) -> str:
     """Four passes: nobody scores (2.3, [bk]); the next dealer deals again, or, with
-    ``passed_out = zero``, the deal counts as played (10): a record does not say which."""
+    ``passed_out = zero``, the deal counts as played (10): a record does not say which. A deal
+    nobody played is :data:`NOT_PLAYED`."""
+    if record.get("unplayed"):
+        return NOT_PLAYED
     return "passed out (four passes), so nobody scores"
 
 
 def passed_out_duplicate(record: Mapping[str, Any]) -> str:
-    """Four passes: both sides score 0 (2.3, Law 77)."""
+    """Four passes: both sides score 0 (2.3, Law 77). A deal nobody played is
+    :data:`NOT_PLAYED`."""
+    if record.get("unplayed"):
+        return NOT_PLAYED
     return "passed out (four passes), so both sides score 0"
+
+
+def no_play(record: Mapping[str, Any]) -> str:
+    """Why a deal recorded with its hands has no play: nobody played it (``unplayed``, a solved
+    deal), else as every variant says it (``model.variant.why_no_play``: all passed, or the
+    play was not recorded)."""
+    if record.get("unplayed"):
+        return "nobody bid or played it"
+    return why_no_play(record)
 
 
 def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle,
@@ -99,6 +125,8 @@ def _bridge(name: str, aliases: tuple[str, ...], sheet: SheetStyle,
         no_declarer=passed_out,
         game_named=game_named,
         deal_named=deal_named,
+        no_play=no_play,
+        unplayed_sql=UNPLAYED_SQL,
     )
 
 

@@ -217,9 +217,9 @@ def test_import_format_leniency() -> None:
     )
     got = validate(READER.read_text(text, "t.pbn", "t"))
     assert not got.issues
-    (_, deal, _), = got.deals
+    (game, deal, _), = got.deals
     assert deal.contract == "1NT" and deal.vulnerable == "NS" and deal.alerts == {0: "strong"}
-    assert deal.hands is not None and len(deal.hands["North"]) == 13
+    assert deal.hands is not None and len(deal.hands[game.players[0]]) == 13
     assert [c for _, c in deal.play or ()] == ["7S", "2S", "8S", "AS"]
 
 
