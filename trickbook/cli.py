@@ -28,6 +28,7 @@ from rich.markup import escape
 
 from model.problems import counted
 from trickbook.console import (
+    INTERRUPTED,
     SHOWN_CHARS,
     Commands,
     err,
@@ -36,6 +37,7 @@ from trickbook.console import (
     one_line,
     out,
     progress_bar,
+    run_or_stop,
     shown,
     waiting_note,
 )
@@ -459,20 +461,12 @@ def _writable(db: Path) -> duckdb.DuckDBPyConnection:
 def _checks_after_ingest(db: Path) -> bool:
     """:func:`_after_load_checks` after ``ingest``; a Ctrl-C while they run ends the command
     with what is so (the files reported above are stored), exit 130."""
-    from model.tables import interrupted
-
-    stop: BaseException
-    try:
-        return _after_load_checks(db)
-    except KeyboardInterrupt as exc:
-        stop = exc
-    except Exception as exc:
-        if not interrupted(exc):
-            raise
-        stop = exc
+    done, result = run_or_stop(_after_load_checks, db)
+    if done:
+        return bool(result)
     err.print("interrupted during the data checks: the files reported above are stored; "
               f"`trickbook check --db {one_line(db)}` runs the checks", markup=False)
-    raise typer.Exit(130) from stop
+    raise typer.Exit(INTERRUPTED) from result
 
 
 def _after_load_checks(db: Path) -> bool:

@@ -52,22 +52,33 @@ def interruptible(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
-        stop: BaseException
-        try:
+        def checked() -> Any:
             with output_checked():
                 return fn(*args, **kwargs)
-        except KeyboardInterrupt as exc:
-            stop = exc
-        except Exception as exc:
-            from model.tables import interrupted
 
-            if not interrupted(exc):
-                raise
-            stop = exc
+        done, result = run_or_stop(checked)
+        if done:
+            return result
         err.print("interrupted: nothing it had not committed was kept")
-        raise typer.Exit(INTERRUPTED) from stop
+        raise typer.Exit(INTERRUPTED) from result
 
     return run
+
+
+def run_or_stop(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[bool, Any]:
+    """``(True, fn(...))``, or ``(False, the stop)`` when a Ctrl-C ended it: the
+    ``KeyboardInterrupt``, or DuckDB's stop of a statement it raised
+    (``model.tables.interrupted``). Any other failure is raised."""
+    try:
+        return True, fn(*args, **kwargs)
+    except KeyboardInterrupt as exc:
+        return False, exc
+    except Exception as exc:
+        from model.tables import interrupted
+
+        if not interrupted(exc):
+            raise
+        return False, exc
 
 
 class _Unwritable(Exception):
