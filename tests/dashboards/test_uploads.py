@@ -787,6 +787,20 @@ def test_the_name_an_upload_was_given_is_kept_beside_it(
         " ".join(frame_with(at, "sha256 (start)")["file"])
 
 
+def _ingested_from_a_folder(tmp_path: Path, week12: bytes) -> Path:
+    """A database of ``week12`` read from a club's folder, ``club/2026/week12.jsonl``, as
+    ``trickbook ingest`` reads it."""
+    from tests.dashboards.fixture_db import build_empty
+
+    (tmp_path / "db").mkdir()
+    db = build_empty(tmp_path / "db" / "t.duckdb")
+    folder = tmp_path / "club" / "2026"
+    folder.mkdir(parents=True)
+    (folder / "week12.jsonl").write_bytes(week12)
+    ingest_paths([folder / "week12.jsonl"], db)
+    return db
+
+
 def test_an_upload_replaces_the_file_ingested_from_a_folder_when_asked(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A user walk: the secretary ingested week12.jsonl from a folder (``trickbook ingest``,
@@ -796,19 +810,13 @@ def test_an_upload_replaces_the_file_ingested_from_a_folder_when_asked(
     It is a new version of the file of its name whose games it holds: without the box the
     page says it was applied in part, which changes were not taken and how to take them; with
     it, the game is the corrected file's."""
-    from tests.dashboards.fixture_db import build_empty
     from tests.dashboards.test_pages import page
 
-    (tmp_path / "db").mkdir()
-    db = build_empty(tmp_path / "db" / "t.duckdb")
     first, second = weekly_versions()
     added = second.splitlines()[-1].replace(b'"deal_no": 9,', b'"deal_no": 10,')
     assert added != second.splitlines()[-1]
     second += added + b"\n"
-    folder = tmp_path / "club" / "2026"
-    folder.mkdir(parents=True)
-    (folder / "week12.jsonl").write_bytes(first)
-    ingest_paths([folder / "week12.jsonl"], db)
+    db = _ingested_from_a_folder(tmp_path, first)
     at = page("upload", db, monkeypatch)
     upload(at, "week12.jsonl", second, replace=False)
     warned = " ".join(w.value for w in at.warning)
@@ -836,16 +844,10 @@ def test_the_file_ingested_from_a_folder_uploaded_again_with_the_box_is_put_back
     and the corrected deals stayed. Without the box the page says the corrected upload
     replaced it since and to tick the box to put it back; with it, it stands again. Uploaded
     again, and the folder ingested again, nothing changes."""
-    from tests.dashboards.fixture_db import build_empty
     from tests.dashboards.test_pages import page
 
-    (tmp_path / "db").mkdir()
-    db = build_empty(tmp_path / "db" / "t.duckdb")
     first, second = weekly_versions()
-    folder = tmp_path / "club" / "2026"
-    folder.mkdir(parents=True)
-    (folder / "week12.jsonl").write_bytes(first)
-    ingest_paths([folder / "week12.jsonl"], db)
+    db = _ingested_from_a_folder(tmp_path, first)
     at = page("upload", db, monkeypatch)
     upload(at, "week12.jsonl", second, replace=True)
     assert tricks_of_deal_2(db) == [("7", 8)]
@@ -868,5 +870,5 @@ def test_the_file_ingested_from_a_folder_uploaded_again_with_the_box_is_put_back
 
     upload(at, "week12.jsonl", first, replace=True)
     assert any("nothing new to store" in i.value for i in at.info)
-    again = ingest_paths([folder, db.parent / "uploads"], db, replace=True)
+    again = ingest_paths([tmp_path / "club" / "2026", db.parent / "uploads"], db, replace=True)
     assert {r.skipped for r in again} == {"unchanged"} and tricks_of_deal_2(db) == [("8", 9)]
