@@ -914,6 +914,16 @@ def superseded(con: Con, source: str | None = None, limit: int = 1000) -> pl.Dat
     return _frame(con, sql, [*params, limit])
 
 
+def superseded_count(con: Con, source: str | None = None) -> int:
+    """The rows of ``superseded`` (of ``source``): each a record of an earlier version that a
+    later one replaced or dropped, all of them (:func:`superseded` lists the latest 1,000); 0
+    for a database without the table."""
+    if not has_table(con, SUPERSEDED):
+        return 0
+    clause, params = ("WHERE source = ?", [source]) if source else ("", [])
+    return int(_frame(con, f"SELECT count(*) AS n FROM {SUPERSEDED} {clause}", params)["n"][0])
+
+
 def balance_runs(con: Con) -> pl.DataFrame:
     """Every stored balance study, newest first; empty when no study was ever stored (a database
     without the ``balance_*`` tables, ``sim/tables.py``)."""

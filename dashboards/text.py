@@ -208,6 +208,15 @@ def repairs_said(counts: Mapping[str, int], listed: int) -> str:
     return (f"{counted(records, 'record')} read with a named fix ({counted(fixes, 'repair')}; "
             f"{kept}).{cut} `--strict` refuses such records (docs/ingest.md, \"Repairs\").")
 
+def versions_said(records: int, listed: int) -> str:
+    """What the Data quality page says above the records of earlier versions it lists
+    (``listed`` rows, the latest first): how many a later version replaced or dropped in all
+    (``dashboards.queries.superseded_count``), and where the list stops short of every one."""
+    cut = f" The latest {listed:,} are listed." if listed < records else ""
+    return (f"{counted(records, 'record')} of an earlier version replaced or dropped by a later "
+            f"one (docs/ingest.md, \"Versions of a source\").{cut}")
+
+
 def is_upload(source: object) -> bool:
     """Whether an ingested file is an upload (saved under its content's name by the Upload
     page: ``uploads/9f3a6c2e1b7d4a50-week12.csv``)."""

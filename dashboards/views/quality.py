@@ -26,7 +26,14 @@ from dashboards.common import (
     url_param,
 )
 from dashboards.rows import per_row
-from dashboards.text import HASH_CHARS, md, repairs_said, short_paths, short_source
+from dashboards.text import (
+    HASH_CHARS,
+    md,
+    repairs_said,
+    short_paths,
+    short_source,
+    versions_said,
+)
 from dashboards.uploads import REPLACE_BOX, advice_for, names_of
 from model.problems import counted
 
@@ -126,8 +133,7 @@ with guarded():
             changed.with_columns(pl.col("previous", "version").str.slice(0, HASH_CHARS)),
             "No new version of a file has replaced or dropped stored records (`trickbook "
             f"ingest --replace`, or \"{REPLACE_BOX}\" on the Upload page).",
-            f"{counted(changed.height, 'record')} of an earlier version replaced or dropped by "
-            "a later one (first 1,000; docs/ingest.md, \"Versions of a source\").",
+            versions_said(query("superseded_count", source_arg), changed.height),
             "quality_versions",
             labels={"previous": "earlier version", "version": "by version"}, names=names)
 

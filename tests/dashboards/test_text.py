@@ -26,6 +26,7 @@ from dashboards.text import (
     short_paths,
     short_source,
     unit,
+    versions_said,
     without_paths,
 )
 from dashboards.uploads import stored_name
@@ -353,3 +354,36 @@ def test_repairs_are_counted_as_records_and_fixes() -> None:
     assert "(1 repair; stored)." in repairs_said({"records": 1, "repairs": 1, "stored": 1}, 1)
     assert "(9 repairs; 4 stored, 2 duplicates of deals stored before)." in repairs_said(
         {"records": 6, "repairs": 9, "stored": 4}, 9)
+
+
+def test_versions_are_counted_in_all_not_as_the_rows_listed() -> None:
+    """The Versions list of the Data quality page said "N records ... (first 1,000 …)" with N
+    the rows it listed, at most 1,000, and "first 1,000" also for three: the count is of
+    every row of ``superseded``, and the list's cut is said only where it cuts."""
+    assert versions_said(2500, 1000) == (
+        "2,500 records of an earlier version replaced or dropped by a later one "
+        "(docs/ingest.md, \"Versions of a source\"). The latest 1,000 are listed.")
+    assert versions_said(1, 1) == (
+        "1 record of an earlier version replaced or dropped by a later one "
+        "(docs/ingest.md, \"Versions of a source\").")
+
+
+def test_the_versions_count_is_of_every_row(tmp_path: Path) -> None:
+    """``queries.superseded_count`` counts every row of ``superseded`` (of a file), where
+    ``queries.superseded`` lists the latest 1,000 (docs/dashboards.md, Data quality)."""
+    from dashboards import queries
+    from ingest.store import connect
+
+    db = tmp_path / "v.duckdb"
+    conn = connect(db)
+    try:
+        assert queries.superseded_count(conn) == 0
+        conn.execute("INSERT INTO superseded (source, change, record_key, line, previous, "
+                     "version, ingested_at, record) SELECT CASE WHEN i % 2 = 0 THEN 'a.jsonl' "
+                     "ELSE 'b.jsonl' END, 'deal replaced', 'g#' || i, i, 'p', 'v', now(), '{}' "
+                     "FROM range(1, 1203) t(i)")
+        assert queries.superseded_count(conn) == 1202
+        assert queries.superseded_count(conn, "a.jsonl") == 601
+        assert queries.superseded(conn).height == 1000
+    finally:
+        conn.close()
