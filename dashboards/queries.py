@@ -833,6 +833,8 @@ def quarantine(
 # ---------------------------------------------------------------- Balance (docs/balance-study.md)
 
 _METRIC_COLUMNS = "m.metric, m.key, m.arm, m.n, m.estimate, m.lo, m.hi"
+
+
 def _in_words(v: Variant, denomination: str) -> str:
     """A denomination as the variant writes it after a level (``S``: ``♠``; ``NT`` as it is)."""
     return v.call_words(f"6{denomination}").removeprefix("6")

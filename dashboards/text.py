@@ -187,7 +187,6 @@ def short_source(source: object, names: Mapping[str, str] | None = None) -> str:
     return short
 
 
-
 def repairs_said(counts: Mapping[str, int], listed: int) -> str:
     """What the Data quality page says above the repairs it lists (``listed`` rows, one per
     fix): the records a reader repaired and how many fixes (``dashboards.queries.repair_counts``),
@@ -207,6 +206,7 @@ def repairs_said(counts: Mapping[str, int], listed: int) -> str:
     cut = f" The first {listed:,} repairs are listed." if listed < fixes else ""
     return (f"{counted(records, 'record')} read with a named fix ({counted(fixes, 'repair')}; "
             f"{kept}).{cut} `--strict` refuses such records (docs/ingest.md, \"Repairs\").")
+
 
 def versions_said(records: int, listed: int) -> str:
     """What the Data quality page says above the records of earlier versions it lists

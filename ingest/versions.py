@@ -50,13 +50,18 @@ CONFLICTS = (Code.GAME_CONFLICT, Code.DEAL_CONFLICT)
 
 
 def deals_named(conn: duckdb.DuckDBPyConnection, deals: Sequence[tuple[str, int, str | None]],
-                variants: Callable[[str], Variant] = registry.variant) -> list[str]:
+                variants: Callable[[str], Variant] = registry.variant,
+                games: dict[str, tuple[str, str]] | None = None) -> list[str]:
     """Each deal ``(game_id, deal_no, record)`` as a conflict's message names it, from its
     record (canonical JSON, or ``None``) and its stored game's, looked up in one query: in its
     variant's words (``Variant.deal_named``: a bridge board by its event, board and pairs, not
     by its game's hash alone); a game not stored or of a variant not known, by its number and
-    game id (``model.variant.deal_by_number``)."""
-    games = store.stored_games(conn, (g for g, _, _ in deals))
+    game id (``model.variant.deal_by_number``). ``games``: the stored games looked up before
+    (``store.stored_games``), to which those found now are added: a file of many conflicts
+    asks for each stored game once (one not stored yet is asked again)."""
+    games = {} if games is None else games
+    found = store.stored_games(conn, {g for g, _, _ in deals} - games.keys())
+    games.update((g, stored) for g, stored in found.items() if stored is not None)
     said = []
     for game_id, deal_no, record in deals:
         deal = {**(json.loads(record) if record else {}), "game_id": game_id, "deal_no": deal_no}
@@ -101,6 +106,8 @@ class Versions:
         ``variants``: a variant by its name, which names a deal in a message."""
         self.conn, self.source, self.replace, self.now = conn, source, replace, now
         self.variants = variants
+        self.named_games: dict[str, tuple[str, str]] = {}
+        """The stored games a conflict's message named a deal of (:func:`deals_named`)."""
         self.sha256 = sha256 or "?"
         self.lineage = lineage(conn, source)
         """This source and the sources of its earlier versions (content-named copies, and the
@@ -265,7 +272,8 @@ class Versions:
         found = store.dropped_deals(self.conn, self.lineage, list(wanted), DEAL_DROPPED)
         self.withheld += len(found)
         ats = [wanted[key] for key in found]
-        named = deals_named(self.conn, [(*at, deals[at]) for at in ats], self.variants)
+        named = deals_named(self.conn, [(*at, deals[at]) for at in ats], self.variants,
+                            self.named_games)
         return {at: (
             f"{said} was dropped from {source} by "
             f"its version {version[:12]} (read with --replace); this is version "
@@ -274,7 +282,8 @@ class Versions:
 
     def deal_named(self, game_id: str, deal_no: int, record: str | None) -> str:
         """A deal as a conflict's message names it (:func:`deals_named`)."""
-        return deals_named(self.conn, [(game_id, deal_no, record)], self.variants)[0]
+        return deals_named(self.conn, [(game_id, deal_no, record)], self.variants,
+                           self.named_games)[0]
 
     def stored_again(self) -> None:
         """The deals removed with their superseded game (:meth:`game`) that this version holds
@@ -313,7 +322,7 @@ class Versions:
                    f"it is kept while this version has {unread}; to drop it, fix "
                    f"{'that' if unread.count == 1 else 'those'} and {WITH_REPLACE}")
             named = deals_named(self.conn, [(g, n, records[g, n]) for g, n, *_ in gone],
-                                self.variants)
+                                self.variants, self.named_games)
             version = self._versions_of({s for *_, s in gone})
             return [Issue(self.source, DROPPED_LINE, f"{g}#{n}", Code.DEAL_CONFLICT,
                           f"{said} stored from {s} line {li} (version "
