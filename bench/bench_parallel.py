@@ -1,7 +1,7 @@
 """Parallel ingest on two cores against one (docs/ingest.md, "Parallel ingest").
 
 ``run()`` ingests, each into a fresh database, with one process (``ingest_paths`` as it is) and
-with two worker processes (``ingest.parallel.reading`` on ``sim.run.pool_imap``), and prints the
+with two worker processes (``ingest.parallel.reading`` on ``sim.pool.pool_imap``), and prints the
 ratio of the times, next to the load average of the machine:
 
 - a folder of 8 Balkan files with cards and play, each simulated with its own seed:
@@ -172,9 +172,9 @@ def process_cpu(pid: int) -> tuple[float, float]:
 
 def _pool_start(start: str) -> tuple[float, float]:
     """Wall-clock and CPU seconds to start two workers that import the pipeline, for a start
-    method of ``sim.run.pool_imap`` (the fork server's start counted, the first time)."""
+    method of ``sim.pool.pool_imap`` (the fork server's start counted, the first time)."""
     from ingest.parallel import WORKER_MODULES
-    from sim.run import pool_imap
+    from sim.pool import pool_imap
 
     cpu0, t0 = _cpu() + sum(_forkserver()), time.perf_counter()
     list(pool_imap(_imported, [0, 1], 2, start=start, preload=WORKER_MODULES))
@@ -191,7 +191,7 @@ def run() -> None:
     from functools import partial
 
     from ingest.parallel import WORKER_MODULES, reading
-    from sim.run import pool_imap
+    from sim.pool import pool_imap
 
     two = reading(partial(pool_imap, workers=2, start="forkserver", preload=WORKER_MODULES), 2)
     cases = {

@@ -69,7 +69,7 @@ PARTS_PER_WORKER = 4
 """Parts of one file per worker at most: each part scans the file before it for game lines
 (:class:`EarlierGames`), so the scans of a file grow with the square of its parts."""
 WORKER_MODULES = ("ingest.worker",)
-"""What the fork server of the workers imports (``sim.run.pool_imap``'s ``preload``)."""
+"""What the fork server of the workers imports (``sim.pool.pool_imap``'s ``preload``)."""
 KEPT_BACK = (T.INGEST_LOG, T.PENDING, T.PLAYERS, T.PLAYER_NAMES)
 """Tables a worker fills that the writer fills itself (its log row, the rescore marks, and the
 people of new names, which depend on the names stored before)."""
@@ -106,7 +106,7 @@ class PartResult:
 
 TaskMap = Callable[[Callable[[Part], PartResult], list[Part]], Iterator[PartResult]]
 """Runs the worker function on each part and yields the results in the parts' order (a process
-pool: ``sim.run.pool_imap``; a Dask cluster: ``sim.run.dask_imap``); closing the iterator
+pool: ``sim.pool.pool_imap``; a Dask cluster: ``sim.pool.dask_imap``); closing the iterator
 stops the workers."""
 
 

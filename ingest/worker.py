@@ -1,5 +1,5 @@
 """What a parallel-ingest worker loads before the fork server forks it (docs/ingest.md, "Parallel
-ingest"; ``sim.run.pool_imap(..., start="forkserver", preload=WORKER_MODULES)``).
+ingest"; ``sim.pool.pool_imap(..., start="forkserver", preload=WORKER_MODULES)``).
 
 The fork server imports this once: the pipeline's modules and every reader's, and the set-up
 its libraries would otherwise do at their first use in every worker (numba's typing and lowering

@@ -1,4 +1,4 @@
-"""A pool worker's tie to the process that runs the pool (``sim.run.pool_imap``): the worker
+"""A pool worker's tie to the process that runs the pool (``sim.pool.pool_imap``): the worker
 ends soon after that process ends, however it ends.
 
 A process killed with SIGKILL runs no clean-up, and a worker forked from the fork server

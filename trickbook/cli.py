@@ -216,7 +216,7 @@ def ingest(
     from ingest.pipeline import StrictError, ingest_paths
     from ingest.store import DatabaseError, check_database_path
     from scoring.store import score_pending
-    from sim.run import ClusterUnreachable
+    from sim.pool import ClusterUnreachable
 
     try:
         check_database_path(db)  # refused before anything is read
@@ -286,8 +286,8 @@ def _strict_stop(exc: StrictError) -> typer.Exit:
 
 def _reach(cluster: str | None, said: str) -> None:
     """Exit 2 with ``said`` (the reason in its ``{}``) when ``cluster`` is named and cannot be
-    reached (``sim.run.connect``), before a command does any work or creates its database."""
-    from sim.run import ClusterUnreachable, connect
+    reached (``sim.pool.connect``), before a command does any work or creates its database."""
+    from sim.pool import ClusterUnreachable, connect
 
     if cluster is None:
         return
@@ -305,7 +305,7 @@ def _reading(workers: int | None, cluster: str | None) -> Reading:
     from functools import partial
 
     from ingest.parallel import AUTO_BYTES, WORKER_MODULES, reading
-    from sim.run import dask_imap, pool_imap
+    from sim.pool import dask_imap, pool_imap
 
     n = workers or os.cpu_count() or 1
     if cluster is not None:  # at least two parts of a large file (one would be read here)

@@ -9,7 +9,8 @@ from typing import Annotated, Any
 from model.problems import counted
 from sim import SimulationError
 from sim.drivers import PLAYS, SIMULATED
-from sim.run import ClusterUnreachable, Plan, read_rules, simulate
+from sim.pool import ClusterUnreachable
+from sim.run import Plan, read_rules, simulate
 
 MAX_GAMES = 1_000_000
 """Most games a run may ask for (each arm of a study): the run's plan lists them."""

@@ -17,9 +17,10 @@ from typing import Any
 
 import duckdb
 
+from sim.pool import connect, pool_imap
 from sim.review import store
 from sim.review.rows import DealReview, Skipped
-from sim.run import _GracefulStop, connect, pool_imap
+from sim.run import _GracefulStop
 
 BATCH_DEALS = 50
 """Deals per batch: one task, one transaction, one progress step."""

@@ -1,6 +1,6 @@
 """``--cluster ADDRESS`` of ``ingest``, ``analyse --play`` and ``simulate`` (docs/cli.md): the
 cluster named is used whatever the size of the input, and one that cannot be reached ends the
-command before any work, with one line naming the address and the reason (``sim.run.connect``),
+command before any work, with one line naming the address and the reason (``sim.pool.connect``),
 exit 2. A cluster that is there is tested in tests/ingest/test_parallel.py,
 tests/sim/review/test_run.py and tests/sim/test_cluster.py."""
 

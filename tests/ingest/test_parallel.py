@@ -28,7 +28,8 @@ from ingest.pipeline import FileReport, Interrupted, Progress, file_sha256, inge
 from model import variants as registry
 from model.variant import Variant
 from scoring.store import score_pending
-from sim.run import Plan, dask_imap, pool_imap, simulate
+from sim.pool import dask_imap, pool_imap
+from sim.run import Plan, simulate
 from tests.conftest import local_cluster
 from tests.ingest.conftest import SAMPLES, snapshot
 

@@ -1,4 +1,4 @@
-"""``sim.run.pool_imap`` with a fork server (``start="forkserver"``), as parallel ingest runs it
+"""``sim.pool.pool_imap`` with a fork server (``start="forkserver"``), as parallel ingest runs it
 (docs/ingest.md, "Parallel ingest"): the server imports the workers' modules but runs no
 polars, so each forked worker starts polars' thread pool of its own and polars works there (a
 pool started in the server would leave its forked workers waiting forever for threads that do
@@ -22,7 +22,7 @@ import pytest
 
 from data.samples.make_samples import league_lines
 from ingest.parallel import WORKER_MODULES
-from sim.run import pool_imap
+from sim.pool import pool_imap
 
 ROOT = Path(__file__).resolve().parents[2]
 HANG = 600.0
@@ -60,9 +60,9 @@ def test_polars_runs_in_workers_forked_from_the_fork_server() -> None:
 def test_the_fork_server_ignores_ctrl_c_while_it_imports(tmp_path: Path) -> None:
     """A Ctrl-C while the fork server imported its ``preload`` killed it with a traceback, and
     the file being read failed for want of workers ("not stored: EOFError"): it is started with
-    Ctrl-C ignored from the first line it runs (``sim.run._start_fork_server``)."""
+    Ctrl-C ignored from the first line it runs (``sim.pool._start_fork_server``)."""
     probe = tmp_path / "probe.txt"
-    run = ("from sim.run import pool_imap; "
+    run = ("from sim.pool import pool_imap; "
            "print(list(pool_imap(abs, [1, -2], 2, start='forkserver', "
            "preload=('tests.sim.sigint_probe',))))")
     done = subprocess.run([sys.executable, "-c", run], cwd=ROOT, capture_output=True, text=True,
@@ -87,7 +87,7 @@ def half_a_result(marker: str) -> None:
 def test_stopping_workers_caught_while_they_send_a_result_does_not_hang(tmp_path: Path) -> None:
     """Closing the results (Ctrl-C, an error) ends the workers at once: a worker ended in the
     middle of a result leaves part of a message in the pipe, and the pool's manager thread must
-    not wait for the rest for ever (``sim.run._stop``; a run of the tests hung there)."""
+    not wait for the rest for ever (``sim.pool._stop``; a run of the tests hung there)."""
     markers = [tmp_path / f"{k}.sent" for k in range(2)]
     results = pool_imap(half_a_result, [str(m) for m in markers], 2, start="forkserver",
                         preload=WORKER_MODULES)
@@ -171,7 +171,7 @@ def test_a_pools_processes_end_when_its_process_is_killed(start: str) -> None:
     """A process running a pool killed with SIGKILL left its workers waiting for ever (with a
     fork server: the server waiting for them, and multiprocessing's resource tracker for both).
     They now end soon after it (``sim.lifeline``), busy or not, whatever starts them."""
-    run = ("import time; from sim.run import pool_imap; "
+    run = ("import time; from sim.pool import pool_imap; "
            f"list(pool_imap(time.sleep, [{HANG}] * 4, 2, start={start!r}))")
     child = subprocess.Popen([sys.executable, "-c", run], cwd=ROOT, start_new_session=True,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
