@@ -517,14 +517,15 @@ def repeated_tag(game: PbnGame, key: str) -> str | None:
 
 
 def _table(tags: dict[str, str], deal: dict[str, Any]) -> str | None:
-    """The deal's match (``Match``, else the teams and stage) and room; returns the event
-    (Event / Section / Stage Round)."""
-    home, visit = _value(tags.get("HomeTeam")), _value(tags.get("VisitTeam"))
+    """The deal's match (``Match``, else the teams and stage, :func:`teams_match`) and room;
+    returns the event (Event / Section / Stage Round)."""
     stage = " ".join(x for x in (_value(tags.get("Stage")), _value(tags.get("Round"))) if x)
     if _value(tags.get("Match")):
         deal["match"] = tags["Match"]
-    elif home or visit:
-        deal["match"] = " ".join(x for x in (f"{home or '?'} v {visit or '?'}", stage) if x)
+    else:
+        match = teams_match(_value(tags.get("HomeTeam")), _value(tags.get("VisitTeam")), stage)
+        if match is not None:
+            deal["match"] = match
     room = _value(tags.get("Room")) or _value(tags.get("Table"))
     if room:
         deal["room"] = room
@@ -532,6 +533,20 @@ def _table(tags: dict[str, str], deal: dict[str, Any]) -> str | None:
         x for x in (_value(tags.get("Event")), _value(tags.get("Section")), stage or None) if x
     ) or None
 
+
+
+def teams_match(home: str | None, visit: str | None, stage: str) -> str | None:
+    """The match of a deal whose file names its teams (``HomeTeam``, ``VisitTeam``, PBN 2.1
+    4.4) without a ``Match`` tag: the two teams in alphabetical order (``?`` for one not
+    named), then the stage and round. A file may name the home team the one at N-S in each
+    room, so the closed room gives the teams the other way round (endplay's ``example2.pbn``,
+    RealBridge): the match is the same pair of teams either way, and its two rooms are compared
+    in IMPs (Law 78B [bk], ``scoring/bridge/event.py``). ``None`` without teams: a pairs
+    event has no match."""
+    if not (home or visit):
+        return None
+    first, second = sorted((home or "?", visit or "?"), key=lambda t: (t.casefold(), t))
+    return " ".join(x for x in (f"{first} v {second}", stage) if x)
 
 def _date(value: str | None) -> date | None:
     """A PBN date (``Date`` 3.4.3, ``UTCDate`` 4.5: ``YYYY.MM.DD``, unknown parts ``?``);

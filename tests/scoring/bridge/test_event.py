@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ingest.lin import READER as LIN
+from ingest.pbn import READER as PBN
 from model.bridge.frame import deal_row as bridge_row
 from model.bridge.frame import deals_frame
 from model.bridge.score import duplicate_score_ns
@@ -17,6 +21,8 @@ from tests.conftest import DATA
 from tests.ingest.bridge_ingest import ingest
 from tests.scoring.bridge.frames import deal_row, games_frame
 from tests.scoring.bridge.frames import deals_frame as make_deals
+
+EP = DATA / "endplay-fixtures"
 
 
 @pytest.mark.parametrize(("diff", "imp"), [(0, 0), (10, 0), (20, 1), (40, 1), (50, 2), (420, 9),
@@ -103,3 +109,60 @@ def test_team_match_imps_from_vugraph() -> None:
     assert b1["score_ns"].to_list() == [-100, 100]
     assert b1["team_imp_ns"].to_list() == [-5, 5]
     assert duplicate_score_ns(None, None, None, "None") == 0
+
+
+def _pbn_results(path: Path) -> pl.DataFrame:
+    got = ingest(PBN, path)
+    frame = deals_frame(bridge_row(g, d) for g, d, _ in got.deals)
+    games = pl.DataFrame([{"game_id": g.game_id, "variant": g.variant, "players": list(g.players),
+                           "rules": "{}"} for g in got.games.values()])
+    return event_results(frame, DUPLICATE.settle(games, frame).settlements)
+
+
+def test_pbn_teams_rooms_share_their_match() -> None:
+    """endplay-fixtures/pbn/example2.pbn (data/README.md: a 2021 RealBridge teams qualifier,
+    ``[Competition "Teams"]``): the file names each room's N-S team its ``HomeTeam``, so the
+    two rooms of a match give their teams in either order (AUSTRIA v DENMARK at table 11,
+    DENMARK v AUSTRIA at table 7). Both rooms are one match, and each board compares them in
+    IMPs (Law 78B [bk], bridge.md 6 per board, docs/bridge.md) as the file's ``ScoreIMP`` does."""
+    res = _pbn_results(EP / "pbn" / "example2.pbn")
+    teams = res.filter(pl.col("team_imp_ns").is_not_null())
+    pairs = teams.group_by("board", "match").agg(pl.col("team_imp_ns"), pl.len())
+    assert (pairs["len"] == 2).all() and pairs.height >= 130
+    # equal and opposite in the two rooms
+    assert all(a == -b for a, b in pairs["team_imp_ns"].to_list())
+    # Board 11, none vulnerable: AUSTRIA N-S at table 11 passed it out (NS 0); DENMARK N-S at
+    # table 7 went two down in 3NT (NS -150). AUSTRIA gains 150: 130-160 is 4 IMPs on the scale.
+    b11 = res.filter((pl.col("board") == 11) & pl.col("room").is_in(["11", "7"])
+                     & pl.col("match").str.contains("AUSTRIA")).sort("room")
+    assert b11["match"].n_unique() == 1
+    assert b11["score_ns"].to_list() == [0, -150]
+    assert b11["team_imp_ns"].to_list() == [4, -4]
+    assert imps(0 - -150) == 4
+
+
+def test_pbn_team_imps_agree_with_the_files_score_imp() -> None:
+    """example2.pbn states each room's IMPs (``ScoreIMP "NS 4 EW -4"``): every board played in
+    both rooms of its match has the same team IMPs here (Law 78B [bk])."""
+    text = (EP / "pbn" / "example2.pbn").read_text(encoding="utf-8")
+    stated = {(int(b), t): int(n) for b, t, n in re.findall(
+        r'\[Board "(\d+)"\](?:(?!\n\n).)*?\[Table "(\d+)"\](?:(?!\n\n).)*?\[ScoreIMP "NS (-?\d+)',
+        text, re.S)}
+    res = _pbn_results(EP / "pbn" / "example2.pbn").filter(pl.col("team_imp_ns").is_not_null())
+    got = {(b, r): t for b, r, t in res.select("board", "room", "team_imp_ns").iter_rows()}
+    assert len(got) >= 260
+    assert {k: v for k, v in got.items() if stated.get(k) != v} == {}
+
+
+def test_pbn_pairs_event_has_no_team_imps(tmp_path: Path) -> None:
+    """A pairs event has no match (bridge.md 6, docs/bridge.md): board 11 of example2.pbn at
+    two tables, its team tags left out and ``[Competition "Pairs"]``, has matchpoints and
+    cross-IMPs but no team IMPs."""
+    games = (EP / "pbn" / "example2.pbn").read_text(encoding="utf-8").split("\n\n")[:2]
+    text = "\n\n".join(re.sub(r'\[(HomeTeam|VisitTeam|ScoreIMP) "[^"]*"\]\n', "", g)
+                       .replace('"Teams"', '"Pairs"').replace('"IMP"', '"MP"') for g in games)
+    (tmp_path / "pairs.pbn").write_text(text, encoding="utf-8")
+    res = _pbn_results(tmp_path / "pairs.pbn")
+    assert res.height == 2 and res["match"].null_count() == 2
+    assert res["team_imp_ns"].null_count() == 2
+    assert res["mp_ns"].to_list() == [0.0, 2.0] and res["cross_imp_ns"].to_list() == [-3.0, 3.0]
