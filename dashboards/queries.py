@@ -689,7 +689,7 @@ _SIDES = f"""WITH e AS (
         FROM {EVENT_RESULTS} e JOIN {GAMES} g ON g.game_id = e.game_id
         WHERE {{where}}),
     r AS (
-        SELECT event, day, board, game_id, deal_no,
+        SELECT event, day, board, game_id, deal_no, match,
                coalesce(CASE WHEN mitchell THEN 'N-S ' END || ns_pair, ns_pair,
                         players[1] || ' & ' || players[3]) AS ns,
                coalesce(CASE WHEN mitchell THEN 'E-W ' END || ew_pair, ew_pair,
@@ -697,17 +697,19 @@ _SIDES = f"""WITH e AS (
                score_ns, mp_ns, mp_ew, pct_ns, cross_imp_ns, team_imp_ns, mitchell
         FROM e),
     sides AS (
-        SELECT event, day, ns AS pair, 'N-S' AS direction, board, game_id, deal_no, score_ns,
+        SELECT event, day, ns AS pair, 'N-S' AS direction, match, board, game_id, deal_no,
+               score_ns,
                mp_ns AS mp, mp_ns + mp_ew AS top, pct_ns AS pct, cross_imp_ns AS butler,
                team_imp_ns AS imps, mitchell FROM r
         UNION ALL
-        SELECT event, day, ew, 'E-W', board, game_id, deal_no, -score_ns, mp_ew,
+        SELECT event, day, ew, 'E-W', match, board, game_id, deal_no, -score_ns, mp_ew,
                mp_ns + mp_ew, 100 - pct_ns, 0 - cross_imp_ns, -team_imp_ns, mitchell FROM r)"""
 """Every board result once per pair (N-S and E-W), from ``event_results``
 (scoring/bridge/event.py: matchpoints 2 per result beaten, Law 78A, on the event's top, Neuberg
 where a board was played fewer times; IMPs, Law 78B). A pair is its number; in a Mitchell (some
 board pits a pair number against the same number, so the numbers are counted per direction) it
-is ``N-S 2`` or ``E-W 2``; a pair without a number is its two players (N-S first). E-W's
+is ``N-S 2`` or ``E-W 2``; a pair without a number is its two players (N-S first). A teams
+board's ``match`` (the two teams, ``ingest.pbn.teams_match``) is kept with each side. E-W's
 cross-IMPs are ``0 - x``, never ``-0.0`` (shown "-0")."""
 
 
@@ -723,7 +725,9 @@ places) share a rank (3, 3, then 5), listed in the order of the second measure."
 
 def event_rankings(con: Con, f: Filters, by: str = "percent") -> pl.DataFrame:
     """Per event and day (session), each pair's boards, matchpoints of the top, percentage (the
-    mean of its board percentages), cross-IMPs (and per board) and team IMPs, ranked as
+    mean of its board percentages), cross-IMPs (and per board) and team IMPs (Law 78B: its
+    match's two rooms compared on each of its boards) with its match (the two teams; null in a
+    pairs event, which has none), ranked as
     :data:`RANKINGS` says: in a Mitchell (pairs named by direction) within each direction, N-S
     first, as each direction's pairs are compared only with each other."""
     if not has_table(con, EVENT_RESULTS):
@@ -737,6 +741,7 @@ def event_rankings(con: Con, f: Filters, by: str = "percent") -> pl.DataFrame:
                rank() OVER (PARTITION BY event, day, {field}
                             ORDER BY {measure} DESC NULLS LAST) AS rank,
                pair, string_agg(DISTINCT direction, ', ' ORDER BY direction) AS direction,
+               string_agg(DISTINCT match, ', ' ORDER BY match) AS match,
                count(*) AS boards, sum(mp) AS matchpoints, sum(top)::BIGINT AS top,
                avg(pct) AS percent, sum(butler) AS cross_imps,
                avg(butler) AS cross_imps_per_board, sum(imps)::BIGINT AS imps

@@ -1,7 +1,8 @@
 """Club results (duplicate bridge): per event and session, the pairs ranked by matchpoint
-percentage (pair events) or IMPs (team events), from ``event_results`` (matchpoints Law 78A,
-IMPs Law 78B, ``scoring/bridge/event.py``), with the event's name and date from the file; a
-pair's card of boards, each board linking to the replayer.
+percentage (pair events) or IMPs (team events: a session with team IMPs, each pair with its
+match, the two teams), from ``event_results`` (matchpoints Law 78A, IMPs Law 78B,
+``scoring/bridge/event.py``), with the event's name and date from the file; a pair's card of
+boards, each board linking to the replayer.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from dashboards.replay import calls_in_words
 from dashboards.text import md
 
 BY_WORDS = {"percent": "matchpoint %", "imps": "IMPs"}
+TEAMS = ("a teams event: a pair's IMPs are its team's, each board of its match against the "
+         "other room (Law 78B)")
 NO_EVENT = ("A duplicate game typed on the Entry page, or simulated, is part of no event: its "
             "table scores are on the League page.")
 
@@ -37,8 +40,10 @@ SCALES = ("percent", "cross_imps", "cross_imps_per_board", "imps")
 
 
 def unscored(ranked: pl.DataFrame) -> list[str]:
-    """The scales of :data:`SCALES` that are null for every pair of ``ranked``."""
-    return [c for c in SCALES if c in ranked.columns and ranked[c].null_count() == ranked.height]
+    """The scales of :data:`SCALES` that are null for every pair of ``ranked``, and its
+    ``match`` where no pair has one (a pairs event has no match)."""
+    return [c for c in (*SCALES, "match")
+            if c in ranked.columns and ranked[c].null_count() == ranked.height]
 
 
 st.title("Club results")
@@ -87,11 +92,12 @@ with guarded():
     st.caption(" · ".join([*([str(day)] if day is not None else []), f"{ranked.height} pairs",
                            f"ranked by {words[by]}; a pair without a number is its two "
                            "players (N-S first), a Mitchell's pairs are named and ranked by "
-                           "direction"]))
+                           "direction", *([TEAMS] if teams else [])]))
     hidden = unscored(ranked)
     show(ranked.drop("event", "day", *hidden), "results_ranking",
          missing={"percent": "—", "cross_imps": "—", "cross_imps_per_board": "—", "imps": "—"},
-         labels={"top": "of a top of", "percent": "%", "cross_imps": "cross-IMPs",
+         labels={"match": "match (teams)", "top": "of a top of", "percent": "%",
+                 "cross_imps": "cross-IMPs",
                  "cross_imps_per_board": "cross-IMPs per board", "imps": "IMPs"})
 
     st.subheader("A pair's card")

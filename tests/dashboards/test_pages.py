@@ -1664,3 +1664,43 @@ def test_results_say_why_a_typed_duplicate_game_is_not_ranked(
     assert said.startswith("No duplicate bridge results") and said.endswith(
         "A duplicate game typed on the Entry page, or simulated, is part of no event: its table "
         "scores are on the League page."), said
+
+
+def test_results_of_a_pbn_teams_event_rank_by_imps_with_the_teams(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Club results on ../shared/data/endplay-fixtures/pbn/example2.pbn (a RealBridge teams
+    qualifier, data/README.md), whose rooms name their teams in either order: a teams session,
+    opened ranked by IMPs (Law 78B, docs/dashboards.md), each pair with its match (the two
+    teams). Names are shown as written: board 11's two rooms of AUSTRIA v DENMARK as an event
+    of their own, AUSTRIA renamed with Markdown and HTML in it."""
+    from scoring.store import score_pending
+
+    source = ROOT.parent / "shared" / "data" / "endplay-fixtures" / "pbn" / "example2.pbn"
+    if not source.exists():
+        pytest.skip("../shared/data/endplay-fixtures is absent")
+    name = "<b>*AUS*</b> [x](y)"
+    games = [g for g in source.read_text(encoding="utf-8").split("\n\n")
+             if '"AUSTRIA"' in g and '[Board "11"]' in g]
+    (tmp_path / "teams.pbn").write_text(
+        "\n\n".join(games).replace("AUSTRIA", name).replace("Online Qual", "*Cup*"),
+        encoding="utf-8")
+    db = tmp_path / "teams.duckdb"
+    ingest_paths([source, tmp_path / "teams.pbn"], db, score=score_pending)
+    at = page("results", db, monkeypatch)
+    options = at.selectbox(key="results_event").options
+    seen = {}
+    for event in ("2021 Online Qual: Open R2", "2021 *Cup*: Open R2"):
+        pick = options.index(f"{event} · 2021-08-23")
+        at.selectbox(key="results_event").set_value(pick).run()
+        assert not at.exception
+        assert at.radio(key=f"results_by_{pick}").value == "imps"
+        ranking = seen[event] = frame_with(at, "match (teams)")
+        assert ranking["IMPs"].notna().all()
+        assert list(ranking["IMPs"]) == sorted(ranking["IMPs"], reverse=True)
+        assert any("a teams event" in c.value for c in at.caption)
+        assert event in [h.value.replace("\\", "") for h in at.subheader]
+    assert {"AUSTRIA v DENMARK", "GERMANY v LATVIA"} <= set(
+        seen["2021 Online Qual: Open R2"]["match (teams)"])
+    mine = seen["2021 *Cup*: Open R2"]
+    assert set(mine["match (teams)"]) == {f"{name} v DENMARK"}
+    assert sorted(mine["IMPs"]) == [-4, -4, 4, 4]
