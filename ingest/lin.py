@@ -241,8 +241,18 @@ class Header:
 
     @property
     def match(self) -> str | None:
+        """The teams ``vg`` names (``Team 1 v Team 2``): part of a board's game identity."""
         vg = self.vg
         return f"{vg[5].strip()} v {vg[7].strip()}" if len(vg) >= 8 else None
+
+    @property
+    def deals_match(self) -> str | None:
+        """The match of the file's deals: :attr:`match`, but none where ``vg`` scores the
+        event in matchpoints (``P``, a pairs event, whose ``vg`` names placeholder teams,
+        ``40000.lin``): a pairs event has no match, so its rooms are not compared in IMPs
+        (Law 78B [bk], ``scoring/bridge/event.py``)."""
+        pairs = len(self.vg) > 2 and self.vg[2].strip().upper() == "P"
+        return None if pairs else self.match
 
     @property
     def first(self) -> int:
@@ -593,7 +603,7 @@ def _records(b: Board, groups: GameGroups, source: str, announced: set[str]
         yield Issue(source, b.line, key, Code.PARSE, str(exc), raw)
         _keep_place(b, groups)
         return
-    event, match = header.event, header.match
+    event, match = header.event, header.deals_match
     if match:
         deal["match"] = match
     gid, no, _ = groups.place(_game_key(header, deal.get("room"), players),

@@ -40,10 +40,8 @@ SCALES = ("percent", "cross_imps", "cross_imps_per_board", "imps")
 
 
 def unscored(ranked: pl.DataFrame) -> list[str]:
-    """The scales of :data:`SCALES` that are null for every pair of ``ranked``, and its
-    ``match`` where no pair has one (a pairs event has no match)."""
-    return [c for c in (*SCALES, "match")
-            if c in ranked.columns and ranked[c].null_count() == ranked.height]
+    """The scales of :data:`SCALES` that are null for every pair of ``ranked``."""
+    return [c for c in SCALES if c in ranked.columns and ranked[c].null_count() == ranked.height]
 
 
 st.title("Club results")
@@ -93,7 +91,7 @@ with guarded():
                            f"ranked by {words[by]}; a pair without a number is its two "
                            "players (N-S first), a Mitchell's pairs are named and ranked by "
                            "direction", *([TEAMS] if teams else [])]))
-    hidden = unscored(ranked)
+    hidden = [*unscored(ranked), *([] if teams else ["match"])]  # a pairs session: no match
     show(ranked.drop("event", "day", *hidden), "results_ranking",
          missing={"percent": "—", "cross_imps": "—", "cross_imps_per_board": "—", "imps": "—"},
          labels={"match": "match (teams)", "top": "of a top of", "percent": "%",

@@ -732,6 +732,7 @@ def test_results_of_a_pairs_mitchell(demo_path: Path, monkeypatch: pytest.Monkey
     ranking = frame_with(at, "pair")
     assert sorted(ranking["pair"]) == ["E-W 1", "E-W 2", "E-W 3", "N-S 1", "N-S 2", "N-S 3"]
     assert "IMPs" not in ranking.columns and {"%", "cross-IMPs"} <= set(ranking.columns)
+    assert "match (teams)" not in ranking.columns  # a pairs event has no match
     # each direction ranked apart (a Mitchell has a winner in each): N-S 2 and E-W 3 both
     # score 43.75% and were 3 and 4 of one list; each is second of its direction
     ranks = dict(zip(ranking["pair"], ranking["rank"].astype(int), strict=True))
@@ -1704,3 +1705,21 @@ def test_results_of_a_pbn_teams_event_rank_by_imps_with_the_teams(
     mine = seen["2021 *Cup*: Open R2"]
     assert set(mine["match (teams)"]) == {f"{name} v DENMARK"}
     assert sorted(mine["IMPs"]) == [-4, -4, 4, 4]
+
+
+def test_results_of_a_lin_pairs_final_show_no_match(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """../shared/data/bbo-vugraph-lin/40000.lin, a pairs final (``vg`` scoring ``P``) whose
+    ``vg`` names placeholder teams: a pairs session, opened by matchpoint %, with no match
+    column and no word of teams (docs/dashboards.md)."""
+    at = page("results", demo_path, monkeypatch)
+    options = at.selectbox(key="results_event").options
+    pick = next((i for i, o in enumerate(options) if o.startswith("T26 2015 EOBC")), None)
+    if pick is None:
+        pytest.skip("../shared/data/bbo-vugraph-lin is absent")
+    at.selectbox(key="results_event").set_value(pick).run()
+    assert not at.exception
+    assert at.radio(key=f"results_by_{pick}").value == "percent"
+    ranking = frame_with(at, "pair")
+    assert "match (teams)" not in ranking.columns and "IMPs" not in ranking.columns
+    assert not any("a teams event" in c.value for c in at.caption)

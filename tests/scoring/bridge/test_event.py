@@ -166,3 +166,12 @@ def test_pbn_pairs_event_has_no_team_imps(tmp_path: Path) -> None:
     assert res.height == 2 and res["match"].null_count() == 2
     assert res["team_imp_ns"].null_count() == 2
     assert res["mp_ns"].to_list() == [0.0, 2.0] and res["cross_imp_ns"].to_list() == [-3.0, 3.0]
+
+
+def test_lin_pairs_event_has_no_match() -> None:
+    """bbo-vugraph-lin/40000.lin (data/README.md: 2015 European Open pairs final), ``vg``
+    scoring ``P`` with placeholder teams ``Team 1`` and ``Team 2``: a pairs event has no match,
+    so no board gets team IMPs (Law 78B compares the rooms of a match)."""
+    got = ingest(LIN, DATA / "bbo-vugraph-lin" / "40000.lin")
+    frame = deals_frame(bridge_row(g, d) for g, d, _ in got.deals)
+    assert frame.height == 10 and frame["match"].null_count() == 10
