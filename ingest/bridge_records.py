@@ -146,13 +146,19 @@ _UNNAMED = re.compile(r"(North|East|South|West) \(unnamed [0-9a-f]{8}\)")
 """What :func:`unnamed` writes (read back from an export, it is still nobody's name)."""
 
 
-def unnamed(seat: int, table: object) -> str:
+def unnamed(seat: int, table: object, pair: str | None = None) -> str:
     """The player at ``seat`` of a table its source does not name: the seat and 8 hex digits
     of the table's identity (``table``: the game's key, its event, match, room and the players
     it does name; ``content_id``), ``North (unnamed 3f9c1a2b)``. The unnamed players of two
     tables are two people (``ingest/players.py`` makes a person of each name), never one
-    ``North`` who sat at every table of every file that names nobody."""
-    return f"{SEAT_NAMES[seat]} (unnamed {content_id(table)[:8]})"
+    ``North`` who sat at every table of every file that names nobody.
+
+    A traveller names a pair, not its players: ``pair`` (``NS 3``) goes before the seat and
+    ``table`` is the pair at its event, ``NS 3 North (unnamed 3f9c1a2b)``, the same player at
+    every board of the event and another in the next event. Such a name is a pair's player,
+    known by the pair's number (not :func:`is_unnamed`)."""
+    who = SEAT_NAMES[seat] if pair is None else f"{pair} {SEAT_NAMES[seat]}"
+    return f"{who} (unnamed {content_id(table)[:8]})"
 
 
 def is_unnamed(name: str, seat: int) -> bool:

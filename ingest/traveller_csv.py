@@ -2,8 +2,9 @@
 
 Columns (header row, names case-insensitive; ../shared/spec/records.md 1.2 for the values):
 ``event, board, ns_pair, ew_pair, contract, declarer, lead, tricks`` and optionally ``score_ns``,
-``north, east, south, west`` (player names; without them the players are named after the pairs,
-e.g. ``NS 3 North``), ``vulnerable``, ``dealer`` (else from the board number), ``room``, ``match``.
+``north, east, south, west`` (player names; without them a pair's players are named after the
+pair at its event, ``NS 3 North (unnamed 3f9c1a2b)``: :func:`pair_player`), ``vulnerable``,
+``dealer`` (else from the board number), ``room``, ``match``.
 ``contract`` is ``4S``, ``3NTX``, ``4Hx`` or ``pass``; ``declarer`` a seat N/E/S/W; ``tricks``
 the declarer's tricks (``result`` with ``=``, ``+1``, ``-2`` relative to the contract is accepted
 instead). Each pairing of an NS pair with an EW pair in an event is one ``bridge-duplicate`` game.
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ingest import text as text_codec
-from ingest.bridge_records import GameGroups, game_record
+from ingest.bridge_records import GameGroups, game_record, unnamed
 from ingest.csv_sheet import (
     NEVER_CLOSED,
     TABLE_SUFFIXES,
@@ -73,6 +74,15 @@ class TravellerError(ValueError):
     pass
 
 
+def pair_player(seat: int, event: str, pair: str) -> str:
+    """The player at ``seat`` (N E S W) of ``pair`` where the traveller names nobody: a player
+    of that pair at that event (``bridge_records.unnamed``), ``NS 3 North (unnamed 3f9c1a2b)``.
+    Pairs are numbered per event (a movement's pair numbers), so pair 3 of the next event is
+    other people; the same event's rows, in any file, give the same name."""
+    side = "NS" if seat % 2 == 0 else "EW"
+    return unnamed(seat, ("traveller pair", event, side, pair), f"{side} {pair}")
+
+
 def _row(row: dict[str, str]) -> tuple[list[str], str, dict[str, Any]]:
     missing = [k for k in REQUIRED if not (row.get(k) or "").strip()]
     if missing:
@@ -83,8 +93,8 @@ def _row(row: dict[str, str]) -> tuple[list[str], str, dict[str, Any]]:
         raise TravellerError(f"board {board_text!r} is not a board number")
     ns, ew = row["ns_pair"].strip(), row["ew_pair"].strip()
     names = [(row.get(k) or "").strip() for k in ("north", "east", "south", "west")]
-    defaults = [f"NS {ns} North", f"EW {ew} East", f"NS {ns} South", f"EW {ew} West"]
-    players = [n or d for n, d in zip(names, defaults, strict=True)]
+    players = [n or pair_player(seat, row["event"].strip(), ns if seat % 2 == 0 else ew)
+               for seat, n in enumerate(names)]
     dealer = parse_seat(row["dealer"]) if (row.get("dealer") or "").strip() else board_dealer(board)
     deal: dict[str, Any] = {"dealer": players[dealer], "board": board, "ns_pair": ns,
                             "ew_pair": ew}

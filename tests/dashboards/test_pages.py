@@ -26,6 +26,7 @@ from dashboards.replay import call_words
 from dashboards.text import md, quoted
 from ingest import players
 from ingest.pipeline import ingest_paths
+from ingest.traveller_csv import pair_player
 from model.variants import registered
 from model.variants import variant as lookup
 from sim.run import Plan, simulate
@@ -1593,7 +1594,7 @@ def test_duplicate_standings_say_they_are_table_scores(sample_path: Path,
     league = page("league", sample_path, monkeypatch, variant="bridge-duplicate")
     assert [c.value for c in league.caption if c.value == note] == [note]
     player = page("player", sample_path, monkeypatch, variant="bridge-duplicate",
-                  player="NS 1 North")
+                  player=pair_player(0, "Riverside BC Tuesday pairs 2026-11-24", "1"))
     assert note in [c.value for c in player.caption]
     greek = page("league", sample_path, monkeypatch, variant="greek-prefa")
     assert not [c for c in greek.caption if "Club results" in c.value]

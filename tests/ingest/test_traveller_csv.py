@@ -226,3 +226,32 @@ def test_a_stray_quote_costs_its_row_alone(tmp_path: Path, where: str) -> None:
     assert len(deals) == len(lines) - 2
     clean, _ = _stored(SAMPLES / "club-pairs-travellers.csv", tmp_path / "t.duckdb")
     assert clean.duplicates == report.stored
+
+
+def test_unnamed_pairs_of_two_events_are_not_one_pair(tmp_path: Path) -> None:
+    """A traveller without player names (docs/bridge.md, traveller_csv.py) named pair 3's
+    players ``NS 3 North`` in every event, so pair 3 of Tuesday's event and pair 3 of
+    Thursday's were one "player" on League and Player. Each is now a player of his pair at its
+    event (``bridge_records.unnamed``, the pair number kept in the name): the same in every
+    board of the event, another in the next event, and the same again when the file is read
+    again (a re-ingest finds every table result a duplicate)."""
+    head = "event,board,ns_pair,ew_pair,contract,declarer,lead,tricks\n"
+    rows = "{e},1,3,5,4S,N,AH,10\n{e},2,3,5,3NT,S,QS,9\n"
+    tuesday = rows.format(e="Riverside BC Tuesday pairs 2026-11-24")
+    thursday = rows.format(e="Riverside BC Thursday pairs 2026-11-26")
+    got = validate(READER.read_text(head + tuesday + thursday, "t.csv", "t"))
+    assert not got.issues
+    (first, second) = got.games.values()
+    assert not set(first.players) & set(second.players)
+    assert [p.split(" (unnamed ")[0] for p in first.players] == [
+        "NS 3 North", "EW 5 East", "NS 3 South", "EW 5 West"]
+    assert all(" (unnamed " in p for p in (*first.players, *second.players))
+    again = validate(READER.read_text(head + thursday, "t.csv", "t"))
+    (alone,) = again.games.values()
+    assert alone.players == second.players
+    db = tmp_path / "t.duckdb"
+    for name, ends in (("tuesday.csv", "\n"), ("tuesday-saved-again.csv", "\r\n")):
+        path = tmp_path / name  # other line ends: not skipped as the same content
+        path.write_bytes((head + tuesday).replace("\n", ends).encode())
+        report, _ = _stored(path, db)
+    assert report.duplicates == 3 and report.stored == 0  # its game and two deals
