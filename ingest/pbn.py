@@ -778,8 +778,10 @@ def cut_short(game: PbnGame, tags: dict[str, str], always: set[str]) -> str | No
     """How a game the file ends inside shows that the rest of it is missing, or ``None``: its
     last line stops inside a tag; its deal is only the board's before it (carried over: it
     states none of Deal, Contract, Auction, Result); it names a Declarer but no Contract; its
-    auction is not ended, or its play stops before the last trick, without ``*`` (left
-    unfinished, 3.5 and 3.6) or a ``-`` for a card not played (a claim); it lacks a tag read
+    last section ends, where the file does, in a token that is no call or card
+    (:func:`_token_cut`); its auction is not ended, or its play stops before the last trick,
+    without ``*`` (left unfinished, 3.5 and 3.6) or a ``-`` for a card not played (a claim);
+    it lacks a tag read
     that every game before it gives (``always``; the file cut where a line ends, between two
     of its tags). A game without an auction or play, after fewer than :data:`TAGS_SHOWN_BY`
     games, is whole: what it records is all there was."""
@@ -792,6 +794,8 @@ def cut_short(game: PbnGame, tags: dict[str, str], always: set[str]) -> str | No
     if _value(tags.get("Declarer")) is not None and "Contract" not in own:
         return "it names a Declarer and stops before the Contract"
     sections = _sections(game)
+    if (cut := _token_cut(game, sections)) is not None:
+        return cut
     try:
         cut = (_auction_cut(sections.get("Auction"), tags.get("Auction"))
                or _play_cut(sections.get("Play"), tags.get("Play")))
@@ -831,6 +835,34 @@ def _missing(given: set[str], always: set[str], unplayed: bool) -> list[str]:
     game before's (another match's teams)."""
     missing = always - given - set(BOARD_TAGS)
     return sorted(missing - set(UNPLAYED_SPARE) if unplayed else missing)
+
+
+_SECTION_TOKENS = {"Auction": ("call", _call_token), "Play": ("card", _play_token)}
+"""How each section a file can be cut inside reads its tokens (PBN 2.1 3.5, 3.6)."""
+
+
+def _token_cut(game: PbnGame, sections: dict[str, list[str]]) -> str | None:
+    """The game's last section, Auction or Play, whose last token is the file's last text and
+    reads as no call or card though the tokens before it read (``Pass`` cut to ``Pa``, ``AP``
+    to ``A``, ``SA`` to ``S``): the file is cut inside that token. Elsewhere such a token is
+    the game's own issue (``not a call``), read with the game."""
+    name = KNOWN.get(game.tags[-1][0].lower(), "") if game.tags else ""
+    tokens = sections.get(name) if name in _SECTION_TOKENS else None
+    if (not tokens or "*" in tokens or not game.lines  # '*': ended (3.5, 3.6)
+            or not game.lines[-1].rstrip().endswith(tokens[-1])):
+        return None
+    what, read = _SECTION_TOKENS[name]
+    try:
+        for tok in tokens[:-1]:
+            read(tok)
+    except ValueError:  # an earlier token is no call or card: the game's issue
+        return None
+    try:
+        read(tokens[-1])
+    except ValueError as exc:
+        return (f"its {name} ends in {tokens[-1]!r} where the file ends, which is no {what} "
+                f"({exc}): the file may be cut short inside it")
+    return None
 
 
 def _auction_cut(tokens: list[str] | None, first: str | None) -> str | None:

@@ -663,3 +663,30 @@ def test_a_board_s_dealer_or_vulnerability_given_twice(tag: str, message: str | 
     assert not got.deals
     (issue,) = got.issues
     assert issue.message.startswith(f"board 1: {message}")
+
+
+@pytest.mark.parametrize(("kept", "tail", "token"), [
+    (99, "Pa", "Pa"),
+    (98, "3H Pass 4H A", "A"),
+    (104, "D2 H", "H"),
+], ids=["pass-cut", "all-pass-cut", "card-cut"])
+def test_a_file_cut_inside_its_last_call_or_card_says_it_may_be_cut_short(
+        kept: int, tail: str, token: str) -> None:
+    """A PBN file (../shared/data/pbn-tournaments-slovesnov/Aulpll23.pbn, board 2 open) cut
+    inside the last token of its last game's Auction (a ``Pass`` cut to ``Pa``, an ``AP``, PBN
+    2.1 3.5, cut to ``A``) said only "not a call: 'A'". A section's last token that is no call
+    (or, in the Play, PBN 2.1 3.6, no card) where the file ends is the game the file ends
+    inside: its issue says the file may be cut short, and quotes the token; the games before
+    are as in the whole file."""
+    lines = _lines_of(AULPLL)
+    text = "\n".join(lines[:kept]) + "\n" + tail
+    *before, last = READER.read_text(text, "cut.pbn")
+    assert isinstance(last, Issue) and last.line == 74, last
+    assert last.message.startswith("the file ends inside this game: "), last.message
+    assert f"{token!r}" in last.message and "cut short" in last.message, last.message
+    whole = _records("\n".join(lines) + "\n")
+    assert _records(before) == {k: d for k, d in whole.items() if k[0] < 74}
+    # the same token in a game the file goes on after is that game's own issue
+    (issue,) = [i for i in READER.read_text(text + "\n\n" + "\n".join(lines[109:]) + "\n",
+                                            "whole.pbn") if isinstance(i, Issue)]
+    assert issue.line == 74 and "file ends" not in issue.message
