@@ -553,10 +553,11 @@ def cut_short(b: Board, before: list[Board]) -> str | None:
     cut where a line or a pair ends leaves no other trace. It stops before its auction where
     the boards ``before`` it give theirs. In a file with ``rs`` results, which would give the
     board its result whatever is missing, also: its auction stops before it is ended, its play
-    before the last card without a claim (``mc``), or it stops after its auction where the
-    boards before it give their play. Without ``rs`` such a board has no result, and its issue
-    says so. A board without an auction or play is whole where no board before it gives one;
-    a claim after all 52 cards is not missed."""
+    before the last card without a claim (``mc``), or it stops right after its auction, no page
+    break ending it (:func:`_paged`), where the boards before it give their play. Without
+    ``rs`` such a board has no result, and its issue says so. A board without an auction or
+    play is whole where no board before it gives one; a claim after all 52 cards is not
+    missed."""
     try:
         dealer, _ = _deal_of(b.md or "")
         auction = auction_of(dealer, tuple(call_of(c) for c in b.calls))
@@ -576,9 +577,21 @@ def cut_short(b: Board, before: list[Board]) -> str | None:
         return None
     if b.calls and not auction.complete:
         return f"its auction stops after {counted(len(b.calls), 'call')}, not ended"
-    if auction.contract is not None and any(o.cards for o in before):
-        return "it stops after its auction, where the file's other boards give their play"
+    if auction.contract is not None and any(o.cards for o in before) and not _paged(b):
+        return ("it stops right after its auction, with no page break (pg) to end the board, "
+                "where the file's other boards give their play")
     return None
+
+
+def _paged(b: Board) -> bool:
+    """A page break (``pg||``) follows the board's last call: BBO ends an auction so (every
+    auction of ../shared/data/bbo-vugraph-lin/00001, 05000 and 08000.lin) and every file of
+    that folder ends with one, so a last board with its auction so ended and no play is
+    whole (the auction stopped there; ``rs`` gives its result). A file cut at a pair just
+    after the last call has no page break after it; one cut just after the page break cannot
+    be told from a whole file."""
+    last_call = max((i for i, pair in enumerate(b.text) if pair.startswith("mb|")), default=-1)
+    return last_call >= 0 and "pg||" in b.text[last_call + 1:]
 
 
 def _records(b: Board, groups: GameGroups, source: str, announced: set[str]

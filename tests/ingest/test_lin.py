@@ -676,3 +676,32 @@ def test_a_file_cut_right_after_a_key_says_it_may_be_cut_short(end: str) -> None
                                       "value: it may be cut short"), (key, issue.message)
         kept = [r.data for r in items if isinstance(r, Raw)]
         assert kept == [r.data for r in whole[:len(kept)]]
+
+
+def test_a_last_board_with_its_auction_and_no_play_is_whole_where_a_page_break_ends_it(
+        ) -> None:
+    """A Vugraph file (../shared/data/bbo-vugraph-lin/00001.lin) whose last board records its
+    auction and no play, its result in ``rs``, was quarantined as cut short ("no play where
+    the boards before it have theirs"). BBO ends a board's auction with a page break
+    (``mb|p|pg||``, every auction of 00001, 05000 and 08000.lin), and every file of the folder
+    ends with ``pg||``: such a board is whole, stored with ``rs``'s result. A file that ends
+    right after the last call's pair, with nothing after it, is still taken as cut short
+    there: the cut cannot be told from a whole file only where the page break follows."""
+    text = (LIN / "00001.lin").read_text(encoding="utf-8")
+    auction_end = text.index("|pg||", text.rindex("qx|")) + 1
+    whole = _records(READER.read_text(text, "x.lin"))
+    for end in ("pg||\n", "pg||", "nt|no play: the match ended|pg||\n"):
+        items = list(READER.read_text(text[:auction_end] + end, "x.lin"))
+        assert not [i for i in items if isinstance(i, Issue)], (end, items[-1])
+        read = _records(items)
+        assert read.keys() == whole.keys()
+        last = max(line for line, _ in whole)
+        assert {k: d for k, d in read.items() if k[0] != last} == {
+            k: d for k, d in whole.items() if k[0] != last}
+        deal = read[(last, "deal")]
+        assert (deal["contract"], deal["tricks"], "play" in deal) == ("3NT", 9, False)  # 3NN=
+    for end in ("", "\n"):
+        *_, issue = READER.read_text(text[:auction_end] + end, "x.lin")
+        assert isinstance(issue, Issue) and issue.message.endswith(
+            "the file ends inside this board: it stops right after its auction, with no page "
+            "break (pg) to end the board, where the file's other boards give their play"), issue
