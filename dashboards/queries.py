@@ -233,13 +233,22 @@ def leagues(con: Con, f: Filters) -> pl.DataFrame:
     return _frame(con, sql, params)
 
 
+_SEATED = f"JOIN {STANDINGS} seated ON seated.game_id = t.game_id AND seated.player = t.name"
+"""A join keeping the rows ``t`` (``game_id``, ``name``) of a player with a settled deal in
+his game: its standings (records.md 2), which every settled deal's players have, the dealer
+of four who sat it out too (paid by the rules). A solved deal nobody played (a DDS hand file,
+docs/bridge.md) is not settled: its unnamed seats are no players, nor are a game's players
+before any deal of it is settled."""
+
+
 def players(con: Con, f: Filters) -> pl.DataFrame:
-    """The people of the filtered games (``player``: his label) and how many games each, most
-    games first, then by name as a reader sorts them (Ánna beside Anna, not after Zoe)."""
+    """The people of the filtered games with a settled deal there (:data:`_SEATED`;
+    ``player``: his label) and in how many of those games each, most games first, then by name
+    as a reader sorts them (Ánna beside Anna, not after Zoe)."""
     where, params = _where(con, f, use_player=False)
     sql = f"""SELECT pp.person AS player, count(DISTINCT t.game_id) AS games
               FROM (SELECT g.game_id, g.variant, unnest(g.players) AS name FROM {GAMES} g
-                    WHERE {where}) t {_as_person(con, "t.variant", "t.name")}
+                    WHERE {where}) t {_SEATED} {_as_person(con, "t.variant", "t.name")}
               GROUP BY pp.person
               ORDER BY games DESC, player COLLATE NOACCENT.NOCASE, player"""
     return _frame(con, sql, params)
@@ -254,15 +263,16 @@ def date_span(con: Con) -> tuple[date | None, date | None]:
 
 
 def overview(con: Con, f: Filters) -> pl.DataFrame:
-    """One row: games, deals, deals with cards, people in the filtered games."""
+    """One row: games, deals, deals with cards, people in the filtered games with a settled
+    deal there (:data:`_SEATED`, as :func:`players` lists them)."""
     where, params = _where(con, f)
     sql = f"""WITH fg AS (SELECT g.game_id, g.variant, g.players FROM {GAMES} g WHERE {where})
         SELECT (SELECT count(*) FROM fg) AS games,
                count(d.game_id) AS deals,
                count(d.game_id) FILTER (WHERE d.has_cards) AS deals_with_cards,
                (SELECT count(DISTINCT pp.person_id)
-                FROM (SELECT variant, unnest(players) AS name FROM fg) t
-                {_as_person(con, "t.variant", "t.name")}) AS players
+                FROM (SELECT game_id, variant, unnest(players) AS name FROM fg) t
+                {_SEATED} {_as_person(con, "t.variant", "t.name")}) AS players
         FROM fg JOIN {DEALS} d ON d.game_id = fg.game_id"""
     return _frame(con, sql, params)
 

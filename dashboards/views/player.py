@@ -83,6 +83,19 @@ def _money(f: Filters, sat_out: int) -> None:
          labels={"field_cash_per_deal": "field's cash per deal"})
 
 
+def no_players(games: int) -> str:
+    """Why the filters find no player: no games, or games without a settled deal (a player is
+    one with a settled deal in them, ``queries.players``: a solved deal nobody played, a DDS
+    hand file, has none, nor has a deal not scored yet)."""
+    if games == 0:
+        return ("No games match these filters, so no players: widen the date range or choose "
+                "another league or variant, or add games on the Upload or Entry page.")
+    return (f"The {counted(games, 'game')} matching these filters {'has' if games == 1 else 'have'}"
+            " no settled deal, so no players: deals nobody played (a DDS hand file's solved "
+            "deals) are not settled, and deals not scored yet are settled by `trickbook score "
+            "--db FILE`.")
+
+
 def _by_variant(frame: pl.DataFrame, key: str, columns: list[str]) -> None:
     """One table per variant (its cash in its unit)."""
     for variant in frame["variant"].unique(maintain_order=True).to_list():
@@ -195,9 +208,7 @@ with guarded():
     if not f.player:
         people = query("players", f).head(50)
         if people.is_empty():
-            empty("No games match these filters, so no players: widen the date range or choose "
-                  "another league or variant, or add games on the Upload or Entry page.",
-                  of_games=True)
+            empty(no_players(query("overview", f).row(0, named=True)["games"]), of_games=True)
             st.stop()
         empty("Choose a player in the sidebar (Player filter) to see his tendencies, or open one "
               "of the most active players below.")

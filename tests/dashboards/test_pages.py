@@ -30,7 +30,7 @@ from ingest.traveller_csv import pair_player
 from model.variants import registered
 from model.variants import variant as lookup
 from sim.run import Plan, simulate
-from tests.conftest import ROOT
+from tests.conftest import DATA, ROOT
 from tests.dashboards import fixture_db as fx
 from tests.dashboards.conftest import table_counts
 
@@ -608,12 +608,13 @@ def test_a_player_in_the_url_in_either_unicode_form_is_chosen(
     composed (dashboards/filters.py: values from the URL in NFC, as names are stored); it
     said "No player 'Ánna' in the database"."""
     from ingest.pipeline import ingest_paths
+    from scoring.store import score_pending
 
     jsonl = tmp_path / "league.jsonl"
     jsonl.write_text((ROOT / "data" / "samples" / "league.jsonl").read_text(encoding="utf-8")
                      .replace("Anna", "\u00c1nna"), encoding="utf-8")
     db = fx.build_empty(tmp_path / "t.duckdb")
-    ingest_paths([jsonl], db)
+    ingest_paths([jsonl], db, score=score_pending)  # the box lists players of settled deals
     at = page("league", db, monkeypatch, player="A\u0301nna")
     assert not at.exception
     assert not [w.value for w in at.warning], [w.value for w in at.warning]
@@ -1724,3 +1725,27 @@ def test_results_of_a_lin_pairs_final_show_no_match(
     ranking = frame_with(at, "pair")
     assert "match (teams)" not in ranking.columns and "IMPs" not in ranking.columns
     assert not any("a teams event" in c.value for c in at.caption)
+
+
+def test_a_dds_hand_file_s_unnamed_seats_are_no_players(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A DDS hand file (../shared/data/dds-hands/list10.txt) is deals nobody played, its seats
+    unnamed (docs/bridge.md, dds_hands.py): League's header counted its four seats as players
+    and the Player box listed them, with no deal played. The header now counts none, the box
+    lists none, and Player says why there is no player though a game matches."""
+    from scoring.store import score_pending
+
+    db = fx.build_empty(tmp_path / "t.duckdb")
+    ingest_paths([DATA / "dds-hands" / "list10.txt"], db,
+                 score=score_pending)
+    league = page("league", db, monkeypatch)
+    assert not league.exception
+    assert "1 game** · **10 deals**" in league.markdown[0].value
+    assert league.markdown[0].value.endswith("**0 players**")
+    player = page("player", db, monkeypatch)
+    assert not player.exception
+    assert player.sidebar.selectbox(key="f_player").options == ["(all)"]
+    assert [i.value for i in player.info] == [
+        "The 1 game matching these filters has no settled deal, so no players: deals nobody "
+        "played (a DDS hand file's solved deals) are not settled, and deals not scored yet are "
+        "settled by `trickbook score --db FILE`."]

@@ -523,13 +523,14 @@ def test_players_sort_by_name_as_a_reader_does(tmp_path: Path) -> None:
     """Among players of as many games, ``Ánna`` sorts with the A's, not after ``Elias`` (the
     Player box, dashboards/queries.py ``players``)."""
     from ingest.pipeline import ingest_paths
+    from scoring.store import score_pending
 
     sample = Path(__file__).resolve().parents[2] / "data" / "samples" / "league.jsonl"
     jsonl = tmp_path / "league.jsonl"
     jsonl.write_text(sample.read_text(encoding="utf-8").replace("Anna", "\u00c1nna"),
                      encoding="utf-8")
     db = tmp_path / "t.duckdb"
-    ingest_paths([jsonl], db)
+    ingest_paths([jsonl], db, score=score_pending)  # the box lists players of settled deals
     with read_only(db) as c:
         shown = q.players(c, Filters())
     assert "\u00c1nna" in shown["player"].to_list()
@@ -563,3 +564,30 @@ def test_contracts_tell_a_game_from_the_hands_from_the_same_game(sample_path: Pa
     assert set(deals["contract"]) <= {"hand3"}
     greta = {swabian.contract_call(rec) for rec in records if rec["declarer"] == "Greta"}
     assert set(player["contract"]) == greta
+
+
+def test_players_are_those_at_a_settled_deal(tmp_path: Path) -> None:
+    """A DDS hand file (../shared/data/dds-hands/list10.txt, docs/bridge.md dds_hands.py) is
+    deals nobody played, its four seats unnamed: League's header counted them as players and
+    the Player box listed them, with no deal played. A player is now one of the filtered
+    games' players with a settled deal there (its standings); the dealer of four who sat a
+    deal out is paid for it and stays one (the fixture's game 2, greek-prefa.md 9)."""
+    from ingest.pipeline import ingest_paths
+    from scoring.store import score_pending
+    from tests.conftest import DATA
+
+    db = fx.build(tmp_path / "t.duckdb")
+    ingest_paths([DATA / "dds-hands" / "list10.txt"], db, score=score_pending)
+    with read_only(db) as c:
+        (dds,) = c.execute("SELECT players FROM games WHERE variant = 'bridge-duplicate'"
+                           ).fetchone() or ((),)
+        settled = {p for (p,) in c.execute("SELECT DISTINCT player FROM settlements").fetchall()}
+        listed = set(q.players(c, Filters())["player"])
+        overview = q.overview(c, Filters()).row(0, named=True)
+        bridge = q.overview(c, Filters(variant="bridge-duplicate")).row(0, named=True)
+        bridge_players = q.players(c, Filters(variant="bridge-duplicate"))
+    assert len(dds) == 4 and not set(dds) & listed
+    assert listed == settled and {"Anna", "Boris", "Chris", "Dora"} <= listed
+    assert overview["players"] == 9  # as before the file (test_overview_counts)
+    assert (bridge["games"], bridge["deals"], bridge["players"]) == (1, 10, 0)
+    assert bridge_players.is_empty()
