@@ -25,6 +25,7 @@ from dashboards.uploads import (
 )
 from model.problems import counted
 
+PRESSES = "upload_presses"  # Ingest presses that read files: the uploader's key counts them
 st.title("Upload")
 limit = max_upload_mb()
 st.markdown(
@@ -35,9 +36,15 @@ st.markdown(
     "nothing. Bad records are quarantined and listed on the Data quality page."
 )
 write_gate("upload_token", "Adding files", "uploaded")
-files = st.file_uploader("Files", accept_multiple_files=True, key="upload_files")
+# each press reads the files chosen since the last one: after a read the uploader is a new
+# one (a new key), empty, so files left in the list are not read again with the next press
+pressed = int(st.session_state.get(PRESSES, 0))
+files = st.file_uploader("Files", accept_multiple_files=True, key=f"upload_files_{pressed}")
 if files:  # what the server holds: a file still on its way is not listed yet
     st.caption("Ready to ingest: " + ", ".join(md(f.name) for f in files))
+elif st.session_state.get("upload_results"):
+    st.caption("The files of the last press were read and left the list; what became of "
+               "each is below. Choose files again to read more.")
 replace = st.checkbox(
     REPLACE_BOX, value=False, key="upload_replace",
     help="A file uploaded again under the same name is a new version of it, and so is a file "
@@ -53,6 +60,8 @@ if st.button("Ingest", key="upload_go", type="primary", disabled=not files):
         reports = ingest_uploads(payload, db_path(), replace=replace)
     st.cache_data.clear()
     st.session_state["upload_results"] = [asdict(r) | {"replace": replace} for r in reports]
+    st.session_state[PRESSES] = pressed + 1
+    st.rerun()  # drawn again with the empty uploader and these results
 
 results: list[dict[str, Any]] | None = st.session_state.get("upload_results")
 if results:

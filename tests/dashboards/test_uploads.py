@@ -244,7 +244,7 @@ def weekly_versions() -> tuple[bytes, bytes]:
 
 def upload(at: AppTest, name: str, data: bytes, replace: bool) -> None:
     """Drive the Upload page: choose the file, tick (or not) the box, press Ingest."""
-    at.file_uploader(key="upload_files").set_value((name, data, "application/json")).run()
+    at.get("file_uploader")[0].set_value((name, data, "application/json")).run()
     box = at.checkbox(key="upload_replace")
     assert box.value is False or replace  # off by default
     box.set_value(replace).run()
@@ -872,3 +872,41 @@ def test_the_file_ingested_from_a_folder_uploaded_again_with_the_box_is_put_back
     assert any("nothing new to store" in i.value for i in at.info)
     again = ingest_paths([tmp_path / "club" / "2026", db.parent / "uploads"], db, replace=True)
     assert {r.skipped for r in again} == {"unchanged"} and tricks_of_deal_2(db) == [("8", 9)]
+
+
+def _add(at: AppTest, name: str, data: bytes) -> None:
+    """Drop one more file in the uploader, as the browser does: the files it still lists stay
+    listed beside it."""
+    box = at.get("file_uploader")[0]
+    listed = [(f.name, f.getvalue(), f.type) for f in box.value or []]
+    box.set_value([*listed, (name, data, "application/json")]).run()
+
+
+def test_a_press_reads_only_the_files_chosen_since_the_last(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user walk: week12.jsonl ingested from a folder, its corrected copy uploaded with the
+    box, then the earlier file dropped again with the box to undo the correction. The files of
+    the earlier press stayed in the uploader and were read again with the next press: the
+    summary showed two put-backs (the corrected copy put back over the earlier file, then the
+    earlier file over it). A press reads the files chosen since the last one: the uploader is
+    empty after it, the results stay shown, and the undo is one put-back."""
+    from tests.dashboards.test_pages import page
+
+    first, second = weekly_versions()
+    db = _ingested_from_a_folder(tmp_path, first)
+    at = page("upload", db, monkeypatch)
+    at.checkbox(key="upload_replace").set_value(True).run()
+    _add(at, "week12.jsonl", second)
+    at.button(key="upload_go").click().run()
+    assert not at.exception and tricks_of_deal_2(db) == [("7", 8)]
+    assert not at.get("file_uploader")[0].value, "the files read are still listed"
+    assert at.dataframe[0].value["file"].to_list() == ["week12.jsonl"]  # the results stay
+    assert at.button(key="upload_go").disabled
+
+    _add(at, "week12.jsonl", first)
+    at.button(key="upload_go").click().run()
+    assert not at.exception and not at.warning, [w.value for w in at.warning]
+    assert at.dataframe[0].value["file"].to_list() == ["week12.jsonl"]
+    shown = [s.value for s in at.success]
+    assert len(shown) == 1 and "put back" in shown[0], shown
+    assert tricks_of_deal_2(db) == [("8", 9)]  # deal 2 as it was, deal 5 back
