@@ -34,6 +34,7 @@ from annotated_types import Ge, Gt, Le, Lt
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from dashboards.db import DatabaseError, read_only
 from dashboards.text import DASH, ENTRY, choice_words, rule_value, without_paths
 from dashboards.uploads import cannot_keep, retrying, save, stored_name
 from ingest.pipeline import FileReport, ingest_paths
@@ -522,10 +523,38 @@ def file_name(source: str, data: bytes) -> str:
     return stored_name(source.removeprefix(PREFIX).replace("/", "-") + ".jsonl", data)
 
 
+def stored_already(con: duckdb.DuckDBPyConnection, record: Mapping[str, Any]) -> bool:
+    """Whether the database holds ``record`` as ingest would store it: a game line identical to
+    its stored game, a deal with the ``deal_key`` of the stored deal of its number. A deal typed
+    again with its calls or contract in other case (``6s`` for ``6S``) is that record
+    (records.md 1.2's spelling, ``DealBase.spelled_call``): a duplicate, not a new version."""
+    accepted = check(con, record)
+    if not isinstance(accepted, Accepted):
+        return False
+    if accepted.is_game:
+        return accepted.duplicate
+    row = con.execute(f"SELECT deal_key FROM {T.DEALS} WHERE game_id = ? AND deal_no = ?",
+                      [record.get("game_id"), record.get("deal_no")]).fetchone()
+    return row is not None and row[0] == accepted.key
+
+
+def _stored_already(db: Path, record: Mapping[str, Any]) -> bool:
+    """:func:`stored_already` on a read-only connection; ``False`` without a database to ask."""
+    try:
+        with read_only(db) as con:
+            return stored_already(con, record)
+    except (DatabaseError, duckdb.Error):  # none yet, or busy: ingest decides
+        return False
+
+
 def write(db: Path, record: Mapping[str, Any], folder: Path | None = None) -> Written:
     """Store one validated record through the ingest entry point and score its game: the
     record's line is saved as a file named by its content (never overwritten) and ingested as
-    the source :func:`source_of` names, superseding that source's earlier version."""
+    the source :func:`source_of` names, superseding that source's earlier version. A record
+    stored already (:func:`stored_already`) writes nothing: no file, no new version."""
+    if _stored_already(db, record):
+        return Written(True, f"{_what(record)} is unchanged: the stored one is the same record, "
+                             "so nothing new is stored.")
     folder = folder or folder_of(db)
     source = source_of(record)
     data = (line_of(record) + "\n").encode()
@@ -541,9 +570,12 @@ def write(db: Path, record: Mapping[str, Any], folder: Path | None = None) -> Wr
     return Written(not (report.failed or report.quarantined), _said(report, record), report)
 
 
+def _what(record: Mapping[str, Any]) -> str:
+    return "The game" if record.get("record") == "game" else f"Deal {record.get('deal_no')}"
+
+
 def _said(report: FileReport, record: Mapping[str, Any]) -> str:
-    what = ("The game" if record.get("record") == "game"
-            else f"Deal {record.get('deal_no')}")
+    what = _what(record)
     if report.failed:
         return f"{what} was not stored: {report.failed}"
     if report.quarantined:

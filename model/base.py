@@ -171,6 +171,13 @@ class Call(Frozen):
 class DealBase(Frozen):
     """A deal line (records.md 1.2): the fields every variant shares."""
 
+    @staticmethod
+    def spelled_call(text: str) -> str:
+        """A call of this variant's auction as records.md 1.2 writes it (``6S``, ``pass``); the
+        text as given where it is no call of the grammar, so the check quotes it. Each variant's
+        deal sets its own (its ``auction.spelled_call``)."""
+        return text
+
     record: Literal["deal"] = "deal"
     game_id: GameId
     deal_no: Annotated[Integer, Field(ge=1)]
@@ -181,6 +188,20 @@ class DealBase(Frozen):
     auction: tuple[Call, ...] | None = None
     discard: tuple[CardName, ...] | None = None
     play: tuple[tuple[PlayerName, CardName], ...] | None = None
+
+    @field_validator("auction")
+    @classmethod
+    def _calls_spelled(cls, calls: tuple[Call, ...] | None) -> tuple[Call, ...] | None:
+        """Each call as records.md 1.2 writes it (:meth:`spelled_call`): ``6s``, `` Pass `` and
+        ``6S``, ``pass`` are one record, with one canonical JSON and ``deal_key``. A call already
+        so spelled is kept as read (a canonical line stays its own stored record)."""
+        if calls is None:
+            return None
+        spelled = [cls.spelled_call(c.call) for c in calls]
+        if all(s == c.call for s, c in zip(spelled, calls, strict=True)):
+            return calls
+        return tuple(c if s == c.call else c.model_copy(update={"call": s})
+                     for s, c in zip(spelled, calls, strict=True))
 
     @field_validator("talon", "discard")
     @classmethod

@@ -31,6 +31,21 @@ class CallError(ValueError):
     """A call the grammar does not know or the auction does not allow; quotes the call."""
 
 
+def spelled_call(text: str) -> str:
+    """A call as records.md 1.2 and balkan.md 3 write it: ``pass``, ``here`` and the hand games
+    (``igra``, ``betl``, ``sans``, ``preferans``) in small letters, a bid ``2`` ... ``8``, a
+    named game ``G2`` ... ``G8`` in capitals (``g3`` -> ``G3``); any other text as given, for
+    the check to quote."""
+    word = text.strip().lower()
+    if not word.isascii():
+        return text
+    if word in (PASS, HERE, *HAND_GAMES) or (len(word) == 1 and word in "2345678"):
+        return word
+    if len(word) == 2 and word[0] == "g" and word[1] in "2345678":
+        return word.upper()
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class AuctionResult:
     """``winner`` ``None`` when all passed. ``allowed`` lists the contract codes he may play."""

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from model.balkan import auction
 from model.balkan.params import BalkanRules
 from model.base import DealBase, GameBase, Integer, PlayerName, TrickCount, check_seats, spelled
 
@@ -48,6 +49,11 @@ class BalkanGame(GameBase):
 
 
 class BalkanDeal(DealBase):
+    @staticmethod
+    def spelled_call(text: str) -> str:
+        """A call as records.md 1.2 writes it (``auction.spelled_call``)."""
+        return auction.spelled_call(text)
+
     contract: BalkanContract | None = None
     defence: dict[PlayerName, Decision] | None = None
     kontra: dict[PlayerName, Annotated[Integer, Field(ge=1, le=20)]] | None = None

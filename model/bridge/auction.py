@@ -31,6 +31,19 @@ class AuctionResult:
     problems: tuple[str, ...]
 
 
+def spelled_call(text: str) -> str:
+    """A call as records.md 1.2 and bridge.md 2 write it, one spelling per call
+    (``normalise_call``): ``pass``, ``X``, ``XX`` or a bid ``1C`` ... ``7NT`` (``p``, ``Dbl``,
+    ``1n`` -> ``pass``, ``X``, ``1NT``); its letters ASCII (``ſ`` is no ``s``); any other text
+    as given, for the check to quote."""
+    if not text.isascii():
+        return text
+    try:
+        return normalise_call(text)
+    except ContractError:
+        return text
+
+
 def run_auction(dealer: int, calls: list[str]) -> AuctionResult:
     """Check the calls (dealer first, then clockwise) and find the contract and declarer."""
     problems: list[str] = []

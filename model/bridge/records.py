@@ -21,6 +21,7 @@ from model.base import (
     check_seats,
     spelled,
 )
+from model.bridge import auction
 from model.bridge.params import BridgeRules
 from model.bridge.seats import Vulnerable
 
@@ -48,6 +49,11 @@ class BridgeGame(GameBase):
 
 
 class BridgeDeal(DealBase):
+    @staticmethod
+    def spelled_call(text: str) -> str:
+        """A call as records.md 1.2 writes it (``auction.spelled_call``)."""
+        return auction.spelled_call(text)
+
     contract: BridgeContract | None = None
     """``None`` with no declarer: passed out."""
     tricks: BridgeTricks | None = None

@@ -66,6 +66,19 @@ def parse_call(text: str) -> str | int:
     return ladder_index(level, denom)
 
 
+def spelled_call(text: str) -> str:
+    """A call as records.md 1.2 writes it: ``pass``, ``hold``, ``take`` in small letters, a bid
+    as its contract (``6s``, `` 10nt `` -> ``6S``, ``10NT``); its letters ASCII (``ſ`` is no
+    ``s``); any other text as given, for the check to quote."""
+    if not text.isascii():
+        return text
+    try:
+        call = parse_call(text)
+    except CallError:
+        return text
+    return call if isinstance(call, str) else ladder_bid(call)
+
+
 @dataclass(frozen=True, slots=True)
 class AuctionResult:
     """Who won the talon and with what. ``winner`` is ``None`` when everybody passed;

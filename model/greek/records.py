@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import model_validator
 
 from model.base import DealBase, GameBase, PlayerName, TrickCount, check_seats, spelled
+from model.greek import auction
 from model.greek.params import GreekRules
 
 GreekContract = Annotated[
@@ -33,6 +34,11 @@ class GreekGame(GameBase):
 
 
 class GreekDeal(DealBase):
+    @staticmethod
+    def spelled_call(text: str) -> str:
+        """A call as records.md 1.2 writes it (``auction.spelled_call``)."""
+        return auction.spelled_call(text)
+
     contract: GreekContract | None = None
     defence: dict[PlayerName, Decision] | None = None
     tricks: dict[PlayerName, TrickCount] | None = None

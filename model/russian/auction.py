@@ -40,6 +40,20 @@ def parse_call(text: str) -> Contract | None:
         raise CallError(f"not a call: {text!r} (pass, 6S ... 10NT, misere)") from exc
 
 
+def spelled_call(text: str) -> str:
+    """A call as records.md 1.2 and russian.md 2 write it: ``pass``, a bid as its contract
+    (``6s`` -> ``6S``), misère in any case, with its accent or without, as ``misere``; its
+    letters ASCII otherwise (``ſ`` is no ``s``); any other text as given, for the check to
+    quote."""
+    if not text.isascii() and text.strip().lower() != "misère":
+        return text
+    try:
+        call = parse_call(text)
+    except CallError:
+        return text
+    return PASS if call is None else str(call)
+
+
 def run(
     calls: Sequence[tuple[int, str]],
     seats: Sequence[int],

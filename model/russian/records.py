@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, model_validator
 
 from model.base import DealBase, GameBase, PlayerName, TrickCount, check_seats, spelled
+from model.russian import auction
 from model.russian.params import RussianRules
 
 
@@ -52,6 +53,11 @@ class RussianGame(GameBase):
 
 
 class RussianDeal(DealBase):
+    @staticmethod
+    def spelled_call(text: str) -> str:
+        """A call as records.md 1.2 writes it (``auction.spelled_call``)."""
+        return auction.spelled_call(text)
+
     contract: RussianContract | None = None
     defence: dict[PlayerName, Defence] | None = None
     open: bool = False

@@ -57,6 +57,18 @@ def format_call(call: str | tuple[int, bool]) -> str:
     return f"{HAND}{game}" if hand else str(game)
 
 
+def spelled_call(text: str) -> str:
+    """A call as swabian.md 3.2 writes it: ``pass``, ``hold``, ``2`` ... ``7``, ``hand2`` ...
+    ``hand7`` in small letters (``Pass``, ``Hand 5`` -> ``pass``, ``hand5``); any other text
+    as given, for the check to quote."""
+    if not text.isascii():
+        return text
+    try:
+        return format_call(parse_call(text))
+    except CallError:
+        return text
+
+
 class Auction:
     """The state of one auction among three seats; ``vorhand`` speaks first, seats in turn order."""
 

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import field_validator, model_validator
 
 from model.base import DealBase, GameBase, PlayerName, TrickCount, check_seats, spelled
+from model.swabian import auction
 from model.swabian.params import SwabianRules
 
 SwabianContract = Annotated[str, spelled("a game number 2 to 7", r"^[2-7]$",
@@ -37,6 +38,11 @@ class SwabianGame(GameBase):
 
 
 class SwabianDeal(DealBase):
+    @staticmethod
+    def spelled_call(text: str) -> str:
+        """A call as records.md 1.2 writes it (``auction.spelled_call``)."""
+        return auction.spelled_call(text)
+
     contract: SwabianContract | None = None
     hand: bool = False
     """Aus den Händen: played without the talon, one more trick in games 2-5 (3.2)."""

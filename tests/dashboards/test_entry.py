@@ -762,3 +762,34 @@ def test_a_rule_s_help_keeps_what_is_not_a_citation() -> None:
     assert entry.rule_help("``None``: ``fixed_chips``; ``false``: ``end``.") == (
         "default: fixed chips; no: end.")  # in the words the form shows the values
     assert entry.rule_help(None) is None
+
+
+def test_a_deal_typed_again_in_other_case_is_no_new_version(
+        fixture_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal saved with its contract and calls typed ``6s``, ``Pass``, then typed again as
+    ``6S``, ``pass``: its calls were stored as typed, and the file kept as typed made the second
+    save a new version of the deal. Calls are stored as records.md 1.2 writes them (the
+    contract was already), so the record typed again is the stored one: nothing is written and
+    the deal has one version."""
+    at = start(page("entry", fixture_copy, monkeypatch))
+    type_deal(at, 1, (2, 6, 2), declarer="Ben", contract="6s")
+    at.text_area(key="entry_d1_auction").input("Ben 6s, Cy Pass, Ana PASS").run()
+    assert "Deal 1 is valid." in [s.value for s in at.success], [e.value for e in at.error]
+    at.button(key="entry_save").click().run()
+    assert any("Deal 1 is stored" in s.value for s in at.success)
+    (stored,) = rows(fixture_copy, "SELECT record::VARCHAR FROM deals WHERE game_id = ? AND "
+                                   "deal_no = 1", [GAME])
+    record = json.loads(str(stored[0]))
+    assert record["contract"] == "6S"
+    assert [c["call"] for c in record["auction"]] == ["6S", "pass", "pass"]
+
+    type_deal(at, 1, (2, 6, 2), declarer="Ben", contract="6S")
+    at.text_area(key="entry_d1_auction").input("Ben 6S, Cy pass, Ana pass").run()
+    at.button(key="entry_save").click().run()
+    said = [s.value for s in at.success]
+    assert any("Deal 1 is unchanged" in s for s in said) and not any("new version" in s
+                                                                     for s in said), said
+    logged = rows(fixture_copy, "SELECT sha256 FROM ingest_log WHERE source = ?",
+                  [f"{entry.PREFIX}{GAME}/1"])
+    assert len(logged) == 1
+    assert not [d for d in at.dataframe if "as typed" in d.value.columns]
