@@ -893,6 +893,19 @@ def repairs(con: Con, source: str | None = None, limit: int = 1000) -> pl.DataFr
     return _frame(con, sql, [*params, limit])
 
 
+def deal_repairs(con: Con, game_id: str, deal_no: int) -> pl.DataFrame:
+    """The named fixes a reader made to the stored deal (``repairs`` rows of the file and line
+    it was stored from, docs/ingest.md "Repairs"): ``code``, ``message``; empty for a deal
+    stored as read and for a database without the table."""
+    if not has_table(con, REPAIRS):
+        return pl.DataFrame(schema={"code": pl.String, "message": pl.String})
+    sql = f"""SELECT r.code, r.message FROM {DEALS} d JOIN {REPAIRS} r
+                ON r.source = d.source AND r.line = d.line
+               AND r.record_key = d.game_id || '#' || d.deal_no::VARCHAR
+              WHERE d.game_id = ? AND d.deal_no = ? ORDER BY r.code, r.message"""
+    return _frame(con, sql, [game_id, deal_no])
+
+
 def repair_counts(con: Con, source: str | None = None) -> dict[str, int]:
     """Of the ``repairs`` (of ``source``): the records a reader repaired and the pipeline kept
     (``records``; a record of two fixes is one), the fixes (``repairs``: the table's rows), and

@@ -89,6 +89,27 @@ def no_declarer(record: Mapping[str, object], variant: str) -> str:
     return (v.no_declarer if v is not None else all_passed)(record)
 
 
+REPAIR_WORDS: dict[str, tuple[str, str]] = {
+    "opening-passes": ("auction", "opening passes put back"),
+    "contract-double": ("auction", "the contract's double taken from the auction"),
+    "play-dropped": ("play", "the play dropped"),
+}
+"""The named fixes readers make to a record (docs/ingest.md "Repairs", ``ingest/bridge_repairs.py``)
+in words, and what of the deal each touched: ``auction`` (its calls or contract), ``play``; a
+code not listed here touched the ``deal`` and is named by its code."""
+
+
+def repair_notes(repairs: pl.DataFrame) -> dict[str, list[tuple[str, str]]]:
+    """A deal's repairs (``code``, ``message`` rows of ``queries.deal_repairs``) by what they
+    touched (:data:`REPAIR_WORDS`: ``auction``, ``play``, ``deal``): each as its words and what
+    the reader said it changed, as stored (the page escapes both)."""
+    notes: dict[str, list[tuple[str, str]]] = {}
+    for code, message in repairs.select("code", "message").iter_rows():
+        touched, words = REPAIR_WORDS.get(str(code), ("deal", str(code)))
+        notes.setdefault(touched, []).append((words, str(message or "")))
+    return notes
+
+
 def card_label(c: Card, variant: str) -> str:
     """``A♠`` for French-suited games, ``Laub Daus`` for Swabian (``model.cards``)."""
     v = _variant(variant)

@@ -36,6 +36,7 @@ from dashboards.replay import (
     cards_in_words,
     contract_words,
     no_declarer,
+    repair_notes,
     why_no_play,
 )
 from dashboards.text import cash, md, number, quoted
@@ -264,6 +265,15 @@ def _result(row: dict[str, Any], record: dict[str, Any], replay: Replay) -> None
             for r in result.iter_rows(named=True)))
 
 
+def _repaired(notes: list[tuple[str, str]], what: str) -> None:
+    """The fixes a reader made to ``what`` of this deal when it was read (docs/ingest.md
+    "Repairs"; all of them listed on the Data quality page), in words, escaped."""
+    if notes:
+        st.caption(f"Repaired when its file was read ({what}): " + "; ".join(
+            f"**{md(words)}**" + (f" ({md(message)})" if message else "")
+            for words, message in notes))
+
+
 def _steps(last: int) -> int:
     """Start / Back / Forward / End (also the keys Home, left and right arrows, End:
     Streamlit's button shortcuts) and the slider; the number of tricks shown."""
@@ -398,15 +408,20 @@ with guarded():
     st.html(render.CSS)
     _headline(row, record, replay)
     _result(row, record, replay)
+    fixes = repair_notes(query("deal_repairs", game_id, deal_no))
+    _repaired(fixes.pop("deal", []), "the deal")
     if not row["has_cards"]:  # a link or an address can name a deal recorded without them
+        _repaired(fixes.pop("auction", []) + fixes.pop("play", []), "the deal")
         empty("This deal was recorded without its cards (a score sheet or a traveller): "
               "there is nothing to replay, only its result above.")
         st.stop()
     _table(replay, row["variant"], why_no_play(record, row["variant"]))
+    _repaired(fixes.get("play", []), "its play")
     left, right = st.columns(2)
     with left:
         st.markdown("**Auction**")
         st.html(render.auction_html(replay.players, replay.auction_grid()))
+        _repaired(fixes.get("auction", []), "its auction")
     if replay.talon or replay.discard:
         with right:
             st.markdown("**Talon** and **discard**")

@@ -1031,6 +1031,40 @@ def test_quality_page_shows_repairs(tmp_path: Path, monkeypatch: pytest.MonkeyPa
             "a duplicate of a deal stored before).") in " ".join(said), said
 
 
+def test_the_replayer_says_what_a_reader_repaired(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal a reader repaired (the first board of ``endplay-fixtures/pbn/example3.pbn`` leaves
+    its opening passes out, ``opening-passes``, and its play holds a card not held,
+    ``play-dropped``) was replayed as if read as written: the page says under its auction and
+    under its table which fix was made there, in words, with what the reader changed
+    (escaped); a deal stored as read says nothing of repairs."""
+    source = ROOT.parent / "shared" / "data" / "endplay-fixtures" / "pbn" / "example3.pbn"
+    board = tmp_path / "board1.pbn"
+    board.write_text("\n".join(source.read_text().splitlines()[:27]) + "\n")
+    db = fx.build_empty(tmp_path / "t.duckdb")
+    [report] = ingest_paths([board], db)
+    assert report.stored > 0 and report.repaired == 1
+    hostile = "3 opening passes put back *before* the calls <b>N</b> [x](y) $1$"
+    con = duckdb.connect(str(db))
+    try:
+        con.execute("UPDATE repairs SET message = ? WHERE code = 'opening-passes'", [hostile])
+        ((game, deal),) = con.execute("SELECT game_id, deal_no FROM deals").fetchall()
+        ((dropped,),) = con.execute(
+            "SELECT message FROM repairs WHERE code = 'play-dropped'").fetchall()
+    finally:
+        con.close()
+    at = page("replayer", db, monkeypatch, game=game, deal=str(deal))
+    assert not at.exception
+    said = [c.value for c in at.caption if "Repaired" in c.value]
+    assert said == [f"Repaired when its file was read (its play): **the play dropped** "
+                    f"({md(dropped)})",
+                    f"Repaired when its file was read (its auction): **opening passes put "
+                    f"back** ({md(hostile)})"], said
+
+    plain = page("replayer", fx.build(tmp_path / "f.duckdb"), monkeypatch)
+    assert not plain.exception and not [c for c in plain.caption if "Repaired" in c.value]
+
+
 def test_upload_page_states_the_bound(fixture_path: Path,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRICKBOOK_UPLOAD_MAX_MB", "5")

@@ -18,6 +18,7 @@ from dashboards.replay import (
     contract_words,
     decisions_in_words,
     no_declarer,
+    repair_notes,
     suit_groups,
     trick_winner,
     trump_of,
@@ -264,3 +265,16 @@ def test_decisions_name_contracts_in_the_game_s_words() -> None:
         "variant": ["bridge-duplicate"], "kind": ["contract"], "choice": ["4S"],
         "best": [["6DN=", "3NTNS+1", "5CEx-2"]]}))
     assert par.row(0) == ("bridge-duplicate", "contract", "4♠", "6♦N=, 3NTNS+1, 5♣Ex-2")
+
+
+def test_repairs_are_told_by_what_they_touched() -> None:
+    """A deal's repairs (docs/ingest.md "Repairs") in words, by the part of the deal each fixed;
+    a code the replayer has no words for is a note on the deal, named by its code."""
+    frame = pl.DataFrame({"code": ["opening-passes", "play-dropped", "contract-double", "new"],
+                          "message": ["2 passes", "play of 8 cards dropped", "4S is 4SX", None]})
+    assert repair_notes(frame) == {
+        "auction": [("opening passes put back", "2 passes"),
+                    ("the contract's double taken from the auction", "4S is 4SX")],
+        "play": [("the play dropped", "play of 8 cards dropped")],
+        "deal": [("new", "")]}
+    assert repair_notes(frame.clear()) == {}
