@@ -168,6 +168,11 @@ class Call(Frozen):
     call: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=16)]
 
 
+CALLS_KEPT = 1024
+"""Spellings of a call each variant's ``auction.spelled_call`` remembers: a file's calls are a
+few dozen texts, read once each; a file of other texts cannot grow the memory past this."""
+
+
 class DealBase(Frozen):
     """A deal line (records.md 1.2): the fields every variant shares."""
 
@@ -197,11 +202,11 @@ class DealBase(Frozen):
         so spelled is kept as read (a canonical line stays its own stored record)."""
         if calls is None:
             return None
-        spelled = [cls.spelled_call(c.call) for c in calls]
-        if all(s == c.call for s, c in zip(spelled, calls, strict=True)):
+        spell = cls.spelled_call
+        if all(spell(c.call) == c.call for c in calls):
             return calls
-        return tuple(c if s == c.call else c.model_copy(update={"call": s})
-                     for s, c in zip(spelled, calls, strict=True))
+        return tuple(c if spell(c.call) == c.call else c.model_copy(update={"call": spell(c.call)})
+                     for c in calls)
 
     @field_validator("talon", "discard")
     @classmethod

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from model.balkan.params import BalkanRules
+from model.base import CALLS_KEPT
 
 PASS, HERE = "pass", "here"
 HAND_GAMES = {"igra": 0, "betl": 1, "sans": 2, "preferans": 3}
@@ -31,6 +33,7 @@ class CallError(ValueError):
     """A call the grammar does not know or the auction does not allow; quotes the call."""
 
 
+@lru_cache(maxsize=CALLS_KEPT)
 def spelled_call(text: str) -> str:
     """A call as records.md 1.2 and balkan.md 3 write it: ``pass``, ``here`` and the hand games
     (``igra``, ``betl``, ``sans``, ``preferans``) in small letters, a bid ``2`` ... ``8``, a

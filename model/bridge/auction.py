@@ -8,7 +8,9 @@ declarer: the player of the contracting side who first named the final denominat
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+from model.base import CALLS_KEPT
 from model.bridge.contracts import (
     DOUBLE,
     PASS,
@@ -31,6 +33,7 @@ class AuctionResult:
     problems: tuple[str, ...]
 
 
+@lru_cache(maxsize=CALLS_KEPT)
 def spelled_call(text: str) -> str:
     """A call as records.md 1.2 and bridge.md 2 write it, one spelling per call
     (``normalise_call``): ``pass``, ``X``, ``XX`` or a bid ``1C`` ... ``7NT`` (``p``, ``Dbl``,

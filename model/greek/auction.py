@@ -22,7 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from model.base import CALLS_KEPT
 from model.greek.contracts import (
     NT,
     ContractError,
@@ -66,6 +68,7 @@ def parse_call(text: str) -> str | int:
     return ladder_index(level, denom)
 
 
+@lru_cache(maxsize=CALLS_KEPT)
 def spelled_call(text: str) -> str:
     """A call as records.md 1.2 writes it: ``pass``, ``hold``, ``take`` in small letters, a bid
     as its contract (``6s``, `` 10nt `` -> ``6S``, ``10NT``); its letters ASCII (``ſ`` is no

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from model.base import CALLS_KEPT
 from model.russian.contracts import MISERE_CONTRACT, Contract, ContractError, parse_contract
 from model.russian.params import RussianRules
 
@@ -40,6 +42,7 @@ def parse_call(text: str) -> Contract | None:
         raise CallError(f"not a call: {text!r} (pass, 6S ... 10NT, misere)") from exc
 
 
+@lru_cache(maxsize=CALLS_KEPT)
 def spelled_call(text: str) -> str:
     """A call as records.md 1.2 and russian.md 2 write it: ``pass``, a bid as its contract
     (``6s`` -> ``6S``), misère in any case, with its accent or without, as ``misere``; its

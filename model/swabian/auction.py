@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from model.base import CALLS_KEPT
 from model.swabian.params import SwabianRules
 
 PASS, HOLD, HAND = "pass", "hold", "hand"
@@ -57,6 +59,7 @@ def format_call(call: str | tuple[int, bool]) -> str:
     return f"{HAND}{game}" if hand else str(game)
 
 
+@lru_cache(maxsize=CALLS_KEPT)
 def spelled_call(text: str) -> str:
     """A call as swabian.md 3.2 writes it: ``pass``, ``hold``, ``2`` ... ``7``, ``hand2`` ...
     ``hand7`` in small letters (``Pass``, ``Hand 5`` -> ``pass``, ``hand5``); any other text
