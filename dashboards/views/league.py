@@ -124,14 +124,20 @@ def headline(totals: dict[str, int]) -> str:
             f"**{counted(totals['players'], 'player')}**")
 
 
-def _no_standings(games: int, deals: int) -> str:
+def _no_standings(games: int, deals: int, waiting: int) -> str:
     """Why games match and standings do not: their deals were all quarantined, or are stored
-    and not scored."""
+    and not scored (``waiting`` games wait for their settlement), or nobody played them (a DDS
+    hand file's solved deals, never settled: docs/bridge.md)."""
     if deals == 0:
         return (f"The {counted(games, 'game')} matching these filters "
                 f"{'has' if games == 1 else 'have'} no stored deal, so no standings: the Data "
                 "quality page lists the deals quarantined and why.")
-    return (f"The {counted(deals, 'deal')} matching these filters {'is' if deals == 1 else 'are'}"
+    are = "is" if deals == 1 else "are"
+    if waiting == 0:
+        return (f"The {counted(deals, 'deal')} matching these filters {are} deals nobody played "
+                "(a DDS hand file's solved deals, their hands only), so no standings: the "
+                "Replayer shows their hands.")
+    return (f"The {counted(deals, 'deal')} matching these filters {are}"
             " not scored yet, so no standings: run `trickbook score --db FILE` on the database.")
 
 
@@ -156,10 +162,11 @@ with guarded():
         st.stop()
 
     variants = query("league_standings", f)["variant"].unique().sort().to_list()
+    unsettled = query("unsettled_games", f)
     if not variants:
-        empty(_no_standings(totals["games"], totals["deals"]))
+        empty(_no_standings(totals["games"], totals["deals"], unsettled))
         st.stop()
-    if unsettled := query("unsettled_games", f):
+    if unsettled:
         st.warning(_unsettled(unsettled), icon=":material/pending:")
 
     # One tab per section; only the open tab's section runs and is drawn (a first page shows

@@ -1776,6 +1776,9 @@ def test_a_dds_hand_file_s_unnamed_seats_are_no_players(
     assert not league.exception
     assert "1 game** · **10 deals**" in league.markdown[0].value
     assert league.markdown[0].value.endswith("**0 players**")
+    assert [i.value for i in league.info] == [
+        "The 10 deals matching these filters are deals nobody played (a DDS hand file's solved "
+        "deals, their hands only), so no standings: the Replayer shows their hands."]
     player = page("player", db, monkeypatch)
     assert not player.exception
     assert player.sidebar.selectbox(key="f_player").options == ["(all)"]
