@@ -534,7 +534,6 @@ def _table(tags: dict[str, str], deal: dict[str, Any]) -> str | None:
     ) or None
 
 
-
 def teams_match(home: str | None, visit: str | None, stage: str) -> str | None:
     """The match of a deal whose file names its teams (``HomeTeam``, ``VisitTeam``, PBN 2.1
     4.4) without a ``Match`` tag: the two teams in alphabetical order (``?`` for one not
@@ -547,6 +546,7 @@ def teams_match(home: str | None, visit: str | None, stage: str) -> str | None:
         return None
     first, second = sorted((home or "?", visit or "?"), key=lambda t: (t.casefold(), t))
     return " ".join(x for x in (f"{first} v {second}", stage) if x)
+
 
 def _date(value: str | None) -> date | None:
     """A PBN date (``Date`` 3.4.3, ``UTCDate`` 4.5: ``YYYY.MM.DD``, unknown parts ``?``);
