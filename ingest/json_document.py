@@ -4,7 +4,8 @@ array, or written one after another over several lines (pretty-printed, as the s
 A file is read whole. Each record is read as a JSON Lines line is (``jsonl.parse_line``: a
 key given twice, nesting too deep, not an object), numbered by the line it starts on, and its
 text is kept as the file has it. A record with bytes that are not UTF-8 (or not UTF-16 or
-UTF-32, in a file with such a byte order mark) is an issue of its own. Where the text is not
+UTF-32, in a file with such a byte order mark) is an issue of its own, which keeps its text
+readable (``text.readable``). Where the text is not
 JSON, the issue names its line and column, and reading goes on at the next line that opens an
 object as the records before did (the same indentation), so one broken record costs only
 itself and what stands between it and the next; a comma missing between records costs
@@ -25,7 +26,7 @@ from pathlib import Path
 
 from ingest.jsonl import parse_line, quote
 from ingest.source import Issue, Raw
-from ingest.text import HEAD, UNDECODED, head_text, wide
+from ingest.text import HEAD, UNDECODED, head_text, readable, wide
 from model.problems import Code
 
 RECORD = re.compile(r'"record"\s*:\s*"(?:game|deal)"')
@@ -47,7 +48,8 @@ class JsonDocumentReader:
         return path.suffix.lower() in self.extensions and RECORD.search(head_text(head)) is not None
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
-        yield from read_text(_text(path.read_bytes()), str(path))
+        data = path.read_bytes()
+        yield from read_text(_text(data), str(path), escaped=wide(data[:HEAD]) is None)
 
 
 def _text(data: bytes) -> str:
@@ -82,8 +84,10 @@ def _place(text: str, at: int, line: int = 1, start: int = 0) -> tuple[int, int]
     return line + text.count("\n", start, at), at - text.rfind("\n", 0, at)
 
 
-def read_text(text: str, source: str) -> Iterator[Raw | Issue]:
-    """The records of a JSON document's ``text``, each a ``Raw`` or an ``Issue``."""
+def read_text(text: str, source: str, escaped: bool = True) -> Iterator[Raw | Issue]:
+    """The records of a JSON document's ``text``, each a ``Raw`` or an ``Issue``; ``escaped``:
+    the bytes of UTF-8 text that do not decode are kept as ``surrogateescape`` keeps them (not
+    UTF-16 or UTF-32 units that do not decode, which are marks only)."""
     c = _Cursor(text, source)
     c.skip_space()
     in_array = c.text.startswith("[", c.at)
@@ -118,21 +122,30 @@ def read_text(text: str, source: str) -> Iterator[Raw | Issue]:
             cut = skip_to == len(text)
             yield _broken(c, at, _why(exc), skip_to, CUT if cut and _ran_out(text, exc) else "")
             continue
-        yield _record(source, c.line, text[c.at:end])
+        yield _record(source, c.line, text[c.at:end], escaped)
         c.move(end)
         c.skip_space()
         if in_array and text.startswith(",", c.at):
             c.move(c.at + 1)
 
 
-def _record(source: str, line: int, text: str) -> Raw | Issue:
+def _record(source: str, line: int, text: str, escaped: bool = True) -> Raw | Issue:
+    """A record's text as a ``Raw``, or an issue. A record with bytes that are not UTF-8 keeps
+    its text readable (``text.readable``: in the code page it reads as, or each such byte
+    written ``\\xNN``), and the message names what it was read as (records.md 1: UTF-8)."""
     if (bad := _NOT_DECODED.search(text)) is not None:
         at = bad.start()
-        shown = _NOT_DECODED.sub("\ufffd", text)
-        where, column = _place(text, at, line)
+        if escaped:  # in a single-byte code page, the bad byte is at its offset in the bytes
+            shown, read_as = readable(text.encode("utf-8", "surrogateescape"))
+            if not read_as.endswith("\\xNN"):
+                at = len(text[:at].encode("utf-8"))
+            read_as = f"; its text, read as {read_as}"
+        else:
+            shown, read_as = _NOT_DECODED.sub("\ufffd", text), ""
+        where, column = _place(text, bad.start(), line)
         return Issue(source, line, None, Code.PARSE,
                      f"bytes that are not text in its encoding (UTF-8, or UTF-16 or UTF-32 "
-                     f"with a byte order mark) at line {where} column {column}: "
+                     f"with a byte order mark) at line {where} column {column}{read_as}: "
                      f"{quote(shown, at=at)}", shown)
     return parse_line(source, line, text)
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from ingest.lines import Batch, Item, Run
 from ingest.source import Issue, NamedOrRecognised, Raw
-from ingest.text import HEAD, wide
+from ingest.text import HEAD, code_page, readable, utf8, wide
 from model.problems import Code
 
 QUOTE_LIMIT = 500
@@ -204,6 +204,9 @@ class _Filling:
         self.line_no = lines_before
         self.read = BLOCK
         """Bytes to read next: about a batch's worth (from the batch before)."""
+        self.page: str | None = None
+        """The code page the file's lines that are not UTF-8 read as (``text.code_page`` of
+        those of the first block that has any), to show their text (:func:`_decode`)."""
 
     def full(self) -> bool:
         return self.batch.n >= self.size or 0 <= self.limit <= self.batch.chars
@@ -217,8 +220,11 @@ class _Filling:
         try:
             text = str(block, "utf-8")
         except UnicodeDecodeError:
-            yield from self.lines([_decode(source, self.line_no + i, b)
-                                   for i, b in enumerate(bytes(block).split(b"\n"), start=1)])
+            blobs = bytes(block).split(b"\n")
+            if self.page is None:
+                self.page = code_page(b"\n".join(b for b in blobs if not utf8(b)))
+            yield from self.lines([_decode(source, self.line_no + i, b, self.page)
+                                   for i, b in enumerate(blobs, start=1)])
             return
         plain = text.split("\n")
         if "\r" in text or not text or text[0].isspace() or text[-1] == "\n" or \
@@ -346,14 +352,18 @@ def _wide_lines(path: Path, size: int, max_chars: int | None,
         yield items
 
 
-def _decode(source: str, line_no: int, blob: bytes) -> str | Issue:
+def _decode(source: str, line_no: int, blob: bytes, page: str | None = None) -> str | Issue:
+    """A line as text, or, when it is not UTF-8 (records.md 1: JSON Lines are UTF-8), a
+    ``PARSE`` issue that keeps its text readable (``text.readable``: in the code page ``page``
+    the file's other such lines read as, else byte for byte) and says what it was read as."""
     try:
         return blob.decode("utf-8")
     except UnicodeDecodeError as exc:
-        bad = blob.decode("utf-8", errors="replace").rstrip("\r")
+        bad, read_as = readable(blob.rstrip(b"\r"), page)
         return Issue(source, line_no, None, Code.PARSE,
                      f"not UTF-8 (at byte offset {exc.start}; JSON Lines are read as UTF-8 or "
-                     f"UTF-16: save the file as UTF-8): {quote(bad)}", bad)
+                     f"UTF-16: save the file as UTF-8); its text, read as {read_as}: "
+                     f"{quote(bad)}", bad)
 
 
 READER = JsonlReader()

@@ -199,18 +199,8 @@ def sniff(head: bytes, whole: bool = False, declarable: bool = True) -> str:
         if mostly_utf8(head):
             return "utf-8"
         where = exc.start
-    best: tuple[int, bool, str] | None = None
-    for page in CODE_PAGES:
-        try:
-            text = head.decode(page)
-        except UnicodeDecodeError:
-            continue
-        if _CONTROL.search(text):
-            continue
-        score = (plausible(text), one_alphabet(text))
-        if best is None or score > best[:2]:
-            best = (*score, page)
-    if best is None or best[0] < 0:
+    page = code_page(head)
+    if page is None:
         if stray_bytes_only(head) or few_bad_lines(head, whole) or utf8_lines(head):
             return "utf-8"
         advice = ("declare its encoding with a first line '# encoding: <name>'" if declarable
@@ -218,7 +208,56 @@ def sniff(head: bytes, whole: bool = False, declarable: bool = True) -> str:
         raise EncodingError(
             f"not UTF-8 (at byte offset {where}) nor UTF-16, and no code page of "
             f"{', '.join(CODE_PAGES)} reads it as text: {advice}")
-    return best[2]
+    return page
+
+
+def code_page(data: bytes) -> str | None:
+    """The code page of :data:`CODE_PAGES` that reads ``data`` best as words (:func:`plausible`,
+    then :func:`one_alphabet`), or ``None`` when none reads it as text (each gives control
+    characters, fails to decode, or makes less of it than words)."""
+    best: tuple[int, bool, str] | None = None
+    for page in CODE_PAGES:
+        try:
+            text = data.decode(page)
+        except UnicodeDecodeError:
+            continue
+        if _CONTROL.search(text):
+            continue
+        score = (plausible(text), one_alphabet(text))
+        if best is None or score > best[:2]:
+            best = (*score, page)
+    return None if best is None or best[0] < 0 else best[2]
+
+
+_ASCII = bytes(range(128))
+"""The bytes of ASCII (``bytes.translate`` deletes them to count the others)."""
+PAGE_NAMES = {"cp1252": "Windows Western", "cp1253": "Windows Greek",
+              "cp1251": "Windows Cyrillic", "cp1250": "Windows Central European",
+              "koi8_r": "KOI8-R"}
+"""The code pages of :data:`CODE_PAGES` in words, as a message names them."""
+
+
+def readable(data: bytes, page: str | None = None) -> tuple[str, str]:
+    """A line that is not UTF-8 as text a user can read, and in words what it was read as.
+
+    In the code page ``page`` (the one its file's lines that are not UTF-8 read as), else in
+    :func:`code_page` of the line, when that reads it as words: Cyrillic names saved in cp1251
+    are kept as ``Иван``, not as replacement characters. A line that is mostly UTF-8
+    (:func:`mostly_utf8`: a byte flipped), that no code page reads as words, or that holds one
+    byte beyond ASCII (a stray byte: one letter is too little to tell a code page by) is read
+    as UTF-8 with each byte that does not decode written ``\\xNN``, so no byte is lost."""
+    if not mostly_utf8(data) and len(data.translate(None, _ASCII)) > 1:
+        for choice in (page, code_page(data)):
+            if choice is None:
+                continue
+            try:
+                text = data.decode(choice)
+            except UnicodeDecodeError:
+                continue
+            if not _CONTROL.search(text) and plausible(text) > 0:
+                return text, f"{choice} ({PAGE_NAMES.get(choice, choice)})"
+    return (data.decode("utf-8", errors="backslashreplace"),
+            "UTF-8, each byte that is not UTF-8 written \\xNN")
 
 
 def _text_encoding(name: str) -> str:
@@ -288,7 +327,7 @@ def few_bad_lines(data: bytes, whole: bool = True) -> bool:
     lines = data.split(b"\n")
     if not whole:
         lines = lines[:-1]
-    bad = sum(not _is_utf8(line) for line in lines)
+    bad = sum(not utf8(line) for line in lines)
     return bad > 0 and bad * BAD_LINE_SHARE <= len(lines)
 
 
@@ -297,10 +336,11 @@ def utf8_lines(data: bytes) -> bool:
     seldom makes a UTF-8 sequence): a file that no code page reads, with such a line, is UTF-8
     with lines of another encoding pasted in; read so, only those lines are lost, each its own
     issue (:func:`lines`), not the file."""
-    return any(not line.isascii() and _is_utf8(line) for line in data.split(b"\n"))
+    return any(not line.isascii() and utf8(line) for line in data.split(b"\n"))
 
 
-def _is_utf8(data: bytes) -> bool:
+def utf8(data: bytes) -> bool:
+    """Whether ``data`` is UTF-8 throughout."""
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
