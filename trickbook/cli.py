@@ -211,18 +211,14 @@ def ingest(
         help="Dask scheduler address (tcp://HOST:8786): its workers read and validate.")] = None,
 ) -> None:
     """Read, validate and store records; then rescore the games they touched."""
+    _start_ingest(db, cluster)
     from rich.progress import BarColumn, TextColumn, TimeRemainingColumn
 
     from ingest.pipeline import StrictError, ingest_paths
-    from ingest.store import DatabaseError, check_database_path
+    from ingest.store import DatabaseError
     from scoring.store import score_pending
     from sim.pool import ClusterUnreachable
 
-    try:
-        check_database_path(db)  # refused before anything is read
-    except DatabaseError as exc:
-        raise _db_error(exc) from exc
-    _reach(cluster, "ingest: {}; nothing was read")  # even when no file needs reading
     stop = _StopFlag()
     previous = signal.signal(signal.SIGINT, stop.handler)
     total = sum(_size(p) for p in paths)
@@ -273,6 +269,31 @@ def ingest(
         raise typer.Exit(1)
     if stop.requested:
         _stopped(reports, paths)
+
+
+INGEST_MODULES = ("rich.progress", "ingest.pipeline", "ingest.store", "ingest.parallel",
+                  "scoring.store", "sim.run")
+"""What ``ingest`` imports before it reads a file (seconds: the command's start-up)."""
+
+
+def _start_ingest(db: Path, cluster: str | None) -> None:
+    """What ``ingest`` does before it opens a file: import the pipeline (:data:`INGEST_MODULES`),
+    refuse a ``--db`` that cannot be a database (``store.check_database_path``), reach the
+    ``--cluster``. A Ctrl-C meanwhile ends the command, exit 130, saying that nothing was read
+    or stored (docs/cli.md), not the words of a command stopped midway."""
+    try:
+        for module in INGEST_MODULES:
+            importlib.import_module(module)
+        from ingest.store import DatabaseError, check_database_path
+
+        try:
+            check_database_path(db)  # refused before anything is read
+        except DatabaseError as exc:
+            raise _db_error(exc) from exc
+        _reach(cluster, "ingest: {}; nothing was read")  # even when no file needs reading
+    except KeyboardInterrupt as exc:
+        err.print("interrupted before reading any file: nothing changed")
+        raise typer.Exit(INTERRUPTED) from exc
 
 
 def _strict_stop(exc: StrictError) -> typer.Exit:

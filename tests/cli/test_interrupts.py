@@ -223,3 +223,39 @@ def test_a_ctrl_c_as_the_command_exits_changes_nothing(tmp_path: Path) -> None:
                           text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr
+
+
+class _CtrlCOnImport:
+    """A finder of modules that meets a Ctrl-C when ``name`` is imported: what a Ctrl-C during
+    the command's start-up imports raises, without a signal or timing."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None) -> None:
+        if fullname == self.name:
+            raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("step", ["import", "database check"])
+def test_a_ctrl_c_while_ingest_starts_says_nothing_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str) -> None:
+    """Ctrl-C during the imports ``ingest`` starts with (seconds, before any file is opened) or
+    its check of ``--db``: nothing was read or stored, and the command says so (not the words
+    of a command stopped midway), exit 130, no traceback (docs/cli.md)."""
+    import ingest.store
+
+    if step == "import":
+        monkeypatch.delitem(sys.modules, "ingest.pipeline")
+        monkeypatch.setattr(sys, "meta_path", [_CtrlCOnImport("ingest.pipeline"),
+                                               *sys.meta_path])
+    else:
+        def ctrl_c(path: Path) -> None:
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(ingest.store, "check_database_path", ctrl_c)
+    db = tmp_path / "x.duckdb"
+    result = runner.invoke(app, ["ingest", str(LEAGUE), "--db", str(db)])
+    assert result.exit_code == 130, result.output
+    assert said(result) == "interrupted before reading any file: nothing changed"
+    assert "Traceback" not in result.output and not db.exists()
