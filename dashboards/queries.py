@@ -42,6 +42,7 @@ from model.base import composed
 from model.tables import (
     DEALS,
     DROPPED_ROW,
+    FILE_KEY,
     GAMES,
     HELD_RECORDS,
     INGEST_LOG,
@@ -805,9 +806,12 @@ def ingest_totals(con: Con, source: str | None = None) -> pl.DataFrame:
 
 def quarantine_summary(con: Con) -> pl.DataFrame:
     """Quarantined records by file and code (a row of several records of one line counts
-    them all); the row of deals a file's latest version left out is not among them
-    (:func:`quarantined_records` counts it)."""
-    sql = f"""SELECT source, code, sum({HELD_RECORDS})::BIGINT AS records FROM {QUARANTINE}
+    them all), and the issues of the file (rows keyed ``tables.FILE_KEY``: no record); the row
+    of deals a file's latest version left out is not among them (:func:`quarantined_records`
+    counts it)."""
+    sql = f"""SELECT source, code, sum({HELD_RECORDS})::BIGINT AS records,
+                     count(*) FILTER (WHERE record_key = '{FILE_KEY}') AS "issues of the file"
+              FROM {QUARANTINE}
               WHERE NOT {DROPPED_ROW} GROUP BY ALL ORDER BY records DESC, source, code"""
     return _frame(con, sql)
 
@@ -815,11 +819,12 @@ def quarantine_summary(con: Con) -> pl.DataFrame:
 def quarantined_records(con: Con, source: str | None = None, code: str | None = None
                         ) -> pl.DataFrame:
     """The records quarantined of ``source`` with ``code`` (as :func:`quarantine_summary`
-    counts them), and the rows of deals an earlier version stored that a file's latest version
-    left out, kept as conflicts."""
+    counts them), the rows of deals an earlier version stored that a file's latest version
+    left out, kept as conflicts, and the issues of the file (no record)."""
     where, params = _quarantine_filter(source, code)
     sql = f"""SELECT coalesce(sum({HELD_RECORDS}) FILTER (WHERE NOT {DROPPED_ROW}), 0)::BIGINT
-                     AS records, count(*) FILTER (WHERE {DROPPED_ROW}) AS dropped
+                     AS records, count(*) FILTER (WHERE {DROPPED_ROW}) AS dropped,
+                     count(*) FILTER (WHERE record_key = '{FILE_KEY}') AS of_file
               FROM {QUARANTINE} WHERE {where}"""
     return _frame(con, sql, params)
 

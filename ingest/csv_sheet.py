@@ -122,7 +122,8 @@ def _header_game(lines: list[tuple[int, str]], source: str
             continue  # "# encoding: cp1252", read by ingest/text.py
         if not sep or not key:
             issues.append(Issue(source, line_no, None, Code.PARSE,
-                                f"a header line is '# key: value', got {quote(text)}", text))
+                                f"a header line is '# key: value', got {quote(text)}", text,
+                                of_file=True))
             continue
         first, before = given.setdefault(key, (line_no, value))
         if before != value:  # which one holds is not for the reader to guess
@@ -578,7 +579,7 @@ def unreadable(source: str, path: Path, exc: Exception) -> Issue:
     with path.open("rb") as fh:
         head = fh.read(200)
     return Issue(source, 1, None, Code.PARSE, f"cannot read the file: {exc}",
-                 head.decode("latin-1"))
+                 head.decode("latin-1"), of_file=True)
 
 
 def _sidecar(path: Path) -> tuple[dict[str, Any], str, Issue | None]:

@@ -153,7 +153,7 @@ class DdsHandsReader(NamedOrRecognised):
         read.sort(key=lambda entry: entry[0])
         if not read:  # no deal, and nothing wrong with one: say so, store no empty game
             yield Issue(source, 1, stem, Code.PARSE, "the file has no deals (no PBN or GIB "
-                        "line): nothing to ingest", text[:500])
+                        "line): nothing to ingest", text[:500], of_file=True)
         files: list[list[_Read]] = [[] for _ in range(len(joined) + 1)]
         for entry in read:
             files[bisect_right(joined, entry[0])].append(entry)

@@ -533,11 +533,12 @@ class LinReader(NamedOrRecognised):
             what = f"event {event[:60]!r}" if event else "the file"
             yield Issue(source, 1, stem, Code.PARSE,
                         f"{what} has no boards (no qx/md records): nothing to ingest"
-                        + "".join(f"; {where}" for _, where, _ in found.loose), text[:500])
+                        + "".join(f"; {where}" for _, where, _ in found.loose), text[:500],
+                        of_file=True)
             return
         for line, where, skipped in found.loose:  # text outside any board: an issue each
             yield Issue(source, line, None, Code.PARSE, f"skipped: {where}",
-                        skipped.strip()[:RAW_KEPT])
+                        skipped.strip()[:RAW_KEPT], of_file=True)
         last = found.boards[-1]  # a board with errors is their issue already
         if not last.errors and (cut := cut_short(last, found.boards[:-1])) is not None:
             last.errors.append(f"the file ends inside this board: {cut}")

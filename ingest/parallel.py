@@ -632,6 +632,7 @@ def merged(results: list[PartResult]) -> FileReport:
         report.stored += r.stored
         report.duplicates += r.duplicates
         report.quarantined += r.quarantined
+        report.file_issues += r.file_issues
         report.conflicts += r.conflicts
         report.replaced += r.replaced
         report.repaired += r.repaired

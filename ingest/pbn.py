@@ -492,7 +492,8 @@ def play_not_read(game: PbnGame, tags: dict[str, str], deal: dict[str, Any], sou
     start = next((i for i, line in enumerate(lines) if _PLAY_TAG.search(line)), 0)
     return Issue(source, at, key, Code.PARSE,
                  f"{key}: the Play section's {counted(cards, 'card')} "
-                 f"{'is' if cards == 1 else 'are'} not read: {why}", "\n".join(lines[start:]))
+                 f"{'is' if cards == 1 else 'are'} not read: {why}", "\n".join(lines[start:]),
+                 of_file=True)  # beside its deal, which is read
 
 
 def repeated_tag(game: PbnGame, key: str) -> str | None:
@@ -694,7 +695,8 @@ class PbnReader(NamedOrRecognised):
         for game in split_games(text):
             if not game.tags:  # text before a game's first tag, or a tag cut off: no board
                 yield Issue(source, game.line, None, Code.PARSE,
-                            _unread(game, {}) or _first_errors(game.errors), game.text)
+                            _unread(game, {}) or _first_errors(game.errors), game.text,
+                            of_file=True)
                 continue
             tags = seats.carry(game, resolve_tags(game, previous))
             previous = tags

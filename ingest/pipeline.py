@@ -148,6 +148,10 @@ class FileReport:
     stored: int = 0
     duplicates: int = 0
     quarantined: int = 0
+    """Records quarantined: ``records = stored + duplicates + quarantined``."""
+    file_issues: int = 0
+    """Issues of the file, not of a record (``Issue.of_file``): quarantined and reported, not
+    counted in ``records`` nor ``quarantined``."""
     conflicts: int = 0
     """Of the quarantined, the records in conflict with stored ones (``game-conflict``,
     ``deal-conflict``)."""
@@ -289,14 +293,17 @@ def _quarantine_row(issue: Issue, now: datetime) -> dict[str, object]:
 
 
 def _merged(issues: list[Issue]) -> Issue:
-    """One issue for the records of one line (``_FileLoad._quarantine_rows``)."""
+    """One issue for the records of one line (``_FileLoad._quarantine_rows``): a row of the
+    file's issues alone is keyed ``tables.FILE_KEY`` (it holds no record, ``Issue.of_file``)."""
+    records = [i for i in issues if not i.of_file]
+    first = records[0] if records else issues[0]
     if len(issues) == 1:
-        return issues[0]
-    first = issues[0]
+        return first if records else dataclasses.replace(first, record_key=T.FILE_KEY)
     message = store.merged_message([f"{i.record_key or '?'}: {i.code}: {i.message}"
-                                    for i in issues])
+                                    for i in issues], len(records))
     raw = max((i.raw for i in issues), key=len)
-    return Issue(first.source, first.line, first.record_key, first.code, message, raw)
+    return Issue(first.source, first.line, first.record_key if records else T.FILE_KEY,
+                 first.code, message, raw, of_file=not records)
 
 
 class _FileLoad:
@@ -514,7 +521,10 @@ class _FileLoad:
         if self.strict:
             raise StrictError(issue)
         self.issues.append(issue)
-        self.report.quarantined += 1
+        if issue.of_file:
+            self.report.file_issues += 1
+        else:
+            self.report.quarantined += 1
         if issue.code in CONFLICTS:
             self.report.conflicts += 1
         else:
@@ -955,7 +965,7 @@ def refused(path: Path, source: str) -> list[Raw | Issue] | None:
     if reason is None:
         return None
     return [Issue(source, 1, None, Code.PARSE,
-                  f"{Path(source).name} is {reason}: the file is not read", "")]
+                  f"{Path(source).name} is {reason}: the file is not read", "", of_file=True)]
 
 
 def _read_items(load: _FileLoad, validator: Validator, items: Iterator[Raw | Issue], *,
@@ -970,7 +980,7 @@ def _read_items(load: _FileLoad, validator: Validator, items: Iterator[Raw | Iss
     line = 0  # of the record before
     held = Records(validator) if fast and not strict else None
     for item in load.looked_up(items):
-        report.records += 1
+        report.records += not (isinstance(item, Issue) and item.of_file)
         if item.line != line:  # a game and its deal read from one text: counted once
             done += len(item.text if isinstance(item, Raw) else item.raw) + 1
             line = item.line
@@ -1018,7 +1028,7 @@ def guarded(items: Iterator[Raw | Issue], source: str) -> Iterator[Raw | Issue]:
     except Exception as exc:
         yield Issue(source, max(line, 1), None, Code.PARSE,
                     f"the reader stopped after line {line} ({type(exc).__name__}: "
-                    f"{str(exc)[:300]}): the rest of the file is not read", "")
+                    f"{str(exc)[:300]}): the rest of the file is not read", "", of_file=True)
 
 
 def ingest_file(

@@ -157,7 +157,8 @@ def _blocks(source: str, text: str) -> Iterator[_Game | Issue]:
 def _neither(source: str, no: int, line: str) -> Issue:
     """A line that is no tag pair and no deal record: text outside any record."""
     return Issue(source, no, None, Code.PARSE,
-                 f"neither a tag pair nor a deal record: {quote(line.strip())}", line.strip())
+                 f"neither a tag pair nor a deal record: {quote(line.strip())}", line.strip(),
+                 of_file=True)
 
 
 _BROKEN_TAG = re.compile(r"^\s*\[[A-Za-z][^\]]*$")
@@ -573,17 +574,18 @@ def _check_results(source: str, g: _Game, game: BalkanGame, sheet: Sheet,
         ours = _final(sheet)
         if not all(re.match(r"^-?[0-9]+$", v) for v in values):
             yield Issue(source, line, game.game_id, Code.PARSE,
-                        f"Result1..3 must be whole numbers, got {values!r}", raw)
+                        f"Result1..3 must be whole numbers, got {values!r}", raw, of_file=True)
         elif lost:  # after a quarantined deal, the game's end and results are not known
             pass
         elif not sheet.is_over():
             yield Issue(source, line, game.game_id, Code.SCORE_MISMATCH,
                         f"Result1..3 = {', '.join(values)} are final results, but the deals "
                         f"read leave the game unfinished (bula {sheet.bula}, sum "
-                        f"{sum(sheet.bula)} > 0; scores so far {ours})", raw)
+                        f"{sum(sheet.bula)} > 0; scores so far {ours})", raw, of_file=True)
         elif [int(v) for v in values] != ours:
             yield Issue(source, line, game.game_id, Code.SCORE_MISMATCH,
-                        f"Result1..3 = {', '.join(values)} but the deals give {ours}", raw)
+                        f"Result1..3 = {', '.join(values)} but the deals give {ours}", raw,
+                        of_file=True)
         if all(f"Place{i}" in tags for i in (1, 2, 3)):
             places = [tags[f"Place{i}"][0] for i in (1, 2, 3)]
             if all(re.match(r"^-?[0-9]+$", v) for v in values):
@@ -594,7 +596,8 @@ def _check_results(source: str, g: _Game, game: BalkanGame, sheet: Sheet,
                     yield Issue(source, tags["Place1"][1], game.game_id, Code.SCORE_MISMATCH,
                                 f"Place1..3 = {', '.join(places)} fit neither ordering of "
                                 f"Result1..3 = {', '.join(values)} (higher or lower better)",
-                                " ".join(f"[Place{i} {p}]" for i, p in enumerate(places, 1)))
+                                " ".join(f"[Place{i} {p}]" for i, p in enumerate(places, 1)),
+                                of_file=True)
 
 
 def _final(sheet: Sheet) -> list[int]:
@@ -622,10 +625,11 @@ class PpnReader(NamedOrRecognised):
         try:
             text = text_codec.without_declaration(text_codec.decode(path.read_bytes()))
         except text_codec.EncodingError as exc:
-            yield Issue(source, 1, None, Code.PARSE, f"cannot read the file: {exc}", "")
+            yield Issue(source, 1, None, Code.PARSE, f"cannot read the file: {exc}", "",
+                        of_file=True)
             return
         except OSError as exc:
-            yield Issue(source, 1, None, Code.PARSE, f"cannot read: {exc}", "")
+            yield Issue(source, 1, None, Code.PARSE, f"cannot read: {exc}", "", of_file=True)
             return
         yield from read_text(source, text, path.stem)
 

@@ -53,6 +53,11 @@ class Issue:
     code: Code
     message: str
     raw: str
+    of_file: bool = False
+    """The issue is of the file, not of a record: text outside any record, a file no encoding
+    reads or that is not text, a file without records, a header line, a tag a record's
+    neighbours contradict beside the stored record. It is reported and quarantined, and counts
+    as no record read (docs/ingest.md, "Every record exactly once")."""
 
     def __str__(self) -> str:
         key = f" [{self.record_key}]" if self.record_key else ""

@@ -842,14 +842,16 @@ MERGED_SHOWN = 5
 """Different issues a merged row spells out; the rest are counted."""
 
 
-def merged_message(parts: list[str]) -> str:
-    """The message of a quarantine row holding the issues of ``len(parts)`` records: each
+def merged_message(parts: list[str], records: int | None = None) -> str:
+    """The message of a quarantine row holding the issues of ``records`` records (default
+    ``len(parts)``; fewer where some are issues of the file, which hold none): each
     different issue once with how many records have it (``(x69)``), the first
     ``MERGED_SHOWN`` of them, then how many more there are."""
     times = Counter(parts)
     shown = [p if times[p] == 1 else f"{p} (x{times[p]})" for p in list(times)[:MERGED_SHOWN]]
     more = len(times) - len(shown)
-    return (T.MERGED.format(n=len(parts)) + " | ".join(shown)
+    n = len(parts) if records is None else records
+    return ((T.MERGED.format(n=n) if n else "") + " | ".join(shown)
             + (f" | and {more} more different issues" if more else ""))
 
 

@@ -48,9 +48,14 @@ PLAYER_NAMES = "player_names"
 
 MERGED = "{n} records at this line: "
 """How a quarantine row holding the issues of several records of one line starts."""
-HELD_RECORDS = (r"coalesce(try_cast(regexp_extract(message, '^(\d+)"
-                + MERGED.removeprefix("{n}") + "', 1) AS INTEGER), 1)")
-"""SQL: the records a quarantine row holds (:data:`MERGED`: several of one line, else one)."""
+FILE_KEY = "(the file)"
+"""The ``record_key`` of a quarantine row that holds issues of the file alone, no record
+(``ingest.source.Issue.of_file``)."""
+HELD_RECORDS = (f"CASE WHEN record_key = '{FILE_KEY}' THEN 0 ELSE "
+                r"coalesce(try_cast(regexp_extract(message, '^(\d+)"
+                + MERGED.removeprefix("{n}") + "', 1) AS INTEGER), 1) END")
+"""SQL: the records a quarantine row holds (:data:`MERGED`: several of one line, none in a row
+of the file's issues alone, :data:`FILE_KEY`, else one)."""
 DROPPED_ROW = f"(line = 0 AND code = '{Code.DEAL_CONFLICT}')"
 """SQL: a quarantine row that holds no record of its file: the deals of an earlier version the
 file left out, kept as conflicts (docs/ingest.md, "Versions of a source")."""

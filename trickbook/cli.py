@@ -171,8 +171,8 @@ def _print_report(r: FileReport) -> None:
     if r.dropped:
         replaced += (f", {counted(r.dropped, 'deal')} of the earlier version not in this one "
                      + ("removed" if r.removed else "kept as conflicts"))
-    out.print(f"{source}: {_counts(r.records, r.stored, r.duplicates, r.quarantined, replaced)}",
-              markup=False)
+    out.print(f"{source}: {_counts(r.records, r.stored, r.duplicates, r.quarantined, replaced)}"
+              f"{_of_file(r.file_issues)}", markup=False)
     if r.replaced_by:
         out.print(f"  put back: it stands again in place of {one_line(r.replaced_by)}, which "
                   "had replaced it", markup=False)
@@ -187,8 +187,9 @@ def _print_report(r: FileReport) -> None:
     for issue in sorted(r.issues, key=lambda i: i.line)[:5]:  # as they stand in the file
         out.print(f"  {issue.line}: {issue.code}: "
                   f"{bounded(one_line(issue.message), SHOWN_CHARS)}", markup=False)
-    if r.quarantined > 5:
-        out.print(f"  ... see `trickbook report quarantine` for all {r.quarantined:,}")
+    if r.quarantined + r.file_issues > 5:
+        out.print("  ... see `trickbook report quarantine` for all "
+                  f"{r.quarantined + r.file_issues:,}")
     if r.score_error:
         err.print(f"  not scored, kept for the next run: {shown(r.score_error)}",
                   markup=False)
@@ -428,6 +429,7 @@ def _total(reports: list[FileReport]) -> str:
         (sum(bool(r.skipped) for r in reports), "skipped"),
         (sum(bool(r.failed) for r in reports), "not stored")) if n]
     return (f"{counted(len(reports), 'file')}: {_counts(read, stored, duplicates, quarantined)}"
+            + _of_file(sum(r.file_issues for r in reports))
             + (f" ({', '.join(aside)})" if aside else ""))
 
 
@@ -435,6 +437,12 @@ def _counts(read: int, stored: int, duplicates: int, quarantined: int, replaced:
     """``36 read, 36 stored, 0 duplicates, 0 quarantined``: a file's or a run's counts."""
     return (f"{read:,} read, {stored:,} stored{replaced}, {counted(duplicates, 'duplicate')}, "
             f"{quarantined:,} quarantined")
+
+
+def _of_file(issues: int) -> str:
+    """``, and 1 issue of the file``: issues that belong to no record (text outside any
+    record, a file that is not text), quarantined and not counted as records read."""
+    return f", and {counted(issues, 'issue')} of the file" if issues else ""
 
 
 def _not_found(report: FileReport) -> bool:

@@ -833,7 +833,7 @@ def test_quality_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert rows["text as read"].tolist() == ["deal;6S;Anna"]
     # The summary by file and code keeps to the filters too (it listed every file and code).
     summary = next(df.value for df in at.dataframe if list(df.value.columns) == [
-        "file", "code", "records"])
+        "file", "code", "records", "issues of the file"])
     assert summary["code"].tolist() == ["parse"]
     said = " ".join(c.value for c in at.caption)  # "for every file and parse" named no code
     assert "1 quarantined record for every file and code parse" in said, said

@@ -1,9 +1,9 @@
 """What a record is, for PPN and LIN files damaged as a whole (docs/ingest.md, "Every record
 exactly once"): a file cut short, a tag section that cannot be read, text outside any game or
 board. The records read are the file's games and deals (each read, or the one issue in its
-place), and one for each stretch of text outside any record, which is an issue of its own
-holding that text, as the PBN reader's text before a game's first tag is; one problem is one
-issue, and a problem outside a record costs no record."""
+place); each stretch of text outside any record is an issue of the file, holding that text,
+as the PBN reader's text before a game's first tag is: quarantined and reported, not counted
+as a record read. One problem is one issue, and a problem outside a record costs no record."""
 
 from __future__ import annotations
 
@@ -126,7 +126,8 @@ def test_ppn_text_outside_any_record_is_one_issue_of_its_own(tmp_path: Path) -> 
     at = _deal_at(lines, 13)
     report, rows = ingested(tmp_path, "junk.ppn",
                             "\n".join([*lines[:at], JUNK, *lines[at:], JUNK]) + "\n")
-    assert (report.records, report.stored, report.quarantined) == (85, 83, 2)
+    assert (report.records, report.stored, report.quarantined) == (83, 83, 0)
+    assert report.file_issues == 2
     assert [(line, raw) for line, _, raw in rows] == [(at + 1, JUNK), (len(lines) + 2, JUNK)]
 
 
@@ -144,7 +145,8 @@ def test_lin_text_after_the_last_board_costs_no_board(tmp_path: Path) -> None:
     text = VUGRAPH.read_text(encoding="utf-8")
     lines = text.count("\n")
     report, rows = ingested(tmp_path, "junk.lin", text + JUNK + "\n")
-    assert (report.records, report.stored, report.quarantined) == (12, 11, 1)
+    assert (report.records, report.stored, report.quarantined, report.file_issues) == \
+        (11, 11, 0, 1)
     assert rows == [(lines + 1, f"skipped: line {lines + 1}: {JUNK!r} is not LIN (text after "
                                 "the last board)", JUNK)]
     cut_key = text.rstrip() + "\nmd"  # a key cut off is no text after it: the board's issue
@@ -157,7 +159,8 @@ def test_lin_text_between_boards_is_kept_in_its_issue(tmp_path: Path) -> None:
     text = VUGRAPH.read_text(encoding="utf-8")
     at = text.index("qx|o12|")
     report, rows = ingested(tmp_path, "mid.lin", text[:at] + JUNK + "\n" + text[at:])
-    assert (report.records, report.stored, report.quarantined) == (12, 11, 1)
+    assert (report.records, report.stored, report.quarantined, report.file_issues) == \
+        (11, 11, 0, 1)
     ((_, message, raw),) = rows
     assert "(text between two boards)" in message and raw == JUNK
 
@@ -168,7 +171,7 @@ def test_a_lin_file_cut_short_before_its_first_board_is_one_issue(tmp_path: Path
     two, the file without boards and the value it ends inside: now the one says both."""
     text = VUGRAPH.read_text(encoding="utf-8")
     report, rows = ingested(tmp_path, "head.lin", text[:text.index("pn|") + 20])
-    assert (report.records, report.quarantined) == (1, 1)
+    assert (report.records, report.quarantined, report.file_issues) == (0, 0, 1)
     ((line, message, _),) = rows
     assert line == 1 and "has no boards (no qx/md records): nothing to ingest; line 3: the " \
         "file ends inside the value" in message
@@ -183,3 +186,42 @@ def test_ppn_reader_yields_one_item_per_record_of_a_game_cut_in_its_tags() -> No
     assert [(i.line, str(i.code)) for i in items if isinstance(i, Issue)] == [
         (1, "parse"), (5, "unknown-game")]
     assert len(items) == 2
+
+
+def test_a_file_that_is_not_text_reads_no_record(tmp_path: Path) -> None:
+    """An image saved as ``.pbn`` is one issue of the file: reported and quarantined (its row
+    keyed ``(the file)``, holding no record), while ``N read`` counts records, and it has none:
+    ``0 read, ..., 0 quarantined, and 1 issue of the file`` (it said ``1 read, 1 quarantined``)."""
+    from typer.testing import CliRunner
+
+    from trickbook.cli import app
+
+    path = tmp_path / "image.pbn"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(4000))
+    db = tmp_path / "t.duckdb"
+    result = CliRunner().invoke(app, ["ingest", str(path), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert f"{path}: 0 read, 0 stored, 0 duplicates, 0 quarantined, and 1 issue of the " \
+        "file" in result.stdout
+    assert "1: parse: image.pbn is not a text file" in result.stdout
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        assert run_checks(conn, COUNTS) == []
+        assert conn.execute("SELECT line, record_key, code FROM quarantine").fetchall() == [
+            (1, "(the file)", "parse")]
+        assert conn.execute("SELECT records, quarantined FROM ingest_log").fetchall() == [
+            (0, 0)]
+    finally:
+        conn.close()
+
+
+def test_a_line_of_records_and_an_issue_of_the_file_counts_the_records(tmp_path: Path) -> None:
+    """A PPN game's ``Result`` tags its deals contradict are an issue beside the stored game,
+    not a record: every record is stored, and the issue is reported and quarantined."""
+    lines = _ppn_lines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("[Result1 "))
+    lines[at] = "[Result1 7]"
+    report, rows = ingested(tmp_path, "result.ppn", "\n".join(lines) + "\n")
+    assert (report.records, report.stored, report.quarantined, report.file_issues) == \
+        (83, 83, 0, 1)
+    assert [(line, "Result1..3 = 7" in message) for line, message, _ in rows] == [(at + 1, True)]

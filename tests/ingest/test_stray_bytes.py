@@ -177,7 +177,7 @@ def test_a_file_that_is_not_text_is_one_issue_and_the_run_goes_on(tmp_path: Path
     (tmp_path / name).write_bytes(data)
     good = NAMED[3][0]
     bad, read = ingest_paths([tmp_path / name, good], tmp_path / "t.duckdb")
-    assert (bad.records, bad.stored, bad.quarantined) == (1, 0, 1)
+    assert (bad.records, bad.stored, bad.quarantined, bad.file_issues) == (0, 0, 0, 1)
     (issue,) = bad.issues
     assert issue.line == 1 and issue.message.startswith(f"{name} is not ")
     assert "binary data, not text" in issue.message if data is IMAGE else \
