@@ -154,8 +154,8 @@ with guarded():
                    + (f", and {counted(held['dropped'], 'row')} of deals an earlier version "
                       "stored that the latest left out, kept as conflicts (line —)"
                       if held["dropped"] else "")
-                   + (f", and {counted(held['of_file'], 'issue')} of the file itself, which "
-                      "hold no record (record: (the file))" if held["of_file"] else "")
+                   + (f", and {counted(held['of_file'], 'issue')} of the file itself, not of "
+                      "a record (record: (the file))" if held["of_file"] else "")
                    + " (first 1,000 rows).")
         if rows.is_empty():
             empty("No quarantined records for this file and code.")
