@@ -84,6 +84,9 @@ class UploadResult:
     stored: int = 0
     duplicates: int = 0
     quarantined: int = 0
+    file_issues: int = 0
+    """Issues of the file itself, not of a record (``FileReport.file_issues``): quarantined and
+    listed with :attr:`issues`, not counted in :attr:`records`."""
     replaced: int = 0
     """Game lines and deals of the earlier version of this name that this one superseded."""
     dropped: int = 0
@@ -110,7 +113,8 @@ class UploadResult:
     an earlier version of this name: an upload, or a file ingested elsewhere whose games it
     holds)."""
     issues: tuple[str, ...] = ()
-    """The first other quarantined records, ``line N: code: message``."""
+    """The first other quarantined records and issues of the file, ``line N: code:
+    message``."""
     message: str = ""
     """Why the file was refused or skipped, or what ingest reported; empty when all went well."""
 
@@ -465,7 +469,8 @@ def _reported(name: str, saved_as: str | None, report: FileReport, *folders: Pat
         notes.append(f"scoring failed: {report.score_error}")
     return UploadResult(
         name, saved_as, records=report.records, stored=report.stored, duplicates=report.duplicates,
-        quarantined=report.quarantined, replaced=report.replaced, dropped=report.dropped,
+        quarantined=report.quarantined, file_issues=report.file_issues,
+        replaced=report.replaced, dropped=report.dropped,
         removed=report.removed, in_conflict=report.conflicts,
         earlier=tuple(shown(e) for e in report.earlier_files),
         put_back=shown(report.replaced_by) if report.replaced_by and not report.skipped else "",

@@ -78,16 +78,18 @@ if results:
             said = st.info if r["message"].endswith((NOTHING_NEW, READ_WITH)) else st.warning
             said(f"{md(r['name'])}: {md(r['message'])}")
         else:  # green only when every record is stored or known and nothing is in conflict
-            said = st.warning if r["quarantined"] or (r["dropped"] and not r["removed"]) \
-                else st.success
+            said = st.warning if r["quarantined"] or r["file_issues"] or (
+                r["dropped"] and not r["removed"]) else st.success
             said(f"{md(r['name'])}: {counted(r['records'], 'record')}, {r['stored']:,} stored, "
                  f"{counted(r['duplicates'], 'duplicate')}, {r['quarantined']:,} quarantined"
-                 + version_note(r))
+                 + (f", and {counted(r['file_issues'], 'issue')} of the file"
+                    if r["file_issues"] else "") + version_note(r))
             if r["in_part"]:  # its new records stored, its changes not: what to do
                 st.warning(f"{md(r['name'])}: {md(r['in_part'])}")
         besides = ", besides the conflicts below" if r["conflicts"] else ""
         if r["issues"]:
-            where = (listed(len(r["issues"]), r["quarantined"] - r["in_conflict"])
+            where = (listed(len(r["issues"]),
+                            r["quarantined"] - r["in_conflict"] + r["file_issues"])
                      or "all of them on the Data quality page")
             st.warning(f"{md(r['name'])}: quarantined{besides} ({where}):\n\n"
                        + "\n".join(f"- {md(i)}" for i in r["issues"]))
