@@ -273,7 +273,7 @@ def ingest(
 
 
 INGEST_MODULES = ("rich.progress", "ingest.pipeline", "ingest.store", "ingest.parallel",
-                  "scoring.store", "sim.run")
+                  "scoring.store", "sim.pool")
 """What ``ingest`` imports before it reads a file (seconds: the command's start-up)."""
 
 
