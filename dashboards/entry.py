@@ -527,7 +527,11 @@ def stored_already(con: duckdb.DuckDBPyConnection, record: Mapping[str, Any]) ->
     """Whether the database holds ``record`` as ingest would store it: a game line identical to
     its stored game, a deal with the ``deal_key`` of the stored deal of its number. A deal typed
     again with its calls or contract in other case (``6s`` for ``6S``) is that record
-    (records.md 1.2's spelling, ``DealBase.spelled_call``): a duplicate, not a new version."""
+    (records.md 1.2's spelling, ``DealBase.spelled_call``): a duplicate, not a new version.
+    Not while a game waits for its settlement (``rescore_pending``: an entry stopped while
+    scoring): writing the record again settles it."""
+    if con.execute(f"SELECT count(*) FROM {T.PENDING}").fetchone() != (0,):
+        return False
     accepted = check(con, record)
     if not isinstance(accepted, Accepted):
         return False
