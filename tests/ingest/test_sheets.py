@@ -33,6 +33,7 @@ from ingest.jsonl import parse_line
 from ingest.lines import Run, holding
 from ingest.pipeline import ingest_paths
 from ingest.source import Issue, Raw
+from ingest.text import readable
 from ingest.validate import Accepted, Validator
 from model.base import DealBase
 from model.greek.records import GreekGame
@@ -329,8 +330,8 @@ def _lines_one_by_one(data: bytes, size: int, max_chars: int | None) -> list[lis
             break
         try:
             text = blob.decode("utf-8").rstrip("\r")
-        except UnicodeDecodeError:
-            text = blob.decode("utf-8", errors="replace").rstrip("\r")
+        except UnicodeDecodeError:  # its text kept readable (ingest/text.py ``readable``)
+            text = readable(blob.rstrip(b"\r"))[0]
             chunk.append(("issue", no, text))
             chars += len(text)
         else:
