@@ -156,13 +156,12 @@ class Auction:
     # -- feeding calls ----------------------------------------------------------------------
     def call(self, player: str, text: str) -> None:
         p = self.to_act()
-        word = text.strip().lower()
         if p is None:
             raise CallError(f"{player!r} calls {text!r} after the auction ended")
         if player != p:
             raise CallError(f"{player!r} calls {text!r} but it is {p!r}'s turn")
         legal = self.legal_calls()
-        key = word.upper() if word.startswith("g") and word[1:].isdigit() else word
+        key = spelled_call(text)
         if key not in legal:
             raise CallError(f"{player!r} may not call {text!r} here; legal: {', '.join(legal)}")
         self.called.add(p)
