@@ -7,11 +7,11 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import itemgetter
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import (
     AfterValidator,
@@ -176,12 +176,10 @@ few dozen texts, read once each; a file of other texts cannot grow the memory pa
 class DealBase(Frozen):
     """A deal line (records.md 1.2): the fields every variant shares."""
 
-    @staticmethod
-    def spelled_call(text: str) -> str:
-        """A call of this variant's auction as records.md 1.2 writes it (``6S``, ``pass``); the
-        text as given where it is no call of the grammar, so the check quotes it. Each variant's
-        deal sets its own (its ``auction.spelled_call``)."""
-        return text
+    spelled_call: ClassVar[Callable[[str], str]] = staticmethod(str)
+    """A call of this variant's auction as records.md 1.2 writes it (``6S``, ``pass``); the
+    text as given where it is no call of the grammar, so the check quotes it. Each variant's
+    deal sets its own (its ``auction.spelled_call``)."""
 
     record: Literal["deal"] = "deal"
     game_id: GameId

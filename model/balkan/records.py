@@ -8,7 +8,8 @@ played: both defenders passed, or plain Pik was not kontra'd (balkan.md 5.3).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -49,10 +50,7 @@ class BalkanGame(GameBase):
 
 
 class BalkanDeal(DealBase):
-    @staticmethod
-    def spelled_call(text: str) -> str:
-        """A call as records.md 1.2 writes it (``auction.spelled_call``)."""
-        return auction.spelled_call(text)
+    spelled_call: ClassVar[Callable[[str], str]] = staticmethod(auction.spelled_call)
 
     contract: BalkanContract | None = None
     defence: dict[PlayerName, Decision] | None = None

@@ -7,7 +7,8 @@ each deal with its ``board`` and ``vulnerable``.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -49,10 +50,7 @@ class BridgeGame(GameBase):
 
 
 class BridgeDeal(DealBase):
-    @staticmethod
-    def spelled_call(text: str) -> str:
-        """A call as records.md 1.2 writes it (``auction.spelled_call``)."""
-        return auction.spelled_call(text)
+    spelled_call: ClassVar[Callable[[str], str]] = staticmethod(auction.spelled_call)
 
     contract: BridgeContract | None = None
     """``None`` with no declarer: passed out."""

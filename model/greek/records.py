@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import model_validator
 
@@ -34,10 +35,7 @@ class GreekGame(GameBase):
 
 
 class GreekDeal(DealBase):
-    @staticmethod
-    def spelled_call(text: str) -> str:
-        """A call as records.md 1.2 writes it (``auction.spelled_call``)."""
-        return auction.spelled_call(text)
+    spelled_call: ClassVar[Callable[[str], str]] = staticmethod(auction.spelled_call)
 
     contract: GreekContract | None = None
     defence: dict[PlayerName, Decision] | None = None

@@ -9,7 +9,8 @@ sits out (1): he declares, defends, holds and plays nothing.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, model_validator
 
@@ -53,10 +54,7 @@ class RussianGame(GameBase):
 
 
 class RussianDeal(DealBase):
-    @staticmethod
-    def spelled_call(text: str) -> str:
-        """A call as records.md 1.2 writes it (``auction.spelled_call``)."""
-        return auction.spelled_call(text)
+    spelled_call: ClassVar[Callable[[str], str]] = staticmethod(auction.spelled_call)
 
     contract: RussianContract | None = None
     defence: dict[PlayerName, Defence] | None = None

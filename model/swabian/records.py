@@ -7,7 +7,8 @@ pair and the auction winner paid the dealer (section 4).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import field_validator, model_validator
 
@@ -38,10 +39,7 @@ class SwabianGame(GameBase):
 
 
 class SwabianDeal(DealBase):
-    @staticmethod
-    def spelled_call(text: str) -> str:
-        """A call as records.md 1.2 writes it (``auction.spelled_call``)."""
-        return auction.spelled_call(text)
+    spelled_call: ClassVar[Callable[[str], str]] = staticmethod(auction.spelled_call)
 
     contract: SwabianContract | None = None
     hand: bool = False
