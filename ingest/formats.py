@@ -148,10 +148,28 @@ def _packed_kind(head: bytes) -> str | None:
     return next((kind for magic, kind in PACKED if head.startswith(magic)), None)
 
 
+NAMED = frozenset({e for r in READERS for e in getattr(r, "extensions", ())} | {*SHEET_SUFFIXES})
+"""The endings of the files a reader takes by name (``.jsonl``, ``.pbn``, ``.csv`` ...)."""
+
+
+def found_to_read(path: Path) -> bool:
+    """Whether a file found in a folder is read or reported: one a reader takes, a table or a
+    packed file (an archive, a workbook) no reader takes, one that cannot be read, and,
+    among what is no regular file, a link that leads to no file and a pipe, socket or device
+    named as a format of ours (``week12.jsonl``). Such a pipe is not opened: it would wait for
+    a writer."""
+    if not is_file(path):
+        if is_dir(path) or broken_link(path) is not None:
+            return unreadable(path) is not None
+        return path.suffix.lower() in NAMED
+    return (path.suffix.lower() in SHEET_SUFFIXES or reader_for(path) is not None
+            or unreadable(path) is not None or packed(path) is not None)
+
+
 def _unknown(path: Path) -> str:
     """``no reader`` for a file neither named nor opening as a format of :data:`READERS`, with
     its first line (junk before a format's first line, a file in no format of ours)."""
-    named = sorted({e for r in READERS for e in getattr(r, "extensions", ())} | {*SHEET_SUFFIXES})
+    named = sorted(NAMED)
     if path.suffix.lower() in JSON_DOCUMENT.extensions:
         return (f"no reader: JSON that names no record in its first {HEAD_BYTES // 1024} KiB "
                 '("record": "game" or "deal")')
@@ -327,11 +345,12 @@ def hidden(path: Path) -> str | None:
 
 
 def _walk(folder: Path) -> list[Path]:
-    """The files under ``folder``, sorted, and what is reported as unreadable: the folders that
-    cannot be listed and the links that lead to no file (a loop, or a missing target; a
-    hidden one, such as an editor's lock ``.#week12.csv``, is passed over). Links to folders
-    are not followed (a link loop, or a link to a parent, would otherwise be walked again and
-    again)."""
+    """The files under ``folder``, sorted, with what may be reported as not read: the folders
+    that cannot be listed, and what is no regular file: a link that leads to no file (a loop,
+    or a missing target), a pipe, a socket or a device (a hidden one, such as an editor's lock
+    ``.#week12.csv``, is passed over; :func:`found_to_read` says which are reported). Links to
+    folders are not followed (a link loop, or a link to a parent, would otherwise be walked
+    again and again)."""
     found: list[Path] = []
 
     def unlisted(exc: OSError) -> None:
@@ -340,7 +359,7 @@ def _walk(folder: Path) -> list[Path]:
 
     for root, _dirs, files in os.walk(folder, followlinks=False, onerror=unlisted):
         found += [q for name in files if is_file(q := Path(root) / name)
-                  or (not name.startswith(".") and broken_link(q) is not None)]
+                  or not name.startswith(".")]  # a link to nothing, a pipe, a socket, a device
     return sorted(found, key=reading_order)
 
 

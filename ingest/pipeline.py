@@ -38,13 +38,13 @@ from ingest.formats import (
     broken_link,
     empty,
     expand,
+    found_to_read,
     hidden,
     is_dir,
     is_file,
     no_reader,
     not_a_file,
     not_text,
-    packed,
     reader_for,
     unreadable,
 )
@@ -1173,18 +1173,15 @@ def _is_text(name: str) -> bool:
 
 def files_to_read(paths: Iterable[str | Path]) -> list[Path]:
     """The files of ``paths`` (files, folders, globs) in the order they are read: a named file
-    even without a reader (it is reported), a file in a folder only with one, when it cannot
-    be read, or when it is a table (``.csv``, ``.tsv``) or a packed file (an archive, a
-    workbook: ``formats.packed``) no reader takes (each reported)."""
+    even without a reader (it is reported), a file found in a folder as
+    ``formats.found_to_read`` says (one a reader takes, or one reported as not read)."""
     return _files_named(paths)[0]
 
 
 def _files_named(paths: Iterable[str | Path]) -> tuple[list[Path], frozenset[Path]]:
     """:func:`files_to_read`, and those of them ``paths`` names (a file or a glob's match, not
     a file found in a folder)."""
-    found = [(p, explicit) for p, explicit in expand(paths)
-             if explicit or p.suffix.lower() in SHEET_SUFFIXES or reader_for(p) is not None
-             or unreadable(p) is not None or packed(p) is not None]
+    found = [(p, explicit) for p, explicit in expand(paths) if explicit or found_to_read(p)]
     return [p for p, _ in found], frozenset(p for p, explicit in found if explicit)
 
 

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -363,6 +364,25 @@ def test_a_named_file_not_there_or_not_a_file_exits_1(tmp_path: Path) -> None:
     assert "nothere.csv: skipped (missing)" in result.stdout
     assert "pipe.jsonl: skipped (not a regular file" in result.stdout
     assert f"{GREEK_SAMPLES[0]}: " in result.stdout and " 0 stored" not in result.stdout
+
+
+def test_a_pipe_found_in_a_folder_is_reported_not_opened(tmp_path: Path) -> None:
+    """docs/ingest.md "Hostile input": a pipe (or a link to a device) named as a format of
+    ours in a folder is reported as not a regular file, without opening it (a pipe would wait
+    for a writer); it was passed over without a word. A pipe not named so is passed over, as
+    any file no reader takes."""
+    folder = tmp_path / "week"
+    folder.mkdir()
+    os.mkfifo(folder / "pipe.jsonl")
+    os.mkfifo(folder / "notes")
+    (folder / "zero.pbn").symlink_to("/dev/zero")
+    shutil.copy(GREEK_SAMPLES[0], folder / "league.jsonl")
+    result = runner.invoke(app, ["ingest", str(folder), "--db", str(tmp_path / "x.duckdb")])
+    assert result.exit_code == 1, result.stdout
+    assert "pipe.jsonl: skipped (not a regular file" in result.stdout
+    assert "zero.pbn: skipped (not a regular file" in result.stdout
+    assert "notes" not in result.stdout
+    assert "league.jsonl: " in result.stdout and " 0 stored" not in result.stdout
 
 
 def test_a_second_ctrl_c_while_settling_says_what_waits(tmp_path: Path,
