@@ -13,11 +13,18 @@ from typing import Any
 
 import dask
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 SPEC = SHARED / "spec"
 DATA = SHARED / "data"
+
+
+settings.register_profile("trickbook", deadline=None)
+settings.load_profile("trickbook")
+"""No property test fails on the time one example takes (Hypothesis's default deadline is 200
+ms): on a loaded machine an example may take longer, and the test failed as flaky."""
 
 
 @pytest.fixture(scope="session")
