@@ -25,7 +25,7 @@ import os
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -206,11 +206,11 @@ class CsvSheetReader:
     def read(self, path: Path) -> Iterator[Raw | Issue]:
         source = str(path)
         game, sidecar_text, sidecar_issue = _sidecar(path)
-        if sidecar_issue is not None:
-            yield sidecar_issue
         try:
             encoding = text_codec.file_encoding(path)
         except text_codec.EncodingError as exc:
+            if sidecar_issue is not None:
+                yield sidecar_issue
             yield unreadable(source, path, exc)
             return
         header_lines: list[tuple[int, str]] = []
@@ -239,13 +239,14 @@ class CsvSheetReader:
                 continue
             if table is None:
                 made = list(_game(source, path, game, header_lines, sidecar_text,
-                                  sidecar_issue is not None, line_no))
+                                  sidecar_issue, line_no))
                 refused = (_again(made, games, header_lines, path) or _no_game(made, line_no)
                            or _no_sidecar_game(made, path, sidecar_issue))
                 yield from made
                 table = _Table.of(text, line_no, game, refused)
                 if table.said is not None:
-                    yield Issue(source, line_no, None, Code.PARSE, table.said, text)
+                    yield Issue(source, line_no, None, Code.PARSE, table.said, text,
+                                of_file=True)  # a header row is no record
                 continue
             if not table.open_from and never_closed(text, table.delimiter, lines):
                 table.ordinal += 1
@@ -254,8 +255,7 @@ class CsvSheetReader:
             if (row := table.row(source, line_no, text, cut_here)) is not None:
                 yield row
         if table is None:
-            yield from _game(source, path, game, header_lines, sidecar_text,
-                             sidecar_issue is not None)
+            yield from _game(source, path, game, header_lines, sidecar_text, sidecar_issue)
 
 
 def _again(made: list[Raw | Issue], games: dict[str, tuple[int, dict[str, Any]]],
@@ -336,7 +336,8 @@ class _Table:
             return None
         if isinstance(cells, list) and [c.strip() for c in cells] == self.written:
             return Issue(source, line_no, None, Code.PARSE,
-                         header_again(self.at, "sheet", "deals of the same game"), text)
+                         header_again(self.at, "sheet", "deals of the same game"), text,
+                         of_file=True)
         self.ordinal += 1
         if isinstance(cells, str):
             return Issue(source, line_no, None, Code.PARSE, cells, text)
@@ -620,14 +621,19 @@ def _sidecar_issue(path: Path, message: str, text: str) -> Issue:
 
 def _game(
     source: str, path: Path, game: dict[str, Any], header_lines: list[tuple[int, str]],
-    sidecar_text: str, sidecar_bad: bool, table_at: int = 0,
+    sidecar_text: str, sidecar_issue: Issue | None, table_at: int = 0,
 ) -> Iterator[Raw | Issue]:
     """The game record of a sheet: the sidecar's fields overridden by the header section's.
 
     Its line is the first header line, or 0 when the game comes from the sidecar alone; with a bad
-    sidecar and no header the game is missing (its deals then have no game). A sheet with neither
-    is a :data:`NO_GAME` issue at its header row (``table_at``)."""
+    sidecar and no header the game is missing (its deals then have no game), the sidecar's issue
+    in its place. Where the header section gives the game (or refuses it), a bad sidecar's issue
+    is beside the game's record: an issue of the file. A sheet with neither is a
+    :data:`NO_GAME` issue at its header row (``table_at``)."""
     fields, issues, refused = _header_game(header_lines, source)
+    if sidecar_issue is not None:
+        yield (replace(sidecar_issue, of_file=True) if fields or refused
+               else sidecar_issue)
     yield from issues
     if refused:  # its deals have no game
         game["game_id"] = str(fields.get("game_id") or path.stem)
@@ -637,7 +643,7 @@ def _game(
     game.setdefault("game_id", path.stem)
     if fields:
         yield Raw(source, header_lines[0][0], game, "\n".join(t for _, t in header_lines))
-    elif sidecar_bad:
+    elif sidecar_issue is not None:
         return
     elif sidecar_text:
         yield Raw(source, 0, game, sidecar_text)

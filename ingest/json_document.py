@@ -103,13 +103,14 @@ def read_text(text: str, source: str, escaped: bool = True) -> Iterator[Raw | Is
         if c.at >= len(text):
             if in_array and not cut:
                 yield _broken(c, c.at, "the array is not closed (']' is missing: the file "
-                                       "may be cut short)")
+                                       "may be cut short)", of_file=True)  # records all read
             return
         if in_array and text[c.at] == "]":
             c.move(c.at + 1)
             c.skip_space()
             if c.at < len(text):
-                yield _broken(c, c.at, "text after the array's end", skip_to=len(text))
+                yield _broken(c, c.at, "text after the array's end", skip_to=len(text),
+                              of_file=True)
             return
         if indent is None:
             opening = text[text.rfind("\n", 0, c.at) + 1:c.at]
@@ -176,17 +177,20 @@ def _next_record(text: str, start: int, indent: str) -> int:
     return len(text) if found is None else found.end()
 
 
-def _broken(c: _Cursor, at: int, why: str, skip_to: int | None = None, after: str = ""
-            ) -> Issue:
+def _broken(c: _Cursor, at: int, why: str, skip_to: int | None = None, after: str = "",
+            of_file: bool | None = None) -> Issue:
     """An issue for the text from the cursor to ``skip_to`` (where reading goes on), which is
-    not read, ``after`` said last; the cursor moves there."""
+    not read, ``after`` said last; the cursor moves there. It is a record's issue where that
+    text opens an object (``{``), and an issue of the file (``Issue.of_file``) where no object
+    opens in it (a stray comma, a line of notes), unless ``of_file`` says."""
     line, column = _place(c.text, min(at, len(c.text)), c.line, c.at)
     stop = c.at if skip_to is None else skip_to
     part = _NOT_DECODED.sub("\ufffd", c.text[c.at:stop].rstrip())
     last = _place(c.text, c.at + len(part), c.line, c.at)[0]
     unread = f"; {_unread_lines(c, last)} not read" if part else ""
     issue = Issue(c.source, c.line, None, Code.PARSE,
-                  f"{why} at line {line} column {column}{unread}{after}", part)
+                  f"{why} at line {line} column {column}{unread}{after}", part,
+                  of_file="{" not in part if of_file is None else of_file)
     c.move(stop)
     return issue
 

@@ -179,12 +179,13 @@ class TravellerReader:
                 if isinstance(cells, str):
                     named_twice = f"the header row of line {line} is not read"
                     yield Issue(source, line, None, Code.PARSE,
-                                f"the header row is not read: {cells}", raw)
+                                f"the header row is not read: {cells}", raw, of_file=True)
                     continue
                 unknown = {c for c in header if c not in COLUMNS}
                 if unknown - {""}:
                     yield Issue(source, line, None, Code.PARSE, unknown_said(
-                        unknown, f"not a traveller column ({', '.join(sorted(COLUMNS))})"), raw)
+                        unknown, f"not a traveller column ({', '.join(sorted(COLUMNS))})"), raw,
+                        of_file=True)  # a header row is no record
                 continue
             if not open_from and never_closed(raw, delimiter, lines):
                 yield Issue(source, line, None, Code.PARSE, NEVER_CLOSED, raw)
@@ -202,7 +203,7 @@ class TravellerReader:
             if [c.strip().lower() for c in cells] == header:
                 yield Issue(source, line, None, Code.PARSE,
                             header_again(header_at, "traveller", "rows of the same traveller"),
-                            raw)
+                            raw, of_file=True)
                 continue
             if named_twice is not None:
                 yield Issue(source, line, None, Code.PARSE, f"{named_twice}: {quote(raw)}", raw)

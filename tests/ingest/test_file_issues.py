@@ -7,6 +7,7 @@ as a record read. One problem is one issue, and a problem outside a record costs
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -37,6 +38,7 @@ def ingested(tmp_path: Path, name: str, text: str) -> tuple[FileReport, list[tup
     raw), after the data checks of the counts held (:data:`COUNTS`: the quarantine holds as
     many records as the report quarantined)."""
     path = tmp_path / name
+    tmp_path.mkdir(exist_ok=True)
     path.write_text(text, encoding="utf-8")
     db = tmp_path / "t.duckdb"
     (report,) = ingest_paths([path], db)
@@ -225,3 +227,100 @@ def test_a_line_of_records_and_an_issue_of_the_file_counts_the_records(tmp_path:
     assert (report.records, report.stored, report.quarantined, report.file_issues) == \
         (83, 83, 0, 1)
     assert [(line, "Result1..3 = 7" in message) for line, message, _ in rows] == [(at + 1, True)]
+
+
+SHEET = SAMPLES / "club-sheet-2026-11-22.csv"
+"""A Greek sheet: its game (seven ``#`` lines) and 8 deal rows, all clean: 9 records."""
+TRAVELLERS = SAMPLES / "bridge" / "club-pairs-travellers.csv"
+"""Bridge travellers: 17 table results of their games, all clean."""
+BAD_SIDECAR = '{"record": "game", "variant": "greek-prefa", "variant": "balkan"}\n'
+"""A sidecar game that names a key twice (records.md 1: each field once): it gives no game."""
+
+
+def _header_with(path: Path, column: str) -> str:
+    """The table ``path`` with an unknown column ``column`` first in its header row, empty in
+    every row (docs/csv-score-sheet.md: the header row's issue; no row fills it)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if not line.startswith("#"))
+    return "\n".join([*lines[:at], f"{column},{lines[at]}",
+                      *[f",{line}" for line in lines[at + 1:]]]) + "\n"
+
+
+@pytest.mark.parametrize(("name", "sample"), [
+    ("sheet.csv", SHEET), ("travellers.csv", TRAVELLERS)])
+def test_a_header_rows_issue_is_no_record(tmp_path: Path, name: str, sample: Path) -> None:
+    """A header row naming a column the reader does not know is one issue of the header row,
+    which holds no record: the records read are those of the clean file, every one stored (it
+    counted the header row as a record read and quarantined: 10 read of the sheet's 9)."""
+    clean, _ = ingested(tmp_path / "clean", name, sample.read_text(encoding="utf-8"))
+    report, rows = ingested(tmp_path / "bad", name, _header_with(sample, "bogus"))
+    assert (report.records, report.stored, report.quarantined, report.file_issues) == \
+        (clean.records, clean.records, 0, 1)
+    ((_, message, _),) = rows
+    assert message.startswith("unknown column 'bogus'")
+
+
+def _sheet_with_sidecar(tmp_path: Path, header: bool) -> tuple[FileReport, list[tuple[object,
+                                                                                       ...]]]:
+    tmp_path.mkdir()
+    (tmp_path / "s.game.json").write_text(BAD_SIDECAR, encoding="utf-8")
+    lines = SHEET.read_text(encoding="utf-8").splitlines()
+    return ingested(tmp_path, "s.csv", "\n".join(
+        line for line in lines if header or not line.startswith("#")) + "\n")
+
+
+def test_a_bad_sidecar_beside_the_header_sections_game_is_no_record(tmp_path: Path) -> None:
+    """A sidecar that names a key twice, beside a header section that gives the game, is an
+    issue of the file beside the game stored (docs/csv-score-sheet.md: the header's keys
+    override the sidecar's): it was a record read and quarantined besides the game, 10 read of
+    9 records. Without a header section the sidecar's issue stands in the game's place: the
+    game is one record read, quarantined, and its deals each say so."""
+    report, rows = _sheet_with_sidecar(tmp_path / "with", header=True)
+    assert (report.records, report.stored, report.quarantined, report.file_issues) == \
+        (9, 9, 0, 1)
+    assert [(line, "'variant' is given twice" in str(m)) for line, m, _ in rows] == [(0, True)]
+    report, rows = _sheet_with_sidecar(tmp_path / "alone", header=False)
+    assert (report.records, report.stored, report.quarantined, report.file_issues) == \
+        (9, 0, 9, 0)
+
+
+def test_a_header_key_given_twice_is_the_games_one_issue(tmp_path: Path) -> None:
+    """A ``#`` key given twice with two values refuses the game: that issue stands in the
+    game's place (docs/csv-score-sheet.md, "the game is not read until one is removed"), so the
+    records read are the clean file's 9, the game's and its deals', all quarantined."""
+    report, rows = ingested(tmp_path, "twice.csv",
+                            "# variant: balkan\n" + SHEET.read_text(encoding="utf-8"))
+    assert (report.records, report.quarantined, report.file_issues) == (9, 9, 0)
+    assert "the header gives 'variant' twice" in str(rows[0][1])
+
+
+def _json_array() -> str:
+    records = [json.loads(line) for line in
+               (SAMPLES / "league.jsonl").read_text(encoding="utf-8").splitlines()[:4]]
+    return json.dumps(records, indent=2)
+
+
+JSON_DAMAGE: dict[str, Callable[[str], str]] = {
+    "text after the array's end": lambda t: t + "\nexported by a tool\n",
+    "the array is not closed": lambda t: t.removesuffix("]"),
+    "a comma doubled between records": lambda t: t.replace("},\n  {", "},,\n  {", 1),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(JSON_DAMAGE))
+def test_json_text_outside_any_record_is_no_record(tmp_path: Path, damage: str) -> None:
+    """Text of a JSON document where no object opens (after the array, between records) and an
+    array never closed are issues of the file: the 4 records read are all stored (each such
+    issue was a fifth record read and quarantined)."""
+    report, rows = ingested(tmp_path, "d.json", JSON_DAMAGE[damage](_json_array()))
+    assert (report.records, report.stored, report.quarantined, report.file_issues) == \
+        (4, 4, 0, 1)
+    assert len(rows) == 1
+
+
+def test_a_broken_json_record_is_still_a_record(tmp_path: Path) -> None:
+    """Text that opens an object and is not JSON is a record's issue, in its place."""
+    text = _json_array().replace('"record": "deal"', '"record": "deal" oops', 1)
+    report, _ = ingested(tmp_path, "d.json", text)
+    assert (report.records, report.stored, report.quarantined, report.file_issues) == \
+        (4, 3, 1, 0)

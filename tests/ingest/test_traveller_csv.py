@@ -104,14 +104,16 @@ def test_a_traveller_exported_with_tabs_or_semicolons_reads_as_with_commas(tmp_p
 
 
 def test_a_traveller_pasted_twice_says_so(tmp_path: Path) -> None:
-    """The header row again is one issue that says what it is; the rows after it are the same
+    """The header row again is one issue that says what it is, of the file (a header row is no
+    record: it was counted as a record read and quarantined); the rows after it are the same
     table results again (duplicates), not issues of a board called 'board'."""
     text = (SAMPLES / "club-pairs-travellers.csv").read_text(encoding="utf-8")
     header_at = 1 + next(i for i, t in enumerate(text.splitlines()) if not t.startswith("#"))
     path = tmp_path / "twice.csv"
     path.write_text(text + text, encoding="utf-8")
     report, deals = _stored(path, tmp_path / "twice.duckdb")
-    assert report.quarantined == 1
+    assert (report.quarantined, report.file_issues) == (0, 1)
+    assert report.records == report.stored + report.duplicates
     (issue,) = report.issues
     assert f"the header row of line {header_at} again" in issue.message
     assert report.duplicates == len(deals) == 17  # every table result again; no new game
