@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from dashboards.rows import per_row
+from dashboards.text import repair_in_words
 from model.cards import (
     SUIT_MASK,
     SUIT_SYMBOLS,
@@ -89,23 +90,13 @@ def no_declarer(record: Mapping[str, object], variant: str) -> str:
     return (v.no_declarer if v is not None else all_passed)(record)
 
 
-REPAIR_WORDS: dict[str, tuple[str, str]] = {
-    "opening-passes": ("auction", "opening passes put back"),
-    "contract-double": ("auction", "the contract's double taken from the auction"),
-    "play-dropped": ("play", "the play dropped"),
-}
-"""The named fixes readers make to a record (docs/ingest.md "Repairs", ``ingest/bridge_repairs.py``)
-in words, and what of the deal each touched: ``auction`` (its calls or contract), ``play``; a
-code not listed here touched the ``deal`` and is named by its code."""
-
-
 def repair_notes(repairs: pl.DataFrame) -> dict[str, list[tuple[str, str]]]:
     """A deal's repairs (``code``, ``message`` rows of ``queries.deal_repairs``) by what they
-    touched (:data:`REPAIR_WORDS`: ``auction``, ``play``, ``deal``): each as its words and what
+    touched (``text.REPAIR_WORDS``: ``auction``, ``play``, ``deal``): each as its words and what
     the reader said it changed, as stored (the page escapes both)."""
     notes: dict[str, list[tuple[str, str]]] = {}
     for code, message in repairs.select("code", "message").iter_rows():
-        touched, words = REPAIR_WORDS.get(str(code), ("deal", str(code)))
+        touched, words = repair_in_words(str(code))
         notes.setdefault(touched, []).append((words, str(message or "")))
     return notes
 

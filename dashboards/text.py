@@ -187,6 +187,30 @@ def short_source(source: object, names: Mapping[str, str] | None = None) -> str:
     return short
 
 
+REPAIR_WORDS: dict[str, tuple[str, str]] = {
+    "opening-passes": ("auction", "opening passes put back"),
+    "contract-double": ("auction", "the contract's double taken from the auction"),
+    "play-dropped": ("play", "the play dropped"),
+}
+"""The named fixes readers make to a record (docs/ingest.md "Repairs", ``ingest/bridge_repairs.py``)
+in words, and what of the deal each touched: ``auction`` (its calls or contract), ``play``; a
+code not listed here touched the ``deal`` and is named by its code. The one home of these words:
+the Replayer says them beside the deal, Data quality in its list of repairs."""
+
+
+def repair_in_words(code: str) -> tuple[str, str]:
+    """What a repair ``code`` touched and its words (:data:`REPAIR_WORDS`; a code not listed:
+    ``deal`` and the code itself)."""
+    return REPAIR_WORDS.get(code, ("deal", code))
+
+
+def repairs_in_words(frame: pl.DataFrame, column: str = "code") -> pl.DataFrame:
+    """``frame`` with its repair codes (``column``) in words (:func:`repair_in_words`)."""
+    words = {code: said for code, (_, said) in REPAIR_WORDS.items()}
+    return frame.with_columns(pl.col(column).replace_strict(words, default=pl.col(column),
+                                                            return_dtype=pl.String))
+
+
 def repairs_said(counts: Mapping[str, int], listed: int) -> str:
     """What the Data quality page says above the repairs it lists (``listed`` rows, one per
     fix): the records a reader repaired and how many fixes (``dashboards.queries.repair_counts``),

@@ -29,6 +29,7 @@ from dashboards.rows import per_row
 from dashboards.text import (
     HASH_CHARS,
     md,
+    repairs_in_words,
     repairs_said,
     short_paths,
     short_source,
@@ -125,7 +126,8 @@ with guarded():
              "quality_log", labels={"sha256": "sha256 (start)"})
 
     fixes = query("repairs", source_arg)
-    listing("Repairs", fixes, "No record needed a repair: every stored record was stored as read.",
+    listing("Repairs", repairs_in_words(fixes),
+            "No record needed a repair: every stored record was stored as read.",
             repairs_said(query("repair_counts", source_arg), fixes.height), "quality_repairs",
             labels={"code": "repair", "message": "what was changed"}, names=names)
     changed = query("superseded", source_arg)

@@ -844,6 +844,28 @@ def test_quality_page(fixture_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert "parse" not in codes and len(codes) > 1, codes
 
 
+def test_quality_says_each_repair_in_words(fixture_path: Path, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Repairs list says each fix in the words the Replayer says it with (one table,
+    ``dashboards.text.REPAIR_WORDS``; docs/ingest.md "Repairs"); a code without words is shown
+    as it is. It showed the codes (``opening-passes``)."""
+    db = tmp_path / "repaired.duckdb"
+    shutil.copy(fixture_path, db)
+    con = duckdb.connect(str(db))
+    try:
+        con.executemany("INSERT INTO repairs VALUES (?, ?, ?, ?, ?, now())", [
+            ("samples/club-9.csv", 2, "g#1", "opening-passes", "2 opening passes put back"),
+            ("samples/club-9.csv", 3, "g#2", "play-dropped", "play of 8 cards dropped"),
+            ("samples/club-9.csv", 4, "g#3", "a-new-fix", "something else")])
+    finally:
+        con.close()
+    at = page("quality", db, monkeypatch)
+    assert not at.exception
+    fixes = frame_with(at, "what was changed")
+    assert fixes["repair"].tolist() == ["opening passes put back", "the play dropped",
+                                        "a-new-fix"]
+
+
 def test_quality_keeps_its_file_and_code_in_the_url(fixture_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """The File and Code chosen were lost on a reload or a page switch and back (Contracts'
@@ -1018,7 +1040,8 @@ def test_quality_page_shows_repairs(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     at = page("quality", db, monkeypatch)
     assert not at.exception
     fixed = frame_with(at, "what was changed")
-    assert "opening-passes" in fixed.to_string() and str(tmp_path) not in fixed.to_string()
+    assert "opening passes put back" in fixed["repair"].tolist()  # in words, not its code
+    assert str(tmp_path) not in fixed.to_string()
     # the same board again in another file: a duplicate, so repaired but not stored (the page
     # said "2 records stored after a named fix" of it, counting the table's rows)
     again = tmp_path / "again.pbn"
