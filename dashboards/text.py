@@ -81,18 +81,23 @@ def md(text: object) -> str:
     return _escaped(_MD_SPECIAL, text)
 
 
-_INLINE_SPECIAL = re.compile(r"([`*_\[\]<&~$:]|\\(?=[!-/:-@\[-`{-~]))")
+_INLINE_SPECIAL = re.compile(r"([`*\[\]<~$:]|_(?![^\W_])|(?<![^\W_])_|&(?=#|[A-Za-z0-9]+;)"
+                             r"|\\(?=[!-/:-@\[-`{-~]))")
 """The characters Markdown reads as markup inside a line: emphasis, code, links and images,
-HTML and entities, strikethrough, ``$`` maths, and Streamlit's ``:colour[]`` and shortcodes;
-and a backslash before ASCII punctuation, the only place it escapes (CommonMark 2.4: ``D\\Ana``
-keeps its backslash as written)."""
+HTML, strikethrough, ``$`` maths, and Streamlit's ``:colour[]`` and shortcodes; a ``_`` that
+is not inside a word (one between two letters or digits opens and closes no emphasis,
+CommonMark 6.2: ``a_b``); a ``&`` that starts an entity (``&amp;``, ``&#42;``, CommonMark 2.5;
+``Tom & Co`` is text); and a backslash before ASCII punctuation, the only place it escapes
+(CommonMark 2.4: ``D\\Ana`` keeps its backslash as written)."""
 
 
 def md_inline(text: object) -> str:
     """``text`` shown as written inside a line of Markdown (after a widget label's first
-    words): only the characters :data:`_INLINE_SPECIAL` names are escaped. A widget's label
-    is also its ``aria-label``, which a screen reader reads as written: O'Brien or Jean-Luc
-    keep no backslash there."""
+    words): only the characters :data:`_INLINE_SPECIAL` names are escaped, where they would
+    be markup. A widget's label is also its ``aria-label`` (Streamlit sets it to the label as
+    written), which a screen reader reads as written: O'Brien, Jean-Luc, a_b or Tom & Co keep
+    no backslash there; a name that would be markup (``*x*``) keeps the backslashes that make
+    it show as written, since a Streamlit label has no other way to say it."""
     return _escaped(_INLINE_SPECIAL, text)
 
 
