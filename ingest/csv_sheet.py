@@ -225,7 +225,8 @@ class CsvSheetReader:
             if isinstance(text, text_codec.EncodingError):
                 if table is not None:
                     table.ordinal += 1
-                yield Issue(source, line_no, None, Code.PARSE, str(text), "")
+                yield Issue(source, line_no, None, Code.PARSE, str(text), "",
+                            of_file=table is None)  # above the table: a '#' line, no deal
                 continue
             if not text.strip():
                 continue

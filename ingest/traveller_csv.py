@@ -166,7 +166,8 @@ class TravellerReader:
         lines = Lines(numbered)
         for line, raw in lines:
             if isinstance(raw, text_codec.EncodingError):
-                yield Issue(source, line, None, Code.PARSE, str(raw), "")
+                yield Issue(source, line, None, Code.PARSE, str(raw), "",
+                            of_file=header is None)  # above the header row: no table result
                 continue
             if not raw.strip() or (header is None and comment(raw) is not None):
                 continue

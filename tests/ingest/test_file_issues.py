@@ -324,3 +324,21 @@ def test_a_broken_json_record_is_still_a_record(tmp_path: Path) -> None:
     report, _ = ingested(tmp_path, "d.json", text)
     assert (report.records, report.stored, report.quarantined, report.file_issues) == \
         (4, 3, 1, 0)
+
+
+@pytest.mark.parametrize(("sample", "at"), [(SHEET, 3), (TRAVELLERS, 0)])
+def test_a_line_above_the_table_that_does_not_decode_is_no_record(
+        tmp_path: Path, sample: Path, at: int) -> None:
+    """A stray byte in a UTF-8 table's ``#`` line (a sheet's game section, a traveller's note
+    above its header row) is that line's issue, beside the records: it was counted as a record
+    read and quarantined (10 read of the sheet's 9)."""
+    lines = sample.read_bytes().split(b"\n")
+    text = b"\n".join([*lines[:at], "# a note in Ünicode, then a stray byte: caf".encode()
+                       + b"\xff", *lines[at:]])
+    path = tmp_path / sample.name
+    path.write_bytes(text)
+    clean = ingest_paths([sample], tmp_path / "clean.duckdb")[0]
+    (report,) = ingest_paths([path], tmp_path / "t.duckdb")
+    assert (report.records, report.stored, report.quarantined, report.file_issues) == \
+        (clean.records, clean.records, 0, 1)
+    assert "its byte" in report.issues[0].message and report.issues[0].line == at + 1
