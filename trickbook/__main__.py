@@ -1,5 +1,5 @@
 """``python -m trickbook``: the same command line as the ``trickbook`` script."""
 
-from trickbook.cli import app
+from trickbook.start import main
 
-app(prog_name="trickbook")
+main()

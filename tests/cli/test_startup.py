@@ -1,9 +1,17 @@
-"""What ``trickbook ingest`` loads: reading files runs no simulator, so it does not load one
-(``sim/pool.py``, where the workers of ``--workers`` and ``--cluster`` run, imports none)."""
+"""What the ``trickbook`` script does as it starts: a Ctrl-C while it imports its commands is
+said in words; ``trickbook ingest`` loads no simulator (reading files runs none:
+``sim/pool.py``, where the workers of ``--workers`` and ``--cluster`` run, imports none)."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import ROOT, fresh_process
 
@@ -22,3 +30,39 @@ def test_ingest_loads_no_simulator(tmp_path: Path) -> None:
     found = fresh_process(SCRIPT.format(path=str(sample), db=str(tmp_path / "t.duckdb")))
     assert found["exit"] == 0
     assert set(found["loaded"]) <= {"sim", "sim.pool", "sim.lifeline"}, found["loaded"]
+
+
+HELD = """
+import importlib, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal starts Python
+
+class Hold:
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname == {module!r}:
+            print("held", flush=True)
+            sys.stdin.readline()  # until the test's SIGINT interrupts it
+
+sys.meta_path.insert(0, Hold())
+sys.argv = ["trickbook", "schema"]
+entry, _, function = {entry!r}.partition(":")
+getattr(importlib.import_module(entry), function)()
+"""
+
+
+@pytest.mark.parametrize("module", ["trickbook.cli", "typer.main"])
+def test_a_ctrl_c_while_the_script_starts_says_nothing_changed(module: str) -> None:
+    """A Ctrl-C while the ``trickbook`` script imports its commands (seconds, before any
+    command runs) printed a Python traceback. The script's entry point (pyproject.toml) says
+    that nothing changed, exit 130 (docs/cli.md). The import is held at ``module`` until the
+    test has sent SIGINT, so the Ctrl-C lands there however loaded the machine is."""
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    script = HELD.format(module=module, entry=scripts["trickbook"])
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, env=env, text=True,
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as child:
+        assert child.stdout is not None and child.stdout.readline() == "held\n"
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=300)
+    assert child.returncode == 130, err
+    assert err == "interrupted before starting: nothing changed\n" and out == ""
