@@ -70,9 +70,10 @@ PARTS_PER_WORKER = 4
 (:class:`EarlierGames`), so the scans of a file grow with the square of its parts."""
 WORKER_MODULES = ("ingest.worker",)
 """What the fork server of the workers imports (``sim.pool.pool_imap``'s ``preload``)."""
-KEPT_BACK = (T.INGEST_LOG, T.PENDING, T.PLAYERS, T.PLAYER_NAMES)
+KEPT_BACK = (T.INGEST_LOG, T.PENDING, T.PLAYERS, T.PLAYER_NAMES, T.UPGRADES)
 """Tables a worker fills that the writer fills itself (its log row, the rescore marks, and the
-people of new names, which depend on the names stored before)."""
+people of new names, which depend on the names stored before), and the marks of the upgrades
+its scratch database was made with (the writer's database has its own)."""
 
 
 @dataclass(frozen=True)

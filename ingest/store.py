@@ -25,7 +25,7 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from ingest import players
+from ingest import players, upgrades
 from model import tables as T
 from model.problems import Code
 from model.tables import TABLES, over_rows
@@ -70,14 +70,17 @@ def _table_names(conn: duckdb.DuckDBPyConnection) -> set[str]:
 
 def create_tables(conn: duckdb.DuckDBPyConnection) -> None:
     """Every table the database lacks, in one round trip (each statement ``CREATE TABLE IF NOT
-    EXISTS``). The catalog is asked first: on a database that has them all (every open but the
-    first) the twenty statements cost about 8 ms of CPU, the question well under 1 ms, and
-    every ``ingest_paths`` run opens the database (``bench bridge``, "LIN files")."""
+    EXISTS``), then the upgrades of its stored records it lacks (``ingest/upgrades.py``; a
+    database made now is marked as having them). The catalog is asked first: on a database
+    that has them all (every open but the first) the twenty statements cost about 8 ms of CPU,
+    the question well under 1 ms, and every ``ingest_paths`` run opens the database (``bench
+    bridge``, "LIN files")."""
     have = _table_names(conn)
     missing = [t.ddl for name, t in tables().items() if name not in have]
     if missing:
         _not_foreign(conn, have)
         conn.execute("\n;\n".join(missing))
+    upgrades.apply(conn, made_now=not have)
 
 
 def _not_foreign(conn: duckdb.DuckDBPyConnection, have: set[str]) -> None:

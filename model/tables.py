@@ -45,6 +45,7 @@ DEAL_REVIEW = "deal_review"
 DECISION_REVIEW = "decision_review"
 PLAYERS = "players"
 PLAYER_NAMES = "player_names"
+UPGRADES = "upgrades"
 
 MERGED = "{n} records at this line: "
 """How a quarantine row holding the issues of several records of one line starts."""
@@ -146,6 +147,7 @@ TABLES: dict[str, Table] = {t.name: t for t in (
     Table(PLAYERS, {"person_id": _S, "name": _S}, required=("name",), key=("person_id",)),
     Table(PLAYER_NAMES, {"variant": _S, "name": _S, "person_id": _S},
           required=("person_id",), key=("variant", "name")),
+    Table(UPGRADES, {"upgrade": _S, "deals": _I32}, required=("deals",), key=("upgrade",)),
 )}
 """The stable tables every variant shares, and ``rescore_pending``: games whose settlements must
 be recomputed (ingest marks them in the same transaction as their deals and the rescore that
@@ -159,7 +161,8 @@ decision, a row per reviewed deal. The review tables have no declared key, like 
 review writes a deal's rows once, in one transaction, and only for deals without a
 ``deal_review`` row. ``players``: the people (an id and the name shown for him);
 ``player_names``: which person each name at the table of each variant is (``ingest/players.py``,
-docs/ingest.md "People")."""
+docs/ingest.md "People"); ``upgrades``: the one-time upgrades of the stored records applied to
+the database (``ingest/upgrades.py``: its name and the deals it changed)."""
 
 DDL: dict[str, str] = {name: table.ddl for name, table in TABLES.items()}
 """The generated ``CREATE TABLE IF NOT EXISTS`` of each of these tables, by name."""

@@ -1,0 +1,103 @@
+"""The one-time upgrades of a database's stored records to what this version reads (docs/ingest.md,
+"Databases made before"), applied when it is opened to be written (``store.connect``), each once:
+its name is a row of ``upgrades``. A database made new has nothing to upgrade, and is marked so.
+
+``calls spelled``: a deal stored before each variant spelled its calls as records.md 1.2 writes
+them (``DealBase.spelled_call``) keeps them as typed (``6s``, bridge ``Dbl``), and so a canonical
+JSON and a ``deal_key`` other than the same deal read now. A changed version of its file then
+showed its unchanged deals changed (a ``deal-conflict`` each, or with ``--replace`` a deal
+replaced by itself), and a file holding the same deals stored them again as conflicts. The
+upgrade respells those calls in ``deals.record`` and recomputes ``deal_key``, in one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import duckdb
+import polars as pl
+
+from model import tables as T
+from model import variants as registry
+from model.identity import canonical, deal_key
+from model.tables import over_rows
+
+CALLS_SPELLED = "calls spelled"
+UPGRADES: tuple[str, ...] = (CALLS_SPELLED,)
+"""Every upgrade, in the order they are applied."""
+
+_CALLS = "json_extract_string(record::VARCHAR, '$.auction[*].call')"
+"""SQL: the calls of a ``deals`` row's auction, as stored (``NULL`` without an auction)."""
+_WITH_AUCTION = """contains(record::VARCHAR, '"auction":')"""
+BATCH = 10_000
+"""Deals respelled per statement."""
+
+
+def apply(conn: duckdb.DuckDBPyConnection, made_now: bool) -> None:
+    """Apply each upgrade the database lacks, each in its own transaction with its mark (a stop
+    midway leaves the database as it was, and the next writer applies it). ``made_now``: the
+    database had no table before this open, so only the marks are written."""
+    done = {name for (name,) in conn.execute(f"SELECT upgrade FROM {T.UPGRADES}").fetchall()}
+    for name in (u for u in UPGRADES if u not in done):
+        conn.execute("BEGIN")
+        try:
+            changed = 0 if made_now else _respell_calls(conn)
+            conn.execute(f"INSERT INTO {T.UPGRADES} (upgrade, deals) VALUES (?, ?)",
+                         [name, changed])
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+
+def _respell_calls(conn: duckdb.DuckDBPyConnection,
+                   variants: Callable[[str], registry.Variant] = registry.variant) -> int:
+    """Respell the calls of the stored deals that are not as their variant spells them now;
+    the deals changed. The calls stored are asked once as the distinct texts of each variant,
+    so a database whose calls are all so spelled reads no record."""
+    misspelt: dict[str, list[str]] = {}
+    for name, call in conn.execute(
+            f"SELECT DISTINCT variant, unnest({_CALLS}) FROM {T.DEALS} "
+            f"WHERE {_WITH_AUCTION}").fetchall():
+        try:
+            spell = variants(name).deal_model.spelled_call
+        except (KeyError, ValueError):  # a variant this version does not know: left as stored
+            continue
+        if isinstance(call, str) and spell(call) != call:
+            misspelt.setdefault(name, []).append(call)
+    return sum(_respell_variant(conn, name, calls, variants(name).deal_model.spelled_call)
+               for name, calls in misspelt.items())
+
+
+def _respell_variant(conn: duckdb.DuckDBPyConnection, name: str, calls: list[str],
+                     spell: Callable[[str], str]) -> int:
+    """Respell the deals of variant ``name`` that hold one of ``calls``, a batch at a time (by
+    ``game_id, deal_no``, so that no batch's rows are all in memory at once); the deals."""
+    changed, after = 0, ("", 0)
+    while rows := conn.execute(
+            f"SELECT game_id, deal_no, record::VARCHAR FROM {T.DEALS} "
+            f"WHERE variant = ? AND {_WITH_AUCTION} AND list_has_any({_CALLS}, ?) "
+            "AND (game_id, deal_no) > (?, ?) ORDER BY game_id, deal_no LIMIT ?",
+            [name, calls, *after, BATCH]).fetchall():
+        respelt = [_respelt(game_id, deal_no, record, spell) for game_id, deal_no, record in rows]
+        frame = pl.DataFrame(respelt, schema={"game_id": pl.String(), "deal_no": pl.Int32(),
+                                              "deal_key": pl.String(), "record": pl.String()},
+                             orient="row")
+        over_rows(conn.from_arrow(frame.to_arrow()), "respelt",
+                  f"UPDATE {T.DEALS} AS d SET record = r.record, deal_key = r.deal_key "
+                  "FROM respelt AS r WHERE d.game_id = r.game_id AND d.deal_no = r.deal_no")
+        changed += len(rows)
+        after = (rows[-1][0], rows[-1][1])
+    return changed
+
+
+def _respelt(game_id: str, deal_no: int, record: str,
+             spell: Callable[[str], str]) -> tuple[str, int, str, str]:
+    """A stored deal with its calls spelled (``spell``): its row, its canonical JSON (the record
+    as stored, but for the calls) and its ``deal_key``."""
+    deal = json.loads(record)
+    for call in deal.get("auction") or ():
+        call["call"] = spell(call["call"])
+    text = canonical(deal)
+    return game_id, deal_no, deal_key(game_id, text), text
