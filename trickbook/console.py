@@ -68,11 +68,16 @@ def interruptible(fn: Callable[..., Any]) -> Callable[..., Any]:
 def run_or_stop(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[bool, Any]:
     """``(True, fn(...))``, or ``(False, the stop)`` when a Ctrl-C ended it: the
     ``KeyboardInterrupt``, or DuckDB's stop of a statement it raised
-    (``model.tables.interrupted``). Any other failure is raised."""
+    (``model.tables.interrupted``). Any other failure is raised, and a command's own exit
+    (``typer.Exit``: a stop it has said) as it is, without asking ``model.tables`` (a Ctrl-C
+    that cut the command's imports short may have left a library half-imported: importing it
+    again failed, and the stop said became ``AttributeError``, exit 1)."""
     try:
         return True, fn(*args, **kwargs)
     except KeyboardInterrupt as exc:
         return False, exc
+    except typer.Exit:
+        raise
     except Exception as exc:
         from model.tables import interrupted
 

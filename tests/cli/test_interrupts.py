@@ -259,3 +259,31 @@ def test_a_ctrl_c_while_ingest_starts_says_nothing_changed(
     assert result.exit_code == 130, result.output
     assert said(result) == "interrupted before reading any file: nothing changed"
     assert "Traceback" not in result.output and not db.exists()
+
+
+class _Broken:
+    """A finder of modules under which ``name`` cannot be imported: a library that a Ctrl-C
+    left half-imported (polars: ``module 'polars._reexport' has no attribute ...``)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None) -> None:
+        if fullname == self.name:
+            raise AttributeError("module 'polars._reexport' has no attribute 'DataTypeExpr'")
+
+
+def test_a_ctrl_c_that_cut_an_import_short_stays_said(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C while ``ingest`` imported polars said "interrupted before reading any file:
+    nothing changed", then "trickbook: AttributeError: module 'polars._reexport' ...", exit 1:
+    the stop said (``typer.Exit``) was asked whether it was DuckDB's, by importing
+    ``model.tables``, which imports the half-imported polars. It ends as said, exit 130."""
+    monkeypatch.delitem(sys.modules, "ingest.pipeline")
+    monkeypatch.delitem(sys.modules, "model.tables")
+    monkeypatch.setattr(sys, "meta_path", [_CtrlCOnImport("ingest.pipeline"),
+                                           _Broken("model.tables"), *sys.meta_path])
+    db = tmp_path / "x.duckdb"
+    result = runner.invoke(app, ["ingest", str(LEAGUE), "--db", str(db)])
+    assert result.exit_code == 130, result.output
+    assert said(result) == "interrupted before reading any file: nothing changed"
