@@ -43,6 +43,11 @@ class Commands(typer.Typer):
         return decorator
 
 
+STARTED = {"command": False}
+"""Whether a command's body has begun (:func:`interruptible`): a Ctrl-C before that (while typer
+reads the command line) is typer's silent exit 130, which ``trickbook/start.py`` says."""
+
+
 def interruptible(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn``, ending in exit 130 and "interrupted" on Ctrl-C: the ``KeyboardInterrupt``, or
     DuckDB's word for it when it came inside a statement (``model.tables.interrupted``);
@@ -52,6 +57,8 @@ def interruptible(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
+        STARTED["command"] = True
+
         def checked() -> Any:
             with output_checked():
                 return fn(*args, **kwargs)

@@ -1,8 +1,9 @@
 """The ``trickbook`` script's entry point (``pyproject.toml``, ``[project.scripts]``) and
 ``python -m trickbook``'s: it imports nothing but a little of the standard library
 before it has made a Ctrl-C during the command's start-up (the seconds of importing
-``trickbook.cli``: typer, rich, the model, numba) a sentence and exit 130. The script that
-imported ``trickbook.cli`` itself printed a Python traceback."""
+``trickbook.cli``: typer, rich, the model, numba; then typer's reading of the command line) a
+sentence and exit 130. The script that imported ``trickbook.cli`` itself printed a Python
+traceback, and one during typer's reading ended in exit 130 without a word."""
 
 from __future__ import annotations
 
@@ -16,13 +17,21 @@ INTERRUPTED = 130
 
 
 def main() -> None:
-    """Import the commands and run the one named on the command line; a Ctrl-C before they
-    are imported says :data:`STARTING`, exit 130. A Ctrl-C after that is the command's."""
+    """Import the commands and run the one named on the command line; a Ctrl-C before it
+    begins (while the commands are imported, or typer reads the command line: typer ends that
+    in exit 130 and says nothing) says :data:`STARTING`, exit 130. One after that is the
+    command's to say."""
     try:
         from trickbook.cli import app
+        from trickbook.console import STARTED
     except KeyboardInterrupt:
         _interrupted()
-    app(prog_name="trickbook")
+    try:
+        app(prog_name="trickbook")
+    except SystemExit as exc:
+        if exc.code == INTERRUPTED and not STARTED["command"]:
+            _interrupted()
+        raise
 
 
 def _interrupted() -> NoReturn:

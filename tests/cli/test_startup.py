@@ -66,3 +66,34 @@ def test_a_ctrl_c_while_the_script_starts_says_nothing_changed(module: str) -> N
         out, err = child.communicate(timeout=300)
     assert child.returncode == 130, err
     assert err == "interrupted before starting: nothing changed\n" and out == ""
+
+
+READING = """
+import signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal starts Python
+import typer.core
+from trickbook.start import main
+
+def held(self, ctx, args):
+    print("held", flush=True)
+    sys.stdin.readline()  # until the test's SIGINT interrupts it
+
+typer.core.TyperGroup.parse_args = held
+sys.argv = ["trickbook", "schema"]
+main()
+"""
+
+
+def test_a_ctrl_c_while_typer_reads_the_command_line_says_nothing_changed() -> None:
+    """A Ctrl-C while typer reads the command line (it builds its readers of the options then:
+    a second under load) ended in exit 130 without a word (typer's own ``Exit(130)``). The
+    script says that nothing changed, as during its imports."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with subprocess.Popen([sys.executable, "-c", READING], cwd=ROOT, env=env, text=True,
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as child:
+        assert child.stdout is not None and child.stdout.readline() == "held\n"
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=300)
+    assert child.returncode == 130, err
+    assert err == "interrupted before starting: nothing changed\n" and out == ""
