@@ -13,6 +13,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import suppress
 from functools import partial
 from itertools import islice
 from multiprocessing import forkserver
@@ -61,7 +62,8 @@ def pool_imap(
         starting = ThreadPoolExecutor(1)  # a worker's start may wait for the fork server
         first = starting.submit(ahead)
         starting.shutdown(wait=False)
-    results = _in_order(pool, first, queued, fn)
+    server = ctx.get_start_method() == "forkserver"
+    results = _in_order(pool, first, queued, fn, server)
     next(results)  # started: closing it stops the pool, even before the first result
     return results
 
@@ -88,9 +90,11 @@ def _submitted(pool: Any, fn: Callable[[TaskT], ResultT], queued: Iterator[TaskT
 
 
 def _in_order(pool: Any, first: Any, queued: Iterator[TaskT],
-              fn: Callable[[TaskT], ResultT]) -> Generator[Any, None, None]:
+              fn: Callable[[TaskT], ResultT], server: bool = False
+              ) -> Generator[Any, None, None]:
     """The results of the tasks submitted by ``first`` (a future of their futures) in order, a
-    task of ``queued`` submitted for each; first ``None`` (see :func:`pool_imap`)."""
+    task of ``queued`` submitted for each; first ``None`` (see :func:`pool_imap`). ``server``:
+    the workers are forked by this process's fork server."""
     try:
         yield None
         running = first.result()
@@ -99,11 +103,24 @@ def _in_order(pool: Any, first: Any, queued: Iterator[TaskT],
             running.extend(pool.submit(fn, t) for t in islice(queued, 1))
             yield result
     except BaseException:
+        if server and not first.done():
+            _stop_fork_server()
         first.exception()  # the first workers are started (or failed to)
         _stop(pool)
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_fork_server() -> None:
+    """End this process's fork server while the workers' start waits for it (it imports its
+    ``preload``: seconds under load), so that the start fails at once and the stop (a second
+    Ctrl-C) ends the workers without waiting for it: a stop waited for the imports, about 5 s.
+    The next pool starts a server again (``forkserver.ensure_running``)."""
+    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)  # private: not typed
+    if pid is not None:
+        with suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _stop(pool: Any) -> None:

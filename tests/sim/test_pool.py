@@ -7,6 +7,7 @@ not exist in them)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import struct
@@ -198,3 +199,40 @@ def test_ingest_workers_end_when_the_command_is_killed(tmp_path: Path) -> None:
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seen = kill_once_workers_run(child, 1)
     wait_for_none_left(child.pid, seen)
+
+
+HELD = """
+import json, os, threading
+from multiprocessing import forkserver
+from pathlib import Path
+from sim.pool import pool_imap
+results = pool_imap(abs, [1, -2, 3], 2, start="forkserver", preload=("tests.sim.held_preload",))
+held = Path(os.environ["HELD_PRELOAD"])
+while not held.exists():  # the server imports: the workers' start waits for it
+    threading.Event().wait(0.05)
+server = forkserver._forkserver._forkserver_pid
+closing = threading.Thread(target=results.close, daemon=True)  # what a second Ctrl-C does
+closing.start()
+closing.join({hang})
+waited = closing.is_alive()
+Path(os.environ["HELD_RELEASE"]).touch()  # a server still importing may go on
+closing.join()
+ended, _ = os.waitpid(server, os.WNOHANG)
+print(json.dumps({{"waited": waited, "server_ended": ended == server}}))
+"""
+
+
+def test_a_stop_while_the_workers_start_ends_them_at_once(tmp_path: Path) -> None:
+    """A second Ctrl-C while ``ingest --workers 2`` started its workers took about 5 s to
+    answer under load: the stop waited for the workers' start, which waits for the fork server
+    to import its ``preload``. The stop ends the server (``sim.pool._stop_fork_server``), the
+    start fails at once and the pool is ended without waiting for it. The server's imports
+    are held here until the stop has returned (or given up)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HELD_PRELOAD": str(tmp_path / "held"),
+           "HELD_RELEASE": str(tmp_path / "release")}
+    done = subprocess.run([sys.executable, "-c", HELD.format(hang=HANG)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=3 * HANG)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert not found["waited"], "the stop waited for the fork server's imports"
+    assert found["server_ended"]
