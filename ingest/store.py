@@ -315,12 +315,12 @@ def connect(db_path: str | Path, *, read_only: bool = False, wait: float = LOCK_
     try:
         conn.execute("SET checkpoint_threshold = ?", [CHECKPOINT_THRESHOLD])
         create_tables(conn)
-    except duckdb.Error as exc:
+    except (duckdb.Error, DatabaseError) as exc:
         conn.close()
+        T.stop_if_interrupted(exc)  # a Ctrl-C DuckDB met in an upgrade (rolled back): a stop
+        if isinstance(exc, DatabaseError):
+            raise DatabaseError(f"{path}: {exc}") from exc
         raise DatabaseError(explain_open_error(path, exc)) from exc
-    except DatabaseError as exc:
-        conn.close()
-        raise DatabaseError(f"{path}: {exc}") from exc
     return conn
 
 

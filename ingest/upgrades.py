@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextlib import suppress
 
 import duckdb
 import polars as pl
@@ -47,7 +48,8 @@ def apply(conn: duckdb.DuckDBPyConnection, made_now: bool) -> None:
                          [name, changed])
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            with suppress(duckdb.Error):  # a stopped statement may have ended it
+                conn.execute("ROLLBACK")
             raise
 
 

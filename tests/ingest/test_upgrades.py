@@ -17,6 +17,7 @@ from ingest import store, upgrades
 from ingest.pipeline import ingest_paths
 from model import tables as T
 from model.identity import canonical, deal_key
+from tests.ctrl_c import STOPPED, able_to_stop
 from tests.ingest.test_columnar import simulated
 
 TYPED = {"X": "Dbl", "XX": "Rdbl"}
@@ -104,3 +105,26 @@ def test_the_upgrade_stores_what_a_new_database_stores_once(tmp_path: Path) -> N
     with duckdb.connect(str(fresh), read_only=True) as conn:
         assert conn.execute(f"SELECT upgrade, deals FROM {T.UPGRADES}").fetchall() == [
             (upgrades.CALLS_SPELLED, 0)]
+
+
+def test_a_ctrl_c_in_the_upgrade_leaves_the_database_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C that DuckDB meets in a statement of the upgrade is a stop (``KeyboardInterrupt``,
+    not "cannot use the database"): the upgrade is rolled back, unmarked, and the next writer
+    applies it."""
+    _, db, _, _ = _old_database(tmp_path, "greek-prefa")
+    before = _stored(db)
+    real = upgrades._respell_calls
+
+    def stopped(conn: duckdb.DuckDBPyConnection) -> int:
+        real(conn)
+        able_to_stop(conn).execute(STOPPED).fetchall()
+        return 0
+
+    monkeypatch.setattr(upgrades, "_respell_calls", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        store.connect(db)
+    assert _stored(db) == before
+    monkeypatch.undo()
+    store.connect(db).close()
+    assert _stored(db) != before
