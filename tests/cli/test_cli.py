@@ -6,8 +6,8 @@ import csv
 import io
 import json
 import os
-import shutil
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
