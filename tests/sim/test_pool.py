@@ -202,7 +202,7 @@ def test_ingest_workers_end_when_the_command_is_killed(tmp_path: Path) -> None:
 
 
 HELD = """
-import json, os, threading
+import json, os, threading, time
 from multiprocessing import forkserver
 from pathlib import Path
 from sim.pool import pool_imap
@@ -217,7 +217,9 @@ closing.join({hang})
 waited = closing.is_alive()
 Path(os.environ["HELD_RELEASE"]).touch()  # a server still importing may go on
 closing.join()
-ended, _ = os.waitpid(server, os.WNOHANG)
+deadline = time.monotonic() + {hang}  # killed, the server may take a moment to end
+while (ended := os.waitpid(server, os.WNOHANG)[0]) != server and time.monotonic() < deadline:
+    threading.Event().wait(0.05)
 print(json.dumps({{"waited": waited, "server_ended": ended == server}}))
 """
 
