@@ -254,6 +254,16 @@ class Header:
         pairs = len(self.vg) > 2 and self.vg[2].strip().upper() == "P"
         return None if pairs else self.match
 
+    def seated_teams(self, room: str | None) -> tuple[str, str] | None:
+        """The teams of a board's N-S and E-W pairs in ``room``: ``vg``'s first team sits N-S
+        in the open room and E-W in the closed one (BBO's order, ``pn`` naming the open room's
+        players first: ``08000.lin``, Norway v Sweden); none without a match
+        (:attr:`deals_match`) or a room."""
+        if self.deals_match is None or room not in ("open", "closed"):
+            return None
+        first, second = self.vg[5].strip() or "?", self.vg[7].strip() or "?"
+        return (first, second) if room == "open" else (second, first)
+
     @property
     def first(self) -> int:
         """The board number of ``rs``'s first entry."""
@@ -620,6 +630,8 @@ def _records(b: Board, groups: GameGroups, source: str, announced: set[str]
     event, match = header.event, header.deals_match
     if match:
         deal["match"] = match
+    if teams := header.seated_teams(deal.get("room")):
+        deal["ns_team"], deal["ew_team"] = teams
     gid, no, _ = groups.place(_game_key(header, deal.get("room"), players),
                               deal.get("board") if table_known(players) else None)
     if gid not in announced:

@@ -136,6 +136,38 @@ def resolve_tags(game: PbnGame, previous: dict[str, str]) -> dict[str, str]:
     return tags
 
 
+class TeamSeats:
+    """The teams of a deal's N-S and E-W pairs (``ns_team``, ``ew_team``), from the game's
+    ``HomeTeam`` and ``VisitTeam`` (PBN 2.1 4.4; ``?`` for one not named). A ``Room`` tag
+    ``Open`` or ``Closed`` says it: the home team sits N-S in the open room and E-W in the
+    closed one (``example1.pbn``, the slovesnov championship files). Without it the file's
+    first table of a board of the match seats the home team N-S, and its other table seats the
+    two teams the other way round, whichever team that table's tags call home: RealBridge's
+    ``example2.pbn`` names each table's N-S team home (``HomeTeam`` and ``VisitTeam`` swapped
+    between its two ``Table`` numbers), endplay's ``example3.pbn`` names the same home team at
+    both tables of a board and no room."""
+
+    def __init__(self) -> None:
+        self.first: dict[tuple[Any, ...], tuple[tuple[str, str], tuple[str | None, ...]]] = {}
+        """(event, match, board) -> the teams (N-S, E-W) and N-S players of its first table."""
+
+    def seat(self, tags: dict[str, str], deal: dict[str, Any]) -> None:
+        home, visit = _value(tags.get("HomeTeam")), _value(tags.get("VisitTeam"))
+        if not (home or visit):
+            return
+        teams = home or "?", visit or "?"
+        room = (_value(tags.get("Room")) or "").casefold().split()[:1]
+        ns = tuple(_value(tags.get(seat)) for seat in ("North", "South"))
+        if room == ["closed"]:
+            teams = teams[1], teams[0]
+        elif room != ["open"] and deal.get("board") is not None:
+            key = tags.get("Event"), deal.get("match"), deal.get("board")
+            first = self.first.setdefault(key, (teams, ns))
+            if first[1] != ns and set(first[0]) == set(teams):  # the board's other table
+                teams = first[0][1], first[0][0]
+        deal["ns_team"], deal["ew_team"] = teams
+
+
 class SeatCarry:
     """The players a game omits, carried over from the table they sat at (the import format
     leaves out a tag whose value is the previous game's, ../shared/data/README.md, endplay's
@@ -689,7 +721,7 @@ class PbnReader(NamedOrRecognised):
         groups = GameGroups(stem)
         announced: set[str] = set()
         previous: dict[str, str] = {}
-        seats = SeatCarry()
+        seats, teams = SeatCarry(), TeamSeats()
         always: set[str] | None = None  # the tags read that every deal's game so far gives
         dealt = 0  # games with a deal so far
         for game in split_games(text):
@@ -727,6 +759,7 @@ class PbnReader(NamedOrRecognised):
                 yield Issue(source, game.line, key, Code.PARSE, str(exc), game.text)
                 _keep_place(groups, tags)
                 continue
+            teams.seat(tags, deal)
             repairs = repair_auction(deal, head["players"]) + repair_play(deal, head["players"])
             rules = rubber(tags)
             gid, no, _ = _placed(groups, tags, head["players"], deal.get("board"),

@@ -6,10 +6,11 @@ Vulnerable, Deal (``N:`` first), Scoring (``Rubber`` or ``Chicago`` for a rubber
 (cards by seat from the opening leader, ``-`` where the play stopped, 3.6); then the game's
 start (``Time``, ``UTCDate``, ``UTCTime``, 4.5), ``League``, ``Stake`` and ``Rules`` (house
 rules beyond what Scoring says) user tags (4.9), the traveller's pairs (``PairNS``,
-``PairEW``, 4.3), ``Lead`` and ``Claim`` user tags, an ``Honours`` user tag, Score, Room, and
-``Match``, ``GameId`` and ``DealNo`` user tags (the reader keeps the deals of two games apart by
-``GameId``, where nothing else in PBN tells them apart, and numbers each deal of that game by
-its ``DealNo``, so a game stored with a gap in its numbers comes back with the same). Reading
+``PairEW``, 4.3), ``Lead`` and ``Claim`` user tags, an ``Honours`` user tag, Score, Room,
+``Match``, the teams (``HomeTeam``, ``VisitTeam``), ``GameId`` and ``DealNo`` user tags
+(the reader keeps the deals of two games apart by ``GameId``, where nothing else in PBN
+tells them apart, and numbers each deal of that game by its ``DealNo``, so a game stored with
+a gap in its numbers comes back with the same). Reading
 the output back gives the same records, game ids and deal numbers included
 (:data:`NOT_WRITTEN` names what it leaves out).
 """
@@ -111,8 +112,19 @@ def dump_deal(game: BridgeGame, deal: BridgeDeal) -> str:
         out.append(f'[Room "{_escape(deal.room)}"]')
     if deal.match is not None:
         out.append(f'[Match "{_escape(deal.match)}"]')
+    out += [f'[{k} "{_escape(v)}"]' for k, v in team_tags(deal)]
     out += id_tags(game, deal)
     return "\n".join(out) + "\n"
+
+
+def team_tags(deal: BridgeDeal) -> list[tuple[str, str]]:
+    """``HomeTeam`` and ``VisitTeam`` of a deal that names its pairs' teams, as the reader seats
+    them (``ingest.pbn.TeamSeats``): the home team N-S, but E-W in a ``Closed`` room."""
+    if deal.ns_team is None or deal.ew_team is None:
+        return []
+    closed = (deal.room or "").casefold().split()[:1] == ["closed"]
+    home, visit = (deal.ew_team, deal.ns_team) if closed else (deal.ns_team, deal.ew_team)
+    return [("HomeTeam", home), ("VisitTeam", visit)]
 
 
 def id_tags(game: BridgeGame, deal: BridgeDeal) -> list[str]:

@@ -74,11 +74,20 @@ def create_tables(conn: duckdb.DuckDBPyConnection) -> None:
     database made now is marked as having them). The catalog is asked first: on a database
     that has them all (every open but the first) the twenty statements cost about 8 ms of CPU,
     the question well under 1 ms, and every ``ingest_paths`` run opens the database (``bench
-    bridge``, "LIN files")."""
-    have = _table_names(conn)
-    missing = [t.ddl for name, t in tables().items() if name not in have]
+    bridge``, "LIN files"). The same question counts each table's columns: a table with fewer
+    than trickbook declares (an older trickbook's database, whose ``deals_bridge`` had no
+    ``ns_team``) is refused here, saying which columns it lacks (:func:`_not_foreign`), before
+    any file fails to be stored in it."""
+    have = dict(conn.execute(
+        "SELECT table_name, column_count FROM duckdb_tables() "
+        "WHERE database_name = current_database() AND schema_name = current_schema()"
+    ).fetchall())
+    declared = tables()
+    missing = [t.ddl for name, t in declared.items() if name not in have]
+    if missing or any(have[name] < len(t.columns) for name, t in declared.items()
+                      if name in have):
+        _not_foreign(conn, set(have))
     if missing:
-        _not_foreign(conn, have)
         conn.execute("\n;\n".join(missing))
     upgrades.apply(conn, made_now=not have)
 

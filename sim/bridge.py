@@ -162,6 +162,7 @@ class BridgeSimulator:
                     honours[s & 1] += 150 if n == 5 or denom == NOTRUMP else 100
         flat = {
             "game_id": gid, "deal_no": deal_no, "event": None, "match": None, "room": None,
+            "ns_team": None, "ew_team": None,
             "board": deal_no if duplicate else None, "ns_pair": None, "ew_pair": None,
             "dealer": first, "declarer": None if found is None else found[3], "level": level,
             "denom": denom, "doubled": doubled, "tricks": won, "vul_ns": vul_ns,

@@ -72,6 +72,11 @@ class BridgeDeal(DealBase):
     match: str | None = None
     """The match (team pairing or segment) a board was played in: IMPs compare its rooms."""
     room: str | None = None
+    ns_team: str | None = None
+    """The team of the N-S pair in a teams match (the file's team names: PBN ``HomeTeam`` and
+    ``VisitTeam`` by room, LIN ``vg``); ``None`` in a pairs event."""
+    ew_team: str | None = None
+    """The team of the E-W pair in a teams match; ``None`` in a pairs event."""
     unplayed: bool = False
     """A dealt or solved deal without auction or result (DDS hand files): kept, not scored."""
     dd_table: dict[str, BridgeTricks] | None = None

@@ -24,6 +24,7 @@ IMP_BOUNDS = (10, 40, 80, 120, 160, 210, 260, 310, 360, 420, 490, 590, 740, 890,
 EVENT_RESULTS = Table("event_results", {
     "event": pl.String(), "board": pl.Int32(), "game_id": pl.String(), "deal_no": pl.Int32(),
     "match": pl.String(), "room": pl.String(), "ns_pair": pl.String(), "ew_pair": pl.String(),
+    "ns_team": pl.String(), "ew_team": pl.String(),
     "score_ns": pl.Int32(), "tables": pl.Int32(), "mp_ns": pl.Float64(), "mp_ew": pl.Float64(),
     "pct_ns": pl.Float64(), "cross_imp_ns": pl.Float64(), "team_imp_ns": pl.Int32(),
 }, required=("event", "board", "score_ns", "tables", "mp_ns", "mp_ew"),
@@ -100,7 +101,8 @@ def event_results(deals: pl.DataFrame, settlements: pl.DataFrame) -> pl.DataFram
             out.append({
                 "event": event, "board": board, "game_id": r["game_id"], "deal_no": r["deal_no"],
                 "match": r["match"], "room": r["room"], "ns_pair": r["ns_pair"],
-                "ew_pair": r["ew_pair"], "score_ns": r["score_ns"], "tables": n,
+                "ew_pair": r["ew_pair"], "ns_team": r["ns_team"], "ew_team": r["ew_team"],
+                "score_ns": r["score_ns"], "tables": n,
                 "mp_ns": mp, "mp_ew": full - mp,
                 "pct_ns": 100.0 * mp / full if full > 0 else None,
                 "cross_imp_ns": ci if n > 1 else None, "team_imp_ns": ti,
@@ -123,14 +125,16 @@ def _team(recs: list[dict[str, object]]) -> list[int | None]:
 
 def refresh(conn: duckdb.DuckDBPyConnection) -> int:
     """Recompute the whole ``event_results`` table from the stored duplicate deals and their
-    settlements (for ``trickbook score`` / ``analyse``); returns its row count."""
+    settlements (for ``trickbook score`` / ``analyse``); returns its row count. The table is
+    made again from its declaration, so one an earlier version made (without a column added
+    since, ``ns_team``) takes the columns it lacked."""
+    conn.execute(f"DROP TABLE IF EXISTS {TABLE}")
     conn.execute(EVENT_RESULTS.ddl)
     deals = _frame(conn, f"SELECT * FROM {DEALS_BRIDGE.name} "
                          "WHERE event IS NOT NULL AND board IS NOT NULL")
     settled = _frame(conn, f"SELECT game_id, deal_no, score_ns FROM {SETTLEMENTS} "
                            "WHERE variant = 'bridge-duplicate' AND seat = 0")
     out = event_results(deals, settled) if deals.height else pl.DataFrame(schema=SCHEMA)
-    conn.execute(f"DELETE FROM {TABLE}")
     return insert(conn, TABLE, out)
 
 

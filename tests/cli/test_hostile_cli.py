@@ -480,6 +480,32 @@ def test_every_command_names_another_program_s_database_alike(tmp_path: Path,
         assert len(conn.execute("SELECT table_name FROM duckdb_tables()").fetchall()) == 1
 
 
+@pytest.mark.parametrize("command", [["ingest", str(SAMPLES / "bridge")], ["score"],
+                                     ["report", "standings"]])
+def test_an_older_trickbook_s_database_is_said(tmp_path: Path, command: list[str]) -> None:
+    """A database an older trickbook made, whose ``deals_bridge`` has no ``ns_team`` and
+    ``ew_team`` (the teams a deal's pairs play for, docs/bridge.md): ingest said "not stored:
+    BinderException: ... does not have a column with name "ns_team"" of each file before
+    naming the columns; every command now names them first, and the file is left as it was
+    (docs/cli.md: ingest its files into a new database)."""
+    db = tmp_path / "older.duckdb"
+    with duckdb.connect(str(db)) as conn:
+        store.create_tables(conn)
+        conn.execute("ALTER TABLE deals_bridge DROP COLUMN ns_team")
+        conn.execute("ALTER TABLE deals_bridge DROP COLUMN ew_team")
+        before = conn.execute("SELECT table_name, column_count FROM duckdb_tables() "
+                              "ORDER BY 1").fetchall()
+    result = runner.invoke(app, [*command, "--db", str(db)])
+    said = " ".join(result.output.split())
+    assert result.exit_code == 2, said
+    assert said == (f"{db}: its table 'deals_bridge' lacks the columns ns_team, ew_team that "
+                    "trickbook writes: another program's database, or an older trickbook's; "
+                    "name a trickbook database, or a new file"), said
+    with duckdb.connect(str(db), read_only=True) as conn:
+        assert conn.execute("SELECT table_name, column_count FROM duckdb_tables() "
+                            "ORDER BY 1").fetchall() == before
+
+
 def test_another_program_s_database_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
     """Ingest into a database whose ``games`` table is another program's said "not stored:
     BinderException", after adding trickbook's twenty tables to it."""

@@ -705,3 +705,17 @@ def test_a_last_board_with_its_auction_and_no_play_is_whole_where_a_page_break_e
         assert isinstance(issue, Issue) and issue.message.endswith(
             "the file ends inside this board: it stops right after its auction, with no page "
             "break (pg) to end the board, where the file's other boards give their play"), issue
+
+
+def test_the_teams_each_pair_plays_for() -> None:
+    """08000.lin, ``vg|2005 Nordic Championships,Open Teams Round 10,I,1,24,Norway,0,Sweden,0|``
+    and ``pn|J Høyland,K Ahlesved,T Bakke,J Petersson,F Bjørnlund,S I Høyland,T Gårds,S O
+    Høyland|`` (open room S, W, N, E, then the closed room's): ``vg``'s first team sits N-S in
+    the open room (Høyland/Bakke of Norway) and E-W in the closed one (the Høylands E-W). In
+    40000.lin, a pairs final (``vg`` scoring ``P``, placeholder teams), no deal names a team."""
+    got = ingest(READER, LIN / "08000.lin")
+    teams = {(d.room, g.players[0], d.ns_team, d.ew_team) for g, d, _ in got.deals}
+    assert teams == {("open", "T Bakke", "Norway", "Sweden"),
+                     ("closed", "T Gårds", "Sweden", "Norway")}
+    got = ingest(READER, LIN / "40000.lin")
+    assert got.deals and all(d.ns_team is None and d.ew_team is None for _, d, _ in got.deals)

@@ -692,3 +692,40 @@ def test_a_file_cut_inside_its_last_call_or_card_says_it_may_be_cut_short(
     (issue,) = [i for i in READER.read_text(text + "\n\n" + "\n".join(lines[109:]) + "\n",
                                             "whole.pbn") if isinstance(i, Issue)]
     assert issue.line == 74 and "file ends" not in issue.message
+
+
+def seated(got: Ingested, board: int) -> dict[str, tuple[str | None, str | None]]:
+    """Board ``board``'s tables: North's name -> the teams (N-S, E-W) its deal names."""
+    return {g.players[0]: (d.ns_team, d.ew_team) for g, d, _ in got.deals if d.board == board}
+
+
+def test_the_teams_each_pair_plays_for() -> None:
+    """A deal names the teams of its N-S and E-W pairs, however its file seats the home team.
+    example1.pbn: [Room "Open"] / [Room "Closed"], HomeTeam J-germany in both: the home team
+    sits N-S in the open room, E-W in the closed one. example2.pbn (RealBridge): no room, the
+    tables [Table "11"] and [Table "7"] of AUSTRIA v DENMARK name each its N-S team home
+    (Knob/Wanha of Austria, Bilde/Jepsen of Denmark). example3.pbn: no room, HomeTeam Poland at
+    both tables of each board of the Final: the first table seats it N-S (Balicki/Zmudzinski),
+    the other E-W (Ahlesved/Petersson of Sweden N-S)."""
+    got = ingest(READER, EP / "pbn" / "example1.pbn")
+    assert seated(got, 1) == {"Linde J": ("J-germany", "J-austria"),
+                              "Lindermann A": ("J-austria", "J-germany")}
+    got = ingest(READER, EP / "pbn" / "example2.pbn")
+    austria = {n: t for n, t in seated(got, 11).items() if "AUSTRIA" in t}
+    assert austria == {"Markus Knob#39415": ("AUSTRIA", "DENMARK"),
+                       "Dennis Bilde#38002": ("DENMARK", "AUSTRIA")}
+    got = validate(READER.read_text(sample_text(EP / "pbn" / "example3.pbn", 6), "example3.pbn",
+                                    "example3"))
+    for board in (1, 2, 3):
+        assert seated(got, board) == {"Balicki": ("Poland", "Sweden"),
+                                      "Ahlesved": ("Sweden", "Poland")}
+
+
+def test_a_pairs_event_names_no_teams() -> None:
+    """example1.pbn without its HomeTeam and VisitTeam tags, as a pairs event's file is: no deal
+    names a team (nor a match)."""
+    text = sample_text(EP / "pbn" / "example1.pbn", 3)
+    text = re.sub(r'\[(HomeTeam|VisitTeam) "[^"]*"\]\n', "", text)
+    got = validate(READER.read_text(text, "t.pbn", "t"))
+    assert got.deals and all(d.ns_team is None and d.ew_team is None and d.match is None
+                             for _, d, _ in got.deals)

@@ -4,19 +4,30 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
+import duckdb
 import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ingest import store
 from ingest.lin import READER as LIN
 from ingest.pbn import READER as PBN
 from model.bridge.frame import deal_row as bridge_row
 from model.bridge.frame import deals_frame
 from model.bridge.score import duplicate_score_ns
 from scoring.bridge import DUPLICATE
-from scoring.bridge.event import cross_imps, event_results, imps, matchpoints, neuberg
+from scoring.bridge.event import (
+    EVENT_RESULTS,
+    cross_imps,
+    event_results,
+    imps,
+    matchpoints,
+    neuberg,
+    refresh,
+)
 from tests.conftest import DATA
 from tests.ingest.bridge_ingest import ingest
 from tests.scoring.bridge.frames import deal_row, games_frame
@@ -111,8 +122,13 @@ def test_team_match_imps_from_vugraph() -> None:
     assert duplicate_score_ns(None, None, None, "None") == 0
 
 
-def _pbn_results(path: Path) -> pl.DataFrame:
-    got = ingest(PBN, path)
+def _file_results(path: Path) -> pl.DataFrame:
+    """The event results of a PBN or LIN file, read and settled."""
+    return _results(PBN if path.suffix.lower() == ".pbn" else LIN, path)
+
+
+def _results(reader: Any, path: Path) -> pl.DataFrame:
+    got = ingest(reader, path)
     frame = deals_frame(bridge_row(g, d) for g, d, _ in got.deals)
     games = pl.DataFrame([{"game_id": g.game_id, "variant": g.variant, "players": list(g.players),
                            "rules": "{}"} for g in got.games.values()])
@@ -125,7 +141,7 @@ def test_pbn_teams_rooms_share_their_match() -> None:
     two rooms of a match give their teams in either order (AUSTRIA v DENMARK at table 11,
     DENMARK v AUSTRIA at table 7). Both rooms are one match, and each board compares them in
     IMPs (Law 78B [bk], bridge.md 6 per board, docs/bridge.md) as the file's ``ScoreIMP`` does."""
-    res = _pbn_results(EP / "pbn" / "example2.pbn")
+    res = _file_results(EP / "pbn" / "example2.pbn")
     teams = res.filter(pl.col("team_imp_ns").is_not_null())
     pairs = teams.group_by("board", "match").agg(pl.col("team_imp_ns"), pl.len())
     assert (pairs["len"] == 2).all() and pairs.height >= 130
@@ -148,7 +164,7 @@ def test_pbn_team_imps_agree_with_the_files_score_imp() -> None:
     stated = {(int(b), t): int(n) for b, t, n in re.findall(
         r'\[Board "(\d+)"\](?:(?!\n\n).)*?\[Table "(\d+)"\](?:(?!\n\n).)*?\[ScoreIMP "NS (-?\d+)',
         text, re.S)}
-    res = _pbn_results(EP / "pbn" / "example2.pbn").filter(pl.col("team_imp_ns").is_not_null())
+    res = _file_results(EP / "pbn" / "example2.pbn").filter(pl.col("team_imp_ns").is_not_null())
     got = {(b, r): t for b, r, t in res.select("board", "room", "team_imp_ns").iter_rows()}
     assert len(got) >= 260
     assert {k: v for k, v in got.items() if stated.get(k) != v} == {}
@@ -162,7 +178,7 @@ def test_pbn_pairs_event_has_no_team_imps(tmp_path: Path) -> None:
     text = "\n\n".join(re.sub(r'\[(HomeTeam|VisitTeam|ScoreIMP) "[^"]*"\]\n', "", g)
                        .replace('"Teams"', '"Pairs"').replace('"IMP"', '"MP"') for g in games)
     (tmp_path / "pairs.pbn").write_text(text, encoding="utf-8")
-    res = _pbn_results(tmp_path / "pairs.pbn")
+    res = _file_results(tmp_path / "pairs.pbn")
     assert res.height == 2 and res["match"].null_count() == 2
     assert res["team_imp_ns"].null_count() == 2
     assert res["mp_ns"].to_list() == [0.0, 2.0] and res["cross_imp_ns"].to_list() == [-3.0, 3.0]
@@ -175,3 +191,37 @@ def test_lin_pairs_event_has_no_match() -> None:
     got = ingest(LIN, DATA / "bbo-vugraph-lin" / "40000.lin")
     frame = deals_frame(bridge_row(g, d) for g, d, _ in got.deals)
     assert frame.height == 10 and frame["match"].null_count() == 10
+
+
+TEAM_FILES = [EP / "pbn" / "example1.pbn", EP / "pbn" / "example2.pbn",
+              *(DATA / "pbn-tournaments-slovesnov").glob("*"),
+              *(DATA / "bbo-vugraph-lin" / f for f in ("00001.lin", "08000.lin", "36117.lin"))]
+
+
+@pytest.mark.parametrize("path", TEAM_FILES, ids=lambda p: p.name)
+def test_a_match_s_two_rooms_seat_its_teams_the_other_way_round(path: Path) -> None:
+    """Each board of a teams match is played by each team once N-S and once E-W (Law 78B [bk]:
+    a team's score at one table against its teammates' at the other), whichever way its file
+    seats the home team (``ingest.pbn.TeamSeats``: ``Room`` tags in example1.pbn and the
+    slovesnov files, each table's N-S team home in example2.pbn; ``vg``'s first team N-S in a
+    LIN file's open room): the rows carry the teams, and a board's two rooms give a team the
+    same IMPs."""
+    res = _file_results(path)
+    rooms = res.filter(pl.col("team_imp_ns").is_not_null()).sort("room").group_by(
+        "match", "board").agg("ns_team", "ew_team", "team_imp_ns")
+    assert rooms.height >= 1
+    for ns, ew, imp in rooms.select("ns_team", "ew_team", "team_imp_ns").iter_rows():
+        assert ns == ew[::-1] and ns[0] != ew[0] and imp[0] == -imp[1]
+
+
+def test_refresh_makes_an_older_event_results_again() -> None:
+    """``event_results`` is worked out anew by each ``refresh``: a table an older trickbook made
+    (no ``ns_team`` / ``ew_team``) is made again from its declaration, not appended to (which
+    failed: "does not have a column with name ns_team")."""
+    conn = duckdb.connect()
+    store.create_tables(conn)
+    conn.execute("CREATE TABLE event_results (event VARCHAR, board INTEGER)")
+    assert refresh(conn) == 0
+    columns = [c for (c,) in conn.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE table_name = 'event_results'").fetchall()]
+    assert columns == list(EVENT_RESULTS.columns)
