@@ -68,6 +68,11 @@ def query(name: str, *args: Any) -> Any:
             f"the database {quoted(path.name)} lacks a table the dashboards read "
             f"(records.md section 2): {exc}"
         ) from exc
+    except duckdb.BinderException as exc:  # a table of an older trickbook (no ns_team)
+        raise PageError(
+            f"the database {quoted(path.name)} lacks a column the dashboards read: an older "
+            "trickbook's database; ingest its files into a new database"
+        ) from exc
 
 
 @contextmanager

@@ -700,7 +700,7 @@ _SIDES = f"""WITH e AS (
         FROM {EVENT_RESULTS} e JOIN {GAMES} g ON g.game_id = e.game_id
         WHERE {{where}}),
     r AS (
-        SELECT event, day, board, game_id, deal_no, match,
+        SELECT event, day, board, game_id, deal_no, match, ns_team, ew_team,
                coalesce(CASE WHEN mitchell THEN 'N-S ' END || ns_pair, ns_pair,
                         players[1] || ' & ' || players[3]) AS ns,
                coalesce(CASE WHEN mitchell THEN 'E-W ' END || ew_pair, ew_pair,
@@ -711,16 +711,18 @@ _SIDES = f"""WITH e AS (
         SELECT event, day, ns AS pair, 'N-S' AS direction, match, board, game_id, deal_no,
                score_ns,
                mp_ns AS mp, mp_ns + mp_ew AS top, pct_ns AS pct, cross_imp_ns AS butler,
-               team_imp_ns AS imps, mitchell FROM r
+               team_imp_ns AS imps, mitchell, ns_team AS team, ew_team AS opponent FROM r
         UNION ALL
         SELECT event, day, ew, 'E-W', match, board, game_id, deal_no, -score_ns, mp_ew,
-               mp_ns + mp_ew, 100 - pct_ns, 0 - cross_imp_ns, -team_imp_ns, mitchell FROM r)"""
+               mp_ns + mp_ew, 100 - pct_ns, 0 - cross_imp_ns, -team_imp_ns, mitchell, ew_team,
+               ns_team FROM r)"""
 """Every board result once per pair (N-S and E-W), from ``event_results``
 (scoring/bridge/event.py: matchpoints 2 per result beaten, Law 78A, on the event's top, Neuberg
 where a board was played fewer times; IMPs, Law 78B). A pair is its number; in a Mitchell (some
 board pits a pair number against the same number, so the numbers are counted per direction) it
 is ``N-S 2`` or ``E-W 2``; a pair without a number is its two players (N-S first). A teams
-board's ``match`` (the two teams, ``ingest.pbn.teams_match``) is kept with each side. E-W's
+board's ``match`` (the two teams, ``ingest.pbn.teams_match``) is kept with each side, and the
+side's ``team`` and its ``opponent`` (the deal's ``ns_team`` / ``ew_team``). E-W's
 cross-IMPs are ``0 - x``, never ``-0.0`` (shown "-0")."""
 
 
@@ -737,8 +739,8 @@ places) share a rank (3, 3, then 5), listed in the order of the second measure."
 def event_rankings(con: Con, f: Filters, by: str = "percent") -> pl.DataFrame:
     """Per event and day (session), each pair's boards, matchpoints of the top, percentage (the
     mean of its board percentages), cross-IMPs (and per board) and team IMPs (Law 78B: its
-    match's two rooms compared on each of its boards) with its match (the two teams; null in a
-    pairs event, which has none), ranked as
+    match's two rooms compared on each of its boards) with its match (the two teams) and its
+    team (both null in a pairs event, which has none), ranked as
     :data:`RANKINGS` says: in a Mitchell (pairs named by direction) within each direction, N-S
     first, as each direction's pairs are compared only with each other."""
     if not has_table(con, EVENT_RESULTS):
@@ -753,11 +755,48 @@ def event_rankings(con: Con, f: Filters, by: str = "percent") -> pl.DataFrame:
                             ORDER BY {measure} DESC NULLS LAST) AS rank,
                pair, string_agg(DISTINCT direction, ', ' ORDER BY direction) AS direction,
                string_agg(DISTINCT match, ', ' ORDER BY match) AS match,
+               string_agg(DISTINCT team, ', ' ORDER BY team) AS team,
                count(*) AS boards, sum(mp) AS matchpoints, sum(top)::BIGINT AS top,
                avg(pct) AS percent, sum(butler) AS cross_imps,
                avg(butler) AS cross_imps_per_board, sum(imps)::BIGINT AS imps
         FROM sides GROUP BY event, day, pair
         ORDER BY day DESC NULLS LAST, event, {field} DESC NULLS FIRST, rank, {then}, pair"""
+    return _frame(con, sql, params)
+
+
+def team_rankings(con: Con, f: Filters) -> pl.DataFrame:
+    """Per event and day (session), each team of a teams event ranked by its net IMPs: its
+    matches, opponents, boards compared, IMPs won and lost and their difference, and its
+    pairs. A board's IMPs are the team's once per match however many of its rooms the filters
+    keep: both rooms give the team the same figure (Law 78B: its N-S score in one room against
+    the other room's; ``scoring/bridge/event.py``). Teams equal in net IMPs share a rank, listed
+    by IMPs won. Empty for a pairs event (no deal names its teams)."""
+    schema = {"event": pl.String, "day": pl.Date, "rank": pl.Int64, "team": pl.String}
+    if not has_table(con, EVENT_RESULTS):
+        return pl.DataFrame(schema=schema)
+    where, params = _where(con, f)
+    sql = _SIDES.format(where=where) + """,
+    boards AS (
+        SELECT event, day, team, match, board, max(imps) AS imps
+        FROM sides WHERE team IS NOT NULL GROUP BY event, day, team, match, board),
+    teams AS (
+        SELECT event, day, team, count(DISTINCT match) AS matches,
+               string_agg(DISTINCT opponent, ', ' ORDER BY opponent) AS opponents,
+               string_agg(DISTINCT pair, '; ' ORDER BY pair) AS pairs
+        FROM sides WHERE team IS NOT NULL GROUP BY event, day, team)
+    SELECT b.event, b.day,
+           rank() OVER (PARTITION BY b.event, b.day ORDER BY sum(b.imps) DESC NULLS LAST)
+               AS rank,
+           b.team, any_value(t.matches) AS matches, any_value(t.opponents) AS opponents,
+           count(b.imps) AS boards,
+           sum(greatest(b.imps, 0)) FILTER (WHERE b.imps IS NOT NULL)::BIGINT AS imps_for,
+           sum(greatest(-b.imps, 0)) FILTER (WHERE b.imps IS NOT NULL)::BIGINT AS imps_against,
+           sum(b.imps)::BIGINT AS net,
+           any_value(t.pairs) AS pairs
+    FROM boards b JOIN teams t ON t.event = b.event AND t.day IS NOT DISTINCT FROM b.day
+                              AND t.team = b.team
+    GROUP BY b.event, b.day, b.team
+    ORDER BY b.day DESC NULLS LAST, b.event, rank, imps_for DESC NULLS LAST, b.team"""
     return _frame(con, sql, params)
 
 

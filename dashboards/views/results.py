@@ -1,8 +1,9 @@
 """Club results (duplicate bridge): per event and session, the pairs ranked by matchpoint
 percentage (pair events) or IMPs (team events: a session with team IMPs, each pair with its
-match, the two teams), from ``event_results`` (matchpoints Law 78A, IMPs Law 78B,
-``scoring/bridge/event.py``), with the event's name and date from the file; a pair's card of
-boards, each board linking to the replayer.
+match and team; above them the teams ranked by net IMPs, with their pairs), from
+``event_results`` (matchpoints Law 78A, IMPs Law 78B, ``scoring/bridge/event.py``), with the
+event's name and date from the file; a pair's card of boards, each board linking to the
+replayer.
 """
 
 from __future__ import annotations
@@ -37,6 +38,19 @@ NO_EVENT = ("A duplicate game typed on the Entry page, or simulated, is part of 
 # The comparisons of a board: a pairs event has no team IMPs, a teams event may lack
 # matchpoints; a scale no pair of the session has is not shown.
 SCALES = ("percent", "cross_imps", "cross_imps_per_board", "imps")
+
+
+def show_teams(teamed: pl.DataFrame) -> None:
+    """A teams session's teams (``queries.team_rankings``), ranked by net IMPs."""
+    st.subheader("Teams")
+    st.caption(f"{teamed.height} teams ranked by net IMPs: each board of a match counted once, "
+               "the team's score at one table against its teammates' at the other (Law 78B); "
+               "teams equal in net IMPs share a rank")
+    show(teamed.drop("event", "day"), "results_teams",
+         missing={"imps_for": "—", "imps_against": "—", "net": "—"},
+         labels={"opponents": "against", "boards": "boards compared", "imps_for": "IMPs won",
+                 "imps_against": "IMPs lost", "net": "net IMPs", "pairs": "its pairs"})
+    st.subheader("Pairs")
 
 
 def unscored(ranked: pl.DataFrame) -> list[str]:
@@ -87,14 +101,19 @@ with guarded():
     if not (ranked["top"] > 0).any():
         empty("Every board of this session was played at one table only: there is no other "
               "result to compare it with, so the ranking below means nothing yet.")
+    teamed = query("team_rankings", f).filter(
+        (pl.col("event") == event) & (pl.col("day").eq_missing(day))) if teams else None
+    if teamed is not None and not teamed.is_empty():
+        show_teams(teamed)
     st.caption(" · ".join([*([str(day)] if day is not None else []), f"{ranked.height} pairs",
                            f"ranked by {words[by]}; a pair without a number is its two "
                            "players (N-S first), a Mitchell's pairs are named and ranked by "
                            "direction", *([TEAMS] if teams else [])]))
-    hidden = [*unscored(ranked), *([] if teams else ["match"])]  # a pairs session: no match
+    nameless = ["team"] if ranked["team"].null_count() == ranked.height else []  # travellers
+    hidden = [*unscored(ranked), *(nameless if teams else ["match", "team"])]  # a pairs session
     show(ranked.drop("event", "day", *hidden), "results_ranking",
          missing={"percent": "—", "cross_imps": "—", "cross_imps_per_board": "—", "imps": "—"},
-         labels={"match": "match (teams)", "top": "of a top of", "percent": "%",
+         labels={"match": "match (teams)", "team": "team", "top": "of a top of", "percent": "%",
                  "cross_imps": "cross-IMPs",
                  "cross_imps_per_board": "cross-IMPs per board", "imps": "IMPs"})
 

@@ -1731,8 +1731,10 @@ def test_results_of_a_pbn_teams_event_rank_by_imps_with_the_teams(
     """Club results on ../shared/data/endplay-fixtures/pbn/example2.pbn (a RealBridge teams
     qualifier, data/README.md), whose rooms name their teams in either order: a teams session,
     opened ranked by IMPs (Law 78B, docs/dashboards.md), each pair with its match (the two
-    teams). Names are shown as written: board 11's two rooms of AUSTRIA v DENMARK as an event
-    of their own, AUSTRIA renamed with Markdown and HTML in it."""
+    teams) and team, above them the teams ranked by net IMPs (AUSTRIA v DENMARK, boards 11-20:
+    20 IMPs won, 16 lost, by hand in tests/dashboards/test_queries.py). Names are shown as
+    written: board 11's two rooms of AUSTRIA v DENMARK as an event of their own, AUSTRIA
+    renamed with Markdown and HTML in it."""
     from scoring.store import score_pending
 
     source = ROOT.parent / "shared" / "data" / "endplay-fixtures" / "pbn" / "example2.pbn"
@@ -1748,7 +1750,7 @@ def test_results_of_a_pbn_teams_event_rank_by_imps_with_the_teams(
     ingest_paths([source, tmp_path / "teams.pbn"], db, score=score_pending)
     at = page("results", db, monkeypatch)
     options = at.selectbox(key="results_event").options
-    seen = {}
+    seen, teams = {}, {}
     for event in ("2021 Online Qual: Open R2", "2021 *Cup*: Open R2"):
         pick = options.index(f"{event} · 2021-08-23")
         at.selectbox(key="results_event").set_value(pick).run()
@@ -1759,11 +1761,21 @@ def test_results_of_a_pbn_teams_event_rank_by_imps_with_the_teams(
         assert list(ranking["IMPs"]) == sorted(ranking["IMPs"], reverse=True)
         assert any("a teams event" in c.value for c in at.caption)
         assert event in [h.value.replace("\\", "") for h in at.subheader]
+        assert [h.value for h in at.subheader][-3:-1] == ["Teams", "Pairs"]
+        teams[event] = frame_with(at, "net IMPs")
+        assert list(teams[event]["net IMPs"]) == sorted(teams[event]["net IMPs"], reverse=True)
     assert {"AUSTRIA v DENMARK", "GERMANY v LATVIA"} <= set(
         seen["2021 Online Qual: Open R2"]["match (teams)"])
+    whole = teams["2021 Online Qual: Open R2"].set_index("team")
+    assert len(whole) == 30 and whole.loc["AUSTRIA", "against"] == "DENMARK"
+    assert list(whole.loc["AUSTRIA", ["boards compared", "IMPs won", "IMPs lost", "net IMPs"]]
+                ) == [10, 20, 16, 4]
     mine = seen["2021 *Cup*: Open R2"]
     assert set(mine["match (teams)"]) == {f"{name} v DENMARK"}
+    assert set(mine["team"]) == {name, "DENMARK"}
     assert sorted(mine["IMPs"]) == [-4, -4, 4, 4]
+    assert teams["2021 *Cup*: Open R2"][["team", "net IMPs"]].values.tolist() == [
+        [name, 4], ["DENMARK", -4]]
 
 
 def test_results_of_a_lin_pairs_final_show_no_match(
@@ -1781,6 +1793,8 @@ def test_results_of_a_lin_pairs_final_show_no_match(
     assert at.radio(key=f"results_by_{pick}").value == "percent"
     ranking = frame_with(at, "pair")
     assert "match (teams)" not in ranking.columns and "IMPs" not in ranking.columns
+    assert "team" not in ranking.columns and "Teams" not in [h.value for h in at.subheader]
+    assert not any("net IMPs" in df.value.columns for df in at.dataframe)
     assert not any("a teams event" in c.value for c in at.caption)
 
 
@@ -1809,3 +1823,20 @@ def test_a_dds_hand_file_s_unnamed_seats_are_no_players(
         "The 1 game matching these filters has no settled deal, so no players: deals nobody "
         "played (a DDS hand file's solved deals) are not settled, and deals not scored yet are "
         "settled by `trickbook score --db FILE`."]
+
+
+def test_results_of_an_older_trickbook_s_database_say_so(
+        demo_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database an older trickbook made has an ``event_results`` without the teams of a
+    deal's pairs (``ns_team``, ``ew_team``): Club results showed DuckDB's BinderException as a
+    traceback; it says the database is an older trickbook's and what to do (docs/dashboards.md)."""
+    db = tmp_path / "older.duckdb"
+    shutil.copy(demo_path, db)
+    with duckdb.connect(str(db)) as conn:
+        conn.execute("ALTER TABLE event_results DROP COLUMN ns_team")
+        conn.execute("ALTER TABLE event_results DROP COLUMN ew_team")
+    at = page("results", db, monkeypatch)
+    assert not at.exception
+    (said,) = [e.value.replace("\\", "") for e in at.error]
+    assert said == ("the database “older.duckdb” lacks a column the dashboards read: an older "
+                    "trickbook's database; ingest its files into a new database"), said

@@ -591,3 +591,61 @@ def test_players_are_those_at_a_settled_deal(tmp_path: Path) -> None:
     assert overview["players"] == 9  # as before the file (test_overview_counts)
     assert (bridge["games"], bridge["deals"], bridge["players"]) == (1, 10, 0)
     assert bridge_players.is_empty()
+
+
+EXAMPLE2 = fx.SHARED / "endplay-fixtures" / "pbn" / "example2.pbn"
+
+
+@pytest.fixture(scope="module")
+def example2_con(tmp_path_factory: pytest.TempPathFactory):
+    """A database of ../shared/data/endplay-fixtures/pbn/example2.pbn alone (a RealBridge teams
+    qualifier, round 2: fifteen matches of boards 11-20, each room's N-S team named home)."""
+    from ingest.pipeline import ingest_paths
+    from scoring.store import score_pending
+
+    if not EXAMPLE2.exists():
+        pytest.skip("../shared/data/endplay-fixtures is absent")
+    db = tmp_path_factory.mktemp("example2") / "teams.duckdb"
+    ingest_paths([EXAMPLE2], db, score=score_pending)
+    with read_only(db) as con:
+        yield con
+
+
+def test_team_rankings_of_example2_rank_the_teams(example2_con) -> None:
+    """The teams of example2.pbn ranked by net IMPs, each board of a match counted once.
+    AUSTRIA v DENMARK by hand from the file's Score tags (AUSTRIA N-S at [Table "11"], E-W at
+    [Table "7"]; Law 78B scale): board 11 0 v +150 (DENMARK's N-S -150): +150, 4 IMPs won;
+    12 -100 v -620: 12 lost; 13 130 v -110: +20, 1 won; 14 420 v -450: 1 lost; 15 90 v -180:
+    3 lost; 16 140 v +50: +190, 5 won; 17 550 v -300: +250, 6 won; 18 -430 v +490: +60, 2 won;
+    19 450 v -450: 0; 20 660 v -600: +60, 2 won. AUSTRIA: 20 won, 16 lost, net +4 (the file's
+    own ScoreIMP tags agree); DENMARK the other way round."""
+    ranked = q.team_rankings(example2_con, Filters())
+    assert ranked.height == 30 and set(ranked["event"]) == {"2021 Online Qual: Open R2"}
+    rows = {r["team"]: r for r in ranked.iter_rows(named=True)}
+    austria, denmark = rows["AUSTRIA"], rows["DENMARK"]
+    assert (austria["opponents"], austria["matches"], austria["boards"]) == ("DENMARK", 1, 10)
+    assert (austria["imps_for"], austria["imps_against"], austria["net"]) == (20, 16, 4)
+    assert (denmark["imps_for"], denmark["imps_against"], denmark["net"]) == (16, 20, -4)
+    assert austria["pairs"] == ("Markus Knob#39415 & Clemens Wanha#184195; "
+                                "Michael Strafner#29864 & Simon Weinberger#49606")
+    # every match's two teams: equal and opposite; ranked by net IMPs, equal nets one rank
+    assert ranked["net"].sum() == 0 and ranked["imps_for"].sum() == ranked["imps_against"].sum()
+    nets = ranked["net"].to_list()
+    assert nets == sorted(nets, reverse=True)
+    assert ranked["rank"].to_list() == [1 + sum(n > m for n in nets) for m in nets]
+    assert ranked.row(0, named=True)["team"] == "SWEDEN"
+    # board 20 of SWITZERLAND v TURKEY was played in one room only: nothing to compare
+    assert rows["SWITZERLAND"]["boards"] == 9
+
+
+def test_team_rankings_of_a_pairs_event_are_empty(demo_con) -> None:
+    """A pairs event names no teams: ../shared/data/bbo-vugraph-lin/40000.lin (``vg`` scoring
+    ``P``) and the sample travellers have no team ranking, while the LIN teams matches do."""
+    ranked = q.team_rankings(demo_con, Filters())
+    pairs = q.event_rankings(demo_con, Filters())
+    eobc = pairs.filter(pl.col("event").str.starts_with("T26 2015 EOBC"))
+    if eobc.is_empty():
+        pytest.skip("../shared/data/bbo-vugraph-lin is absent")
+    assert eobc["team"].null_count() == eobc.height
+    assert not ranked.filter(pl.col("event").str.starts_with("T26 2015 EOBC")).height
+    assert set(ranked["event"]) < set(pairs["event"])
