@@ -70,54 +70,62 @@ def _table_names(conn: duckdb.DuckDBPyConnection) -> set[str]:
 
 def create_tables(conn: duckdb.DuckDBPyConnection) -> None:
     """Every table the database lacks, in one round trip (each statement ``CREATE TABLE IF NOT
-    EXISTS``), then the upgrades of its stored records it lacks (``ingest/upgrades.py``; a
-    database made now is marked as having them). The catalog is asked first: on a database
-    that has them all (every open but the first) the twenty statements cost about 8 ms of CPU,
-    the question well under 1 ms, and every ``ingest_paths`` run opens the database (``bench
-    bridge``, "LIN files"). The same question counts each table's columns: a table with fewer
-    than trickbook declares (an older trickbook's database, whose ``deals_bridge`` had no
-    ``ns_team``) is refused here, saying which columns it lacks (:func:`_not_foreign`), before
-    any file fails to be stored in it."""
+    EXISTS``), the columns declared since an older trickbook made a table (:func:`_not_foreign`:
+    optional ones, null in the rows it holds; ``deals_bridge``'s ``ns_team``), then the upgrades
+    of its stored records it lacks (``ingest/upgrades.py``; a database made now is marked as
+    having them). The catalog is asked first, with each table's number of columns: on a
+    database that has them all (every open but the first) the twenty statements cost about 8
+    ms of CPU, the question well under 1 ms, and every ``ingest_paths`` run opens the database
+    (``bench bridge``, "LIN files")."""
     have = dict(conn.execute(
         "SELECT table_name, column_count FROM duckdb_tables() "
         "WHERE database_name = current_database() AND schema_name = current_schema()"
     ).fetchall())
     declared = tables()
     missing = [t.ddl for name, t in declared.items() if name not in have]
+    older = {}
     if missing or any(have[name] < len(t.columns) for name, t in declared.items()
                       if name in have):
-        _not_foreign(conn, set(have))
-    if missing:
-        conn.execute("\n;\n".join(missing))
+        older = _not_foreign(conn, set(have))
+    added = [declared[name].add_column(c) for name, columns in older.items() for c in columns]
+    if missing or added:
+        conn.execute("\n;\n".join([*missing, *added]))
     upgrades.apply(conn, made_now=not have)
 
 
-def _not_foreign(conn: duckdb.DuckDBPyConnection, have: set[str]) -> None:
+def _not_foreign(conn: duckdb.DuckDBPyConnection, have: set[str]) -> dict[str, list[str]]:
     """A :class:`DatabaseError` when the database is another program's: a table of trickbook's
-    name without all its columns (its ``games`` table failed every insert, after trickbook's
-    tables had been added to it), or tables without trickbook's ``games``. An empty database
-    (``have`` empty) is not: trickbook makes its tables there; nor is trickbook's with a table
-    of the user's beside its own. The one definition of every command (:func:`create_tables`,
-    :func:`_ours`, :func:`check_writable`)."""
+    name without a column trickbook requires (its ``games`` table failed every insert, after
+    trickbook's tables had been added to it), or tables without trickbook's ``games``. An empty
+    database (``have`` empty) is not: trickbook makes its tables there; nor is trickbook's with
+    a table of the user's beside its own. Returns the optional columns declared since an older
+    trickbook made its tables, by table (:func:`create_tables` adds them). The one definition
+    of every command (:func:`create_tables`, :func:`_ours`, :func:`check_writable`)."""
     if not have:
-        return
+        return {}
     found: dict[str, set[str]] = {}
     for table, column in conn.execute(
             "SELECT table_name, column_name FROM duckdb_columns() "
             "WHERE database_name = current_database() AND schema_name = current_schema()"
     ).fetchall():
         found.setdefault(str(table), set()).add(str(column))
+    older: dict[str, list[str]] = {}
     for name, t in tables().items():
-        if name in have and (lacking := [c for c in t.columns if c not in found[name]]):
-            raise DatabaseError(
-                f"its table {name!r} lacks the columns {', '.join(lacking[:4])}"
-                f"{', ...' if len(lacking) > 4 else ''} that trickbook writes: another "
-                f"program's database, or an older trickbook's; {NAME_OURS}")
+        if name not in have or not (lacking := [c for c in t.columns if c not in found[name]]):
+            continue
+        if T.GAMES in have and all(map(t.optional, lacking)):
+            older[name] = lacking
+            continue
+        raise DatabaseError(
+            f"its table {name!r} lacks the columns {', '.join(lacking[:4])}"
+            f"{', ...' if len(lacking) > 4 else ''} that trickbook writes: another "
+            f"program's database, or an older trickbook's; {NAME_OURS}")
     if T.GAMES not in have:
         theirs = sorted(have)
         raise DatabaseError(
             f"another program's database: it holds tables ({', '.join(theirs[:3])}"
             f"{', ...' if len(theirs) > 3 else ''}) but not trickbook's; {NAME_OURS}")
+    return older
 
 
 NAME_OURS = "name a trickbook database, or a new file"

@@ -97,6 +97,20 @@ class Table:
         body = ",\n".join(lines)
         return f"CREATE TABLE IF NOT EXISTS {self.name} (\n{body}\n)"
 
+    def optional(self, column: str) -> bool:
+        """Whether ``column`` may be null: one a table made before it was declared gains
+        (:meth:`add_column`)."""
+        return column not in self.required and column not in self.key
+
+    def add_column(self, column: str) -> str:
+        """``ALTER TABLE`` adding the optional ``column`` to a table made before it was
+        declared (its rows hold null there, as a new row that does not give it)."""
+        if not self.optional(column):
+            raise ValueError(f"table {self.name}: {column} is not optional")
+        dtype = self.columns[column]
+        return (f"ALTER TABLE {self.name} ADD COLUMN IF NOT EXISTS {column} "
+                f"{self.sql.get(column) or sql_type(dtype)}")
+
     def _column_sql(self, name: str, dtype: pl.DataType) -> str:
         text = self.sql.get(name) or sql_type(dtype)
         if name in self.required or name in self.key:

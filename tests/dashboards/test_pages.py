@@ -24,11 +24,12 @@ from dashboards.db import DB_ENV, read_only
 from dashboards.filters import Filters
 from dashboards.replay import call_words
 from dashboards.text import md, quoted
-from ingest import players
+from ingest import players, store
 from ingest.pipeline import ingest_paths
 from ingest.traveller_csv import pair_player
 from model.variants import registered
 from model.variants import variant as lookup
+from scoring.store import rescore
 from sim.run import Plan, simulate
 from tests.conftest import DATA, ROOT
 from tests.dashboards import fixture_db as fx
@@ -1829,7 +1830,8 @@ def test_results_of_an_older_trickbook_s_database_say_so(
         demo_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A database an older trickbook made has an ``event_results`` without the teams of a
     deal's pairs (``ns_team``, ``ew_team``): Club results showed DuckDB's BinderException as a
-    traceback; it says the database is an older trickbook's and what to do (docs/dashboards.md)."""
+    traceback; it says the database is an older trickbook's and what to do (docs/dashboards.md),
+    which then opens it."""
     db = tmp_path / "older.duckdb"
     shutil.copy(demo_path, db)
     with duckdb.connect(str(db)) as conn:
@@ -1839,4 +1841,11 @@ def test_results_of_an_older_trickbook_s_database_say_so(
     assert not at.exception
     (said,) = [e.value.replace("\\", "") for e in at.error]
     assert said == ("the database “older.duckdb” lacks a column the dashboards read: an older "
-                    "trickbook's database; ingest its files into a new database"), said
+                    "trickbook's database; `trickbook score --db` it once to bring it up to "
+                    "date"), said
+    conn = store.connect(db)  # what `trickbook score` does
+    try:
+        rescore(conn)
+    finally:
+        conn.close()
+    assert not page("results", db, monkeypatch).error  # the score brought it up to date
