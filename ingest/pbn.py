@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from datetime import date, datetime, time, timedelta, timezone
 from functools import lru_cache
 from pathlib import Path
@@ -714,10 +714,14 @@ class PbnReader(NamedOrRecognised):
         return text.startswith(b"% PBN") or bool(re.match(rb'\[(Event|Board|Deal) "', text))
 
     def read(self, path: Path) -> Iterator[Raw | Issue]:
-        source = str(path)
-        yield from self.read_text(text_codec.decode_or_latin1(path.read_bytes()), source)
+        """The file's records, read a piece at a time (``text.decoded_pieces``): the game being
+        read is held, not the file."""
+        with path.open("rb") as fh:
+            yield from self.read_text(text_codec.decoded_pieces(fh), str(path))
 
-    def read_text(self, text: str, source: str, stem: str = "pbn") -> Iterator[Raw | Issue]:
+    def read_text(self, text: str | Iterable[str], source: str,
+                  stem: str = "pbn") -> Iterator[Raw | Issue]:
+        """The records of a PBN text, or of its pieces (:func:`pbn_syntax.split_games`)."""
         groups = GameGroups(stem)
         announced: set[str] = set()
         previous: dict[str, str] = {}

@@ -15,10 +15,10 @@ the same game giving that tag twice (its reader's issue), not the start of the n
 from __future__ import annotations
 
 import re
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ingest.text import lines_of
+from ingest.text import lines_of, whole_lines
 
 _TAG_OPEN = re.compile(r'\[\s*([A-Za-z0-9_]{1,64})\s*"')
 _TAG_CLOSE = re.compile(r'\s*\]')
@@ -146,7 +146,7 @@ def _unescape(value: str) -> str:
     return value.replace('\\"', '"').replace("\\\\", "\\")
 
 
-def split_games(text: str) -> Iterator[PbnGame]:
+def split_games(text: str | Iterable[str]) -> Iterator[PbnGame]:
     """The games of a PBN text, in order. Where the text is broken, the reader steps back in at
     the next game and says what it skipped: an unclosed ``{`` comment ends at the next line
     that starts a game's tags, or at a tag line after an empty line (the game it opened in gets
@@ -154,12 +154,18 @@ def split_games(text: str) -> Iterator[PbnGame]:
     and a tag that a game already has starts the next game (two games without an empty line
     between them, 2.3), unless it is the line before again (a line doubled: skipped). A line end
     written ``CR CR LF`` (a file converted to Windows line ends twice) is one line end, not an
-    empty line after each line (which would end a game at every tag)."""
+    empty line after each line (which would end a game at every tag).
+
+    The text may come in pieces (``text.decoded_pieces``: a large file is read a piece at a
+    time, and only the game being read is held), with the same games as the pieces joined."""
     splitter = _Splitter()
-    if "\r\r\n" in text:
-        text = text.replace("\r\r\n", "\n")
-    for no, raw in enumerate(lines_of(text), start=1):
-        yield from splitter.line(no, raw)
+    no = 0
+    for part in whole_lines([text] if isinstance(text, str) else text):
+        if "\r\r\n" in part:
+            part = part.replace("\r\r\n", "\n")
+        for raw in lines_of(part):
+            no += 1
+            yield from splitter.line(no, raw)
     yield from splitter.end()
 
 

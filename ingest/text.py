@@ -14,8 +14,9 @@ import codecs
 import os
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 HEAD = 1 << 16
 """Bytes an encoding is sniffed from."""
@@ -350,9 +351,12 @@ def utf8(data: bytes) -> bool:
 
 def utf8_else_latin1(data: bytes) -> str:
     """``data`` decoded as UTF-8, each byte that does not decode read as its Latin-1 letter."""
-    text = data.decode("utf-8", errors="surrogateescape")
-    return _ESCAPED.sub(
-        lambda m: m.group().encode("utf-8", errors="surrogateescape").decode("latin-1"), text)
+    return _ESCAPED.sub(_latin1, data.decode("utf-8", errors="surrogateescape"))
+
+
+def _latin1(m: re.Match[str]) -> str:
+    """Bytes that do not decode as UTF-8 (``surrogateescape``) as their Latin-1 letters."""
+    return m.group().encode("utf-8", errors="surrogateescape").decode("latin-1")
 
 
 def head_text(head: bytes) -> str:
@@ -462,6 +466,92 @@ def decode_or_latin1(data: bytes) -> str:
         return without_declaration(decode(data))
     except EncodingError:
         return without_declaration(utf8_else_latin1(data))
+
+
+PIECE = 1 << 20
+"""Bytes of a file decoded at a time by :func:`decoded_pieces`."""
+
+
+def decoded_pieces(fh: BinaryIO, piece: int | None = None) -> Iterator[str]:
+    """:func:`decode_or_latin1` of the bytes of ``fh`` (read from its start) in pieces of about
+    ``piece`` bytes: the pieces joined are that text, but no more than a piece of it is held at
+    once. Its choices for the whole file are made as it makes them: the encoding is sniffed
+    from the first :data:`HEAD` bytes; a UTF-8 file reads each byte that does not decode as its
+    Latin-1 letter (what it does whether the file is all UTF-8 or not); a UTF-16 or UTF-32 file
+    replaces a unit that does not decode; a file in a code page is read through once first to
+    see that all of it decodes (else it is read as UTF-8 and Latin-1). ``piece`` defaults to
+    :data:`PIECE`."""
+    piece = piece or PIECE
+    size = fh.seek(0, os.SEEK_END)
+    fh.seek(0)
+    try:
+        encoding = sniff(fh.read(HEAD), whole=size <= HEAD)
+    except EncodingError:
+        encoding = "utf-8"
+    if encoding == "utf-8-sig" or (not wide_encoding(encoding)
+                                   and not _decodes(fh, encoding, piece)):
+        encoding = "utf-8"  # the byte order mark is a letter, dropped as the declaration is
+    fh.seek(0)
+    pieces = _pieces(fh, encoding, piece)
+    first = ""
+    for text in pieces:  # the first line whole, for without_declaration
+        first += text
+        if "\n" in text:
+            break
+    yield without_declaration(first)
+    yield from pieces
+
+
+def _decodes(fh: BinaryIO, encoding: str, piece: int) -> bool:
+    """Whether the bytes of ``fh`` from its start decode in ``encoding`` throughout (UTF-8 is
+    read as UTF-8 and Latin-1 whether or not: that it decodes is not asked)."""
+    if encoding == "utf-8":
+        return True
+    fh.seek(0)
+    decoder = codecs.getincrementaldecoder(encoding)()
+    try:
+        while data := fh.read(piece):
+            decoder.decode(data)
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _pieces(fh: BinaryIO, encoding: str, piece: int) -> Iterator[str]:
+    """The bytes of ``fh`` decoded ``piece`` bytes at a time, as ``data.decode`` decodes them
+    whole: UTF-8 as :func:`utf8_else_latin1`, UTF-16 and UTF-32 with a replacement character
+    for a unit that does not decode, another encoding strictly (it decodes, :func:`_decodes`)."""
+    utf8 = encoding == "utf-8"
+    errors = "surrogateescape" if utf8 else "replace" if wide_encoding(encoding) else "strict"
+    decoder = codecs.getincrementaldecoder(encoding)(errors=errors)
+    final = False
+    while not final:
+        data = fh.read(piece)
+        final = not data
+        text = decoder.decode(data, final=final)
+        if utf8:
+            text = _ESCAPED.sub(_latin1, text)
+        if text:
+            yield text
+
+
+def whole_lines(pieces: Iterable[str]) -> Iterator[str]:
+    """The text of ``pieces`` cut at line ends (the last text perhaps not): the texts joined
+    are the pieces joined, and :func:`lines_of` of each gives the lines of the whole, in order.
+    A text ends at a ``\\n`` (so a ``\\r\\n``, or a ``\\r\\r\\n``, is never cut), or, with
+    none in sight, after a ``\\r`` that another character follows (text with old Mac line
+    ends: a ``\\r`` at the end may be followed by a ``\\n``); a text without a line end is held
+    until one comes."""
+    held = ""
+    for piece in pieces:
+        text = held + piece
+        cut = text.rfind("\n") + 1 or text.rfind("\r", 0, len(text.rstrip("\r"))) + 1
+        held = text[cut:]
+        if cut:
+            yield text[:cut]
+    if held:
+        yield held
 
 
 def without_declaration(text: str) -> str:
