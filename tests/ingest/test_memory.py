@@ -110,3 +110,46 @@ def test_a_large_file_is_settled_a_part_at_a_time(tmp_path: Path, monkeypatch: p
     ingest_paths([path], in_parts, score=score_pending)
     assert settled == parts
     assert snapshot(in_parts) == snapshot(whole)
+
+
+class CommitWatch:
+    """A connection that notes DuckDB's memory limit when a transaction commits."""
+
+    def __init__(self, conn: duckdb.DuckDBPyConnection) -> None:
+        self._conn = conn
+        self.limits: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "COMMIT":
+            self.limits.append(self._limit())
+        return self._conn.execute(sql, *args)
+
+    def _limit(self) -> str:
+        return str(self._conn.execute("SELECT current_setting('memory_limit')").fetchall()[0][0])
+
+
+def test_a_large_load_is_committed_under_the_lowered_memory_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commit of a file whose load lowered DuckDB's settings (``store.LOAD_SETTINGS``) runs
+    under them, and they are given back after it: its checkpoint, given the whole memory limit,
+    kept some 8 MiB per MB of a large PBN file resident (a 20 MB file: 166 MiB more at the
+    commit)."""
+    monkeypatch.setattr(store, "LOAD_SETTINGS_FROM", 0)
+    path = _league(tmp_path / "a.jsonl", 2, 30, 3, "commit")
+    conn = store.connect(tmp_path / "c.duckdb")
+    try:
+        watch = CommitWatch(conn)
+        conn.execute("SET memory_limit = ?", ["1GiB"])
+        before = watch._limit()
+        conn.execute("SET memory_limit = ?", [store.LOAD_MEMORY_LIMIT])
+        lowered = watch._limit()
+        conn.execute("SET memory_limit = ?", ["1GiB"])
+        report = ingest_file(watch, path)  # type: ignore[arg-type]
+        assert report.stored > 0
+        assert watch.limits == [lowered] and lowered != before
+        assert watch._limit() == before
+    finally:
+        conn.close()
