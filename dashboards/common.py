@@ -71,7 +71,7 @@ def query(name: str, *args: Any) -> Any:
     except duckdb.BinderException as exc:  # a table of an older trickbook (no ns_team)
         raise PageError(
             f"the database {quoted(path.name)} lacks a column the dashboards read: an older "
-            "trickbook's database; `trickbook score --db` it once to bring it up to date"
+            "trickbook's database; run `trickbook score` on it once to bring it up to date"
         ) from exc
 
 

@@ -1841,7 +1841,7 @@ def test_results_of_an_older_trickbook_s_database_say_so(
     assert not at.exception
     (said,) = [e.value.replace("\\", "") for e in at.error]
     assert said == ("the database “older.duckdb” lacks a column the dashboards read: an older "
-                    "trickbook's database; `trickbook score --db` it once to bring it up to "
+                    "trickbook's database; run `trickbook score` on it once to bring it up to "
                     "date"), said
     conn = store.connect(db)  # what `trickbook score` does
     try:
