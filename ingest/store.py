@@ -60,12 +60,18 @@ def bounded(text: str, limit: int) -> str:
     return f"{text[:limit]}… [{len(text) - limit:,} more characters cut]"
 
 
-def _table_names(conn: duckdb.DuckDBPyConnection) -> set[str]:
-    """The tables of the connection's database (its current schema), from its catalog."""
-    return {str(name) for (name,) in conn.execute(
-        "SELECT table_name FROM duckdb_tables() "
+def _catalog(conn: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    """The tables of the connection's database (its current schema) and their numbers of
+    columns, from its catalog."""
+    return {str(name): int(count) for name, count in conn.execute(
+        "SELECT table_name, column_count FROM duckdb_tables() "
         "WHERE database_name = current_database() AND schema_name = current_schema()"
     ).fetchall()}
+
+
+def _table_names(conn: duckdb.DuckDBPyConnection) -> set[str]:
+    """The tables of the connection's database (its current schema)."""
+    return set(_catalog(conn))
 
 
 def create_tables(conn: duckdb.DuckDBPyConnection) -> None:
@@ -77,10 +83,7 @@ def create_tables(conn: duckdb.DuckDBPyConnection) -> None:
     database that has them all (every open but the first) the twenty statements cost about 8
     ms of CPU, the question well under 1 ms, and every ``ingest_paths`` run opens the database
     (``bench bridge``, "LIN files")."""
-    have = dict(conn.execute(
-        "SELECT table_name, column_count FROM duckdb_tables() "
-        "WHERE database_name = current_database() AND schema_name = current_schema()"
-    ).fetchall())
+    have = _catalog(conn)
     declared = tables()
     missing = [t.ddl for name, t in declared.items() if name not in have]
     older = {}
