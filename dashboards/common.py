@@ -21,7 +21,15 @@ import streamlit as st
 from streamlit.errors import StreamlitAuthError
 
 from dashboards import gate, queries, review
-from dashboards.db import FILL_IT, DatabaseError, DatabaseMissing, db_path, db_version, read_only
+from dashboards.db import (
+    FILL_IT,
+    DatabaseError,
+    DatabaseMissing,
+    columns_lacking,
+    db_path,
+    db_version,
+    read_only,
+)
 from dashboards.filters import REVERSED, Filters, from_params
 from dashboards.pulya import as_img
 from dashboards.rows import per_row
@@ -68,11 +76,25 @@ def query(name: str, *args: Any) -> Any:
             f"the database {quoted(path.name)} lacks a table the dashboards read "
             f"(records.md section 2): {exc}"
         ) from exc
-    except duckdb.BinderException as exc:  # a table of an older trickbook (no ns_team)
-        raise PageError(
-            f"the database {quoted(path.name)} lacks a column the dashboards read: an older "
-            "trickbook's database; run `trickbook score` on it once to bring it up to date"
-        ) from exc
+    except duckdb.BinderException as exc:
+        raise _unbound(path, exc) from exc
+
+
+def _unbound(path: Path, exc: duckdb.BinderException) -> PageError:
+    """What a query that names a column the database lacks says: the columns an older
+    trickbook's tables lack and what brings them up to date, or, where no declared column is
+    missing, that the page's query failed (a fault of the page's, not of the data)."""
+    lacking = columns_lacking(path)
+    if lacking:
+        more = f" and {len(lacking) - 3} more" if len(lacking) > 3 else ""
+        return PageError(
+            f"the database {quoted(path.name)} lacks columns the dashboards read "
+            f"({', '.join(lacking[:3])}{more}): an older trickbook's database; run "
+            "`trickbook score` on it once to bring it up to date")
+    first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return PageError(
+        f"this page could not read the database {quoted(path.name)} ({first}): a fault of the "
+        "page, not of the data; the other pages still read it")
 
 
 @contextmanager

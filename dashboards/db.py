@@ -28,7 +28,9 @@ from pathlib import Path
 import duckdb
 
 from dashboards.text import quoted
+from model.tables import columns_of_tables
 from model.views import ensure_views
+from scoring.registry import tables
 
 DB_ENV = "TRICKBOOK_DB"
 """Environment variable naming the database file the app reads (set by ``dashboards.serve``)."""
@@ -190,3 +192,14 @@ def _holds_tables(con: duckdb.DuckDBPyConnection) -> bool:
     of balance studies alone, is named by ``dashboards.common.query``."""
     found = con.execute("SELECT count(*) FROM duckdb_tables() WHERE NOT temporary").fetchone()
     return bool(found and found[0])
+
+
+def columns_lacking(path: Path) -> list[str]:
+    """The declared columns (``scoring.registry.tables``) that the database's tables lack, as
+    ``table.column``: tables an older trickbook made before the column was declared (a command
+    that writes adds them, ``ingest/store.py`` ``create_tables``; a rescore makes
+    ``event_results`` anew)."""
+    with read_only(path) as con:
+        found = columns_of_tables(con)
+    return [f"{name}.{column}" for name, t in tables().items() if name in found
+            for column in t.columns if column not in found[name]]

@@ -106,12 +106,7 @@ def _not_foreign(conn: duckdb.DuckDBPyConnection, have: set[str]) -> dict[str, l
     of every command (:func:`create_tables`, :func:`_ours`, :func:`check_writable`)."""
     if not have:
         return {}
-    found: dict[str, set[str]] = {}
-    for table, column in conn.execute(
-            "SELECT table_name, column_name FROM duckdb_columns() "
-            "WHERE database_name = current_database() AND schema_name = current_schema()"
-    ).fetchall():
-        found.setdefault(str(table), set()).add(str(column))
+    found = T.columns_of_tables(conn)
     older: dict[str, list[str]] = {}
     for name, t in tables().items():
         if name not in have or not (lacking := [c for c in t.columns if c not in found[name]]):

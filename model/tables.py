@@ -207,6 +207,18 @@ def has_table(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
     return bool(rows[0][0])
 
 
+def columns_of_tables(conn: duckdb.DuckDBPyConnection) -> dict[str, set[str]]:
+    """The columns of each table of the connection's database (its current schema), from its
+    catalog."""
+    found: dict[str, set[str]] = {}
+    for table, column in conn.execute(
+            "SELECT table_name, column_name FROM duckdb_columns() "
+            "WHERE database_name = current_database() AND schema_name = current_schema()"
+    ).fetchall():
+        found.setdefault(str(table), set()).add(str(column))
+    return found
+
+
 def over_rows(rows: duckdb.DuckDBPyRelation, name: str, sql: str) -> list[tuple[Any, ...]]:
     """Run ``sql`` with ``rows`` (``conn.from_arrow(...)``, ``conn.read_parquet(...)``) seen
     as the table ``name`` by this statement only; returns its result rows.

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from model import variants as model_variants
+from model.tables import Table
 from scoring.balkan import SETTLEMENT as BALKAN
 from scoring.bridge import DUPLICATE as BRIDGE_DUPLICATE
 from scoring.bridge import RUBBER as BRIDGE_RUBBER
@@ -16,7 +18,7 @@ REGISTERED: tuple[Settlement, ...] = (
 )
 _BY_VARIANT: dict[str, Settlement] = {s.variant: s for s in REGISTERED}
 
-__all__ = ["REGISTERED", "Settled", "Settlement", "settlement", "variants"]
+__all__ = ["REGISTERED", "Settled", "Settlement", "settlement", "tables", "variants"]
 
 
 def settlement(variant: str) -> Settlement:
@@ -30,3 +32,11 @@ def settlement(variant: str) -> Settlement:
 
 def variants() -> list[str]:
     return sorted(_BY_VARIANT)
+
+
+def tables() -> dict[str, Table]:
+    """Every table trickbook declares, by name: the stable and variant tables
+    (``model.variants.tables``) and those the settlements write (``Settlement.tables``,
+    ``Settlement.refreshed``)."""
+    own = {t.name: t for s in REGISTERED for t in (*s.tables, *s.refreshed)}
+    return {**model_variants.tables(), **own}

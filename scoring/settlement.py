@@ -62,6 +62,9 @@ class Settlement(ABC):
     tables: tuple[Table, ...] = ()
     """Tables of its own it writes per game beside the shared ones (each with a ``game_id``
     column; Russian ``whists``): a rescore replaces their rows of the games it settles."""
+    refreshed: tuple[Table, ...] = ()
+    """Tables its :meth:`refresh` makes anew from every game of the variant (duplicate bridge:
+    ``event_results``)."""
 
     @abstractmethod
     def settle(self, games: pl.DataFrame, deals: pl.DataFrame) -> Settled:

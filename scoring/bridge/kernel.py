@@ -19,7 +19,7 @@ from model.bridge.contracts import Contract
 from model.bridge.frame import TABLE
 from model.bridge.params import BridgeRules
 from scoring.bridge import reference as ref
-from scoring.bridge.event import refresh
+from scoring.bridge.event import EVENT_RESULTS, refresh
 from scoring.bridge.frames import PER_DEAL, assemble, game_modes
 from scoring.settlement import Settled, Settlement
 
@@ -217,6 +217,7 @@ class BridgeSettlement(Settlement):
     def __init__(self, variant: str, *, compared_across_tables: bool) -> None:
         self.variant = variant
         self.compared_across_tables = compared_across_tables
+        self.refreshed = (EVENT_RESULTS,) if compared_across_tables else ()
 
     def settle(self, games: pl.DataFrame, deals: pl.DataFrame) -> Settled:
         """The vectorised settlement of every game at once."""

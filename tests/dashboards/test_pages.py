@@ -18,6 +18,7 @@ import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboards import common
 from dashboards import queries as q
 from dashboards.common import NO_GAMES
 from dashboards.db import DB_ENV, read_only
@@ -1840,12 +1841,29 @@ def test_results_of_an_older_trickbook_s_database_say_so(
     at = page("results", db, monkeypatch)
     assert not at.exception
     (said,) = [e.value.replace("\\", "") for e in at.error]
-    assert said == ("the database “older.duckdb” lacks a column the dashboards read: an older "
-                    "trickbook's database; run `trickbook score` on it once to bring it up to "
-                    "date"), said
+    assert said == ("the database “older.duckdb” lacks columns the dashboards read "
+                    "(event_results.ns_team, event_results.ew_team): an older trickbook's "
+                    "database; run `trickbook score` on it once to bring it up to date"), said
     conn = store.connect(db)  # what `trickbook score` does
     try:
         rescore(conn)
     finally:
         conn.close()
     assert not page("results", db, monkeypatch).error  # the score brought it up to date
+
+
+def test_a_query_that_fails_on_a_current_database_is_not_called_an_older_one(
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A column a page's query names wrongly (a fault of the page) fails as DuckDB's
+    BinderException, as a column an older trickbook's table lacks does: on a database that lacks
+    no declared column the page says its query failed, not that the database is an older
+    trickbook's and wants `trickbook score`, which would change nothing."""
+    monkeypatch.setenv(DB_ENV, str(demo_path))
+    monkeypatch.setattr(q, "misnamed", lambda con: con.sql("SELECT no_such FROM games").pl(),
+                        raising=False)
+    with pytest.raises(common.PageError) as said:
+        common.query("misnamed")
+    assert str(said.value).startswith(
+        f"this page could not read the database “{demo_path.name}” (Binder Error: Referenced "
+        'column "no_such" not found'), said
+    assert "older" not in str(said.value) and "trickbook score" not in str(said.value)
