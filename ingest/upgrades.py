@@ -8,6 +8,10 @@ JSON and a ``deal_key`` other than the same deal read now. A changed version of 
 showed its unchanged deals changed (a ``deal-conflict`` each, or with ``--replace`` a deal
 replaced by itself), and a file holding the same deals stored them again as conflicts. The
 upgrade respells those calls in ``deals.record`` and recomputes ``deal_key``, in one transaction.
+In the same transaction it judges again the ``deal-conflict`` rows an earlier read of the
+un-upgraded database quarantined (:func:`_rejudge_conflicts`): a row whose record now equals the
+stored deal is a duplicate, so it leaves ``quarantine`` and its file's last ``ingest_log`` row
+counts it among the duplicates.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ import polars as pl
 
 from model import tables as T
 from model import variants as registry
-from model.identity import canonical, deal_key
+from model.identity import canonical, canonical_json, deal_key
+from model.problems import Code
 from model.tables import over_rows
 
 CALLS_SPELLED = "calls spelled"
@@ -44,6 +49,8 @@ def apply(conn: duckdb.DuckDBPyConnection, made_now: bool) -> None:
         conn.execute("BEGIN")
         try:
             changed = 0 if made_now else _respell_calls(conn)
+            if not made_now:
+                _rejudge_conflicts(conn)
             conn.execute(f"INSERT INTO {T.UPGRADES} (upgrade, deals) VALUES (?, ?)",
                          [name, changed])
             conn.execute("COMMIT")
@@ -103,3 +110,55 @@ def _respelt(game_id: str, deal_no: int, record: str,
         call["call"] = spell(call["call"])
     text = canonical(deal)
     return game_id, deal_no, deal_key(game_id, text), text
+
+
+_CONFLICTS = f"""
+    SELECT q.source, q.line, q.raw, d.game_id, d.deal_no, d.variant, d.record::VARCHAR
+    FROM (SELECT source, line, record_key, raw FROM {T.QUARANTINE}
+          WHERE code = '{Code.DEAL_CONFLICT}' AND NOT {T.DROPPED_ROW} AND {T.HELD_RECORDS} = 1) q
+    JOIN {T.DEALS} d ON q.record_key = d.game_id || '#' || d.deal_no"""
+"""SQL: the ``deal-conflict`` rows that hold one record of their file (not the row of deals a
+version dropped, nor several records of one line), each with the stored deal it is keyed by."""
+
+
+_LAST_READ = f"""
+    SELECT source, sha256 FROM {T.INGEST_LOG}
+    WHERE {T.VERSIONS_OF} = (SELECT {T.VERSIONS_OF} FROM (SELECT ?::VARCHAR AS source))
+    ORDER BY ingested_at DESC LIMIT 1"""
+"""SQL: the ``ingest_log`` row of the last read of the file a quarantine row's ``source`` is a
+version of (the read whose quarantine holds the row)."""
+
+
+def _rejudge_conflicts(conn: duckdb.DuckDBPyConnection,
+                       variants: Callable[[str], registry.Variant] = registry.variant) -> int:
+    """Remove the ``deal-conflict`` rows of :data:`_CONFLICTS` whose record, read as this version
+    reads it, is the stored deal now (its calls respelled): read again, it would be a duplicate.
+    Each source's last ``ingest_log`` row then counts those records as duplicates, not
+    quarantined (``scoring/checks.py``: ``quarantine_matches_last_ingest``). Only a row whose
+    quarantined text is the record in canonical form (a JSON Lines deal line) can be read
+    again alone; any other (a PBN game, a score-sheet row) stays until its file is read again.
+    Returns the rows removed."""
+    same = [(source, line) for source, line, raw, game_id, deal_no, name, stored
+            in conn.execute(_CONFLICTS).fetchall()
+            if _read_now(raw, game_id, deal_no, name, variants) == stored]
+    for source, line in same:
+        conn.execute(f"DELETE FROM {T.QUARANTINE} WHERE source = ? AND line = ?", [source, line])
+        conn.execute(f"""UPDATE {T.INGEST_LOG} SET quarantined = quarantined - 1,
+                                duplicates = duplicates + 1
+                         WHERE (source, sha256) IN ({_LAST_READ})""", [source])
+    return len(same)
+
+
+def _read_now(raw: str, game_id: str, deal_no: int, name: str,
+              variants: Callable[[str], registry.Variant]) -> str | None:
+    """The canonical JSON this version reads ``raw`` as, a deal of variant ``name`` numbered
+    ``deal_no`` in ``game_id``; ``None`` where ``raw`` is no such record (another format's
+    text, a line cut short in the quarantine, a record the model refuses)."""
+    try:
+        data = json.loads(raw)
+        if (not isinstance(data, dict) or data.get("game_id") != game_id
+                or data.get("deal_no") != deal_no):
+            return None
+        return canonical_json(variants(name).deal_model.model_validate(data))
+    except (ValueError, KeyError):  # pydantic's ValidationError is a ValueError
+        return None

@@ -17,6 +17,7 @@ from ingest import store, upgrades
 from ingest.pipeline import ingest_paths
 from model import tables as T
 from model.identity import canonical, deal_key
+from scoring.checks import run_checks
 from tests.ctrl_c import STOPPED, able_to_stop
 from tests.ingest.test_columnar import simulated
 
@@ -128,3 +129,32 @@ def test_a_ctrl_c_in_the_upgrade_leaves_the_database_as_it_was(
     monkeypatch.undo()
     store.connect(db).close()
     assert _stored(db) != before
+
+
+def test_the_upgrade_clears_the_conflicts_an_earlier_read_quarantined(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A changed version (its last deal dropped, its first deal given an alert) read into the
+    database made before by a trickbook without the upgrade quarantined each unchanged deal as
+    a ``deal-conflict`` (its calls spelled now, the stored ones as typed). The upgrade judges
+    them again in its transaction: the unchanged deals are duplicates and leave the quarantine,
+    counted so in the file's ``ingest_log`` row; the deal really changed and the deals dropped
+    stay conflicts, and the data checks of the log hold (records.md 2)."""
+    source, db, games, typed = _old_database(tmp_path, "bridge-rubber")
+    changed = json.loads(typed[0])
+    changed["alerts"] = {"0": "strong"}
+    lines = [*games, json.dumps(changed), *typed[1:-1]]
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with monkeypatch.context() as old:  # the trickbook before: no upgrade at the open
+        old.setattr(upgrades, "apply", lambda conn, made_now: None)
+        (report,) = ingest_paths([source], db)
+    assert [i.code for i in report.issues].count("deal-conflict") == len(typed) - 1
+    store.connect(db).close()
+    with duckdb.connect(str(db), read_only=True) as conn:
+        held = conn.execute(f"SELECT line, code FROM {T.QUARANTINE} ORDER BY line").fetchall()
+        log = conn.execute(f"SELECT records, stored, duplicates, quarantined FROM {T.INGEST_LOG} "
+                           "ORDER BY ingested_at DESC LIMIT 1").fetchone()
+        failed = [f.check for f in run_checks(conn) if "ingest" in f.check
+                  or "quarantine" in f.check]
+    assert held == [(0, "deal-conflict"), (len(games) + 1, "deal-conflict")]
+    assert log == (len(lines), 0, len(lines) - 1, 1)
+    assert failed == []
