@@ -764,26 +764,61 @@ def event_rankings(con: Con, f: Filters, by: str = "percent") -> pl.DataFrame:
     return _frame(con, sql, params)
 
 
+_SEATED_ALIKE = f"""
+    SELECT event, day, match, count(DISTINCT board) AS boards,
+           string_agg(DISTINCT ns_team, ', ' ORDER BY ns_team) AS ns_teams
+    FROM (SELECT e.event, CAST(g.started_at AS DATE) AS day, e.match, e.board, e.ns_team
+          FROM {EVENT_RESULTS} e JOIN {GAMES} g ON g.game_id = e.game_id
+          WHERE {{where}} AND e.match IS NOT NULL AND e.ns_team IS NOT NULL
+          GROUP BY ALL HAVING count(*) > 1)
+    GROUP BY event, day, match"""
+"""The matches of which some board's two rooms seat the same team N-S (``ns_teams``), with the
+boards so seated: no match is played so (one team's pairs sit N-S in one room and E-W in the
+other, Law 78B), so the seats were read wrong, and which team won a board is not known. The
+open and closed rooms of a match read from two PBN files without ``Room`` tags are each a
+first table, the home team N-S (docs/bridge.md). Asked without the player filter, so a match
+of which the filters keep one room is still seen."""
+
+
+def seated_alike(con: Con, f: Filters) -> pl.DataFrame:
+    """Per event and day (session), the matches of :data:`_SEATED_ALIKE`: left out of
+    :func:`team_rankings`, named on the page as a data-quality note."""
+    schema = {"event": pl.String, "day": pl.Date, "match": pl.String, "boards": pl.Int64,
+              "ns_teams": pl.String}
+    if not has_table(con, EVENT_RESULTS):
+        return pl.DataFrame(schema=schema)
+    where, params = _where(con, f, use_player=False)
+    return _frame(con, _SEATED_ALIKE.format(where=where) + " ORDER BY day DESC NULLS LAST, "
+                  "event, match", params)
+
+
 def team_rankings(con: Con, f: Filters) -> pl.DataFrame:
     """Per event and day (session), each team of a teams event ranked by its net IMPs: its
     matches, opponents, boards compared, IMPs won and lost and their difference, and its
     pairs. A board's IMPs are the team's once per match however many of its rooms the filters
     keep: both rooms give the team the same figure (Law 78B: its N-S score in one room against
     the other room's; ``scoring/bridge/event.py``). Teams equal in net IMPs share a rank, listed
-    by IMPs won. Empty for a pairs event (no deal names its teams)."""
+    by IMPs won. Empty for a pairs event (no deal names its teams). A match whose rooms seat
+    the same team N-S (:func:`seated_alike`) is left out: it would give both teams every board."""
     schema = {"event": pl.String, "day": pl.Date, "rank": pl.Int64, "team": pl.String}
     if not has_table(con, EVENT_RESULTS):
         return pl.DataFrame(schema=schema)
     where, params = _where(con, f)
-    sql = _SIDES.format(where=where) + """,
+    alike, also = _where(con, f, use_player=False)
+    sql = _SIDES.format(where=where) + f""",
+    alike AS ({_SEATED_ALIKE.format(where=alike)}),
+    seated AS (
+        SELECT s.* FROM sides s ANTI JOIN alike a
+        ON a.event = s.event AND a.day IS NOT DISTINCT FROM s.day AND a.match = s.match
+        WHERE s.team IS NOT NULL),
     boards AS (
         SELECT event, day, team, match, board, max(imps) AS imps
-        FROM sides WHERE team IS NOT NULL GROUP BY event, day, team, match, board),
+        FROM seated GROUP BY event, day, team, match, board),
     teams AS (
         SELECT event, day, team, count(DISTINCT match) AS matches,
                string_agg(DISTINCT opponent, ', ' ORDER BY opponent) AS opponents,
                string_agg(DISTINCT pair, '; ' ORDER BY pair) AS pairs
-        FROM sides WHERE team IS NOT NULL GROUP BY event, day, team)
+        FROM seated GROUP BY event, day, team)
     SELECT b.event, b.day,
            rank() OVER (PARTITION BY b.event, b.day ORDER BY sum(b.imps) DESC NULLS LAST)
                AS rank,
@@ -797,7 +832,7 @@ def team_rankings(con: Con, f: Filters) -> pl.DataFrame:
                               AND t.team = b.team
     GROUP BY b.event, b.day, b.team
     ORDER BY b.day DESC NULLS LAST, b.event, rank, imps_for DESC NULLS LAST, b.team"""
-    return _frame(con, sql, params)
+    return _frame(con, sql, [*params, *also])
 
 
 def pair_card(con: Con, f: Filters, event: str, pair: str) -> pl.DataFrame:

@@ -40,17 +40,38 @@ NO_EVENT = ("A duplicate game typed on the Entry page, or simulated, is part of 
 SCALES = ("percent", "cross_imps", "cross_imps_per_board", "imps")
 
 
+TEAMS_RANKED = ("ranked by net IMPs, as a teams match is scored: each board of a match "
+                "counted once, the team's score at one table against its teammates' at the "
+                "other (Law 78B); teams equal in net IMPs share a rank. The rules give no "
+                "victory-point scale, so no match is turned into VPs; \"Rank pairs by\" ranks the "
+                "pairs below")
+
+
 def show_teams(teamed: pl.DataFrame) -> None:
-    """A teams session's teams (``queries.team_rankings``), ranked by net IMPs."""
+    """A teams session's teams (``queries.team_rankings``), ranked by net IMPs whatever the
+    pairs are ranked by (bridge.md defines no victory points)."""
     st.subheader("Teams")
-    st.caption(f"{teamed.height} teams ranked by net IMPs: each board of a match counted once, "
-               "the team's score at one table against its teammates' at the other (Law 78B); "
-               "teams equal in net IMPs share a rank")
+    st.caption(f"{teamed.height} teams {TEAMS_RANKED}")
     show(teamed.drop("event", "day"), "results_teams",
          missing={"imps_for": "—", "imps_against": "—", "net": "—"},
          labels={"opponents": "against", "boards": "boards compared", "imps_for": "IMPs won",
                  "imps_against": "IMPs lost", "net": "net IMPs", "pairs": "its pairs"})
     st.subheader("Pairs")
+
+
+def seated_alike(alike: pl.DataFrame) -> None:
+    """The matches of the session whose two rooms seat the same team N-S
+    (``queries.seated_alike``): said, as the Teams table leaves them out."""
+    if alike.is_empty():
+        return
+    named = "; ".join(f"{md(r['match'])} ({r['boards']} boards: {md(r['ns_teams'])} N-S "
+                      "in both rooms)" for r in alike.iter_rows(named=True))
+    st.warning(f"Not in the Teams table: {named}. In a match each team sits N-S in one room "
+               "and E-W in the other, so these seats were read wrong and which team won a "
+               "board is not known (the pairs' IMPs below are still each table's against the "
+               "other). The open and closed rooms read from two PBN files without a Room tag "
+               "each seat the home team N-S: give each game its Room, or read the two rooms "
+               "from one file.")
 
 
 def unscored(ranked: pl.DataFrame) -> list[str]:
@@ -92,7 +113,7 @@ with guarded():
                 showing=md(words[opens_on]))
         if wanted_by in RANKINGS:
             st.session_state[f"results_by_{picked}"] = wanted_by
-    by = c2.radio("Rank by", list(RANKINGS), index=list(RANKINGS).index(opens_on),
+    by = c2.radio("Rank pairs by", list(RANKINGS), index=list(RANKINGS).index(opens_on),
                   key=f"results_by_{picked}", format_func=words.get, horizontal=True)
     keep_in_url("by", by, default=opens_on)
     ranked = query("event_rankings", f, by).filter(
@@ -103,6 +124,9 @@ with guarded():
               "result to compare it with, so the ranking below means nothing yet.")
     teamed = query("team_rankings", f).filter(
         (pl.col("event") == event) & (pl.col("day").eq_missing(day))) if teams else None
+    if teams:
+        seated_alike(query("seated_alike", f).filter(
+            (pl.col("event") == event) & (pl.col("day").eq_missing(day))))
     if teamed is not None and not teamed.is_empty():
         show_teams(teamed)
     st.caption(" · ".join([*([str(day)] if day is not None else []), f"{ranked.height} pairs",

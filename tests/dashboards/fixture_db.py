@@ -285,3 +285,33 @@ def build_demo_like(path: Path) -> Path:
     bridge = [p for p in BRIDGE_FILES if p.is_file()]
     ingest_paths([SAMPLES, extra, *bridge], path, score=score_pending)
     return path
+
+
+YOUTH_TEAMS = SHARED / "pbn-tournaments-slovesnov" / "A1A12525.PBN"
+"""A teams match in one file: Russia v Netherlands, round 25 of the 17th European Youth Teams
+(2000), 20 boards each in an open and a closed room named by ``Room`` tags (data/README.md)."""
+
+
+def rooms_apart(source: Path, folder: Path) -> list[Path]:
+    """``source``'s rooms written to a file each (``open.pbn``, ``closed.pbn``) without their
+    ``Room`` tags, every ``#`` (the previous game's value) written out: a match whose two rooms
+    come in two files that do not say which room they are."""
+    last: dict[str, str] = {}
+    rooms: dict[str, list[str]] = {}
+    for game in source.read_text(encoding="utf-8").split("\n\n"):
+        lines, room = [], None
+        for line in game.splitlines():
+            tag, _, value = line.removeprefix("[").removesuffix("]").partition(" ")
+            if line.startswith("[") and value.startswith('"'):
+                value = last.get(tag, value) if value == '"#"' else value
+                last[tag] = value
+                if tag == "Room":
+                    room = value.strip('"').lower()
+                    continue
+                line = f"[{tag} {value}]"
+            lines.append(line)
+        if room is not None:
+            rooms.setdefault(room, []).append("\n".join(lines))
+    for room, games in rooms.items():
+        (folder / f"{room}.pbn").write_text("\n\n".join(games) + "\n", encoding="utf-8")
+    return [folder / f"{room}.pbn" for room in rooms]

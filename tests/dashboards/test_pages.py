@@ -1867,3 +1867,35 @@ def test_a_query_that_fails_on_a_current_database_is_not_called_an_older_one(
         f"this page could not read the database “{demo_path.name}” (Binder Error: Referenced "
         'column "no_such" not found'), said
     assert "older" not in str(said.value) and "trickbook score" not in str(said.value)
+
+
+def test_results_name_a_match_whose_rooms_are_seated_alike(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Russia v Netherlands (../shared/data/pbn-tournaments-slovesnov/A1A12525.PBN) read as two
+    files, a room each, without ``Room`` tags: Russia N-S in both rooms. Club results says so
+    and shows no Teams table (each team would win every board), while its pairs are still
+    ranked by their IMPs; read from its one file, the Teams table ranks the two teams by net
+    IMPs, and the page says that the switch ranks the pairs (bridge.md defines no victory
+    points, docs/dashboards.md)."""
+    from scoring.store import score_pending
+
+    if not fx.YOUTH_TEAMS.exists():
+        pytest.skip("../shared/data/pbn-tournaments-slovesnov is absent")
+    (apart := tmp_path / "apart").mkdir()
+    ingest_paths(fx.rooms_apart(fx.YOUTH_TEAMS, apart), apart / "t.duckdb", score=score_pending)
+    at = page("results", apart / "t.duckdb", monkeypatch)
+    assert not at.exception
+    (warned,) = [w.value for w in at.warning]
+    assert warned.startswith("Not in the Teams table: Netherlands v Russia 25 (19 boards: "
+                             "Russia N-S in both rooms)")
+    assert "Teams" not in [h.value for h in at.subheader]
+    assert not any("net IMPs" in df.value.columns for df in at.dataframe)
+    assert frame_with(at, "match (teams)")["IMPs"].notna().all()
+    ingest_paths([fx.YOUTH_TEAMS], tmp_path / "whole.duckdb", score=score_pending)
+    at = page("results", tmp_path / "whole.duckdb", monkeypatch)
+    assert not at.exception and not at.warning
+    assert at.radio(key="results_by_0").label == "Rank pairs by"
+    teams = frame_with(at, "net IMPs")
+    assert sorted(teams["team"]) == ["Netherlands", "Russia"] and teams["net IMPs"].sum() == 0
+    said = " ".join(c.value for c in at.caption)
+    assert "2 teams ranked by net IMPs" in said and "no victory-point scale" in said

@@ -649,3 +649,49 @@ def test_team_rankings_of_a_pairs_event_are_empty(demo_con) -> None:
     assert eobc["team"].null_count() == eobc.height
     assert not ranked.filter(pl.col("event").str.starts_with("T26 2015 EOBC")).height
     assert set(ranked["event"]) < set(pairs["event"])
+
+
+def _teams_db(folder: Path, files: list[Path]):
+    from ingest.pipeline import ingest_paths
+    from scoring.store import score_pending
+
+    db = folder / "teams.duckdb"
+    ingest_paths(files, db, score=score_pending)
+    return read_only(db)
+
+
+def test_a_match_whose_rooms_come_in_two_files_is_no_team_result(tmp_path: Path) -> None:
+    """Russia v Netherlands (../shared/data/pbn-tournaments-slovesnov/A1A12525.PBN) with its open
+    and closed rooms in two files without ``Room`` tags: each file's tables are first tables,
+    Russia (home) N-S in both rooms (docs/bridge.md). Counted so, both teams would win every
+    board; the match is named by ``seated_alike`` (19 boards: board 3's open room is
+    quarantined) and left out of the team ranking. Read from the one file, its rooms seat the
+    teams each way: no such match, and the teams' IMPs are equal and opposite."""
+    if not fx.YOUTH_TEAMS.exists():
+        pytest.skip("../shared/data/pbn-tournaments-slovesnov is absent")
+    (apart := tmp_path / "apart").mkdir()
+    (whole := tmp_path / "whole").mkdir()
+    with _teams_db(apart, fx.rooms_apart(fx.YOUTH_TEAMS, apart)) as con:
+        alike = q.seated_alike(con, Filters())
+        ranked = q.team_rankings(con, Filters())
+        pairs = q.event_rankings(con, Filters(), "imps")
+    assert alike.select("match", "boards", "ns_teams").rows() == [
+        ("Netherlands v Russia 25", 19, "Russia")]
+    assert ranked.is_empty()
+    assert sorted(pairs["team"]) == ["Netherlands", "Netherlands", "Russia", "Russia"]
+    with _teams_db(whole, [fx.YOUTH_TEAMS]) as con:
+        assert q.seated_alike(con, Filters()).is_empty()
+        ranked = q.team_rankings(con, Filters())
+    assert sorted(ranked["team"]) == ["Netherlands", "Russia"]
+    assert ranked["net"].sum() == 0 and ranked["boards"].to_list() == [19, 19]
+
+
+def test_a_match_seated_alike_is_seen_whichever_room_the_filters_keep(tmp_path: Path) -> None:
+    """Filtered to a player of one room, the match is still named (asked without the player
+    filter), and its one room gives no team a result."""
+    if not fx.YOUTH_TEAMS.exists():
+        pytest.skip("../shared/data/pbn-tournaments-slovesnov is absent")
+    with _teams_db(tmp_path, fx.rooms_apart(fx.YOUTH_TEAMS, tmp_path)) as con:
+        f = Filters(player="Krasnosselski")
+        assert q.seated_alike(con, f)["match"].to_list() == ["Netherlands v Russia 25"]
+        assert q.team_rankings(con, f).is_empty()
