@@ -69,9 +69,9 @@ def seated_alike(alike: pl.DataFrame) -> None:
     st.warning(f"Not in the Teams table: {named}. In a match each team sits N-S in one room "
                "and E-W in the other, so these seats were read wrong and which team won a "
                "board is not known (the pairs' IMPs below are still each table's against the "
-               "other). The open and closed rooms read from two PBN files without a Room tag "
-               "each seat the home team N-S: give each game its Room, or read the two rooms "
-               "from one file.")
+               "other, their teams not known). The open and closed rooms read from two PBN "
+               "files without a Room tag each seat the home team N-S: give each game its "
+               "Room, or read the two rooms from one file.")
 
 
 def unscored(ranked: pl.DataFrame) -> list[str]:
@@ -125,8 +125,12 @@ with guarded():
     teamed = query("team_rankings", f).filter(
         (pl.col("event") == event) & (pl.col("day").eq_missing(day))) if teams else None
     if teams:
-        seated_alike(query("seated_alike", f).filter(
-            (pl.col("event") == event) & (pl.col("day").eq_missing(day))))
+        alike = query("seated_alike", f).filter(
+            (pl.col("event") == event) & (pl.col("day").eq_missing(day)))
+        seated_alike(alike)
+        ranked = ranked.with_columns(  # its seats read wrong: which team a pair is, unknown
+            team=pl.when(pl.col("match").is_in(alike["match"].to_list())).then(None)
+            .otherwise(pl.col("team")))
     if teamed is not None and not teamed.is_empty():
         show_teams(teamed)
     st.caption(" · ".join([*([str(day)] if day is not None else []), f"{ranked.height} pairs",
@@ -136,7 +140,8 @@ with guarded():
     nameless = ["team"] if ranked["team"].null_count() == ranked.height else []  # travellers
     hidden = [*unscored(ranked), *(nameless if teams else ["match", "team"])]  # a pairs session
     show(ranked.drop("event", "day", *hidden), "results_ranking",
-         missing={"percent": "—", "cross_imps": "—", "cross_imps_per_board": "—", "imps": "—"},
+         missing={"percent": "—", "cross_imps": "—", "cross_imps_per_board": "—", "imps": "—",
+                  "team": "—"},
          labels={"match": "match (teams)", "team": "team", "top": "of a top of", "percent": "%",
                  "cross_imps": "cross-IMPs",
                  "cross_imps_per_board": "cross-IMPs per board", "imps": "IMPs"})

@@ -1873,10 +1873,11 @@ def test_results_name_a_match_whose_rooms_are_seated_alike(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Russia v Netherlands (../shared/data/pbn-tournaments-slovesnov/A1A12525.PBN) read as two
     files, a room each, without ``Room`` tags: Russia N-S in both rooms. Club results says so
-    and shows no Teams table (each team would win every board), while its pairs are still
-    ranked by their IMPs; read from its one file, the Teams table ranks the two teams by net
-    IMPs, and the page says that the switch ranks the pairs (bridge.md defines no victory
-    points, docs/dashboards.md)."""
+    and shows no Teams table (each team would win every board) nor a team of its pairs, while
+    they are still ranked by their IMPs (each table's against the other: 59, as from the one
+    file); read from its one file, the Teams table ranks the two teams by net IMPs, and the
+    page says that the switch ranks the pairs (bridge.md defines no victory points,
+    docs/dashboards.md)."""
     from scoring.store import score_pending
 
     if not fx.YOUTH_TEAMS.exists():
@@ -1890,7 +1891,9 @@ def test_results_name_a_match_whose_rooms_are_seated_alike(
                              "Russia N-S in both rooms)")
     assert "Teams" not in [h.value for h in at.subheader]
     assert not any("net IMPs" in df.value.columns for df in at.dataframe)
-    assert frame_with(at, "match (teams)")["IMPs"].notna().all()
+    pairs = frame_with(at, "match (teams)")
+    assert pairs["IMPs"].notna().all() and sorted(pairs["IMPs"]) == [-59, -59, 59, 59]
+    assert "team" not in pairs.columns  # Russia N-S in both rooms: which team a pair is, unknown
     ingest_paths([fx.YOUTH_TEAMS], tmp_path / "whole.duckdb", score=score_pending)
     at = page("results", tmp_path / "whole.duckdb", monkeypatch)
     assert not at.exception and not at.warning
