@@ -8,10 +8,12 @@ JSON and a ``deal_key`` other than the same deal read now. A changed version of 
 showed its unchanged deals changed (a ``deal-conflict`` each, or with ``--replace`` a deal
 replaced by itself), and a file holding the same deals stored them again as conflicts. The
 upgrade respells those calls in ``deals.record`` and recomputes ``deal_key``, in one transaction.
-In the same transaction it judges again the ``deal-conflict`` rows an earlier read of the
-un-upgraded database quarantined (:func:`_rejudge_conflicts`): a row whose record now equals the
-stored deal is a duplicate, so it leaves ``quarantine`` and its file's last ``ingest_log`` row
-counts it among the duplicates.
+
+``conflicts judged again`` (after it, its own upgrade so that a database an earlier trickbook
+respelled gets it too): the ``deal-conflict`` rows a read of the database before the respelling
+quarantined (:func:`_judge_conflicts`): a row whose record now equals the stored deal is a
+duplicate, so it leaves ``quarantine`` and its file's last ``ingest_log`` row counts it among
+the duplicates.
 """
 
 from __future__ import annotations
@@ -30,8 +32,7 @@ from model.problems import Code
 from model.tables import over_rows
 
 CALLS_SPELLED = "calls spelled"
-UPGRADES: tuple[str, ...] = (CALLS_SPELLED,)
-"""Every upgrade, in the order they are applied."""
+CONFLICTS_JUDGED = "conflicts judged again"
 
 _CALLS = "json_extract_string(record::VARCHAR, '$.auction[*].call')"
 """SQL: the calls of a ``deals`` row's auction, as stored (``NULL`` without an auction)."""
@@ -45,12 +46,10 @@ def apply(conn: duckdb.DuckDBPyConnection, made_now: bool) -> None:
     midway leaves the database as it was, and the next writer applies it). ``made_now``: the
     database had no table before this open, so only the marks are written."""
     done = {name for (name,) in conn.execute(f"SELECT upgrade FROM {T.UPGRADES}").fetchall()}
-    for name in (u for u in UPGRADES if u not in done):
+    for name, upgrade in ((n, u) for n, u in UPGRADES.items() if n not in done):
         conn.execute("BEGIN")
         try:
-            changed = 0 if made_now else _respell_calls(conn)
-            if not made_now:
-                _rejudge_conflicts(conn)
+            changed = 0 if made_now else upgrade(conn)
             conn.execute(f"INSERT INTO {T.UPGRADES} (upgrade, deals) VALUES (?, ?)",
                          [name, changed])
             conn.execute("COMMIT")
@@ -129,7 +128,7 @@ _LAST_READ = f"""
 version of (the read whose quarantine holds the row)."""
 
 
-def _rejudge_conflicts(conn: duckdb.DuckDBPyConnection,
+def _judge_conflicts(conn: duckdb.DuckDBPyConnection,
                        variants: Callable[[str], registry.Variant] = registry.variant) -> int:
     """Remove the ``deal-conflict`` rows of :data:`_CONFLICTS` whose record, read as this version
     reads it, is the stored deal now (its calls respelled): read again, it would be a duplicate.
@@ -162,3 +161,12 @@ def _read_now(raw: str, game_id: str, deal_no: int, name: str,
         return canonical_json(variants(name).deal_model.model_validate(data))
     except (ValueError, KeyError):  # pydantic's ValidationError is a ValueError
         return None
+
+
+UPGRADES: dict[str, Callable[[duckdb.DuckDBPyConnection], int]] = {
+    CALLS_SPELLED: lambda conn: _respell_calls(conn),
+    CONFLICTS_JUDGED: lambda conn: _judge_conflicts(conn),
+}
+"""Every upgrade, in the order they are applied, and what it does: the records it changes (the
+``deals`` of its ``upgrades`` row). A database whose calls an earlier trickbook respelled is
+marked ``calls spelled`` and still gets ``conflicts judged again``."""

@@ -99,13 +99,13 @@ def test_the_upgrade_stores_what_a_new_database_stores_once(tmp_path: Path) -> N
     store.connect(db).close()
     assert _stored(db) == _stored(fresh)
     with duckdb.connect(str(db), read_only=True) as conn:
-        ((name, deals),) = conn.execute(f"SELECT upgrade, deals FROM {T.UPGRADES}").fetchall()
-    assert name == upgrades.CALLS_SPELLED and deals > 0
+        marks = conn.execute(f"SELECT upgrade, deals FROM {T.UPGRADES} ORDER BY rowid").fetchall()
+    assert [name for name, _ in marks] == list(upgrades.UPGRADES) and marks[0][1] > 0
     (again,) = ingest_paths([source], db)
     assert again.skipped == "unchanged" and _stored(db) == _stored(fresh)
     with duckdb.connect(str(fresh), read_only=True) as conn:
-        assert conn.execute(f"SELECT upgrade, deals FROM {T.UPGRADES}").fetchall() == [
-            (upgrades.CALLS_SPELLED, 0)]
+        assert conn.execute(f"SELECT upgrade, deals FROM {T.UPGRADES} ORDER BY rowid"
+                            ).fetchall() == [(name, 0) for name in upgrades.UPGRADES]
 
 
 def test_a_ctrl_c_in_the_upgrade_leaves_the_database_as_it_was(
@@ -131,14 +131,16 @@ def test_a_ctrl_c_in_the_upgrade_leaves_the_database_as_it_was(
     assert _stored(db) != before
 
 
+@pytest.mark.parametrize("respelled_before", [False, True], ids=["at-once", "respelled-before"])
 def test_the_upgrade_clears_the_conflicts_an_earlier_read_quarantined(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, respelled_before: bool) -> None:
     """A changed version (its last deal dropped, its first deal given an alert) read into the
     database made before by a trickbook without the upgrade quarantined each unchanged deal as
-    a ``deal-conflict`` (its calls spelled now, the stored ones as typed). The upgrade judges
-    them again in its transaction: the unchanged deals are duplicates and leave the quarantine,
-    counted so in the file's ``ingest_log`` row; the deal really changed and the deals dropped
-    stay conflicts, and the data checks of the log hold (records.md 2)."""
+    a ``deal-conflict`` (its calls spelled now, the stored ones as typed). The upgrade
+    ``conflicts judged again`` judges them again: the unchanged deals are duplicates and leave
+    the quarantine, counted so in the file's ``ingest_log`` row; the deal really changed and
+    the deals dropped stay conflicts, and the data checks of the log hold (records.md 2). So it
+    does where a trickbook with ``calls spelled`` alone respelled the database first."""
     source, db, games, typed = _old_database(tmp_path, "bridge-rubber")
     changed = json.loads(typed[0])
     changed["alerts"] = {"0": "strong"}
@@ -148,6 +150,14 @@ def test_the_upgrade_clears_the_conflicts_an_earlier_read_quarantined(
         old.setattr(upgrades, "apply", lambda conn, made_now: None)
         (report,) = ingest_paths([source], db)
     assert [i.code for i in report.issues].count("deal-conflict") == len(typed) - 1
+    if respelled_before:
+        with monkeypatch.context() as earlier:
+            earlier.setattr(upgrades, "UPGRADES", {
+                upgrades.CALLS_SPELLED: upgrades.UPGRADES[upgrades.CALLS_SPELLED]})
+            store.connect(db).close()
+        with duckdb.connect(str(db), read_only=True) as conn:
+            assert conn.execute(f"SELECT count(*) FROM {T.QUARANTINE}").fetchone() == (
+                len(typed) - 1,)
     store.connect(db).close()
     with duckdb.connect(str(db), read_only=True) as conn:
         held = conn.execute(f"SELECT line, code FROM {T.QUARANTINE} ORDER BY line").fetchall()
