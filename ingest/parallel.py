@@ -65,6 +65,12 @@ PART_BYTES = 8 << 20
 has the fixed costs of a file), at most :data:`PARTS_PER_WORKER` per worker: the writer stores
 each part as it comes while the workers read the next ones, and only the parts being read or
 waiting to be stored are in memory."""
+WHOLE_BYTES = 2 * PART_BYTES
+"""The largest file a worker reads whole: a worker keeps every new row of what it reads in
+memory until the writer stores them (:class:`Handed`, never spilled), so a larger file that is
+not cut into parts (any format but JSON Lines) is read by the writer, as one process reads it,
+its rows spilled to Parquet past ``store.HOLD_BYTES``. Read in a worker, a 100 MB PBN file kept
+about 1.3 GB resident."""
 PARTS_PER_WORKER = 4
 """Parts of one file per worker at most: each part scans the file before it for game lines
 (:class:`EarlierGames`), so the scans of a file grow with the square of its parts."""
@@ -381,7 +387,8 @@ def plan(files: list[Path], conn: duckdb.DuckDBPyConnection, workers: int, part_
          hashes: dict[Path, str] | None = None, **options: Any) -> dict[Path, list[Part]]:
     """The parts of each file to read ahead: none for a file skipped already (unchanged, a copy,
     missing, no reader), nor for the first file of several (the writer reads it while the
-    workers start). ``hashes`` gets the sha256 of each file hashed."""
+    workers start), nor for a large file that is not cut (``parts_of``). ``hashes`` gets the
+    sha256 of each file hashed."""
     def checked_alone(path: Path) -> FileReport:
         try:
             with conn.cursor() as own:  # a connection per thread
@@ -406,12 +413,14 @@ def plan(files: list[Path], conn: duckdb.DuckDBPyConnection, workers: int, part_
 
 def parts_of(path: Path, report: FileReport, workers: int, part_bytes: int,
              options: dict[str, Any]) -> list[Part]:
-    """A file's parts: the whole file, or parts of a large JSON Lines file."""
+    """A file's parts: parts of a large JSON Lines file, the whole file, or none for a file
+    the writer reads itself (one not cut into parts of :data:`WHOLE_BYTES` or more)."""
     assert report.sha256 is not None
+    found = [Part(str(path), report.sha256, **options)]
     if options.get("fast", True) and splittable(path, report.reader, part_bytes):
         pieces = min(path.stat().st_size // part_bytes, PARTS_PER_WORKER * workers)
-        return split(path, report.sha256, pieces, **options)
-    return [Part(str(path), report.sha256, **options)]
+        found = split(path, report.sha256, pieces, **options)
+    return [] if len(found) == 1 and path.stat().st_size >= WHOLE_BYTES else found
 
 
 # --- the writer ---------------------------------------------------------------------------------

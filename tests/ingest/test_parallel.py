@@ -30,7 +30,7 @@ from model.variant import Variant
 from scoring.store import score_pending
 from sim.pool import dask_imap, pool_imap
 from sim.run import Plan, simulate
-from tests.conftest import local_cluster
+from tests.conftest import DATA, local_cluster
 from tests.ingest.conftest import SAMPLES, snapshot
 
 pytest.importorskip("distributed")
@@ -708,3 +708,25 @@ def test_a_corrected_copy_elsewhere_in_parts_equals_one_process(
         assert reports[0].dropped == 2  # kept: the file has bad lines of its own
         found[name] = reports, snapshot(db)
     assert found["parts"] == found["one"]
+
+
+def test_a_large_file_not_cut_in_parts_is_read_by_the_writer(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """A worker keeps every new row of what it reads in memory until the writer stores them
+    (``parallel.Handed``, never spilled): a file of ``WHOLE_BYTES`` or more that is not cut into
+    parts (a PBN file) is read by the writer, its rows spilled past ``store.HOLD_BYTES`` (a 100
+    MB PBN file read by a worker kept about 1.3 GB resident); the smaller files are still read
+    by the workers, and the result is one process's."""
+    pbn = DATA / "pbn-tournaments-slovesnov"
+    files = [pbn / "A1A12525.PBN", pbn / "Aulpll23.pbn", DATA / "endplay-fixtures" / "pbn" /
+             "example1.pbn"]  # 24,065, 29,322 and 1,196 bytes
+    monkeypatch.setattr(parallel, "WHOLE_BYTES", 25_000)
+    counted = Counted(monkeypatch)
+    one, _ = run(files, tmp_path / "one.duckdb")
+    two, _ = run(files, tmp_path / "two.duckdb", parallel.reading(in_process, 2))
+    # the first file is read here while the workers start (``plan``), the large one too
+    assert counted.read_here == ["A1A12525.PBN", "Aulpll23.pbn"]
+    assert counted.committed == ["example1.pbn"]
+    assert two == one
+    assert snapshot(tmp_path / "two.duckdb") == snapshot(tmp_path / "one.duckdb")
