@@ -4,7 +4,8 @@ The soak itself (``bench/bench_soak.py``) measures resident memory; these tests 
 causes it found in check: nothing is registered on the connection inside a file's transaction
 (DuckDB kept every registered Arrow table until the commit), and the Python heap does not grow
 from file to file; and the games of a large file are settled a part at a time (settling the
-342,720 deals of one 200 MB file at once took about 600 MiB more than its read)."""
+342,720 deals of one 200 MB file at once took about 600 MiB more than its read), and so are the
+boards of duplicate events compared across tables (``event_results``, read whole each time)."""
 
 from __future__ import annotations
 
@@ -21,9 +22,11 @@ from data.samples.make_samples import league_lines
 from ingest import store
 from ingest.pipeline import ingest_file, ingest_paths
 from scoring import store as scoring_store
+from scoring.bridge import event
 from scoring.greek.kernel import GreekSettlement
 from scoring.settlement import Settled
 from scoring.store import score_pending
+from tests.conftest import DATA
 from tests.ingest.conftest import snapshot
 
 
@@ -153,3 +156,29 @@ def test_a_large_load_is_committed_under_the_lowered_memory_limit(
         assert watch._limit() == before
     finally:
         conn.close()
+
+
+def test_event_results_are_compared_a_run_of_events_at_a_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The refresh of ``event_results`` after a settlement compares whole events of at most
+    ``REFRESH_ROWS`` results at a time (an event of more alone), so its frames do not grow with
+    the database (read whole, a 100 MB PBN file's boards took about 400 MiB more than their
+    ingest); the table holds what one comparison of every board stores."""
+    pbn = DATA / "pbn-tournaments-slovesnov"
+    files = [pbn / "A1A12525.PBN", pbn / "Aulpll23.pbn",  # 39 and 48 boards stored
+             DATA / "endplay-fixtures" / "pbn" / "example1.pbn"]  # 2 boards
+    whole = tmp_path / "whole.duckdb"
+    ingest_paths(files, whole, score=score_pending)
+    monkeypatch.setattr(event, "REFRESH_ROWS", 45)
+    compared: list[int] = []
+    results = event.event_results
+
+    def counted(deals: pl.DataFrame, settlements: pl.DataFrame) -> pl.DataFrame:
+        compared.append(deals.height)
+        return results(deals, settlements)
+
+    monkeypatch.setattr(event, "event_results", counted)
+    in_runs = tmp_path / "runs.duckdb"
+    ingest_paths(files, in_runs, score=score_pending)
+    assert compared == [2 + 39, 48]  # in event order: two events, and one of more alone
+    assert snapshot(in_runs) == snapshot(whole)
