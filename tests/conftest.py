@@ -12,8 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import dask
+import duckdb
 import pytest
 from hypothesis import settings
+
+from sim.review.run import ReviewReport, review_database
+from tests.sim.review.conftest import simulated_db
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -75,6 +79,21 @@ SHARED_FIXTURES = ("reviewed", "runs")
 """Costly fixtures of a session or module (a reviewed database of simulated deals, a folder
 ingested six ways) whose tests run on one xdist worker (``--dist loadgroup``), so each is built
 once, not once per worker."""
+
+
+@pytest.fixture(scope="session")
+def reviewed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ReviewReport]:
+    """A small database of simulated deals of every reviewed variant
+    (``tests/sim/review/conftest.py``), reviewed once per session: read by the review's own
+    tests and by the dashboards' (a test that writes works on a copy)."""
+    pytest.importorskip("endplay")
+    db = simulated_db(tmp_path_factory.mktemp("review") / "sim.duckdb")
+    conn = duckdb.connect(str(db))
+    try:
+        report = review_database(conn, workers=1)
+    finally:
+        conn.close()
+    return db, report
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
