@@ -75,10 +75,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="screenshot every view the browser walks open (tests/out/)")
 
 
-SHARED_FIXTURES = ("reviewed", "runs")
+SHARED_FIXTURES = ("reviewed", "runs", "one_process", "balance_studies")
 """Costly fixtures of a session or module (a reviewed database of simulated deals, a folder
-ingested six ways) whose tests run on one xdist worker (``--dist loadgroup``), so each is built
-once, not once per worker."""
+ingested six ways, a simulated database reviewed in one process, three stored balance studies)
+whose tests run on one xdist worker (``--dist loadgroup``), so each is built once, not once per
+worker."""
 
 
 @pytest.fixture(scope="session")
