@@ -3,6 +3,7 @@ and, once the ingest pipeline and ``data/samples/`` exist, one ingested from the
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import duckdb
@@ -44,9 +45,12 @@ def demo_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def fixture_copy(tmp_path: Path) -> Path:
-    """A private copy for tests that write (uploads)."""
-    return fixture_db.build(tmp_path / "fixture.duckdb")
+def fixture_copy(fixture_path: Path, tmp_path: Path) -> Path:
+    """A private copy for tests that write (uploads): the session's fixture database copied,
+    not built again."""
+    copy = tmp_path / "fixture.duckdb"
+    shutil.copyfile(fixture_path, copy)
+    return copy
 
 
 @pytest.fixture(scope="session")
