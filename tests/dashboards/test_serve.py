@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -82,16 +83,16 @@ def _refuse(name: str):
 
 
 def test_warm_queries_fill_the_cache_of_the_first_league_page(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        demo_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``dashboards.launch.warm_queries``: the first League page's queries come from the cache,
     under the same key the page uses, until the database is written (its version moves on)."""
     import os
 
     from dashboards import common, queries
     from dashboards.launch import LEAGUE_FIRST_RUN, warm_queries
-    from tests.dashboards import fixture_db as fx
 
-    db = fx.build_demo_like(tmp_path / "demo.duckdb")
+    db = tmp_path / "demo.duckdb"  # a copy: its time is moved on below
+    shutil.copyfile(demo_path, db)
     monkeypatch.setenv(DB_ENV, str(db))
     common._cached.clear()
     warm_queries()
@@ -108,7 +109,7 @@ def test_warm_queries_fill_the_cache_of_the_first_league_page(
 
 
 def test_the_first_league_page_runs_no_query_of_its_own(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        demo_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every query of a first League page with no filter is in the warm-up
     (``LEAGUE_FIRST_RUN``): after it, the page runs none itself (a query added to the page and
     not to the warm-up ran cold for the first visitor)."""
@@ -116,11 +117,9 @@ def test_the_first_league_page_runs_no_query_of_its_own(
 
     from dashboards import common, queries
     from dashboards.launch import warm_queries
-    from tests.dashboards import fixture_db as fx
     from tests.dashboards.test_pages import PAGES
 
-    db = fx.build_demo_like(tmp_path / "demo.duckdb")
-    monkeypatch.setenv(DB_ENV, str(db))
+    monkeypatch.setenv(DB_ENV, str(demo_path))
     common._cached.clear()
     warm_queries()
     for name in [n for n in vars(queries) if not n.startswith("_")]:
@@ -134,7 +133,7 @@ def test_the_first_league_page_runs_no_query_of_its_own(
 
 @pytest.mark.parametrize("state", ["missing", "busy"])
 def test_warm_queries_never_stop_the_server(
-        state: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        state: str, demo_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A missing database, or one a writer holds, leaves the cache empty without an error (the
     page then says what is wrong), and the warm-up does not wait for the writer."""
     import duckdb
@@ -142,11 +141,10 @@ def test_warm_queries_never_stop_the_server(
     from dashboards import common
     from dashboards.db import RETRY_ENV
     from dashboards.launch import warm_queries
-    from tests.dashboards import fixture_db as fx
 
     db = tmp_path / "x.duckdb"
-    if state == "busy":
-        fx.build_demo_like(db)
+    if state == "busy":  # a copy: a writer holds it below
+        shutil.copyfile(demo_path, db)
     monkeypatch.setenv(DB_ENV, str(db))
     monkeypatch.setenv(RETRY_ENV, "600")  # a wait would hang the test
     common._cached.clear()
