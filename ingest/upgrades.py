@@ -164,8 +164,8 @@ def _read_now(raw: str, game_id: str, deal_no: int, name: str,
 
 
 UPGRADES: dict[str, Callable[[duckdb.DuckDBPyConnection], int]] = {
-    CALLS_SPELLED: lambda conn: _respell_calls(conn),
-    CONFLICTS_JUDGED: lambda conn: _judge_conflicts(conn),
+    CALLS_SPELLED: _respell_calls,
+    CONFLICTS_JUDGED: _judge_conflicts,
 }
 """Every upgrade, in the order they are applied, and what it does: the records it changes (the
 ``deals`` of its ``upgrades`` row). A database whose calls an earlier trickbook respelled is

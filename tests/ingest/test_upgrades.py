@@ -122,7 +122,7 @@ def test_a_ctrl_c_in_the_upgrade_leaves_the_database_as_it_was(
         able_to_stop(conn).execute(STOPPED).fetchall()
         return 0
 
-    monkeypatch.setattr(upgrades, "_respell_calls", stopped)
+    monkeypatch.setitem(upgrades.UPGRADES, upgrades.CALLS_SPELLED, stopped)
     with pytest.raises(KeyboardInterrupt):
         store.connect(db)
     assert _stored(db) == before
