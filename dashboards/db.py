@@ -28,7 +28,7 @@ from pathlib import Path
 import duckdb
 
 from dashboards.text import quoted
-from model.tables import columns_of_tables
+from model import tables as model_tables
 from model.views import ensure_views
 from scoring.registry import tables
 
@@ -200,6 +200,5 @@ def columns_lacking(path: Path) -> list[str]:
     that writes adds them, ``ingest/store.py`` ``create_tables``; a rescore makes
     ``event_results`` anew)."""
     with read_only(path) as con:
-        found = columns_of_tables(con)
-    return [f"{name}.{column}" for name, t in tables().items() if name in found
-            for column in t.columns if column not in found[name]]
+        lacking = model_tables.columns_lacking(con, tables())
+    return [f"{name}.{column}" for name, columns in lacking.items() for column in columns]

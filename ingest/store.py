@@ -106,12 +106,10 @@ def _not_foreign(conn: duckdb.DuckDBPyConnection, have: set[str]) -> dict[str, l
     of every command (:func:`create_tables`, :func:`_ours`, :func:`check_writable`)."""
     if not have:
         return {}
-    found = T.columns_of_tables(conn)
+    declared = tables()
     older: dict[str, list[str]] = {}
-    for name, t in tables().items():
-        if name not in have or not (lacking := [c for c in t.columns if c not in found[name]]):
-            continue
-        if T.GAMES in have and all(map(t.optional, lacking)):
+    for name, lacking in T.columns_lacking(conn, declared).items():
+        if T.GAMES in have and all(map(declared[name].optional, lacking)):
             older[name] = lacking
             continue
         raise DatabaseError(

@@ -207,16 +207,19 @@ def has_table(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
     return bool(rows[0][0])
 
 
-def columns_of_tables(conn: duckdb.DuckDBPyConnection) -> dict[str, set[str]]:
-    """The columns of each table of the connection's database (its current schema), from its
-    catalog."""
+def columns_lacking(conn: duckdb.DuckDBPyConnection,
+                    declared: Mapping[str, Table]) -> dict[str, list[str]]:
+    """The columns of ``declared`` that the tables of the connection's database (its current
+    schema) lack, by table, in declared order: a table it does not hold is not named."""
     found: dict[str, set[str]] = {}
     for table, column in conn.execute(
             "SELECT table_name, column_name FROM duckdb_columns() "
-            "WHERE database_name = current_database() AND schema_name = current_schema()"
+            "WHERE database_name = current_database() AND schema_name = current_schema() "
+            "AND table_oid IN (SELECT table_oid FROM duckdb_tables())"  # not a view's
     ).fetchall():
         found.setdefault(str(table), set()).add(str(column))
-    return found
+    return {name: lacking for name, t in declared.items() if name in found
+            and (lacking := [c for c in t.columns if c not in found[name]])}
 
 
 def over_rows(rows: duckdb.DuckDBPyRelation, name: str, sql: str) -> list[tuple[Any, ...]]:
