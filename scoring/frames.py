@@ -7,7 +7,7 @@ the table; the ones a variant does not use are null), ``transfers`` and ``standi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import polars as pl
@@ -42,3 +42,19 @@ def with_null_columns(frame: pl.DataFrame) -> pl.DataFrame:
         pl.lit(None, dtype=t).alias(c) for c, t in SETTLEMENTS.items() if c not in frame.columns
     ]
     return frame.with_columns(missing).select(list(SETTLEMENTS)).cast(pl.Schema(SETTLEMENTS))
+
+
+def runs(sizes: Sequence[int], most: int) -> list[range]:
+    """Consecutive runs of items, as ranges of their places, whose ``sizes`` add up to at most
+    ``most`` (an item larger is a run alone): what a settlement reads and writes a part at a
+    time, so that its frames do not grow with the database."""
+    found: list[range] = []
+    start = total = 0
+    for at, size in enumerate(sizes):
+        if at > start and total + size > most:
+            found.append(range(start, at))
+            start, total = at, 0
+        total += size
+    if sizes:
+        found.append(range(start, len(sizes)))
+    return found

@@ -23,6 +23,7 @@ from model.schema import Table
 from model.tables import insert
 from model.views import create_views
 from scoring import registry
+from scoring.frames import runs
 from scoring.settlement import Settlement
 
 SettlementLookup = Callable[[str], Settlement]
@@ -177,16 +178,8 @@ def _parts(conn: duckdb.DuckDBPyConnection, table: str, games: pl.DataFrame
     counted = _of_games(conn, games, f"SELECT game_id, count(*) AS deals FROM {table} "
                                      f"WHERE {OF_GAMES} GROUP BY game_id")
     counts = dict(zip(counted["game_id"], counted["deals"], strict=True))
-    parts: list[pl.DataFrame] = []
-    start = deals = 0
-    for at, game_id in enumerate(games["game_id"].to_list()):
-        size = counts.get(game_id, 0)
-        if at > start and deals + size > SETTLE_DEALS:
-            parts.append(games.slice(start, at - start))
-            start, deals = at, 0
-        deals += size
-    parts.append(games.slice(start))
-    return parts
+    sizes = [counts.get(game_id, 0) for game_id in games["game_id"].to_list()]
+    return [games.slice(run.start, len(run)) for run in runs(sizes, SETTLE_DEALS)]
 
 
 def _settle_part(conn: duckdb.DuckDBPyConnection, s: Settlement, variant: str,

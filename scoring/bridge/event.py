@@ -16,6 +16,7 @@ import polars as pl
 from model.bridge.frame import TABLE as DEALS_BRIDGE
 from model.schema import Table
 from model.tables import SETTLEMENTS, insert
+from scoring.frames import runs
 
 IMP_BOUNDS = (10, 40, 80, 120, 160, 210, 260, 310, 360, 420, 490, 590, 740, 890, 1090, 1290,
               1490, 1740, 1990, 2240, 2490, 2990, 3490, 3990)
@@ -159,15 +160,8 @@ def _event_runs(conn: duckdb.DuckDBPyConnection) -> list[list[str]]:
     :data:`REFRESH_ROWS` results (an event of more is a run alone)."""
     counted = conn.execute(f"SELECT event, count(*) {_BOARDS} GROUP BY event ORDER BY event"
                            ).fetchall()
-    runs: list[list[str]] = []
-    rows = REFRESH_ROWS
-    for event, n in counted:
-        if rows + n > REFRESH_ROWS:
-            runs.append([])
-            rows = 0
-        runs[-1].append(event)
-        rows += n
-    return runs
+    events = [event for event, _ in counted]
+    return [events[run.start:run.stop] for run in runs([n for _, n in counted], REFRESH_ROWS)]
 
 
 def _frame(conn: duckdb.DuckDBPyConnection, sql: str, params: list[object]) -> pl.DataFrame:
